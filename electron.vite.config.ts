@@ -1,0 +1,36 @@
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+import { resolve } from 'node:path';
+
+/**
+ * Three builds: main (the Electron composition root and the headless `agentteam` CLI,
+ * which share the daemon), preload (CommonJS: sandboxed preloads cannot load ESM) and
+ * the renderer (React), served by Electron's `app://` protocol or by `agentteam serve`.
+ */
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        input: { index: resolve('main/index.ts'), cli: resolve('main/serve/cli.ts') },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: { index: resolve('preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'renderer',
+    plugins: [react()],
+    build: {
+      outDir: resolve('out/renderer'),
+      rollupOptions: { input: resolve('renderer/index.html') },
+    },
+  },
+});

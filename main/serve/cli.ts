@@ -1,0 +1,4 @@
+/** `agentteam` CLI entry (DESIGN.md "CLI"). */
+import { runCli } from './cli-main.js';
+
+process.exitCode = await runCli(process.argv.slice(2));

@@ -1,0 +1,8 @@
+/** The application shell. */
+export function App() {
+  return (
+    <main aria-label="AgentTeam">
+      <h1>AgentTeam</h1>
+    </main>
+  );
+}
