@@ -1,0 +1,32 @@
+/**
+ * The daemon's public face, shared by its two composition roots (`agentteam serve` and the
+ * Electron main process). Both build it with the same factory, `createDaemon`.
+ */
+import type { Observable } from 'rxjs';
+import type { Registry } from 'prom-client';
+import type { ApiEvent, ApiHandlers } from '../../shared/api/contract.js';
+
+export interface DaemonOptions {
+  /** Holds agentteam.json, the SQLite store, the writer lock and per-agent runtime homes. */
+  readonly dataDir: string;
+  /** Diagnostics sink; never receives message content or runtime text at info level. */
+  readonly log?: DaemonLog;
+}
+
+export interface DaemonLog {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+  debug(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface Daemon {
+  /** One handler per call of the shared API contract; expected failures throw `ApiError`. */
+  readonly api: ApiHandlers;
+  /** Every event of the shared API contract, for IPC or the WebSocket bridge. */
+  readonly events$: Observable<ApiEvent>;
+  /** Prometheus registry (`GET /metrics` in serve, same registry in the app). */
+  readonly metrics: Registry;
+  /** Drains in-flight writes, stops runtimes (no orphan processes), closes the store. Idempotent. */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,176 @@
+/**
+ * The one API contract between the renderer and the daemon (STYLE.md habit 2). Two transports
+ * carry it unchanged: Electron IPC (preload exposes one named method per call) and the
+ * WebSocket bridge of `agentteam serve`. Channel names are `agentteam:<domain>.<verb>`.
+ */
+import { z } from 'zod';
+import { ChannelSettingsSchema, PROMPT_LANGUAGES } from '../config.js';
+import { RUNTIMES, WAKE_STATUSES } from '../wake-status.js';
+
+const TargetText = z.string().min(1).max(200);
+const Iso = z.string();
+
+export const ConversationSchema = z.object({
+  target: z.string(),
+  kind: z.enum(['channel', 'dm', 'thread']),
+  title: z.string(),
+  /** The parent conversation of a thread, else null. */
+  parent: z.string().nullable(),
+  lastSeq: z.number().int(),
+});
+
+export const MessageSchema = z.object({
+  id: z.string(),
+  target: z.string(),
+  seq: z.number().int(),
+  authorId: z.string(),
+  authorName: z.string(),
+  authorKind: z.enum(['operator', 'agent']),
+  content: z.string(),
+  createdAt: Iso,
+  responseId: z.string().nullable(),
+  /** A reply re-delivered after its first delivery failed (watchdog spec B: preserveUndelivered). */
+  redelivered: z.boolean(),
+});
+
+export const WakeSchema = z.object({
+  wakeToken: z.string(),
+  messageId: z.string(),
+  agentId: z.string(),
+  agentName: z.string(),
+  runtime: z.enum(RUNTIMES),
+  target: z.string(),
+  status: z.enum(WAKE_STATUSES),
+  reason: z.string().nullable(),
+  /** Bounded failure detail, shown only when the person expands it. Never runtime text. */
+  detail: z.string().nullable(),
+  beacons: z.number().int(),
+  escalated: z.boolean(),
+  lastBeaconAt: Iso.nullable(),
+  finalCheck: z.boolean(),
+  createdAt: Iso,
+  endedAt: Iso.nullable(),
+});
+
+export const WakeEventSchema = z.object({
+  wakeToken: z.string(),
+  kind: z.enum(['status', 'beacon', 'escalation', 'final_check', 'delivery', 'alert']),
+  status: z.enum(WAKE_STATUSES).nullable(),
+  reason: z.string().nullable(),
+  detail: z.string().nullable(),
+  at: Iso,
+});
+
+export const PromptInputSchema = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  agentId: z.string(),
+  wakeTokens: z.array(z.string()),
+  kind: z.enum(['turn_context', 'delivery', 'final_check', 'recovery']),
+  text: z.string(),
+  at: Iso,
+});
+
+export const AgentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  runtime: z.enum(RUNTIMES),
+  model: z.string().nullable(),
+  state: z.enum(['starting', 'idle', 'busy', 'stopped', 'crashed']),
+  demo: z.boolean(),
+});
+
+export const AlertSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['delivery_failed', 'delivery_uncertain', 'escalation', 'no_response', 'runtime_crashed']),
+  target: z.string().nullable(),
+  wakeToken: z.string().nullable(),
+  responseId: z.string().nullable(),
+  /** Neutral status copy; never written as the agent. */
+  message: z.string(),
+  at: Iso,
+});
+
+export const SettingsSchema = z.object({
+  language: z.enum(PROMPT_LANGUAGES),
+  channels: z.record(z.string(), ChannelSettingsSchema),
+});
+
+const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) => ({ request, response });
+const Empty = z.object({}).strict();
+
+/** Every call: request and response schemas. */
+export const apiCalls = {
+  'conversations.list': call(Empty, z.array(ConversationSchema)),
+  'conversations.create': call(z.object({ target: TargetText }).strict(), ConversationSchema),
+  'messages.list': call(
+    z.object({ target: TargetText, beforeSeq: z.number().int().positive().optional(), limit: z.number().int().min(1).max(500).optional() }).strict(),
+    z.object({ messages: z.array(MessageSchema), hasMore: z.boolean() }),
+  ),
+  'messages.send': call(
+    z.object({ target: TargetText, content: z.string().min(1).max(1_048_576) }).strict(),
+    z.object({ messageId: z.string(), seq: z.number().int(), target: z.string() }),
+  ),
+  'wakes.list': call(
+    z.object({ target: TargetText.optional(), activeOnly: z.boolean().optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),
+    z.array(WakeSchema),
+  ),
+  'wakes.inspect': call(
+    z.object({ wakeToken: z.string().min(1).max(100) }).strict(),
+    z.object({ wake: WakeSchema, events: z.array(WakeEventSchema), promptInputs: z.array(PromptInputSchema) }),
+  ),
+  'agents.list': call(Empty, z.array(AgentSchema)),
+  'settings.get': call(Empty, SettingsSchema),
+  'settings.update': call(
+    z.object({ language: z.enum(PROMPT_LANGUAGES).optional(), channel: z.string().min(1).max(64).optional(), settings: ChannelSettingsSchema.optional() }).strict(),
+    SettingsSchema,
+  ),
+} as const;
+
+/** Every event pushed from the daemon to the renderer. */
+export const apiEvents = {
+  'message.stored': MessageSchema,
+  'wake.updated': WakeSchema,
+  'alert.raised': AlertSchema,
+  'agent.updated': AgentSchema,
+} as const;
+
+export type ApiCallName = keyof typeof apiCalls;
+export type ApiEventName = keyof typeof apiEvents;
+export type ApiRequest<K extends ApiCallName> = z.input<(typeof apiCalls)[K]['request']>;
+export type ApiResponse<K extends ApiCallName> = z.infer<(typeof apiCalls)[K]['response']>;
+export type ApiEventPayload<K extends ApiEventName> = z.infer<(typeof apiEvents)[K]>;
+export type ApiEvent = { [K in ApiEventName]: { name: K; payload: ApiEventPayload<K> } }[ApiEventName];
+
+export type Conversation = z.infer<typeof ConversationSchema>;
+export type Message = z.infer<typeof MessageSchema>;
+export type Wake = z.infer<typeof WakeSchema>;
+export type WakeEvent = z.infer<typeof WakeEventSchema>;
+export type PromptInput = z.infer<typeof PromptInputSchema>;
+export type Agent = z.infer<typeof AgentSchema>;
+export type Alert = z.infer<typeof AlertSchema>;
+export type Settings = z.infer<typeof SettingsSchema>;
+
+/** Stable error codes at the API boundary (STYLE.md habit 9). */
+export const API_ERROR_CODES = ['invalid_request', 'invalid_target', 'unknown_target', 'unknown_wake', 'content_too_large', 'forbidden_sender', 'unknown_call', 'unavailable', 'internal'] as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/** What every transport answers: a value, or an error a person can act on. */
+export type ApiResult<T> = { ok: true; value: T } | { ok: false; code: ApiErrorCode; message: string };
+
+/** Thrown by daemon services for an expected, user-facing failure; transports turn it into `{ok:false}`. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The daemon side of the contract: one async handler per call. */
+export type ApiHandlers = { [K in ApiCallName]: (request: z.infer<(typeof apiCalls)[K]['request']>) => Promise<ApiResponse<K>> };
+
+/** IPC channel name of a call or event. */
+export const channelOf = (name: ApiCallName | ApiEventName): string => `agentteam:${name}`;
