@@ -174,3 +174,26 @@ export type ApiHandlers = { [K in ApiCallName]: (request: z.infer<(typeof apiCal
 
 /** IPC channel name of a call or event. */
 export const channelOf = (name: ApiCallName | ApiEventName): string => `agentteam:${name}`;
+
+type DomainOf<K extends string> = K extends `${infer D}.${string}` ? D : never;
+type VerbOf<K extends string> = K extends `${string}.${infer V}` ? V : never;
+
+/**
+ * What the renderer sees, whatever the transport: one named method per call grouped by
+ * domain (`api.wakes.list({})`), each answering an `ApiResult`, plus one event subscription
+ * that returns its unsubscribe function. The preload exposes exactly this as `window.agentteam`;
+ * the WebSocket client of `agentteam serve` implements the same type.
+ */
+export type ClientApi = {
+  readonly [D in DomainOf<ApiCallName>]: {
+    readonly [K in ApiCallName as DomainOf<K> extends D ? VerbOf<K> : never]: (request: ApiRequest<K>) => Promise<ApiResult<ApiResponse<K>>>;
+  };
+} & {
+  readonly events: { subscribe(listener: (event: ApiEvent) => void): () => void };
+};
+
+/** Splits a call name into its domain and verb (`'wakes.list'` → `['wakes', 'list']`). */
+export function splitCallName(name: ApiCallName): [string, string] {
+  const dot = name.indexOf('.');
+  return [name.slice(0, dot), name.slice(dot + 1)];
+}
