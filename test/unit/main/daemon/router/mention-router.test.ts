@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { agentsToWake, mentionedIds } from '../../../../../main/daemon/router/mention-router.js';
+import { parseTarget, type Target } from '../../../../../shared/target.js';
+
+const t = (text: string): Target => {
+  const r = parseTarget(text);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.target;
+};
+const agents = new Set(['claude', 'codex', 'demo']);
+
+describe('mentionedIds', () => {
+  it('finds mentions in order, once, case-insensitively, without trailing punctuation', () => {
+    expect(mentionedIds('@Claude and @codex, then @claude again. thanks @demo.')).toEqual(['claude', 'codex', 'demo']);
+  });
+  it('ignores e-mail addresses and mid-word @', () => {
+    expect(mentionedIds('mail ops@claude.dev or a@b')).toEqual([]);
+  });
+});
+
+describe('agentsToWake', () => {
+  it('wakes only mentioned, known agents in a channel', () => {
+    expect(agentsToWake({ target: t('#general'), authorKind: 'operator', content: '@claude @nobody hi', agentIds: agents })).toEqual(['claude']);
+  });
+  it('wakes nobody in a channel without a mention', () => {
+    expect(agentsToWake({ target: t('#general'), authorKind: 'operator', content: 'hello all', agentIds: agents })).toEqual([]);
+  });
+  it('wakes the DM agent first, then other mentions, also in a DM thread', () => {
+    expect(agentsToWake({ target: t('dm:@codex:ab12'), authorKind: 'operator', content: 'ask @claude too', agentIds: agents })).toEqual(['codex', 'claude']);
+  });
+  it('never wakes anyone for an agent-authored message', () => {
+    expect(agentsToWake({ target: t('dm:@claude'), authorKind: 'agent', content: '@codex please', agentIds: agents })).toEqual([]);
+  });
+});
