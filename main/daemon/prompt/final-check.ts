@@ -60,7 +60,7 @@ const COPY: Readonly<Record<PromptLanguage, Copy>> = {
     unavailable: (wakes) => `- reply unavailable (${wakes}): no exact target can be used`,
     wake: (id, seq) => `wake message "${id}", seq ${seq}`,
     decide: 'Before going idle, decide for each wake whether you have any result, answer, review, blocker or completion summary intended for participants.',
-    send: (instruction) => `For every wake listed with an exact target that needs a reply, ${instruction} now.`,
+    send: (instruction) => `For every wake listed with an exact target that needs a reply, now ${instruction}.`,
     unavailableRule: 'Do not call the send tool for a wake marked reply unavailable.',
     rest: [
       'If no reply is needed for a wake, do not produce plain/final text for it.',
