@@ -1,7 +1,7 @@
 /** The prompt compiler's public face (contract §7, §8): pure renderers, fingerprints, trajectory. */
 export { compileDelivery, compileRecovery, compileTurnContext, TURN_KINDS } from './prompt-compiler.js';
 export type { CompileOptions, CompiledDelivery, CompiledTurnContext, DeliveryMessage, PromptAgent, RecoveryMarker, TurnKind } from './prompt-compiler.js';
-export { compileThreadContract, type ThreadContract } from './thread-contract.js';
+export { canResumeSession, compileThreadContract, type ThreadContract } from './thread-contract.js';
 export { CONTRACT_POINTS, contractPoints, renderContractBlock, type ContractPoint } from './contract-block.js';
 export { renderTailReminder } from './delivery-tail.js';
 export { FINAL_CHECK_MARKER, finalCheckRenderer, renderFinalCheck } from './final-check.js';

@@ -146,3 +146,14 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
 function dedupeItemLines(text: string): string {
   return text.replace(/(- ·\n)+/g, '- ·\n');
 }
+
+describe('final-check snapshots per runtime kind', () => {
+  for (const runtime of ALL_RUNTIMES)
+    for (const language of PROMPT_LANGUAGES)
+      it(`final-check for ${runtime} (${language})`, () => {
+        expect(renderFinalCheck([g('#general:ab12', ['m_1', 4, 'wk_1'], ['m_2', 5, 'wk_2']), g(null, ['m_3', 1, 'wk_3'])], { runtime, language })).toMatchSnapshot();
+      });
+  it('final-check for the CLI agent-tools variant', () => {
+    expect(renderFinalCheck([g('dm:@alice', ['m_1', 2, 'wk_1'])], { runtime: 'claude-code', language: 'en', surface: 'cli' })).toMatchSnapshot();
+  });
+});

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, fingerprint, runtimePolicyFingerprint, runtimeStartFingerprint, threadContractFingerprint } from '../../../../../main/daemon/prompt/fingerprints.js';
 import { legacyBehaviorSettings, LEGACY_VISIBLE_REPLY_CAPABILITY, projectVisibleReplyContract } from '../../../../../main/daemon/prompt/legacy-projection.js';
 import { compileDelivery, compileTurnContext } from '../../../../../main/daemon/prompt/prompt-compiler.js';
-import { compileThreadContract } from '../../../../../main/daemon/prompt/thread-contract.js';
+import { canResumeSession, compileThreadContract } from '../../../../../main/daemon/prompt/thread-contract.js';
 import { sendSurfaceFor } from '../../../../../main/daemon/prompt/tool-names.js';
 import { AgentConfigSchema, type AgentConfig } from '../../../../../shared/config.js';
 import { agentFor, ALL_RUNTIMES, message } from '../../../../fixtures/prompt-agents.js';
@@ -108,5 +108,17 @@ describe('fingerprints (contract §7.1, §8.1)', () => {
     const a = agentFor('opencode', 'en', { env: { B: '2', A: '1' } });
     const b = agentFor('opencode', 'en', { env: { A: '1', B: '2' } });
     expect(decisionFingerprints(a)).toEqual(decisionFingerprints(b));
+  });
+});
+
+describe('resume decisions (contract §8.1)', () => {
+  it('use the thread-contract fingerprint: a new language or a legacy projection resumes, a new identity starts fresh', () => {
+    const agent = agentFor('codex');
+    const stored = compileThreadContract(agent, sendSurfaceFor('codex')).fingerprint;
+    const current = (a: AgentConfig) => compileThreadContract(a, sendSurfaceFor(a.runtime));
+    expect(canResumeSession(stored, current(agentFor('codex', 'zh-CN')))).toBe(true);
+    expect(canResumeSession(stored, current(AgentConfigSchema.parse({ ...agent, visibleReplyContract: { enabled: false }, visible_reply_contract_enabled: false })))).toBe(true);
+    expect(canResumeSession(stored, current({ ...agent, name: 'Renamed' }))).toBe(false);
+    expect(canResumeSession(null, current(agent))).toBe(false);
   });
 });
