@@ -4,7 +4,8 @@ export type { CompileOptions, CompiledDelivery, CompiledTurnContext, DeliveryMes
 export { canResumeSession, compileThreadContract, type ThreadContract } from './thread-contract.js';
 export { CONTRACT_POINTS, contractPoints, renderContractBlock, type ContractPoint } from './contract-block.js';
 export { renderTailReminder } from './delivery-tail.js';
-export { FINAL_CHECK_MARKER, finalCheckRenderer, renderFinalCheck } from './final-check.js';
+export { FINAL_CHECK_MARKER, finalCheckRenderer, finalCheckTargets, renderFinalCheck } from './final-check.js';
+export { parseEnvelopes, renderEnvelope, type EnvelopeFields } from './envelope.js';
 export type { FinalCheckContext, FinalCheckGroup, FinalCheckRenderer, FinalCheckWake } from './final-check.js';
 export { canonicalJson, fingerprint, runtimePolicyFingerprint, runtimeStartFingerprint, threadContractFingerprint, turnContextFingerprint } from './fingerprints.js';
 export type { FingerprintAgent, Json } from './fingerprints.js';
