@@ -122,7 +122,8 @@ export class PendingDeliveryTable {
    */
   sendResult(targetKey: TargetKey, seenUpToSeq: number): readonly TableEffect[] {
     const effects: TableEffect[] = [];
-    for (const row of [...this.#rows.values()]) {
+    // Deleting the current entry while iterating a Map is well-defined, so no copy is needed.
+    for (const row of this.#rows.values()) {
       if (row.deliveryClass === 'visible_reply' && row.targetKey === targetKey && row.targetSeq <= seenUpToSeq) {
         this.#end(row, { status: 'reply_sent', reason: null, detail: null }, effects);
       }
@@ -157,7 +158,7 @@ export class PendingDeliveryTable {
     if (generation !== this.#generation) return { effects: NONE, finalCheck: null };
     const effects: TableEffect[] = [];
     const groups = new Map<TargetKey | null, Array<{ messageId: string; targetSeq: number; wakeToken: string }>>();
-    for (const row of [...this.#rows.values()]) {
+    for (const row of this.#rows.values()) {
       if (!this.#visible.has(row.wakeToken)) continue;
       if (row.deliveryClass === 'signal_only') {
         // contract §9.3: a signal-only row carries only its classification.

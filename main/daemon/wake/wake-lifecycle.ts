@@ -18,6 +18,7 @@ import type { WakeStatusEvent } from './wake-status-event.js';
 /** Bounded failure detail (contract §9.3: "bounded runtime failure detail"). */
 export const WAKE_DETAIL_MAX_LENGTH = 300;
 export const DEFAULT_PENDING_CAPACITY = 32;
+const TARGET_CACHE_SIZE = 1024;
 
 export interface AgentProfile {
   readonly agentId: string;
@@ -36,7 +37,8 @@ export interface WakeLifecycleOptions {
   readonly metrics: WakeMetrics;
   readonly correlation?: WakeCorrelationPort;
   readonly defaultCapacity?: number;
-  readonly now?: () => Date;
+  /** Epoch milliseconds (default `Date.now`); injected so tests and marbles control time. */
+  readonly now?: () => number;
   readonly log?: DaemonLog;
 }
 
@@ -108,7 +110,11 @@ export class WakeLifecycle {
   readonly #agents = new Map<string, AgentSlot>();
   readonly #status = new Subject<WakeStatusEvent>();
   readonly #deliveries = new Subject<WakeDelivery>();
-  readonly #now: () => Date;
+  readonly #now: () => number;
+  /** ISO text of the last timestamp: events in the same millisecond share it (hot path). */
+  #lastMs = Number.NaN;
+  #lastIso = '';
+  readonly #targetCache = new Map<string, TargetKey | null>();
 
   /** Every wake status change (§10.1), after it was persisted. */
   readonly wakeStatus$: Observable<WakeStatusEvent> = this.#status.asObservable();
@@ -117,7 +123,7 @@ export class WakeLifecycle {
 
   constructor(options: WakeLifecycleOptions) {
     this.#o = options;
-    this.#now = options.now ?? (() => new Date());
+    this.#now = options.now ?? Date.now;
   }
 
   /** Registers (or updates the profile of) an agent. Its table starts at generation 0. */
@@ -154,14 +160,13 @@ export class WakeLifecycle {
   enqueue(agentId: string, wake: InboundWake): { readonly admitted: boolean } {
     const slot = this.#slot(agentId);
     if (slot.table.has(wake.wakeToken)) return { admitted: slot.table.row(wake.wakeToken) !== undefined };
-    const parsed = parseTarget(wake.target);
-    const targetKey = parsed.ok ? parsed.key : null;
+    const targetKey = this.#canonical(wake.target);
     const target = targetKey ?? wake.target;
     const { runtime } = slot.profile;
     this.#o.journal.insertWake({ wakeToken: wake.wakeToken, messageId: wake.messageId, agentId, runtime, target, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass });
     this.#o.metrics.received(runtime);
     this.#publish(slot, { wakeToken: wake.wakeToken, messageId: wake.messageId, target, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass }, 'queued', null, null, null);
-    const effects = slot.table.enqueue({ ...wake, target, targetKey });
+    const effects = slot.table.enqueue({ wakeToken: wake.wakeToken, messageId: wake.messageId, target, targetKey, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass, sendableTargets: wake.sendableTargets });
     this.#apply(slot, effects);
     return { admitted: slot.table.row(wake.wakeToken) !== undefined };
   }
@@ -238,7 +243,9 @@ export class WakeLifecycle {
     if (!Number.isFinite(result.seenUpToSeq)) return 0;
     const effects = slot.table.sendResult(result.targetKey, result.seenUpToSeq);
     this.#apply(slot, effects);
-    return effects.filter((e) => e.kind === 'terminal').length;
+    let settled = 0;
+    for (const e of effects) if (e.kind === 'terminal') settled += 1;
+    return settled;
   }
 
   /** §9.2: a confirmed reaction to the triggering message settles exactly that row. */
@@ -341,6 +348,26 @@ export class WakeLifecycle {
     }
   }
 
+  /** Canonical TargetKey of a target text, or null; memoised (targets are few, the cache is bounded). */
+  #canonical(text: string): TargetKey | null {
+    const hit = this.#targetCache.get(text);
+    if (hit !== undefined) return hit;
+    const parsed = parseTarget(text);
+    const key = parsed.ok ? parsed.key : null;
+    if (this.#targetCache.size >= TARGET_CACHE_SIZE) this.#targetCache.clear();
+    this.#targetCache.set(text, key);
+    return key;
+  }
+
+  #iso(): string {
+    const ms = this.#now();
+    if (ms !== this.#lastMs) {
+      this.#lastMs = ms;
+      this.#lastIso = new Date(ms).toISOString();
+    }
+    return this.#lastIso;
+  }
+
   #publish(
     slot: AgentSlot,
     row: { readonly wakeToken: string; readonly messageId: string; readonly target: string; readonly targetSeq: number; readonly deliveryClass: DeliveryClass },
@@ -366,7 +393,7 @@ export class WakeLifecycle {
       reason,
       detail,
       localText,
-      at: this.#now().toISOString(),
+      at: this.#iso(),
     };
     this.#o.log?.info('wake status', { wakeToken: row.wakeToken, agentId: p.agentId, status, reason });
     this.#status.next(event);
