@@ -92,16 +92,30 @@ function runBaseline(rounds: number): number {
         table.set(`r${r}a${a}w${i}`, { messageId: `r${r}a${a}m${i}`, target: targets[i % TARGETS] as string, seq: r * PER_AGENT + i + 1, status: 'queued' });
         transitions += 1;
       }
-      for (const row of table.values()) (row.status = 'delivered'), (transitions += 1);
+      for (const row of table.values()) {
+        row.status = 'delivered';
+        transitions += 1;
+      }
     }
     for (let a = 0; a < AGENTS; a++) {
       const table = tables.get(`a${a}`) as Map<string, RawRow>;
-      for (const row of table.values()) (row.status = 'final_check_sent'), (transitions += 1);
+      for (const row of table.values()) {
+        row.status = 'final_check_sent';
+        transitions += 1;
+      }
       for (let t = 0; t < TARGETS / 2; t++) {
         const seen = (r + 1) * PER_AGENT;
-        for (const [token, row] of table) if (row.target === targets[t] && row.seq <= seen) (table.delete(token), (transitions += 1));
+        for (const [token, row] of table) {
+          if (row.target !== targets[t] || row.seq > seen) continue;
+          table.delete(token);
+          transitions += 1;
+        }
       }
-      for (const [token, row] of table) if (row.status === 'final_check_sent') (table.delete(token), (transitions += 1));
+      for (const [token, row] of table) {
+        if (row.status !== 'final_check_sent') continue;
+        table.delete(token);
+        transitions += 1;
+      }
     }
   }
   const ms = performance.now() - start;

@@ -50,7 +50,13 @@ function checkInvariants(m: Model, r: Real): void {
   // admission order (first offer of each wake) is enqueue order
   const firstOffers: string[] = [];
   const seen = new Set<string>();
-  for (const d of r.deliveries) for (const w of d.wakes) if (!seen.has(w.wakeToken)) (seen.add(w.wakeToken), firstOffers.push(w.wakeToken));
+  for (const d of r.deliveries) {
+    for (const w of d.wakes) {
+      if (seen.has(w.wakeToken)) continue;
+      seen.add(w.wakeToken);
+      firstOffers.push(w.wakeToken);
+    }
+  }
   expect(firstOffers).toEqual(m.order.slice(0, firstOffers.length));
 }
 
