@@ -10,7 +10,7 @@ import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { WakeMetrics } from '../metrics/wake-metrics.js';
-import type { DeliveryClass, PendingDelivery, RecoveryFrontier, TableEffect, TurnBoundaryKind } from './pending-delivery.js';
+import { PendingDelivery, type DeliveryClass, type RecoveryFrontier, type TableEffect, type TurnBoundaryKind } from './pending-delivery.js';
 import { PendingDeliveryTable } from './pending-delivery-table.js';
 import type { FinalCheckRenderer, WakeCorrelationPort, WakeJournal } from './wake-ports.js';
 import type { WakeStatusEvent } from './wake-status-event.js';
@@ -138,22 +138,43 @@ export class WakeLifecycle {
   }
 
   /**
-   * Reloads the durable admission queue after a daemon restart: wakes the journal still holds
-   * `queued` re-enter the FIFO in their stored order (§9.1: never dropped, never reordered).
-   * Returns how many were taken.
+   * After a daemon restart (§8.3: the send scope and the rows of the old process are not
+   * restored). Wakes the journal holds in flight (`delivered` / `final_check_sent`) belonged to
+   * a process that is gone: they end by the ordinary rule, `completed_without_visible_reply`
+   * (no_reply, detail `daemon_restarted`; signal-only rows with their classification), and their
+   * exact targets come back as recovery frontiers (§6.6). Wakes still `queued` re-enter the FIFO
+   * in their stored order (§9.1: never dropped, never reordered).
    */
-  restore(agentId: string): number {
+  restore(agentId: string): { readonly requeued: number; readonly ended: number; readonly recovery: readonly RecoveryFrontier[] } {
     const slot = this.#slot(agentId);
-    let n = 0;
+    const journal = this.#o.journal;
+    const ended: TableEffect[] = [];
+    const recovery = new Map<TargetKey, RecoveryFrontier>();
+    for (const status of ['delivered', 'final_check_sent'] as const) {
+      for (const w of journal.listWakes({ agentId, status })) {
+        if (slot.table.has(w.wakeToken)) continue;
+        const key = this.#canonical(w.target);
+        const row = new PendingDelivery(w.messageId, w.target, key, w.targetSeq, w.wakeToken, w.deliveryClass, -1);
+        if (w.deliveryClass === 'signal_only') {
+          ended.push({ kind: 'terminal', row, outcome: { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null } });
+          continue;
+        }
+        ended.push({ kind: 'terminal', row, outcome: { status: 'completed_without_visible_reply', reason: 'no_reply', detail: 'daemon_restarted' } });
+        const prev = key === null ? undefined : recovery.get(key);
+        if (key !== null && (prev === undefined || prev.targetSeq < w.targetSeq)) recovery.set(key, { target: key, targetSeq: w.targetSeq, messageId: w.messageId, wakeToken: w.wakeToken });
+      }
+    }
+    // These rows never reached this process's table; the terminal half of the helper still applies.
+    this.#apply(slot, ended);
+    let requeued = 0;
     const admitted: TableEffect[] = [];
-    for (const w of this.#o.journal.listWakes({ agentId, status: 'queued' })) {
+    for (const w of journal.listWakes({ agentId, status: 'queued' })) {
       if (slot.table.has(w.wakeToken)) continue;
-      const parsed = parseTarget(w.target);
-      admitted.push(...slot.table.enqueue({ wakeToken: w.wakeToken, messageId: w.messageId, target: w.target, targetKey: parsed.ok ? parsed.key : null, targetSeq: w.targetSeq, deliveryClass: w.deliveryClass }));
-      n += 1;
+      admitted.push(...slot.table.enqueue({ wakeToken: w.wakeToken, messageId: w.messageId, target: w.target, targetKey: this.#canonical(w.target), targetSeq: w.targetSeq, deliveryClass: w.deliveryClass }));
+      requeued += 1;
     }
     this.#apply(slot, admitted);
-    return n;
+    return { requeued, ended: ended.length, recovery: [...recovery.values()] };
   }
 
   /** A routed wake: recorded `queued`, counted, then admitted now or when a row settles. */

@@ -25,7 +25,7 @@ export interface WakeJournalEvent {
   readonly detail?: string | null;
 }
 
-/** What `listWakes({status:'queued'})` must return per wake (the store's WakeRecord has these fields). */
+/** What `listWakes` must return per wake (the store's WakeRecord has these fields). */
 export interface JournalQueuedWake {
   readonly wakeToken: string;
   readonly messageId: string;
@@ -37,12 +37,13 @@ export interface JournalQueuedWake {
 /**
  * Persistence (the store). `insertWake` records the wake `queued`; `appendWakeEvent` returns
  * false when it refuses a second terminal status for a wake (the durable half of "at most one
- * terminal, ever"); `listWakes` returns queued wakes oldest first (the durable admission queue).
+ * terminal, ever"); `listWakes` returns an agent's wakes in one status oldest first (`queued`
+ * is the durable admission queue; `delivered` / `final_check_sent` are in flight at a restart).
  */
 export interface WakeJournal {
   insertWake(wake: WakeJournalInsert): unknown;
   appendWakeEvent(event: WakeJournalEvent): boolean;
-  listWakes(query: { readonly agentId: string; readonly status: 'queued' }): readonly JournalQueuedWake[];
+  listWakes(query: { readonly agentId: string; readonly status: 'queued' | 'delivered' | 'final_check_sent' }): readonly JournalQueuedWake[];
   appendAudit(audit: { readonly agentId: string; readonly kind: 'cross_target_send'; readonly target: string; readonly messageId: string }): unknown;
 }
 

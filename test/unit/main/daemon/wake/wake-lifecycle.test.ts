@@ -220,18 +220,26 @@ describe('contract §9.1 bounded FIFO admission', () => {
     expect(h.deliveries.flatMap((d) => d.wakes.map((w) => w.wakeToken))).toEqual(tokens);
   });
 
-  it('restore() re-admits wakes the journal still holds queued, in stored order', () => {
-    const h = wakeHarness({ capacity: 1 });
-    const tokens = [1, 2, 3].map((i) => h.wake('#general', { targetSeq: i }));
+  it('restore() after a daemon restart ends in-flight wakes by the ordinary rule and re-admits queued ones in stored order', () => {
+    const h = wakeHarness({ capacity: 2 });
+    const tokens = [1, 2, 3, 4].map((i) => h.wake('#general', { targetSeq: i }));
+    h.lifecycle.onTurnBoundary(h.agentId, 0); // tokens[0..1] final_check_sent; 2..3 queued
     // a fresh lifecycle over the same journal (daemon restart)
     const h2 = wakeHarness({ capacity: 1 });
     for (const [k, v] of h.journal.wakes) h2.journal.wakes.set(k, v);
-    // tokens[0] had been delivered (not queued): ending it is the integrator's restart job
-    expect(h2.lifecycle.restore(h2.agentId)).toBe(2);
-    expect(h2.lifecycle.pending(h2.agentId).map((r) => r.wakeToken)).toEqual([tokens[1]]);
-    h2.lifecycle.onRuntimeError(h2.agentId, 0, 'x');
+    const restored = h2.lifecycle.restore(h2.agentId);
+    expect(restored).toEqual({ requeued: 2, ended: 2, recovery: [{ target: '#general', targetSeq: 2, messageId: 'm2', wakeToken: tokens[1] }] });
+    expect(h2.terminals().map((e) => [e.wakeToken, e.status, e.reason, e.detail])).toEqual([
+      [tokens[0], 'completed_without_visible_reply', 'no_reply', 'daemon_restarted'],
+      [tokens[1], 'completed_without_visible_reply', 'no_reply', 'daemon_restarted'],
+    ]);
     expect(h2.lifecycle.pending(h2.agentId).map((r) => r.wakeToken)).toEqual([tokens[2]]);
-    expect(h2.lifecycle.restore(h2.agentId)).toBe(0);
+    // §8.3: the scope is not restored, it comes back only with a runtime-visible input
+    expect(h2.lifecycle.checkSendScope(h2.agentId, general, false).ok).toBe(true);
+    h2.lifecycle.onRuntimeError(h2.agentId, 0, 'x');
+    expect(h2.lifecycle.pending(h2.agentId).map((r) => r.wakeToken)).toEqual([tokens[3]]);
+    expect(h2.lifecycle.restore(h2.agentId)).toEqual({ requeued: 0, ended: 0, recovery: [] });
+    for (const t of tokens.slice(0, 2)) expect(h2.journal.wakes.get(t)?.terminalsAccepted).toBe(1);
   });
 
   it('after a process exit nothing is admitted until the replacement starts', () => {
