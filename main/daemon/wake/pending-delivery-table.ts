@@ -22,7 +22,7 @@ import {
 export interface BoundaryResult {
   readonly effects: readonly TableEffect[];
   /** Non-null: inject one final-check now and skip idle/compaction for this boundary (§9.2). */
-  readonly finalCheck: readonly FinalCheckGroup[] | null;
+  readonly finalCheck: FinalCheckGroup[] | null;
 }
 
 export interface ReplacementResult {
@@ -174,7 +174,7 @@ export class PendingDeliveryTable {
         group.push({ messageId: row.messageId, targetSeq: row.targetSeq, wakeToken: row.wakeToken });
       }
     }
-    const finalCheck = groups.size === 0 ? null : [...groups].map(([target, wakes]) => ({ target, wakes }));
+    const finalCheck: FinalCheckGroup[] | null = groups.size === 0 ? null : [...groups].map(([target, wakes]) => ({ target, wakes }));
     if (finalCheck === null && kind !== 'compaction') this.#scope = new Set();
     this.#admit(effects);
     return { effects, finalCheck };

@@ -6,13 +6,14 @@
  * boundaries and asks whether a final-check is due; the watchdog and retries live elsewhere.
  */
 import { Subject, type Observable } from 'rxjs';
+import type { PromptLanguage } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { WakeMetrics } from '../metrics/wake-metrics.js';
 import { PendingDelivery, type DeliveryClass, type RecoveryFrontier, type TableEffect, type TurnBoundaryKind } from './pending-delivery.js';
 import { PendingDeliveryTable } from './pending-delivery-table.js';
-import type { FinalCheckRenderer, WakeCorrelationPort, WakeJournal } from './wake-ports.js';
+import type { FinalCheckRenderer, WakeCorrelationPort, WakeJournal, WakeJournalEvent } from './wake-ports.js';
 import type { WakeStatusEvent } from './wake-status-event.js';
 
 /** Bounded failure detail (contract §9.3: "bounded runtime failure detail"). */
@@ -27,6 +28,8 @@ export interface AgentProfile {
   readonly displayName: string;
   readonly runtime: RuntimeKind;
   readonly model: string | null;
+  /** Language of the agent's prompts (the final-check is rendered in it); default `en`. */
+  readonly language?: PromptLanguage;
   /** FIFO bound of this agent's runtime process; defaults to the lifecycle's. */
   readonly capacity?: number;
 }
@@ -184,7 +187,8 @@ export class WakeLifecycle {
     const targetKey = this.#canonical(wake.target);
     const target = targetKey ?? wake.target;
     const { runtime } = slot.profile;
-    this.#o.journal.insertWake({ wakeToken: wake.wakeToken, messageId: wake.messageId, agentId, runtime, target, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass });
+    // Routed wakes come from stored messages, whose targets are canonical; an unparseable one is kept as given.
+    this.#o.journal.insertWake({ wakeToken: wake.wakeToken, messageId: wake.messageId, agentId, runtime, target: target as TargetKey, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass });
     this.#o.metrics.received(runtime);
     this.#publish(slot, { wakeToken: wake.wakeToken, messageId: wake.messageId, target, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass }, 'queued', null, null, null);
     const effects = slot.table.enqueue({ wakeToken: wake.wakeToken, messageId: wake.messageId, target, targetKey, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass, sendableTargets: wake.sendableTargets });
@@ -223,7 +227,8 @@ export class WakeLifecycle {
       this.#apply(slot, result.effects);
       return null;
     }
-    const finalCheck = this.#o.renderFinalCheck(result.finalCheck);
+    const p = slot.profile;
+    const finalCheck = this.#o.renderFinalCheck(result.finalCheck, { agentId: p.agentId, runtime: p.runtime, language: p.language ?? 'en' });
     this.#apply(slot, result.effects);
     const wakeTokens = result.finalCheck.flatMap((g) => g.wakes.map((w) => w.wakeToken));
     return { generation, finalCheck, wakeTokens };
@@ -344,7 +349,8 @@ export class WakeLifecycle {
           const { status, reason, detail } = effect.outcome;
           this.#o.correlation?.release(row.wakeToken);
           // The journal is the durable half of "one terminal per wake, ever" (§6.2).
-          if (!this.#o.journal.appendWakeEvent({ wakeToken: row.wakeToken, kind: 'status', status, reason, detail })) {
+          const event: WakeJournalEvent = { wakeToken: row.wakeToken, kind: 'status', status, ...(reason === null ? {} : { reason }), ...(detail === null ? {} : { detail }) };
+          if (!this.#o.journal.appendWakeEvent(event)) {
             this.#o.log?.warn('wake: journal refused a second terminal status', { wakeToken: row.wakeToken, status });
             break;
           }
