@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { targetKey } from '../../../../../shared/target.js';
 import { wakeHarness } from '../../../../fixtures/wake-harness.js';
 
@@ -339,5 +339,24 @@ describe('contract §10 observability', () => {
     const detail = h.terminals(w)[0]?.detail ?? '';
     expect(detail.length).toBe(300);
     expect(detail).not.toContain('\n');
+  });
+});
+
+describe('design: the state machine holds no timers', () => {
+  it('schedules nothing across a whole lifecycle (time lives in RxJS around it)', () => {
+    vi.useFakeTimers();
+    try {
+      const h = wakeHarness({ capacity: 1 });
+      h.wake('#general', { targetSeq: 1 });
+      h.wake('#general', { targetSeq: 2 });
+      h.lifecycle.onTurnBoundary(h.agentId, 0);
+      h.lifecycle.onTurnBoundary(h.agentId, 0);
+      h.lifecycle.onRuntimeError(h.agentId, 0, 'x', { processExited: true });
+      h.lifecycle.onProcessReplaced(h.agentId, 1);
+      expect(vi.getTimerCount()).toBe(0);
+      expect(h.terminals()).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
