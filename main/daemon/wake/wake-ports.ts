@@ -1,0 +1,68 @@
+/**
+ * Ports the wake lifecycle needs from the rest of the daemon. The integrator binds them:
+ * the journal to the store, the renderer to the prompt compiler, the correlation port to the
+ * delivery tracker / runtime adapter. All synchronous: the lifecycle never awaits.
+ */
+import type { PromptLanguage } from '../../../shared/config.js';
+import type { TargetKey } from '../../../shared/target.js';
+import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
+import type { DeliveryClass, FinalCheckGroup } from './pending-delivery.js';
+
+export interface WakeJournalInsert {
+  readonly wakeToken: string;
+  readonly messageId: string;
+  readonly agentId: string;
+  readonly runtime: RuntimeKind;
+  readonly target: TargetKey;
+  readonly targetSeq: number;
+  readonly deliveryClass: DeliveryClass;
+}
+
+export interface WakeJournalEvent {
+  readonly wakeToken: string;
+  readonly kind: 'status' | 'beacon' | 'escalation' | 'final_check' | 'delivery' | 'alert';
+  readonly status?: WakeStatus;
+  /** Omitted when there is none. */
+  readonly reason?: string;
+  readonly detail?: string;
+}
+
+/** What `listWakes` must return per wake (the store's WakeRecord has these fields). */
+export interface JournalQueuedWake {
+  readonly wakeToken: string;
+  readonly messageId: string;
+  readonly target: string;
+  readonly targetSeq: number;
+  readonly deliveryClass: DeliveryClass;
+}
+
+/**
+ * Persistence (the store). `insertWake` records the wake `queued`; `appendWakeEvent` returns
+ * false when it refuses a second terminal status for a wake (the durable half of "at most one
+ * terminal, ever"); `listWakes` returns an agent's wakes in one status oldest first (`queued`
+ * is the durable admission queue; `delivered` / `final_check_sent` are in flight at a restart).
+ */
+export interface WakeJournal {
+  insertWake(wake: WakeJournalInsert): unknown;
+  appendWakeEvent(event: WakeJournalEvent): boolean;
+  listWakes(query: { readonly agentId: string; readonly status: 'queued' | 'delivered' | 'final_check_sent' }): readonly JournalQueuedWake[];
+  appendAudit(audit: { readonly agentId: string; readonly kind: 'cross_target_send'; readonly target: TargetKey; readonly messageId: string }): unknown;
+}
+
+/**
+ * Renders the one final-check prompt (contract §8.3; the prompt compiler provides it). Groups
+ * come aggregated by canonical target in FIFO order; a null target means "reply unavailable".
+ */
+export type FinalCheckRenderer = (groups: FinalCheckGroup[], ctx: FinalCheckRenderContext) => string;
+
+/** Who the final-check is for: the renderer names the runtime's own send tool, in the agent's language. */
+export interface FinalCheckRenderContext {
+  readonly agentId: string;
+  readonly runtime: RuntimeKind;
+  readonly language: PromptLanguage;
+}
+
+/** contract §9.4: terminal cleanup cancels retry ownership and runtime correlation of the wake. */
+export interface WakeCorrelationPort {
+  release(wakeToken: string): void;
+}
