@@ -52,6 +52,8 @@ export interface ResponseOutboundEvent {
   readonly content: string;
   /** Whether this is a re-delivery of a preserved FAILED_FINAL response. */
   readonly redelivered: boolean;
+  /** A beacon posted as a channel message is not a response of the turn (never counts as outbound, never settles a wake). */
+  readonly purpose: 'reply' | 'beacon';
 }
 
 /** Final delivery states of a chunk (exactly one per chunk per delivery run). */

@@ -96,7 +96,7 @@ describe('SilenceWatchdog', () => {
         t: ['runtime.local', { turnId: 't1', kind: 'tool_call', tool: 'bash' }],
         x: ['runtime.local', { turnId: 't1', kind: 'local_text', bytes: 120, runes: 100 }],
         e: ['runtime.local', { turnId: 't1', kind: 'error', code: 'rate_limited' }],
-        o: ['response.outbound', { turnId: 't1', responseId: 'r1', chunkIndex: 0, chunkCount: 1, agentId: 'claude', target: '#general', content: 'hi', redelivered: false }],
+        o: ['response.outbound', { turnId: 't1', responseId: 'r1', chunkIndex: 0, chunkCount: 1, agentId: 'claude', target: '#general', content: 'hi', redelivered: false, purpose: 'reply' }],
         f: ['delivery.result', { turnId: 't1', responseId: 'r1', chunkIndex: 0, chunkCount: 1, agentId: 'claude', target: '#general', channel: 'local', state: 'failed_final', attempts: 2, messageId: null, seq: null, ack: null, failure: 'connection_refused', redelivered: false, purpose: 'reply' }],
       };
       firstBeacon('s 9999ms t 9999ms x 9999ms e 4999ms o 4999ms f', values, '45s a');
