@@ -372,7 +372,8 @@ export class DeliveryTracker {
         }
       };
       this.live.add(abort);
-      dispatch({ type: 'send' });
+      // After stop() nothing new leaves: a chunk not yet started settles FAILED_FINAL (never sent).
+      dispatch(this.stopped ? { type: 'abort' } : { type: 'send' });
     });
   }
 
