@@ -37,7 +37,9 @@ export class HookBus {
   }
 
   emit<K extends HookName>(name: K, event: HookEventMap[K]): void {
-    (this.subjects[name] as Subject<HookEventMap[K]>).next(event);
+    const subject = this.subjects[name] as Subject<HookEventMap[K]>;
+    // Hot path (runtime-local events dominate): a hook nobody observes costs one check, no allocation.
+    if (subject.observed) subject.next(event);
   }
 
   /** Completes every stream (daemon stop); later emits are ignored. Idempotent. */
