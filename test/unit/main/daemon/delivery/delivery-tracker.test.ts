@@ -297,6 +297,16 @@ describe('DeliveryTracker', () => {
     expect(t.store.undelivered).toEqual([]);
   });
 
+  it('an alert names the wake of the turn; a send after stop() sends nothing', async () => {
+    const t = setup({ channel: faults(['refused', 'refused']) });
+    t.bus.emit('turn.start', { turnId: 't1', agentId: 'claude', channel: 'local', wakeTokens: ['w9'] });
+    await t.send();
+    expect(t.alerts[0]).toMatchObject({ wakeToken: 'w9', turnId: 't1' });
+    t.tracker.stop();
+    expect(await t.tracker.send({ turnId: 't1', agentId: 'claude', target: '#general', content: 'late' })).toMatchObject({ status: 'failed_final', code: 'daemon_stopped' });
+    expect((t.channel as FaultChannel).requests).toHaveLength(2);
+  });
+
   it('stop() settles a chunk in flight exactly once (uncertain) and cancels its timers', async () => {
     const channel = faults(['drop_ack']);
     const t = setup({ channel });
