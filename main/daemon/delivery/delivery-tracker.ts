@@ -231,6 +231,9 @@ export class DeliveryTracker {
       const chunkCount = Math.max(...group.map((r) => r.chunkIndex)) + 1;
       const results: ChunkOutcome[] = [];
       for (const row of group) {
+        this.bus.emit('response.outbound', { turnId: row.turnId, responseId, chunkIndex: row.chunkIndex, chunkCount, agentId: row.agentId, target: row.target, content: row.content, redelivered: true, purpose: 'reply' });
+      }
+      for (const row of group) {
         this.stats.redelivered += 1;
         results.push(await this.deliverChunk({ turnId: row.turnId, agentId: row.agentId, target: row.target, channel, config, responseId, chunkIndex: row.chunkIndex, chunkCount, content: row.content, redelivered: true, purpose: 'reply' }));
       }

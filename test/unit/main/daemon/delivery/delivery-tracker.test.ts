@@ -249,6 +249,7 @@ describe('DeliveryTracker', () => {
     ]);
     expect(t.store.undelivered).toEqual([]);
     expect(t.results().at(-1)).toMatchObject({ redelivered: true, state: 'delivered' });
+    expect(t.events.filter((e) => e.name === 'response.outbound').map((e) => (e.event as { redelivered: boolean }).redelivered)).toEqual([false, false, true]);
     // a second inbound finds nothing left to re-deliver
     expect(await drive(t.scheduler, t.tracker.redeliver('#general'))).toEqual([]);
   });
