@@ -29,13 +29,13 @@ export const MIGRATIONS: readonly Migration[] = [
         target     TEXT PRIMARY KEY,
         kind       TEXT NOT NULL CHECK (kind IN ('channel', 'dm', 'thread')),
         parent     TEXT REFERENCES conversations (target),
-        last_seq   INTEGER NOT NULL DEFAULT 0,
         created_at TEXT NOT NULL,
         CHECK ((kind = 'thread') = (parent IS NOT NULL))
       ) STRICT;
 
-      -- TargetSeq is assigned from conversations.last_seq inside the append transaction:
-      -- per target, monotonic and gap-free.
+      -- TargetSeq = max(seq) + 1 of the target, read and written inside one IMMEDIATE transaction
+      -- (and UNIQUE (target, seq) as a backstop): per target, monotonic and gap-free. Computing it
+      -- from the (target, seq) index instead of a counter row keeps an append to three B-tree pages.
       CREATE TABLE messages (
         rowid_      INTEGER PRIMARY KEY,
         id          TEXT NOT NULL UNIQUE,
@@ -51,10 +51,9 @@ export const MIGRATIONS: readonly Migration[] = [
         UNIQUE (target, seq),
         CHECK ((response_id IS NULL) = (chunk_index IS NULL))
       ) STRICT;
-      -- Watchdog spec B: retries carry the same response_id; one chunk of one response of one
-      -- author is stored once.
-      CREATE UNIQUE INDEX messages_response ON messages (author_id, response_id, chunk_index)
-        WHERE response_id IS NOT NULL;
+      -- Watchdog spec B: retries carry the same response_id. A message with a response_id gets a
+      -- deterministic id derived from (author, response_id, chunk_index), so UNIQUE (id) already
+      -- stores one chunk of one response of one author once, without a second index.
 
       CREATE TABLE wakes (
         ord            INTEGER PRIMARY KEY,

@@ -162,15 +162,16 @@ export class Store {
     this.checkTarget(m.target);
     const chunkIndex = m.responseId === undefined ? null : (m.chunkIndex ?? 0);
     if (chunkIndex !== null && (!Number.isInteger(chunkIndex) || chunkIndex < 0)) throw new TypeError(`internal: bad chunkIndex ${chunkIndex}`);
+    const id = m.responseId === undefined ? `msg_${randomUUID()}` : responseMessageId(m.authorId, m.responseId, chunkIndex ?? 0);
     return this.tx(() => {
       if (m.responseId !== undefined) {
-        const existing = this.stmts.messageByResponse.get({ author: m.authorId, responseId: m.responseId, chunk: chunkIndex });
+        const existing = this.stmts.getMessage.get({ id });
         if (existing !== undefined) return { status: 'already_sent', message: this.toMessage(existing) };
       }
       this.ensureConversationInTx(m.target);
-      const seq = Number(this.stmts.bumpSeq.get({ target: m.target })?.last_seq);
+      const seq = Number(this.stmts.nextSeq.get({ target: m.target })?.seq);
       const message: MessageRecord = {
-        id: `msg_${randomUUID()}`,
+        id,
         target: m.target,
         seq,
         authorId: m.authorId,
@@ -198,6 +199,11 @@ export class Store {
     });
   }
 
+  /** The message an author stored for a response chunk, if any (delivery confirmation lookups). */
+  getMessageByResponse(authorId: string, responseId: string, chunkIndex = 0): MessageRecord | undefined {
+    return this.getMessage(responseMessageId(authorId, responseId, chunkIndex));
+  }
+
   getMessage(id: string): MessageRecord | undefined {
     const row = this.stmts.getMessage.get({ id });
     return row === undefined ? undefined : this.toMessage(row);
@@ -214,8 +220,7 @@ export class Store {
 
   /** Highest TargetSeq of a target; 0 when it has no message (or does not exist). */
   lastSeq(target: TargetKey): number {
-    const row = this.stmts.lastSeq.get({ target });
-    return row === undefined ? 0 : Number(row.last_seq);
+    return Number(this.stmts.lastSeq.get({ target })?.last_seq ?? 0);
   }
 
   // ---------------------------------------------------------------- wakes
@@ -486,6 +491,11 @@ export class Store {
   }
 }
 
+/** Deterministic id of a response chunk's message: the idempotency key of watchdog spec B. */
+export function responseMessageId(authorId: string, responseId: string, chunkIndex: number): string {
+  return `msg_r${digest([authorId, responseId, String(chunkIndex)])}`;
+}
+
 /** Deterministic marker id (contract §6.6): same agent, target and frontier, same id. */
 export function recoveryMarkerId(agentId: string, target: TargetKey, frontierSeq: number): string {
   return `rm_${digest([agentId, target, String(frontierSeq)])}`;
@@ -535,13 +545,13 @@ function prepareStatements(db: DatabaseSync) {
     getMember: p('SELECT * FROM members WHERE id = $id'),
     allMembers: p('SELECT * FROM members ORDER BY created_at, id'),
     insertConversation: p(`INSERT INTO conversations (target, kind, parent, created_at) VALUES ($target, $kind, $parent, $at) ON CONFLICT (target) DO NOTHING`),
-    getConversation: p('SELECT * FROM conversations WHERE target = $target'),
-    allConversations: p('SELECT * FROM conversations ORDER BY coalesce(parent, target), parent IS NOT NULL, target'),
-    lastSeq: p('SELECT last_seq FROM conversations WHERE target = $target'),
-    bumpSeq: p('UPDATE conversations SET last_seq = last_seq + 1 WHERE target = $target RETURNING last_seq'),
+    getConversation: p('SELECT c.*, (SELECT coalesce(max(seq), 0) FROM messages m WHERE m.target = c.target) AS last_seq FROM conversations c WHERE c.target = $target'),
+    allConversations: p(`SELECT c.*, (SELECT coalesce(max(seq), 0) FROM messages m WHERE m.target = c.target) AS last_seq FROM conversations c
+      ORDER BY coalesce(c.parent, c.target), c.parent IS NOT NULL, c.target`),
+    lastSeq: p('SELECT coalesce(max(seq), 0) AS last_seq FROM messages WHERE target = $target'),
+    nextSeq: p('SELECT coalesce(max(seq), 0) + 1 AS seq FROM messages WHERE target = $target'),
     insertMessage: p(`INSERT INTO messages (id, target, seq, author_id, author_kind, content, created_at, response_id, chunk_index, redelivered)
       VALUES ($id, $target, $seq, $authorId, $authorKind, $content, $createdAt, $responseId, $chunkIndex, $redelivered)`),
-    messageByResponse: p('SELECT * FROM messages WHERE author_id = $author AND response_id = $responseId AND chunk_index = $chunk'),
     getMessage: p('SELECT * FROM messages WHERE id = $id'),
     messagesRange: p('SELECT * FROM messages WHERE target = $target AND seq > $after AND seq < $before ORDER BY seq ASC LIMIT $limit'),
     messagesTail: p('SELECT * FROM messages WHERE target = $target AND seq > $after AND seq < $before ORDER BY seq DESC LIMIT $limit'),

@@ -155,6 +155,13 @@ describe('messages', () => {
     expect(store.listMessages(general).map((m) => m.seq)).toEqual([1, 2, 3]);
   });
 
+  it('finds a response chunk by author, response id and chunk (delivery confirmation lookups)', () => {
+    const r = store.appendMessage({ target: general, authorId: 'claude', authorKind: 'agent', content: 'c1', responseId: 'resp-7', chunkIndex: 1 });
+    expect(store.getMessageByResponse('claude', 'resp-7', 1)).toEqual(r.message);
+    expect(store.getMessageByResponse('claude', 'resp-7', 0)).toBeUndefined();
+    expect(store.getMessageByResponse('codex', 'resp-7', 1)).toBeUndefined();
+  });
+
   it('defaults chunkIndex to 0 when a responseId is given', () => {
     const a = store.appendMessage({ target: general, authorId: 'claude', authorKind: 'agent', content: 'x', responseId: 'r' });
     const b = store.appendMessage({ target: general, authorId: 'claude', authorKind: 'agent', content: 'x', responseId: 'r', chunkIndex: 0 });
