@@ -1,9 +1,9 @@
 /**
- * Errors `Store.open` can raise at start-up. They carry a stable `code` and a message a person
+ * Errors `Store.open` / `Store.openReadOnly` can raise. They carry a stable `code` and a message a person
  * can act on (STYLE.md habit 9); the composition root reports them and refuses to start.
  * Everything else the store throws is a bug.
  */
-export type StoreErrorCode = 'store_locked' | 'store_too_new' | 'store_unopenable';
+export type StoreErrorCode = 'store_locked' | 'store_too_new' | 'store_outdated' | 'store_missing' | 'store_unopenable';
 
 export class StoreError extends Error {
   constructor(

@@ -8,7 +8,7 @@
  */
 import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from 'node:sqlite';
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatTarget, parentOf, parseTarget, type TargetKey } from '../../../shared/target.js';
 import { isTerminal, type RuntimeKind, type WakeStatus } from '../../../shared/wake-status.js';
@@ -72,7 +72,8 @@ export class Store {
 
   private constructor(
     private readonly db: DatabaseSync,
-    private readonly lock: WriterLock,
+    /** null for a read-only store, which never takes the writer lock. */
+    private readonly lock: WriterLock | null,
     private readonly now: () => Date,
     readonly dataDir: string,
   ) {
@@ -114,7 +115,36 @@ export class Store {
     try {
       this.db.close();
     } finally {
-      this.lock.release();
+      this.lock?.release();
+    }
+  }
+
+  /** True for a store from `openReadOnly`: every write throws (calling one is a bug). */
+  get readOnly(): boolean {
+    return this.lock === null;
+  }
+
+  /**
+   * Opens an existing store for reading only, without the writer lock, so tools (e.g. the
+   * `agentteam wakes` / `messages` CLI) can read while the daemon runs: WAL lets readers see
+   * every committed write without blocking the writer.
+   * @throws StoreError `store_missing` (no store yet), `store_outdated` / `store_too_new` (schema
+   *         differs: only the writer migrates), `store_unopenable`.
+   */
+  static openReadOnly(dataDir: string, options: StoreOptions = {}): Store {
+    const path = join(dataDir, DB_FILE);
+    if (!existsSync(path)) throw new StoreError('store_missing', `There is no store at ${path} yet; start AgentTeam with --data-dir ${dataDir} first.`);
+    let db: DatabaseSync | null = null;
+    try {
+      db = new DatabaseSync(path, { readOnly: true, timeout: 5000 });
+      const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
+      if (version < SCHEMA_VERSION) throw new StoreError('store_outdated', `The store ${path} has schema version ${version}, older than this AgentTeam (${SCHEMA_VERSION}); start the daemon once to migrate it.`);
+      if (version > SCHEMA_VERSION) throw new StoreError('store_too_new', `The store ${path} has schema version ${version}, newer than this AgentTeam (${SCHEMA_VERSION}); update AgentTeam.`);
+      return new Store(db, null, options.now ?? (() => new Date()), dataDir);
+    } catch (err) {
+      db?.close();
+      if (err instanceof StoreError) throw err;
+      throw new StoreError('store_unopenable', `Cannot read the store ${path}: ${(err as Error).message}.`);
     }
   }
 

@@ -86,6 +86,33 @@ describe('Store.open', () => {
   });
 });
 
+describe('Store.openReadOnly', () => {
+  it('reads what the live writer committed, without its lock, and refuses writes', () => {
+    op(general, 'one');
+    const reader = Store.openReadOnly(dir.path);
+    try {
+      expect(reader.readOnly).toBe(true);
+      expect(reader.listMessages(general).map((m) => m.content)).toEqual(['one']);
+      op(general, 'two');
+      expect(reader.lastSeq(general)).toBe(2);
+      expect(() => reader.appendMessage({ target: general, authorId: 'x', authorKind: 'operator', content: 'no' })).toThrow(/readonly/i);
+    } finally {
+      reader.close();
+    }
+    expect(store.lastSeq(general)).toBe(2);
+  });
+
+  it('answers store_missing for a data dir without a store, creating nothing', () => {
+    const empty = makeTempDir('agentteam-store-empty-');
+    try {
+      expect(() => Store.openReadOnly(empty.path)).toThrow(expect.objectContaining({ code: 'store_missing' }));
+      expect(readdirSync(empty.path)).toEqual([]);
+    } finally {
+      empty.remove();
+    }
+  });
+});
+
 describe('members and conversations', () => {
   it('upserts members and lists them', () => {
     store.upsertMember({ id: 'operator', kind: 'operator', name: 'You' });
