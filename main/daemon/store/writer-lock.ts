@@ -57,8 +57,14 @@ export class WriterLock {
     // Write-then-rename so a concurrent reader never sees a half-written owner file.
     const ownerPath = join(dataDir, LOCK_OWNER_FILE);
     const tmp = `${ownerPath}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(owner)}\n`);
-    renameSync(tmp, ownerPath);
+    try {
+      writeFileSync(tmp, `${JSON.stringify(owner)}\n`);
+      renameSync(tmp, ownerPath);
+    } catch (err) {
+      db.close();
+      rmSync(tmp, { force: true });
+      throw new StoreError('store_unopenable', `Cannot write ${ownerPath}: ${(err as Error).message}. Check that the data dir is writable and not full.`);
+    }
     return new WriterLock(dataDir, db);
   }
 

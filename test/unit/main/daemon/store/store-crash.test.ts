@@ -1,6 +1,7 @@
 /**
  * Crash safety (issue 3): a child process appends 1,000 messages and is SIGKILLed at random
- * points several times. After reopening: `PRAGMA integrity_check` is ok, every message whose
+ * points several times (after a random number of acknowledged appends, or at a random time after
+ * spawn). After reopening: `PRAGMA integrity_check` is ok, every message whose
  * append returned (the child reports each one before continuing) is present exactly once, and
  * every target's TargetSeq stays gap-free. Restarts resume from the last acknowledged message,
  * so appends that committed but were never acknowledged are retried with the same responseId:
@@ -40,9 +41,18 @@ describe('store crash safety under SIGKILL', () => {
     let next = 0;
     let kills = 0;
     while (next < TOTAL) {
-      const child = spawnFixture('./store-child.ts', ['append', dir.path, String(next), String(TOTAL)]);
-      // Kill after a random number of acknowledged appends, or let the last run finish.
-      const killAfter = kills < KILLS ? 1 + Math.floor(random() * 180) : Number.POSITIVE_INFINITY;
+      // Even kills: after 1–80 acknowledged appends (so mid-append of the next one).
+      // Odd kills: at a random time after spawn, which may also land in start-up, open or
+      // migration; such a run is given at most 200 messages, and if it finishes before the
+      // timer, it simply does not count as a kill. Time kills are tried only while more than
+      // 500 messages remain, so the ack kills always have room and all KILLS kills happen.
+      // The last run finishes.
+      const killing = kills < KILLS;
+      const byTime = killing && kills % 2 === 1 && TOTAL - next > 500;
+      const to = byTime ? Math.min(TOTAL, next + 200) : TOTAL;
+      const killAfter = killing && !byTime ? 1 + Math.floor(random() * 80) : Number.POSITIVE_INFINITY;
+      const child = spawnFixture('./store-child.ts', ['append', dir.path, String(next), String(to)]);
+      const timer = byTime ? setTimeout(() => child.child.kill('SIGKILL'), Math.floor(random() * 600)) : undefined;
       let seen = 0;
       child.onLine((line) => {
         const [word, n, id, target, seq] = line.split(' ');
@@ -56,6 +66,7 @@ describe('store crash safety under SIGKILL', () => {
         if (++seen === killAfter) child.child.kill('SIGKILL');
       });
       const { code, signal } = await child.exited;
+      clearTimeout(timer);
       if (signal === 'SIGKILL') kills++;
       else expect(code, `child failed (seed ${seed})`).toBe(0);
     }
