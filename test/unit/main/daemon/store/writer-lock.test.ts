@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCK_OWNER_FILE, Store, StoreLockedError } from '../../../../../main/daemon/store/index.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
@@ -52,6 +52,14 @@ describe('single writer per data dir', () => {
     expect((await holder.exited).signal).toBe('SIGKILL');
     // The owner file still names the dead pid; it is information only and must not block.
     expect(existsSync(join(dir.path, LOCK_OWNER_FILE))).toBe(true);
+    const store = Store.open(dir.path);
+    expect(JSON.parse(readFileSync(join(dir.path, LOCK_OWNER_FILE), 'utf8')).pid).toBe(process.pid);
+    store.close();
+  });
+
+  it('an owner file naming a live but unrelated pid (pid reuse) does not block: liveness is the OS lock, never the pid', () => {
+    // A leftover owner file whose pid now belongs to some other live process (here: our parent).
+    writeFileSync(join(dir.path, LOCK_OWNER_FILE), JSON.stringify({ pid: process.ppid, startedAt: '2020-01-01T00:00:00.000Z' }));
     const store = Store.open(dir.path);
     expect(JSON.parse(readFileSync(join(dir.path, LOCK_OWNER_FILE), 'utf8')).pid).toBe(process.pid);
     store.close();
