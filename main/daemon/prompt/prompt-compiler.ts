@@ -1,0 +1,153 @@
+/**
+ * The prompt compiler (contract §8): pure functions from structured inputs to the text
+ * written into a runtime session, plus the `prompt_input` drafts that record it (§8.4).
+ *
+ * One wake delivery = turn context (the §8.1 contract block, on every wake/resume/fresh turn)
+ * + envelope(s) with the exact target of each input + the content + one delivery-tail
+ * reminder (§8.2). Runtime output is never an input here: only stored messages are.
+ */
+import type { AgentConfig, PromptLanguage } from '../../../shared/config.js';
+import type { TargetKey } from '../../../shared/target.js';
+import { renderContractBlock } from './contract-block.js';
+import { renderTailReminder } from './delivery-tail.js';
+import { turnContextFingerprint, type FingerprintAgent } from './fingerprints.js';
+import type { PromptInputDraft } from './prompt-trajectory.js';
+import { attr, checkedId, checkedSeq, checkedTarget } from './prompt-values.js';
+import { compileThreadContract } from './thread-contract.js';
+import { sendSurfaceFor, type SendSurface, type SendSurfaceKind } from './tool-names.js';
+
+/** §8.1: the block is rendered for each of these; the kind is recorded, the block is the same. */
+export const TURN_KINDS = ['wake', 'resume', 'fresh'] as const;
+export type TurnKind = (typeof TURN_KINDS)[number];
+
+/** What the compiler reads of an agent: fingerprint fields plus its prompt language. */
+export type PromptAgent = FingerprintAgent & Pick<AgentConfig, 'language'>;
+
+/** One stored message made runtime-visible by this delivery (one wake). */
+export interface DeliveryMessage {
+  readonly messageId: string;
+  readonly target: TargetKey;
+  readonly targetSeq: number;
+  /** Daemon-side correlation only (§9.1): linked in `prompt_input`, never shown to the model. */
+  readonly wakeToken: string;
+  readonly authorName: string;
+  readonly content: string;
+}
+
+export interface CompileOptions {
+  readonly turn: TurnKind;
+  /** Which communication surface the agent has; `mcp` unless it is a CLI agent-tools agent. */
+  readonly surface?: SendSurfaceKind;
+}
+
+export interface CompiledDelivery {
+  readonly kind: 'delivery' | 'recovery';
+  readonly turn: TurnKind;
+  /** Exactly what is written into the runtime session: turn context, blank line, delivery. */
+  readonly text: string;
+  readonly turnContext: string;
+  /** Envelope(s), content and the tail reminder. */
+  readonly delivery: string;
+  /** Distinct exact targets of this delivery, in delivery order. */
+  readonly targets: readonly TargetKey[];
+  readonly wakeTokens: readonly string[];
+  readonly fingerprints: { readonly threadContract: string; readonly turnContext: string };
+  /** In order: the turn context, then the delivery (or recovery) text (§8.4). */
+  readonly promptInputs: readonly [PromptInputDraft, PromptInputDraft];
+}
+
+export interface CompiledTurnContext {
+  readonly text: string;
+  readonly fingerprint: string;
+  readonly threadContractFingerprint: string;
+}
+
+function surfaceOf(agent: PromptAgent, kind: SendSurfaceKind | undefined): SendSurface {
+  return sendSurfaceFor(agent.runtime, kind ?? 'mcp');
+}
+
+/** The dynamic turn context of a wake, resume or fresh turn (§8.1). */
+export function compileTurnContext(agent: PromptAgent, options: CompileOptions): CompiledTurnContext {
+  const surface = surfaceOf(agent, options.surface);
+  const text = renderContractBlock(surface, agent.language);
+  const thread = compileThreadContract(agent, surface);
+  return { text, fingerprint: turnContextFingerprint(thread.text, text), threadContractFingerprint: thread.fingerprint };
+}
+
+/** Keeps content from closing its own envelope early; the text is otherwise verbatim. */
+function envelopeContent(content: string): string {
+  return content.replace(/<\/agentteam-message/gi, '<\\/agentteam-message');
+}
+
+function renderEnvelope(m: DeliveryMessage): string {
+  const head = `<agentteam-message id="${checkedId(m.messageId, 'message id')}" target="${checkedTarget(m.target)}" seq="${checkedSeq(m.targetSeq, 'TargetSeq')}" from="${attr(m.authorName)}">`;
+  return `${head}\n${envelopeContent(m.content)}\n</agentteam-message>`;
+}
+
+function distinctTargets(targets: readonly TargetKey[]): TargetKey[] {
+  return [...new Set(targets)];
+}
+
+function assemble(
+  agent: PromptAgent,
+  options: CompileOptions,
+  kind: CompiledDelivery['kind'],
+  body: string,
+  targets: readonly TargetKey[],
+  wakeTokens: readonly string[],
+): CompiledDelivery {
+  const surface = surfaceOf(agent, options.surface);
+  const turnContext = compileTurnContext(agent, options);
+  const delivery = `${body}\n\n${renderTailReminder(surface, agent.language, targets)}`;
+  return {
+    kind,
+    turn: options.turn,
+    text: `${turnContext.text}\n\n${delivery}`,
+    turnContext: turnContext.text,
+    delivery,
+    targets,
+    wakeTokens,
+    fingerprints: { threadContract: turnContext.threadContractFingerprint, turnContext: turnContext.fingerprint },
+    promptInputs: [
+      { agentId: agent.id, wakeTokens, kind: 'turn_context', text: turnContext.text },
+      { agentId: agent.id, wakeTokens, kind, text: delivery },
+    ],
+  };
+}
+
+/**
+ * Compiles one delivery: a single wake, or a batch of several messages delivered in one turn
+ * (several wakes, possibly several targets; each target stays exact, §6.6/§8.3).
+ */
+export function compileDelivery(agent: PromptAgent, messages: readonly DeliveryMessage[], options: CompileOptions): CompiledDelivery {
+  if (messages.length === 0) throw new Error('internal: compileDelivery needs at least one message');
+  const body = messages.map(renderEnvelope).join('\n\n');
+  return assemble(agent, options, 'delivery', body, distinctTargets(messages.map((m) => m.target)), messages.map((m) => m.wakeToken));
+}
+
+/** A persisted context-recovery marker (§6.6): one exact target and its frontier. */
+export interface RecoveryMarker {
+  /** The deterministic synthetic message id of the continuation (never the original wake's). */
+  readonly syntheticMessageId: string;
+  /** The synthetic recovery wake's token (never a revived original token). */
+  readonly wakeToken: string;
+  readonly target: TargetKey;
+  /** Highest unresolved TargetSeq of that target when the context overflowed. */
+  readonly targetSeq: number;
+}
+
+const RECOVERY_COPY: Readonly<Record<PromptLanguage, (seq: number) => string>> = {
+  en: (seq) => `Your previous runtime session ended because its context window was full; this is a fresh session. Inputs in this conversation up to seq ${seq} may still need a result from you.`,
+  'zh-CN': (seq) => `你之前的 runtime 会话因 context window 超限而结束；这是一个新的会话。这个 conversation 中直到 seq ${seq} 的输入可能仍需要你给出结果。`,
+};
+
+/**
+ * The context-recovery continuation (§6.6): a fresh-turn `recovery` delivery for exactly one
+ * persisted target. Other targets of the same recovery batch are not projected into it.
+ */
+export function compileRecovery(agent: PromptAgent, marker: RecoveryMarker, options: Omit<CompileOptions, 'turn'> = {}): CompiledDelivery {
+  const seq = checkedSeq(marker.targetSeq, 'TargetSeq');
+  const head = `<agentteam-recovery id="${checkedId(marker.syntheticMessageId, 'synthetic message id')}" target="${checkedTarget(marker.target)}" seq="${seq}">`;
+  const body = `${head}\n${RECOVERY_COPY[agent.language](seq)}\n</agentteam-recovery>`;
+  return assemble(agent, { ...options, turn: 'fresh' }, 'recovery', body, [marker.target], [marker.wakeToken]);
+}

@@ -1,0 +1,61 @@
+/**
+ * The `prompt_input` trajectory (contract §8.4, §6.4): every rendered turn context, delivery
+ * text, final-check prompt and recovery continuation is stored, linked to its wake(s), and read
+ * back in order by the UI's inspector. A small service over a port the store implements.
+ */
+import type { PromptInput } from '../../../shared/api/contract.js';
+import type { PromptLanguage } from '../../../shared/config.js';
+import type { RuntimeKind } from '../../../shared/wake-status.js';
+import { renderFinalCheck, type FinalCheckGroup, type FinalCheckRenderer } from './final-check.js';
+
+export type PromptInputKind = PromptInput['kind'];
+
+/** One entry to store: what was written into the runtime session, and for which wakes. */
+export interface PromptInputDraft {
+  readonly agentId: string;
+  readonly wakeTokens: readonly string[];
+  readonly kind: PromptInputKind;
+  readonly text: string;
+}
+
+/**
+ * The port the store satisfies. Synchronous like `node:sqlite`; `listPromptInputs` answers the
+ * entries linked to a wake in the order they were appended.
+ */
+export interface PromptInputStore {
+  appendPromptInput(input: { agentId: string; wakeTokens: string[]; kind: PromptInputKind; text: string }): PromptInput;
+  listPromptInputs(wakeToken: string): PromptInput[];
+}
+
+export class PromptTrajectory {
+  constructor(private readonly store: PromptInputStore) {}
+
+  /** Stores drafts in order (a compiled delivery's turn context, then its delivery text). */
+  record(drafts: readonly PromptInputDraft[]): PromptInput[] {
+    return drafts.map((d) => this.store.appendPromptInput({ agentId: d.agentId, wakeTokens: [...d.wakeTokens], kind: d.kind, text: d.text }));
+  }
+
+  /** Stores a final-check prompt, linked to every wake it lists (§6.4: injection visible in the trajectory). */
+  recordFinalCheck(agentId: string, groups: readonly FinalCheckGroup[], text: string): PromptInput {
+    const wakeTokens = [...new Set(groups.flatMap((g) => g.wakes.map((w) => w.wakeToken)))];
+    return this.store.appendPromptInput({ agentId, wakeTokens, kind: 'final_check', text });
+  }
+
+  /** Every entry of one wake, oldest first. */
+  list(wakeToken: string): PromptInput[] {
+    return this.store.listPromptInputs(wakeToken);
+  }
+}
+
+/**
+ * The wake lifecycle's final-check port for one agent, recording each rendered prompt before
+ * returning it. The entry is written before the injection is attempted, so an injection that
+ * then fails still shows what was about to be written.
+ */
+export function recordingFinalCheckRenderer(trajectory: PromptTrajectory, agentId: string): FinalCheckRenderer {
+  return (groups, ctx: { runtime: RuntimeKind; language: PromptLanguage }) => {
+    const text = renderFinalCheck(groups, { runtime: ctx.runtime, language: ctx.language });
+    trajectory.recordFinalCheck(agentId, groups, text);
+    return text;
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * The thread contract: the stable part of an agent's instructions, given once per provider
+ * session (Claude Code `--append-system-prompt`, Codex `baseInstructions`/`developerInstructions`,
+ * OpenCode's contract carrier). Contract §8.1: the visible-reply contract block is turn-only
+ * and never part of it, so this text (and its fingerprint, which decides resume) stays the same
+ * when the block, the agent's prompt language or a visible-reply projection changes.
+ */
+import { attr } from './prompt-values.js';
+import { threadContractFingerprint, type FingerprintAgent } from './fingerprints.js';
+import { AGENTTEAM_MCP_SERVER, type SendSurface } from './tool-names.js';
+
+export interface ThreadContract {
+  /** Base/developer instructions for the runtime session. English: it is language-neutral identity. */
+  readonly text: string;
+  /** Resume decisions compare this (contract §8.1). */
+  readonly fingerprint: string;
+}
+
+export function compileThreadContract(agent: FingerprintAgent, surface: SendSurface): ThreadContract {
+  const tools = surface.kind === 'cli' ? 'the `agentteam` command line' : `the MCP server \`${AGENTTEAM_MCP_SERVER}\``;
+  const text = [
+    `You are ${attr(agent.name)} (@${agent.id}), an agent in AgentTeam, a local team conversation app.`,
+    `Inputs from participants reach you as <agentteam-message> entries, each with an exact target; your AgentTeam communication tools come from ${tools}.`,
+  ].join('\n');
+  return { text, fingerprint: threadContractFingerprint(agent, surface, text) };
+}

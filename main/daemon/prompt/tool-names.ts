@@ -1,0 +1,100 @@
+/**
+ * How each runtime's model sees the AgentTeam communication tools (DESIGN.md "MCP server";
+ * research/runtimes.md "Pitfalls"). Prompts must name the tool the runtime actually offers
+ * (contract §8.2, §8.3), so every prompt renders its tool reference from here.
+ */
+import type { PromptLanguage } from '../../../shared/config.js';
+import type { TargetKey } from '../../../shared/target.js';
+import type { RuntimeKind } from '../../../shared/wake-status.js';
+
+/** The MCP server name inside the daemon. */
+export const AGENTTEAM_MCP_SERVER = 'agentteam';
+/** The MCP tool names as the server registers them. */
+export const MCP_TOOLS = ['message_send', 'reaction'] as const;
+export type McpTool = (typeof MCP_TOOLS)[number];
+
+/**
+ * `mcp`: the runtime reaches the daemon's MCP server (every runtime kind, including the
+ * in-process demo agent over the SDK client). `cli`: an agent whose only communication
+ * surface is the `agentteam` agent-tools command line (contract §11 Phase 2 "CLI agent-tools").
+ */
+export type SendSurfaceKind = 'mcp' | 'cli';
+
+export interface SendSurface {
+  readonly kind: SendSurfaceKind;
+  readonly runtime: RuntimeKind;
+  /** The exact name the model sees for `message_send` (for `cli`, the command). */
+  readonly sendTool: string;
+  /** Codex offers MCP tools inside one namespace tool; null where tools are flat. */
+  readonly namespace: string | null;
+}
+
+/** The CLI agent-tools command an agent runs to send (agent-tools variant of `message_send`). */
+export const CLI_SEND_COMMAND = 'agentteam send';
+
+/**
+ * The name under which a runtime presents one of our MCP tools, as seen on the wire
+ * (research/runtimes.md §2): Claude Code `mcp__agentteam__<tool>`, Codex `<tool>` inside
+ * namespace `mcp__agentteam`, OpenCode `agentteam_<tool>`, the demo agent the bare name.
+ */
+export function mcpToolName(runtime: RuntimeKind, tool: McpTool): string {
+  switch (runtime) {
+    case 'claude-code':
+      return `mcp__${AGENTTEAM_MCP_SERVER}__${tool}`;
+    case 'codex':
+      return tool;
+    case 'opencode':
+      return `${AGENTTEAM_MCP_SERVER}_${tool}`;
+    case 'demo':
+      return tool;
+  }
+}
+
+/** The namespace tool Codex groups MCP tools under; null for runtimes with flat tool names. */
+export function mcpNamespace(runtime: RuntimeKind): string | null {
+  return runtime === 'codex' ? `mcp__${AGENTTEAM_MCP_SERVER}` : null;
+}
+
+export function sendSurfaceFor(runtime: RuntimeKind, kind: SendSurfaceKind = 'mcp'): SendSurface {
+  if (kind === 'cli') return { kind, runtime, sendTool: CLI_SEND_COMMAND, namespace: null };
+  return { kind, runtime, sendTool: mcpToolName(runtime, 'message_send'), namespace: mcpNamespace(runtime) };
+}
+
+/** How a prompt refers to the send tool, e.g. "`message_send` (tool namespace `mcp__agentteam`)". */
+export function sendToolRef(surface: SendSurface, language: PromptLanguage): string {
+  if (surface.kind === 'cli') return `\`${CLI_SEND_COMMAND}\``;
+  const name = `\`${surface.sendTool}\``;
+  if (surface.namespace !== null) return language === 'zh-CN' ? `${name}（工具命名空间 \`${surface.namespace}\`）` : `${name} (tool namespace \`${surface.namespace}\`)`;
+  if (surface.runtime === 'demo') return language === 'zh-CN' ? `${name}（MCP 服务器 \`${AGENTTEAM_MCP_SERVER}\`）` : `${name} (MCP server \`${AGENTTEAM_MCP_SERVER}\`)`;
+  return name;
+}
+
+/**
+ * The concrete send instruction for one exact target (contract §8.2): the tool, the target,
+ * and where the content goes. `target` null renders the generic "that target" form used
+ * by the final-check's per-wake instruction.
+ */
+export function sendInstruction(surface: SendSurface, language: PromptLanguage, target: TargetKey | null): string {
+  const zh = language === 'zh-CN';
+  if (surface.kind === 'cli') {
+    const t = target === null ? '<target>' : target;
+    const cmd = `\`${CLI_SEND_COMMAND} --target "${t}" --text "<reply>"\``;
+    return zh ? `运行 ${cmd}，把正文写入 --text` : `run ${cmd} with the reply as --text`;
+  }
+  const ref = sendToolRef(surface, language);
+  if (target === null) return zh ? `调用 ${ref}，使用该 target，并把正文写入 content` : `call ${ref} with that target and put the user-facing content in content`;
+  return zh ? `调用 ${ref}，使用精确 target "${target}"，并把正文写入 content` : `call ${ref} with the exact target "${target}" and put the reply in content`;
+}
+
+/** How to send intentionally elsewhere (contract §8.3: cross-scope sends are explicit, `allow_cross_target`). */
+export function crossTargetInstruction(surface: SendSurface, language: PromptLanguage): string {
+  const zh = language === 'zh-CN';
+  if (surface.kind === 'cli') {
+    return zh
+      ? '如果明确要主动发往其他 conversation，使用那个 destination 的 exact target 作为 --target，并加上 --allow-cross-target。'
+      : "To post intentionally to another conversation, give that destination's exact target as --target and add --allow-cross-target.";
+  }
+  return zh
+    ? '如果明确要主动发往其他 conversation，显式提供那个 destination 的 exact target，并设置 allow_cross_target: true。'
+    : "To post intentionally to another conversation, give that destination's exact target and set allow_cross_target: true.";
+}

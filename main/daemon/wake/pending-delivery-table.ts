@@ -1,0 +1,299 @@
+/**
+ * The pending-delivery table of one agent's runtime process (contract §9): a bounded FIFO of
+ * rows, the durable-order admission queue in front of it, and the turn message-send scope of
+ * §8.3. Pure: every operation returns the effects the caller must apply (persist, publish,
+ * count, deliver); no I/O, no timers, no clock. Time lives in RxJS pipelines around it.
+ *
+ * Process generations tag everything a runtime reports, so a stale event from an older
+ * process (or one reported after cleanup) can never settle or recreate a row (§6.2, §9.4).
+ */
+import type { TargetKey } from '../../../shared/target.js';
+import {
+  PendingDelivery,
+  type FinalCheckGroup,
+  type RecoveryFrontier,
+  type TableEffect,
+  type TerminalOutcome,
+  type TurnBoundaryKind,
+  type WakeAdmission,
+} from './pending-delivery.js';
+
+/** Result of a turn boundary: the final-check to inject (rows now `final_check_sent`) or null. */
+export interface BoundaryResult {
+  readonly effects: readonly TableEffect[];
+  /** Non-null: inject one final-check now and skip idle/compaction for this boundary (§9.2). */
+  readonly finalCheck: readonly FinalCheckGroup[] | null;
+}
+
+export interface ReplacementResult {
+  readonly effects: readonly TableEffect[];
+  /** contract §6.6: exact targets and frontiers the replaced process left unresolved. */
+  readonly recovery: readonly RecoveryFrontier[];
+}
+
+const NONE: readonly TableEffect[] = [];
+
+export class PendingDeliveryTable {
+  readonly #capacity: number;
+  /** Insertion order is FIFO order (Map iteration order), which §9.1 requires. */
+  readonly #rows = new Map<string, PendingDelivery>();
+  /** Rows the runtime adapter has confirmed runtime-visible (§9.1: a row is a runtime-visible message). */
+  readonly #visible = new Set<string>();
+  /** Wakes beyond capacity, oldest first; admitted strictly in this order, never dropped. */
+  #queue: WakeAdmission[] = [];
+  #queueHead = 0;
+  readonly #queuedTokens = new Set<string>();
+  #generation: number;
+  /** False after the process exited until its replacement starts: nothing is admitted into a dead process. */
+  #accepting = true;
+  /** contract §8.3: exact sendable destinations of runtime-visible inputs in this generation. */
+  #scope = new Set<TargetKey>();
+
+  constructor(capacity: number, generation = 0) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`internal: pending-delivery capacity must be a positive integer, got ${capacity}`);
+    this.#capacity = capacity;
+    this.#generation = generation;
+  }
+
+  get capacity(): number {
+    return this.#capacity;
+  }
+  get generation(): number {
+    return this.#generation;
+  }
+  /** Rows in the FIFO (admitted, not yet terminal). Never above `capacity`. */
+  get size(): number {
+    return this.#rows.size;
+  }
+  /** Wakes waiting for admission. */
+  get queued(): number {
+    return this.#queue.length - this.#queueHead;
+  }
+  row(wakeToken: string): PendingDelivery | undefined {
+    return this.#rows.get(wakeToken);
+  }
+  rows(): IterableIterator<PendingDelivery> {
+    return this.#rows.values();
+  }
+  /** Whether the wake is in the table or the queue (a terminal wake is neither). */
+  has(wakeToken: string): boolean {
+    return this.#rows.has(wakeToken) || this.#queuedTokens.has(wakeToken);
+  }
+  inScope(target: TargetKey): boolean {
+    return this.#scope.has(target);
+  }
+  scope(): ReadonlySet<TargetKey> {
+    return this.#scope;
+  }
+
+  /** A new wake: admitted now if the FIFO has room, else it waits in order. Duplicates are ignored. */
+  enqueue(wake: WakeAdmission): readonly TableEffect[] {
+    if (this.has(wake.wakeToken)) return NONE;
+    this.#queue.push(wake);
+    this.#queuedTokens.add(wake.wakeToken);
+    const effects: TableEffect[] = [];
+    this.#admit(effects);
+    return effects;
+  }
+
+  /**
+   * The runtime adapter wrote these rows into the runtime (`generation`): they are now
+   * runtime-visible, and their exact targets join the turn message-send scope (§8.3).
+   * Returns the tokens that changed (unknown, stale or already-visible tokens are skipped).
+   */
+  markDelivered(generation: number, wakeTokens: readonly string[]): string[] {
+    if (generation !== this.#generation) return [];
+    const changed: string[] = [];
+    for (const token of wakeTokens) {
+      const row = this.#rows.get(token);
+      if (row === undefined || row.generation !== generation || this.#visible.has(token)) continue;
+      this.#visible.add(token);
+      if (row.targetKey !== null) this.#scope.add(row.targetKey);
+      if (row.sendableTargets !== null) for (const t of row.sendableTargets) this.#scope.add(t);
+      changed.push(token);
+    }
+    return changed;
+  }
+
+  /**
+   * contract §9.2: a `message_send` result `sent|already_sent` with canonical TargetKey and
+   * SeenUpToSeq settles `reply_sent` for `visible_reply` rows of that target with
+   * `TargetSeq <= SeenUpToSeq` only; higher rows and other targets are untouched.
+   */
+  sendResult(targetKey: TargetKey, seenUpToSeq: number): readonly TableEffect[] {
+    const effects: TableEffect[] = [];
+    for (const row of [...this.#rows.values()]) {
+      if (row.deliveryClass === 'visible_reply' && row.targetKey === targetKey && row.targetSeq <= seenUpToSeq) {
+        this.#end(row, { status: 'reply_sent', reason: null, detail: null }, effects);
+      }
+    }
+    this.#admit(effects);
+    return effects;
+  }
+
+  /** contract §9.2: a confirmed reaction to the triggering message settles exactly that row. */
+  reactionConfirmed(messageId: string): readonly TableEffect[] {
+    for (const row of this.#rows.values()) {
+      if (row.messageId !== messageId || row.deliveryClass !== 'visible_reply') continue;
+      const effects: TableEffect[] = [];
+      this.#end(row, { status: 'reply_sent', reason: null, detail: 'reaction' }, effects);
+      this.#admit(effects);
+      return effects;
+    }
+    return NONE;
+  }
+
+  /**
+   * A turn boundary of `generation` (contract §9.2, Phase 4):
+   * - rows already `final_check_sent` end `completed_without_visible_reply` (no_reply): no second injection;
+   * - runtime-visible `signal_only` rows end with their `signal_only` classification, never a final-check;
+   * - runtime-visible `visible_reply` rows `awaiting_check` get one final-check, aggregated by
+   *   canonical target in FIFO order, and become `final_check_sent`;
+   * - with no final-check pending, the send scope retires (§8.3), except at a compaction
+   *   boundary, whose continuation keeps it.
+   * A stale generation is a no-op.
+   */
+  boundary(generation: number, kind: TurnBoundaryKind): BoundaryResult {
+    if (generation !== this.#generation) return { effects: NONE, finalCheck: null };
+    const effects: TableEffect[] = [];
+    const groups = new Map<TargetKey | null, Array<{ messageId: string; targetSeq: number; wakeToken: string }>>();
+    for (const row of [...this.#rows.values()]) {
+      if (!this.#visible.has(row.wakeToken)) continue;
+      if (row.deliveryClass === 'signal_only') {
+        // contract §9.3: a signal-only row carries only its classification.
+        this.#end(row, { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null }, effects);
+      } else if (row.status === 'final_check_sent') {
+        // contract §6.4: the final-check turn ended without a confirmed reply: terminal, never re-injected.
+        this.#end(row, { status: 'completed_without_visible_reply', reason: 'no_reply', detail: null }, effects);
+      } else {
+        row.status = 'final_check_sent';
+        effects.push({ kind: 'final_check_sent', row });
+        let group = groups.get(row.targetKey);
+        if (group === undefined) groups.set(row.targetKey, (group = []));
+        group.push({ messageId: row.messageId, targetSeq: row.targetSeq, wakeToken: row.wakeToken });
+      }
+    }
+    const finalCheck = groups.size === 0 ? null : [...groups].map(([target, wakes]) => ({ target, wakes }));
+    if (finalCheck === null && kind !== 'compaction') this.#scope = new Set();
+    this.#admit(effects);
+    return { effects, finalCheck };
+  }
+
+  /**
+   * contract §9.2 / Phase 4: the final-check could not be injected (stdin closed, RPC refused):
+   * those rows end `completed_without_visible_reply` at once, no retry.
+   */
+  finalCheckUndeliverable(generation: number, wakeTokens: readonly string[], detail: string): readonly TableEffect[] {
+    if (generation !== this.#generation) return NONE;
+    const effects: TableEffect[] = [];
+    for (const token of wakeTokens) {
+      const row = this.#rows.get(token);
+      if (row === undefined || row.status !== 'final_check_sent') continue;
+      this.#end(row, { status: 'completed_without_visible_reply', reason: 'no_reply', detail }, effects);
+    }
+    if (![...this.#rows.values()].some((r) => r.status === 'final_check_sent')) this.#scope = new Set();
+    this.#admit(effects);
+    return effects;
+  }
+
+  /**
+   * contract §9.2: a runtime error fails every row still in the table; they are gone, so no
+   * later boundary can reclassify them. When the process exited, nothing more is admitted
+   * until `processReplaced`.
+   */
+  runtimeError(generation: number, detail: string, processExited: boolean): readonly TableEffect[] {
+    if (generation !== this.#generation) return NONE;
+    const effects: TableEffect[] = [];
+    for (const row of [...this.#rows.values()]) this.#end(row, { status: 'failed', reason: null, detail }, effects);
+    this.#scope = new Set();
+    if (processExited) this.#accepting = false;
+    this.#admit(effects);
+    return effects;
+  }
+
+  /**
+   * A new runtime process (`newGeneration` > current) replaces the old one. contract §8.3: the
+   * send scope is not restored. §6.6: runtime-visible rows of the old process end by the
+   * ordinary rule (`completed_without_visible_reply`, no_reply) and their exact targets and
+   * highest unresolved TargetSeq per canonical target come back as recovery frontiers; rows
+   * that were admitted but never reached the old process are re-offered to the new one.
+   */
+  processReplaced(newGeneration: number): ReplacementResult {
+    if (newGeneration <= this.#generation) return { effects: NONE, recovery: [] };
+    const effects: TableEffect[] = [];
+    const recovery = new Map<TargetKey, RecoveryFrontier>();
+    this.#generation = newGeneration;
+    this.#accepting = true;
+    this.#scope = new Set();
+    for (const row of [...this.#rows.values()]) {
+      if (this.#visible.has(row.wakeToken)) {
+        if (row.deliveryClass === 'visible_reply' && row.targetKey !== null) {
+          const prev = recovery.get(row.targetKey);
+          if (prev === undefined || prev.targetSeq < row.targetSeq) {
+            recovery.set(row.targetKey, { target: row.targetKey, targetSeq: row.targetSeq, messageId: row.messageId, wakeToken: row.wakeToken });
+          }
+        }
+        const outcome: TerminalOutcome =
+          row.deliveryClass === 'signal_only'
+            ? { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null }
+            : { status: 'completed_without_visible_reply', reason: 'no_reply', detail: 'process_replaced' };
+        this.#end(row, outcome, effects);
+      } else {
+        row.generation = newGeneration;
+        row.status = 'awaiting_check';
+        effects.push({ kind: 'admitted', row });
+      }
+    }
+    this.#admit(effects);
+    return { effects, recovery: [...recovery.values()] };
+  }
+
+  /** Local assistant text seen in `generation`: only its counts are kept (§6.5). */
+  noteLocalText(generation: number, bytes: number, runes: number): void {
+    if (generation !== this.#generation) return;
+    for (const token of this.#visible) {
+      const row = this.#rows.get(token);
+      if (row === undefined) continue;
+      row.localTextBytes += bytes;
+      row.localTextRunes += runes;
+    }
+  }
+
+  /**
+   * The one terminal helper (contract Phase 1, §9.4), public for owners that end a wake for
+   * their own reasons (e.g. a delivery the runtime adapter could not write). A token not in
+   * the table is a no-op: a wake reaches at most one terminal status, ever.
+   */
+  terminate(wakeToken: string, outcome: TerminalOutcome): readonly TableEffect[] {
+    const row = this.#rows.get(wakeToken);
+    if (row === undefined) return NONE;
+    const effects: TableEffect[] = [];
+    this.#end(row, outcome, effects);
+    this.#admit(effects);
+    return effects;
+  }
+
+  /** §9.4 cleanup: remove the row (releasing its FIFO slot) and report the terminal. */
+  #end(row: PendingDelivery, outcome: TerminalOutcome, effects: TableEffect[]): void {
+    this.#rows.delete(row.wakeToken);
+    this.#visible.delete(row.wakeToken);
+    effects.push({ kind: 'terminal', row, outcome });
+  }
+
+  /** §9.1: admit queued wakes strictly in order while the FIFO has room. */
+  #admit(effects: TableEffect[]): void {
+    while (this.#accepting && this.#rows.size < this.#capacity && this.#queueHead < this.#queue.length) {
+      const wake = this.#queue[this.#queueHead] as WakeAdmission;
+      this.#queueHead += 1;
+      this.#queuedTokens.delete(wake.wakeToken);
+      const row = new PendingDelivery(wake.messageId, wake.target, wake.targetKey, wake.targetSeq, wake.wakeToken, wake.deliveryClass, this.#generation, wake.sendableTargets?.length ? wake.sendableTargets : null);
+      this.#rows.set(wake.wakeToken, row);
+      effects.push({ kind: 'admitted', row });
+    }
+    // Compact the consumed prefix now and then so the queue array does not grow without bound.
+    if (this.#queueHead > 1024 && this.#queueHead * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#queueHead);
+      this.#queueHead = 0;
+    }
+  }
+}

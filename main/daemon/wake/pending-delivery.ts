@@ -1,0 +1,86 @@
+/**
+ * Pending delivery rows (contract §9.1) and the values the pure table hands back.
+ * No I/O here: these are plain data shared by the table, the lifecycle service and tests.
+ */
+import type { TargetKey } from '../../../shared/target.js';
+
+/** contract §9.1: workflow callbacks, system and reaction signals are `signal_only`. */
+export const DELIVERY_CLASSES = ['visible_reply', 'signal_only'] as const;
+export type DeliveryClass = (typeof DELIVERY_CLASSES)[number];
+
+/** contract §9.1 `Status`: a row is waiting for a reply, or its one final-check went out. */
+export type PendingDeliveryStatus = 'awaiting_check' | 'final_check_sent';
+
+/** A wake offered to the table: queued until the FIFO has room, then a row. */
+export interface WakeAdmission {
+  readonly wakeToken: string;
+  readonly messageId: string;
+  /** The target as the message carried it (`Target` in §9.1). */
+  readonly target: string;
+  /** Canonical `TargetKey`; null when the wake has no exact target ("reply unavailable", §8.3). */
+  readonly targetKey: TargetKey | null;
+  readonly targetSeq: number;
+  readonly deliveryClass: DeliveryClass;
+  /**
+   * contract §8.3: further exact sendable destinations this input carries (task scope,
+   * workflow target). The wake's own `targetKey` is always in the send scope.
+   */
+  readonly sendableTargets?: readonly TargetKey[];
+}
+
+/**
+ * One row of the bounded FIFO (contract §9.1), plus the process generation that saw it and
+ * the byte/rune counts of local assistant text observed while it was pending (§6.5: counts
+ * only, never the text). A class so every row shares one hidden class (heap per row).
+ */
+export class PendingDelivery {
+  status: PendingDeliveryStatus = 'awaiting_check';
+  localTextBytes = 0;
+  localTextRunes = 0;
+  constructor(
+    readonly messageId: string,
+    readonly target: string,
+    readonly targetKey: TargetKey | null,
+    readonly targetSeq: number,
+    readonly wakeToken: string,
+    readonly deliveryClass: DeliveryClass,
+    /** Process generation the row belongs to; re-bound only while it never reached a process. */
+    public generation: number,
+    /** contract §8.3: extra exact destinations this input carries (null when none). */
+    readonly sendableTargets: readonly TargetKey[] | null = null,
+  ) {}
+}
+
+/** Reasons carried by `completed_without_visible_reply` (contract §9.3). */
+export type NoReplyReason = 'no_reply' | 'signal_only';
+
+export type TerminalOutcome =
+  | { readonly status: 'reply_sent'; readonly reason: null; readonly detail: string | null }
+  | { readonly status: 'failed'; readonly reason: null; readonly detail: string }
+  | { readonly status: 'completed_without_visible_reply'; readonly reason: NoReplyReason; readonly detail: string | null };
+
+/** What the table asks its caller to do; applied in order by the lifecycle service. */
+export type TableEffect =
+  /** The row left the durable queue and is now runtime-visible in `generation`: deliver it. */
+  | { readonly kind: 'admitted'; readonly row: PendingDelivery }
+  /** The row's one final-check is going out (contract §6.4). */
+  | { readonly kind: 'final_check_sent'; readonly row: PendingDelivery }
+  /** The row reached its one terminal status and is already gone from the table (§9.4). */
+  | { readonly kind: 'terminal'; readonly row: PendingDelivery; readonly outcome: TerminalOutcome };
+
+/** One canonical target of a final-check and the unresolved wakes it covers (contract §8.3). */
+export interface FinalCheckGroup {
+  readonly target: TargetKey | null;
+  readonly wakes: ReadonlyArray<{ readonly messageId: string; readonly targetSeq: number; readonly wakeToken: string }>;
+}
+
+/** contract §6.6: per canonical target, the highest unresolved TargetSeq at a process replacement. */
+export interface RecoveryFrontier {
+  readonly target: TargetKey;
+  readonly targetSeq: number;
+  readonly messageId: string;
+  readonly wakeToken: string;
+}
+
+/** Kinds of turn boundary a runtime adapter reports (contract §8.3, §9.2). */
+export type TurnBoundaryKind = 'turn_end' | 'idle' | 'compaction';

@@ -1,0 +1,374 @@
+/**
+ * The wake lifecycle service: one pure `PendingDeliveryTable` per agent runtime process, whose
+ * effects it applies through ports — the journal (store), metrics, the `wake_status` bus and
+ * the correlation port — plus the turn message-send scope guard the MCP server calls.
+ * Synchronous and timer-free (DESIGN.md "Reactive core"): the runtime adapter reports turn
+ * boundaries and asks whether a final-check is due; the watchdog and retries live elsewhere.
+ */
+import { Subject, type Observable } from 'rxjs';
+import { parseTarget, type TargetKey } from '../../../shared/target.js';
+import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
+import type { DaemonLog } from '../daemon-types.js';
+import type { WakeMetrics } from '../metrics/wake-metrics.js';
+import type { DeliveryClass, PendingDelivery, RecoveryFrontier, TableEffect, TurnBoundaryKind } from './pending-delivery.js';
+import { PendingDeliveryTable } from './pending-delivery-table.js';
+import type { FinalCheckRenderer, WakeCorrelationPort, WakeJournal } from './wake-ports.js';
+import type { WakeStatusEvent } from './wake-status-event.js';
+
+/** Bounded failure detail (contract §9.3: "bounded runtime failure detail"). */
+export const WAKE_DETAIL_MAX_LENGTH = 300;
+export const DEFAULT_PENDING_CAPACITY = 32;
+
+export interface AgentProfile {
+  readonly agentId: string;
+  /** Public technical name (mentions, `dm:@name`). */
+  readonly publicName: string;
+  readonly displayName: string;
+  readonly runtime: RuntimeKind;
+  readonly model: string | null;
+  /** FIFO bound of this agent's runtime process; defaults to the lifecycle's. */
+  readonly capacity?: number;
+}
+
+export interface WakeLifecycleOptions {
+  readonly journal: WakeJournal;
+  readonly renderFinalCheck: FinalCheckRenderer;
+  readonly metrics: WakeMetrics;
+  readonly correlation?: WakeCorrelationPort;
+  readonly defaultCapacity?: number;
+  readonly now?: () => Date;
+  readonly log?: DaemonLog;
+}
+
+export interface InboundWake {
+  readonly wakeToken: string;
+  readonly messageId: string;
+  /** Target text as the message carried it; canonicalised here. Unparseable → "reply unavailable". */
+  readonly target: string;
+  readonly targetSeq: number;
+  readonly deliveryClass: DeliveryClass;
+  /** contract §8.3: further exact sendable destinations the input carries (task scope, workflow target). */
+  readonly sendableTargets?: readonly TargetKey[];
+}
+
+/** Rows to write into the runtime now (admitted from the FIFO queue, or re-offered after replacement). */
+export interface WakeDelivery {
+  readonly agentId: string;
+  readonly generation: number;
+  readonly wakes: ReadonlyArray<{
+    readonly wakeToken: string;
+    readonly messageId: string;
+    readonly target: string;
+    readonly targetKey: TargetKey | null;
+    readonly targetSeq: number;
+    readonly deliveryClass: DeliveryClass;
+  }>;
+}
+
+export interface FinalCheckInjection {
+  readonly generation: number;
+  /** The rendered prompt; record it as `prompt_input` kind `final_check` (§6.4, §8.4). */
+  readonly finalCheck: string;
+  readonly wakeTokens: readonly string[];
+}
+
+export type SendScopeCheck =
+  | { readonly ok: true; readonly crossTarget: boolean }
+  | { readonly ok: false; readonly code: 'out_of_scope' | 'unknown_agent'; readonly message: string };
+
+export interface SendResult {
+  readonly agentId: string;
+  readonly status: 'sent' | 'already_sent' | (string & {});
+  readonly targetKey: TargetKey;
+  readonly seenUpToSeq: number;
+  /** The stored message id; with `crossTarget` it is audited (§8.3). */
+  readonly messageId?: string;
+  /** The send passed the scope guard only because `allow_cross_target` was set. */
+  readonly crossTarget?: boolean;
+}
+
+interface AgentSlot {
+  profile: AgentProfile;
+  readonly table: PendingDeliveryTable;
+}
+
+function bounded(detail: string): string {
+  const oneLine = detail.replace(/\s+/g, ' ').trim();
+  return oneLine.length <= WAKE_DETAIL_MAX_LENGTH ? oneLine : `${oneLine.slice(0, WAKE_DETAIL_MAX_LENGTH - 1)}…`;
+}
+
+function runeCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n += 1;
+  return n;
+}
+
+export class WakeLifecycle {
+  readonly #o: WakeLifecycleOptions;
+  readonly #agents = new Map<string, AgentSlot>();
+  readonly #status = new Subject<WakeStatusEvent>();
+  readonly #deliveries = new Subject<WakeDelivery>();
+  readonly #now: () => Date;
+
+  /** Every wake status change (§10.1), after it was persisted. */
+  readonly wakeStatus$: Observable<WakeStatusEvent> = this.#status.asObservable();
+  /** Rows the runtime adapter must write into the runtime now; it answers with `onDelivered`. */
+  readonly deliveries$: Observable<WakeDelivery> = this.#deliveries.asObservable();
+
+  constructor(options: WakeLifecycleOptions) {
+    this.#o = options;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** Registers (or updates the profile of) an agent. Its table starts at generation 0. */
+  registerAgent(profile: AgentProfile): void {
+    const slot = this.#agents.get(profile.agentId);
+    if (slot !== undefined) {
+      slot.profile = profile;
+      return;
+    }
+    const capacity = profile.capacity ?? this.#o.defaultCapacity ?? DEFAULT_PENDING_CAPACITY;
+    this.#agents.set(profile.agentId, { profile, table: new PendingDeliveryTable(capacity) });
+  }
+
+  /**
+   * Reloads the durable admission queue after a daemon restart: wakes the journal still holds
+   * `queued` re-enter the FIFO in their stored order (§9.1: never dropped, never reordered).
+   * Returns how many were taken.
+   */
+  restore(agentId: string): number {
+    const slot = this.#slot(agentId);
+    let n = 0;
+    const admitted: TableEffect[] = [];
+    for (const w of this.#o.journal.listWakes({ agentId, status: 'queued' })) {
+      if (slot.table.has(w.wakeToken)) continue;
+      const parsed = parseTarget(w.target);
+      admitted.push(...slot.table.enqueue({ wakeToken: w.wakeToken, messageId: w.messageId, target: w.target, targetKey: parsed.ok ? parsed.key : null, targetSeq: w.targetSeq, deliveryClass: w.deliveryClass }));
+      n += 1;
+    }
+    this.#apply(slot, admitted);
+    return n;
+  }
+
+  /** A routed wake: recorded `queued`, counted, then admitted now or when a row settles. */
+  enqueue(agentId: string, wake: InboundWake): { readonly admitted: boolean } {
+    const slot = this.#slot(agentId);
+    if (slot.table.has(wake.wakeToken)) return { admitted: slot.table.row(wake.wakeToken) !== undefined };
+    const parsed = parseTarget(wake.target);
+    const targetKey = parsed.ok ? parsed.key : null;
+    const target = targetKey ?? wake.target;
+    const { runtime } = slot.profile;
+    this.#o.journal.insertWake({ wakeToken: wake.wakeToken, messageId: wake.messageId, agentId, runtime, target, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass });
+    this.#o.metrics.received(runtime);
+    this.#publish(slot, { wakeToken: wake.wakeToken, messageId: wake.messageId, target, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass }, 'queued', null, null, null);
+    const effects = slot.table.enqueue({ ...wake, target, targetKey });
+    this.#apply(slot, effects);
+    return { admitted: slot.table.row(wake.wakeToken) !== undefined };
+  }
+
+  /** The adapter wrote these rows into runtime process `generation`: they are runtime-visible. */
+  onDelivered(agentId: string, generation: number, wakeTokens: readonly string[]): void {
+    const slot = this.#slot(agentId);
+    for (const token of slot.table.markDelivered(generation, wakeTokens)) {
+      const row = slot.table.row(token) as PendingDelivery;
+      this.#o.journal.appendWakeEvent({ wakeToken: token, kind: 'status', status: 'delivered' });
+      this.#publish(slot, row, 'delivered', null, null, null);
+    }
+  }
+
+  /** The adapter could not write these rows into the runtime: they fail (§9.2 runtime error, scoped to them). */
+  onDeliveryFailed(agentId: string, generation: number, wakeTokens: readonly string[], detail: string): void {
+    const slot = this.#slot(agentId);
+    if (generation !== slot.table.generation) return;
+    for (const token of wakeTokens) {
+      this.#apply(slot, slot.table.terminate(token, { status: 'failed', reason: null, detail: bounded(detail) }));
+    }
+  }
+
+  /**
+   * A turn boundary of process `generation` (contract §8.3, §9.2). Returns the one final-check
+   * to inject into the same session (and the adapter must then skip idle/compaction for this
+   * boundary), or null. A stale generation, or a boundary after cleanup, is a no-op.
+   */
+  onTurnBoundary(agentId: string, generation: number, kind: TurnBoundaryKind = 'turn_end'): FinalCheckInjection | null {
+    const slot = this.#slot(agentId);
+    const result = slot.table.boundary(generation, kind);
+    if (result.finalCheck === null) {
+      this.#apply(slot, result.effects);
+      return null;
+    }
+    const finalCheck = this.#o.renderFinalCheck(result.finalCheck);
+    this.#apply(slot, result.effects);
+    const wakeTokens = result.finalCheck.flatMap((g) => g.wakes.map((w) => w.wakeToken));
+    return { generation, finalCheck, wakeTokens };
+  }
+
+  /** Phase 4: the final-check could not be injected; those rows end no_reply at once, no retry. */
+  onFinalCheckUndeliverable(agentId: string, generation: number, wakeTokens: readonly string[], detail = 'the final-check could not be delivered to the runtime'): void {
+    const slot = this.#slot(agentId);
+    this.#apply(slot, slot.table.finalCheckUndeliverable(generation, wakeTokens, `final_check_undeliverable: ${bounded(detail)}`));
+  }
+
+  /** §9.2: every row still in the table ends `failed`. With `processExited`, admission pauses until replacement. */
+  onRuntimeError(agentId: string, generation: number, detail: string, options: { readonly processExited?: boolean } = {}): void {
+    const slot = this.#slot(agentId);
+    this.#apply(slot, slot.table.runtimeError(generation, bounded(detail), options.processExited ?? false));
+  }
+
+  /**
+   * A new runtime process took over (§6.6, §8.3). Returns the recovery frontiers of the old
+   * process (one per canonical target, highest unresolved TargetSeq) for the integrator's
+   * synthetic recovery wakes; the original wakes end by the ordinary rule here.
+   */
+  onProcessReplaced(agentId: string, newGeneration: number): readonly RecoveryFrontier[] {
+    const slot = this.#slot(agentId);
+    const result = slot.table.processReplaced(newGeneration);
+    this.#apply(slot, result.effects);
+    return result.recovery;
+  }
+
+  /** §9.2: only `sent` / `already_sent` with a canonical TargetKey and SeenUpToSeq settle rows. Returns how many. */
+  onSendResult(result: SendResult): number {
+    const slot = this.#slot(result.agentId);
+    if (result.crossTarget === true && result.messageId !== undefined && (result.status === 'sent' || result.status === 'already_sent')) {
+      // contract §8.3: an explicit cross-target send is allowed and audited.
+      this.#o.journal.appendAudit({ agentId: result.agentId, kind: 'cross_target_send', target: result.targetKey, messageId: result.messageId });
+    }
+    if (result.status !== 'sent' && result.status !== 'already_sent') return 0;
+    if (!Number.isFinite(result.seenUpToSeq)) return 0;
+    const effects = slot.table.sendResult(result.targetKey, result.seenUpToSeq);
+    this.#apply(slot, effects);
+    return effects.filter((e) => e.kind === 'terminal').length;
+  }
+
+  /** §9.2: a confirmed reaction to the triggering message settles exactly that row. */
+  onReactionConfirmed(input: { readonly agentId: string; readonly messageId: string }): boolean {
+    const slot = this.#slot(input.agentId);
+    const effects = slot.table.reactionConfirmed(input.messageId);
+    this.#apply(slot, effects);
+    return effects.some((e) => e.kind === 'terminal');
+  }
+
+  /** Local assistant text (§6.5): only its byte and rune counts are kept; the text is dropped here. */
+  onLocalText(agentId: string, generation: number, text: string): void {
+    const slot = this.#slot(agentId);
+    const bytes = Buffer.byteLength(text, 'utf8');
+    const runes = runeCount(text);
+    slot.table.noteLocalText(generation, bytes, runes);
+    this.#o.log?.debug('wake: local runtime text observed (not relayed)', { agentId, generation, bytes, runes });
+  }
+
+  /**
+   * The turn message-send scope guard (§8.3), called by the MCP server before it writes
+   * anything. Only exact destinations of runtime-visible inputs of the live generation pass;
+   * anything else needs `allow_cross_target` (then allowed and audited on the send result).
+   * Never falls back to "the latest delivery".
+   */
+  checkSendScope(agentId: string, targetKey: TargetKey, allowCrossTarget: boolean): SendScopeCheck {
+    const slot = this.#agents.get(agentId);
+    if (slot === undefined) return { ok: false, code: 'unknown_agent', message: `No agent "${agentId}" is registered with the daemon; check agentteam.json.` };
+    if (slot.table.inScope(targetKey)) return { ok: true, crossTarget: false };
+    if (allowCrossTarget) return { ok: true, crossTarget: true };
+    return {
+      ok: false,
+      code: 'out_of_scope',
+      message: `"${targetKey}" is not the exact target of an input you are handling now. Reply with the exact target given in the message you received, or set allow_cross_target=true to send there on purpose.`,
+    };
+  }
+
+  /** Rows of an agent in FIFO order (inspection and tests). */
+  pending(agentId: string): ReadonlyArray<Readonly<PendingDelivery>> {
+    return [...this.#slot(agentId).table.rows()];
+  }
+  queued(agentId: string): number {
+    return this.#slot(agentId).table.queued;
+  }
+  generation(agentId: string): number {
+    return this.#slot(agentId).table.generation;
+  }
+
+  /** Completes the streams. The lifecycle holds no timers, so nothing else needs stopping. */
+  dispose(): void {
+    this.#status.complete();
+    this.#deliveries.complete();
+  }
+
+  #slot(agentId: string): AgentSlot {
+    const slot = this.#agents.get(agentId);
+    // A bug, not a boundary error: the integrator registers every configured agent at start.
+    if (slot === undefined) throw new Error(`internal: wake lifecycle has no agent "${agentId}"`);
+    return slot;
+  }
+
+  #apply(slot: AgentSlot, effects: readonly TableEffect[]): void {
+    let admitted: PendingDelivery[] | null = null;
+    for (const effect of effects) {
+      const row = effect.row;
+      switch (effect.kind) {
+        case 'admitted':
+          (admitted ??= []).push(row);
+          break;
+        case 'final_check_sent':
+          this.#o.journal.appendWakeEvent({ wakeToken: row.wakeToken, kind: 'final_check', status: 'final_check_sent' });
+          this.#publish(slot, row, 'final_check_sent', null, null, null);
+          break;
+        case 'terminal': {
+          const { status, reason, detail } = effect.outcome;
+          this.#o.correlation?.release(row.wakeToken);
+          // The journal is the durable half of "one terminal per wake, ever" (§6.2).
+          if (!this.#o.journal.appendWakeEvent({ wakeToken: row.wakeToken, kind: 'status', status, reason, detail })) {
+            this.#o.log?.warn('wake: journal refused a second terminal status', { wakeToken: row.wakeToken, status });
+            break;
+          }
+          const { runtime } = slot.profile;
+          if (status === 'reply_sent') this.#o.metrics.replySent(runtime);
+          else if (status === 'failed') this.#o.metrics.failed(runtime);
+          else this.#o.metrics.completedWithoutVisibleReply(runtime, reason);
+          const localText = row.localTextBytes > 0 ? { bytes: row.localTextBytes, runes: row.localTextRunes } : null;
+          this.#publish(slot, row, status, reason, detail, localText);
+          break;
+        }
+      }
+    }
+    if (admitted !== null) {
+      // Group by generation: re-offered rows after a replacement share the new one.
+      const generation = admitted[0]?.generation ?? slot.table.generation;
+      this.#deliveries.next({
+        agentId: slot.profile.agentId,
+        generation,
+        wakes: admitted.map((r) => ({ wakeToken: r.wakeToken, messageId: r.messageId, target: r.target, targetKey: r.targetKey, targetSeq: r.targetSeq, deliveryClass: r.deliveryClass })),
+      });
+    }
+  }
+
+  #publish(
+    slot: AgentSlot,
+    row: { readonly wakeToken: string; readonly messageId: string; readonly target: string; readonly targetSeq: number; readonly deliveryClass: DeliveryClass },
+    status: WakeStatus,
+    reason: string | null,
+    detail: string | null,
+    localText: WakeStatusEvent['localText'],
+  ): void {
+    const p = slot.profile;
+    const event: WakeStatusEvent = {
+      type: 'wake_status',
+      wakeToken: row.wakeToken,
+      messageId: row.messageId,
+      agentId: p.agentId,
+      agentName: p.publicName,
+      agentDisplayName: p.displayName,
+      runtime: p.runtime,
+      model: p.model,
+      target: row.target,
+      targetSeq: row.targetSeq,
+      deliveryClass: row.deliveryClass,
+      status,
+      reason,
+      detail,
+      localText,
+      at: this.#now().toISOString(),
+    };
+    this.#o.log?.info('wake status', { wakeToken: row.wakeToken, agentId: p.agentId, status, reason });
+    this.#status.next(event);
+  }
+}
