@@ -43,7 +43,12 @@ export class PromptQueue {
     this.#pump();
   }
 
-  /** Refuses every waiting prompt (process gone, interrupt, stop) and forgets the running turn. */
+  /** Refuses every waiting prompt (interrupt); the running turn still ends by its own event. */
+  dropWaiting(failure: RuntimeFailure): void {
+    for (const w of this.#waiting.splice(0)) w.resolve(failure);
+  }
+
+  /** Refuses every waiting prompt and forgets the running turn (the process is gone). */
   clear(failure: RuntimeFailure): void {
     this.#busy = false;
     for (const w of this.#waiting.splice(0)) w.resolve(failure);

@@ -5,6 +5,7 @@
  * diagnostics only (never a message, never a status detail beyond a bounded line).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 
 export const STDERR_TAIL_BYTES = 16_384;
@@ -30,6 +31,8 @@ export class RuntimeProcess {
   #exit: ProcessExit | null = null;
   #spawnError: Error | null = null;
   readonly exited: Promise<ProcessExit>;
+  /** Resolves when stderr has ended (after exit, once children holding it are gone too). */
+  readonly stderrEnded: Promise<void>;
 
   private constructor(child: ChildProcess, grace: number) {
     this.#child = child;
@@ -37,6 +40,10 @@ export class RuntimeProcess {
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
       this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_BYTES);
+    });
+    this.stderrEnded = new Promise<void>((resolve) => {
+      if (child.stderr === null) return resolve();
+      child.stderr.once('close', () => resolve());
     });
     this.exited = new Promise<ProcessExit>((resolve) => {
       child.once('error', (err) => {
@@ -118,10 +125,15 @@ export class RuntimeProcess {
     return this.exited;
   }
 
-  /** Whether any process of this process group is still alive (tests: "no orphans"). */
+  /**
+   * Whether any process of this process group is still running (tests: "no orphans"). On
+   * Linux a zombie waiting to be reaped by init does not count: it runs nothing.
+   */
   groupAlive(): boolean {
     const pid = this.#child.pid;
     if (pid === undefined) return false;
+    const running = runningInGroup(pid);
+    if (running !== null) return running;
     try {
       process.kill(-pid, 0);
       return true;
@@ -129,4 +141,27 @@ export class RuntimeProcess {
       return false;
     }
   }
+}
+
+/** Linux: whether a non-zombie process of group `pgid` exists (from /proc); null elsewhere. */
+function runningInGroup(pgid: number): boolean | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // "pid (comm) state ppid pgrp ...": comm may contain spaces, so split after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+  }
+  return false;
 }

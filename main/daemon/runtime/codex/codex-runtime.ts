@@ -95,6 +95,7 @@ export class CodexRuntime implements AgentRuntime {
   #threadId: string | null = null;
   #turnId: string | null = null;
   #lastError: string | null = null;
+  #lastCompletedTurnId: string | null = null;
   #stopping = false;
 
   constructor(options: CodexRuntimeOptions) {
@@ -202,6 +203,8 @@ export class CodexRuntime implements AgentRuntime {
     const res = await rpc.request('turn/start', { threadId, input: [{ type: 'text', text: prompt.text, text_elements: [] }] });
     if (!res.ok) return fail('submit_failed', `codex turn/start failed: ${boundedDetail(res.error.message)}`);
     const turnId = str(get(res.result, 'turn', 'id'));
+    // turn/started usually comes first; if not, an interrupt must still find the turn.
+    if (turnId !== null && this.#turnId === null && turnId !== this.#lastCompletedTurnId) this.#turnId = turnId;
     return ok({ generation, turnId });
   }
 
@@ -214,6 +217,7 @@ export class CodexRuntime implements AgentRuntime {
       case 'turn/started': {
         const turnId = str(get(p, 'turn', 'id')) ?? 'unknown';
         this.#turnId = turnId;
+        this.#lastError = null;
         this.#events.next({ type: 'turn.start', generation, turnId, at: Date.now() });
         return;
       }
@@ -244,6 +248,7 @@ export class CodexRuntime implements AgentRuntime {
         const outcome = status === 'failed' ? 'failed' : status === 'interrupted' ? 'interrupted' : 'completed';
         const error = outcome === 'completed' ? null : boundedDetail(str(get(p, 'turn', 'error', 'message')) ?? this.#lastError ?? `codex turn ${outcome}`);
         this.#turnId = null;
+        this.#lastCompletedTurnId = turnId;
         this.#events.next({ type: 'turn.end', generation, turnId, outcome, error, at: Date.now() });
         this.#queue.turnEnded();
         return;
@@ -266,7 +271,7 @@ export class CodexRuntime implements AgentRuntime {
     const rpc = this.#rpc;
     const threadId = this.#threadId;
     const turnId = this.#turnId;
-    this.#queue.clear(fail('interrupt_failed', 'the prompt was dropped by an interrupt'));
+    this.#queue.dropWaiting(fail('interrupt_failed', 'the prompt was dropped by an interrupt'));
     if (rpc === null || threadId === null) return fail('not_running', 'the Codex runtime is not running');
     // No turn running: nothing to cancel (the queue is already empty).
     if (turnId === null) return ok(undefined);

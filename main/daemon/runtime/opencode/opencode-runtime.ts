@@ -76,6 +76,7 @@ export class OpencodeRuntime implements AgentRuntime {
   readonly #assistantMessages = new Set<string>();
   readonly #toolStates = new Map<string, string>();
   #stopping = false;
+  #abortRequested = false;
 
   constructor(options: OpencodeRuntimeOptions) {
     this.#o = options;
@@ -216,13 +217,16 @@ export class OpencodeRuntime implements AgentRuntime {
   }
 
   #endTurn(generation: number): void {
-    // An idle with no accepted prompt (e.g. right after session creation) is not a turn.
-    if (this.#turnId === null && !this.#queue.busy) return;
-    const turnId = this.#beginTurn(generation);
+    // Only a turn that `busy` started can end: an idle right after session creation, or the
+    // duplicate `session.idle` that follows `session.status idle`, is not a turn end (it
+    // would otherwise end the final-check turn that was just submitted).
+    const turnId = this.#turnId;
+    if (turnId === null) return;
     const err = this.#turnError;
     const outcome = err === null ? 'completed' : err.aborted ? 'interrupted' : 'failed';
     this.#turnId = null;
     this.#turnError = null;
+    this.#abortRequested = false;
     this.#toolStates.clear();
     this.#events.next({ type: 'turn.end', generation, turnId, outcome, error: err === null ? null : boundedDetail(err.message), at: Date.now() });
     this.#queue.turnEnded();
@@ -236,12 +240,16 @@ export class OpencodeRuntime implements AgentRuntime {
     switch (e.type) {
       case 'session.status': {
         const type = str(get(p, 'status', 'type'));
-        if (type === 'busy') this.#beginTurn(generation);
+        if (type === 'busy') {
+          this.#beginTurn(generation);
+          // An interrupt that came before the loop started would have been a no-op: repeat it now.
+          if (this.#abortRequested) void this.#abort();
+        }
         else if (type === 'idle') this.#endTurn(generation);
         return;
       }
       case 'session.idle':
-        this.#endTurn(generation);
+        // Deprecated duplicate of `session.status idle` (both are sent): ignored.
         return;
       case 'session.error': {
         const name = str(get(p, 'error', 'name')) ?? 'error';
@@ -258,7 +266,9 @@ export class OpencodeRuntime implements AgentRuntime {
       }
       case 'message.part.updated': {
         const part = get(p, 'part');
-        const turnId = this.#turnId ?? this.#beginTurn(generation);
+        // Our own prompt's part arrives before `busy`: only `busy` starts the turn (watchdog turn.start).
+        const turnId = this.#turnId;
+        if (turnId === null) return;
         const type = str(get(part, 'type'));
         if (type === 'tool') {
           const partId = str(get(part, 'id')) ?? '';
@@ -295,10 +305,20 @@ export class OpencodeRuntime implements AgentRuntime {
   async interrupt(): Promise<RuntimeResult<void>> {
     const client = this.#client;
     const sessionId = this.#sessionId;
-    this.#queue.clear(fail('interrupt_failed', 'the prompt was dropped by an interrupt'));
+    this.#queue.dropWaiting(fail('interrupt_failed', 'the prompt was dropped by an interrupt'));
+    if (client === null || sessionId === null) return fail('not_running', 'the OpenCode runtime is not running');
+    // Nothing accepted and nothing running: nothing to cancel.
+    if (this.#turnId === null && !this.#queue.busy) return ok(undefined);
+    this.#abortRequested = true;
+    this.#turnError = { message: 'interrupted by AgentTeam', aborted: true };
+    return this.#abort();
+  }
+
+  async #abort(): Promise<RuntimeResult<void>> {
+    const client = this.#client;
+    const sessionId = this.#sessionId;
     if (client === null || sessionId === null) return fail('not_running', 'the OpenCode runtime is not running');
     const res = await client.call('POST', `/session/${encodeURIComponent(sessionId)}/abort`);
-    if (this.#turnId !== null && this.#turnError === null) this.#turnError = { message: 'interrupted by AgentTeam', aborted: true };
     return res.ok ? ok(undefined) : fail('interrupt_failed', `opencode abort failed: ${boundedDetail(res.message)}`);
   }
 
