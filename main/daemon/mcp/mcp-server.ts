@@ -1,0 +1,357 @@
+/**
+ * The agentteam MCP server inside the daemon (DESIGN.md "MCP server"): streamable HTTP on
+ * 127.0.0.1, one bearer token per agent, tools `message_send` and `reaction`.
+ *
+ * Why the low-level SDK `Server` and not `McpServer.registerTool`: McpServer turns argument
+ * validation failures into free text ("Input validation error: …"); every refusal here must
+ * carry a stable code the model and the tests can rely on, so arguments are validated with
+ * our own zod schemas and the published JSON Schemas are generated from the same schemas.
+ *
+ * Sessions: one SDK transport + Server per MCP session, bound at `initialize` to the agent
+ * whose token opened it; a request with another agent's token on that session is refused.
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Subject, type Observable } from 'rxjs';
+import { z } from 'zod';
+import { parseTarget } from '../../../shared/target.js';
+import type { DaemonLog } from '../daemon-types.js';
+import type { CommunicationHandler, ToolRefusal } from './communication-handler.js';
+import { RateLimiter } from './rate-limiter.js';
+
+export const MCP_SERVER_NAME = 'agentteam';
+export const MCP_PATH = '/mcp';
+export const TOOL_MESSAGE_SEND = 'message_send';
+export const TOOL_REACTION = 'reaction';
+
+/** Stable refusal codes produced by the server itself (the handler adds its own, e.g. `out_of_scope`). */
+export type McpServerRefusalCode =
+  | 'invalid_arguments'
+  | 'invalid_target'
+  | 'empty_content'
+  | 'content_too_large'
+  | 'invalid_emoji'
+  | 'rate_limited'
+  | 'unknown_tool'
+  | 'internal_error';
+
+const MessageSendInput = z.object({
+  target: z
+    .string()
+    .describe('Exact target of the conversation to post in: "#channel", "#channel:shortid" (thread), "dm:@member" or "dm:@member:shortid". Use the exact target of the input you are answering.'),
+  content: z.string().describe('The message participants will see (Markdown).'),
+  allow_cross_target: z
+    .boolean()
+    .optional()
+    .describe('Set true only to post on purpose in a conversation you did not receive input from in this turn.'),
+});
+
+const ReactionInput = z.object({
+  message_id: z.string().describe('Id of the message to react to.'),
+  emoji: z.string().describe('One emoji, e.g. "👍".'),
+});
+
+const MAX_MESSAGE_ID_LENGTH = 200;
+const MAX_EMOJI_LENGTH = 32;
+/** Sessions one agent may hold open; the oldest is closed first (a restarted runtime reconnects). */
+const MAX_SESSIONS_PER_AGENT = 8;
+
+export interface McpServerLimits {
+  /** shared/config.ts `limits.sendsPerMinute`: communication writes per agent per minute. */
+  readonly sendsPerMinute: number;
+  /** shared/config.ts `limits.maxMessageBytes`: largest `content` in UTF-8 bytes. */
+  readonly maxMessageBytes: number;
+}
+
+export interface McpServerOptions {
+  readonly handler: CommunicationHandler;
+  readonly limits: McpServerLimits;
+  /** 0 (default) picks a free port. */
+  readonly port?: number;
+  /** Clock for the rate limiter (ms). */
+  readonly now?: () => number;
+  readonly log?: DaemonLog;
+}
+
+/** How a runtime reaches the server as one agent. */
+export interface McpEndpoint {
+  readonly url: string;
+  readonly token: string;
+  /** HTTP headers the runtime must send (the bearer token). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** One tool call as seen by the server, for metrics and diagnostics (never the content). */
+export interface McpToolCallRecord {
+  readonly agentId: string;
+  readonly tool: string;
+  /** `ok`, or the refusal code. */
+  readonly outcome: string;
+  readonly durationMs: number;
+}
+
+export interface AgentteamMcpServer {
+  readonly url: string;
+  readonly port: number;
+  /** Every tool call, after it is answered. */
+  readonly toolCalls$: Observable<McpToolCallRecord>;
+  /** A fresh random token for the agent; a previous token of that agent stops working and its sessions close. */
+  issueToken(agentId: string): McpEndpoint;
+  /** Refuses the agent from now on and closes its sessions. */
+  revokeToken(agentId: string): void;
+  /** Closes all sessions and the listener. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface Session {
+  readonly agentId: string;
+  readonly transport: StreamableHTTPServerTransport;
+  readonly server: Server;
+}
+
+function refusal(code: string, message: string): CallToolResult {
+  return { content: [{ type: 'text', text: `${code}: ${message}` }], isError: true };
+}
+
+function fromRefusal(r: ToolRefusal): CallToolResult {
+  return refusal(r.code, r.message);
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
+}
+
+function digest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function writeJsonError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+/** Starts the agentteam MCP server on 127.0.0.1 and resolves once it listens. */
+export async function startMcpServer(options: McpServerOptions): Promise<AgentteamMcpServer> {
+  const now = options.now ?? Date.now;
+  const log = options.log;
+  const limiter = new RateLimiter(options.limits.sendsPerMinute);
+  const toolCalls = new Subject<McpToolCallRecord>();
+  /** sha256(token) → { agentId, token }: lookup by digest, then a constant-time compare. */
+  const tokens = new Map<string, { agentId: string; token: Buffer }>();
+  const tokenOfAgent = new Map<string, string>();
+  const sessions = new Map<string, Session>();
+  const messageSendSchema = z.toJSONSchema(MessageSendInput, { io: 'input' });
+  const reactionSchema = z.toJSONSchema(ReactionInput, { io: 'input' });
+  let allowedHosts = new Set<string>();
+  let allowedOrigins = new Set<string>();
+  let closed = false;
+
+  function authenticate(req: IncomingMessage): string | null {
+    const header = req.headers.authorization;
+    if (typeof header !== 'string') return null;
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (match === null) return null;
+    const presented = Buffer.from(match[1] ?? '');
+    const entry = tokens.get(digest(match[1] ?? ''));
+    if (entry === undefined || entry.token.length !== presented.length) return null;
+    return timingSafeEqual(entry.token, presented) ? entry.agentId : null;
+  }
+
+  async function messageSend(agentId: string, raw: unknown): Promise<CallToolResult> {
+    const parsed = MessageSendInput.safeParse(raw ?? {});
+    if (!parsed.success) {
+      return refusal('invalid_arguments', `message_send needs {target: string, content: string, allow_cross_target?: boolean} (${describeIssues(parsed.error)}); call it again with those arguments.`);
+    }
+    const { target, content, allow_cross_target } = parsed.data;
+    const t = parseTarget(target);
+    if (!t.ok) return refusal('invalid_target', `${t.error.message} Call message_send again with the exact target of the conversation you are answering.`);
+    if (content.trim().length === 0) return refusal('empty_content', 'The content is empty; put the message participants should see in content, or do not call message_send if no reply is needed.');
+    const bytes = Buffer.byteLength(content, 'utf8');
+    if (bytes > options.limits.maxMessageBytes) {
+      return refusal('content_too_large', `The content is ${bytes} bytes; at most ${options.limits.maxMessageBytes} are allowed. Shorten it or split it into several message_send calls.`);
+    }
+    const rate = limiter.take(agentId, now());
+    if (!rate.allowed) {
+      const seconds = Math.max(1, Math.ceil(rate.retryAfterMs / 1000));
+      return refusal('rate_limited', `You have sent ${options.limits.sendsPerMinute} messages in the last minute; wait ${seconds} s before calling message_send again, or combine your messages into one.`);
+    }
+    const result = await options.handler.messageSend(agentId, { target: t.key, content, allowCrossTarget: allow_cross_target ?? false });
+    if (!result.ok) return fromRefusal(result);
+    const structured = { status: result.status, target_key: result.targetKey, seen_up_to_seq: result.seenUpToSeq, message_id: result.messageId };
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  }
+
+  async function reaction(agentId: string, raw: unknown): Promise<CallToolResult> {
+    const parsed = ReactionInput.safeParse(raw ?? {});
+    if (!parsed.success) return refusal('invalid_arguments', `reaction needs {message_id: string, emoji: string} (${describeIssues(parsed.error)}); call it again with those arguments.`);
+    const messageId = parsed.data.message_id.trim();
+    const emoji = parsed.data.emoji.trim();
+    if (messageId.length === 0 || messageId.length > MAX_MESSAGE_ID_LENGTH) {
+      return refusal('unknown_message', `"${messageId.slice(0, 40)}" is not a message id; use the id of a message you received in this turn.`);
+    }
+    if (emoji.length === 0 || emoji.length > MAX_EMOJI_LENGTH || /\s/.test(emoji)) {
+      return refusal('invalid_emoji', 'emoji must be one emoji such as "👍", without spaces; call reaction again with a single emoji.');
+    }
+    const rate = limiter.take(agentId, now());
+    if (!rate.allowed) {
+      const seconds = Math.max(1, Math.ceil(rate.retryAfterMs / 1000));
+      return refusal('rate_limited', `You have reached ${options.limits.sendsPerMinute} messages and reactions in the last minute; wait ${seconds} s before trying again.`);
+    }
+    const result = await options.handler.reaction(agentId, { messageId, emoji });
+    if (!result.ok) return fromRefusal(result);
+    return { content: [{ type: 'text', text: JSON.stringify({ status: 'sent', message_id: messageId }) }], structuredContent: { status: 'sent', message_id: messageId } };
+  }
+
+  async function callTool(agentId: string, name: string, args: unknown): Promise<CallToolResult> {
+    const started = now();
+    let result: CallToolResult;
+    try {
+      if (name === TOOL_MESSAGE_SEND) result = await messageSend(agentId, args);
+      else if (name === TOOL_REACTION) result = await reaction(agentId, args);
+      else result = refusal('unknown_tool', `There is no tool "${name}"; use ${TOOL_MESSAGE_SEND} or ${TOOL_REACTION}.`);
+    } catch (err) {
+      // A throwing handler is a bug on our side; the model can only retry later.
+      log?.error('mcp tool handler threw', { agentId, tool: name, error: err instanceof Error ? err.message : String(err) });
+      result = refusal('internal_error', 'AgentTeam could not process this call; nothing was posted. Try the same call once more.');
+    }
+    const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+    const outcome = result.isError === true ? text.slice(0, Math.max(0, text.indexOf(':'))) || 'error' : 'ok';
+    toolCalls.next({ agentId, tool: name, outcome, durationMs: now() - started });
+    return result;
+  }
+
+  function buildServer(agentId: string): Server {
+    const server = new Server({ name: MCP_SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [
+        {
+          name: TOOL_MESSAGE_SEND,
+          description:
+            'Post a message to an AgentTeam conversation. This is the only way participants see anything from you: plain or final text you print stays local and is never delivered. Use the exact target of the input you are answering.',
+          inputSchema: messageSendSchema as CallToolResultSchemaInput,
+        },
+        {
+          name: TOOL_REACTION,
+          description: 'React to a message you received with one emoji (counts as a visible acknowledgement).',
+          inputSchema: reactionSchema as CallToolResultSchemaInput,
+        },
+      ],
+    }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(agentId, request.params.name, request.params.arguments));
+    return server;
+  }
+
+  function closeSession(id: string): void {
+    const session = sessions.get(id);
+    if (session === undefined) return;
+    sessions.delete(id);
+    void session.server.close().catch(() => undefined);
+  }
+
+  function closeSessionsOf(agentId: string): void {
+    for (const [id, s] of sessions) if (s.agentId === agentId) closeSession(id);
+  }
+
+  async function openSession(agentId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      // JSON escaping can grow content up to 6× (\uXXXX); the content limit itself is checked per call.
+      maxRequestBodySize: options.limits.maxMessageBytes * 6 + 65_536,
+      onsessioninitialized: (id) => {
+        const own = [...sessions.entries()].filter(([, s]) => s.agentId === agentId);
+        for (const [oldId] of own.slice(0, Math.max(0, own.length - MAX_SESSIONS_PER_AGENT + 1))) closeSession(oldId);
+        sessions.set(id, { agentId, transport, server });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    const server = buildServer(agentId);
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+    // Not an initialize request: the transport answered 400; nothing to keep.
+    if (transport.sessionId === undefined) await server.close();
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // DNS rebinding: a page on another origin that resolves to 127.0.0.1 still sends its own Host/Origin.
+    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) return writeJsonError(res, 403, 'Forbidden: unexpected Host header.');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase())) return writeJsonError(res, 403, 'Forbidden: unexpected Origin.');
+    if (url.pathname !== MCP_PATH) return writeJsonError(res, 404, `Not found; the MCP endpoint is ${MCP_PATH}.`);
+    const agentId = authenticate(req);
+    if (agentId === null) {
+      return writeJsonError(res, 401, 'Unauthorized: send the agent bearer token the daemon gave this runtime.', { 'www-authenticate': 'Bearer realm="agentteam"' });
+    }
+    const sessionHeader = req.headers['mcp-session-id'];
+    if (typeof sessionHeader === 'string') {
+      const session = sessions.get(sessionHeader);
+      // Another agent's session looks exactly like an unknown one: no oracle for session ids.
+      if (session === undefined || session.agentId !== agentId) return writeJsonError(res, 404, 'Session not found; initialize a new MCP session.');
+      return session.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return writeJsonError(res, 400, 'Bad request: initialize an MCP session with POST first.');
+    return openSession(agentId, req, res);
+  }
+
+  const http: HttpServer = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      log?.error('mcp request failed', { error: err instanceof Error ? err.message : String(err) });
+      writeJsonError(res, 500, 'Internal error.');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, '127.0.0.1', () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (http.address() as AddressInfo).port;
+  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  allowedOrigins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  const url = `http://127.0.0.1:${port}${MCP_PATH}`;
+  log?.info('mcp server listening', { url });
+
+  function revokeToken(agentId: string): void {
+    const old = tokenOfAgent.get(agentId);
+    if (old !== undefined) tokens.delete(digest(old));
+    tokenOfAgent.delete(agentId);
+    closeSessionsOf(agentId);
+  }
+
+  return {
+    url,
+    port,
+    toolCalls$: toolCalls.asObservable(),
+    issueToken(agentId) {
+      // The rate bucket survives a new token: a restarted runtime does not get a fresh burst.
+      revokeToken(agentId);
+      const token = randomBytes(32).toString('base64url');
+      tokens.set(digest(token), { agentId, token: Buffer.from(token) });
+      tokenOfAgent.set(agentId, token);
+      return { url, token, headers: { Authorization: `Bearer ${token}` } };
+    },
+    revokeToken,
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const id of [...sessions.keys()]) closeSession(id);
+      tokens.clear();
+      toolCalls.complete();
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** The SDK's Tool.inputSchema type (an object JSON Schema). */
+type CallToolResultSchemaInput = { type: 'object'; properties?: Record<string, object>; required?: string[] };

@@ -1,0 +1,118 @@
+/**
+ * JSON-RPC over newline-delimited JSON, as `codex app-server` speaks it on stdio
+ * (research/runtimes.md §3: one object per line, no `jsonrpc` field). Three kinds of lines
+ * arrive: responses to our requests, notifications, and server→client requests that must be
+ * answered (approvals, elicitation) — the adapter answers those deterministically.
+ */
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+
+export type JsonRpcId = number | string;
+
+export interface RpcError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+export type RpcResult<T = unknown> = { readonly ok: true; readonly result: T } | { readonly ok: false; readonly error: RpcError };
+
+export interface RpcNotification {
+  readonly method: string;
+  readonly params: unknown;
+}
+
+export interface RpcServerRequest {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  readonly params: unknown;
+}
+
+export interface CodexRpcHandlers {
+  onNotification(n: RpcNotification): void;
+  /** Must answer every server request: a result, or an error. */
+  onServerRequest(r: RpcServerRequest): { readonly result: unknown } | { readonly error: RpcError };
+  /** A line that is not JSON-RPC (diagnostics only). */
+  onBadLine?(line: string): void;
+  /** stdout closed: every pending request resolves with an error. */
+  onClose?(): void;
+}
+
+/** Pending requests are answered with this when the stream closes. */
+export const RPC_CLOSED: RpcError = { code: -32099, message: 'the runtime closed its stdio before answering' };
+
+export class CodexRpcClient {
+  readonly #out: Writable;
+  readonly #pending = new Map<JsonRpcId, (r: RpcResult) => void>();
+  #nextId = 1;
+  #closed = false;
+
+  constructor(input: Readable, output: Writable, handlers: CodexRpcHandlers) {
+    this.#out = output;
+    const lines = createInterface({ input, crlfDelay: Infinity });
+    lines.on('line', (line) => this.#onLine(line, handlers));
+    lines.on('close', () => {
+      this.#closed = true;
+      for (const resolve of this.#pending.values()) resolve({ ok: false, error: RPC_CLOSED });
+      this.#pending.clear();
+      handlers.onClose?.();
+    });
+    // A write to a dead process must not crash the daemon; the close path reports it.
+    output.on('error', () => undefined);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  request<T = unknown>(method: string, params: unknown): Promise<RpcResult<T>> {
+    if (this.#closed) return Promise.resolve({ ok: false, error: RPC_CLOSED });
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#pending.set(id, resolve as (r: RpcResult) => void);
+      this.#write({ id, method, params });
+    });
+  }
+
+  notify(method: string, params?: unknown): void {
+    this.#write(params === undefined ? { method } : { method, params });
+  }
+
+  #write(message: Record<string, unknown>): void {
+    if (this.#closed || this.#out.destroyed) return;
+    this.#out.write(`${JSON.stringify(message)}\n`);
+  }
+
+  #onLine(line: string, handlers: CodexRpcHandlers): void {
+    if (line.trim() === '') return;
+    let msg: { id?: JsonRpcId; method?: string; params?: unknown; result?: unknown; error?: RpcError };
+    try {
+      msg = JSON.parse(line) as typeof msg;
+    } catch {
+      handlers.onBadLine?.(line);
+      return;
+    }
+    if (typeof msg !== 'object' || msg === null) return handlers.onBadLine?.(line);
+    const hasId = msg.id !== undefined && msg.id !== null;
+    if (typeof msg.method === 'string' && hasId) {
+      const id = msg.id as JsonRpcId;
+      let answer: { result: unknown } | { error: RpcError };
+      try {
+        answer = handlers.onServerRequest({ id, method: msg.method, params: msg.params });
+      } catch (err) {
+        answer = { error: { code: -32603, message: err instanceof Error ? err.message : String(err) } };
+      }
+      this.#write({ id, ...answer });
+      return;
+    }
+    if (typeof msg.method === 'string') return handlers.onNotification({ method: msg.method, params: msg.params });
+    if (hasId) {
+      const resolve = this.#pending.get(msg.id as JsonRpcId);
+      if (resolve === undefined) return;
+      this.#pending.delete(msg.id as JsonRpcId);
+      resolve(msg.error !== undefined ? { ok: false, error: msg.error } : { ok: true, result: msg.result });
+      return;
+    }
+    handlers.onBadLine?.(line);
+  }
+}

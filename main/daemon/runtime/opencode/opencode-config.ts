@@ -1,0 +1,125 @@
+/**
+ * Per-agent OpenCode isolation and config (research/runtimes.md §2 "OpenCode"): XDG dirs under
+ * the agent's runtime home, the global `opencode.json` there (never in the person's project
+ * dir), the agentteam MCP server as a remote server with the agent's bearer header, and the
+ * startup network traffic switched off (the OPENCODE_DISABLE_* vars, `--pure`, and a dead
+ * `npm_config_registry`, without which it contacts the npm registry at startup).
+ *
+ * The bearer token is not written to disk: the header uses OpenCode's `{env:VAR}` substitution
+ * and the adapter sets the variable on the process.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export const OPENCODE_MCP_TOKEN_ENV = 'AGENTTEAM_MCP_TOKEN';
+export const OPENCODE_PROVIDER_ID = 'agentteam';
+/** A port nothing listens on: npm lookups fail at once instead of reaching the registry. */
+export const DEAD_NPM_REGISTRY = 'http://127.0.0.1:9/';
+
+export interface OpencodeProvider {
+  readonly id: string;
+  readonly name: string;
+  /** Base URL including `/v1` of an OpenAI-compatible Chat Completions API. */
+  readonly baseUrl: string;
+  /** Env var holding the API key, or null for none. */
+  readonly apiKeyEnv: string | null;
+}
+
+export interface OpencodeConfigInput {
+  readonly mcpUrl: string;
+  /** `provider/model`, or a bare model id of `provider`; null keeps OpenCode's default. */
+  readonly model: string | null;
+  readonly provider: OpencodeProvider | null;
+}
+
+export interface OpencodeDirs {
+  readonly home: string;
+  readonly config: string;
+  readonly data: string;
+  readonly cache: string;
+  readonly state: string;
+}
+
+export function opencodeDirs(home: string): OpencodeDirs {
+  return { home, config: join(home, 'xdg', 'config'), data: join(home, 'xdg', 'data'), cache: join(home, 'xdg', 'cache'), state: join(home, 'xdg', 'state') };
+}
+
+/** `OPENAI_BASE_URL` in the agent's env becomes an OpenAI-compatible provider keyed by `OPENAI_API_KEY`. */
+export function opencodeProviderFromAgentEnv(env: Readonly<Record<string, string>>): OpencodeProvider | null {
+  const baseUrl = env.OPENAI_BASE_URL;
+  if (baseUrl === undefined || baseUrl === '') return null;
+  return { id: OPENCODE_PROVIDER_ID, name: 'AgentTeam agent provider', baseUrl, apiKeyEnv: env.OPENAI_API_KEY === undefined ? null : 'OPENAI_API_KEY' };
+}
+
+/** The model reference OpenCode wants (`provider/model`). */
+export function opencodeModelRef(input: OpencodeConfigInput): string | null {
+  if (input.model === null) return null;
+  if (input.model.includes('/') || input.provider === null) return input.model;
+  return `${input.provider.id}/${input.model}`;
+}
+
+export function renderOpencodeConfig(input: OpencodeConfigInput): Record<string, unknown> {
+  const config: Record<string, unknown> = {
+    $schema: 'https://opencode.ai/config.json',
+    autoupdate: false,
+    share: 'disabled',
+    mcp: {
+      agentteam: {
+        type: 'remote',
+        url: input.mcpUrl,
+        headers: { Authorization: `Bearer {env:${OPENCODE_MCP_TOKEN_ENV}}` },
+        // Our server answers 401 only for a bad token; OAuth discovery would be a network detour.
+        oauth: false,
+        enabled: true,
+      },
+    },
+  };
+  const model = opencodeModelRef(input);
+  if (model !== null) {
+    config.model = model;
+    // The title generator uses small_model; keep it on the same provider (no other traffic).
+    config.small_model = model;
+  }
+  if (input.provider !== null) {
+    const p = input.provider;
+    const modelId = model !== null && model.startsWith(`${p.id}/`) ? model.slice(p.id.length + 1) : null;
+    config.provider = {
+      [p.id]: {
+        // Bundled with OpenCode: nothing is downloaded (research/runtimes.md §2).
+        npm: '@ai-sdk/openai-compatible',
+        name: p.name,
+        options: { baseURL: p.baseUrl, ...(p.apiKeyEnv === null ? { apiKey: 'none' } : { apiKey: `{env:${p.apiKeyEnv}}` }) },
+        models: modelId === null ? {} : { [modelId]: { name: modelId } },
+      },
+    };
+  }
+  return config;
+}
+
+/** The env the daemon must set on `opencode serve` (on top of the agent's own env). */
+export function opencodeIsolationEnv(dirs: OpencodeDirs, password: string, mcpToken: string): Record<string, string> {
+  return {
+    HOME: dirs.home,
+    XDG_CONFIG_HOME: dirs.config,
+    XDG_DATA_HOME: dirs.data,
+    XDG_CACHE_HOME: dirs.cache,
+    XDG_STATE_HOME: dirs.state,
+    OPENCODE_SERVER_PASSWORD: password,
+    [OPENCODE_MCP_TOKEN_ENV]: mcpToken,
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    OPENCODE_DISABLE_SHARE: '1',
+    npm_config_registry: DEAD_NPM_REGISTRY,
+  };
+}
+
+/** Creates the XDG dirs (0700) and writes the global `opencode.json` (0600). */
+export async function writeOpencodeHome(dirs: OpencodeDirs, input: OpencodeConfigInput): Promise<string> {
+  for (const dir of [dirs.config, dirs.data, dirs.cache, dirs.state]) await mkdir(dir, { recursive: true, mode: 0o700 });
+  await mkdir(join(dirs.config, 'opencode'), { recursive: true, mode: 0o700 });
+  const file = join(dirs.config, 'opencode', 'opencode.json');
+  await writeFile(file, `${JSON.stringify(renderOpencodeConfig(input), null, 2)}\n`, { mode: 0o600 });
+  return file;
+}

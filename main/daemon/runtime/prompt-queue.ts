@@ -1,0 +1,80 @@
+/**
+ * One turn at a time per session: a prompt submitted while a turn runs waits here and starts
+ * after that turn ends, so every delivery and every final-check is its own turn with its own
+ * turn end (Codex's `turn/start` on an active turn would steer it instead; OpenCode would fold
+ * it into the running loop). Each waiting submit resolves when its own turn was accepted.
+ */
+import type { RuntimeFailure, RuntimePrompt, RuntimeResult, SubmitReceipt } from './agent-runtime.js';
+
+type Starter = (prompt: RuntimePrompt) => Promise<RuntimeResult<SubmitReceipt>>;
+
+interface Waiting {
+  readonly prompt: RuntimePrompt;
+  readonly resolve: (result: RuntimeResult<SubmitReceipt>) => void;
+}
+
+export class PromptQueue {
+  readonly #start: Starter;
+  readonly #waiting: Waiting[] = [];
+  #busy = false;
+
+  constructor(start: Starter) {
+    this.#start = start;
+  }
+
+  /** True from an accepted submit until its turn ends. */
+  get busy(): boolean {
+    return this.#busy;
+  }
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
+  submit(prompt: RuntimePrompt): Promise<RuntimeResult<SubmitReceipt>> {
+    return new Promise((resolve) => {
+      this.#waiting.push({ prompt, resolve });
+      this.#pump();
+    });
+  }
+
+  /** The running turn ended: the next waiting prompt starts. */
+  turnEnded(): void {
+    this.#busy = false;
+    this.#pump();
+  }
+
+  /** Refuses every waiting prompt (interrupt); the running turn still ends by its own event. */
+  dropWaiting(failure: RuntimeFailure): void {
+    for (const w of this.#waiting.splice(0)) w.resolve(failure);
+  }
+
+  /** Refuses every waiting prompt and forgets the running turn (the process is gone). */
+  clear(failure: RuntimeFailure): void {
+    this.#busy = false;
+    for (const w of this.#waiting.splice(0)) w.resolve(failure);
+  }
+
+  #pump(): void {
+    if (this.#busy) return;
+    const next = this.#waiting.shift();
+    if (next === undefined) return;
+    this.#busy = true;
+    void this.#start(next.prompt).then(
+      (result) => {
+        if (!result.ok) {
+          // Not accepted: no turn runs, so the next prompt may start.
+          this.#busy = false;
+          next.resolve(result);
+          this.#pump();
+          return;
+        }
+        next.resolve(result);
+      },
+      (err: unknown) => {
+        this.#busy = false;
+        next.resolve({ ok: false, code: 'submit_failed', message: `internal: ${err instanceof Error ? err.message : String(err)}` });
+        this.#pump();
+      },
+    );
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * One runtime CLI process, started in its own process group so `stop()` ends the CLI and
+ * every child it started (Codex's MCP helpers and sandbox, OpenCode's plugins): the daemon
+ * must leave no orphan processes on shutdown. stderr is kept as a bounded tail for
+ * diagnostics only (never a message, never a status detail beyond a bounded line).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+
+export const STDERR_TAIL_BYTES = 16_384;
+
+export interface RuntimeProcessOptions {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+  /** Grace period between SIGTERM and SIGKILL on stop. */
+  readonly killGraceMs?: number;
+}
+
+export interface ProcessExit {
+  readonly code: number | null;
+  readonly signal: string | null;
+}
+
+export class RuntimeProcess {
+  readonly #child: ChildProcess;
+  readonly #grace: number;
+  #stderr = '';
+  #exit: ProcessExit | null = null;
+  #spawnError: Error | null = null;
+  readonly exited: Promise<ProcessExit>;
+  /** Resolves when stderr has ended (after exit, once children holding it are gone too). */
+  readonly stderrEnded: Promise<void>;
+
+  private constructor(child: ChildProcess, grace: number) {
+    this.#child = child;
+    this.#grace = grace;
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_BYTES);
+    });
+    this.stderrEnded = new Promise<void>((resolve) => {
+      if (child.stderr === null) return resolve();
+      child.stderr.once('close', () => resolve());
+    });
+    this.exited = new Promise<ProcessExit>((resolve) => {
+      child.once('error', (err) => {
+        this.#spawnError = err;
+        // 'exit' does not follow a spawn failure.
+        if (child.pid === undefined) {
+          this.#exit = { code: null, signal: null };
+          resolve(this.#exit);
+        }
+      });
+      child.once('exit', (code, signal) => {
+        this.#exit = { code, signal };
+        resolve(this.#exit);
+      });
+    });
+  }
+
+  /** Spawns the process (stdio piped). A spawn failure shows as `spawnError` and an immediate exit. */
+  static spawn(options: RuntimeProcessOptions): RuntimeProcess {
+    const child = spawn(options.command, [...options.args], {
+      cwd: options.cwd,
+      env: { ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Own process group: stop() signals the whole group (no orphans).
+      detached: true,
+      windowsHide: true,
+    });
+    return new RuntimeProcess(child, options.killGraceMs ?? 3000);
+  }
+
+  get pid(): number | null {
+    return this.#child.pid ?? null;
+  }
+  get stdin(): Writable {
+    return this.#child.stdin as Writable;
+  }
+  get stdout(): Readable {
+    return this.#child.stdout as Readable;
+  }
+  get stderrTail(): string {
+    return this.#stderr;
+  }
+  get exit(): ProcessExit | null {
+    return this.#exit;
+  }
+  get spawnError(): Error | null {
+    return this.#spawnError;
+  }
+
+  #signalGroup(signal: NodeJS.Signals): void {
+    const pid = this.#child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  }
+
+  /**
+   * SIGTERM to the process group, SIGKILL after the grace period, and a final SIGKILL to the
+   * group even when the leader exited first (children may outlive it). Idempotent.
+   */
+  async stop(): Promise<ProcessExit> {
+    this.#child.stdin?.end();
+    if (this.#exit === null) {
+      this.#signalGroup('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      const killed = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          this.#signalGroup('SIGKILL');
+          resolve();
+        }, this.#grace);
+      });
+      await Promise.race([this.exited, killed]);
+      clearTimeout(timer);
+    }
+    this.#signalGroup('SIGKILL');
+    return this.exited;
+  }
+
+  /**
+   * Whether any process of this process group is still running (tests: "no orphans"). On
+   * Linux a zombie waiting to be reaped by init does not count: it runs nothing.
+   */
+  groupAlive(): boolean {
+    const pid = this.#child.pid;
+    if (pid === undefined) return false;
+    const running = runningInGroup(pid);
+    if (running !== null) return running;
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Linux: whether a non-zombie process of group `pgid` exists (from /proc); null elsewhere. */
+function runningInGroup(pgid: number): boolean | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // "pid (comm) state ppid pgrp ...": comm may contain spaces, so split after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+  }
+  return false;
+}

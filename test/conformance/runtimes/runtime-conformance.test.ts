@@ -1,0 +1,117 @@
+/**
+ * Runtime conformance with the real `codex` and `opencode` CLIs against the fake OpenAI server
+ * (issue 10). One long-lived runtime process per runtime runs the whole case table in one
+ * session (as an agent does), then the shared adapter behaviour: interrupt, crash → failed +
+ * capped restart (resuming the same thread/session), and stop with no orphan processes.
+ * Each runtime has its own temp HOME / CODEX_HOME / XDG dirs (runtime-harness.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RuntimeHarness, type RealRuntimeKind } from '../../fixtures/runtime-harness.js';
+import { RUNTIME_CASES } from './runtime-cases.js';
+
+const RUNTIMES: readonly RealRuntimeKind[] = ['codex', 'opencode'];
+const CASE_TIMEOUT = 90_000;
+
+describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) => {
+  let h: RuntimeHarness;
+
+  beforeAll(async () => {
+    h = await RuntimeHarness.start(kind, { watchdogThresholdSeconds: 1 });
+  }, 180_000);
+
+  afterAll(async () => {
+    await h?.stop();
+  }, 60_000);
+
+  for (const c of RUNTIME_CASES) {
+    it(
+      c.name,
+      async () => {
+        const beaconsBefore = h.beacons.length;
+        const wake = h.post(c.text, c.target);
+        const terminal = await h.terminal(wake);
+
+        expect(terminal.status).toBe(c.status);
+        expect(terminal.reason).toBe(c.reason);
+        // contract §6.2: exactly one terminal status for the wake, ever.
+        expect(h.statusesOf(wake).filter((s) => ['reply_sent', 'failed', 'completed_without_visible_reply'].includes(s))).toHaveLength(1);
+        expect(h.finalChecksFor(wake)).toBe(c.finalChecks);
+        const agentMessages = h.messages.filter((m) => m.author === h.agentId);
+        expect(agentMessages.filter((m) => m.target === c.target)).toHaveLength(c.sends);
+        if (c.status === 'failed') expect(terminal.detail).toMatch(/400|scripted/);
+        if (c.refusedTarget !== undefined) {
+          expect(h.refusals).toContainEqual({ target: c.refusedTarget, code: 'out_of_scope' });
+          expect(h.messages.filter((m) => m.target === c.refusedTarget)).toHaveLength(0);
+        }
+        if (c.beacons === true) {
+          const mine = h.beacons.slice(beaconsBefore);
+          expect(mine.length).toBeGreaterThanOrEqual(1);
+          expect(mine.every((b) => b.wakeTokens.includes(wake))).toBe(true);
+        }
+        if (c.secret !== undefined) {
+          // The model printed it locally; it must reach no message, status, journal entry, log line or tool call.
+          const printed = h.fake.requests.some((r) => r.reply?.script === 'secret' && r.reply.text === c.secret);
+          expect(printed).toBe(true);
+          const everywhere = JSON.stringify({ agentMessages, statuses: h.statuses, journal: h.journal, logs: h.logLines, toolCalls: h.toolCalls });
+          expect(everywhere).not.toContain(c.secret);
+          const local = h.statuses.find((s) => s.wakeToken === wake && s.localText !== null);
+          expect(local?.localText?.bytes ?? 0).toBeGreaterThan(0);
+        }
+      },
+      CASE_TIMEOUT,
+    );
+  }
+
+  it(
+    'interrupt: the running turn ends interrupted and its wake fails (no final-check)',
+    async () => {
+      const wake = h.post('[[slow:60:500]] [[tool]] A long job.', '#conf-interrupt');
+      await h.nextRuntimeEvent((e) => e.type === 'turn.start');
+      const turnEnd = h.nextRuntimeEvent((e) => e.type === 'turn.end');
+      const res = await h.runtime.interrupt();
+      expect(res.ok).toBe(true);
+      const end = await turnEnd;
+      expect(end.type === 'turn.end' && end.outcome).toBe('interrupted');
+      const terminal = await h.terminal(wake);
+      expect(terminal.status).toBe('failed');
+      expect(h.finalChecksFor(wake)).toBe(0);
+    },
+    CASE_TIMEOUT,
+  );
+
+  it(
+    'crash mid-turn → pending wake failed, capped restart resumes the same session, next wake replies',
+    async () => {
+      const sessionBefore = h.runtimeEvents.filter((e) => e.type === 'ready').at(-1);
+      const wake = h.post('[[slow:60:500]] [[tool]] Crash during this.', '#conf-crash');
+      await h.nextRuntimeEvent((e) => e.type === 'turn.start');
+      const pid = h.runtime.diagnostics().pid;
+      expect(pid).not.toBeNull();
+      const ready = h.nextRuntimeEvent((e) => e.type === 'ready');
+      process.kill(-(pid as number), 'SIGKILL');
+      const terminal = await h.terminal(wake);
+      expect(terminal.status).toBe('failed');
+      expect(terminal.detail).toMatch(/exited unexpectedly/);
+      const again = await ready;
+      expect(again.type === 'ready' && again.resumed).toBe(true);
+      expect(again.type === 'ready' && sessionBefore?.type === 'ready' && again.sessionId === sessionBefore.sessionId).toBe(true);
+      const next = h.post('[[tool]] Are you back?', '#conf-crash');
+      expect((await h.terminal(next)).status).toBe('reply_sent');
+    },
+    CASE_TIMEOUT * 2,
+  );
+
+  it(
+    'stop leaves no orphan processes and stderr stays diagnostics only',
+    async () => {
+      const pid = h.runtime.diagnostics().pid;
+      await h.binding.stop();
+      expect(h.runtime.processGroupAlive()).toBe(false);
+      expect(() => process.kill(-(pid as number), 0)).toThrow();
+      // stderr never became a message.
+      const tail = h.runtime.diagnostics().stderrTail.trim();
+      if (tail !== '') expect(h.messages.some((m) => m.content.includes(tail.slice(0, 40)))).toBe(false);
+    },
+    CASE_TIMEOUT,
+  );
+});

@@ -1,0 +1,64 @@
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CODEX_MCP_TOKEN_ENV, codexProviderFromAgentEnv, renderCodexConfig, writeCodexHome } from '../../../../../../main/daemon/runtime/codex/codex-config.js';
+import { answerCodexServerRequest } from '../../../../../../main/daemon/runtime/codex/codex-runtime.js';
+
+const provider = { id: 'fake', name: 'Fake "quoted"', baseUrl: 'http://127.0.0.1:9999/v1', envKey: 'FAKE_KEY', requestMaxRetries: 0, streamMaxRetries: 0 };
+
+describe('Codex config.toml (research/runtimes.md §2)', () => {
+  it('pre-approves the agentteam MCP tools over streamable HTTP and reads the bearer token from the env', () => {
+    const toml = renderCodexConfig({ mcpUrl: 'http://127.0.0.1:1234/mcp', model: 'fake-model', provider });
+    expect(toml).toContain('[mcp_servers.agentteam]\nurl = "http://127.0.0.1:1234/mcp"');
+    expect(toml).toContain(`bearer_token_env_var = "${CODEX_MCP_TOKEN_ENV}"`);
+    expect(toml).toContain('default_tools_approval_mode = "approve"');
+    expect(toml).toContain('approval_policy = "never"');
+    expect(toml).toContain('[features]\nplugins = false');
+    expect(toml).toContain('[analytics]\nenabled = false');
+  });
+
+  it('writes the model provider with the Responses API and escapes strings', () => {
+    const toml = renderCodexConfig({ mcpUrl: 'http://127.0.0.1:1/mcp', model: 'fake-model', provider });
+    expect(toml).toContain('model = "fake-model"\nmodel_provider = "fake"');
+    expect(toml).toContain('[model_providers.fake]\nname = "Fake \\"quoted\\""\nbase_url = "http://127.0.0.1:9999/v1"\nenv_key = "FAKE_KEY"\nwire_api = "responses"');
+    expect(toml).toContain('request_max_retries = 0');
+  });
+
+  it('leaves model and provider to Codex when the agent names none', () => {
+    const toml = renderCodexConfig({ mcpUrl: 'http://127.0.0.1:1/mcp', model: null, provider: null });
+    expect(toml).not.toMatch(/^model/m);
+    expect(toml).not.toContain('[model_providers.');
+  });
+
+  it('takes the provider from OPENAI_BASE_URL / OPENAI_API_KEY in the agent env', () => {
+    expect(codexProviderFromAgentEnv({})).toBeNull();
+    expect(codexProviderFromAgentEnv({ OPENAI_BASE_URL: 'http://h/v1', OPENAI_API_KEY: 'k' })).toMatchObject({ id: 'agentteam', baseUrl: 'http://h/v1', envKey: 'OPENAI_API_KEY' });
+    expect(codexProviderFromAgentEnv({ OPENAI_BASE_URL: 'http://h/v1' })?.envKey).toBeNull();
+  });
+
+  it('writes config.toml 0600 in a 0700 CODEX_HOME', async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), 'codex-config-')), 'codex-home');
+    const file = await writeCodexHome(dir, { mcpUrl: 'http://127.0.0.1:1/mcp', model: null, provider: null });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect(await readFile(file, 'utf8')).toContain('[mcp_servers.agentteam]');
+  });
+});
+
+describe('deterministic answers to Codex server→client requests', () => {
+  it.each([
+    ['item/commandExecution/requestApproval', { result: { decision: 'decline' } }],
+    ['item/fileChange/requestApproval', { result: { decision: 'decline' } }],
+    ['mcpServer/elicitation/request', { result: { action: 'decline', content: null, _meta: null } }],
+    ['item/tool/requestUserInput', { result: { answers: {} } }],
+    ['item/permissions/requestApproval', { result: { permissions: {}, scope: 'turn' } }],
+  ])('%s is declined', (method, expected) => {
+    expect(answerCodexServerRequest({ id: 1, method, params: {} })).toEqual(expected);
+  });
+
+  it('legacy approvals are denied with a reason, unknown methods get method-not-found', () => {
+    expect(answerCodexServerRequest({ id: 1, method: 'execCommandApproval', params: {} })).toMatchObject({ result: { decision: { denied: { rejection: expect.stringContaining('AgentTeam') } } } });
+    expect(answerCodexServerRequest({ id: 1, method: 'account/chatgptAuthTokens/refresh', params: {} })).toMatchObject({ error: { code: -32601 } });
+  });
+});
