@@ -158,8 +158,12 @@ describe('Claude Code adapter process supervision (real CLI)', () => {
       expect(await rec.waitFor((e) => e.type === 'restart_scheduled', from)).toMatchObject({ attempt: 1, delayMs: 50 });
       expect(await rec.waitFor((e) => e.type === 'ready', from)).toMatchObject({ generation: 2, resumed: true });
       const turn = rec.mark;
+      const requestsBefore = fake.requests.length;
       expect(await adapter.deliver('[[tool]] again in "#general"')).toEqual({ ok: true });
       await rec.waitFor((e) => e.type === 'turn_end', turn);
+      // Resumed, not fresh: the model sees the turn from before the crash.
+      const resumedRequest = fake.requests.slice(requestsBefore).find((r) => r.reply?.script === 'tool');
+      expect(JSON.stringify(resumedRequest?.body.messages)).toContain('[[tool]] in \\"#general\\"');
       expect(rec.events.slice(turn).every((e) => e.generation === 2)).toBe(true);
       expect(store.load()?.sessionId).toBe(sessionId);
       expect(handler.sends.filter((s) => s.agentId === 'claude-b')).toHaveLength(2);
