@@ -260,6 +260,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
   async function openSession(agentId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
+      // Tool results are single responses: plain JSON avoids an SSE stream per call (bench/mcp.bench.ts).
+      enableJsonResponse: true,
       // JSON escaping can grow content up to 6× (\uXXXX); the content limit itself is checked per call.
       maxRequestBodySize: options.limits.maxMessageBytes * 6 + 65_536,
       onsessioninitialized: (id) => {
