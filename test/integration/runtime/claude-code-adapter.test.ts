@@ -128,6 +128,19 @@ describe('Claude Code adapter with the real CLI (one session, several turns)', (
     expect(host.calls).toBe(callsBefore);
   });
 
+  it('interrupt during a slow turn ends it as interrupted, not as a runtime error', async () => {
+    const from = rec.mark;
+    const sendsBefore = handler.sends.length;
+    const callsBefore = host.calls;
+    await adapter.deliver('[[slow:30:500]] [[tool]] exact target "#general"');
+    await rec.waitFor((e) => e.type === 'turn_start', from);
+    await adapter.interrupt();
+    expect(await rec.waitFor((e) => e.type === 'turn_end', from)).toMatchObject({ outcome: 'interrupted' });
+    expect(rec.types(from)).not.toContain('runtime_error');
+    expect(handler.sends.length).toBe(sendsBefore);
+    expect(host.calls).toBe(callsBefore);
+  });
+
   it('local text is reported as counts only, never as text', async () => {
     const from = rec.mark;
     await adapter.deliver('[[secret:TOPSECRET-4711]]');

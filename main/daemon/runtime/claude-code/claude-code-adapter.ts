@@ -57,6 +57,8 @@ export interface ClaudeCodeAdapterOptions {
 }
 
 const STOP_HOOK_ID = 'agentteam_stop';
+/** contract §6.4 is the host's to keep; this only stops a misbehaving host from looping a turn forever. */
+const MAX_BLOCKS_PER_TURN = 3;
 const STOP_GRACE_MS = 3000;
 const KILL_GRACE_MS = 2000;
 
@@ -69,6 +71,8 @@ interface ClaudeProcess {
   exited: boolean;
   /** Whether the host was asked at a boundary during the current turn. */
   boundaryAsked: boolean;
+  /** Final-checks injected through the Stop hook in the current turn. */
+  blocks: number;
   /** First non-JSON output lines (e.g. "No conversation found …"), for the failure detail. */
   readonly plainLines: string[];
   readonly exitedPromise: Promise<void>;
@@ -188,7 +192,7 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
     }
     let markExited: () => void = () => undefined;
     const exitedPromise = new Promise<void>((r) => (markExited = r));
-    const proc: ClaudeProcess = { generation, child, resumed: resumeSessionId !== null, state: initialTurnState(), ready: false, exited: false, boundaryAsked: false, plainLines: [], exitedPromise };
+    const proc: ClaudeProcess = { generation, child, resumed: resumeSessionId !== null, state: initialTurnState(), ready: false, exited: false, boundaryAsked: false, blocks: 0, plainLines: [], exitedPromise };
     this.current = proc;
     o.log?.info('claude-code starting', { agentId: o.agentId, generation, resume: resumeSessionId !== null });
 
@@ -274,7 +278,10 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
       this.options.sessionStore.save({ sessionId: ev.session_id, fingerprint: this.options.threadContractFingerprint });
     }
     for (const event of mapClaudeEvent(proc.state, ev)) {
-      if (event.type === 'turn_start') proc.boundaryAsked = false;
+      if (event.type === 'turn_start') {
+        proc.boundaryAsked = false;
+        proc.blocks = 0;
+      }
       this.emit(proc.generation, event);
       if (event.type === 'turn_end' && event.outcome === 'completed' && !proc.boundaryAsked) void this.fallbackBoundary(proc);
     }
@@ -285,7 +292,12 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
     const request = ev.request as { subtype?: string; callback_id?: string } | undefined;
     if (request?.subtype === 'hook_callback' && request.callback_id === STOP_HOOK_ID) {
       proc.boundaryAsked = true;
-      const text = await this.askBoundary(proc, 'stop_hook');
+      let text = await this.askBoundary(proc, 'stop_hook');
+      if (text !== null && proc.blocks >= MAX_BLOCKS_PER_TURN) {
+        this.emit(proc.generation, { type: 'final_check', outcome: 'failed', via: 'stop_hook', detail: `more than ${MAX_BLOCKS_PER_TURN} final-checks in one turn; the turn is allowed to end` });
+        text = null;
+      }
+      if (text !== null) proc.blocks += 1;
       const wrote = await this.write(proc, { type: 'control_response', response: { subtype: 'success', request_id: requestId, response: text === null ? {} : { decision: 'block', reason: text } } });
       if (text !== null) this.emit(proc.generation, { type: 'final_check', outcome: wrote ? 'injected' : 'failed', via: 'stop_hook', detail: wrote ? null : 'the Claude Code process stopped before the final-check was written' });
       return;
