@@ -35,6 +35,7 @@ export type McpServerRefusalCode =
   | 'empty_content'
   | 'content_too_large'
   | 'invalid_emoji'
+  | 'unknown_message'
   | 'rate_limited'
   | 'unknown_tool'
   | 'internal_error';
