@@ -159,16 +159,22 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
   private spawnAndWait(): Promise<{ result: StartResult; resumed: boolean }> {
     return new Promise((resolveBoth) => {
       let resumed = false;
-      const resolve = (result: StartResult) => resolveBoth({ result, resumed });
+      let timeout: Subscription | null = null;
+      let settled = false;
+      const resolve = (result: StartResult) => {
+        if (settled) return;
+        settled = true;
+        timeout?.unsubscribe();
+        resolveBoth({ result, resumed });
+      };
       const proc = this.spawnProcess(resolve);
-      if (proc === null) return;
+      if (proc === null || settled) return;
       resumed = proc.resumed;
-      const timeout = timer(this.options.startTimeoutMs ?? 60_000, this.scheduler).subscribe(() => {
-        if (proc.ready || proc.exited) return;
+      const ms = this.options.startTimeoutMs ?? 60_000;
+      timeout = timer(ms, this.scheduler).subscribe(() => {
         this.killGroup(proc, 'SIGKILL');
-        resolve({ ok: false, code: 'start_timeout', message: `Claude Code did not answer initialize within ${(this.options.startTimeoutMs ?? 60_000) / 1000} s.` });
+        resolve({ ok: false, code: 'start_timeout', message: `Claude Code did not answer initialize within ${ms / 1000} s; check "command" and "args" of agent "${this.options.agentId}" in agentteam.json.` });
       });
-      void proc.exitedPromise.then(() => timeout.unsubscribe());
     });
   }
 

@@ -15,7 +15,7 @@ const fakeCli = resolve(import.meta.dirname, '../../../../../fixtures/fake-claud
 const dirs: string[] = [];
 const adapters: ClaudeCodeAdapter[] = [];
 
-function make(mode: string, answers: Array<string | null>) {
+function make(mode: string, answers: Array<string | null>, startTimeoutMs = 60_000) {
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-fakecli-'));
   dirs.push(dir);
   const host = { calls: 0, async onTurnBoundary() { this.calls += 1; return answers.shift() ?? null; } };
@@ -25,6 +25,7 @@ function make(mode: string, answers: Array<string | null>) {
     runtimeDir: dir, projectRoot: dir, threadContractFingerprint: 'fp', sessionStore: memorySessionStore(), host,
     processEnv: { PATH: process.env.PATH },
     restartPolicy: { baseDelayMs: 10, maxDelayMs: 20, maxRestarts: 2, windowMs: 60_000 },
+    startTimeoutMs,
   });
   adapters.push(adapter);
   return { adapter, host, rec: new RuntimeEventRecorder(adapter.events$) };
@@ -54,5 +55,13 @@ describe('ClaudeCodeAdapter (stand-in CLI)', () => {
     expect(gaveUp).toMatchObject({ restarts: 2, generation: 3 });
     expect(rec.events.filter((e) => e.type === 'restart_scheduled').map((e) => e.type === 'restart_scheduled' && e.delayMs)).toEqual([10, 20]);
     expect(rec.events.filter((e) => e.type === 'exit').map((e) => e.type === 'exit' && [e.code, e.expected])).toEqual([[3, false], [3, false], [3, false]]);
+  });
+
+  it('a CLI that never answers initialize is a start_timeout, and its process is killed without a restart', async () => {
+    const { adapter, rec } = make('silent', [], 300);
+    expect(await adapter.start()).toMatchObject({ ok: false, code: 'start_timeout' });
+    await rec.waitFor((e) => e.type === 'exit');
+    expect(rec.types()).toEqual(['exit']);
+    expect(rec.events[0]).toMatchObject({ signal: 'SIGKILL', expected: false });
   });
 });
