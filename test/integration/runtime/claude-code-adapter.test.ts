@@ -128,6 +128,15 @@ describe('Claude Code adapter with the real CLI (one session, several turns)', (
     expect(host.calls).toBe(callsBefore);
   });
 
+  it('a slow quiet turn ([[slow:N:MS]]) streams nothing visible for N×MS, then replies', async () => {
+    const from = rec.mark;
+    const started = Date.now();
+    await adapter.deliver('[[slow:3:300]] [[tool]] exact target "#build"');
+    await rec.waitFor((e) => e.type === 'turn_end', from);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(handler.sends.at(-1)).toMatchObject({ agentId: 'claude-a', target: '#build' });
+  });
+
   it('interrupt during a slow turn ends it as interrupted, not as a runtime error', async () => {
     const from = rec.mark;
     const sendsBefore = handler.sends.length;
