@@ -5,7 +5,7 @@
  * A migration drops legacy visible-reply toggles: the contract is always on (contract §7, §7.3).
  */
 import Store from 'electron-store';
-import { renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import type { apiCalls } from '../../shared/api/contract.js';
@@ -103,6 +103,8 @@ export function openSettingsStore(options: { dataDir: string; log: DaemonLog }):
     store = open();
   } catch (error) {
     const file = join(dataDir, `${SETTINGS_FILE_NAME}.json`);
+    // conf throws a SyntaxError for a file that is not JSON; anything else is not ours to repair.
+    if (!(error instanceof SyntaxError) || !existsSync(file)) throw error;
     const aside = `${file}.invalid-${Date.now()}`;
     renameSync(file, aside);
     log.warn('settings: the file was not valid JSON; it was moved aside and defaults are used', { file, movedTo: aside, error: String(error) });
