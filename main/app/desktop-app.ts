@@ -48,12 +48,17 @@ export class DesktopApp {
   private window: BrowserWindow | null = null;
   private readonly crashGuard = new CrashLoopGuard();
   private stopping: Promise<void> | null = null;
+  private starting: Promise<void> | null = null;
+  private readonly startOutcome = Promise.withResolvers<void>();
 
   constructor(
     private readonly deps: DesktopAppDeps,
     private readonly policy: NavigationPolicy,
     private readonly entryUrl: string,
-  ) {}
+  ) {
+    // The failure is handled where start() is called; this promise only reports it to waiters.
+    this.startOutcome.promise.catch(() => undefined);
+  }
 
   /** Whether `stop()` has finished (quit may proceed). */
   stopped = false;
@@ -63,9 +68,22 @@ export class DesktopApp {
     return this.deps.env.AGENTTEAM_DATA_DIR ?? join(app.getPath('userData'), 'data');
   }
 
-  async start(): Promise<void> {
+  /** Settles when `start()` has finished (tests and the second-instance path wait on it, never on time). */
+  started(): Promise<void> {
+    return this.startOutcome.promise;
+  }
+
+  start(): Promise<void> {
+    if (this.starting === null) {
+      this.starting = this.startOnce();
+      this.starting.then(this.startOutcome.resolve, this.startOutcome.reject);
+    }
+    return this.starting;
+  }
+
+  private async startOnce(): Promise<void> {
     const userData = app.getPath('userData');
-    const log = createAppLog({ logsDir: join(userData, 'logs'), level: this.deps.env.AGENTTEAM_LOG_LEVEL === 'debug' ? 'debug' : 'info', console: !app.isPackaged });
+    const log = createAppLog({ logsDir: join(userData, 'logs'), level: this.deps.env.AGENTTEAM_LOG_LEVEL === 'debug' ? 'debug' : 'info', console: !app.isPackaged && this.deps.env.AGENTTEAM_LOG_CONSOLE !== '0' });
     this.log = log;
     log.info('app starting', { version: app.getVersion(), packaged: app.isPackaged, dataDir: this.dataDir });
 
@@ -204,17 +222,21 @@ export function bootDesktopApp(deps: DesktopAppDeps): DesktopApp | null {
     event.preventDefault();
     void desktop.stop().finally(() => app.quit());
   });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => app.quit());
-
-  app.whenReady().then(
-    () => desktop.start(),
-    (error: unknown) => {
-      dialog.showErrorBox('AgentTeam could not start', String(error));
-      app.exit(1);
-    },
-  ).catch((error: unknown) => {
-    dialog.showErrorBox('AgentTeam could not start', error instanceof Error ? error.message : String(error));
-    app.exit(1);
+  // A terminal's Ctrl-C or a service stop drains like a normal quit.
+  const onSignal = () => app.quit();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  app.once('will-quit', () => {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
   });
+
+  void app
+    .whenReady()
+    .then(() => desktop.start())
+    .catch((error: unknown) => {
+      dialog.showErrorBox('AgentTeam could not start', error instanceof Error ? error.message : String(error));
+      app.exit(1);
+    });
   return desktop;
 }
