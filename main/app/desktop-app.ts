@@ -107,7 +107,7 @@ export class DesktopApp {
     }
 
     const events$ = this.daemon?.events$ ?? EMPTY;
-    this.gate = openIpcGate({ handlers, events$, isAllowedOrigin: (url) => this.policy.isAllowedUrl(url), log });
+    this.gate = openIpcGate({ handlers, events$, isAllowedOrigin: (url) => this.policy.isAllowedUrl(url), log, checkResponses: !app.isPackaged });
     this.openWindow();
     this.notifier = startAlertNotifier({ events$, language: () => settings.get().language, focusWake: (token) => this.focusWake(token) });
     log.info('app started');

@@ -10,19 +10,11 @@
  */
 import { BrowserWindow, ipcMain, type IpcMainInvokeEvent } from 'electron';
 import type { Observable, Subscription } from 'rxjs';
-import type { z } from 'zod';
-import {
-  ApiError,
-  apiCalls,
-  apiEvents,
-  channelOf,
-  type ApiCallName,
-  type ApiEvent,
-  type ApiHandlers,
-  type ApiResponse,
-  type ApiResult,
-} from '../../shared/api/contract.js';
+import { apiCalls, apiEvents, channelOf, type ApiCallName, type ApiEvent, type ApiHandlers, type ApiResult } from '../../shared/api/contract.js';
 import type { DaemonLog } from '../daemon/index.js';
+import { answerCall, describeIssues } from './ipc-answer.js';
+
+export { answerCall } from './ipc-answer.js';
 
 /** Channels that libraries register on `ipcMain` by themselves; the gate closes them (one gate, no side doors). */
 export const LIBRARY_CHANNELS = ['__ELECTRON_LOG__', 'electron-store-get-data'] as const;
@@ -33,6 +25,8 @@ export interface IpcGateOptions {
   /** Whether a frame URL is on our origin (`isAppUrl`, plus the dev server in development). */
   readonly isAllowedOrigin: (url: string) => boolean;
   readonly log: DaemonLog;
+  /** Parse every daemon answer against the contract too (development and tests; default true). */
+  readonly checkResponses?: boolean;
 }
 
 export interface IpcGate {
@@ -59,47 +53,6 @@ export function refuseSender(event: Sender, isAllowedOrigin: (url: string) => bo
   return null;
 }
 
-function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(request)'}: ${issue.message}`)
-    .join('; ');
-}
-
-/**
- * Steps 2–4 for one call, without Electron: parse, run, check the answer, wrap the result.
- * Log lines carry the call name and error code, never the request or the response (they
- * hold message content).
- */
-export async function answerCall<K extends ApiCallName>(handlers: ApiHandlers, name: K, raw: unknown, log: DaemonLog): Promise<ApiResult<ApiResponse<K>>> {
-  const schema = apiCalls[name];
-  const request = schema.request.safeParse(raw);
-  if (!request.success) {
-    const tooLarge = request.error.issues.some((i) => i.code === 'too_big' && i.path[0] === 'content');
-    return {
-      ok: false,
-      code: tooLarge ? 'content_too_large' : 'invalid_request',
-      message: `${name}: ${describeIssues(request.error.issues)}`,
-    };
-  }
-  let value: unknown;
-  try {
-    const handler = handlers[name] as (request: unknown) => Promise<unknown>;
-    value = await handler(request.data);
-  } catch (error) {
-    if (error instanceof ApiError) return { ok: false, code: error.code, message: error.message };
-    log.error('ipc call failed', { call: name, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    return { ok: false, code: 'internal', message: `${name} failed inside the app; the log has the details.` };
-  }
-  const response = schema.response.safeParse(value);
-  if (!response.success) {
-    // A daemon bug: never hand the renderer something the contract does not describe.
-    log.error('ipc response breaks the contract', { call: name, issues: describeIssues(response.error.issues) });
-    return { ok: false, code: 'internal', message: `${name} answered outside the API contract; the log has the details.` };
-  }
-  return { ok: true, value: response.data as ApiResponse<K> };
-}
-
 /** Registers one handler per call of the contract and starts pushing events. */
 export function openIpcGate(options: IpcGateOptions): IpcGate {
   const { handlers, isAllowedOrigin, log } = options;
@@ -119,7 +72,7 @@ export function openIpcGate(options: IpcGateOptions): IpcGate {
         log.warn('ipc: sender refused', { call: name, reason: refused });
         return { ok: false, code: 'forbidden_sender', message: `${name}: ${refused}.` };
       }
-      return answerCall(handlers, name, raw, log);
+      return answerCall(handlers, name, raw, log, { checkResponse: options.checkResponses ?? true });
     });
   }
 

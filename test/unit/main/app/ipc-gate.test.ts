@@ -118,6 +118,12 @@ describe('ipc gate', () => {
     expect(result).toMatchObject({ ok: false, code: 'internal' });
   });
 
+  it('as packaged (checkResponse off) the request is still parsed, the answer passed as is', async () => {
+    const off = { checkResponse: false };
+    expect(await answerCall(daemon.api, 'wakes.list', { limit: 0 }, log, off)).toMatchObject({ ok: false, code: 'invalid_request' });
+    expect(await answerCall(daemon.api, 'wakes.list', {}, log, off)).toEqual({ ok: true, value: [sampleWake()] });
+  });
+
   it('pushes contract events to our windows, on the event channel', () => {
     const wake = sampleWake({ status: 'reply_sent', endedAt: '2026-11-30T07:00:01.000Z' });
     daemon.events.next({ name: 'wake.updated', payload: wake });
