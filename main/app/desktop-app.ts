@@ -3,7 +3,7 @@
  * habit 5): everything is constructed in `start()` in dependency order and disposed in
  * reverse in `stop()`. `bootDesktopApp` does the parts Electron needs before `ready`.
  */
-import { app, dialog, session, type BrowserWindow } from 'electron';
+import { app, crashReporter, dialog, session, type BrowserWindow } from 'electron';
 import { EMPTY } from 'rxjs';
 import { join } from 'node:path';
 import { ApiError, apiCalls, type ApiCallName, type ApiHandlers } from '../../shared/api/contract.js';
@@ -16,6 +16,9 @@ import { openIpcGate, type IpcGate } from './ipc-gate.js';
 import { startAlertNotifier } from './notifications.js';
 import { openSettingsStore, settingsHandlers, type SettingsStore } from './settings-store.js';
 import { appNavigationPolicy, denyAllPermissions, hardenWebContents, type NavigationPolicy } from './web-contents-guards.js';
+
+/** electron-builder.yml `appId`. */
+export const APP_USER_MODEL_ID = 'dev.agentteam.desktop';
 
 export interface DesktopAppDeps {
   /** The same factory `agentteam serve` uses (main/daemon/index.ts). */
@@ -197,8 +200,12 @@ export class DesktopApp {
 export function bootDesktopApp(deps: DesktopAppDeps): DesktopApp | null {
   // Tests and portable setups give each instance its own profile (and lock: the lock is per userData).
   if (deps.env.AGENTTEAM_USER_DATA_DIR !== undefined) app.setPath('userData', deps.env.AGENTTEAM_USER_DATA_DIR);
+  // Local minidumps only (<userData>/Crashpad), for children created after this (reliability-perf.md §4).
+  crashReporter.start({ uploadToServer: false });
   registerAppScheme();
   app.enableSandbox();
+  // Windows shows notifications only for an app with an AppUserModelID (the appId of electron-builder.yml).
+  if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return null;

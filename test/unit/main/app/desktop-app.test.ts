@@ -61,6 +61,7 @@ describe('desktop app composition root', () => {
     expect(fake.app.getPath('userData')).toBe(join(dir, 'user-data'));
     expect(fake.protocol.privileged).toHaveLength(1);
     expect(fake.app.sandboxEnabled).toBe(true);
+    expect(fake.crashReporter.started).toEqual([{ uploadToServer: false }]);
     expect(fake.BrowserWindow.all).toEqual([]);
   });
 
