@@ -14,7 +14,7 @@ import { createAppWindow } from './create-app-window.js';
 import { CrashLoopGuard } from './crash-loop-guard.js';
 import { openIpcGate, type IpcGate } from './ipc-gate.js';
 import { startAlertNotifier } from './notifications.js';
-import { openSettingsStore, settingsHandlers, type SettingsStore } from './settings-store.js';
+import { openSettingsStore, settingsHandlers, syncSettingsWithDaemon } from './settings-store.js';
 import { appNavigationPolicy, denyAllPermissions, hardenWebContents, type NavigationPolicy } from './web-contents-guards.js';
 
 /** electron-builder.yml `appId`. */
@@ -43,7 +43,6 @@ export function unavailableHandlers(message: string): ApiHandlers {
 
 export class DesktopApp {
   private log: AppLog | null = null;
-  private settings: SettingsStore | null = null;
   private daemon: Daemon | null = null;
   private gate: IpcGate | null = null;
   private notifier: { dispose(): void } | null = null;
@@ -90,8 +89,8 @@ export class DesktopApp {
     this.log = log;
     log.info('app starting', { version: app.getVersion(), packaged: app.isPackaged, dataDir: this.dataDir });
 
+    // Opened before the gate: electron-store registers its own ipcMain channel, which the gate then closes.
     const settings = openSettingsStore({ dataDir: this.dataDir, log });
-    this.settings = settings;
     this.unhandleProtocol = handleAppProtocol(join(this.deps.outDir, 'renderer'));
     denyAllPermissions(session.defaultSession);
 
@@ -99,13 +98,14 @@ export class DesktopApp {
     try {
       const daemon = await this.deps.createDaemon({ dataDir: this.dataDir, log });
       this.daemon = daemon;
-      handlers = { ...daemon.api, ...settingsHandlers(settings, daemon.api['settings.update']) };
+      await syncSettingsWithDaemon(settings, daemon.api, log);
+      handlers = { ...daemon.api, ...settingsHandlers(settings, daemon.api) };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       log.error('the daemon could not start', { error: reason });
       handlers = {
         ...unavailableHandlers(`The agent daemon could not start: ${reason}. Fix it (config: ${join(this.dataDir, 'agentteam.json')}, log: ${log.path}) and restart AgentTeam.`),
-        ...settingsHandlers(settings, async () => settings.get()),
+        ...settingsHandlers(settings, null),
       };
     }
 

@@ -1,5 +1,5 @@
 /**
- * Settings of the app (DESIGN.md "Storage": small and human-edited), in electron-store at
+ * Settings of the app (DESIGN.md "Storage": small and human-edited), kept in electron-store at
  * `<data-dir>/settings.json` — the file format `conf` reads in `agentteam serve`. The shared
  * zod schema (`SettingsSchema`, `ChannelSettingsSchema`) is the only judge of what is valid.
  * A migration drops legacy visible-reply toggles: the contract is always on (contract §7, §7.3).
@@ -76,6 +76,8 @@ export interface SettingsStore {
   get(): Settings;
   /** Persists settings that already passed the schema (atomic write: conf → atomically). */
   save(settings: Settings): void;
+  /** Whether settings were ever saved to the file (else `get()` answers the defaults). */
+  hasSaved(): boolean;
 }
 
 type RawStore = Store<Record<string, unknown>>;
@@ -126,21 +128,45 @@ export function openSettingsStore(options: { dataDir: string; log: DaemonLog }):
       store.set('language', valid.language);
       store.set('channels', valid.channels);
     },
+    hasSaved: () => store.has('language'),
+  };
+}
+
+/** The daemon's side of settings (`daemon.api`), which decides what is in effect. */
+export type DaemonSettingsApi = Pick<ApiHandlers, 'settings.get' | 'settings.update'>;
+
+/**
+ * The `settings.*` calls in the app. The daemon says what is in effect; the app keeps what the
+ * person chose in electron-store so it survives restarts. An update is checked, applied by the
+ * daemon, and only then persisted (a refusal persists nothing). Without a daemon (it could not
+ * start) the store answers alone.
+ */
+export function settingsHandlers(store: SettingsStore, daemon: DaemonSettingsApi | null): DaemonSettingsApi {
+  return {
+    'settings.get': async (request) => (daemon === null ? store.get() : daemon['settings.get'](request)),
+    'settings.update': async (update) => {
+      const next = applySettingsUpdate(store.get(), update);
+      const effective = daemon === null ? next : await daemon['settings.update'](update);
+      store.save(effective);
+      return effective;
+    },
   };
 }
 
 /**
- * The `settings.*` calls served by the app's store. An update is validated and applied to the
- * daemon first (so it takes effect), then persisted; a daemon refusal persists nothing.
+ * At start: settings the person saved earlier are applied to the daemon again (a daemon keeps
+ * them for its lifetime only); on a first run the store is seeded with the daemon's view instead.
  */
-export function settingsHandlers(store: SettingsStore, applyToDaemon: ApiHandlers['settings.update']): Pick<ApiHandlers, 'settings.get' | 'settings.update'> {
-  return {
-    'settings.get': async () => store.get(),
-    'settings.update': async (update) => {
-      const next = applySettingsUpdate(store.get(), update);
-      await applyToDaemon(update);
-      store.save(next);
-      return next;
-    },
-  };
+export async function syncSettingsWithDaemon(store: SettingsStore, daemon: DaemonSettingsApi, log: DaemonLog): Promise<void> {
+  if (!store.hasSaved()) {
+    store.save(await daemon['settings.get']({}));
+    return;
+  }
+  const saved = store.get();
+  try {
+    await daemon['settings.update']({ language: saved.language });
+    for (const [channel, settings] of Object.entries(saved.channels)) await daemon['settings.update']({ channel, settings });
+  } catch (error) {
+    log.warn('settings: the daemon refused the saved settings; it keeps its own', { file: store.path, error: String(error) });
+  }
 }

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('electron', async () => (await import('../../../fixtures/electron-fake.js')).electronModule);
 vi.mock('electron-log/main', async () => import('electron-log/node'));
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as fake from '../../../fixtures/electron-fake.js';
@@ -81,15 +81,17 @@ describe('desktop app composition root', () => {
     expect(daemonOptions[0]?.dataDir).toBe(join(dir, 'serve-data'));
   });
 
-  it('serves every call of the contract through the gate, settings from the settings store', async () => {
+  it('serves every call of the contract through the gate; settings are seeded from the daemon, then kept in the store', async () => {
     await started();
     const window = theWindow();
     expect([...fake.ipcMain.handlers.keys()].sort()).toEqual((Object.keys(apiCalls) as ApiCallName[]).map(channelOf).sort());
     expect(await fake.ipcMain.invoke(channelOf('wakes.list'), window, window.webContents.mainFrame, {})).toEqual({ ok: true, value: [sampleWake()] });
     const updated = await fake.ipcMain.invoke(channelOf('settings.update'), window, window.webContents.mainFrame, { language: 'zh-CN' });
     expect(updated).toMatchObject({ ok: true, value: { language: 'zh-CN' } });
-    expect(daemon.calls.map(([name]) => name)).toEqual(['wakes.list', 'settings.update']);
+    // first run: the store is seeded from the daemon (settings.get) before the window opens.
+    expect(daemon.calls.map(([name]) => name)).toEqual(['settings.get', 'wakes.list', 'settings.update']);
     expect(await fake.ipcMain.invoke(channelOf('settings.get'), window, window.webContents.mainFrame, {})).toMatchObject({ ok: true, value: { language: 'zh-CN' } });
+    expect(readFileSync(join(dir, 'user-data', 'data', 'settings.json'), 'utf8')).toContain('zh-CN');
   });
 
   it('pushes daemon events to the window', async () => {

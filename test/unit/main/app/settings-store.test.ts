@@ -2,14 +2,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('electron', async () => (await import('../../../fixtures/electron-fake.js')).electronModule);
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as fake from '../../../fixtures/electron-fake.js';
-import { createRecordingLog } from '../../../fixtures/daemon-fake.js';
+import { createFakeDaemon, createRecordingLog } from '../../../fixtures/daemon-fake.js';
 import { ApiError } from '../../../../shared/api/contract.js';
 import { ChannelSettingsSchema } from '../../../../shared/config.js';
-import { applySettingsUpdate, defaultSettings, dropLegacyVisibleReplyToggles, openSettingsStore, settingsHandlers } from '../../../../main/app/settings-store.js';
+import { applySettingsUpdate, defaultSettings, dropLegacyVisibleReplyToggles, openSettingsStore, settingsHandlers, syncSettingsWithDaemon } from '../../../../main/app/settings-store.js';
 
 describe('settings store (electron-store + the shared zod schema)', () => {
   let dir: string;
@@ -71,29 +71,48 @@ describe('settings store (electron-store + the shared zod schema)', () => {
     expect(readFileSync(join(dir, aside!), 'utf8')).toBe('{ not json');
   });
 
-  it('settings.update applies to the daemon, then persists; the next open reads it back', async () => {
+  it('settings.update applies to the daemon, then persists what is in effect; the next open reads it back', async () => {
+    const daemon = createFakeDaemon();
     const store = openSettingsStore({ dataDir: dir, log });
-    const applied: unknown[] = [];
-    const handlers = settingsHandlers(store, async (update) => {
-      applied.push(update);
-      return store.get();
-    });
+    const handlers = settingsHandlers(store, daemon.api);
     const channel = ChannelSettingsSchema.parse({ silenceWatchdog: { thresholdSeconds: 20 } });
     const next = await handlers['settings.update']({ language: 'zh-CN', channel: 'local', settings: channel });
     expect(next.language).toBe('zh-CN');
-    expect(applied).toHaveLength(1);
+    expect(daemon.calls.map(([name]) => name)).toEqual(['settings.update']);
     expect(openSettingsStore({ dataDir: dir, log }).get().channels.local?.silenceWatchdog.thresholdSeconds).toBe(20);
     expect(await handlers['settings.get']({})).toEqual(next);
   });
 
   it('a daemon refusal persists nothing', async () => {
     const store = openSettingsStore({ dataDir: dir, log });
-    const handlers = settingsHandlers(store, async () => {
+    const daemon = createFakeDaemon();
+    daemon.api['settings.update'] = async () => {
       throw new ApiError('unavailable', 'daemon is stopping');
-    });
-    await expect(handlers['settings.update']({ language: 'zh-CN' })).rejects.toThrow('daemon is stopping');
+    };
+    await expect(settingsHandlers(store, daemon.api)['settings.update']({ language: 'zh-CN' })).rejects.toThrow('daemon is stopping');
     expect(store.get().language).toBe('en');
-    expect(existsSync(file()) ? JSON.stringify(readFile()) : '').not.toContain('zh-CN');
+    expect(store.hasSaved()).toBe(false);
+  });
+
+  it('without a daemon the store answers alone', async () => {
+    const handlers = settingsHandlers(openSettingsStore({ dataDir: dir, log }), null);
+    expect((await handlers['settings.update']({ language: 'zh-CN' })).language).toBe('zh-CN');
+    expect((await handlers['settings.get']({})).language).toBe('zh-CN');
+  });
+
+  it('first run: the store is seeded with the daemon view; later runs re-apply saved settings to the daemon', async () => {
+    const first = createFakeDaemon();
+    await first.api['settings.update']({ channel: 'local', settings: ChannelSettingsSchema.parse({ silenceWatchdog: { thresholdSeconds: 12 } }) });
+    const store = openSettingsStore({ dataDir: dir, log });
+    await syncSettingsWithDaemon(store, first.api, log);
+    expect(store.get().channels.local?.silenceWatchdog.thresholdSeconds).toBe(12);
+
+    await settingsHandlers(store, first.api)['settings.update']({ language: 'zh-CN' });
+    const restarted = createFakeDaemon();
+    await syncSettingsWithDaemon(openSettingsStore({ dataDir: dir, log }), restarted.api, log);
+    const effective = await restarted.api['settings.get']({});
+    expect(effective.language).toBe('zh-CN');
+    expect(effective.channels.local?.silenceWatchdog.thresholdSeconds).toBe(12);
   });
 
   it('applySettingsUpdate refuses channel settings without their channel', () => {
