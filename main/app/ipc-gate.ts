@@ -3,7 +3,7 @@
  * only module that imports `ipcMain` (lint enforces it). Every call of the shared contract:
  *   1. the sender is checked: the main frame, of our origin, of a window we created;
  *   2. the request is parsed with the call's zod schema;
- *   3. the daemon handler runs; its response is parsed with the call's response schema;
+ *   3. the daemon handler runs (its answer is parsed too in development and tests);
  *   4. the answer is `{ok:true,value}` or `{ok:false,code,message}`. It never throws:
  *      Electron would hand the renderer only an error's message and lose the code.
  * Events of the contract are pushed to our windows the same way, one channel per event.
@@ -43,7 +43,7 @@ type Sender = Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>;
 const callNames = Object.keys(apiCalls) as ApiCallName[];
 
 /** Why a sender is refused, or null when it may call (security checklist 17). */
-export function refuseSender(event: Sender, isAllowedOrigin: (url: string) => boolean, knownWindowIds: ReadonlySet<number>): string | null {
+export function refuseSender(event: Sender, isAllowedOrigin: (url: string) => boolean, knownWindowIds: { has(id: number): boolean }): string | null {
   const frame = event.senderFrame;
   if (frame === null || frame === undefined) return 'the sending frame no longer exists';
   if (frame.parent !== null) return 'only the main frame may call the API';
@@ -67,7 +67,7 @@ export function openIpcGate(options: IpcGateOptions): IpcGate {
 
   for (const name of callNames) {
     ipcMain.handle(channelOf(name), async (event, raw: unknown): Promise<ApiResult<unknown>> => {
-      const refused = refuseSender(event, isAllowedOrigin, new Set(windows.keys()));
+      const refused = refuseSender(event, isAllowedOrigin, windows);
       if (refused !== null) {
         log.warn('ipc: sender refused', { call: name, reason: refused });
         return { ok: false, code: 'forbidden_sender', message: `${name}: ${refused}.` };
