@@ -59,11 +59,15 @@ test('window.open is refused and opens no window', async ({ app, page }) => {
 });
 
 test('navigation off the app origin is refused', async ({ app, page }) => {
-  const attempted = app.evaluate(({ BrowserWindow }) => new Promise<string>((resolve) => BrowserWindow.getAllWindows()[0]!.webContents.once('will-navigate', (event) => resolve(event.url))));
+  // Listen in main first (and only then navigate), so the attempt cannot be missed.
+  await app.evaluate(({ BrowserWindow }) => {
+    const g = globalThis as unknown as { navigationAttempt?: Promise<string> };
+    g.navigationAttempt = new Promise<string>((resolve) => BrowserWindow.getAllWindows()[0]!.webContents.once('will-navigate', (event) => resolve(event.url)));
+  });
   await page.evaluate(() => {
     (globalThis as unknown as PageGlobals).location.href = 'https://example.com/';
   });
-  expect(await attempted).toBe('https://example.com/');
+  expect(await app.evaluate(() => (globalThis as unknown as { navigationAttempt: Promise<string> }).navigationAttempt)).toBe('https://example.com/');
   // The refused navigation leaves the page where it was; a round trip through the page proves it is still ours.
   expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).location.href)).toBe('app://agentteam/index.html');
   expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.getURL())).toBe('app://agentteam/index.html');
