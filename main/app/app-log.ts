@@ -71,6 +71,10 @@ export function createAppLog(options: AppLogOptions): AppLog {
     }
   };
   logger.transports.console.level = options.console === true ? (options.level ?? 'info') : false;
+  // electron-log/main forwards every line to all renderer windows in development (its ipc
+  // transport) and can post lines to a URL (remote): log lines stay in the main process.
+  if (logger.transports.ipc !== undefined) logger.transports.ipc.level = false;
+  if (logger.transports.remote !== undefined) logger.transports.remote.level = false;
 
   const write = (level: AppLogLevel, message: string, fields?: Record<string, unknown>) => {
     // debug may carry content for local diagnosis; it is off unless asked for.
