@@ -76,6 +76,23 @@ describe('desktop app composition root', () => {
     expect(fake.session.defaultSession.permissionCheckHandler?.()).toBe(false);
   });
 
+  it("electron-vite's dev server is used only unpackaged: a packaged app ignores ELECTRON_RENDERER_URL", async () => {
+    fake.app.isPackaged = true;
+    await started({ ELECTRON_RENDERER_URL: 'http://localhost:5173' });
+    const window = theWindow();
+    expect(window.webContents.loads).toEqual(['app://agentteam/index.html']);
+    expect(window.webContents.navigate('will-navigate', 'http://localhost:5173/')).toBe(true);
+    const page = await fake.ipcMain.invoke(channelOf('agents.list'), window, new fake.FakeWebFrame('http://localhost:5173/'), {});
+    expect(page).toMatchObject({ ok: false, code: 'forbidden_sender' });
+  });
+
+  it('unpackaged, the dev server page loads and may call', async () => {
+    await started({ ELECTRON_RENDERER_URL: 'http://localhost:5173' });
+    const window = theWindow();
+    expect(window.webContents.loads).toEqual(['http://localhost:5173']);
+    expect(await fake.ipcMain.invoke(channelOf('agents.list'), window, window.webContents.mainFrame, {})).toMatchObject({ ok: true });
+  });
+
   it('AGENTTEAM_DATA_DIR points the daemon at a serve data dir', async () => {
     await started({ AGENTTEAM_DATA_DIR: join(dir, 'serve-data') });
     expect(daemonOptions[0]?.dataDir).toBe(join(dir, 'serve-data'));
