@@ -88,7 +88,8 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
     collectDefaultMetrics({ register: registry });
     const wakeMetrics = createWakeMetrics(registry);
     const bus = new HookBus();
-    const local = new LocalChannel(store);
+    // The local channel speaks canonical target text; the store types it as TargetKey.
+    const local = new LocalChannel({ appendMessage: (m) => store.appendMessage({ ...m, target: targetKey(m.target) }) });
     silence = createSilenceAndDelivery({ bus, settingsFor, channelFor: () => local, channelNamed: (c) => (c === LOCAL_CHANNEL ? local : undefined), undelivered: store });
     const { tracker, beacons, watchdog } = silence;
     subs.push(bindSilenceDeliveryMetrics(registry, { bus, beacon$: watchdog.beacon$, alert$: tracker.alert$ }));
@@ -165,7 +166,8 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
         onRuntimeDown: (detail) =>
           publish({ name: 'alert.raised', payload: { id: `al_${randomUUID()}`, kind: 'runtime_crashed', target: null, wakeToken: null, responseId: null, message: `${agent.name} stopped: ${detail}`, at: new Date().toISOString() } }),
         onRecovery: (frontiers) => {
-          store.saveRecoveryBatch(agent.id, frontiers.map((f) => ({ target: f.targetKey, frontierSeq: f.frontierSeq, wakeTokens: [...f.wakeTokens] })));
+          // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).
+          store.saveRecoveryBatch(agent.id, frontiers.map((f) => ({ target: f.target, frontierSeq: f.targetSeq, wakeTokens: [f.wakeToken] })));
         },
       });
       hosts.set(agent.id, host);
