@@ -119,12 +119,10 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     if (rel.includes('\0')) return send(res, 400, 'Bad path.\n');
     let file = normalize(join(root, rel));
     if (!file.startsWith(root) && file + sep !== root) return send(res, 403, 'Forbidden.\n');
-    let isFile = false;
-    try {
-      isFile = (await stat(file)).isFile();
-    } catch {
-      isFile = false;
-    }
+    const isFile = await stat(file).then(
+      (s) => s.isFile(),
+      () => false,
+    );
     // A route of the single-page app (no file extension) gets index.html.
     if (!isFile) {
       if (extname(rel) !== '') return send(res, 404, 'Not found.\n');
