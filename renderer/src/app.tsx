@@ -82,7 +82,11 @@ function Connected({ api, connection }: { api: ClientApi; connection: Extract<Tr
             next.set(m.target, mergeMessages(log, [m]));
             return next;
           });
-          setConversations((cs) => cs.map((c) => (c.target === m.target && c.lastSeq < m.seq ? { ...c, lastSeq: m.seq } : c)));
+          setConversations((cs) => {
+            // A message in a conversation we do not list yet (a new DM or thread): refetch the list.
+            if (!cs.some((c) => c.target === m.target)) void api.conversations.list({}).then((r) => r.ok && setConversations(r.value));
+            return cs.map((c) => (c.target === m.target && c.lastSeq < m.seq ? { ...c, lastSeq: m.seq } : c));
+          });
           break;
         }
         case 'wake.updated':
