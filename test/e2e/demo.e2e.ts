@@ -56,6 +56,8 @@ test.describe('demo runtime in the browser', () => {
     await expect(chip).toHaveAttribute('data-status', 'delivered');
     await expect(chip).toContainText(/🧠 Working… \d+s/);
     await screenshot(app, info, 'demo-beacon');
+    await app.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(app, info, 'demo-beacon-dark');
     await expect(chip).toHaveAttribute('data-status', 'reply_sent', { timeout: 15_000 });
     const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ beacons: number }>;
     expect(rows[0]?.beacons).toBeGreaterThanOrEqual(1);
@@ -118,6 +120,15 @@ test.describe('demo runtime in the browser', () => {
     await sendFromComposer(app, '@demo 你好');
     await expect(statusArea(app).locator('[data-status="reply_sent"]')).toContainText('已回复');
     await screenshot(app, info, 'demo-replied-zh');
+  });
+
+  test('CSP: an inline script injected into the page does not run', async ({ app }) => {
+    await app.evaluate(`(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__injected = true';
+      document.body.append(s);
+    })()`);
+    expect(await app.evaluate('window.__injected === true')).toBe(false);
   });
 
   test('agents page lists the demo agent, marked as demo', async ({ app }, info) => {

@@ -215,3 +215,18 @@ describe('serve WebSocket bridge', () => {
     expect(await open(`?token=${TOKEN}`)).toBe(-1);
   });
 });
+
+describe('findRendererDir', () => {
+  it('finds out/renderer next to the built CLI or from the source tree, else null', async () => {
+    const { findRendererDir } = await import('../../../../main/serve/serve-command.js');
+    const root = await mkdtemp(join(tmpdir(), 'renderer-dir-'));
+    await mkdir(join(root, 'out', 'renderer'), { recursive: true });
+    await mkdir(join(root, 'out', 'main'), { recursive: true });
+    await mkdir(join(root, 'main', 'serve'), { recursive: true });
+    expect(findRendererDir(`file://${join(root, 'out', 'main', 'cli.js')}`)).toBeNull();
+    await writeFile(join(root, 'out', 'renderer', 'index.html'), '');
+    expect(findRendererDir(`file://${join(root, 'out', 'main', 'cli.js')}`)).toBe(join(root, 'out', 'renderer'));
+    expect(findRendererDir(`file://${join(root, 'main', 'serve', 'serve-command.ts')}`)).toBe(join(root, 'out', 'renderer'));
+    await rm(root, { recursive: true, force: true });
+  });
+});
