@@ -94,6 +94,8 @@ export function statusAlerts(alerts: readonly Alert[], target: string, chips: re
   const since = Math.max(0, ...chips.map((c) => time(wakes.get(c.wakeToken)?.createdAt ?? null)));
   return alerts
     .filter((a) => !dismissed.has(a.id) && (a.target === target || (a.wakeToken !== null && shown.has(a.wakeToken))))
+    // An escalation of a wake whose chip is shown is already said by the chip (UI.md): once is enough.
+    .filter((a) => !(a.kind === 'escalation' && a.wakeToken !== null && shown.has(a.wakeToken)))
     .filter((a) => (a.wakeToken !== null && shown.has(a.wakeToken)) || time(a.at) >= since)
     .slice(-3);
 }

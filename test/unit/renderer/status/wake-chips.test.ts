@@ -95,8 +95,13 @@ describe('alerts in the status area', () => {
   const chips = statusChips(wakes.values(), '#general');
 
   it('shows alerts of this conversation raised since the shown wake, and of the shown wakes', () => {
-    const shown = statusAlerts([alert('1', 'delivery_failed'), alert('2', 'delivery_uncertain', { at: at(10) }), alert('3', 'escalation', { wakeToken: 'a', at: at(1) }), alert('4', 'delivery_failed', { target: '#other' })], '#general', chips, wakes, new Set());
+    const shown = statusAlerts([alert('1', 'delivery_failed'), alert('2', 'delivery_uncertain', { at: at(10) }), alert('3', 'delivery_uncertain', { wakeToken: 'a', at: at(1) }), alert('4', 'delivery_failed', { target: '#other' })], '#general', chips, wakes, new Set());
     expect(shown.map((a) => a.id)).toEqual(['1', '3']);
+  });
+
+  it('does not repeat an escalation the shown chip already says', () => {
+    expect(statusAlerts([alert('e', 'escalation', { wakeToken: 'a' })], '#general', chips, wakes, new Set())).toEqual([]);
+    expect(statusAlerts([alert('e', 'escalation', { wakeToken: 'gone' })], '#general', chips, wakes, new Set()).map((a) => a.id)).toEqual(['e']);
   });
 
   it('drops dismissed alerts', () => {
