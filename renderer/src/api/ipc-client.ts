@@ -4,13 +4,15 @@
  */
 import type { ClientApi } from '../../../shared/api/contract.js';
 
-declare global {
-  interface Window {
-    readonly agentteam?: ClientApi;
-  }
+/** What transport choice reads from the page's global object (kept minimal so it is testable anywhere). */
+export interface HostWindow {
+  readonly agentteam?: ClientApi;
+  readonly location: { readonly search: string; readonly protocol: string; readonly host: string };
 }
 
-export function ipcClient(win: Window = window): ClientApi | null {
+export const hostWindow = (): HostWindow => globalThis as unknown as HostWindow;
+
+export function ipcClient(win: HostWindow = hostWindow()): ClientApi | null {
   const api = win.agentteam;
   // A partial bridge (an old or broken preload) is treated as absent rather than half-working.
   if (api === undefined || typeof api.events?.subscribe !== 'function' || typeof api.messages?.send !== 'function') return null;

@@ -3,7 +3,7 @@
  * WebSocket of `agentteam serve` with the token from the page URL.
  */
 import type { ClientApi } from '../../../shared/api/contract.js';
-import { ipcClient } from './ipc-client.js';
+import { hostWindow, ipcClient, type HostWindow } from './ipc-client.js';
 import { createWsClient, wsUrlFor, type ConnectionState } from './ws-client.js';
 
 export type Transport =
@@ -11,7 +11,7 @@ export type Transport =
   | { readonly kind: 'ws'; readonly api: ClientApi; readonly connection: { get(): ConnectionState; subscribe(l: (s: ConnectionState) => void): () => void } }
   | { readonly kind: 'none'; readonly reason: 'no_token' };
 
-export function pickTransport(win: Window = window): Transport {
+export function pickTransport(win: HostWindow = hostWindow()): Transport {
   const ipc = ipcClient(win);
   if (ipc !== null) return { kind: 'ipc', api: ipc, connection: null };
   const token = new URLSearchParams(win.location.search).get('token');
