@@ -5,7 +5,7 @@
  * Wake statuses are never rendered here (contract §10.3): only the status area shows them.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef } from 'react';
 import type { Message } from '../../../shared/api/contract.js';
 import { copy, type Language } from '../i18n/copy.js';
 
@@ -20,7 +20,8 @@ export interface MessageListProps {
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
-export function MessageList({ target, messages, hasMore, loadingOlder, language, onLoadOlder }: MessageListProps) {
+/** Memoised: wake and alert events re-render the status area, not the list. */
+export const MessageList = memo(function MessageList({ target, messages, hasMore, loadingOlder, language, onLoadOlder }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const firstSeq = useRef<number | undefined>(undefined);
@@ -86,4 +87,4 @@ export function MessageList({ target, messages, hasMore, loadingOlder, language,
       </div>
     </div>
   );
-}
+});
