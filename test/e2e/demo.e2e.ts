@@ -122,6 +122,21 @@ test.describe('demo runtime in the browser', () => {
     await screenshot(app, info, 'demo-replied-zh');
   });
 
+  test('a new channel from the sidebar, then Ctrl+K switches back by keyboard', async ({ app }) => {
+    await app.getByRole('button', { name: '+ New channel' }).click();
+    await app.keyboard.type('build');
+    await app.keyboard.press('Enter');
+    await expect(app.getByRole('heading', { name: '#build', level: 1 })).toBeVisible();
+    await expect(app.getByRole('button', { name: '#build' })).toHaveAttribute('aria-current', 'page');
+    await app.keyboard.press('Control+k');
+    const dialog = app.getByRole('dialog', { name: 'Switch conversation' });
+    await expect(dialog).toBeVisible();
+    await app.keyboard.type('gen');
+    await app.keyboard.press('Enter');
+    await expect(dialog).toHaveCount(0);
+    await expect(app.getByRole('heading', { name: '#general', level: 1 })).toBeVisible();
+  });
+
   test('CSP: an inline script injected into the page does not run', async ({ app }) => {
     await app.evaluate(`(() => {
       const s = document.createElement('script');
