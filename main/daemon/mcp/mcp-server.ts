@@ -35,6 +35,7 @@ export type McpServerRefusalCode =
   | 'empty_content'
   | 'content_too_large'
   | 'invalid_emoji'
+  | 'unknown_message'
   | 'rate_limited'
   | 'unknown_tool'
   | 'internal_error';
@@ -162,6 +163,14 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
     return timingSafeEqual(entry.token, presented) ? entry.agentId : null;
   }
 
+  /** One bucket per agent for both tools: they are the agent's writes. Taken only by otherwise valid calls. */
+  function rateLimited(agentId: string, tool: string): CallToolResult | null {
+    const rate = limiter.take(agentId, now());
+    if (rate.allowed) return null;
+    const seconds = Math.max(1, Math.ceil(rate.retryAfterMs / 1000));
+    return refusal('rate_limited', `You have reached ${options.limits.sendsPerMinute} messages and reactions per minute; wait ${seconds} s before calling ${tool} again, or combine your messages into one.`);
+  }
+
   async function messageSend(agentId: string, raw: unknown): Promise<CallToolResult> {
     const parsed = MessageSendInput.safeParse(raw ?? {});
     if (!parsed.success) {
@@ -175,11 +184,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
     if (bytes > options.limits.maxMessageBytes) {
       return refusal('content_too_large', `The content is ${bytes} bytes; at most ${options.limits.maxMessageBytes} are allowed. Shorten it or split it into several message_send calls.`);
     }
-    const rate = limiter.take(agentId, now());
-    if (!rate.allowed) {
-      const seconds = Math.max(1, Math.ceil(rate.retryAfterMs / 1000));
-      return refusal('rate_limited', `You have sent ${options.limits.sendsPerMinute} messages in the last minute; wait ${seconds} s before calling message_send again, or combine your messages into one.`);
-    }
+    const limited = rateLimited(agentId, TOOL_MESSAGE_SEND);
+    if (limited !== null) return limited;
     const result = await options.handler.messageSend(agentId, { target: t.key, content, allowCrossTarget: allow_cross_target ?? false });
     if (!result.ok) return fromRefusal(result);
     const structured = { status: result.status, target_key: result.targetKey, seen_up_to_seq: result.seenUpToSeq, message_id: result.messageId };
@@ -197,11 +203,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
     if (emoji.length === 0 || emoji.length > MAX_EMOJI_LENGTH || /\s/.test(emoji)) {
       return refusal('invalid_emoji', 'emoji must be one emoji such as "👍", without spaces; call reaction again with a single emoji.');
     }
-    const rate = limiter.take(agentId, now());
-    if (!rate.allowed) {
-      const seconds = Math.max(1, Math.ceil(rate.retryAfterMs / 1000));
-      return refusal('rate_limited', `You have reached ${options.limits.sendsPerMinute} messages and reactions in the last minute; wait ${seconds} s before trying again.`);
-    }
+    const limited = rateLimited(agentId, TOOL_REACTION);
+    if (limited !== null) return limited;
     const result = await options.handler.reaction(agentId, { messageId, emoji });
     if (!result.ok) return fromRefusal(result);
     return { content: [{ type: 'text', text: JSON.stringify({ status: 'sent', message_id: messageId }) }], structuredContent: { status: 'sent', message_id: messageId } };
@@ -260,6 +263,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
   async function openSession(agentId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
+      // Tool results are single responses: plain JSON avoids an SSE stream per call (bench/mcp.bench.ts).
+      enableJsonResponse: true,
       // JSON escaping can grow content up to 6× (\uXXXX); the content limit itself is checked per call.
       maxRequestBodySize: options.limits.maxMessageBytes * 6 + 65_536,
       onsessioninitialized: (id) => {

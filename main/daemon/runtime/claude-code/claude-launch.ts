@@ -1,0 +1,81 @@
+/**
+ * The command line and environment of one Claude Code process (research/runtimes.md §2–3):
+ * stream-json in and out, our MCP server only (`alwaysLoad` so the tool is not deferred
+ * behind ToolSearch), both tools allowed without prompts, per-agent HOME and
+ * CLAUDE_CONFIG_DIR, telemetry and non-essential traffic off. The agent's `args` and `env`
+ * from config go last, on top (DESIGN.md "Config").
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { McpEndpoint } from '../../mcp/mcp-server.js';
+import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-server.js';
+
+/** How Claude Code names our tools. */
+export const CLAUDE_SEND_TOOL = `mcp__${MCP_SERVER_NAME}__${TOOL_MESSAGE_SEND}`;
+export const CLAUDE_REACTION_TOOL = `mcp__${MCP_SERVER_NAME}__${TOOL_REACTION}`;
+
+/** Variables a person's shell may need to reach their provider; everything else is not inherited. */
+const INHERITED_ENV = /^(PATH|LANG|LC_[A-Z]+|TZ|TMPDIR|TERM|SYSTEMROOT|ANTHROPIC_[A-Z_]+|CLAUDE_CODE_USE_[A-Z]+|AWS_[A-Z_]+|GOOGLE_[A-Z_]+|CLOUD_ML_REGION|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE)$/;
+
+export interface ClaudeLaunchInput {
+  /** `command` from config; null → this project's node_modules/.bin/claude, else `claude` on PATH. */
+  readonly command: string | null;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly model: string | null;
+  readonly mcp: McpEndpoint;
+  /** Per-agent runtime dir: HOME and CLAUDE_CONFIG_DIR live under it. */
+  readonly runtimeDir: string;
+  /** Session to resume (only when the thread-contract fingerprint matched). */
+  readonly resumeSessionId: string | null;
+  /** The daemon's environment, filtered by INHERITED_ENV. */
+  readonly processEnv: Readonly<Record<string, string | undefined>>;
+  /** Where this project is installed (for node_modules/.bin/claude). */
+  readonly projectRoot: string;
+}
+
+export interface ClaudeLaunch {
+  readonly command: string;
+  readonly args: string[];
+  readonly env: Record<string, string>;
+  readonly home: string;
+  readonly configDir: string;
+}
+
+export function resolveClaudeCommand(command: string | null, projectRoot: string): string {
+  if (command !== null) return command;
+  const local = join(projectRoot, 'node_modules', '.bin', 'claude');
+  return existsSync(local) ? local : 'claude';
+}
+
+export function claudeLaunch(input: ClaudeLaunchInput): ClaudeLaunch {
+  const home = join(input.runtimeDir, 'home');
+  const configDir = join(input.runtimeDir, 'claude-config');
+  const mcpConfig = { mcpServers: { [MCP_SERVER_NAME]: { type: 'http', url: input.mcp.url, headers: input.mcp.headers, alwaysLoad: true } } };
+  const args = [
+    '-p',
+    '--input-format', 'stream-json',
+    '--output-format', 'stream-json',
+    '--verbose',
+    '--mcp-config', JSON.stringify(mcpConfig),
+    '--strict-mcp-config',
+    '--allowedTools', `${CLAUDE_SEND_TOOL},${CLAUDE_REACTION_TOOL}`,
+    '--permission-mode', 'dontAsk',
+  ];
+  if (input.model !== null) args.push('--model', input.model);
+  if (input.resumeSessionId !== null) args.push('--resume', input.resumeSessionId);
+  args.push(...input.args);
+  const inherited: Record<string, string> = {};
+  for (const [k, v] of Object.entries(input.processEnv)) if (v !== undefined && INHERITED_ENV.test(k)) inherited[k] = v;
+  const env: Record<string, string> = {
+    ...inherited,
+    HOME: home,
+    CLAUDE_CONFIG_DIR: configDir,
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    ...input.env,
+  };
+  return { command: resolveClaudeCommand(input.command, input.projectRoot), args, env, home, configDir };
+}

@@ -1,0 +1,170 @@
+/**
+ * The demo runtime (`runtime: "demo"`): an in-process agent with no LLM, so a first-time
+ * user sees the whole product. It reaches the agentteam MCP server over HTTP with the SDK
+ * client and its own bearer token exactly like a real runtime, and implements the same
+ * RuntimeAdapter. Everything it posts says it is the demo.
+ *
+ * Commands in the operator's message:
+ * - `/slow`  a long quiet task (DEMO_TASK_MS, default 50 s: one silence-watchdog beacon at
+ *            the default 45 s), then a reply;
+ * - `/local` answers only locally, then replies after the daemon's final-check (contract §8.3);
+ * - anything else: an immediate reply via message_send.
+ * Commands, not words: the turn context itself talks about "local" output.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { asyncScheduler, firstValueFrom, race, Subject, timer, type SchedulerLike } from 'rxjs';
+import { map } from 'rxjs/operators';
+import type { DaemonLog } from '../../daemon-types.js';
+import { TOOL_MESSAGE_SEND, type McpEndpoint } from '../../mcp/mcp-server.js';
+import { exactTargets } from '../prompt-targets.js';
+import { boundDetail, textMetrics, type DeliverResult, type RuntimeAdapter, type RuntimeEvent, type RuntimeEventEnvelope, type StartResult, type TurnBoundaryHost } from '../runtime-adapter.js';
+
+export const DEMO_LABEL = '[demo]';
+/** One beacon at the default 45 s silence threshold before the reply. */
+export const DEFAULT_DEMO_TASK_MS = 50_000;
+/** Final-checks the demo answers in one turn; the host sends at most one per row anyway (contract §6.4). */
+const MAX_BOUNDARIES_PER_TURN = 3;
+
+export interface DemoRuntimeOptions {
+  readonly agentId: string;
+  readonly mcp: McpEndpoint;
+  readonly host: TurnBoundaryHost;
+  /** The agent's `env` from config: `DEMO_TASK_MS` sets the quiet task's length. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly scheduler?: SchedulerLike;
+  readonly log?: DaemonLog;
+}
+
+type DemoCommand = 'slow' | 'local' | 'reply';
+
+export function demoCommand(text: string): DemoCommand {
+  if (/(^|\s)\/slow\b/i.test(text)) return 'slow';
+  if (/(^|\s)\/local\b/i.test(text)) return 'local';
+  return 'reply';
+}
+
+export function demoTaskMs(env: Readonly<Record<string, string>>): number {
+  const value = Number(env.DEMO_TASK_MS);
+  return Number.isFinite(value) && value >= 0 ? value : DEFAULT_DEMO_TASK_MS;
+}
+
+export class DemoRuntime implements RuntimeAdapter {
+  readonly runtime = 'demo' as const;
+  private readonly events = new Subject<RuntimeEventEnvelope>();
+  readonly events$ = this.events.asObservable();
+  private readonly scheduler: SchedulerLike;
+  private readonly interrupts = new Subject<void>();
+  private client: Client | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private turnOpen = false;
+  private stopped = false;
+  private readonly generation = 1;
+
+  constructor(private readonly options: DemoRuntimeOptions) {
+    this.scheduler = options.scheduler ?? asyncScheduler;
+  }
+
+  async start(): Promise<StartResult> {
+    if (this.client !== null) return { ok: true, sessionId: null, resumed: false };
+    const client = new Client({ name: 'agentteam-demo-runtime', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(this.options.mcp.url), { requestInit: { headers: { ...this.options.mcp.headers } } }));
+      const { tools } = await client.listTools();
+      if (!tools.some((t) => t.name === TOOL_MESSAGE_SEND)) throw new Error(`the MCP server offers no ${TOOL_MESSAGE_SEND} tool`);
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      return { ok: false, code: 'exited', message: boundDetail(`The demo runtime could not reach the agentteam MCP server: ${err instanceof Error ? err.message : String(err)}`) };
+    }
+    this.client = client;
+    this.emit({ type: 'ready', sessionId: null, resumed: false });
+    return { ok: true, sessionId: null, resumed: false };
+  }
+
+  async deliver(text: string): Promise<DeliverResult> {
+    if (this.client === null || this.stopped) return { ok: false, code: 'not_running', message: 'The demo runtime is not running; the delivery was not written.' };
+    // One turn at a time, like a real runtime that queues input during a turn.
+    this.queue = this.queue.then(() => this.runTurn(text)).catch((err: unknown) => this.options.log?.error('demo turn failed', { error: String(err) }));
+    return { ok: true };
+  }
+
+  async interrupt(): Promise<void> {
+    this.interrupts.next();
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.interrupts.next();
+    await this.queue;
+    await this.client?.close().catch(() => undefined);
+    this.client = null;
+    this.emit({ type: 'exit', code: 0, signal: null, expected: true });
+    this.events.complete();
+  }
+
+  private emit(event: RuntimeEvent): void {
+    if (!this.events.closed) this.events.next({ ...event, generation: this.generation });
+  }
+
+  private async runTurn(text: string): Promise<void> {
+    if (this.stopped) return;
+    this.turnOpen = true;
+    this.emit({ type: 'turn_start', sessionId: null });
+    const target = exactTargets(text)[0] ?? null;
+    try {
+      const command = demoCommand(text);
+      if (command === 'slow') {
+        const ms = demoTaskMs(this.options.env);
+        this.emit({ type: 'local_text', ...textMetrics('Working on the long demo task…') });
+        const finished = await firstValueFrom(race(timer(ms, this.scheduler).pipe(map(() => true)), this.interrupts.pipe(map(() => false))));
+        if (!finished) return this.endTurn('interrupted');
+        if (target !== null) await this.send(target, `${DEMO_LABEL} Finished the long quiet task after ${Math.round(ms / 1000)} s. While I was quiet, the daemon showed "Working…" beacons so you were never left wondering.`);
+      } else if (command === 'local') {
+        // Deliberately local-only: the daemon's final-check at the boundary is what gets a reply out.
+        this.emit({ type: 'local_text', ...textMetrics('This answer stays in my local output and is never posted.') });
+      } else if (target !== null) {
+        await this.send(
+          target,
+          `${DEMO_LABEL} Hi! I am the demo agent: no LLM, just a script that talks to AgentTeam like a real runtime. Send "/slow" for a long quiet task (watch the beacons) or "/local" for an answer that only reaches you after the final-check.`,
+        );
+      }
+      await this.boundaries();
+      this.endTurn('completed');
+    } catch (err) {
+      this.emit({ type: 'runtime_error', detail: boundDetail(`demo runtime: ${err instanceof Error ? err.message : String(err)}`) });
+      this.endTurn('error');
+    }
+  }
+
+  /** The turn boundary hook (same contract as the Claude Stop hook): answer each final-check in the same turn. */
+  private async boundaries(): Promise<void> {
+    for (let i = 0; i < MAX_BOUNDARIES_PER_TURN; i += 1) {
+      let check: string | null;
+      try {
+        check = await this.options.host.onTurnBoundary();
+      } catch (err) {
+        this.emit({ type: 'final_check', outcome: 'failed', via: 'user_message', detail: boundDetail(`host error: ${err instanceof Error ? err.message : String(err)}`) });
+        return;
+      }
+      if (check === null) return;
+      this.emit({ type: 'final_check', outcome: 'injected', via: 'user_message', detail: null });
+      for (const target of exactTargets(check)) {
+        await this.send(target, `${DEMO_LABEL} Here is the answer I had only written locally; the final-check reminded me to post it through message_send.`);
+      }
+    }
+  }
+
+  private async send(target: string, content: string): Promise<CallToolResult> {
+    if (this.client === null) throw new Error('not connected');
+    this.emit({ type: 'tool_call', name: TOOL_MESSAGE_SEND });
+    return (await this.client.callTool({ name: TOOL_MESSAGE_SEND, arguments: { target, content } })) as CallToolResult;
+  }
+
+  private endTurn(outcome: 'completed' | 'error' | 'interrupted'): void {
+    if (!this.turnOpen) return;
+    this.turnOpen = false;
+    this.emit({ type: 'turn_end', outcome });
+  }
+}

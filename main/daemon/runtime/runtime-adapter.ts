@@ -1,0 +1,79 @@
+/**
+ * The runtime-neutral adapter every runtime implements (Claude Code stream-json today; Codex
+ * app-server JSON-RPC turns and OpenCode serve HTTP+SSE fit the same shape; the demo runtime
+ * too). The host (wake lifecycle) talks to a runtime only through this interface.
+ *
+ * Runtime text is never a message (DESIGN.md; contract §6.1, §6.5): events carry byte and
+ * rune counts of local text, tool names and bounded error details, never the text itself.
+ */
+import type { Observable } from 'rxjs';
+import type { RuntimeKind } from '../../../shared/wake-status.js';
+
+export type RuntimeEvent =
+  /** The runtime accepted its session and can take deliveries. */
+  | { readonly type: 'ready'; readonly sessionId: string | null; readonly resumed: boolean }
+  /** bus `turn.start`. */
+  | { readonly type: 'turn_start'; readonly sessionId: string | null }
+  /** Local assistant text (diagnostics only, contract §6.5). */
+  | { readonly type: 'local_text'; readonly bytes: number; readonly runes: number }
+  /** A tool call as the runtime names it (e.g. `mcp__agentteam__message_send`); observing it settles nothing (contract §9.2). */
+  | { readonly type: 'tool_call'; readonly name: string }
+  /** The host's final-check text was written into the same session, or could not be (contract §8.3, §11 phase 4). */
+  | { readonly type: 'final_check'; readonly outcome: 'injected' | 'failed'; readonly via: 'stop_hook' | 'user_message'; readonly detail: string | null }
+  /** bus `turn.end`. */
+  | { readonly type: 'turn_end'; readonly outcome: 'completed' | 'error' | 'interrupted' }
+  /** A runtime/provider error, bounded detail (≤ RUNTIME_ERROR_DETAIL_MAX chars). */
+  | { readonly type: 'runtime_error'; readonly detail: string }
+  /** The runtime process (or in-process agent) ended; `expected` when stop() asked for it. */
+  | { readonly type: 'exit'; readonly code: number | null; readonly signal: string | null; readonly expected: boolean }
+  | { readonly type: 'restart_scheduled'; readonly attempt: number; readonly delayMs: number }
+  /** The restart cap was reached; the runtime stays down until started again. */
+  | { readonly type: 'gave_up'; readonly restarts: number };
+
+/**
+ * Every event carries the process generation it came from, so a stale event of an old
+ * process can never settle a newer turn (STYLE.md, dam-agents turn recovery).
+ */
+export type RuntimeEventEnvelope = RuntimeEvent & { readonly generation: number };
+
+export const RUNTIME_ERROR_DETAIL_MAX = 300;
+
+/** The host side of the turn boundary hook. */
+export interface TurnBoundaryHost {
+  /**
+   * Called at each turn boundary before the runtime goes idle (contract §8.3). Returns the
+   * final-check text to inject into the same session, or null to let the turn end. The host
+   * alone decides (one final-check per row, contract §6.4); the adapter only injects.
+   */
+  onTurnBoundary(): Promise<string | null>;
+}
+
+export type StartResult = { readonly ok: true; readonly sessionId: string | null; readonly resumed: boolean } | { readonly ok: false; readonly code: 'spawn_failed' | 'start_timeout' | 'exited'; readonly message: string };
+
+export type DeliverResult = { readonly ok: true } | { readonly ok: false; readonly code: 'not_running' | 'write_failed'; readonly message: string };
+
+export interface RuntimeAdapter {
+  readonly runtime: RuntimeKind;
+  readonly events$: Observable<RuntimeEventEnvelope>;
+  /** Starts the runtime and resolves once it is ready (or could not start). */
+  start(): Promise<StartResult>;
+  /** Writes one user input into the same session (queued by the runtime if a turn is running). */
+  deliver(text: string): Promise<DeliverResult>;
+  /** Interrupts the running turn, if any. */
+  interrupt(): Promise<void>;
+  /** Stops the runtime and everything it spawned; resolves when it has exited. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Byte and rune counts of local text: the only trace of it an event may carry. */
+export function textMetrics(text: string): { bytes: number; runes: number } {
+  let runes = 0;
+  for (const _ of text) runes += 1;
+  return { bytes: new TextEncoder().encode(text).length, runes };
+}
+
+/** Bounds a runtime error detail for events, statuses and logs. */
+export function boundDetail(detail: string): string {
+  const oneLine = detail.replace(/\s+/g, ' ').trim();
+  return oneLine.length <= RUNTIME_ERROR_DETAIL_MAX ? oneLine : `${oneLine.slice(0, RUNTIME_ERROR_DETAIL_MAX - 1)}…`;
+}

@@ -1,0 +1,65 @@
+/**
+ * Builds the runtime adapter an agent's config asks for. Codex and OpenCode adapters land
+ * later (issue 7, second half); until then such an agent is refused with a clear code
+ * instead of silently running something else.
+ */
+import { isAbsolute, join, resolve } from 'node:path';
+import type { AgentConfig } from '../../../shared/config.js';
+import type { DaemonLog } from '../daemon-types.js';
+import type { McpEndpoint } from '../mcp/mcp-server.js';
+import { ClaudeCodeAdapter } from './claude-code/claude-code-adapter.js';
+import { DemoRuntime } from './demo/demo-runtime.js';
+import type { RuntimeAdapter, TurnBoundaryHost } from './runtime-adapter.js';
+import { fileSessionStore, type RuntimeSessionStore } from './runtime-session-store.js';
+
+export interface RuntimeDeps {
+  /** From `AgentteamMcpServer.issueToken(agent.id)`. */
+  readonly mcp: McpEndpoint;
+  readonly host: TurnBoundaryHost;
+  /** `<data-dir>`: relative agent `cwd`s resolve against it; runtime homes live under `<data-dir>/runtimes/<agent id>`. */
+  readonly dataDir: string;
+  /** Where this project is installed (node_modules/.bin of the runtime CLIs). */
+  readonly projectRoot: string;
+  /** Thread-contract fingerprint of this agent's start (from the prompt compiler). */
+  readonly threadContractFingerprint: string;
+  /** Defaults to `<runtime dir>/session.json`. */
+  readonly sessionStore?: RuntimeSessionStore;
+  readonly log?: DaemonLog;
+}
+
+export type RuntimeAdapterResult = { readonly ok: true; readonly adapter: RuntimeAdapter } | { readonly ok: false; readonly code: 'runtime_unsupported'; readonly message: string };
+
+/** Per-agent runtime directory (HOME, config dirs, stored session). */
+export function runtimeDirOf(dataDir: string, agentId: string): string {
+  return join(dataDir, 'runtimes', agentId);
+}
+
+export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): RuntimeAdapterResult {
+  const runtimeDir = runtimeDirOf(deps.dataDir, agent.id);
+  switch (agent.runtime) {
+    case 'claude-code':
+      return {
+        ok: true,
+        adapter: new ClaudeCodeAdapter({
+          agentId: agent.id,
+          command: agent.command,
+          args: agent.args,
+          env: agent.env,
+          model: agent.model,
+          cwd: isAbsolute(agent.cwd) ? agent.cwd : resolve(deps.dataDir, agent.cwd),
+          mcp: deps.mcp,
+          runtimeDir,
+          projectRoot: deps.projectRoot,
+          threadContractFingerprint: deps.threadContractFingerprint,
+          sessionStore: deps.sessionStore ?? fileSessionStore(join(runtimeDir, 'session.json')),
+          host: deps.host,
+          ...(deps.log !== undefined ? { log: deps.log } : {}),
+        }),
+      };
+    case 'demo':
+      return { ok: true, adapter: new DemoRuntime({ agentId: agent.id, mcp: deps.mcp, host: deps.host, env: agent.env, ...(deps.log !== undefined ? { log: deps.log } : {}) }) };
+    case 'codex':
+    case 'opencode':
+      return { ok: false, code: 'runtime_unsupported', message: `Agent "${agent.id}" uses runtime "${agent.runtime}", which this build cannot run yet; use "claude-code" or "demo" in agentteam.json.` };
+  }
+}
