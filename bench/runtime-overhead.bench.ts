@@ -39,11 +39,12 @@ async function measure(kind: RealRuntimeKind, turns: number): Promise<{ samples:
   const h = await RuntimeHarness.start(kind);
   const startupMs = performance.now() - t0;
   // Instrument the two daemon-side edges without changing behaviour.
-  const runtime = h.runtime as { submit: typeof h.runtime.submit };
-  const submit = runtime.submit.bind(h.runtime);
+  const inner = h.inner;
+  const runtime = inner as { submit: typeof inner.submit };
+  const submit = runtime.submit.bind(inner);
   let submitAt = 0;
   let acceptedAt = 0;
-  runtime.submit = async (prompt) => {
+  runtime.submit = async (prompt: Parameters<typeof inner.submit>[0]) => {
     submitAt = performance.now();
     const res = await submit(prompt);
     acceptedAt = performance.now();
@@ -58,7 +59,7 @@ async function measure(kind: RealRuntimeKind, turns: number): Promise<{ samples:
   };
   let turnStartAt = 0;
   let turnEndAt = 0;
-  const sub = h.runtime.events$.subscribe((e) => {
+  const sub = inner.events$.subscribe((e) => {
     if (e.type === 'turn.start') turnStartAt = performance.now();
     if (e.type === 'turn.end') turnEndAt = performance.now();
   });
@@ -66,7 +67,7 @@ async function measure(kind: RealRuntimeKind, turns: number): Promise<{ samples:
   try {
     for (let i = 0; i <= turns; i += 1) {
       sendAt = 0;
-      const turnEnded = h.nextRuntimeEvent((e) => e.type === 'turn.end');
+      const turnEnded = h.nextRuntimeEvent((e) => e.type === 'turn_end');
       const wake = h.post(`[[tool]] Bench turn ${i}.`, '#bench');
       const terminal = await h.terminal(wake);
       const terminalAt = performance.now();
