@@ -1,6 +1,6 @@
 /**
- * The runtime-neutral face of one agent runtime (Claude Code, Codex, OpenCode, demo), as the
- * Codex and OpenCode adapters show it must be: not shaped like any one transport.
+ * A turn-based agent runtime (Codex app-server, OpenCode serve): the transport layer under
+ * `TurnRuntimeAdapter`, which presents it as the runtime-neutral `RuntimeAdapter` (runtime-adapter.ts).
  *
  * - `submit` writes one prompt (a delivery or the final-check) into the **same session** as
  *   a new turn; it resolves once the runtime accepted it (Claude: stdin line written; Codex:
@@ -73,6 +73,8 @@ export interface RuntimeDiagnostics {
 export interface AgentRuntime {
   readonly kind: RuntimeKind;
   readonly events$: Observable<RuntimeEvent>;
+  /** The current process generation (0 before the first start). */
+  readonly generation: number;
   /** Starts the process and opens (or resumes) the session; resolves when ready. */
   start(): Promise<RuntimeResult<{ readonly generation: number; readonly sessionId: string; readonly resumed: boolean }>>;
   submit(prompt: RuntimePrompt): Promise<RuntimeResult<SubmitReceipt>>;

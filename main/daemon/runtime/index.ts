@@ -1,5 +1,5 @@
 /** Public face of the runtime adapters. */
-export { createRuntimeAdapter, runtimeDirOf } from './runtime-factory.js';
+export { createRuntimeAdapter, resolveRuntimeCommand, runtimeDirOf } from './runtime-factory.js';
 export type { RuntimeAdapterResult, RuntimeDeps } from './runtime-factory.js';
 export { textMetrics, boundDetail, RUNTIME_ERROR_DETAIL_MAX } from './runtime-adapter.js';
 export type { DeliverResult, RuntimeAdapter, RuntimeEvent, RuntimeEventEnvelope, StartResult, TurnBoundaryHost } from './runtime-adapter.js';
@@ -13,3 +13,14 @@ export { CLAUDE_SEND_TOOL, CLAUDE_REACTION_TOOL } from './claude-code/claude-lau
 export { DemoRuntime, DEMO_LABEL, DEFAULT_DEMO_TASK_MS } from './demo/demo-runtime.js';
 export type { DemoRuntimeOptions } from './demo/demo-runtime.js';
 export { exactTargets } from './prompt-targets.js';
+export { TurnRuntimeAdapter } from './turn-runtime-adapter.js';
+export type { TurnRuntimeAdapterOptions } from './turn-runtime-adapter.js';
+export type { AgentRuntime, RuntimeErrorCode, RuntimeFailure, RuntimePrompt, RuntimeResult, SubmitReceipt, TurnOutcome } from './agent-runtime.js';
+export { CodexRuntime } from './codex/codex-runtime.js';
+export type { CodexRuntimeOptions } from './codex/codex-runtime.js';
+export { codexProviderFromAgentEnv, renderCodexConfig, writeCodexHome } from './codex/codex-config.js';
+export { OpencodeRuntime } from './opencode/opencode-runtime.js';
+export type { OpencodeRuntimeOptions } from './opencode/opencode-runtime.js';
+export { opencodeProviderFromAgentEnv, renderOpencodeConfig, writeOpencodeHome } from './opencode/opencode-config.js';
+export { WakeRuntimeBinding } from './wake-runtime-binding.js';
+export type { PromptInputRecord, WakeRuntimeBindingOptions, WakeRuntimeBindingPorts } from './wake-runtime-binding.js';

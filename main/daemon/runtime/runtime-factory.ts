@@ -1,14 +1,19 @@
 /**
- * Builds the runtime adapter an agent's config asks for. Codex and OpenCode adapters land
- * later (issue 7, second half); until then such an agent is refused with a clear code
- * instead of silently running something else.
+ * Builds the runtime adapter an agent's config asks for: Claude Code (stream-json), Codex
+ * (app-server) and OpenCode (serve) real CLIs, or the in-process demo.
  */
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentConfig } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';
 import { ClaudeCodeAdapter } from './claude-code/claude-code-adapter.js';
+import { CodexRuntime } from './codex/codex-runtime.js';
+import { codexProviderFromAgentEnv } from './codex/codex-config.js';
 import { DemoRuntime } from './demo/demo-runtime.js';
+import { OpencodeRuntime } from './opencode/opencode-runtime.js';
+import { opencodeProviderFromAgentEnv } from './opencode/opencode-config.js';
+import { TurnRuntimeAdapter } from './turn-runtime-adapter.js';
 import type { RuntimeAdapter, TurnBoundaryHost } from './runtime-adapter.js';
 import { fileSessionStore, type RuntimeSessionStore } from './runtime-session-store.js';
 
@@ -60,6 +65,32 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
       return { ok: true, adapter: new DemoRuntime({ agentId: agent.id, mcp: deps.mcp, host: deps.host, env: agent.env, ...(deps.log !== undefined ? { log: deps.log } : {}) }) };
     case 'codex':
     case 'opencode':
-      return { ok: false, code: 'runtime_unsupported', message: `Agent "${agent.id}" uses runtime "${agent.runtime}", which this build cannot run yet; use "claude-code" or "demo" in agentteam.json.` };
+      return { ok: true, adapter: createTurnRuntimeAdapter(agent, agent.runtime, runtimeDir, deps) };
   }
+}
+
+/** `command` from config; null → this project's node_modules/.bin/<name>, else `<name>` on PATH. */
+export function resolveRuntimeCommand(command: string | null, name: 'codex' | 'opencode', projectRoot: string): string {
+  if (command !== null) return command;
+  const local = join(projectRoot, 'node_modules', '.bin', name);
+  return existsSync(local) ? local : name;
+}
+
+function createTurnRuntimeAdapter(agent: AgentConfig, kind: 'codex' | 'opencode', runtimeDir: string, deps: RuntimeDeps): RuntimeAdapter {
+  const common = {
+    agentId: agent.id,
+    command: resolveRuntimeCommand(agent.command, kind, deps.projectRoot),
+    args: agent.args,
+    env: agent.env,
+    cwd: isAbsolute(agent.cwd) ? agent.cwd : resolve(deps.dataDir, agent.cwd),
+    home: join(runtimeDir, 'home'),
+    mcp: { url: deps.mcp.url, token: deps.mcp.token },
+    model: agent.model,
+    ...(deps.log !== undefined ? { log: deps.log } : {}),
+  };
+  const runtime =
+    kind === 'codex'
+      ? new CodexRuntime({ ...common, provider: codexProviderFromAgentEnv(agent.env), threadContract: { fingerprint: deps.threadContractFingerprint, developerInstructions: null } })
+      : new OpencodeRuntime({ ...common, provider: opencodeProviderFromAgentEnv(agent.env), threadContract: { fingerprint: deps.threadContractFingerprint } });
+  return new TurnRuntimeAdapter({ runtime, host: deps.host, ...(deps.log !== undefined ? { log: deps.log } : {}) });
 }

@@ -1,31 +1,29 @@
 /**
- * Binds one agent's runtime (any `AgentRuntime`) to the wake lifecycle — the behaviour shared
- * by all runtimes (issue 10):
+ * Binds one agent's `RuntimeAdapter` (any runtime: Claude Code, Codex, OpenCode, demo) to the
+ * wake lifecycle — the host side of the runtime-neutral interface:
  *
- * - admitted rows → one delivery prompt → `submit`; accepted → `onDelivered`, refused →
+ * - admitted rows → one delivery prompt → `deliver`; accepted → `onDelivered`, refused →
  *   `onDeliveryFailed` (contract §9.2);
- * - `turn.end` completed → `onTurnBoundary`; a returned final-check goes into the same session
- *   (contract §6.4, §8.3) and, if it cannot, `onFinalCheckUndeliverable` (Phase 4: no retry);
- * - `turn.end` failed or interrupted → `onRuntimeError` (every pending row ends `failed`);
- * - `local_text` → `onLocalText` (counted, then dropped: §6.5);
- * - an unexpected exit → `onRuntimeError(processExited)`, then a capped restart with backoff;
- *   the new process → `onProcessReplaced` and its recovery frontiers go to the integrator (§6.6);
- * - `stop()` stops the process and its children (no orphans) and cancels any pending restart.
+ * - `host.onTurnBoundary` → `lifecycle.onTurnBoundary`: the returned final-check is what the
+ *   adapter injects into the same session (contract §6.4, §8.3), recorded as `prompt_input`
+ *   (§8.4); a `final_check failed` event → `onFinalCheckUndeliverable` (Phase 4: no retry);
+ * - `turn_end` error/interrupted → `onRuntimeError` (every pending row ends `failed`);
+ * - an unexpected `exit` → `onRuntimeError(processExited)`; the adapter restarts it with
+ *   backoff, and the next `ready` → `onProcessReplaced`, whose recovery frontiers go to the
+ *   integrator (§6.6); `gave_up` → `onRuntimeDown`.
  *
- * Generations: the lifecycle numbers runtime processes from 0 (its table's generation); each
- * restart is the next one. Runtime events of an older process are ignored here, and the
- * lifecycle ignores stale generations too (STYLE.md "generation-tagged watches").
+ * Generations: the lifecycle numbers processes from its table's generation; each restart is
+ * the next one. Events of an older process are ignored (STYLE.md "generation-tagged watches").
  */
-import { Subscription, asyncScheduler, filter, timer, type SchedulerLike } from 'rxjs';
+import { Subscription, filter } from 'rxjs';
 import type { DaemonLog } from '../daemon-types.js';
 import type { RecoveryFrontier } from '../wake/pending-delivery.js';
-import type { WakeDelivery, WakeLifecycle } from '../wake/wake-lifecycle.js';
-import type { AgentRuntime, PromptKind, RuntimeEvent } from './agent-runtime.js';
-import { RestartPolicy, type RestartPolicyOptions } from './restart-policy.js';
+import type { FinalCheckInjection, WakeDelivery, WakeLifecycle } from '../wake/wake-lifecycle.js';
+import type { RuntimeAdapter, RuntimeEventEnvelope, TurnBoundaryHost } from './runtime-adapter.js';
 
 export interface PromptInputRecord {
   readonly agentId: string;
-  readonly kind: PromptKind;
+  readonly kind: 'delivery' | 'final_check';
   readonly wakeTokens: readonly string[];
   readonly text: string;
 }
@@ -37,148 +35,136 @@ export interface WakeRuntimeBindingPorts {
   recordPromptInput?(record: PromptInputRecord): void;
   /** contract §6.6: the old process's frontiers after a replacement, for synthetic recovery wakes. */
   onRecovery?(agentId: string, frontiers: readonly RecoveryFrontier[]): void;
-  /** The runtime could not be (re)started, or gave up after the restart cap. */
+  /** The runtime could not start, or gave up after the restart cap. */
   onRuntimeDown?(agentId: string, detail: string): void;
 }
 
 export interface WakeRuntimeBindingOptions {
   readonly agentId: string;
-  readonly runtime: AgentRuntime;
   readonly lifecycle: WakeLifecycle;
   readonly ports: WakeRuntimeBindingPorts;
-  readonly restart?: RestartPolicyOptions;
-  readonly scheduler?: SchedulerLike;
   readonly log?: DaemonLog;
 }
 
 export class WakeRuntimeBinding {
   readonly #o: WakeRuntimeBindingOptions;
-  readonly #policy: RestartPolicy;
   readonly #subs = new Subscription();
-  #restartSub: Subscription | null = null;
-  /** The runtime's generation whose events count, and the lifecycle generation it maps to. */
-  #runtimeGen = -1;
+  #adapter: RuntimeAdapter | null = null;
+  /** The adapter generation whose events count, and the lifecycle generation it maps to. */
+  #adapterGen = -1;
   #lifeGen = -1;
-  #stopped = false;
+  #lastInjection: FinalCheckInjection | null = null;
+  #lastError: string | null = null;
   #ready: Promise<boolean> = Promise.resolve(false);
+  #stopped = false;
+
+  /** Give this to the adapter (`RuntimeDeps.host`): the lifecycle decides every final-check. */
+  readonly host: TurnBoundaryHost = { onTurnBoundary: () => Promise.resolve(this.#boundary()) };
 
   constructor(options: WakeRuntimeBindingOptions) {
     this.#o = options;
-    this.#policy = new RestartPolicy(options.restart);
   }
 
-  /** Starts the runtime and begins delivering. Resolves false (and reports `onRuntimeDown`) when it cannot start. */
-  start(): Promise<boolean> {
-    const { runtime, lifecycle, agentId } = this.#o;
+  /** Starts the adapter and begins delivering. Resolves false (and reports `onRuntimeDown`) when it cannot start. */
+  start(adapter: RuntimeAdapter): Promise<boolean> {
+    const { lifecycle, agentId } = this.#o;
+    this.#adapter = adapter;
     // Rows admitted while the first process starts wait for it (never fail for being early).
     this.#lifeGen = lifecycle.generation(agentId);
-    this.#subs.add(runtime.events$.subscribe((e) => this.#onRuntimeEvent(e)));
+    this.#subs.add(adapter.events$.subscribe((e) => this.#onEvent(e)));
     this.#subs.add(
       lifecycle.deliveries$.pipe(filter((d) => d.agentId === agentId)).subscribe((d) => {
         void this.#deliver(d);
       }),
     );
-    this.#ready = this.#startProcess(false);
+    this.#ready = adapter.start().then((res) => {
+      if (!res.ok) {
+        this.#o.log?.error('runtime could not start', { agentId, runtime: adapter.runtime, code: res.code, message: res.message });
+        this.#o.ports.onRuntimeDown?.(agentId, res.message);
+      }
+      return res.ok;
+    });
     return this.#ready;
   }
 
-  async #startProcess(replacement: boolean): Promise<boolean> {
-    const { runtime, lifecycle, agentId, ports, log } = this.#o;
-    const started = await runtime.start();
-    if (this.#stopped) {
-      await runtime.stop();
-      return false;
-    }
-    if (!started.ok) {
-      log?.error('runtime could not start', { agentId, runtime: runtime.kind, code: started.code, message: started.message });
-      ports.onRuntimeDown?.(agentId, started.message);
-      if (replacement) this.#scheduleRestart(`restart failed: ${started.message}`);
-      return false;
-    }
-    this.#runtimeGen = started.value.generation;
-    if (replacement) {
-      const next = lifecycle.generation(agentId) + 1;
-      this.#lifeGen = next;
-      const frontiers = lifecycle.onProcessReplaced(agentId, next);
-      if (frontiers.length > 0) ports.onRecovery?.(agentId, frontiers);
-    } else {
-      this.#lifeGen = lifecycle.generation(agentId);
-    }
-    log?.info('runtime ready', { agentId, runtime: runtime.kind, resumed: started.value.resumed });
-    return true;
+  #boundary(): string | null {
+    const { lifecycle, agentId, ports } = this.#o;
+    if (this.#stopped) return null;
+    const injection = lifecycle.onTurnBoundary(agentId, this.#lifeGen, 'turn_end');
+    this.#lastInjection = injection;
+    if (injection === null) return null;
+    ports.recordPromptInput?.({ agentId, kind: 'final_check', wakeTokens: injection.wakeTokens, text: injection.finalCheck });
+    return injection.finalCheck;
   }
 
   async #deliver(d: WakeDelivery): Promise<void> {
-    const { runtime, lifecycle, agentId, ports } = this.#o;
-    const tokens = d.wakes.map((w) => w.wakeToken);
+    const { lifecycle, agentId, ports } = this.#o;
     await this.#ready;
-    if (d.generation !== this.#lifeGen) return;
+    const adapter = this.#adapter;
+    if (adapter === null || d.generation !== this.#lifeGen) return;
+    const tokens = d.wakes.map((w) => w.wakeToken);
     const text = ports.renderDelivery(d);
     if (text === null) {
       lifecycle.onDeliveryFailed(agentId, d.generation, tokens, 'the delivery prompt could not be built');
       return;
     }
     ports.recordPromptInput?.({ agentId, kind: 'delivery', wakeTokens: tokens, text });
-    const res = await runtime.submit({ kind: 'delivery', text });
+    const res = await adapter.deliver(text);
     if (res.ok) lifecycle.onDelivered(agentId, d.generation, tokens);
     else lifecycle.onDeliveryFailed(agentId, d.generation, tokens, res.message);
   }
 
-  #onRuntimeEvent(e: RuntimeEvent): void {
-    if (e.generation !== this.#runtimeGen) return;
-    const { lifecycle, agentId, runtime, ports } = this.#o;
-    const gen = this.#lifeGen;
+  #onEvent(e: RuntimeEventEnvelope): void {
+    const { lifecycle, agentId, ports } = this.#o;
+    if (e.generation < this.#adapterGen) return;
     switch (e.type) {
-      case 'local_text':
-        lifecycle.onLocalText(agentId, gen, e.text);
-        return;
-      case 'turn.end': {
-        if (e.outcome !== 'completed') {
-          lifecycle.onRuntimeError(agentId, gen, e.error ?? `the runtime turn ended ${e.outcome}`);
+      case 'ready': {
+        if (this.#adapterGen === -1) {
+          this.#adapterGen = e.generation;
           return;
         }
-        const injection = lifecycle.onTurnBoundary(agentId, gen, 'turn_end');
-        if (injection === null) return;
-        ports.recordPromptInput?.({ agentId, kind: 'final_check', wakeTokens: injection.wakeTokens, text: injection.finalCheck });
-        void runtime.submit({ kind: 'final_check', text: injection.finalCheck }).then((res) => {
-          if (!res.ok) lifecycle.onFinalCheckUndeliverable(agentId, injection.generation, injection.wakeTokens, res.message);
-        });
+        if (e.generation === this.#adapterGen) return;
+        // A restarted process: the lifecycle's next generation (§6.6, §8.3).
+        this.#adapterGen = e.generation;
+        const next = lifecycle.generation(agentId) + 1;
+        this.#lifeGen = next;
+        const frontiers = lifecycle.onProcessReplaced(agentId, next);
+        if (frontiers.length > 0) ports.onRecovery?.(agentId, frontiers);
+        return;
+      }
+      case 'runtime_error':
+        this.#lastError = e.detail;
+        return;
+      case 'final_check': {
+        const injection = this.#lastInjection;
+        if (e.outcome === 'failed' && injection !== null) lifecycle.onFinalCheckUndeliverable(agentId, injection.generation, injection.wakeTokens, e.detail ?? undefined);
+        return;
+      }
+      case 'turn_end': {
+        if (e.outcome !== 'completed') lifecycle.onRuntimeError(agentId, this.#lifeGen, this.#lastError ?? (e.outcome === 'interrupted' ? 'the turn was interrupted' : 'the runtime turn failed'));
+        this.#lastError = null;
         return;
       }
       case 'exit': {
         if (e.expected || this.#stopped) return;
-        const detail = `the ${runtime.kind} runtime exited unexpectedly (${e.signal ?? `code ${e.code ?? '?'}`})`;
-        lifecycle.onRuntimeError(agentId, gen, detail, { processExited: true });
-        this.#scheduleRestart(detail);
+        const detail = this.#lastError ?? `the ${this.#adapter?.runtime ?? 'agent'} runtime exited unexpectedly (${e.signal ?? `code ${e.code ?? '?'}`})`;
+        this.#lastError = null;
+        lifecycle.onRuntimeError(agentId, this.#lifeGen, detail, { processExited: true });
         return;
       }
+      case 'gave_up':
+        ports.onRuntimeDown?.(agentId, `the runtime crashed ${e.restarts} times and is no longer restarted`);
+        return;
       default:
+        // local_text carries counts only (contract §6.5); tool calls settle nothing (§9.2).
         return;
     }
   }
 
-  #scheduleRestart(detail: string): void {
-    const { agentId, runtime, ports, log } = this.#o;
-    const scheduler = this.#o.scheduler ?? asyncScheduler;
-    const decision = this.#policy.onCrash(scheduler.now());
-    if (!decision.restart) {
-      log?.error('runtime restart cap reached; not restarting', { agentId, runtime: runtime.kind, crashes: decision.crashes });
-      ports.onRuntimeDown?.(agentId, `${detail}; stopped restarting after ${decision.crashes} crashes`);
-      return;
-    }
-    log?.warn('runtime restarting', { agentId, runtime: runtime.kind, attempt: decision.attempt, delayMs: decision.delayMs });
-    this.#restartSub?.unsubscribe();
-    this.#restartSub = timer(decision.delayMs, scheduler).subscribe(() => {
-      this.#restartSub = null;
-      if (!this.#stopped) void this.#startProcess(true);
-    });
-  }
-
-  /** Stops delivering, cancels a pending restart and stops the runtime (no orphans). Idempotent. */
+  /** Stops delivering and stops the adapter (no orphans). Idempotent. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#restartSub?.unsubscribe();
     this.#subs.unsubscribe();
-    await this.#o.runtime.stop();
+    await this.#adapter?.stop();
   }
 }

@@ -1,8 +1,11 @@
+import { CodexRuntime } from '../../../../../main/daemon/runtime/codex/codex-runtime.js';
+import { OpencodeRuntime } from '../../../../../main/daemon/runtime/opencode/opencode-runtime.js';
+import { TurnRuntimeAdapter } from '../../../../../main/daemon/runtime/turn-runtime-adapter.js';
 import { describe, expect, it } from 'vitest';
 import { AgentConfigSchema } from '../../../../../shared/config.js';
 import { ClaudeCodeAdapter } from '../../../../../main/daemon/runtime/claude-code/claude-code-adapter.js';
 import { DemoRuntime } from '../../../../../main/daemon/runtime/demo/demo-runtime.js';
-import { createRuntimeAdapter, runtimeDirOf } from '../../../../../main/daemon/runtime/runtime-factory.js';
+import { createRuntimeAdapter, resolveRuntimeCommand, runtimeDirOf } from '../../../../../main/daemon/runtime/runtime-factory.js';
 
 const deps = {
   mcp: { url: 'http://127.0.0.1:1/mcp', token: 't', headers: { Authorization: 'Bearer t' } },
@@ -21,9 +24,14 @@ describe('createRuntimeAdapter', () => {
     expect(runtimeDirOf('/data', 'claude')).toBe('/data/runtimes/claude');
   });
 
-  it('refuses runtimes this build cannot run with a stable code and what to do', () => {
+  it('builds Codex and OpenCode as turn runtimes behind the same adapter interface', () => {
     const codex = createRuntimeAdapter(AgentConfigSchema.parse({ id: 'codex', name: 'Codex', runtime: 'codex' }), deps);
-    expect(codex).toMatchObject({ ok: false, code: 'runtime_unsupported' });
-    expect(!codex.ok && codex.message).toMatch(/use "claude-code" or "demo"/);
+    expect(codex.ok && codex.adapter).toBeInstanceOf(TurnRuntimeAdapter);
+    expect(codex.ok && (codex.adapter as TurnRuntimeAdapter).inner).toBeInstanceOf(CodexRuntime);
+    expect(codex.ok && codex.adapter.runtime).toBe('codex');
+    const opencode = createRuntimeAdapter(AgentConfigSchema.parse({ id: 'oc', name: 'OpenCode', runtime: 'opencode' }), deps);
+    expect(opencode.ok && (opencode.adapter as TurnRuntimeAdapter).inner).toBeInstanceOf(OpencodeRuntime);
+    expect(resolveRuntimeCommand('/opt/codex', 'codex', '/nowhere')).toBe('/opt/codex');
+    expect(resolveRuntimeCommand(null, 'opencode', '/nowhere')).toBe('opencode');
   });
 });

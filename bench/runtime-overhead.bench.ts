@@ -1,0 +1,111 @@
+/**
+ * `npm run bench -- runtime-overhead [codex|opencode|all] [turns]`: the daemon's overhead per
+ * turn around the real Codex / OpenCode CLIs (issue 10), against the CLI's own turn time,
+ * measured in the same run with the fake model server on 127.0.0.1.
+ *
+ * Per `[[tool]]` turn:
+ * - deliver→turn.start: from the binding handing the delivery to the adapter (`submit`) to the
+ *   runtime's turn-start event (adapter write + the CLI's own time to begin the turn);
+ * - submit accepted: from `submit` to the runtime accepting the prompt (`turn/start` answer,
+ *   `prompt_async` 204);
+ * - send→terminal: from the MCP `message_send` reaching the daemon's handler to the wake's
+ *   terminal `reply_sent` event (guard, store, wake table) — the ACK returns right after;
+ * - CLI turn: turn.start → turn.end as the CLI reports it.
+ *
+ * Result: value = turns/s the daemon's own per-turn work (deliver→turn.start minus nothing,
+ * plus send→terminal) would sustain, baseline = turns/s of the CLI's own turn time; ratio =
+ * value/baseline = CLI turn time / daemon path time (higher is better: the daemon costs less
+ * of a turn). Medians over the turns; the first turn (MCP connect, lazy plugin load) is a warm-up.
+ */
+import { performance } from 'node:perf_hooks';
+import { RuntimeHarness, type RealRuntimeKind } from '../test/fixtures/runtime-harness.js';
+
+interface TurnSample {
+  deliverToTurnStart: number;
+  submitAccepted: number;
+  sendToTerminal: number;
+  cliTurn: number;
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length === 0 ? Number.NaN : s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+const round = (x: number) => Math.round(x * 100) / 100;
+
+async function measure(kind: RealRuntimeKind, turns: number): Promise<{ samples: TurnSample[]; startupMs: number }> {
+  const t0 = performance.now();
+  const h = await RuntimeHarness.start(kind);
+  const startupMs = performance.now() - t0;
+  // Instrument the two daemon-side edges without changing behaviour.
+  const inner = h.inner;
+  const runtime = inner as { submit: typeof inner.submit };
+  const submit = runtime.submit.bind(inner);
+  let submitAt = 0;
+  let acceptedAt = 0;
+  runtime.submit = async (prompt: Parameters<typeof inner.submit>[0]) => {
+    submitAt = performance.now();
+    const res = await submit(prompt);
+    acceptedAt = performance.now();
+    return res;
+  };
+  const lifecycle = h.lifecycle as { onSendResult: typeof h.lifecycle.onSendResult };
+  const onSendResult = lifecycle.onSendResult.bind(h.lifecycle);
+  let sendAt = 0;
+  lifecycle.onSendResult = (r) => {
+    sendAt = sendAt === 0 ? performance.now() : sendAt;
+    return onSendResult(r);
+  };
+  let turnStartAt = 0;
+  let turnEndAt = 0;
+  const sub = inner.events$.subscribe((e) => {
+    if (e.type === 'turn.start') turnStartAt = performance.now();
+    if (e.type === 'turn.end') turnEndAt = performance.now();
+  });
+  const samples: TurnSample[] = [];
+  try {
+    for (let i = 0; i <= turns; i += 1) {
+      sendAt = 0;
+      const turnEnded = h.nextRuntimeEvent((e) => e.type === 'turn_end');
+      const wake = h.post(`[[tool]] Bench turn ${i}.`, '#bench');
+      const terminal = await h.terminal(wake);
+      const terminalAt = performance.now();
+      await turnEnded;
+      if (terminal.status !== 'reply_sent') throw new Error(`bench turn ${i} ended ${terminal.status}`);
+      if (i === 0) continue; // warm-up
+      samples.push({ deliverToTurnStart: turnStartAt - submitAt, submitAccepted: acceptedAt - submitAt, sendToTerminal: terminalAt - sendAt, cliTurn: turnEndAt - turnStartAt });
+    }
+  } finally {
+    sub.unsubscribe();
+    await h.stop();
+  }
+  return { samples, startupMs };
+}
+
+export default async function (args: string[]): Promise<Record<string, unknown>> {
+  const which = args[0] ?? 'all';
+  const turns = Number(args[1] ?? 5);
+  const kinds: RealRuntimeKind[] = which === 'all' ? ['codex', 'opencode'] : [which as RealRuntimeKind];
+  const perRuntime: Record<string, Record<string, number>> = {};
+  let daemonSum = 0;
+  let cliSum = 0;
+  for (const kind of kinds) {
+    const { samples, startupMs } = await measure(kind, turns);
+    const m = {
+      turns: samples.length,
+      startupMs: round(startupMs),
+      deliverToTurnStartMs: round(median(samples.map((s) => s.deliverToTurnStart))),
+      submitAcceptedMs: round(median(samples.map((s) => s.submitAccepted))),
+      sendToTerminalMs: round(median(samples.map((s) => s.sendToTerminal))),
+      cliTurnMs: round(median(samples.map((s) => s.cliTurn))),
+    };
+    perRuntime[kind] = m;
+    console.log(`${kind}: ${JSON.stringify(m)}`);
+    daemonSum += m.deliverToTurnStartMs + m.sendToTerminalMs;
+    cliSum += m.cliTurnMs;
+  }
+  const value = 1000 / daemonSum;
+  const baseline = 1000 / cliSum;
+  return { value: round(value), baseline: round(baseline), ratio: round(value / baseline), unit: 'turns/s', runtimes: perRuntime, note: 'value: daemon path (deliver→turn.start + send→terminal) per turn; baseline: the CLI’s own turn time; medians' };
+}
