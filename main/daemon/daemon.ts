@@ -22,7 +22,7 @@ import { startMcpServer } from './mcp/mcp-server.js';
 import { createWakeMetrics } from './metrics/wake-metrics.js';
 import { finalCheckRenderer } from './prompt/final-check.js';
 import { PromptTrajectory } from './prompt/prompt-trajectory.js';
-import type { AgentRuntime } from './runtime/agent-runtime.js';
+import type { RuntimeAdapter, TurnBoundaryHost } from './runtime/runtime-adapter.js';
 import { AgentHost } from './services/agent-host.js';
 import { CommunicationService } from './services/communication-service.js';
 import { ConversationService, OPERATOR_ID, OPERATOR_NAME } from './services/conversation-service.js';
@@ -37,11 +37,11 @@ export interface SettingsPort {
   save(settings: Settings): void;
 }
 
-/** Builds one agent's runtime; the default covers claude-code, codex, opencode and demo. */
+/** Builds one agent's runtime adapter; the default (`createRuntimeAdapter`) covers claude-code, codex, opencode and demo. */
 export type RuntimeFactory = (
   agent: AgentConfig,
-  ctx: { readonly mcp: McpEndpoint; readonly dataDir: string; readonly log: DaemonLog },
-) => { readonly ok: true; readonly runtime: AgentRuntime } | { readonly ok: false; readonly code: string; readonly message: string };
+  ctx: { readonly mcp: McpEndpoint; readonly host: TurnBoundaryHost; readonly dataDir: string; readonly log: DaemonLog },
+) => { readonly ok: true; readonly adapter: RuntimeAdapter } | { readonly ok: false; readonly code: string; readonly message: string };
 
 export interface DaemonDeps {
   readonly createRuntime: RuntimeFactory;
@@ -149,14 +149,10 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
     const agentState = (a: AgentConfig): Agent['state'] => hosts.get(a.id)?.state ?? 'crashed';
     for (const agent of config.agents) {
       wakes.registerAgent({ agentId: agent.id, publicName: agent.id, displayName: agent.name, runtime: agent.runtime, model: agent.model, language: agent.language });
-      const made = deps.createRuntime(agent, { mcp: mcp.issueToken(agent.id), dataDir: options.dataDir, log });
-      if (!made.ok) {
-        log.error('agent runtime not created', { agentId: agent.id, code: made.code, message: made.message });
-        continue;
-      }
+      const endpoint = mcp.issueToken(agent.id);
       const host = new AgentHost({
         agent,
-        runtime: made.runtime,
+        createAdapter: (boundaryHost) => deps.createRuntime(agent, { mcp: endpoint, host: boundaryHost, dataDir: options.dataDir, log }),
         lifecycle: wakes,
         bus,
         store,

@@ -1,24 +1,28 @@
 /**
- * One configured agent at run time: its runtime (any `AgentRuntime`), the binding to the wake
- * lifecycle, and the bridge from runtime events to the hook bus (`turn.start`, `turn.end`,
- * runtime-local tool calls and local-text counts — never the text: contract §6.5).
+ * One configured agent at run time: its runtime adapter (any `RuntimeAdapter`), the binding to
+ * the wake lifecycle, and the bridge from runtime events to the hook bus (`turn.start`,
+ * `turn.end`, runtime-local tool calls and local-text counts — never the text: contract §6.5).
  */
+import { randomUUID } from 'node:crypto';
+import { Subscription } from 'rxjs';
 import type { Agent } from '../../../shared/api/contract.js';
 import { LOCAL_CHANNEL, type AgentConfig } from '../../../shared/config.js';
 import type { HookBus } from '../bus/hook-bus.js';
 import type { DaemonLog } from '../daemon-types.js';
 import { compileDelivery, type DeliveryMessage } from '../prompt/prompt-compiler.js';
 import type { PromptTrajectory } from '../prompt/prompt-trajectory.js';
-import type { AgentRuntime } from '../runtime/agent-runtime.js';
+import type { RuntimeAdapter, TurnBoundaryHost } from '../runtime/runtime-adapter.js';
 import { WakeRuntimeBinding } from '../runtime/wake-runtime-binding.js';
-import type { RecoveryFrontier } from '../wake/pending-delivery.js';
 import type { Store } from '../store/index.js';
+import type { RecoveryFrontier } from '../wake/pending-delivery.js';
 import type { WakeDelivery, WakeLifecycle } from '../wake/wake-lifecycle.js';
-import { Subscription } from 'rxjs';
+
+export type AdapterFactory = (host: TurnBoundaryHost) => { readonly ok: true; readonly adapter: RuntimeAdapter } | { readonly ok: false; readonly code: string; readonly message: string };
 
 export interface AgentHostOptions {
   readonly agent: AgentConfig;
-  readonly runtime: AgentRuntime;
+  /** Builds the runtime adapter around the binding's turn-boundary host. */
+  readonly createAdapter: AdapterFactory;
   readonly lifecycle: WakeLifecycle;
   readonly bus: HookBus;
   readonly store: Store;
@@ -39,7 +43,6 @@ export class AgentHost {
   constructor(private readonly o: AgentHostOptions) {
     this.#binding = new WakeRuntimeBinding({
       agentId: o.agent.id,
-      runtime: o.runtime,
       lifecycle: o.lifecycle,
       ...(o.log ? { log: o.log } : {}),
       ports: {
@@ -70,43 +73,51 @@ export class AgentHost {
   /** Starts the runtime; resolves false when it could not start (the agent shows as crashed). */
   async start(): Promise<boolean> {
     const { agent, bus, lifecycle } = this.o;
+    const made = this.o.createAdapter(this.#binding.host);
+    if (!made.ok) {
+      this.o.log?.error('agent runtime not created', { agentId: agent.id, code: made.code, message: made.message });
+      this.#setState('crashed');
+      this.o.onRuntimeDown(made.message);
+      return false;
+    }
     this.#subs.add(
-      this.o.runtime.events$.subscribe((e) => {
+      made.adapter.events$.subscribe((e) => {
         switch (e.type) {
           case 'ready':
             this.#setState('idle');
             return;
-          case 'turn.start': {
-            this.#turnId = e.turnId;
+          case 'turn_start': {
+            const turnId = `turn_${randomUUID()}`;
+            this.#turnId = turnId;
             this.#setState('busy');
             const rows = lifecycle.pending(agent.id);
-            bus.emit('turn.start', { turnId: e.turnId, agentId: agent.id, channel: LOCAL_CHANNEL, wakeTokens: rows.map((r) => r.wakeToken), ...(rows[0] ? { target: rows[0].target } : {}) });
+            bus.emit('turn.start', { turnId, agentId: agent.id, channel: LOCAL_CHANNEL, wakeTokens: rows.map((r) => r.wakeToken), ...(rows[0] ? { target: rows[0].target } : {}) });
             return;
           }
-          case 'tool':
-            if (e.status === 'started') bus.emit('runtime.local', { turnId: e.turnId, kind: 'tool_call', tool: e.tool });
+          case 'tool_call':
+            if (this.#turnId !== null) bus.emit('runtime.local', { turnId: this.#turnId, kind: 'tool_call', tool: e.name });
             return;
-          case 'local_text': {
-            // Counts only: the text itself goes nowhere (contract §6.5).
-            let runes = 0;
-            for (const _ of e.text) runes += 1;
-            bus.emit('runtime.local', { turnId: e.turnId, kind: 'local_text', bytes: Buffer.byteLength(e.text, 'utf8'), runes });
+          case 'local_text':
+            // Counts only: the text itself never reaches the daemon's host side (contract §6.5).
+            if (this.#turnId !== null) bus.emit('runtime.local', { turnId: this.#turnId, kind: 'local_text', bytes: e.bytes, runes: e.runes });
             return;
-          }
-          case 'turn.end':
-            bus.emit('turn.end', { turnId: e.turnId });
-            if (this.#turnId === e.turnId) this.#turnId = null;
+          case 'turn_end':
+            this.#endTurn();
             this.#setState('idle');
             return;
           case 'exit':
-            if (this.#turnId !== null) bus.emit('turn.end', { turnId: this.#turnId });
-            this.#turnId = null;
+            this.#endTurn();
             this.#setState(e.expected ? 'stopped' : 'starting');
+            return;
+          case 'gave_up':
+            this.#setState('crashed');
+            return;
+          default:
             return;
         }
       }),
     );
-    const ok = await this.#binding.start();
+    const ok = await this.#binding.start(made.adapter);
     if (!ok && this.#state === 'starting') this.#setState('crashed');
     return ok;
   }
@@ -117,6 +128,10 @@ export class AgentHost {
     this.#setState('stopped');
   }
 
+  #endTurn(): void {
+    if (this.#turnId !== null) this.o.bus.emit('turn.end', { turnId: this.#turnId });
+    this.#turnId = null;
+  }
   #renderDelivery(d: WakeDelivery): string | null {
     const messages: DeliveryMessage[] = [];
     for (const w of d.wakes) {
