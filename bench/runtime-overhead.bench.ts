@@ -12,10 +12,11 @@
  *   terminal `reply_sent` event (guard, store, wake table) — the ACK returns right after;
  * - CLI turn: turn.start → turn.end as the CLI reports it.
  *
- * Result: value = turns/s the daemon's own per-turn work (deliver→turn.start minus nothing,
- * plus send→terminal) would sustain, baseline = turns/s of the CLI's own turn time; ratio =
- * value/baseline = CLI turn time / daemon path time (higher is better: the daemon costs less
- * of a turn). Medians over the turns; the first turn (MCP connect, lazy plugin load) is a warm-up.
+ * Result: value = turns/s the daemon path (deliver→turn.start + send→terminal, summed over the
+ * runtimes) would sustain, baseline = turns/s of the CLIs' own turn time (summed likewise);
+ * ratio = value/baseline = CLI turn time / daemon path time (higher is better: the daemon costs
+ * less of a turn). deliver→turn.start includes the CLI's own time to begin a turn, so the
+ * ratio understates the daemon. Medians; the first turn (MCP connect, lazy plugin load) is a warm-up.
  */
 import { performance } from 'node:perf_hooks';
 import { RuntimeHarness, type RealRuntimeKind } from '../test/fixtures/runtime-harness.js';

@@ -9,7 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RuntimeHarness, type RealRuntimeKind } from '../../fixtures/runtime-harness.js';
 import { RUNTIME_CASES } from './runtime-cases.js';
 
-const RUNTIMES: readonly RealRuntimeKind[] = ['codex', 'opencode'];
+/**
+ * Claude Code runs the same table when AGENTTEAM_CONFORMANCE_CLAUDE=1. Not by default yet: on
+ * one long-lived session it fails 6 of the cases (first: the tool reply case sees a final-check;
+ * see the runtimes report) — an adapter/fake interaction the Claude Code owner must settle.
+ */
+const RUNTIMES: readonly RealRuntimeKind[] = process.env.AGENTTEAM_CONFORMANCE_CLAUDE === '1' ? ['claude-code', 'codex', 'opencode'] : ['codex', 'opencode'];
+/** Crash and orphan checks need the CLI's pid; the Claude Code suite covers them against a stand-in CLI. */
+const hasInner = (kind: RealRuntimeKind) => kind !== 'claude-code';
 const CASE_TIMEOUT = 90_000;
 
 describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) => {
@@ -24,13 +31,15 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
   }, 60_000);
 
   it('the prompt names the send tool this runtime really offers (contract §8.2)', async () => {
-    const offered = kind === 'codex' ? 'mcp__agentteam/message_send' : 'agentteam_message_send';
-    const named = kind === 'codex' ? '`message_send` (tool namespace `mcp__agentteam`)' : '`agentteam_message_send`';
+    const offered = { 'claude-code': 'mcp__agentteam__message_send', codex: 'mcp__agentteam/message_send', opencode: 'agentteam_message_send' }[kind];
+    const named = { 'claude-code': '`mcp__agentteam__message_send`', codex: '`message_send` (tool namespace `mcp__agentteam`)', opencode: '`agentteam_message_send`' }[kind];
     const wake = h.post('[[tool]] Which tool do you have?', '#conf-names');
     await h.terminal(wake);
     const delivery = h.promptInputs.find((p) => p.kind === 'delivery' && p.wakeTokens.includes(wake));
     expect(delivery?.text).toContain(named);
-    expect(h.fake.requests.filter((r) => r.reply !== null).every((r) => r.tools.includes(offered))).toBe(true);
+    const answered = h.fake.requests.filter((r) => r.reply?.script === 'tool');
+    expect(answered.length).toBeGreaterThan(0);
+    expect(answered.every((r) => r.tools.includes(offered))).toBe(true);
   }, CASE_TIMEOUT);
 
   for (const c of RUNTIME_CASES) {
@@ -89,7 +98,7 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
     CASE_TIMEOUT,
   );
 
-  it(
+  it.skipIf(!hasInner(kind))(
     'crash mid-turn → pending wake failed, capped restart resumes the same session, next wake replies',
     async () => {
       const sessionBefore = h.runtimeEvents.filter((e) => e.type === 'ready').at(-1);
@@ -112,7 +121,7 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
     CASE_TIMEOUT * 2,
   );
 
-  it(
+  it.skipIf(!hasInner(kind))(
     'stop leaves no orphan processes and stderr stays diagnostics only',
     async () => {
       await h.binding.stop();
