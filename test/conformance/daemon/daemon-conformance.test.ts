@@ -1,0 +1,133 @@
+/**
+ * Whole-daemon conformance (issue 7 for Claude Code, issue 10 for Codex and OpenCode): the
+ * assembled daemon (`createDaemon`) with the real runtime CLI against a scripted fake model on
+ * 127.0.0.1, checked only through the surfaces a person has — `messages.send` on a channel with
+ * an `@agent` mention, `wakes.list` / `wakes.inspect`, `messages.list`, the API events, the
+ * Prometheus text, the info log and the store file's bytes.
+ *
+ * The same table (`RUNTIME_CASES`, shared with the adapter-level suite) drives all three
+ * runtimes; one daemon with one long-lived runtime session per runtime runs it in sequence.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isTerminal } from '../../../shared/wake-status.js';
+import { DaemonHarness, hexSecretMarker, runtimeProcesses, wakeCounters, type RealRuntime } from '../../fixtures/daemon-harness.js';
+import { RUNTIME_CASES, SECRET } from '../runtimes/runtime-cases.js';
+
+const RUNTIMES: readonly RealRuntime[] = ['claude-code', 'codex', 'opencode'];
+const CASE_TIMEOUT = 60_000;
+/** Small, so the table's long tool-only turn (4 quiet seconds) shows beacons (watchdog spec A). */
+const WATCHDOG_SECONDS = 1;
+
+describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (runtime) => {
+  let h: DaemonHarness;
+  /** The terminal outcomes the table produced, for the closing metrics check. */
+  const outcomes = { received: 0, replySent: 0, noReply: 0, failed: 0 };
+
+  beforeAll(async () => {
+    h = await DaemonHarness.start(runtime, { watchdogThresholdSeconds: WATCHDOG_SECONDS });
+    await h.ready(90_000);
+  }, 120_000);
+
+  afterAll(async () => {
+    await h?.dispose();
+  }, 60_000);
+
+  for (const c of RUNTIME_CASES) {
+    it(
+      c.name,
+      async () => {
+        const before = wakeCounters(await h.daemon.metrics.metrics(), runtime);
+        // The secret travels hex-encoded: the operator's own message (stored, quoted in the
+        // delivery prompt) must not hold the text the model prints, or "appears nowhere" is moot.
+        const text = c.secret !== undefined ? hexSecretMarker(c.text) : c.text;
+        if (c.secret !== undefined) expect(text).not.toContain(c.secret);
+        const { wakeToken } = await h.send(c.target, text);
+        const wake = await h.terminal(wakeToken, CASE_TIMEOUT - 10_000);
+
+        // wakes.list / wakes.inspect: status, reason, final-check (contract §6.2, §6.4, §8.4, §9.3).
+        expect({ status: wake.status, reason: wake.reason }).toEqual({ status: c.status, reason: c.reason });
+        const listed = (await h.api['wakes.list']({ target: c.target })).find((w) => w.wakeToken === wakeToken);
+        expect(listed?.status).toBe(c.status);
+        expect(listed?.runtime).toBe(runtime);
+        const inspected = await h.api['wakes.inspect']({ wakeToken });
+        const terminalEvents = inspected.events.filter((e) => e.kind === 'status' && e.status !== null && isTerminal(e.status));
+        expect(terminalEvents).toHaveLength(1);
+        expect(inspected.promptInputs.filter((p) => p.kind === 'final_check')).toHaveLength(c.finalChecks);
+        expect(inspected.wake.finalCheck).toBe(c.finalChecks === 1);
+        expect(inspected.promptInputs.filter((p) => p.kind === 'delivery')).toHaveLength(1);
+        if (c.finalChecks === 1) expect(inspected.promptInputs.find((p) => p.kind === 'final_check')?.text).toContain(`"${c.target}"`);
+
+        // messages.list: the agent's sends on the case's target; the operator's one message.
+        const { messages } = await h.api['messages.list']({ target: c.target });
+        expect(messages.filter((m) => m.authorKind === 'agent')).toHaveLength(c.sends);
+        expect(messages.filter((m) => m.authorKind === 'operator')).toHaveLength(1);
+
+        // metrics: exactly this wake counted, under its runtime (contract §10.2).
+        const after = wakeCounters(await h.daemon.metrics.metrics(), runtime);
+        const expected = {
+          received: before.received + 1,
+          replySent: before.replySent + (c.status === 'reply_sent' ? 1 : 0),
+          noReply: before.noReply + (c.status === 'completed_without_visible_reply' ? 1 : 0),
+          failed: before.failed + (c.status === 'failed' ? 1 : 0),
+        };
+        expect(after).toEqual(expected);
+        outcomes.received += 1;
+        outcomes.replySent += expected.replySent - before.replySent;
+        outcomes.noReply += expected.noReply - before.noReply;
+        outcomes.failed += expected.failed - before.failed;
+
+        if (c.status === 'failed') expect(wake.detail ?? '').toMatch(/400/);
+
+        if (c.refusedTarget !== undefined) {
+          // The model got a tool error naming the refusal; nothing was stored on that target.
+          const toolErrorSeen = h.model.requests.some((r) => JSON.stringify(r.body).includes('out_of_scope:'));
+          expect(toolErrorSeen).toBe(true);
+          expect((await h.api['messages.list']({ target: c.refusedTarget })).messages).toEqual([]);
+          expect((await h.api['conversations.list']({})).map((conv) => conv.target)).not.toContain(c.refusedTarget);
+        }
+
+        if (c.beacons === true) {
+          // Beacons are statuses on the wake's chip, never chat messages (watchdog spec A, DESIGN.md).
+          expect(wake.beacons).toBeGreaterThanOrEqual(1);
+          expect(inspected.events.filter((e) => e.kind === 'beacon').length).toBe(inspected.wake.beacons);
+          expect(messages.some((m) => m.content.includes('Working…'))).toBe(false);
+        }
+
+        if (c.secret !== undefined) {
+          // The model really printed it (as local text)…
+          expect(h.model.requests.some((r) => r.reply?.script === 'secret' && r.reply.text === c.secret)).toBe(true);
+          // …and it is nowhere a person or a file could see it (contract §6.1, §6.5).
+          expect((await h.storeBytes()).includes(Buffer.from(c.secret, 'utf8'))).toBe(false);
+          expect(JSON.stringify(await h.everyApiAnswer())).not.toContain(c.secret);
+          expect(JSON.stringify(h.events)).not.toContain(c.secret);
+          expect(JSON.stringify(h.logLines.filter((l) => l.level !== 'debug'))).not.toContain(c.secret);
+          expect(await h.daemon.metrics.metrics()).not.toContain(c.secret);
+        }
+      },
+      CASE_TIMEOUT,
+    );
+  }
+
+  it('metrics: the four wake counters by runtime add up over the table, never an agent id as a label (contract §10.1, §10.2)', async () => {
+    const text = await h.daemon.metrics.metrics();
+    expect(wakeCounters(text, runtime)).toEqual(outcomes);
+    expect(outcomes.received).toBe(RUNTIME_CASES.length);
+    expect(text).not.toContain(h.agentId);
+    expect(text).not.toMatch(/agent_?id=/i);
+  });
+
+  it(
+    'stop: the runtime processes end with the daemon (no orphans), and the secret is in no file of the store',
+    async () => {
+      const running = runtimeProcesses(h.dir);
+      if (running === null) return expect.fail('cannot list processes on this platform (/proc)');
+      // The check can fail: the runtime CLI is running now.
+      expect(running.length).toBeGreaterThan(0);
+      await h.stop();
+      expect(runtimeProcesses(h.dir)).toEqual([]);
+      // After the store closed (WAL checkpointed into the database file).
+      expect((await h.storeBytes()).includes(Buffer.from(SECRET, 'utf8'))).toBe(false);
+    },
+    30_000,
+  );
+});
