@@ -36,6 +36,8 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
     it(
       c.name,
       async () => {
+        // One case per runtime turn: the previous case's turn has ended (agents.list shows idle).
+        await h.idle(20_000);
         const before = wakeCounters(await h.daemon.metrics.metrics(), runtime);
         // The secret travels hex-encoded: the operator's own message (stored, quoted in the
         // delivery prompt) must not hold the text the model prints, or "appears nowhere" is moot.
