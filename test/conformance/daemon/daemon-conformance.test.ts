@@ -119,6 +119,44 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
   });
 
   it(
+    'a message written while the agent is still in its turn is answered too: each wake ends once, one final-check for the late one (contract §6.2, §6.4, §9.2)',
+    async () => {
+      await h.idle(20_000);
+      const first = await h.send('#conf-busy-1', '[[tool]] First question.');
+      // reply_sent settles at the tool call, while the runtime turn is still running.
+      expect((await h.terminal(first.wakeToken, 40_000)).status).toBe('reply_sent');
+      // Deterministic: the MCP call that settled it has not even been answered yet.
+      expect((await h.api['agents.list']({})).find((a) => a.id === h.agentId)?.state).toBe('busy');
+      const second = await h.send('#conf-busy-2', '[[local]] Second question, while you are busy.');
+      const wake = await h.terminal(second.wakeToken, 40_000);
+      expect({ status: wake.status, finalCheck: wake.finalCheck }).toEqual({ status: 'reply_sent', finalCheck: true });
+      const { promptInputs, events } = await h.api['wakes.inspect']({ wakeToken: second.wakeToken });
+      expect(promptInputs.filter((p) => p.kind === 'final_check')).toHaveLength(1);
+      expect(events.filter((e) => e.kind === 'status' && e.status !== null && isTerminal(e.status))).toHaveLength(1);
+      expect((await h.api['messages.list']({ target: '#conf-busy-2' })).messages.filter((m) => m.authorKind === 'agent')).toHaveLength(1);
+      expect((await h.api['messages.list']({ target: '#conf-busy-1' })).messages.filter((m) => m.authorKind === 'agent')).toHaveLength(1);
+    },
+    CASE_TIMEOUT,
+  );
+
+  it(
+    'a wake written into a running turn gets that turn\'s silence beacons on its own chip (watchdog spec A)',
+    async () => {
+      await h.idle(20_000);
+      const first = await h.send('#conf-busy-3', '[[tool]] A quick one.');
+      expect((await h.terminal(first.wakeToken, 40_000)).status).toBe('reply_sent');
+      expect((await h.api['agents.list']({})).find((a) => a.id === h.agentId)?.state).toBe('busy');
+      const second = await h.send('#conf-busy-4', '[[slow:3:1000]] [[tool]] Then a slow one.');
+      const wake = await h.terminal(second.wakeToken, 40_000);
+      expect(wake.status).toBe('reply_sent');
+      expect(wake.beacons).toBeGreaterThanOrEqual(1);
+      const { events } = await h.api['wakes.inspect']({ wakeToken: second.wakeToken });
+      expect(events.filter((e) => e.kind === 'beacon').length).toBe(wake.beacons);
+    },
+    CASE_TIMEOUT,
+  );
+
+  it(
     'stop: the runtime processes end with the daemon (no orphans), and the secret is in no file of the store',
     async () => {
       const running = runtimeProcesses(h.dir);

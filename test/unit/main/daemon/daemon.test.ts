@@ -1,0 +1,87 @@
+/**
+ * The composition root's own wiring (main/daemon/daemon.ts), with a scripted runtime adapter in
+ * place of a CLI so the turn boundaries are exact. The whole-daemon behaviour with the real
+ * CLIs is test/conformance/daemon/daemon-conformance.test.ts.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReplaySubject, Subject, filter, firstValueFrom, timeout } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiEvent, Wake } from '../../../../shared/api/contract.js';
+import { createDaemon, type Daemon } from '../../../../main/daemon/index.js';
+import type { DeliverResult, RuntimeAdapter, RuntimeEvent, RuntimeEventEnvelope, StartResult } from '../../../../main/daemon/runtime/runtime-adapter.js';
+
+/** A runtime whose turns the test opens and closes; like Claude Code, a delivery during a turn joins that turn. */
+class ScriptedRuntime implements RuntimeAdapter {
+  readonly runtime = 'claude-code' as const;
+  readonly #events = new Subject<RuntimeEventEnvelope>();
+  readonly events$ = this.#events.asObservable();
+  readonly delivered$ = new ReplaySubject<string>();
+  turnOpen = false;
+
+  emit(event: RuntimeEvent): void {
+    this.#events.next({ ...event, generation: 1 });
+  }
+  async start(): Promise<StartResult> {
+    this.emit({ type: 'ready', sessionId: 's1', resumed: false });
+    return { ok: true, sessionId: 's1', resumed: false };
+  }
+  async deliver(text: string): Promise<DeliverResult> {
+    if (!this.turnOpen) {
+      this.turnOpen = true;
+      this.emit({ type: 'turn_start', sessionId: 's1' });
+    }
+    this.delivered$.next(text);
+    return { ok: true };
+  }
+  async interrupt(): Promise<void> {}
+  async stop(): Promise<void> {
+    this.#events.complete();
+  }
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function start(thresholdSeconds: number): Promise<{ daemon: Daemon; runtime: ScriptedRuntime; events: ReplaySubject<ApiEvent> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'agentteam-daemon-unit-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'agentteam.json'), JSON.stringify({ agents: [{ id: 'agent1', name: 'Agent', runtime: 'claude-code' }], channels: { local: { silenceWatchdog: { thresholdSeconds } } } }));
+  const runtime = new ScriptedRuntime();
+  const daemon = await createDaemon({ dataDir: dir, createRuntime: () => ({ ok: true, adapter: runtime }) });
+  cleanups.push(() => daemon.stop());
+  const events = new ReplaySubject<ApiEvent>();
+  const sub = daemon.events$.subscribe(events);
+  cleanups.push(async () => sub.unsubscribe());
+  return { daemon, runtime, events };
+}
+
+const wakeOf = async (daemon: Daemon, target: string, messageId: string): Promise<Wake> => {
+  const wake = (await daemon.api['wakes.list']({ target })).find((w) => w.messageId === messageId);
+  if (wake === undefined) throw new Error(`no wake for ${messageId}`);
+  return wake;
+};
+
+describe('assembleDaemon wiring', () => {
+  it('a silence beacon lands on a wake written into the running turn, not only on those of turn.start (watchdog spec A)', async () => {
+    const { daemon, runtime, events } = await start(0.2);
+    const a = await daemon.api['messages.send']({ target: '#one', content: '@agent1 first' });
+    await firstValueFrom(runtime.delivered$);
+    const b = await daemon.api['messages.send']({ target: '#two', content: '@agent1 second, while you work' });
+    const wakeB = await wakeOf(daemon, '#two', b.messageId);
+    // Written into the same turn (no second turn_start).
+    expect(runtime.turnOpen).toBe(true);
+    const beaconed = await firstValueFrom(
+      events.pipe(
+        filter((e): e is Extract<ApiEvent, { name: 'wake.updated' }> => e.name === 'wake.updated' && e.payload.wakeToken === wakeB.wakeToken && e.payload.beacons >= 1),
+        timeout({ first: 5000, with: () => Promise.reject(new Error('the wake written mid-turn never got a beacon')) }),
+      ),
+    );
+    expect(beaconed.payload.status).toBe('delivered');
+    // The wake of turn.start gets it too.
+    expect((await wakeOf(daemon, '#one', a.messageId)).beacons).toBeGreaterThanOrEqual(1);
+  });
+});
