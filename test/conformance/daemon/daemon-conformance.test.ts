@@ -118,21 +118,23 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
     expect(text).not.toMatch(/agent_?id=/i);
   });
 
+  // The operator writes while the agent works: the first wake's model call is streaming (quiet
+  // steps), so the second is written into the running turn. Claude Code shows it inside that turn
+  // (a role:"system" entry after the tool result); Codex and OpenCode take it as the next turn.
   it(
-    'a message written while the agent is still in its turn is answered too: each wake ends once, one final-check for the late one (contract §6.2, §6.4, §9.2)',
+    'a message written while the agent is in its turn is answered too: each wake ends once, one final-check for the late one (contract §6.2, §6.4, §9.2)',
     async () => {
       await h.idle(20_000);
-      const first = await h.send('#conf-busy-1', '[[tool]] First question.');
-      // reply_sent settles at the tool call, while the runtime turn is still running.
-      expect((await h.terminal(first.wakeToken, 40_000)).status).toBe('reply_sent');
-      // Deterministic: the MCP call that settled it has not even been answered yet.
-      expect((await h.api['agents.list']({})).find((a) => a.id === h.agentId)?.state).toBe('busy');
+      const first = await h.send('#conf-busy-1', '[[slow:2:500]] [[tool]] First question.');
+      await h.busy(20_000);
       const second = await h.send('#conf-busy-2', '[[local]] Second question, while you are busy.');
+      expect((await h.terminal(first.wakeToken, 40_000)).status).toBe('reply_sent');
       const wake = await h.terminal(second.wakeToken, 40_000);
       expect({ status: wake.status, finalCheck: wake.finalCheck }).toEqual({ status: 'reply_sent', finalCheck: true });
       const { promptInputs, events } = await h.api['wakes.inspect']({ wakeToken: second.wakeToken });
       expect(promptInputs.filter((p) => p.kind === 'final_check')).toHaveLength(1);
       expect(events.filter((e) => e.kind === 'status' && e.status !== null && isTerminal(e.status))).toHaveLength(1);
+      expect((await h.api['wakes.inspect']({ wakeToken: first.wakeToken })).promptInputs.filter((p) => p.kind === 'final_check')).toHaveLength(0);
       expect((await h.api['messages.list']({ target: '#conf-busy-2' })).messages.filter((m) => m.authorKind === 'agent')).toHaveLength(1);
       expect((await h.api['messages.list']({ target: '#conf-busy-1' })).messages.filter((m) => m.authorKind === 'agent')).toHaveLength(1);
     },
@@ -143,10 +145,10 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
     'a wake written into a running turn gets that turn\'s silence beacons on its own chip (watchdog spec A)',
     async () => {
       await h.idle(20_000);
-      const first = await h.send('#conf-busy-3', '[[tool]] A quick one.');
-      expect((await h.terminal(first.wakeToken, 40_000)).status).toBe('reply_sent');
-      expect((await h.api['agents.list']({})).find((a) => a.id === h.agentId)?.state).toBe('busy');
+      const first = await h.send('#conf-busy-3', '[[slow:2:500]] [[tool]] A quick one.');
+      await h.busy(20_000);
       const second = await h.send('#conf-busy-4', '[[slow:3:1000]] [[tool]] Then a slow one.');
+      expect((await h.terminal(first.wakeToken, 40_000)).status).toBe('reply_sent');
       const wake = await h.terminal(second.wakeToken, 40_000);
       expect(wake.status).toBe('reply_sent');
       expect(wake.beacons).toBeGreaterThanOrEqual(1);
