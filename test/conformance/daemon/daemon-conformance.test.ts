@@ -8,6 +8,7 @@
  * The same table (`RUNTIME_CASES`, shared with the adapter-level suite) drives all three
  * runtimes; one daemon with one long-lived runtime session per runtime runs it in sequence.
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTerminal } from '../../../shared/wake-status.js';
 import { DaemonHarness, hexSecretMarker, runtimeProcesses, wakeCounters, type RealRuntime } from '../../fixtures/daemon-harness.js';
@@ -159,12 +160,13 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
   );
 
   it(
-    'stop: the runtime processes end with the daemon (no orphans), and the secret is in no file of the store',
+    'stop: the runtime processes (HOME isolated in the data dir) end with the daemon, no orphans; the secret is in no file of the store',
     async () => {
       const running = runtimeProcesses(h.dir);
       if (running === null) return expect.fail('cannot list processes on this platform (/proc)');
-      // The check can fail: the runtime CLI is running now.
+      // The check can fail: the runtime CLI is running now, with its HOME inside the data dir.
       expect(running.length).toBeGreaterThan(0);
+      for (const p of running) expect(p.home?.startsWith(join(h.dir, 'runtimes', h.agentId))).toBe(true);
       await h.stop();
       expect(runtimeProcesses(h.dir)).toEqual([]);
       // After the store closed (WAL checkpointed into the database file).
