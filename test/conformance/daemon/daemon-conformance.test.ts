@@ -11,13 +11,14 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTerminal } from '../../../shared/wake-status.js';
-import { DaemonHarness, hexSecretMarker, runtimeProcesses, wakeCounters, type RealRuntime } from '../../fixtures/daemon-harness.js';
+import { DaemonHarness, hexSecretMarker, parseMetrics, runtimeProcesses, wakeCounters, type RealRuntime } from '../../fixtures/daemon-harness.js';
 import { RUNTIME_CASES, SECRET } from '../runtimes/runtime-cases.js';
 
 const RUNTIMES: readonly RealRuntime[] = ['claude-code', 'codex', 'opencode'];
 const CASE_TIMEOUT = 60_000;
 /** Small, so the table's long tool-only turn (4 quiet seconds) shows beacons (watchdog spec A). */
 const WATCHDOG_SECONDS = 1;
+const metric = (text: string, sample: string): number => parseMetrics(text).get(sample) ?? 0;
 
 describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (runtime) => {
   let h: DaemonHarness;
@@ -39,7 +40,9 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
       async () => {
         // One case per runtime turn: the previous case's turn has ended (agents.list shows idle).
         await h.idle(20_000);
-        const before = wakeCounters(await h.daemon.metrics.metrics(), runtime);
+        const beforeText = await h.daemon.metrics.metrics();
+        const before = wakeCounters(beforeText, runtime);
+        const eventsBefore = h.events.length;
         // The secret travels hex-encoded: the operator's own message (stored, quoted in the
         // delivery prompt) must not hold the text the model prints, or "appears nowhere" is moot.
         const text = c.secret !== undefined ? hexSecretMarker(c.text) : c.text;
@@ -55,6 +58,9 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
         const inspected = await h.api['wakes.inspect']({ wakeToken });
         const terminalEvents = inspected.events.filter((e) => e.kind === 'status' && e.status !== null && isTerminal(e.status));
         expect(terminalEvents).toHaveLength(1);
+        // The wake's timeline as the inspector shows it: bounded, in order, one final-check at most.
+        const timeline = inspected.events.filter((e) => e.status !== null).map((e) => e.status);
+        expect(timeline).toEqual(['queued', 'delivered', ...(c.finalChecks === 1 ? ['final_check_sent'] : []), c.status]);
         expect(inspected.promptInputs.filter((p) => p.kind === 'final_check')).toHaveLength(c.finalChecks);
         expect(inspected.wake.finalCheck).toBe(c.finalChecks === 1);
         expect(inspected.promptInputs.filter((p) => p.kind === 'delivery')).toHaveLength(1);
@@ -80,6 +86,9 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
         outcomes.failed += expected.failed - before.failed;
 
         if (c.status === 'failed') expect(wake.detail ?? '').toMatch(/400/);
+        // A no-reply outcome is a neutral alert (a status, never a chat message); a failure is not reclassified as one.
+        const alerts = h.events.slice(eventsBefore).flatMap((e) => (e.name === 'alert.raised' && e.payload.wakeToken === wakeToken ? [e.payload.kind] : []));
+        expect(alerts.filter((k) => k === 'no_response')).toHaveLength(c.status === 'completed_without_visible_reply' ? 1 : 0);
 
         if (c.refusedTarget !== undefined) {
           // The model got a tool error naming the refusal; nothing was stored on that target.
@@ -93,6 +102,7 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
           // Beacons are statuses on the wake's chip, never chat messages (watchdog spec A, DESIGN.md).
           expect(wake.beacons).toBeGreaterThanOrEqual(1);
           expect(inspected.events.filter((e) => e.kind === 'beacon').length).toBe(inspected.wake.beacons);
+          expect(metric(await h.daemon.metrics.metrics(), 'watchdog_beacons_total{channel="local"}')).toBeGreaterThan(metric(beforeText, 'watchdog_beacons_total{channel="local"}'));
           expect(messages.some((m) => m.content.includes('Working…'))).toBe(false);
         }
 
