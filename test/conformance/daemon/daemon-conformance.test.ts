@@ -170,6 +170,28 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
   );
 
   it(
+    'daemon restart on the same data dir: history and wake statuses survive, the runtime resumes its session, the next wake replies',
+    async () => {
+      await h.idle(20_000);
+      const wakesBefore = (await h.api['wakes.list']({ limit: 1000 })).map((w) => [w.wakeToken, w.status]);
+      const toolCase = RUNTIME_CASES[0];
+      if (toolCase === undefined) return expect.fail('the table is empty');
+      const historyBefore = (await h.api['messages.list']({ target: toolCase.target })).messages;
+      await h.restart();
+      await h.ready(90_000);
+      expect((await h.api['wakes.list']({ limit: 1000 })).map((w) => [w.wakeToken, w.status])).toEqual(wakesBefore);
+      expect((await h.api['messages.list']({ target: toolCase.target })).messages).toEqual(historyBefore);
+      const requestsBefore = h.model.requests.length;
+      const { wakeToken } = await h.send('#conf-restart', '[[tool]] Are you back?');
+      expect((await h.terminal(wakeToken, 40_000)).status).toBe('reply_sent');
+      // The same session: the model's context after the restart still holds the first case's message.
+      const answered = h.model.requests.slice(requestsBefore).find((r) => r.reply?.script === 'tool');
+      expect(JSON.stringify(answered?.body ?? {})).toContain('What is the build status?');
+    },
+    CASE_TIMEOUT * 2,
+  );
+
+  it(
     'stop: the runtime processes (HOME isolated in the data dir) end with the daemon, no orphans; the secret is in no file of the store',
     async () => {
       const running = runtimeProcesses(h.dir);
