@@ -170,23 +170,49 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
   );
 
   it(
+    'runtime crash mid-turn: the wake ends failed with a bounded detail, the runtime is restarted, the next wake replies (contract §9.2)',
+    async () => {
+      await h.idle(20_000);
+      const before = wakeCounters(await h.daemon.metrics.metrics(), runtime);
+      const { wakeToken } = await h.send('#conf-crash', '[[slow:60:500]] [[tool]] A long job.');
+      await h.busy(20_000);
+      const cli = (runtimeProcesses(h.dir) ?? []).filter((p) => p.ppid === process.pid);
+      expect(cli).toHaveLength(1);
+      // The whole process group, as a crash or the OOM killer would end it.
+      process.kill(-(cli[0]?.pid ?? 0), 'SIGKILL');
+      const wake = await h.terminal(wakeToken, 40_000);
+      expect(wake.status).toBe('failed');
+      expect(wake.detail ?? '').toMatch(/exit/i);
+      expect((wake.detail ?? '').length).toBeLessThanOrEqual(300);
+      expect(wakeCounters(await h.daemon.metrics.metrics(), runtime)).toEqual({ ...before, received: before.received + 1, failed: before.failed + 1 });
+      await h.idle(60_000);
+      const next = await h.send('#conf-crash', '[[tool]] Are you back?');
+      expect((await h.terminal(next.wakeToken, 40_000)).status).toBe('reply_sent');
+      expect((await h.api['messages.list']({ target: '#conf-crash' })).messages.filter((m) => m.authorKind === 'agent')).toHaveLength(1);
+    },
+    CASE_TIMEOUT * 2,
+  );
+
+  it(
     'daemon restart on the same data dir: history and wake statuses survive, the runtime resumes its session, the next wake replies',
     async () => {
       await h.idle(20_000);
+      const marker = `before-restart-${runtime}`;
+      const earlier = await h.send('#conf-restart', `[[tool]] Remember ${marker}.`);
+      expect((await h.terminal(earlier.wakeToken, 40_000)).status).toBe('reply_sent');
+      await h.idle(20_000);
       const wakesBefore = (await h.api['wakes.list']({ limit: 1000 })).map((w) => [w.wakeToken, w.status]);
-      const toolCase = RUNTIME_CASES[0];
-      if (toolCase === undefined) return expect.fail('the table is empty');
-      const historyBefore = (await h.api['messages.list']({ target: toolCase.target })).messages;
+      const historyBefore = (await h.api['messages.list']({ target: '#conf-restart' })).messages;
       await h.restart();
       await h.ready(90_000);
       expect((await h.api['wakes.list']({ limit: 1000 })).map((w) => [w.wakeToken, w.status])).toEqual(wakesBefore);
-      expect((await h.api['messages.list']({ target: toolCase.target })).messages).toEqual(historyBefore);
+      expect((await h.api['messages.list']({ target: '#conf-restart' })).messages).toEqual(historyBefore);
       const requestsBefore = h.model.requests.length;
       const { wakeToken } = await h.send('#conf-restart', '[[tool]] Are you back?');
       expect((await h.terminal(wakeToken, 40_000)).status).toBe('reply_sent');
-      // The same session: the model's context after the restart still holds the first case's message.
+      // The same session: the model's context after the restart still holds the earlier message.
       const answered = h.model.requests.slice(requestsBefore).find((r) => r.reply?.script === 'tool');
-      expect(JSON.stringify(answered?.body ?? {})).toContain('What is the build status?');
+      expect(JSON.stringify(answered?.body ?? {})).toContain(marker);
     },
     CASE_TIMEOUT * 2,
   );

@@ -231,7 +231,10 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
       this.emit(generation, { type: 'exit', code, signal, expected });
       o.log?.info('claude-code exited', { agentId: o.agentId, generation, code, signal, expected });
       if (this.current === proc) this.current = null;
-      if (!expected && proc.ready) this.scheduleRestart(generation);
+      // A supervised restart that dies before ready (e.g. `--resume` of a session killed before its
+      // transcript was written: "No conversation found") is retried — fresh, the stale session was
+      // forgotten above — until the supervisor's cap (gave_up); never left down without a word.
+      if (!expected && (proc.ready || onStart === null)) this.scheduleRestart(generation);
     };
     child.on('exit', (code, signal) => onExit(code, signal, null));
     child.on('error', (err) => onExit(null, null, err));
@@ -279,6 +282,9 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
       void this.onControlRequest(proc, ev);
       return;
     }
+    // Before initialize is answered nothing was delivered: an early `result` (a failed `--resume`)
+    // is not a turn, and must not show the agent busy/idle or fail rows (the exit reports it).
+    if (!proc.ready) return;
     if (ev.type === 'system' && ev.subtype === 'init' && typeof ev.session_id === 'string' && ev.session_id !== proc.state.sessionId) {
       // The session exists once a turn starts; remember it with the fingerprint it was created under.
       this.options.sessionStore.save({ sessionId: ev.session_id, fingerprint: this.options.threadContractFingerprint });

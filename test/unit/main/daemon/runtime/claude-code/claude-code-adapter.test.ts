@@ -57,6 +57,18 @@ describe('ClaudeCodeAdapter (stand-in CLI)', () => {
     expect(rec.events.filter((e) => e.type === 'exit').map((e) => e.type === 'exit' && [e.code, e.expected])).toEqual([[3, false], [3, false], [3, false]]);
   });
 
+  it('a restart whose stored session is gone (killed before its transcript was written) exits before ready; it is restarted fresh, not left down', async () => {
+    const { adapter, rec } = make('stale-resume', [null]);
+    expect((await adapter.start()).ok).toBe(true);
+    await adapter.deliver('hello');
+    await rec.waitFor((e) => e.type === 'turn_end');
+    process.kill(-(adapter.pid ?? 0), 'SIGKILL');
+    const ready = await rec.waitFor((e) => e.type === 'ready' && e.generation === 3);
+    expect(ready).toMatchObject({ resumed: false });
+    // The failed resume (generation 2) is no turn: it only exits and is restarted.
+    expect(rec.events.filter((e) => e.generation === 2).map((e) => e.type)).toEqual(['exit', 'restart_scheduled']);
+  });
+
   it('a CLI that never answers initialize is a start_timeout, and its process is killed without a restart', async () => {
     const { adapter, rec } = make('silent', [], 300);
     expect(await adapter.start()).toMatchObject({ ok: false, code: 'start_timeout' });
