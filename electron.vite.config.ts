@@ -19,6 +19,9 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
+      // A sandboxed preload can require() only `electron` (and a few built-ins): zod and the
+      // shared contract must be bundled in, not left as `require('zod')`.
+      externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve('preload/index.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },

@@ -18,6 +18,16 @@ const zone = (message, ...regexes) => ({
   'no-restricted-imports': ['error', { patterns: regexes.map((regex) => ({ regex, message })) }],
 });
 
+/** STYLE.md habit 4: `main/app/ipc-gate.ts` is the only importer of `ipcMain`. */
+const ONLY_THE_GATE = {
+  name: 'electron',
+  importNames: ['ipcMain'],
+  message: 'only main/app/ipc-gate.ts may import ipcMain: add the call to shared/api/contract.ts and let the gate serve it (STYLE.md habit 4).',
+};
+const appZoneMessage =
+  'main/app/ is the Electron main process: it may use electron, electron-store, electron-log, the daemon and shared, never React, preload, renderer or serve (DESIGN.md zones).';
+const appZonePatterns = ['^(react|react-dom|conf|ws)(/.*)?$', into('preload', 'renderer', 'serve'), into('main/serve')];
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.vite/**'] },
   js.configs.recommended,
@@ -62,12 +72,13 @@ export default tseslint.config(
   },
   {
     files: ['main/app/**', 'main/*.ts'],
-    rules: zone(
-      'main/app/ is the Electron main process: it may use electron, electron-store, electron-log, the daemon and shared, never React, preload, renderer or serve (DESIGN.md zones).',
-      '^(react|react-dom|conf|ws)(/.*)?$',
-      into('preload', 'renderer', 'serve'),
-      into('main/serve'),
-    ),
+    rules: {
+      'no-restricted-imports': ['error', { paths: [ONLY_THE_GATE], patterns: appZonePatterns.map((regex) => ({ regex, message: appZoneMessage })) }],
+    },
+  },
+  {
+    files: ['main/app/ipc-gate.ts'],
+    rules: zone(appZoneMessage, ...appZonePatterns),
   },
   {
     files: ['preload/**'],

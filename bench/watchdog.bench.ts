@@ -8,9 +8,9 @@
  * value = events/s of bus + watchdog; baseline = events/s of the raw version; ratio = value/baseline
  * (higher is better; goal ≥ 0.5). Also heap bytes per active turn for both (goal ≤ 1,024), measured
  * as `heapUsed` after two `gc()` with every turn started, minus before. Rounds alternate the two
- * variants; medians are reported. Args: `--turns N --events N --rounds N`.
+ * variants; medians are reported. Args: `--turns N --events N --rounds N [--naive]`.
  */
-import { asyncScheduler } from 'rxjs';
+import { Subject, asyncScheduler, filter, groupBy, mergeMap, switchMap, timer } from 'rxjs';
 import { SilenceWatchdogSchema } from '../shared/config.js';
 import { HookBus } from '../main/daemon/bus/hook-bus.js';
 import type { MessageDeliveredEvent, RuntimeLocalEvent, TurnStartEvent } from '../main/daemon/bus/hook-events.js';
@@ -140,6 +140,32 @@ function runRaw(p: Plan, threshold: number): Measure {
   return { eventsPerSecond: turnOf.length / seconds, bytesPerTurn };
 }
 
+/**
+ * For reference only (`--naive`): the per-event `groupBy + switchMap(() => timer())` shape the
+ * watchdog deliberately avoids (research/reliability-perf.md §3a measured ~1/55 of raw).
+ */
+function runNaive(p: Plan, threshold: number): Measure {
+  const delivered = new Subject<MessageDeliveredEvent | TurnStartEvent>();
+  let beacons = 0;
+  const sub = delivered
+    .pipe(
+      groupBy((e) => e.turnId!),
+      mergeMap((g) => g.pipe(switchMap(() => timer(threshold * 1000)))),
+      filter(() => true),
+    )
+    .subscribe(() => beacons++);
+  const before = heapUsed();
+  for (const s of p.starts) delivered.next(s);
+  const bytesPerTurn = (heapUsed() - before) / p.starts.length;
+  const { turnOf, kindOf, visible } = p;
+  const t0 = process.hrtime.bigint();
+  for (let k = 0; k < turnOf.length; k++) if (kindOf[k] === 0) delivered.next(visible[turnOf[k]!]!);
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  sub.unsubscribe();
+  if (beacons !== 0) throw new Error('naive bench: unexpected beacon');
+  return { eventsPerSecond: turnOf.length / seconds, bytesPerTurn };
+}
+
 export default async function watchdogBench(args: string[]) {
   const turns = arg(args, 'turns', 10_000);
   const events = arg(args, 'events', 1_000_000);
@@ -167,6 +193,11 @@ export default async function watchdogBench(args: string[]) {
   const ratios = ours.map((m, i) => m.eventsPerSecond / raw[i]!.eventsPerSecond);
   const bytesPerTurn = median(ours.map((m) => m.bytesPerTurn));
   const baselineBytesPerTurn = median(raw.map((m) => m.bytesPerTurn));
+  let naive: Measure | null = null;
+  if (args.includes('--naive')) {
+    naive = runNaive(p, threshold);
+    console.log(`naive switchMap(timer) (reference, not shipped): ${Math.round(naive.eventsPerSecond).toLocaleString('en')} events/s, ${Math.round(naive.bytesPerTurn)} B/turn`);
+  }
   console.log(`turns ${turns}, events ${events} (${(visibleShare * 100).toFixed(1)} % operator-visible), rounds ${rounds}`);
   console.log(`bus+watchdog: ${Math.round(value).toLocaleString('en')} events/s, ${Math.round(bytesPerTurn)} B/turn`);
   console.log(`raw Map+setTimeout: ${Math.round(baseline).toLocaleString('en')} events/s, ${Math.round(baselineBytesPerTurn)} B/turn`);
@@ -184,5 +215,6 @@ export default async function watchdogBench(args: string[]) {
     visibleShare: Number(visibleShare.toFixed(4)),
     rounds,
     goal: { ratio: 0.5, bytesPerTurn: 1024 },
+    ...(naive === null ? {} : { naiveEventsPerSecond: Math.round(naive.eventsPerSecond), naiveBytesPerTurn: Math.round(naive.bytesPerTurn) }),
   };
 }

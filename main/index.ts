@@ -1,9 +1,14 @@
 /**
- * Electron composition root (issue: the Electron app). Placeholder until the app shell lands:
- * it only proves the main build and the zone rules.
+ * Electron composition root (issue 9): the desktop shell around the same daemon
+ * `agentteam serve` runs, built by the same factory. Wiring lives in `app/desktop-app.ts`.
  */
-import { app } from 'electron';
+import { fileURLToPath } from 'node:url';
+import { createDaemon } from './daemon/index.js';
+import { bootDesktopApp } from './app/desktop-app.js';
 
-void app.whenReady().then(() => {
-  console.log('AgentTeam Desktop main process is not wired yet.');
+bootDesktopApp({
+  createDaemon,
+  // This bundle is out/main/index.js; the preload and the renderer are its siblings in out/.
+  outDir: fileURLToPath(new URL('..', import.meta.url)),
+  env: process.env,
 });

@@ -35,8 +35,11 @@ export type SilenceWatchdogConfig = z.infer<typeof SilenceWatchdogSchema>;
 export type ResponseDeliveryConfig = z.infer<typeof ResponseDeliverySchema>;
 export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>;
 
-/** Legacy toggle (contract §7): accepted for old files, never has an effect. */
-const LegacyVisibleReplyContract = z.object({ enabled: z.unknown().optional() }).passthrough();
+/**
+ * Legacy toggle (contract §7): accepted in any old shape (`{ "enabled": false }`, a bare boolean…),
+ * never has an effect; the loader logs it once.
+ */
+const LegacyVisibleReplyContract = z.unknown();
 
 export const PROMPT_LANGUAGES = ['en', 'zh-CN'] as const;
 export type PromptLanguage = (typeof PROMPT_LANGUAGES)[number];

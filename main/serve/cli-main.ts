@@ -1,17 +1,218 @@
-/** The `agentteam` command line: parses argv and dispatches to a subcommand. */
-export async function runCli(argv: readonly string[]): Promise<number> {
-  const [command] = argv;
-  if (command === undefined || command === '--help' || command === '-h') {
-    process.stdout.write(USAGE);
+/**
+ * The `agentteam` command line (DESIGN.md "CLI"): parses argv and dispatches to a subcommand.
+ * Exit codes: 0 ok, 1 no daemon / the daemon refused or failed, 2 bad input. Every error is
+ * one line on stderr saying what to do.
+ */
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import type { ApiResult, Message, Wake } from '../../shared/api/contract.js';
+import { parseTarget } from '../../shared/target.js';
+import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
+import { connectDaemon, type DaemonClient } from './daemon-client.js';
+import { findRendererDir, processStopSignal, serveCommand, type CliIo, type ServeCommandDeps } from './serve-command.js';
+
+export interface CliDeps {
+  readonly io: CliIo;
+  readonly createDaemon: (options: DaemonOptions) => Promise<Daemon>;
+  /** Overrides for `serve` (tests). */
+  readonly serve?: Partial<Pick<ServeCommandDeps, 'rendererDir' | 'stopRequested' | 'onListening'>>;
+}
+
+const processIo: CliIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  'data-dir': { type: 'string' },
+  port: { type: 'string' },
+  target: { type: 'string' },
+  text: { type: 'string' },
+  json: { type: 'boolean' },
+  limit: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function parse(argv: readonly string[], allowed: ReadonlyArray<keyof typeof OPTIONS>) {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message.split('\n')[0] : String(err));
+  }
+  for (const key of Object.keys(values)) {
+    if (!allowed.includes(key as keyof typeof OPTIONS)) throw new UsageError(`--${key} is not an option of this command`);
+  }
+  return values;
+}
+
+function required(values: Record<string, unknown>, key: string): string {
+  const v = values[key];
+  if (typeof v !== 'string' || v.trim() === '') throw new UsageError(`--${key} is required`);
+  return v;
+}
+
+function intOption(values: Record<string, unknown>, key: string, min: number, max: number): number | undefined {
+  const v = values[key];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || n < min || n > max) throw new UsageError(`--${key} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+function target(values: Record<string, unknown>): string {
+  const parsed = parseTarget(required(values, 'target'));
+  if (!parsed.ok) throw new UsageError(parsed.error.message);
+  return parsed.key;
+}
+
+/** One object per wake, exactly the fields DESIGN.md names for `wakes --json`. */
+export function wakeJson(w: Wake) {
+  return {
+    wakeToken: w.wakeToken,
+    messageId: w.messageId,
+    agentId: w.agentId,
+    runtime: w.runtime,
+    target: w.target,
+    status: w.status,
+    reason: w.reason,
+    beacons: w.beacons,
+    finalCheck: w.finalCheck,
+    createdAt: w.createdAt,
+    endedAt: w.endedAt,
+  };
+}
+
+/** A stored message for `messages --json`: id, seq, author, content (plus who and when). */
+export function messageJson(m: Message) {
+  return { id: m.id, seq: m.seq, target: m.target, author: m.authorId, authorName: m.authorName, authorKind: m.authorKind, content: m.content, createdAt: m.createdAt };
+}
+
+async function withDaemon(dataDir: string, io: CliIo, body: (client: DaemonClient) => Promise<number>): Promise<number> {
+  const connected = await connectDaemon(resolve(dataDir));
+  if (!connected.ok) {
+    io.err(`agentteam: ${connected.message}`);
+    return 1;
+  }
+  try {
+    return await body(connected.client);
+  } finally {
+    connected.client.close();
+  }
+}
+
+/** Prints an API error as one line; invalid input is exit 2, anything else 1. */
+function failed(io: CliIo, result: Extract<ApiResult<unknown>, { ok: false }>): number {
+  io.err(`agentteam: ${result.message} (${result.code})`);
+  return ['invalid_request', 'invalid_target', 'unknown_target', 'content_too_large'].includes(result.code) ? 2 : 1;
+}
+
+async function send(argv: readonly string[], io: CliIo): Promise<number> {
+  const values = parse(argv, ['data-dir', 'target', 'text', 'json']);
+  const dataDir = required(values, 'data-dir');
+  const to = target(values);
+  const text = values.text;
+  if (typeof text !== 'string' || text.trim() === '') throw new UsageError('--text is required and must not be empty');
+  return withDaemon(dataDir, io, async (client) => {
+    const r = await client.call('messages.send', { target: to, content: text });
+    if (!r.ok) return failed(io, r);
+    io.out(values.json === true ? JSON.stringify(r.value) : `sent ${r.value.messageId} seq ${r.value.seq} to ${r.value.target}`);
+    return 0;
+  });
+}
+
+async function wakes(argv: readonly string[], io: CliIo): Promise<number> {
+  const values = parse(argv, ['data-dir', 'target', 'json', 'limit']);
+  const dataDir = required(values, 'data-dir');
+  const to = values.target === undefined ? undefined : target(values);
+  const limit = intOption(values, 'limit', 1, 1000) ?? 1000;
+  return withDaemon(dataDir, io, async (client) => {
+    const r = await client.call('wakes.list', { ...(to === undefined ? {} : { target: to }), limit });
+    if (!r.ok) return failed(io, r);
+    const rows = r.value.map(wakeJson);
+    if (values.json === true) io.out(JSON.stringify(rows));
+    else for (const w of rows) io.out(`${w.wakeToken}  ${w.agentId}  ${w.target}  ${w.status}${w.reason === null ? '' : ` (${w.reason})`}  beacons=${w.beacons}${w.finalCheck ? '  final-check' : ''}`);
+    return 0;
+  });
+}
+
+async function messages(argv: readonly string[], io: CliIo): Promise<number> {
+  const values = parse(argv, ['data-dir', 'target', 'json', 'limit']);
+  const dataDir = required(values, 'data-dir');
+  const to = target(values);
+  const limit = intOption(values, 'limit', 1, 1_000_000);
+  return withDaemon(dataDir, io, async (client) => {
+    // Page backwards from the newest; print oldest first.
+    const all: Message[] = [];
+    let beforeSeq: number | undefined;
+    for (;;) {
+      const want = limit === undefined ? 500 : Math.min(500, limit - all.length);
+      if (want <= 0) break;
+      const r = await client.call('messages.list', { target: to, limit: want, ...(beforeSeq === undefined ? {} : { beforeSeq }) });
+      if (!r.ok) return failed(io, r);
+      all.push(...r.value.messages);
+      const oldest = r.value.messages.reduce((min, m) => Math.min(min, m.seq), Number.POSITIVE_INFINITY);
+      if (!r.value.hasMore || r.value.messages.length === 0 || oldest <= 1) break;
+      beforeSeq = oldest;
+    }
+    all.sort((a, b) => a.seq - b.seq);
+    const rows = all.map(messageJson);
+    if (values.json === true) io.out(JSON.stringify(rows));
+    else for (const m of rows) io.out(`${m.seq}  ${m.authorName}: ${m.content.replace(/\n/g, ' ')}`);
+    return 0;
+  });
+}
+
+async function serve(argv: readonly string[], deps: CliDeps): Promise<number> {
+  const values = parse(argv, ['data-dir', 'port']);
+  const dataDir = required(values, 'data-dir');
+  const port = intOption(values, 'port', 0, 65_535) ?? 7777;
+  return serveCommand(dataDir, port, {
+    createDaemon: deps.createDaemon,
+    io: deps.io,
+    rendererDir: deps.serve?.rendererDir !== undefined ? deps.serve.rendererDir : findRendererDir(),
+    stopRequested: deps.serve?.stopRequested ?? processStopSignal(),
+    ...(deps.serve?.onListening === undefined ? {} : { onListening: deps.serve.onListening }),
+  });
+}
+
+/** Runs one CLI invocation; returns the exit code. */
+export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): Promise<number> {
+  const io = deps?.io ?? processIo;
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    (command === undefined ? io.err : io.out)(USAGE);
     return command === undefined ? 2 : 0;
   }
-  process.stderr.write(`agentteam: unknown command "${command}"; run "agentteam --help".\n`);
-  return 2;
+  try {
+    switch (command) {
+      case 'serve': {
+        const createDaemon = deps?.createDaemon ?? (await import('../daemon/index.js')).createDaemon;
+        return await serve(rest, { io, createDaemon, ...(deps?.serve === undefined ? {} : { serve: deps.serve }) });
+      }
+      case 'send':
+        return await send(rest, io);
+      case 'wakes':
+        return await wakes(rest, io);
+      case 'messages':
+        return await messages(rest, io);
+      default:
+        io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`agentteam ${command}: ${err.message}; run "agentteam --help".`);
+      return 2;
+    }
+    throw err;
+  }
 }
 
 const USAGE = `Usage:
-  agentteam serve --data-dir DIR [--port N]
-  agentteam send --data-dir DIR --target '#general' --text '@claude hi'
-  agentteam wakes --data-dir DIR --json
-  agentteam messages --data-dir DIR --target '#general' --json
-`;
+  agentteam serve --data-dir DIR [--port N]        daemon + web UI + /metrics + /healthz on 127.0.0.1 (default port 7777; 0 = any)
+  agentteam send --data-dir DIR --target '#general' --text '@claude hi' [--json]
+  agentteam wakes --data-dir DIR --json [--target T] [--limit N]
+  agentteam messages --data-dir DIR --target '#general' --json [--limit N]`;

@@ -133,6 +133,11 @@ export const apiEvents = {
   'wake.updated': WakeSchema,
   'alert.raised': AlertSchema,
   'agent.updated': AgentSchema,
+  /**
+   * The desktop shell asks the UI to open a wake in the inspector (the person clicked its OS
+   * notification). Never emitted by the daemon; `agentteam serve` has no such source.
+   */
+  'wake.focusRequested': z.object({ wakeToken: z.string() }),
 } as const;
 
 export type ApiCallName = keyof typeof apiCalls;

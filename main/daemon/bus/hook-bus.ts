@@ -5,7 +5,8 @@
  *
  * Emission is synchronous (plain `Subject`): a subscriber sees an event before `emit` returns,
  * so ordering between hooks is the order of the producer's calls. A subscriber that throws is
- * a bug; RxJS reports it asynchronously and other subscribers still run.
+ * a bug: the other subscribers still run and RxJS rethrows the error asynchronously (uncaught),
+ * so it is seen, never silently swallowed.
  */
 import { Subject, type Observable } from 'rxjs';
 import type { HookEventMap, HookName } from './hook-events.js';

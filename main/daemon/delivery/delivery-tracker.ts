@@ -195,6 +195,9 @@ export class DeliveryTracker {
    */
   send(request: SendRequest): Promise<SendOutcome> {
     const responseId = request.responseId ?? this.newId();
+    if (this.stopped) {
+      return Promise.resolve({ status: 'failed_final', responseId, messageIds: [], seq: null, chunks: [], code: 'daemon_stopped', message: 'The daemon is stopping; nothing was sent. Send it again after it restarts.', preserved: false });
+    }
     const previous = this.responses.get(responseId);
     if (previous !== undefined) return previous.then((o) => (o.status === 'sent' ? { ...o, status: 'already_sent' } : o));
     const outcome = this.deliverResponse(request, responseId);
@@ -228,10 +231,13 @@ export class DeliveryTracker {
       const chunkCount = Math.max(...group.map((r) => r.chunkIndex)) + 1;
       const results: ChunkOutcome[] = [];
       for (const row of group) {
+        this.bus.emit('response.outbound', { turnId: row.turnId, responseId, chunkIndex: row.chunkIndex, chunkCount, agentId: row.agentId, target: row.target, content: row.content, redelivered: true, purpose: 'reply' });
+      }
+      for (const row of group) {
         this.stats.redelivered += 1;
         results.push(await this.deliverChunk({ turnId: row.turnId, agentId: row.agentId, target: row.target, channel, config, responseId, chunkIndex: row.chunkIndex, chunkCount, content: row.content, redelivered: true, purpose: 'reply' }));
       }
-      outcomes.push(this.conclude({ turnId: first.turnId, agentId: first.agentId, target: first.target, channel, config, responseId, purpose: 'reply' }, results, group));
+      outcomes.push(this.conclude({ turnId: first.turnId, agentId: first.agentId, target: first.target, channel, config, responseId, purpose: 'reply', wakeToken: null }, results, group));
     }
     return outcomes;
   }
@@ -263,7 +269,7 @@ export class DeliveryTracker {
     const config = this.options.settingsFor(channel.name);
     const chunks = request.chunks !== undefined && request.chunks.length > 0 ? request.chunks : [request.content];
     const purpose = request.purpose ?? 'reply';
-    const job = { turnId: request.turnId, agentId: request.agentId, target: request.target, channel, config, responseId, purpose };
+    const job = { turnId: request.turnId, agentId: request.agentId, target: request.target, channel, config, responseId, purpose, wakeToken: this.turns.get(request.turnId)?.wakeTokens[0] ?? null };
     for (let i = 0; i < chunks.length; i++) {
       this.bus.emit('response.outbound', { turnId: request.turnId, responseId, chunkIndex: i, chunkCount: chunks.length, agentId: request.agentId, target: request.target, content: chunks[i]!, redelivered: false, purpose });
     }
@@ -277,7 +283,7 @@ export class DeliveryTracker {
 
   /** Builds the response outcome; preserves and alerts once per response (not per chunk). */
   private conclude(
-    job: { turnId: string; agentId: string; target: string; channel: Channel; config: ResponseDeliveryConfig; responseId: string; purpose: DeliveryPurpose },
+    job: { turnId: string; agentId: string; target: string; channel: Channel; config: ResponseDeliveryConfig; responseId: string; purpose: DeliveryPurpose; wakeToken: string | null },
     results: readonly ChunkOutcome[],
     contents: ReadonlyArray<Omit<UndeliveredRow, 'reason'>>,
   ): SendOutcome {
@@ -308,8 +314,7 @@ export class DeliveryTracker {
     const status = bad.state === 'failed_final' ? 'failed_final' : 'uncertain';
     if (job.purpose === 'reply' && config.enabled && config.alertOnFailure) {
       const message = status === 'uncertain' ? ALERT_COPY.delivery_uncertain : preserved ? ALERT_COPY.delivery_failed_kept : ALERT_COPY.delivery_failed;
-      const turn = this.turns.get(job.turnId);
-      this.alert({ kind: status === 'uncertain' ? 'delivery_uncertain' : 'delivery_failed', turnId: job.turnId, agentId: job.agentId, channel: job.channel.name, target: job.target, wakeToken: turn?.wakeTokens[0] ?? null, responseId: job.responseId, message });
+      this.alert({ kind: status === 'uncertain' ? 'delivery_uncertain' : 'delivery_failed', turnId: job.turnId, agentId: job.agentId, channel: job.channel.name, target: job.target, wakeToken: job.wakeToken, responseId: job.responseId, message });
     }
     const message =
       status === 'uncertain'

@@ -25,10 +25,25 @@ export function createWakeMetrics(registry: Registry): WakeMetrics {
   const replySent = counter(registry, 'wake_reply_sent_total', 'Wakes that ended with a confirmed visible reply.', ['runtime']);
   const noReply = counter(registry, 'wake_completed_without_visible_reply_total', 'Wakes that ended without a visible reply.', ['runtime', 'reason']);
   const failed = counter(registry, 'wake_failed_total', 'Wakes that ended failed.', ['runtime']);
+  // Label sets are few and bounded: cache each child so the hot path skips label hashing.
+  const byRuntime = (c: Counter<'runtime'>) => {
+    const children = new Map<RuntimeKind, { inc(): void }>();
+    return (runtime: RuntimeKind) => {
+      let child = children.get(runtime);
+      if (child === undefined) children.set(runtime, (child = c.labels({ runtime })));
+      child.inc();
+    };
+  };
+  const noReplyChildren = new Map<string, { inc(): void }>();
   return {
-    received: (runtime) => received.inc({ runtime }),
-    replySent: (runtime) => replySent.inc({ runtime }),
-    completedWithoutVisibleReply: (runtime, reason) => noReply.inc({ runtime, reason }),
-    failed: (runtime) => failed.inc({ runtime }),
+    received: byRuntime(received),
+    replySent: byRuntime(replySent),
+    completedWithoutVisibleReply: (runtime, reason) => {
+      const key = runtime + '\u0000' + reason;
+      let child = noReplyChildren.get(key);
+      if (child === undefined) noReplyChildren.set(key, (child = noReply.labels({ runtime, reason })));
+      child.inc();
+    },
+    failed: byRuntime(failed),
   };
 }

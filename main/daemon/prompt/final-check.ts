@@ -6,7 +6,7 @@
  * and sequences only, and each is checked), never asks to redo the task, never sends anything.
  */
 import type { PromptLanguage } from '../../../shared/config.js';
-import type { TargetKey } from '../../../shared/target.js';
+import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import { checkedId, checkedSeq, checkedTarget } from './prompt-values.js';
 import { sendInstruction, sendSurfaceFor, type SendSurfaceKind } from './tool-names.js';
@@ -46,6 +46,7 @@ interface Copy {
   line: (target: string, wakes: string) => string;
   unavailable: (wakes: string) => string;
   wake: (id: string, seq: number) => string;
+  wakeSep: string;
   decide: string;
   send: (instruction: string) => string;
   unavailableRule: string;
@@ -59,8 +60,9 @@ const COPY: Readonly<Record<PromptLanguage, Copy>> = {
     line: (target, wakes) => `- exact target "${target}" (${wakes})`,
     unavailable: (wakes) => `- reply unavailable (${wakes}): no exact target can be used`,
     wake: (id, seq) => `wake message "${id}", seq ${seq}`,
+    wakeSep: '; ',
     decide: 'Before going idle, decide for each wake whether you have any result, answer, review, blocker or completion summary intended for participants.',
-    send: (instruction) => `For every wake listed with an exact target that needs a reply, ${instruction} now.`,
+    send: (instruction) => `For every wake listed with an exact target that needs a reply, now ${instruction}.`,
     unavailableRule: 'Do not call the send tool for a wake marked reply unavailable.',
     rest: [
       'If no reply is needed for a wake, do not produce plain/final text for it.',
@@ -74,6 +76,7 @@ const COPY: Readonly<Record<PromptLanguage, Copy>> = {
     line: (target, wakes) => `- 精确 target "${target}"（${wakes}）`,
     unavailable: (wakes) => `- 无法回复（${wakes}）：没有可用的精确 target`,
     wake: (id, seq) => `wake 消息 "${id}"，seq ${seq}`,
+    wakeSep: '；',
     decide: '进入空闲前，请逐个判断：是否有面向参与者的结果、回答、review、阻塞或完成摘要。',
     send: (instruction) => `对于列出了精确 target 且需要回复的 wake，现在就${instruction}。`,
     unavailableRule: '对标记为无法回复的 wake，不要调用发送工具。',
@@ -103,7 +106,7 @@ export function renderFinalCheck(groups: readonly FinalCheckGroup[], ctx: FinalC
     [...wakes]
       .sort((a, b) => a.targetSeq - b.targetSeq)
       .map((w) => copy.wake(checkedId(w.messageId, 'message id'), checkedSeq(w.targetSeq, 'TargetSeq')))
-      .join('; ');
+      .join(copy.wakeSep);
   const lines: string[] = [];
   for (const [target, wakes] of byTarget) if (target !== null) lines.push(copy.line(target, wakeList(wakes)));
   const unavailable = byTarget.get(null);
@@ -111,6 +114,16 @@ export function renderFinalCheck(groups: readonly FinalCheckGroup[], ctx: FinalC
   const instruction = sendInstruction(sendSurfaceFor(ctx.runtime, ctx.surface ?? 'mcp'), ctx.language, null);
   const rules = unavailable === undefined ? copy.rest : [copy.unavailableRule, ...copy.rest];
   return [copy.heading, copy.intro, ...lines, copy.decide, copy.send(instruction), ...rules].join('\n');
+}
+
+const LISTED_TARGET = /^- (?:exact target|精确 target) "([^"]+)"/gm;
+
+/** The exact targets a final-check prompt lists, in order (for in-process agents and test fakes). */
+export function finalCheckTargets(text: string): TargetKey[] {
+  return [...text.matchAll(LISTED_TARGET)].flatMap((m) => {
+    const parsed = parseTarget(m[1] ?? '');
+    return parsed.ok ? [parsed.key] : [];
+  });
 }
 
 /** `renderFinalCheck` as the wake lifecycle's port (type-checked against it). */

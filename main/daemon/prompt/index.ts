@@ -1,10 +1,11 @@
 /** The prompt compiler's public face (contract §7, §8): pure renderers, fingerprints, trajectory. */
 export { compileDelivery, compileRecovery, compileTurnContext, TURN_KINDS } from './prompt-compiler.js';
 export type { CompileOptions, CompiledDelivery, CompiledTurnContext, DeliveryMessage, PromptAgent, RecoveryMarker, TurnKind } from './prompt-compiler.js';
-export { compileThreadContract, type ThreadContract } from './thread-contract.js';
+export { canResumeSession, compileThreadContract, type ThreadContract } from './thread-contract.js';
 export { CONTRACT_POINTS, contractPoints, renderContractBlock, type ContractPoint } from './contract-block.js';
 export { renderTailReminder } from './delivery-tail.js';
-export { FINAL_CHECK_MARKER, finalCheckRenderer, renderFinalCheck } from './final-check.js';
+export { FINAL_CHECK_MARKER, finalCheckRenderer, finalCheckTargets, renderFinalCheck } from './final-check.js';
+export { parseEnvelopes, renderEnvelope, type EnvelopeFields } from './envelope.js';
 export type { FinalCheckContext, FinalCheckGroup, FinalCheckRenderer, FinalCheckWake } from './final-check.js';
 export { canonicalJson, fingerprint, runtimePolicyFingerprint, runtimeStartFingerprint, threadContractFingerprint, turnContextFingerprint } from './fingerprints.js';
 export type { FingerprintAgent, Json } from './fingerprints.js';

@@ -12,7 +12,8 @@ import { renderContractBlock } from './contract-block.js';
 import { renderTailReminder } from './delivery-tail.js';
 import { turnContextFingerprint, type FingerprintAgent } from './fingerprints.js';
 import type { PromptInputDraft } from './prompt-trajectory.js';
-import { attr, checkedId, checkedSeq, checkedTarget } from './prompt-values.js';
+import { checkedId, checkedSeq, checkedTarget } from './prompt-values.js';
+import { renderEnvelope } from './envelope.js';
 import { compileThreadContract } from './thread-contract.js';
 import { sendSurfaceFor, type SendSurface, type SendSurfaceKind } from './tool-names.js';
 
@@ -74,16 +75,6 @@ export function compileTurnContext(agent: PromptAgent, options: CompileOptions):
   return { text, fingerprint: turnContextFingerprint(thread.text, text), threadContractFingerprint: thread.fingerprint };
 }
 
-/** Keeps content from closing its own envelope early; the text is otherwise verbatim. */
-function envelopeContent(content: string): string {
-  return content.replace(/<\/agentteam-message/gi, '<\\/agentteam-message');
-}
-
-function renderEnvelope(m: DeliveryMessage): string {
-  const head = `<agentteam-message id="${checkedId(m.messageId, 'message id')}" target="${checkedTarget(m.target)}" seq="${checkedSeq(m.targetSeq, 'TargetSeq')}" from="${attr(m.authorName)}">`;
-  return `${head}\n${envelopeContent(m.content)}\n</agentteam-message>`;
-}
-
 function distinctTargets(targets: readonly TargetKey[]): TargetKey[] {
   return [...new Set(targets)];
 }
@@ -121,7 +112,7 @@ function assemble(
  */
 export function compileDelivery(agent: PromptAgent, messages: readonly DeliveryMessage[], options: CompileOptions): CompiledDelivery {
   if (messages.length === 0) throw new Error('internal: compileDelivery needs at least one message');
-  const body = messages.map(renderEnvelope).join('\n\n');
+  const body = messages.map((m) => renderEnvelope(m)).join('\n\n');
   return assemble(agent, options, 'delivery', body, distinctTargets(messages.map((m) => m.target)), messages.map((m) => m.wakeToken));
 }
 

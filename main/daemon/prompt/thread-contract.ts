@@ -24,3 +24,12 @@ export function compileThreadContract(agent: FingerprintAgent, surface: SendSurf
   ].join('\n');
   return { text, fingerprint: threadContractFingerprint(agent, surface, text) };
 }
+
+/**
+ * Whether a stored provider session may be resumed (contract §8.1): only the thread-contract
+ * fingerprint decides. The turn-only block, the prompt language and any visible-reply projection
+ * are not in it, so changing them never forces a fresh thread.
+ */
+export function canResumeSession(storedThreadContractFingerprint: string | null, current: ThreadContract): boolean {
+  return storedThreadContractFingerprint !== null && storedThreadContractFingerprint === current.fingerprint;
+}

@@ -5,5 +5,5 @@ export { PendingDeliveryTable } from './pending-delivery-table.js';
 export type { BoundaryResult, ReplacementResult } from './pending-delivery-table.js';
 export { DELIVERY_CLASSES, PendingDelivery } from './pending-delivery.js';
 export type { DeliveryClass, FinalCheckGroup, NoReplyReason, PendingDeliveryStatus, RecoveryFrontier, TableEffect, TerminalOutcome, TurnBoundaryKind, WakeAdmission } from './pending-delivery.js';
-export type { FinalCheckRenderer, JournalQueuedWake, WakeCorrelationPort, WakeJournal, WakeJournalEvent, WakeJournalInsert } from './wake-ports.js';
+export type { FinalCheckRenderContext, FinalCheckRenderer, JournalQueuedWake, WakeCorrelationPort, WakeJournal, WakeJournalEvent, WakeJournalInsert } from './wake-ports.js';
 export type { WakeStatusEvent } from './wake-status-event.js';

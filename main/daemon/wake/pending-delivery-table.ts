@@ -22,7 +22,7 @@ import {
 export interface BoundaryResult {
   readonly effects: readonly TableEffect[];
   /** Non-null: inject one final-check now and skip idle/compaction for this boundary (§9.2). */
-  readonly finalCheck: readonly FinalCheckGroup[] | null;
+  readonly finalCheck: FinalCheckGroup[] | null;
 }
 
 export interface ReplacementResult {
@@ -122,7 +122,8 @@ export class PendingDeliveryTable {
    */
   sendResult(targetKey: TargetKey, seenUpToSeq: number): readonly TableEffect[] {
     const effects: TableEffect[] = [];
-    for (const row of [...this.#rows.values()]) {
+    // Deleting the current entry while iterating a Map is well-defined, so no copy is needed.
+    for (const row of this.#rows.values()) {
       if (row.deliveryClass === 'visible_reply' && row.targetKey === targetKey && row.targetSeq <= seenUpToSeq) {
         this.#end(row, { status: 'reply_sent', reason: null, detail: null }, effects);
       }
@@ -157,7 +158,7 @@ export class PendingDeliveryTable {
     if (generation !== this.#generation) return { effects: NONE, finalCheck: null };
     const effects: TableEffect[] = [];
     const groups = new Map<TargetKey | null, Array<{ messageId: string; targetSeq: number; wakeToken: string }>>();
-    for (const row of [...this.#rows.values()]) {
+    for (const row of this.#rows.values()) {
       if (!this.#visible.has(row.wakeToken)) continue;
       if (row.deliveryClass === 'signal_only') {
         // contract §9.3: a signal-only row carries only its classification.
@@ -173,7 +174,7 @@ export class PendingDeliveryTable {
         group.push({ messageId: row.messageId, targetSeq: row.targetSeq, wakeToken: row.wakeToken });
       }
     }
-    const finalCheck = groups.size === 0 ? null : [...groups].map(([target, wakes]) => ({ target, wakes }));
+    const finalCheck: FinalCheckGroup[] | null = groups.size === 0 ? null : [...groups].map(([target, wakes]) => ({ target, wakes }));
     if (finalCheck === null && kind !== 'compaction') this.#scope = new Set();
     this.#admit(effects);
     return { effects, finalCheck };

@@ -70,8 +70,9 @@ export type TableEffect =
 
 /** One canonical target of a final-check and the unresolved wakes it covers (contract §8.3). */
 export interface FinalCheckGroup {
-  readonly target: TargetKey | null;
-  readonly wakes: ReadonlyArray<{ readonly messageId: string; readonly targetSeq: number; readonly wakeToken: string }>;
+  target: TargetKey | null;
+  // Plain arrays, built fresh per boundary: the prompt compiler's renderer takes them as such.
+  wakes: Array<{ messageId: string; targetSeq: number; wakeToken: string }>;
 }
 
 /** contract §6.6: per canonical target, the highest unresolved TargetSeq at a process replacement. */

@@ -6,18 +6,20 @@
  * boundaries and asks whether a final-check is due; the watchdog and retries live elsewhere.
  */
 import { Subject, type Observable } from 'rxjs';
+import type { PromptLanguage } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { WakeMetrics } from '../metrics/wake-metrics.js';
-import type { DeliveryClass, PendingDelivery, RecoveryFrontier, TableEffect, TurnBoundaryKind } from './pending-delivery.js';
+import { PendingDelivery, type DeliveryClass, type RecoveryFrontier, type TableEffect, type TurnBoundaryKind } from './pending-delivery.js';
 import { PendingDeliveryTable } from './pending-delivery-table.js';
-import type { FinalCheckRenderer, WakeCorrelationPort, WakeJournal } from './wake-ports.js';
+import type { FinalCheckRenderer, WakeCorrelationPort, WakeJournal, WakeJournalEvent } from './wake-ports.js';
 import type { WakeStatusEvent } from './wake-status-event.js';
 
 /** Bounded failure detail (contract §9.3: "bounded runtime failure detail"). */
 export const WAKE_DETAIL_MAX_LENGTH = 300;
 export const DEFAULT_PENDING_CAPACITY = 32;
+const TARGET_CACHE_SIZE = 1024;
 
 export interface AgentProfile {
   readonly agentId: string;
@@ -26,6 +28,8 @@ export interface AgentProfile {
   readonly displayName: string;
   readonly runtime: RuntimeKind;
   readonly model: string | null;
+  /** Language of the agent's prompts (the final-check is rendered in it); default `en`. */
+  readonly language?: PromptLanguage;
   /** FIFO bound of this agent's runtime process; defaults to the lifecycle's. */
   readonly capacity?: number;
 }
@@ -36,7 +40,8 @@ export interface WakeLifecycleOptions {
   readonly metrics: WakeMetrics;
   readonly correlation?: WakeCorrelationPort;
   readonly defaultCapacity?: number;
-  readonly now?: () => Date;
+  /** Epoch milliseconds (default `Date.now`); injected so tests and marbles control time. */
+  readonly now?: () => number;
   readonly log?: DaemonLog;
 }
 
@@ -108,7 +113,11 @@ export class WakeLifecycle {
   readonly #agents = new Map<string, AgentSlot>();
   readonly #status = new Subject<WakeStatusEvent>();
   readonly #deliveries = new Subject<WakeDelivery>();
-  readonly #now: () => Date;
+  readonly #now: () => number;
+  /** ISO text of the last timestamp: events in the same millisecond share it (hot path). */
+  #lastMs = Number.NaN;
+  #lastIso = '';
+  readonly #targetCache = new Map<string, TargetKey | null>();
 
   /** Every wake status change (§10.1), after it was persisted. */
   readonly wakeStatus$: Observable<WakeStatusEvent> = this.#status.asObservable();
@@ -117,7 +126,7 @@ export class WakeLifecycle {
 
   constructor(options: WakeLifecycleOptions) {
     this.#o = options;
-    this.#now = options.now ?? (() => new Date());
+    this.#now = options.now ?? Date.now;
   }
 
   /** Registers (or updates the profile of) an agent. Its table starts at generation 0. */
@@ -132,36 +141,57 @@ export class WakeLifecycle {
   }
 
   /**
-   * Reloads the durable admission queue after a daemon restart: wakes the journal still holds
-   * `queued` re-enter the FIFO in their stored order (§9.1: never dropped, never reordered).
-   * Returns how many were taken.
+   * After a daemon restart (§8.3: the send scope and the rows of the old process are not
+   * restored). Wakes the journal holds in flight (`delivered` / `final_check_sent`) belonged to
+   * a process that is gone: they end by the ordinary rule, `completed_without_visible_reply`
+   * (no_reply, detail `daemon_restarted`; signal-only rows with their classification), and their
+   * exact targets come back as recovery frontiers (§6.6). Wakes still `queued` re-enter the FIFO
+   * in their stored order (§9.1: never dropped, never reordered).
    */
-  restore(agentId: string): number {
+  restore(agentId: string): { readonly requeued: number; readonly ended: number; readonly recovery: readonly RecoveryFrontier[] } {
     const slot = this.#slot(agentId);
-    let n = 0;
+    const journal = this.#o.journal;
+    const ended: TableEffect[] = [];
+    const recovery = new Map<TargetKey, RecoveryFrontier>();
+    for (const status of ['delivered', 'final_check_sent'] as const) {
+      for (const w of journal.listWakes({ agentId, status })) {
+        if (slot.table.has(w.wakeToken)) continue;
+        const key = this.#canonical(w.target);
+        const row = new PendingDelivery(w.messageId, w.target, key, w.targetSeq, w.wakeToken, w.deliveryClass, -1);
+        if (w.deliveryClass === 'signal_only') {
+          ended.push({ kind: 'terminal', row, outcome: { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null } });
+          continue;
+        }
+        ended.push({ kind: 'terminal', row, outcome: { status: 'completed_without_visible_reply', reason: 'no_reply', detail: 'daemon_restarted' } });
+        const prev = key === null ? undefined : recovery.get(key);
+        if (key !== null && (prev === undefined || prev.targetSeq < w.targetSeq)) recovery.set(key, { target: key, targetSeq: w.targetSeq, messageId: w.messageId, wakeToken: w.wakeToken });
+      }
+    }
+    // These rows never reached this process's table; the terminal half of the helper still applies.
+    this.#apply(slot, ended);
+    let requeued = 0;
     const admitted: TableEffect[] = [];
-    for (const w of this.#o.journal.listWakes({ agentId, status: 'queued' })) {
+    for (const w of journal.listWakes({ agentId, status: 'queued' })) {
       if (slot.table.has(w.wakeToken)) continue;
-      const parsed = parseTarget(w.target);
-      admitted.push(...slot.table.enqueue({ wakeToken: w.wakeToken, messageId: w.messageId, target: w.target, targetKey: parsed.ok ? parsed.key : null, targetSeq: w.targetSeq, deliveryClass: w.deliveryClass }));
-      n += 1;
+      admitted.push(...slot.table.enqueue({ wakeToken: w.wakeToken, messageId: w.messageId, target: w.target, targetKey: this.#canonical(w.target), targetSeq: w.targetSeq, deliveryClass: w.deliveryClass }));
+      requeued += 1;
     }
     this.#apply(slot, admitted);
-    return n;
+    return { requeued, ended: ended.length, recovery: [...recovery.values()] };
   }
 
   /** A routed wake: recorded `queued`, counted, then admitted now or when a row settles. */
   enqueue(agentId: string, wake: InboundWake): { readonly admitted: boolean } {
     const slot = this.#slot(agentId);
     if (slot.table.has(wake.wakeToken)) return { admitted: slot.table.row(wake.wakeToken) !== undefined };
-    const parsed = parseTarget(wake.target);
-    const targetKey = parsed.ok ? parsed.key : null;
+    const targetKey = this.#canonical(wake.target);
     const target = targetKey ?? wake.target;
     const { runtime } = slot.profile;
-    this.#o.journal.insertWake({ wakeToken: wake.wakeToken, messageId: wake.messageId, agentId, runtime, target, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass });
+    // Routed wakes come from stored messages, whose targets are canonical; an unparseable one is kept as given.
+    this.#o.journal.insertWake({ wakeToken: wake.wakeToken, messageId: wake.messageId, agentId, runtime, target: target as TargetKey, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass });
     this.#o.metrics.received(runtime);
     this.#publish(slot, { wakeToken: wake.wakeToken, messageId: wake.messageId, target, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass }, 'queued', null, null, null);
-    const effects = slot.table.enqueue({ ...wake, target, targetKey });
+    const effects = slot.table.enqueue({ wakeToken: wake.wakeToken, messageId: wake.messageId, target, targetKey, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass, sendableTargets: wake.sendableTargets });
     this.#apply(slot, effects);
     return { admitted: slot.table.row(wake.wakeToken) !== undefined };
   }
@@ -197,7 +227,8 @@ export class WakeLifecycle {
       this.#apply(slot, result.effects);
       return null;
     }
-    const finalCheck = this.#o.renderFinalCheck(result.finalCheck);
+    const p = slot.profile;
+    const finalCheck = this.#o.renderFinalCheck(result.finalCheck, { agentId: p.agentId, runtime: p.runtime, language: p.language ?? 'en' });
     this.#apply(slot, result.effects);
     const wakeTokens = result.finalCheck.flatMap((g) => g.wakes.map((w) => w.wakeToken));
     return { generation, finalCheck, wakeTokens };
@@ -238,7 +269,9 @@ export class WakeLifecycle {
     if (!Number.isFinite(result.seenUpToSeq)) return 0;
     const effects = slot.table.sendResult(result.targetKey, result.seenUpToSeq);
     this.#apply(slot, effects);
-    return effects.filter((e) => e.kind === 'terminal').length;
+    let settled = 0;
+    for (const e of effects) if (e.kind === 'terminal') settled += 1;
+    return settled;
   }
 
   /** §9.2: a confirmed reaction to the triggering message settles exactly that row. */
@@ -316,7 +349,8 @@ export class WakeLifecycle {
           const { status, reason, detail } = effect.outcome;
           this.#o.correlation?.release(row.wakeToken);
           // The journal is the durable half of "one terminal per wake, ever" (§6.2).
-          if (!this.#o.journal.appendWakeEvent({ wakeToken: row.wakeToken, kind: 'status', status, reason, detail })) {
+          const event: WakeJournalEvent = { wakeToken: row.wakeToken, kind: 'status', status, ...(reason === null ? {} : { reason }), ...(detail === null ? {} : { detail }) };
+          if (!this.#o.journal.appendWakeEvent(event)) {
             this.#o.log?.warn('wake: journal refused a second terminal status', { wakeToken: row.wakeToken, status });
             break;
           }
@@ -339,6 +373,26 @@ export class WakeLifecycle {
         wakes: admitted.map((r) => ({ wakeToken: r.wakeToken, messageId: r.messageId, target: r.target, targetKey: r.targetKey, targetSeq: r.targetSeq, deliveryClass: r.deliveryClass })),
       });
     }
+  }
+
+  /** Canonical TargetKey of a target text, or null; memoised (targets are few, the cache is bounded). */
+  #canonical(text: string): TargetKey | null {
+    const hit = this.#targetCache.get(text);
+    if (hit !== undefined) return hit;
+    const parsed = parseTarget(text);
+    const key = parsed.ok ? parsed.key : null;
+    if (this.#targetCache.size >= TARGET_CACHE_SIZE) this.#targetCache.clear();
+    this.#targetCache.set(text, key);
+    return key;
+  }
+
+  #iso(): string {
+    const ms = this.#now();
+    if (ms !== this.#lastMs) {
+      this.#lastMs = ms;
+      this.#lastIso = new Date(ms).toISOString();
+    }
+    return this.#lastIso;
   }
 
   #publish(
@@ -366,7 +420,7 @@ export class WakeLifecycle {
       reason,
       detail,
       localText,
-      at: this.#now().toISOString(),
+      at: this.#iso(),
     };
     this.#o.log?.info('wake status', { wakeToken: row.wakeToken, agentId: p.agentId, status, reason });
     this.#status.next(event);

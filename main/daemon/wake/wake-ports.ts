@@ -3,6 +3,8 @@
  * the journal to the store, the renderer to the prompt compiler, the correlation port to the
  * delivery tracker / runtime adapter. All synchronous: the lifecycle never awaits.
  */
+import type { PromptLanguage } from '../../../shared/config.js';
+import type { TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
 import type { DeliveryClass, FinalCheckGroup } from './pending-delivery.js';
 
@@ -11,8 +13,7 @@ export interface WakeJournalInsert {
   readonly messageId: string;
   readonly agentId: string;
   readonly runtime: RuntimeKind;
-  /** Canonical target text (the TargetKey) when the target parses, else the text as given. */
-  readonly target: string;
+  readonly target: TargetKey;
   readonly targetSeq: number;
   readonly deliveryClass: DeliveryClass;
 }
@@ -21,11 +22,12 @@ export interface WakeJournalEvent {
   readonly wakeToken: string;
   readonly kind: 'status' | 'beacon' | 'escalation' | 'final_check' | 'delivery' | 'alert';
   readonly status?: WakeStatus;
-  readonly reason?: string | null;
-  readonly detail?: string | null;
+  /** Omitted when there is none. */
+  readonly reason?: string;
+  readonly detail?: string;
 }
 
-/** What `listWakes({status:'queued'})` must return per wake (the store's WakeRecord has these fields). */
+/** What `listWakes` must return per wake (the store's WakeRecord has these fields). */
 export interface JournalQueuedWake {
   readonly wakeToken: string;
   readonly messageId: string;
@@ -37,20 +39,28 @@ export interface JournalQueuedWake {
 /**
  * Persistence (the store). `insertWake` records the wake `queued`; `appendWakeEvent` returns
  * false when it refuses a second terminal status for a wake (the durable half of "at most one
- * terminal, ever"); `listWakes` returns queued wakes oldest first (the durable admission queue).
+ * terminal, ever"); `listWakes` returns an agent's wakes in one status oldest first (`queued`
+ * is the durable admission queue; `delivered` / `final_check_sent` are in flight at a restart).
  */
 export interface WakeJournal {
   insertWake(wake: WakeJournalInsert): unknown;
   appendWakeEvent(event: WakeJournalEvent): boolean;
-  listWakes(query: { readonly agentId: string; readonly status: 'queued' }): readonly JournalQueuedWake[];
-  appendAudit(audit: { readonly agentId: string; readonly kind: 'cross_target_send'; readonly target: string; readonly messageId: string }): unknown;
+  listWakes(query: { readonly agentId: string; readonly status: 'queued' | 'delivered' | 'final_check_sent' }): readonly JournalQueuedWake[];
+  appendAudit(audit: { readonly agentId: string; readonly kind: 'cross_target_send'; readonly target: TargetKey; readonly messageId: string }): unknown;
 }
 
 /**
  * Renders the one final-check prompt (contract §8.3; the prompt compiler provides it). Groups
  * come aggregated by canonical target in FIFO order; a null target means "reply unavailable".
  */
-export type FinalCheckRenderer = (groups: readonly FinalCheckGroup[]) => string;
+export type FinalCheckRenderer = (groups: FinalCheckGroup[], ctx: FinalCheckRenderContext) => string;
+
+/** Who the final-check is for: the renderer names the runtime's own send tool, in the agent's language. */
+export interface FinalCheckRenderContext {
+  readonly agentId: string;
+  readonly runtime: RuntimeKind;
+  readonly language: PromptLanguage;
+}
 
 /** contract §9.4: terminal cleanup cancels retry ownership and runtime correlation of the wake. */
 export interface WakeCorrelationPort {

@@ -85,7 +85,9 @@ export class DemoRuntime implements RuntimeAdapter {
   async deliver(text: string): Promise<DeliverResult> {
     if (this.client === null || this.stopped) return { ok: false, code: 'not_running', message: 'The demo runtime is not running; the delivery was not written.' };
     // One turn at a time, like a real runtime that queues input during a turn.
-    this.queue = this.queue.then(() => this.runTurn(text)).catch((err: unknown) => this.options.log?.error('demo turn failed', { error: String(err) }));
+    // A real runtime reads its input after the write returns: yield to the event loop first, so
+    // the host has marked the rows runtime-visible before this turn can reach its boundary.
+    this.queue = this.queue.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => this.runTurn(text)).catch((err: unknown) => this.options.log?.error('demo turn failed', { error: String(err) }));
     return { ok: true };
   }
 

@@ -249,6 +249,7 @@ describe('DeliveryTracker', () => {
     ]);
     expect(t.store.undelivered).toEqual([]);
     expect(t.results().at(-1)).toMatchObject({ redelivered: true, state: 'delivered' });
+    expect(t.events.filter((e) => e.name === 'response.outbound').map((e) => (e.event as { redelivered: boolean }).redelivered)).toEqual([false, false, true]);
     // a second inbound finds nothing left to re-deliver
     expect(await drive(t.scheduler, t.tracker.redeliver('#general'))).toEqual([]);
   });
@@ -295,6 +296,16 @@ describe('DeliveryTracker', () => {
     expect(await t.send('🧠 Working… 1m 30s', { purpose: 'beacon' })).toMatchObject({ status: 'failed_final', preserved: false });
     expect(t.alerts).toEqual([]);
     expect(t.store.undelivered).toEqual([]);
+  });
+
+  it('an alert names the wake of the turn; a send after stop() sends nothing', async () => {
+    const t = setup({ channel: faults(['refused', 'refused']) });
+    t.bus.emit('turn.start', { turnId: 't1', agentId: 'claude', channel: 'local', wakeTokens: ['w9'] });
+    await t.send();
+    expect(t.alerts[0]).toMatchObject({ wakeToken: 'w9', turnId: 't1' });
+    t.tracker.stop();
+    expect(await t.tracker.send({ turnId: 't1', agentId: 'claude', target: '#general', content: 'late' })).toMatchObject({ status: 'failed_final', code: 'daemon_stopped' });
+    expect((t.channel as FaultChannel).requests).toHaveLength(2);
   });
 
   it('stop() settles a chunk in flight exactly once (uncertain) and cancels its timers', async () => {

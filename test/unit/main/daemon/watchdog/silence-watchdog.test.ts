@@ -219,3 +219,19 @@ describe('SilenceWatchdog', () => {
     });
   });
 });
+
+describe('per-channel config keys and defaults (watchdog spec "Suggested config")', () => {
+  it('are exactly the spec values', async () => {
+    const { ResponseDeliverySchema } = await import('../../../../../shared/config.js');
+    expect(SilenceWatchdogSchema.parse({})).toEqual({
+      enabled: true,
+      thresholdSeconds: 45,
+      maxBeacons: 5,
+      message: '🧠 Working…',
+      escalationMessage: '⚠️ Extended processing — still working. Response may be delayed.',
+      resetOnStreaming: true,
+      resetOnTypingOnly: false,
+    });
+    expect(ResponseDeliverySchema.parse({})).toEqual({ enabled: true, retryCount: 1, retryDelayMs: 3000, alertOnFailure: true, alertOnNoResponse: true, preserveUndelivered: true });
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * `npm run bench -- wake`: wake lifecycle events/s with 10,000 concurrent wakes (100 agents ×
+ * 100 pending rows over 10 targets each) against a minimal raw Map-based baseline doing the
+ * same transitions in the same run, plus heap bytes per pending row (goal ≤ 1,024).
+ *
+ * One round per agent: 100 wakes enqueued (queued), delivered, one turn_end (one final-check
+ * for all 100, aggregated by target), send results settling 5 of 10 targets (reply_sent),
+ * the next turn_end ending the rest (completed_without_visible_reply): 4 transitions per wake.
+ * The lifecycle runs with real prom-client counters and a subscribed wake_status$; the journal
+ * is a no-op (the store is measured by its own benchmark). Rounds interleave, medians reported.
+ */
+import { Registry } from 'prom-client';
+import { createWakeMetrics } from '../main/daemon/metrics/wake-metrics.js';
+import { WakeLifecycle, type WakeJournal } from '../main/daemon/wake/index.js';
+import { targetKey, type TargetKey } from '../shared/target.js';
+
+const AGENTS = 100;
+const PER_AGENT = 100;
+const TARGETS = 10;
+const TRANSITIONS_PER_WAKE = 4;
+const targets: TargetKey[] = Array.from({ length: TARGETS }, (_, i) => targetKey(`#room${i}`));
+
+const noopJournal: WakeJournal = {
+  insertWake: () => undefined,
+  appendWakeEvent: () => true,
+  listWakes: () => [],
+  appendAudit: () => undefined,
+};
+
+function makeLifecycle(): { lifecycle: WakeLifecycle; seen: { n: number } } {
+  const lifecycle = new WakeLifecycle({
+    journal: noopJournal,
+    metrics: createWakeMetrics(new Registry()),
+    renderFinalCheck: (groups) => `final-check ${groups.length}`,
+    defaultCapacity: PER_AGENT,
+  });
+  const seen = { n: 0 };
+  lifecycle.wakeStatus$.subscribe(() => (seen.n += 1));
+  lifecycle.deliveries$.subscribe((d) => lifecycle.onDelivered(d.agentId, d.generation, d.wakes.map((w) => w.wakeToken)));
+  for (let a = 0; a < AGENTS; a++) lifecycle.registerAgent({ agentId: `a${a}`, publicName: `a${a}`, displayName: `A${a}`, runtime: 'demo', model: null });
+  return { lifecycle, seen };
+}
+
+/** Enqueues 10,000 wakes (all admitted and delivered): the concurrent set. */
+function fill(lifecycle: WakeLifecycle, round: number): void {
+  for (let a = 0; a < AGENTS; a++) {
+    const agentId = `a${a}`;
+    for (let i = 0; i < PER_AGENT; i++) {
+      lifecycle.enqueue(agentId, { wakeToken: `r${round}a${a}w${i}`, messageId: `r${round}a${a}m${i}`, target: targets[i % TARGETS] as string, targetSeq: round * PER_AGENT + i + 1, deliveryClass: 'visible_reply' });
+    }
+  }
+}
+
+function settle(lifecycle: WakeLifecycle, round: number): void {
+  for (let a = 0; a < AGENTS; a++) {
+    const agentId = `a${a}`;
+    lifecycle.onTurnBoundary(agentId, 0);
+    for (let t = 0; t < TARGETS / 2; t++) lifecycle.onSendResult({ agentId, status: 'sent', targetKey: targets[t] as TargetKey, seenUpToSeq: (round + 1) * PER_AGENT });
+    lifecycle.onTurnBoundary(agentId, 0);
+  }
+}
+
+function runLifecycle(rounds: number): number {
+  const { lifecycle, seen } = makeLifecycle();
+  const start = performance.now();
+  for (let r = 0; r < rounds; r++) {
+    fill(lifecycle, r);
+    settle(lifecycle, r);
+  }
+  const ms = performance.now() - start;
+  if (seen.n !== rounds * AGENTS * PER_AGENT * TRANSITIONS_PER_WAKE) throw new Error(`bench: expected ${rounds * AGENTS * PER_AGENT * TRANSITIONS_PER_WAKE} wake_status events, saw ${seen.n}`);
+  return (seen.n / ms) * 1000;
+}
+
+interface RawRow {
+  messageId: string;
+  target: string;
+  seq: number;
+  status: 'queued' | 'delivered' | 'final_check_sent';
+}
+
+/** The minimal raw baseline: a Map of Maps and a counter, same transitions, no ports. */
+function runBaseline(rounds: number): number {
+  const tables = new Map<string, Map<string, RawRow>>();
+  for (let a = 0; a < AGENTS; a++) tables.set(`a${a}`, new Map());
+  let transitions = 0;
+  const start = performance.now();
+  for (let r = 0; r < rounds; r++) {
+    for (let a = 0; a < AGENTS; a++) {
+      const table = tables.get(`a${a}`) as Map<string, RawRow>;
+      for (let i = 0; i < PER_AGENT; i++) {
+        table.set(`r${r}a${a}w${i}`, { messageId: `r${r}a${a}m${i}`, target: targets[i % TARGETS] as string, seq: r * PER_AGENT + i + 1, status: 'queued' });
+        transitions += 1;
+      }
+      for (const row of table.values()) {
+        row.status = 'delivered';
+        transitions += 1;
+      }
+    }
+    for (let a = 0; a < AGENTS; a++) {
+      const table = tables.get(`a${a}`) as Map<string, RawRow>;
+      for (const row of table.values()) {
+        row.status = 'final_check_sent';
+        transitions += 1;
+      }
+      for (let t = 0; t < TARGETS / 2; t++) {
+        const seen = (r + 1) * PER_AGENT;
+        for (const [token, row] of table) {
+          if (row.target !== targets[t] || row.seq > seen) continue;
+          table.delete(token);
+          transitions += 1;
+        }
+      }
+      for (const [token, row] of table) {
+        if (row.status !== 'final_check_sent') continue;
+        table.delete(token);
+        transitions += 1;
+      }
+    }
+  }
+  const ms = performance.now() - start;
+  if (transitions !== rounds * AGENTS * PER_AGENT * TRANSITIONS_PER_WAKE) throw new Error('bench: baseline transition count is off');
+  return (transitions / ms) * 1000;
+}
+
+function gc(): void {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g === undefined) throw new Error('bench: run with --expose-gc (npm run bench -- wake does)');
+  g();
+  g();
+}
+
+/** Heap bytes per pending (admitted, delivered) row: 10,000 rows live in the lifecycle. */
+function heapPerRow(): number {
+  const { lifecycle } = makeLifecycle();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  fill(lifecycle, 0);
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  if (lifecycle.pending('a0').length !== PER_AGENT) throw new Error('bench: rows were not kept');
+  return (after - before) / (AGENTS * PER_AGENT);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+export default async function (args: string[]): Promise<Record<string, unknown>> {
+  const rounds = Number(args[0] ?? 5);
+  const reps = 5;
+  runLifecycle(1); // warm both paths
+  runBaseline(1);
+  const values: number[] = [];
+  const baselines: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    values.push(runLifecycle(rounds));
+    baselines.push(runBaseline(rounds));
+  }
+  const value = median(values);
+  const baseline = median(baselines);
+  const heaps = [heapPerRow(), heapPerRow(), heapPerRow()];
+  return {
+    value: Math.round(value),
+    baseline: Math.round(baseline),
+    ratio: Number((value / baseline).toFixed(4)),
+    unit: 'wake lifecycle transitions/s (10,000 concurrent wakes)',
+    heapBytesPerPendingRow: Math.round(median(heaps)),
+    heapGoalBytes: 1024,
+    concurrentWakes: AGENTS * PER_AGENT,
+    reps,
+    roundsPerRep: rounds,
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * The one gate for `ipcMain` (STYLE.md habit 4; research/electron-style.md (b) 4). It is the
+ * only module that imports `ipcMain` (lint enforces it). Every call of the shared contract:
+ *   1. the sender is checked: the main frame, of our origin, of a window we created;
+ *   2. the request is parsed with the call's zod schema;
+ *   3. the daemon handler runs (its answer is parsed too in development and tests);
+ *   4. the answer is `{ok:true,value}` or `{ok:false,code,message}`. It never throws:
+ *      Electron would hand the renderer only an error's message and lose the code.
+ * Events of the contract are pushed to our windows the same way, one channel per event.
+ */
+import { BrowserWindow, ipcMain, type IpcMainInvokeEvent } from 'electron';
+import type { Observable, Subscription } from 'rxjs';
+import { apiCalls, apiEvents, channelOf, type ApiCallName, type ApiEvent, type ApiHandlers, type ApiResult } from '../../shared/api/contract.js';
+import type { DaemonLog } from '../daemon/index.js';
+import { answerCall, describeIssues } from './ipc-answer.js';
+
+export { answerCall } from './ipc-answer.js';
+
+/** Channels that libraries register on `ipcMain` by themselves; the gate closes them (one gate, no side doors). */
+export const LIBRARY_CHANNELS = ['__ELECTRON_LOG__', 'electron-store-get-data'] as const;
+
+export interface IpcGateOptions {
+  readonly handlers: ApiHandlers;
+  readonly events$: Observable<ApiEvent>;
+  /** Whether a frame URL is on our origin (`isAppUrl`, plus the dev server in development). */
+  readonly isAllowedOrigin: (url: string) => boolean;
+  readonly log: DaemonLog;
+  /** Parse every daemon answer against the contract too (development and tests; default true). */
+  readonly checkResponses?: boolean;
+}
+
+export interface IpcGate {
+  /** Makes a window known: only its main frame may call, and events are pushed to it. */
+  addWindow(window: BrowserWindow): void;
+  /** Pushes one event of the contract to every known window (after validating it). */
+  push(event: ApiEvent): void;
+  /** Removes every handler and stops pushing. Idempotent. */
+  close(): void;
+}
+
+type Sender = Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>;
+
+const callNames = Object.keys(apiCalls) as ApiCallName[];
+
+/** Why a sender is refused, or null when it may call (security checklist 17). */
+export function refuseSender(event: Sender, isAllowedOrigin: (url: string) => boolean, knownWindowIds: { has(id: number): boolean }): string | null {
+  const frame = event.senderFrame;
+  if (frame === null || frame === undefined) return 'the sending frame no longer exists';
+  if (frame.parent !== null) return 'only the main frame may call the API';
+  if (!isAllowedOrigin(frame.url)) return 'the sending page is not the app';
+  const window = BrowserWindow.fromWebContents(event.sender);
+  if (window === null || !knownWindowIds.has(window.id)) return 'the sending window is not an app window';
+  return null;
+}
+
+/** Registers one handler per call of the contract and starts pushing events. */
+export function openIpcGate(options: IpcGateOptions): IpcGate {
+  const { handlers, isAllowedOrigin, log } = options;
+  const windows = new Map<number, BrowserWindow>();
+  let closed = false;
+
+  for (const channel of [...LIBRARY_CHANNELS, ...ipcMain.eventNames().map(String)]) {
+    if (ipcMain.listenerCount(channel) > 0) log.warn('ipc: closing a channel opened outside the gate', { channel });
+    ipcMain.removeAllListeners(channel);
+    ipcMain.removeHandler(channel);
+  }
+
+  for (const name of callNames) {
+    ipcMain.handle(channelOf(name), async (event, raw: unknown): Promise<ApiResult<unknown>> => {
+      const refused = refuseSender(event, isAllowedOrigin, windows);
+      if (refused !== null) {
+        log.warn('ipc: sender refused', { call: name, reason: refused });
+        return { ok: false, code: 'forbidden_sender', message: `${name}: ${refused}.` };
+      }
+      return answerCall(handlers, name, raw, log, { checkResponse: options.checkResponses ?? true });
+    });
+  }
+
+  const push = (event: ApiEvent): void => {
+    if (closed) return;
+    const parsed = apiEvents[event.name].safeParse(event.payload);
+    if (!parsed.success) {
+      log.error('ipc event breaks the contract', { event: event.name, issues: describeIssues(parsed.error.issues) });
+      return;
+    }
+    for (const window of windows.values()) {
+      const contents = window.webContents;
+      // Only a page of ours receives data (will-navigate already keeps others out).
+      if (window.isDestroyed() || contents.isDestroyed() || !isAllowedOrigin(contents.getURL())) continue;
+      contents.send(channelOf(event.name), parsed.data);
+    }
+  };
+
+  const subscription: Subscription = options.events$.subscribe({
+    next: push,
+    error: (error: unknown) => log.error('ipc: the daemon event stream failed', { error: String(error) }),
+  });
+
+  return {
+    addWindow(window) {
+      const id = window.id;
+      windows.set(id, window);
+      window.once('closed', () => windows.delete(id));
+    },
+    push,
+    close() {
+      if (closed) return;
+      closed = true;
+      subscription.unsubscribe();
+      for (const name of callNames) ipcMain.removeHandler(channelOf(name));
+      windows.clear();
+    },
+  };
+}

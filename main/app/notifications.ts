@@ -1,0 +1,72 @@
+/**
+ * OS notifications for what the person must not miss while the window is in the background
+ * (watchdog spec B "alert operator"; DESIGN.md "Beyond the specs": alerts are statuses and
+ * OS notifications, never chat messages authored as the agent): a reply that reached
+ * FAILED_FINAL, and a silence-watchdog escalation. Clicking one focuses its wake.
+ * Copy is neutral status text (UI.md "Chips and copy").
+ */
+import { Notification } from 'electron';
+import { filter, type Observable, type Subscription } from 'rxjs';
+import type { Alert, ApiEvent } from '../../shared/api/contract.js';
+import type { PromptLanguage } from '../../shared/config.js';
+
+/** Alert kinds that become OS notifications. */
+export const NOTIFIED_ALERT_KINDS = ['delivery_failed', 'escalation'] as const satisfies readonly Alert['kind'][];
+type NotifiedKind = (typeof NOTIFIED_ALERT_KINDS)[number];
+
+const COPY: Record<PromptLanguage, Record<NotifiedKind, string>> = {
+  en: {
+    delivery_failed: 'Reply not delivered — kept for re-delivery',
+    escalation: '⚠️ Extended processing — still working. Response may be delayed.',
+  },
+  'zh-CN': {
+    delivery_failed: '回复未送达，已保留待重新投递',
+    escalation: '⚠️ 处理时间较长，仍在处理，回复可能延迟。',
+  },
+};
+
+export interface NotificationContent {
+  readonly title: string;
+  readonly body: string;
+}
+
+/** The notification for an alert, or null when this kind is not notified. Pure. */
+export function notificationFor(alert: Alert, language: PromptLanguage): NotificationContent | null {
+  if (!(NOTIFIED_ALERT_KINDS as readonly string[]).includes(alert.kind)) return null;
+  const body = COPY[language][alert.kind as NotifiedKind];
+  return { title: alert.target === null ? 'AgentTeam' : `AgentTeam · ${alert.target}`, body };
+}
+
+export interface AlertNotifierOptions {
+  readonly events$: Observable<ApiEvent>;
+  readonly language: () => PromptLanguage;
+  /** Brings the window forward and opens the wake (or just the window when there is none). */
+  readonly focusWake: (wakeToken: string | null) => void;
+}
+
+/** Shows notifications until disposed. Holds each shown notification until it is clicked or closed (else GC drops its click). */
+export function startAlertNotifier(options: AlertNotifierOptions): { dispose(): void } {
+  const shown = new Set<Notification>();
+  const supported = Notification.isSupported();
+  const subscription: Subscription = options.events$
+    .pipe(filter((e): e is Extract<ApiEvent, { name: 'alert.raised' }> => e.name === 'alert.raised'))
+    .subscribe(({ payload: alert }) => {
+      const content = supported ? notificationFor(alert, options.language()) : null;
+      if (content === null) return;
+      const notification = new Notification({ title: content.title, body: content.body, urgency: alert.kind === 'delivery_failed' ? 'critical' : 'normal' });
+      shown.add(notification);
+      notification.on('click', () => {
+        shown.delete(notification);
+        options.focusWake(alert.wakeToken);
+      });
+      notification.on('close', () => shown.delete(notification));
+      notification.show();
+    });
+  return {
+    dispose() {
+      subscription.unsubscribe();
+      for (const n of shown) n.close();
+      shown.clear();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Store records → the shapes of the shared API contract (shared/api/contract.ts). Pure.
+ * Wake failure details pass through as stored: bounded, never runtime text (contract §6.5).
+ */
+import type { Agent, Conversation, Message, PromptInput, Wake, WakeEvent } from '../../../shared/api/contract.js';
+import type { AgentConfig } from '../../../shared/config.js';
+import type { ConversationRecord, MessageRecord, PromptInputRecord, WakeEventRecord, WakeRecord } from '../store/index.js';
+
+export function toConversation(c: ConversationRecord): Conversation {
+  return { target: c.target, kind: c.kind, title: c.target, parent: c.parent, lastSeq: c.lastSeq };
+}
+
+export function toMessage(m: MessageRecord): Message {
+  return {
+    id: m.id,
+    target: m.target,
+    seq: m.seq,
+    authorId: m.authorId,
+    authorName: m.authorName,
+    authorKind: m.authorKind,
+    content: m.content,
+    createdAt: m.createdAt,
+    responseId: m.responseId,
+    redelivered: m.redelivered,
+  };
+}
+
+export function toWake(w: WakeRecord, agentName: string): Wake {
+  return {
+    wakeToken: w.wakeToken,
+    messageId: w.messageId,
+    agentId: w.agentId,
+    agentName,
+    runtime: w.runtime,
+    target: w.target,
+    status: w.status,
+    reason: w.reason,
+    detail: w.detail,
+    beacons: w.beacons,
+    escalated: w.escalated,
+    lastBeaconAt: w.lastBeaconAt,
+    finalCheck: w.finalCheck,
+    createdAt: w.createdAt,
+    endedAt: w.endedAt,
+  };
+}
+
+export function toWakeEvent(e: WakeEventRecord): WakeEvent {
+  return { wakeToken: e.wakeToken, kind: e.kind, status: e.status, reason: e.reason, detail: e.detail, at: e.at };
+}
+
+export function toPromptInput(p: PromptInputRecord): PromptInput {
+  return { id: p.id, seq: p.seq, agentId: p.agentId, wakeTokens: [...p.wakeTokens], kind: p.kind, text: p.text, at: p.at };
+}
+
+export function toAgent(a: AgentConfig, state: Agent['state']): Agent {
+  return { id: a.id, name: a.name, runtime: a.runtime, model: a.model, state, demo: a.runtime === 'demo' };
+}

@@ -1,0 +1,61 @@
+/**
+ * The daemon side of the shared API contract: one handler per call (ApiHandlers). Both
+ * transports (Electron IPC gate, serve's WebSocket bridge) validate requests with the contract's
+ * zod schemas before calling these; expected failures throw `ApiError` with a stable code.
+ */
+import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
+import { parseTarget, type TargetKey } from '../../../shared/target.js';
+import type { ConversationService } from '../services/conversation-service.js';
+import type { Store } from '../store/index.js';
+import { toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
+
+export interface DaemonApiDeps {
+  readonly store: Store;
+  readonly conversations: ConversationService;
+  readonly agents: () => Agent[];
+  readonly agentName: (agentId: string) => string;
+  readonly settings: () => Settings;
+  readonly updateSettings: (patch: { language?: Settings['language']; channel?: string; settings?: unknown }) => Settings;
+}
+
+const DEFAULT_PAGE = 100;
+
+export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
+  const existing = (text: string): TargetKey => {
+    const parsed = parseTarget(text);
+    if (!parsed.ok) throw new ApiError('invalid_target', parsed.error.message);
+    return parsed.key;
+  };
+  return {
+    'conversations.list': async () => d.store.listConversations().map(toConversation),
+    'conversations.create': async ({ target }) => toConversation(d.store.ensureConversation(d.conversations.parse(target))),
+    'messages.list': async ({ target, beforeSeq, limit }) => {
+      const key = existing(target);
+      const page = limit ?? DEFAULT_PAGE;
+      // One extra row tells whether an older page exists.
+      const rows = d.store.listMessages(key, { ...(beforeSeq !== undefined ? { beforeSeq } : { beforeSeq: Number.MAX_SAFE_INTEGER }), limit: page + 1 });
+      const hasMore = rows.length > page;
+      return { messages: (hasMore ? rows.slice(rows.length - page) : rows).map(toMessage), hasMore };
+    },
+    'messages.send': async ({ target, content }) => {
+      const { message } = d.conversations.post(target, content);
+      return { messageId: message.id, seq: message.seq, target: message.target };
+    },
+    'wakes.list': async ({ target, activeOnly, limit }) => {
+      const rows = d.store.listWakes({ ...(target !== undefined ? { target: existing(target) } : {}), ...(activeOnly ? { activeOnly } : {}), ...(limit !== undefined ? { limit } : {}) });
+      return rows.map((w) => toWake(w, d.agentName(w.agentId)));
+    },
+    'wakes.inspect': async ({ wakeToken }) => {
+      const wake = d.store.getWake(wakeToken);
+      if (wake === undefined) throw new ApiError('unknown_wake', `There is no wake "${wakeToken}".`);
+      return {
+        wake: toWake(wake, d.agentName(wake.agentId)),
+        events: d.store.listWakeEvents(wakeToken).map(toWakeEvent),
+        promptInputs: d.store.listPromptInputs(wakeToken).map(toPromptInput),
+      };
+    },
+    'agents.list': async () => d.agents(),
+    'settings.get': async () => d.settings(),
+    'settings.update': async (patch) => d.updateSettings(patch),
+  };
+}

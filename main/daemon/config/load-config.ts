@@ -1,0 +1,156 @@
+/**
+ * Loads `<data-dir>/agentteam.json` (DESIGN.md "Config") and validates it with `ConfigSchema`.
+ *
+ * - A missing file is not an error: the defaults apply (the serve layer seeds first-run content).
+ * - Malformed JSON names the file, line and column; an invalid config names the file, the JSON
+ *   path and the expectation, one line per problem, e.g.
+ *   `…/agentteam.json: agents[0].runtime: expected one of claude-code|codex|opencode|demo, got "gpt"`.
+ *   The daemon refuses to start on either (the caller throws the returned `ConfigError`).
+ * - The file is only ever read, never rewritten, whatever it holds.
+ * - Legacy visible-reply toggles are accepted, ignored and logged once (contract §7).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { ConfigSchema, legacyToggles, type Config } from '../../../shared/config.js';
+import type { DaemonLog } from '../daemon-types.js';
+
+export const CONFIG_FILE = 'agentteam.json';
+
+export type ConfigErrorCode = 'config_unreadable' | 'config_malformed_json' | 'config_invalid';
+
+export interface ConfigProblem {
+  /** JSON path like `agents[0].runtime`, or `(top level)`. */
+  readonly path: string;
+  /** What was expected and what was found. */
+  readonly expectation: string;
+}
+
+/** Why a config cannot be used. A value at the boundary; the composition root throws it to refuse to start. */
+export class ConfigError extends Error {
+  constructor(
+    readonly code: ConfigErrorCode,
+    readonly file: string,
+    message: string,
+    readonly problems: readonly ConfigProblem[] = [],
+    /** 1-based position of malformed JSON. */
+    readonly position: { readonly line: number; readonly column: number } | null = null,
+  ) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export type ConfigLoad =
+  | { readonly ok: true; readonly config: Config; readonly file: string; readonly exists: boolean; readonly legacyToggles: readonly string[] }
+  | { readonly ok: false; readonly error: ConfigError };
+
+export function loadConfig(dataDir: string, options: { log?: DaemonLog } = {}): ConfigLoad {
+  const file = join(dataDir, CONFIG_FILE);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { ok: true, config: ConfigSchema.parse({}), file, exists: false, legacyToggles: [] };
+    return fail(new ConfigError('config_unreadable', file, `${file}: cannot read the config file (${code ?? (err as Error).message}); check that it is a readable file.`));
+  }
+  // Editors on Windows may save a UTF-8 byte order mark; it is not part of the JSON.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    const { line, column, reason } = locateJsonError(text, (err as Error).message);
+    return fail(
+      new ConfigError(
+        'config_malformed_json',
+        file,
+        `${file}:${line}:${column}: malformed JSON: ${reason}. Fix the file (AgentTeam never rewrites it) or move it aside to start with the defaults.`,
+        [],
+        { line, column },
+      ),
+    );
+  }
+
+  const parsed = ConfigSchema.safeParse(data, { reportInput: true });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.flatMap(describeIssue);
+    return fail(new ConfigError('config_invalid', file, problems.map((p) => `${file}: ${p.path}: ${p.expectation}`).join('\n'), problems));
+  }
+  const toggles = legacyToggles(parsed.data);
+  if (toggles.length > 0) {
+    options.log?.warn('config: legacy visible-reply toggles are ignored; the visible-reply contract is always on (contract §7)', { file, paths: toggles });
+  }
+  return { ok: true, config: parsed.data, file, exists: true, legacyToggles: toggles };
+}
+
+function fail(error: ConfigError): ConfigLoad {
+  return { ok: false, error };
+}
+
+/** Line and column (1-based) of a JSON.parse error, from V8's "at position N" (or the end of input). */
+function locateJsonError(text: string, message: string): { line: number; column: number; reason: string } {
+  const at = /\bat position (\d+)/.exec(message);
+  const offset = at === null ? text.length : Math.min(Number(at[1]), text.length);
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - (before.lastIndexOf('\n') + 1) + 1;
+  const reason = message.replace(/\s+in JSON at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)$/, '');
+  return { line, column, reason };
+}
+
+/** `agents[0].runtime`, `channels["my channel"]`, `(top level)`. */
+export function formatJsonPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(top level)';
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else if (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)) out += out === '' ? key : `.${key}`;
+    else out += `[${JSON.stringify(String(key))}]`;
+  }
+  return out;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): ConfigProblem[] {
+  const path = formatJsonPath(issue.path);
+  const got = 'input' in issue ? `, got ${describeValue(issue.input)}` : '';
+  switch (issue.code) {
+    case 'invalid_value':
+      return [{ path, expectation: `expected ${issue.values.length === 1 ? describeValue(issue.values[0]) : `one of ${issue.values.map(String).join('|')}`}${got}` }];
+    case 'invalid_type':
+      return [{ path, expectation: issue.input === undefined ? `is required (${article(issue.expected)})` : `expected ${article(issue.expected)}${got}` }];
+    case 'too_small':
+    case 'too_big': {
+      const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
+      const op = issue.code === 'too_small' ? (issue.inclusive ? '>=' : '>') : issue.inclusive ? '<=' : '<';
+      const least = issue.code === 'too_small' ? 'at least' : 'at most';
+      const plural = (unit: string) => `${String(bound)} ${unit}${Number(bound) === 1 ? '' : 's'}`;
+      if (issue.origin === 'string') return [{ path, expectation: `expected ${least} ${plural('character')}${got}` }];
+      if (issue.origin === 'array') return [{ path, expectation: `expected ${least} ${plural('item')}` }];
+      return [{ path, expectation: `expected a number ${op} ${String(bound)}${got}` }];
+    }
+    case 'invalid_format':
+      // A custom message (the schema's own wording) says more than zod's generic one.
+      return [{ path, expectation: `expected ${/^Invalid/.test(issue.message) ? `a string matching ${issue.pattern ?? issue.format}` : issue.message}${got}` }];
+    case 'unrecognized_keys':
+      return issue.keys.map((key) => ({ path: formatJsonPath([...issue.path, key]), expectation: 'unknown key; remove it or check its spelling' }));
+    default:
+      return [{ path, expectation: issue.message }];
+  }
+}
+
+function article(type: string): string {
+  if (type === 'int') return 'an integer';
+  if (type === 'array' || type === 'object') return `an ${type}`;
+  return `a ${type}`;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  return String(value);
+}

@@ -1,0 +1,77 @@
+/**
+ * The agent's side: what the agentteam MCP tools do (DESIGN.md data flow). The only path by
+ * which an agent's words become a message (contract §6.1): guard (send scope) → delivery
+ * tracker (response_id, chunks, ACK, retry) → local channel → result with the target's
+ * SeenUpToSeq → the wake table settles rows with TargetSeq <= SeenUpToSeq (§9.2).
+ */
+import { randomUUID } from 'node:crypto';
+import type { TargetKey } from '../../../shared/target.js';
+import type { DaemonLog } from '../daemon-types.js';
+import type { DeliveryTracker } from '../delivery/delivery-tracker.js';
+import type { CommunicationHandler, MessageSendArgs, MessageSendResult, ReactionArgs, ToolRefusal } from '../mcp/communication-handler.js';
+import type { MessageRecord, Store } from '../store/index.js';
+import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
+
+export interface CommunicationServiceOptions {
+  readonly store: Store;
+  readonly lifecycle: WakeLifecycle;
+  readonly tracker: DeliveryTracker;
+  /** The agent's running turn, if any (delivery correlation: turn_id + response_id). */
+  readonly currentTurn: (agentId: string) => string | null;
+  readonly onMessageStored: (message: MessageRecord) => void;
+  readonly log?: DaemonLog;
+}
+
+export class CommunicationService implements CommunicationHandler {
+  /** SeenUpToSeq per agent and target: the highest TargetSeq made runtime-visible to the agent. */
+  readonly #seen = new Map<string, Map<TargetKey, number>>();
+
+  constructor(private readonly o: CommunicationServiceOptions) {}
+
+  /** A wake's message was written into the agent's runtime: its TargetSeq is now seen. */
+  markSeen(agentId: string, target: TargetKey, seq: number): void {
+    let perTarget = this.#seen.get(agentId);
+    if (perTarget === undefined) this.#seen.set(agentId, (perTarget = new Map()));
+    if ((perTarget.get(target) ?? 0) < seq) perTarget.set(target, seq);
+  }
+
+  seenUpToSeq(agentId: string, target: TargetKey): number {
+    return this.#seen.get(agentId)?.get(target) ?? 0;
+  }
+
+  async messageSend(agentId: string, args: MessageSendArgs): Promise<MessageSendResult | ToolRefusal> {
+    const scope = this.o.lifecycle.checkSendScope(agentId, args.target, args.allowCrossTarget);
+    if (!scope.ok) return { ok: false, code: scope.code, message: scope.message };
+    // DESIGN.md: SeenUpToSeq is what the agent had seen *before* the send.
+    const seenUpToSeq = this.seenUpToSeq(agentId, args.target);
+    const turnId = this.o.currentTurn(agentId) ?? `turn_none_${randomUUID()}`;
+    const outcome = await this.o.tracker.send({ turnId, agentId, target: args.target, content: args.content });
+    if (outcome.status === 'failed_final' || outcome.status === 'uncertain') {
+      this.o.log?.warn('message_send not delivered', { agentId, target: args.target, status: outcome.status, code: outcome.code });
+      return { ok: false, code: outcome.status === 'uncertain' ? 'delivery_uncertain' : 'delivery_failed', message: outcome.message };
+    }
+    const messageId = outcome.messageIds[outcome.messageIds.length - 1];
+    if (messageId === undefined) throw new Error('internal: a delivered response has no message id');
+    if (outcome.status === 'sent') {
+      for (const id of outcome.messageIds) {
+        const stored = this.o.store.getMessage(id);
+        if (stored !== undefined) this.o.onMessageStored(stored);
+      }
+    }
+    this.o.lifecycle.onSendResult({ agentId, status: outcome.status, targetKey: args.target, seenUpToSeq, messageId, crossTarget: scope.crossTarget });
+    return { ok: true, status: outcome.status, targetKey: args.target, seenUpToSeq, messageId };
+  }
+
+  async reaction(agentId: string, args: ReactionArgs): Promise<{ ok: true } | ToolRefusal> {
+    const message = this.o.store.getMessage(args.messageId);
+    if (message === undefined) {
+      return { ok: false, code: 'unknown_message', message: `There is no message "${args.messageId}"; react with the message id shown in the delivery (id="...").` };
+    }
+    // contract §9.2: a confirmed reaction to the triggering message settles exactly that row.
+    if (!this.o.lifecycle.onReactionConfirmed({ agentId, messageId: args.messageId })) {
+      return { ok: false, code: 'unknown_message', message: `Message "${args.messageId}" is not one you were woken by and have not answered; to reply, call message_send with its target.` };
+    }
+    this.o.log?.info('reaction confirmed', { agentId, messageId: args.messageId });
+    return { ok: true };
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The operator's side of a conversation: post a message, then route it to the agents it wakes
+ * (DESIGN.md data flow: store.append → router → wake rows). Preserved replies that could not
+ * be delivered are re-delivered on the next inbound message of their target (watchdog spec B).
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../../shared/api/contract.js';
+import { parseTarget, type TargetKey } from '../../../shared/target.js';
+import type { DaemonLog } from '../daemon-types.js';
+import type { DeliveryTracker } from '../delivery/delivery-tracker.js';
+import { agentsToWake } from '../router/mention-router.js';
+import type { MessageRecord, Store } from '../store/index.js';
+import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
+
+/** The one person at this desk (member id of the operator). */
+export const OPERATOR_ID = 'operator';
+export const OPERATOR_NAME = 'You';
+
+export interface ConversationServiceOptions {
+  readonly store: Store;
+  readonly lifecycle: WakeLifecycle;
+  readonly tracker: DeliveryTracker;
+  readonly agentIds: () => ReadonlySet<string>;
+  readonly maxMessageBytes: number;
+  readonly onMessageStored: (message: MessageRecord) => void;
+  readonly log?: DaemonLog;
+}
+
+export class ConversationService {
+  constructor(private readonly o: ConversationServiceOptions) {}
+
+  /** Canonical key of a target typed by a person, or an `invalid_target` error saying what is wrong. */
+  parse(text: string): TargetKey {
+    const parsed = parseTarget(text);
+    if (!parsed.ok) throw new ApiError('invalid_target', parsed.error.message);
+    if (parsed.target.kind === 'dm' && !this.o.agentIds().has(parsed.target.member)) {
+      throw new ApiError('unknown_target', `There is no agent "@${parsed.target.member}" to talk to directly; agents: ${[...this.o.agentIds()].map((a) => `@${a}`).join(', ') || 'none configured'}.`);
+    }
+    return parsed.key;
+  }
+
+  /** Stores an operator message and wakes every agent it addresses. */
+  post(targetText: string, content: string): { message: MessageRecord; wakeTokens: string[] } {
+    const target = this.parse(targetText);
+    if (content.trim().length === 0) throw new ApiError('invalid_request', 'The message is empty.');
+    const bytes = Buffer.byteLength(content, 'utf8');
+    if (bytes > this.o.maxMessageBytes) {
+      throw new ApiError('content_too_large', `The message is ${bytes} bytes; at most ${this.o.maxMessageBytes} are allowed. Split it or attach less.`);
+    }
+    const { message } = this.o.store.appendMessage({ target, authorId: OPERATOR_ID, authorKind: 'operator', content });
+    this.o.onMessageStored(message);
+    // Watchdog spec B: kept FAILED_FINAL replies go out again, marked, on the next inbound message.
+    void this.o.tracker.redeliver(target).catch((err: unknown) => this.o.log?.warn('re-delivery failed', { target, error: String(err) }));
+    const parsed = parseTarget(target);
+    if (!parsed.ok) throw new Error(`internal: stored target ${target} does not parse`);
+    const wakeTokens: string[] = [];
+    for (const agentId of agentsToWake({ target: parsed.target, authorKind: 'operator', content, agentIds: this.o.agentIds() })) {
+      const wakeToken = `wk_${randomUUID()}`;
+      this.o.lifecycle.enqueue(agentId, { wakeToken, messageId: message.id, target, targetSeq: message.seq, deliveryClass: 'visible_reply' });
+      wakeTokens.push(wakeToken);
+    }
+    return { message, wakeTokens };
+  }
+}

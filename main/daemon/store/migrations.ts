@@ -1,0 +1,160 @@
+/**
+ * Versioned schema of the durable store. `PRAGMA user_version` holds the number of migrations
+ * applied; each migration runs once, inside the same transaction that bumps the version, so a
+ * crash mid-migration leaves the previous version intact. Append new migrations; never edit one
+ * that has shipped.
+ */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      CREATE TABLE members (
+        id         TEXT PRIMARY KEY,
+        kind       TEXT NOT NULL CHECK (kind IN ('operator', 'agent')),
+        name       TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+
+      -- DESIGN.md "Targets": the canonical TargetKey is the primary key, so a thread
+      -- (#channel:shortid) is its own row and never collapses to its parent.
+      CREATE TABLE conversations (
+        target     TEXT PRIMARY KEY,
+        kind       TEXT NOT NULL CHECK (kind IN ('channel', 'dm', 'thread')),
+        parent     TEXT REFERENCES conversations (target),
+        created_at TEXT NOT NULL,
+        CHECK ((kind = 'thread') = (parent IS NOT NULL))
+      ) STRICT;
+
+      -- TargetSeq = max(seq) + 1 of the target, read and written inside one IMMEDIATE transaction
+      -- (and UNIQUE (target, seq) as a backstop): per target, monotonic and gap-free. Computing it
+      -- from the (target, seq) index instead of a counter row keeps an append to three B-tree pages.
+      CREATE TABLE messages (
+        rowid_      INTEGER PRIMARY KEY,
+        id          TEXT NOT NULL UNIQUE,
+        target      TEXT NOT NULL REFERENCES conversations (target),
+        seq         INTEGER NOT NULL CHECK (seq >= 1),
+        author_id   TEXT NOT NULL,
+        author_kind TEXT NOT NULL CHECK (author_kind IN ('operator', 'agent')),
+        content     TEXT NOT NULL,
+        created_at  TEXT NOT NULL,
+        response_id TEXT,
+        chunk_index INTEGER,
+        redelivered INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (target, seq),
+        CHECK ((response_id IS NULL) = (chunk_index IS NULL))
+      ) STRICT;
+      -- Watchdog spec B: retries carry the same response_id. A message with a response_id gets a
+      -- deterministic id derived from (author, response_id, chunk_index), so UNIQUE (id) already
+      -- stores one chunk of one response of one author once, without a second index.
+
+      CREATE TABLE wakes (
+        ord            INTEGER PRIMARY KEY,
+        token          TEXT NOT NULL UNIQUE,
+        message_id     TEXT NOT NULL,
+        agent_id       TEXT NOT NULL,
+        runtime        TEXT NOT NULL,
+        target         TEXT NOT NULL,
+        target_seq     INTEGER NOT NULL,
+        delivery_class TEXT NOT NULL CHECK (delivery_class IN ('visible_reply', 'signal_only')),
+        status         TEXT NOT NULL,
+        reason         TEXT,
+        detail         TEXT,
+        beacons        INTEGER NOT NULL DEFAULT 0,
+        escalated      INTEGER NOT NULL DEFAULT 0,
+        last_beacon_at TEXT,
+        final_check    INTEGER NOT NULL DEFAULT 0,
+        created_at     TEXT NOT NULL,
+        updated_at     TEXT NOT NULL,
+        ended_at       TEXT
+      ) STRICT;
+      CREATE INDEX wakes_active ON wakes (status, ord) WHERE ended_at IS NULL;
+      CREATE INDEX wakes_target ON wakes (target, ord);
+      CREATE INDEX wakes_agent ON wakes (agent_id, ord);
+
+      -- Append-only: rows are never updated or deleted.
+      CREATE TABLE wake_events (
+        id         INTEGER PRIMARY KEY,
+        wake_token TEXT NOT NULL REFERENCES wakes (token),
+        kind       TEXT NOT NULL CHECK (kind IN ('status', 'beacon', 'escalation', 'final_check', 'delivery', 'alert')),
+        status     TEXT,
+        reason     TEXT,
+        detail     TEXT,
+        at         TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX wake_events_token ON wake_events (wake_token, id);
+      CREATE TRIGGER wake_events_append_only_update BEFORE UPDATE ON wake_events
+        BEGIN SELECT RAISE(ABORT, 'wake_events is append-only'); END;
+      CREATE TRIGGER wake_events_append_only_delete BEFORE DELETE ON wake_events
+        BEGIN SELECT RAISE(ABORT, 'wake_events is append-only'); END;
+
+      -- contract §8.4: the prompt_input trajectory.
+      CREATE TABLE prompt_inputs (
+        seq         INTEGER PRIMARY KEY,
+        id          TEXT NOT NULL UNIQUE,
+        agent_id    TEXT NOT NULL,
+        kind        TEXT NOT NULL CHECK (kind IN ('turn_context', 'delivery', 'final_check', 'recovery')),
+        wake_tokens TEXT NOT NULL,
+        text        TEXT NOT NULL,
+        at          TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE prompt_input_wakes (
+        wake_token       TEXT NOT NULL,
+        prompt_input_seq INTEGER NOT NULL REFERENCES prompt_inputs (seq),
+        PRIMARY KEY (wake_token, prompt_input_seq)
+      ) STRICT, WITHOUT ROWID;
+
+      -- Watchdog spec B (preserveUndelivered): kept for re-delivery on the next inbound.
+      CREATE TABLE undelivered (
+        id          INTEGER PRIMARY KEY,
+        agent_id    TEXT NOT NULL,
+        target      TEXT NOT NULL,
+        turn_id     TEXT NOT NULL,
+        response_id TEXT NOT NULL,
+        chunk_index INTEGER NOT NULL,
+        content     TEXT NOT NULL,
+        reason      TEXT NOT NULL,
+        created_at  TEXT NOT NULL,
+        taken_at    TEXT,
+        UNIQUE (agent_id, response_id, chunk_index)
+      ) STRICT;
+      CREATE INDEX undelivered_open ON undelivered (target, id) WHERE taken_at IS NULL;
+
+      -- contract §6.6: context-recovery markers, one per canonical target per batch.
+      CREATE TABLE recovery_markers (
+        ord          INTEGER PRIMARY KEY,
+        id           TEXT NOT NULL UNIQUE,
+        agent_id     TEXT NOT NULL,
+        batch_id     TEXT NOT NULL,
+        target       TEXT NOT NULL,
+        frontier_seq INTEGER NOT NULL,
+        wake_tokens  TEXT NOT NULL,
+        state        TEXT NOT NULL CHECK (state IN ('pending', 'replay_pending', 'settled', 'superseded')),
+        created_at   TEXT NOT NULL,
+        launched_at  TEXT,
+        settled_at   TEXT
+      ) STRICT;
+      CREATE INDEX recovery_markers_agent ON recovery_markers (agent_id, state, ord);
+
+      -- contract §8.3: cross-scope proactive sends are declared and audited.
+      CREATE TABLE audit (
+        id         INTEGER PRIMARY KEY,
+        agent_id   TEXT NOT NULL,
+        kind       TEXT NOT NULL CHECK (kind IN ('cross_target_send')),
+        target     TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        detail     TEXT,
+        at         TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,210 @@
+/**
+ * Plain-object records the store returns. Times are ISO-8601 strings; TargetKeys are canonical
+ * (shared/target.ts). Field names follow shared/api/contract.ts where the same thing appears.
+ */
+import type { TargetKey } from '../../../shared/target.js';
+import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
+
+export type MemberKind = 'operator' | 'agent';
+export type ConversationKind = 'channel' | 'dm' | 'thread';
+export type DeliveryClass = 'visible_reply' | 'signal_only';
+export type WakeEventKind = 'status' | 'beacon' | 'escalation' | 'final_check' | 'delivery' | 'alert';
+export type PromptInputKind = 'turn_context' | 'delivery' | 'final_check' | 'recovery';
+/** contract §6.6: `pending` waits in durable deferred delivery; `replay_pending` was launched in a fresh runtime. */
+export type RecoveryMarkerState = 'pending' | 'replay_pending' | 'settled' | 'superseded';
+export type AuditKind = 'cross_target_send';
+
+export interface MemberRecord {
+  readonly id: string;
+  readonly kind: MemberKind;
+  readonly name: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface ConversationRecord {
+  readonly target: TargetKey;
+  readonly kind: ConversationKind;
+  /** The parent channel or DM of a thread, else null. */
+  readonly parent: TargetKey | null;
+  /** Highest TargetSeq stored in this conversation; 0 when empty. */
+  readonly lastSeq: number;
+  readonly createdAt: string;
+}
+
+export interface MessageRecord {
+  readonly id: string;
+  readonly target: TargetKey;
+  /** TargetSeq: per target, monotonic, gap-free, from 1. */
+  readonly seq: number;
+  readonly authorId: string;
+  /** The member's name when the author is a known member, else its id. */
+  readonly authorName: string;
+  readonly authorKind: MemberKind;
+  readonly content: string;
+  readonly createdAt: string;
+  readonly responseId: string | null;
+  readonly chunkIndex: number | null;
+  readonly redelivered: boolean;
+}
+
+export interface AppendMessageInput {
+  readonly target: TargetKey;
+  readonly authorId: string;
+  readonly authorKind: MemberKind;
+  readonly content: string;
+  /** Watchdog spec B: the delivery correlation id; with `chunkIndex` (default 0) it makes the append idempotent per author. */
+  readonly responseId?: string;
+  readonly chunkIndex?: number;
+  readonly redelivered?: boolean;
+}
+
+export interface AppendMessageResult {
+  /** `already_sent`: this author's `responseId`+`chunkIndex` was stored before; `message` is that original. */
+  readonly status: 'sent' | 'already_sent';
+  readonly message: MessageRecord;
+}
+
+export interface ListMessagesOptions {
+  readonly beforeSeq?: number;
+  readonly afterSeq?: number;
+  /** Default 200. With `beforeSeq` (and no `afterSeq`) the newest `limit` before it are returned. */
+  readonly limit?: number;
+}
+
+export interface InsertWakeInput {
+  readonly wakeToken: string;
+  readonly messageId: string;
+  readonly agentId: string;
+  readonly runtime: RuntimeKind;
+  readonly target: TargetKey;
+  readonly targetSeq: number;
+  readonly deliveryClass: DeliveryClass;
+}
+
+export interface WakeRecord {
+  readonly wakeToken: string;
+  readonly messageId: string;
+  readonly agentId: string;
+  readonly runtime: RuntimeKind;
+  readonly target: TargetKey;
+  readonly targetSeq: number;
+  readonly deliveryClass: DeliveryClass;
+  readonly status: WakeStatus;
+  readonly reason: string | null;
+  /** Bounded failure detail (at most WAKE_DETAIL_MAX characters). Never runtime text. */
+  readonly detail: string | null;
+  readonly beacons: number;
+  readonly escalated: boolean;
+  readonly lastBeaconAt: string | null;
+  readonly finalCheck: boolean;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  /** Set once, when the wake reaches its terminal status. */
+  readonly endedAt: string | null;
+}
+
+export interface WakeEventInput {
+  readonly wakeToken: string;
+  readonly kind: WakeEventKind;
+  /** Required for `status` events; on other kinds it also moves the wake's status. */
+  readonly status?: WakeStatus;
+  readonly reason?: string;
+  readonly detail?: string;
+}
+
+export interface WakeEventRecord {
+  readonly id: number;
+  readonly wakeToken: string;
+  readonly kind: WakeEventKind;
+  readonly status: WakeStatus | null;
+  readonly reason: string | null;
+  readonly detail: string | null;
+  readonly at: string;
+}
+
+export interface ListWakesFilter {
+  readonly target?: TargetKey;
+  readonly agentId?: string;
+  /** Only wakes without a terminal status. */
+  readonly activeOnly?: boolean;
+  readonly status?: WakeStatus;
+  readonly limit?: number;
+  /** `oldest` (default, admission order of `queued` wakes) or `newest` first. */
+  readonly order?: 'oldest' | 'newest';
+}
+
+export interface PromptInputInput {
+  readonly agentId: string;
+  readonly wakeTokens: readonly string[];
+  readonly kind: PromptInputKind;
+  readonly text: string;
+}
+
+export interface PromptInputRecord {
+  readonly id: string;
+  readonly seq: number;
+  readonly agentId: string;
+  readonly wakeTokens: string[];
+  readonly kind: PromptInputKind;
+  readonly text: string;
+  readonly at: string;
+}
+
+export interface UndeliveredInput {
+  readonly agentId: string;
+  readonly target: TargetKey;
+  readonly turnId: string;
+  readonly responseId: string;
+  readonly chunkIndex: number;
+  readonly content: string;
+  readonly reason: string;
+}
+
+export interface UndeliveredRecord extends UndeliveredInput {
+  readonly id: number;
+  readonly createdAt: string;
+  readonly takenAt: string | null;
+}
+
+export interface RecoveryMarkerInput {
+  readonly target: TargetKey;
+  /** Highest unresolved TargetSeq of this target in the original FIFO. */
+  readonly frontierSeq: number;
+  /** Bounded identity of the original wakes (contract §6.6); at most RECOVERY_WAKE_TOKENS_MAX kept. */
+  readonly wakeTokens?: readonly string[];
+}
+
+export interface RecoveryMarkerRecord {
+  /** Deterministic: the same agent, target and frontier always give the same id. */
+  readonly id: string;
+  /** The new deterministic synthetic message id of the recovery continuation (never an original wake token). */
+  readonly syntheticMessageId: string;
+  readonly agentId: string;
+  readonly batchId: string;
+  readonly target: TargetKey;
+  readonly frontierSeq: number;
+  readonly wakeTokens: string[];
+  readonly state: RecoveryMarkerState;
+  readonly createdAt: string;
+  readonly launchedAt: string | null;
+  readonly settledAt: string | null;
+}
+
+export interface AuditInput {
+  readonly agentId: string;
+  readonly kind: AuditKind;
+  readonly target: TargetKey;
+  readonly messageId: string;
+  readonly detail?: string;
+}
+
+export interface AuditRecord {
+  readonly id: number;
+  readonly agentId: string;
+  readonly kind: AuditKind;
+  readonly target: TargetKey;
+  readonly messageId: string;
+  readonly detail: string | null;
+  readonly at: string;
+}

@@ -1,0 +1,105 @@
+/**
+ * `agentteam serve --data-dir DIR [--port N]`: the composition root of the headless daemon
+ * (STYLE.md habit 5). Builds the same daemon as the app, serves the UI and the API on
+ * 127.0.0.1, prints the URL (with the token) once, and on SIGINT/SIGTERM shuts down in order:
+ * stop taking calls, let in-flight calls finish, stop the daemon (which drains writes and stops
+ * runtimes), remove serve.json.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Daemon, DaemonLog, DaemonOptions } from '../daemon/daemon-types.js';
+import { startServeServer, type ServeServer } from './serve-server.js';
+import { pidAlive, readServeState, removeServeState, writeServeState } from './serve-state.js';
+import { loadOrCreateToken } from './token.js';
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+export interface ServeCommandDeps {
+  readonly createDaemon: (options: DaemonOptions) => Promise<Daemon>;
+  readonly rendererDir: string | null;
+  /** Resolves with the signal name when the process is asked to stop. */
+  readonly stopRequested: Promise<string>;
+  readonly io: CliIo;
+  /** Called once the server listens (tests use it instead of parsing stdout). */
+  readonly onListening?: (server: ServeServer) => void;
+  readonly pid?: number;
+}
+
+/** The built renderer next to this module: `out/renderer` from `out/main/cli.js` or from the source tree. */
+export function findRendererDir(moduleUrl: string = import.meta.url): string | null {
+  const here = dirname(fileURLToPath(moduleUrl));
+  for (const dir of [join(here, '..', 'renderer'), join(here, '..', '..', 'out', 'renderer')]) {
+    if (existsSync(join(dir, 'index.html'))) return dir;
+  }
+  return null;
+}
+
+/** A DaemonLog on stderr; debug only with AGENTTEAM_DEBUG=1. Fields never carry message content. */
+export function stderrLog(io: CliIo, debug = process.env.AGENTTEAM_DEBUG === '1'): DaemonLog {
+  const line = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    io.err(`${new Date().toISOString()} ${level} ${message}${fields === undefined ? '' : ` ${JSON.stringify(fields)}`}`);
+  return { info: line('info'), warn: line('warn'), error: line('error'), debug: debug ? line('debug') : () => undefined };
+}
+
+/** Runs the server until a stop is requested; returns the process exit code. */
+export async function serveCommand(dataDirArg: string, port: number, deps: ServeCommandDeps): Promise<number> {
+  const { io } = deps;
+  const pid = deps.pid ?? process.pid;
+  const dataDir = resolve(dataDirArg);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const running = await readServeState(dataDir);
+  if (running !== null && running.pid !== pid && pidAlive(running.pid)) {
+    io.err(`agentteam: a daemon (pid ${running.pid}) already serves ${dataDir} on port ${running.port}; stop it first or use another --data-dir.`);
+    return 1;
+  }
+  const token = await loadOrCreateToken(dataDir);
+  const log = stderrLog(io);
+  let daemon: Daemon;
+  try {
+    daemon = await deps.createDaemon({ dataDir, log });
+  } catch (err) {
+    io.err(`agentteam: the daemon could not start: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+  let server: ServeServer;
+  try {
+    server = await startServeServer({ daemon, token, port, rendererDir: deps.rendererDir, log });
+  } catch (err) {
+    await daemon.stop();
+    const code = (err as NodeJS.ErrnoException).code;
+    io.err(code === 'EADDRINUSE' ? `agentteam: port ${port} on 127.0.0.1 is in use; pick another with --port N (0 = any free port).` : `agentteam: could not listen on 127.0.0.1:${port}: ${String(err)}`);
+    return 1;
+  }
+  await writeServeState(dataDir, { port: server.port, pid, startedAt: new Date().toISOString() });
+  if (deps.rendererDir === null) io.err('agentteam: the UI is not built (no out/renderer); the API, /metrics and /healthz still work. Run "npm run build" for the UI.');
+  // The token is printed once, as part of the URL (issue 8); it is also in <data-dir>/serve-token.
+  io.out(`AgentTeam is serving ${dataDir} at ${server.url}`);
+  deps.onListening?.(server);
+
+  const signal = await deps.stopRequested;
+  log.info('serve: shutting down', { signal });
+  await server.close();
+  await daemon.stop();
+  await removeServeState(dataDir, pid);
+  log.info('serve: stopped');
+  return 0;
+}
+
+/** Resolves on the first SIGINT/SIGTERM; a second one exits at once (a stuck shutdown is never a trap). */
+export function processStopSignal(): Promise<string> {
+  return new Promise((resolveStop) => {
+    let asked = false;
+    const onSignal = (signal: NodeJS.Signals): void => {
+      if (asked) process.exit(130);
+      asked = true;
+      resolveStop(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}

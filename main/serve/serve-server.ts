@@ -1,0 +1,282 @@
+/**
+ * The HTTP side of `agentteam serve` (issue 8): 127.0.0.1 only, the built renderer as static
+ * files under a CSP, `GET /healthz`, `GET /metrics` (Prometheus text, token required) and the
+ * WebSocket bridge at `/api` that carries the shared API contract unchanged (same zod schemas
+ * as IPC). Every request is parsed before the daemon sees it; every answer is
+ * `{ok:true,value} | {ok:false,code,message}` (STYLE.md habit 9).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Subscription } from 'rxjs';
+import { ApiError, apiCalls, type ApiCallName, type ApiErrorCode, type ApiEvent } from '../../shared/api/contract.js';
+import { WS_API_PATH, WS_MAX_PAYLOAD_BYTES, WsRequestSchema, type WsResponse } from '../../shared/api/ws-protocol.js';
+import type { Daemon, DaemonLog } from '../daemon/daemon-types.js';
+import { tokenMatches } from './token.js';
+
+export interface ServeServerOptions {
+  readonly daemon: Daemon;
+  readonly token: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** The built renderer (`out/renderer`); null serves no UI (API and metrics only). */
+  readonly rendererDir: string | null;
+  readonly log?: DaemonLog;
+  /** How long `close()` waits for in-flight calls before closing sockets anyway. */
+  readonly drainTimeoutMs?: number;
+}
+
+export interface ServeServer {
+  readonly port: number;
+  /** `http://127.0.0.1:PORT/` (without the token). */
+  readonly origin: string;
+  /** The URL a person opens: origin plus `?token=`. */
+  readonly url: string;
+  /** Stops accepting calls, lets in-flight calls finish, closes sockets and the listener. Idempotent. */
+  close(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+/** A client that falls this far behind on pushed events is dropped; it reconnects and refetches. */
+const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+
+/** CSP of the served UI: same as renderer/index.html, plus framing and base-uri locks. */
+export const SERVE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self' ws://127.0.0.1:* ws://localhost:*; " +
+  "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  // The page URL carries the token: never leak it in a Referer.
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+} as const;
+
+function isCallName(name: string): name is ApiCallName {
+  return Object.hasOwn(apiCalls, name);
+}
+
+/** The token presented as `?token=` or `Authorization: Bearer`. */
+function presentedToken(req: IncomingMessage, url: URL): string | null {
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice('Bearer '.length).trim();
+  return url.searchParams.get('token');
+}
+
+function zodMessage(error: { issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }> }): string {
+  const first = error.issues[0];
+  if (first === undefined) return 'the request is not valid';
+  const path = first.path.length > 0 ? first.path.map(String).join('.') : 'request';
+  return `${path}: ${first.message}`;
+}
+
+/** Starts the server; resolves once it listens on 127.0.0.1. */
+export async function startServeServer(options: ServeServerOptions): Promise<ServeServer> {
+  const { daemon, token, log } = options;
+  const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
+  let port = options.port;
+  let closing = false;
+  let inFlight = 0;
+  let drained: (() => void) | null = null;
+
+  // Guards against DNS rebinding: a page on another name resolving to 127.0.0.1 is refused.
+  const hostAllowed = (host: string | undefined): boolean => host === `${HOST}:${port}` || host === `localhost:${port}`;
+  const originAllowed = (origin: string | undefined): boolean =>
+    // Browsers always send Origin on a WebSocket; the CLI (Node) sends none and authenticates by token.
+    origin === undefined || origin === `http://${HOST}:${port}` || origin === `http://localhost:${port}`;
+
+  const send = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS, ...headers });
+    res.end(body);
+  };
+
+  async function serveStatic(res: ServerResponse, pathname: string, head: boolean): Promise<void> {
+    if (options.rendererDir === null) return send(res, 404, 'This server has no UI.\n');
+    const root = normalize(options.rendererDir + sep);
+    let rel: string;
+    try {
+      rel = decodeURIComponent(pathname);
+    } catch {
+      return send(res, 400, 'Bad path.\n');
+    }
+    if (rel.includes('\0')) return send(res, 400, 'Bad path.\n');
+    let file = normalize(join(root, rel));
+    if (!file.startsWith(root) && file + sep !== root) return send(res, 403, 'Forbidden.\n');
+    const isFile = await stat(file).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+    // A route of the single-page app (no file extension) gets index.html.
+    if (!isFile) {
+      if (extname(rel) !== '') return send(res, 404, 'Not found.\n');
+      file = join(root, 'index.html');
+    }
+    let body: Buffer;
+    try {
+      body = await readFile(file);
+    } catch {
+      return send(res, 503, 'The UI is not built yet; run "npm run build".\n');
+    }
+    const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
+    const cache = file.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-store';
+    res.writeHead(200, { 'content-type': type, 'content-length': String(body.length), 'cache-control': cache, 'content-security-policy': SERVE_CSP, ...SECURITY_HEADERS });
+    res.end(head ? undefined : body);
+  }
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req.headers.host)) return send(res, 421, 'Wrong host; open the URL printed by "agentteam serve".\n');
+    const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed.\n', { allow: 'GET, HEAD' });
+    if (url.pathname === '/healthz') return send(res, closing ? 503 : 200, closing ? 'stopping\n' : 'ok\n');
+    if (url.pathname === '/metrics') {
+      if (!tokenMatches(token, presentedToken(req, url))) return send(res, 401, 'Missing or wrong token; use the token in <data-dir>/serve-token.\n', { 'www-authenticate': 'Bearer' });
+      const text = await daemon.metrics.metrics();
+      return send(res, 200, text, { 'content-type': daemon.metrics.contentType });
+    }
+    if (url.pathname === WS_API_PATH) return send(res, 426, 'Upgrade to a WebSocket.\n', { upgrade: 'websocket' });
+    return serveStatic(res, url.pathname, req.method === 'HEAD');
+  }
+
+  const http = createServer((req, res) => {
+    onRequest(req, res).catch((err: unknown) => {
+      log?.error('serve: request failed', { error: String(err) });
+      if (!res.headersSent) send(res, 500, 'Internal error.\n');
+      else res.destroy();
+    });
+  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD_BYTES });
+  const clients = new Set<WebSocket>();
+
+  const reject = (socket: Duplex, status: number, text: string): void => {
+    socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  };
+
+  http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
+    if (!hostAllowed(req.headers.host)) return reject(socket, 421, 'Misdirected Request');
+    if (url.pathname !== WS_API_PATH) return reject(socket, 404, 'Not Found');
+    if (!originAllowed(req.headers.origin)) return reject(socket, 403, 'Forbidden');
+    if (!tokenMatches(token, presentedToken(req, url))) return reject(socket, 401, 'Unauthorized');
+    if (closing) return reject(socket, 503, 'Service Unavailable');
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      clients.add(ws);
+      ws.on('close', () => clients.delete(ws));
+      ws.on('error', () => clients.delete(ws));
+      ws.on('message', (data, isBinary) => {
+        if (isBinary) return ws.close(1003, 'text frames only');
+        void answer(ws, data.toString());
+      });
+    });
+  });
+
+  async function answer(ws: WebSocket, text: string): Promise<void> {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return ws.close(1007, 'not JSON');
+    }
+    const envelope = WsRequestSchema.safeParse(raw);
+    if (!envelope.success) return ws.close(1008, `bad envelope: ${zodMessage(envelope.error)}`.slice(0, 120));
+    const { id, call, request } = envelope.data;
+    const reply = (frame: WsResponse): void => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    };
+    const fail = (code: ApiErrorCode, message: string): void => reply({ id, ok: false, code, message });
+    if (!isCallName(call)) return fail('unknown_call', `"${call}" is not a call of the AgentTeam API.`);
+    if (closing) return fail('unavailable', 'The daemon is shutting down; try again when it is back.');
+    const parsed = apiCalls[call].request.safeParse(request);
+    if (!parsed.success) return fail('invalid_request', `${call}: ${zodMessage(parsed.error)}`);
+    inFlight += 1;
+    try {
+      const handler = daemon.api[call] as (req: unknown) => Promise<unknown>;
+      const value = await handler(parsed.data);
+      reply({ id, ok: true, value });
+    } catch (err) {
+      if (err instanceof ApiError) fail(err.code, err.message);
+      else {
+        log?.error('serve: call failed', { call, error: err instanceof Error ? err.stack : String(err) });
+        fail('internal', `${call} failed inside the daemon; see its log.`);
+      }
+    } finally {
+      inFlight -= 1;
+      if (inFlight === 0 && drained !== null) drained();
+    }
+  }
+
+  const broadcast = (event: ApiEvent): void => {
+    if (clients.size === 0) return;
+    const frame = JSON.stringify({ event: event.name, payload: event.payload });
+    for (const ws of clients) {
+      if (ws.readyState !== ws.OPEN) continue;
+      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+        ws.terminate();
+        continue;
+      }
+      ws.send(frame);
+    }
+  };
+  const subscription: Subscription = daemon.events$.subscribe({
+    next: broadcast,
+    error: (err: unknown) => log?.error('serve: daemon event stream failed', { error: String(err) }),
+  });
+
+  await new Promise<void>((resolve, rejectListen) => {
+    http.once('error', rejectListen);
+    http.listen(options.port, HOST, () => {
+      http.off('error', rejectListen);
+      resolve();
+    });
+  });
+  const address = http.address();
+  if (address === null || typeof address === 'string') throw new Error('internal: server has no TCP address');
+  port = address.port;
+  const origin = `http://${HOST}:${port}/`;
+
+  let closed: Promise<void> | null = null;
+  async function close(): Promise<void> {
+    closing = true;
+    if (inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, drainTimeoutMs);
+        drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    subscription.unsubscribe();
+    for (const ws of clients) ws.close(1001, 'server shutting down');
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+    // Sockets that ignore the close handshake must not hold shutdown.
+    for (const ws of clients) ws.terminate();
+    await new Promise<void>((resolve) => {
+      http.close(() => resolve());
+      http.closeAllConnections();
+    });
+  }
+
+  return {
+    port,
+    origin,
+    url: `${origin}?token=${encodeURIComponent(token)}`,
+    close: () => (closed ??= close()),
+  };
+}

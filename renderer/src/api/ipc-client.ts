@@ -1,0 +1,20 @@
+/**
+ * `ClientApi` over Electron IPC: the preload exposes exactly `ClientApi` as `window.agentteam`
+ * (one named method per call). Returns null outside Electron.
+ */
+import type { ClientApi } from '../../../shared/api/contract.js';
+
+/** What transport choice reads from the page's global object (kept minimal so it is testable anywhere). */
+export interface HostWindow {
+  readonly agentteam?: ClientApi;
+  readonly location: { readonly search: string; readonly protocol: string; readonly host: string };
+}
+
+export const hostWindow = (): HostWindow => globalThis as unknown as HostWindow;
+
+export function ipcClient(win: HostWindow = hostWindow()): ClientApi | null {
+  const api = win.agentteam;
+  // A partial bridge (an old or broken preload) is treated as absent rather than half-working.
+  if (api === undefined || typeof api.events?.subscribe !== 'function' || typeof api.messages?.send !== 'function') return null;
+  return api;
+}

@@ -1,0 +1,151 @@
+/**
+ * The composer: Enter sends, Shift+Enter is a new line, "@" opens agent completion
+ * (Arrow keys move, Enter/Tab choose, Esc closes). Usable with the keyboard alone.
+ */
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { Agent } from '../../../shared/api/contract.js';
+import { completeMention, matchAgents, mentionAt, type MentionQuery } from '../compose/mention.js';
+import { copy, type Language } from '../i18n/copy.js';
+
+export interface ComposerProps {
+  readonly target: string;
+  readonly agents: readonly Agent[];
+  readonly language: Language;
+  /** Resolves with an error message, or null when sent. */
+  onSend(content: string): Promise<string | null>;
+}
+
+export function Composer({ target, agents, language, onSend }: ComposerProps) {
+  const [text, setText] = useState('');
+  const [mention, setMention] = useState<MentionQuery | null>(null);
+  const [active, setActive] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const listId = useId();
+  const hintId = useId();
+  const options = mention === null ? [] : matchAgents(agents, mention.query);
+  const open = options.length > 0;
+
+  const refreshMention = (value: string, caret: number): void => {
+    const m = mentionAt(value, caret);
+    setMention(m);
+    setActive(0);
+  };
+
+  const choose = (agent: Agent): void => {
+    if (mention === null) return;
+    const next = completeMention(text, mention, agent.id);
+    setText(next.text);
+    setMention(null);
+    requestAnimationFrame(() => {
+      ref.current?.setSelectionRange(next.caret, next.caret);
+      ref.current?.focus();
+    });
+  };
+
+  const send = async (): Promise<void> => {
+    const content = text.trim();
+    if (content === '' || sending) return;
+    setSending(true);
+    const failure = await onSend(content);
+    setSending(false);
+    if (failure === null) {
+      setText('');
+      setError(null);
+    } else setError(copy(language, 'composer.sendFailed', { message: failure }));
+    ref.current?.focus();
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (e.nativeEvent.isComposing) return; // an IME is composing: Enter confirms the candidate
+    if (open) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        setActive((i) => (i + (e.key === 'ArrowDown' ? 1 : options.length - 1)) % options.length);
+        return;
+      }
+      if (e.key === 'Enter' || e.key === 'Tab') {
+        const agent = options[active];
+        if (agent !== undefined) {
+          e.preventDefault();
+          choose(agent);
+          return;
+        }
+      }
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        setMention(null);
+        return;
+      }
+    }
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  const activeId = open ? `${listId}-${active}` : undefined;
+  return (
+    <form
+      className="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
+      {open && (
+        <ul id={listId} role="listbox" className="mention-list" aria-label={copy(language, 'composer.mentions')}>
+          {options.map((agent, i) => (
+            <li
+              key={agent.id}
+              id={`${listId}-${i}`}
+              role="option"
+              aria-selected={i === active}
+              className={i === active ? 'mention-option active' : 'mention-option'}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                choose(agent);
+              }}
+            >
+              <span className="mention-id">@{agent.id}</span> <span className="mention-name">{agent.name}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="composer-row">
+        <textarea
+          ref={ref}
+          className="composer-input"
+          rows={1}
+          value={text}
+          placeholder={copy(language, 'composer.placeholder', { target })}
+          aria-label={copy(language, 'composer.label', { target })}
+          aria-describedby={hintId}
+          aria-autocomplete="list"
+          aria-controls={open ? listId : undefined}
+          aria-activedescendant={activeId}
+          onChange={(e) => {
+            setText(e.target.value);
+            refreshMention(e.target.value, e.target.selectionStart);
+          }}
+          onSelect={(e) => refreshMention(e.currentTarget.value, e.currentTarget.selectionStart)}
+          onKeyDown={onKeyDown}
+          onBlur={() => setMention(null)}
+        />
+        <button type="submit" className="composer-send" disabled={sending || text.trim() === ''}>
+          {copy(language, 'composer.send')}
+        </button>
+      </div>
+      <div id={hintId} className="composer-hint">
+        {copy(language, 'composer.hint')}
+      </div>
+      {error !== null && (
+        <div className="composer-error" role="alert">
+          {error}
+        </div>
+      )}
+    </form>
+  );
+}

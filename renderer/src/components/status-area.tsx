@@ -1,0 +1,96 @@
+/**
+ * The one status area (`role="status"`) at the end of the conversation, above the composer
+ * (UI.md; contract §10.3). Each chip carries `data-status` and `data-wake`; a chip opens the
+ * inspector; failure details appear only when the person expands them.
+ */
+import { useEffect, useState } from 'react';
+import type { Alert, Wake } from '../../../shared/api/contract.js';
+import { copy, type Language } from '../i18n/copy.js';
+import { alertText, chipText, statusAlerts, statusChips, type ChipKind } from '../status/wake-chips.js';
+
+const ICONS: Record<ChipKind, string> = {
+  queued: '◷',
+  working: '◐',
+  beacon: '',
+  escalated: '',
+  checking: '◑',
+  replied: '✓',
+  received_idle: '○',
+  failed: '!',
+};
+
+/** Re-renders every second while `active` (the elapsed time on a beacon chip). */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
+export interface StatusAreaProps {
+  readonly target: string;
+  readonly wakes: ReadonlyMap<string, Wake>;
+  readonly alerts: readonly Alert[];
+  readonly language: Language;
+  onOpenWake(wakeToken: string, opener: HTMLElement): void;
+  onDismissAlert(id: string): void;
+  readonly dismissed: ReadonlySet<string>;
+}
+
+export function StatusArea({ target, wakes, alerts, language, onOpenWake, onDismissAlert, dismissed }: StatusAreaProps) {
+  const chips = statusChips(wakes.values(), target);
+  const shownAlerts = statusAlerts(alerts, target, chips, wakes, dismissed);
+  const now = useNow(chips.some((c) => c.kind === 'beacon'));
+  const [expanded, setExpanded] = useState<string | null>(null);
+  return (
+    <div className="status-area" role="status" aria-label={copy(language, 'status.label')} data-target={target}>
+      {chips.map((chip) => {
+        const wake = wakes.get(chip.wakeToken);
+        if (wake === undefined) return null;
+        const text = chipText(wake, chip.kind, language, now);
+        const detailsId = `detail-${chip.wakeToken}`;
+        return (
+          <span key={chip.wakeToken} className={`chip chip-${chip.kind}`} data-status={chip.status} data-wake={chip.wakeToken} data-kind={chip.kind}>
+            <button type="button" className="chip-main" onClick={(e) => onOpenWake(chip.wakeToken, e.currentTarget)} title={chip.wakeToken}>
+              {ICONS[chip.kind] !== '' && (
+                <span className="chip-icon" aria-hidden="true">
+                  {ICONS[chip.kind]}
+                </span>
+              )}
+              <span className="chip-agent">{chip.agentName}</span>
+              <span className="chip-sep" aria-hidden="true">
+                ·
+              </span>
+              <span className="chip-text">{text}</span>
+            </button>
+            {chip.kind === 'failed' && (
+              <button type="button" className="chip-details" aria-expanded={expanded === chip.wakeToken} aria-controls={detailsId} onClick={() => setExpanded(expanded === chip.wakeToken ? null : chip.wakeToken)}>
+                {copy(language, 'chip.details')}
+              </button>
+            )}
+            {chip.kind === 'failed' && expanded === chip.wakeToken && (
+              <span id={detailsId} className="chip-detail-text">
+                {chip.detail ?? wake.reason ?? '—'}
+              </span>
+            )}
+          </span>
+        );
+      })}
+      {shownAlerts.map((alert) => (
+        <span key={alert.id} className={`chip chip-alert alert-${alert.kind}`} data-alert={alert.kind} data-wake={alert.wakeToken ?? undefined}>
+          <span className="chip-icon" aria-hidden="true">
+            ⚑
+          </span>
+          <span className="chip-text">{alertText(alert, language)}</span>
+          <button type="button" className="chip-dismiss" aria-label={copy(language, 'alert.dismiss')} onClick={() => onDismissAlert(alert.id)}>
+            ×
+          </button>
+        </span>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * @mention completion in the composer: the mention being typed at the caret, the agents that
+ * match it, and the text after choosing one. Member names follow the target grammar
+ * (lower-case letters, digits, ".", "-", "_").
+ */
+import type { Agent } from '../../../shared/api/contract.js';
+
+export interface MentionQuery {
+  /** Index of the "@". */
+  readonly start: number;
+  /** What follows the "@" up to the caret. */
+  readonly query: string;
+}
+
+/** The mention under the caret, if the caret is right after "@name-so-far" that starts a word. */
+export function mentionAt(text: string, caret: number): MentionQuery | null {
+  const before = text.slice(0, caret);
+  const match = /(^|[\s(])@([a-z0-9._-]*)$/i.exec(before);
+  if (match === null) return null;
+  const query = match[2] ?? '';
+  return { start: caret - query.length - 1, query };
+}
+
+/** Agents whose id or name starts with the query (ids first), at most `max`. */
+export function matchAgents(agents: readonly Agent[], query: string, max = 8): Agent[] {
+  const q = query.toLowerCase();
+  const byId = agents.filter((a) => a.id.startsWith(q));
+  const byName = agents.filter((a) => !a.id.startsWith(q) && a.name.toLowerCase().startsWith(q));
+  return [...byId, ...byName].slice(0, max);
+}
+
+/** Replaces the mention under the caret with `@id ` and returns the new text and caret. */
+export function completeMention(text: string, mention: MentionQuery, agentId: string): { text: string; caret: number } {
+  const end = mention.start + 1 + mention.query.length;
+  const insert = `@${agentId} `;
+  const rest = text.slice(end).replace(/^\s/, '');
+  return { text: text.slice(0, mention.start) + insert + rest, caret: mention.start + insert.length };
+}

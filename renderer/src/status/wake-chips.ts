@@ -1,0 +1,114 @@
+/**
+ * Which chips the one status area shows (UI.md; contract §10.3): the active wakes of this
+ * conversation, one chip each; only when none is active, the latest relevant terminal status
+ * of this scope. Terminal statuses are never rendered under historical messages, so this is
+ * the only place a wake status appears. Pure, so it is unit-tested without a DOM.
+ */
+import type { Alert, Wake } from '../../../shared/api/contract.js';
+import { isTerminal } from '../../../shared/wake-status.js';
+import { copy, type CopyKey, type Language } from '../i18n/copy.js';
+import { formatElapsed } from '../i18n/elapsed.js';
+
+/** What a chip says, beyond its raw `data-status`. */
+export type ChipKind = 'queued' | 'working' | 'beacon' | 'escalated' | 'checking' | 'replied' | 'received_idle' | 'failed';
+
+export interface WakeChip {
+  readonly wakeToken: string;
+  /** The raw wake status, rendered as `data-status` (DESIGN.md "Status area"). */
+  readonly status: Wake['status'];
+  readonly kind: ChipKind;
+  readonly agentName: string;
+  /** Failure detail, present only for `failed`; shown only when the person expands it. */
+  readonly detail: string | null;
+  readonly active: boolean;
+}
+
+/** The chip kind of a wake: its status, refined by beacons and the escalation while working. */
+export function chipKind(wake: Wake): ChipKind {
+  switch (wake.status) {
+    case 'queued':
+      return 'queued';
+    case 'delivered':
+      if (wake.escalated) return 'escalated';
+      return wake.beacons > 0 ? 'beacon' : 'working';
+    case 'final_check_sent':
+      return 'checking';
+    case 'reply_sent':
+      return 'replied';
+    case 'completed_without_visible_reply':
+      // contract §10.3: neutral — received and back to idle, never "did not answer".
+      return 'received_idle';
+    case 'failed':
+      return 'failed';
+  }
+}
+
+function toChip(wake: Wake): WakeChip {
+  return {
+    wakeToken: wake.wakeToken,
+    status: wake.status,
+    kind: chipKind(wake),
+    agentName: wake.agentName,
+    detail: wake.status === 'failed' ? wake.detail : null,
+    active: !isTerminal(wake.status),
+  };
+}
+
+const time = (iso: string | null): number => (iso === null ? 0 : Date.parse(iso) || 0);
+
+/**
+ * The chips for `target`: its active wakes (oldest first), else its latest terminal wake
+ * (by end time), else none.
+ */
+export function statusChips(wakes: Iterable<Wake>, target: string): WakeChip[] {
+  const mine = [...wakes].filter((w) => w.target === target);
+  const active = mine.filter((w) => !isTerminal(w.status)).sort((a, b) => time(a.createdAt) - time(b.createdAt) || a.wakeToken.localeCompare(b.wakeToken));
+  if (active.length > 0) return active.map(toChip);
+  let latest: Wake | undefined;
+  for (const w of mine) {
+    if (latest === undefined || time(w.endedAt ?? w.createdAt) > time(latest.endedAt ?? latest.createdAt)) latest = w;
+  }
+  return latest === undefined ? [] : [toChip(latest)];
+}
+
+const CHIP_COPY: Record<ChipKind, CopyKey> = {
+  queued: 'chip.queued',
+  working: 'chip.working',
+  beacon: 'chip.beacon',
+  escalated: 'chip.escalated',
+  checking: 'chip.checking',
+  replied: 'chip.replied',
+  received_idle: 'chip.receivedIdle',
+  failed: 'chip.failed',
+};
+
+/** The chip's status text (without the agent name); elapsed is measured from the wake's start. */
+export function chipText(wake: Pick<Wake, 'createdAt'>, kind: ChipKind, language: Language, nowMs: number): string {
+  const elapsed = formatElapsed(nowMs - time(wake.createdAt), language);
+  return copy(language, CHIP_COPY[kind], { elapsed });
+}
+
+/** Alerts the status area shows for `target`: those of its shown wakes, or raised since the latest shown status. */
+export function statusAlerts(alerts: readonly Alert[], target: string, chips: readonly WakeChip[], wakes: ReadonlyMap<string, Wake>, dismissed: ReadonlySet<string>): Alert[] {
+  const shown = new Set(chips.map((c) => c.wakeToken));
+  const since = Math.max(0, ...chips.map((c) => time(wakes.get(c.wakeToken)?.createdAt ?? null)));
+  return alerts
+    .filter((a) => !dismissed.has(a.id) && (a.target === target || (a.wakeToken !== null && shown.has(a.wakeToken))))
+    // An escalation of a wake whose chip is shown is already said by the chip (UI.md): once is enough.
+    .filter((a) => !(a.kind === 'escalation' && a.wakeToken !== null && shown.has(a.wakeToken)))
+    .filter((a) => (a.wakeToken !== null && shown.has(a.wakeToken)) || time(a.at) >= since)
+    .slice(-3);
+}
+
+const ALERT_COPY: Record<Alert['kind'], CopyKey> = {
+  delivery_failed: 'alert.deliveryFailed',
+  delivery_uncertain: 'alert.deliveryUncertain',
+  escalation: 'alert.escalation',
+  no_response: 'alert.noResponse',
+  runtime_crashed: 'alert.runtimeCrashed',
+};
+
+/** Neutral copy for an alert, in the UI language (the daemon's own text is a fallback only). */
+export function alertText(alert: Alert, language: Language): string {
+  return copy(language, ALERT_COPY[alert.kind]);
+}

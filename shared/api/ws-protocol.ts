@@ -1,0 +1,33 @@
+/**
+ * The WebSocket framing of the shared API contract (`agentteam serve` at `/api`). Calls and
+ * events are exactly those of `contract.ts`; this file only adds the envelope:
+ *   client → server  `{ id, call, request }`
+ *   server → client  `{ id, ok: true, value } | { id, ok: false, code, message }`
+ *   server → client  `{ event, payload }` (pushed)
+ */
+import { z } from 'zod';
+import { API_ERROR_CODES } from './contract.js';
+
+/** Path of the WebSocket bridge on the serve origin. */
+export const WS_API_PATH = '/api';
+/** Largest frame either side accepts (a message body is at most 1 MiB, plus JSON overhead). */
+export const WS_MAX_PAYLOAD_BYTES = 2 * 1024 * 1024;
+
+export const WsRequestSchema = z.strictObject({
+  id: z.number().int().nonnegative(),
+  call: z.string().min(1).max(100),
+  request: z.unknown(),
+});
+export type WsRequest = z.infer<typeof WsRequestSchema>;
+
+export const WsResponseSchema = z.union([
+  z.object({ id: z.number().int(), ok: z.literal(true), value: z.unknown() }),
+  z.object({ id: z.number().int(), ok: z.literal(false), code: z.enum(API_ERROR_CODES), message: z.string() }),
+]);
+export type WsResponse = z.infer<typeof WsResponseSchema>;
+
+export const WsEventSchema = z.object({ event: z.string(), payload: z.unknown() });
+export type WsEventFrame = z.infer<typeof WsEventSchema>;
+
+/** A frame the server sends: a response to a call or a pushed event. */
+export const WsServerFrameSchema = z.union([WsResponseSchema, WsEventSchema]);

@@ -1,0 +1,103 @@
+/**
+ * The renderer against the real `agentteam serve` driving the real Claude Code CLI, pointed
+ * at the scripted fake Anthropic API (test/fixtures/fake-anthropic.ts). Covers the two
+ * outcomes the person must read correctly (contract §10.3):
+ * - no reply (the agent cannot reach message_send, so even the final-check ends silent) →
+ *   the neutral "Received — back to idle", never wording that the agent failed to answer;
+ * - an API error → "Couldn't complete", with details only when expanded.
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FORBIDDEN_NO_REPLY_COPY, ROOT, expect, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
+
+interface FakeModel {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+// The fake model is another part's fixture; loaded by path so this spec fails loudly (not at
+// type-check time) if it moves.
+const fakeModule = pathToFileURL(join(ROOT, 'test', 'fixtures', 'fake-anthropic.ts')).href;
+const CLAUDE = join(ROOT, 'node_modules', '.bin', 'claude');
+let fake: FakeModel;
+
+test.beforeAll(async () => {
+  const mod = (await import(fakeModule)) as { startFakeAnthropic(): Promise<FakeModel> };
+  fake = await mod.startFakeAnthropic();
+});
+test.afterAll(async () => {
+  await fake?.close();
+});
+
+function claudeAgent(id: string, name: string, args: string[] = []) {
+  return {
+    id,
+    name,
+    runtime: 'claude-code',
+    command: CLAUDE,
+    args,
+    env: {
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_API_KEY: 'sk-fake',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      DISABLE_AUTOUPDATER: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      CLAUDE_CODE_MAX_RETRIES: '0',
+    },
+  };
+}
+
+test.describe('real Claude Code CLI with the fake model', () => {
+  // The config needs the fake's URL, known only after beforeAll: write it through a getter.
+  test.use({
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern; there are none
+    config: async ({}, use) => {
+      await use({
+        agents: [
+          claudeAgent('claude', 'Claude'),
+          // The same CLI without access to message_send: it can only answer locally, so the
+          // wake ends without a visible reply even after the one final-check.
+          claudeAgent('quiet', 'Quiet Claude', ['--disallowedTools', 'mcp__agentteam__message_send']),
+        ],
+        channels: { local: {} },
+      });
+    },
+  });
+
+  test('a reply through message_send shows "Replied"', async ({ app }) => {
+    await sendFromComposer(app, '@claude please answer [[tool]]');
+    const chip = statusArea(app).locator('[data-wake]');
+    await expect(chip).toHaveAttribute('data-status', 'reply_sent', { timeout: 45_000 });
+    await expect(app.locator('article.message-agent')).toContainText('Reply from the fake model.');
+  });
+
+  test('no reply: neutral "Received — back to idle", no message, no failure wording', async ({ app, serve }, info) => {
+    await sendFromComposer(app, '@quiet think about it [[local]]');
+    const chip = statusArea(app).locator('[data-wake]');
+    await expect(chip).toHaveAttribute('data-status', 'completed_without_visible_reply', { timeout: 60_000 });
+    await expect(chip).toContainText('Received — back to idle');
+    await expect(statusArea(app)).not.toContainText(FORBIDDEN_NO_REPLY_COPY);
+    // Runtime text is never relayed: no agent message appears, and no status under messages.
+    await expect(app.locator('article.message-agent')).toHaveCount(0);
+    await expect(app.getByRole('log').locator('[data-status]')).toHaveCount(0);
+    const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ status: string; reason: string | null; finalCheck: boolean }>;
+    expect(rows[0]).toMatchObject({ status: 'completed_without_visible_reply', reason: 'no_reply', finalCheck: true });
+    await screenshot(app, info, 'claude-no-reply');
+  });
+
+  test('API error: "Couldn\'t complete", failure details only when expanded', async ({ app }, info) => {
+    await sendFromComposer(app, '@claude break [[error400]]');
+    const chip = statusArea(app).locator('[data-wake]');
+    await expect(chip).toHaveAttribute('data-status', 'failed', { timeout: 60_000 });
+    await expect(chip).toContainText("Couldn't complete");
+    const details = chip.getByRole('button', { name: 'Details' });
+    await expect(details).toHaveAttribute('aria-expanded', 'false');
+    await expect(chip.locator('.chip-detail-text')).toHaveCount(0);
+    await screenshot(app, info, 'claude-failed-collapsed');
+    await details.click();
+    await expect(details).toHaveAttribute('aria-expanded', 'true');
+    await expect(chip.locator('.chip-detail-text')).toBeVisible();
+    await screenshot(app, info, 'claude-failed-expanded');
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * The renderer against the real `agentteam serve` with the demo runtime (issue 8):
+ * a plain reply, beacons during a quiet task, and final-check then reply. Asserts the
+ * status-surface rules of contract §10.3: one `role="status"` area at the end of the
+ * conversation, active wakes as chips, only the latest terminal status when none is active,
+ * never a status under historical messages, neutral copy.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Locator } from '@playwright/test';
+import { demoConfig, expect, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
+
+test.use({ config: demoConfig() });
+
+async function attributes(list: Locator, name: string): Promise<Array<string | null>> {
+  return Promise.all((await list.all()).map((el) => el.getAttribute(name)));
+}
+
+test.describe('demo runtime in the browser', () => {
+  test('reply: a chip shows the wake, then "Replied"; the reply is a message, the status is not', async ({ app, serve }, info) => {
+    await screenshot(app, info, 'demo-empty');
+    await sendFromComposer(app, '@demo hello there');
+    const chip = statusArea(app).locator('[data-wake]');
+    await expect(chip).toHaveCount(1);
+    await expect(chip).toHaveAttribute('data-status', 'reply_sent');
+    await expect(chip).toContainText('Replied');
+    // The reply arrives as a message authored by the agent (via message_send), above the status area.
+    await expect(app.locator('article.message-agent')).toHaveCount(1);
+    await expect(app.locator('article.message-operator')).toContainText('@demo hello there');
+    // Exactly one status area, and no wake status rendered among the messages.
+    await expect(app.getByRole('status', { name: 'Agent status' })).toHaveCount(1);
+    await expect(app.getByRole('log').locator('[data-status]')).toHaveCount(0);
+    await screenshot(app, info, 'demo-replied');
+
+    const wakes = await serve.cli('wakes', '--json');
+    expect(wakes.code).toBe(0);
+    const rows = JSON.parse(wakes.stdout) as Array<{ status: string; agentId: string; finalCheck: boolean }>;
+    expect(rows).toEqual([expect.objectContaining({ agentId: 'demo', status: 'reply_sent', finalCheck: false })]);
+  });
+
+  test('the status area shows only the latest terminal status once nothing is active', async ({ app }) => {
+    await sendFromComposer(app, '@demo first');
+    await expect(statusArea(app).locator('[data-status="reply_sent"]')).toHaveCount(1);
+    const first = await statusArea(app).locator('[data-wake]').getAttribute('data-wake');
+    await sendFromComposer(app, '@demo second');
+    await expect(statusArea(app).locator('[data-wake]')).toHaveCount(1);
+    await expect(statusArea(app).locator('[data-wake]')).not.toHaveAttribute('data-wake', first ?? '');
+    await expect(statusArea(app).locator('[data-wake]')).toHaveAttribute('data-status', 'reply_sent');
+    await expect(app.locator('article.message-agent')).toHaveCount(2);
+    await expect(app.getByRole('log').locator('[data-status]')).toHaveCount(0);
+  });
+
+  test('beacons: a quiet task shows "🧠 Working…" with elapsed time, then the reply', async ({ app, serve }, info) => {
+    await sendFromComposer(app, '@demo /slow');
+    const chip = statusArea(app).locator('[data-wake]');
+    await expect(chip).toHaveAttribute('data-kind', 'beacon', { timeout: 10_000 });
+    await expect(chip).toHaveAttribute('data-status', 'delivered');
+    await expect(chip).toContainText(/🧠 Working… \d+s/);
+    await screenshot(app, info, 'demo-beacon');
+    await app.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(app, info, 'demo-beacon-dark');
+    await expect(chip).toHaveAttribute('data-status', 'reply_sent', { timeout: 15_000 });
+    const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ beacons: number }>;
+    expect(rows[0]?.beacons).toBeGreaterThanOrEqual(1);
+  });
+
+  test('final-check then reply: the inspector lists the prompt_input entries in order', async ({ app, serve }, info) => {
+    await sendFromComposer(app, '@demo /local');
+    const chip = statusArea(app).locator('[data-wake]');
+    await expect(chip).toHaveAttribute('data-status', 'reply_sent', { timeout: 15_000 });
+    const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ finalCheck: boolean; status: string }>;
+    expect(rows[0]).toMatchObject({ finalCheck: true, status: 'reply_sent' });
+
+    await chip.locator('.chip-main').click();
+    const inspector = app.locator('aside.inspector');
+    await expect(inspector).toBeVisible();
+    const kinds = await attributes(inspector.locator('[data-prompt-kind]'), 'data-prompt-kind');
+    expect(kinds).toContain('final_check');
+    expect(kinds.indexOf('delivery')).toBeGreaterThanOrEqual(0);
+    expect(kinds.indexOf('delivery')).toBeLessThan(kinds.indexOf('final_check'));
+    const seqs = (await attributes(inspector.locator('[data-prompt-kind]'), 'data-seq')).map(Number);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    await expect(inspector.locator('.timeline [data-kind="final_check"]')).toHaveCount(1);
+    await screenshot(app, info, 'demo-inspector-final-check');
+    await app.keyboard.press('Escape');
+    await expect(inspector).toHaveCount(0);
+  });
+
+  test('keyboard only: Tab to the composer, complete an @mention, Shift+Enter, Enter sends', async ({ app }) => {
+    const box = app.getByRole('textbox', { name: 'Message #general' });
+    for (let i = 0; i < 30 && !(await box.evaluate((el: unknown) => (el as { matches(s: string): boolean }).matches(':focus'))); i++) await app.keyboard.press('Tab');
+    await expect(box).toBeFocused();
+    await app.keyboard.type('@de');
+    const option = app.getByRole('option', { name: /@demo/ });
+    await expect(option).toBeVisible();
+    await expect(option).toHaveAttribute('aria-selected', 'true');
+    await app.keyboard.press('Enter');
+    await expect(box).toHaveValue('@demo ');
+    await app.keyboard.type('line one');
+    await app.keyboard.press('Shift+Enter');
+    await app.keyboard.type('line two');
+    await expect(box).toHaveValue('@demo line one\nline two');
+    await app.keyboard.press('Enter');
+    await expect(box).toHaveValue('');
+    await expect(app.locator('article.message-operator .message-body')).toHaveText('@demo line one\nline two');
+    await expect(statusArea(app).locator('[data-status="reply_sent"]')).toHaveCount(1);
+    // Focus is visible on the composer (a focus ring, not colour alone).
+    await expect(box).toHaveCSS('outline-style', 'solid');
+  });
+
+  test('Simplified Chinese: settings switch the language; chips use the table copy', async ({ app }, info) => {
+    await app.getByRole('button', { name: 'Settings' }).click();
+    await app.getByLabel('Language').selectOption('zh-CN');
+    await expect(app.getByRole('heading', { name: '设置' })).toBeVisible();
+    // Per-channel watchdog and delivery settings exist; no visible-reply toggle anywhere.
+    await expect(app.getByRole('group', { name: '静默看门狗' })).toBeVisible();
+    await expect(app.getByRole('group', { name: '回复投递确认' })).toBeVisible();
+    await expect(app.getByText(/visible.?reply|可见回复/i)).toHaveCount(0);
+    await screenshot(app, info, 'settings-zh');
+    await app.getByRole('button', { name: '#general' }).click();
+    await sendFromComposer(app, '@demo 你好');
+    await expect(statusArea(app).locator('[data-status="reply_sent"]')).toContainText('已回复');
+    await screenshot(app, info, 'demo-replied-zh');
+  });
+
+  test('a new channel from the sidebar, then Ctrl+K switches back by keyboard', async ({ app }) => {
+    await app.getByRole('button', { name: '+ New channel' }).click();
+    await app.keyboard.type('build');
+    await app.keyboard.press('Enter');
+    await expect(app.getByRole('heading', { name: '#build', level: 1 })).toBeVisible();
+    await expect(app.getByRole('button', { name: '#build' })).toHaveAttribute('aria-current', 'page');
+    await app.keyboard.press('Control+k');
+    const dialog = app.getByRole('dialog', { name: 'Switch conversation' });
+    await expect(dialog).toBeVisible();
+    await app.keyboard.type('gen');
+    await app.keyboard.press('Enter');
+    await expect(dialog).toHaveCount(0);
+    await expect(app.getByRole('heading', { name: '#general', level: 1 })).toBeVisible();
+  });
+
+  test('CSP: an inline script injected into the page does not run', async ({ app }) => {
+    await app.evaluate(`(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__injected = true';
+      document.body.append(s);
+    })()`);
+    expect(await app.evaluate('window.__injected === true')).toBe(false);
+  });
+
+  test('agents page lists the demo agent, marked as demo', async ({ app }, info) => {
+    await app.getByRole('button', { name: 'Agents' }).click();
+    const row = app.locator('tr[data-agent="demo"]');
+    await expect(row).toContainText('demo');
+    await expect(row).toContainText('Demo');
+    await screenshot(app, info, 'agents');
+  });
+
+  test('accessibility: no serious or critical axe violations, light and dark', async ({ app }) => {
+    await sendFromComposer(app, '@demo hi');
+    await expect(statusArea(app).locator('[data-status="reply_sent"]')).toHaveCount(1);
+    for (const scheme of ['light', 'dark'] as const) {
+      await app.emulateMedia({ colorScheme: scheme });
+      const result = await new AxeBuilder({ page: app }).analyze();
+      const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(serious.map((v) => `${scheme}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    }
+  });
+});
+
+test.describe('agentteam serve endpoints and CLI', () => {
+  test('healthz, metrics with token, CLI send/messages and bad input', async ({ serve, request }) => {
+    expect((await request.get(`${serve.origin}/healthz`)).status()).toBe(200);
+    expect((await request.get(`${serve.origin}/metrics`)).status()).toBe(401);
+    const sent = await serve.cli('send', '--target', '#general', '--text', '@demo ping');
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toMatch(/^sent \S+ seq 1 to #general$/m);
+    const msgs = JSON.parse((await serve.cli('messages', '--target', '#general', '--json')).stdout) as Array<{ seq: number; author: string; content: string }>;
+    expect(msgs[0]).toMatchObject({ seq: 1, content: '@demo ping' });
+    const metrics = await request.get(`${serve.origin}/metrics`, { headers: { authorization: `Bearer ${serve.token}` } });
+    expect(metrics.status()).toBe(200);
+    expect(await metrics.text()).toMatch(/wake_received_total\{runtime="demo"\} \d/);
+    const bad = await serve.cli('send', '--target', 'general', '--text', 'x');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * Browser e2e fixture: the real `agentteam serve` (bin/agentteam.mjs → the built CLI and the
+ * assembled daemon) on a fresh data dir and a free port, opened in Debian Chromium.
+ *
+ * - `config` (option): written to `<data-dir>/agentteam.json` before the first start; when
+ *   null, the daemon seeds its first-run config itself.
+ * - `serve`: the running server: its URL (with the token), data dir, and a `cli()` helper
+ *   that runs `agentteam <subcommand> --data-dir <dir>` against it.
+ * - `app`: the page opened at the printed URL, waiting until the status area exists.
+ * Teardown sends SIGTERM and waits for a clean exit (graceful shutdown is part of the contract).
+ */
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const ROOT = process.cwd();
+const BIN = join(ROOT, 'bin', 'agentteam.mjs');
+
+export interface ServeHandle {
+  readonly url: string;
+  readonly origin: string;
+  readonly token: string;
+  readonly dataDir: string;
+  readonly stderr: () => string;
+  /** Runs `agentteam <args...> --data-dir <dataDir>`; resolves with exit code and output. */
+  cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+}
+
+type Fixtures = { config: Record<string, unknown> | null; serveEnv: Record<string, string>; serve: ServeHandle; app: Page };
+
+function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+async function waitForUrl(child: ChildProcessWithoutNullStreams, stderr: () => string): Promise<string> {
+  const lines = createInterface({ input: child.stdout });
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`agentteam serve exited (${code}) before printing its URL:\n${stderr()}`));
+    child.once('exit', onExit);
+    lines.on('line', (line) => {
+      const m = /at (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w%-]+)/.exec(line);
+      if (m?.[1] === undefined) return;
+      child.off('exit', onExit);
+      resolve(m[1]);
+    });
+  });
+}
+
+export const test = base.extend<Fixtures>({
+  config: [null, { option: true }],
+  serveEnv: [{}, { option: true }],
+  serve: async ({ config, serveEnv }, use) => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'agentteam-e2e-'));
+    const home = join(dataDir, 'home');
+    await mkdir(home);
+    if (config !== null) await writeFile(join(dataDir, 'agentteam.json'), JSON.stringify(config, null, 2));
+    // Runtime CLIs get an empty HOME so nothing from the machine leaks in (or out).
+    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...serveEnv };
+    const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { cwd: ROOT, env });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const url = await waitForUrl(child, () => err);
+    const parsed = new URL(url);
+    const handle: ServeHandle = {
+      url,
+      origin: parsed.origin,
+      token: parsed.searchParams.get('token') ?? '',
+      dataDir,
+      stderr: () => err,
+      cli: (...args) => runNode([BIN, ...args, '--data-dir', dataDir], env),
+    };
+    await use(handle);
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill('SIGTERM');
+    const code = await exited;
+    await rm(dataDir, { recursive: true, force: true });
+    expect(code, `agentteam serve should exit cleanly on SIGTERM; stderr:\n${err}`).toBe(0);
+  },
+  app: async ({ page, serve }, use) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(serve.url);
+    await expect(page.getByRole('status', { name: /Agent status|智能体状态/ })).toBeAttached();
+    await use(page);
+    expect(errors, 'no uncaught errors in the page').toEqual([]);
+  },
+});
+export { expect };
+
+/** Saves a screenshot as a test attachment and under test-results/screens/ for the report. */
+export async function screenshot(page: Page, info: TestInfo, name: string): Promise<void> {
+  const dir = join(ROOT, 'test-results', 'screens');
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${name}.png`);
+  await page.screenshot({ path });
+  await info.attach(name, { path, contentType: 'image/png' });
+}
+
+/** The one status area of the open conversation. */
+export const statusArea = (page: Page) => page.getByRole('status', { name: /Agent status|智能体状态/ });
+
+/** Sends a message with the keyboard only: focus the composer, type, Enter. */
+export async function sendFromComposer(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: /^Message |^发送到 / });
+  await box.focus();
+  await page.keyboard.type(text);
+  await page.keyboard.press('Escape'); // close any mention list so Enter sends
+  await page.keyboard.press('Enter');
+  await expect(box).toHaveValue('');
+}
+
+/** Copy that would speak for the agent or imply it should have replied (contract §10.3, §7.3). */
+export const FORBIDDEN_NO_REPLY_COPY = /fail|did not|didn't|no reply|not reply|unanswered|should have|未回复|没有回复|失败/i;
+
+/** A demo-agent config with a short watchdog so beacons happen within a test. */
+export function demoConfig(extra: { demoTaskMs?: number; thresholdSeconds?: number; agents?: unknown[] } = {}): Record<string, unknown> {
+  return {
+    agents: [{ id: 'demo', name: 'Demo', runtime: 'demo', env: { DEMO_TASK_MS: String(extra.demoTaskMs ?? 3500) } }, ...(extra.agents ?? [])],
+    channels: { local: { silenceWatchdog: { thresholdSeconds: extra.thresholdSeconds ?? 1 } } },
+  };
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { Registry, register as globalRegistry } from 'prom-client';
+import { createWakeMetrics } from '../../../../../main/daemon/metrics/wake-metrics.js';
+
+describe('wake metrics (contract §10.2)', () => {
+  it('registers the four counters on the given registry only, labelled by runtime (and reason)', async () => {
+    const registry = new Registry();
+    const m = createWakeMetrics(registry);
+    m.received('codex');
+    m.replySent('codex');
+    m.completedWithoutVisibleReply('codex', 'no_reply');
+    m.failed('demo');
+    const text = await registry.metrics();
+    expect(text).toContain('wake_received_total{runtime="codex"} 1');
+    expect(text).toContain('wake_reply_sent_total{runtime="codex"} 1');
+    expect(text).toContain('wake_completed_without_visible_reply_total{runtime="codex",reason="no_reply"} 1');
+    expect(text).toContain('wake_failed_total{runtime="demo"} 1');
+    expect(globalRegistry.getSingleMetric('wake_received_total')).toBeUndefined();
+  });
+
+  it('reuses counters when built twice on one registry', async () => {
+    const registry = new Registry();
+    createWakeMetrics(registry).received('demo');
+    createWakeMetrics(registry).received('demo');
+    expect(await registry.metrics()).toContain('wake_received_total{runtime="demo"} 2');
+  });
+});

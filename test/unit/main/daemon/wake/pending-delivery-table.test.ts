@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { targetKey } from '../../../../../shared/target.js';
+import { PendingDeliveryTable, type WakeAdmission } from '../../../../../main/daemon/wake/index.js';
+
+const wake = (n: number, target = '#general', cls: WakeAdmission['deliveryClass'] = 'visible_reply'): WakeAdmission => ({
+  wakeToken: `w${n}`,
+  messageId: `m${n}`,
+  target,
+  targetKey: targetKey(target),
+  targetSeq: n,
+  deliveryClass: cls,
+});
+
+describe('PendingDeliveryTable (pure, contract §9)', () => {
+  it('rows carry the §9.1 fields and start awaiting_check', () => {
+    const t = new PendingDeliveryTable(2);
+    const [effect] = t.enqueue(wake(1, '#Dev:Ab12'.toLowerCase()));
+    expect(effect?.kind).toBe('admitted');
+    expect(t.row('w1')).toMatchObject({ messageId: 'm1', target: '#dev:ab12', targetKey: '#dev:ab12', targetSeq: 1, wakeToken: 'w1', deliveryClass: 'visible_reply', status: 'awaiting_check' });
+  });
+
+  it('returns effects instead of doing I/O: a boundary reports final_check_sent rows and the groups to render', () => {
+    const t = new PendingDeliveryTable(4);
+    t.enqueue(wake(1));
+    t.markDelivered(0, ['w1']);
+    const r = t.boundary(0, 'turn_end');
+    expect(r.effects.map((e) => e.kind)).toEqual(['final_check_sent']);
+    expect(r.finalCheck).toEqual([{ target: '#general', wakes: [{ messageId: 'm1', targetSeq: 1, wakeToken: 'w1' }] }]);
+  });
+
+  it('skips rows not yet runtime-visible at a boundary', () => {
+    const t = new PendingDeliveryTable(4);
+    t.enqueue(wake(1));
+    expect(t.boundary(0, 'turn_end')).toEqual({ effects: [], finalCheck: null });
+    expect(t.row('w1')?.status).toBe('awaiting_check');
+  });
+
+  it('ignores duplicate wake tokens', () => {
+    const t = new PendingDeliveryTable(1);
+    t.enqueue(wake(1));
+    t.enqueue(wake(2));
+    expect(t.enqueue(wake(2))).toEqual([]);
+    expect(t.queued).toBe(1);
+  });
+
+  it('terminate() is the one terminal helper: a second call for the token is a no-op, and it admits the next wake', () => {
+    const t = new PendingDeliveryTable(1);
+    t.enqueue(wake(1));
+    t.enqueue(wake(2));
+    const first = t.terminate('w1', { status: 'failed', reason: null, detail: 'x' });
+    expect(first.map((e) => e.kind)).toEqual(['terminal', 'admitted']);
+    expect(t.terminate('w1', { status: 'reply_sent', reason: null, detail: null })).toEqual([]);
+    expect(t.row('w2')).toBeDefined();
+  });
+
+  it('keeps the FIFO bound with 10,000 queued wakes and admits them all in order', () => {
+    const t = new PendingDeliveryTable(16);
+    for (let i = 1; i <= 10_000; i++) t.enqueue(wake(i));
+    const admitted: string[] = [];
+    while (t.size > 0) {
+      const first = t.rows().next().value;
+      if (first === undefined) break;
+      for (const e of t.terminate(first.wakeToken, { status: 'failed', reason: null, detail: 'x' })) if (e.kind === 'admitted') admitted.push(e.row.wakeToken);
+      expect(t.size).toBeLessThanOrEqual(16);
+    }
+    expect(admitted).toHaveLength(10_000 - 16);
+    expect(admitted[0]).toBe('w17');
+    expect(admitted.at(-1)).toBe('w10000');
+  });
+
+  it('rejects a capacity that is not a positive integer (a bug, so it throws)', () => {
+    expect(() => new PendingDeliveryTable(0)).toThrow(/capacity/);
+  });
+});

@@ -1,0 +1,147 @@
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../../../main/serve/cli-main.js';
+import type { CliIo } from '../../../../main/serve/serve-command.js';
+import type { ServeServer } from '../../../../main/serve/serve-server.js';
+import { createScriptedDaemon, wakeFixture, type ScriptedDaemon } from '../../../fixtures/scripted-daemon.js';
+
+function captureIo(): CliIo & { outLines: string[]; errLines: string[] } {
+  const outLines: string[] = [];
+  const errLines: string[] = [];
+  return { outLines, errLines, out: (l) => outLines.push(l), err: (l) => errLines.push(l) };
+}
+
+let dataDir: string;
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'cli-'));
+});
+afterEach(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Runs `agentteam serve` in-process with the scripted daemon; returns a stop handle. */
+async function startServe(daemon: ScriptedDaemon) {
+  const io = captureIo();
+  let stop = (_signal: string): void => undefined;
+  const stopRequested = new Promise<string>((r) => (stop = r));
+  let listening = (_s: ServeServer): void => undefined;
+  const ready = new Promise<ServeServer>((r) => (listening = r));
+  const exit = runCli(['serve', '--data-dir', dataDir, '--port', '0'], { io, createDaemon: async () => daemon, serve: { rendererDir: null, stopRequested, onListening: listening } });
+  const server = await ready;
+  return { io, server, exit, stop };
+}
+
+describe('agentteam CLI without a daemon', () => {
+  it.each([
+    ['send', ['send', '--data-dir', 'DIR', '--target', '#general', '--text', 'hi']],
+    ['wakes', ['wakes', '--data-dir', 'DIR', '--json']],
+    ['messages', ['messages', '--data-dir', 'DIR', '--target', '#general', '--json']],
+  ])('%s prints one line and exits 1', async (_name, argv) => {
+    const io = captureIo();
+    const code = await runCli(argv.map((a) => (a === 'DIR' ? dataDir : a)), { io });
+    expect(code).toBe(1);
+    expect(io.errLines).toHaveLength(1);
+    expect(io.errLines[0]).toMatch(/no daemon is running .*agentteam serve --data-dir/);
+    expect(io.outLines).toEqual([]);
+  });
+
+  it('treats a serve.json left by a dead process as no daemon', async () => {
+    await writeFile(join(dataDir, 'serve.json'), JSON.stringify({ port: 1, pid: 2 ** 22 + 12345, startedAt: 'x' }));
+    const io = captureIo();
+    expect(await runCli(['wakes', '--data-dir', dataDir, '--json'], { io })).toBe(1);
+    expect(io.errLines[0]).toMatch(/no daemon is running/);
+  });
+});
+
+describe('agentteam CLI bad input', () => {
+  it.each([
+    [['send', '--target', '#general', '--text', 'hi'], /--data-dir is required/],
+    [['send', '--data-dir', 'X', '--target', 'general', '--text', 'hi'], /is not a target/],
+    [['send', '--data-dir', 'X', '--target', '#general', '--text', '  '], /--text is required/],
+    [['messages', '--data-dir', 'X', '--json'], /--target is required/],
+    [['wakes', '--data-dir', 'X', '--bogus'], /bogus/],
+    [['wakes', '--data-dir', 'X', '--limit', '0'], /--limit must be/],
+    [['serve', '--data-dir', 'X', '--port', '70000'], /--port must be/],
+    [['frobnicate'], /unknown command "frobnicate"/],
+  ])('%j exits 2 with one line', async (argv, message) => {
+    const io = captureIo();
+    expect(await runCli(argv, { io })).toBe(2);
+    expect(io.errLines).toHaveLength(1);
+    expect(io.errLines[0]).toMatch(message);
+  });
+});
+
+describe('agentteam serve + send/wakes/messages', () => {
+  it('prints the URL with the token once, serves the CLI, and shuts down cleanly on a signal', async () => {
+    const daemon = createScriptedDaemon();
+    const { io, server, exit, stop } = await startServe(daemon);
+    const token = (await import('node:fs/promises')).readFile(join(dataDir, 'serve-token'), 'utf8');
+    expect(io.outLines).toEqual([`AgentTeam is serving ${dataDir} at ${server.url}`]);
+    expect(server.url).toContain(`?token=${(await token).trim()}`);
+    expect((await stat(join(dataDir, 'serve-token'))).mode & 0o777).toBe(0o600);
+    expect(existsSync(join(dataDir, 'serve.json'))).toBe(true);
+
+    const send = captureIo();
+    expect(await runCli(['send', '--data-dir', dataDir, '--target', '#general', '--text', '@demo hi'], { io: send })).toBe(0);
+    expect(send.outLines).toEqual(['sent msg_1 seq 1 to #general']);
+
+    daemon.wakes[0] = { ...wakeFixture({ wakeToken: 'w_1', status: 'completed_without_visible_reply', reason: 'no_reply' }), beacons: 2, finalCheck: true };
+    const wakes = captureIo();
+    expect(await runCli(['wakes', '--data-dir', dataDir, '--json'], { io: wakes })).toBe(0);
+    const rows = JSON.parse(wakes.outLines[0] ?? '') as Array<Record<string, unknown>>;
+    expect(Object.keys(rows[0] ?? {}).sort()).toEqual(['agentId', 'beacons', 'createdAt', 'endedAt', 'finalCheck', 'messageId', 'reason', 'runtime', 'status', 'target', 'wakeToken'].sort());
+    expect(rows[0]).toMatchObject({ wakeToken: 'w_1', status: 'completed_without_visible_reply', reason: 'no_reply', beacons: 2, finalCheck: true });
+
+    const msgs = captureIo();
+    expect(await runCli(['messages', '--data-dir', dataDir, '--target', '#general', '--json'], { io: msgs })).toBe(0);
+    expect(JSON.parse(msgs.outLines[0] ?? '')).toEqual([expect.objectContaining({ id: 'msg_1', seq: 1, author: 'you', content: '@demo hi' })]);
+
+    const unknown = captureIo();
+    expect(await runCli(['send', '--data-dir', dataDir, '--target', '#nowhere', '--text', 'x'], { io: unknown })).toBe(2);
+    expect(unknown.errLines).toEqual(['agentteam: #nowhere does not exist; create it first. (unknown_target)']);
+
+    stop('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(daemon.stopped).toBe(1);
+    expect(existsSync(join(dataDir, 'serve.json'))).toBe(false);
+    const after = captureIo();
+    expect(await runCli(['wakes', '--data-dir', dataDir, '--json'], { io: after })).toBe(1);
+  });
+
+  it('pages through every message, oldest first', async () => {
+    const daemon = createScriptedDaemon();
+    for (let i = 0; i < 1203; i++) await daemon.api['messages.send']({ target: '#general', content: `m${i}` });
+    const { exit, stop } = await startServe(daemon);
+    const io = captureIo();
+    expect(await runCli(['messages', '--data-dir', dataDir, '--target', '#general', '--json'], { io })).toBe(0);
+    const rows = JSON.parse(io.outLines[0] ?? '') as Array<{ seq: number }>;
+    expect(rows).toHaveLength(1203);
+    expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 1203 }, (_, i) => i + 1));
+    stop('SIGINT');
+    await exit;
+  });
+
+  it('refuses to serve a data dir another live process serves', async () => {
+    await writeFile(join(dataDir, 'serve.json'), JSON.stringify({ port: 4000, pid: process.ppid, startedAt: 'x' }));
+    const io = captureIo();
+    const code = await runCli(['serve', '--data-dir', dataDir, '--port', '0'], { io, createDaemon: async () => createScriptedDaemon(), serve: { rendererDir: null, stopRequested: new Promise(() => undefined) } });
+    expect(code).toBe(1);
+    expect(io.errLines[0]).toMatch(/already serves/);
+  });
+
+  it('reports a daemon that cannot start in one line, exit 1', async () => {
+    const io = captureIo();
+    const code = await runCli(['serve', '--data-dir', dataDir, '--port', '0'], {
+      io,
+      createDaemon: async () => {
+        throw new Error(`${dataDir}/agentteam.json: agents[0].runtime: invalid option`);
+      },
+      serve: { rendererDir: null, stopRequested: new Promise(() => undefined) },
+    });
+    expect(code).toBe(1);
+    expect(io.errLines).toEqual([`agentteam: the daemon could not start: ${dataDir}/agentteam.json: agents[0].runtime: invalid option`]);
+  });
+});

@@ -1,0 +1,232 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SERVE_CSP, startServeServer, type ServeServer } from '../../../../main/serve/serve-server.js';
+import { createScriptedDaemon, wakeFixture, type ScriptedDaemon } from '../../../fixtures/scripted-daemon.js';
+
+const TOKEN = 'T'.repeat(43);
+let dir: string;
+let daemon: ScriptedDaemon;
+let server: ServeServer;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'serve-server-'));
+  await mkdir(join(dir, 'assets'));
+  await writeFile(join(dir, 'index.html'), '<!doctype html><title>AgentTeam</title>');
+  await writeFile(join(dir, 'assets', 'app.js'), 'console.log(1)');
+  await writeFile(join(tmpdir(), 'serve-secret.txt'), 'secret');
+  daemon = createScriptedDaemon();
+  server = await startServeServer({ daemon, token: TOKEN, port: 0, rendererDir: dir });
+});
+afterEach(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A raw GET, so tests can set any Host header and path (fetch normalises both). */
+function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: server.port, path, headers: { host: `127.0.0.1:${server.port}`, ...headers } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Opens a WebSocket; resolves with it, or with the HTTP status that refused the upgrade. */
+function open(query: string, headers: Record<string, string> = {}): Promise<WebSocket | number> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api${query}`, { headers });
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.once('error', () => resolve(-1));
+  });
+}
+
+async function connected(): Promise<WebSocket> {
+  const ws = await open(`?token=${TOKEN}`);
+  if (typeof ws === 'number') throw new Error(`upgrade refused: ${ws}`);
+  return ws;
+}
+
+function nextFrame(ws: WebSocket, pick: (frame: Record<string, unknown>) => boolean = () => true): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    const onMessage = (data: WebSocket.RawData): void => {
+      const frame = JSON.parse(data.toString()) as Record<string, unknown>;
+      if (!pick(frame)) return;
+      ws.off('message', onMessage);
+      resolve(frame);
+    };
+    ws.on('message', onMessage);
+  });
+}
+
+async function call(ws: WebSocket, id: number, name: string, request: unknown): Promise<Record<string, unknown>> {
+  const reply = nextFrame(ws, (f) => f.id === id);
+  ws.send(JSON.stringify({ id, call: name, request }));
+  return reply;
+}
+
+describe('serve HTTP', () => {
+  it('listens on 127.0.0.1 only and answers /healthz without a token', async () => {
+    expect(server.origin).toBe(`http://127.0.0.1:${server.port}/`);
+    expect(server.url).toBe(`${server.origin}?token=${TOKEN}`);
+    const r = await get('/healthz');
+    expect(r.status).toBe(200);
+    expect(r.body).toBe('ok\n');
+  });
+
+  it('serves the renderer with its content type, the CSP and no-referrer', async () => {
+    const page = await get('/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['content-security-policy']).toBe(SERVE_CSP);
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    const js = await get('/assets/app.js');
+    expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(js.body).toBe('console.log(1)');
+  });
+
+  it('answers app routes with index.html and missing files with 404', async () => {
+    expect((await get('/settings')).body).toContain('<title>AgentTeam</title>');
+    expect((await get('/assets/missing.js')).status).toBe(404);
+  });
+
+  it('never serves a file outside the renderer folder', async () => {
+    const r = await get('/..%2fserve-secret.txt');
+    expect(r.body).not.toContain('secret');
+    expect([403, 404]).toContain(r.status);
+    const r2 = await get('/assets/../../serve-secret.txt');
+    expect(r2.body).not.toContain('secret');
+  });
+
+  it('refuses a request for another host name (DNS rebinding)', async () => {
+    const r = await get('/healthz', { host: `evil.example:${server.port}` });
+    expect(r.status).toBe(421);
+  });
+
+  it('requires the token for /metrics and then returns Prometheus text', async () => {
+    expect((await get('/metrics')).status).toBe(401);
+    expect((await get('/metrics?token=wrong')).status).toBe(401);
+    await daemon.api['messages.send']({ target: '#general', content: '@demo hi' });
+    const viaQuery = await get(`/metrics?token=${TOKEN}`);
+    expect(viaQuery.status).toBe(200);
+    expect(viaQuery.body).toContain('wake_received_total{runtime="demo"} 1');
+    const viaBearer = await get('/metrics', { authorization: `Bearer ${TOKEN}` });
+    expect(viaBearer.status).toBe(200);
+  });
+});
+
+describe('serve WebSocket bridge', () => {
+  it('refuses an upgrade without the token, with a wrong one, or from a foreign origin', async () => {
+    expect(await open('')).toBe(401);
+    expect(await open('?token=nope')).toBe(401);
+    expect(await open(`?token=${TOKEN}`, { origin: 'http://evil.example' })).toBe(403);
+    const ws = await open('', { authorization: `Bearer ${TOKEN}`, origin: `http://127.0.0.1:${server.port}` });
+    expect(ws).toBeInstanceOf(WebSocket);
+    (ws as WebSocket).close();
+  });
+
+  it('answers a call with {id, ok:true, value}', async () => {
+    const ws = await connected();
+    daemon.wakes.push(wakeFixture({ wakeToken: 'w_a', status: 'delivered' }));
+    const reply = await call(ws, 7, 'wakes.list', {});
+    expect(reply).toMatchObject({ id: 7, ok: true });
+    expect((reply.value as Array<{ wakeToken: string }>).map((w) => w.wakeToken)).toEqual(['w_a']);
+    ws.close();
+  });
+
+  it('rejects a request that fails the contract schema before the daemon sees it', async () => {
+    const ws = await connected();
+    const reply = await call(ws, 1, 'messages.send', { target: '#general', content: '' });
+    expect(reply).toMatchObject({ id: 1, ok: false, code: 'invalid_request' });
+    expect(reply.message).toMatch(/content/);
+    expect(daemon.messages).toHaveLength(0);
+    const extra = await call(ws, 2, 'agents.list', { sneaky: true });
+    expect(extra).toMatchObject({ ok: false, code: 'invalid_request' });
+    ws.close();
+  });
+
+  it('answers an unknown call with unknown_call', async () => {
+    const ws = await connected();
+    expect(await call(ws, 3, 'wakes.delete', {})).toMatchObject({ id: 3, ok: false, code: 'unknown_call' });
+    expect(await call(ws, 4, '__proto__', {})).toMatchObject({ id: 4, ok: false, code: 'unknown_call' });
+    ws.close();
+  });
+
+  it('turns an ApiError into its code and message, and any other throw into internal without its text', async () => {
+    const ws = await connected();
+    expect(await call(ws, 5, 'messages.send', { target: '#nowhere', content: 'x' })).toMatchObject({ ok: false, code: 'unknown_target', message: '#nowhere does not exist; create it first.' });
+    daemon.api['agents.list'] = async () => {
+      throw new Error('secret stack detail');
+    };
+    const reply = await call(ws, 6, 'agents.list', {});
+    expect(reply).toMatchObject({ ok: false, code: 'internal' });
+    expect(String(reply.message)).not.toContain('secret');
+    ws.close();
+  });
+
+  it('pushes daemon events to every connected client as {event, payload}', async () => {
+    const a = await connected();
+    const b = await connected();
+    const gotA = nextFrame(a, (f) => f.event === 'wake.updated');
+    const gotB = nextFrame(b, (f) => f.event === 'wake.updated');
+    const wake = wakeFixture({ wakeToken: 'w_push', status: 'final_check_sent' });
+    daemon.events.next({ name: 'wake.updated', payload: wake });
+    expect(await gotA).toEqual({ event: 'wake.updated', payload: wake });
+    expect(await gotB).toEqual({ event: 'wake.updated', payload: wake });
+    a.close();
+    b.close();
+  });
+
+  it('closes a connection that sends something other than a JSON envelope', async () => {
+    const ws = await connected();
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    ws.send('not json');
+    expect(await closed).toBe(1007);
+  });
+
+  it('on close lets an in-flight call finish, then refuses new connections', async () => {
+    const ws = await connected();
+    let release = (): void => undefined;
+    daemon.hold = new Promise<void>((r) => (release = r));
+    const send = daemon.api['messages.send'];
+    const entered = new Promise<void>((r) => {
+      daemon.api['messages.send'] = (req) => {
+        r();
+        return send(req);
+      };
+    });
+    const reply = call(ws, 9, 'messages.send', { target: '#general', content: 'in flight' });
+    await entered; // the call is inside the daemon; close must wait for it
+    const closing = server.close();
+    expect((await get('/healthz').catch(() => ({ status: 0 }))).status).not.toBe(200);
+    release();
+    expect(await reply).toMatchObject({ id: 9, ok: true });
+    await closing;
+    expect(daemon.messages.map((m) => m.content)).toEqual(['in flight']);
+    expect(await open(`?token=${TOKEN}`)).toBe(-1);
+  });
+});
+
+describe('findRendererDir', () => {
+  it('finds out/renderer next to the built CLI or from the source tree, else null', async () => {
+    const { findRendererDir } = await import('../../../../main/serve/serve-command.js');
+    const root = await mkdtemp(join(tmpdir(), 'renderer-dir-'));
+    await mkdir(join(root, 'out', 'renderer'), { recursive: true });
+    await mkdir(join(root, 'out', 'main'), { recursive: true });
+    await mkdir(join(root, 'main', 'serve'), { recursive: true });
+    expect(findRendererDir(`file://${join(root, 'out', 'main', 'cli.js')}`)).toBeNull();
+    await writeFile(join(root, 'out', 'renderer', 'index.html'), '');
+    expect(findRendererDir(`file://${join(root, 'out', 'main', 'cli.js')}`)).toBe(join(root, 'out', 'renderer'));
+    expect(findRendererDir(`file://${join(root, 'main', 'serve', 'serve-command.ts')}`)).toBe(join(root, 'out', 'renderer'));
+    await rm(root, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiEvent } from '../../../../shared/api/contract.js';
+import { buildClientApi } from '../../../../renderer/src/api/client-api.js';
+import { ipcClient, type HostWindow } from '../../../../renderer/src/api/ipc-client.js';
+import { pickTransport } from '../../../../renderer/src/api/pick-transport.js';
+
+const fakeWindow = (extra: Record<string, unknown>, search = '') => ({ location: { search, protocol: 'http:', host: '127.0.0.1:1' }, ...extra }) as unknown as HostWindow;
+
+describe('transport choice', () => {
+  const bridge = buildClientApi(
+    async (name, request) => ({ ok: true, value: { name, request } }),
+    (_l: (e: ApiEvent) => void) => () => undefined,
+  );
+
+  it('uses the preload bridge when it exists (Electron)', () => {
+    const t = pickTransport(fakeWindow({ agentteam: bridge }, '?token=ignored'));
+    expect(t.kind).toBe('ipc');
+  });
+
+  it('without a bridge or a token, asks for the printed URL', () => {
+    expect(pickTransport(fakeWindow({}))).toEqual({ kind: 'none', reason: 'no_token' });
+  });
+
+  it('treats a partial bridge as absent', () => {
+    expect(ipcClient(fakeWindow({ agentteam: { events: {} } }))).toBeNull();
+  });
+
+  it('builds one named method per call that carries the call name', async () => {
+    expect(await bridge.wakes.inspect({ wakeToken: 'w1' })).toEqual({ ok: true, value: { name: 'wakes.inspect', request: { wakeToken: 'w1' } } });
+    expect(Object.keys(bridge).sort()).toEqual(['agents', 'conversations', 'events', 'messages', 'settings', 'wakes']);
+  });
+});

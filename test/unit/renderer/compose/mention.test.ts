@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { Agent } from '../../../../shared/api/contract.js';
+import { completeMention, matchAgents, mentionAt } from '../../../../renderer/src/compose/mention.js';
+
+const agent = (id: string, name: string): Agent => ({ id, name, runtime: 'demo', model: null, state: 'idle', demo: false });
+const agents = [agent('claude', 'Claude'), agent('codex', 'Codex'), agent('demo', 'Demo'), agent('oc', 'OpenCode')];
+
+describe('@mention completion', () => {
+  it('finds the mention being typed at the caret', () => {
+    expect(mentionAt('hi @cl', 6)).toEqual({ start: 3, query: 'cl' });
+    expect(mentionAt('@', 1)).toEqual({ start: 0, query: '' });
+    expect(mentionAt('(@de', 4)).toEqual({ start: 1, query: 'de' });
+  });
+
+  it('ignores an @ inside a word (an e-mail address) or before the caret word', () => {
+    expect(mentionAt('mail a@b', 8)).toBeNull();
+    expect(mentionAt('@claude hi', 10)).toBeNull();
+  });
+
+  it('matches ids first, then names', () => {
+    expect(matchAgents(agents, 'c').map((a) => a.id)).toEqual(['claude', 'codex']);
+    expect(matchAgents(agents, 'open').map((a) => a.id)).toEqual(['oc']);
+    expect(matchAgents(agents, '').map((a) => a.id)).toEqual(['claude', 'codex', 'demo', 'oc']);
+  });
+
+  it('replaces the partial mention with the id and a space, caret after it', () => {
+    const text = 'hi @cl please';
+    const m = mentionAt(text, 6)!;
+    expect(completeMention(text, m, 'claude')).toEqual({ text: 'hi @claude please', caret: 11 });
+    expect(completeMention('@', { start: 0, query: '' }, 'demo')).toEqual({ text: '@demo ', caret: 6 });
+  });
+});
