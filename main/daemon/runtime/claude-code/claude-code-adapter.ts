@@ -17,7 +17,7 @@
  * thread-contract fingerprint equals the current one.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { asyncScheduler, Subject, timer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { DaemonLog } from '../../daemon-types.js';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
@@ -42,6 +42,8 @@ export interface ClaudeCodeAdapterOptions {
   readonly runtimeDir: string;
   /** Where this project is installed (node_modules/.bin/claude). */
   readonly projectRoot: string;
+  /** The thread contract text (`--append-system-prompt`); never the per-turn contract block (contract §8.1). */
+  readonly threadContract?: string | null;
   /** Thread-contract fingerprint of this start; a stored session is resumed only when it matches. */
   readonly threadContractFingerprint: string;
   readonly sessionStore: RuntimeSessionStore;
@@ -197,9 +199,10 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
     const o = this.options;
     const stored = o.sessionStore.load();
     const resumeSessionId = stored !== null && stored.fingerprint === o.threadContractFingerprint ? stored.sessionId : null;
-    const launch = claudeLaunch({ command: o.command, args: o.args, env: o.env, model: o.model, mcp: o.mcp, runtimeDir: o.runtimeDir, resumeSessionId, processEnv: o.processEnv ?? process.env, projectRoot: o.projectRoot });
+    const launch = claudeLaunch({ command: o.command, args: o.args, env: o.env, model: o.model, mcp: o.mcp, runtimeDir: o.runtimeDir, resumeSessionId, processEnv: o.processEnv ?? process.env, projectRoot: o.projectRoot, threadContract: o.threadContract ?? null });
     mkdirSync(launch.home, { recursive: true });
     mkdirSync(launch.configDir, { recursive: true });
+    writeFileSync(launch.mcpConfigFile.path, launch.mcpConfigFile.content, { mode: 0o600 });
     this.generation += 1;
     const generation = this.generation;
     let child: ChildProcessWithoutNullStreams;
