@@ -60,15 +60,18 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   const root = projectRoot();
   const createRuntime: RuntimeFactory =
     options.createRuntime ??
-    ((agent, ctx) =>
-      createRuntimeAdapter(agent, {
+    ((agent, ctx) => {
+      const contract = compileThreadContract(agent, sendSurfaceFor(agent.runtime));
+      return createRuntimeAdapter(agent, {
         mcp: ctx.mcp,
         host: ctx.host,
         dataDir: ctx.dataDir,
         projectRoot: root,
-        threadContractFingerprint: compileThreadContract(agent, sendSurfaceFor(agent.runtime)).fingerprint,
+        threadContractFingerprint: contract.fingerprint,
+        threadContractText: contract.text,
         log: ctx.log,
-      }));
+      });
+    });
   const deps: DaemonDeps = { createRuntime, ...(options.settings ? { settings: options.settings } : {}) };
   return assembleDaemon(options, deps);
 }

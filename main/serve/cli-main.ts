@@ -189,7 +189,12 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
   try {
     switch (command) {
       case 'serve': {
-        const createDaemon = deps?.createDaemon ?? (await import('../daemon/index.js')).createDaemon;
+        const createDaemon =
+          deps?.createDaemon ??
+          (await (async () => {
+            const [{ createDaemon: create }, { openServeSettings }] = await Promise.all([import('../daemon/index.js'), import('./serve-settings.js')]);
+            return (o: DaemonOptions) => create({ ...o, settings: openServeSettings(o.dataDir, o.log) });
+          })());
         return await serve(rest, { io, createDaemon, ...(deps?.serve === undefined ? {} : { serve: deps.serve }) });
       }
       case 'send':

@@ -27,6 +27,8 @@ export interface RuntimeDeps {
   readonly projectRoot: string;
   /** Thread-contract fingerprint of this agent's start (from the prompt compiler). */
   readonly threadContractFingerprint: string;
+  /** The thread contract itself, where the runtime has a carrier for it (Claude's system prompt, Codex's developer instructions). */
+  readonly threadContractText?: string;
   /** Defaults to `<runtime dir>/session.json`. */
   readonly sessionStore?: RuntimeSessionStore;
   readonly log?: DaemonLog;
@@ -56,6 +58,7 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
           runtimeDir,
           projectRoot: deps.projectRoot,
           threadContractFingerprint: deps.threadContractFingerprint,
+          threadContract: deps.threadContractText ?? null,
           sessionStore: deps.sessionStore ?? fileSessionStore(join(runtimeDir, 'session.json')),
           host: deps.host,
           ...(deps.log !== undefined ? { log: deps.log } : {}),
@@ -90,7 +93,7 @@ function createTurnRuntimeAdapter(agent: AgentConfig, kind: 'codex' | 'opencode'
   };
   const runtime =
     kind === 'codex'
-      ? new CodexRuntime({ ...common, provider: codexProviderFromAgentEnv(agent.env), threadContract: { fingerprint: deps.threadContractFingerprint, developerInstructions: null } })
+      ? new CodexRuntime({ ...common, provider: codexProviderFromAgentEnv(agent.env), threadContract: { fingerprint: deps.threadContractFingerprint, developerInstructions: deps.threadContractText ?? null } })
       : new OpencodeRuntime({ ...common, provider: opencodeProviderFromAgentEnv(agent.env), threadContract: { fingerprint: deps.threadContractFingerprint } });
   return new TurnRuntimeAdapter({ runtime, host: deps.host, ...(deps.log !== undefined ? { log: deps.log } : {}) });
 }

@@ -155,8 +155,12 @@ export class WakeRuntimeBinding {
       case 'gave_up':
         ports.onRuntimeDown?.(agentId, `the runtime crashed ${e.restarts} times and is no longer restarted`);
         return;
+      case 'local_text':
+        // Counts only (contract §6.5): they reach the wake status as diagnostics, never the text.
+        lifecycle.onLocalTextCounts(agentId, this.#lifeGen, { bytes: e.bytes, runes: e.runes });
+        return;
       default:
-        // local_text carries counts only (contract §6.5); tool calls settle nothing (§9.2).
+        // Tool calls settle nothing (contract §9.2).
         return;
     }
   }

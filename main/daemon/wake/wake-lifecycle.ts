@@ -284,12 +284,16 @@ export class WakeLifecycle {
 
   /** Local assistant text (§6.5): only its byte and rune counts are kept; the text is dropped here. */
   onLocalText(agentId: string, generation: number, text: string): void {
-    const slot = this.#slot(agentId);
-    const bytes = Buffer.byteLength(text, 'utf8');
-    const runes = runeCount(text);
-    slot.table.noteLocalText(generation, bytes, runes);
-    this.#o.log?.debug('wake: local runtime text observed (not relayed)', { agentId, generation, bytes, runes });
+    this.onLocalTextCounts(agentId, generation, { bytes: Buffer.byteLength(text, 'utf8'), runes: runeCount(text) });
   }
+
+  /** The same, for adapters that already reduced the text to its counts (contract §6.5: they never hand it over). */
+  onLocalTextCounts(agentId: string, generation: number, counts: { readonly bytes: number; readonly runes: number }): void {
+    const slot = this.#slot(agentId);
+    slot.table.noteLocalText(generation, counts.bytes, counts.runes);
+    this.#o.log?.debug('wake: local runtime text observed (not relayed)', { agentId, generation, bytes: counts.bytes, runes: counts.runes });
+  }
+
 
   /**
    * The turn message-send scope guard (§8.3), called by the MCP server before it writes

@@ -1,6 +1,7 @@
 /**
- * Runtime conformance with the real `codex` and `opencode` CLIs against the fake OpenAI server
- * (issue 10). One long-lived runtime process per runtime runs the whole case table in one
+ * Runtime conformance with the real `claude`, `codex` and `opencode` CLIs against the fake model
+ * servers (issue 10: the same table drives all three), each built by the runtime factory from an
+ * agent config and bound to the wake lifecycle by the same host binding. One long-lived runtime process per runtime runs the whole case table in one
  * session (as an agent does), then the shared adapter behaviour: interrupt, crash → failed +
  * capped restart (resuming the same thread/session), and stop with no orphan processes.
  * Each runtime has its own temp HOME / CODEX_HOME / XDG dirs (runtime-harness.ts).
@@ -9,12 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RuntimeHarness, type RealRuntimeKind } from '../../fixtures/runtime-harness.js';
 import { RUNTIME_CASES } from './runtime-cases.js';
 
-/**
- * Claude Code runs the same table when AGENTTEAM_CONFORMANCE_CLAUDE=1. Not by default yet: on
- * one long-lived session it fails 6 of the cases (first: the tool reply case sees a final-check;
- * see the runtimes report) — an adapter/fake interaction the Claude Code owner must settle.
- */
-const RUNTIMES: readonly RealRuntimeKind[] = process.env.AGENTTEAM_CONFORMANCE_CLAUDE === '1' ? ['claude-code', 'codex', 'opencode'] : ['codex', 'opencode'];
+const RUNTIMES: readonly RealRuntimeKind[] = ['claude-code', 'codex', 'opencode'];
 /** Crash and orphan checks need the CLI's pid; the Claude Code suite covers them against a stand-in CLI. */
 const hasInner = (kind: RealRuntimeKind) => kind !== 'claude-code';
 const CASE_TIMEOUT = 90_000;

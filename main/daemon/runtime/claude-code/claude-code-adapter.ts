@@ -17,7 +17,7 @@
  * thread-contract fingerprint equals the current one.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { asyncScheduler, Subject, timer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { DaemonLog } from '../../daemon-types.js';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
@@ -42,6 +42,8 @@ export interface ClaudeCodeAdapterOptions {
   readonly runtimeDir: string;
   /** Where this project is installed (node_modules/.bin/claude). */
   readonly projectRoot: string;
+  /** The thread contract text (`--append-system-prompt`); never the per-turn contract block (contract §8.1). */
+  readonly threadContract?: string | null;
   /** Thread-contract fingerprint of this start; a stored session is resumed only when it matches. */
   readonly threadContractFingerprint: string;
   readonly sessionStore: RuntimeSessionStore;
@@ -73,6 +75,8 @@ interface ClaudeProcess {
   boundaryAsked: boolean;
   /** Final-checks injected through the Stop hook in the current turn. */
   blocks: number;
+  /** A user message was written and its `result` has not arrived: the next delivery waits (one turn per delivery). */
+  inFlight: boolean;
   /** First non-JSON output lines (e.g. "No conversation found …"), for the failure detail. */
   readonly plainLines: string[];
   readonly exitedPromise: Promise<void>;
@@ -89,6 +93,12 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
   private stopping = false;
   private restartTimer: Subscription | null = null;
   private requestSeq = 0;
+  /**
+   * Deliveries written while a turn runs would be folded into it by Claude Code, so the turn's
+   * Stop would count them as runtime-visible and ask for a premature final-check (found by the
+   * shared runtime conformance table): they wait here and each starts its own turn.
+   */
+  private waiting: Array<{ readonly text: string; readonly resolve: (r: DeliverResult) => void }> = [];
 
   constructor(private readonly options: ClaudeCodeAdapterOptions) {
     this.supervisor = new RestartSupervisor(options.restartPolicy ?? DEFAULT_RESTART_POLICY);
@@ -108,6 +118,12 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
   async deliver(text: string): Promise<DeliverResult> {
     const proc = this.current;
     if (proc === null || proc.exited || !proc.ready) return { ok: false, code: 'not_running', message: 'The Claude Code runtime is not running (starting or restarting); the delivery was not written.' };
+    if (proc.inFlight || this.waiting.length > 0) return new Promise((resolve) => this.waiting.push({ text, resolve }));
+    return this.writeDelivery(proc, text);
+  }
+
+  private async writeDelivery(proc: ClaudeProcess, text: string): Promise<DeliverResult> {
+    proc.inFlight = true;
     return (await this.write(proc, { type: 'user', message: { role: 'user', content: text } }))
       ? { ok: true }
       : { ok: false, code: 'write_failed', message: 'Writing to the Claude Code process failed (it is exiting); the delivery was not written.' };
@@ -183,9 +199,10 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
     const o = this.options;
     const stored = o.sessionStore.load();
     const resumeSessionId = stored !== null && stored.fingerprint === o.threadContractFingerprint ? stored.sessionId : null;
-    const launch = claudeLaunch({ command: o.command, args: o.args, env: o.env, model: o.model, mcp: o.mcp, runtimeDir: o.runtimeDir, resumeSessionId, processEnv: o.processEnv ?? process.env, projectRoot: o.projectRoot });
+    const launch = claudeLaunch({ command: o.command, args: o.args, env: o.env, model: o.model, mcp: o.mcp, runtimeDir: o.runtimeDir, resumeSessionId, processEnv: o.processEnv ?? process.env, projectRoot: o.projectRoot, threadContract: o.threadContract ?? null });
     mkdirSync(launch.home, { recursive: true });
     mkdirSync(launch.configDir, { recursive: true });
+    writeFileSync(launch.mcpConfigFile.path, launch.mcpConfigFile.content, { mode: 0o600 });
     this.generation += 1;
     const generation = this.generation;
     let child: ChildProcessWithoutNullStreams;
@@ -198,7 +215,7 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
     }
     let markExited: () => void = () => undefined;
     const exitedPromise = new Promise<void>((r) => (markExited = r));
-    const proc: ClaudeProcess = { generation, child, resumed: resumeSessionId !== null, state: initialTurnState(), ready: false, exited: false, boundaryAsked: false, blocks: 0, plainLines: [], exitedPromise };
+    const proc: ClaudeProcess = { generation, child, resumed: resumeSessionId !== null, state: initialTurnState(), ready: false, exited: false, boundaryAsked: false, blocks: 0, inFlight: false, plainLines: [], exitedPromise };
     this.current = proc;
     o.log?.info('claude-code starting', { agentId: o.agentId, generation, resume: resumeSessionId !== null });
 
@@ -217,6 +234,7 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
       if (proc.exited) return;
       proc.exited = true;
       markExited();
+      for (const w of this.waiting.splice(0)) w.resolve({ ok: false, code: 'not_running', message: 'The Claude Code runtime exited before this delivery could be written.' });
       const expected = this.stopping;
       const detail = spawnError !== null ? `could not start "${launch.command}": ${spawnError.message}` : proc.plainLines.find((l) => l !== '') ?? null;
       if (!proc.ready) {
@@ -295,7 +313,11 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
         proc.blocks = 0;
       }
       this.emit(proc.generation, event);
-      if (event.type === 'turn_end' && event.outcome === 'completed' && !proc.boundaryAsked) void this.fallbackBoundary(proc);
+      if (event.type === 'turn_end') {
+        proc.inFlight = false;
+        if (event.outcome === 'completed' && !proc.boundaryAsked) void this.fallbackBoundary(proc).then(() => this.pumpWaiting(proc));
+        else this.pumpWaiting(proc);
+      }
     }
   }
 
@@ -319,10 +341,18 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
   }
 
   /** A successful turn whose Stop hook never fired: ask now and inject as a follow-up user message. */
+  /** Writes the next waiting delivery once no turn is in flight. */
+  private pumpWaiting(proc: ClaudeProcess): void {
+    if (proc.exited || proc.inFlight || this.current !== proc) return;
+    const next = this.waiting.shift();
+    if (next !== undefined) void this.writeDelivery(proc, next.text).then(next.resolve);
+  }
+
   private async fallbackBoundary(proc: ClaudeProcess): Promise<void> {
     proc.boundaryAsked = true;
     const text = await this.askBoundary(proc, 'user_message');
     if (text === null) return;
+    proc.inFlight = true;
     const wrote = !proc.exited && (await this.write(proc, { type: 'user', message: { role: 'user', content: text } }));
     this.emit(proc.generation, { type: 'final_check', outcome: wrote ? 'injected' : 'failed', via: 'user_message', detail: wrote ? null : 'the Claude Code process is not running' });
   }

@@ -32,6 +32,8 @@ export interface ClaudeLaunchInput {
   readonly processEnv: Readonly<Record<string, string | undefined>>;
   /** Where this project is installed (for node_modules/.bin/claude). */
   readonly projectRoot: string;
+  /** The agent's thread contract (stable instructions, never the per-turn contract block: §8.1). */
+  readonly threadContract?: string | null;
 }
 
 export interface ClaudeLaunch {
@@ -40,6 +42,8 @@ export interface ClaudeLaunch {
   readonly env: Record<string, string>;
   readonly home: string;
   readonly configDir: string;
+  /** Written (mode 0600) before the spawn: the MCP config holds the agent's bearer token, which must not appear in argv (visible to every local user). */
+  readonly mcpConfigFile: { readonly path: string; readonly content: string };
 }
 
 export function resolveClaudeCommand(command: string | null, projectRoot: string): string {
@@ -52,16 +56,18 @@ export function claudeLaunch(input: ClaudeLaunchInput): ClaudeLaunch {
   const home = join(input.runtimeDir, 'home');
   const configDir = join(input.runtimeDir, 'claude-config');
   const mcpConfig = { mcpServers: { [MCP_SERVER_NAME]: { type: 'http', url: input.mcp.url, headers: input.mcp.headers, alwaysLoad: true } } };
+  const mcpConfigFile = { path: join(input.runtimeDir, 'mcp.json'), content: `${JSON.stringify(mcpConfig, null, 2)}\n` };
   const args = [
     '-p',
     '--input-format', 'stream-json',
     '--output-format', 'stream-json',
     '--verbose',
-    '--mcp-config', JSON.stringify(mcpConfig),
+    '--mcp-config', mcpConfigFile.path,
     '--strict-mcp-config',
     '--allowedTools', `${CLAUDE_SEND_TOOL},${CLAUDE_REACTION_TOOL}`,
     '--permission-mode', 'dontAsk',
   ];
+  if (input.threadContract) args.push('--append-system-prompt', input.threadContract);
   if (input.model !== null) args.push('--model', input.model);
   if (input.resumeSessionId !== null) args.push('--resume', input.resumeSessionId);
   args.push(...input.args);
@@ -77,5 +83,5 @@ export function claudeLaunch(input: ClaudeLaunchInput): ClaudeLaunch {
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     ...input.env,
   };
-  return { command: resolveClaudeCommand(input.command, input.projectRoot), args, env, home, configDir };
+  return { command: resolveClaudeCommand(input.command, input.projectRoot), args, env, home, configDir, mcpConfigFile };
 }

@@ -100,6 +100,18 @@ describe('WakeRuntimeBinding (the host side of every RuntimeAdapter)', () => {
     expect(s.statuses.find((e) => e.wakeToken === 'w2' && e.status === 'failed')?.detail).toBe('the turn was interrupted');
   });
 
+  it('local text reaches the wake status as byte and rune counts only (contract §6.5)', async () => {
+    const s = await setup();
+    s.post('w1');
+    await flush();
+    s.adapter.emit({ type: 'local_text', bytes: 12, runes: 10 });
+    s.adapter.emit({ type: 'local_text', bytes: 3, runes: 3 });
+    await s.binding.host.onTurnBoundary();
+    await s.binding.host.onTurnBoundary();
+    const terminal = s.statuses.find((e) => e.wakeToken === 'w1' && e.status === 'completed_without_visible_reply');
+    expect(terminal?.localText).toEqual({ bytes: 15, runes: 13 });
+  });
+
   it('a refused delivery fails the rows it carried', async () => {
     const s = await setup();
     s.adapter.refuse = true;

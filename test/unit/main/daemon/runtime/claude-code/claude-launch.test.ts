@@ -11,12 +11,22 @@ describe('claudeLaunch', () => {
   it('builds the stream-json command with our MCP server only (alwaysLoad) and both tools allowed without prompts', () => {
     const l = claudeLaunch(base);
     expect(l.args.slice(0, 6)).toEqual(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose']);
-    const config = JSON.parse(l.args[l.args.indexOf('--mcp-config') + 1] ?? '{}');
+    // The config (with the bearer token) goes to a 0600 file, never into argv.
+    expect(l.args[l.args.indexOf('--mcp-config') + 1]).toBe('/rt/a1/mcp.json');
+    expect(l.mcpConfigFile.path).toBe('/rt/a1/mcp.json');
+    expect(l.args.join(' ')).not.toContain('t0k');
+    const config = JSON.parse(l.mcpConfigFile.content);
     expect(config).toEqual({ mcpServers: { agentteam: { type: 'http', url: mcp.url, headers: mcp.headers, alwaysLoad: true } } });
     expect(l.args).toContain('--strict-mcp-config');
     expect(l.args[l.args.indexOf('--allowedTools') + 1]).toBe('mcp__agentteam__message_send,mcp__agentteam__reaction');
     expect(l.args[l.args.indexOf('--permission-mode') + 1]).toBe('dontAsk');
     expect(l.args).not.toContain('--resume');
+    expect(l.args).not.toContain('--append-system-prompt');
+  });
+
+  it('carries the thread contract as the appended system prompt when given', () => {
+    const l = claudeLaunch({ ...base, threadContract: 'You are Claude (@claude), an agent in AgentTeam.' });
+    expect(l.args[l.args.indexOf('--append-system-prompt') + 1]).toBe('You are Claude (@claude), an agent in AgentTeam.');
   });
 
   it('isolates HOME and CLAUDE_CONFIG_DIR per agent, turns telemetry off, inherits only provider variables, and puts the agent env and args on top', () => {
