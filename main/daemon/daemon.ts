@@ -130,11 +130,16 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
       }),
       // Beacons on the local conversation are status updates on the wakes' chips, never messages.
       beacons.status$.subscribe((b) => {
-        // watchdog spec A: a beacon reports the turn's silence, so it goes on every wake the turn
-        // carries now — those listed at turn.start and those written into the running turn since
-        // (Claude Code shows a message written mid-turn inside that turn). Ended wakes refuse it.
+        // watchdog spec A: a beacon reports the turn's silence, so it goes on every wake the runtime
+        // is working on now — those listed at turn.start and those written into the running turn
+        // since (a runtime may show a message written mid-turn inside that turn). A wake still
+        // waiting for its delivery is not being worked on; an ended wake refuses it (store).
         const carried = [...new Set([...b.wakeTokens, ...wakes.pending(b.agentId).map((r) => r.wakeToken)])];
-        const marked = carried.filter((wakeToken) => store.appendWakeEvent({ wakeToken, kind: b.kind === 'escalation' ? 'escalation' : 'beacon', detail: b.text }));
+        const working = carried.filter((wakeToken) => {
+          const status = store.getWake(wakeToken)?.status;
+          return status === 'delivered' || status === 'final_check_sent';
+        });
+        const marked = working.filter((wakeToken) => store.appendWakeEvent({ wakeToken, kind: b.kind === 'escalation' ? 'escalation' : 'beacon', detail: b.text }));
         for (const wakeToken of marked) publishWake(wakeToken);
         if (b.kind === 'escalation') {
           publish({ name: 'alert.raised', payload: { id: `al_${randomUUID()}`, kind: 'escalation', target: null, wakeToken: marked[0] ?? b.wakeTokens[0] ?? null, responseId: null, message: b.text, at: new Date().toISOString() } });

@@ -130,8 +130,8 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
   });
 
   // The operator writes while the agent works: the first wake's model call is streaming (quiet
-  // steps), so the second is written into the running turn. Claude Code shows it inside that turn
-  // (a role:"system" entry after the tool result); Codex and OpenCode take it as the next turn.
+  // steps) when the second message arrives. Each adapter takes it as the next turn once the
+  // running one ends (the Claude Code CLI itself would show it mid-turn as a role:"system" entry).
   it(
     'a message written while the agent is in its turn is answered too: each wake ends once, one final-check for the late one (contract §6.2, §6.4, §9.2)',
     async () => {
@@ -153,7 +153,7 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
   );
 
   it(
-    'a wake written into a running turn gets that turn\'s silence beacons on its own chip (watchdog spec A)',
+    'a wake that arrives during a running turn gets silence beacons on its own chip once it is worked on (watchdog spec A)',
     async () => {
       await h.idle(20_000);
       const first = await h.send('#conf-busy-3', '[[slow:2:500]] [[tool]] A quick one.');

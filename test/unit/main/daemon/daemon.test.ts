@@ -19,6 +19,14 @@ class ScriptedRuntime implements RuntimeAdapter {
   readonly events$ = this.#events.asObservable();
   readonly delivered$ = new ReplaySubject<string>();
   turnOpen = false;
+  /** When set, deliveries wait (as an adapter holds them while a turn is in flight) until `release()`. */
+  hold = false;
+  #held: Array<() => void> = [];
+
+  release(): void {
+    this.hold = false;
+    for (const r of this.#held.splice(0)) r();
+  }
 
   emit(event: RuntimeEvent): void {
     this.#events.next({ ...event, generation: 1 });
@@ -28,6 +36,7 @@ class ScriptedRuntime implements RuntimeAdapter {
     return { ok: true, sessionId: 's1', resumed: false };
   }
   async deliver(text: string): Promise<DeliverResult> {
+    if (this.hold) await new Promise<void>((resolve) => this.#held.push(resolve));
     if (!this.turnOpen) {
       this.turnOpen = true;
       this.emit({ type: 'turn_start', sessionId: 's1' });
@@ -83,5 +92,23 @@ describe('assembleDaemon wiring', () => {
     expect(beaconed.payload.status).toBe('delivered');
     // The wake of turn.start gets it too.
     expect((await wakeOf(daemon, '#one', a.messageId)).beacons).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a wake still waiting for its delivery gets no beacon: the runtime is not working on it yet (watchdog spec A)', async () => {
+    const { daemon, runtime, events } = await start(0.2);
+    const a = await daemon.api['messages.send']({ target: '#one', content: '@agent1 first' });
+    await firstValueFrom(runtime.delivered$);
+    runtime.hold = true;
+    const c = await daemon.api['messages.send']({ target: '#three', content: '@agent1 later' });
+    const wakeA = await wakeOf(daemon, '#one', a.messageId);
+    await firstValueFrom(
+      events.pipe(
+        filter((e) => e.name === 'wake.updated' && e.payload.wakeToken === wakeA.wakeToken && e.payload.beacons >= 1),
+        timeout({ first: 5000, with: () => Promise.reject(new Error('no beacon on the running wake')) }),
+      ),
+    );
+    const held = await wakeOf(daemon, '#three', c.messageId);
+    expect({ status: held.status, beacons: held.beacons }).toEqual({ status: 'queued', beacons: 0 });
+    runtime.release();
   });
 });
