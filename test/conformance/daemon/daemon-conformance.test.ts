@@ -80,6 +80,9 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
           failed: before.failed + (c.status === 'failed' ? 1 : 0),
         };
         expect(after).toEqual(expected);
+        // Delivery confirmation (watchdog spec B): each agent send confirmed delivered on the local channel.
+        const delivered = 'delivery_results_total{channel="local",purpose="reply",state="delivered"}';
+        expect(metric(await h.daemon.metrics.metrics(), delivered) - metric(beforeText, delivered)).toBe(c.sends);
         outcomes.received += 1;
         outcomes.replySent += expected.replySent - before.replySent;
         outcomes.noReply += expected.noReply - before.noReply;
