@@ -2,8 +2,9 @@
  * The renderer against the real `agentteam serve` driving the real Claude Code CLI, pointed
  * at the scripted fake Anthropic API (test/fixtures/fake-anthropic.ts). Covers the two
  * outcomes the person must read correctly (contract §10.3):
- * - no reply (the agent cannot reach message_send, so even the final-check ends silent) →
- *   the neutral "Received — back to idle", never wording that the agent failed to answer;
+ * - no reply (the agent has message_send but answers in local text, and again after the one
+ *   final-check: the fake's `[[local-twice]]`) → the neutral "Received — back to idle", never
+ *   wording that the agent failed to answer;
  * - an API error → "Couldn't complete", with details only when expanded.
  */
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { FORBIDDEN_NO_REPLY_COPY, ROOT, expect, screenshot, sendFromComposer, st
 
 interface FakeModel {
   readonly url: string;
+  readonly requests: ReadonlyArray<{ readonly tools: readonly string[]; readonly reply: { readonly kind: string; readonly script: string } | null }>;
   close(): Promise<void>;
 }
 
@@ -29,13 +31,12 @@ test.afterAll(async () => {
   await fake?.close();
 });
 
-function claudeAgent(id: string, name: string, args: string[] = []) {
+function claudeAgent(id: string, name: string) {
   return {
     id,
     name,
     runtime: 'claude-code',
     command: CLAUDE,
-    args,
     env: {
       ANTHROPIC_BASE_URL: fake.url,
       ANTHROPIC_API_KEY: 'sk-fake',
@@ -54,12 +55,7 @@ test.describe('real Claude Code CLI with the fake model', () => {
     // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern; there are none
     config: async ({}, use) => {
       await use({
-        agents: [
-          claudeAgent('claude', 'Claude'),
-          // The same CLI without access to message_send: it can only answer locally, so the
-          // wake ends without a visible reply even after the one final-check.
-          claudeAgent('quiet', 'Quiet Claude', ['--disallowedTools', 'mcp__agentteam__message_send']),
-        ],
+        agents: [claudeAgent('claude', 'Claude')],
         channels: { local: {} },
       });
     },
@@ -73,7 +69,10 @@ test.describe('real Claude Code CLI with the fake model', () => {
   });
 
   test('no reply: neutral "Received — back to idle", no message, no failure wording', async ({ app, serve }, info) => {
-    await sendFromComposer(app, '@quiet think about it [[local]]');
+    const before = fake.requests.length;
+    // The agent has message_send (and is told its exact name) yet answers in local text, and
+    // again after the one final-check (contract §6.4, §12 "final-check 后第二次 no-reply").
+    await sendFromComposer(app, '@claude think about it [[local-twice]]');
     const chip = statusArea(app).locator('[data-wake]');
     await expect(chip).toHaveAttribute('data-status', 'completed_without_visible_reply', { timeout: 60_000 });
     await expect(chip).toContainText('Received — back to idle');
@@ -82,7 +81,12 @@ test.describe('real Claude Code CLI with the fake model', () => {
     await expect(app.locator('article.message-agent')).toHaveCount(0);
     await expect(app.getByRole('log').locator('[data-status]')).toHaveCount(0);
     const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ status: string; reason: string | null; finalCheck: boolean }>;
-    expect(rows[0]).toMatchObject({ status: 'completed_without_visible_reply', reason: 'no_reply', finalCheck: true });
+    expect(rows).toEqual([expect.objectContaining({ status: 'completed_without_visible_reply', reason: 'no_reply', finalCheck: true })]);
+    // The model was offered the send tool, saw exactly one final-check, and never called the tool.
+    const turns = fake.requests.slice(before).filter((r) => r.reply !== null && r.tools.includes('mcp__agentteam__message_send'));
+    expect(turns.length).toBeGreaterThanOrEqual(2);
+    expect(turns.filter((r) => r.reply?.script === 'local_twice')).toHaveLength(1);
+    expect(turns.filter((r) => r.reply?.kind === 'tool')).toEqual([]);
     await screenshot(app, info, 'claude-no-reply');
   });
 

@@ -104,6 +104,14 @@ describe('alerts in the status area', () => {
     expect(statusAlerts([alert('e', 'escalation', { wakeToken: 'gone' })], '#general', chips, wakes, new Set()).map((a) => a.id)).toEqual(['e']);
   });
 
+  it('does not repeat a no-response the shown chip already says ("Received — back to idle" once)', () => {
+    const ended = new Map([['n', w('n', 'completed_without_visible_reply', { reason: 'no_reply', endedAt: at(40) })]]);
+    const endedChips = statusChips(ended.values(), '#general');
+    expect(statusAlerts([alert('r', 'no_response', { wakeToken: 'n' })], '#general', endedChips, ended, new Set())).toEqual([]);
+    // A delivery alert of the same wake is new information and stays.
+    expect(statusAlerts([alert('d', 'delivery_failed', { wakeToken: 'n' })], '#general', endedChips, ended, new Set()).map((a) => a.id)).toEqual(['d']);
+  });
+
   it('drops dismissed alerts', () => {
     expect(statusAlerts([alert('1', 'delivery_failed')], '#general', chips, wakes, new Set(['1']))).toEqual([]);
   });
