@@ -111,6 +111,8 @@ test.describe('demo runtime in the browser', () => {
     await app.getByRole('button', { name: 'Settings' }).click();
     await app.getByLabel('Language').selectOption('zh-CN');
     await expect(app.getByRole('heading', { name: '设置' })).toBeVisible();
+    // The save confirmation speaks the new language too (not a leftover English "Saved").
+    await expect(app.locator('.settings-status')).toHaveText('已保存');
     // Per-channel watchdog and delivery settings exist; no visible-reply toggle anywhere.
     await expect(app.getByRole('group', { name: '静默看门狗' })).toBeVisible();
     await expect(app.getByRole('group', { name: '回复投递确认' })).toBeVisible();
