@@ -65,6 +65,24 @@ export default async function uiBench(args: string[]) {
   const client = connected.client;
   try {
     const page = await browser.newPage();
+    // Breakdown only (not the measured value): when the page's WebSocket receives each wake's
+    // reply_sent push, before the app's own handler runs (a listener added in the constructor
+    // fires first). Init scripts go in through CDP, so the page's CSP is untouched.
+    await page.addInitScript(`(() => {
+      window.__frameAt = {};
+      const Native = window.WebSocket;
+      window.WebSocket = class extends Native {
+        constructor(...args) {
+          super(...args);
+          this.addEventListener('message', (e) => {
+            const at = Date.now();
+            if (typeof e.data !== 'string' || !e.data.includes('"reply_sent"')) return;
+            const f = JSON.parse(e.data);
+            if (f.event === 'wake.updated' && f.payload.status === 'reply_sent' && !(f.payload.wakeToken in window.__frameAt)) window.__frameAt[f.payload.wakeToken] = at;
+          });
+        }
+      };
+    })()`);
     await page.goto(url);
     await page.locator('[role="status"]').waitFor({ state: 'attached' });
 
@@ -126,11 +144,18 @@ export default async function uiBench(args: string[]) {
     };
 
     const latencies: number[] = [];
+    const toFrame: number[] = [];
+    const frameToChip: number[] = [];
     for (let i = 0; i < n; i++) {
       const sent = await client.call('messages.send', { target: '#general', content: `@demo bench ${i}` });
       if (!sent.ok) throw new Error(sent.message);
       const wake = await settled(sent.value.messageId);
       latencies.push(wake.seenAt - Date.parse(wake.endedAt));
+      const frameAt = (await page.evaluate(`window.__frameAt[${JSON.stringify(wake.wakeToken)}]`)) as number | undefined;
+      if (frameAt !== undefined) {
+        toFrame.push(frameAt - Date.parse(wake.endedAt));
+        frameToChip.push(wake.seenAt - frameAt);
+      }
       rtts.push((await page.evaluate('window.__rtt()')) as number);
     }
     const value = percentile(latencies, 95);
@@ -144,6 +169,11 @@ export default async function uiBench(args: string[]) {
       max: Math.max(...latencies),
       baselineP50: percentile(rtts, 50),
       wakes: n,
+      // Where the time goes: ACK → the push reaching the page's socket, and socket → chip (render).
+      ackToFrameP50: percentile(toFrame, 50),
+      ackToFrameP95: percentile(toFrame, 95),
+      frameToChipP50: percentile(frameToChip, 50),
+      frameToChipP95: percentile(frameToChip, 95),
       coldStartMs: Math.round(coldStartMs),
       goalP95Ms: 50,
       note: `p95 ACK→chip ${value.toFixed(1)} ms vs bare WebSocket round trip p95 ${baseline.toFixed(2)} ms; goal ≤ 50 ms: ${value <= 50 ? 'met' : 'not met'}`,
