@@ -72,7 +72,7 @@ test.describe('real Claude Code CLI with the fake model', () => {
     const before = fake.requests.length;
     // The agent has message_send (and is told its exact name) yet answers in local text, and
     // again after the one final-check (contract §6.4, §12 "final-check 后第二次 no-reply").
-    await sendFromComposer(app, '@claude think about it [[local-twice]]');
+    await sendFromComposer(app, '@claude think about it [[local]] [[local-twice]]');
     const chip = statusArea(app).locator('[data-wake]');
     await expect(chip).toHaveAttribute('data-status', 'completed_without_visible_reply', { timeout: 60_000 });
     await expect(chip).toContainText('Received — back to idle');
@@ -87,7 +87,31 @@ test.describe('real Claude Code CLI with the fake model', () => {
     expect(turns.length).toBeGreaterThanOrEqual(2);
     expect(turns.filter((r) => r.reply?.script === 'local_twice')).toHaveLength(1);
     expect(turns.filter((r) => r.reply?.kind === 'tool')).toEqual([]);
+    // contract §6.1, §6.5: the local answers the model printed are nowhere: not in the page, not stored.
+    const localTexts = ['Here is my full answer, printed locally only.', 'Still printing my answer locally only.'];
+    expect(turns.map((r) => r.reply?.script)).toEqual(expect.arrayContaining(['local', 'local_twice']));
+    const messages = (await serve.cli('messages', '--target', '#general', '--json')).stdout;
+    for (const text of localTexts) {
+      await expect(app.locator('body')).not.toContainText(text);
+      expect(messages).not.toContain(text);
+    }
     await screenshot(app, info, 'claude-no-reply');
+    // The inspector shows the one final-check prompt the daemon injected, and still none of the local text.
+    await chip.locator('.chip-main').click();
+    const inspector = app.locator('aside.inspector');
+    await expect(inspector.locator('[data-prompt-kind="final_check"]')).toHaveCount(1);
+    for (const text of localTexts) await expect(inspector).not.toContainText(text);
+    // The no-response alert row names itself in the same neutral words; every row's time stays inside the drawer.
+    await expect(inspector.locator('.timeline [data-kind="alert"]')).toContainText('Received — back to idle');
+    // The drawer's own copy is neutral too (the prompt_input entries quote the daemon's prompts verbatim, so they are not UI copy).
+    await expect(inspector.locator('.inspector-facts')).not.toContainText(FORBIDDEN_NO_REPLY_COPY);
+    await expect(inspector.locator('.timeline')).not.toContainText(FORBIDDEN_NO_REPLY_COPY);
+    const drawer = await inspector.boundingBox();
+    for (const time of await inspector.locator('.timeline time').all()) {
+      const box = await time.boundingBox();
+      expect(box !== null && drawer !== null && box.x + box.width <= drawer.x + drawer.width).toBe(true);
+    }
+    await screenshot(app, info, 'claude-no-reply-inspector');
   });
 
   test('API error: "Couldn\'t complete", failure details only when expanded', async ({ app }, info) => {

@@ -114,5 +114,18 @@ const ALERT_COPY: Record<Alert['kind'], CopyKey> = {
 
 /** Neutral copy for an alert, in the UI language (the daemon's own text is a fallback only). */
 export function alertText(alert: Alert, language: Language): string {
-  return copy(language, ALERT_COPY[alert.kind]);
+  return alertKindText(alert.kind, language);
+}
+
+export function alertKindText(kind: Alert['kind'], language: Language): string {
+  return copy(language, ALERT_COPY[kind]);
+}
+
+/**
+ * The alert kind of an inspector timeline `alert` event, whose detail the daemon journals as
+ * `<kind>: <message>`; null when the detail names no known kind.
+ */
+export function alertKindOfEvent(detail: string | null): Alert['kind'] | null {
+  const kind = detail?.split(':', 1)[0] ?? '';
+  return Object.hasOwn(ALERT_COPY, kind) ? (kind as Alert['kind']) : null;
 }

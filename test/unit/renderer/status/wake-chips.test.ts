@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Alert, Wake } from '../../../../shared/api/contract.js';
-import { alertText, chipKind, chipText, statusAlerts, statusChips } from '../../../../renderer/src/status/wake-chips.js';
+import { alertKindOfEvent, alertText, chipKind, chipText, statusAlerts, statusChips } from '../../../../renderer/src/status/wake-chips.js';
 import { wakeFixture } from '../../../fixtures/scripted-daemon.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 30, 10, 0, s)).toISOString();
@@ -114,6 +114,14 @@ describe('alerts in the status area', () => {
 
   it('drops dismissed alerts', () => {
     expect(statusAlerts([alert('1', 'delivery_failed')], '#general', chips, wakes, new Set(['1']))).toEqual([]);
+  });
+
+  it('reads the alert kind of a journaled timeline event ("<kind>: <message>")', () => {
+    expect(alertKindOfEvent('no_response: Received — back to idle')).toBe('no_response');
+    expect(alertKindOfEvent('delivery_failed: x: y')).toBe('delivery_failed');
+    expect(alertKindOfEvent('toString: x')).toBeNull();
+    expect(alertKindOfEvent('something else')).toBeNull();
+    expect(alertKindOfEvent(null)).toBeNull();
   });
 
   it('words delivery alerts with the UI table copy', () => {
