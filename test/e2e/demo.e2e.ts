@@ -106,6 +106,29 @@ test.describe('demo runtime in the browser', () => {
     await expect(box).toHaveCSS('outline-style', 'solid');
   });
 
+  test('keyboard only: every control Tab reaches shows a focus ring (UI.md "Keyboard")', async ({ app }) => {
+    await sendFromComposer(app, '@demo hi');
+    await expect(statusArea(app).locator('[data-status="reply_sent"]')).toHaveCount(1);
+    await app.locator('body').click({ position: { x: 1, y: 1 } }); // start from the document, not the composer
+    const seen: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      await app.keyboard.press('Tab');
+      const focused = await app.evaluate(`(() => {
+        const el = document.activeElement;
+        if (el === null || el === document.body) return null;
+        const css = getComputedStyle(el);
+        const label = el.tagName.toLowerCase() + ':' + (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 30);
+        return { label, ring: css.outlineStyle !== 'none' && parseFloat(css.outlineWidth) >= 1 };
+      })()`) as { label: string; ring: boolean } | null;
+      if (focused === null) continue;
+      if (seen.includes(focused.label)) break; // wrapped around
+      seen.push(focused.label);
+      expect(focused.ring, `${focused.label} has a visible focus ring`).toBe(true);
+    }
+    // The sidebar, the status chip and the composer were all reached.
+    expect(seen).toEqual(expect.arrayContaining([expect.stringMatching(/^button:#general/), expect.stringMatching(/^button:.*Replied/), expect.stringMatching(/^textarea:/)]));
+  });
+
   test('Simplified Chinese: settings switch the language; chips use the table copy', async ({ app }, info) => {
     await app.getByRole('button', { name: 'Settings' }).click();
     await app.getByLabel('Language').selectOption('zh-CN');
