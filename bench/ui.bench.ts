@@ -65,9 +65,11 @@ export default async function uiBench(args: string[]) {
   const client = connected.client;
   try {
     const page = await browser.newPage();
-    // Breakdown only (not the measured value): when the page's WebSocket receives each wake's
-    // reply_sent push, before the app's own handler runs (a listener added in the constructor
-    // fires first). Init scripts go in through CDP, so the page's CSP is untouched.
+    // Breakdown only (not the measured value): when the page dispatches each wake's reply_sent
+    // push to its socket listeners, before the app's own handler runs (a listener added in the
+    // constructor fires first). This includes main-thread work queued ahead of it in the page,
+    // e.g. rendering the reply's message.stored, pushed just before. Init scripts go in through
+    // CDP, so the page's CSP is untouched.
     await page.addInitScript(`(() => {
       window.__frameAt = {};
       const Native = window.WebSocket;
