@@ -55,7 +55,8 @@ test.describe('real Claude Code CLI with the fake model', () => {
     // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern; there are none
     config: async ({}, use) => {
       await use({
-        agents: [claudeAgent('claude', 'Claude')],
+        // The demo agent too, for a conversation with two agents at once.
+        agents: [claudeAgent('claude', 'Claude'), { id: 'demo', name: 'Demo', runtime: 'demo', env: { DEMO_TASK_MS: '6000' } }],
         channels: { local: {} },
       });
     },
@@ -127,5 +128,29 @@ test.describe('real Claude Code CLI with the fake model', () => {
     await expect(details).toHaveAttribute('aria-expanded', 'true');
     await expect(chip.locator('.chip-detail-text')).toBeVisible();
     await screenshot(app, info, 'claude-failed-expanded');
+  });
+
+  test('two agents at once: one chip per active wake; a no-reply that ends meanwhile stays visible, named, neutral', async ({ app }, info) => {
+    await sendFromComposer(app, '@demo /slow and @claude think about it [[local]] [[local-twice]]');
+    const area = statusArea(app);
+    const demoChip = area.locator('[data-wake]', { hasText: 'Demo' });
+    await expect(area.locator('[data-wake]')).toHaveCount(2);
+    // Claude ends without a visible reply while the demo still works: only the active wake keeps a
+    // chip (UI.md), and Claude's outcome stays in the area as a named, neutral, dismissible note.
+    const note = area.locator('[data-alert="no_response"]');
+    await expect(note).toContainText('Claude', { timeout: 30_000 });
+    await expect(note).toContainText('Received — back to idle');
+    await expect(area.locator('[data-wake]')).toHaveCount(1);
+    await expect(demoChip).toHaveAttribute('data-status', /^(queued|delivered)$/);
+    await expect(area).not.toContainText(FORBIDDEN_NO_REPLY_COPY);
+    // Neutral in look too: not the warning border a failure or an escalation gets.
+    // Runs in the page (this file type-checks without the DOM lib).
+    const border = (el: unknown) => (globalThis as unknown as { getComputedStyle(e: unknown): { borderTopColor: string } }).getComputedStyle(el).borderTopColor;
+    expect(await note.evaluate(border)).toBe(await demoChip.evaluate(border));
+    await screenshot(app, info, 'two-agents-one-active');
+    await expect(demoChip).toHaveAttribute('data-status', 'reply_sent', { timeout: 15_000 });
+    await note.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(note).toHaveCount(0);
+    await expect(app.locator('article.message-agent')).toHaveCount(1);
   });
 });

@@ -81,17 +81,29 @@ export function StatusArea({ target, wakes, alerts, language, onOpenWake, onDism
           </span>
         );
       })}
-      {shownAlerts.map((alert) => (
-        <span key={alert.id} className={`chip chip-alert alert-${alert.kind}`} data-alert={alert.kind} data-alert-wake={alert.wakeToken ?? undefined}>
-          <span className="chip-icon" aria-hidden="true">
-            ⚑
+      {shownAlerts.map((alert) => {
+        // Name the agent when the alert belongs to a wake we know (its chip may have given way to newer wakes).
+        const agentName = alert.wakeToken === null ? undefined : wakes.get(alert.wakeToken)?.agentName;
+        return (
+          <span key={alert.id} className={`chip chip-alert alert-${alert.kind}`} data-alert={alert.kind} data-alert-wake={alert.wakeToken ?? undefined}>
+            <span className="chip-icon" aria-hidden="true">
+              ⚑
+            </span>
+            {agentName !== undefined && (
+              <>
+                <span className="chip-agent">{agentName}</span>
+                <span className="chip-sep" aria-hidden="true">
+                  ·
+                </span>
+              </>
+            )}
+            <span className="chip-text">{alertText(alert, language)}</span>
+            <button type="button" className="chip-dismiss" aria-label={copy(language, 'alert.dismiss')} onClick={() => onDismissAlert(alert.id)}>
+              ×
+            </button>
           </span>
-          <span className="chip-text">{alertText(alert, language)}</span>
-          <button type="button" className="chip-dismiss" aria-label={copy(language, 'alert.dismiss')} onClick={() => onDismissAlert(alert.id)}>
-            ×
-          </button>
-        </span>
-      ))}
+        );
+      })}
     </div>
   );
 }
