@@ -103,8 +103,7 @@ export default async function uiBench(args: string[]) {
     const rtts: number[] = [];
 
     // Record when each chip first shows reply_sent: a MutationObserver in the page stamps
-    // Date.now() and reports through a binding (CDP, so the page's CSP stays as strict as it is;
-    // Playwright's waitForFunction needs eval, which that CSP rightly forbids).
+    // Date.now() and reports through a binding, so this side waits on an event, not a poll.
     const seen = new Map<string, number>();
     const reported = new EventEmitter();
     await page.exposeBinding('__chipSettled', (_source, wakeToken: string, at: number) => {
