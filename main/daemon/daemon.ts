@@ -118,6 +118,12 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
       publish({ name: 'alert.raised', payload: alert });
     };
     const onMessageStored = (m: MessageRecord): void => publish({ name: 'message.stored', payload: toMessage(m) });
+    /** The wakes each recent turn carries (bounded: a late retry result of an old turn is simply not shown on a wake). */
+    const turnWakes = new Map<string, readonly string[]>();
+    const rememberTurn = (turnId: string, wakeTokens: readonly string[]): void => {
+      turnWakes.set(turnId, wakeTokens);
+      if (turnWakes.size > 256) turnWakes.delete(turnWakes.keys().next().value as string);
+    };
 
     const communication = new CommunicationService({ store, lifecycle: wakes, tracker, currentTurn: (id) => hosts.get(id)?.turnId ?? null, onMessageStored, log });
     subs.push(
@@ -146,6 +152,17 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
         }
       }),
       tracker.alert$.subscribe((a) => publishAlert({ id: a.id, kind: a.kind, target: a.target, wakeToken: a.wakeToken, responseId: a.responseId, message: a.message, at: a.at })),
+      bus.turnStart$.subscribe((t) => rememberTurn(t.turnId, t.wakeTokens)),
+      // The inspector's timeline shows each delivery attempt's outcome on the wakes it answers (UI.md).
+      bus.deliveryResult$.subscribe((r) => {
+        if (r.purpose !== 'reply') return;
+        for (const wakeToken of turnWakes.get(r.turnId) ?? []) {
+          if (store.getWake(wakeToken)?.target !== r.target) continue;
+          const chunk = r.chunkCount > 1 ? ` chunk ${r.chunkIndex + 1}/${r.chunkCount}` : '';
+          const detail = `${r.state}${chunk} · ${r.attempts} attempt${r.attempts === 1 ? '' : 's'}${r.failure !== null ? ` · ${r.failure}` : ''}${r.redelivered ? ' · re-delivered' : ''}`;
+          if (store.appendWakeEvent({ wakeToken, kind: 'delivery', detail })) publishWake(wakeToken);
+        }
+      }),
     );
 
     const conversations = new ConversationService({ store, lifecycle: wakes, tracker, agentIds: () => new Set(agentsById.keys()), maxMessageBytes: config.limits.maxMessageBytes, onMessageStored, log });

@@ -2,8 +2,9 @@
  * The renderer against the real `agentteam serve` driving the real Claude Code CLI, pointed
  * at the scripted fake Anthropic API (test/fixtures/fake-anthropic.ts). Covers the two
  * outcomes the person must read correctly (contract §10.3):
- * - no reply (the agent cannot reach message_send, so even the final-check ends silent) →
- *   the neutral "Received — back to idle", never wording that the agent failed to answer;
+ * - no reply (the agent has message_send but answers in local text, and again after the one
+ *   final-check: the fake's `[[local-twice]]`) → the neutral "Received — back to idle", never
+ *   wording that the agent failed to answer;
  * - an API error → "Couldn't complete", with details only when expanded.
  */
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { FORBIDDEN_NO_REPLY_COPY, ROOT, expect, screenshot, sendFromComposer, st
 
 interface FakeModel {
   readonly url: string;
+  readonly requests: ReadonlyArray<{ readonly tools: readonly string[]; readonly reply: { readonly kind: string; readonly script: string } | null }>;
   close(): Promise<void>;
 }
 
@@ -29,13 +31,12 @@ test.afterAll(async () => {
   await fake?.close();
 });
 
-function claudeAgent(id: string, name: string, args: string[] = []) {
+function claudeAgent(id: string, name: string) {
   return {
     id,
     name,
     runtime: 'claude-code',
     command: CLAUDE,
-    args,
     env: {
       ANTHROPIC_BASE_URL: fake.url,
       ANTHROPIC_API_KEY: 'sk-fake',
@@ -54,12 +55,8 @@ test.describe('real Claude Code CLI with the fake model', () => {
     // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern; there are none
     config: async ({}, use) => {
       await use({
-        agents: [
-          claudeAgent('claude', 'Claude'),
-          // The same CLI without access to message_send: it can only answer locally, so the
-          // wake ends without a visible reply even after the one final-check.
-          claudeAgent('quiet', 'Quiet Claude', ['--disallowedTools', 'mcp__agentteam__message_send']),
-        ],
+        // The demo agent too, for a conversation with two agents at once.
+        agents: [claudeAgent('claude', 'Claude'), { id: 'demo', name: 'Demo', runtime: 'demo', env: { DEMO_TASK_MS: '6000' } }],
         channels: { local: {} },
       });
     },
@@ -73,7 +70,10 @@ test.describe('real Claude Code CLI with the fake model', () => {
   });
 
   test('no reply: neutral "Received — back to idle", no message, no failure wording', async ({ app, serve }, info) => {
-    await sendFromComposer(app, '@quiet think about it [[local]]');
+    const before = fake.requests.length;
+    // The agent has message_send (and is told its exact name) yet answers in local text, and
+    // again after the one final-check (contract §6.4, §12 "final-check 后第二次 no-reply").
+    await sendFromComposer(app, '@claude think about it [[local]] [[local-twice]]');
     const chip = statusArea(app).locator('[data-wake]');
     await expect(chip).toHaveAttribute('data-status', 'completed_without_visible_reply', { timeout: 60_000 });
     await expect(chip).toContainText('Received — back to idle');
@@ -82,8 +82,37 @@ test.describe('real Claude Code CLI with the fake model', () => {
     await expect(app.locator('article.message-agent')).toHaveCount(0);
     await expect(app.getByRole('log').locator('[data-status]')).toHaveCount(0);
     const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ status: string; reason: string | null; finalCheck: boolean }>;
-    expect(rows[0]).toMatchObject({ status: 'completed_without_visible_reply', reason: 'no_reply', finalCheck: true });
+    expect(rows).toEqual([expect.objectContaining({ status: 'completed_without_visible_reply', reason: 'no_reply', finalCheck: true })]);
+    // The model was offered the send tool, saw exactly one final-check, and never called the tool.
+    const turns = fake.requests.slice(before).filter((r) => r.reply !== null && r.tools.includes('mcp__agentteam__message_send'));
+    expect(turns.length).toBeGreaterThanOrEqual(2);
+    expect(turns.filter((r) => r.reply?.script === 'local_twice')).toHaveLength(1);
+    expect(turns.filter((r) => r.reply?.kind === 'tool')).toEqual([]);
+    // contract §6.1, §6.5: the local answers the model printed are nowhere: not in the page, not stored.
+    const localTexts = ['Here is my full answer, printed locally only.', 'Still printing my answer locally only.'];
+    expect(turns.map((r) => r.reply?.script)).toEqual(expect.arrayContaining(['local', 'local_twice']));
+    const messages = (await serve.cli('messages', '--target', '#general', '--json')).stdout;
+    for (const text of localTexts) {
+      await expect(app.locator('body')).not.toContainText(text);
+      expect(messages).not.toContain(text);
+    }
     await screenshot(app, info, 'claude-no-reply');
+    // The inspector shows the one final-check prompt the daemon injected, and still none of the local text.
+    await chip.locator('.chip-main').click();
+    const inspector = app.locator('aside.inspector');
+    await expect(inspector.locator('[data-prompt-kind="final_check"]')).toHaveCount(1);
+    for (const text of localTexts) await expect(inspector).not.toContainText(text);
+    // The no-response alert row names itself in the same neutral words; every row's time stays inside the drawer.
+    await expect(inspector.locator('.timeline [data-kind="alert"]')).toContainText('Received — back to idle');
+    // The drawer's own copy is neutral too (the prompt_input entries quote the daemon's prompts verbatim, so they are not UI copy).
+    await expect(inspector.locator('.inspector-facts')).not.toContainText(FORBIDDEN_NO_REPLY_COPY);
+    await expect(inspector.locator('.timeline')).not.toContainText(FORBIDDEN_NO_REPLY_COPY);
+    const drawer = await inspector.boundingBox();
+    for (const time of await inspector.locator('.timeline time').all()) {
+      const box = await time.boundingBox();
+      expect(box !== null && drawer !== null && box.x + box.width <= drawer.x + drawer.width).toBe(true);
+    }
+    await screenshot(app, info, 'claude-no-reply-inspector');
   });
 
   test('API error: "Couldn\'t complete", failure details only when expanded', async ({ app }, info) => {
@@ -99,5 +128,29 @@ test.describe('real Claude Code CLI with the fake model', () => {
     await expect(details).toHaveAttribute('aria-expanded', 'true');
     await expect(chip.locator('.chip-detail-text')).toBeVisible();
     await screenshot(app, info, 'claude-failed-expanded');
+  });
+
+  test('two agents at once: one chip per active wake; a no-reply that ends meanwhile stays visible, named, neutral', async ({ app }, info) => {
+    await sendFromComposer(app, '@demo /slow and @claude think about it [[local]] [[local-twice]]');
+    const area = statusArea(app);
+    const demoChip = area.locator('[data-wake]', { hasText: 'Demo' });
+    await expect(area.locator('[data-wake]')).toHaveCount(2);
+    // Claude ends without a visible reply while the demo still works: only the active wake keeps a
+    // chip (UI.md), and Claude's outcome stays in the area as a named, neutral, dismissible note.
+    const note = area.locator('[data-alert="no_response"]');
+    await expect(note).toContainText('Claude', { timeout: 30_000 });
+    await expect(note).toContainText('Received — back to idle');
+    await expect(area.locator('[data-wake]')).toHaveCount(1);
+    await expect(demoChip).toHaveAttribute('data-status', /^(queued|delivered)$/);
+    await expect(area).not.toContainText(FORBIDDEN_NO_REPLY_COPY);
+    // Neutral in look too: not the warning border a failure or an escalation gets.
+    // Runs in the page (this file type-checks without the DOM lib).
+    const border = (el: unknown) => (globalThis as unknown as { getComputedStyle(e: unknown): { borderTopColor: string } }).getComputedStyle(el).borderTopColor;
+    expect(await note.evaluate(border)).toBe(await demoChip.evaluate(border));
+    await screenshot(app, info, 'two-agents-one-active');
+    await expect(demoChip).toHaveAttribute('data-status', 'reply_sent', { timeout: 15_000 });
+    await note.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(note).toHaveCount(0);
+    await expect(app.locator('article.message-agent')).toHaveCount(1);
   });
 });

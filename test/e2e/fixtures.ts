@@ -9,6 +9,7 @@
  * - `app`: the page opened at the printed URL, waiting until the status area exists.
  * Teardown sends SIGTERM and waits for a clean exit (graceful shutdown is part of the contract).
  */
+import { AxeBuilder } from '@axe-core/playwright';
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -123,9 +124,16 @@ export async function sendFromComposer(page: Page, text: string): Promise<void> 
 export const FORBIDDEN_NO_REPLY_COPY = /fail|did not|didn't|no reply|not reply|unanswered|should have|未回复|没有回复|失败/i;
 
 /** A demo-agent config with a short watchdog so beacons happen within a test. */
-export function demoConfig(extra: { demoTaskMs?: number; thresholdSeconds?: number; agents?: unknown[] } = {}): Record<string, unknown> {
+export function demoConfig(extra: { demoTaskMs?: number; thresholdSeconds?: number; maxBeacons?: number; agents?: unknown[] } = {}): Record<string, unknown> {
   return {
     agents: [{ id: 'demo', name: 'Demo', runtime: 'demo', env: { DEMO_TASK_MS: String(extra.demoTaskMs ?? 3500) } }, ...(extra.agents ?? [])],
-    channels: { local: { silenceWatchdog: { thresholdSeconds: extra.thresholdSeconds ?? 1 } } },
+    channels: { local: { silenceWatchdog: { thresholdSeconds: extra.thresholdSeconds ?? 1, ...(extra.maxBeacons === undefined ? {} : { maxBeacons: extra.maxBeacons }) } } },
   };
+}
+
+/** Runs axe on the page as it is; fails on any serious or critical violation (issue 8). */
+export async function expectNoSeriousAxeViolations(page: Page, label: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${label}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }

@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ApiResponse, ClientApi, Wake } from '../../../shared/api/contract.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
-import { chipKind, chipText } from '../status/wake-chips.js';
+import { alertKindOfEvent, alertKindText, chipKind, chipText } from '../status/wake-chips.js';
 
 export interface InspectorProps {
   readonly api: ClientApi;
@@ -19,6 +19,12 @@ export interface InspectorProps {
 }
 
 const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+
+/** Which alert an `alert` timeline row is, in the UI's own neutral copy (the daemon's text only as a fallback). */
+function alertNote(detail: string | null, language: Language): string {
+  const kind = alertKindOfEvent(detail);
+  return kind !== null ? alertKindText(kind, language) : (detail ?? '');
+}
 
 export function Inspector({ api, wakeToken, wake, language, onClose }: InspectorProps) {
   const [data, setData] = useState<ApiResponse<'wakes.inspect'> | null>(null);
@@ -85,6 +91,7 @@ export function Inspector({ api, wakeToken, wake, language, onClose }: Inspector
             <li key={i} data-kind={e.kind} data-status={e.status ?? undefined}>
               <span className="timeline-kind">{e.kind === 'status' && e.status !== null ? e.status : copy(language, `inspector.event.${e.kind}` as CopyKey)}</span>
               {e.reason !== null && <span className="timeline-reason">{copy(language, 'inspector.reason', { reason: e.reason })}</span>}
+              {e.kind === 'alert' && <span className="timeline-reason">{alertNote(e.detail, language)}</span>}
               <time dateTime={e.at}>{clock.format(new Date(e.at))}</time>
             </li>
           ))}

@@ -21,7 +21,9 @@ export function SettingsPage({ settings, language, onSave }: SettingsPageProps) 
   const channels = Object.keys(settings.channels).sort();
   const [channel, setChannel] = useState(channels[0] ?? 'local');
   const [draft, setDraft] = useState<ChannelSettings | undefined>(settings.channels[channel]);
-  const [status, setStatus] = useState<string | null>(null);
+  // The outcome, not its words: rendered in the current language, so switching to 简体中文
+  // does not leave an English "Saved" behind.
+  const [outcome, setOutcome] = useState<{ failure: string | null } | null>(null);
   useEffect(() => setDraft(settings.channels[channel]), [settings, channel]);
   const t = (k: CopyKey, vars?: Record<string, string>) => copy(language, k, vars);
 
@@ -38,7 +40,7 @@ export function SettingsPage({ settings, language, onSave }: SettingsPageProps) 
           id="settings-language"
           value={language}
           onChange={(e) => {
-            void onSave({ language: e.target.value as Language }).then((failure) => setStatus(failure === null ? t('settings.saved') : t('settings.error', { message: failure })));
+            void onSave({ language: e.target.value as Language }).then((failure) => setOutcome({ failure }));
           }}
         >
           {LANGUAGES.map((l) => (
@@ -62,7 +64,7 @@ export function SettingsPage({ settings, language, onSave }: SettingsPageProps) 
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            void onSave({ channel, settings: draft }).then((failure) => setStatus(failure === null ? t('settings.saved') : t('settings.error', { message: failure })));
+            void onSave({ channel, settings: draft }).then((failure) => setOutcome({ failure }));
           }}
         >
           <fieldset>
@@ -102,7 +104,7 @@ export function SettingsPage({ settings, language, onSave }: SettingsPageProps) 
         </form>
       )}
       <p role="status" className="settings-status">
-        {status}
+        {outcome === null ? null : outcome.failure === null ? t('settings.saved') : t('settings.error', { message: outcome.failure })}
       </p>
     </section>
   );

@@ -1,7 +1,8 @@
 /**
  * The one status area (`role="status"`) at the end of the conversation, above the composer
  * (UI.md; contract §10.3). Each chip carries `data-status` and `data-wake`; a chip opens the
- * inspector; failure details appear only when the person expands them.
+ * inspector; failure details appear only when the person expands them. Alerts carry
+ * `data-alert-wake`, not `data-wake`, so `[data-wake]` selects wake chips only (DESIGN.md).
  */
 import { useEffect, useState } from 'react';
 import type { Alert, Wake } from '../../../shared/api/contract.js';
@@ -80,17 +81,29 @@ export function StatusArea({ target, wakes, alerts, language, onOpenWake, onDism
           </span>
         );
       })}
-      {shownAlerts.map((alert) => (
-        <span key={alert.id} className={`chip chip-alert alert-${alert.kind}`} data-alert={alert.kind} data-wake={alert.wakeToken ?? undefined}>
-          <span className="chip-icon" aria-hidden="true">
-            ⚑
+      {shownAlerts.map((alert) => {
+        // Name the agent when the alert belongs to a wake we know (its chip may have given way to newer wakes).
+        const agentName = alert.wakeToken === null ? undefined : wakes.get(alert.wakeToken)?.agentName;
+        return (
+          <span key={alert.id} className={`chip chip-alert alert-${alert.kind}`} data-alert={alert.kind} data-alert-wake={alert.wakeToken ?? undefined}>
+            <span className="chip-icon" aria-hidden="true">
+              ⚑
+            </span>
+            {agentName !== undefined && (
+              <>
+                <span className="chip-agent">{agentName}</span>
+                <span className="chip-sep" aria-hidden="true">
+                  ·
+                </span>
+              </>
+            )}
+            <span className="chip-text">{alertText(alert, language)}</span>
+            <button type="button" className="chip-dismiss" aria-label={copy(language, 'alert.dismiss')} onClick={() => onDismissAlert(alert.id)}>
+              ×
+            </button>
           </span>
-          <span className="chip-text">{alertText(alert, language)}</span>
-          <button type="button" className="chip-dismiss" aria-label={copy(language, 'alert.dismiss')} onClick={() => onDismissAlert(alert.id)}>
-            ×
-          </button>
-        </span>
-      ))}
+        );
+      })}
     </div>
   );
 }

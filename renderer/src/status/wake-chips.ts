@@ -88,14 +88,18 @@ export function chipText(wake: Pick<Wake, 'createdAt'>, kind: ChipKind, language
   return copy(language, CHIP_COPY[kind], { elapsed });
 }
 
+/** Alert kinds a wake's own chip already words (escalated / received_idle). */
+const SAID_BY_CHIP: ReadonlySet<Alert['kind']> = new Set(['escalation', 'no_response']);
+
 /** Alerts the status area shows for `target`: those of its shown wakes, or raised since the latest shown status. */
 export function statusAlerts(alerts: readonly Alert[], target: string, chips: readonly WakeChip[], wakes: ReadonlyMap<string, Wake>, dismissed: ReadonlySet<string>): Alert[] {
   const shown = new Set(chips.map((c) => c.wakeToken));
   const since = Math.max(0, ...chips.map((c) => time(wakes.get(c.wakeToken)?.createdAt ?? null)));
   return alerts
     .filter((a) => !dismissed.has(a.id) && (a.target === target || (a.wakeToken !== null && shown.has(a.wakeToken))))
-    // An escalation of a wake whose chip is shown is already said by the chip (UI.md): once is enough.
-    .filter((a) => !(a.kind === 'escalation' && a.wakeToken !== null && shown.has(a.wakeToken)))
+    // An escalation or a no-response of a wake whose chip is shown is already said by the chip
+    // ("⚠️ Extended processing…", "Received — back to idle"): the status area says it once (UI.md).
+    .filter((a) => !(SAID_BY_CHIP.has(a.kind) && a.wakeToken !== null && shown.has(a.wakeToken)))
     .filter((a) => (a.wakeToken !== null && shown.has(a.wakeToken)) || time(a.at) >= since)
     .slice(-3);
 }
@@ -110,5 +114,18 @@ const ALERT_COPY: Record<Alert['kind'], CopyKey> = {
 
 /** Neutral copy for an alert, in the UI language (the daemon's own text is a fallback only). */
 export function alertText(alert: Alert, language: Language): string {
-  return copy(language, ALERT_COPY[alert.kind]);
+  return alertKindText(alert.kind, language);
+}
+
+export function alertKindText(kind: Alert['kind'], language: Language): string {
+  return copy(language, ALERT_COPY[kind]);
+}
+
+/**
+ * The alert kind of an inspector timeline `alert` event, whose detail the daemon journals as
+ * `<kind>: <message>`; null when the detail names no known kind.
+ */
+export function alertKindOfEvent(detail: string | null): Alert['kind'] | null {
+  const kind = detail?.split(':', 1)[0] ?? '';
+  return Object.hasOwn(ALERT_COPY, kind) ? (kind as Alert['kind']) : null;
 }

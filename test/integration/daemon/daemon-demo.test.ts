@@ -61,6 +61,9 @@ describe('assembled daemon with the demo runtime', () => {
     const wake = await sendAndSettle(daemon, '#general', '@demo hello');
     expect(wake.status).toBe('reply_sent');
     expect(wake.finalCheck).toBe(false);
+    // The inspector's timeline carries the delivery outcome of the reply.
+    const { events } = await daemon.api['wakes.inspect']({ wakeToken: wake.wakeToken });
+    expect(events.filter((e) => e.kind === 'delivery').map((e) => e.detail)).toEqual(['delivered · 1 attempt']);
     const { messages } = await daemon.api['messages.list']({ target: '#general' });
     expect(messages.map((m) => m.authorKind)).toEqual(['operator', 'agent']);
     expect(messages[1]?.content).toContain('[demo]');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Alert, Wake } from '../../../../shared/api/contract.js';
-import { alertText, chipKind, chipText, statusAlerts, statusChips } from '../../../../renderer/src/status/wake-chips.js';
+import { alertKindOfEvent, alertText, chipKind, chipText, statusAlerts, statusChips } from '../../../../renderer/src/status/wake-chips.js';
 import { wakeFixture } from '../../../fixtures/scripted-daemon.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 30, 10, 0, s)).toISOString();
@@ -104,8 +104,24 @@ describe('alerts in the status area', () => {
     expect(statusAlerts([alert('e', 'escalation', { wakeToken: 'gone' })], '#general', chips, wakes, new Set()).map((a) => a.id)).toEqual(['e']);
   });
 
+  it('does not repeat a no-response the shown chip already says ("Received — back to idle" once)', () => {
+    const ended = new Map([['n', w('n', 'completed_without_visible_reply', { reason: 'no_reply', endedAt: at(40) })]]);
+    const endedChips = statusChips(ended.values(), '#general');
+    expect(statusAlerts([alert('r', 'no_response', { wakeToken: 'n' })], '#general', endedChips, ended, new Set())).toEqual([]);
+    // A delivery alert of the same wake is new information and stays.
+    expect(statusAlerts([alert('d', 'delivery_failed', { wakeToken: 'n' })], '#general', endedChips, ended, new Set()).map((a) => a.id)).toEqual(['d']);
+  });
+
   it('drops dismissed alerts', () => {
     expect(statusAlerts([alert('1', 'delivery_failed')], '#general', chips, wakes, new Set(['1']))).toEqual([]);
+  });
+
+  it('reads the alert kind of a journaled timeline event ("<kind>: <message>")', () => {
+    expect(alertKindOfEvent('no_response: Received — back to idle')).toBe('no_response');
+    expect(alertKindOfEvent('delivery_failed: x: y')).toBe('delivery_failed');
+    expect(alertKindOfEvent('toString: x')).toBeNull();
+    expect(alertKindOfEvent('something else')).toBeNull();
+    expect(alertKindOfEvent(null)).toBeNull();
   });
 
   it('words delivery alerts with the UI table copy', () => {

@@ -1,0 +1,28 @@
+/**
+ * What `npm start` gives a person on a machine with no Electron binary (issue 8): `agentteam
+ * serve` on a data dir with no `agentteam.json`, so the daemon seeds its first-run config —
+ * the demo agent plus every runtime CLI found on PATH (here this project's node_modules/.bin:
+ * claude, codex, opencode) — and the person talks to the demo agent in `#general`.
+ */
+import { join } from 'node:path';
+import { ROOT, expect, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
+
+// No config: the first run seeds it. PATH leads with node_modules/.bin, as under `npm start`.
+test.use({ config: null, serveEnv: { PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` } });
+
+test('first run: the seeded demo agent replies in #general; the CLIs on PATH are listed as agents', async ({ app, serve }, info) => {
+  await expect(app.getByRole('heading', { name: '#general', level: 1 })).toBeVisible();
+  await sendFromComposer(app, '@demo hello');
+  const chip = statusArea(app).locator('[data-wake]');
+  await expect(chip).toHaveAttribute('data-status', 'reply_sent');
+  await expect(app.locator('article.message-agent')).toContainText('[demo]');
+  await screenshot(app, info, 'first-run-demo-replied');
+
+  await app.getByRole('button', { name: 'Agents' }).click();
+  for (const [id, runtime] of [['demo', 'demo'], ['claude', 'claude-code'], ['codex', 'codex'], ['opencode', 'opencode']] as const) {
+    await expect(app.locator(`tr[data-agent="${id}"]`)).toContainText(runtime);
+  }
+  await screenshot(app, info, 'first-run-agents');
+  const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ agentId: string; status: string }>;
+  expect(rows).toEqual([expect.objectContaining({ agentId: 'demo', status: 'reply_sent' })]);
+});
