@@ -4,7 +4,7 @@
  * Every adapter gets its own temp runtime dir (HOME, CLAUDE_CONFIG_DIR) and cwd.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startMcpServer, type AgentteamMcpServer } from '../../../main/daemon/mcp/mcp-server.js';
@@ -39,8 +39,22 @@ class ScriptedHost {
   }
 }
 
-function makeAdapter(agentId: string, host: ScriptedHost, store: RuntimeSessionStore, fingerprint = 'fp-1') {
-  const runtimeDir = tempDir();
+/** Resolves once Claude has written the session's transcript (it flushes it after the `result` line). */
+async function transcriptWritten(runtimeDir: string, sessionId: string, timeoutMs = 20_000): Promise<void> {
+  const projects = join(runtimeDir, 'claude-config', 'projects');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = existsSync(projects) && readdirSync(projects).some((d) => {
+      const file = join(projects, d, `${sessionId}.jsonl`);
+      return existsSync(file) && readFileSync(file, 'utf8').includes('"type":"assistant"');
+    });
+    if (found) return;
+    if (Date.now() > deadline) throw new Error(`no transcript for session ${sessionId} under ${projects}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function makeAdapter(agentId: string, host: ScriptedHost, store: RuntimeSessionStore, fingerprint = 'fp-1', runtimeDir = tempDir()) {
   return new ClaudeCodeAdapter({
     agentId,
     command: null,
@@ -164,7 +178,8 @@ describe('Claude Code adapter process supervision (real CLI)', () => {
   it('a killed process reports exit, restarts with backoff and resumes the same session (fingerprint matches)', async () => {
     const host = new ScriptedHost();
     const store = memorySessionStore();
-    const adapter = makeAdapter('claude-b', host, store);
+    const runtimeDir = tempDir();
+    const adapter = makeAdapter('claude-b', host, store, 'fp-1', runtimeDir);
     const rec = new RuntimeEventRecorder(adapter.events$);
     try {
       expect((await adapter.start()).ok).toBe(true);
@@ -172,6 +187,9 @@ describe('Claude Code adapter process supervision (real CLI)', () => {
       await rec.waitFor((e) => e.type === 'turn_end');
       const sessionId = store.load()?.sessionId;
       expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      // Kill only once the session is on disk: a kill before the flush leaves nothing to resume
+      // (that path — a fresh session — has its own test).
+      await transcriptWritten(runtimeDir, sessionId ?? '');
       const pid = adapter.pid ?? 0;
       const from = rec.mark;
       process.kill(pid, 'SIGKILL');
