@@ -98,6 +98,17 @@ function Connected({ api, connection }: { api: ClientApi; connection: Extract<Tr
         case 'agent.updated':
           setAgents((as) => (as.some((a) => a.id === event.payload.id) ? as.map((a) => (a.id === event.payload.id ? event.payload : a)) : [...as, event.payload]));
           break;
+        case 'wake.focusRequested': {
+          // The desktop app's notification was clicked: show that wake's conversation and inspector.
+          const { wakeToken } = event.payload;
+          void api.wakes.inspect({ wakeToken }).then((r) => {
+            if (!r.ok) return;
+            setWakes((m) => upsertWake(m, r.value.wake));
+            setView({ kind: 'conversation', target: r.value.wake.target });
+            setInspecting(wakeToken);
+          });
+          break;
+        }
       }
     };
     const unsubscribe = api.events.subscribe(onEvent);
