@@ -11,6 +11,11 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // Bundle the main process's dependencies: the packaged app needs no node_modules at all
+      // (electron-builder 26 drops nested dependency versions from app.asar, e.g. cross-spawn's
+      // which@2), and the CLI runs from out/main alone. `electron` and Node built-ins stay external.
+      // So every package is a devDependency: nothing is installed into the app by electron-builder.
+      externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve('main/index.ts'), cli: resolve('main/serve/cli.ts') },
       },

@@ -4,7 +4,8 @@
  * `electron-builder --linux --dir` against a stub Electron (no binary can be downloaded here;
  * research/electron-feasibility.md §6), then checks what it produced:
  *   - `app.asar` holds the built main, preload and renderer (and nothing from the sources);
- *   - no devDependency is packed under node_modules;
+ *   - no devDependency is packed under node_modules, and no node_modules at all: the main
+ *     process is bundled and loads only `electron` and Node built-ins;
  *   - the fuses of electron-builder.yml were really flipped in the executable (the stub
  *     carries Electron's fuse wire with Electron's defaults, so flipping is observable).
  * Prints one line per check and exits non-zero on any failure.
@@ -12,10 +13,10 @@
  * Usage: node scripts/check-package.mjs [--keep]   (--keep leaves the stub for inspection)
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const require = createRequire(join(root, 'package.json'));
@@ -72,36 +73,20 @@ function readFuses(executable) {
 }
 
 /**
- * Every package the production dependencies need at run time (their transitive closure, found
- * the way Node resolves them), as the `package.json` paths they must have inside app.asar.
+ * The bare module specifiers the built main process still loads at run time (import, export
+ * from, require, dynamic import). A self-contained bundle loads only `electron` and Node
+ * built-ins; strings inside generated code (ajv's `require("ajv/…")` templates) are not loads.
  */
-function productionClosure() {
-  const nodeModules = realpathSync(join(root, 'node_modules'));
-  const top = dirname(nodeModules);
-  const seen = new Map();
-  const find = (name, fromDir) => {
-    for (let dir = fromDir; dir.startsWith(top); dir = dirname(dir)) {
-      const candidate = join(dir, 'node_modules', name, 'package.json');
-      if (existsSync(candidate)) return dirname(candidate);
-      if (dir === top) break;
-    }
-    return null;
-  };
-  const visit = (name, fromDir, optional) => {
-    const dir = find(name, fromDir);
-    if (dir === null) {
-      if (!optional) seen.set(`(unresolved) ${name}`, null);
-      return;
-    }
-    const key = `/node_modules/${relative(nodeModules, dir).replaceAll('\\', '/')}/package.json`;
-    if (seen.has(key)) return;
-    seen.set(key, dir);
-    const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    for (const dep of Object.keys(meta.dependencies ?? {})) visit(dep, dir, false);
-    for (const dep of Object.keys(meta.optionalDependencies ?? {})) visit(dep, dir, true);
-  };
-  for (const dep of Object.keys(pkg.dependencies ?? {})) visit(dep, top, false);
-  return [...seen.keys()];
+function externalSpecifiers(dir) {
+  const found = new Set();
+  const files = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.js')).map((f) => join(dir, String(f)));
+  const load = /(?:^|[;\s])(?:import|export)\s[^'"`;]*?from\s*["']([^"'./][^"']*)["']|(?:^|[^.\w`$])(?:__require|require|import)\(\s*["']([^"'./][^"']*)["']\s*\)/gm;
+  for (const file of files) {
+    // Comment lines (JSDoc examples such as "* import … from 'ajv'") are not loads.
+    const code = readFileSync(file, 'utf8').split('\n').filter((line) => !/^\s*(\*|\/\*|\/\/)/.test(line)).join('\n');
+    for (const m of code.matchAll(load)) found.add(m[1] ?? m[2]);
+  }
+  return [...found].sort();
 }
 
 function run(cmd, args, env = {}) {
@@ -144,17 +129,12 @@ try {
     check(sources.length === 0, `app.asar holds no sources, tests or source maps${sources.length ? `: ${sources.slice(0, 5).join(', ')}` : ''}`);
     const dev = Object.keys(pkg.devDependencies ?? {}).filter((name) => entries.has(`/node_modules/${name}`) || entries.has(`/node_modules/${name}/package.json`));
     check(dev.length === 0, `app.asar holds no devDependency${dev.length ? `: ${dev.join(', ')}` : ''}`);
-    const direct = Object.keys(pkg.dependencies ?? {}).filter((name) => !entries.has(`/node_modules/${name}/package.json`));
-    check(direct.length === 0, `app.asar holds every production dependency${direct.length ? ` (missing: ${direct.join(', ')})` : ''}`);
-    const closure = productionClosure();
-    const missing = closure.filter((p) => !entries.has(p));
-    const what = `app.asar holds all ${closure.length} packages the production dependencies need at run time`;
-    if (missing.length === 0) check(true, what);
-    else if (lstatSync(join(root, 'node_modules')).isSymbolicLink()) {
-      // npm cannot list a tree behind a symlinked node_modules (a shared worktree install), so
-      // electron-builder's collector finds only the direct dependencies. A real install (npm ci) has none of this.
-      console.log(`SKIP   ${what}: node_modules is a symlink here, npm ls cannot resolve the tree (${missing.length} not packed, e.g. ${missing.slice(0, 3).join(', ')})`);
-    } else check(false, `${what} (missing ${missing.length}: ${missing.slice(0, 8).join(', ')})`);
+    // The main process is bundled (electron.vite.config.ts): the app must need no node_modules,
+    // because electron-builder 26 drops nested dependency versions from app.asar.
+    const modules = [...entries].filter((p) => p.startsWith('/node_modules/'));
+    check(modules.length === 0, `app.asar holds no node_modules (the main process is bundled)${modules.length ? `: ${modules.slice(0, 5).join(', ')}` : ''}`);
+    const externals = externalSpecifiers(join(root, 'out', 'main')).filter((name) => name !== 'electron' && !builtinModules.includes(name.replace(/^node:/, '')) && !name.startsWith('node:'));
+    check(externals.length === 0, `out/main loads only electron and Node built-ins at run time${externals.length ? ` (also: ${externals.join(', ')})` : ''}`);
   }
 
   const executable = join(unpacked, 'agentteam-desktop');
