@@ -117,7 +117,7 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
       }
       publish({ name: 'alert.raised', payload: alert });
     };
-    const onMessageStored = (m: MessageRecord): void => publish({ name: 'message.stored', payload: toMessage(m) });
+    const onMessageStored = (m: MessageRecord): void => publish({ name: 'message.stored', payload: toMessage(m, store.reactionsOf([m.id]).get(m.id)) });
     /** The wakes each recent turn carries (bounded: a late retry result of an old turn is simply not shown on a wake). */
     const turnWakes = new Map<string, readonly string[]>();
     const rememberTurn = (turnId: string, wakeTokens: readonly string[]): void => {

@@ -31,6 +31,8 @@ export const MessageSchema = z.object({
   responseId: z.string().nullable(),
   /** A reply re-delivered after its first delivery failed (watchdog spec B: preserveUndelivered). */
   redelivered: z.boolean(),
+  /** Confirmed reactions (contract §9.2: a reaction to the triggering message is a visible reply). */
+  reactions: z.array(z.object({ emoji: z.string(), authorId: z.string(), authorName: z.string() })).default([]),
 });
 
 export const WakeSchema = z.object({

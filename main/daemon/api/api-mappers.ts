@@ -4,13 +4,13 @@
  */
 import type { Agent, Conversation, Message, PromptInput, Wake, WakeEvent } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
-import type { ConversationRecord, MessageRecord, PromptInputRecord, WakeEventRecord, WakeRecord } from '../store/index.js';
+import type { ConversationRecord, MessageRecord, PromptInputRecord, ReactionRecord, WakeEventRecord, WakeRecord } from '../store/index.js';
 
 export function toConversation(c: ConversationRecord): Conversation {
   return { target: c.target, kind: c.kind, title: c.target, parent: c.parent, lastSeq: c.lastSeq };
 }
 
-export function toMessage(m: MessageRecord): Message {
+export function toMessage(m: MessageRecord, reactions: readonly ReactionRecord[] = []): Message {
   return {
     id: m.id,
     target: m.target,
@@ -22,6 +22,7 @@ export function toMessage(m: MessageRecord): Message {
     createdAt: m.createdAt,
     responseId: m.responseId,
     redelivered: m.redelivered,
+    reactions: reactions.map((r) => ({ emoji: r.emoji, authorId: r.authorId, authorName: r.authorName })),
   };
 }
 

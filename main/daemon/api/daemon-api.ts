@@ -35,7 +35,9 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       // One extra row tells whether an older page exists.
       const rows = d.store.listMessages(key, { ...(beforeSeq !== undefined ? { beforeSeq } : { beforeSeq: Number.MAX_SAFE_INTEGER }), limit: page + 1 });
       const hasMore = rows.length > page;
-      return { messages: (hasMore ? rows.slice(rows.length - page) : rows).map(toMessage), hasMore };
+      const shown = hasMore ? rows.slice(rows.length - page) : rows;
+      const reactions = d.store.reactionsOf(shown.map((m) => m.id));
+      return { messages: shown.map((m) => toMessage(m, reactions.get(m.id))), hasMore };
     },
     'messages.send': async ({ target, content }) => {
       const { message } = d.conversations.post(target, content);

@@ -71,6 +71,9 @@ export class CommunicationService implements CommunicationHandler {
     if (!this.o.lifecycle.onReactionConfirmed({ agentId, messageId: args.messageId })) {
       return { ok: false, code: 'unknown_message', message: `Message "${args.messageId}" is not one you were woken by and have not answered; to reply, call message_send with its target.` };
     }
+    // Visible: stored with the message and shown under it.
+    this.o.store.addReaction({ messageId: args.messageId, authorId: agentId, emoji: args.emoji });
+    this.o.onMessageStored(message);
     this.o.log?.info('reaction confirmed', { agentId, messageId: args.messageId });
     return { ok: true };
   }

@@ -155,6 +155,21 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 2,
+    name: 'reactions',
+    sql: `
+      -- contract §5, §9.2: a confirmed reaction to the triggering message is a visible reply, so
+      -- it is stored and shown. One row per (message, author, emoji): reacting twice is a no-op.
+      CREATE TABLE reactions (
+        message_id TEXT NOT NULL REFERENCES messages (id),
+        author_id  TEXT NOT NULL,
+        emoji      TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (message_id, author_id, emoji)
+      ) STRICT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -208,3 +208,12 @@ export interface AuditRecord {
   readonly detail: string | null;
   readonly at: string;
 }
+
+export interface ReactionRecord {
+  readonly messageId: string;
+  readonly authorId: string;
+  /** The member's name when the author is a known member, else its id. */
+  readonly authorName: string;
+  readonly emoji: string;
+  readonly createdAt: string;
+}

@@ -20,6 +20,7 @@ import type {
   AppendMessageInput,
   AppendMessageResult,
   AuditInput,
+  ReactionRecord,
   AuditKind,
   AuditRecord,
   ConversationKind,
@@ -442,6 +443,29 @@ export class Store {
     return this.stmts.markersOfAgent.all({ agentId }).map(toMarker);
   }
 
+  // ---------------------------------------------------------------- reactions (contract §9.2)
+
+  /** Stores a reaction; `already` when this author had put this emoji on this message before. */
+  addReaction(r: { readonly messageId: string; readonly authorId: string; readonly emoji: string }): 'added' | 'already' {
+    const result = this.stmts.insertReaction.run({ messageId: r.messageId, authorId: r.authorId, emoji: r.emoji, at: this.iso() });
+    return Number(result.changes) > 0 ? 'added' : 'already';
+  }
+
+  /** Reactions of the given messages, oldest first per message. */
+  reactionsOf(messageIds: readonly string[]): Map<string, ReactionRecord[]> {
+    const out = new Map<string, ReactionRecord[]>();
+    if (messageIds.length === 0) return out;
+    const rows = this.stmts.reactionsOf.all({ ids: JSON.stringify(messageIds) });
+    for (const row of rows) {
+      const authorId = String(row.author_id);
+      const rec: ReactionRecord = { messageId: String(row.message_id), authorId, authorName: this.memberNames.get(authorId) ?? authorId, emoji: String(row.emoji), createdAt: String(row.created_at) };
+      const list = out.get(rec.messageId);
+      if (list === undefined) out.set(rec.messageId, [rec]);
+      else list.push(rec);
+    }
+    return out;
+  }
+
   // ---------------------------------------------------------------- audit (contract §8.3)
 
   appendAudit(a: AuditInput): void {
@@ -583,6 +607,8 @@ function prepareStatements(db: DatabaseSync) {
     insertMessage: p(`INSERT INTO messages (id, target, seq, author_id, author_kind, content, created_at, response_id, chunk_index, redelivered)
       VALUES ($id, $target, $seq, $authorId, $authorKind, $content, $createdAt, $responseId, $chunkIndex, $redelivered)`),
     getMessage: p('SELECT * FROM messages WHERE id = $id'),
+    insertReaction: p('INSERT INTO reactions (message_id, author_id, emoji, created_at) VALUES ($messageId, $authorId, $emoji, $at) ON CONFLICT DO NOTHING'),
+    reactionsOf: p('SELECT * FROM reactions WHERE message_id IN (SELECT value FROM json_each($ids)) ORDER BY created_at, rowid'),
     messagesRange: p('SELECT * FROM messages WHERE target = $target AND seq > $after AND seq < $before ORDER BY seq ASC LIMIT $limit'),
     messagesTail: p('SELECT * FROM messages WHERE target = $target AND seq > $after AND seq < $before ORDER BY seq DESC LIMIT $limit'),
     insertWake: p(`INSERT INTO wakes (token, message_id, agent_id, runtime, target, target_seq, delivery_class, status, created_at, updated_at)

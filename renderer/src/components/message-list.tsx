@@ -80,6 +80,15 @@ export const MessageList = memo(function MessageList({ target, messages, hasMore
                   {m.redelivered && <span className="message-tag">{copy(language, 'messages.redelivered')}</span>}
                 </header>
                 <div className="message-body">{m.content}</div>
+                {m.reactions.length > 0 && (
+                  <ul className="message-reactions" aria-label={copy(language, 'messages.reactions')}>
+                    {m.reactions.map((r) => (
+                      <li key={`${r.authorId}:${r.emoji}`} className="reaction" title={r.authorName}>
+                        <span aria-hidden="true">{r.emoji}</span> {r.authorName}
+                      </li>
+                    ))}
+                  </ul>
+                )}
               </article>
             );
           })}

@@ -30,7 +30,8 @@ export function mergeMessages(log: MessageLog, incoming: readonly Message[], has
   if (first !== undefined && sorted && mine[mine.length - 1]!.seq < first.seq) return { ...log, messages: [...mine, ...log.messages], hasMore: more };
   const bySeq = new Map<number, Message>();
   for (const m of log.messages) bySeq.set(m.seq, m);
-  for (const m of mine) if (!bySeq.has(m.seq)) bySeq.set(m.seq, m);
+  // The incoming copy wins: a message is immutable except for its reactions, which only grow.
+  for (const m of mine) bySeq.set(m.seq, m);
   const messages = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
   return { ...log, messages, hasMore: more };
 }

@@ -86,6 +86,16 @@ describe('assembled daemon with the demo runtime', () => {
     expect(messages.some((m) => m.content.includes('This answer stays in my local output'))).toBe(false);
   });
 
+  it('a confirmed reaction to the triggering message is the visible reply: stored, shown with the message, reply_sent', async () => {
+    const { daemon } = await start(demoConfig());
+    const wake = await sendAndSettle(daemon, '#general', '@demo /react');
+    expect(wake.status).toBe('reply_sent');
+    expect(wake.finalCheck).toBe(false);
+    const { messages } = await daemon.api['messages.list']({ target: '#general' });
+    expect(messages).toHaveLength(1);
+    expect(messages[0]?.reactions).toEqual([{ emoji: '👍', authorId: 'demo', authorName: 'Demo' }]);
+  });
+
   it('a long quiet task shows silence beacons on its wake, then replies', async () => {
     const { daemon } = await start(demoConfig({ DEMO_TASK_MS: '1600' }, 0.5));
     const wake = await sendAndSettle(daemon, '#general', '@demo /slow');

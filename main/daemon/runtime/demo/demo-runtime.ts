@@ -17,7 +17,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { asyncScheduler, firstValueFrom, race, Subject, timer, type SchedulerLike } from 'rxjs';
 import { map } from 'rxjs/operators';
 import type { DaemonLog } from '../../daemon-types.js';
-import { TOOL_MESSAGE_SEND, type McpEndpoint } from '../../mcp/mcp-server.js';
+import { TOOL_MESSAGE_SEND, TOOL_REACTION, type McpEndpoint } from '../../mcp/mcp-server.js';
+import { parseEnvelopes } from '../../prompt/envelope.js';
 import { exactTargets } from '../prompt-targets.js';
 import { boundDetail, textMetrics, type DeliverResult, type RuntimeAdapter, type RuntimeEvent, type RuntimeEventEnvelope, type StartResult, type TurnBoundaryHost } from '../runtime-adapter.js';
 
@@ -37,11 +38,12 @@ export interface DemoRuntimeOptions {
   readonly log?: DaemonLog;
 }
 
-type DemoCommand = 'slow' | 'local' | 'reply';
+type DemoCommand = 'slow' | 'local' | 'react' | 'reply';
 
 export function demoCommand(text: string): DemoCommand {
   if (/(^|\s)\/slow\b/i.test(text)) return 'slow';
   if (/(^|\s)\/local\b/i.test(text)) return 'local';
+  if (/(^|\s)\/react\b/i.test(text)) return 'react';
   return 'reply';
 }
 
@@ -123,13 +125,17 @@ export class DemoRuntime implements RuntimeAdapter {
         const finished = await firstValueFrom(race(timer(ms, this.scheduler).pipe(map(() => true)), this.interrupts.pipe(map(() => false))));
         if (!finished) return this.endTurn('interrupted');
         if (target !== null) await this.send(target, `${DEMO_LABEL} Finished the long quiet task after ${Math.round(ms / 1000)} s. While I was quiet, the daemon showed "Working…" beacons so you were never left wondering.`);
+      } else if (command === 'react') {
+        // A confirmed reaction to the triggering message is a visible reply too (contract §9.2).
+        const trigger = parseEnvelopes(text).at(-1);
+        if (trigger !== undefined) await this.react(trigger.messageId, '👍');
       } else if (command === 'local') {
         // Deliberately local-only: the daemon's final-check at the boundary is what gets a reply out.
         this.emit({ type: 'local_text', ...textMetrics('This answer stays in my local output and is never posted.') });
       } else if (target !== null) {
         await this.send(
           target,
-          `${DEMO_LABEL} Hi! I am the demo agent: no LLM, just a script that talks to AgentTeam like a real runtime. Send "/slow" for a long quiet task (watch the beacons) or "/local" for an answer that only reaches you after the final-check.`,
+          `${DEMO_LABEL} Hi! I am the demo agent: no LLM, just a script that talks to AgentTeam like a real runtime. Send "/slow" for a long quiet task (watch the beacons), "/local" for an answer that only reaches you after the final-check, or "/react" for a reaction instead of a message.`,
         );
       }
       await this.boundaries();
@@ -156,6 +162,12 @@ export class DemoRuntime implements RuntimeAdapter {
         await this.send(target, `${DEMO_LABEL} Here is the answer I had only written locally; the final-check reminded me to post it through message_send.`);
       }
     }
+  }
+
+  private async react(messageId: string, emoji: string): Promise<CallToolResult> {
+    if (this.client === null) throw new Error('not connected');
+    this.emit({ type: 'tool_call', name: TOOL_REACTION });
+    return (await this.client.callTool({ name: TOOL_REACTION, arguments: { message_id: messageId, emoji } })) as CallToolResult;
   }
 
   private async send(target: string, content: string): Promise<CallToolResult> {

@@ -3,7 +3,7 @@ import type { Message } from '../../../../shared/api/contract.js';
 import { emptyLog, mergeMessages, olderPageCursor } from '../../../../renderer/src/conversations/message-log.js';
 import { groupConversations, matchConversations } from '../../../../renderer/src/conversations/conversation-groups.js';
 
-const msg = (seq: number, target = '#general'): Message => ({ id: `${target}/${seq}`, target, seq, authorId: 'you', authorName: 'you', authorKind: 'operator', content: `m${seq}`, createdAt: '2026-11-30T10:00:00Z', responseId: null, redelivered: false });
+const msg = (seq: number, target = '#general'): Message => ({ id: `${target}/${seq}`, target, seq, authorId: 'you', authorName: 'you', authorKind: 'operator', content: `m${seq}`, createdAt: '2026-11-30T10:00:00Z', responseId: null, redelivered: false, reactions: [] });
 
 describe('message log', () => {
   it('keeps messages sorted by TargetSeq and unique, whatever order pages and events arrive in', () => {

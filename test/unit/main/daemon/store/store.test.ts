@@ -417,3 +417,25 @@ describe('audit of cross-target sends (contract §8.3)', () => {
     ]);
   });
 });
+
+describe('reactions', () => {
+  it('stores a reaction once per author and emoji, and lists them per message in order', () => {
+    store.upsertMember({ id: 'claude', kind: 'agent', name: 'Claude' });
+    const m = op(general, 'hi').message;
+    const other = op(general, 'again').message;
+    expect(store.addReaction({ messageId: m.id, authorId: 'claude', emoji: '👍' })).toBe('added');
+    expect(store.addReaction({ messageId: m.id, authorId: 'claude', emoji: '👍' })).toBe('already');
+    expect(store.addReaction({ messageId: m.id, authorId: 'claude', emoji: '✅' })).toBe('added');
+    const byMessage = store.reactionsOf([m.id, other.id]);
+    expect(byMessage.get(m.id)?.map((r) => [r.emoji, r.authorName])).toEqual([
+      ['👍', 'Claude'],
+      ['✅', 'Claude'],
+    ]);
+    expect(byMessage.has(other.id)).toBe(false);
+  });
+
+  it('refuses a reaction to a message that does not exist (nothing written)', () => {
+    expect(() => store.addReaction({ messageId: 'msg_missing', authorId: 'claude', emoji: '👍' })).toThrow();
+    expect(store.reactionsOf(['msg_missing']).size).toBe(0);
+  });
+});
