@@ -36,6 +36,17 @@ test.describe('demo runtime in the browser', () => {
     expect(rows).toEqual([expect.objectContaining({ agentId: 'demo', status: 'reply_sent', finalCheck: false })]);
   });
 
+  test('reaction: the demo reacts instead of writing; the 👍 shows under the triggering message and the chip says "Replied"', async ({ app }, info) => {
+    await sendFromComposer(app, '@demo /react');
+    const chip = statusArea(app).locator('[data-wake]');
+    await expect(chip).toHaveAttribute('data-status', 'reply_sent');
+    const trigger = app.locator('article.message-operator');
+    await expect(trigger.getByRole('list', { name: 'Reactions' }).getByRole('listitem')).toHaveText(['👍 Demo']);
+    // A reaction is not a message.
+    await expect(app.locator('article.message-agent')).toHaveCount(0);
+    await screenshot(app, info, 'demo-reaction');
+  });
+
   test('the status area shows only the latest terminal status once nothing is active', async ({ app }) => {
     await sendFromComposer(app, '@demo first');
     await expect(statusArea(app).locator('[data-status="reply_sent"]')).toHaveCount(1);
