@@ -93,8 +93,4 @@ export function ok<T>(value: T): { readonly ok: true; readonly value: T } {
   return { ok: true, value };
 }
 
-/** Bounds an error text from a runtime before it reaches a status detail (contract §9.3). */
-export function boundedDetail(text: string, max = 300): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
-}
+export { boundedDetail } from '../diagnostics.js';

@@ -1,7 +1,7 @@
 /** Public face of the runtime adapters. */
 export { createRuntimeAdapter, resolveRuntimeCommand, runtimeDirOf } from './runtime-factory.js';
 export type { RuntimeAdapterResult, RuntimeDeps } from './runtime-factory.js';
-export { textMetrics, boundDetail, RUNTIME_ERROR_DETAIL_MAX } from './runtime-adapter.js';
+export { textMetrics, boundedDetail, RUNTIME_ERROR_DETAIL_MAX } from './runtime-adapter.js';
 export type { DeliverResult, RuntimeAdapter, RuntimeEvent, RuntimeEventEnvelope, StartResult, TurnBoundaryHost } from './runtime-adapter.js';
 export { fileSessionStore, memorySessionStore } from './runtime-session-store.js';
 export type { RuntimeSessionStore, StoredRuntimeSession } from './runtime-session-store.js';

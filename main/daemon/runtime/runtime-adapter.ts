@@ -36,7 +36,7 @@ export type RuntimeEvent =
  */
 export type RuntimeEventEnvelope = RuntimeEvent & { readonly generation: number };
 
-export const RUNTIME_ERROR_DETAIL_MAX = 300;
+export { DETAIL_MAX as RUNTIME_ERROR_DETAIL_MAX } from '../diagnostics.js';
 
 /** The host side of the turn boundary hook. */
 export interface TurnBoundaryHost {
@@ -65,15 +65,4 @@ export interface RuntimeAdapter {
   stop(): Promise<void>;
 }
 
-/** Byte and rune counts of local text: the only trace of it an event may carry. */
-export function textMetrics(text: string): { bytes: number; runes: number } {
-  let runes = 0;
-  for (const _ of text) runes += 1;
-  return { bytes: new TextEncoder().encode(text).length, runes };
-}
-
-/** Bounds a runtime error detail for events, statuses and logs. */
-export function boundDetail(detail: string): string {
-  const oneLine = detail.replace(/\s+/g, ' ').trim();
-  return oneLine.length <= RUNTIME_ERROR_DETAIL_MAX ? oneLine : `${oneLine.slice(0, RUNTIME_ERROR_DETAIL_MAX - 1)}…`;
-}
+export { boundedDetail, textMetrics } from '../diagnostics.js';

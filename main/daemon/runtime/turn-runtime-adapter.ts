@@ -16,7 +16,7 @@ import { Subject, asyncScheduler, type Observable, type SchedulerLike, type Subs
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { AgentRuntime, RuntimeEvent as TurnEvent } from './agent-runtime.js';
-import { boundDetail, textMetrics, type DeliverResult, type RuntimeAdapter, type RuntimeEvent, type RuntimeEventEnvelope, type StartResult, type TurnBoundaryHost } from './runtime-adapter.js';
+import { boundedDetail, textMetrics, type DeliverResult, type RuntimeAdapter, type RuntimeEvent, type RuntimeEventEnvelope, type StartResult, type TurnBoundaryHost } from './runtime-adapter.js';
 import { DEFAULT_RESTART_POLICY, RestartSupervisor, type RestartPolicy } from './supervisor.js';
 
 export interface TurnRuntimeAdapterOptions {
@@ -121,7 +121,7 @@ export class TurnRuntimeAdapter implements RuntimeAdapter {
         return;
       case 'turn.end':
         if (e.outcome === 'completed') return this.#boundary(g);
-        if (e.outcome === 'failed') this.#emit(g, { type: 'runtime_error', detail: boundDetail(e.error ?? `the ${this.runtime} turn failed`) });
+        if (e.outcome === 'failed') this.#emit(g, { type: 'runtime_error', detail: boundedDetail(e.error ?? `the ${this.runtime} turn failed`) });
         this.#endTurn(g, e.outcome === 'failed' ? 'error' : 'interrupted');
         return;
       case 'exit':
@@ -134,12 +134,12 @@ export class TurnRuntimeAdapter implements RuntimeAdapter {
     try {
       text = await this.#o.host.onTurnBoundary();
     } catch (err) {
-      this.#emit(g, { type: 'final_check', outcome: 'failed', via: 'user_message', detail: boundDetail(`host error: ${err instanceof Error ? err.message : String(err)}`) });
+      this.#emit(g, { type: 'final_check', outcome: 'failed', via: 'user_message', detail: boundedDetail(`host error: ${err instanceof Error ? err.message : String(err)}`) });
       text = null;
     }
     if (text === null) return this.#endTurn(g, 'completed');
     const res = await this.#inner.submit({ kind: 'final_check', text });
-    this.#emit(g, { type: 'final_check', outcome: res.ok ? 'injected' : 'failed', via: 'user_message', detail: res.ok ? null : boundDetail(res.message) });
+    this.#emit(g, { type: 'final_check', outcome: res.ok ? 'injected' : 'failed', via: 'user_message', detail: res.ok ? null : boundedDetail(res.message) });
     // The final-check turn continues the logical turn; its end asks the host again.
     if (!res.ok) this.#endTurn(g, 'completed');
   }
@@ -151,7 +151,7 @@ export class TurnRuntimeAdapter implements RuntimeAdapter {
   }
 
   #onExit(g: number, code: number | null, signal: string | null, expected: boolean): void {
-    if (this.#turnOpen && !expected) this.#emit(g, { type: 'runtime_error', detail: boundDetail(`the ${this.runtime} runtime exited during a turn (code ${code}, signal ${signal})`) });
+    if (this.#turnOpen && !expected) this.#emit(g, { type: 'runtime_error', detail: boundedDetail(`the ${this.runtime} runtime exited during a turn (code ${code}, signal ${signal})`) });
     this.#turnOpen = false;
     this.#emit(g, { type: 'exit', code, signal, expected });
     if (expected || this.#stopped) return;

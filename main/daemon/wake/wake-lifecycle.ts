@@ -10,6 +10,7 @@ import type { PromptLanguage } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
+import { boundedDetail, textMetrics } from '../diagnostics.js';
 import type { WakeMetrics } from '../metrics/wake-metrics.js';
 import { PendingDelivery, type DeliveryClass, type RecoveryFrontier, type TableEffect, type TurnBoundaryKind } from './pending-delivery.js';
 import { PendingDeliveryTable } from './pending-delivery-table.js';
@@ -17,7 +18,7 @@ import type { FinalCheckRenderer, WakeCorrelationPort, WakeJournal, WakeJournalE
 import type { WakeStatusEvent } from './wake-status-event.js';
 
 /** Bounded failure detail (contract §9.3: "bounded runtime failure detail"). */
-export const WAKE_DETAIL_MAX_LENGTH = 300;
+export { DETAIL_MAX as WAKE_DETAIL_MAX_LENGTH } from '../diagnostics.js';
 export const DEFAULT_PENDING_CAPACITY = 32;
 const TARGET_CACHE_SIZE = 1024;
 
@@ -95,17 +96,6 @@ export interface SendResult {
 interface AgentSlot {
   profile: AgentProfile;
   readonly table: PendingDeliveryTable;
-}
-
-function bounded(detail: string): string {
-  const oneLine = detail.replace(/\s+/g, ' ').trim();
-  return oneLine.length <= WAKE_DETAIL_MAX_LENGTH ? oneLine : `${oneLine.slice(0, WAKE_DETAIL_MAX_LENGTH - 1)}…`;
-}
-
-function runeCount(text: string): number {
-  let n = 0;
-  for (const _ of text) n += 1;
-  return n;
 }
 
 export class WakeLifecycle {
@@ -211,7 +201,7 @@ export class WakeLifecycle {
     const slot = this.#slot(agentId);
     if (generation !== slot.table.generation) return;
     for (const token of wakeTokens) {
-      this.#apply(slot, slot.table.terminate(token, { status: 'failed', reason: null, detail: bounded(detail) }));
+      this.#apply(slot, slot.table.terminate(token, { status: 'failed', reason: null, detail: boundedDetail(detail) }));
     }
   }
 
@@ -237,13 +227,13 @@ export class WakeLifecycle {
   /** Phase 4: the final-check could not be injected; those rows end no_reply at once, no retry. */
   onFinalCheckUndeliverable(agentId: string, generation: number, wakeTokens: readonly string[], detail = 'the final-check could not be delivered to the runtime'): void {
     const slot = this.#slot(agentId);
-    this.#apply(slot, slot.table.finalCheckUndeliverable(generation, wakeTokens, `final_check_undeliverable: ${bounded(detail)}`));
+    this.#apply(slot, slot.table.finalCheckUndeliverable(generation, wakeTokens, `final_check_undeliverable: ${boundedDetail(detail)}`));
   }
 
   /** §9.2: every row still in the table ends `failed`. With `processExited`, admission pauses until replacement. */
   onRuntimeError(agentId: string, generation: number, detail: string, options: { readonly processExited?: boolean } = {}): void {
     const slot = this.#slot(agentId);
-    this.#apply(slot, slot.table.runtimeError(generation, bounded(detail), options.processExited ?? false));
+    this.#apply(slot, slot.table.runtimeError(generation, boundedDetail(detail), options.processExited ?? false));
   }
 
   /**
@@ -284,7 +274,7 @@ export class WakeLifecycle {
 
   /** Local assistant text (§6.5): only its byte and rune counts are kept; the text is dropped here. */
   onLocalText(agentId: string, generation: number, text: string): void {
-    this.onLocalTextCounts(agentId, generation, { bytes: Buffer.byteLength(text, 'utf8'), runes: runeCount(text) });
+    this.onLocalTextCounts(agentId, generation, textMetrics(text));
   }
 
   /** The same, for adapters that already reduced the text to its counts (contract §6.5: they never hand it over). */

@@ -21,7 +21,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { asyncScheduler, Subject, timer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { DaemonLog } from '../../daemon-types.js';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
-import { boundDetail, type DeliverResult, type RuntimeAdapter, type RuntimeEvent, type RuntimeEventEnvelope, type StartResult, type TurnBoundaryHost } from '../runtime-adapter.js';
+import { boundedDetail, type DeliverResult, type RuntimeAdapter, type RuntimeEvent, type RuntimeEventEnvelope, type StartResult, type TurnBoundaryHost } from '../runtime-adapter.js';
 import type { RuntimeSessionStore } from '../runtime-session-store.js';
 import { DEFAULT_RESTART_POLICY, RestartSupervisor, type RestartPolicy } from '../supervisor.js';
 import { initialTurnState, mapClaudeEvent, type ClaudeTurnState } from './claude-event-mapper.js';
@@ -242,10 +242,10 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
         onStart?.(
           spawnError !== null
             ? { ok: false, code: 'spawn_failed', message: `Could not start "${launch.command}" (${spawnError.message}). Set "command" of agent "${o.agentId}" in agentteam.json.` }
-            : { ok: false, code: 'exited', message: boundDetail(`Claude Code exited (code ${code}, signal ${signal}) before it was ready${detail !== null ? `: ${detail}` : ''}`) },
+            : { ok: false, code: 'exited', message: boundedDetail(`Claude Code exited (code ${code}, signal ${signal}) before it was ready${detail !== null ? `: ${detail}` : ''}`) },
         );
       }
-      if (proc.state.turnOpen && !expected) this.emit(generation, { type: 'runtime_error', detail: boundDetail(`Claude Code exited during a turn (code ${code}, signal ${signal})`) });
+      if (proc.state.turnOpen && !expected) this.emit(generation, { type: 'runtime_error', detail: boundedDetail(`Claude Code exited during a turn (code ${code}, signal ${signal})`) });
       this.emit(generation, { type: 'exit', code, signal, expected });
       o.log?.info('claude-code exited', { agentId: o.agentId, generation, code, signal, expected });
       if (this.current === proc) this.current = null;
@@ -286,7 +286,7 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
       const response = ev.response as { request_id?: string; subtype?: string; error?: string } | undefined;
       if (response?.request_id === `agentteam_init_${proc.generation}`) {
         if (response.subtype !== 'success') {
-          this.emit(proc.generation, { type: 'runtime_error', detail: boundDetail(`initialize refused: ${response.error ?? 'unknown error'}`) });
+          this.emit(proc.generation, { type: 'runtime_error', detail: boundedDetail(`initialize refused: ${response.error ?? 'unknown error'}`) });
           this.killGroup(proc, 'SIGTERM');
           return;
         }
@@ -361,7 +361,7 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
     try {
       return await this.options.host.onTurnBoundary();
     } catch (err) {
-      this.emit(proc.generation, { type: 'final_check', outcome: 'failed', via, detail: boundDetail(`host error: ${err instanceof Error ? err.message : String(err)}`) });
+      this.emit(proc.generation, { type: 'final_check', outcome: 'failed', via, detail: boundedDetail(`host error: ${err instanceof Error ? err.message : String(err)}`) });
       return null;
     }
   }

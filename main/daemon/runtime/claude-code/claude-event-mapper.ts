@@ -4,7 +4,7 @@
  * names, `result` ends the turn (with runtime_error first when `is_error`). Pure, so it is
  * table-tested without the CLI; control messages are handled by the adapter.
  */
-import { boundDetail, textMetrics, type RuntimeEvent } from '../runtime-adapter.js';
+import { boundedDetail, textMetrics, type RuntimeEvent } from '../runtime-adapter.js';
 
 export interface ClaudeTurnState {
   turnOpen: boolean;
@@ -32,7 +32,7 @@ export function resultErrorDetail(ev: Json): string {
   if (result !== null && result.startsWith('API Error')) parts.push(result);
   const errors = Array.isArray(ev.errors) ? ev.errors.filter((e): e is string => typeof e === 'string') : [];
   parts.push(...errors);
-  return boundDetail(parts.length > 0 ? parts.join(': ') : 'claude reported an error result');
+  return boundedDetail(parts.length > 0 ? parts.join(': ') : 'claude reported an error result');
 }
 
 export function mapClaudeEvent(state: ClaudeTurnState, ev: Json): RuntimeEvent[] {

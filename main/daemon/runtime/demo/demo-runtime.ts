@@ -20,7 +20,7 @@ import type { DaemonLog } from '../../daemon-types.js';
 import { TOOL_MESSAGE_SEND, TOOL_REACTION, type McpEndpoint } from '../../mcp/mcp-server.js';
 import { parseEnvelopes } from '../../prompt/envelope.js';
 import { exactTargets } from '../prompt-targets.js';
-import { boundDetail, textMetrics, type DeliverResult, type RuntimeAdapter, type RuntimeEvent, type RuntimeEventEnvelope, type StartResult, type TurnBoundaryHost } from '../runtime-adapter.js';
+import { boundedDetail, textMetrics, type DeliverResult, type RuntimeAdapter, type RuntimeEvent, type RuntimeEventEnvelope, type StartResult, type TurnBoundaryHost } from '../runtime-adapter.js';
 
 export const DEMO_LABEL = '[demo]';
 /** One beacon at the default 45 s silence threshold before the reply. */
@@ -77,7 +77,7 @@ export class DemoRuntime implements RuntimeAdapter {
       if (!tools.some((t) => t.name === TOOL_MESSAGE_SEND)) throw new Error(`the MCP server offers no ${TOOL_MESSAGE_SEND} tool`);
     } catch (err) {
       await client.close().catch(() => undefined);
-      return { ok: false, code: 'exited', message: boundDetail(`The demo runtime could not reach the agentteam MCP server: ${err instanceof Error ? err.message : String(err)}`) };
+      return { ok: false, code: 'exited', message: boundedDetail(`The demo runtime could not reach the agentteam MCP server: ${err instanceof Error ? err.message : String(err)}`) };
     }
     this.client = client;
     this.emit({ type: 'ready', sessionId: null, resumed: false });
@@ -141,7 +141,7 @@ export class DemoRuntime implements RuntimeAdapter {
       await this.boundaries();
       this.endTurn('completed');
     } catch (err) {
-      this.emit({ type: 'runtime_error', detail: boundDetail(`demo runtime: ${err instanceof Error ? err.message : String(err)}`) });
+      this.emit({ type: 'runtime_error', detail: boundedDetail(`demo runtime: ${err instanceof Error ? err.message : String(err)}`) });
       this.endTurn('error');
     }
   }
@@ -153,7 +153,7 @@ export class DemoRuntime implements RuntimeAdapter {
       try {
         check = await this.options.host.onTurnBoundary();
       } catch (err) {
-        this.emit({ type: 'final_check', outcome: 'failed', via: 'user_message', detail: boundDetail(`host error: ${err instanceof Error ? err.message : String(err)}`) });
+        this.emit({ type: 'final_check', outcome: 'failed', via: 'user_message', detail: boundedDetail(`host error: ${err instanceof Error ? err.message : String(err)}`) });
         return;
       }
       if (check === null) return;
