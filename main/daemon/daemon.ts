@@ -28,7 +28,7 @@ import { CommunicationService } from './services/communication-service.js';
 import { ConversationService, OPERATOR_ID, OPERATOR_NAME } from './services/conversation-service.js';
 import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
 import { createSilenceAndDelivery } from './silence-and-delivery.js';
-import { Store, type MessageRecord } from './store/index.js';
+import { Store, type MessageRecord, type ReactionRecord } from './store/index.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
 
 /** Per-person settings the UI edits (language, per-channel watchdog and delivery); kept by the composition root. */
@@ -117,7 +117,7 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
       }
       publish({ name: 'alert.raised', payload: alert });
     };
-    const onMessageStored = (m: MessageRecord): void => publish({ name: 'message.stored', payload: toMessage(m, store.reactionsOf([m.id]).get(m.id)) });
+    const onMessageStored = (m: MessageRecord, reactions?: readonly ReactionRecord[]): void => publish({ name: 'message.stored', payload: toMessage(m, reactions) });
     /** The wakes each recent turn carries (bounded: a late retry result of an old turn is simply not shown on a wake). */
     const turnWakes = new Map<string, readonly string[]>();
     const rememberTurn = (turnId: string, wakeTokens: readonly string[]): void => {

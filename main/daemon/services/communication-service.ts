@@ -9,7 +9,7 @@ import type { TargetKey } from '../../../shared/target.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { DeliveryTracker } from '../delivery/delivery-tracker.js';
 import type { CommunicationHandler, MessageSendArgs, MessageSendResult, ReactionArgs, ToolRefusal } from '../mcp/communication-handler.js';
-import type { MessageRecord, Store } from '../store/index.js';
+import type { MessageRecord, ReactionRecord, Store } from '../store/index.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
 
 export interface CommunicationServiceOptions {
@@ -18,7 +18,8 @@ export interface CommunicationServiceOptions {
   readonly tracker: DeliveryTracker;
   /** The agent's running turn, if any (delivery correlation: turn_id + response_id). */
   readonly currentTurn: (agentId: string) => string | null;
-  readonly onMessageStored: (message: MessageRecord) => void;
+  /** A new message, or (with its reactions) an existing one whose reactions changed. */
+  readonly onMessageStored: (message: MessageRecord, reactions?: readonly ReactionRecord[]) => void;
   readonly log?: DaemonLog;
 }
 
@@ -73,7 +74,7 @@ export class CommunicationService implements CommunicationHandler {
     }
     // Visible: stored with the message and shown under it.
     this.o.store.addReaction({ messageId: args.messageId, authorId: agentId, emoji: args.emoji });
-    this.o.onMessageStored(message);
+    this.o.onMessageStored(message, this.o.store.reactionsOf([message.id]).get(message.id));
     this.o.log?.info('reaction confirmed', { agentId, messageId: args.messageId });
     return { ok: true };
   }
