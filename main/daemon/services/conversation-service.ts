@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../../shared/api/contract.js';
-import { parseTarget, type TargetKey } from '../../../shared/target.js';
+import { parseTarget, type Target, type TargetKey } from '../../../shared/target.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { DeliveryTracker } from '../delivery/delivery-tracker.js';
 import { agentsToWake } from '../router/mention-router.js';
@@ -31,17 +31,21 @@ export class ConversationService {
 
   /** Canonical key of a target typed by a person, or an `invalid_target` error saying what is wrong. */
   parse(text: string): TargetKey {
+    return this.#resolve(text).key;
+  }
+
+  #resolve(text: string): { key: TargetKey; target: Target } {
     const parsed = parseTarget(text);
     if (!parsed.ok) throw new ApiError('invalid_target', parsed.error.message);
     if (parsed.target.kind === 'dm' && !this.o.agentIds().has(parsed.target.member)) {
       throw new ApiError('unknown_target', `There is no agent "@${parsed.target.member}" to talk to directly; agents: ${[...this.o.agentIds()].map((a) => `@${a}`).join(', ') || 'none configured'}.`);
     }
-    return parsed.key;
+    return { key: parsed.key, target: parsed.target };
   }
 
   /** Stores an operator message and wakes every agent it addresses. */
   post(targetText: string, content: string): { message: MessageRecord; wakeTokens: string[] } {
-    const target = this.parse(targetText);
+    const { key: target, target: parsedTarget } = this.#resolve(targetText);
     if (content.trim().length === 0) throw new ApiError('invalid_request', 'The message is empty.');
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes > this.o.maxMessageBytes) {
@@ -51,10 +55,8 @@ export class ConversationService {
     this.o.onMessageStored(message);
     // Watchdog spec B: kept FAILED_FINAL replies go out again, marked, on the next inbound message.
     void this.o.tracker.redeliver(target).catch((err: unknown) => this.o.log?.warn('re-delivery failed', { target, error: String(err) }));
-    const parsed = parseTarget(target);
-    if (!parsed.ok) throw new Error(`internal: stored target ${target} does not parse`);
     const wakeTokens: string[] = [];
-    for (const agentId of agentsToWake({ target: parsed.target, authorKind: 'operator', content, agentIds: this.o.agentIds() })) {
+    for (const agentId of agentsToWake({ target: parsedTarget, authorKind: 'operator', content, agentIds: this.o.agentIds() })) {
       const wakeToken = `wk_${randomUUID()}`;
       this.o.lifecycle.enqueue(agentId, { wakeToken, messageId: message.id, target, targetSeq: message.seq, deliveryClass: 'visible_reply' });
       wakeTokens.push(wakeToken);
