@@ -6,6 +6,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
+import prettierConfig from 'eslint-config-prettier';
 
 const nodeBuiltins = [...new Set(builtinModules.map((m) => m.replace(/^node:/, '')))];
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -22,7 +23,8 @@ const zone = (message, ...regexes) => ({
 const ONLY_THE_GATE = {
   name: 'electron',
   importNames: ['ipcMain'],
-  message: 'only main/app/ipc-gate.ts may import ipcMain: add the call to shared/api/contract.ts and let the gate serve it (STYLE.md habit 4).',
+  message:
+    'only main/app/ipc-gate.ts may import ipcMain: add the call to shared/api/contract.ts and let the gate serve it (STYLE.md habit 4).',
 };
 const appZoneMessage =
   'main/app/ is the Electron main process: it may use electron, electron-store, electron-log, the daemon and shared, never React, preload, renderer or serve (DESIGN.md zones).';
@@ -32,6 +34,8 @@ export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.vite/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // Formatting is Prettier's (printWidth 120, `prettier --check` in `npm run lint`): no ESLint style rule may fight it.
+  prettierConfig,
   {
     languageOptions: { ecmaVersion: 2024, sourceType: 'module' },
     rules: {
@@ -41,7 +45,16 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        Buffer: 'readonly',
+      },
+    },
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   {
@@ -73,7 +86,10 @@ export default tseslint.config(
   {
     files: ['main/app/**', 'main/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [ONLY_THE_GATE], patterns: appZonePatterns.map((regex) => ({ regex, message: appZoneMessage })) }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [ONLY_THE_GATE], patterns: appZonePatterns.map((regex) => ({ regex, message: appZoneMessage })) },
+      ],
     },
   },
   {

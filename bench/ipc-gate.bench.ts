@@ -67,7 +67,13 @@ export default async function (args: string[]) {
     ratio: Number((gateList / rawList).toFixed(4)),
     unit: 'calls/s (wakes.list, 50 wakes)',
     overheadMicrosPerCall: { 'wakes.list': overhead(gateList, rawList), 'messages.send': overhead(gateSend, rawSend) },
-    devChecks: { overheadMicrosPerCall: { 'wakes.list': overhead(devList, rawList), 'messages.send': overhead(devSend, rawSend) } },
-    send: { value: Math.round(gateSend), baseline: Math.round(rawSend), ratio: Number((gateSend / rawSend).toFixed(4)) },
+    devChecks: {
+      overheadMicrosPerCall: { 'wakes.list': overhead(devList, rawList), 'messages.send': overhead(devSend, rawSend) },
+    },
+    send: {
+      value: Math.round(gateSend),
+      baseline: Math.round(rawSend),
+      ratio: Number((gateSend / rawSend).toFixed(4)),
+    },
   };
 }

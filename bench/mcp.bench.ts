@@ -21,9 +21,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CommunicationHandler } from '../main/daemon/mcp/communication-handler.js';
 import { startMcpServer } from '../main/daemon/mcp/mcp-server.js';
 
-function openDb(path: string): { insert: (agent: string, target: string, content: string) => number; close: () => void } {
+function openDb(path: string): {
+  insert: (agent: string, target: string, content: string) => number;
+  close: () => void;
+} {
   const db = new DatabaseSync(path);
-  db.exec(`PRAGMA journal_mode=WAL; PRAGMA synchronous=${process.env.BENCH_SYNC ?? 'FULL'}; CREATE TABLE messages (id INTEGER PRIMARY KEY, agent TEXT, target TEXT, content TEXT)`);
+  db.exec(
+    `PRAGMA journal_mode=WAL; PRAGMA synchronous=${process.env.BENCH_SYNC ?? 'FULL'}; CREATE TABLE messages (id INTEGER PRIMARY KEY, agent TEXT, target TEXT, content TEXT)`,
+  );
   const stmt = db.prepare('INSERT INTO messages (agent, target, content) VALUES (?, ?, ?)');
   return { insert: (a, t, c) => Number(stmt.run(a, t, c).lastInsertRowid), close: () => db.close() };
 }
@@ -56,12 +61,27 @@ function jsonClient(url: URL, headers: Record<string, string>) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const post = (payload: unknown, extra: Record<string, string> = {}) =>
     new Promise<{ body: string; headers: Record<string, unknown> }>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers, ...extra } }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ body, headers: res.headers }));
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...headers,
+            ...extra,
+          },
+        },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => resolve({ body, headers: res.headers }));
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify(payload));
     });
@@ -82,15 +102,31 @@ function messageSendHandler(db: ReturnType<typeof openDb>): CommunicationHandler
 
 async function mcpRound(dir: string, n: number): Promise<RoundResult> {
   const db = openDb(join(dir, `mcp-${Date.now()}.db`));
-  const server = await startMcpServer({ handler: messageSendHandler(db), limits: { sendsPerMinute: 10_000_000, maxMessageBytes: 32_768 } });
+  const server = await startMcpServer({
+    handler: messageSendHandler(db),
+    limits: { sendsPerMinute: 10_000_000, maxMessageBytes: 32_768 },
+  });
   const endpoint = server.issueToken('bench');
   const client = jsonClient(new URL(endpoint.url), endpoint.headers);
   try {
-    const init = await client.post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } });
+    const init = await client.post({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } },
+    });
     const session = { 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': '2025-06-18' };
     await client.post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session);
     return await timed(n, async (i) => {
-      const r = await client.post({ jsonrpc: '2.0', id: i + 100, method: 'tools/call', params: { name: 'message_send', arguments: { target: '#general', content: `bench message ${i}` } } }, session);
+      const r = await client.post(
+        {
+          jsonrpc: '2.0',
+          id: i + 100,
+          method: 'tools/call',
+          params: { name: 'message_send', arguments: { target: '#general', content: `bench message ${i}` } },
+        },
+        session,
+      );
       if (!r.body.includes('seen_up_to_seq')) throw new Error(`message_send failed: ${r.body.slice(0, 200)}`);
     });
   } finally {
@@ -102,13 +138,21 @@ async function mcpRound(dir: string, n: number): Promise<RoundResult> {
 
 async function sdkClientRound(dir: string, n: number): Promise<RoundResult> {
   const db = openDb(join(dir, `sdk-${Date.now()}.db`));
-  const server = await startMcpServer({ handler: messageSendHandler(db), limits: { sendsPerMinute: 10_000_000, maxMessageBytes: 32_768 } });
+  const server = await startMcpServer({
+    handler: messageSendHandler(db),
+    limits: { sendsPerMinute: 10_000_000, maxMessageBytes: 32_768 },
+  });
   const endpoint = server.issueToken('bench');
   const client = new Client({ name: 'bench', version: '0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: endpoint.headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: endpoint.headers } }),
+  );
   try {
     return await timed(n, async (i) => {
-      const r = await client.callTool({ name: 'message_send', arguments: { target: '#general', content: `bench message ${i}` } });
+      const r = await client.callTool({
+        name: 'message_send',
+        arguments: { target: '#general', content: `bench message ${i}` },
+      });
       if (r.isError === true) throw new Error(`message_send failed: ${JSON.stringify(r.content)}`);
     });
   } finally {

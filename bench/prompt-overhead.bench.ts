@@ -15,7 +15,8 @@ import { AgentConfigSchema, PROMPT_LANGUAGES, type AgentConfig, type PromptLangu
 import { targetKey } from '../shared/target.js';
 import { RUNTIMES, type RuntimeKind } from '../shared/wake-status.js';
 
-const agentFor = (runtime: RuntimeKind, language: PromptLanguage): AgentConfig => AgentConfigSchema.parse({ id: 'agent', name: 'Agent', runtime, language });
+const agentFor = (runtime: RuntimeKind, language: PromptLanguage): AgentConfig =>
+  AgentConfigSchema.parse({ id: 'agent', name: 'Agent', runtime, language });
 
 function messages(n: number): DeliveryMessage[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -63,7 +64,12 @@ export default async function (args: string[]): Promise<Record<string, unknown>>
         const compiled = compileDelivery(agentFor(runtime, language), [m], { turn: 'wake', surface });
         const key = `${surface === 'cli' ? 'cli' : runtime}/${language}`;
         overheadBytes[key] = Buffer.byteLength(compiled.text) - Buffer.byteLength(bareEnvelope(m));
-        finalCheckBytes[key] = Buffer.byteLength(renderFinalCheck([{ target: m.target, wakes: [{ messageId: m.messageId, targetSeq: m.targetSeq, wakeToken: m.wakeToken }] }], { runtime, language, surface }));
+        finalCheckBytes[key] = Buffer.byteLength(
+          renderFinalCheck(
+            [{ target: m.target, wakes: [{ messageId: m.messageId, targetSeq: m.targetSeq, wakeToken: m.wakeToken }] }],
+            { runtime, language, surface },
+          ),
+        );
       }
 
   const agent = agentFor('claude-code', 'en');

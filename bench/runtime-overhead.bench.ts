@@ -31,7 +31,11 @@ interface TurnSample {
 const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
-  return s.length === 0 ? Number.NaN : s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+  return s.length === 0
+    ? Number.NaN
+    : s.length % 2 === 1
+      ? (s[mid] as number)
+      : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 };
 const round = (x: number) => Math.round(x * 100) / 100;
 
@@ -75,7 +79,12 @@ async function measure(kind: RealRuntimeKind, turns: number): Promise<{ samples:
       await turnEnded;
       if (terminal.status !== 'reply_sent') throw new Error(`bench turn ${i} ended ${terminal.status}`);
       if (i === 0) continue; // warm-up
-      samples.push({ deliverToTurnStart: turnStartAt - submitAt, submitAccepted: acceptedAt - submitAt, sendToTerminal: terminalAt - sendAt, cliTurn: turnEndAt - turnStartAt });
+      samples.push({
+        deliverToTurnStart: turnStartAt - submitAt,
+        submitAccepted: acceptedAt - submitAt,
+        sendToTerminal: terminalAt - sendAt,
+        cliTurn: turnEndAt - turnStartAt,
+      });
     }
   } finally {
     sub.unsubscribe();
@@ -108,5 +117,12 @@ export default async function (args: string[]): Promise<Record<string, unknown>>
   }
   const value = 1000 / daemonSum;
   const baseline = 1000 / cliSum;
-  return { value: round(value), baseline: round(baseline), ratio: round(value / baseline), unit: 'turns/s', runtimes: perRuntime, note: 'value: daemon path (deliver→turn.start + send→terminal) per turn; baseline: the CLI’s own turn time; medians' };
+  return {
+    value: round(value),
+    baseline: round(baseline),
+    ratio: round(value / baseline),
+    unit: 'turns/s',
+    runtimes: perRuntime,
+    note: 'value: daemon path (deliver→turn.start + send→terminal) per turn; baseline: the CLI’s own turn time; medians',
+  };
 }

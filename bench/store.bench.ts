@@ -38,7 +38,8 @@ function openRaw(dir: string): Side {
     author_id TEXT NOT NULL, author_kind TEXT NOT NULL CHECK (author_kind IN ('operator', 'agent')), content TEXT NOT NULL,
     created_at TEXT NOT NULL, response_id TEXT, chunk_index INTEGER, redelivered INTEGER NOT NULL DEFAULT 0,
     UNIQUE (target, seq), CHECK ((response_id IS NULL) = (chunk_index IS NULL))) STRICT`);
-  const insert: StatementSync = db.prepare(`INSERT INTO messages (id, target, seq, author_id, author_kind, content, created_at, response_id, chunk_index)
+  const insert: StatementSync =
+    db.prepare(`INSERT INTO messages (id, target, seq, author_id, author_kind, content, created_at, response_id, chunk_index)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const seqs = new Map<string, number>();
   return {
@@ -47,7 +48,17 @@ function openRaw(dir: string): Side {
       const seq = (seqs.get(target) ?? 0) + 1;
       seqs.set(target, seq);
       const agent = i % 2 === 1;
-      insert.run(`msg_${randomUUID()}`, target, seq, agent ? 'claude' : 'operator', agent ? 'agent' : 'operator', content(i), new Date().toISOString(), agent ? `r${i}` : null, agent ? 0 : null);
+      insert.run(
+        `msg_${randomUUID()}`,
+        target,
+        seq,
+        agent ? 'claude' : 'operator',
+        agent ? 'agent' : 'operator',
+        content(i),
+        new Date().toISOString(),
+        agent ? `r${i}` : null,
+        agent ? 0 : null,
+      );
     },
     close: () => db.close(),
   };
@@ -58,8 +69,16 @@ function openStore(dir: string): Side {
   return {
     append(i) {
       // Half operator messages, half agent replies carrying a response id (the idempotent path).
-      if (i % 2 === 1) store.appendMessage({ target: targetOf(i), authorId: 'claude', authorKind: 'agent', content: content(i), responseId: `r${i}` });
-      else store.appendMessage({ target: targetOf(i), authorId: 'operator', authorKind: 'operator', content: content(i) });
+      if (i % 2 === 1)
+        store.appendMessage({
+          target: targetOf(i),
+          authorId: 'claude',
+          authorKind: 'agent',
+          content: content(i),
+          responseId: `r${i}`,
+        });
+      else
+        store.appendMessage({ target: targetOf(i), authorId: 'operator', authorKind: 'operator', content: content(i) });
     },
     close: () => store.close(),
   };
@@ -85,7 +104,10 @@ function round(n: number, first: 'raw' | 'store'): { raw: Sample; store: Sample 
   const latencies = { raw: [] as number[], store: [] as number[] };
   try {
     for (let start = 0; start < n; start += BATCH) {
-      const order = (start / BATCH) % 2 === 0 ? [first, first === 'raw' ? 'store' : 'raw'] : [first === 'raw' ? 'store' : 'raw', first];
+      const order =
+        (start / BATCH) % 2 === 0
+          ? [first, first === 'raw' ? 'store' : 'raw']
+          : [first === 'raw' ? 'store' : 'raw', first];
       for (const name of order as Array<'raw' | 'store'>) {
         for (let i = start; i < Math.min(n, start + BATCH); i++) {
           const t0 = process.hrtime.bigint();

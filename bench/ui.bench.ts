@@ -34,12 +34,20 @@ export default async function uiBench(args: string[]) {
   const dataDir = await mkdtemp(join(tmpdir(), 'agentteam-bench-ui-'));
   // 200 replies in well under a minute: lift the per-agent send rate limit (default 60/min), or
   // the guard rightly refuses the 61st message_send and that wake ends without a reply.
-  const config = { agents: [{ id: 'demo', name: 'Demo', runtime: 'demo' }], channels: { local: {} }, limits: { sendsPerMinute: 10_000 } };
+  const config = {
+    agents: [{ id: 'demo', name: 'Demo', runtime: 'demo' }],
+    channels: { local: {} },
+    limits: { sendsPerMinute: 10_000 },
+  };
   await writeFile(join(dataDir, 'agentteam.json'), JSON.stringify(config));
 
   // Cold start: spawn → URL printed → first /healthz 200.
   const t0 = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'agentteam.mjs'), 'serve', '--data-dir', dataDir, '--port', '0'], { cwd: ROOT, env: { ...process.env, HOME: dataDir } });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'agentteam.mjs'), 'serve', '--data-dir', dataDir, '--port', '0'],
+    { cwd: ROOT, env: { ...process.env, HOME: dataDir } },
+  );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -59,7 +67,10 @@ export default async function uiBench(args: string[]) {
   await new Promise<void>((r) => echo.once('listening', () => r()));
   const echoPort = (echo.address() as { port: number }).port;
 
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   const connected = await connectDaemon(dataDir);
   if (!connected.ok) throw new Error(connected.message);
   const client = connected.client;
@@ -132,13 +143,16 @@ export default async function uiBench(args: string[]) {
         const w = r.value.find((x) => x.messageId === messageId);
         const seenAt = w === undefined ? undefined : seen.get(w.wakeToken);
         if (w?.endedAt != null && seenAt !== undefined) return { wakeToken: w.wakeToken, endedAt: w.endedAt, seenAt };
-        if (w !== undefined && w.endedAt !== null && w.status !== 'reply_sent') throw new Error(`wake ${w.wakeToken} ended ${w.status}, not reply_sent`);
+        if (w !== undefined && w.endedAt !== null && w.status !== 'reply_sent')
+          throw new Error(`wake ${w.wakeToken} ended ${w.status}, not reply_sent`);
         // Chip not seen yet: wait for the page's next report. Seen but not yet ended in the
         // list (a store write racing the push): ask again.
         if (seenAt === undefined) {
           await once(reported, 'chip', { signal: AbortSignal.timeout(30_000) }).catch(async () => {
             const area = await page.locator('[role="status"][data-target]').innerHTML();
-            throw new Error(`no chip reached reply_sent within 30 s for message ${messageId}: wake ${JSON.stringify(w ?? null)}; status area: ${area}`);
+            throw new Error(
+              `no chip reached reply_sent within 30 s for message ${messageId}: wake ${JSON.stringify(w ?? null)}; status area: ${area}`,
+            );
           });
         }
       }
@@ -152,7 +166,8 @@ export default async function uiBench(args: string[]) {
       if (!sent.ok) throw new Error(sent.message);
       const wake = await settled(sent.value.messageId);
       latencies.push(wake.seenAt - Date.parse(wake.endedAt));
-      const frameAt = (await page.evaluate(`window.__frameAt[${JSON.stringify(wake.wakeToken)}]`)) as number | undefined;
+      const frameAt = (await page.evaluate(`window.__frameAt[${JSON.stringify(wake.wakeToken)}]`)) as
+        number | undefined;
       if (frameAt !== undefined) {
         toFrame.push(frameAt - Date.parse(wake.endedAt));
         frameToChip.push(wake.seenAt - frameAt);

@@ -36,8 +36,21 @@ function makeLifecycle(): { lifecycle: WakeLifecycle; seen: { n: number } } {
   });
   const seen = { n: 0 };
   lifecycle.wakeStatus$.subscribe(() => (seen.n += 1));
-  lifecycle.deliveries$.subscribe((d) => lifecycle.onDelivered(d.agentId, d.generation, d.wakes.map((w) => w.wakeToken)));
-  for (let a = 0; a < AGENTS; a++) lifecycle.registerAgent({ agentId: `a${a}`, publicName: `a${a}`, displayName: `A${a}`, runtime: 'demo', model: null });
+  lifecycle.deliveries$.subscribe((d) =>
+    lifecycle.onDelivered(
+      d.agentId,
+      d.generation,
+      d.wakes.map((w) => w.wakeToken),
+    ),
+  );
+  for (let a = 0; a < AGENTS; a++)
+    lifecycle.registerAgent({
+      agentId: `a${a}`,
+      publicName: `a${a}`,
+      displayName: `A${a}`,
+      runtime: 'demo',
+      model: null,
+    });
   return { lifecycle, seen };
 }
 
@@ -46,7 +59,13 @@ function fill(lifecycle: WakeLifecycle, round: number): void {
   for (let a = 0; a < AGENTS; a++) {
     const agentId = `a${a}`;
     for (let i = 0; i < PER_AGENT; i++) {
-      lifecycle.enqueue(agentId, { wakeToken: `r${round}a${a}w${i}`, messageId: `r${round}a${a}m${i}`, target: targets[i % TARGETS] as string, targetSeq: round * PER_AGENT + i + 1, deliveryClass: 'visible_reply' });
+      lifecycle.enqueue(agentId, {
+        wakeToken: `r${round}a${a}w${i}`,
+        messageId: `r${round}a${a}m${i}`,
+        target: targets[i % TARGETS] as string,
+        targetSeq: round * PER_AGENT + i + 1,
+        deliveryClass: 'visible_reply',
+      });
     }
   }
 }
@@ -55,7 +74,13 @@ function settle(lifecycle: WakeLifecycle, round: number): void {
   for (let a = 0; a < AGENTS; a++) {
     const agentId = `a${a}`;
     lifecycle.onTurnBoundary(agentId, 0);
-    for (let t = 0; t < TARGETS / 2; t++) lifecycle.onSendResult({ agentId, status: 'sent', targetKey: targets[t] as TargetKey, seenUpToSeq: (round + 1) * PER_AGENT });
+    for (let t = 0; t < TARGETS / 2; t++)
+      lifecycle.onSendResult({
+        agentId,
+        status: 'sent',
+        targetKey: targets[t] as TargetKey,
+        seenUpToSeq: (round + 1) * PER_AGENT,
+      });
     lifecycle.onTurnBoundary(agentId, 0);
   }
 }
@@ -68,7 +93,10 @@ function runLifecycle(rounds: number): number {
     settle(lifecycle, r);
   }
   const ms = performance.now() - start;
-  if (seen.n !== rounds * AGENTS * PER_AGENT * TRANSITIONS_PER_WAKE) throw new Error(`bench: expected ${rounds * AGENTS * PER_AGENT * TRANSITIONS_PER_WAKE} wake_status events, saw ${seen.n}`);
+  if (seen.n !== rounds * AGENTS * PER_AGENT * TRANSITIONS_PER_WAKE)
+    throw new Error(
+      `bench: expected ${rounds * AGENTS * PER_AGENT * TRANSITIONS_PER_WAKE} wake_status events, saw ${seen.n}`,
+    );
   return (seen.n / ms) * 1000;
 }
 
@@ -89,7 +117,12 @@ function runBaseline(rounds: number): number {
     for (let a = 0; a < AGENTS; a++) {
       const table = tables.get(`a${a}`) as Map<string, RawRow>;
       for (let i = 0; i < PER_AGENT; i++) {
-        table.set(`r${r}a${a}w${i}`, { messageId: `r${r}a${a}m${i}`, target: targets[i % TARGETS] as string, seq: r * PER_AGENT + i + 1, status: 'queued' });
+        table.set(`r${r}a${a}w${i}`, {
+          messageId: `r${r}a${a}m${i}`,
+          target: targets[i % TARGETS] as string,
+          seq: r * PER_AGENT + i + 1,
+          status: 'queued',
+        });
         transitions += 1;
       }
       for (const row of table.values()) {
@@ -119,7 +152,8 @@ function runBaseline(rounds: number): number {
     }
   }
   const ms = performance.now() - start;
-  if (transitions !== rounds * AGENTS * PER_AGENT * TRANSITIONS_PER_WAKE) throw new Error('bench: baseline transition count is off');
+  if (transitions !== rounds * AGENTS * PER_AGENT * TRANSITIONS_PER_WAKE)
+    throw new Error('bench: baseline transition count is off');
   return (transitions / ms) * 1000;
 }
 

@@ -43,7 +43,7 @@ interface Plan {
 /** The same seeded event sequence for every variant and round. */
 function plan(turns: number, events: number): Plan {
   let seed = 0x2545f491;
-  const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const starts: TurnStartEvent[] = [];
   const visible: MessageDeliveredEvent[] = [];
   const local: RuntimeLocalEvent[][] = [];
@@ -196,11 +196,17 @@ export default async function watchdogBench(args: string[]) {
   let naive: Measure | null = null;
   if (args.includes('--naive')) {
     naive = runNaive(p, threshold);
-    console.log(`naive switchMap(timer) (reference, not shipped): ${Math.round(naive.eventsPerSecond).toLocaleString('en')} events/s, ${Math.round(naive.bytesPerTurn)} B/turn`);
+    console.log(
+      `naive switchMap(timer) (reference, not shipped): ${Math.round(naive.eventsPerSecond).toLocaleString('en')} events/s, ${Math.round(naive.bytesPerTurn)} B/turn`,
+    );
   }
-  console.log(`turns ${turns}, events ${events} (${(visibleShare * 100).toFixed(1)} % operator-visible), rounds ${rounds}`);
+  console.log(
+    `turns ${turns}, events ${events} (${(visibleShare * 100).toFixed(1)} % operator-visible), rounds ${rounds}`,
+  );
   console.log(`bus+watchdog: ${Math.round(value).toLocaleString('en')} events/s, ${Math.round(bytesPerTurn)} B/turn`);
-  console.log(`raw Map+setTimeout: ${Math.round(baseline).toLocaleString('en')} events/s, ${Math.round(baselineBytesPerTurn)} B/turn`);
+  console.log(
+    `raw Map+setTimeout: ${Math.round(baseline).toLocaleString('en')} events/s, ${Math.round(baselineBytesPerTurn)} B/turn`,
+  );
   return {
     value: Math.round(value),
     baseline: Math.round(baseline),
@@ -215,6 +221,8 @@ export default async function watchdogBench(args: string[]) {
     visibleShare: Number(visibleShare.toFixed(4)),
     rounds,
     goal: { ratio: 0.5, bytesPerTurn: 1024 },
-    ...(naive === null ? {} : { naiveEventsPerSecond: Math.round(naive.eventsPerSecond), naiveBytesPerTurn: Math.round(naive.bytesPerTurn) }),
+    ...(naive === null
+      ? {}
+      : { naiveEventsPerSecond: Math.round(naive.eventsPerSecond), naiveBytesPerTurn: Math.round(naive.bytesPerTurn) }),
   };
 }

@@ -17,7 +17,9 @@ if (major < 24) {
     node24 = undefined;
   }
   if (node24 === undefined || !existsSync(node24)) {
-    process.stderr.write(`agentteam: needs Node 24 or newer (this is ${process.version}); run "npm install" in the project first.\n`);
+    process.stderr.write(
+      `agentteam: needs Node 24 or newer (this is ${process.version}); run "npm install" in the project first.\n`,
+    );
     process.exit(1);
   }
   const r = spawnSync(node24, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });

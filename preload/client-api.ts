@@ -2,7 +2,16 @@
  * Builds the `ClientApi` object from the contract's call names, over a minimal IPC port so it
  * is tested without Electron. Only this file's output crosses the context bridge.
  */
-import { apiCalls, apiEvents, channelOf, splitCallName, type ApiCallName, type ApiEvent, type ApiEventName, type ClientApi } from '../shared/api/contract.js';
+import {
+  apiCalls,
+  apiEvents,
+  channelOf,
+  splitCallName,
+  type ApiCallName,
+  type ApiEvent,
+  type ApiEventName,
+  type ClientApi,
+} from '../shared/api/contract.js';
 
 export interface PreloadIpc {
   invoke(channel: string, request: unknown): Promise<unknown>;
@@ -22,7 +31,9 @@ export function buildClientApi(ipc: PreloadIpc): ClientApi {
   const events = {
     subscribe(listener: (event: ApiEvent) => void): () => void {
       if (typeof listener !== 'function') throw new TypeError('events.subscribe needs a function');
-      const stops = eventNames.map((name) => ipc.on(channelOf(name), (payload) => listener({ name, payload } as ApiEvent)));
+      const stops = eventNames.map((name) =>
+        ipc.on(channelOf(name), (payload) => listener({ name, payload } as ApiEvent)),
+      );
       let subscribed = true;
       return () => {
         if (!subscribed) return;

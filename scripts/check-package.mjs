@@ -13,7 +13,16 @@
  * Usage: node scripts/check-package.mjs [--keep]   (--keep leaves the stub for inspection)
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,11 +88,17 @@ function readFuses(executable) {
  */
 function externalSpecifiers(dir) {
   const found = new Set();
-  const files = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.js')).map((f) => join(dir, String(f)));
-  const load = /(?:^|[;\s])(?:import|export)\s[^'"`;]*?from\s*["']([^"'./][^"']*)["']|(?:^|[^.\w`$])(?:__require|require|import)\(\s*["']([^"'./][^"']*)["']\s*\)/gm;
+  const files = readdirSync(dir, { recursive: true })
+    .filter((f) => String(f).endsWith('.js'))
+    .map((f) => join(dir, String(f)));
+  const load =
+    /(?:^|[;\s])(?:import|export)\s[^'"`;]*?from\s*["']([^"'./][^"']*)["']|(?:^|[^.\w`$])(?:__require|require|import)\(\s*["']([^"'./][^"']*)["']\s*\)/gm;
   for (const file of files) {
     // Comment lines (JSDoc examples such as "* import … from 'ajv'") are not loads.
-    const code = readFileSync(file, 'utf8').split('\n').filter((line) => !/^\s*(\*|\/\*|\/\/)/.test(line)).join('\n');
+    const code = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => !/^\s*(\*|\/\*|\/\/)/.test(line))
+      .join('\n');
     for (const m of code.matchAll(load)) found.add(m[1] ?? m[2]);
   }
   return [...found].sort();
@@ -94,7 +109,11 @@ function run(cmd, args, env = {}) {
   return r.status ?? 1;
 }
 
-if (!existsSync(join(root, 'out', 'main', 'index.js')) || !existsSync(join(root, 'out', 'preload', 'index.cjs')) || !existsSync(join(root, 'out', 'renderer', 'index.html'))) {
+if (
+  !existsSync(join(root, 'out', 'main', 'index.js')) ||
+  !existsSync(join(root, 'out', 'preload', 'index.cjs')) ||
+  !existsSync(join(root, 'out', 'renderer', 'index.html'))
+) {
   console.log('=== build: electron-vite build');
   if (run(bin('electron-vite'), ['build']) !== 0) {
     console.log('FAILED electron-vite build');
@@ -109,11 +128,15 @@ try {
   const unpacked = join(root, 'dist', 'linux-unpacked');
   rmSync(unpacked, { recursive: true, force: true });
   console.log(`=== electron-builder --linux --dir (stub Electron ${electronVersion} at ${stub})`);
-  const code = run(bin('electron-builder'), ['--linux', '--dir', '--publish', 'never', `-c.electronDist=${stub}`, `-c.electronVersion=${electronVersion}`], {
-    // Never reach for the network: no auto-detected CI publishing, no update checks.
-    CSC_IDENTITY_AUTO_DISCOVERY: 'false',
-    ELECTRON_BUILDER_ALLOW_UNRESOLVED_DEPENDENCIES: 'false',
-  });
+  const code = run(
+    bin('electron-builder'),
+    ['--linux', '--dir', '--publish', 'never', `-c.electronDist=${stub}`, `-c.electronVersion=${electronVersion}`],
+    {
+      // Never reach for the network: no auto-detected CI publishing, no update checks.
+      CSC_IDENTITY_AUTO_DISCOVERY: 'false',
+      ELECTRON_BUILDER_ALLOW_UNRESOLVED_DEPENDENCIES: 'false',
+    },
+  );
   check(code === 0, `electron-builder --linux --dir exits 0 (exit ${code})`);
 
   const asarPath = join(unpacked, 'resources', 'app.asar');
@@ -121,20 +144,45 @@ try {
   if (existsSync(asarPath)) {
     const { listPackage } = require('@electron/asar');
     const entries = new Set(listPackage(asarPath, { isPack: false }).map((p) => p.replaceAll('\\', '/')));
-    for (const file of ['/package.json', '/out/main/index.js', '/out/main/cli.js', '/out/preload/index.cjs', '/out/renderer/index.html']) {
+    for (const file of [
+      '/package.json',
+      '/out/main/index.js',
+      '/out/main/cli.js',
+      '/out/preload/index.cjs',
+      '/out/renderer/index.html',
+    ]) {
       check(entries.has(file), `app.asar holds ${file}`);
     }
-    check([...entries].some((p) => /^\/out\/renderer\/assets\/.+\.js$/.test(p)), 'app.asar holds the renderer bundle (out/renderer/assets/*.js)');
-    const sources = [...entries].filter((p) => /^\/(main|preload|renderer|shared|test|bench|scripts|\.ci)\//.test(p) || /^\/out\/.*\.map$/.test(p));
-    check(sources.length === 0, `app.asar holds no sources, tests or source maps${sources.length ? `: ${sources.slice(0, 5).join(', ')}` : ''}`);
-    const dev = Object.keys(pkg.devDependencies ?? {}).filter((name) => entries.has(`/node_modules/${name}`) || entries.has(`/node_modules/${name}/package.json`));
+    check(
+      [...entries].some((p) => /^\/out\/renderer\/assets\/.+\.js$/.test(p)),
+      'app.asar holds the renderer bundle (out/renderer/assets/*.js)',
+    );
+    const sources = [...entries].filter(
+      (p) => /^\/(main|preload|renderer|shared|test|bench|scripts|\.ci)\//.test(p) || /^\/out\/.*\.map$/.test(p),
+    );
+    check(
+      sources.length === 0,
+      `app.asar holds no sources, tests or source maps${sources.length ? `: ${sources.slice(0, 5).join(', ')}` : ''}`,
+    );
+    const dev = Object.keys(pkg.devDependencies ?? {}).filter(
+      (name) => entries.has(`/node_modules/${name}`) || entries.has(`/node_modules/${name}/package.json`),
+    );
     check(dev.length === 0, `app.asar holds no devDependency${dev.length ? `: ${dev.join(', ')}` : ''}`);
     // The main process is bundled (electron.vite.config.ts): the app must need no node_modules,
     // because electron-builder 26 drops nested dependency versions from app.asar.
     const modules = [...entries].filter((p) => p.startsWith('/node_modules/'));
-    check(modules.length === 0, `app.asar holds no node_modules (the main process is bundled)${modules.length ? `: ${modules.slice(0, 5).join(', ')}` : ''}`);
-    const externals = externalSpecifiers(join(root, 'out', 'main')).filter((name) => name !== 'electron' && !builtinModules.includes(name.replace(/^node:/, '')) && !name.startsWith('node:'));
-    check(externals.length === 0, `out/main loads only electron and Node built-ins at run time${externals.length ? ` (also: ${externals.join(', ')})` : ''}`);
+    check(
+      modules.length === 0,
+      `app.asar holds no node_modules (the main process is bundled)${modules.length ? `: ${modules.slice(0, 5).join(', ')}` : ''}`,
+    );
+    const externals = externalSpecifiers(join(root, 'out', 'main')).filter(
+      (name) =>
+        name !== 'electron' && !builtinModules.includes(name.replace(/^node:/, '')) && !name.startsWith('node:'),
+    );
+    check(
+      externals.length === 0,
+      `out/main loads only electron and Node built-ins at run time${externals.length ? ` (also: ${externals.join(', ')})` : ''}`,
+    );
   }
 
   const executable = join(unpacked, 'agentteam-desktop');
@@ -143,11 +191,14 @@ try {
   if (fuses !== null) {
     const { load } = await import('./electron-builder-config.mjs');
     const wanted = (await load(root)).electronFuses ?? {};
-    for (const [name, value] of Object.entries(wanted)) check(fuses[name] === value, `fuse ${name} is ${value ? 'on' : 'off'} in the packaged executable`);
+    for (const [name, value] of Object.entries(wanted))
+      check(fuses[name] === value, `fuse ${name} is ${value ? 'on' : 'off'} in the packaged executable`);
   }
 } finally {
   if (!keep) rmSync(stub, { recursive: true, force: true });
 }
 
-console.log(failures.length === 0 ? 'package check: all checks hold' : `package check: ${failures.length} check(s) FAILED`);
+console.log(
+  failures.length === 0 ? 'package check: all checks hold' : `package check: ${failures.length} check(s) FAILED`,
+);
 process.exitCode = failures.length === 0 ? 0 : 1;

@@ -17,12 +17,20 @@ for (const entry of Object.values(pk)) {
       console.error(`cannot infer the platform of ${name}; add its lock entry by hand`);
       continue;
     }
-    const e = { version, cpu: [m[2]], ...(entry.dev ? { dev: true } : {}), optional: true, os: [m[1] === 'windows' ? 'win32' : m[1]] };
+    const e = {
+      version,
+      cpu: [m[2]],
+      ...(entry.dev ? { dev: true } : {}),
+      optional: true,
+      os: [m[1] === 'windows' ? 'win32' : m[1]],
+    };
     if (m[4]) e.libc = ['musl'];
     pk[key] = e;
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(pk).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(pk).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
+);
 writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`added ${added} platform entries to ${file}`);

@@ -15,9 +15,14 @@ if (!existsSync(join(root, 'out', 'main', 'cli.js'))) {
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 const electron = electronBinary(root);
-const child = electron !== null
-  ? spawn(electron, [join(root, 'out', 'main', 'index.js')], { cwd: root, stdio: 'inherit' })
-  : (console.log('No Electron binary can run here; serving the same UI with "agentteam serve" instead.'),
-    spawn(process.execPath, [join(root, 'bin', 'agentteam.mjs'), 'serve', '--data-dir', defaultDataDir(), ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' }));
+const child =
+  electron !== null
+    ? spawn(electron, [join(root, 'out', 'main', 'index.js')], { cwd: root, stdio: 'inherit' })
+    : (console.log('No Electron binary can run here; serving the same UI with "agentteam serve" instead.'),
+      spawn(
+        process.execPath,
+        [join(root, 'bin', 'agentteam.mjs'), 'serve', '--data-dir', defaultDataDir(), ...process.argv.slice(2)],
+        { cwd: root, stdio: 'inherit' },
+      ));
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code) => process.exit(code ?? 0));

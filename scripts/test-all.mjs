@@ -73,7 +73,9 @@ async function playwright(step, config) {
   console.log(`\n=== ${step}: playwright test -c ${config}`);
   const out = join(results, `${step}.json`);
   rmSync(out, { force: true });
-  const code = await run(bin('playwright'), ['test', '-c', config, '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+  const code = await run(bin('playwright'), ['test', '-c', config, '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+  });
   const report = readJson(out);
   if (report === null) return record(step, 0, 1, 0, `no report, exit ${code}`);
   const s = report.stats;
@@ -88,7 +90,9 @@ async function electronSuite() {
   console.log('\n=== electron: not run: no Electron binary');
   // List the suite's tests so each is reported by name as not run (never passed, never missing).
   const out = join(results, 'electron-list.json');
-  await run(bin('playwright'), ['test', '-c', 'playwright.electron.config.ts', '--list', '--reporter=json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+  await run(bin('playwright'), ['test', '-c', 'playwright.electron.config.ts', '--list', '--reporter=json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+  });
   const titles = [];
   const walk = (suite, prefix) => {
     for (const spec of suite.specs ?? []) titles.push(`${prefix}${spec.title}`);
@@ -104,6 +108,7 @@ async function electronSuite() {
 await check('typecheck', bin('tsc'), ['-p', 'tsconfig.json']);
 await check('typecheck-web', bin('tsc'), ['-p', 'tsconfig.web.json']);
 await check('lint', bin('eslint'), ['.', '--max-warnings=0']);
+await check('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
 await check('build', bin('electron-vite'), ['build']);
 await vitest();
 await playwright('browser', 'playwright.config.ts');

@@ -11,7 +11,11 @@ export const SilenceWatchdogSchema = z.strictObject({
   thresholdSeconds: z.number().positive().max(86_400).default(45),
   maxBeacons: z.number().int().min(0).max(100).default(5),
   message: z.string().min(1).max(500).default('🧠 Working…'),
-  escalationMessage: z.string().min(1).max(500).default('⚠️ Extended processing — still working. Response may be delayed.'),
+  escalationMessage: z
+    .string()
+    .min(1)
+    .max(500)
+    .default('⚠️ Extended processing — still working. Response may be delayed.'),
   /** Operator-visible streaming output resets the timer. */
   resetOnStreaming: z.boolean().default(true),
   /** A typing indicator alone does not reset the timer. */
@@ -46,7 +50,12 @@ export type PromptLanguage = (typeof PROMPT_LANGUAGES)[number];
 
 export const AgentConfigSchema = z.strictObject({
   /** Stable id: the member name in targets (`dm:@id`) and mentions (`@id`). */
-  id: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'lower-case letters, digits, ".", "-" or "_" (1–64), starting with a letter or digit'),
+  id: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9._-]{0,63}$/,
+      'lower-case letters, digits, ".", "-" or "_" (1–64), starting with a letter or digit',
+    ),
   name: z.string().min(1).max(80),
   runtime: z.enum(RUNTIMES),
   /** The runtime CLI; null means the one this project installs (or `claude`/`codex`/`opencode` on PATH). */
@@ -82,7 +91,8 @@ export const ConfigSchema = z
   .superRefine((config, ctx) => {
     const seen = new Set<string>();
     config.agents.forEach((agent, i) => {
-      if (seen.has(agent.id)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'id'], message: `duplicate agent id "${agent.id}"` });
+      if (seen.has(agent.id))
+        ctx.addIssue({ code: 'custom', path: ['agents', i, 'id'], message: `duplicate agent id "${agent.id}"` });
       seen.add(agent.id);
     });
   });

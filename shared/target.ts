@@ -60,7 +60,11 @@ function quote(text: string): string {
 export function parseTarget(input: string): TargetParse {
   const text = input.trim();
   if (text.length === 0) return fail('target_empty', `The target is empty; use ${FORMS}.`);
-  if (text.length > TARGET_MAX_LENGTH) return fail('target_too_long', `The target is ${text.length} characters long; at most ${TARGET_MAX_LENGTH} are allowed.`);
+  if (text.length > TARGET_MAX_LENGTH)
+    return fail(
+      'target_too_long',
+      `The target is ${text.length} characters long; at most ${TARGET_MAX_LENGTH} are allowed.`,
+    );
   let kind: 'channel' | 'dm';
   let rest: string;
   if (text.startsWith('#')) {
@@ -74,17 +78,28 @@ export function parseTarget(input: string): TargetParse {
   }
   const parts = rest.split(':');
   const example = kind === 'channel' ? '#channel:shortid' : 'dm:@member:shortid';
-  if (parts.length > 2) return fail('target_bad_thread', `${quote(text)} has more than one ":"; a thread is written "${example}".`);
+  if (parts.length > 2)
+    return fail('target_bad_thread', `${quote(text)} has more than one ":"; a thread is written "${example}".`);
   const rawName = parts[0] ?? '';
   const what = kind === 'channel' ? 'channel' : 'member';
   const code = kind === 'channel' ? 'target_bad_channel' : 'target_bad_member';
-  if (rawName.length === 0) return fail(code, `${quote(text)} has no ${what} name after "${kind === 'channel' ? '#' : 'dm:@'}".`);
-  if (!NAME.test(rawName)) return fail(code, `${quote(rawName)} is not a ${what} name: use 1–64 letters, digits, ".", "-" or "_", starting with a letter or digit.`);
+  if (rawName.length === 0)
+    return fail(code, `${quote(text)} has no ${what} name after "${kind === 'channel' ? '#' : 'dm:@'}".`);
+  if (!NAME.test(rawName))
+    return fail(
+      code,
+      `${quote(rawName)} is not a ${what} name: use 1–64 letters, digits, ".", "-" or "_", starting with a letter or digit.`,
+    );
   let thread: string | null = null;
   const rawThread = parts[1];
   if (rawThread !== undefined) {
-    if (rawThread.length === 0) return fail('target_bad_thread', `${quote(text)} has no thread short id after ":"; write "${example}" or leave out the ":".`);
-    if (!SHORT_ID.test(rawThread)) return fail('target_bad_thread', `${quote(rawThread)} is not a thread short id: use 4–32 letters and digits.`);
+    if (rawThread.length === 0)
+      return fail(
+        'target_bad_thread',
+        `${quote(text)} has no thread short id after ":"; write "${example}" or leave out the ":".`,
+      );
+    if (!SHORT_ID.test(rawThread))
+      return fail('target_bad_thread', `${quote(rawThread)} is not a thread short id: use 4–32 letters and digits.`);
     thread = rawThread.toLowerCase();
   }
   const name = rawName.toLowerCase();

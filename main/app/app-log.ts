@@ -29,16 +29,31 @@ export interface AppLogOptions {
 }
 
 /** Field names that carry message content, prompts or runtime text (contract §6.5). */
-export const CONTENT_FIELDS = ['content', 'text', 'prompt', 'body', 'reply', 'output', 'stdout', 'stderr', 'transcript', 'payload', 'request', 'response'] as const;
+export const CONTENT_FIELDS = [
+  'content',
+  'text',
+  'prompt',
+  'body',
+  'reply',
+  'output',
+  'stdout',
+  'stderr',
+  'transcript',
+  'payload',
+  'request',
+  'response',
+] as const;
 
-const byteLength = (v: unknown): number => Buffer.byteLength(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''), 'utf8');
+const byteLength = (v: unknown): number =>
+  Buffer.byteLength(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''), 'utf8');
 
 /** Replaces content-bearing fields (at any depth ≤ 4) by `[redacted: N bytes]`. Pure. */
 export function redactContent(fields: Record<string, unknown>, depth = 0): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) {
     if ((CONTENT_FIELDS as readonly string[]).includes(key)) out[key] = `[redacted: ${byteLength(value)} bytes]`;
-    else if (typeof value === 'object' && value !== null && !Array.isArray(value) && depth < 4) out[key] = redactContent(value as Record<string, unknown>, depth + 1);
+    else if (typeof value === 'object' && value !== null && !Array.isArray(value) && depth < 4)
+      out[key] = redactContent(value as Record<string, unknown>, depth + 1);
     else out[key] = value;
   }
   return out;

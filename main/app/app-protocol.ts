@@ -70,7 +70,8 @@ export function registerAppScheme(): void {
  */
 export async function serveAppRequest(rootDir: string, request: Request): Promise<Response> {
   const headers = { 'content-security-policy': APP_CSP, 'x-content-type-options': 'nosniff' };
-  if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('method not allowed', { status: 405, headers });
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return new Response('method not allowed', { status: 405, headers });
   let url: URL;
   try {
     url = new URL(request.url);
@@ -94,7 +95,10 @@ export async function serveAppRequest(rootDir: string, request: Request): Promis
   try {
     const body = await readFile(file);
     const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-    return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers: { ...headers, 'content-type': type } });
+    return new Response(request.method === 'HEAD' ? null : body, {
+      status: 200,
+      headers: { ...headers, 'content-type': type },
+    });
   } catch {
     return new Response('not found', { status: 404, headers });
   }

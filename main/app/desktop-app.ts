@@ -15,7 +15,12 @@ import { CrashLoopGuard } from './crash-loop-guard.js';
 import { openIpcGate, type IpcGate } from './ipc-gate.js';
 import { startAlertNotifier } from './notifications.js';
 import { openSettingsStore, settingsHandlers, syncSettingsWithDaemon } from './settings-store.js';
-import { appNavigationPolicy, denyAllPermissions, hardenWebContents, type NavigationPolicy } from './web-contents-guards.js';
+import {
+  appNavigationPolicy,
+  denyAllPermissions,
+  hardenWebContents,
+  type NavigationPolicy,
+} from './web-contents-guards.js';
 
 /** electron-builder.yml `appId`. */
 export const APP_USER_MODEL_ID = 'dev.agentteam.desktop';
@@ -85,7 +90,11 @@ export class DesktopApp {
 
   private async startOnce(): Promise<void> {
     const userData = app.getPath('userData');
-    const log = createAppLog({ logsDir: join(userData, 'logs'), level: this.deps.env.AGENTTEAM_LOG_LEVEL === 'debug' ? 'debug' : 'info', console: !app.isPackaged && this.deps.env.AGENTTEAM_LOG_CONSOLE !== '0' });
+    const log = createAppLog({
+      logsDir: join(userData, 'logs'),
+      level: this.deps.env.AGENTTEAM_LOG_LEVEL === 'debug' ? 'debug' : 'info',
+      console: !app.isPackaged && this.deps.env.AGENTTEAM_LOG_CONSOLE !== '0',
+    });
     this.log = log;
     log.info('app starting', { version: app.getVersion(), packaged: app.isPackaged, dataDir: this.dataDir });
 
@@ -104,22 +113,38 @@ export class DesktopApp {
       const reason = error instanceof Error ? error.message : String(error);
       log.error('the daemon could not start', { error: reason });
       handlers = {
-        ...unavailableHandlers(`The agent daemon could not start: ${reason}. Fix it (config: ${join(this.dataDir, 'agentteam.json')}, log: ${log.path}) and restart AgentTeam.`),
+        ...unavailableHandlers(
+          `The agent daemon could not start: ${reason}. Fix it (config: ${join(this.dataDir, 'agentteam.json')}, log: ${log.path}) and restart AgentTeam.`,
+        ),
         ...settingsHandlers(settings, null),
       };
     }
 
     const events$ = this.daemon?.events$ ?? EMPTY;
-    this.gate = openIpcGate({ handlers, events$, isAllowedOrigin: (url) => this.policy.isAllowedUrl(url), log, checkResponses: !app.isPackaged });
+    this.gate = openIpcGate({
+      handlers,
+      events$,
+      isAllowedOrigin: (url) => this.policy.isAllowedUrl(url),
+      log,
+      checkResponses: !app.isPackaged,
+    });
     this.openWindow();
-    this.notifier = startAlertNotifier({ events$, language: () => settings.get().language, focusWake: (token) => this.focusWake(token) });
+    this.notifier = startAlertNotifier({
+      events$,
+      language: () => settings.get().language,
+      focusWake: (token) => this.focusWake(token),
+    });
     log.info('app started');
   }
 
   /** The main window, opened when there is none (macOS `activate`, a notification click). */
   openWindow(): BrowserWindow {
     if (this.window !== null && !this.window.isDestroyed()) return this.window;
-    const window = createAppWindow({ preload: join(this.deps.outDir, 'preload', 'index.cjs'), url: this.entryUrl, policy: this.policy });
+    const window = createAppWindow({
+      preload: join(this.deps.outDir, 'preload', 'index.cjs'),
+      url: this.entryUrl,
+      policy: this.policy,
+    });
     this.window = window;
     this.gate?.addWindow(window);
     window.on('closed', () => {

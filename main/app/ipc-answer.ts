@@ -4,7 +4,14 @@
  * against the contract, wrap it as an `ApiResult`. Never throws.
  */
 import type { z } from 'zod';
-import { ApiError, apiCalls, type ApiCallName, type ApiHandlers, type ApiResponse, type ApiResult } from '../../shared/api/contract.js';
+import {
+  ApiError,
+  apiCalls,
+  type ApiCallName,
+  type ApiHandlers,
+  type ApiResponse,
+  type ApiResult,
+} from '../../shared/api/contract.js';
 import type { DaemonLog } from '../daemon/index.js';
 
 /** Zod issues as one line a person can act on: paths and messages, never the values. */
@@ -52,7 +59,10 @@ export async function answerCall<K extends ApiCallName>(
     value = await handler(request.data);
   } catch (error) {
     if (error instanceof ApiError) return { ok: false, code: error.code, message: error.message };
-    log.error('ipc call failed', { call: name, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    log.error('ipc call failed', {
+      call: name,
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
     return { ok: false, code: 'internal', message: `${name} failed inside the app; the log has the details.` };
   }
   if (!options.checkResponse) return { ok: true, value: value as ApiResponse<K> };
@@ -60,8 +70,11 @@ export async function answerCall<K extends ApiCallName>(
   if (!response.success) {
     // A daemon bug: never hand the renderer something the contract does not describe.
     log.error('ipc response breaks the contract', { call: name, issues: describeIssues(response.error.issues) });
-    return { ok: false, code: 'internal', message: `${name} answered outside the API contract; the log has the details.` };
+    return {
+      ok: false,
+      code: 'internal',
+      message: `${name} answered outside the API contract; the log has the details.`,
+    };
   }
   return { ok: true, value: response.data as ApiResponse<K> };
 }
-

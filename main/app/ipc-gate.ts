@@ -10,7 +10,15 @@
  */
 import { BrowserWindow, ipcMain, type IpcMainInvokeEvent } from 'electron';
 import type { Observable, Subscription } from 'rxjs';
-import { apiCalls, apiEvents, channelOf, type ApiCallName, type ApiEvent, type ApiHandlers, type ApiResult } from '../../shared/api/contract.js';
+import {
+  apiCalls,
+  apiEvents,
+  channelOf,
+  type ApiCallName,
+  type ApiEvent,
+  type ApiHandlers,
+  type ApiResult,
+} from '../../shared/api/contract.js';
 import type { DaemonLog } from '../daemon/index.js';
 import { answerCall, describeIssues } from './ipc-answer.js';
 
@@ -43,7 +51,11 @@ type Sender = Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>;
 const callNames = Object.keys(apiCalls) as ApiCallName[];
 
 /** Why a sender is refused, or null when it may call (security checklist 17). */
-export function refuseSender(event: Sender, isAllowedOrigin: (url: string) => boolean, knownWindowIds: { has(id: number): boolean }): string | null {
+export function refuseSender(
+  event: Sender,
+  isAllowedOrigin: (url: string) => boolean,
+  knownWindowIds: { has(id: number): boolean },
+): string | null {
   const frame = event.senderFrame;
   if (frame === null || frame === undefined) return 'the sending frame no longer exists';
   if (frame.parent !== null) return 'only the main frame may call the API';

@@ -53,7 +53,11 @@ export function startAlertNotifier(options: AlertNotifierOptions): { dispose(): 
     .subscribe(({ payload: alert }) => {
       const content = supported ? notificationFor(alert, options.language()) : null;
       if (content === null) return;
-      const notification = new Notification({ title: content.title, body: content.body, urgency: alert.kind === 'delivery_failed' ? 'critical' : 'normal' });
+      const notification = new Notification({
+        title: content.title,
+        body: content.body,
+        urgency: alert.kind === 'delivery_failed' ? 'critical' : 'normal',
+      });
       shown.add(notification);
       notification.on('click', () => {
         shown.delete(notification);

@@ -16,7 +16,11 @@ import type { DaemonLog } from '../daemon/index.js';
 export const SETTINGS_FILE_NAME = 'settings';
 
 /** Keys an older build or a hand edit may carry; none has an effect any more (contract §7). */
-export const LEGACY_VISIBLE_REPLY_KEYS = ['visibleReplyContract', 'visibleReplyContractEnabled', 'visible_reply_contract_enabled'] as const;
+export const LEGACY_VISIBLE_REPLY_KEYS = [
+  'visibleReplyContract',
+  'visibleReplyContractEnabled',
+  'visible_reply_contract_enabled',
+] as const;
 
 export type SettingsUpdate = z.infer<(typeof apiCalls)['settings.update']['request']>;
 
@@ -30,7 +34,10 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * The migration, pure: a copy of `raw` without legacy visible-reply toggles at the top level,
  * per channel and per channel section, plus the JSON paths it dropped.
  */
-export function dropLegacyVisibleReplyToggles(raw: Record<string, unknown>): { value: Record<string, unknown>; dropped: string[] } {
+export function dropLegacyVisibleReplyToggles(raw: Record<string, unknown>): {
+  value: Record<string, unknown>;
+  dropped: string[];
+} {
   const dropped: string[] = [];
   const strip = (obj: Record<string, unknown>, path: string): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
@@ -109,7 +116,11 @@ export function openSettingsStore(options: { dataDir: string; log: DaemonLog }):
     if (!(error instanceof SyntaxError) || !existsSync(file)) throw error;
     const aside = `${file}.invalid-${Date.now()}`;
     renameSync(file, aside);
-    log.warn('settings: the file was not valid JSON; it was moved aside and defaults are used', { file, movedTo: aside, error: String(error) });
+    log.warn('settings: the file was not valid JSON; it was moved aside and defaults are used', {
+      file,
+      movedTo: aside,
+      error: String(error),
+    });
     store = open();
   }
 
@@ -120,7 +131,10 @@ export function openSettingsStore(options: { dataDir: string; log: DaemonLog }):
       const parsed = SettingsSchema.safeParse({ ...defaultSettings(), ...value });
       if (parsed.success) return parsed.data;
       const where = parsed.error.issues.map((i) => i.path.join('.')).join(', ');
-      log.warn('settings: invalid entries in the file; defaults are used until settings are saved', { file: store.path, paths: where });
+      log.warn('settings: invalid entries in the file; defaults are used until settings are saved', {
+        file: store.path,
+        paths: where,
+      });
       return defaultSettings();
     },
     save(settings) {
@@ -157,7 +171,11 @@ export function settingsHandlers(store: SettingsStore, daemon: DaemonSettingsApi
  * At start: settings the person saved earlier are applied to the daemon again (a daemon keeps
  * them for its lifetime only); on a first run the store is seeded with the daemon's view instead.
  */
-export async function syncSettingsWithDaemon(store: SettingsStore, daemon: DaemonSettingsApi, log: DaemonLog): Promise<void> {
+export async function syncSettingsWithDaemon(
+  store: SettingsStore,
+  daemon: DaemonSettingsApi,
+  log: DaemonLog,
+): Promise<void> {
   if (!store.hasSaved()) {
     store.save(await daemon['settings.get']({}));
     return;
@@ -165,8 +183,12 @@ export async function syncSettingsWithDaemon(store: SettingsStore, daemon: Daemo
   const saved = store.get();
   try {
     await daemon['settings.update']({ language: saved.language });
-    for (const [channel, settings] of Object.entries(saved.channels)) await daemon['settings.update']({ channel, settings });
+    for (const [channel, settings] of Object.entries(saved.channels))
+      await daemon['settings.update']({ channel, settings });
   } catch (error) {
-    log.warn('settings: the daemon refused the saved settings; it keeps its own', { file: store.path, error: String(error) });
+    log.warn('settings: the daemon refused the saved settings; it keeps its own', {
+      file: store.path,
+      error: String(error),
+    });
   }
 }

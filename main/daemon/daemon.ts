@@ -9,7 +9,14 @@ import { randomUUID } from 'node:crypto';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { Subject, type Subscription } from 'rxjs';
 import { ApiError, type Agent, type Alert, type ApiEvent, type Settings } from '../../shared/api/contract.js';
-import { ChannelSettingsSchema, LOCAL_CHANNEL, channelSettings, type AgentConfig, type ChannelSettings, type Config } from '../../shared/config.js';
+import {
+  ChannelSettingsSchema,
+  LOCAL_CHANNEL,
+  channelSettings,
+  type AgentConfig,
+  type ChannelSettings,
+  type Config,
+} from '../../shared/config.js';
 import { targetKey } from '../../shared/target.js';
 import { toAgent, toMessage, toWake } from './api/api-mappers.js';
 import { createDaemonApi } from './api/daemon-api.js';
@@ -40,8 +47,15 @@ export interface SettingsPort {
 /** Builds one agent's runtime adapter; the default (`createRuntimeAdapter`) covers claude-code, codex, opencode and demo. */
 export type RuntimeFactory = (
   agent: AgentConfig,
-  ctx: { readonly mcp: McpEndpoint; readonly host: TurnBoundaryHost; readonly dataDir: string; readonly log: DaemonLog },
-) => { readonly ok: true; readonly adapter: RuntimeAdapter } | { readonly ok: false; readonly code: string; readonly message: string };
+  ctx: {
+    readonly mcp: McpEndpoint;
+    readonly host: TurnBoundaryHost;
+    readonly dataDir: string;
+    readonly log: DaemonLog;
+  },
+) =>
+  | { readonly ok: true; readonly adapter: RuntimeAdapter }
+  | { readonly ok: false; readonly code: string; readonly message: string };
 
 export interface DaemonDeps {
   readonly createRuntime: RuntimeFactory;
@@ -79,9 +93,14 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
     const saved = deps.settings?.load();
     let settings: Settings = {
       language: saved?.language ?? 'en',
-      channels: { [LOCAL_CHANNEL]: channelSettings(config, LOCAL_CHANNEL), ...config.channels, ...(saved?.channels ?? {}) },
+      channels: {
+        [LOCAL_CHANNEL]: channelSettings(config, LOCAL_CHANNEL),
+        ...config.channels,
+        ...(saved?.channels ?? {}),
+      },
     };
-    const settingsFor = (channel: string): ChannelSettings => settings.channels[channel] ?? channelSettings(config, channel);
+    const settingsFor = (channel: string): ChannelSettings =>
+      settings.channels[channel] ?? channelSettings(config, channel);
 
     // 4. Metrics, bus, watchdog + delivery confirmation on the local channel.
     const registry = new Registry();
@@ -89,8 +108,16 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
     const wakeMetrics = createWakeMetrics(registry);
     const bus = new HookBus();
     // The local channel speaks canonical target text; the store types it as TargetKey.
-    const local = new LocalChannel({ appendMessage: (m) => store.appendMessage({ ...m, target: targetKey(m.target) }) });
-    silence = createSilenceAndDelivery({ bus, settingsFor, channelFor: () => local, channelNamed: (c) => (c === LOCAL_CHANNEL ? local : undefined), undelivered: store });
+    const local = new LocalChannel({
+      appendMessage: (m) => store.appendMessage({ ...m, target: targetKey(m.target) }),
+    });
+    silence = createSilenceAndDelivery({
+      bus,
+      settingsFor,
+      channelFor: () => local,
+      channelNamed: (c) => (c === LOCAL_CHANNEL ? local : undefined),
+      undelivered: store,
+    });
     const { tracker, beacons, watchdog } = silence;
     subs.push(bindSilenceDeliveryMetrics(registry, { bus, beacon$: watchdog.beacon$, alert$: tracker.alert$ }));
 
@@ -117,7 +144,8 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
       }
       publish({ name: 'alert.raised', payload: alert });
     };
-    const onMessageStored = (m: MessageRecord, reactions?: readonly ReactionRecord[]): void => publish({ name: 'message.stored', payload: toMessage(m, reactions) });
+    const onMessageStored = (m: MessageRecord, reactions?: readonly ReactionRecord[]): void =>
+      publish({ name: 'message.stored', payload: toMessage(m, reactions) });
     /** The wakes each recent turn carries (bounded: a late retry result of an old turn is simply not shown on a wake). */
     const turnWakes = new Map<string, readonly string[]>();
     const rememberTurn = (turnId: string, wakeTokens: readonly string[]): void => {
@@ -125,12 +153,29 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
       if (turnWakes.size > 256) turnWakes.delete(turnWakes.keys().next().value as string);
     };
 
-    const communication = new CommunicationService({ store, lifecycle: wakes, tracker, currentTurn: (id) => hosts.get(id)?.turnId ?? null, onMessageStored, log });
+    const communication = new CommunicationService({
+      store,
+      lifecycle: wakes,
+      tracker,
+      currentTurn: (id) => hosts.get(id)?.turnId ?? null,
+      onMessageStored,
+      log,
+    });
     subs.push(
       wakes.wakeStatus$.subscribe((e) => {
         if (e.status === 'delivered') communication.markSeen(e.agentId, targetKey(e.target), e.targetSeq);
-        if (e.status === 'completed_without_visible_reply' && e.reason === 'no_reply' && settingsFor(LOCAL_CHANNEL).responseDelivery.alertOnNoResponse) {
-          tracker.raiseNoResponseAlert({ turnId: hosts.get(e.agentId)?.turnId ?? null, agentId: e.agentId, channel: LOCAL_CHANNEL, target: e.target, wakeToken: e.wakeToken });
+        if (
+          e.status === 'completed_without_visible_reply' &&
+          e.reason === 'no_reply' &&
+          settingsFor(LOCAL_CHANNEL).responseDelivery.alertOnNoResponse
+        ) {
+          tracker.raiseNoResponseAlert({
+            turnId: hosts.get(e.agentId)?.turnId ?? null,
+            agentId: e.agentId,
+            channel: LOCAL_CHANNEL,
+            target: e.target,
+            wakeToken: e.wakeToken,
+          });
         }
         publishWake(e.wakeToken);
       }),
@@ -145,13 +190,36 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
           const status = store.getWake(wakeToken)?.status;
           return status === 'delivered' || status === 'final_check_sent';
         });
-        const marked = working.filter((wakeToken) => store.appendWakeEvent({ wakeToken, kind: b.kind === 'escalation' ? 'escalation' : 'beacon', detail: b.text }));
+        const marked = working.filter((wakeToken) =>
+          store.appendWakeEvent({ wakeToken, kind: b.kind === 'escalation' ? 'escalation' : 'beacon', detail: b.text }),
+        );
         for (const wakeToken of marked) publishWake(wakeToken);
         if (b.kind === 'escalation') {
-          publish({ name: 'alert.raised', payload: { id: `al_${randomUUID()}`, kind: 'escalation', target: null, wakeToken: marked[0] ?? b.wakeTokens[0] ?? null, responseId: null, message: b.text, at: new Date().toISOString() } });
+          publish({
+            name: 'alert.raised',
+            payload: {
+              id: `al_${randomUUID()}`,
+              kind: 'escalation',
+              target: null,
+              wakeToken: marked[0] ?? b.wakeTokens[0] ?? null,
+              responseId: null,
+              message: b.text,
+              at: new Date().toISOString(),
+            },
+          });
         }
       }),
-      tracker.alert$.subscribe((a) => publishAlert({ id: a.id, kind: a.kind, target: a.target, wakeToken: a.wakeToken, responseId: a.responseId, message: a.message, at: a.at })),
+      tracker.alert$.subscribe((a) =>
+        publishAlert({
+          id: a.id,
+          kind: a.kind,
+          target: a.target,
+          wakeToken: a.wakeToken,
+          responseId: a.responseId,
+          message: a.message,
+          at: a.at,
+        }),
+      ),
       bus.turnStart$.subscribe((t) => rememberTurn(t.turnId, t.wakeTokens)),
       // The inspector's timeline shows each delivery attempt's outcome on the wakes it answers (UI.md).
       bus.deliveryResult$.subscribe((r) => {
@@ -165,19 +233,39 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
       }),
     );
 
-    const conversations = new ConversationService({ store, lifecycle: wakes, tracker, agentIds: () => new Set(agentsById.keys()), maxMessageBytes: config.limits.maxMessageBytes, onMessageStored, log });
+    const conversations = new ConversationService({
+      store,
+      lifecycle: wakes,
+      tracker,
+      agentIds: () => new Set(agentsById.keys()),
+      maxMessageBytes: config.limits.maxMessageBytes,
+      onMessageStored,
+      log,
+    });
 
     // 6. The agentteam MCP server on 127.0.0.1, one bearer token per agent.
-    mcp = await startMcpServer({ handler: communication, limits: { sendsPerMinute: config.limits.sendsPerMinute, maxMessageBytes: config.limits.maxMessageBytes }, log });
+    mcp = await startMcpServer({
+      handler: communication,
+      limits: { sendsPerMinute: config.limits.sendsPerMinute, maxMessageBytes: config.limits.maxMessageBytes },
+      log,
+    });
 
     // 7. One runtime per agent, bound to the lifecycle.
     const agentState = (a: AgentConfig): Agent['state'] => hosts.get(a.id)?.state ?? 'crashed';
     for (const agent of config.agents) {
-      wakes.registerAgent({ agentId: agent.id, publicName: agent.id, displayName: agent.name, runtime: agent.runtime, model: agent.model, language: agent.language });
+      wakes.registerAgent({
+        agentId: agent.id,
+        publicName: agent.id,
+        displayName: agent.name,
+        runtime: agent.runtime,
+        model: agent.model,
+        language: agent.language,
+      });
       const endpoint = mcp.issueToken(agent.id);
       const host = new AgentHost({
         agent,
-        createAdapter: (boundaryHost) => deps.createRuntime(agent, { mcp: endpoint, host: boundaryHost, dataDir: options.dataDir, log }),
+        createAdapter: (boundaryHost) =>
+          deps.createRuntime(agent, { mcp: endpoint, host: boundaryHost, dataDir: options.dataDir, log }),
         lifecycle: wakes,
         bus,
         store,
@@ -185,16 +273,31 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
         log,
         onState: () => publish({ name: 'agent.updated', payload: toAgent(agent, agentState(agent)) }),
         onRuntimeDown: (detail) =>
-          publish({ name: 'alert.raised', payload: { id: `al_${randomUUID()}`, kind: 'runtime_crashed', target: null, wakeToken: null, responseId: null, message: `${agent.name} stopped: ${detail}`, at: new Date().toISOString() } }),
+          publish({
+            name: 'alert.raised',
+            payload: {
+              id: `al_${randomUUID()}`,
+              kind: 'runtime_crashed',
+              target: null,
+              wakeToken: null,
+              responseId: null,
+              message: `${agent.name} stopped: ${detail}`,
+              at: new Date().toISOString(),
+            },
+          }),
         onRecovery: (frontiers) => {
           // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).
-          store.saveRecoveryBatch(agent.id, frontiers.map((f) => ({ target: f.target, frontierSeq: f.targetSeq, wakeTokens: [f.wakeToken] })));
+          store.saveRecoveryBatch(
+            agent.id,
+            frontiers.map((f) => ({ target: f.target, frontierSeq: f.targetSeq, wakeTokens: [f.wakeToken] })),
+          );
         },
       });
       hosts.set(agent.id, host);
       // A daemon restart: wakes left mid-flight end neutrally, queued ones are admitted in order.
       const restored = wakes.restore(agent.id);
-      if (restored.ended > 0 || restored.requeued > 0) log.info('wakes restored', { agentId: agent.id, ended: restored.ended, requeued: restored.requeued });
+      if (restored.ended > 0 || restored.requeued > 0)
+        log.info('wakes restored', { agentId: agent.id, ended: restored.ended, requeued: restored.requeued });
       void host.start();
     }
 
@@ -207,7 +310,8 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
       updateSettings: (patch) => {
         const channels = { ...settings.channels };
         if (patch.channel !== undefined) {
-          if (patch.settings === undefined) throw new ApiError('invalid_request', 'settings.update with a channel needs its settings.');
+          if (patch.settings === undefined)
+            throw new ApiError('invalid_request', 'settings.update with a channel needs its settings.');
           channels[patch.channel] = ChannelSettingsSchema.parse(patch.settings);
         }
         settings = { language: patch.language ?? settings.language, channels };

@@ -39,7 +39,9 @@ export function firstRunConfig(isFound: (command: string) => boolean): FirstRunS
   const offered = CANDIDATES.map((c) => ({ ...c, found: isFound(c.command) }));
   const agents = [
     { id: 'demo', name: 'Demo', runtime: 'demo' as const },
-    ...offered.filter((o) => o.found).map((o) => ({ id: o.agentId, name: o.name, runtime: o.runtime, command: o.command })),
+    ...offered
+      .filter((o) => o.found)
+      .map((o) => ({ id: o.agentId, name: o.name, runtime: o.runtime, command: o.command })),
   ];
   // Channel settings are left to the schema defaults (the watchdog spec's), under "local".
   const config = ConfigSchema.parse({ agents, channels: { local: {} } });
@@ -47,7 +49,12 @@ export function firstRunConfig(isFound: (command: string) => boolean): FirstRunS
 }
 
 /** Whether `command` is an executable file in one of PATH's folders (PATHEXT on Windows). */
-export function findOnPath(command: string, path: string = process.env.PATH ?? '', platform: NodeJS.Platform = process.platform, pathExt: string = process.env.PATHEXT ?? '.EXE;.CMD;.BAT'): boolean {
+export function findOnPath(
+  command: string,
+  path: string = process.env.PATH ?? '',
+  platform: NodeJS.Platform = process.platform,
+  pathExt: string = process.env.PATHEXT ?? '.EXE;.CMD;.BAT',
+): boolean {
   const exts = platform === 'win32' ? ['', ...pathExt.split(';').filter((e) => e !== '')] : [''];
   for (const dir of path.split(platform === 'win32' ? ';' : delimiter)) {
     if (dir === '') continue;

@@ -47,7 +47,11 @@ export function seedFirstRun(dataDir: string, isFound: (command: string) => bool
   const { config } = firstRunConfig(isFound);
   try {
     // 'wx': never overwrite a file another process wrote meanwhile.
-    writeFileSync(file, `${JSON.stringify({ agents: config.agents.map((a) => ({ id: a.id, name: a.name, runtime: a.runtime, ...(a.command !== null ? { command: a.command } : {}) })), channels: { local: {} } }, null, 2)}\n`, { flag: 'wx' });
+    writeFileSync(
+      file,
+      `${JSON.stringify({ agents: config.agents.map((a) => ({ id: a.id, name: a.name, runtime: a.runtime, ...(a.command !== null ? { command: a.command } : {}) })), channels: { local: {} } }, null, 2)}\n`,
+      { flag: 'wx' },
+    );
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
@@ -56,7 +60,8 @@ export function seedFirstRun(dataDir: string, isFound: (command: string) => bool
 }
 
 export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon> {
-  if (seedFirstRun(options.dataDir)) options.log?.info('first run: wrote the seeded config', { file: join(options.dataDir, CONFIG_FILE) });
+  if (seedFirstRun(options.dataDir))
+    options.log?.info('first run: wrote the seeded config', { file: join(options.dataDir, CONFIG_FILE) });
   const root = projectRoot();
   const createRuntime: RuntimeFactory =
     options.createRuntime ??

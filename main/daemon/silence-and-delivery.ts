@@ -34,7 +34,11 @@ export interface SilenceAndDelivery {
 
 export function createSilenceAndDelivery(options: SilenceAndDeliveryOptions): SilenceAndDelivery {
   const scheduler = options.scheduler;
-  const watchdog = new SilenceWatchdog({ bus: options.bus, settingsFor: (c) => options.settingsFor(c).silenceWatchdog, ...(scheduler ? { scheduler } : {}) });
+  const watchdog = new SilenceWatchdog({
+    bus: options.bus,
+    settingsFor: (c) => options.settingsFor(c).silenceWatchdog,
+    ...(scheduler ? { scheduler } : {}),
+  });
   const tracker = new DeliveryTracker({
     bus: options.bus,
     channelFor: options.channelFor,
@@ -43,7 +47,11 @@ export function createSilenceAndDelivery(options: SilenceAndDeliveryOptions): Si
     ...(scheduler ? { scheduler } : {}),
     ...(options.ackTimeoutMs !== undefined ? { ackTimeoutMs: options.ackTimeoutMs } : {}),
   });
-  const beacons = new BeaconRouter({ beacon$: watchdog.beacon$, channelNamed: options.channelNamed, send: (r) => tracker.send(r) });
+  const beacons = new BeaconRouter({
+    beacon$: watchdog.beacon$,
+    channelNamed: options.channelNamed,
+    send: (r) => tracker.send(r),
+  });
   let stopped = false;
   return {
     watchdog,

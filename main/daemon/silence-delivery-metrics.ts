@@ -18,15 +18,47 @@ export interface SilenceDeliveryMetricSources {
 /** Registers the counters and feeds them; unsubscribe the result to stop feeding. */
 export function bindSilenceDeliveryMetrics(registry: Registry, sources: SilenceDeliveryMetricSources): Subscription {
   const registers = [registry];
-  const beacons = new Counter({ name: 'watchdog_beacons_total', help: 'Silence watchdog beacons emitted', labelNames: ['channel'] as const, registers });
-  const escalations = new Counter({ name: 'watchdog_escalations_total', help: 'Silence watchdog escalations emitted (at most one per turn)', labelNames: ['channel'] as const, registers });
-  const results = new Counter({ name: 'delivery_results_total', help: 'Final delivery states of response chunks', labelNames: ['channel', 'state', 'purpose'] as const, registers });
-  const retries = new Counter({ name: 'delivery_retries_total', help: 'Resends of response chunks (same response_id)', labelNames: ['channel'] as const, registers });
-  const redelivered = new Counter({ name: 'delivery_redelivered_total', help: 'Preserved responses re-delivered on the next inbound message', labelNames: ['channel', 'state'] as const, registers });
-  const alerts = new Counter({ name: 'delivery_alerts_total', help: 'Delivery and no-response alerts raised', labelNames: ['kind'] as const, registers });
+  const beacons = new Counter({
+    name: 'watchdog_beacons_total',
+    help: 'Silence watchdog beacons emitted',
+    labelNames: ['channel'] as const,
+    registers,
+  });
+  const escalations = new Counter({
+    name: 'watchdog_escalations_total',
+    help: 'Silence watchdog escalations emitted (at most one per turn)',
+    labelNames: ['channel'] as const,
+    registers,
+  });
+  const results = new Counter({
+    name: 'delivery_results_total',
+    help: 'Final delivery states of response chunks',
+    labelNames: ['channel', 'state', 'purpose'] as const,
+    registers,
+  });
+  const retries = new Counter({
+    name: 'delivery_retries_total',
+    help: 'Resends of response chunks (same response_id)',
+    labelNames: ['channel'] as const,
+    registers,
+  });
+  const redelivered = new Counter({
+    name: 'delivery_redelivered_total',
+    help: 'Preserved responses re-delivered on the next inbound message',
+    labelNames: ['channel', 'state'] as const,
+    registers,
+  });
+  const alerts = new Counter({
+    name: 'delivery_alerts_total',
+    help: 'Delivery and no-response alerts raised',
+    labelNames: ['kind'] as const,
+    registers,
+  });
 
   const subscription = new Subscription();
-  subscription.add(sources.beacon$.subscribe((b) => (b.kind === 'beacon' ? beacons : escalations).inc({ channel: b.channel })));
+  subscription.add(
+    sources.beacon$.subscribe((b) => (b.kind === 'beacon' ? beacons : escalations).inc({ channel: b.channel })),
+  );
   subscription.add(
     sources.bus.deliveryResult$.subscribe((r) => {
       results.inc({ channel: r.channel, state: r.state, purpose: r.purpose });

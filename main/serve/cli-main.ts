@@ -9,7 +9,13 @@ import type { ApiResult, Message, Wake } from '../../shared/api/contract.js';
 import { parseTarget } from '../../shared/target.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
 import { connectDaemon, type DaemonClient } from './daemon-client.js';
-import { findRendererDir, processStopSignal, serveCommand, type CliIo, type ServeCommandDeps } from './serve-command.js';
+import {
+  findRendererDir,
+  processStopSignal,
+  serveCommand,
+  type CliIo,
+  type ServeCommandDeps,
+} from './serve-command.js';
 
 export interface CliDeps {
   readonly io: CliIo;
@@ -43,7 +49,8 @@ function parse(argv: readonly string[], allowed: ReadonlyArray<keyof typeof OPTI
     throw new UsageError(err instanceof Error ? err.message.split('\n')[0] : String(err));
   }
   for (const key of Object.keys(values)) {
-    if (!allowed.includes(key as keyof typeof OPTIONS)) throw new UsageError(`--${key} is not an option of this command`);
+    if (!allowed.includes(key as keyof typeof OPTIONS))
+      throw new UsageError(`--${key} is not an option of this command`);
   }
   return values;
 }
@@ -58,7 +65,8 @@ function intOption(values: Record<string, unknown>, key: string, min: number, ma
   const v = values[key];
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || n < min || n > max) throw new UsageError(`--${key} must be a whole number from ${min} to ${max}`);
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || n < min || n > max)
+    throw new UsageError(`--${key} must be a whole number from ${min} to ${max}`);
   return n;
 }
 
@@ -87,10 +95,23 @@ export function wakeJson(w: Wake) {
 
 /** A stored message for `messages --json`: id, seq, author, content (plus who and when). */
 export function messageJson(m: Message) {
-  return { id: m.id, seq: m.seq, target: m.target, author: m.authorId, authorName: m.authorName, authorKind: m.authorKind, content: m.content, createdAt: m.createdAt };
+  return {
+    id: m.id,
+    seq: m.seq,
+    target: m.target,
+    author: m.authorId,
+    authorName: m.authorName,
+    authorKind: m.authorKind,
+    content: m.content,
+    createdAt: m.createdAt,
+  };
 }
 
-async function withDaemon(dataDir: string, io: CliIo, body: (client: DaemonClient) => Promise<number>): Promise<number> {
+async function withDaemon(
+  dataDir: string,
+  io: CliIo,
+  body: (client: DaemonClient) => Promise<number>,
+): Promise<number> {
   const connected = await connectDaemon(resolve(dataDir));
   if (!connected.ok) {
     io.err(`agentteam: ${connected.message}`);
@@ -118,7 +139,11 @@ async function send(argv: readonly string[], io: CliIo): Promise<number> {
   return withDaemon(dataDir, io, async (client) => {
     const r = await client.call('messages.send', { target: to, content: text });
     if (!r.ok) return failed(io, r);
-    io.out(values.json === true ? JSON.stringify(r.value) : `sent ${r.value.messageId} seq ${r.value.seq} to ${r.value.target}`);
+    io.out(
+      values.json === true
+        ? JSON.stringify(r.value)
+        : `sent ${r.value.messageId} seq ${r.value.seq} to ${r.value.target}`,
+    );
     return 0;
   });
 }
@@ -133,7 +158,11 @@ async function wakes(argv: readonly string[], io: CliIo): Promise<number> {
     if (!r.ok) return failed(io, r);
     const rows = r.value.map(wakeJson);
     if (values.json === true) io.out(JSON.stringify(rows));
-    else for (const w of rows) io.out(`${w.wakeToken}  ${w.agentId}  ${w.target}  ${w.status}${w.reason === null ? '' : ` (${w.reason})`}  beacons=${w.beacons}${w.finalCheck ? '  final-check' : ''}`);
+    else
+      for (const w of rows)
+        io.out(
+          `${w.wakeToken}  ${w.agentId}  ${w.target}  ${w.status}${w.reason === null ? '' : ` (${w.reason})`}  beacons=${w.beacons}${w.finalCheck ? '  final-check' : ''}`,
+        );
     return 0;
   });
 }
@@ -150,7 +179,11 @@ async function messages(argv: readonly string[], io: CliIo): Promise<number> {
     for (;;) {
       const want = limit === undefined ? 500 : Math.min(500, limit - all.length);
       if (want <= 0) break;
-      const r = await client.call('messages.list', { target: to, limit: want, ...(beforeSeq === undefined ? {} : { beforeSeq }) });
+      const r = await client.call('messages.list', {
+        target: to,
+        limit: want,
+        ...(beforeSeq === undefined ? {} : { beforeSeq }),
+      });
       if (!r.ok) return failed(io, r);
       all.push(...r.value.messages);
       const oldest = r.value.messages.reduce((min, m) => Math.min(min, m.seq), Number.POSITIVE_INFINITY);
@@ -192,7 +225,10 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
         const createDaemon =
           deps?.createDaemon ??
           (await (async () => {
-            const [{ createDaemon: create }, { openServeSettings }] = await Promise.all([import('../daemon/index.js'), import('./serve-settings.js')]);
+            const [{ createDaemon: create }, { openServeSettings }] = await Promise.all([
+              import('../daemon/index.js'),
+              import('./serve-settings.js'),
+            ]);
             return (o: DaemonOptions) => create({ ...o, settings: openServeSettings(o.dataDir, o.log) });
           })());
         return await serve(rest, { io, createDaemon, ...(deps?.serve === undefined ? {} : { serve: deps.serve }) });

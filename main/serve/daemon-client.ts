@@ -4,7 +4,13 @@
  * are values with a stable code and a one-line message (STYLE.md habit 9).
  */
 import WebSocket from 'ws';
-import { apiCalls, type ApiCallName, type ApiRequest, type ApiResponse, type ApiResult } from '../../shared/api/contract.js';
+import {
+  apiCalls,
+  type ApiCallName,
+  type ApiRequest,
+  type ApiResponse,
+  type ApiResult,
+} from '../../shared/api/contract.js';
 import { WS_API_PATH, WS_MAX_PAYLOAD_BYTES, WsResponseSchema, type WsResponse } from '../../shared/api/ws-protocol.js';
 import { pidAlive, readServeState } from './serve-state.js';
 import { readToken } from './token.js';
@@ -23,16 +29,36 @@ const noDaemon = (dataDir: string): ConnectError => ({
 });
 
 /** Connects to the daemon serving `dataDir`, or says why it cannot. */
-export async function connectDaemon(dataDir: string, timeoutMs = 5000): Promise<{ ok: true; client: DaemonClient } | ConnectError> {
+export async function connectDaemon(
+  dataDir: string,
+  timeoutMs = 5000,
+): Promise<{ ok: true; client: DaemonClient } | ConnectError> {
   const state = await readServeState(dataDir);
   if (state === null || !pidAlive(state.pid)) return noDaemon(dataDir);
   const token = await readToken(dataDir);
-  if (token === null) return { ok: false, code: 'auth_failed', message: `${dataDir}/serve-token is missing or unreadable; restart "agentteam serve --data-dir ${dataDir}".` };
-  const ws = new WebSocket(`ws://127.0.0.1:${state.port}${WS_API_PATH}`, { headers: { authorization: `Bearer ${token}` }, maxPayload: WS_MAX_PAYLOAD_BYTES, handshakeTimeout: timeoutMs });
+  if (token === null)
+    return {
+      ok: false,
+      code: 'auth_failed',
+      message: `${dataDir}/serve-token is missing or unreadable; restart "agentteam serve --data-dir ${dataDir}".`,
+    };
+  const ws = new WebSocket(`ws://127.0.0.1:${state.port}${WS_API_PATH}`, {
+    headers: { authorization: `Bearer ${token}` },
+    maxPayload: WS_MAX_PAYLOAD_BYTES,
+    handshakeTimeout: timeoutMs,
+  });
   const opened = await new Promise<true | ConnectError>((resolve) => {
     ws.once('open', () => resolve(true));
     ws.once('unexpected-response', (_req, res) =>
-      resolve(res.statusCode === 401 ? { ok: false, code: 'auth_failed', message: `the daemon for ${dataDir} refused the token in serve-token; restart it.` } : noDaemon(dataDir)),
+      resolve(
+        res.statusCode === 401
+          ? {
+              ok: false,
+              code: 'auth_failed',
+              message: `the daemon for ${dataDir} refused the token in serve-token; restart it.`,
+            }
+          : noDaemon(dataDir),
+      ),
     );
     ws.once('error', () => resolve(noDaemon(dataDir)));
   });
@@ -54,7 +80,11 @@ export async function connectDaemon(dataDir: string, timeoutMs = 5000): Promise<
     pending.get(parsed.data.id)?.(parsed.data);
     pending.delete(parsed.data.id);
   });
-  const lost = { ok: false as const, code: 'unavailable' as const, message: 'the daemon closed the connection; is it shutting down?' };
+  const lost = {
+    ok: false as const,
+    code: 'unavailable' as const,
+    message: 'the daemon closed the connection; is it shutting down?',
+  };
   ws.on('close', () => {
     for (const resolve of pending.values()) resolve(null);
     pending.clear();
@@ -70,7 +100,12 @@ export async function connectDaemon(dataDir: string, timeoutMs = 5000): Promise<
       if (parsed === null) return lost;
       if (!parsed.ok) return { ok: false, code: parsed.code, message: parsed.message };
       const value = apiCalls[name].response.safeParse(parsed.value);
-      if (!value.success) return { ok: false, code: 'internal', message: `the daemon answered ${name} with an unexpected shape; are the CLI and the daemon the same version?` };
+      if (!value.success)
+        return {
+          ok: false,
+          code: 'internal',
+          message: `the daemon answered ${name} with an unexpected shape; are the CLI and the daemon the same version?`,
+        };
       return { ok: true, value: value.data as ApiResponse<typeof name> };
     },
     close() {

@@ -8,7 +8,11 @@ import { join } from 'node:path';
 export const APP_DIR_NAME = 'AgentTeam';
 
 /** Electron's `appData` + app name, per platform (Linux honours `XDG_CONFIG_HOME`). */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP_DIR_NAME);
   if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), APP_DIR_NAME);
   const xdg = env.XDG_CONFIG_HOME;

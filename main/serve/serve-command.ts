@@ -42,8 +42,15 @@ export function findRendererDir(moduleUrl: string = import.meta.url): string | n
 /** A DaemonLog on stderr; debug only with AGENTTEAM_DEBUG=1. Fields never carry message content. */
 export function stderrLog(io: CliIo, debug = process.env.AGENTTEAM_DEBUG === '1'): DaemonLog {
   const line = (level: string) => (message: string, fields?: Record<string, unknown>) =>
-    io.err(`${new Date().toISOString()} ${level} ${message}${fields === undefined ? '' : ` ${JSON.stringify(fields)}`}`);
-  return { info: line('info'), warn: line('warn'), error: line('error'), debug: debug ? line('debug') : () => undefined };
+    io.err(
+      `${new Date().toISOString()} ${level} ${message}${fields === undefined ? '' : ` ${JSON.stringify(fields)}`}`,
+    );
+  return {
+    info: line('info'),
+    warn: line('warn'),
+    error: line('error'),
+    debug: debug ? line('debug') : () => undefined,
+  };
 }
 
 /** Runs the server until a stop is requested; returns the process exit code. */
@@ -54,7 +61,9 @@ export async function serveCommand(dataDirArg: string, port: number, deps: Serve
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const running = await readServeState(dataDir);
   if (running !== null && running.pid !== pid && pidAlive(running.pid)) {
-    io.err(`agentteam: a daemon (pid ${running.pid}) already serves ${dataDir} on port ${running.port}; stop it first or use another --data-dir.`);
+    io.err(
+      `agentteam: a daemon (pid ${running.pid}) already serves ${dataDir} on port ${running.port}; stop it first or use another --data-dir.`,
+    );
     return 1;
   }
   const token = await loadOrCreateToken(dataDir);
@@ -72,11 +81,18 @@ export async function serveCommand(dataDirArg: string, port: number, deps: Serve
   } catch (err) {
     await daemon.stop();
     const code = (err as NodeJS.ErrnoException).code;
-    io.err(code === 'EADDRINUSE' ? `agentteam: port ${port} on 127.0.0.1 is in use; pick another with --port N (0 = any free port).` : `agentteam: could not listen on 127.0.0.1:${port}: ${String(err)}`);
+    io.err(
+      code === 'EADDRINUSE'
+        ? `agentteam: port ${port} on 127.0.0.1 is in use; pick another with --port N (0 = any free port).`
+        : `agentteam: could not listen on 127.0.0.1:${port}: ${String(err)}`,
+    );
     return 1;
   }
   await writeServeState(dataDir, { port: server.port, pid, startedAt: new Date().toISOString() });
-  if (deps.rendererDir === null) io.err('agentteam: the UI is not built (no out/renderer); the API, /metrics and /healthz still work. Run "npm run build" for the UI.');
+  if (deps.rendererDir === null)
+    io.err(
+      'agentteam: the UI is not built (no out/renderer); the API, /metrics and /healthz still work. Run "npm run build" for the UI.',
+    );
   // The token is printed once, as part of the URL (issue 8); it is also in <data-dir>/serve-token.
   io.out(`AgentTeam is serving ${dataDir} at ${server.url}`);
   deps.onListening?.(server);

@@ -103,7 +103,12 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     origin === undefined || origin === `http://${HOST}:${port}` || origin === `http://localhost:${port}`;
 
   const send = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
-    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS, ...headers });
+    res.writeHead(status, {
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+      ...SECURITY_HEADERS,
+      ...headers,
+    });
     res.end(body);
   };
 
@@ -136,17 +141,28 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     }
     const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
     const cache = file.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-store';
-    res.writeHead(200, { 'content-type': type, 'content-length': String(body.length), 'cache-control': cache, 'content-security-policy': SERVE_CSP, ...SECURITY_HEADERS });
+    res.writeHead(200, {
+      'content-type': type,
+      'content-length': String(body.length),
+      'cache-control': cache,
+      'content-security-policy': SERVE_CSP,
+      ...SECURITY_HEADERS,
+    });
     res.end(head ? undefined : body);
   }
 
   async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!hostAllowed(req.headers.host)) return send(res, 421, 'Wrong host; open the URL printed by "agentteam serve".\n');
+    if (!hostAllowed(req.headers.host))
+      return send(res, 421, 'Wrong host; open the URL printed by "agentteam serve".\n');
     const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed.\n', { allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(res, 405, 'Method not allowed.\n', { allow: 'GET, HEAD' });
     if (url.pathname === '/healthz') return send(res, closing ? 503 : 200, closing ? 'stopping\n' : 'ok\n');
     if (url.pathname === '/metrics') {
-      if (!tokenMatches(token, presentedToken(req, url))) return send(res, 401, 'Missing or wrong token; use the token in <data-dir>/serve-token.\n', { 'www-authenticate': 'Bearer' });
+      if (!tokenMatches(token, presentedToken(req, url)))
+        return send(res, 401, 'Missing or wrong token; use the token in <data-dir>/serve-token.\n', {
+          'www-authenticate': 'Bearer',
+        });
       const text = await daemon.metrics.metrics();
       return send(res, 200, text, { 'content-type': daemon.metrics.contentType });
     }

@@ -54,13 +54,17 @@ export function openServeSettings(dataDir: string, log?: DaemonLog): SettingsPor
       if (raw === undefined) return undefined;
       const parsed = SettingsSchema.partial().safeParse(raw);
       if (!parsed.success) {
-        log?.warn('settings: settings.json does not validate; the defaults apply until settings are saved', { file, problems: parsed.error.issues.map((i) => i.path.join('.')) });
+        log?.warn('settings: settings.json does not validate; the defaults apply until settings are saved', {
+          file,
+          problems: parsed.error.issues.map((i) => i.path.join('.')),
+        });
         return undefined;
       }
       return parsed.data as Partial<Settings>;
     },
     save(settings) {
-      if (malformed) throw new ApiError('unavailable', `${file} is not valid JSON; fix or remove it, then save the settings again.`);
+      if (malformed)
+        throw new ApiError('unavailable', `${file} is not valid JSON; fix or remove it, then save the settings again.`);
       writeFileAtomic(file, `${JSON.stringify(SettingsSchema.parse(settings), null, 2)}\n`);
     },
   };

@@ -33,7 +33,13 @@ export function App() {
   return <Connected api={transport.api} connection={transport.connection} />;
 }
 
-function Connected({ api, connection }: { api: ClientApi; connection: Extract<Transport, { kind: 'ws' }>['connection'] | null }) {
+function Connected({
+  api,
+  connection,
+}: {
+  api: ClientApi;
+  connection: Extract<Transport, { kind: 'ws' }>['connection'] | null;
+}) {
   const [conversations, setConversations] = useState<Conversation[]>([]);
   const [agents, setAgents] = useState<Agent[]>([]);
   const [settings, setSettings] = useState<Settings | null>(null);
@@ -56,10 +62,19 @@ function Connected({ api, connection }: { api: ClientApi; connection: Extract<Tr
   }, [language]);
 
   const loadAll = useCallback(async () => {
-    const [c, a, s, w] = await Promise.all([api.conversations.list({}), api.agents.list({}), api.settings.get({}), api.wakes.list({ limit: 1000 })]);
+    const [c, a, s, w] = await Promise.all([
+      api.conversations.list({}),
+      api.agents.list({}),
+      api.settings.get({}),
+      api.wakes.list({ limit: 1000 }),
+    ]);
     if (c.ok) {
       setConversations(c.value);
-      setView((v) => (v.kind === 'conversation' && !c.value.some((x) => x.target === v.target) && c.value[0] !== undefined ? { kind: 'conversation', target: c.value[0].target } : v));
+      setView((v) =>
+        v.kind === 'conversation' && !c.value.some((x) => x.target === v.target) && c.value[0] !== undefined
+          ? { kind: 'conversation', target: c.value[0].target }
+          : v,
+      );
     }
     if (a.ok) setAgents(a.value);
     if (s.ok) setSettings(s.value);
@@ -84,7 +99,8 @@ function Connected({ api, connection }: { api: ClientApi; connection: Extract<Tr
           });
           setConversations((cs) => {
             // A message in a conversation we do not list yet (a new DM or thread): refetch the list.
-            if (!cs.some((c) => c.target === m.target)) void api.conversations.list({}).then((r) => r.ok && setConversations(r.value));
+            if (!cs.some((c) => c.target === m.target))
+              void api.conversations.list({}).then((r) => r.ok && setConversations(r.value));
             return cs.map((c) => (c.target === m.target && c.lastSeq < m.seq ? { ...c, lastSeq: m.seq } : c));
           });
           break;
@@ -96,7 +112,11 @@ function Connected({ api, connection }: { api: ClientApi; connection: Extract<Tr
           setAlerts((as) => [...as.filter((a) => a.id !== event.payload.id), event.payload].slice(-MAX_ALERTS));
           break;
         case 'agent.updated':
-          setAgents((as) => (as.some((a) => a.id === event.payload.id) ? as.map((a) => (a.id === event.payload.id ? event.payload : a)) : [...as, event.payload]));
+          setAgents((as) =>
+            as.some((a) => a.id === event.payload.id)
+              ? as.map((a) => (a.id === event.payload.id ? event.payload : a))
+              : [...as, event.payload],
+          );
           break;
         case 'wake.focusRequested': {
           // The desktop app's notification was clicked: show that wake's conversation and inspector.
@@ -129,7 +149,9 @@ function Connected({ api, connection }: { api: ClientApi; connection: Extract<Tr
     setLogs((l) => new Map(l).set(target, emptyLog(target)));
     void api.messages.list({ target, limit: PAGE }).then((r) => {
       if (!r.ok) return setError(r.message);
-      setLogs((l) => new Map(l).set(target, mergeMessages(l.get(target) ?? emptyLog(target), r.value.messages, r.value.hasMore)));
+      setLogs((l) =>
+        new Map(l).set(target, mergeMessages(l.get(target) ?? emptyLog(target), r.value.messages, r.value.hasMore)),
+      );
     });
   }, [api, target, logs]);
 
@@ -142,7 +164,9 @@ function Connected({ api, connection }: { api: ClientApi; connection: Extract<Tr
     void api.messages.list({ target, beforeSeq: before, limit: PAGE }).then((r) => {
       setLoadingOlder(false);
       if (!r.ok) return setError(r.message);
-      setLogs((l) => new Map(l).set(target, mergeMessages(l.get(target) ?? emptyLog(target), r.value.messages, r.value.hasMore)));
+      setLogs((l) =>
+        new Map(l).set(target, mergeMessages(l.get(target) ?? emptyLog(target), r.value.messages, r.value.hasMore)),
+      );
     });
   }, [api, target, logs, loadingOlder]);
 
@@ -230,7 +254,9 @@ function Connected({ api, connection }: { api: ClientApi; connection: Extract<Tr
             onDismissAlert={(id) => setDismissed((d) => new Set(d).add(id))}
           />
         )}
-        {view.kind === 'agents' && <AgentsPage agents={agents} language={language} onMessage={(id) => void openConversation(`dm:@${id}`)} />}
+        {view.kind === 'agents' && (
+          <AgentsPage agents={agents} language={language} onMessage={(id) => void openConversation(`dm:@${id}`)} />
+        )}
         {view.kind === 'settings' && settings !== null && (
           <SettingsPage
             settings={settings}
@@ -244,7 +270,15 @@ function Connected({ api, connection }: { api: ClientApi; connection: Extract<Tr
           />
         )}
       </main>
-      {inspecting !== null && <Inspector api={api} wakeToken={inspecting} wake={wakes.get(inspecting)} language={language} onClose={closeInspector} />}
+      {inspecting !== null && (
+        <Inspector
+          api={api}
+          wakeToken={inspecting}
+          wake={wakes.get(inspecting)}
+          language={language}
+          onClose={closeInspector}
+        />
+      )}
       {switcher && (
         <Switcher
           conversations={conversations}

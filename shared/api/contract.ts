@@ -106,7 +106,13 @@ export const apiCalls = {
   'conversations.list': call(Empty, z.array(ConversationSchema)),
   'conversations.create': call(z.object({ target: TargetText }).strict(), ConversationSchema),
   'messages.list': call(
-    z.object({ target: TargetText, beforeSeq: z.number().int().positive().optional(), limit: z.number().int().min(1).max(500).optional() }).strict(),
+    z
+      .object({
+        target: TargetText,
+        beforeSeq: z.number().int().positive().optional(),
+        limit: z.number().int().min(1).max(500).optional(),
+      })
+      .strict(),
     z.object({ messages: z.array(MessageSchema), hasMore: z.boolean() }),
   ),
   'messages.send': call(
@@ -114,7 +120,13 @@ export const apiCalls = {
     z.object({ messageId: z.string(), seq: z.number().int(), target: z.string() }),
   ),
   'wakes.list': call(
-    z.object({ target: TargetText.optional(), activeOnly: z.boolean().optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(),
+    z
+      .object({
+        target: TargetText.optional(),
+        activeOnly: z.boolean().optional(),
+        limit: z.number().int().min(1).max(1000).optional(),
+      })
+      .strict(),
     z.array(WakeSchema),
   ),
   'wakes.inspect': call(
@@ -124,7 +136,13 @@ export const apiCalls = {
   'agents.list': call(Empty, z.array(AgentSchema)),
   'settings.get': call(Empty, SettingsSchema),
   'settings.update': call(
-    z.object({ language: z.enum(PROMPT_LANGUAGES).optional(), channel: z.string().min(1).max(64).optional(), settings: ChannelSettingsSchema.optional() }).strict(),
+    z
+      .object({
+        language: z.enum(PROMPT_LANGUAGES).optional(),
+        channel: z.string().min(1).max(64).optional(),
+        settings: ChannelSettingsSchema.optional(),
+      })
+      .strict(),
     SettingsSchema,
   ),
 } as const;
@@ -159,7 +177,17 @@ export type Alert = z.infer<typeof AlertSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;
 
 /** Stable error codes at the API boundary (STYLE.md habit 9). */
-export const API_ERROR_CODES = ['invalid_request', 'invalid_target', 'unknown_target', 'unknown_wake', 'content_too_large', 'forbidden_sender', 'unknown_call', 'unavailable', 'internal'] as const;
+export const API_ERROR_CODES = [
+  'invalid_request',
+  'invalid_target',
+  'unknown_target',
+  'unknown_wake',
+  'content_too_large',
+  'forbidden_sender',
+  'unknown_call',
+  'unavailable',
+  'internal',
+] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 /** What every transport answers: a value, or an error a person can act on. */
@@ -177,7 +205,9 @@ export class ApiError extends Error {
 }
 
 /** The daemon side of the contract: one async handler per call. */
-export type ApiHandlers = { [K in ApiCallName]: (request: z.infer<(typeof apiCalls)[K]['request']>) => Promise<ApiResponse<K>> };
+export type ApiHandlers = {
+  [K in ApiCallName]: (request: z.infer<(typeof apiCalls)[K]['request']>) => Promise<ApiResponse<K>>;
+};
 
 /** IPC channel name of a call or event. */
 export const channelOf = (name: ApiCallName | ApiEventName): string => `agentteam:${name}`;
@@ -193,7 +223,9 @@ type VerbOf<K extends string> = K extends `${string}.${infer V}` ? V : never;
  */
 export type ClientApi = {
   readonly [D in DomainOf<ApiCallName>]: {
-    readonly [K in ApiCallName as DomainOf<K> extends D ? VerbOf<K> : never]: (request: ApiRequest<K>) => Promise<ApiResult<ApiResponse<K>>>;
+    readonly [K in ApiCallName as DomainOf<K> extends D ? VerbOf<K> : never]: (
+      request: ApiRequest<K>,
+    ) => Promise<ApiResult<ApiResponse<K>>>;
   };
 } & {
   readonly events: { subscribe(listener: (event: ApiEvent) => void): () => void };

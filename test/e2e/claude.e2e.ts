@@ -13,7 +13,10 @@ import { FORBIDDEN_NO_REPLY_COPY, ROOT, expect, screenshot, sendFromComposer, st
 
 interface FakeModel {
   readonly url: string;
-  readonly requests: ReadonlyArray<{ readonly tools: readonly string[]; readonly reply: { readonly kind: string; readonly script: string } | null }>;
+  readonly requests: ReadonlyArray<{
+    readonly tools: readonly string[];
+    readonly reply: { readonly kind: string; readonly script: string } | null;
+  }>;
   close(): Promise<void>;
 }
 
@@ -56,7 +59,10 @@ test.describe('real Claude Code CLI with the fake model', () => {
     config: async ({}, use) => {
       await use({
         // The demo agent too, for a conversation with two agents at once.
-        agents: [claudeAgent('claude', 'Claude'), { id: 'demo', name: 'Demo', runtime: 'demo', env: { DEMO_TASK_MS: '6000' } }],
+        agents: [
+          claudeAgent('claude', 'Claude'),
+          { id: 'demo', name: 'Demo', runtime: 'demo', env: { DEMO_TASK_MS: '6000' } },
+        ],
         channels: { local: {} },
       });
     },
@@ -81,10 +87,18 @@ test.describe('real Claude Code CLI with the fake model', () => {
     // Runtime text is never relayed: no agent message appears, and no status under messages.
     await expect(app.locator('article.message-agent')).toHaveCount(0);
     await expect(app.getByRole('log').locator('[data-status]')).toHaveCount(0);
-    const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ status: string; reason: string | null; finalCheck: boolean }>;
-    expect(rows).toEqual([expect.objectContaining({ status: 'completed_without_visible_reply', reason: 'no_reply', finalCheck: true })]);
+    const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{
+      status: string;
+      reason: string | null;
+      finalCheck: boolean;
+    }>;
+    expect(rows).toEqual([
+      expect.objectContaining({ status: 'completed_without_visible_reply', reason: 'no_reply', finalCheck: true }),
+    ]);
     // The model was offered the send tool, saw exactly one final-check, and never called the tool.
-    const turns = fake.requests.slice(before).filter((r) => r.reply !== null && r.tools.includes('mcp__agentteam__message_send'));
+    const turns = fake.requests
+      .slice(before)
+      .filter((r) => r.reply !== null && r.tools.includes('mcp__agentteam__message_send'));
     expect(turns.length).toBeGreaterThanOrEqual(2);
     expect(turns.filter((r) => r.reply?.script === 'local_twice')).toHaveLength(1);
     expect(turns.filter((r) => r.reply?.kind === 'tool')).toEqual([]);
@@ -130,7 +144,9 @@ test.describe('real Claude Code CLI with the fake model', () => {
     await screenshot(app, info, 'claude-failed-expanded');
   });
 
-  test('two agents at once: one chip per active wake; a no-reply that ends meanwhile stays visible, named, neutral', async ({ app }, info) => {
+  test('two agents at once: one chip per active wake; a no-reply that ends meanwhile stays visible, named, neutral', async ({
+    app,
+  }, info) => {
     await sendFromComposer(app, '@demo /slow and @claude think about it [[local]] [[local-twice]]');
     const area = statusArea(app);
     const demoChip = area.locator('[data-wake]', { hasText: 'Demo' });
@@ -145,7 +161,9 @@ test.describe('real Claude Code CLI with the fake model', () => {
     await expect(area).not.toContainText(FORBIDDEN_NO_REPLY_COPY);
     // Neutral in look too: not the warning border a failure or an escalation gets.
     // Runs in the page (this file type-checks without the DOM lib).
-    const border = (el: unknown) => (globalThis as unknown as { getComputedStyle(e: unknown): { borderTopColor: string } }).getComputedStyle(el).borderTopColor;
+    const border = (el: unknown) =>
+      (globalThis as unknown as { getComputedStyle(e: unknown): { borderTopColor: string } }).getComputedStyle(el)
+        .borderTopColor;
     expect(await note.evaluate(border)).toBe(await demoChip.evaluate(border));
     await screenshot(app, info, 'two-agents-one-active');
     await expect(demoChip).toHaveAttribute('data-status', 'reply_sent', { timeout: 15_000 });

@@ -6,7 +6,15 @@
  * never a status under historical messages, neutral copy.
  */
 import type { Locator } from '@playwright/test';
-import { demoConfig, expect, expectNoSeriousAxeViolations, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
+import {
+  demoConfig,
+  expect,
+  expectNoSeriousAxeViolations,
+  screenshot,
+  sendFromComposer,
+  statusArea,
+  test,
+} from './fixtures.js';
 
 test.use({ config: demoConfig() });
 
@@ -15,7 +23,10 @@ async function attributes(list: Locator, name: string): Promise<Array<string | n
 }
 
 test.describe('demo runtime in the browser', () => {
-  test('reply: a chip shows the wake, then "Replied"; the reply is a message, the status is not', async ({ app, serve }, info) => {
+  test('reply: a chip shows the wake, then "Replied"; the reply is a message, the status is not', async ({
+    app,
+    serve,
+  }, info) => {
     await screenshot(app, info, 'demo-empty');
     await sendFromComposer(app, '@demo hello there');
     const chip = statusArea(app).locator('[data-wake]');
@@ -36,7 +47,9 @@ test.describe('demo runtime in the browser', () => {
     expect(rows).toEqual([expect.objectContaining({ agentId: 'demo', status: 'reply_sent', finalCheck: false })]);
   });
 
-  test('reaction: the demo reacts instead of writing; the 👍 shows under the triggering message and the chip says "Replied"', async ({ app }, info) => {
+  test('reaction: the demo reacts instead of writing; the 👍 shows under the triggering message and the chip says "Replied"', async ({
+    app,
+  }, info) => {
     await sendFromComposer(app, '@demo /react');
     const chip = statusArea(app).locator('[data-wake]');
     await expect(chip).toHaveAttribute('data-status', 'reply_sent');
@@ -73,11 +86,17 @@ test.describe('demo runtime in the browser', () => {
     expect(rows[0]?.beacons).toBeGreaterThanOrEqual(1);
   });
 
-  test('final-check then reply: the inspector lists the prompt_input entries in order', async ({ app, serve }, info) => {
+  test('final-check then reply: the inspector lists the prompt_input entries in order', async ({
+    app,
+    serve,
+  }, info) => {
     await sendFromComposer(app, '@demo /local');
     const chip = statusArea(app).locator('[data-wake]');
     await expect(chip).toHaveAttribute('data-status', 'reply_sent', { timeout: 15_000 });
-    const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ finalCheck: boolean; status: string }>;
+    const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{
+      finalCheck: boolean;
+      status: string;
+    }>;
     expect(rows[0]).toMatchObject({ finalCheck: true, status: 'reply_sent' });
 
     await chip.locator('.chip-main').click();
@@ -97,7 +116,12 @@ test.describe('demo runtime in the browser', () => {
 
   test('keyboard only: Tab to the composer, complete an @mention, Shift+Enter, Enter sends', async ({ app }) => {
     const box = app.getByRole('textbox', { name: 'Message #general' });
-    for (let i = 0; i < 30 && !(await box.evaluate((el: unknown) => (el as { matches(s: string): boolean }).matches(':focus'))); i++) await app.keyboard.press('Tab');
+    for (
+      let i = 0;
+      i < 30 && !(await box.evaluate((el: unknown) => (el as { matches(s: string): boolean }).matches(':focus')));
+      i++
+    )
+      await app.keyboard.press('Tab');
     await expect(box).toBeFocused();
     await app.keyboard.type('@de');
     const option = app.getByRole('option', { name: /@demo/ });
@@ -124,20 +148,26 @@ test.describe('demo runtime in the browser', () => {
     const seen: string[] = [];
     for (let i = 0; i < 25; i++) {
       await app.keyboard.press('Tab');
-      const focused = await app.evaluate(`(() => {
+      const focused = (await app.evaluate(`(() => {
         const el = document.activeElement;
         if (el === null || el === document.body) return null;
         const css = getComputedStyle(el);
         const label = el.tagName.toLowerCase() + ':' + (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 30);
         return { label, ring: css.outlineStyle !== 'none' && parseFloat(css.outlineWidth) >= 1 };
-      })()`) as { label: string; ring: boolean } | null;
+      })()`)) as { label: string; ring: boolean } | null;
       if (focused === null) continue;
       if (seen.includes(focused.label)) break; // wrapped around
       seen.push(focused.label);
       expect(focused.ring, `${focused.label} has a visible focus ring`).toBe(true);
     }
     // The sidebar, the status chip and the composer were all reached.
-    expect(seen).toEqual(expect.arrayContaining([expect.stringMatching(/^button:#general/), expect.stringMatching(/^button:.*Replied/), expect.stringMatching(/^textarea:/)]));
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^button:#general/),
+        expect.stringMatching(/^button:.*Replied/),
+        expect.stringMatching(/^textarea:/),
+      ]),
+    );
   });
 
   test('Simplified Chinese: settings switch the language; chips use the table copy', async ({ app }, info) => {
@@ -212,7 +242,10 @@ test.describe('demo runtime: the watchdog escalation', () => {
   // One beacon at 1 s, then the one escalation at 2 s, then the reply at 4.5 s (watchdog spec: max beacons, then one escalation).
   test.use({ config: demoConfig({ thresholdSeconds: 1, maxBeacons: 1, demoTaskMs: 4500 }) });
 
-  test('after the last beacon the chip says "Extended processing", once, then the reply', async ({ app, serve }, info) => {
+  test('after the last beacon the chip says "Extended processing", once, then the reply', async ({
+    app,
+    serve,
+  }, info) => {
     await sendFromComposer(app, '@demo /slow');
     const chip = statusArea(app).locator('[data-wake]');
     await expect(chip).toHaveAttribute('data-kind', 'escalated', { timeout: 10_000 });
@@ -234,9 +267,15 @@ test.describe('agentteam serve endpoints and CLI', () => {
     const sent = await serve.cli('send', '--target', '#general', '--text', '@demo ping');
     expect(sent.code).toBe(0);
     expect(sent.stdout).toMatch(/^sent \S+ seq 1 to #general$/m);
-    const msgs = JSON.parse((await serve.cli('messages', '--target', '#general', '--json')).stdout) as Array<{ seq: number; author: string; content: string }>;
+    const msgs = JSON.parse((await serve.cli('messages', '--target', '#general', '--json')).stdout) as Array<{
+      seq: number;
+      author: string;
+      content: string;
+    }>;
     expect(msgs[0]).toMatchObject({ seq: 1, content: '@demo ping' });
-    const metrics = await request.get(`${serve.origin}/metrics`, { headers: { authorization: `Bearer ${serve.token}` } });
+    const metrics = await request.get(`${serve.origin}/metrics`, {
+      headers: { authorization: `Bearer ${serve.token}` },
+    });
     expect(metrics.status()).toBe(200);
     expect(await metrics.text()).toMatch(/wake_received_total\{runtime="demo"\} \d/);
     const bad = await serve.cli('send', '--target', 'general', '--text', 'x');

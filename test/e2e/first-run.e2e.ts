@@ -10,7 +10,10 @@ import { ROOT, expect, screenshot, sendFromComposer, statusArea, test } from './
 // No config: the first run seeds it. PATH leads with node_modules/.bin, as under `npm start`.
 test.use({ config: null, serveEnv: { PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` } });
 
-test('first run: the seeded demo agent replies in #general; the CLIs on PATH are listed as agents', async ({ app, serve }, info) => {
+test('first run: the seeded demo agent replies in #general; the CLIs on PATH are listed as agents', async ({
+  app,
+  serve,
+}, info) => {
   await expect(app.getByRole('heading', { name: '#general', level: 1 })).toBeVisible();
   await sendFromComposer(app, '@demo hello');
   const chip = statusArea(app).locator('[data-wake]');
@@ -19,7 +22,12 @@ test('first run: the seeded demo agent replies in #general; the CLIs on PATH are
   await screenshot(app, info, 'first-run-demo-replied');
 
   await app.getByRole('button', { name: 'Agents' }).click();
-  for (const [id, runtime] of [['demo', 'demo'], ['claude', 'claude-code'], ['codex', 'codex'], ['opencode', 'opencode']] as const) {
+  for (const [id, runtime] of [
+    ['demo', 'demo'],
+    ['claude', 'claude-code'],
+    ['codex', 'codex'],
+    ['opencode', 'opencode'],
+  ] as const) {
     await expect(app.locator(`tr[data-agent="${id}"]`)).toContainText(runtime);
   }
   await screenshot(app, info, 'first-run-agents');

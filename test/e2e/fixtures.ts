@@ -30,7 +30,12 @@ export interface ServeHandle {
   cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
-type Fixtures = { config: Record<string, unknown> | null; serveEnv: Record<string, string>; serve: ServeHandle; app: Page };
+type Fixtures = {
+  config: Record<string, unknown> | null;
+  serveEnv: Record<string, string>;
+  serve: ServeHandle;
+  app: Page;
+};
 
 function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -46,7 +51,8 @@ function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number
 async function waitForUrl(child: ChildProcessWithoutNullStreams, stderr: () => string): Promise<string> {
   const lines = createInterface({ input: child.stdout });
   return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`agentteam serve exited (${code}) before printing its URL:\n${stderr()}`));
+    const onExit = (code: number | null) =>
+      reject(new Error(`agentteam serve exited (${code}) before printing its URL:\n${stderr()}`));
     child.once('exit', onExit);
     lines.on('line', (line) => {
       const m = /at (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w%-]+)/.exec(line);
@@ -121,13 +127,26 @@ export async function sendFromComposer(page: Page, text: string): Promise<void> 
 }
 
 /** Copy that would speak for the agent or imply it should have replied (contract §10.3, §7.3). */
-export const FORBIDDEN_NO_REPLY_COPY = /fail|did not|didn't|no reply|not reply|unanswered|should have|未回复|没有回复|失败/i;
+export const FORBIDDEN_NO_REPLY_COPY =
+  /fail|did not|didn't|no reply|not reply|unanswered|should have|未回复|没有回复|失败/i;
 
 /** A demo-agent config with a short watchdog so beacons happen within a test. */
-export function demoConfig(extra: { demoTaskMs?: number; thresholdSeconds?: number; maxBeacons?: number; agents?: unknown[] } = {}): Record<string, unknown> {
+export function demoConfig(
+  extra: { demoTaskMs?: number; thresholdSeconds?: number; maxBeacons?: number; agents?: unknown[] } = {},
+): Record<string, unknown> {
   return {
-    agents: [{ id: 'demo', name: 'Demo', runtime: 'demo', env: { DEMO_TASK_MS: String(extra.demoTaskMs ?? 3500) } }, ...(extra.agents ?? [])],
-    channels: { local: { silenceWatchdog: { thresholdSeconds: extra.thresholdSeconds ?? 1, ...(extra.maxBeacons === undefined ? {} : { maxBeacons: extra.maxBeacons }) } } },
+    agents: [
+      { id: 'demo', name: 'Demo', runtime: 'demo', env: { DEMO_TASK_MS: String(extra.demoTaskMs ?? 3500) } },
+      ...(extra.agents ?? []),
+    ],
+    channels: {
+      local: {
+        silenceWatchdog: {
+          thresholdSeconds: extra.thresholdSeconds ?? 1,
+          ...(extra.maxBeacons === undefined ? {} : { maxBeacons: extra.maxBeacons }),
+        },
+      },
+    },
   };
 }
 

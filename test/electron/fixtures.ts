@@ -39,7 +39,12 @@ export const test = base.extend<ElectronFixtures>({
     const app = await electron.launch({
       args: [join(root, 'out', 'main', 'index.js')],
       cwd: root,
-      env: { ...process.env, AGENTTEAM_USER_DATA_DIR: join(tmpDir, 'user-data'), HOME: tmpDir, AGENTTEAM_LOG_CONSOLE: '0' },
+      env: {
+        ...process.env,
+        AGENTTEAM_USER_DATA_DIR: join(tmpDir, 'user-data'),
+        HOME: tmpDir,
+        AGENTTEAM_LOG_CONSOLE: '0',
+      },
     });
     await use(app);
     await app.close();

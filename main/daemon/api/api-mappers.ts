@@ -4,7 +4,14 @@
  */
 import type { Agent, Conversation, Message, PromptInput, Wake, WakeEvent } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
-import type { ConversationRecord, MessageRecord, PromptInputRecord, ReactionRecord, WakeEventRecord, WakeRecord } from '../store/index.js';
+import type {
+  ConversationRecord,
+  MessageRecord,
+  PromptInputRecord,
+  ReactionRecord,
+  WakeEventRecord,
+  WakeRecord,
+} from '../store/index.js';
 
 export function toConversation(c: ConversationRecord): Conversation {
   return { target: c.target, kind: c.kind, title: c.target, parent: c.parent, lastSeq: c.lastSeq };
@@ -51,7 +58,15 @@ export function toWakeEvent(e: WakeEventRecord): WakeEvent {
 }
 
 export function toPromptInput(p: PromptInputRecord): PromptInput {
-  return { id: p.id, seq: p.seq, agentId: p.agentId, wakeTokens: [...p.wakeTokens], kind: p.kind, text: p.text, at: p.at };
+  return {
+    id: p.id,
+    seq: p.seq,
+    agentId: p.agentId,
+    wakeTokens: [...p.wakeTokens],
+    kind: p.kind,
+    text: p.text,
+    at: p.at,
+  };
 }
 
 export function toAgent(a: AgentConfig, state: Agent['state']): Agent {

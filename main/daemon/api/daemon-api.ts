@@ -15,7 +15,11 @@ export interface DaemonApiDeps {
   readonly agents: () => Agent[];
   readonly agentName: (agentId: string) => string;
   readonly settings: () => Settings;
-  readonly updateSettings: (patch: { language?: Settings['language']; channel?: string; settings?: unknown }) => Settings;
+  readonly updateSettings: (patch: {
+    language?: Settings['language'];
+    channel?: string;
+    settings?: unknown;
+  }) => Settings;
 }
 
 const DEFAULT_PAGE = 100;
@@ -28,12 +32,16 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
   };
   return {
     'conversations.list': async () => d.store.listConversations().map(toConversation),
-    'conversations.create': async ({ target }) => toConversation(d.store.ensureConversation(d.conversations.parse(target))),
+    'conversations.create': async ({ target }) =>
+      toConversation(d.store.ensureConversation(d.conversations.parse(target))),
     'messages.list': async ({ target, beforeSeq, limit }) => {
       const key = existing(target);
       const page = limit ?? DEFAULT_PAGE;
       // One extra row tells whether an older page exists.
-      const rows = d.store.listMessages(key, { ...(beforeSeq !== undefined ? { beforeSeq } : { beforeSeq: Number.MAX_SAFE_INTEGER }), limit: page + 1 });
+      const rows = d.store.listMessages(key, {
+        ...(beforeSeq !== undefined ? { beforeSeq } : { beforeSeq: Number.MAX_SAFE_INTEGER }),
+        limit: page + 1,
+      });
       const hasMore = rows.length > page;
       const shown = hasMore ? rows.slice(rows.length - page) : rows;
       const reactions = d.store.reactionsOf(shown.map((m) => m.id));
@@ -44,7 +52,11 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       return { messageId: message.id, seq: message.seq, target: message.target };
     },
     'wakes.list': async ({ target, activeOnly, limit }) => {
-      const rows = d.store.listWakes({ ...(target !== undefined ? { target: existing(target) } : {}), ...(activeOnly ? { activeOnly } : {}), ...(limit !== undefined ? { limit } : {}) });
+      const rows = d.store.listWakes({
+        ...(target !== undefined ? { target: existing(target) } : {}),
+        ...(activeOnly ? { activeOnly } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      });
       return rows.map((w) => toWake(w, d.agentName(w.agentId)));
     },
     'wakes.inspect': async ({ wakeToken }) => {

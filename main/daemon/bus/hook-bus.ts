@@ -25,9 +25,12 @@ export class HookBus {
 
   readonly turnStart$: Observable<HookEventMap['turn.start']> = this.subjects['turn.start'].asObservable();
   /** Operator-visible deliveries only. */
-  readonly messageDelivered$: Observable<HookEventMap['message.delivered']> = this.subjects['message.delivered'].asObservable();
-  readonly responseOutbound$: Observable<HookEventMap['response.outbound']> = this.subjects['response.outbound'].asObservable();
-  readonly deliveryResult$: Observable<HookEventMap['delivery.result']> = this.subjects['delivery.result'].asObservable();
+  readonly messageDelivered$: Observable<HookEventMap['message.delivered']> =
+    this.subjects['message.delivered'].asObservable();
+  readonly responseOutbound$: Observable<HookEventMap['response.outbound']> =
+    this.subjects['response.outbound'].asObservable();
+  readonly deliveryResult$: Observable<HookEventMap['delivery.result']> =
+    this.subjects['delivery.result'].asObservable();
   readonly turnEnd$: Observable<HookEventMap['turn.end']> = this.subjects['turn.end'].asObservable();
   /** Tool calls, local text (counts only), runtime errors: never operator-visible. */
   readonly runtimeLocal$: Observable<HookEventMap['runtime.local']> = this.subjects['runtime.local'].asObservable();

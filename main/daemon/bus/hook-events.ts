@@ -98,4 +98,11 @@ export interface HookEventMap {
 }
 
 export type HookName = keyof HookEventMap;
-export const HOOK_NAMES: readonly HookName[] = ['turn.start', 'message.delivered', 'response.outbound', 'delivery.result', 'turn.end', 'runtime.local'];
+export const HOOK_NAMES: readonly HookName[] = [
+  'turn.start',
+  'message.delivered',
+  'response.outbound',
+  'delivery.result',
+  'turn.end',
+  'runtime.local',
+];

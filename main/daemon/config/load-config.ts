@@ -42,7 +42,13 @@ export class ConfigError extends Error {
 }
 
 export type ConfigLoad =
-  | { readonly ok: true; readonly config: Config; readonly file: string; readonly exists: boolean; readonly legacyToggles: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly config: Config;
+      readonly file: string;
+      readonly exists: boolean;
+      readonly legacyToggles: readonly string[];
+    }
   | { readonly ok: false; readonly error: ConfigError };
 
 export function loadConfig(dataDir: string, options: { log?: DaemonLog } = {}): ConfigLoad {
@@ -53,7 +59,13 @@ export function loadConfig(dataDir: string, options: { log?: DaemonLog } = {}): 
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { ok: true, config: ConfigSchema.parse({}), file, exists: false, legacyToggles: [] };
-    return fail(new ConfigError('config_unreadable', file, `${file}: cannot read the config file (${code ?? (err as Error).message}); check that it is a readable file.`));
+    return fail(
+      new ConfigError(
+        'config_unreadable',
+        file,
+        `${file}: cannot read the config file (${code ?? (err as Error).message}); check that it is a readable file.`,
+      ),
+    );
   }
   // Editors on Windows may save a UTF-8 byte order mark; it is not part of the JSON.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -77,11 +89,21 @@ export function loadConfig(dataDir: string, options: { log?: DaemonLog } = {}): 
   const parsed = ConfigSchema.safeParse(data, { reportInput: true });
   if (!parsed.success) {
     const problems = parsed.error.issues.flatMap(describeIssue);
-    return fail(new ConfigError('config_invalid', file, problems.map((p) => `${file}: ${p.path}: ${p.expectation}`).join('\n'), problems));
+    return fail(
+      new ConfigError(
+        'config_invalid',
+        file,
+        problems.map((p) => `${file}: ${p.path}: ${p.expectation}`).join('\n'),
+        problems,
+      ),
+    );
   }
   const toggles = legacyToggles(parsed.data);
   if (toggles.length > 0) {
-    options.log?.warn('config: legacy visible-reply toggles are ignored; the visible-reply contract is always on (contract §7)', { file, paths: toggles });
+    options.log?.warn(
+      'config: legacy visible-reply toggles are ignored; the visible-reply contract is always on (contract §7)',
+      { file, paths: toggles },
+    );
   }
   return { ok: true, config: parsed.data, file, exists: true, legacyToggles: toggles };
 }
@@ -118,9 +140,22 @@ function describeIssue(issue: z.core.$ZodIssue): ConfigProblem[] {
   const got = 'input' in issue ? `, got ${describeValue(issue.input)}` : '';
   switch (issue.code) {
     case 'invalid_value':
-      return [{ path, expectation: `expected ${issue.values.length === 1 ? describeValue(issue.values[0]) : `one of ${issue.values.map(String).join('|')}`}${got}` }];
+      return [
+        {
+          path,
+          expectation: `expected ${issue.values.length === 1 ? describeValue(issue.values[0]) : `one of ${issue.values.map(String).join('|')}`}${got}`,
+        },
+      ];
     case 'invalid_type':
-      return [{ path, expectation: issue.input === undefined ? `is required (${article(issue.expected)})` : `expected ${article(issue.expected)}${got}` }];
+      return [
+        {
+          path,
+          expectation:
+            issue.input === undefined
+              ? `is required (${article(issue.expected)})`
+              : `expected ${article(issue.expected)}${got}`,
+        },
+      ];
     case 'too_small':
     case 'too_big': {
       const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
@@ -133,9 +168,17 @@ function describeIssue(issue: z.core.$ZodIssue): ConfigProblem[] {
     }
     case 'invalid_format':
       // A custom message (the schema's own wording) says more than zod's generic one.
-      return [{ path, expectation: `expected ${/^Invalid/.test(issue.message) ? `a string matching ${issue.pattern ?? issue.format}` : issue.message}${got}` }];
+      return [
+        {
+          path,
+          expectation: `expected ${/^Invalid/.test(issue.message) ? `a string matching ${issue.pattern ?? issue.format}` : issue.message}${got}`,
+        },
+      ];
     case 'unrecognized_keys':
-      return issue.keys.map((key) => ({ path: formatJsonPath([...issue.path, key]), expectation: 'unknown key; remove it or check its spelling' }));
+      return issue.keys.map((key) => ({
+        path: formatJsonPath([...issue.path, key]),
+        expectation: 'unknown key; remove it or check its spelling',
+      }));
     default:
       return [{ path, expectation: issue.message }];
   }

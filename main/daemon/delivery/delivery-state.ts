@@ -42,7 +42,13 @@ export interface ChunkPolicy {
 export type ChunkEvent =
   /** Start an attempt: the first one, or the retry whose delay elapsed. */
   | { readonly type: 'send' }
-  | { readonly type: 'ack'; readonly attempt: number; readonly messageId: string; readonly seq: number | null; readonly status: 'sent' | 'already_sent' }
+  | {
+      readonly type: 'ack';
+      readonly attempt: number;
+      readonly messageId: string;
+      readonly seq: number | null;
+      readonly status: 'sent' | 'already_sent';
+    }
   | { readonly type: 'nack'; readonly attempt: number; readonly failure: ChannelFailure }
   /** The daemon is stopping: settle now. An attempt in flight may have landed, so that is `uncertain`. */
   | { readonly type: 'abort' };
@@ -60,7 +66,15 @@ export interface Transition {
   readonly effects: readonly ChunkEffect[];
 }
 
-export const INITIAL_CHUNK_STATE: ChunkState = { phase: 'generated', attempts: 0, messageId: null, seq: null, ack: null, failure: null, maybeDelivered: false };
+export const INITIAL_CHUNK_STATE: ChunkState = {
+  phase: 'generated',
+  attempts: 0,
+  messageId: null,
+  seq: null,
+  ack: null,
+  failure: null,
+  maybeDelivered: false,
+};
 
 export function isFinal(phase: ChunkPhase): phase is ChunkFinal {
   return phase === 'delivered' || phase === 'failed_final' || phase === 'uncertain';
@@ -76,13 +90,24 @@ export function reduceChunk(state: ChunkState, event: ChunkEvent, policy: ChunkP
       return { state: { ...state, phase: 'sending', attempts: attempt }, effects: [{ type: 'attempt', attempt }] };
     }
     case 'ack': {
-      if (isFinal(state.phase)) return { state, effects: [{ type: 'late_ack_suppressed', attempt: event.attempt, after: state.phase }] };
+      if (isFinal(state.phase))
+        return { state, effects: [{ type: 'late_ack_suppressed', attempt: event.attempt, after: state.phase }] };
       if (state.phase === 'generated') return same(state); // bug guard: no attempt was made
       // Any attempt's ACK settles the chunk, including an earlier attempt's late ACK while the
       // retry is waiting (spec B: the same response_id lets a late ACK be matched).
       const effects: ChunkEffect[] = state.phase === 'delivery_failed' ? [{ type: 'cancel_retry' }] : [];
       effects.push({ type: 'final', state: 'delivered' });
-      return { state: { ...state, phase: 'delivered', messageId: event.messageId, seq: event.seq, ack: event.status, failure: null }, effects };
+      return {
+        state: {
+          ...state,
+          phase: 'delivered',
+          messageId: event.messageId,
+          seq: event.seq,
+          ack: event.status,
+          failure: null,
+        },
+        effects,
+      };
     }
     case 'nack': {
       // Only the attempt in flight decides; a stale attempt's failure changes nothing.
@@ -90,9 +115,12 @@ export function reduceChunk(state: ChunkState, event: ChunkEvent, policy: ChunkP
       const cls = classifyFailure(event.failure);
       const code = failureCode(event.failure);
       const maybeDelivered = state.maybeDelivered || cls === 'ambiguous';
-      if (cls === 'permanent') return final({ ...state, failure: code, maybeDelivered }, maybeDelivered ? 'uncertain' : 'failed_final');
-      if (cls === 'ambiguous' && !policy.idempotent) return final({ ...state, failure: code, maybeDelivered }, 'uncertain');
-      if (state.attempts > policy.retryCount) return final({ ...state, failure: code, maybeDelivered }, maybeDelivered ? 'uncertain' : 'failed_final');
+      if (cls === 'permanent')
+        return final({ ...state, failure: code, maybeDelivered }, maybeDelivered ? 'uncertain' : 'failed_final');
+      if (cls === 'ambiguous' && !policy.idempotent)
+        return final({ ...state, failure: code, maybeDelivered }, 'uncertain');
+      if (state.attempts > policy.retryCount)
+        return final({ ...state, failure: code, maybeDelivered }, maybeDelivered ? 'uncertain' : 'failed_final');
       return {
         state: { ...state, phase: 'delivery_failed', failure: code, maybeDelivered },
         effects: [{ type: 'schedule_retry', delayMs: retryDelayFor(event.failure, policy.retryDelayMs) }],
@@ -101,7 +129,10 @@ export function reduceChunk(state: ChunkState, event: ChunkEvent, policy: ChunkP
     case 'abort': {
       if (isFinal(state.phase)) return same(state);
       const landed = state.phase === 'sending' || state.maybeDelivered;
-      return final({ ...state, failure: 'daemon_stopped', maybeDelivered: landed }, landed ? 'uncertain' : 'failed_final');
+      return final(
+        { ...state, failure: 'daemon_stopped', maybeDelivered: landed },
+        landed ? 'uncertain' : 'failed_final',
+      );
     }
   }
 }

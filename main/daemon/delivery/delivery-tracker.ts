@@ -16,7 +16,14 @@ import type { ResponseDeliveryConfig } from '../../../shared/config.js';
 import type { HookBus } from '../bus/hook-bus.js';
 import type { Channel, ChannelFailure, ChannelSendResult } from './channel.js';
 import type { UndeliveredPort, UndeliveredRow } from './delivery-ports.js';
-import { INITIAL_CHUNK_STATE, reduceChunk, type ChunkEvent, type ChunkFinal, type ChunkPolicy, type ChunkState } from './delivery-state.js';
+import {
+  INITIAL_CHUNK_STATE,
+  reduceChunk,
+  type ChunkEvent,
+  type ChunkFinal,
+  type ChunkPolicy,
+  type ChunkState,
+} from './delivery-state.js';
 
 export type DeliveryPurpose = 'reply' | 'beacon';
 
@@ -161,7 +168,16 @@ export class DeliveryTracker {
   private readonly subscriptions: Subscription[];
   private stopped = false;
 
-  readonly stats: DeliveryStats = { attempts: 0, retries: 0, delivered: 0, failedFinal: 0, uncertain: 0, lateAcksSuppressed: 0, preserved: 0, redelivered: 0 };
+  readonly stats: DeliveryStats = {
+    attempts: 0,
+    retries: 0,
+    delivered: 0,
+    failedFinal: 0,
+    uncertain: 0,
+    lateAcksSuppressed: 0,
+    preserved: 0,
+    redelivered: 0,
+  };
   readonly alert$: Observable<DeliveryAlert> = this.alerts.asObservable();
   /** spec B "NO_RESPONSE_DETECTED": handed to the wake lifecycle, which sends the final-check first. */
   readonly noResponse$: Observable<NoResponseEvent> = this.noResponses.asObservable();
@@ -173,7 +189,9 @@ export class DeliveryTracker {
     this.ackTimeoutMs = options.ackTimeoutMs ?? 30_000;
     this.dedupeWindow = options.dedupeWindow ?? 4096;
     this.subscriptions = [
-      options.bus.turnStart$.subscribe((e) => this.turns.set(e.turnId, { agentId: e.agentId, channel: e.channel, wakeTokens: e.wakeTokens, outbound: 0 })),
+      options.bus.turnStart$.subscribe((e) =>
+        this.turns.set(e.turnId, { agentId: e.agentId, channel: e.channel, wakeTokens: e.wakeTokens, outbound: 0 }),
+      ),
       options.bus.responseOutbound$.subscribe((e) => {
         const turn = this.turns.get(e.turnId);
         if (turn !== undefined && e.purpose === 'reply') turn.outbound += 1;
@@ -183,7 +201,13 @@ export class DeliveryTracker {
         if (turn === undefined) return;
         this.turns.delete(e.turnId);
         // Only an operator-triggered turn (one serving wakes) can be missing a response.
-        if (turn.outbound === 0 && turn.wakeTokens.length > 0) this.noResponses.next({ turnId: e.turnId, agentId: turn.agentId, channel: turn.channel, wakeTokens: turn.wakeTokens });
+        if (turn.outbound === 0 && turn.wakeTokens.length > 0)
+          this.noResponses.next({
+            turnId: e.turnId,
+            agentId: turn.agentId,
+            channel: turn.channel,
+            wakeTokens: turn.wakeTokens,
+          });
       }),
     ];
   }
@@ -196,10 +220,20 @@ export class DeliveryTracker {
   send(request: SendRequest): Promise<SendOutcome> {
     const responseId = request.responseId ?? this.newId();
     if (this.stopped) {
-      return Promise.resolve({ status: 'failed_final', responseId, messageIds: [], seq: null, chunks: [], code: 'daemon_stopped', message: 'The daemon is stopping; nothing was sent. Send it again after it restarts.', preserved: false });
+      return Promise.resolve({
+        status: 'failed_final',
+        responseId,
+        messageIds: [],
+        seq: null,
+        chunks: [],
+        code: 'daemon_stopped',
+        message: 'The daemon is stopping; nothing was sent. Send it again after it restarts.',
+        preserved: false,
+      });
     }
     const previous = this.responses.get(responseId);
-    if (previous !== undefined) return previous.then((o) => (o.status === 'sent' ? { ...o, status: 'already_sent' } : o));
+    if (previous !== undefined)
+      return previous.then((o) => (o.status === 'sent' ? { ...o, status: 'already_sent' } : o));
     const outcome = this.deliverResponse(request, responseId);
     this.responses.set(responseId, outcome);
     if (this.responses.size > this.dedupeWindow) {
@@ -231,13 +265,52 @@ export class DeliveryTracker {
       const chunkCount = Math.max(...group.map((r) => r.chunkIndex)) + 1;
       const results: ChunkOutcome[] = [];
       for (const row of group) {
-        this.bus.emit('response.outbound', { turnId: row.turnId, responseId, chunkIndex: row.chunkIndex, chunkCount, agentId: row.agentId, target: row.target, content: row.content, redelivered: true, purpose: 'reply' });
+        this.bus.emit('response.outbound', {
+          turnId: row.turnId,
+          responseId,
+          chunkIndex: row.chunkIndex,
+          chunkCount,
+          agentId: row.agentId,
+          target: row.target,
+          content: row.content,
+          redelivered: true,
+          purpose: 'reply',
+        });
       }
       for (const row of group) {
         this.stats.redelivered += 1;
-        results.push(await this.deliverChunk({ turnId: row.turnId, agentId: row.agentId, target: row.target, channel, config, responseId, chunkIndex: row.chunkIndex, chunkCount, content: row.content, redelivered: true, purpose: 'reply' }));
+        results.push(
+          await this.deliverChunk({
+            turnId: row.turnId,
+            agentId: row.agentId,
+            target: row.target,
+            channel,
+            config,
+            responseId,
+            chunkIndex: row.chunkIndex,
+            chunkCount,
+            content: row.content,
+            redelivered: true,
+            purpose: 'reply',
+          }),
+        );
       }
-      outcomes.push(this.conclude({ turnId: first.turnId, agentId: first.agentId, target: first.target, channel, config, responseId, purpose: 'reply', wakeToken: null }, results, group));
+      outcomes.push(
+        this.conclude(
+          {
+            turnId: first.turnId,
+            agentId: first.agentId,
+            target: first.target,
+            channel,
+            config,
+            responseId,
+            purpose: 'reply',
+            wakeToken: null,
+          },
+          results,
+          group,
+        ),
+      );
     }
     return outcomes;
   }
@@ -247,7 +320,13 @@ export class DeliveryTracker {
    * operator-triggered turn reached `completed_without_visible_reply` (after its final-check).
    * Raises a neutral `no_response` alert when the channel's `alertOnNoResponse` is on.
    */
-  raiseNoResponseAlert(input: { readonly turnId: string | null; readonly agentId: string; readonly channel: string; readonly target: string | null; readonly wakeToken: string | null }): boolean {
+  raiseNoResponseAlert(input: {
+    readonly turnId: string | null;
+    readonly agentId: string;
+    readonly channel: string;
+    readonly target: string | null;
+    readonly wakeToken: string | null;
+  }): boolean {
     const config = this.options.settingsFor(input.channel);
     if (!config.enabled || !config.alertOnNoResponse) return false;
     this.alert({ kind: 'no_response', ...input, responseId: null, message: ALERT_COPY.no_response });
@@ -269,28 +348,81 @@ export class DeliveryTracker {
     const config = this.options.settingsFor(channel.name);
     const chunks = request.chunks !== undefined && request.chunks.length > 0 ? request.chunks : [request.content];
     const purpose = request.purpose ?? 'reply';
-    const job = { turnId: request.turnId, agentId: request.agentId, target: request.target, channel, config, responseId, purpose, wakeToken: this.turns.get(request.turnId)?.wakeTokens[0] ?? null };
+    const job = {
+      turnId: request.turnId,
+      agentId: request.agentId,
+      target: request.target,
+      channel,
+      config,
+      responseId,
+      purpose,
+      wakeToken: this.turns.get(request.turnId)?.wakeTokens[0] ?? null,
+    };
     for (let i = 0; i < chunks.length; i++) {
-      this.bus.emit('response.outbound', { turnId: request.turnId, responseId, chunkIndex: i, chunkCount: chunks.length, agentId: request.agentId, target: request.target, content: chunks[i]!, redelivered: false, purpose });
+      this.bus.emit('response.outbound', {
+        turnId: request.turnId,
+        responseId,
+        chunkIndex: i,
+        chunkCount: chunks.length,
+        agentId: request.agentId,
+        target: request.target,
+        content: chunks[i]!,
+        redelivered: false,
+        purpose,
+      });
     }
     const results: ChunkOutcome[] = [];
     // In order: chunk i+1 is sent only once chunk i is final, so the operator reads them in order.
     for (let i = 0; i < chunks.length; i++) {
-      results.push(await this.deliverChunk({ ...job, chunkIndex: i, chunkCount: chunks.length, content: chunks[i]!, redelivered: false }));
+      results.push(
+        await this.deliverChunk({
+          ...job,
+          chunkIndex: i,
+          chunkCount: chunks.length,
+          content: chunks[i]!,
+          redelivered: false,
+        }),
+      );
     }
-    return this.conclude(job, results, chunks.map((content, chunkIndex) => ({ agentId: request.agentId, target: request.target, turnId: request.turnId, responseId, chunkIndex, content })));
+    return this.conclude(
+      job,
+      results,
+      chunks.map((content, chunkIndex) => ({
+        agentId: request.agentId,
+        target: request.target,
+        turnId: request.turnId,
+        responseId,
+        chunkIndex,
+        content,
+      })),
+    );
   }
 
   /** Builds the response outcome; preserves and alerts once per response (not per chunk). */
   private conclude(
-    job: { turnId: string; agentId: string; target: string; channel: Channel; config: ResponseDeliveryConfig; responseId: string; purpose: DeliveryPurpose; wakeToken: string | null },
+    job: {
+      turnId: string;
+      agentId: string;
+      target: string;
+      channel: Channel;
+      config: ResponseDeliveryConfig;
+      responseId: string;
+      purpose: DeliveryPurpose;
+      wakeToken: string | null;
+    },
     results: readonly ChunkOutcome[],
     contents: ReadonlyArray<Omit<UndeliveredRow, 'reason'>>,
   ): SendOutcome {
     const delivered = results.filter((r) => r.state === 'delivered');
-    const base = { responseId: job.responseId, messageIds: delivered.map((r) => r.messageId!), seq: delivered.at(-1)?.seq ?? null, chunks: results };
+    const base = {
+      responseId: job.responseId,
+      messageIds: delivered.map((r) => r.messageId!),
+      seq: delivered.at(-1)?.seq ?? null,
+      chunks: results,
+    };
     const bad = results.find((r) => r.state === 'failed_final') ?? results.find((r) => r.state === 'uncertain');
-    if (bad === undefined) return { ...base, status: results.every((r) => r.ack === 'already_sent') ? 'already_sent' : 'sent' };
+    if (bad === undefined)
+      return { ...base, status: results.every((r) => r.ack === 'already_sent') ? 'already_sent' : 'sent' };
     const { config } = job;
     let preserved = false;
     if (job.purpose === 'reply' && config.enabled && config.preserveUndelivered) {
@@ -313,8 +445,22 @@ export class DeliveryTracker {
     }
     const status = bad.state === 'failed_final' ? 'failed_final' : 'uncertain';
     if (job.purpose === 'reply' && config.enabled && config.alertOnFailure) {
-      const message = status === 'uncertain' ? ALERT_COPY.delivery_uncertain : preserved ? ALERT_COPY.delivery_failed_kept : ALERT_COPY.delivery_failed;
-      this.alert({ kind: status === 'uncertain' ? 'delivery_uncertain' : 'delivery_failed', turnId: job.turnId, agentId: job.agentId, channel: job.channel.name, target: job.target, wakeToken: job.wakeToken, responseId: job.responseId, message });
+      const message =
+        status === 'uncertain'
+          ? ALERT_COPY.delivery_uncertain
+          : preserved
+            ? ALERT_COPY.delivery_failed_kept
+            : ALERT_COPY.delivery_failed;
+      this.alert({
+        kind: status === 'uncertain' ? 'delivery_uncertain' : 'delivery_failed',
+        turnId: job.turnId,
+        agentId: job.agentId,
+        channel: job.channel.name,
+        target: job.target,
+        wakeToken: job.wakeToken,
+        responseId: job.responseId,
+        message,
+      });
     }
     const message =
       status === 'uncertain'
@@ -382,18 +528,43 @@ export class DeliveryTracker {
     });
   }
 
-  private attempt(job: ChunkJob, attempt: number, dispatch: (e: ChunkEvent) => void, setAckTimer: (timer: Subscription) => void): void {
+  private attempt(
+    job: ChunkJob,
+    attempt: number,
+    dispatch: (e: ChunkEvent) => void,
+    setAckTimer: (timer: Subscription) => void,
+  ): void {
     this.stats.attempts += 1;
-    setAckTimer(this.scheduler.schedule(() => dispatch({ type: 'nack', attempt, failure: { kind: 'ack_timeout' } }), this.ackTimeoutMs));
+    setAckTimer(
+      this.scheduler.schedule(
+        () => dispatch({ type: 'nack', attempt, failure: { kind: 'ack_timeout' } }),
+        this.ackTimeoutMs,
+      ),
+    );
     let pending: Promise<ChannelSendResult>;
     try {
-      pending = job.channel.send({ turnId: job.turnId, agentId: job.agentId, target: job.target, responseId: job.responseId, chunkIndex: job.chunkIndex, chunkCount: job.chunkCount, content: job.content, redelivered: job.redelivered, attempt });
+      pending = job.channel.send({
+        turnId: job.turnId,
+        agentId: job.agentId,
+        target: job.target,
+        responseId: job.responseId,
+        chunkIndex: job.chunkIndex,
+        chunkCount: job.chunkCount,
+        content: job.content,
+        redelivered: job.redelivered,
+        attempt,
+      });
     } catch {
       pending = Promise.resolve({ ok: false, failure: { kind: 'connection_lost_after_send' } });
     }
     const lost: ChannelFailure = { kind: 'connection_lost_after_send' };
     pending.then(
-      (r) => dispatch(r.ok ? { type: 'ack', attempt, messageId: r.messageId, seq: r.seq, status: r.status } : { type: 'nack', attempt, failure: r.failure }),
+      (r) =>
+        dispatch(
+          r.ok
+            ? { type: 'ack', attempt, messageId: r.messageId, seq: r.seq, status: r.status }
+            : { type: 'nack', attempt, failure: r.failure },
+        ),
       () => dispatch({ type: 'nack', attempt, failure: lost }),
     );
   }
@@ -402,7 +573,15 @@ export class DeliveryTracker {
     if (final === 'delivered') this.stats.delivered += 1;
     else if (final === 'failed_final') this.stats.failedFinal += 1;
     else this.stats.uncertain += 1;
-    const outcome: ChunkOutcome = { chunkIndex: job.chunkIndex, state: final, attempts: state.attempts, messageId: state.messageId, seq: state.seq, ack: state.ack, failure: final === 'delivered' ? null : state.failure };
+    const outcome: ChunkOutcome = {
+      chunkIndex: job.chunkIndex,
+      state: final,
+      attempts: state.attempts,
+      messageId: state.messageId,
+      seq: state.seq,
+      ack: state.ack,
+      failure: final === 'delivered' ? null : state.failure,
+    };
     this.bus.emit('delivery.result', {
       turnId: job.turnId,
       responseId: job.responseId,
@@ -422,7 +601,14 @@ export class DeliveryTracker {
     });
     // Only a confirmed reply is operator-visible output: it resets the silence watchdog (spec A).
     if (final === 'delivered' && job.purpose === 'reply' && state.messageId !== null) {
-      this.bus.emit('message.delivered', { turnId: job.turnId, agentId: job.agentId, channel: job.channel.name, target: job.target, messageId: state.messageId, kind: 'message' });
+      this.bus.emit('message.delivered', {
+        turnId: job.turnId,
+        agentId: job.agentId,
+        channel: job.channel.name,
+        target: job.target,
+        messageId: state.messageId,
+        kind: 'message',
+      });
     }
     return outcome;
   }

@@ -31,7 +31,12 @@ export class LocalChannel implements Channel {
         chunkIndex: request.chunkIndex,
         redelivered: request.redelivered,
       });
-      return Promise.resolve({ ok: true, status: appended.status, messageId: appended.message.id, seq: appended.message.seq });
+      return Promise.resolve({
+        ok: true,
+        status: appended.status,
+        messageId: appended.message.id,
+        seq: appended.message.seq,
+      });
     } catch (error) {
       // The append is one SQLite transaction: when it throws, nothing was stored, so a retry is safe.
       const detail = error instanceof Error ? error.message : String(error);

@@ -43,7 +43,9 @@ export type McpServerRefusalCode =
 const MessageSendInput = z.object({
   target: z
     .string()
-    .describe('Exact target of the conversation to post in: "#channel", "#channel:shortid" (thread), "dm:@member" or "dm:@member:shortid". Use the exact target of the input you are answering.'),
+    .describe(
+      'Exact target of the conversation to post in: "#channel", "#channel:shortid" (thread), "dm:@member" or "dm:@member:shortid". Use the exact target of the input you are answering.',
+    ),
   content: z.string().describe('The message participants will see (Markdown).'),
   allow_cross_target: z
     .boolean()
@@ -130,7 +132,12 @@ function digest(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-function writeJsonError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+function writeJsonError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
@@ -168,46 +175,85 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
     const rate = limiter.take(agentId, now());
     if (rate.allowed) return null;
     const seconds = Math.max(1, Math.ceil(rate.retryAfterMs / 1000));
-    return refusal('rate_limited', `You have reached ${options.limits.sendsPerMinute} messages and reactions per minute; wait ${seconds} s before calling ${tool} again, or combine your messages into one.`);
+    return refusal(
+      'rate_limited',
+      `You have reached ${options.limits.sendsPerMinute} messages and reactions per minute; wait ${seconds} s before calling ${tool} again, or combine your messages into one.`,
+    );
   }
 
   async function messageSend(agentId: string, raw: unknown): Promise<CallToolResult> {
     const parsed = MessageSendInput.safeParse(raw ?? {});
     if (!parsed.success) {
-      return refusal('invalid_arguments', `message_send needs {target: string, content: string, allow_cross_target?: boolean} (${describeIssues(parsed.error)}); call it again with those arguments.`);
+      return refusal(
+        'invalid_arguments',
+        `message_send needs {target: string, content: string, allow_cross_target?: boolean} (${describeIssues(parsed.error)}); call it again with those arguments.`,
+      );
     }
     const { target, content, allow_cross_target } = parsed.data;
     const t = parseTarget(target);
-    if (!t.ok) return refusal('invalid_target', `${t.error.message} Call message_send again with the exact target of the conversation you are answering.`);
-    if (content.trim().length === 0) return refusal('empty_content', 'The content is empty; put the message participants should see in content, or do not call message_send if no reply is needed.');
+    if (!t.ok)
+      return refusal(
+        'invalid_target',
+        `${t.error.message} Call message_send again with the exact target of the conversation you are answering.`,
+      );
+    if (content.trim().length === 0)
+      return refusal(
+        'empty_content',
+        'The content is empty; put the message participants should see in content, or do not call message_send if no reply is needed.',
+      );
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes > options.limits.maxMessageBytes) {
-      return refusal('content_too_large', `The content is ${bytes} bytes; at most ${options.limits.maxMessageBytes} are allowed. Shorten it or split it into several message_send calls.`);
+      return refusal(
+        'content_too_large',
+        `The content is ${bytes} bytes; at most ${options.limits.maxMessageBytes} are allowed. Shorten it or split it into several message_send calls.`,
+      );
     }
     const limited = rateLimited(agentId, TOOL_MESSAGE_SEND);
     if (limited !== null) return limited;
-    const result = await options.handler.messageSend(agentId, { target: t.key, content, allowCrossTarget: allow_cross_target ?? false });
+    const result = await options.handler.messageSend(agentId, {
+      target: t.key,
+      content,
+      allowCrossTarget: allow_cross_target ?? false,
+    });
     if (!result.ok) return fromRefusal(result);
-    const structured = { status: result.status, target_key: result.targetKey, seen_up_to_seq: result.seenUpToSeq, message_id: result.messageId };
+    const structured = {
+      status: result.status,
+      target_key: result.targetKey,
+      seen_up_to_seq: result.seenUpToSeq,
+      message_id: result.messageId,
+    };
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }
 
   async function reaction(agentId: string, raw: unknown): Promise<CallToolResult> {
     const parsed = ReactionInput.safeParse(raw ?? {});
-    if (!parsed.success) return refusal('invalid_arguments', `reaction needs {message_id: string, emoji: string} (${describeIssues(parsed.error)}); call it again with those arguments.`);
+    if (!parsed.success)
+      return refusal(
+        'invalid_arguments',
+        `reaction needs {message_id: string, emoji: string} (${describeIssues(parsed.error)}); call it again with those arguments.`,
+      );
     const messageId = parsed.data.message_id.trim();
     const emoji = parsed.data.emoji.trim();
     if (messageId.length === 0 || messageId.length > MAX_MESSAGE_ID_LENGTH) {
-      return refusal('unknown_message', `"${messageId.slice(0, 40)}" is not a message id; use the id of a message you received in this turn.`);
+      return refusal(
+        'unknown_message',
+        `"${messageId.slice(0, 40)}" is not a message id; use the id of a message you received in this turn.`,
+      );
     }
     if (emoji.length === 0 || emoji.length > MAX_EMOJI_LENGTH || /\s/.test(emoji)) {
-      return refusal('invalid_emoji', 'emoji must be one emoji such as "👍", without spaces; call reaction again with a single emoji.');
+      return refusal(
+        'invalid_emoji',
+        'emoji must be one emoji such as "👍", without spaces; call reaction again with a single emoji.',
+      );
     }
     const limited = rateLimited(agentId, TOOL_REACTION);
     if (limited !== null) return limited;
     const result = await options.handler.reaction(agentId, { messageId, emoji });
     if (!result.ok) return fromRefusal(result);
-    return { content: [{ type: 'text', text: JSON.stringify({ status: 'sent', message_id: messageId }) }], structuredContent: { status: 'sent', message_id: messageId } };
+    return {
+      content: [{ type: 'text', text: JSON.stringify({ status: 'sent', message_id: messageId }) }],
+      structuredContent: { status: 'sent', message_id: messageId },
+    };
   }
 
   async function callTool(agentId: string, name: string, args: unknown): Promise<CallToolResult> {
@@ -216,11 +262,19 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
     try {
       if (name === TOOL_MESSAGE_SEND) result = await messageSend(agentId, args);
       else if (name === TOOL_REACTION) result = await reaction(agentId, args);
-      else result = refusal('unknown_tool', `There is no tool "${name}"; use ${TOOL_MESSAGE_SEND} or ${TOOL_REACTION}.`);
+      else
+        result = refusal('unknown_tool', `There is no tool "${name}"; use ${TOOL_MESSAGE_SEND} or ${TOOL_REACTION}.`);
     } catch (err) {
       // A throwing handler is a bug on our side; the model can only retry later.
-      log?.error('mcp tool handler threw', { agentId, tool: name, error: err instanceof Error ? err.message : String(err) });
-      result = refusal('internal_error', 'AgentTeam could not process this call; nothing was posted. Try the same call once more.');
+      log?.error('mcp tool handler threw', {
+        agentId,
+        tool: name,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      result = refusal(
+        'internal_error',
+        'AgentTeam could not process this call; nothing was posted. Try the same call once more.',
+      );
     }
     const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
     const outcome = result.isError === true ? text.slice(0, Math.max(0, text.indexOf(':'))) || 'error' : 'ok';
@@ -245,7 +299,9 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
         },
       ],
     }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(agentId, request.params.name, request.params.arguments));
+    server.setRequestHandler(CallToolRequestSchema, (request) =>
+      callTool(agentId, request.params.name, request.params.arguments),
+    );
     return server;
   }
 
@@ -286,22 +342,28 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     // DNS rebinding: a page on another origin that resolves to 127.0.0.1 still sends its own Host/Origin.
-    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) return writeJsonError(res, 403, 'Forbidden: unexpected Host header.');
+    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase()))
+      return writeJsonError(res, 403, 'Forbidden: unexpected Host header.');
     const origin = req.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase())) return writeJsonError(res, 403, 'Forbidden: unexpected Origin.');
+    if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase()))
+      return writeJsonError(res, 403, 'Forbidden: unexpected Origin.');
     if (url.pathname !== MCP_PATH) return writeJsonError(res, 404, `Not found; the MCP endpoint is ${MCP_PATH}.`);
     const agentId = authenticate(req);
     if (agentId === null) {
-      return writeJsonError(res, 401, 'Unauthorized: send the agent bearer token the daemon gave this runtime.', { 'www-authenticate': 'Bearer realm="agentteam"' });
+      return writeJsonError(res, 401, 'Unauthorized: send the agent bearer token the daemon gave this runtime.', {
+        'www-authenticate': 'Bearer realm="agentteam"',
+      });
     }
     const sessionHeader = req.headers['mcp-session-id'];
     if (typeof sessionHeader === 'string') {
       const session = sessions.get(sessionHeader);
       // Another agent's session looks exactly like an unknown one: no oracle for session ids.
-      if (session === undefined || session.agentId !== agentId) return writeJsonError(res, 404, 'Session not found; initialize a new MCP session.');
+      if (session === undefined || session.agentId !== agentId)
+        return writeJsonError(res, 404, 'Session not found; initialize a new MCP session.');
       return session.transport.handleRequest(req, res);
     }
-    if (req.method !== 'POST') return writeJsonError(res, 400, 'Bad request: initialize an MCP session with POST first.');
+    if (req.method !== 'POST')
+      return writeJsonError(res, 400, 'Bad request: initialize an MCP session with POST first.');
     return openSession(agentId, req, res);
   }
 

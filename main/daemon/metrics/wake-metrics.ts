@@ -13,7 +13,12 @@ export interface WakeMetrics {
   failed(runtime: RuntimeKind): void;
 }
 
-function counter<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[]): Counter<L> {
+function counter<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+): Counter<L> {
   // Both composition roots may build on one registry; reuse a counter already registered there.
   const existing = registry.getSingleMetric(name);
   if (existing !== undefined) return existing as Counter<L>;
@@ -22,8 +27,15 @@ function counter<L extends string>(registry: Registry, name: string, help: strin
 
 export function createWakeMetrics(registry: Registry): WakeMetrics {
   const received = counter(registry, 'wake_received_total', 'Wakes received by the daemon.', ['runtime']);
-  const replySent = counter(registry, 'wake_reply_sent_total', 'Wakes that ended with a confirmed visible reply.', ['runtime']);
-  const noReply = counter(registry, 'wake_completed_without_visible_reply_total', 'Wakes that ended without a visible reply.', ['runtime', 'reason']);
+  const replySent = counter(registry, 'wake_reply_sent_total', 'Wakes that ended with a confirmed visible reply.', [
+    'runtime',
+  ]);
+  const noReply = counter(
+    registry,
+    'wake_completed_without_visible_reply_total',
+    'Wakes that ended without a visible reply.',
+    ['runtime', 'reason'],
+  );
   const failed = counter(registry, 'wake_failed_total', 'Wakes that ended failed.', ['runtime']);
   // Label sets are few and bounded: cache each child so the hot path skips label hashing.
   const byRuntime = (c: Counter<'runtime'>) => {

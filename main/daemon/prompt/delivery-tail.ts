@@ -6,12 +6,22 @@
  */
 import type { PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
-import { CLI_SEND_COMMAND, crossTargetInstruction, sendInstruction, sendToolRef, type SendSurface } from './tool-names.js';
+import {
+  CLI_SEND_COMMAND,
+  crossTargetInstruction,
+  sendInstruction,
+  sendToolRef,
+  type SendSurface,
+} from './tool-names.js';
 
 const quoted = (targets: readonly TargetKey[], sep: string): string => targets.map((t) => `"${t}"`).join(sep);
 
 /** `targets`: the distinct exact targets of the delivery's inputs, in delivery order (at least one). */
-export function renderTailReminder(surface: SendSurface, language: PromptLanguage, targets: readonly TargetKey[]): string {
+export function renderTailReminder(
+  surface: SendSurface,
+  language: PromptLanguage,
+  targets: readonly TargetKey[],
+): string {
   const [first] = targets;
   if (first === undefined) throw new Error('internal: a delivery-tail reminder needs at least one target');
   const zh = language === 'zh-CN';

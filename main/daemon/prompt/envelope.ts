@@ -25,10 +25,15 @@ export function renderEnvelope(m: EnvelopeFields): string {
   return `${head}\n${m.content.replace(CLOSE, '<$1\\/$2')}\n</agentteam-message>`;
 }
 
-const ENVELOPE = /<agentteam-message id="([^"]*)" target="([^"]*)" seq="(\d+)" from="([^"]*)">\n([\s\S]*?)\n<\/agentteam-message>/g;
+const ENVELOPE =
+  /<agentteam-message id="([^"]*)" target="([^"]*)" seq="(\d+)" from="([^"]*)">\n([\s\S]*?)\n<\/agentteam-message>/g;
 
 function unattr(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 /** Every well-formed envelope in a delivery text, in order; malformed ones are skipped. */
@@ -38,7 +43,13 @@ export function parseEnvelopes(text: string): EnvelopeFields[] {
     const [, id, target, seq, from, content] = m;
     const parsed = parseTarget(target ?? '');
     if (!parsed.ok || id === undefined || seq === undefined) continue;
-    out.push({ messageId: id, target: parsed.key, targetSeq: Number(seq), authorName: unattr(from ?? ''), content: (content ?? '').replace(CLOSE_ESCAPED, '<$1/$2') });
+    out.push({
+      messageId: id,
+      target: parsed.key,
+      targetSeq: Number(seq),
+      authorName: unattr(from ?? ''),
+      content: (content ?? '').replace(CLOSE_ESCAPED, '<$1/$2'),
+    });
   }
   return out;
 }

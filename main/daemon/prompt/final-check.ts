@@ -38,7 +38,13 @@ export interface FinalCheckContext {
 }
 
 /** The port the wake lifecycle calls. No parameter can carry free text. */
-export type FinalCheckRenderer = (groups: Array<{ target: TargetKey | null; wakes: Array<{ messageId: string; targetSeq: number; wakeToken: string }> }>, ctx: { runtime: RuntimeKind; language: PromptLanguage }) => string;
+export type FinalCheckRenderer = (
+  groups: Array<{
+    target: TargetKey | null;
+    wakes: Array<{ messageId: string; targetSeq: number; wakeToken: string }>;
+  }>,
+  ctx: { runtime: RuntimeKind; language: PromptLanguage },
+) => string;
 
 interface Copy {
   heading: string;
@@ -61,7 +67,8 @@ const COPY: Readonly<Record<PromptLanguage, Copy>> = {
     unavailable: (wakes) => `- reply unavailable (${wakes}): no exact target can be used`,
     wake: (id, seq) => `wake message "${id}", seq ${seq}`,
     wakeSep: '; ',
-    decide: 'Before going idle, decide for each wake whether you have any result, answer, review, blocker or completion summary intended for participants.',
+    decide:
+      'Before going idle, decide for each wake whether you have any result, answer, review, blocker or completion summary intended for participants.',
     send: (instruction) => `For every wake listed with an exact target that needs a reply, now ${instruction}.`,
     unavailableRule: 'Do not call the send tool for a wake marked reply unavailable.',
     rest: [
@@ -127,4 +134,5 @@ export function finalCheckTargets(text: string): TargetKey[] {
 }
 
 /** `renderFinalCheck` as the wake lifecycle's port (type-checked against it). */
-export const finalCheckRenderer: FinalCheckRenderer = (groups, ctx) => renderFinalCheck(groups, { runtime: ctx.runtime, language: ctx.language });
+export const finalCheckRenderer: FinalCheckRenderer = (groups, ctx) =>
+  renderFinalCheck(groups, { runtime: ctx.runtime, language: ctx.language });

@@ -42,13 +42,20 @@ export function fingerprint(value: Json): string {
 const FINGERPRINT_VERSION = 1;
 
 /** The agent fields a fingerprint may read; nothing else of the config (legacy toggles included) is visible. */
-export type FingerprintAgent = Pick<AgentConfig, 'id' | 'name' | 'runtime' | 'command' | 'args' | 'env' | 'cwd' | 'model'>;
+export type FingerprintAgent = Pick<
+  AgentConfig,
+  'id' | 'name' | 'runtime' | 'command' | 'args' | 'env' | 'cwd' | 'model'
+>;
 
 /**
  * Thread-contract fingerprint: resume decisions compare this one (§8.1). `threadContractText`
  * is what the runtime gets as base/developer instructions (see `compileThreadContract`).
  */
-export function threadContractFingerprint(agent: FingerprintAgent, surface: SendSurface, threadContractText: string): string {
+export function threadContractFingerprint(
+  agent: FingerprintAgent,
+  surface: SendSurface,
+  threadContractText: string,
+): string {
   return fingerprint({
     v: FINGERPRINT_VERSION,
     kind: 'thread_contract',

@@ -22,14 +22,19 @@ export interface VisibleReplyContractProjection {
   readonly visibleReplyContract: { readonly enabled: true };
 }
 
-const PROJECTION: VisibleReplyContractProjection = Object.freeze({ visibleReplyContract: Object.freeze({ enabled: true as const }) });
+const PROJECTION: VisibleReplyContractProjection = Object.freeze({
+  visibleReplyContract: Object.freeze({ enabled: true as const }),
+});
 
 /**
  * The projection for a client's machine catalog / `agent:start` config: `enabled=true` for a
  * client that declares the legacy capability, whatever was stored; nothing for any other client.
  * `_stored` is accepted only to make explicit that a historical value is ignored.
  */
-export function projectVisibleReplyContract(clientCapabilities: readonly string[], _stored?: unknown): VisibleReplyContractProjection | null {
+export function projectVisibleReplyContract(
+  clientCapabilities: readonly string[],
+  _stored?: unknown,
+): VisibleReplyContractProjection | null {
   return clientCapabilities.includes(LEGACY_VISIBLE_REPLY_CAPABILITY) ? PROJECTION : null;
 }
 

@@ -72,7 +72,11 @@ export function compileTurnContext(agent: PromptAgent, options: CompileOptions):
   const surface = surfaceOf(agent, options.surface);
   const text = renderContractBlock(surface, agent.language);
   const thread = compileThreadContract(agent, surface);
-  return { text, fingerprint: turnContextFingerprint(thread.text, text), threadContractFingerprint: thread.fingerprint };
+  return {
+    text,
+    fingerprint: turnContextFingerprint(thread.text, text),
+    threadContractFingerprint: thread.fingerprint,
+  };
 }
 
 function distinctTargets(targets: readonly TargetKey[]): TargetKey[] {
@@ -110,10 +114,21 @@ function assemble(
  * Compiles one delivery: a single wake, or a batch of several messages delivered in one turn
  * (several wakes, possibly several targets; each target stays exact, §6.6/§8.3).
  */
-export function compileDelivery(agent: PromptAgent, messages: readonly DeliveryMessage[], options: CompileOptions): CompiledDelivery {
+export function compileDelivery(
+  agent: PromptAgent,
+  messages: readonly DeliveryMessage[],
+  options: CompileOptions,
+): CompiledDelivery {
   if (messages.length === 0) throw new Error('internal: compileDelivery needs at least one message');
   const body = messages.map((m) => renderEnvelope(m)).join('\n\n');
-  return assemble(agent, options, 'delivery', body, distinctTargets(messages.map((m) => m.target)), messages.map((m) => m.wakeToken));
+  return assemble(
+    agent,
+    options,
+    'delivery',
+    body,
+    distinctTargets(messages.map((m) => m.target)),
+    messages.map((m) => m.wakeToken),
+  );
 }
 
 /** A persisted context-recovery marker (§6.6): one exact target and its frontier. */
@@ -128,15 +143,21 @@ export interface RecoveryMarker {
 }
 
 const RECOVERY_COPY: Readonly<Record<PromptLanguage, (seq: number) => string>> = {
-  en: (seq) => `Your previous runtime session ended because its context window was full; this is a fresh session. Inputs in this conversation up to seq ${seq} may still need a result from you.`,
-  'zh-CN': (seq) => `你之前的 runtime 会话因 context window 超限而结束；这是一个新的会话。这个 conversation 中直到 seq ${seq} 的输入可能仍需要你给出结果。`,
+  en: (seq) =>
+    `Your previous runtime session ended because its context window was full; this is a fresh session. Inputs in this conversation up to seq ${seq} may still need a result from you.`,
+  'zh-CN': (seq) =>
+    `你之前的 runtime 会话因 context window 超限而结束；这是一个新的会话。这个 conversation 中直到 seq ${seq} 的输入可能仍需要你给出结果。`,
 };
 
 /**
  * The context-recovery continuation (§6.6): a fresh-turn `recovery` delivery for exactly one
  * persisted target. Other targets of the same recovery batch are not projected into it.
  */
-export function compileRecovery(agent: PromptAgent, marker: RecoveryMarker, options: Omit<CompileOptions, 'turn'> = {}): CompiledDelivery {
+export function compileRecovery(
+  agent: PromptAgent,
+  marker: RecoveryMarker,
+  options: Omit<CompileOptions, 'turn'> = {},
+): CompiledDelivery {
   const seq = checkedSeq(marker.targetSeq, 'TargetSeq');
   const head = `<agentteam-recovery id="${checkedId(marker.syntheticMessageId, 'synthetic message id')}" target="${checkedTarget(marker.target)}" seq="${seq}">`;
   const body = `${head}\n${RECOVERY_COPY[agent.language](seq)}\n</agentteam-recovery>`;

@@ -32,7 +32,9 @@ export class PromptTrajectory {
 
   /** Stores drafts in order (a compiled delivery's turn context, then its delivery text). */
   record(drafts: readonly PromptInputDraft[]): PromptInput[] {
-    return drafts.map((d) => this.store.appendPromptInput({ agentId: d.agentId, wakeTokens: [...d.wakeTokens], kind: d.kind, text: d.text }));
+    return drafts.map((d) =>
+      this.store.appendPromptInput({ agentId: d.agentId, wakeTokens: [...d.wakeTokens], kind: d.kind, text: d.text }),
+    );
   }
 
   /** Stores a final-check prompt, linked to every wake it lists (§6.4: injection visible in the trajectory). */

@@ -22,11 +22,17 @@ export function checkedSeq(seq: number, what: string): number {
 /** A TargetKey must already be canonical: a thread keeps its short id and never collapses. */
 export function checkedTarget(target: TargetKey): TargetKey {
   const parsed = parseTarget(target);
-  if (!parsed.ok || parsed.key !== target) throw new Error(`internal: ${JSON.stringify(String(target).slice(0, 40))} is not a canonical TargetKey`);
+  if (!parsed.ok || parsed.key !== target)
+    throw new Error(`internal: ${JSON.stringify(String(target).slice(0, 40))} is not a canonical TargetKey`);
   return target;
 }
 
 /** Text safe inside a double-quoted attribute of an envelope tag. */
 export function attr(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/[\r\n\t]+/g, ' ');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\r\n\t]+/g, ' ');
 }

@@ -64,8 +64,14 @@ export function sendSurfaceFor(runtime: RuntimeKind, kind: SendSurfaceKind = 'mc
 export function sendToolRef(surface: SendSurface, language: PromptLanguage): string {
   if (surface.kind === 'cli') return `\`${CLI_SEND_COMMAND}\``;
   const name = `\`${surface.sendTool}\``;
-  if (surface.namespace !== null) return language === 'zh-CN' ? `${name}（工具命名空间 \`${surface.namespace}\`）` : `${name} (tool namespace \`${surface.namespace}\`)`;
-  if (surface.runtime === 'demo') return language === 'zh-CN' ? `${name}（MCP 服务器 \`${AGENTTEAM_MCP_SERVER}\`）` : `${name} (MCP server \`${AGENTTEAM_MCP_SERVER}\`)`;
+  if (surface.namespace !== null)
+    return language === 'zh-CN'
+      ? `${name}（工具命名空间 \`${surface.namespace}\`）`
+      : `${name} (tool namespace \`${surface.namespace}\`)`;
+  if (surface.runtime === 'demo')
+    return language === 'zh-CN'
+      ? `${name}（MCP 服务器 \`${AGENTTEAM_MCP_SERVER}\`）`
+      : `${name} (MCP server \`${AGENTTEAM_MCP_SERVER}\`)`;
   return name;
 }
 
@@ -82,8 +88,13 @@ export function sendInstruction(surface: SendSurface, language: PromptLanguage, 
     return zh ? `运行 ${cmd}，把正文写入 --text` : `run ${cmd} with the reply as --text`;
   }
   const ref = sendToolRef(surface, language);
-  if (target === null) return zh ? `调用 ${ref}，使用该 target，并把正文写入 content` : `call ${ref} with that target and put the user-facing content in content`;
-  return zh ? `调用 ${ref}，使用精确 target "${target}"，并把正文写入 content` : `call ${ref} with the exact target "${target}" and put the reply in content`;
+  if (target === null)
+    return zh
+      ? `调用 ${ref}，使用该 target，并把正文写入 content`
+      : `call ${ref} with that target and put the user-facing content in content`;
+  return zh
+    ? `调用 ${ref}，使用精确 target "${target}"，并把正文写入 content`
+    : `call ${ref} with the exact target "${target}" and put the reply in content`;
 }
 
 /** How to send intentionally elsewhere (contract §8.3: cross-scope sends are explicit, `allow_cross_target`). */

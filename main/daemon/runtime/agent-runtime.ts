@@ -43,13 +43,32 @@ export type RuntimeEvent =
   /** Watchdog hook `turn.start`. */
   | { readonly type: 'turn.start'; readonly generation: number; readonly turnId: string; readonly at: number }
   /** A tool call seen on the runtime side (never proof of a reply: only the MCP server's result is). */
-  | { readonly type: 'tool'; readonly generation: number; readonly turnId: string; readonly tool: string; readonly status: 'started' | 'completed' | 'failed' }
+  | {
+      readonly type: 'tool';
+      readonly generation: number;
+      readonly turnId: string;
+      readonly tool: string;
+      readonly status: 'started' | 'completed' | 'failed';
+    }
   /** Local assistant text: diagnostics only (contract §6.5). */
   | { readonly type: 'local_text'; readonly generation: number; readonly turnId: string; readonly text: string }
   /** Watchdog hook `turn.end`; `failed` carries a bounded error (contract §9.2 runtime error). */
-  | { readonly type: 'turn.end'; readonly generation: number; readonly turnId: string; readonly outcome: TurnOutcome; readonly error: string | null; readonly at: number }
+  | {
+      readonly type: 'turn.end';
+      readonly generation: number;
+      readonly turnId: string;
+      readonly outcome: TurnOutcome;
+      readonly error: string | null;
+      readonly at: number;
+    }
   /** The process ended. `expected` when `stop()` asked for it. */
-  | { readonly type: 'exit'; readonly generation: number; readonly code: number | null; readonly signal: string | null; readonly expected: boolean };
+  | {
+      readonly type: 'exit';
+      readonly generation: number;
+      readonly code: number | null;
+      readonly signal: string | null;
+      readonly expected: boolean;
+    };
 
 export type PromptKind = 'delivery' | 'final_check';
 
@@ -76,7 +95,9 @@ export interface AgentRuntime {
   /** The current process generation (0 before the first start). */
   readonly generation: number;
   /** Starts the process and opens (or resumes) the session; resolves when ready. */
-  start(): Promise<RuntimeResult<{ readonly generation: number; readonly sessionId: string; readonly resumed: boolean }>>;
+  start(): Promise<
+    RuntimeResult<{ readonly generation: number; readonly sessionId: string; readonly resumed: boolean }>
+  >;
   submit(prompt: RuntimePrompt): Promise<RuntimeResult<SubmitReceipt>>;
   /** Cancels the running turn (it ends `interrupted`) and drops prompts still waiting. */
   interrupt(): Promise<RuntimeResult<void>>;

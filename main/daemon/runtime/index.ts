@@ -2,7 +2,14 @@
 export { createRuntimeAdapter, resolveRuntimeCommand, runtimeDirOf } from './runtime-factory.js';
 export type { RuntimeAdapterResult, RuntimeDeps } from './runtime-factory.js';
 export { textMetrics, boundedDetail, RUNTIME_ERROR_DETAIL_MAX } from './runtime-adapter.js';
-export type { DeliverResult, RuntimeAdapter, RuntimeEvent, RuntimeEventEnvelope, StartResult, TurnBoundaryHost } from './runtime-adapter.js';
+export type {
+  DeliverResult,
+  RuntimeAdapter,
+  RuntimeEvent,
+  RuntimeEventEnvelope,
+  StartResult,
+  TurnBoundaryHost,
+} from './runtime-adapter.js';
 export { fileSessionStore, memorySessionStore } from './runtime-session-store.js';
 export type { RuntimeSessionStore, StoredRuntimeSession } from './runtime-session-store.js';
 export { DEFAULT_RESTART_POLICY, RestartSupervisor } from './supervisor.js';
@@ -15,7 +22,15 @@ export type { DemoRuntimeOptions } from './demo/demo-runtime.js';
 export { exactTargets } from './prompt-targets.js';
 export { TurnRuntimeAdapter } from './turn-runtime-adapter.js';
 export type { TurnRuntimeAdapterOptions } from './turn-runtime-adapter.js';
-export type { AgentRuntime, RuntimeErrorCode, RuntimeFailure, RuntimePrompt, RuntimeResult, SubmitReceipt, TurnOutcome } from './agent-runtime.js';
+export type {
+  AgentRuntime,
+  RuntimeErrorCode,
+  RuntimeFailure,
+  RuntimePrompt,
+  RuntimeResult,
+  SubmitReceipt,
+  TurnOutcome,
+} from './agent-runtime.js';
 export { CodexRuntime } from './codex/codex-runtime.js';
 export type { CodexRuntimeOptions } from './codex/codex-runtime.js';
 export { codexProviderFromAgentEnv, renderCodexConfig, writeCodexHome } from './codex/codex-config.js';

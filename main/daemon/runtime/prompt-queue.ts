@@ -72,7 +72,11 @@ export class PromptQueue {
       },
       (err: unknown) => {
         this.#busy = false;
-        next.resolve({ ok: false, code: 'submit_failed', message: `internal: ${err instanceof Error ? err.message : String(err)}` });
+        next.resolve({
+          ok: false,
+          code: 'submit_failed',
+          message: `internal: ${err instanceof Error ? err.message : String(err)}`,
+        });
         this.#pump();
       },
     );

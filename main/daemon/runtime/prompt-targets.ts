@@ -5,7 +5,8 @@
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 
 const QUOTED = /target\s*"([^"]{1,200})"/gi;
-const BARE = /(?:^|[\s(])(#[a-z0-9][a-z0-9._-]{0,63}(?::[a-z0-9]{4,32})?|dm:@[a-z0-9][a-z0-9._-]{0,63}(?::[a-z0-9]{4,32})?)/gi;
+const BARE =
+  /(?:^|[\s(])(#[a-z0-9][a-z0-9._-]{0,63}(?::[a-z0-9]{4,32})?|dm:@[a-z0-9][a-z0-9._-]{0,63}(?::[a-z0-9]{4,32})?)/gi;
 
 /** Every valid `target "X"` in order, without duplicates; else the first bare target-looking word; else none. */
 export function exactTargets(text: string): TargetKey[] {

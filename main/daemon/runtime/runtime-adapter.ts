@@ -19,7 +19,12 @@ export type RuntimeEvent =
   /** A tool call as the runtime names it (e.g. `mcp__agentteam__message_send`); observing it settles nothing (contract §9.2). */
   | { readonly type: 'tool_call'; readonly name: string }
   /** The host's final-check text was written into the same session, or could not be (contract §8.3, §11 phase 4). */
-  | { readonly type: 'final_check'; readonly outcome: 'injected' | 'failed'; readonly via: 'stop_hook' | 'user_message'; readonly detail: string | null }
+  | {
+      readonly type: 'final_check';
+      readonly outcome: 'injected' | 'failed';
+      readonly via: 'stop_hook' | 'user_message';
+      readonly detail: string | null;
+    }
   /** bus `turn.end`. */
   | { readonly type: 'turn_end'; readonly outcome: 'completed' | 'error' | 'interrupted' }
   /** A runtime/provider error, bounded detail (≤ RUNTIME_ERROR_DETAIL_MAX chars). */
@@ -48,9 +53,13 @@ export interface TurnBoundaryHost {
   onTurnBoundary(): Promise<string | null>;
 }
 
-export type StartResult = { readonly ok: true; readonly sessionId: string | null; readonly resumed: boolean } | { readonly ok: false; readonly code: 'spawn_failed' | 'start_timeout' | 'exited'; readonly message: string };
+export type StartResult =
+  | { readonly ok: true; readonly sessionId: string | null; readonly resumed: boolean }
+  | { readonly ok: false; readonly code: 'spawn_failed' | 'start_timeout' | 'exited'; readonly message: string };
 
-export type DeliverResult = { readonly ok: true } | { readonly ok: false; readonly code: 'not_running' | 'write_failed'; readonly message: string };
+export type DeliverResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: 'not_running' | 'write_failed'; readonly message: string };
 
 export interface RuntimeAdapter {
   readonly runtime: RuntimeKind;

@@ -34,7 +34,9 @@ export interface RuntimeDeps {
   readonly log?: DaemonLog;
 }
 
-export type RuntimeAdapterResult = { readonly ok: true; readonly adapter: RuntimeAdapter } | { readonly ok: false; readonly code: 'runtime_unsupported'; readonly message: string };
+export type RuntimeAdapterResult =
+  | { readonly ok: true; readonly adapter: RuntimeAdapter }
+  | { readonly ok: false; readonly code: 'runtime_unsupported'; readonly message: string };
 
 /** Per-agent runtime directory (HOME, config dirs, stored session). */
 export function runtimeDirOf(dataDir: string, agentId: string): string {
@@ -65,7 +67,16 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
         }),
       };
     case 'demo':
-      return { ok: true, adapter: new DemoRuntime({ agentId: agent.id, mcp: deps.mcp, host: deps.host, env: agent.env, ...(deps.log !== undefined ? { log: deps.log } : {}) }) };
+      return {
+        ok: true,
+        adapter: new DemoRuntime({
+          agentId: agent.id,
+          mcp: deps.mcp,
+          host: deps.host,
+          env: agent.env,
+          ...(deps.log !== undefined ? { log: deps.log } : {}),
+        }),
+      };
     case 'codex':
     case 'opencode':
       return { ok: true, adapter: createTurnRuntimeAdapter(agent, agent.runtime, runtimeDir, deps) };
@@ -79,7 +90,12 @@ export function resolveRuntimeCommand(command: string | null, name: 'codex' | 'o
   return existsSync(local) ? local : name;
 }
 
-function createTurnRuntimeAdapter(agent: AgentConfig, kind: 'codex' | 'opencode', runtimeDir: string, deps: RuntimeDeps): RuntimeAdapter {
+function createTurnRuntimeAdapter(
+  agent: AgentConfig,
+  kind: 'codex' | 'opencode',
+  runtimeDir: string,
+  deps: RuntimeDeps,
+): RuntimeAdapter {
   const common = {
     agentId: agent.id,
     command: resolveRuntimeCommand(agent.command, kind, deps.projectRoot),
@@ -93,7 +109,18 @@ function createTurnRuntimeAdapter(agent: AgentConfig, kind: 'codex' | 'opencode'
   };
   const runtime =
     kind === 'codex'
-      ? new CodexRuntime({ ...common, provider: codexProviderFromAgentEnv(agent.env), threadContract: { fingerprint: deps.threadContractFingerprint, developerInstructions: deps.threadContractText ?? null } })
-      : new OpencodeRuntime({ ...common, provider: opencodeProviderFromAgentEnv(agent.env), threadContract: { fingerprint: deps.threadContractFingerprint } });
+      ? new CodexRuntime({
+          ...common,
+          provider: codexProviderFromAgentEnv(agent.env),
+          threadContract: {
+            fingerprint: deps.threadContractFingerprint,
+            developerInstructions: deps.threadContractText ?? null,
+          },
+        })
+      : new OpencodeRuntime({
+          ...common,
+          provider: opencodeProviderFromAgentEnv(agent.env),
+          threadContract: { fingerprint: deps.threadContractFingerprint },
+        });
   return new TurnRuntimeAdapter({ runtime, host: deps.host, ...(deps.log !== undefined ? { log: deps.log } : {}) });
 }

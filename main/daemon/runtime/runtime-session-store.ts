@@ -23,7 +23,9 @@ export function fileSessionStore(path: string): RuntimeSessionStore {
     load() {
       try {
         const value = JSON.parse(readFileSync(path, 'utf8')) as Partial<StoredRuntimeSession>;
-        return typeof value.sessionId === 'string' && typeof value.fingerprint === 'string' ? { sessionId: value.sessionId, fingerprint: value.fingerprint } : null;
+        return typeof value.sessionId === 'string' && typeof value.fingerprint === 'string'
+          ? { sessionId: value.sessionId, fingerprint: value.fingerprint }
+          : null;
       } catch {
         return null;
       }

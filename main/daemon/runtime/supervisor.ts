@@ -13,9 +13,16 @@ export interface RestartPolicy {
   readonly windowMs: number;
 }
 
-export const DEFAULT_RESTART_POLICY: RestartPolicy = { baseDelayMs: 1000, maxDelayMs: 30_000, maxRestarts: 5, windowMs: 10 * 60_000 };
+export const DEFAULT_RESTART_POLICY: RestartPolicy = {
+  baseDelayMs: 1000,
+  maxDelayMs: 30_000,
+  maxRestarts: 5,
+  windowMs: 10 * 60_000,
+};
 
-export type RestartDecision = { readonly restart: true; readonly attempt: number; readonly delayMs: number } | { readonly restart: false; readonly restarts: number };
+export type RestartDecision =
+  | { readonly restart: true; readonly attempt: number; readonly delayMs: number }
+  | { readonly restart: false; readonly restarts: number };
 
 /** Remembers recent restarts and decides the next one. */
 export class RestartSupervisor {

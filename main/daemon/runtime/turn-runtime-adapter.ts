@@ -16,7 +16,16 @@ import { Subject, asyncScheduler, type Observable, type SchedulerLike, type Subs
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { AgentRuntime, RuntimeEvent as TurnEvent } from './agent-runtime.js';
-import { boundedDetail, textMetrics, type DeliverResult, type RuntimeAdapter, type RuntimeEvent, type RuntimeEventEnvelope, type StartResult, type TurnBoundaryHost } from './runtime-adapter.js';
+import {
+  boundedDetail,
+  textMetrics,
+  type DeliverResult,
+  type RuntimeAdapter,
+  type RuntimeEvent,
+  type RuntimeEventEnvelope,
+  type StartResult,
+  type TurnBoundaryHost,
+} from './runtime-adapter.js';
 import { DEFAULT_RESTART_POLICY, RestartSupervisor, type RestartPolicy } from './supervisor.js';
 
 export interface TurnRuntimeAdapterOptions {
@@ -74,12 +83,17 @@ export class TurnRuntimeAdapter implements RuntimeAdapter {
   async deliver(text: string): Promise<DeliverResult> {
     const res = await this.#inner.submit({ kind: 'delivery', text });
     if (res.ok) return { ok: true };
-    return { ok: false, code: res.code === 'not_running' || res.code === 'process_exited' ? 'not_running' : 'write_failed', message: res.message };
+    return {
+      ok: false,
+      code: res.code === 'not_running' || res.code === 'process_exited' ? 'not_running' : 'write_failed',
+      message: res.message,
+    };
   }
 
   async interrupt(): Promise<void> {
     const res = await this.#inner.interrupt();
-    if (!res.ok) this.#o.log?.warn('runtime interrupt failed', { runtime: this.runtime, code: res.code, message: res.message });
+    if (!res.ok)
+      this.#o.log?.warn('runtime interrupt failed', { runtime: this.runtime, code: res.code, message: res.message });
   }
 
   async stop(): Promise<void> {
@@ -121,7 +135,8 @@ export class TurnRuntimeAdapter implements RuntimeAdapter {
         return;
       case 'turn.end':
         if (e.outcome === 'completed') return this.#boundary(g);
-        if (e.outcome === 'failed') this.#emit(g, { type: 'runtime_error', detail: boundedDetail(e.error ?? `the ${this.runtime} turn failed`) });
+        if (e.outcome === 'failed')
+          this.#emit(g, { type: 'runtime_error', detail: boundedDetail(e.error ?? `the ${this.runtime} turn failed`) });
         this.#endTurn(g, e.outcome === 'failed' ? 'error' : 'interrupted');
         return;
       case 'exit':
@@ -134,12 +149,22 @@ export class TurnRuntimeAdapter implements RuntimeAdapter {
     try {
       text = await this.#o.host.onTurnBoundary();
     } catch (err) {
-      this.#emit(g, { type: 'final_check', outcome: 'failed', via: 'user_message', detail: boundedDetail(`host error: ${err instanceof Error ? err.message : String(err)}`) });
+      this.#emit(g, {
+        type: 'final_check',
+        outcome: 'failed',
+        via: 'user_message',
+        detail: boundedDetail(`host error: ${err instanceof Error ? err.message : String(err)}`),
+      });
       text = null;
     }
     if (text === null) return this.#endTurn(g, 'completed');
     const res = await this.#inner.submit({ kind: 'final_check', text });
-    this.#emit(g, { type: 'final_check', outcome: res.ok ? 'injected' : 'failed', via: 'user_message', detail: res.ok ? null : boundedDetail(res.message) });
+    this.#emit(g, {
+      type: 'final_check',
+      outcome: res.ok ? 'injected' : 'failed',
+      via: 'user_message',
+      detail: res.ok ? null : boundedDetail(res.message),
+    });
     // The final-check turn continues the logical turn; its end asks the host again.
     if (!res.ok) this.#endTurn(g, 'completed');
   }
@@ -151,7 +176,11 @@ export class TurnRuntimeAdapter implements RuntimeAdapter {
   }
 
   #onExit(g: number, code: number | null, signal: string | null, expected: boolean): void {
-    if (this.#turnOpen && !expected) this.#emit(g, { type: 'runtime_error', detail: boundedDetail(`the ${this.runtime} runtime exited during a turn (code ${code}, signal ${signal})`) });
+    if (this.#turnOpen && !expected)
+      this.#emit(g, {
+        type: 'runtime_error',
+        detail: boundedDetail(`the ${this.runtime} runtime exited during a turn (code ${code}, signal ${signal})`),
+      });
     this.#turnOpen = false;
     this.#emit(g, { type: 'exit', code, signal, expected });
     if (expected || this.#stopped) return;

@@ -79,7 +79,12 @@ export class WakeRuntimeBinding {
     );
     this.#ready = adapter.start().then((res) => {
       if (!res.ok) {
-        this.#o.log?.error('runtime could not start', { agentId, runtime: adapter.runtime, code: res.code, message: res.message });
+        this.#o.log?.error('runtime could not start', {
+          agentId,
+          runtime: adapter.runtime,
+          code: res.code,
+          message: res.message,
+        });
         this.#o.ports.onRuntimeDown?.(agentId, res.message);
       }
       return res.ok;
@@ -93,7 +98,12 @@ export class WakeRuntimeBinding {
     const injection = lifecycle.onTurnBoundary(agentId, this.#lifeGen, 'turn_end');
     this.#lastInjection = injection;
     if (injection === null) return null;
-    ports.recordPromptInput?.({ agentId, kind: 'final_check', wakeTokens: injection.wakeTokens, text: injection.finalCheck });
+    ports.recordPromptInput?.({
+      agentId,
+      kind: 'final_check',
+      wakeTokens: injection.wakeTokens,
+      text: injection.finalCheck,
+    });
     return injection.finalCheck;
   }
 
@@ -137,17 +147,30 @@ export class WakeRuntimeBinding {
         return;
       case 'final_check': {
         const injection = this.#lastInjection;
-        if (e.outcome === 'failed' && injection !== null) lifecycle.onFinalCheckUndeliverable(agentId, injection.generation, injection.wakeTokens, e.detail ?? undefined);
+        if (e.outcome === 'failed' && injection !== null)
+          lifecycle.onFinalCheckUndeliverable(
+            agentId,
+            injection.generation,
+            injection.wakeTokens,
+            e.detail ?? undefined,
+          );
         return;
       }
       case 'turn_end': {
-        if (e.outcome !== 'completed') lifecycle.onRuntimeError(agentId, this.#lifeGen, this.#lastError ?? (e.outcome === 'interrupted' ? 'the turn was interrupted' : 'the runtime turn failed'));
+        if (e.outcome !== 'completed')
+          lifecycle.onRuntimeError(
+            agentId,
+            this.#lifeGen,
+            this.#lastError ?? (e.outcome === 'interrupted' ? 'the turn was interrupted' : 'the runtime turn failed'),
+          );
         this.#lastError = null;
         return;
       }
       case 'exit': {
         if (e.expected || this.#stopped) return;
-        const detail = this.#lastError ?? `the ${this.#adapter?.runtime ?? 'agent'} runtime exited unexpectedly (${e.signal ?? `code ${e.code ?? '?'}`})`;
+        const detail =
+          this.#lastError ??
+          `the ${this.#adapter?.runtime ?? 'agent'} runtime exited unexpectedly (${e.signal ?? `code ${e.code ?? '?'}`})`;
         this.#lastError = null;
         lifecycle.onRuntimeError(agentId, this.#lifeGen, detail, { processExited: true });
         return;

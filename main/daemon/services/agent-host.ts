@@ -17,7 +17,11 @@ import type { Store } from '../store/index.js';
 import type { RecoveryFrontier } from '../wake/pending-delivery.js';
 import type { WakeDelivery, WakeLifecycle } from '../wake/wake-lifecycle.js';
 
-export type AdapterFactory = (host: TurnBoundaryHost) => { readonly ok: true; readonly adapter: RuntimeAdapter } | { readonly ok: false; readonly code: string; readonly message: string };
+export type AdapterFactory = (
+  host: TurnBoundaryHost,
+) =>
+  | { readonly ok: true; readonly adapter: RuntimeAdapter }
+  | { readonly ok: false; readonly code: string; readonly message: string };
 
 export interface AgentHostOptions {
   readonly agent: AgentConfig;
@@ -50,7 +54,13 @@ export class AgentHost {
         // Deliveries are recorded as they are compiled (turn context + delivery, §8.4);
         // the final-check is recorded here, before the injection is tried (§6.4).
         recordPromptInput: (r) => {
-          if (r.kind === 'final_check') o.store.appendPromptInput({ agentId: r.agentId, wakeTokens: [...r.wakeTokens], kind: 'final_check', text: r.text });
+          if (r.kind === 'final_check')
+            o.store.appendPromptInput({
+              agentId: r.agentId,
+              wakeTokens: [...r.wakeTokens],
+              kind: 'final_check',
+              text: r.text,
+            });
         },
         onRecovery: (_agentId, frontiers) => o.onRecovery(frontiers),
         onRuntimeDown: (_agentId, detail) => {
@@ -91,15 +101,23 @@ export class AgentHost {
             this.#turnId = turnId;
             this.#setState('busy');
             const rows = lifecycle.pending(agent.id);
-            bus.emit('turn.start', { turnId, agentId: agent.id, channel: LOCAL_CHANNEL, wakeTokens: rows.map((r) => r.wakeToken), ...(rows[0] ? { target: rows[0].target } : {}) });
+            bus.emit('turn.start', {
+              turnId,
+              agentId: agent.id,
+              channel: LOCAL_CHANNEL,
+              wakeTokens: rows.map((r) => r.wakeToken),
+              ...(rows[0] ? { target: rows[0].target } : {}),
+            });
             return;
           }
           case 'tool_call':
-            if (this.#turnId !== null) bus.emit('runtime.local', { turnId: this.#turnId, kind: 'tool_call', tool: e.name });
+            if (this.#turnId !== null)
+              bus.emit('runtime.local', { turnId: this.#turnId, kind: 'tool_call', tool: e.name });
             return;
           case 'local_text':
             // Counts only: the text itself never reaches the daemon's host side (contract §6.5).
-            if (this.#turnId !== null) bus.emit('runtime.local', { turnId: this.#turnId, kind: 'local_text', bytes: e.bytes, runes: e.runes });
+            if (this.#turnId !== null)
+              bus.emit('runtime.local', { turnId: this.#turnId, kind: 'local_text', bytes: e.bytes, runes: e.runes });
             return;
           case 'turn_end':
             this.#endTurn();
@@ -137,7 +155,14 @@ export class AgentHost {
     for (const w of d.wakes) {
       const m = this.o.store.getMessage(w.messageId);
       if (m === undefined || w.targetKey === null) return null;
-      messages.push({ messageId: m.id, target: w.targetKey, targetSeq: w.targetSeq, wakeToken: w.wakeToken, authorName: m.authorName, content: m.content });
+      messages.push({
+        messageId: m.id,
+        target: w.targetKey,
+        targetSeq: w.targetSeq,
+        wakeToken: w.wakeToken,
+        authorName: m.authorName,
+        content: m.content,
+      });
     }
     // contract §8.1: the contract block rides every wake, resume and fresh turn.
     const compiled = compileDelivery(this.o.agent, messages, { turn: this.#delivered ? 'wake' : 'fresh' });

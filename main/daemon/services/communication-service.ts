@@ -8,7 +8,13 @@ import { randomUUID } from 'node:crypto';
 import type { TargetKey } from '../../../shared/target.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { DeliveryTracker } from '../delivery/delivery-tracker.js';
-import type { CommunicationHandler, MessageSendArgs, MessageSendResult, ReactionArgs, ToolRefusal } from '../mcp/communication-handler.js';
+import type {
+  CommunicationHandler,
+  MessageSendArgs,
+  MessageSendResult,
+  ReactionArgs,
+  ToolRefusal,
+} from '../mcp/communication-handler.js';
 import type { MessageRecord, ReactionRecord, Store } from '../store/index.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
 
@@ -48,8 +54,17 @@ export class CommunicationService implements CommunicationHandler {
     const turnId = this.o.currentTurn(agentId) ?? `turn_none_${randomUUID()}`;
     const outcome = await this.o.tracker.send({ turnId, agentId, target: args.target, content: args.content });
     if (outcome.status === 'failed_final' || outcome.status === 'uncertain') {
-      this.o.log?.warn('message_send not delivered', { agentId, target: args.target, status: outcome.status, code: outcome.code });
-      return { ok: false, code: outcome.status === 'uncertain' ? 'delivery_uncertain' : 'delivery_failed', message: outcome.message };
+      this.o.log?.warn('message_send not delivered', {
+        agentId,
+        target: args.target,
+        status: outcome.status,
+        code: outcome.code,
+      });
+      return {
+        ok: false,
+        code: outcome.status === 'uncertain' ? 'delivery_uncertain' : 'delivery_failed',
+        message: outcome.message,
+      };
     }
     const messageId = outcome.messageIds[outcome.messageIds.length - 1];
     if (messageId === undefined) throw new Error('internal: a delivered response has no message id');
@@ -59,18 +74,33 @@ export class CommunicationService implements CommunicationHandler {
         if (stored !== undefined) this.o.onMessageStored(stored);
       }
     }
-    this.o.lifecycle.onSendResult({ agentId, status: outcome.status, targetKey: args.target, seenUpToSeq, messageId, crossTarget: scope.crossTarget });
+    this.o.lifecycle.onSendResult({
+      agentId,
+      status: outcome.status,
+      targetKey: args.target,
+      seenUpToSeq,
+      messageId,
+      crossTarget: scope.crossTarget,
+    });
     return { ok: true, status: outcome.status, targetKey: args.target, seenUpToSeq, messageId };
   }
 
   async reaction(agentId: string, args: ReactionArgs): Promise<{ ok: true } | ToolRefusal> {
     const message = this.o.store.getMessage(args.messageId);
     if (message === undefined) {
-      return { ok: false, code: 'unknown_message', message: `There is no message "${args.messageId}"; react with the message id shown in the delivery (id="...").` };
+      return {
+        ok: false,
+        code: 'unknown_message',
+        message: `There is no message "${args.messageId}"; react with the message id shown in the delivery (id="...").`,
+      };
     }
     // contract §9.2: a confirmed reaction to the triggering message settles exactly that row.
     if (!this.o.lifecycle.onReactionConfirmed({ agentId, messageId: args.messageId })) {
-      return { ok: false, code: 'unknown_message', message: `Message "${args.messageId}" is not one you were woken by and have not answered; to reply, call message_send with its target.` };
+      return {
+        ok: false,
+        code: 'unknown_message',
+        message: `Message "${args.messageId}" is not one you were woken by and have not answered; to reply, call message_send with its target.`,
+      };
     }
     // Visible: stored with the message and shown under it.
     this.o.store.addReaction({ messageId: args.messageId, authorId: agentId, emoji: args.emoji });

@@ -38,7 +38,10 @@ export class ConversationService {
     const parsed = parseTarget(text);
     if (!parsed.ok) throw new ApiError('invalid_target', parsed.error.message);
     if (parsed.target.kind === 'dm' && !this.o.agentIds().has(parsed.target.member)) {
-      throw new ApiError('unknown_target', `There is no agent "@${parsed.target.member}" to talk to directly; agents: ${[...this.o.agentIds()].map((a) => `@${a}`).join(', ') || 'none configured'}.`);
+      throw new ApiError(
+        'unknown_target',
+        `There is no agent "@${parsed.target.member}" to talk to directly; agents: ${[...this.o.agentIds()].map((a) => `@${a}`).join(', ') || 'none configured'}.`,
+      );
     }
     return { key: parsed.key, target: parsed.target };
   }
@@ -49,16 +52,32 @@ export class ConversationService {
     if (content.trim().length === 0) throw new ApiError('invalid_request', 'The message is empty.');
     const bytes = Buffer.byteLength(content, 'utf8');
     if (bytes > this.o.maxMessageBytes) {
-      throw new ApiError('content_too_large', `The message is ${bytes} bytes; at most ${this.o.maxMessageBytes} are allowed. Split it or attach less.`);
+      throw new ApiError(
+        'content_too_large',
+        `The message is ${bytes} bytes; at most ${this.o.maxMessageBytes} are allowed. Split it or attach less.`,
+      );
     }
     const { message } = this.o.store.appendMessage({ target, authorId: OPERATOR_ID, authorKind: 'operator', content });
     this.o.onMessageStored(message);
     // Watchdog spec B: kept FAILED_FINAL replies go out again, marked, on the next inbound message.
-    void this.o.tracker.redeliver(target).catch((err: unknown) => this.o.log?.warn('re-delivery failed', { target, error: String(err) }));
+    void this.o.tracker
+      .redeliver(target)
+      .catch((err: unknown) => this.o.log?.warn('re-delivery failed', { target, error: String(err) }));
     const wakeTokens: string[] = [];
-    for (const agentId of agentsToWake({ target: parsedTarget, authorKind: 'operator', content, agentIds: this.o.agentIds() })) {
+    for (const agentId of agentsToWake({
+      target: parsedTarget,
+      authorKind: 'operator',
+      content,
+      agentIds: this.o.agentIds(),
+    })) {
       const wakeToken = `wk_${randomUUID()}`;
-      this.o.lifecycle.enqueue(agentId, { wakeToken, messageId: message.id, target, targetSeq: message.seq, deliveryClass: 'visible_reply' });
+      this.o.lifecycle.enqueue(agentId, {
+        wakeToken,
+        messageId: message.id,
+        target,
+        targetSeq: message.seq,
+        deliveryClass: 'visible_reply',
+      });
       wakeTokens.push(wakeToken);
     }
     return { message, wakeTokens };

@@ -96,7 +96,8 @@ export class Store {
     try {
       db = new DatabaseSync(path, { enableForeignKeyConstraints: true, timeout: 5000 });
       const mode = db.prepare('PRAGMA journal_mode=WAL').get()?.journal_mode;
-      if (mode !== 'wal') options.log?.warn('store: WAL is not available on this file system; using rollback journal', { path, mode });
+      if (mode !== 'wal')
+        options.log?.warn('store: WAL is not available on this file system; using rollback journal', { path, mode });
       // Issue 3: synchronous=FULL for messages and wake events (and everything else: one connection).
       db.exec('PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;');
       migrate(db, path, options.log);
@@ -105,7 +106,10 @@ export class Store {
       db?.close();
       lock.release();
       if (err instanceof StoreError) throw err;
-      throw new StoreError('store_unopenable', `Cannot open the store ${path}: ${(err as Error).message}. Move the file aside to start with an empty store.`);
+      throw new StoreError(
+        'store_unopenable',
+        `Cannot open the store ${path}: ${(err as Error).message}. Move the file aside to start with an empty store.`,
+      );
     }
   }
 
@@ -134,13 +138,25 @@ export class Store {
    */
   static openReadOnly(dataDir: string, options: StoreOptions = {}): Store {
     const path = join(dataDir, DB_FILE);
-    if (!existsSync(path)) throw new StoreError('store_missing', `There is no store at ${path} yet; start AgentTeam with --data-dir ${dataDir} first.`);
+    if (!existsSync(path))
+      throw new StoreError(
+        'store_missing',
+        `There is no store at ${path} yet; start AgentTeam with --data-dir ${dataDir} first.`,
+      );
     let db: DatabaseSync | null = null;
     try {
       db = new DatabaseSync(path, { readOnly: true, timeout: 5000 });
       const version = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
-      if (version < SCHEMA_VERSION) throw new StoreError('store_outdated', `The store ${path} has schema version ${version}, older than this AgentTeam (${SCHEMA_VERSION}); start the daemon once to migrate it.`);
-      if (version > SCHEMA_VERSION) throw new StoreError('store_too_new', `The store ${path} has schema version ${version}, newer than this AgentTeam (${SCHEMA_VERSION}); update AgentTeam.`);
+      if (version < SCHEMA_VERSION)
+        throw new StoreError(
+          'store_outdated',
+          `The store ${path} has schema version ${version}, older than this AgentTeam (${SCHEMA_VERSION}); start the daemon once to migrate it.`,
+        );
+      if (version > SCHEMA_VERSION)
+        throw new StoreError(
+          'store_too_new',
+          `The store ${path} has schema version ${version}, newer than this AgentTeam (${SCHEMA_VERSION}); update AgentTeam.`,
+        );
       return new Store(db, null, options.now ?? (() => new Date()), dataDir);
     } catch (err) {
       db?.close();
@@ -192,8 +208,10 @@ export class Store {
   appendMessage(m: AppendMessageInput): AppendMessageResult {
     this.checkTarget(m.target);
     const chunkIndex = m.responseId === undefined ? null : (m.chunkIndex ?? 0);
-    if (chunkIndex !== null && (!Number.isInteger(chunkIndex) || chunkIndex < 0)) throw new TypeError(`internal: bad chunkIndex ${chunkIndex}`);
-    const id = m.responseId === undefined ? `msg_${randomUUID()}` : responseMessageId(m.authorId, m.responseId, chunkIndex ?? 0);
+    if (chunkIndex !== null && (!Number.isInteger(chunkIndex) || chunkIndex < 0))
+      throw new TypeError(`internal: bad chunkIndex ${chunkIndex}`);
+    const id =
+      m.responseId === undefined ? `msg_${randomUUID()}` : responseMessageId(m.authorId, m.responseId, chunkIndex ?? 0);
     return this.tx(() => {
       if (m.responseId !== undefined) {
         const existing = this.stmts.getMessage.get({ id });
@@ -245,7 +263,10 @@ export class Store {
     const limit = clampLimit(opts.limit);
     const params = { target, after: opts.afterSeq ?? 0, before: opts.beforeSeq ?? Number.MAX_SAFE_INTEGER, limit };
     // Paging back through history (beforeSeq only) wants the newest page, still shown ascending.
-    const rows = opts.beforeSeq !== undefined && opts.afterSeq === undefined ? this.stmts.messagesTail.all(params).reverse() : this.stmts.messagesRange.all(params);
+    const rows =
+      opts.beforeSeq !== undefined && opts.afterSeq === undefined
+        ? this.stmts.messagesTail.all(params).reverse()
+        : this.stmts.messagesRange.all(params);
     return rows.map((r) => this.toMessage(r));
   }
 
@@ -271,7 +292,14 @@ export class Store {
         deliveryClass: w.deliveryClass,
         at,
       });
-      this.stmts.insertWakeEvent.run({ token: w.wakeToken, kind: 'status', status: 'queued', reason: null, detail: null, at });
+      this.stmts.insertWakeEvent.run({
+        token: w.wakeToken,
+        kind: 'status',
+        status: 'queued',
+        reason: null,
+        detail: null,
+        at,
+      });
     });
     return this.getWake(w.wakeToken) as WakeRecord;
   }
@@ -284,7 +312,8 @@ export class Store {
    * the end (delivery confirmation may report on a reply after its wake settled).
    */
   appendWakeEvent(e: WakeEventInput): boolean {
-    if (e.kind === 'status' && e.status === undefined) throw new TypeError('internal: a status wake event needs a status');
+    if (e.kind === 'status' && e.status === undefined)
+      throw new TypeError('internal: a status wake event needs a status');
     const at = this.iso();
     const detail = e.detail === undefined ? null : bound(e.detail, WAKE_DETAIL_MAX);
     return this.tx(() => {
@@ -292,7 +321,14 @@ export class Store {
       if (row === undefined) return false;
       const current = String(row.status) as WakeStatus;
       if (isTerminal(current) && (e.status !== undefined || ACTIVE_ONLY_EVENT_KINDS.has(e.kind))) return false;
-      this.stmts.insertWakeEvent.run({ token: e.wakeToken, kind: e.kind, status: e.status ?? null, reason: e.reason ?? null, detail, at });
+      this.stmts.insertWakeEvent.run({
+        token: e.wakeToken,
+        kind: e.kind,
+        status: e.status ?? null,
+        reason: e.reason ?? null,
+        detail,
+        at,
+      });
       this.stmts.mirrorWakeEvent.run({
         token: e.wakeToken,
         hasStatus: e.status === undefined ? 0 : 1,
@@ -345,7 +381,16 @@ export class Store {
     const at = this.iso();
     const tokens = [...new Set(p.wakeTokens)];
     const seq = this.tx(() => {
-      const s = Number(this.stmts.insertPromptInput.get({ id, agentId: p.agentId, kind: p.kind, tokens: JSON.stringify(tokens), text: p.text, at })?.seq);
+      const s = Number(
+        this.stmts.insertPromptInput.get({
+          id,
+          agentId: p.agentId,
+          kind: p.kind,
+          tokens: JSON.stringify(tokens),
+          text: p.text,
+          at,
+        })?.seq,
+      );
       for (const token of tokens) this.stmts.linkPromptInput.run({ token, seq: s });
       return s;
     });
@@ -391,7 +436,8 @@ export class Store {
     const byTarget = new Map<TargetKey, { frontierSeq: number; wakeTokens: string[] }>();
     for (const m of markers) {
       this.checkTarget(m.target);
-      if (!Number.isInteger(m.frontierSeq) || m.frontierSeq < 0) throw new TypeError(`internal: bad frontierSeq ${m.frontierSeq}`);
+      if (!Number.isInteger(m.frontierSeq) || m.frontierSeq < 0)
+        throw new TypeError(`internal: bad frontierSeq ${m.frontierSeq}`);
       const seen = byTarget.get(m.target);
       const tokens = [...(seen?.wakeTokens ?? []), ...(m.wakeTokens ?? [])];
       byTarget.set(m.target, { frontierSeq: Math.max(seen?.frontierSeq ?? 0, m.frontierSeq), wakeTokens: tokens });
@@ -446,8 +492,17 @@ export class Store {
   // ---------------------------------------------------------------- reactions (contract §9.2)
 
   /** Stores a reaction; `already` when this author had put this emoji on this message before. */
-  addReaction(r: { readonly messageId: string; readonly authorId: string; readonly emoji: string }): 'added' | 'already' {
-    const result = this.stmts.insertReaction.run({ messageId: r.messageId, authorId: r.authorId, emoji: r.emoji, at: this.iso() });
+  addReaction(r: {
+    readonly messageId: string;
+    readonly authorId: string;
+    readonly emoji: string;
+  }): 'added' | 'already' {
+    const result = this.stmts.insertReaction.run({
+      messageId: r.messageId,
+      authorId: r.authorId,
+      emoji: r.emoji,
+      at: this.iso(),
+    });
     return Number(result.changes) > 0 ? 'added' : 'already';
   }
 
@@ -458,7 +513,13 @@ export class Store {
     const rows = this.stmts.reactionsOf.all({ ids: JSON.stringify(messageIds) });
     for (const row of rows) {
       const authorId = String(row.author_id);
-      const rec: ReactionRecord = { messageId: String(row.message_id), authorId, authorName: this.memberNames.get(authorId) ?? authorId, emoji: String(row.emoji), createdAt: String(row.created_at) };
+      const rec: ReactionRecord = {
+        messageId: String(row.message_id),
+        authorId,
+        authorName: this.memberNames.get(authorId) ?? authorId,
+        emoji: String(row.emoji),
+        createdAt: String(row.created_at),
+      };
       const list = out.get(rec.messageId);
       if (list === undefined) out.set(rec.messageId, [rec]);
       else list.push(rec);
@@ -470,7 +531,14 @@ export class Store {
 
   appendAudit(a: AuditInput): void {
     this.checkTarget(a.target);
-    this.stmts.insertAudit.run({ agentId: a.agentId, kind: a.kind, target: a.target, messageId: a.messageId, detail: a.detail ?? null, at: this.iso() });
+    this.stmts.insertAudit.run({
+      agentId: a.agentId,
+      kind: a.kind,
+      target: a.target,
+      messageId: a.messageId,
+      detail: a.detail ?? null,
+      at: this.iso(),
+    });
   }
 
   listAudit(): AuditRecord[] {
@@ -520,7 +588,8 @@ export class Store {
   private checkTarget(target: TargetKey): void {
     if (this.knownConversations.has(target)) return;
     const parsed = parseTarget(target);
-    if (!parsed.ok || parsed.key !== target) throw new TypeError(`internal: not a canonical TargetKey: ${JSON.stringify(target)}`);
+    if (!parsed.ok || parsed.key !== target)
+      throw new TypeError(`internal: not a canonical TargetKey: ${JSON.stringify(target)}`);
   }
 
   private toMessage(row: Row): MessageRecord {
@@ -571,7 +640,10 @@ function clampLimit(limit: number | undefined): number {
 function migrate(db: DatabaseSync, path: string, log: DaemonLog | undefined): void {
   const current = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
   if (current > SCHEMA_VERSION) {
-    throw new StoreError('store_too_new', `The store ${path} has schema version ${current}, newer than this AgentTeam (${SCHEMA_VERSION}); update AgentTeam or use another --data-dir.`);
+    throw new StoreError(
+      'store_too_new',
+      `The store ${path} has schema version ${current}, newer than this AgentTeam (${SCHEMA_VERSION}); update AgentTeam or use another --data-dir.`,
+    );
   }
   for (const m of MIGRATIONS) {
     if (m.version <= current) continue;
@@ -598,20 +670,35 @@ function prepareStatements(db: DatabaseSync) {
       ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, name = excluded.name, updated_at = excluded.updated_at`),
     getMember: p('SELECT * FROM members WHERE id = $id'),
     allMembers: p('SELECT * FROM members ORDER BY created_at, id'),
-    insertConversation: p(`INSERT INTO conversations (target, kind, parent, created_at) VALUES ($target, $kind, $parent, $at) ON CONFLICT (target) DO NOTHING`),
-    getConversation: p('SELECT c.*, (SELECT coalesce(max(seq), 0) FROM messages m WHERE m.target = c.target) AS last_seq FROM conversations c WHERE c.target = $target'),
-    allConversations: p(`SELECT c.*, (SELECT coalesce(max(seq), 0) FROM messages m WHERE m.target = c.target) AS last_seq FROM conversations c
+    insertConversation: p(
+      `INSERT INTO conversations (target, kind, parent, created_at) VALUES ($target, $kind, $parent, $at) ON CONFLICT (target) DO NOTHING`,
+    ),
+    getConversation: p(
+      'SELECT c.*, (SELECT coalesce(max(seq), 0) FROM messages m WHERE m.target = c.target) AS last_seq FROM conversations c WHERE c.target = $target',
+    ),
+    allConversations:
+      p(`SELECT c.*, (SELECT coalesce(max(seq), 0) FROM messages m WHERE m.target = c.target) AS last_seq FROM conversations c
       ORDER BY coalesce(c.parent, c.target), c.parent IS NOT NULL, c.target`),
     lastSeq: p('SELECT coalesce(max(seq), 0) AS last_seq FROM messages WHERE target = $target'),
     nextSeq: p('SELECT coalesce(max(seq), 0) + 1 AS seq FROM messages WHERE target = $target'),
-    insertMessage: p(`INSERT INTO messages (id, target, seq, author_id, author_kind, content, created_at, response_id, chunk_index, redelivered)
+    insertMessage:
+      p(`INSERT INTO messages (id, target, seq, author_id, author_kind, content, created_at, response_id, chunk_index, redelivered)
       VALUES ($id, $target, $seq, $authorId, $authorKind, $content, $createdAt, $responseId, $chunkIndex, $redelivered)`),
     getMessage: p('SELECT * FROM messages WHERE id = $id'),
-    insertReaction: p('INSERT INTO reactions (message_id, author_id, emoji, created_at) VALUES ($messageId, $authorId, $emoji, $at) ON CONFLICT DO NOTHING'),
-    reactionsOf: p('SELECT * FROM reactions WHERE message_id IN (SELECT value FROM json_each($ids)) ORDER BY created_at, rowid'),
-    messagesRange: p('SELECT * FROM messages WHERE target = $target AND seq > $after AND seq < $before ORDER BY seq ASC LIMIT $limit'),
-    messagesTail: p('SELECT * FROM messages WHERE target = $target AND seq > $after AND seq < $before ORDER BY seq DESC LIMIT $limit'),
-    insertWake: p(`INSERT INTO wakes (token, message_id, agent_id, runtime, target, target_seq, delivery_class, status, created_at, updated_at)
+    insertReaction: p(
+      'INSERT INTO reactions (message_id, author_id, emoji, created_at) VALUES ($messageId, $authorId, $emoji, $at) ON CONFLICT DO NOTHING',
+    ),
+    reactionsOf: p(
+      'SELECT * FROM reactions WHERE message_id IN (SELECT value FROM json_each($ids)) ORDER BY created_at, rowid',
+    ),
+    messagesRange: p(
+      'SELECT * FROM messages WHERE target = $target AND seq > $after AND seq < $before ORDER BY seq ASC LIMIT $limit',
+    ),
+    messagesTail: p(
+      'SELECT * FROM messages WHERE target = $target AND seq > $after AND seq < $before ORDER BY seq DESC LIMIT $limit',
+    ),
+    insertWake:
+      p(`INSERT INTO wakes (token, message_id, agent_id, runtime, target, target_seq, delivery_class, status, created_at, updated_at)
       VALUES ($token, $messageId, $agentId, $runtime, $target, $targetSeq, $deliveryClass, 'queued', $at, $at)`),
     wakeState: p('SELECT status FROM wakes WHERE token = $token'),
     mirrorWakeEvent: p(`UPDATE wakes SET
@@ -625,29 +712,47 @@ function prepareStatements(db: DatabaseSync) {
         ended_at = CASE WHEN $ended = 1 THEN $at ELSE ended_at END,
         updated_at = $at
       WHERE token = $token`),
-    insertWakeEvent: p('INSERT INTO wake_events (wake_token, kind, status, reason, detail, at) VALUES ($token, $kind, $status, $reason, $detail, $at)'),
+    insertWakeEvent: p(
+      'INSERT INTO wake_events (wake_token, kind, status, reason, detail, at) VALUES ($token, $kind, $status, $reason, $detail, $at)',
+    ),
     getWake: p('SELECT * FROM wakes WHERE token = $token'),
     wakeEvents: p('SELECT * FROM wake_events WHERE wake_token = $token ORDER BY id'),
-    insertPromptInput: p('INSERT INTO prompt_inputs (id, agent_id, kind, wake_tokens, text, at) VALUES ($id, $agentId, $kind, $tokens, $text, $at) RETURNING seq'),
+    insertPromptInput: p(
+      'INSERT INTO prompt_inputs (id, agent_id, kind, wake_tokens, text, at) VALUES ($id, $agentId, $kind, $tokens, $text, $at) RETURNING seq',
+    ),
     linkPromptInput: p('INSERT OR IGNORE INTO prompt_input_wakes (wake_token, prompt_input_seq) VALUES ($token, $seq)'),
     promptInputsOfWake: p(`SELECT p.* FROM prompt_input_wakes w JOIN prompt_inputs p ON p.seq = w.prompt_input_seq
       WHERE w.wake_token = $token ORDER BY p.seq`),
-    saveUndelivered: p(`INSERT INTO undelivered (agent_id, target, turn_id, response_id, chunk_index, content, reason, created_at)
+    saveUndelivered:
+      p(`INSERT INTO undelivered (agent_id, target, turn_id, response_id, chunk_index, content, reason, created_at)
       VALUES ($agentId, $target, $turnId, $responseId, $chunkIndex, $content, $reason, $at)
       ON CONFLICT (agent_id, response_id, chunk_index) DO UPDATE SET
         target = excluded.target, turn_id = excluded.turn_id, content = excluded.content, reason = excluded.reason, taken_at = NULL`),
-    openUndelivered: p('SELECT * FROM undelivered WHERE target = $target AND taken_at IS NULL AND ($agentId IS NULL OR agent_id = $agentId) ORDER BY id'),
+    openUndelivered: p(
+      'SELECT * FROM undelivered WHERE target = $target AND taken_at IS NULL AND ($agentId IS NULL OR agent_id = $agentId) ORDER BY id',
+    ),
     takeUndelivered: p('UPDATE undelivered SET taken_at = $at WHERE id = $id'),
     getMarker: p('SELECT * FROM recovery_markers WHERE id = $id'),
-    pendingMarkersOfTarget: p(`SELECT * FROM recovery_markers WHERE agent_id = $agentId AND target = $target AND state = 'pending' ORDER BY ord`),
+    pendingMarkersOfTarget: p(
+      `SELECT * FROM recovery_markers WHERE agent_id = $agentId AND target = $target AND state = 'pending' ORDER BY ord`,
+    ),
     supersedeMarker: p(`UPDATE recovery_markers SET state = 'superseded' WHERE id = $id AND state = 'pending'`),
-    insertMarker: p(`INSERT INTO recovery_markers (id, agent_id, batch_id, target, frontier_seq, wake_tokens, state, created_at)
+    insertMarker:
+      p(`INSERT INTO recovery_markers (id, agent_id, batch_id, target, frontier_seq, wake_tokens, state, created_at)
       VALUES ($id, $agentId, $batchId, $target, $frontierSeq, $tokens, 'pending', $at)`),
-    oldestPendingMarker: p(`SELECT id FROM recovery_markers WHERE agent_id = $agentId AND state = 'pending' ORDER BY ord LIMIT 1`),
-    launchMarker: p(`UPDATE recovery_markers SET state = 'replay_pending', launched_at = $at WHERE id = $id AND state = 'pending'`),
-    settleMarker: p(`UPDATE recovery_markers SET state = 'settled', settled_at = $at WHERE id = $id AND state = 'replay_pending'`),
+    oldestPendingMarker: p(
+      `SELECT id FROM recovery_markers WHERE agent_id = $agentId AND state = 'pending' ORDER BY ord LIMIT 1`,
+    ),
+    launchMarker: p(
+      `UPDATE recovery_markers SET state = 'replay_pending', launched_at = $at WHERE id = $id AND state = 'pending'`,
+    ),
+    settleMarker: p(
+      `UPDATE recovery_markers SET state = 'settled', settled_at = $at WHERE id = $id AND state = 'replay_pending'`,
+    ),
     markersOfAgent: p('SELECT * FROM recovery_markers WHERE agent_id = $agentId ORDER BY ord'),
-    insertAudit: p('INSERT INTO audit (agent_id, kind, target, message_id, detail, at) VALUES ($agentId, $kind, $target, $messageId, $detail, $at)'),
+    insertAudit: p(
+      'INSERT INTO audit (agent_id, kind, target, message_id, detail, at) VALUES ($agentId, $kind, $target, $messageId, $detail, $at)',
+    ),
     allAudit: p('SELECT * FROM audit ORDER BY id'),
   };
 }
@@ -655,7 +760,13 @@ function prepareStatements(db: DatabaseSync) {
 const str = (v: SQLOutputValue | undefined): string | null => (v === null || v === undefined ? null : String(v));
 
 function toMember(r: Row): MemberRecord {
-  return { id: String(r.id), kind: String(r.kind) as MemberKind, name: String(r.name), createdAt: String(r.created_at), updatedAt: String(r.updated_at) };
+  return {
+    id: String(r.id),
+    kind: String(r.kind) as MemberKind,
+    name: String(r.name),
+    createdAt: String(r.created_at),
+    updatedAt: String(r.updated_at),
+  };
 }
 
 function toConversation(r: Row): ConversationRecord {

@@ -41,7 +41,10 @@ export class WriterLock {
     try {
       db = new DatabaseSync(path, { timeout: 0 });
     } catch (err) {
-      throw new StoreError('store_unopenable', `Cannot open ${path}: ${(err as Error).message}. Check that the data dir is writable.`);
+      throw new StoreError(
+        'store_unopenable',
+        `Cannot open ${path}: ${(err as Error).message}. Check that the data dir is writable.`,
+      );
     }
     try {
       // No journal: nothing is ever written; the exclusive transaction only takes the file lock,
@@ -63,7 +66,10 @@ export class WriterLock {
     } catch (err) {
       db.close();
       rmSync(tmp, { force: true });
-      throw new StoreError('store_unopenable', `Cannot write ${ownerPath}: ${(err as Error).message}. Check that the data dir is writable and not full.`);
+      throw new StoreError(
+        'store_unopenable',
+        `Cannot write ${ownerPath}: ${(err as Error).message}. Check that the data dir is writable and not full.`,
+      );
     }
     return new WriterLock(dataDir, db);
   }

@@ -50,7 +50,8 @@ export class PendingDeliveryTable {
   #scope = new Set<TargetKey>();
 
   constructor(capacity: number, generation = 0) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new Error(`internal: pending-delivery capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new Error(`internal: pending-delivery capacity must be a positive integer, got ${capacity}`);
     this.#capacity = capacity;
     this.#generation = generation;
   }
@@ -174,7 +175,8 @@ export class PendingDeliveryTable {
         group.push({ messageId: row.messageId, targetSeq: row.targetSeq, wakeToken: row.wakeToken });
       }
     }
-    const finalCheck: FinalCheckGroup[] | null = groups.size === 0 ? null : [...groups].map(([target, wakes]) => ({ target, wakes }));
+    const finalCheck: FinalCheckGroup[] | null =
+      groups.size === 0 ? null : [...groups].map(([target, wakes]) => ({ target, wakes }));
     if (finalCheck === null && kind !== 'compaction') this.#scope = new Set();
     this.#admit(effects);
     return { effects, finalCheck };
@@ -231,7 +233,12 @@ export class PendingDeliveryTable {
         if (row.deliveryClass === 'visible_reply' && row.targetKey !== null) {
           const prev = recovery.get(row.targetKey);
           if (prev === undefined || prev.targetSeq < row.targetSeq) {
-            recovery.set(row.targetKey, { target: row.targetKey, targetSeq: row.targetSeq, messageId: row.messageId, wakeToken: row.wakeToken });
+            recovery.set(row.targetKey, {
+              target: row.targetKey,
+              targetSeq: row.targetSeq,
+              messageId: row.messageId,
+              wakeToken: row.wakeToken,
+            });
           }
         }
         const outcome: TerminalOutcome =
@@ -287,7 +294,16 @@ export class PendingDeliveryTable {
       const wake = this.#queue[this.#queueHead] as WakeAdmission;
       this.#queueHead += 1;
       this.#queuedTokens.delete(wake.wakeToken);
-      const row = new PendingDelivery(wake.messageId, wake.target, wake.targetKey, wake.targetSeq, wake.wakeToken, wake.deliveryClass, this.#generation, wake.sendableTargets?.length ? wake.sendableTargets : null);
+      const row = new PendingDelivery(
+        wake.messageId,
+        wake.target,
+        wake.targetKey,
+        wake.targetSeq,
+        wake.wakeToken,
+        wake.deliveryClass,
+        this.#generation,
+        wake.sendableTargets?.length ? wake.sendableTargets : null,
+      );
       this.#rows.set(wake.wakeToken, row);
       effects.push({ kind: 'admitted', row });
     }

@@ -57,7 +57,11 @@ export type NoReplyReason = 'no_reply' | 'signal_only';
 export type TerminalOutcome =
   | { readonly status: 'reply_sent'; readonly reason: null; readonly detail: string | null }
   | { readonly status: 'failed'; readonly reason: null; readonly detail: string }
-  | { readonly status: 'completed_without_visible_reply'; readonly reason: NoReplyReason; readonly detail: string | null };
+  | {
+      readonly status: 'completed_without_visible_reply';
+      readonly reason: NoReplyReason;
+      readonly detail: string | null;
+    };
 
 /** What the table asks its caller to do; applied in order by the lifecycle service. */
 export type TableEffect =

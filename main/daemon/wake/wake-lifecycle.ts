@@ -12,7 +12,13 @@ import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
 import { boundedDetail, textMetrics } from '../diagnostics.js';
 import type { WakeMetrics } from '../metrics/wake-metrics.js';
-import { PendingDelivery, type DeliveryClass, type RecoveryFrontier, type TableEffect, type TurnBoundaryKind } from './pending-delivery.js';
+import {
+  PendingDelivery,
+  type DeliveryClass,
+  type RecoveryFrontier,
+  type TableEffect,
+  type TurnBoundaryKind,
+} from './pending-delivery.js';
 import { PendingDeliveryTable } from './pending-delivery-table.js';
 import type { FinalCheckRenderer, WakeCorrelationPort, WakeJournal, WakeJournalEvent } from './wake-ports.js';
 import type { WakeStatusEvent } from './wake-status-event.js';
@@ -138,7 +144,11 @@ export class WakeLifecycle {
    * exact targets come back as recovery frontiers (§6.6). Wakes still `queued` re-enter the FIFO
    * in their stored order (§9.1: never dropped, never reordered).
    */
-  restore(agentId: string): { readonly requeued: number; readonly ended: number; readonly recovery: readonly RecoveryFrontier[] } {
+  restore(agentId: string): {
+    readonly requeued: number;
+    readonly ended: number;
+    readonly recovery: readonly RecoveryFrontier[];
+  } {
     const slot = this.#slot(agentId);
     const journal = this.#o.journal;
     const ended: TableEffect[] = [];
@@ -149,12 +159,21 @@ export class WakeLifecycle {
         const key = this.#canonical(w.target);
         const row = new PendingDelivery(w.messageId, w.target, key, w.targetSeq, w.wakeToken, w.deliveryClass, -1);
         if (w.deliveryClass === 'signal_only') {
-          ended.push({ kind: 'terminal', row, outcome: { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null } });
+          ended.push({
+            kind: 'terminal',
+            row,
+            outcome: { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null },
+          });
           continue;
         }
-        ended.push({ kind: 'terminal', row, outcome: { status: 'completed_without_visible_reply', reason: 'no_reply', detail: 'daemon_restarted' } });
+        ended.push({
+          kind: 'terminal',
+          row,
+          outcome: { status: 'completed_without_visible_reply', reason: 'no_reply', detail: 'daemon_restarted' },
+        });
         const prev = key === null ? undefined : recovery.get(key);
-        if (key !== null && (prev === undefined || prev.targetSeq < w.targetSeq)) recovery.set(key, { target: key, targetSeq: w.targetSeq, messageId: w.messageId, wakeToken: w.wakeToken });
+        if (key !== null && (prev === undefined || prev.targetSeq < w.targetSeq))
+          recovery.set(key, { target: key, targetSeq: w.targetSeq, messageId: w.messageId, wakeToken: w.wakeToken });
       }
     }
     // These rows never reached this process's table; the terminal half of the helper still applies.
@@ -163,7 +182,16 @@ export class WakeLifecycle {
     const admitted: TableEffect[] = [];
     for (const w of journal.listWakes({ agentId, status: 'queued' })) {
       if (slot.table.has(w.wakeToken)) continue;
-      admitted.push(...slot.table.enqueue({ wakeToken: w.wakeToken, messageId: w.messageId, target: w.target, targetKey: this.#canonical(w.target), targetSeq: w.targetSeq, deliveryClass: w.deliveryClass }));
+      admitted.push(
+        ...slot.table.enqueue({
+          wakeToken: w.wakeToken,
+          messageId: w.messageId,
+          target: w.target,
+          targetKey: this.#canonical(w.target),
+          targetSeq: w.targetSeq,
+          deliveryClass: w.deliveryClass,
+        }),
+      );
       requeued += 1;
     }
     this.#apply(slot, admitted);
@@ -178,10 +206,39 @@ export class WakeLifecycle {
     const target = targetKey ?? wake.target;
     const { runtime } = slot.profile;
     // Routed wakes come from stored messages, whose targets are canonical; an unparseable one is kept as given.
-    this.#o.journal.insertWake({ wakeToken: wake.wakeToken, messageId: wake.messageId, agentId, runtime, target: target as TargetKey, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass });
+    this.#o.journal.insertWake({
+      wakeToken: wake.wakeToken,
+      messageId: wake.messageId,
+      agentId,
+      runtime,
+      target: target as TargetKey,
+      targetSeq: wake.targetSeq,
+      deliveryClass: wake.deliveryClass,
+    });
     this.#o.metrics.received(runtime);
-    this.#publish(slot, { wakeToken: wake.wakeToken, messageId: wake.messageId, target, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass }, 'queued', null, null, null);
-    const effects = slot.table.enqueue({ wakeToken: wake.wakeToken, messageId: wake.messageId, target, targetKey, targetSeq: wake.targetSeq, deliveryClass: wake.deliveryClass, sendableTargets: wake.sendableTargets });
+    this.#publish(
+      slot,
+      {
+        wakeToken: wake.wakeToken,
+        messageId: wake.messageId,
+        target,
+        targetSeq: wake.targetSeq,
+        deliveryClass: wake.deliveryClass,
+      },
+      'queued',
+      null,
+      null,
+      null,
+    );
+    const effects = slot.table.enqueue({
+      wakeToken: wake.wakeToken,
+      messageId: wake.messageId,
+      target,
+      targetKey,
+      targetSeq: wake.targetSeq,
+      deliveryClass: wake.deliveryClass,
+      sendableTargets: wake.sendableTargets,
+    });
     this.#apply(slot, effects);
     return { admitted: slot.table.row(wake.wakeToken) !== undefined };
   }
@@ -218,20 +275,37 @@ export class WakeLifecycle {
       return null;
     }
     const p = slot.profile;
-    const finalCheck = this.#o.renderFinalCheck(result.finalCheck, { agentId: p.agentId, runtime: p.runtime, language: p.language ?? 'en' });
+    const finalCheck = this.#o.renderFinalCheck(result.finalCheck, {
+      agentId: p.agentId,
+      runtime: p.runtime,
+      language: p.language ?? 'en',
+    });
     this.#apply(slot, result.effects);
     const wakeTokens = result.finalCheck.flatMap((g) => g.wakes.map((w) => w.wakeToken));
     return { generation, finalCheck, wakeTokens };
   }
 
   /** Phase 4: the final-check could not be injected; those rows end no_reply at once, no retry. */
-  onFinalCheckUndeliverable(agentId: string, generation: number, wakeTokens: readonly string[], detail = 'the final-check could not be delivered to the runtime'): void {
+  onFinalCheckUndeliverable(
+    agentId: string,
+    generation: number,
+    wakeTokens: readonly string[],
+    detail = 'the final-check could not be delivered to the runtime',
+  ): void {
     const slot = this.#slot(agentId);
-    this.#apply(slot, slot.table.finalCheckUndeliverable(generation, wakeTokens, `final_check_undeliverable: ${boundedDetail(detail)}`));
+    this.#apply(
+      slot,
+      slot.table.finalCheckUndeliverable(generation, wakeTokens, `final_check_undeliverable: ${boundedDetail(detail)}`),
+    );
   }
 
   /** §9.2: every row still in the table ends `failed`. With `processExited`, admission pauses until replacement. */
-  onRuntimeError(agentId: string, generation: number, detail: string, options: { readonly processExited?: boolean } = {}): void {
+  onRuntimeError(
+    agentId: string,
+    generation: number,
+    detail: string,
+    options: { readonly processExited?: boolean } = {},
+  ): void {
     const slot = this.#slot(agentId);
     this.#apply(slot, slot.table.runtimeError(generation, boundedDetail(detail), options.processExited ?? false));
   }
@@ -251,9 +325,18 @@ export class WakeLifecycle {
   /** §9.2: only `sent` / `already_sent` with a canonical TargetKey and SeenUpToSeq settle rows. Returns how many. */
   onSendResult(result: SendResult): number {
     const slot = this.#slot(result.agentId);
-    if (result.crossTarget === true && result.messageId !== undefined && (result.status === 'sent' || result.status === 'already_sent')) {
+    if (
+      result.crossTarget === true &&
+      result.messageId !== undefined &&
+      (result.status === 'sent' || result.status === 'already_sent')
+    ) {
       // contract §8.3: an explicit cross-target send is allowed and audited.
-      this.#o.journal.appendAudit({ agentId: result.agentId, kind: 'cross_target_send', target: result.targetKey, messageId: result.messageId });
+      this.#o.journal.appendAudit({
+        agentId: result.agentId,
+        kind: 'cross_target_send',
+        target: result.targetKey,
+        messageId: result.messageId,
+      });
     }
     if (result.status !== 'sent' && result.status !== 'already_sent') return 0;
     if (!Number.isFinite(result.seenUpToSeq)) return 0;
@@ -278,12 +361,20 @@ export class WakeLifecycle {
   }
 
   /** The same, for adapters that already reduced the text to its counts (contract §6.5: they never hand it over). */
-  onLocalTextCounts(agentId: string, generation: number, counts: { readonly bytes: number; readonly runes: number }): void {
+  onLocalTextCounts(
+    agentId: string,
+    generation: number,
+    counts: { readonly bytes: number; readonly runes: number },
+  ): void {
     const slot = this.#slot(agentId);
     slot.table.noteLocalText(generation, counts.bytes, counts.runes);
-    this.#o.log?.debug('wake: local runtime text observed (not relayed)', { agentId, generation, bytes: counts.bytes, runes: counts.runes });
+    this.#o.log?.debug('wake: local runtime text observed (not relayed)', {
+      agentId,
+      generation,
+      bytes: counts.bytes,
+      runes: counts.runes,
+    });
   }
-
 
   /**
    * The turn message-send scope guard (§8.3), called by the MCP server before it writes
@@ -293,7 +384,12 @@ export class WakeLifecycle {
    */
   checkSendScope(agentId: string, targetKey: TargetKey, allowCrossTarget: boolean): SendScopeCheck {
     const slot = this.#agents.get(agentId);
-    if (slot === undefined) return { ok: false, code: 'unknown_agent', message: `No agent "${agentId}" is registered with the daemon; check agentteam.json.` };
+    if (slot === undefined)
+      return {
+        ok: false,
+        code: 'unknown_agent',
+        message: `No agent "${agentId}" is registered with the daemon; check agentteam.json.`,
+      };
     if (slot.table.inScope(targetKey)) return { ok: true, crossTarget: false };
     if (allowCrossTarget) return { ok: true, crossTarget: true };
     return {
@@ -336,14 +432,24 @@ export class WakeLifecycle {
           (admitted ??= []).push(row);
           break;
         case 'final_check_sent':
-          this.#o.journal.appendWakeEvent({ wakeToken: row.wakeToken, kind: 'final_check', status: 'final_check_sent' });
+          this.#o.journal.appendWakeEvent({
+            wakeToken: row.wakeToken,
+            kind: 'final_check',
+            status: 'final_check_sent',
+          });
           this.#publish(slot, row, 'final_check_sent', null, null, null);
           break;
         case 'terminal': {
           const { status, reason, detail } = effect.outcome;
           this.#o.correlation?.release(row.wakeToken);
           // The journal is the durable half of "one terminal per wake, ever" (§6.2).
-          const event: WakeJournalEvent = { wakeToken: row.wakeToken, kind: 'status', status, ...(reason === null ? {} : { reason }), ...(detail === null ? {} : { detail }) };
+          const event: WakeJournalEvent = {
+            wakeToken: row.wakeToken,
+            kind: 'status',
+            status,
+            ...(reason === null ? {} : { reason }),
+            ...(detail === null ? {} : { detail }),
+          };
           if (!this.#o.journal.appendWakeEvent(event)) {
             this.#o.log?.warn('wake: journal refused a second terminal status', { wakeToken: row.wakeToken, status });
             break;
@@ -364,7 +470,14 @@ export class WakeLifecycle {
       this.#deliveries.next({
         agentId: slot.profile.agentId,
         generation,
-        wakes: admitted.map((r) => ({ wakeToken: r.wakeToken, messageId: r.messageId, target: r.target, targetKey: r.targetKey, targetSeq: r.targetSeq, deliveryClass: r.deliveryClass })),
+        wakes: admitted.map((r) => ({
+          wakeToken: r.wakeToken,
+          messageId: r.messageId,
+          target: r.target,
+          targetKey: r.targetKey,
+          targetSeq: r.targetSeq,
+          deliveryClass: r.deliveryClass,
+        })),
       });
     }
   }
@@ -391,7 +504,13 @@ export class WakeLifecycle {
 
   #publish(
     slot: AgentSlot,
-    row: { readonly wakeToken: string; readonly messageId: string; readonly target: string; readonly targetSeq: number; readonly deliveryClass: DeliveryClass },
+    row: {
+      readonly wakeToken: string;
+      readonly messageId: string;
+      readonly target: string;
+      readonly targetSeq: number;
+      readonly deliveryClass: DeliveryClass;
+    },
     status: WakeStatus,
     reason: string | null,
     detail: string | null,

@@ -45,8 +45,16 @@ export interface JournalQueuedWake {
 export interface WakeJournal {
   insertWake(wake: WakeJournalInsert): unknown;
   appendWakeEvent(event: WakeJournalEvent): boolean;
-  listWakes(query: { readonly agentId: string; readonly status: 'queued' | 'delivered' | 'final_check_sent' }): readonly JournalQueuedWake[];
-  appendAudit(audit: { readonly agentId: string; readonly kind: 'cross_target_send'; readonly target: TargetKey; readonly messageId: string }): unknown;
+  listWakes(query: {
+    readonly agentId: string;
+    readonly status: 'queued' | 'delivered' | 'final_check_sent';
+  }): readonly JournalQueuedWake[];
+  appendAudit(audit: {
+    readonly agentId: string;
+    readonly kind: 'cross_target_send';
+    readonly target: TargetKey;
+    readonly messageId: string;
+  }): unknown;
 }
 
 /**

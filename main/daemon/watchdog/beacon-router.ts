@@ -52,11 +52,27 @@ export class BeaconRouter {
   constructor(options: BeaconRouterOptions) {
     this.subscription = options.beacon$.subscribe((beacon) => {
       const text = beaconText(beacon);
-      this.statuses.next({ turnId: beacon.turnId, agentId: beacon.agentId, channel: beacon.channel, wakeTokens: beacon.wakeTokens, kind: beacon.kind, index: beacon.index, elapsedMs: beacon.elapsedMs, text });
+      this.statuses.next({
+        turnId: beacon.turnId,
+        agentId: beacon.agentId,
+        channel: beacon.channel,
+        wakeTokens: beacon.wakeTokens,
+        kind: beacon.kind,
+        index: beacon.index,
+        elapsedMs: beacon.elapsedMs,
+        text,
+      });
       const channel = options.channelNamed(beacon.channel);
       if (channel?.beaconSurface === 'message' && beacon.target !== null) {
         // A deterministic response_id: the same beacon can never be posted twice.
-        void options.send({ turnId: beacon.turnId, agentId: beacon.agentId, target: beacon.target, content: text, purpose: 'beacon', responseId: `beacon:${beacon.turnId}:${beacon.index}` });
+        void options.send({
+          turnId: beacon.turnId,
+          agentId: beacon.agentId,
+          target: beacon.target,
+          content: text,
+          purpose: 'beacon',
+          responseId: `beacon:${beacon.turnId}:${beacon.index}`,
+        });
       }
     });
   }

@@ -10,7 +10,14 @@
  * the action fires early because the deadline moved, it reschedules itself for the remainder.
  * Time comes from the injected RxJS scheduler, so `TestScheduler.run` drives it virtually.
  */
-import { Subject, asyncScheduler, type Observable, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
+import {
+  Subject,
+  asyncScheduler,
+  type Observable,
+  type SchedulerAction,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs';
 import type { SilenceWatchdogConfig } from '../../../shared/config.js';
 import type { HookBus } from '../bus/hook-bus.js';
 import type { MessageDeliveredEvent, TurnStartEvent } from '../bus/hook-events.js';
@@ -182,7 +189,12 @@ export class SilenceWatchdog {
     } else {
       // spec A: "Max 5 beacons per turn, then one escalation message, then stops".
       watch.escalated = true;
-      this.beacons.next({ ...base, kind: 'escalation', index: config.maxBeacons + 1, message: config.escalationMessage });
+      this.beacons.next({
+        ...base,
+        kind: 'escalation',
+        index: config.maxBeacons + 1,
+        message: config.escalationMessage,
+      });
     }
   }
 }

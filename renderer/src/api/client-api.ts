@@ -3,7 +3,14 @@
  * transport's generic invoke and subscribe. The generic function stays inside the transport;
  * components only see named methods (STYLE.md habit 3).
  */
-import { apiCalls, splitCallName, type ApiCallName, type ApiEvent, type ApiResult, type ClientApi } from '../../../shared/api/contract.js';
+import {
+  apiCalls,
+  splitCallName,
+  type ApiCallName,
+  type ApiEvent,
+  type ApiResult,
+  type ClientApi,
+} from '../../../shared/api/contract.js';
 
 export type Invoke = (name: ApiCallName, request: unknown) => Promise<ApiResult<unknown>>;
 export type Subscribe = (listener: (event: ApiEvent) => void) => () => void;

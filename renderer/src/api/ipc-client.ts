@@ -15,6 +15,7 @@ export const hostWindow = (): HostWindow => globalThis as unknown as HostWindow;
 export function ipcClient(win: HostWindow = hostWindow()): ClientApi | null {
   const api = win.agentteam;
   // A partial bridge (an old or broken preload) is treated as absent rather than half-working.
-  if (api === undefined || typeof api.events?.subscribe !== 'function' || typeof api.messages?.send !== 'function') return null;
+  if (api === undefined || typeof api.events?.subscribe !== 'function' || typeof api.messages?.send !== 'function')
+    return null;
   return api;
 }

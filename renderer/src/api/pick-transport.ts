@@ -8,7 +8,11 @@ import { createWsClient, wsUrlFor, type ConnectionState } from './ws-client.js';
 
 export type Transport =
   | { readonly kind: 'ipc'; readonly api: ClientApi; readonly connection: null }
-  | { readonly kind: 'ws'; readonly api: ClientApi; readonly connection: { get(): ConnectionState; subscribe(l: (s: ConnectionState) => void): () => void } }
+  | {
+      readonly kind: 'ws';
+      readonly api: ClientApi;
+      readonly connection: { get(): ConnectionState; subscribe(l: (s: ConnectionState) => void): () => void };
+    }
   | { readonly kind: 'none'; readonly reason: 'no_token' };
 
 export function pickTransport(win: HostWindow = hostWindow()): Transport {

@@ -4,7 +4,15 @@
  * reconnects with backoff, and listeners hear `connection` changes so the app can refetch
  * what it may have missed.
  */
-import { apiCalls, apiEvents, type ApiCallName, type ApiEvent, type ApiEventName, type ApiResult, type ClientApi } from '../../../shared/api/contract.js';
+import {
+  apiCalls,
+  apiEvents,
+  type ApiCallName,
+  type ApiEvent,
+  type ApiEventName,
+  type ApiResult,
+  type ClientApi,
+} from '../../../shared/api/contract.js';
 import { WS_API_PATH, WsServerFrameSchema } from '../../../shared/api/ws-protocol.js';
 import { buildClientApi } from './client-api.js';
 
@@ -27,7 +35,10 @@ export function wsUrlFor(location: { protocol: string; host: string }, token: st
   return `${scheme}//${location.host}${WS_API_PATH}?token=${encodeURIComponent(token)}`;
 }
 
-export function createWsClient(url: string, makeSocket: (url: string) => WebSocket = (u) => new WebSocket(u)): WsClient {
+export function createWsClient(
+  url: string,
+  makeSocket: (url: string) => WebSocket = (u) => new WebSocket(u),
+): WsClient {
   let socket: WebSocket | null = null;
   let state: ConnectionState = 'connecting';
   let closedByUs = false;
@@ -70,7 +81,11 @@ export function createWsClient(url: string, makeSocket: (url: string) => WebSock
     pending.delete(f.id);
     if (!f.ok) return p.resolve({ ok: false, code: f.code, message: f.message });
     const value = apiCalls[p.name].response.safeParse(f.value);
-    p.resolve(value.success ? { ok: true, value: value.data } : { ok: false, code: 'internal', message: `${p.name}: the daemon answered with an unexpected shape.` });
+    p.resolve(
+      value.success
+        ? { ok: true, value: value.data }
+        : { ok: false, code: 'internal', message: `${p.name}: the daemon answered with an unexpected shape.` },
+    );
   }
 
   function connect(): void {
@@ -91,7 +106,11 @@ export function createWsClient(url: string, makeSocket: (url: string) => WebSock
       for (const [id, p] of pending) {
         if (!queue.has(id)) {
           pending.delete(id);
-          p.resolve({ ok: false, code: 'unavailable', message: 'The connection to the daemon was lost; check before retrying.' });
+          p.resolve({
+            ok: false,
+            code: 'unavailable',
+            message: 'The connection to the daemon was lost; check before retrying.',
+          });
         }
       }
       setState('closed');

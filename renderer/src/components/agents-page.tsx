@@ -2,7 +2,15 @@
 import type { Agent } from '../../../shared/api/contract.js';
 import { copy, type Language } from '../i18n/copy.js';
 
-export function AgentsPage({ agents, language, onMessage }: { agents: readonly Agent[]; language: Language; onMessage(agentId: string): void }) {
+export function AgentsPage({
+  agents,
+  language,
+  onMessage,
+}: {
+  agents: readonly Agent[];
+  language: Language;
+  onMessage(agentId: string): void;
+}) {
   const t = (k: Parameters<typeof copy>[1]) => copy(language, k);
   return (
     <section className="page" aria-labelledby="agents-title">

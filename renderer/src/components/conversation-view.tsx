@@ -28,8 +28,23 @@ export function ConversationView(props: ConversationViewProps) {
       <header className="conversation-head">
         <h1 id="conversation-title">{target}</h1>
       </header>
-      <MessageList target={target} messages={log.messages} hasMore={log.hasMore} loadingOlder={props.loadingOlder} language={language} onLoadOlder={props.onLoadOlder} />
-      <StatusArea target={target} wakes={props.wakes} alerts={props.alerts} dismissed={props.dismissed} language={language} onOpenWake={props.onOpenWake} onDismissAlert={props.onDismissAlert} />
+      <MessageList
+        target={target}
+        messages={log.messages}
+        hasMore={log.hasMore}
+        loadingOlder={props.loadingOlder}
+        language={language}
+        onLoadOlder={props.onLoadOlder}
+      />
+      <StatusArea
+        target={target}
+        wakes={props.wakes}
+        alerts={props.alerts}
+        dismissed={props.dismissed}
+        language={language}
+        onOpenWake={props.onOpenWake}
+        onDismissAlert={props.onDismissAlert}
+      />
       <Composer key={target} target={target} agents={props.agents} language={language} onSend={props.onSend} />
     </section>
   );

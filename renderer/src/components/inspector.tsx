@@ -18,7 +18,12 @@ export interface InspectorProps {
   onClose(): void;
 }
 
-const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+const clock = new Intl.DateTimeFormat(undefined, {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+});
 
 /** Which alert an `alert` timeline row is, in the UI's own neutral copy (the daemon's text only as a fallback). */
 function alertNote(detail: string | null, language: Language): string {
@@ -64,7 +69,13 @@ export function Inspector({ api, wakeToken, wake, language, onClose }: Inspector
           {copy(language, 'inspector.title', { token: wakeToken })}
           {shown !== undefined && <span className="inspector-agent"> · {shown.agentName}</span>}
         </h2>
-        <button ref={closeRef} type="button" className="icon-button" onClick={onClose} aria-label={copy(language, 'inspector.close')}>
+        <button
+          ref={closeRef}
+          type="button"
+          className="icon-button"
+          onClick={onClose}
+          aria-label={copy(language, 'inspector.close')}
+        >
           ×
         </button>
       </header>
@@ -74,7 +85,11 @@ export function Inspector({ api, wakeToken, wake, language, onClose }: Inspector
           <dt>{shown.target}</dt>
           <dd data-status={shown.status}>{chipText(shown, chipKind(shown), language, Date.now())}</dd>
           <dt>{copy(language, 'inspector.beacons', { count: shown.beacons })}</dt>
-          <dd>{copy(language, 'inspector.finalCheck', { value: copy(language, shown.finalCheck ? 'inspector.yes' : 'inspector.no') })}</dd>
+          <dd>
+            {copy(language, 'inspector.finalCheck', {
+              value: copy(language, shown.finalCheck ? 'inspector.yes' : 'inspector.no'),
+            })}
+          </dd>
         </dl>
       )}
       {failureDetail !== null && failureDetail !== undefined && (
@@ -89,8 +104,14 @@ export function Inspector({ api, wakeToken, wake, language, onClose }: Inspector
         <ol className="timeline">
           {data.events.map((e, i) => (
             <li key={i} data-kind={e.kind} data-status={e.status ?? undefined}>
-              <span className="timeline-kind">{e.kind === 'status' && e.status !== null ? e.status : copy(language, `inspector.event.${e.kind}` as CopyKey)}</span>
-              {e.reason !== null && <span className="timeline-reason">{copy(language, 'inspector.reason', { reason: e.reason })}</span>}
+              <span className="timeline-kind">
+                {e.kind === 'status' && e.status !== null
+                  ? e.status
+                  : copy(language, `inspector.event.${e.kind}` as CopyKey)}
+              </span>
+              {e.reason !== null && (
+                <span className="timeline-reason">{copy(language, 'inspector.reason', { reason: e.reason })}</span>
+              )}
               {e.kind === 'alert' && <span className="timeline-reason">{alertNote(e.detail, language)}</span>}
               <time dateTime={e.at}>{clock.format(new Date(e.at))}</time>
             </li>

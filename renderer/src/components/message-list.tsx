@@ -21,7 +21,14 @@ export interface MessageListProps {
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
 /** Memoised: wake and alert events re-render the status area, not the list. */
-export const MessageList = memo(function MessageList({ target, messages, hasMore, loadingOlder, language, onLoadOlder }: MessageListProps) {
+export const MessageList = memo(function MessageList({
+  target,
+  messages,
+  hasMore,
+  loadingOlder,
+  language,
+  onLoadOlder,
+}: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const firstSeq = useRef<number | undefined>(undefined);
@@ -62,7 +69,15 @@ export const MessageList = memo(function MessageList({ target, messages, hasMore
 
   const items = virtualizer.getVirtualItems();
   return (
-    <div ref={scrollRef} className="message-scroll" onScroll={onScroll} tabIndex={0} role="log" aria-label={copy(language, 'messages.label', { target })} aria-live="off">
+    <div
+      ref={scrollRef}
+      className="message-scroll"
+      onScroll={onScroll}
+      tabIndex={0}
+      role="log"
+      aria-label={copy(language, 'messages.label', { target })}
+      aria-live="off"
+    >
       {loadingOlder && <div className="loading-older">{copy(language, 'messages.loadingOlder')}</div>}
       {messages.length === 0 && !hasMore && <p className="messages-empty">{copy(language, 'messages.empty')}</p>}
       <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
@@ -71,9 +86,18 @@ export const MessageList = memo(function MessageList({ target, messages, hasMore
             const m = messages[item.index];
             if (m === undefined) return null;
             return (
-              <article key={item.key} ref={virtualizer.measureElement} data-index={item.index} className={`message message-${m.authorKind}`} data-message={m.id} data-seq={m.seq}>
+              <article
+                key={item.key}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
+                className={`message message-${m.authorKind}`}
+                data-message={m.id}
+                data-seq={m.seq}
+              >
                 <header className="message-head">
-                  <span className="message-author">{m.authorKind === 'operator' ? copy(language, 'messages.you') : m.authorName}</span>
+                  <span className="message-author">
+                    {m.authorKind === 'operator' ? copy(language, 'messages.you') : m.authorName}
+                  </span>
                   <time className="message-time" dateTime={m.createdAt}>
                     {timeFormat.format(new Date(m.createdAt))}
                   </time>

@@ -27,9 +27,12 @@ export function SettingsPage({ settings, language, onSave }: SettingsPageProps) 
   useEffect(() => setDraft(settings.channels[channel]), [settings, channel]);
   const t = (k: CopyKey, vars?: Record<string, string>) => copy(language, k, vars);
 
-  const num = (value: string, fallback: number): number => (value.trim() === '' || Number.isNaN(Number(value)) ? fallback : Number(value));
-  const setWatchdog = (patch: Partial<ChannelSettings['silenceWatchdog']>) => draft && setDraft({ ...draft, silenceWatchdog: { ...draft.silenceWatchdog, ...patch } });
-  const setDelivery = (patch: Partial<ChannelSettings['responseDelivery']>) => draft && setDraft({ ...draft, responseDelivery: { ...draft.responseDelivery, ...patch } });
+  const num = (value: string, fallback: number): number =>
+    value.trim() === '' || Number.isNaN(Number(value)) ? fallback : Number(value);
+  const setWatchdog = (patch: Partial<ChannelSettings['silenceWatchdog']>) =>
+    draft && setDraft({ ...draft, silenceWatchdog: { ...draft.silenceWatchdog, ...patch } });
+  const setDelivery = (patch: Partial<ChannelSettings['responseDelivery']>) =>
+    draft && setDraft({ ...draft, responseDelivery: { ...draft.responseDelivery, ...patch } });
 
   return (
     <section className="page settings" aria-labelledby="settings-title">
@@ -70,33 +73,73 @@ export function SettingsPage({ settings, language, onSave }: SettingsPageProps) 
           <fieldset>
             <legend>{t('settings.watchdog')}</legend>
             <label className="check">
-              <input type="checkbox" checked={draft.silenceWatchdog.enabled} onChange={(e) => setWatchdog({ enabled: e.target.checked })} /> {t('settings.watchdog.enabled')}
+              <input
+                type="checkbox"
+                checked={draft.silenceWatchdog.enabled}
+                onChange={(e) => setWatchdog({ enabled: e.target.checked })}
+              />{' '}
+              {t('settings.watchdog.enabled')}
             </label>
             <label className="field">
               <span>{t('settings.watchdog.threshold')}</span>
-              <input type="number" min={1} max={86400} value={draft.silenceWatchdog.thresholdSeconds} onChange={(e) => setWatchdog({ thresholdSeconds: num(e.target.value, 45) })} />
+              <input
+                type="number"
+                min={1}
+                max={86400}
+                value={draft.silenceWatchdog.thresholdSeconds}
+                onChange={(e) => setWatchdog({ thresholdSeconds: num(e.target.value, 45) })}
+              />
             </label>
             <label className="field">
               <span>{t('settings.watchdog.maxBeacons')}</span>
-              <input type="number" min={0} max={100} value={draft.silenceWatchdog.maxBeacons} onChange={(e) => setWatchdog({ maxBeacons: num(e.target.value, 5) })} />
+              <input
+                type="number"
+                min={0}
+                max={100}
+                value={draft.silenceWatchdog.maxBeacons}
+                onChange={(e) => setWatchdog({ maxBeacons: num(e.target.value, 5) })}
+              />
             </label>
           </fieldset>
           <fieldset>
             <legend>{t('settings.delivery')}</legend>
             <label className="check">
-              <input type="checkbox" checked={draft.responseDelivery.enabled} onChange={(e) => setDelivery({ enabled: e.target.checked })} /> {t('settings.delivery.enabled')}
+              <input
+                type="checkbox"
+                checked={draft.responseDelivery.enabled}
+                onChange={(e) => setDelivery({ enabled: e.target.checked })}
+              />{' '}
+              {t('settings.delivery.enabled')}
             </label>
             <label className="field">
               <span>{t('settings.delivery.retryCount')}</span>
-              <input type="number" min={0} max={10} value={draft.responseDelivery.retryCount} onChange={(e) => setDelivery({ retryCount: num(e.target.value, 1) })} />
+              <input
+                type="number"
+                min={0}
+                max={10}
+                value={draft.responseDelivery.retryCount}
+                onChange={(e) => setDelivery({ retryCount: num(e.target.value, 1) })}
+              />
             </label>
             <label className="field">
               <span>{t('settings.delivery.retryDelayMs')}</span>
-              <input type="number" min={0} max={600000} step={100} value={draft.responseDelivery.retryDelayMs} onChange={(e) => setDelivery({ retryDelayMs: num(e.target.value, 3000) })} />
+              <input
+                type="number"
+                min={0}
+                max={600000}
+                step={100}
+                value={draft.responseDelivery.retryDelayMs}
+                onChange={(e) => setDelivery({ retryDelayMs: num(e.target.value, 3000) })}
+              />
             </label>
             {(['alertOnFailure', 'alertOnNoResponse', 'preserveUndelivered'] as const).map((key) => (
               <label key={key} className="check">
-                <input type="checkbox" checked={draft.responseDelivery[key]} onChange={(e) => setDelivery({ [key]: e.target.checked })} /> {t(`settings.delivery.${key}`)}
+                <input
+                  type="checkbox"
+                  checked={draft.responseDelivery[key]}
+                  onChange={(e) => setDelivery({ [key]: e.target.checked })}
+                />{' '}
+                {t(`settings.delivery.${key}`)}
               </label>
             ))}
           </fieldset>
@@ -104,7 +147,11 @@ export function SettingsPage({ settings, language, onSave }: SettingsPageProps) 
         </form>
       )}
       <p role="status" className="settings-status">
-        {outcome === null ? null : outcome.failure === null ? t('settings.saved') : t('settings.error', { message: outcome.failure })}
+        {outcome === null
+          ? null
+          : outcome.failure === null
+            ? t('settings.saved')
+            : t('settings.error', { message: outcome.failure })}
       </p>
     </section>
   );

@@ -4,7 +4,10 @@ import type { Agent, Conversation } from '../../../shared/api/contract.js';
 import { groupConversations } from '../conversations/conversation-groups.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 
-export type View = { readonly kind: 'conversation'; readonly target: string } | { readonly kind: 'agents' } | { readonly kind: 'settings' };
+export type View =
+  | { readonly kind: 'conversation'; readonly target: string }
+  | { readonly kind: 'agents' }
+  | { readonly kind: 'settings' };
 
 export interface SidebarProps {
   readonly conversations: readonly Conversation[];
@@ -16,11 +19,27 @@ export interface SidebarProps {
   onCreateChannel(target: string): Promise<string | null>;
 }
 
-function ConversationLink({ c, view, onSelect, nested }: { c: Conversation; view: View; onSelect: SidebarProps['onSelect']; nested?: boolean }) {
+function ConversationLink({
+  c,
+  view,
+  onSelect,
+  nested,
+}: {
+  c: Conversation;
+  view: View;
+  onSelect: SidebarProps['onSelect'];
+  nested?: boolean;
+}) {
   const current = view.kind === 'conversation' && view.target === c.target;
   return (
     <li>
-      <button type="button" className={`nav-item${nested === true ? ' nested' : ''}`} aria-current={current ? 'page' : undefined} onClick={() => onSelect({ kind: 'conversation', target: c.target })} data-target={c.target}>
+      <button
+        type="button"
+        className={`nav-item${nested === true ? ' nested' : ''}`}
+        aria-current={current ? 'page' : undefined}
+        onClick={() => onSelect({ kind: 'conversation', target: c.target })}
+        data-target={c.target}
+      >
         {c.kind === 'dm' ? c.target.replace(/^dm:/, '') : c.kind === 'thread' ? `↳ ${c.title}` : c.target}
       </button>
     </li>
@@ -34,7 +53,12 @@ export function Sidebar({ conversations, agents, view, language, onSelect, onCre
   const [error, setError] = useState<string | null>(null);
   const t = (key: CopyKey) => copy(language, key);
   const withThreads = (list: readonly Conversation[]) =>
-    list.flatMap((c) => [<ConversationLink key={c.target} c={c} view={view} onSelect={onSelect} />, ...(groups.threads.get(c.target) ?? []).map((th) => <ConversationLink key={th.target} c={th} view={view} onSelect={onSelect} nested />)]);
+    list.flatMap((c) => [
+      <ConversationLink key={c.target} c={c} view={view} onSelect={onSelect} />,
+      ...(groups.threads.get(c.target) ?? []).map((th) => (
+        <ConversationLink key={th.target} c={th} view={view} onSelect={onSelect} nested />
+      )),
+    ]);
 
   return (
     <nav className="sidebar" aria-label={t('sidebar.label')}>
@@ -57,7 +81,14 @@ export function Sidebar({ conversations, agents, view, language, onSelect, onCre
             });
           }}
         >
-          <input autoFocus aria-label={t('sidebar.newChannelPrompt')} placeholder="#build" value={name} onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setAdding(false)} />
+          <input
+            autoFocus
+            aria-label={t('sidebar.newChannelPrompt')}
+            placeholder="#build"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            onKeyDown={(e) => e.key === 'Escape' && setAdding(false)}
+          />
           {error !== null && <div role="alert">{error}</div>}
         </form>
       ) : (
@@ -70,7 +101,12 @@ export function Sidebar({ conversations, agents, view, language, onSelect, onCre
       </h2>
       <ul aria-labelledby="nav-direct">{withThreads(groups.dms)}</ul>
       <h2 className="sidebar-heading">
-        <button type="button" className="nav-item heading-link" aria-current={view.kind === 'agents' ? 'page' : undefined} onClick={() => onSelect({ kind: 'agents' })}>
+        <button
+          type="button"
+          className="nav-item heading-link"
+          aria-current={view.kind === 'agents' ? 'page' : undefined}
+          onClick={() => onSelect({ kind: 'agents' })}
+        >
           {t('sidebar.agents')}
         </button>
       </h2>
@@ -80,11 +116,19 @@ export function Sidebar({ conversations, agents, view, language, onSelect, onCre
             <span className="state-dot" aria-hidden="true">
               {a.state === 'busy' ? '●' : a.state === 'idle' ? '○' : '◌'}
             </span>
-            <span className="agent-name">{a.name}</span> <span className="agent-state-text">({a.demo ? t('agent.demo') : copy(language, `agent.state.${a.state}`)})</span>
+            <span className="agent-name">{a.name}</span>{' '}
+            <span className="agent-state-text">
+              ({a.demo ? t('agent.demo') : copy(language, `agent.state.${a.state}`)})
+            </span>
           </li>
         ))}
       </ul>
-      <button type="button" className="nav-item settings-link" aria-current={view.kind === 'settings' ? 'page' : undefined} onClick={() => onSelect({ kind: 'settings' })}>
+      <button
+        type="button"
+        className="nav-item settings-link"
+        aria-current={view.kind === 'settings' ? 'page' : undefined}
+        onClick={() => onSelect({ kind: 'settings' })}
+      >
         {t('sidebar.settings')}
       </button>
     </nav>

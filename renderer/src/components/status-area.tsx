@@ -42,7 +42,15 @@ export interface StatusAreaProps {
   readonly dismissed: ReadonlySet<string>;
 }
 
-export function StatusArea({ target, wakes, alerts, language, onOpenWake, onDismissAlert, dismissed }: StatusAreaProps) {
+export function StatusArea({
+  target,
+  wakes,
+  alerts,
+  language,
+  onOpenWake,
+  onDismissAlert,
+  dismissed,
+}: StatusAreaProps) {
   const chips = statusChips(wakes.values(), target);
   const shownAlerts = statusAlerts(alerts, target, chips, wakes, dismissed);
   const now = useNow(chips.some((c) => c.kind === 'beacon'));
@@ -55,8 +63,19 @@ export function StatusArea({ target, wakes, alerts, language, onOpenWake, onDism
         const text = chipText(wake, chip.kind, language, now);
         const detailsId = `detail-${chip.wakeToken}`;
         return (
-          <span key={chip.wakeToken} className={`chip chip-${chip.kind}`} data-status={chip.status} data-wake={chip.wakeToken} data-kind={chip.kind}>
-            <button type="button" className="chip-main" onClick={(e) => onOpenWake(chip.wakeToken, e.currentTarget)} title={chip.wakeToken}>
+          <span
+            key={chip.wakeToken}
+            className={`chip chip-${chip.kind}`}
+            data-status={chip.status}
+            data-wake={chip.wakeToken}
+            data-kind={chip.kind}
+          >
+            <button
+              type="button"
+              className="chip-main"
+              onClick={(e) => onOpenWake(chip.wakeToken, e.currentTarget)}
+              title={chip.wakeToken}
+            >
               {ICONS[chip.kind] !== '' && (
                 <span className="chip-icon" aria-hidden="true">
                   {ICONS[chip.kind]}
@@ -69,7 +88,13 @@ export function StatusArea({ target, wakes, alerts, language, onOpenWake, onDism
               <span className="chip-text">{text}</span>
             </button>
             {chip.kind === 'failed' && (
-              <button type="button" className="chip-details" aria-expanded={expanded === chip.wakeToken} aria-controls={detailsId} onClick={() => setExpanded(expanded === chip.wakeToken ? null : chip.wakeToken)}>
+              <button
+                type="button"
+                className="chip-details"
+                aria-expanded={expanded === chip.wakeToken}
+                aria-controls={detailsId}
+                onClick={() => setExpanded(expanded === chip.wakeToken ? null : chip.wakeToken)}
+              >
                 {copy(language, 'chip.details')}
               </button>
             )}
@@ -85,7 +110,12 @@ export function StatusArea({ target, wakes, alerts, language, onOpenWake, onDism
         // Name the agent when the alert belongs to a wake we know (its chip may have given way to newer wakes).
         const agentName = alert.wakeToken === null ? undefined : wakes.get(alert.wakeToken)?.agentName;
         return (
-          <span key={alert.id} className={`chip chip-alert alert-${alert.kind}`} data-alert={alert.kind} data-alert-wake={alert.wakeToken ?? undefined}>
+          <span
+            key={alert.id}
+            className={`chip chip-alert alert-${alert.kind}`}
+            data-alert={alert.kind}
+            data-alert-wake={alert.wakeToken ?? undefined}
+          >
             <span className="chip-icon" aria-hidden="true">
               ⚑
             </span>
@@ -98,7 +128,12 @@ export function StatusArea({ target, wakes, alerts, language, onOpenWake, onDism
               </>
             )}
             <span className="chip-text">{alertText(alert, language)}</span>
-            <button type="button" className="chip-dismiss" aria-label={copy(language, 'alert.dismiss')} onClick={() => onDismissAlert(alert.id)}>
+            <button
+              type="button"
+              className="chip-dismiss"
+              aria-label={copy(language, 'alert.dismiss')}
+              onClick={() => onDismissAlert(alert.id)}
+            >
               ×
             </button>
           </span>

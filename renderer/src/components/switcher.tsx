@@ -4,7 +4,17 @@ import type { Conversation } from '../../../shared/api/contract.js';
 import { matchConversations } from '../conversations/conversation-groups.js';
 import { copy, type Language } from '../i18n/copy.js';
 
-export function Switcher({ conversations, language, onPick, onClose }: { conversations: readonly Conversation[]; language: Language; onPick(target: string): void; onClose(): void }) {
+export function Switcher({
+  conversations,
+  language,
+  onPick,
+  onClose,
+}: {
+  conversations: readonly Conversation[];
+  language: Language;
+  onPick(target: string): void;
+  onClose(): void;
+}) {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -13,7 +23,13 @@ export function Switcher({ conversations, language, onPick, onClose }: { convers
   useEffect(() => inputRef.current?.focus(), []);
   return (
     <div className="switcher-backdrop" onMouseDown={onClose}>
-      <div className="switcher" role="dialog" aria-modal="true" aria-label={copy(language, 'switcher.title')} onMouseDown={(e) => e.stopPropagation()}>
+      <div
+        className="switcher"
+        role="dialog"
+        aria-modal="true"
+        aria-label={copy(language, 'switcher.title')}
+        onMouseDown={(e) => e.stopPropagation()}
+      >
         <input
           ref={inputRef}
           role="combobox"
@@ -31,7 +47,8 @@ export function Switcher({ conversations, language, onPick, onClose }: { convers
             if (e.key === 'Escape') onClose();
             else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
               e.preventDefault();
-              if (matches.length > 0) setActive((i) => (i + (e.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length);
+              if (matches.length > 0)
+                setActive((i) => (i + (e.key === 'ArrowDown' ? 1 : matches.length - 1)) % matches.length);
             } else if (e.key === 'Enter') {
               const pick = matches[active];
               if (pick !== undefined) onPick(pick.target);
@@ -40,7 +57,14 @@ export function Switcher({ conversations, language, onPick, onClose }: { convers
         />
         <ul id={listId} role="listbox" aria-label={copy(language, 'switcher.title')}>
           {matches.map((c, i) => (
-            <li key={c.target} id={`${listId}-${i}`} role="option" aria-selected={i === active} className={i === active ? 'active' : undefined} onMouseDown={() => onPick(c.target)}>
+            <li
+              key={c.target}
+              id={`${listId}-${i}`}
+              role="option"
+              aria-selected={i === active}
+              className={i === active ? 'active' : undefined}
+              onMouseDown={() => onPick(c.target)}
+            >
               {c.target}
             </li>
           ))}

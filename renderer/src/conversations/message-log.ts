@@ -23,11 +23,13 @@ export function mergeMessages(log: MessageLog, incoming: readonly Message[], has
   if (mine.length === 0) return more === log.hasMore ? log : { ...log, hasMore: more };
   const last = log.messages[log.messages.length - 1];
   // The common case: one live message newer than everything held.
-  if (mine.length === 1 && (last === undefined || mine[0]!.seq > last.seq)) return { ...log, messages: [...log.messages, mine[0]!], hasMore: more };
+  if (mine.length === 1 && (last === undefined || mine[0]!.seq > last.seq))
+    return { ...log, messages: [...log.messages, mine[0]!], hasMore: more };
   // An older page (the scroll-up case): sorted and entirely before what is held, so one concat.
   const first = log.messages[0];
   const sorted = mine.every((m, i) => i === 0 || mine[i - 1]!.seq < m.seq);
-  if (first !== undefined && sorted && mine[mine.length - 1]!.seq < first.seq) return { ...log, messages: [...mine, ...log.messages], hasMore: more };
+  if (first !== undefined && sorted && mine[mine.length - 1]!.seq < first.seq)
+    return { ...log, messages: [...mine, ...log.messages], hasMore: more };
   const bySeq = new Map<number, Message>();
   for (const m of log.messages) bySeq.set(m.seq, m);
   // The incoming copy wins: a message is immutable except for its reactions, which only grow.

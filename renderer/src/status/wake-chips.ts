@@ -10,7 +10,8 @@ import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { formatElapsed } from '../i18n/elapsed.js';
 
 /** What a chip says, beyond its raw `data-status`. */
-export type ChipKind = 'queued' | 'working' | 'beacon' | 'escalated' | 'checking' | 'replied' | 'received_idle' | 'failed';
+export type ChipKind =
+  'queued' | 'working' | 'beacon' | 'escalated' | 'checking' | 'replied' | 'received_idle' | 'failed';
 
 export interface WakeChip {
   readonly wakeToken: string;
@@ -62,7 +63,9 @@ const time = (iso: string | null): number => (iso === null ? 0 : Date.parse(iso)
  */
 export function statusChips(wakes: Iterable<Wake>, target: string): WakeChip[] {
   const mine = [...wakes].filter((w) => w.target === target);
-  const active = mine.filter((w) => !isTerminal(w.status)).sort((a, b) => time(a.createdAt) - time(b.createdAt) || a.wakeToken.localeCompare(b.wakeToken));
+  const active = mine
+    .filter((w) => !isTerminal(w.status))
+    .sort((a, b) => time(a.createdAt) - time(b.createdAt) || a.wakeToken.localeCompare(b.wakeToken));
   if (active.length > 0) return active.map(toChip);
   let latest: Wake | undefined;
   for (const w of mine) {
@@ -92,16 +95,24 @@ export function chipText(wake: Pick<Wake, 'createdAt'>, kind: ChipKind, language
 const SAID_BY_CHIP: ReadonlySet<Alert['kind']> = new Set(['escalation', 'no_response']);
 
 /** Alerts the status area shows for `target`: those of its shown wakes, or raised since the latest shown status. */
-export function statusAlerts(alerts: readonly Alert[], target: string, chips: readonly WakeChip[], wakes: ReadonlyMap<string, Wake>, dismissed: ReadonlySet<string>): Alert[] {
+export function statusAlerts(
+  alerts: readonly Alert[],
+  target: string,
+  chips: readonly WakeChip[],
+  wakes: ReadonlyMap<string, Wake>,
+  dismissed: ReadonlySet<string>,
+): Alert[] {
   const shown = new Set(chips.map((c) => c.wakeToken));
   const since = Math.max(0, ...chips.map((c) => time(wakes.get(c.wakeToken)?.createdAt ?? null)));
-  return alerts
-    .filter((a) => !dismissed.has(a.id) && (a.target === target || (a.wakeToken !== null && shown.has(a.wakeToken))))
-    // An escalation or a no-response of a wake whose chip is shown is already said by the chip
-    // ("⚠️ Extended processing…", "Received — back to idle"): the status area says it once (UI.md).
-    .filter((a) => !(SAID_BY_CHIP.has(a.kind) && a.wakeToken !== null && shown.has(a.wakeToken)))
-    .filter((a) => (a.wakeToken !== null && shown.has(a.wakeToken)) || time(a.at) >= since)
-    .slice(-3);
+  return (
+    alerts
+      .filter((a) => !dismissed.has(a.id) && (a.target === target || (a.wakeToken !== null && shown.has(a.wakeToken))))
+      // An escalation or a no-response of a wake whose chip is shown is already said by the chip
+      // ("⚠️ Extended processing…", "Received — back to idle"): the status area says it once (UI.md).
+      .filter((a) => !(SAID_BY_CHIP.has(a.kind) && a.wakeToken !== null && shown.has(a.wakeToken)))
+      .filter((a) => (a.wakeToken !== null && shown.has(a.wakeToken)) || time(a.at) >= since)
+      .slice(-3)
+  );
 }
 
 const ALERT_COPY: Record<Alert['kind'], CopyKey> = {

@@ -6,7 +6,14 @@
 import type { Wake } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 
-const RANK: Record<Wake['status'], number> = { queued: 0, delivered: 1, final_check_sent: 2, reply_sent: 3, failed: 3, completed_without_visible_reply: 3 };
+const RANK: Record<Wake['status'], number> = {
+  queued: 0,
+  delivered: 1,
+  final_check_sent: 2,
+  reply_sent: 3,
+  failed: 3,
+  completed_without_visible_reply: 3,
+};
 
 /** Returns the map with `incoming` applied, or the same map when the update is stale. */
 export function upsertWake(wakes: ReadonlyMap<string, Wake>, incoming: Wake): ReadonlyMap<string, Wake> {

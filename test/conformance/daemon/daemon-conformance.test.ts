@@ -11,7 +11,14 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTerminal } from '../../../shared/wake-status.js';
-import { DaemonHarness, hexSecretMarker, parseMetrics, runtimeProcesses, wakeCounters, type RealRuntime } from '../../fixtures/daemon-harness.js';
+import {
+  DaemonHarness,
+  hexSecretMarker,
+  parseMetrics,
+  runtimeProcesses,
+  wakeCounters,
+  type RealRuntime,
+} from '../../fixtures/daemon-harness.js';
 import { RUNTIME_CASES, SECRET } from '../runtimes/runtime-cases.js';
 
 const RUNTIMES: readonly RealRuntime[] = ['claude-code', 'codex', 'opencode'];
@@ -56,15 +63,23 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
         expect(listed?.status).toBe(c.status);
         expect(listed?.runtime).toBe(runtime);
         const inspected = await h.api['wakes.inspect']({ wakeToken });
-        const terminalEvents = inspected.events.filter((e) => e.kind === 'status' && e.status !== null && isTerminal(e.status));
+        const terminalEvents = inspected.events.filter(
+          (e) => e.kind === 'status' && e.status !== null && isTerminal(e.status),
+        );
         expect(terminalEvents).toHaveLength(1);
         // The wake's timeline as the inspector shows it: bounded, in order, one final-check at most.
         const timeline = inspected.events.filter((e) => e.status !== null).map((e) => e.status);
-        expect(timeline).toEqual(['queued', 'delivered', ...(c.finalChecks === 1 ? ['final_check_sent'] : []), c.status]);
+        expect(timeline).toEqual([
+          'queued',
+          'delivered',
+          ...(c.finalChecks === 1 ? ['final_check_sent'] : []),
+          c.status,
+        ]);
         expect(inspected.promptInputs.filter((p) => p.kind === 'final_check')).toHaveLength(c.finalChecks);
         expect(inspected.wake.finalCheck).toBe(c.finalChecks === 1);
         expect(inspected.promptInputs.filter((p) => p.kind === 'delivery')).toHaveLength(1);
-        if (c.finalChecks === 1) expect(inspected.promptInputs.find((p) => p.kind === 'final_check')?.text).toContain(`"${c.target}"`);
+        if (c.finalChecks === 1)
+          expect(inspected.promptInputs.find((p) => p.kind === 'final_check')?.text).toContain(`"${c.target}"`);
 
         // messages.list: the agent's sends on the case's target; the operator's one message.
         const { messages } = await h.api['messages.list']({ target: c.target });
@@ -90,8 +105,12 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
 
         if (c.status === 'failed') expect(wake.detail ?? '').toMatch(/400/);
         // A no-reply outcome is a neutral alert (a status, never a chat message); a failure is not reclassified as one.
-        const alerts = h.events.slice(eventsBefore).flatMap((e) => (e.name === 'alert.raised' && e.payload.wakeToken === wakeToken ? [e.payload.kind] : []));
-        expect(alerts.filter((k) => k === 'no_response')).toHaveLength(c.status === 'completed_without_visible_reply' ? 1 : 0);
+        const alerts = h.events
+          .slice(eventsBefore)
+          .flatMap((e) => (e.name === 'alert.raised' && e.payload.wakeToken === wakeToken ? [e.payload.kind] : []));
+        expect(alerts.filter((k) => k === 'no_response')).toHaveLength(
+          c.status === 'completed_without_visible_reply' ? 1 : 0,
+        );
 
         if (c.refusedTarget !== undefined) {
           // The model got a tool error naming the refusal; nothing was stored on that target.
@@ -105,7 +124,9 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
           // Beacons are statuses on the wake's chip, never chat messages (watchdog spec A, DESIGN.md).
           expect(wake.beacons).toBeGreaterThanOrEqual(1);
           expect(inspected.events.filter((e) => e.kind === 'beacon').length).toBe(inspected.wake.beacons);
-          expect(metric(await h.daemon.metrics.metrics(), 'watchdog_beacons_total{channel="local"}')).toBeGreaterThan(metric(beforeText, 'watchdog_beacons_total{channel="local"}'));
+          expect(metric(await h.daemon.metrics.metrics(), 'watchdog_beacons_total{channel="local"}')).toBeGreaterThan(
+            metric(beforeText, 'watchdog_beacons_total{channel="local"}'),
+          );
           expect(messages.some((m) => m.content.includes('Working…'))).toBe(false);
         }
 
@@ -148,9 +169,17 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
       const { promptInputs, events } = await h.api['wakes.inspect']({ wakeToken: second.wakeToken });
       expect(promptInputs.filter((p) => p.kind === 'final_check')).toHaveLength(1);
       expect(events.filter((e) => e.kind === 'status' && e.status !== null && isTerminal(e.status))).toHaveLength(1);
-      expect((await h.api['wakes.inspect']({ wakeToken: first.wakeToken })).promptInputs.filter((p) => p.kind === 'final_check')).toHaveLength(0);
-      expect((await h.api['messages.list']({ target: '#conf-busy-2' })).messages.filter((m) => m.authorKind === 'agent')).toHaveLength(1);
-      expect((await h.api['messages.list']({ target: '#conf-busy-1' })).messages.filter((m) => m.authorKind === 'agent')).toHaveLength(1);
+      expect(
+        (await h.api['wakes.inspect']({ wakeToken: first.wakeToken })).promptInputs.filter(
+          (p) => p.kind === 'final_check',
+        ),
+      ).toHaveLength(0);
+      expect(
+        (await h.api['messages.list']({ target: '#conf-busy-2' })).messages.filter((m) => m.authorKind === 'agent'),
+      ).toHaveLength(1);
+      expect(
+        (await h.api['messages.list']({ target: '#conf-busy-1' })).messages.filter((m) => m.authorKind === 'agent'),
+      ).toHaveLength(1);
     },
     CASE_TIMEOUT,
   );
@@ -187,11 +216,17 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
       expect(wake.status).toBe('failed');
       expect(wake.detail ?? '').toMatch(/exit/i);
       expect((wake.detail ?? '').length).toBeLessThanOrEqual(300);
-      expect(wakeCounters(await h.daemon.metrics.metrics(), runtime)).toEqual({ ...before, received: before.received + 1, failed: before.failed + 1 });
+      expect(wakeCounters(await h.daemon.metrics.metrics(), runtime)).toEqual({
+        ...before,
+        received: before.received + 1,
+        failed: before.failed + 1,
+      });
       await h.idle(60_000);
       const next = await h.send('#conf-crash', '[[tool]] Are you back?');
       expect((await h.terminal(next.wakeToken, 40_000)).status).toBe('reply_sent');
-      expect((await h.api['messages.list']({ target: '#conf-crash' })).messages.filter((m) => m.authorKind === 'agent')).toHaveLength(1);
+      expect(
+        (await h.api['messages.list']({ target: '#conf-crash' })).messages.filter((m) => m.authorKind === 'agent'),
+      ).toHaveLength(1);
     },
     CASE_TIMEOUT * 2,
   );
@@ -220,19 +255,15 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
     CASE_TIMEOUT * 2,
   );
 
-  it(
-    'stop: the runtime processes (HOME isolated in the data dir) end with the daemon, no orphans; the secret is in no file of the store',
-    async () => {
-      const running = runtimeProcesses(h.dir);
-      if (running === null) return expect.fail('cannot list processes on this platform (/proc)');
-      // The check can fail: the runtime CLI is running now, with its HOME inside the data dir.
-      expect(running.length).toBeGreaterThan(0);
-      for (const p of running) expect(p.home?.startsWith(join(h.dir, 'runtimes', h.agentId))).toBe(true);
-      await h.stop();
-      expect(runtimeProcesses(h.dir)).toEqual([]);
-      // After the store closed (WAL checkpointed into the database file).
-      expect((await h.storeBytes()).includes(Buffer.from(SECRET, 'utf8'))).toBe(false);
-    },
-    30_000,
-  );
+  it('stop: the runtime processes (HOME isolated in the data dir) end with the daemon, no orphans; the secret is in no file of the store', async () => {
+    const running = runtimeProcesses(h.dir);
+    if (running === null) return expect.fail('cannot list processes on this platform (/proc)');
+    // The check can fail: the runtime CLI is running now, with its HOME inside the data dir.
+    expect(running.length).toBeGreaterThan(0);
+    for (const p of running) expect(p.home?.startsWith(join(h.dir, 'runtimes', h.agentId))).toBe(true);
+    await h.stop();
+    expect(runtimeProcesses(h.dir)).toEqual([]);
+    // After the store closed (WAL checkpointed into the database file).
+    expect((await h.storeBytes()).includes(Buffer.from(SECRET, 'utf8'))).toBe(false);
+  }, 30_000);
 });

@@ -26,17 +26,29 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
     await h?.stop();
   }, 60_000);
 
-  it('the prompt names the send tool this runtime really offers (contract §8.2)', async () => {
-    const offered = { 'claude-code': 'mcp__agentteam__message_send', codex: 'mcp__agentteam/message_send', opencode: 'agentteam_message_send' }[kind];
-    const named = { 'claude-code': '`mcp__agentteam__message_send`', codex: '`message_send` (tool namespace `mcp__agentteam`)', opencode: '`agentteam_message_send`' }[kind];
-    const wake = h.post('[[tool]] Which tool do you have?', '#conf-names');
-    await h.terminal(wake);
-    const delivery = h.promptInputs.find((p) => p.kind === 'delivery' && p.wakeTokens.includes(wake));
-    expect(delivery?.text).toContain(named);
-    const answered = h.fake.requests.filter((r) => r.reply?.script === 'tool');
-    expect(answered.length).toBeGreaterThan(0);
-    expect(answered.every((r) => r.tools.includes(offered))).toBe(true);
-  }, CASE_TIMEOUT);
+  it(
+    'the prompt names the send tool this runtime really offers (contract §8.2)',
+    async () => {
+      const offered = {
+        'claude-code': 'mcp__agentteam__message_send',
+        codex: 'mcp__agentteam/message_send',
+        opencode: 'agentteam_message_send',
+      }[kind];
+      const named = {
+        'claude-code': '`mcp__agentteam__message_send`',
+        codex: '`message_send` (tool namespace `mcp__agentteam`)',
+        opencode: '`agentteam_message_send`',
+      }[kind];
+      const wake = h.post('[[tool]] Which tool do you have?', '#conf-names');
+      await h.terminal(wake);
+      const delivery = h.promptInputs.find((p) => p.kind === 'delivery' && p.wakeTokens.includes(wake));
+      expect(delivery?.text).toContain(named);
+      const answered = h.fake.requests.filter((r) => r.reply?.script === 'tool');
+      expect(answered.length).toBeGreaterThan(0);
+      expect(answered.every((r) => r.tools.includes(offered))).toBe(true);
+    },
+    CASE_TIMEOUT,
+  );
 
   for (const c of RUNTIME_CASES) {
     it(
@@ -49,7 +61,9 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
         expect(terminal.status).toBe(c.status);
         expect(terminal.reason).toBe(c.reason);
         // contract §6.2: exactly one terminal status for the wake, ever.
-        expect(h.statusesOf(wake).filter((s) => ['reply_sent', 'failed', 'completed_without_visible_reply'].includes(s))).toHaveLength(1);
+        expect(
+          h.statusesOf(wake).filter((s) => ['reply_sent', 'failed', 'completed_without_visible_reply'].includes(s)),
+        ).toHaveLength(1);
         expect(h.finalChecksFor(wake)).toBe(c.finalChecks);
         const agentMessages = h.messages.filter((m) => m.author === h.agentId);
         expect(agentMessages.filter((m) => m.target === c.target)).toHaveLength(c.sends);
@@ -67,7 +81,13 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
           // The model printed it locally; it must reach no message, status, journal entry, log line or tool call.
           const printed = h.fake.requests.some((r) => r.reply?.script === 'secret' && r.reply.text === c.secret);
           expect(printed).toBe(true);
-          const everywhere = JSON.stringify({ agentMessages, statuses: h.statuses, journal: h.journal, logs: h.logLines, toolCalls: h.toolCalls });
+          const everywhere = JSON.stringify({
+            agentMessages,
+            statuses: h.statuses,
+            journal: h.journal,
+            logs: h.logLines,
+            toolCalls: h.toolCalls,
+          });
           expect(everywhere).not.toContain(c.secret);
           // The adapter reduced it to counts (contract §6.5): an event with its length, never its text.
           expect(h.runtimeEvents.some((e) => e.type === 'local_text' && e.bytes === c.secret?.length)).toBe(true);
@@ -110,7 +130,9 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
       expect(h.runtimeEvents.some((e) => e.type === 'restart_scheduled')).toBe(true);
       const again = await ready;
       expect(again.type === 'ready' && again.resumed).toBe(true);
-      expect(again.type === 'ready' && sessionBefore?.type === 'ready' && again.sessionId === sessionBefore.sessionId).toBe(true);
+      expect(
+        again.type === 'ready' && sessionBefore?.type === 'ready' && again.sessionId === sessionBefore.sessionId,
+      ).toBe(true);
       const next = h.post('[[tool]] Are you back?', '#conf-crash');
       expect((await h.terminal(next)).status).toBe('reply_sent');
     },

@@ -33,7 +33,10 @@ const demoConfig = (env: Record<string, string> = {}, thresholdSeconds = 45) => 
 function terminalOf(events$: Observable<ApiEvent>, wakeToken: () => string | undefined): Promise<Wake> {
   return firstValueFrom(
     events$.pipe(
-      filter((e): e is Extract<ApiEvent, { name: 'wake.updated' }> => e.name === 'wake.updated' && e.payload.wakeToken === wakeToken() && isTerminal(e.payload.status)),
+      filter(
+        (e): e is Extract<ApiEvent, { name: 'wake.updated' }> =>
+          e.name === 'wake.updated' && e.payload.wakeToken === wakeToken() && isTerminal(e.payload.status),
+      ),
     ),
   ).then((e) => e.payload);
 }
@@ -102,18 +105,30 @@ describe('assembled daemon with the demo runtime', () => {
     expect(wake.status).toBe('reply_sent');
     expect(wake.beacons).toBeGreaterThanOrEqual(1);
     const { events } = await daemon.api['wakes.inspect']({ wakeToken: wake.wakeToken });
-    expect(events.filter((e) => e.kind === 'beacon').every((e) => (e.detail ?? '').startsWith('🧠 Working…'))).toBe(true);
+    expect(events.filter((e) => e.kind === 'beacon').every((e) => (e.detail ?? '').startsWith('🧠 Working…'))).toBe(
+      true,
+    );
     // Beacons on the local conversation are statuses, never chat messages.
     const { messages } = await daemon.api['messages.list']({ target: '#general' });
-    expect(messages.some((m) => m.content.includes('Working…') && m.authorKind === 'agent' && !m.content.includes('[demo]'))).toBe(false);
+    expect(
+      messages.some((m) => m.content.includes('Working…') && m.authorKind === 'agent' && !m.content.includes('[demo]')),
+    ).toBe(false);
   });
 
   it('bad input gets a stable error code and stores nothing', async () => {
     const { daemon } = await start(demoConfig());
-    await expect(daemon.api['messages.send']({ target: 'general', content: 'hi' })).rejects.toMatchObject({ code: 'invalid_target' });
-    await expect(daemon.api['messages.send']({ target: 'dm:@nobody', content: 'hi' })).rejects.toMatchObject({ code: 'unknown_target' });
-    await expect(daemon.api['messages.send']({ target: '#general', content: 'x'.repeat(40_000) })).rejects.toBeInstanceOf(ApiError);
-    await expect(daemon.api['wakes.inspect']({ wakeToken: 'wk_missing' })).rejects.toMatchObject({ code: 'unknown_wake' });
+    await expect(daemon.api['messages.send']({ target: 'general', content: 'hi' })).rejects.toMatchObject({
+      code: 'invalid_target',
+    });
+    await expect(daemon.api['messages.send']({ target: 'dm:@nobody', content: 'hi' })).rejects.toMatchObject({
+      code: 'unknown_target',
+    });
+    await expect(
+      daemon.api['messages.send']({ target: '#general', content: 'x'.repeat(40_000) }),
+    ).rejects.toBeInstanceOf(ApiError);
+    await expect(daemon.api['wakes.inspect']({ wakeToken: 'wk_missing' })).rejects.toMatchObject({
+      code: 'unknown_wake',
+    });
     const { messages } = await daemon.api['messages.list']({ target: '#general' });
     expect(messages).toEqual([]);
   });

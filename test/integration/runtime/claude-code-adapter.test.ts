@@ -16,7 +16,8 @@ import { RecordingCommunicationHandler } from '../../fixtures/recording-communic
 import { RuntimeEventRecorder } from '../../fixtures/runtime-event-recorder.js';
 
 const projectRoot = resolve(import.meta.dirname, '../../..');
-const FINAL_CHECK = 'Final delivery check:\nThese wakes are about to finish without confirmed replies:\n- exact target "#general" (wake message "m_9")';
+const FINAL_CHECK =
+  'Final delivery check:\nThese wakes are about to finish without confirmed replies:\n- exact target "#general" (wake message "m_9")';
 
 let fake: FakeAnthropic;
 let mcp: AgentteamMcpServer;
@@ -44,17 +45,25 @@ async function transcriptWritten(runtimeDir: string, sessionId: string, timeoutM
   const projects = join(runtimeDir, 'claude-config', 'projects');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = existsSync(projects) && readdirSync(projects).some((d) => {
-      const file = join(projects, d, `${sessionId}.jsonl`);
-      return existsSync(file) && readFileSync(file, 'utf8').includes('"type":"assistant"');
-    });
+    const found =
+      existsSync(projects) &&
+      readdirSync(projects).some((d) => {
+        const file = join(projects, d, `${sessionId}.jsonl`);
+        return existsSync(file) && readFileSync(file, 'utf8').includes('"type":"assistant"');
+      });
     if (found) return;
     if (Date.now() > deadline) throw new Error(`no transcript for session ${sessionId} under ${projects}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
-function makeAdapter(agentId: string, host: ScriptedHost, store: RuntimeSessionStore, fingerprint = 'fp-1', runtimeDir = tempDir()) {
+function makeAdapter(
+  agentId: string,
+  host: ScriptedHost,
+  store: RuntimeSessionStore,
+  fingerprint = 'fp-1',
+  runtimeDir = tempDir(),
+) {
   return new ClaudeCodeAdapter({
     agentId,
     command: null,
@@ -121,9 +130,19 @@ describe('Claude Code adapter with the real CLI (one session, several turns)', (
     host.answers = [FINAL_CHECK, null];
     await adapter.deliver('Answer in "#general". [[local]]');
     await rec.waitFor((e) => e.type === 'turn_end', from);
-    expect(rec.types(from)).toEqual(['turn_start', 'local_text', 'final_check:injected', 'local_text', 'tool_call', 'local_text', 'turn_end:completed']);
+    expect(rec.types(from)).toEqual([
+      'turn_start',
+      'local_text',
+      'final_check:injected',
+      'local_text',
+      'tool_call',
+      'local_text',
+      'turn_end:completed',
+    ]);
     expect(rec.events.slice(from).find((e) => e.type === 'final_check')).toMatchObject({ via: 'stop_hook' });
-    expect(handler.sends.slice(sendsBefore).map((s) => [s.target, s.content])).toEqual([['#general', 'Answer after the final check (fake model).']]);
+    expect(handler.sends.slice(sendsBefore).map((s) => [s.target, s.content])).toEqual([
+      ['#general', 'Answer after the final check (fake model).'],
+    ]);
     // The final-check reached the model in the same session: its request carries the earlier turns too.
     const check = fake.requests.slice(requestsBefore).find((r) => r.reply?.script === 'final_check');
     expect(check?.input).toContain('Final delivery check');
@@ -209,7 +228,9 @@ describe('Claude Code adapter process supervision (real CLI)', () => {
       expect(handler.sends.filter((s) => s.agentId === 'claude-b')).toHaveLength(2);
       const stopped = rec.mark;
       await adapter.stop();
-      expect(rec.events.slice(stopped)).toEqual([{ type: 'exit', code: 0, signal: null, expected: true, generation: 2 }]);
+      expect(rec.events.slice(stopped)).toEqual([
+        { type: 'exit', code: 0, signal: null, expected: true, generation: 2 },
+      ]);
       expect(() => process.kill(pid, 0)).toThrow();
     } finally {
       await adapter.stop();
@@ -238,8 +259,19 @@ describe('Claude Code adapter process supervision (real CLI)', () => {
 
   it('a missing command is a start failure with an actionable message, not a throw', async () => {
     const adapter = new ClaudeCodeAdapter({
-      agentId: 'ghost', command: join(tempDir(), 'no-such-claude'), args: [], env: {}, model: null, cwd: tempDir(), mcp: mcp.issueToken('ghost'),
-      runtimeDir: tempDir(), projectRoot, threadContractFingerprint: 'x', sessionStore: memorySessionStore(), host: new ScriptedHost(), processEnv: {},
+      agentId: 'ghost',
+      command: join(tempDir(), 'no-such-claude'),
+      args: [],
+      env: {},
+      model: null,
+      cwd: tempDir(),
+      mcp: mcp.issueToken('ghost'),
+      runtimeDir: tempDir(),
+      projectRoot,
+      threadContractFingerprint: 'x',
+      sessionStore: memorySessionStore(),
+      host: new ScriptedHost(),
+      processEnv: {},
     });
     const result = await adapter.start();
     expect(result).toMatchObject({ ok: false, code: 'spawn_failed' });

@@ -29,7 +29,13 @@ beforeEach(async () => {
       return this.answers.shift() ?? null;
     },
   };
-  demo = new DemoRuntime({ agentId: 'demo', mcp: mcp.issueToken('demo'), host, env: { DEMO_TASK_MS: '50000' }, scheduler });
+  demo = new DemoRuntime({
+    agentId: 'demo',
+    mcp: mcp.issueToken('demo'),
+    host,
+    env: { DEMO_TASK_MS: '50000' },
+    scheduler,
+  });
   rec = new RuntimeEventRecorder(demo.events$);
   expect(await demo.start()).toEqual({ ok: true, sessionId: null, resumed: false });
 });
@@ -66,7 +72,13 @@ describe('demo runtime', () => {
     host.answers = ['Final delivery check:\n- exact target "dm:@operator" (wake message "m_4")'];
     await demo.deliver('@demo /local\nexact target "dm:@operator"');
     await rec.waitFor((e) => e.type === 'turn_end');
-    expect(rec.types(1)).toEqual(['turn_start', 'local_text', 'final_check:injected', 'tool_call', 'turn_end:completed']);
+    expect(rec.types(1)).toEqual([
+      'turn_start',
+      'local_text',
+      'final_check:injected',
+      'tool_call',
+      'turn_end:completed',
+    ]);
     expect(handler.sends.map((s) => s.target)).toEqual(['dm:@operator']);
     expect(host.calls).toBe(2);
   });
@@ -87,7 +99,12 @@ describe('demo runtime', () => {
   });
 
   it('cannot start with a wrong token: a start failure, not a throw', async () => {
-    const bad = new DemoRuntime({ agentId: 'x', mcp: { url: mcp.url, token: 'nope', headers: { Authorization: 'Bearer nope' } }, host, env: {} });
+    const bad = new DemoRuntime({
+      agentId: 'x',
+      mcp: { url: mcp.url, token: 'nope', headers: { Authorization: 'Bearer nope' } },
+      host,
+      env: {},
+    });
     const result = await bad.start();
     expect(result.ok).toBe(false);
     expect(await bad.deliver('hi')).toMatchObject({ ok: false, code: 'not_running' });

@@ -24,7 +24,9 @@ describe('only the IPC gate imports ipcMain', () => {
 
   it('the zone rules still hold in main/app next to the ipcMain rule (and in the gate)', async () => {
     expect((await restricted('main/app/x.ts', "import React from 'react';")).join('\n')).toMatch(/DESIGN\.md zones/);
-    expect((await restricted('main/app/ipc-gate.ts', "import React from 'react';")).join('\n')).toMatch(/DESIGN\.md zones/);
+    expect((await restricted('main/app/ipc-gate.ts', "import React from 'react';")).join('\n')).toMatch(
+      /DESIGN\.md zones/,
+    );
     expect(await restricted('main/app/x.ts', "import { app, BrowserWindow } from 'electron';")).toEqual([]);
   });
 });

@@ -29,7 +29,9 @@ describe('electron-builder.yml', () => {
   });
 
   it('the validation is live: an unknown key is rejected', async () => {
-    await expect(validateConfiguration({ ...config, electronFusez: {} }, new DebugLogger(false))).rejects.toThrow(/configuration object that does not match the API schema/);
+    await expect(validateConfiguration({ ...config, electronFusez: {} }, new DebugLogger(false))).rejects.toThrow(
+      /configuration object that does not match the API schema/,
+    );
   });
 
   it('lists every fuse explicitly, hardened (runAsNode, NODE_OPTIONS, inspect off; cookie encryption, asar integrity, asar-only on)', () => {

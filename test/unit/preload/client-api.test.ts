@@ -3,7 +3,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('electron', async () => (await import('../../fixtures/electron-fake.js')).electronModule);
 
 import * as fake from '../../fixtures/electron-fake.js';
-import { apiCalls, apiEvents, channelOf, splitCallName, type ApiCallName, type ClientApi } from '../../../shared/api/contract.js';
+import {
+  apiCalls,
+  apiEvents,
+  channelOf,
+  splitCallName,
+  type ApiCallName,
+  type ClientApi,
+} from '../../../shared/api/contract.js';
 import { buildClientApi, type PreloadIpc } from '../../../preload/client-api.js';
 import { sampleWake } from '../../fixtures/daemon-fake.js';
 
@@ -53,7 +60,9 @@ describe('preload ClientApi', () => {
     const api: ClientApi = buildClientApi(ipc);
     const seen: unknown[] = [];
     const unsubscribe = api.events.subscribe((e) => seen.push(e));
-    expect([...listeners.keys()].sort()).toEqual((Object.keys(apiEvents) as Array<keyof typeof apiEvents>).map(channelOf).sort());
+    expect([...listeners.keys()].sort()).toEqual(
+      (Object.keys(apiEvents) as Array<keyof typeof apiEvents>).map(channelOf).sort(),
+    );
     const wake = sampleWake();
     emit('agentteam:wake.updated', wake);
     expect(seen).toEqual([{ name: 'wake.updated', payload: wake }]);

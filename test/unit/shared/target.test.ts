@@ -1,8 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { formatTarget, parentOf, parseTarget, targetFromKey, targetKey, TARGET_MAX_LENGTH, type Target, type TargetErrorCode } from '../../../shared/target.js';
+import {
+  formatTarget,
+  parentOf,
+  parseTarget,
+  targetFromKey,
+  targetKey,
+  TARGET_MAX_LENGTH,
+  type Target,
+  type TargetErrorCode,
+} from '../../../shared/target.js';
 
-const ERROR_CODES: readonly TargetErrorCode[] = ['target_empty', 'target_too_long', 'target_unknown_form', 'target_bad_channel', 'target_bad_member', 'target_bad_thread'];
+const ERROR_CODES: readonly TargetErrorCode[] = [
+  'target_empty',
+  'target_too_long',
+  'target_unknown_form',
+  'target_bad_channel',
+  'target_bad_member',
+  'target_bad_thread',
+];
 
 function key(text: string): string {
   const r = parseTarget(text);
@@ -29,7 +45,11 @@ describe('parseTarget: the four forms', () => {
     ['Dm:@Codex.Bot:ZZ99', 'dm:@codex.bot:zz99', { kind: 'dm', member: 'codex.bot', thread: 'zz99' }],
     ['\t#a\n', '#a', { kind: 'channel', channel: 'a', thread: null }],
     ['#0_x', '#0_x', { kind: 'channel', channel: '0_x', thread: null }],
-    [`#${'a'.repeat(64)}:${'b'.repeat(32)}`, `#${'a'.repeat(64)}:${'b'.repeat(32)}`, { kind: 'channel', channel: 'a'.repeat(64), thread: 'b'.repeat(32) }],
+    [
+      `#${'a'.repeat(64)}:${'b'.repeat(32)}`,
+      `#${'a'.repeat(64)}:${'b'.repeat(32)}`,
+      { kind: 'channel', channel: 'a'.repeat(64), thread: 'b'.repeat(32) },
+    ],
   ])('%j → %s', (input, canonical, target) => {
     const r = parseTarget(input);
     expect(r).toEqual({ ok: true, key: canonical, target });
@@ -111,7 +131,8 @@ const target: fc.Arbitrary<Target> = fc.oneof(
   fc.record({ kind: fc.constant('dm' as const), member: name, thread }),
 );
 /** Random upper-casing of ASCII letters. */
-const recase = (text: string, flips: boolean[]) => [...text].map((c, i) => (flips[i % flips.length] ? c.toUpperCase() : c)).join('');
+const recase = (text: string, flips: boolean[]) =>
+  [...text].map((c, i) => (flips[i % flips.length] ? c.toUpperCase() : c)).join('');
 const space = fc.stringMatching(/^[ \t\n]{0,3}$/);
 
 describe('properties (fast-check)', () => {
@@ -127,15 +148,21 @@ describe('properties (fast-check)', () => {
 
   it('format ∘ parse canonicalises any spelling of a target to the same key, keeping the thread', () => {
     fc.assert(
-      fc.property(target, fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }), space, space, (t, flips, before, after) => {
-        const written = `${before}${recase(formatTarget(t), flips)}${after}`;
-        const r = parseTarget(written);
-        expect(r.ok).toBe(true);
-        if (!r.ok) return;
-        expect(r.key).toBe(formatTarget(t));
-        expect(r.target.thread).toBe(t.thread);
-        if (t.thread !== null) expect(r.key).not.toBe(formatTarget(parentOf(t)));
-      }),
+      fc.property(
+        target,
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 8 }),
+        space,
+        space,
+        (t, flips, before, after) => {
+          const written = `${before}${recase(formatTarget(t), flips)}${after}`;
+          const r = parseTarget(written);
+          expect(r.ok).toBe(true);
+          if (!r.ok) return;
+          expect(r.key).toBe(formatTarget(t));
+          expect(r.target.thread).toBe(t.thread);
+          if (t.thread !== null) expect(r.key).not.toBe(formatTarget(parentOf(t)));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -21,7 +21,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { asyncScheduler, Subject, timer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { DaemonLog } from '../../daemon-types.js';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
-import { boundedDetail, type DeliverResult, type RuntimeAdapter, type RuntimeEvent, type RuntimeEventEnvelope, type StartResult, type TurnBoundaryHost } from '../runtime-adapter.js';
+import {
+  boundedDetail,
+  type DeliverResult,
+  type RuntimeAdapter,
+  type RuntimeEvent,
+  type RuntimeEventEnvelope,
+  type StartResult,
+  type TurnBoundaryHost,
+} from '../runtime-adapter.js';
 import type { RuntimeSessionStore } from '../runtime-session-store.js';
 import { DEFAULT_RESTART_POLICY, RestartSupervisor, type RestartPolicy } from '../supervisor.js';
 import { initialTurnState, mapClaudeEvent, type ClaudeTurnState } from './claude-event-mapper.js';
@@ -106,7 +114,8 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
   }
 
   async start(): Promise<StartResult> {
-    if (this.current !== null && !this.current.exited) return { ok: true, sessionId: this.current.state.sessionId, resumed: this.current.resumed };
+    if (this.current !== null && !this.current.exited)
+      return { ok: true, sessionId: this.current.state.sessionId, resumed: this.current.resumed };
     this.stopping = false;
     this.supervisor.reset();
     const first = await this.spawnAndWait();
@@ -117,7 +126,12 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
 
   async deliver(text: string): Promise<DeliverResult> {
     const proc = this.current;
-    if (proc === null || proc.exited || !proc.ready) return { ok: false, code: 'not_running', message: 'The Claude Code runtime is not running (starting or restarting); the delivery was not written.' };
+    if (proc === null || proc.exited || !proc.ready)
+      return {
+        ok: false,
+        code: 'not_running',
+        message: 'The Claude Code runtime is not running (starting or restarting); the delivery was not written.',
+      };
     if (proc.inFlight || this.waiting.length > 0) return new Promise((resolve) => this.waiting.push({ text, resolve }));
     return this.writeDelivery(proc, text);
   }
@@ -126,14 +140,22 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
     proc.inFlight = true;
     return (await this.write(proc, { type: 'user', message: { role: 'user', content: text } }))
       ? { ok: true }
-      : { ok: false, code: 'write_failed', message: 'Writing to the Claude Code process failed (it is exiting); the delivery was not written.' };
+      : {
+          ok: false,
+          code: 'write_failed',
+          message: 'Writing to the Claude Code process failed (it is exiting); the delivery was not written.',
+        };
   }
 
   async interrupt(): Promise<void> {
     const proc = this.current;
     if (proc === null || proc.exited || !proc.state.turnOpen) return;
     proc.state.interruptRequested = true;
-    await this.write(proc, { type: 'control_request', request_id: this.nextRequestId('interrupt'), request: { subtype: 'interrupt' } });
+    await this.write(proc, {
+      type: 'control_request',
+      request_id: this.nextRequestId('interrupt'),
+      request: { subtype: 'interrupt' },
+    });
   }
 
   /** Stops for good: events$ completes; make a new adapter to run again. */
@@ -189,7 +211,11 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
       const ms = this.options.startTimeoutMs ?? 60_000;
       timeout = timer(ms, this.scheduler).subscribe(() => {
         this.killGroup(proc, 'SIGKILL');
-        resolve({ ok: false, code: 'start_timeout', message: `Claude Code did not answer initialize within ${ms / 1000} s; check "command" and "args" of agent "${this.options.agentId}" in agentteam.json.` });
+        resolve({
+          ok: false,
+          code: 'start_timeout',
+          message: `Claude Code did not answer initialize within ${ms / 1000} s; check "command" and "args" of agent "${this.options.agentId}" in agentteam.json.`,
+        });
       });
     });
   }
@@ -198,8 +224,20 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
   private spawnProcess(onStart: ((r: StartResult) => void) | null): ClaudeProcess | null {
     const o = this.options;
     const stored = o.sessionStore.load();
-    const resumeSessionId = stored !== null && stored.fingerprint === o.threadContractFingerprint ? stored.sessionId : null;
-    const launch = claudeLaunch({ command: o.command, args: o.args, env: o.env, model: o.model, mcp: o.mcp, runtimeDir: o.runtimeDir, resumeSessionId, processEnv: o.processEnv ?? process.env, projectRoot: o.projectRoot, threadContract: o.threadContract ?? null });
+    const resumeSessionId =
+      stored !== null && stored.fingerprint === o.threadContractFingerprint ? stored.sessionId : null;
+    const launch = claudeLaunch({
+      command: o.command,
+      args: o.args,
+      env: o.env,
+      model: o.model,
+      mcp: o.mcp,
+      runtimeDir: o.runtimeDir,
+      resumeSessionId,
+      processEnv: o.processEnv ?? process.env,
+      projectRoot: o.projectRoot,
+      threadContract: o.threadContract ?? null,
+    });
     mkdirSync(launch.home, { recursive: true });
     mkdirSync(launch.configDir, { recursive: true });
     writeFileSync(launch.mcpConfigFile.path, launch.mcpConfigFile.content, { mode: 0o600 });
@@ -208,21 +246,43 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
     let child: ChildProcessWithoutNullStreams;
     try {
       // Own process group, so stop() can end everything the CLI spawned.
-      child = spawn(launch.command, launch.args, { cwd: o.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+      child = spawn(launch.command, launch.args, {
+        cwd: o.cwd,
+        env: launch.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      });
     } catch (err) {
-      onStart?.({ ok: false, code: 'spawn_failed', message: `Could not start "${launch.command}": ${err instanceof Error ? err.message : String(err)}. Set "command" of agent "${o.agentId}" in agentteam.json.` });
+      onStart?.({
+        ok: false,
+        code: 'spawn_failed',
+        message: `Could not start "${launch.command}": ${err instanceof Error ? err.message : String(err)}. Set "command" of agent "${o.agentId}" in agentteam.json.`,
+      });
       return null;
     }
     let markExited: () => void = () => undefined;
     const exitedPromise = new Promise<void>((r) => (markExited = r));
-    const proc: ClaudeProcess = { generation, child, resumed: resumeSessionId !== null, state: initialTurnState(), ready: false, exited: false, boundaryAsked: false, blocks: 0, inFlight: false, plainLines: [], exitedPromise };
+    const proc: ClaudeProcess = {
+      generation,
+      child,
+      resumed: resumeSessionId !== null,
+      state: initialTurnState(),
+      ready: false,
+      exited: false,
+      boundaryAsked: false,
+      blocks: 0,
+      inFlight: false,
+      plainLines: [],
+      exitedPromise,
+    };
     this.current = proc;
     o.log?.info('claude-code starting', { agentId: o.agentId, generation, resume: resumeSessionId !== null });
 
     const parser = new StreamJsonParser();
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
-      for (const line of parser.push(chunk)) this.onLine(proc, line.ok ? line.value : null, line.ok ? null : line.line, onStart);
+      for (const line of parser.push(chunk))
+        this.onLine(proc, line.ok ? line.value : null, line.ok ? null : line.line, onStart);
     });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
@@ -234,18 +294,40 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
       if (proc.exited) return;
       proc.exited = true;
       markExited();
-      for (const w of this.waiting.splice(0)) w.resolve({ ok: false, code: 'not_running', message: 'The Claude Code runtime exited before this delivery could be written.' });
+      for (const w of this.waiting.splice(0))
+        w.resolve({
+          ok: false,
+          code: 'not_running',
+          message: 'The Claude Code runtime exited before this delivery could be written.',
+        });
       const expected = this.stopping;
-      const detail = spawnError !== null ? `could not start "${launch.command}": ${spawnError.message}` : proc.plainLines.find((l) => l !== '') ?? null;
+      const detail =
+        spawnError !== null
+          ? `could not start "${launch.command}": ${spawnError.message}`
+          : (proc.plainLines.find((l) => l !== '') ?? null);
       if (!proc.ready) {
         if (proc.resumed) o.sessionStore.clear();
         onStart?.(
           spawnError !== null
-            ? { ok: false, code: 'spawn_failed', message: `Could not start "${launch.command}" (${spawnError.message}). Set "command" of agent "${o.agentId}" in agentteam.json.` }
-            : { ok: false, code: 'exited', message: boundedDetail(`Claude Code exited (code ${code}, signal ${signal}) before it was ready${detail !== null ? `: ${detail}` : ''}`) },
+            ? {
+                ok: false,
+                code: 'spawn_failed',
+                message: `Could not start "${launch.command}" (${spawnError.message}). Set "command" of agent "${o.agentId}" in agentteam.json.`,
+              }
+            : {
+                ok: false,
+                code: 'exited',
+                message: boundedDetail(
+                  `Claude Code exited (code ${code}, signal ${signal}) before it was ready${detail !== null ? `: ${detail}` : ''}`,
+                ),
+              },
         );
       }
-      if (proc.state.turnOpen && !expected) this.emit(generation, { type: 'runtime_error', detail: boundedDetail(`Claude Code exited during a turn (code ${code}, signal ${signal})`) });
+      if (proc.state.turnOpen && !expected)
+        this.emit(generation, {
+          type: 'runtime_error',
+          detail: boundedDetail(`Claude Code exited during a turn (code ${code}, signal ${signal})`),
+        });
       this.emit(generation, { type: 'exit', code, signal, expected });
       o.log?.info('claude-code exited', { agentId: o.agentId, generation, code, signal, expected });
       if (this.current === proc) this.current = null;
@@ -257,7 +339,11 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
     child.on('exit', (code, signal) => onExit(code, signal, null));
     child.on('error', (err) => onExit(null, null, err));
 
-    void this.write(proc, { type: 'control_request', request_id: `agentteam_init_${generation}`, request: { subtype: 'initialize', hooks: { Stop: [{ matcher: null, hookCallbackIds: [STOP_HOOK_ID] }] } } });
+    void this.write(proc, {
+      type: 'control_request',
+      request_id: `agentteam_init_${generation}`,
+      request: { subtype: 'initialize', hooks: { Stop: [{ matcher: null, hookCallbackIds: [STOP_HOOK_ID] }] } },
+    });
     return proc;
   }
 
@@ -265,7 +351,10 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
     const decision = this.supervisor.onCrash(this.scheduler.now());
     if (!decision.restart) {
       this.emit(generation, { type: 'gave_up', restarts: decision.restarts });
-      this.options.log?.error('claude-code restart cap reached', { agentId: this.options.agentId, restarts: decision.restarts });
+      this.options.log?.error('claude-code restart cap reached', {
+        agentId: this.options.agentId,
+        restarts: decision.restarts,
+      });
       return;
     }
     this.emit(generation, { type: 'restart_scheduled', attempt: decision.attempt, delayMs: decision.delayMs });
@@ -277,7 +366,12 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
     });
   }
 
-  private onLine(proc: ClaudeProcess, ev: Record<string, unknown> | null, plain: string | null, onStart: ((r: StartResult) => void) | null): void {
+  private onLine(
+    proc: ClaudeProcess,
+    ev: Record<string, unknown> | null,
+    plain: string | null,
+    onStart: ((r: StartResult) => void) | null,
+  ): void {
     if (ev === null) {
       if (plain !== null && proc.plainLines.length < 5) proc.plainLines.push(plain.slice(0, 200));
       return;
@@ -286,7 +380,10 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
       const response = ev.response as { request_id?: string; subtype?: string; error?: string } | undefined;
       if (response?.request_id === `agentteam_init_${proc.generation}`) {
         if (response.subtype !== 'success') {
-          this.emit(proc.generation, { type: 'runtime_error', detail: boundedDetail(`initialize refused: ${response.error ?? 'unknown error'}`) });
+          this.emit(proc.generation, {
+            type: 'runtime_error',
+            detail: boundedDetail(`initialize refused: ${response.error ?? 'unknown error'}`),
+          });
           this.killGroup(proc, 'SIGTERM');
           return;
         }
@@ -303,7 +400,12 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
     // Before initialize is answered nothing was delivered: an early `result` (a failed `--resume`)
     // is not a turn, and must not show the agent busy/idle or fail rows (the exit reports it).
     if (!proc.ready) return;
-    if (ev.type === 'system' && ev.subtype === 'init' && typeof ev.session_id === 'string' && ev.session_id !== proc.state.sessionId) {
+    if (
+      ev.type === 'system' &&
+      ev.subtype === 'init' &&
+      typeof ev.session_id === 'string' &&
+      ev.session_id !== proc.state.sessionId
+    ) {
       // The session exists once a turn starts; remember it with the fingerprint it was created under.
       this.options.sessionStore.save({ sessionId: ev.session_id, fingerprint: this.options.threadContractFingerprint });
     }
@@ -315,7 +417,8 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
       this.emit(proc.generation, event);
       if (event.type === 'turn_end') {
         proc.inFlight = false;
-        if (event.outcome === 'completed' && !proc.boundaryAsked) void this.fallbackBoundary(proc).then(() => this.pumpWaiting(proc));
+        if (event.outcome === 'completed' && !proc.boundaryAsked)
+          void this.fallbackBoundary(proc).then(() => this.pumpWaiting(proc));
         else this.pumpWaiting(proc);
       }
     }
@@ -328,16 +431,41 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
       proc.boundaryAsked = true;
       let text = await this.askBoundary(proc, 'stop_hook');
       if (text !== null && proc.blocks >= MAX_BLOCKS_PER_TURN) {
-        this.emit(proc.generation, { type: 'final_check', outcome: 'failed', via: 'stop_hook', detail: `more than ${MAX_BLOCKS_PER_TURN} final-checks in one turn; the turn is allowed to end` });
+        this.emit(proc.generation, {
+          type: 'final_check',
+          outcome: 'failed',
+          via: 'stop_hook',
+          detail: `more than ${MAX_BLOCKS_PER_TURN} final-checks in one turn; the turn is allowed to end`,
+        });
         text = null;
       }
       if (text !== null) proc.blocks += 1;
-      const wrote = await this.write(proc, { type: 'control_response', response: { subtype: 'success', request_id: requestId, response: text === null ? {} : { decision: 'block', reason: text } } });
-      if (text !== null) this.emit(proc.generation, { type: 'final_check', outcome: wrote ? 'injected' : 'failed', via: 'stop_hook', detail: wrote ? null : 'the Claude Code process stopped before the final-check was written' });
+      const wrote = await this.write(proc, {
+        type: 'control_response',
+        response: {
+          subtype: 'success',
+          request_id: requestId,
+          response: text === null ? {} : { decision: 'block', reason: text },
+        },
+      });
+      if (text !== null)
+        this.emit(proc.generation, {
+          type: 'final_check',
+          outcome: wrote ? 'injected' : 'failed',
+          via: 'stop_hook',
+          detail: wrote ? null : 'the Claude Code process stopped before the final-check was written',
+        });
       return;
     }
     // We register no other callbacks and grant no permissions interactively (dontAsk + allowedTools).
-    await this.write(proc, { type: 'control_response', response: { subtype: 'error', request_id: requestId, error: `agentteam does not handle ${request?.subtype ?? 'this request'}` } });
+    await this.write(proc, {
+      type: 'control_response',
+      response: {
+        subtype: 'error',
+        request_id: requestId,
+        error: `agentteam does not handle ${request?.subtype ?? 'this request'}`,
+      },
+    });
   }
 
   /** A successful turn whose Stop hook never fired: ask now and inject as a follow-up user message. */
@@ -354,14 +482,24 @@ export class ClaudeCodeAdapter implements RuntimeAdapter {
     if (text === null) return;
     proc.inFlight = true;
     const wrote = !proc.exited && (await this.write(proc, { type: 'user', message: { role: 'user', content: text } }));
-    this.emit(proc.generation, { type: 'final_check', outcome: wrote ? 'injected' : 'failed', via: 'user_message', detail: wrote ? null : 'the Claude Code process is not running' });
+    this.emit(proc.generation, {
+      type: 'final_check',
+      outcome: wrote ? 'injected' : 'failed',
+      via: 'user_message',
+      detail: wrote ? null : 'the Claude Code process is not running',
+    });
   }
 
   private async askBoundary(proc: ClaudeProcess, via: 'stop_hook' | 'user_message'): Promise<string | null> {
     try {
       return await this.options.host.onTurnBoundary();
     } catch (err) {
-      this.emit(proc.generation, { type: 'final_check', outcome: 'failed', via, detail: boundedDetail(`host error: ${err instanceof Error ? err.message : String(err)}`) });
+      this.emit(proc.generation, {
+        type: 'final_check',
+        outcome: 'failed',
+        via,
+        detail: boundedDetail(`host error: ${err instanceof Error ? err.message : String(err)}`),
+      });
       return null;
     }
   }

@@ -58,8 +58,10 @@ export function mapClaudeEvent(state: ClaudeTurnState, ev: Json): RuntimeEvent[]
       const message = ev.message as Json | undefined;
       const content = Array.isArray(message?.content) ? (message.content as Json[]) : [];
       for (const block of content) {
-        if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') out.push({ type: 'local_text', ...textMetrics(block.text) });
-        else if (block.type === 'tool_use' && typeof block.name === 'string') out.push({ type: 'tool_call', name: block.name });
+        if (block.type === 'text' && typeof block.text === 'string' && block.text !== '')
+          out.push({ type: 'local_text', ...textMetrics(block.text) });
+        else if (block.type === 'tool_use' && typeof block.name === 'string')
+          out.push({ type: 'tool_call', name: block.name });
       }
       break;
     }

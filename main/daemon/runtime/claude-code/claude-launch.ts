@@ -15,7 +15,8 @@ export const CLAUDE_SEND_TOOL = `mcp__${MCP_SERVER_NAME}__${TOOL_MESSAGE_SEND}`;
 export const CLAUDE_REACTION_TOOL = `mcp__${MCP_SERVER_NAME}__${TOOL_REACTION}`;
 
 /** Variables a person's shell may need to reach their provider; everything else is not inherited. */
-const INHERITED_ENV = /^(PATH|LANG|LC_[A-Z]+|TZ|TMPDIR|TERM|SYSTEMROOT|ANTHROPIC_[A-Z_]+|CLAUDE_CODE_USE_[A-Z]+|AWS_[A-Z_]+|GOOGLE_[A-Z_]+|CLOUD_ML_REGION|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE)$/;
+const INHERITED_ENV =
+  /^(PATH|LANG|LC_[A-Z]+|TZ|TMPDIR|TERM|SYSTEMROOT|ANTHROPIC_[A-Z_]+|CLAUDE_CODE_USE_[A-Z]+|AWS_[A-Z_]+|GOOGLE_[A-Z_]+|CLOUD_ML_REGION|HTTPS?_PROXY|NO_PROXY|https?_proxy|no_proxy|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE)$/;
 
 export interface ClaudeLaunchInput {
   /** `command` from config; null → this project's node_modules/.bin/claude, else `claude` on PATH. */
@@ -55,17 +56,29 @@ export function resolveClaudeCommand(command: string | null, projectRoot: string
 export function claudeLaunch(input: ClaudeLaunchInput): ClaudeLaunch {
   const home = join(input.runtimeDir, 'home');
   const configDir = join(input.runtimeDir, 'claude-config');
-  const mcpConfig = { mcpServers: { [MCP_SERVER_NAME]: { type: 'http', url: input.mcp.url, headers: input.mcp.headers, alwaysLoad: true } } };
-  const mcpConfigFile = { path: join(input.runtimeDir, 'mcp.json'), content: `${JSON.stringify(mcpConfig, null, 2)}\n` };
+  const mcpConfig = {
+    mcpServers: {
+      [MCP_SERVER_NAME]: { type: 'http', url: input.mcp.url, headers: input.mcp.headers, alwaysLoad: true },
+    },
+  };
+  const mcpConfigFile = {
+    path: join(input.runtimeDir, 'mcp.json'),
+    content: `${JSON.stringify(mcpConfig, null, 2)}\n`,
+  };
   const args = [
     '-p',
-    '--input-format', 'stream-json',
-    '--output-format', 'stream-json',
+    '--input-format',
+    'stream-json',
+    '--output-format',
+    'stream-json',
     '--verbose',
-    '--mcp-config', mcpConfigFile.path,
+    '--mcp-config',
+    mcpConfigFile.path,
     '--strict-mcp-config',
-    '--allowedTools', `${CLAUDE_SEND_TOOL},${CLAUDE_REACTION_TOOL}`,
-    '--permission-mode', 'dontAsk',
+    '--allowedTools',
+    `${CLAUDE_SEND_TOOL},${CLAUDE_REACTION_TOOL}`,
+    '--permission-mode',
+    'dontAsk',
   ];
   if (input.threadContract) args.push('--append-system-prompt', input.threadContract);
   if (input.model !== null) args.push('--model', input.model);

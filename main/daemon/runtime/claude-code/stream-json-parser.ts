@@ -3,7 +3,8 @@
  * A line that is not a JSON object is reported, never thrown (the CLI may print a plain
  * error line such as "No conversation found with session ID: …").
  */
-export type StreamJsonLine = { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly line: string };
+export type StreamJsonLine =
+  { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly line: string };
 
 export class StreamJsonParser {
   private buffer = '';
@@ -27,7 +28,8 @@ export class StreamJsonParser {
 function parseLine(line: string): StreamJsonLine {
   try {
     const value: unknown = JSON.parse(line);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { ok: true, value: value as Record<string, unknown> };
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      return { ok: true, value: value as Record<string, unknown> };
   } catch {
     /* not JSON */
   }

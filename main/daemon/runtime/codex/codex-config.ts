@@ -47,7 +47,12 @@ const toml = (value: string): string => JSON.stringify(value);
 export function codexProviderFromAgentEnv(env: Readonly<Record<string, string>>): CodexProvider | null {
   const baseUrl = env.OPENAI_BASE_URL;
   if (baseUrl === undefined || baseUrl === '') return null;
-  return { id: CODEX_PROVIDER_ID, name: 'AgentTeam agent provider', baseUrl, envKey: env.OPENAI_API_KEY === undefined ? null : 'OPENAI_API_KEY' };
+  return {
+    id: CODEX_PROVIDER_ID,
+    name: 'AgentTeam agent provider',
+    baseUrl,
+    envKey: env.OPENAI_API_KEY === undefined ? null : 'OPENAI_API_KEY',
+  };
 }
 
 export function renderCodexConfig(input: CodexConfigInput): string {

@@ -15,7 +15,8 @@ export interface RpcError {
   readonly data?: unknown;
 }
 
-export type RpcResult<T = unknown> = { readonly ok: true; readonly result: T } | { readonly ok: false; readonly error: RpcError };
+export type RpcResult<T = unknown> =
+  { readonly ok: true; readonly result: T } | { readonly ok: false; readonly error: RpcError };
 
 export interface RpcNotification {
   readonly method: string;

@@ -11,7 +11,17 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Subject, type Observable } from 'rxjs';
 import type { DaemonLog } from '../../daemon-types.js';
-import { boundedDetail, fail, ok, type AgentRuntime, type RuntimeDiagnostics, type RuntimeEvent, type RuntimePrompt, type RuntimeResult, type SubmitReceipt } from '../agent-runtime.js';
+import {
+  boundedDetail,
+  fail,
+  ok,
+  type AgentRuntime,
+  type RuntimeDiagnostics,
+  type RuntimeEvent,
+  type RuntimePrompt,
+  type RuntimeResult,
+  type SubmitReceipt,
+} from '../agent-runtime.js';
 import { PromptQueue } from '../prompt-queue.js';
 import { RuntimeProcess } from '../runtime-process.js';
 import { runtimeBaseEnv } from '../runtime-env.js';
@@ -45,13 +55,16 @@ interface StoredThread {
 
 const CLIENT_INFO = { name: 'agentteam', title: 'AgentTeam Desktop', version: '0.1.0' };
 const THREAD_FILE = 'agentteam-thread.json';
-const DECLINE_REASON = 'AgentTeam runs this agent without interactive approvals; only the agentteam MCP tools are available.';
+const DECLINE_REASON =
+  'AgentTeam runs this agent without interactive approvals; only the agentteam MCP tools are available.';
 
 /**
  * Deterministic answers to Codex's server→client requests (research/runtimes.md §3: they must
  * be answered, or the turn hangs). Everything that would need a person is declined.
  */
-export function answerCodexServerRequest(r: RpcServerRequest): { readonly result: unknown } | { readonly error: RpcError } {
+export function answerCodexServerRequest(
+  r: RpcServerRequest,
+): { readonly result: unknown } | { readonly error: RpcError } {
   switch (r.method) {
     case 'item/commandExecution/requestApproval':
     case 'item/fileChange/requestApproval':
@@ -112,13 +125,20 @@ export class CodexRuntime implements AgentRuntime {
   }
 
   async start(): Promise<RuntimeResult<{ generation: number; sessionId: string; resumed: boolean }>> {
-    if (this.#proc !== null && this.#proc.exit === null) return fail('session_failed', 'internal: the Codex runtime is already running; stop it first');
+    if (this.#proc !== null && this.#proc.exit === null)
+      return fail('session_failed', 'internal: the Codex runtime is already running; stop it first');
     this.#stopping = false;
     const generation = ++this.#generation;
     const o = this.#o;
     const codexHome = join(o.home, 'codex-home');
     await writeCodexHome(codexHome, { mcpUrl: o.mcp.url, model: o.model, provider: o.provider });
-    const env = { ...runtimeBaseEnv(), ...o.env, HOME: o.home, CODEX_HOME: codexHome, [CODEX_MCP_TOKEN_ENV]: o.mcp.token };
+    const env = {
+      ...runtimeBaseEnv(),
+      ...o.env,
+      HOME: o.home,
+      CODEX_HOME: codexHome,
+      [CODEX_MCP_TOKEN_ENV]: o.mcp.token,
+    };
     const proc = RuntimeProcess.spawn({ command: o.command, args: ['app-server', ...o.args], env, cwd: o.cwd });
     this.#proc = proc;
     const rpc = new CodexRpcClient(proc.stdout, proc.stdin, {
@@ -135,7 +155,14 @@ export class CodexRuntime implements AgentRuntime {
     const opened = await this.#withTimeout(this.#open(rpc), o.readyTimeoutMs ?? 30_000);
     if (!opened.ok) {
       await this.#kill();
-      const stderr = boundedDetail(proc.stderrTail.split('\n').filter((l) => l.trim() !== '').slice(-3).join(' | '), 200);
+      const stderr = boundedDetail(
+        proc.stderrTail
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .slice(-3)
+          .join(' | '),
+        200,
+      );
       return fail(opened.code, `${opened.message}${stderr ? ` (codex stderr: ${stderr})` : ''}`);
     }
     this.#threadId = opened.value.threadId;
@@ -148,26 +175,39 @@ export class CodexRuntime implements AgentRuntime {
     const init = await rpc.request('initialize', { clientInfo: CLIENT_INFO, capabilities: null });
     if (!init.ok) return fail('not_ready', `codex app-server did not initialize: ${init.error.message}`);
     rpc.notify('initialized');
-    const threadParams = { cwd: o.cwd, approvalPolicy: 'never', developerInstructions: o.threadContract.developerInstructions };
+    const threadParams = {
+      cwd: o.cwd,
+      approvalPolicy: 'never',
+      developerInstructions: o.threadContract.developerInstructions,
+    };
     const stored = await this.#readThread();
     if (stored !== null && stored.fingerprint === o.threadContract.fingerprint) {
       const resumed = await rpc.request('thread/resume', { threadId: stored.threadId, ...threadParams });
       const id = str(get(resumed.ok ? resumed.result : null, 'thread', 'id'));
       if (id !== null) return ok({ threadId: id, resumed: true });
-      o.log?.warn('codex: thread/resume failed; starting a fresh thread', { agentId: o.agentId, error: resumed.ok ? 'no thread id' : resumed.error.message });
+      o.log?.warn('codex: thread/resume failed; starting a fresh thread', {
+        agentId: o.agentId,
+        error: resumed.ok ? 'no thread id' : resumed.error.message,
+      });
     }
     const started = await rpc.request('thread/start', { ...threadParams, sandbox: 'read-only' });
     if (!started.ok) return fail('session_failed', `codex thread/start failed: ${started.error.message}`);
     const id = str(get(started.result, 'thread', 'id'));
     if (id === null) return fail('protocol_error', 'codex thread/start answered without a thread id');
-    await writeFile(join(o.home, THREAD_FILE), JSON.stringify({ threadId: id, fingerprint: o.threadContract.fingerprint } satisfies StoredThread), { mode: 0o600 });
+    await writeFile(
+      join(o.home, THREAD_FILE),
+      JSON.stringify({ threadId: id, fingerprint: o.threadContract.fingerprint } satisfies StoredThread),
+      { mode: 0o600 },
+    );
     return ok({ threadId: id, resumed: false });
   }
 
   async #readThread(): Promise<StoredThread | null> {
     try {
       const raw = JSON.parse(await readFile(join(this.#o.home, THREAD_FILE), 'utf8')) as Partial<StoredThread>;
-      return typeof raw.threadId === 'string' && typeof raw.fingerprint === 'string' ? { threadId: raw.threadId, fingerprint: raw.fingerprint } : null;
+      return typeof raw.threadId === 'string' && typeof raw.fingerprint === 'string'
+        ? { threadId: raw.threadId, fingerprint: raw.fingerprint }
+        : null;
     } catch {
       return null;
     }
@@ -177,10 +217,18 @@ export class CodexRuntime implements AgentRuntime {
     const proc = this.#proc;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<RuntimeResult<T>>((resolve) => {
-      timer = setTimeout(() => resolve(fail('not_ready', `codex app-server was not ready within ${Math.round(ms / 1000)} s`)), ms);
+      timer = setTimeout(
+        () => resolve(fail('not_ready', `codex app-server was not ready within ${Math.round(ms / 1000)} s`)),
+        ms,
+      );
     });
     const exited = (proc?.exited ?? new Promise<never>(() => undefined)).then(() =>
-      fail('spawn_failed', proc?.spawnError ? `could not start "${this.#o.command}": ${proc.spawnError.message}; check the agent's command in agentteam.json` : 'codex app-server exited during startup'),
+      fail(
+        'spawn_failed',
+        proc?.spawnError
+          ? `could not start "${this.#o.command}": ${proc.spawnError.message}; check the agent's command in agentteam.json`
+          : 'codex app-server exited during startup',
+      ),
     );
     try {
       return await Promise.race([work, timeout, exited]);
@@ -190,7 +238,8 @@ export class CodexRuntime implements AgentRuntime {
   }
 
   submit(prompt: RuntimePrompt): Promise<RuntimeResult<SubmitReceipt>> {
-    if (this.#rpc === null || this.#rpc.closed || this.#threadId === null) return Promise.resolve(fail('not_running', 'the Codex runtime is not running'));
+    if (this.#rpc === null || this.#rpc.closed || this.#threadId === null)
+      return Promise.resolve(fail('not_running', 'the Codex runtime is not running'));
     return this.#queue.submit(prompt);
   }
 
@@ -200,7 +249,10 @@ export class CodexRuntime implements AgentRuntime {
     if (rpc === null || threadId === null) return fail('not_running', 'the Codex runtime is not running');
     const generation = this.#generation;
     this.#lastError = null;
-    const res = await rpc.request('turn/start', { threadId, input: [{ type: 'text', text: prompt.text, text_elements: [] }] });
+    const res = await rpc.request('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: prompt.text, text_elements: [] }],
+    });
     if (!res.ok) return fail('submit_failed', `codex turn/start failed: ${boundedDetail(res.error.message)}`);
     const turnId = str(get(res.result, 'turn', 'id'));
     // turn/started usually comes first; if not, an interrupt must still find the turn.
@@ -228,7 +280,8 @@ export class CodexRuntime implements AgentRuntime {
         const type = str(get(item, 'type'));
         if (type === 'mcpToolCall') {
           const tool = `${str(get(item, 'server')) ?? '?'}/${str(get(item, 'tool')) ?? '?'}`;
-          const status = n.method === 'item/started' ? 'started' : get(item, 'status') === 'completed' ? 'completed' : 'failed';
+          const status =
+            n.method === 'item/started' ? 'started' : get(item, 'status') === 'completed' ? 'completed' : 'failed';
           this.#events.next({ type: 'tool', generation, turnId, tool, status });
         } else if (type === 'agentMessage' && n.method === 'item/completed') {
           const text = str(get(item, 'text'));
@@ -246,7 +299,10 @@ export class CodexRuntime implements AgentRuntime {
         const turnId = str(get(p, 'turn', 'id')) ?? this.#turnId ?? 'unknown';
         const status = str(get(p, 'turn', 'status'));
         const outcome = status === 'failed' ? 'failed' : status === 'interrupted' ? 'interrupted' : 'completed';
-        const error = outcome === 'completed' ? null : boundedDetail(str(get(p, 'turn', 'error', 'message')) ?? this.#lastError ?? `codex turn ${outcome}`);
+        const error =
+          outcome === 'completed'
+            ? null
+            : boundedDetail(str(get(p, 'turn', 'error', 'message')) ?? this.#lastError ?? `codex turn ${outcome}`);
         this.#turnId = null;
         this.#lastCompletedTurnId = turnId;
         this.#events.next({ type: 'turn.end', generation, turnId, outcome, error, at: Date.now() });
@@ -276,7 +332,9 @@ export class CodexRuntime implements AgentRuntime {
     // No turn running: nothing to cancel (the queue is already empty).
     if (turnId === null) return ok(undefined);
     const res = await rpc.request('turn/interrupt', { threadId, turnId });
-    return res.ok ? ok(undefined) : fail('interrupt_failed', `codex turn/interrupt failed: ${boundedDetail(res.error.message)}`);
+    return res.ok
+      ? ok(undefined)
+      : fail('interrupt_failed', `codex turn/interrupt failed: ${boundedDetail(res.error.message)}`);
   }
 
   async #kill(): Promise<void> {

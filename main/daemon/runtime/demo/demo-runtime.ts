@@ -20,7 +20,16 @@ import type { DaemonLog } from '../../daemon-types.js';
 import { TOOL_MESSAGE_SEND, TOOL_REACTION, type McpEndpoint } from '../../mcp/mcp-server.js';
 import { parseEnvelopes } from '../../prompt/envelope.js';
 import { exactTargets } from '../prompt-targets.js';
-import { boundedDetail, textMetrics, type DeliverResult, type RuntimeAdapter, type RuntimeEvent, type RuntimeEventEnvelope, type StartResult, type TurnBoundaryHost } from '../runtime-adapter.js';
+import {
+  boundedDetail,
+  textMetrics,
+  type DeliverResult,
+  type RuntimeAdapter,
+  type RuntimeEvent,
+  type RuntimeEventEnvelope,
+  type StartResult,
+  type TurnBoundaryHost,
+} from '../runtime-adapter.js';
 
 export const DEMO_LABEL = '[demo]';
 /** One beacon at the default 45 s silence threshold before the reply. */
@@ -72,12 +81,23 @@ export class DemoRuntime implements RuntimeAdapter {
     if (this.client !== null) return { ok: true, sessionId: null, resumed: false };
     const client = new Client({ name: 'agentteam-demo-runtime', version: '1.0.0' });
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(this.options.mcp.url), { requestInit: { headers: { ...this.options.mcp.headers } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(this.options.mcp.url), {
+          requestInit: { headers: { ...this.options.mcp.headers } },
+        }),
+      );
       const { tools } = await client.listTools();
-      if (!tools.some((t) => t.name === TOOL_MESSAGE_SEND)) throw new Error(`the MCP server offers no ${TOOL_MESSAGE_SEND} tool`);
+      if (!tools.some((t) => t.name === TOOL_MESSAGE_SEND))
+        throw new Error(`the MCP server offers no ${TOOL_MESSAGE_SEND} tool`);
     } catch (err) {
       await client.close().catch(() => undefined);
-      return { ok: false, code: 'exited', message: boundedDetail(`The demo runtime could not reach the agentteam MCP server: ${err instanceof Error ? err.message : String(err)}`) };
+      return {
+        ok: false,
+        code: 'exited',
+        message: boundedDetail(
+          `The demo runtime could not reach the agentteam MCP server: ${err instanceof Error ? err.message : String(err)}`,
+        ),
+      };
     }
     this.client = client;
     this.emit({ type: 'ready', sessionId: null, resumed: false });
@@ -85,11 +105,19 @@ export class DemoRuntime implements RuntimeAdapter {
   }
 
   async deliver(text: string): Promise<DeliverResult> {
-    if (this.client === null || this.stopped) return { ok: false, code: 'not_running', message: 'The demo runtime is not running; the delivery was not written.' };
+    if (this.client === null || this.stopped)
+      return {
+        ok: false,
+        code: 'not_running',
+        message: 'The demo runtime is not running; the delivery was not written.',
+      };
     // One turn at a time, like a real runtime that queues input during a turn.
     // A real runtime reads its input after the write returns: yield to the event loop first, so
     // the host has marked the rows runtime-visible before this turn can reach its boundary.
-    this.queue = this.queue.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => this.runTurn(text)).catch((err: unknown) => this.options.log?.error('demo turn failed', { error: String(err) }));
+    this.queue = this.queue
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => this.runTurn(text))
+      .catch((err: unknown) => this.options.log?.error('demo turn failed', { error: String(err) }));
     return { ok: true };
   }
 
@@ -122,9 +150,15 @@ export class DemoRuntime implements RuntimeAdapter {
       if (command === 'slow') {
         const ms = demoTaskMs(this.options.env);
         this.emit({ type: 'local_text', ...textMetrics('Working on the long demo task…') });
-        const finished = await firstValueFrom(race(timer(ms, this.scheduler).pipe(map(() => true)), this.interrupts.pipe(map(() => false))));
+        const finished = await firstValueFrom(
+          race(timer(ms, this.scheduler).pipe(map(() => true)), this.interrupts.pipe(map(() => false))),
+        );
         if (!finished) return this.endTurn('interrupted');
-        if (target !== null) await this.send(target, `${DEMO_LABEL} Finished the long quiet task after ${Math.round(ms / 1000)} s. While I was quiet, the daemon showed "Working…" beacons so you were never left wondering.`);
+        if (target !== null)
+          await this.send(
+            target,
+            `${DEMO_LABEL} Finished the long quiet task after ${Math.round(ms / 1000)} s. While I was quiet, the daemon showed "Working…" beacons so you were never left wondering.`,
+          );
       } else if (command === 'react') {
         // A confirmed reaction to the triggering message is a visible reply too (contract §9.2).
         const trigger = parseEnvelopes(text).at(-1);
@@ -141,7 +175,10 @@ export class DemoRuntime implements RuntimeAdapter {
       await this.boundaries();
       this.endTurn('completed');
     } catch (err) {
-      this.emit({ type: 'runtime_error', detail: boundedDetail(`demo runtime: ${err instanceof Error ? err.message : String(err)}`) });
+      this.emit({
+        type: 'runtime_error',
+        detail: boundedDetail(`demo runtime: ${err instanceof Error ? err.message : String(err)}`),
+      });
       this.endTurn('error');
     }
   }
@@ -153,13 +190,21 @@ export class DemoRuntime implements RuntimeAdapter {
       try {
         check = await this.options.host.onTurnBoundary();
       } catch (err) {
-        this.emit({ type: 'final_check', outcome: 'failed', via: 'user_message', detail: boundedDetail(`host error: ${err instanceof Error ? err.message : String(err)}`) });
+        this.emit({
+          type: 'final_check',
+          outcome: 'failed',
+          via: 'user_message',
+          detail: boundedDetail(`host error: ${err instanceof Error ? err.message : String(err)}`),
+        });
         return;
       }
       if (check === null) return;
       this.emit({ type: 'final_check', outcome: 'injected', via: 'user_message', detail: null });
       for (const target of exactTargets(check)) {
-        await this.send(target, `${DEMO_LABEL} Here is the answer I had only written locally; the final-check reminded me to post it through message_send.`);
+        await this.send(
+          target,
+          `${DEMO_LABEL} Here is the answer I had only written locally; the final-check reminded me to post it through message_send.`,
+        );
       }
     }
   }
@@ -167,7 +212,10 @@ export class DemoRuntime implements RuntimeAdapter {
   private async react(messageId: string, emoji: string): Promise<CallToolResult> {
     if (this.client === null) throw new Error('not connected');
     this.emit({ type: 'tool_call', name: TOOL_REACTION });
-    return (await this.client.callTool({ name: TOOL_REACTION, arguments: { message_id: messageId, emoji } })) as CallToolResult;
+    return (await this.client.callTool({
+      name: TOOL_REACTION,
+      arguments: { message_id: messageId, emoji },
+    })) as CallToolResult;
   }
 
   private async send(target: string, content: string): Promise<CallToolResult> {

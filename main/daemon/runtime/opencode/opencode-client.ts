@@ -11,7 +11,9 @@ export interface OpencodeEvent {
   readonly properties: Record<string, unknown>;
 }
 
-export type HttpResult<T> = { readonly ok: true; readonly status: number; readonly body: T } | { readonly ok: false; readonly status: number; readonly message: string };
+export type HttpResult<T> =
+  | { readonly ok: true; readonly status: number; readonly body: T }
+  | { readonly ok: false; readonly status: number; readonly message: string };
 
 export interface EventStream {
   close(): void;
@@ -35,7 +37,12 @@ export class OpencodeClient {
   }
 
   /** One JSON request; an empty 2xx body (`prompt_async` answers 204) is `null`. */
-  call<T = unknown>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, timeoutMs = 15_000): Promise<HttpResult<T>> {
+  call<T = unknown>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+    timeoutMs = 15_000,
+  ): Promise<HttpResult<T>> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve) => {
       const req = request(
@@ -44,7 +51,13 @@ export class OpencodeClient {
           port: this.#port,
           method,
           path,
-          headers: { authorization: this.#auth, accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) },
+          headers: {
+            authorization: this.#auth,
+            accept: 'application/json',
+            ...(payload === undefined
+              ? {}
+              : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+          },
           timeout: timeoutMs,
         },
         (res) => {
@@ -53,7 +66,12 @@ export class OpencodeClient {
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
             const status = res.statusCode ?? 0;
-            if (status < 200 || status >= 300) return resolve({ ok: false, status, message: `${method} ${path} answered ${status}: ${text.slice(0, MAX_ERROR_BODY)}` });
+            if (status < 200 || status >= 300)
+              return resolve({
+                ok: false,
+                status,
+                message: `${method} ${path} answered ${status}: ${text.slice(0, MAX_ERROR_BODY)}`,
+              });
             if (text.trim() === '') return resolve({ ok: true, status, body: null as T });
             try {
               resolve({ ok: true, status, body: JSON.parse(text) as T });
@@ -78,40 +96,50 @@ export class OpencodeClient {
     return new Promise((resolve) => {
       let endResolve: () => void = () => undefined;
       const ended = new Promise<void>((r) => (endResolve = r));
-      const req = request({ host: '127.0.0.1', port: this.#port, method: 'GET', path: '/event', headers: { authorization: this.#auth, accept: 'text/event-stream' } }, (res: IncomingMessage) => {
-        const status = res.statusCode ?? 0;
-        if (status !== 200) {
-          res.resume();
-          endResolve();
-          return resolve({ ok: false, status, message: `GET /event answered ${status}` });
-        }
-        res.setEncoding('utf8');
-        let buffer = '';
-        res.on('data', (chunk: string) => {
-          buffer += chunk;
-          let cut: number;
-          while ((cut = buffer.indexOf('\n\n')) >= 0) {
-            const frame = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            const data = frame
-              .split('\n')
-              .filter((l) => l.startsWith('data:'))
-              .map((l) => l.slice(5).trimStart())
-              .join('\n');
-            if (data === '') continue;
-            try {
-              const parsed = JSON.parse(data) as { type?: unknown; properties?: unknown };
-              if (typeof parsed.type === 'string') onEvent({ type: parsed.type, properties: (parsed.properties ?? {}) as Record<string, unknown> });
-            } catch {
-              /* a malformed frame is skipped; the next one is independent */
-            }
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: this.#port,
+          method: 'GET',
+          path: '/event',
+          headers: { authorization: this.#auth, accept: 'text/event-stream' },
+        },
+        (res: IncomingMessage) => {
+          const status = res.statusCode ?? 0;
+          if (status !== 200) {
+            res.resume();
+            endResolve();
+            return resolve({ ok: false, status, message: `GET /event answered ${status}` });
           }
-        });
-        res.on('end', endResolve);
-        res.on('close', endResolve);
-        res.on('error', endResolve);
-        resolve({ ok: true, status, body: { close: () => req.destroy(), ended } });
-      });
+          res.setEncoding('utf8');
+          let buffer = '';
+          res.on('data', (chunk: string) => {
+            buffer += chunk;
+            let cut: number;
+            while ((cut = buffer.indexOf('\n\n')) >= 0) {
+              const frame = buffer.slice(0, cut);
+              buffer = buffer.slice(cut + 2);
+              const data = frame
+                .split('\n')
+                .filter((l) => l.startsWith('data:'))
+                .map((l) => l.slice(5).trimStart())
+                .join('\n');
+              if (data === '') continue;
+              try {
+                const parsed = JSON.parse(data) as { type?: unknown; properties?: unknown };
+                if (typeof parsed.type === 'string')
+                  onEvent({ type: parsed.type, properties: (parsed.properties ?? {}) as Record<string, unknown> });
+              } catch {
+                /* a malformed frame is skipped; the next one is independent */
+              }
+            }
+          });
+          res.on('end', endResolve);
+          res.on('close', endResolve);
+          res.on('error', endResolve);
+          resolve({ ok: true, status, body: { close: () => req.destroy(), ended } });
+        },
+      );
       req.on('error', (err) => {
         endResolve();
         resolve({ ok: false, status: 0, message: err.message });

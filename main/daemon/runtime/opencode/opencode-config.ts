@@ -41,14 +41,25 @@ export interface OpencodeDirs {
 }
 
 export function opencodeDirs(home: string): OpencodeDirs {
-  return { home, config: join(home, 'xdg', 'config'), data: join(home, 'xdg', 'data'), cache: join(home, 'xdg', 'cache'), state: join(home, 'xdg', 'state') };
+  return {
+    home,
+    config: join(home, 'xdg', 'config'),
+    data: join(home, 'xdg', 'data'),
+    cache: join(home, 'xdg', 'cache'),
+    state: join(home, 'xdg', 'state'),
+  };
 }
 
 /** `OPENAI_BASE_URL` in the agent's env becomes an OpenAI-compatible provider keyed by `OPENAI_API_KEY`. */
 export function opencodeProviderFromAgentEnv(env: Readonly<Record<string, string>>): OpencodeProvider | null {
   const baseUrl = env.OPENAI_BASE_URL;
   if (baseUrl === undefined || baseUrl === '') return null;
-  return { id: OPENCODE_PROVIDER_ID, name: 'AgentTeam agent provider', baseUrl, apiKeyEnv: env.OPENAI_API_KEY === undefined ? null : 'OPENAI_API_KEY' };
+  return {
+    id: OPENCODE_PROVIDER_ID,
+    name: 'AgentTeam agent provider',
+    baseUrl,
+    apiKeyEnv: env.OPENAI_API_KEY === undefined ? null : 'OPENAI_API_KEY',
+  };
 }
 
 /** The model reference OpenCode wants (`provider/model`). */
@@ -88,7 +99,10 @@ export function renderOpencodeConfig(input: OpencodeConfigInput): Record<string,
         // Bundled with OpenCode: nothing is downloaded (research/runtimes.md §2).
         npm: '@ai-sdk/openai-compatible',
         name: p.name,
-        options: { baseURL: p.baseUrl, ...(p.apiKeyEnv === null ? { apiKey: 'none' } : { apiKey: `{env:${p.apiKeyEnv}}` }) },
+        options: {
+          baseURL: p.baseUrl,
+          ...(p.apiKeyEnv === null ? { apiKey: 'none' } : { apiKey: `{env:${p.apiKeyEnv}}` }),
+        },
         models: modelId === null ? {} : { [modelId]: { name: modelId } },
       },
     };
@@ -117,7 +131,8 @@ export function opencodeIsolationEnv(dirs: OpencodeDirs, password: string, mcpTo
 
 /** Creates the XDG dirs (0700) and writes the global `opencode.json` (0600). */
 export async function writeOpencodeHome(dirs: OpencodeDirs, input: OpencodeConfigInput): Promise<string> {
-  for (const dir of [dirs.config, dirs.data, dirs.cache, dirs.state]) await mkdir(dir, { recursive: true, mode: 0o700 });
+  for (const dir of [dirs.config, dirs.data, dirs.cache, dirs.state])
+    await mkdir(dir, { recursive: true, mode: 0o700 });
   await mkdir(join(dirs.config, 'opencode'), { recursive: true, mode: 0o700 });
   const file = join(dirs.config, 'opencode', 'opencode.json');
   await writeFile(file, `${JSON.stringify(renderOpencodeConfig(input), null, 2)}\n`, { mode: 0o600 });

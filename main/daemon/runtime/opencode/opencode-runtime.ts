@@ -11,7 +11,17 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Subject, type Observable } from 'rxjs';
 import type { DaemonLog } from '../../daemon-types.js';
-import { boundedDetail, fail, ok, type AgentRuntime, type RuntimeDiagnostics, type RuntimeEvent, type RuntimePrompt, type RuntimeResult, type SubmitReceipt } from '../agent-runtime.js';
+import {
+  boundedDetail,
+  fail,
+  ok,
+  type AgentRuntime,
+  type RuntimeDiagnostics,
+  type RuntimeEvent,
+  type RuntimePrompt,
+  type RuntimeResult,
+  type SubmitReceipt,
+} from '../agent-runtime.js';
 import { freePort } from '../free-port.js';
 import { PromptQueue } from '../prompt-queue.js';
 import { runtimeBaseEnv } from '../runtime-env.js';
@@ -92,8 +102,12 @@ export class OpencodeRuntime implements AgentRuntime {
   }
 
   async start(): Promise<RuntimeResult<{ generation: number; sessionId: string; resumed: boolean }>> {
-    if (this.#proc !== null && this.#proc.exit === null) return fail('session_failed', 'internal: the OpenCode runtime is already running; stop it first');
-    let last: RuntimeResult<{ generation: number; sessionId: string; resumed: boolean }> = fail('not_ready', 'opencode serve did not start');
+    if (this.#proc !== null && this.#proc.exit === null)
+      return fail('session_failed', 'internal: the OpenCode runtime is already running; stop it first');
+    let last: RuntimeResult<{ generation: number; sessionId: string; resumed: boolean }> = fail(
+      'not_ready',
+      'opencode serve did not start',
+    );
     for (let attempt = 0; attempt < PORT_ATTEMPTS; attempt += 1) {
       last = await this.#startOnce();
       if (last.ok || last.code === 'spawn_failed') return last;
@@ -110,7 +124,12 @@ export class OpencodeRuntime implements AgentRuntime {
     const port = await freePort();
     const password = randomBytes(24).toString('base64url');
     const env = { ...runtimeBaseEnv(), ...o.env, ...opencodeIsolationEnv(dirs, password, o.mcp.token) };
-    const proc = RuntimeProcess.spawn({ command: o.command, args: ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--pure', ...o.args], env, cwd: o.cwd });
+    const proc = RuntimeProcess.spawn({
+      command: o.command,
+      args: ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--pure', ...o.args],
+      env,
+      cwd: o.cwd,
+    });
     this.#proc = proc;
     proc.stdout.resume(); // stdout carries only the "listening" banner; never a message.
     const client = new OpencodeClient(port, password);
@@ -121,16 +140,32 @@ export class OpencodeRuntime implements AgentRuntime {
     const opened = await this.#open(client, generation, deadline);
     if (!opened.ok) {
       await this.#kill();
-      const stderr = boundedDetail(proc.stderrTail.split('\n').filter((l) => l.trim() !== '').slice(-3).join(' | '), 200);
-      const cause = proc.spawnError ? `could not start "${o.command}": ${proc.spawnError.message}; check the agent's command in agentteam.json` : opened.message;
-      return fail(proc.spawnError ? 'spawn_failed' : opened.code, `${cause}${stderr ? ` (opencode stderr: ${stderr})` : ''}`);
+      const stderr = boundedDetail(
+        proc.stderrTail
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .slice(-3)
+          .join(' | '),
+        200,
+      );
+      const cause = proc.spawnError
+        ? `could not start "${o.command}": ${proc.spawnError.message}; check the agent's command in agentteam.json`
+        : opened.message;
+      return fail(
+        proc.spawnError ? 'spawn_failed' : opened.code,
+        `${cause}${stderr ? ` (opencode stderr: ${stderr})` : ''}`,
+      );
     }
     this.#sessionId = opened.value.sessionId;
     this.#events.next({ type: 'ready', generation, sessionId: opened.value.sessionId, resumed: opened.value.resumed });
     return ok({ generation, ...opened.value });
   }
 
-  async #open(client: OpencodeClient, generation: number, deadline: number): Promise<RuntimeResult<{ sessionId: string; resumed: boolean }>> {
+  async #open(
+    client: OpencodeClient,
+    generation: number,
+    deadline: number,
+  ): Promise<RuntimeResult<{ sessionId: string; resumed: boolean }>> {
     const o = this.#o;
     const proc = this.#proc as RuntimeProcess;
     // Readiness: the HTTP server answers (polled: OpenCode has no readiness signal on stdio we can rely on).
@@ -144,7 +179,11 @@ export class OpencodeRuntime implements AgentRuntime {
       if (res.status === 401) return fail('protocol_error', 'opencode serve refused the daemon password (401)');
       await pause(wait);
     }
-    if (!up) return fail('not_ready', proc.exit !== null ? 'opencode serve exited during startup' : 'opencode serve did not answer in time');
+    if (!up)
+      return fail(
+        'not_ready',
+        proc.exit !== null ? 'opencode serve exited during startup' : 'opencode serve did not answer in time',
+      );
     const stream = await client.events((e) => this.#onEvent(generation, e));
     if (!stream.ok) return fail('not_ready', `opencode event stream failed: ${stream.message}`);
     this.#stream = stream.body;
@@ -157,7 +196,9 @@ export class OpencodeRuntime implements AgentRuntime {
       const status = mcp.ok ? mcp.body?.agentteam?.status : undefined;
       if (status === 'connected') break;
       if (status === 'failed' || status === 'needs_auth' || Date.now() >= deadline || proc.exit !== null) {
-        const why = mcp.ok ? `${status ?? 'missing'}${mcp.body?.agentteam?.error ? `: ${mcp.body.agentteam.error}` : ''}` : mcp.message;
+        const why = mcp.ok
+          ? `${status ?? 'missing'}${mcp.body?.agentteam?.error ? `: ${mcp.body.agentteam.error}` : ''}`
+          : mcp.message;
         return fail('not_ready', `OpenCode could not connect the agentteam MCP server (${boundedDetail(why, 160)})`);
       }
       await pause(wait);
@@ -172,27 +213,38 @@ export class OpencodeRuntime implements AgentRuntime {
     if (stored !== null && stored.fingerprint === o.threadContract.fingerprint) {
       const existing = await client.call('GET', `/session/${encodeURIComponent(stored.sessionId)}`);
       if (existing.ok) return ok({ sessionId: stored.sessionId, resumed: true });
-      o.log?.warn('opencode: stored session unavailable; opening a new one', { agentId: o.agentId, status: existing.status });
+      o.log?.warn('opencode: stored session unavailable; opening a new one', {
+        agentId: o.agentId,
+        status: existing.status,
+      });
     }
     const created = await client.call<{ id?: string }>('POST', '/session', { title: `AgentTeam · ${o.agentId}` });
-    if (!created.ok) return fail('session_failed', `opencode could not open a session: ${boundedDetail(created.message)}`);
+    if (!created.ok)
+      return fail('session_failed', `opencode could not open a session: ${boundedDetail(created.message)}`);
     const id = str(created.body?.id);
     if (id === null) return fail('protocol_error', 'opencode POST /session answered without an id');
-    await writeFile(join(o.home, SESSION_FILE), JSON.stringify({ sessionId: id, fingerprint: o.threadContract.fingerprint } satisfies StoredSession), { mode: 0o600 });
+    await writeFile(
+      join(o.home, SESSION_FILE),
+      JSON.stringify({ sessionId: id, fingerprint: o.threadContract.fingerprint } satisfies StoredSession),
+      { mode: 0o600 },
+    );
     return ok({ sessionId: id, resumed: false });
   }
 
   async #readSession(): Promise<StoredSession | null> {
     try {
       const raw = JSON.parse(await readFile(join(this.#o.home, SESSION_FILE), 'utf8')) as Partial<StoredSession>;
-      return typeof raw.sessionId === 'string' && typeof raw.fingerprint === 'string' ? { sessionId: raw.sessionId, fingerprint: raw.fingerprint } : null;
+      return typeof raw.sessionId === 'string' && typeof raw.fingerprint === 'string'
+        ? { sessionId: raw.sessionId, fingerprint: raw.fingerprint }
+        : null;
     } catch {
       return null;
     }
   }
 
   submit(prompt: RuntimePrompt): Promise<RuntimeResult<SubmitReceipt>> {
-    if (this.#client === null || this.#sessionId === null || this.#proc?.exit != null) return Promise.resolve(fail('not_running', 'the OpenCode runtime is not running'));
+    if (this.#client === null || this.#sessionId === null || this.#proc?.exit != null)
+      return Promise.resolve(fail('not_running', 'the OpenCode runtime is not running'));
     return this.#queue.submit(prompt);
   }
 
@@ -202,7 +254,9 @@ export class OpencodeRuntime implements AgentRuntime {
     if (client === null || sessionId === null) return fail('not_running', 'the OpenCode runtime is not running');
     const generation = this.#generation;
     this.#turnError = null;
-    const res = await client.call('POST', `/session/${encodeURIComponent(sessionId)}/prompt_async`, { parts: [{ type: 'text', text: prompt.text }] });
+    const res = await client.call('POST', `/session/${encodeURIComponent(sessionId)}/prompt_async`, {
+      parts: [{ type: 'text', text: prompt.text }],
+    });
     if (!res.ok) return fail('submit_failed', `opencode prompt_async failed: ${boundedDetail(res.message)}`);
     return ok({ generation, turnId: null });
   }
@@ -228,7 +282,14 @@ export class OpencodeRuntime implements AgentRuntime {
     this.#turnError = null;
     this.#abortRequested = false;
     this.#toolStates.clear();
-    this.#events.next({ type: 'turn.end', generation, turnId, outcome, error: err === null ? null : boundedDetail(err.message), at: Date.now() });
+    this.#events.next({
+      type: 'turn.end',
+      generation,
+      turnId,
+      outcome,
+      error: err === null ? null : boundedDetail(err.message),
+      at: Date.now(),
+    });
     this.#queue.turnEnded();
   }
 
@@ -244,8 +305,7 @@ export class OpencodeRuntime implements AgentRuntime {
           this.#beginTurn(generation);
           // An interrupt that came before the loop started would have been a no-op: repeat it now.
           if (this.#abortRequested) void this.#abort();
-        }
-        else if (type === 'idle') this.#endTurn(generation);
+        } else if (type === 'idle') this.#endTurn(generation);
         return;
       }
       case 'session.idle':
@@ -274,7 +334,14 @@ export class OpencodeRuntime implements AgentRuntime {
           const partId = str(get(part, 'id')) ?? '';
           const state = str(get(part, 'state', 'status'));
           const tool = str(get(part, 'tool')) ?? '?';
-          const mapped = state === 'running' || state === 'pending' ? 'started' : state === 'completed' ? 'completed' : state === 'error' ? 'failed' : null;
+          const mapped =
+            state === 'running' || state === 'pending'
+              ? 'started'
+              : state === 'completed'
+                ? 'completed'
+                : state === 'error'
+                  ? 'failed'
+                  : null;
           if (mapped === null || this.#toolStates.get(partId) === mapped) return;
           this.#toolStates.set(partId, mapped);
           this.#events.next({ type: 'tool', generation, turnId, tool, status: mapped });
@@ -282,7 +349,8 @@ export class OpencodeRuntime implements AgentRuntime {
           // Only the assistant's finished text parts: our own prompt is a user text part.
           const messageId = str(get(part, 'messageID'));
           const text = str(get(part, 'text'));
-          if (messageId !== null && this.#assistantMessages.has(messageId) && text !== null && text !== '') this.#events.next({ type: 'local_text', generation, turnId, text });
+          if (messageId !== null && this.#assistantMessages.has(messageId) && text !== null && text !== '')
+            this.#events.next({ type: 'local_text', generation, turnId, text });
         }
         return;
       }

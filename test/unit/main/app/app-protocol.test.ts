@@ -6,7 +6,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as fake from '../../../fixtures/electron-fake.js';
-import { APP_CSP, handleAppProtocol, isAppUrl, registerAppScheme, serveAppRequest } from '../../../../main/app/app-protocol.js';
+import {
+  APP_CSP,
+  handleAppProtocol,
+  isAppUrl,
+  registerAppScheme,
+  serveAppRequest,
+} from '../../../../main/app/app-protocol.js';
 
 describe('app:// protocol', () => {
   let root: string;
@@ -27,7 +33,9 @@ describe('app:// protocol', () => {
 
   it('is registered privileged as standard + secure before ready', () => {
     registerAppScheme();
-    expect(fake.protocol.privileged).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } }]);
+    expect(fake.protocol.privileged).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
+    ]);
   });
 
   it('serves the entry and assets with the strict CSP header and a content type', async () => {
@@ -44,7 +52,13 @@ describe('app:// protocol', () => {
   });
 
   it('never serves outside its folder, another host, or a write', async () => {
-    for (const url of ['app://agentteam/%2e%2e/secret.txt', 'app://agentteam/..%2fsecret.txt', 'app://agentteam/assets/%2e%2e%2f%2e%2e%2fsecret.txt', 'app://other/index.html', 'app://agentteam/missing.js']) {
+    for (const url of [
+      'app://agentteam/%2e%2e/secret.txt',
+      'app://agentteam/..%2fsecret.txt',
+      'app://agentteam/assets/%2e%2e%2f%2e%2e%2fsecret.txt',
+      'app://other/index.html',
+      'app://agentteam/missing.js',
+    ]) {
       const res = await get(url);
       expect(res.status, url).toBe(404);
       expect(await res.text()).not.toContain('do not serve');

@@ -9,7 +9,12 @@ import { appNavigationPolicy, hardenWebContents, openExternalHttps } from '../..
 import type { WebContents } from 'electron';
 
 const policy = appNavigationPolicy();
-const open = () => createAppWindow({ preload: '/app/out/preload/index.cjs', url: APP_ENTRY_URL, policy }) as unknown as fake.FakeBrowserWindow;
+const open = () =>
+  createAppWindow({
+    preload: '/app/out/preload/index.cjs',
+    url: APP_ENTRY_URL,
+    policy,
+  }) as unknown as fake.FakeBrowserWindow;
 
 describe('createAppWindow', () => {
   beforeEach(() => fake.resetElectronFake());
@@ -42,7 +47,14 @@ describe('createAppWindow', () => {
 
   it('denies every new window; an https link goes to the system browser, anything else nowhere', async () => {
     const contents = open().webContents;
-    for (const url of ['https://example.com/docs', 'http://example.com/', 'file:///etc/passwd', 'javascript:alert(1)', 'app://agentteam/index.html', 'about:blank']) {
+    for (const url of [
+      'https://example.com/docs',
+      'http://example.com/',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'app://agentteam/index.html',
+      'about:blank',
+    ]) {
       expect(contents.windowOpenHandler?.({ url })).toEqual({ action: 'deny' });
     }
     await Promise.resolve();
@@ -96,7 +108,14 @@ describe('web contents guards', () => {
 
   it('shell.openExternal only for https', async () => {
     expect(await openExternalHttps('https://example.com/a?b=c')).toBe(true);
-    for (const url of ['http://example.com/', 'file:///bin/sh', 'smb://host/share', 'javascript:alert(1)', 'https://user:pw@example.com/', '']) {
+    for (const url of [
+      'http://example.com/',
+      'file:///bin/sh',
+      'smb://host/share',
+      'javascript:alert(1)',
+      'https://user:pw@example.com/',
+      '',
+    ]) {
       expect(await openExternalHttps(url)).toBe(false);
     }
     expect(fake.shell.opened).toEqual(['https://example.com/a?b=c']);

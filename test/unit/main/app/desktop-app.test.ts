@@ -18,7 +18,12 @@ describe('desktop app composition root', () => {
   let daemonOptions: DaemonOptions[];
   let createDaemon: (o: DaemonOptions) => Promise<FakeDaemon>;
 
-  const boot = (env: Record<string, string> = {}) => bootDesktopApp({ createDaemon, outDir: join(dir, 'out'), env: { AGENTTEAM_USER_DATA_DIR: join(dir, 'user-data'), AGENTTEAM_LOG_CONSOLE: '0', ...env } });
+  const boot = (env: Record<string, string> = {}) =>
+    bootDesktopApp({
+      createDaemon,
+      outDir: join(dir, 'out'),
+      env: { AGENTTEAM_USER_DATA_DIR: join(dir, 'user-data'), AGENTTEAM_LOG_CONSOLE: '0', ...env },
+    });
   const started = async (env?: Record<string, string>): Promise<DesktopApp> => {
     const desktop = boot(env);
     if (desktop === null) throw new Error('no single-instance lock');
@@ -70,7 +75,13 @@ describe('desktop app composition root', () => {
     expect(daemonOptions.map((o) => o.dataDir)).toEqual([join(dir, 'user-data', 'data')]);
     expect(daemonOptions[0]?.log).toBeDefined();
     const window = theWindow();
-    expect(window.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, preload: join(dir, 'out', 'preload', 'index.cjs') });
+    expect(window.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      preload: join(dir, 'out', 'preload', 'index.cjs'),
+    });
     expect(window.webContents.loads).toEqual(['app://agentteam/index.html']);
     expect(fake.protocol.handlers.has('app')).toBe(true);
     expect(fake.session.defaultSession.permissionCheckHandler?.()).toBe(false);
@@ -82,7 +93,12 @@ describe('desktop app composition root', () => {
     const window = theWindow();
     expect(window.webContents.loads).toEqual(['app://agentteam/index.html']);
     expect(window.webContents.navigate('will-navigate', 'http://localhost:5173/')).toBe(true);
-    const page = await fake.ipcMain.invoke(channelOf('agents.list'), window, new fake.FakeWebFrame('http://localhost:5173/'), {});
+    const page = await fake.ipcMain.invoke(
+      channelOf('agents.list'),
+      window,
+      new fake.FakeWebFrame('http://localhost:5173/'),
+      {},
+    );
     expect(page).toMatchObject({ ok: false, code: 'forbidden_sender' });
   });
 
@@ -90,7 +106,9 @@ describe('desktop app composition root', () => {
     await started({ ELECTRON_RENDERER_URL: 'http://localhost:5173' });
     const window = theWindow();
     expect(window.webContents.loads).toEqual(['http://localhost:5173']);
-    expect(await fake.ipcMain.invoke(channelOf('agents.list'), window, window.webContents.mainFrame, {})).toMatchObject({ ok: true });
+    expect(await fake.ipcMain.invoke(channelOf('agents.list'), window, window.webContents.mainFrame, {})).toMatchObject(
+      { ok: true },
+    );
   });
 
   it('AGENTTEAM_DATA_DIR points the daemon at a serve data dir', async () => {
@@ -101,13 +119,22 @@ describe('desktop app composition root', () => {
   it('serves every call of the contract through the gate; settings are seeded from the daemon, then kept in the store', async () => {
     await started();
     const window = theWindow();
-    expect([...fake.ipcMain.handlers.keys()].sort()).toEqual((Object.keys(apiCalls) as ApiCallName[]).map(channelOf).sort());
-    expect(await fake.ipcMain.invoke(channelOf('wakes.list'), window, window.webContents.mainFrame, {})).toEqual({ ok: true, value: [sampleWake()] });
-    const updated = await fake.ipcMain.invoke(channelOf('settings.update'), window, window.webContents.mainFrame, { language: 'zh-CN' });
+    expect([...fake.ipcMain.handlers.keys()].sort()).toEqual(
+      (Object.keys(apiCalls) as ApiCallName[]).map(channelOf).sort(),
+    );
+    expect(await fake.ipcMain.invoke(channelOf('wakes.list'), window, window.webContents.mainFrame, {})).toEqual({
+      ok: true,
+      value: [sampleWake()],
+    });
+    const updated = await fake.ipcMain.invoke(channelOf('settings.update'), window, window.webContents.mainFrame, {
+      language: 'zh-CN',
+    });
     expect(updated).toMatchObject({ ok: true, value: { language: 'zh-CN' } });
     // first run: the store is seeded from the daemon (settings.get) before the window opens.
     expect(daemon.calls.map(([name]) => name)).toEqual(['settings.get', 'wakes.list', 'settings.update']);
-    expect(await fake.ipcMain.invoke(channelOf('settings.get'), window, window.webContents.mainFrame, {})).toMatchObject({ ok: true, value: { language: 'zh-CN' } });
+    expect(
+      await fake.ipcMain.invoke(channelOf('settings.get'), window, window.webContents.mainFrame, {}),
+    ).toMatchObject({ ok: true, value: { language: 'zh-CN' } });
     expect(readFileSync(join(dir, 'user-data', 'data', 'settings.json'), 'utf8')).toContain('zh-CN');
   });
 
@@ -151,7 +178,12 @@ describe('desktop app composition root', () => {
 
   it('quits anyway when the daemon does not drain in time', async () => {
     daemon.stop = () => new Promise<void>(() => undefined);
-    const desktop = bootDesktopApp({ createDaemon, outDir: join(dir, 'out'), env: { AGENTTEAM_USER_DATA_DIR: join(dir, 'user-data'), AGENTTEAM_LOG_CONSOLE: '0' }, stopTimeoutMs: 20 })!;
+    const desktop = bootDesktopApp({
+      createDaemon,
+      outDir: join(dir, 'out'),
+      env: { AGENTTEAM_USER_DATA_DIR: join(dir, 'user-data'), AGENTTEAM_LOG_CONSOLE: '0' },
+      stopTimeoutMs: 20,
+    })!;
     fake.app.becomeReady();
     await desktop.started();
     await desktop.stop();
@@ -168,7 +200,9 @@ describe('desktop app composition root', () => {
     expect(result).toMatchObject({ ok: false, code: 'unavailable' });
     expect((result as { message: string }).message).toContain('agents[0].runtime: invalid option');
     expect((result as { message: string }).message).toContain(join(dir, 'user-data', 'data', 'agentteam.json'));
-    expect(await fake.ipcMain.invoke(channelOf('settings.get'), window, window.webContents.mainFrame, {})).toMatchObject({ ok: true });
+    expect(
+      await fake.ipcMain.invoke(channelOf('settings.get'), window, window.webContents.mainFrame, {}),
+    ).toMatchObject({ ok: true });
   });
 
   it('render-process-gone reloads the window up to the crash-loop cap, then asks the person', async () => {
@@ -176,7 +210,8 @@ describe('desktop app composition root', () => {
     const window = theWindow();
     window.webContents.emit('render-process-gone', {}, { reason: 'clean-exit', exitCode: 0 });
     expect(window.webContents.loads).toHaveLength(1);
-    for (let i = 0; i < 3; i++) window.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 139 });
+    for (let i = 0; i < 3; i++)
+      window.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 139 });
     expect(window.webContents.loads).toHaveLength(4);
     expect(fake.dialog.messageBoxes).toHaveLength(0);
     fake.dialog.nextResponse = 1;
@@ -190,7 +225,15 @@ describe('desktop app composition root', () => {
     const window = theWindow();
     daemon.events.next({
       name: 'alert.raised',
-      payload: { id: 'a1', kind: 'delivery_failed', target: '#general', wakeToken: 'w_42', responseId: 'r_1', message: 'Reply not delivered — kept for re-delivery', at: '2026-11-30T07:00:00.000Z' },
+      payload: {
+        id: 'a1',
+        kind: 'delivery_failed',
+        target: '#general',
+        wakeToken: 'w_42',
+        responseId: 'r_1',
+        message: 'Reply not delivered — kept for re-delivery',
+        at: '2026-11-30T07:00:00.000Z',
+      },
     });
     expect(fake.Notification.shown).toHaveLength(1);
     fake.Notification.shown[0]!.emit('click');

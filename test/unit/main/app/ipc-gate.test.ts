@@ -36,7 +36,9 @@ describe('ipc gate', () => {
   });
 
   it('answers a call from the main frame of a known app window with {ok:true,value}', async () => {
-    const result = await fake.ipcMain.invoke(channelOf('wakes.list'), window, window.webContents.mainFrame, { activeOnly: true });
+    const result = await fake.ipcMain.invoke(channelOf('wakes.list'), window, window.webContents.mainFrame, {
+      activeOnly: true,
+    });
     expect(result).toEqual({ ok: true, value: [sampleWake()] });
     expect(daemon.calls).toEqual([['wakes.list', { activeOnly: true }]]);
   });
@@ -44,34 +46,54 @@ describe('ipc gate', () => {
   describe('refuses a spoofed sender with forbidden_sender and never reaches the daemon', () => {
     it('a subframe of our window', async () => {
       const sub = new fake.FakeWebFrame(APP_ENTRY_URL, window.webContents.mainFrame);
-      expect(await fake.ipcMain.invoke(channelOf('wakes.list'), window, sub, {})).toMatchObject({ ok: false, code: 'forbidden_sender' });
+      expect(await fake.ipcMain.invoke(channelOf('wakes.list'), window, sub, {})).toMatchObject({
+        ok: false,
+        code: 'forbidden_sender',
+      });
     });
     it('a main frame showing another origin', async () => {
       const foreign = new fake.FakeWebFrame('https://evil.example/');
-      expect(await fake.ipcMain.invoke(channelOf('messages.send'), window, foreign, { target: '#general', content: 'x' })).toMatchObject({ ok: false, code: 'forbidden_sender' });
+      expect(
+        await fake.ipcMain.invoke(channelOf('messages.send'), window, foreign, { target: '#general', content: 'x' }),
+      ).toMatchObject({ ok: false, code: 'forbidden_sender' });
     });
     it('an app:// page with a look-alike host', async () => {
       const foreign = new fake.FakeWebFrame('app://agentteam.evil/index.html');
-      expect(await fake.ipcMain.invoke(channelOf('wakes.list'), window, foreign, {})).toMatchObject({ ok: false, code: 'forbidden_sender' });
+      expect(await fake.ipcMain.invoke(channelOf('wakes.list'), window, foreign, {})).toMatchObject({
+        ok: false,
+        code: 'forbidden_sender',
+      });
     });
     it('a window the gate does not know', async () => {
       const stranger = new fake.BrowserWindow({});
       void stranger.loadURL(APP_ENTRY_URL);
-      expect(await fake.ipcMain.invoke(channelOf('wakes.list'), stranger, stranger.webContents.mainFrame, {})).toMatchObject({ ok: false, code: 'forbidden_sender' });
+      expect(
+        await fake.ipcMain.invoke(channelOf('wakes.list'), stranger, stranger.webContents.mainFrame, {}),
+      ).toMatchObject({ ok: false, code: 'forbidden_sender' });
     });
     it('web contents that belong to no window', async () => {
       const orphan = new fake.FakeWebContents(new fake.FakeSession());
-      expect(await fake.ipcMain.invoke(channelOf('wakes.list'), orphan, new fake.FakeWebFrame(APP_ENTRY_URL), {})).toMatchObject({ ok: false, code: 'forbidden_sender' });
+      expect(
+        await fake.ipcMain.invoke(channelOf('wakes.list'), orphan, new fake.FakeWebFrame(APP_ENTRY_URL), {}),
+      ).toMatchObject({ ok: false, code: 'forbidden_sender' });
     });
     it('a destroyed frame (senderFrame null)', async () => {
-      expect(await fake.ipcMain.invoke(channelOf('wakes.list'), window, null, {})).toMatchObject({ ok: false, code: 'forbidden_sender' });
+      expect(await fake.ipcMain.invoke(channelOf('wakes.list'), window, null, {})).toMatchObject({
+        ok: false,
+        code: 'forbidden_sender',
+      });
     });
     it('a window that was closed', async () => {
       window.close();
-      expect(await fake.ipcMain.invoke(channelOf('wakes.list'), window, window.webContents.mainFrame, {})).toMatchObject({ ok: false, code: 'forbidden_sender' });
+      expect(
+        await fake.ipcMain.invoke(channelOf('wakes.list'), window, window.webContents.mainFrame, {}),
+      ).toMatchObject({ ok: false, code: 'forbidden_sender' });
     });
     it('logs the refusal without the payload', async () => {
-      await fake.ipcMain.invoke(channelOf('messages.send'), window, new fake.FakeWebFrame('https://evil.example/'), { target: '#general', content: 'secret words' });
+      await fake.ipcMain.invoke(channelOf('messages.send'), window, new fake.FakeWebFrame('https://evil.example/'), {
+        target: '#general',
+        content: 'secret words',
+      });
       expect(daemon.calls).toEqual([]);
       expect(JSON.stringify(log.lines)).not.toContain('secret words');
       expect(log.lines.some(([level, msg]) => level === 'warn' && msg.includes('sender refused'))).toBe(true);
@@ -79,19 +101,26 @@ describe('ipc gate', () => {
   });
 
   it('answers an invalid payload with invalid_request naming the bad field, and never calls the daemon', async () => {
-    const result = await fake.ipcMain.invoke(channelOf('wakes.list'), window, window.webContents.mainFrame, { limit: 'ten' });
+    const result = await fake.ipcMain.invoke(channelOf('wakes.list'), window, window.webContents.mainFrame, {
+      limit: 'ten',
+    });
     expect(result).toMatchObject({ ok: false, code: 'invalid_request' });
     expect((result as { message: string }).message).toMatch(/^wakes\.list: limit: /);
     expect(daemon.calls).toEqual([]);
   });
 
   it('refuses unknown keys (strict requests)', async () => {
-    const result = await fake.ipcMain.invoke(channelOf('agents.list'), window, window.webContents.mainFrame, { __proto__x: 1 });
+    const result = await fake.ipcMain.invoke(channelOf('agents.list'), window, window.webContents.mainFrame, {
+      __proto__x: 1,
+    });
     expect(result).toMatchObject({ ok: false, code: 'invalid_request' });
   });
 
   it('answers oversized content with content_too_large', async () => {
-    const result = await fake.ipcMain.invoke(channelOf('messages.send'), window, window.webContents.mainFrame, { target: '#general', content: 'x'.repeat(1_048_577) });
+    const result = await fake.ipcMain.invoke(channelOf('messages.send'), window, window.webContents.mainFrame, {
+      target: '#general',
+      content: 'x'.repeat(1_048_577),
+    });
     expect(result).toMatchObject({ ok: false, code: 'content_too_large' });
   });
 
@@ -102,13 +131,33 @@ describe('ipc gate', () => {
     gate.close();
     gate = open();
     gate.addWindow(asWindow(window));
-    const result = await fake.ipcMain.invoke(channelOf('wakes.inspect'), window, window.webContents.mainFrame, { wakeToken: 'w_x' });
-    expect(result).toEqual({ ok: false, code: 'unknown_wake', message: 'No wake "w_x"; list wakes to find its token.' });
+    const result = await fake.ipcMain.invoke(channelOf('wakes.inspect'), window, window.webContents.mainFrame, {
+      wakeToken: 'w_x',
+    });
+    expect(result).toEqual({
+      ok: false,
+      code: 'unknown_wake',
+      message: 'No wake "w_x"; list wakes to find its token.',
+    });
   });
 
   it('hides an unexpected failure behind internal and logs its stack', async () => {
-    const result = await answerCall({ ...daemon.api, 'agents.list': async () => { throw new TypeError('boom at line 3'); } }, 'agents.list', {}, log);
-    expect(result).toEqual({ ok: false, code: 'internal', message: 'agents.list failed inside the app; the log has the details.' });
+    const result = await answerCall(
+      {
+        ...daemon.api,
+        'agents.list': async () => {
+          throw new TypeError('boom at line 3');
+        },
+      },
+      'agents.list',
+      {},
+      log,
+    );
+    expect(result).toEqual({
+      ok: false,
+      code: 'internal',
+      message: 'agents.list failed inside the app; the log has the details.',
+    });
     expect(log.lines.find(([level]) => level === 'error')?.[2]?.error).toMatch(/boom at line 3/);
   });
 
@@ -120,7 +169,10 @@ describe('ipc gate', () => {
 
   it('as packaged (checkResponse off) the request is still parsed, the answer passed as is', async () => {
     const off = { checkResponse: false };
-    expect(await answerCall(daemon.api, 'wakes.list', { limit: 0 }, log, off)).toMatchObject({ ok: false, code: 'invalid_request' });
+    expect(await answerCall(daemon.api, 'wakes.list', { limit: 0 }, log, off)).toMatchObject({
+      ok: false,
+      code: 'invalid_request',
+    });
     expect(await answerCall(daemon.api, 'wakes.list', {}, log, off)).toEqual({ ok: true, value: [sampleWake()] });
   });
 

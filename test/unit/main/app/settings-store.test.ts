@@ -9,7 +9,14 @@ import * as fake from '../../../fixtures/electron-fake.js';
 import { createFakeDaemon, createRecordingLog } from '../../../fixtures/daemon-fake.js';
 import { ApiError } from '../../../../shared/api/contract.js';
 import { ChannelSettingsSchema } from '../../../../shared/config.js';
-import { applySettingsUpdate, defaultSettings, dropLegacyVisibleReplyToggles, openSettingsStore, settingsHandlers, syncSettingsWithDaemon } from '../../../../main/app/settings-store.js';
+import {
+  applySettingsUpdate,
+  defaultSettings,
+  dropLegacyVisibleReplyToggles,
+  openSettingsStore,
+  settingsHandlers,
+  syncSettingsWithDaemon,
+} from '../../../../main/app/settings-store.js';
 
 describe('settings store (electron-store + the shared zod schema)', () => {
   let dir: string;
@@ -30,8 +37,17 @@ describe('settings store (electron-store + the shared zod schema)', () => {
     expect(store.path).toBe(file());
     const settings = store.get();
     expect(settings.language).toBe('en');
-    expect(settings.channels.local?.silenceWatchdog).toMatchObject({ enabled: true, thresholdSeconds: 45, maxBeacons: 5, message: '🧠 Working…' });
-    expect(settings.channels.local?.responseDelivery).toMatchObject({ retryCount: 1, retryDelayMs: 3000, preserveUndelivered: true });
+    expect(settings.channels.local?.silenceWatchdog).toMatchObject({
+      enabled: true,
+      thresholdSeconds: 45,
+      maxBeacons: 5,
+      message: '🧠 Working…',
+    });
+    expect(settings.channels.local?.responseDelivery).toMatchObject({
+      retryCount: 1,
+      retryDelayMs: 3000,
+      preserveUndelivered: true,
+    });
   });
 
   it('the migration drops legacy visible-reply toggles from an existing file (contract §7) and keeps the rest', () => {
@@ -41,7 +57,12 @@ describe('settings store (electron-store + the shared zod schema)', () => {
         language: 'zh-CN',
         visibleReplyContract: { enabled: false },
         visible_reply_contract_enabled: false,
-        channels: { local: { visibleReplyContractEnabled: false, silenceWatchdog: { thresholdSeconds: 30, visibleReplyContract: { enabled: false } } } },
+        channels: {
+          local: {
+            visibleReplyContractEnabled: false,
+            silenceWatchdog: { thresholdSeconds: 30, visibleReplyContract: { enabled: false } },
+          },
+        },
       }),
     );
     const store = openSettingsStore({ dataDir: dir, log });
@@ -50,7 +71,12 @@ describe('settings store (electron-store + the shared zod schema)', () => {
     expect(store.get().language).toBe('zh-CN');
     expect(store.get().channels.local?.silenceWatchdog.thresholdSeconds).toBe(30);
     const migrated = log.lines.find(([, msg]) => msg.includes('legacy visible-reply'));
-    expect(migrated?.[2]?.paths).toEqual(['visibleReplyContract', 'visible_reply_contract_enabled', 'channels.local.visibleReplyContractEnabled', 'channels.local.silenceWatchdog.visibleReplyContract']);
+    expect(migrated?.[2]?.paths).toEqual([
+      'visibleReplyContract',
+      'visible_reply_contract_enabled',
+      'channels.local.visibleReplyContractEnabled',
+      'channels.local.silenceWatchdog.visibleReplyContract',
+    ]);
   });
 
   it('an invalid entry falls back to the defaults, names the path, and leaves the file alone', () => {
@@ -89,7 +115,9 @@ describe('settings store (electron-store + the shared zod schema)', () => {
     daemon.api['settings.update'] = async () => {
       throw new ApiError('unavailable', 'daemon is stopping');
     };
-    await expect(settingsHandlers(store, daemon.api)['settings.update']({ language: 'zh-CN' })).rejects.toThrow('daemon is stopping');
+    await expect(settingsHandlers(store, daemon.api)['settings.update']({ language: 'zh-CN' })).rejects.toThrow(
+      'daemon is stopping',
+    );
     expect(store.get().language).toBe('en');
     expect(store.hasSaved()).toBe(false);
   });
@@ -102,7 +130,10 @@ describe('settings store (electron-store + the shared zod schema)', () => {
 
   it('first run: the store is seeded with the daemon view; later runs re-apply saved settings to the daemon', async () => {
     const first = createFakeDaemon();
-    await first.api['settings.update']({ channel: 'local', settings: ChannelSettingsSchema.parse({ silenceWatchdog: { thresholdSeconds: 12 } }) });
+    await first.api['settings.update']({
+      channel: 'local',
+      settings: ChannelSettingsSchema.parse({ silenceWatchdog: { thresholdSeconds: 12 } }),
+    });
     const store = openSettingsStore({ dataDir: dir, log });
     await syncSettingsWithDaemon(store, first.api, log);
     expect(store.get().channels.local?.silenceWatchdog.thresholdSeconds).toBe(12);
@@ -116,7 +147,9 @@ describe('settings store (electron-store + the shared zod schema)', () => {
   });
 
   it('applySettingsUpdate refuses channel settings without their channel', () => {
-    expect(() => applySettingsUpdate(defaultSettings(), { settings: ChannelSettingsSchema.parse({}) })).toThrow(ApiError);
+    expect(() => applySettingsUpdate(defaultSettings(), { settings: ChannelSettingsSchema.parse({}) })).toThrow(
+      ApiError,
+    );
   });
 
   it('dropLegacyVisibleReplyToggles leaves clean settings untouched', () => {

@@ -10,7 +10,13 @@ import { ReplaySubject, Subject, filter, firstValueFrom, timeout } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, Wake } from '../../../../shared/api/contract.js';
 import { createDaemon, type Daemon } from '../../../../main/daemon/index.js';
-import type { DeliverResult, RuntimeAdapter, RuntimeEvent, RuntimeEventEnvelope, StartResult } from '../../../../main/daemon/runtime/runtime-adapter.js';
+import type {
+  DeliverResult,
+  RuntimeAdapter,
+  RuntimeEvent,
+  RuntimeEventEnvelope,
+  StartResult,
+} from '../../../../main/daemon/runtime/runtime-adapter.js';
 
 /** A runtime whose turns the test opens and closes; like Claude Code, a delivery during a turn joins that turn. */
 class ScriptedRuntime implements RuntimeAdapter {
@@ -55,10 +61,18 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function start(thresholdSeconds: number): Promise<{ daemon: Daemon; runtime: ScriptedRuntime; events: ReplaySubject<ApiEvent> }> {
+async function start(
+  thresholdSeconds: number,
+): Promise<{ daemon: Daemon; runtime: ScriptedRuntime; events: ReplaySubject<ApiEvent> }> {
   const dir = await mkdtemp(join(tmpdir(), 'agentteam-daemon-unit-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  await writeFile(join(dir, 'agentteam.json'), JSON.stringify({ agents: [{ id: 'agent1', name: 'Agent', runtime: 'claude-code' }], channels: { local: { silenceWatchdog: { thresholdSeconds } } } }));
+  await writeFile(
+    join(dir, 'agentteam.json'),
+    JSON.stringify({
+      agents: [{ id: 'agent1', name: 'Agent', runtime: 'claude-code' }],
+      channels: { local: { silenceWatchdog: { thresholdSeconds } } },
+    }),
+  );
   const runtime = new ScriptedRuntime();
   const daemon = await createDaemon({ dataDir: dir, createRuntime: () => ({ ok: true, adapter: runtime }) });
   cleanups.push(() => daemon.stop());
@@ -85,7 +99,10 @@ describe('assembleDaemon wiring', () => {
     expect(runtime.turnOpen).toBe(true);
     const beaconed = await firstValueFrom(
       events.pipe(
-        filter((e): e is Extract<ApiEvent, { name: 'wake.updated' }> => e.name === 'wake.updated' && e.payload.wakeToken === wakeB.wakeToken && e.payload.beacons >= 1),
+        filter(
+          (e): e is Extract<ApiEvent, { name: 'wake.updated' }> =>
+            e.name === 'wake.updated' && e.payload.wakeToken === wakeB.wakeToken && e.payload.beacons >= 1,
+        ),
         timeout({ first: 5000, with: () => Promise.reject(new Error('the wake written mid-turn never got a beacon')) }),
       ),
     );

@@ -10,7 +10,11 @@ describe('first-run config', () => {
     const seed = firstRunConfig(() => false);
     expect(seed.conversations).toEqual(['#general']);
     expect(seed.config.agents.map((a) => [a.id, a.runtime])).toEqual([['demo', 'demo']]);
-    expect(seed.offered.map((o) => [o.command, o.found])).toEqual([['claude', false], ['codex', false], ['opencode', false]]);
+    expect(seed.offered.map((o) => [o.command, o.found])).toEqual([
+      ['claude', false],
+      ['codex', false],
+      ['opencode', false],
+    ]);
   });
 
   it('adds each runtime found on PATH as an agent, with the watchdog spec defaults', () => {

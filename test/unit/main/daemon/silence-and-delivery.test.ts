@@ -41,7 +41,13 @@ function setup(external?: FaultChannel) {
 describe('silence watchdog + delivery confirmation on the local conversation', () => {
   it('a confirmed message_send reply resets the watchdog; beacons are status updates, never stored messages', async () => {
     const t = setup();
-    t.bus.emit('turn.start', { turnId: 't1', agentId: 'claude', channel: 'local', wakeTokens: ['w1'], target: '#general' });
+    t.bus.emit('turn.start', {
+      turnId: 't1',
+      agentId: 'claude',
+      channel: 'local',
+      wakeTokens: ['w1'],
+      target: '#general',
+    });
     let reply: Promise<unknown> = Promise.resolve();
     t.scheduler.schedule(() => {
       reply = t.services.tracker.send({ turnId: 't1', agentId: 'claude', target: '#general', content: 'looking now' });
@@ -63,7 +69,13 @@ describe('silence watchdog + delivery confirmation on the local conversation', (
 
   it('a turn with zero outbound is handed over as no-response; beacons do not count as outbound', async () => {
     const t = setup();
-    t.bus.emit('turn.start', { turnId: 't1', agentId: 'claude', channel: 'local', wakeTokens: ['w1'], target: '#general' });
+    t.bus.emit('turn.start', {
+      turnId: 't1',
+      agentId: 'claude',
+      channel: 'local',
+      wakeTokens: ['w1'],
+      target: '#general',
+    });
     t.scheduler.schedule(() => t.bus.emit('turn.end', { turnId: 't1' }), 100_000);
     await drive(t.scheduler, new Promise<void>((resolve) => t.bus.turnEnd$.subscribe(() => resolve())));
     expect(t.statuses).toHaveLength(2);
@@ -73,10 +85,20 @@ describe('silence watchdog + delivery confirmation on the local conversation', (
   it('on a channel that posts beacons as messages, each beacon goes through delivery confirmation once and never resets the watchdog', async () => {
     const telegram = new FaultChannel({ name: 'telegram', beaconSurface: 'message' });
     const t = setup(telegram);
-    t.bus.emit('turn.start', { turnId: 't1', agentId: 'claude', channel: 'telegram', wakeTokens: ['w1'], target: '#tg' });
+    t.bus.emit('turn.start', {
+      turnId: 't1',
+      agentId: 'claude',
+      channel: 'telegram',
+      wakeTokens: ['w1'],
+      target: '#tg',
+    });
     t.scheduler.schedule(() => t.bus.emit('turn.end', { turnId: 't1' }), 200_000);
     await drive(t.scheduler, new Promise<void>((resolve) => t.bus.turnEnd$.subscribe(() => resolve())));
-    expect(telegram.visible.map((m) => m.content)).toEqual(['🧠 Working… 45s', '🧠 Working… 1m 30s', '⚠️ Extended processing — still working. Response may be delayed.']);
+    expect(telegram.visible.map((m) => m.content)).toEqual([
+      '🧠 Working… 45s',
+      '🧠 Working… 1m 30s',
+      '⚠️ Extended processing — still working. Response may be delayed.',
+    ]);
     // 45 s apart, unaffected by their own delivery
     expect(t.statuses.map((s) => s.at)).toEqual([45_000, 90_000, 135_000]);
     expect(t.results.every((r) => r.purpose === 'beacon')).toBe(true);
@@ -84,6 +106,13 @@ describe('silence watchdog + delivery confirmation on the local conversation', (
   });
 
   it('formats elapsed time for the chip', () => {
-    expect([0, 45_000, 60_000, 90_000, 3_600_000, 3_900_000].map(formatElapsed)).toEqual(['0s', '45s', '1m', '1m 30s', '1h', '1h 5m']);
+    expect([0, 45_000, 60_000, 90_000, 3_600_000, 3_900_000].map(formatElapsed)).toEqual([
+      '0s',
+      '45s',
+      '1m',
+      '1m 30s',
+      '1h',
+      '1h 5m',
+    ]);
   });
 });

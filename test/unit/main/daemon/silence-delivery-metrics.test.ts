@@ -13,14 +13,50 @@ describe('bindSilenceDeliveryMetrics', () => {
     const beacon$ = new Subject<Beacon>();
     const alert$ = new Subject<DeliveryAlert>();
     const sub = bindSilenceDeliveryMetrics(registry, { bus, beacon$, alert$ });
-    const beacon: Beacon = { turnId: 't', agentId: 'claude', channel: 'local', target: null, wakeTokens: [], kind: 'beacon', index: 1, elapsedMs: 45_000, silentMs: 45_000, message: 'x' };
+    const beacon: Beacon = {
+      turnId: 't',
+      agentId: 'claude',
+      channel: 'local',
+      target: null,
+      wakeTokens: [],
+      kind: 'beacon',
+      index: 1,
+      elapsedMs: 45_000,
+      silentMs: 45_000,
+      message: 'x',
+    };
     beacon$.next(beacon);
     beacon$.next({ ...beacon, index: 2 });
     beacon$.next({ ...beacon, kind: 'escalation', index: 6 });
-    const result = { turnId: 't', responseId: 'r', chunkIndex: 0, chunkCount: 1, agentId: 'claude', target: '#general', channel: 'local', messageId: 'm', seq: 1, ack: 'sent', failure: null, redelivered: false, purpose: 'reply' } as const;
+    const result = {
+      turnId: 't',
+      responseId: 'r',
+      chunkIndex: 0,
+      chunkCount: 1,
+      agentId: 'claude',
+      target: '#general',
+      channel: 'local',
+      messageId: 'm',
+      seq: 1,
+      ack: 'sent',
+      failure: null,
+      redelivered: false,
+      purpose: 'reply',
+    } as const;
     bus.emit('delivery.result', { ...result, state: 'delivered', attempts: 2 });
     bus.emit('delivery.result', { ...result, state: 'delivered', attempts: 1, redelivered: true });
-    alert$.next({ id: 'a', kind: 'delivery_failed', turnId: 't', agentId: 'claude', channel: 'local', target: '#general', wakeToken: null, responseId: 'r', message: 'x', at: '' });
+    alert$.next({
+      id: 'a',
+      kind: 'delivery_failed',
+      turnId: 't',
+      agentId: 'claude',
+      channel: 'local',
+      target: '#general',
+      wakeToken: null,
+      responseId: 'r',
+      message: 'x',
+      at: '',
+    });
     const text = await registry.metrics();
     expect(text).toContain('watchdog_beacons_total{channel="local"} 2');
     expect(text).toContain('watchdog_escalations_total{channel="local"} 1');

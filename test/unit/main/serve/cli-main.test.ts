@@ -29,7 +29,11 @@ async function startServe(daemon: ScriptedDaemon) {
   const stopRequested = new Promise<string>((r) => (stop = r));
   let listening = (_s: ServeServer): void => undefined;
   const ready = new Promise<ServeServer>((r) => (listening = r));
-  const exit = runCli(['serve', '--data-dir', dataDir, '--port', '0'], { io, createDaemon: async () => daemon, serve: { rendererDir: null, stopRequested, onListening: listening } });
+  const exit = runCli(['serve', '--data-dir', dataDir, '--port', '0'], {
+    io,
+    createDaemon: async () => daemon,
+    serve: { rendererDir: null, stopRequested, onListening: listening },
+  });
   const server = await ready;
   return { io, server, exit, stop };
 }
@@ -41,7 +45,10 @@ describe('agentteam CLI without a daemon', () => {
     ['messages', ['messages', '--data-dir', 'DIR', '--target', '#general', '--json']],
   ])('%s prints one line and exits 1', async (_name, argv) => {
     const io = captureIo();
-    const code = await runCli(argv.map((a) => (a === 'DIR' ? dataDir : a)), { io });
+    const code = await runCli(
+      argv.map((a) => (a === 'DIR' ? dataDir : a)),
+      { io },
+    );
     expect(code).toBe(1);
     expect(io.errLines).toHaveLength(1);
     expect(io.errLines[0]).toMatch(/no daemon is running .*agentteam serve --data-dir/);
@@ -85,22 +92,52 @@ describe('agentteam serve + send/wakes/messages', () => {
     expect(existsSync(join(dataDir, 'serve.json'))).toBe(true);
 
     const send = captureIo();
-    expect(await runCli(['send', '--data-dir', dataDir, '--target', '#general', '--text', '@demo hi'], { io: send })).toBe(0);
+    expect(
+      await runCli(['send', '--data-dir', dataDir, '--target', '#general', '--text', '@demo hi'], { io: send }),
+    ).toBe(0);
     expect(send.outLines).toEqual(['sent msg_1 seq 1 to #general']);
 
-    daemon.wakes[0] = { ...wakeFixture({ wakeToken: 'w_1', status: 'completed_without_visible_reply', reason: 'no_reply' }), beacons: 2, finalCheck: true };
+    daemon.wakes[0] = {
+      ...wakeFixture({ wakeToken: 'w_1', status: 'completed_without_visible_reply', reason: 'no_reply' }),
+      beacons: 2,
+      finalCheck: true,
+    };
     const wakes = captureIo();
     expect(await runCli(['wakes', '--data-dir', dataDir, '--json'], { io: wakes })).toBe(0);
     const rows = JSON.parse(wakes.outLines[0] ?? '') as Array<Record<string, unknown>>;
-    expect(Object.keys(rows[0] ?? {}).sort()).toEqual(['agentId', 'beacons', 'createdAt', 'endedAt', 'finalCheck', 'messageId', 'reason', 'runtime', 'status', 'target', 'wakeToken'].sort());
-    expect(rows[0]).toMatchObject({ wakeToken: 'w_1', status: 'completed_without_visible_reply', reason: 'no_reply', beacons: 2, finalCheck: true });
+    expect(Object.keys(rows[0] ?? {}).sort()).toEqual(
+      [
+        'agentId',
+        'beacons',
+        'createdAt',
+        'endedAt',
+        'finalCheck',
+        'messageId',
+        'reason',
+        'runtime',
+        'status',
+        'target',
+        'wakeToken',
+      ].sort(),
+    );
+    expect(rows[0]).toMatchObject({
+      wakeToken: 'w_1',
+      status: 'completed_without_visible_reply',
+      reason: 'no_reply',
+      beacons: 2,
+      finalCheck: true,
+    });
 
     const msgs = captureIo();
     expect(await runCli(['messages', '--data-dir', dataDir, '--target', '#general', '--json'], { io: msgs })).toBe(0);
-    expect(JSON.parse(msgs.outLines[0] ?? '')).toEqual([expect.objectContaining({ id: 'msg_1', seq: 1, author: 'you', content: '@demo hi' })]);
+    expect(JSON.parse(msgs.outLines[0] ?? '')).toEqual([
+      expect.objectContaining({ id: 'msg_1', seq: 1, author: 'you', content: '@demo hi' }),
+    ]);
 
     const unknown = captureIo();
-    expect(await runCli(['send', '--data-dir', dataDir, '--target', '#nowhere', '--text', 'x'], { io: unknown })).toBe(2);
+    expect(await runCli(['send', '--data-dir', dataDir, '--target', '#nowhere', '--text', 'x'], { io: unknown })).toBe(
+      2,
+    );
     expect(unknown.errLines).toEqual(['agentteam: #nowhere does not exist; create it first. (unknown_target)']);
 
     stop('SIGTERM');
@@ -127,7 +164,11 @@ describe('agentteam serve + send/wakes/messages', () => {
   it('refuses to serve a data dir another live process serves', async () => {
     await writeFile(join(dataDir, 'serve.json'), JSON.stringify({ port: 4000, pid: process.ppid, startedAt: 'x' }));
     const io = captureIo();
-    const code = await runCli(['serve', '--data-dir', dataDir, '--port', '0'], { io, createDaemon: async () => createScriptedDaemon(), serve: { rendererDir: null, stopRequested: new Promise(() => undefined) } });
+    const code = await runCli(['serve', '--data-dir', dataDir, '--port', '0'], {
+      io,
+      createDaemon: async () => createScriptedDaemon(),
+      serve: { rendererDir: null, stopRequested: new Promise(() => undefined) },
+    });
     expect(code).toBe(1);
     expect(io.errLines[0]).toMatch(/already serves/);
   });
@@ -142,6 +183,8 @@ describe('agentteam serve + send/wakes/messages', () => {
       serve: { rendererDir: null, stopRequested: new Promise(() => undefined) },
     });
     expect(code).toBe(1);
-    expect(io.errLines).toEqual([`agentteam: the daemon could not start: ${dataDir}/agentteam.json: agents[0].runtime: invalid option`]);
+    expect(io.errLines).toEqual([
+      `agentteam: the daemon could not start: ${dataDir}/agentteam.json: agents[0].runtime: invalid option`,
+    ]);
   });
 });

@@ -9,7 +9,12 @@ const cases: Array<[string, NodeJS.ProcessEnv, NodeJS.Platform, string]> = [
   ['linux XDG_CONFIG_HOME', { XDG_CONFIG_HOME: '/x/cfg' }, 'linux', join('/x/cfg', 'AgentTeam')],
   ['linux empty XDG_CONFIG_HOME', { XDG_CONFIG_HOME: '' }, 'linux', join('/home/p', '.config', 'AgentTeam')],
   ['macOS', {}, 'darwin', join('/home/p', 'Library', 'Application Support', 'AgentTeam')],
-  ['Windows APPDATA', { APPDATA: 'C:/Users/p/AppData/Roaming' }, 'win32', join('C:/Users/p/AppData/Roaming', 'AgentTeam')],
+  [
+    'Windows APPDATA',
+    { APPDATA: 'C:/Users/p/AppData/Roaming' },
+    'win32',
+    join('C:/Users/p/AppData/Roaming', 'AgentTeam'),
+  ],
 ];
 
 describe('default data dir (Electron userData for "AgentTeam")', () => {

@@ -27,14 +27,20 @@ afterEach(async () => {
 });
 
 /** A raw GET, so tests can set any Host header and path (fetch normalises both). */
-function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: server.port, path, headers: { host: `127.0.0.1:${server.port}`, ...headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port: server.port, path, headers: { host: `127.0.0.1:${server.port}`, ...headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -56,7 +62,10 @@ async function connected(): Promise<WebSocket> {
   return ws;
 }
 
-function nextFrame(ws: WebSocket, pick: (frame: Record<string, unknown>) => boolean = () => true): Promise<Record<string, unknown>> {
+function nextFrame(
+  ws: WebSocket,
+  pick: (frame: Record<string, unknown>) => boolean = () => true,
+): Promise<Record<string, unknown>> {
   return new Promise((resolve) => {
     const onMessage = (data: WebSocket.RawData): void => {
       const frame = JSON.parse(data.toString()) as Record<string, unknown>;
@@ -163,7 +172,11 @@ describe('serve WebSocket bridge', () => {
 
   it('turns an ApiError into its code and message, and any other throw into internal without its text', async () => {
     const ws = await connected();
-    expect(await call(ws, 5, 'messages.send', { target: '#nowhere', content: 'x' })).toMatchObject({ ok: false, code: 'unknown_target', message: '#nowhere does not exist; create it first.' });
+    expect(await call(ws, 5, 'messages.send', { target: '#nowhere', content: 'x' })).toMatchObject({
+      ok: false,
+      code: 'unknown_target',
+      message: '#nowhere does not exist; create it first.',
+    });
     daemon.api['agents.list'] = async () => {
       throw new Error('secret stack detail');
     };
@@ -226,7 +239,9 @@ describe('findRendererDir', () => {
     expect(findRendererDir(`file://${join(root, 'out', 'main', 'cli.js')}`)).toBeNull();
     await writeFile(join(root, 'out', 'renderer', 'index.html'), '');
     expect(findRendererDir(`file://${join(root, 'out', 'main', 'cli.js')}`)).toBe(join(root, 'out', 'renderer'));
-    expect(findRendererDir(`file://${join(root, 'main', 'serve', 'serve-command.ts')}`)).toBe(join(root, 'out', 'renderer'));
+    expect(findRendererDir(`file://${join(root, 'main', 'serve', 'serve-command.ts')}`)).toBe(
+      join(root, 'out', 'renderer'),
+    );
     await rm(root, { recursive: true, force: true });
   });
 });

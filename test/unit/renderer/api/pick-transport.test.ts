@@ -4,7 +4,8 @@ import { buildClientApi } from '../../../../renderer/src/api/client-api.js';
 import { ipcClient, type HostWindow } from '../../../../renderer/src/api/ipc-client.js';
 import { pickTransport } from '../../../../renderer/src/api/pick-transport.js';
 
-const fakeWindow = (extra: Record<string, unknown>, search = '') => ({ location: { search, protocol: 'http:', host: '127.0.0.1:1' }, ...extra }) as unknown as HostWindow;
+const fakeWindow = (extra: Record<string, unknown>, search = '') =>
+  ({ location: { search, protocol: 'http:', host: '127.0.0.1:1' }, ...extra }) as unknown as HostWindow;
 
 describe('transport choice', () => {
   const bridge = buildClientApi(
@@ -26,7 +27,10 @@ describe('transport choice', () => {
   });
 
   it('builds one named method per call that carries the call name', async () => {
-    expect(await bridge.wakes.inspect({ wakeToken: 'w1' })).toEqual({ ok: true, value: { name: 'wakes.inspect', request: { wakeToken: 'w1' } } });
+    expect(await bridge.wakes.inspect({ wakeToken: 'w1' })).toEqual({
+      ok: true,
+      value: { name: 'wakes.inspect', request: { wakeToken: 'w1' } },
+    });
     expect(Object.keys(bridge).sort()).toEqual(['agents', 'conversations', 'events', 'messages', 'settings', 'wakes']);
   });
 });

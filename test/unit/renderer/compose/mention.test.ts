@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../../../shared/api/contract.js';
 import { completeMention, matchAgents, mentionAt } from '../../../../renderer/src/compose/mention.js';
 
-const agent = (id: string, name: string): Agent => ({ id, name, runtime: 'demo', model: null, state: 'idle', demo: false });
+const agent = (id: string, name: string): Agent => ({
+  id,
+  name,
+  runtime: 'demo',
+  model: null,
+  state: 'idle',
+  demo: false,
+});
 const agents = [agent('claude', 'Claude'), agent('codex', 'Codex'), agent('demo', 'Demo'), agent('oc', 'OpenCode')];
 
 describe('@mention completion', () => {

@@ -8,7 +8,9 @@ describe('UI copy', () => {
       const en = copyTables.en[key];
       const zh = copyTables['zh-CN'][key];
       expect(zh, key).toBeTruthy();
-      expect([...zh.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort(), key).toEqual([...en.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort());
+      expect([...zh.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort(), key).toEqual(
+        [...en.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort(),
+      );
     }
   });
 
@@ -19,7 +21,8 @@ describe('UI copy', () => {
 
   it('offers no visible-reply toggle or wording that the contract can be switched off (contract §7.3)', () => {
     for (const table of Object.values(copyTables)) {
-      for (const text of Object.values(table)) expect(text).not.toMatch(/visible.?reply|force (a )?reply|可见回复|强制回复/i);
+      for (const text of Object.values(table))
+        expect(text).not.toMatch(/visible.?reply|force (a )?reply|可见回复|强制回复/i);
     }
   });
 });

@@ -1,18 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import type { Alert, Wake } from '../../../../shared/api/contract.js';
-import { alertKindOfEvent, alertText, chipKind, chipText, statusAlerts, statusChips } from '../../../../renderer/src/status/wake-chips.js';
+import {
+  alertKindOfEvent,
+  alertText,
+  chipKind,
+  chipText,
+  statusAlerts,
+  statusChips,
+} from '../../../../renderer/src/status/wake-chips.js';
 import { wakeFixture } from '../../../fixtures/scripted-daemon.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 30, 10, 0, s)).toISOString();
-const w = (token: string, status: Wake['status'], extra: Partial<Wake> = {}): Wake => wakeFixture({ wakeToken: token, status, createdAt: at(0), ...extra });
+const w = (token: string, status: Wake['status'], extra: Partial<Wake> = {}): Wake =>
+  wakeFixture({ wakeToken: token, status, createdAt: at(0), ...extra });
 
 describe('status area chips (contract §10.3, UI.md)', () => {
   it('shows every active wake of this conversation, one chip each, oldest first', () => {
     const chips = statusChips(
-      [w('b', 'delivered', { createdAt: at(5) }), w('a', 'queued', { createdAt: at(1) }), w('c', 'final_check_sent', { createdAt: at(9) }), w('x', 'delivered', { target: '#other' })],
+      [
+        w('b', 'delivered', { createdAt: at(5) }),
+        w('a', 'queued', { createdAt: at(1) }),
+        w('c', 'final_check_sent', { createdAt: at(9) }),
+        w('x', 'delivered', { target: '#other' }),
+      ],
       '#general',
     );
-    expect(chips.map((c) => [c.wakeToken, c.status])).toEqual([['a', 'queued'], ['b', 'delivered'], ['c', 'final_check_sent']]);
+    expect(chips.map((c) => [c.wakeToken, c.status])).toEqual([
+      ['a', 'queued'],
+      ['b', 'delivered'],
+      ['c', 'final_check_sent'],
+    ]);
   });
 
   it('hides terminal statuses while any wake of the conversation is active', () => {
@@ -31,7 +48,12 @@ describe('status area chips (contract §10.3, UI.md)', () => {
       '#general',
     );
     expect(chips).toHaveLength(1);
-    expect(chips[0]).toMatchObject({ wakeToken: 'new', status: 'completed_without_visible_reply', kind: 'received_idle', active: false });
+    expect(chips[0]).toMatchObject({
+      wakeToken: 'new',
+      status: 'completed_without_visible_reply',
+      kind: 'received_idle',
+      active: false,
+    });
   });
 
   it('a thread is its own scope: its wakes never show in the parent conversation', () => {
@@ -57,8 +79,12 @@ describe('status area chips (contract §10.3, UI.md)', () => {
   });
 
   it('carries failure detail only for a failed wake', () => {
-    expect(statusChips([w('f', 'failed', { detail: 'API error 500', endedAt: at(1) })], '#general')[0]?.detail).toBe('API error 500');
-    expect(statusChips([w('n', 'completed_without_visible_reply', { detail: 'x', endedAt: at(1) })], '#general')[0]?.detail).toBeNull();
+    expect(statusChips([w('f', 'failed', { detail: 'API error 500', endedAt: at(1) })], '#general')[0]?.detail).toBe(
+      'API error 500',
+    );
+    expect(
+      statusChips([w('n', 'completed_without_visible_reply', { detail: 'x', endedAt: at(1) })], '#general')[0]?.detail,
+    ).toBeNull();
   });
 });
 
@@ -84,32 +110,77 @@ describe('chip copy (UI.md table)', () => {
     const forbidden = /fail|did not|didn't|no reply|not reply|unanswered|should have|未回复|没有回复|失败/i;
     for (const lang of ['en', 'zh-CN'] as const) {
       expect(chipText({ createdAt: at(0) }, 'received_idle', lang, now)).not.toMatch(forbidden);
-      expect(alertText({ id: 'a', kind: 'no_response', target: '#general', wakeToken: null, responseId: null, message: 'x', at: at(0) }, lang)).not.toMatch(forbidden);
+      expect(
+        alertText(
+          {
+            id: 'a',
+            kind: 'no_response',
+            target: '#general',
+            wakeToken: null,
+            responseId: null,
+            message: 'x',
+            at: at(0),
+          },
+          lang,
+        ),
+      ).not.toMatch(forbidden);
     }
   });
 });
 
 describe('alerts in the status area', () => {
-  const alert = (id: string, kind: Alert['kind'], extra: Partial<Alert> = {}): Alert => ({ id, kind, target: '#general', wakeToken: null, responseId: null, message: 'x', at: at(50), ...extra });
+  const alert = (id: string, kind: Alert['kind'], extra: Partial<Alert> = {}): Alert => ({
+    id,
+    kind,
+    target: '#general',
+    wakeToken: null,
+    responseId: null,
+    message: 'x',
+    at: at(50),
+    ...extra,
+  });
   const wakes = new Map([['a', w('a', 'delivered', { createdAt: at(30) })]]);
   const chips = statusChips(wakes.values(), '#general');
 
   it('shows alerts of this conversation raised since the shown wake, and of the shown wakes', () => {
-    const shown = statusAlerts([alert('1', 'delivery_failed'), alert('2', 'delivery_uncertain', { at: at(10) }), alert('3', 'delivery_uncertain', { wakeToken: 'a', at: at(1) }), alert('4', 'delivery_failed', { target: '#other' })], '#general', chips, wakes, new Set());
+    const shown = statusAlerts(
+      [
+        alert('1', 'delivery_failed'),
+        alert('2', 'delivery_uncertain', { at: at(10) }),
+        alert('3', 'delivery_uncertain', { wakeToken: 'a', at: at(1) }),
+        alert('4', 'delivery_failed', { target: '#other' }),
+      ],
+      '#general',
+      chips,
+      wakes,
+      new Set(),
+    );
     expect(shown.map((a) => a.id)).toEqual(['1', '3']);
   });
 
   it('does not repeat an escalation the shown chip already says', () => {
-    expect(statusAlerts([alert('e', 'escalation', { wakeToken: 'a' })], '#general', chips, wakes, new Set())).toEqual([]);
-    expect(statusAlerts([alert('e', 'escalation', { wakeToken: 'gone' })], '#general', chips, wakes, new Set()).map((a) => a.id)).toEqual(['e']);
+    expect(statusAlerts([alert('e', 'escalation', { wakeToken: 'a' })], '#general', chips, wakes, new Set())).toEqual(
+      [],
+    );
+    expect(
+      statusAlerts([alert('e', 'escalation', { wakeToken: 'gone' })], '#general', chips, wakes, new Set()).map(
+        (a) => a.id,
+      ),
+    ).toEqual(['e']);
   });
 
   it('does not repeat a no-response the shown chip already says ("Received — back to idle" once)', () => {
     const ended = new Map([['n', w('n', 'completed_without_visible_reply', { reason: 'no_reply', endedAt: at(40) })]]);
     const endedChips = statusChips(ended.values(), '#general');
-    expect(statusAlerts([alert('r', 'no_response', { wakeToken: 'n' })], '#general', endedChips, ended, new Set())).toEqual([]);
+    expect(
+      statusAlerts([alert('r', 'no_response', { wakeToken: 'n' })], '#general', endedChips, ended, new Set()),
+    ).toEqual([]);
     // A delivery alert of the same wake is new information and stays.
-    expect(statusAlerts([alert('d', 'delivery_failed', { wakeToken: 'n' })], '#general', endedChips, ended, new Set()).map((a) => a.id)).toEqual(['d']);
+    expect(
+      statusAlerts([alert('d', 'delivery_failed', { wakeToken: 'n' })], '#general', endedChips, ended, new Set()).map(
+        (a) => a.id,
+      ),
+    ).toEqual(['d']);
   });
 
   it('drops dismissed alerts', () => {

@@ -12,7 +12,14 @@ describe('HookBus', () => {
     bus.turnEnd$.subscribe((e) => seen.push(`end:${e.turnId}`));
     bus.emit('turn.start', { turnId: 't1', agentId: 'a', channel: 'local', wakeTokens: ['w1'] });
     bus.emit('runtime.local', { turnId: 't1', kind: 'local_text', bytes: 10, runes: 9 });
-    bus.emit('message.delivered', { turnId: 't1', agentId: 'a', channel: 'local', target: '#general', messageId: 'm1', kind: 'message' });
+    bus.emit('message.delivered', {
+      turnId: 't1',
+      agentId: 'a',
+      channel: 'local',
+      target: '#general',
+      messageId: 'm1',
+      kind: 'message',
+    });
     expect(seen).toEqual(['start:t1', 'local:local_text', 'delivered:m1']);
     bus.emit('turn.end', { turnId: 't1' });
     expect(seen.at(-1)).toBe('end:t1');
@@ -22,7 +29,15 @@ describe('HookBus', () => {
     const bus = new HookBus();
     let completed = 0;
     let after = 0;
-    for (const s of [bus.turnStart$, bus.turnEnd$, bus.deliveryResult$, bus.responseOutbound$, bus.messageDelivered$, bus.runtimeLocal$] as Observable<unknown>[]) s.subscribe({ next: () => after++, complete: () => completed++ });
+    for (const s of [
+      bus.turnStart$,
+      bus.turnEnd$,
+      bus.deliveryResult$,
+      bus.responseOutbound$,
+      bus.messageDelivered$,
+      bus.runtimeLocal$,
+    ] as Observable<unknown>[])
+      s.subscribe({ next: () => after++, complete: () => completed++ });
     bus.complete();
     bus.emit('turn.end', { turnId: 't1' });
     expect(completed).toBe(6);

@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFIG_FILE, formatJsonPath, loadConfig, type ConfigLoad } from '../../../../../main/daemon/config/load-config.js';
+import {
+  CONFIG_FILE,
+  formatJsonPath,
+  loadConfig,
+  type ConfigLoad,
+} from '../../../../../main/daemon/config/load-config.js';
 import type { DaemonLog } from '../../../../../main/daemon/daemon-types.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
 
@@ -19,7 +24,8 @@ function write(content: unknown): void {
 
 function recordingLog(): DaemonLog & { lines: Array<[string, string, Record<string, unknown> | undefined]> } {
   const lines: Array<[string, string, Record<string, unknown> | undefined]> = [];
-  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push([level, message, fields]);
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    void lines.push([level, message, fields]);
   return { lines, info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') };
 }
 
@@ -53,7 +59,18 @@ describe('loadConfig', () => {
 
   it('loads the DESIGN.md example with the watchdog spec defaults filled in', () => {
     write({
-      agents: [{ id: 'claude', name: 'Claude', runtime: 'claude-code', command: 'claude', args: [], env: {}, cwd: '.', model: null }],
+      agents: [
+        {
+          id: 'claude',
+          name: 'Claude',
+          runtime: 'claude-code',
+          command: 'claude',
+          args: [],
+          env: {},
+          cwd: '.',
+          model: null,
+        },
+      ],
       channels: { local: { silenceWatchdog: { thresholdSeconds: 45 }, responseDelivery: { retryCount: 1 } } },
     });
     const r = loadUnchanged();
@@ -70,7 +87,14 @@ describe('loadConfig', () => {
       resetOnStreaming: true,
       resetOnTypingOnly: false,
     });
-    expect(r.config.channels.local?.responseDelivery).toEqual({ enabled: true, retryCount: 1, retryDelayMs: 3000, alertOnFailure: true, alertOnNoResponse: true, preserveUndelivered: true });
+    expect(r.config.channels.local?.responseDelivery).toEqual({
+      enabled: true,
+      retryCount: 1,
+      retryDelayMs: 3000,
+      alertOnFailure: true,
+      alertOnNoResponse: true,
+      preserveUndelivered: true,
+    });
   });
 
   it('refuses an unknown runtime naming the file, the JSON path and the expectation, and changes nothing', () => {
@@ -78,24 +102,75 @@ describe('loadConfig', () => {
     const e = failure(loadUnchanged());
     expect(e.code).toBe('config_invalid');
     expect(e.message).toBe(`${file()}: agents[0].runtime: expected one of claude-code|codex|opencode|demo, got "gpt"`);
-    expect(e.message.endsWith('agentteam.json: agents[0].runtime: expected one of claude-code|codex|opencode|demo, got "gpt"')).toBe(true);
-    expect(e.problems).toEqual([{ path: 'agents[0].runtime', expectation: 'expected one of claude-code|codex|opencode|demo, got "gpt"' }]);
+    expect(
+      e.message.endsWith(
+        'agentteam.json: agents[0].runtime: expected one of claude-code|codex|opencode|demo, got "gpt"',
+      ),
+    ).toBe(true);
+    expect(e.problems).toEqual([
+      { path: 'agents[0].runtime', expectation: 'expected one of claude-code|codex|opencode|demo, got "gpt"' },
+    ]);
   });
 
   it.each<[string, unknown, string]>([
     ['a wrong type', { agents: {} }, 'agents: expected an array, got an object'],
     ['a non-object top level', [], '(top level): expected an object, got an array'],
-    ['a missing required key', { agents: [{ id: 'claude', runtime: 'codex' }] }, 'agents[0].name: is required (a string)'],
+    [
+      'a missing required key',
+      { agents: [{ id: 'claude', runtime: 'codex' }] },
+      'agents[0].name: is required (a string)',
+    ],
     ['an unknown key', { agents: [], bogus: 1 }, 'bogus: unknown key; remove it or check its spelling'],
-    ['a nested unknown key', { channels: { local: { silenceWatchdog: { threshold: 30 } } } }, 'channels.local.silenceWatchdog.threshold: unknown key'],
-    ['a number out of range', { channels: { local: { silenceWatchdog: { thresholdSeconds: 0 } } } }, 'channels.local.silenceWatchdog.thresholdSeconds: expected a number > 0, got 0'],
-    ['a non-integer', { channels: { local: { responseDelivery: { retryCount: 1.5 } } } }, 'channels.local.responseDelivery.retryCount: expected an integer, got 1.5'],
-    ['a bad agent id', { agents: [{ id: 'Bad Id', name: 'x', runtime: 'demo' }] }, 'agents[0].id: expected lower-case letters, digits, ".", "-" or "_" (1–64), starting with a letter or digit, got "Bad Id"'],
-    ['an empty name', { agents: [{ id: 'a', name: '', runtime: 'demo' }] }, 'agents[0].name: expected at least 1 character, got ""'],
-    ['a non-string env value', { agents: [{ id: 'a', name: 'A', runtime: 'demo', env: { ANTHROPIC_BASE_URL: 8080 } }] }, 'agents[0].env.ANTHROPIC_BASE_URL: expected a string, got 8080'],
-    ['a duplicate agent id', { agents: [{ id: 'a', name: 'A', runtime: 'demo' }, { id: 'a', name: 'B', runtime: 'codex' }] }, 'agents[1].id: duplicate agent id "a"'],
-    ['a channel name needing quotes', { channels: { 'my chan': { silenceWatchdog: { maxBeacons: -1 } } } }, 'channels["my chan"].silenceWatchdog.maxBeacons: expected a number >= 0, got -1'],
-    ['a bad language', { agents: [{ id: 'a', name: 'A', runtime: 'demo', language: 'fr' }] }, 'agents[0].language: expected one of en|zh-CN, got "fr"'],
+    [
+      'a nested unknown key',
+      { channels: { local: { silenceWatchdog: { threshold: 30 } } } },
+      'channels.local.silenceWatchdog.threshold: unknown key',
+    ],
+    [
+      'a number out of range',
+      { channels: { local: { silenceWatchdog: { thresholdSeconds: 0 } } } },
+      'channels.local.silenceWatchdog.thresholdSeconds: expected a number > 0, got 0',
+    ],
+    [
+      'a non-integer',
+      { channels: { local: { responseDelivery: { retryCount: 1.5 } } } },
+      'channels.local.responseDelivery.retryCount: expected an integer, got 1.5',
+    ],
+    [
+      'a bad agent id',
+      { agents: [{ id: 'Bad Id', name: 'x', runtime: 'demo' }] },
+      'agents[0].id: expected lower-case letters, digits, ".", "-" or "_" (1–64), starting with a letter or digit, got "Bad Id"',
+    ],
+    [
+      'an empty name',
+      { agents: [{ id: 'a', name: '', runtime: 'demo' }] },
+      'agents[0].name: expected at least 1 character, got ""',
+    ],
+    [
+      'a non-string env value',
+      { agents: [{ id: 'a', name: 'A', runtime: 'demo', env: { ANTHROPIC_BASE_URL: 8080 } }] },
+      'agents[0].env.ANTHROPIC_BASE_URL: expected a string, got 8080',
+    ],
+    [
+      'a duplicate agent id',
+      {
+        agents: [
+          { id: 'a', name: 'A', runtime: 'demo' },
+          { id: 'a', name: 'B', runtime: 'codex' },
+        ],
+      },
+      'agents[1].id: duplicate agent id "a"',
+    ],
+    [
+      'a channel name needing quotes',
+      { channels: { 'my chan': { silenceWatchdog: { maxBeacons: -1 } } } },
+      'channels["my chan"].silenceWatchdog.maxBeacons: expected a number >= 0, got -1',
+    ],
+    [
+      'a bad language',
+      { agents: [{ id: 'a', name: 'A', runtime: 'demo', language: 'fr' }] },
+      'agents[0].language: expected one of en|zh-CN, got "fr"',
+    ],
   ])('refuses %s with a line naming the path and expectation', (_what, content, line) => {
     write(content);
     const e = failure(loadUnchanged());

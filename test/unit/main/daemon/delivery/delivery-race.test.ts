@@ -36,7 +36,17 @@ class RacingScheduler implements SchedulerLike {
   }
 }
 
-const FAULTS: readonly Fault[] = ['ok', 'drop_ack', 'ack_after_retry', 'rate_limited', 'refused', 'server_error', 'timeout_after_send', 'crash_after_send', 'rejected'];
+const FAULTS: readonly Fault[] = [
+  'ok',
+  'drop_ack',
+  'ack_after_retry',
+  'rate_limited',
+  'refused',
+  'server_error',
+  'timeout_after_send',
+  'crash_after_send',
+  'rejected',
+];
 
 const scenario = fc.record({
   idempotent: fc.boolean(),
@@ -55,13 +65,24 @@ describe('delivery under racing ACKs, retries, late ACKs and crashes (fc.schedul
           idempotent: sc.idempotent,
           faultFor: () => script.shift() ?? 'ok',
           // Answers that never come (dropped ACK, ACK held back) are simply never scheduled.
-          gate: (answer, label) => answer.then((v) => s.schedule(Promise.resolve(v), label), (e: unknown) => s.schedule(Promise.reject(e), label)),
+          gate: (answer, label) =>
+            answer.then(
+              (v) => s.schedule(Promise.resolve(v), label),
+              (e: unknown) => s.schedule(Promise.reject(e), label),
+            ),
         });
         const bus = new HookBus();
         const store = new MemoryStore();
         const config = ResponseDeliverySchema.parse({ retryCount: sc.retryCount });
         let n = 0;
-        const tracker = new DeliveryTracker({ bus, channelFor: () => channel, settingsFor: () => config, undelivered: store, scheduler: new RacingScheduler(s), newId: () => `r${++n}` });
+        const tracker = new DeliveryTracker({
+          bus,
+          channelFor: () => channel,
+          settingsFor: () => config,
+          undelivered: store,
+          scheduler: new RacingScheduler(s),
+          newId: () => `r${++n}`,
+        });
         const results: DeliveryResultEvent[] = [];
         const delivered: MessageDeliveredEvent[] = [];
         bus.deliveryResult$.subscribe((e) => results.push(e));
@@ -69,7 +90,15 @@ describe('delivery under racing ACKs, retries, late ACKs and crashes (fc.schedul
 
         const outcomes: SendOutcome[] = [];
         const sends = sc.responses.map((chunks, i) =>
-          tracker.send({ turnId: `t${i}`, agentId: 'a', target: '#general', content: '', chunks: Array.from({ length: chunks }, (_, c) => `r${i}c${c}`) }).then((o) => void outcomes.push(o)),
+          tracker
+            .send({
+              turnId: `t${i}`,
+              agentId: 'a',
+              target: '#general',
+              content: '',
+              chunks: Array.from({ length: chunks }, (_, c) => `r${i}c${c}`),
+            })
+            .then((o) => void outcomes.push(o)),
         );
         if (sc.stop) void s.schedule(Promise.resolve(), 'daemon stop').then(() => tracker.stop());
         await s.waitFor(Promise.all(sends));
@@ -94,7 +123,10 @@ describe('delivery under racing ACKs, retries, late ACKs and crashes (fc.schedul
         }
         expect(delivered).toHaveLength(results.filter((r) => r.state === 'delivered').length);
         // No resend on a channel that cannot deduplicate unless the previous attempt provably never landed.
-        if (!sc.idempotent) expect(channel.visible.length).toBe(new Set(channel.visible.map((m) => `${m.responseId}#${m.chunkIndex}`)).size);
+        if (!sc.idempotent)
+          expect(channel.visible.length).toBe(
+            new Set(channel.visible.map((m) => `${m.responseId}#${m.chunkIndex}`)).size,
+          );
       }),
       { numRuns: 300 },
     );

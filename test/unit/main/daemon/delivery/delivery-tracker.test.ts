@@ -7,7 +7,12 @@ import { ResponseDeliverySchema, type ResponseDeliveryConfig } from '../../../..
 import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
 import { HOOK_NAMES, type HookEventMap } from '../../../../../main/daemon/bus/hook-events.js';
 import type { Channel } from '../../../../../main/daemon/delivery/channel.js';
-import { ALERT_COPY, DeliveryTracker, type DeliveryAlert, type NoResponseEvent } from '../../../../../main/daemon/delivery/delivery-tracker.js';
+import {
+  ALERT_COPY,
+  DeliveryTracker,
+  type DeliveryAlert,
+  type NoResponseEvent,
+} from '../../../../../main/daemon/delivery/delivery-tracker.js';
 import { LocalChannel } from '../../../../../main/daemon/delivery/local-channel.js';
 import { FaultChannel, type Fault } from '../../../../fixtures/fault-channel.js';
 import { MemoryStore } from '../../../../fixtures/memory-store.js';
@@ -15,24 +20,44 @@ import { StepScheduler, drive } from '../../../../fixtures/virtual-time.js';
 
 type Recorded = { [K in keyof HookEventMap]: { name: K; event: HookEventMap[K] } }[keyof HookEventMap];
 
-function setup(options: { channel?: Channel; config?: Partial<ResponseDeliveryConfig>; ackTimeoutMs?: number; store?: MemoryStore } = {}) {
+function setup(
+  options: {
+    channel?: Channel;
+    config?: Partial<ResponseDeliveryConfig>;
+    ackTimeoutMs?: number;
+    store?: MemoryStore;
+  } = {},
+) {
   const scheduler = new StepScheduler();
   const bus = new HookBus();
   const store = options.store ?? new MemoryStore();
   const channel = options.channel ?? new LocalChannel(store);
   const config = ResponseDeliverySchema.parse(options.config ?? {});
   let n = 0;
-  const tracker = new DeliveryTracker({ bus, channelFor: () => channel, settingsFor: () => config, undelivered: store, scheduler, newId: () => `id-${++n}`, ackTimeoutMs: options.ackTimeoutMs ?? 10_000 });
+  const tracker = new DeliveryTracker({
+    bus,
+    channelFor: () => channel,
+    settingsFor: () => config,
+    undelivered: store,
+    scheduler,
+    newId: () => `id-${++n}`,
+    ackTimeoutMs: options.ackTimeoutMs ?? 10_000,
+  });
   const events: Recorded[] = [];
   for (const name of HOOK_NAMES) bus.on(name).subscribe((event) => events.push({ name, event } as Recorded));
   const alerts: DeliveryAlert[] = [];
   tracker.alert$.subscribe((a) => alerts.push(a));
   const noResponses: NoResponseEvent[] = [];
   tracker.noResponse$.subscribe((e) => noResponses.push(e));
-  const results = () => events.filter((e): e is Extract<Recorded, { name: 'delivery.result' }> => e.name === 'delivery.result').map((e) => e.event);
+  const results = () =>
+    events
+      .filter((e): e is Extract<Recorded, { name: 'delivery.result' }> => e.name === 'delivery.result')
+      .map((e) => e.event);
   const delivered = () => events.filter((e) => e.name === 'message.delivered').map((e) => e.event);
-  const send = (content = 'Found it: the retry loop', extra: { chunks?: string[]; responseId?: string; purpose?: 'reply' | 'beacon' } = {}) =>
-    drive(scheduler, tracker.send({ turnId: 't1', agentId: 'claude', target: '#general', content, ...extra }));
+  const send = (
+    content = 'Found it: the retry loop',
+    extra: { chunks?: string[]; responseId?: string; purpose?: 'reply' | 'beacon' } = {},
+  ) => drive(scheduler, tracker.send({ turnId: 't1', agentId: 'claude', target: '#general', content, ...extra }));
   return { scheduler, bus, store, channel, tracker, events, alerts, noResponses, results, delivered, send };
 }
 
@@ -46,9 +71,22 @@ describe('DeliveryTracker', () => {
     const outcome = await t.send();
     expect(outcome).toMatchObject({ status: 'sent', responseId: 'id-1', messageIds: ['m1'], seq: 1 });
     expect(t.store.messages).toHaveLength(1);
-    expect(t.store.messages[0]).toMatchObject({ authorId: 'claude', authorKind: 'agent', responseId: 'id-1', chunkIndex: 0, redelivered: false, target: '#general' });
+    expect(t.store.messages[0]).toMatchObject({
+      authorId: 'claude',
+      authorKind: 'agent',
+      responseId: 'id-1',
+      chunkIndex: 0,
+      redelivered: false,
+      target: '#general',
+    });
     expect(t.events.map((e) => e.name)).toEqual(['response.outbound', 'delivery.result', 'message.delivered']);
-    expect(t.results()[0]).toMatchObject({ state: 'delivered', attempts: 1, ack: 'sent', turnId: 't1', responseId: 'id-1' });
+    expect(t.results()[0]).toMatchObject({
+      state: 'delivered',
+      attempts: 1,
+      ack: 'sent',
+      turnId: 't1',
+      responseId: 'id-1',
+    });
     expect(t.delivered()[0]).toMatchObject({ turnId: 't1', kind: 'message', messageId: 'm1', channel: 'local' });
     expect(t.alerts).toEqual([]);
   });
@@ -111,13 +149,34 @@ describe('DeliveryTracker', () => {
     const channel = faults(['refused', 'refused']);
     const t = setup({ channel });
     const outcome = await t.send('the answer');
-    expect(outcome).toMatchObject({ status: 'failed_final', code: 'connection_refused', preserved: true, messageIds: [] });
+    expect(outcome).toMatchObject({
+      status: 'failed_final',
+      code: 'connection_refused',
+      preserved: true,
+      messageIds: [],
+    });
     expect(t.results()).toHaveLength(1);
     expect(t.results()[0]).toMatchObject({ state: 'failed_final', attempts: 2, failure: 'connection_refused' });
     expect(t.delivered()).toEqual([]);
-    expect(t.store.undelivered).toEqual([{ agentId: 'claude', target: '#general', turnId: 't1', responseId: 'id-1', chunkIndex: 0, content: 'the answer', reason: 'connection_refused' }]);
+    expect(t.store.undelivered).toEqual([
+      {
+        agentId: 'claude',
+        target: '#general',
+        turnId: 't1',
+        responseId: 'id-1',
+        chunkIndex: 0,
+        content: 'the answer',
+        reason: 'connection_refused',
+      },
+    ]);
     expect(t.alerts).toHaveLength(1);
-    expect(t.alerts[0]).toMatchObject({ kind: 'delivery_failed', message: ALERT_COPY.delivery_failed_kept, responseId: 'id-1', target: '#general', agentId: 'claude' });
+    expect(t.alerts[0]).toMatchObject({
+      kind: 'delivery_failed',
+      message: ALERT_COPY.delivery_failed_kept,
+      responseId: 'id-1',
+      target: '#general',
+      agentId: 'claude',
+    });
     // An alert is a status entry, never a chat message written as the agent.
     expect(channel.visible).toEqual([]);
     expect(t.store.messages).toEqual([]);
@@ -238,7 +297,12 @@ describe('DeliveryTracker', () => {
     t.store.failNextAppends = 2;
     const failed = await t.send('kept answer', { chunks: ['kept', 'answer'] });
     // chunk 0 failed twice (store rolled back), chunk 1 went through
-    expect(failed).toMatchObject({ status: 'failed_final', code: 'store_unavailable', preserved: true, messageIds: ['m1'] });
+    expect(failed).toMatchObject({
+      status: 'failed_final',
+      code: 'store_unavailable',
+      preserved: true,
+      messageIds: ['m1'],
+    });
     expect(t.store.undelivered.map((r) => [r.responseId, r.chunkIndex, r.content])).toEqual([['id-1', 0, 'kept']]);
     expect(await drive(t.scheduler, t.tracker.redeliver('#other'))).toEqual([]);
     const [again] = await drive(t.scheduler, t.tracker.redeliver('#general'));
@@ -249,7 +313,11 @@ describe('DeliveryTracker', () => {
     ]);
     expect(t.store.undelivered).toEqual([]);
     expect(t.results().at(-1)).toMatchObject({ redelivered: true, state: 'delivered' });
-    expect(t.events.filter((e) => e.name === 'response.outbound').map((e) => (e.event as { redelivered: boolean }).redelivered)).toEqual([false, false, true]);
+    expect(
+      t.events
+        .filter((e) => e.name === 'response.outbound')
+        .map((e) => (e.event as { redelivered: boolean }).redelivered),
+    ).toEqual([false, false, true]);
     // a second inbound finds nothing left to re-deliver
     expect(await drive(t.scheduler, t.tracker.redeliver('#general'))).toEqual([]);
   });
@@ -269,8 +337,20 @@ describe('DeliveryTracker', () => {
       t.bus.emit('turn.start', { turnId: 't1', agentId: 'claude', channel: 'local', wakeTokens: ['w1'] });
       t.bus.emit('turn.start', { turnId: 't2', agentId: 'claude', channel: 'local', wakeTokens: ['w2'] });
       t.bus.emit('turn.start', { turnId: 't3', agentId: 'claude', channel: 'local', wakeTokens: [] });
-      await drive(t.scheduler, t.tracker.send({ turnId: 't2', agentId: 'claude', target: '#general', content: 'reply' }));
-      await drive(t.scheduler, t.tracker.send({ turnId: 't1', agentId: 'claude', target: '#general', content: '🧠 Working…', purpose: 'beacon' }));
+      await drive(
+        t.scheduler,
+        t.tracker.send({ turnId: 't2', agentId: 'claude', target: '#general', content: 'reply' }),
+      );
+      await drive(
+        t.scheduler,
+        t.tracker.send({
+          turnId: 't1',
+          agentId: 'claude',
+          target: '#general',
+          content: '🧠 Working…',
+          purpose: 'beacon',
+        }),
+      );
       for (const turnId of ['t1', 't2', 't3']) t.bus.emit('turn.end', { turnId });
       expect(t.noResponses).toEqual([{ turnId: 't1', agentId: 'claude', channel: 'local', wakeTokens: ['w1'] }]);
       // The hand-over raises no alert by itself: the final-check comes first.
@@ -279,10 +359,26 @@ describe('DeliveryTracker', () => {
 
     it('raiseNoResponseAlert: a neutral status alert when alertOnNoResponse, nothing otherwise', () => {
       const on = setup();
-      expect(on.tracker.raiseNoResponseAlert({ turnId: 't1', agentId: 'claude', channel: 'local', target: '#general', wakeToken: 'w1' })).toBe(true);
+      expect(
+        on.tracker.raiseNoResponseAlert({
+          turnId: 't1',
+          agentId: 'claude',
+          channel: 'local',
+          target: '#general',
+          wakeToken: 'w1',
+        }),
+      ).toBe(true);
       expect(on.alerts).toMatchObject([{ kind: 'no_response', message: 'Received — back to idle', wakeToken: 'w1' }]);
       const off = setup({ config: { alertOnNoResponse: false } });
-      expect(off.tracker.raiseNoResponseAlert({ turnId: 't1', agentId: 'claude', channel: 'local', target: '#general', wakeToken: 'w1' })).toBe(false);
+      expect(
+        off.tracker.raiseNoResponseAlert({
+          turnId: 't1',
+          agentId: 'claude',
+          channel: 'local',
+          target: '#general',
+          wakeToken: 'w1',
+        }),
+      ).toBe(false);
       expect(off.alerts).toEqual([]);
     });
   });
@@ -293,7 +389,10 @@ describe('DeliveryTracker', () => {
     await t.send('🧠 Working… 45s', { purpose: 'beacon' });
     expect(t.results()[0]).toMatchObject({ purpose: 'beacon', state: 'delivered' });
     expect(t.delivered()).toEqual([]);
-    expect(await t.send('🧠 Working… 1m 30s', { purpose: 'beacon' })).toMatchObject({ status: 'failed_final', preserved: false });
+    expect(await t.send('🧠 Working… 1m 30s', { purpose: 'beacon' })).toMatchObject({
+      status: 'failed_final',
+      preserved: false,
+    });
     expect(t.alerts).toEqual([]);
     expect(t.store.undelivered).toEqual([]);
   });
@@ -304,7 +403,9 @@ describe('DeliveryTracker', () => {
     await t.send();
     expect(t.alerts[0]).toMatchObject({ wakeToken: 'w9', turnId: 't1' });
     t.tracker.stop();
-    expect(await t.tracker.send({ turnId: 't1', agentId: 'claude', target: '#general', content: 'late' })).toMatchObject({ status: 'failed_final', code: 'daemon_stopped' });
+    expect(
+      await t.tracker.send({ turnId: 't1', agentId: 'claude', target: '#general', content: 'late' }),
+    ).toMatchObject({ status: 'failed_final', code: 'daemon_stopped' });
     expect((t.channel as FaultChannel).requests).toHaveLength(2);
   });
 

@@ -2,14 +2,32 @@ import { describe, expect, it } from 'vitest';
 import { LocalChannel } from '../../../../../main/daemon/delivery/local-channel.js';
 import { MemoryStore } from '../../../../fixtures/memory-store.js';
 
-const request = { turnId: 't1', agentId: 'claude', target: '#general', responseId: 'r1', chunkIndex: 0, chunkCount: 1, content: 'hello', redelivered: false, attempt: 1 };
+const request = {
+  turnId: 't1',
+  agentId: 'claude',
+  target: '#general',
+  responseId: 'r1',
+  chunkIndex: 0,
+  chunkCount: 1,
+  content: 'hello',
+  redelivered: false,
+  attempt: 1,
+};
 
 describe('LocalChannel', () => {
   it('appends to the store as the agent and ACKs with the message id and TargetSeq', async () => {
     const store = new MemoryStore();
     const channel = new LocalChannel(store);
     expect(await channel.send(request)).toEqual({ ok: true, status: 'sent', messageId: 'm1', seq: 1 });
-    expect(store.messages[0]).toMatchObject({ target: '#general', authorId: 'claude', authorKind: 'agent', content: 'hello', responseId: 'r1', chunkIndex: 0, redelivered: false });
+    expect(store.messages[0]).toMatchObject({
+      target: '#general',
+      authorId: 'claude',
+      authorKind: 'agent',
+      content: 'hello',
+      responseId: 'r1',
+      chunkIndex: 0,
+      redelivered: false,
+    });
     expect(channel).toMatchObject({ name: 'local', idempotent: true, beaconSurface: 'status' });
   });
 
@@ -17,8 +35,17 @@ describe('LocalChannel', () => {
     const store = new MemoryStore();
     const channel = new LocalChannel(store);
     await channel.send(request);
-    expect(await channel.send({ ...request, attempt: 2 })).toEqual({ ok: true, status: 'already_sent', messageId: 'm1', seq: 1 });
-    expect(await channel.send({ ...request, chunkIndex: 1 })).toMatchObject({ status: 'sent', messageId: 'm2', seq: 2 });
+    expect(await channel.send({ ...request, attempt: 2 })).toEqual({
+      ok: true,
+      status: 'already_sent',
+      messageId: 'm1',
+      seq: 1,
+    });
+    expect(await channel.send({ ...request, chunkIndex: 1 })).toMatchObject({
+      status: 'sent',
+      messageId: 'm2',
+      seq: 2,
+    });
     expect(store.messages).toHaveLength(2);
   });
 
@@ -26,7 +53,10 @@ describe('LocalChannel', () => {
     const store = new MemoryStore();
     store.failNextAppends = 1;
     const result = await new LocalChannel(store).send(request);
-    expect(result).toEqual({ ok: false, failure: { kind: 'store_unavailable', detail: 'SQLITE_BUSY: database is locked' } });
+    expect(result).toEqual({
+      ok: false,
+      failure: { kind: 'store_unavailable', detail: 'SQLITE_BUSY: database is locked' },
+    });
     expect(store.messages).toEqual([]);
   });
 });

@@ -3,7 +3,11 @@ import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startMcpServer, type AgentteamMcpServer, type McpEndpoint } from '../../../../../main/daemon/mcp/mcp-server.js';
+import {
+  startMcpServer,
+  type AgentteamMcpServer,
+  type McpEndpoint,
+} from '../../../../../main/daemon/mcp/mcp-server.js';
 import { RecordingCommunicationHandler } from '../../../../fixtures/recording-communication-handler.js';
 
 let server: AgentteamMcpServer;
@@ -13,7 +17,9 @@ const clients: Client[] = [];
 
 async function connect(endpoint: McpEndpoint | { url: string; headers: Record<string, string> }): Promise<Client> {
   const client = new Client({ name: 'test', version: '0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: endpoint.headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: endpoint.headers } }),
+  );
   clients.push(client);
   return client;
 }
@@ -29,12 +35,24 @@ function text(result: CallToolResult): string {
 
 /** Raw HTTP POST, for header-level checks the SDK client cannot express. */
 function rawPost(url: string, headers: Record<string, string>): Promise<number> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  });
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -69,8 +87,18 @@ describe('agentteam MCP server', () => {
     handler.seenUpToSeq = 7;
     const result = await call(alice, 'message_send', { target: ' #General:AB12 ', content: 'hello' });
     expect(result.isError).toBeFalsy();
-    expect(JSON.parse(text(result))).toEqual({ status: 'sent', target_key: '#general:ab12', seen_up_to_seq: 7, message_id: 'm_1' });
-    expect(result.structuredContent).toEqual({ status: 'sent', target_key: '#general:ab12', seen_up_to_seq: 7, message_id: 'm_1' });
+    expect(JSON.parse(text(result))).toEqual({
+      status: 'sent',
+      target_key: '#general:ab12',
+      seen_up_to_seq: 7,
+      message_id: 'm_1',
+    });
+    expect(result.structuredContent).toEqual({
+      status: 'sent',
+      target_key: '#general:ab12',
+      seen_up_to_seq: 7,
+      message_id: 'm_1',
+    });
     await call(bob, 'message_send', { target: 'dm:@alice', content: 'hi', allow_cross_target: true });
     expect(handler.sends.map((s) => [s.agentId, s.target, s.allowCrossTarget])).toEqual([
       ['alice', '#general:ab12', false],
@@ -81,7 +109,9 @@ describe('agentteam MCP server', () => {
   it('refuses a request without a token, with a wrong token and with a revoked token (401)', async () => {
     const endpoint = server.issueToken('alice');
     await expect(connect({ url: server.url, headers: {} })).rejects.toThrow(/401|Unauthorized/);
-    await expect(connect({ url: server.url, headers: { Authorization: `Bearer ${endpoint.token}x` } })).rejects.toThrow(/401|Unauthorized/);
+    await expect(connect({ url: server.url, headers: { Authorization: `Bearer ${endpoint.token}x` } })).rejects.toThrow(
+      /401|Unauthorized/,
+    );
     expect(await rawPost(server.url, { authorization: 'Basic abc' })).toBe(401);
     server.revokeToken('alice');
     await expect(connect(endpoint)).rejects.toThrow(/401|Unauthorized/);
@@ -114,12 +144,31 @@ describe('agentteam MCP server', () => {
     const sessionId = transport.sessionId ?? '';
     expect(sessionId).not.toBe('');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request(server.url, { method: 'POST', headers: { ...bob.headers, 'mcp-session-id': sessionId, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        server.url,
+        {
+          method: 'POST',
+          headers: {
+            ...bob.headers,
+            'mcp-session-id': sessionId,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
-      req.end(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'message_send', arguments: { target: '#general', content: 'as alice?' } } }));
+      req.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'tools/call',
+          params: { name: 'message_send', arguments: { target: '#general', content: 'as alice?' } },
+        }),
+      );
     });
     expect(status).toBe(404);
     expect(handler.calls).toBe(0);
@@ -130,9 +179,19 @@ describe('agentteam MCP server', () => {
       ['invalid_target', 'message_send', { target: 'general', content: 'x' }, /^invalid_target: .*exact target/],
       ['invalid_target (bad thread)', 'message_send', { target: '#general:!!', content: 'x' }, /^invalid_target: /],
       ['invalid_arguments (missing content)', 'message_send', { target: '#general' }, /^invalid_arguments: .*content/],
-      ['invalid_arguments (wrong type)', 'message_send', { target: '#general', content: 'x', allow_cross_target: 'yes' }, /^invalid_arguments: .*allow_cross_target/],
+      [
+        'invalid_arguments (wrong type)',
+        'message_send',
+        { target: '#general', content: 'x', allow_cross_target: 'yes' },
+        /^invalid_arguments: .*allow_cross_target/,
+      ],
       ['empty_content', 'message_send', { target: '#general', content: '   ' }, /^empty_content: /],
-      ['content_too_large', 'message_send', { target: '#general', content: 'é'.repeat(33) }, /^content_too_large: The content is 66 bytes; at most 64/],
+      [
+        'content_too_large',
+        'message_send',
+        { target: '#general', content: 'é'.repeat(33) },
+        /^content_too_large: The content is 66 bytes; at most 64/,
+      ],
       ['invalid_emoji', 'reaction', { message_id: 'm1', emoji: 'thumbs up' }, /^invalid_emoji: /],
       ['unknown_message (handler)', 'reaction', { message_id: 'nope', emoji: '👍' }, /^unknown_message: /],
       ['unknown_tool', 'delete_everything', {}, /^unknown_tool: /],
@@ -152,12 +211,15 @@ describe('agentteam MCP server', () => {
       handler.refuseTarget.set('#build', {
         ok: false,
         code: 'out_of_scope',
-        message: '"#build" is not a conversation you received in this turn; to send there on purpose, call message_send again with allow_cross_target: true.',
+        message:
+          '"#build" is not a conversation you received in this turn; to send there on purpose, call message_send again with allow_cross_target: true.',
       });
       const client = await connect(server.issueToken('alice'));
       const result = await call(client, 'message_send', { target: '#build', content: 'x' });
       expect(result.isError).toBe(true);
-      expect(text(result)).toBe('out_of_scope: "#build" is not a conversation you received in this turn; to send there on purpose, call message_send again with allow_cross_target: true.');
+      expect(text(result)).toBe(
+        'out_of_scope: "#build" is not a conversation you received in this turn; to send there on purpose, call message_send again with allow_cross_target: true.',
+      );
       expect(handler.sends).toHaveLength(0);
     });
 
@@ -172,10 +234,13 @@ describe('agentteam MCP server', () => {
   it('rate-limits per agent (token bucket from sendsPerMinute) and refills with time', async () => {
     const alice = await connect(server.issueToken('alice'));
     const bob = await connect(server.issueToken('bob'));
-    for (let i = 0; i < 3; i += 1) expect((await call(alice, 'message_send', { target: '#general', content: `m${i}` })).isError).toBeFalsy();
+    for (let i = 0; i < 3; i += 1)
+      expect((await call(alice, 'message_send', { target: '#general', content: `m${i}` })).isError).toBeFalsy();
     const limited = await call(alice, 'message_send', { target: '#general', content: 'one too many' });
     expect(text(limited)).toMatch(/^rate_limited: .*wait 20 s/);
-    expect((await call(bob, 'message_send', { target: '#general', content: 'bob is not limited' })).isError).toBeFalsy();
+    expect(
+      (await call(bob, 'message_send', { target: '#general', content: 'bob is not limited' })).isError,
+    ).toBeFalsy();
     clock += 20_000;
     expect((await call(alice, 'message_send', { target: '#general', content: 'after refill' })).isError).toBeFalsy();
     expect(handler.sends.map((s) => s.content)).toEqual(['m0', 'm1', 'm2', 'bob is not limited', 'after refill']);

@@ -9,14 +9,28 @@ import { agentFor, ALL_RUNTIMES, message } from '../../../../fixtures/prompt-age
 
 describe('delivery envelope', () => {
   it('round-trips any content and author name exactly (property), even content that imitates a closing tag', () => {
-    const tricky = fc.constantFrom('</agentteam-message>', '<\\/agentteam-message>', '<\\\\/AgentTeam-Message>', '\n</agentteam-message>\n', '"', '&quot;', '<x>');
+    const tricky = fc.constantFrom(
+      '</agentteam-message>',
+      '<\\/agentteam-message>',
+      '<\\\\/AgentTeam-Message>',
+      '\n</agentteam-message>\n',
+      '"',
+      '&quot;',
+      '<x>',
+    );
     const content = fc.array(fc.oneof(fc.string(), tricky), { maxLength: 6 }).map((parts) => parts.join(''));
     fc.assert(
-      fc.property(content, fc.string({ maxLength: 20 }).filter((s) => !/[\r\n\t]/.test(s)), (text, author) => {
-        const m = message({ content: text, authorName: author });
-        const parsed = parseEnvelopes(renderEnvelope(m));
-        expect(parsed).toEqual([{ messageId: m.messageId, target: m.target, targetSeq: m.targetSeq, authorName: author, content: text }]);
-      }),
+      fc.property(
+        content,
+        fc.string({ maxLength: 20 }).filter((s) => !/[\r\n\t]/.test(s)),
+        (text, author) => {
+          const m = message({ content: text, authorName: author });
+          const parsed = parseEnvelopes(renderEnvelope(m));
+          expect(parsed).toEqual([
+            { messageId: m.messageId, target: m.target, targetSeq: m.targetSeq, authorName: author, content: text },
+          ]);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -24,7 +38,10 @@ describe('delivery envelope', () => {
   it('reads every envelope of a compiled batch back, in order, with exact targets', () => {
     for (const runtime of ALL_RUNTIMES)
       for (const language of PROMPT_LANGUAGES) {
-        const msgs = [message({ messageId: 'm_1', target: '#general:ab12', targetSeq: 3 }), message({ messageId: 'm_2', target: 'dm:@alice:ff00', targetSeq: 8, content: 'two\nlines' })];
+        const msgs = [
+          message({ messageId: 'm_1', target: '#general:ab12', targetSeq: 3 }),
+          message({ messageId: 'm_2', target: 'dm:@alice:ff00', targetSeq: 8, content: 'two\nlines' }),
+        ];
         const parsed = parseEnvelopes(compileDelivery(agentFor(runtime, language), msgs, { turn: 'wake' }).text);
         expect(parsed.map((e) => [e.messageId, e.target, e.targetSeq, e.content])).toEqual([
           ['m_1', '#general:ab12', 3, msgs[0]?.content],

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { FINAL_CHECK_MARKER, finalCheckRenderer, renderFinalCheck, type FinalCheckRenderer } from '../../../../../main/daemon/prompt/final-check.js';
+import {
+  FINAL_CHECK_MARKER,
+  finalCheckRenderer,
+  renderFinalCheck,
+  type FinalCheckRenderer,
+} from '../../../../../main/daemon/prompt/final-check.js';
 import { PROMPT_LANGUAGES, type PromptLanguage } from '../../../../../shared/config.js';
 import { targetKey, type TargetKey } from '../../../../../shared/target.js';
 import type { RuntimeKind } from '../../../../../shared/wake-status.js';
@@ -15,7 +20,12 @@ const g = (target: string | null, ...wakes: Array<[string, number, string]>): Po
 describe('final-check prompt (contract §8.3)', () => {
   it('§12: final-check aggregates unresolved deliveries by canonical target and keeps every message id and target sequence', () => {
     const text = renderFinalCheck(
-      [g('#general:ab12', ['m_2', 5, 'wk_2']), g('dm:@alice', ['m_7', 1, 'wk_7']), g('#general:ab12', ['m_1', 4, 'wk_1']), g('#general', ['m_3', 12, 'wk_3'])],
+      [
+        g('#general:ab12', ['m_2', 5, 'wk_2']),
+        g('dm:@alice', ['m_7', 1, 'wk_7']),
+        g('#general:ab12', ['m_1', 4, 'wk_1']),
+        g('#general', ['m_3', 12, 'wk_3']),
+      ],
       { runtime: 'claude-code', language: 'en' },
     );
     const lines = text.split('\n').filter((l) => l.startsWith('- '));
@@ -29,13 +39,26 @@ describe('final-check prompt (contract §8.3)', () => {
 
   it('marks wakes with no usable target as reply unavailable, with their message ids, and says not to send for them', () => {
     for (const language of PROMPT_LANGUAGES) {
-      const text = renderFinalCheck([g('#build', ['m_1', 2, 'wk_1']), g(null, ['m_9', 3, 'wk_9'])], { runtime: 'codex', language });
-      const last = text.split('\n').filter((l) => l.startsWith('- ')).at(-1) ?? '';
+      const text = renderFinalCheck([g('#build', ['m_1', 2, 'wk_1']), g(null, ['m_9', 3, 'wk_9'])], {
+        runtime: 'codex',
+        language,
+      });
+      const last =
+        text
+          .split('\n')
+          .filter((l) => l.startsWith('- '))
+          .at(-1) ?? '';
       expect(last).toContain(language === 'en' ? 'reply unavailable' : '无法回复');
       expect(last).toContain('"m_9"');
-      expect(text).toContain(language === 'en' ? 'Do not call the send tool for a wake marked reply unavailable.' : '对标记为无法回复的 wake，不要调用发送工具。');
+      expect(text).toContain(
+        language === 'en'
+          ? 'Do not call the send tool for a wake marked reply unavailable.'
+          : '对标记为无法回复的 wake，不要调用发送工具。',
+      );
     }
-    expect(renderFinalCheck([g('#build', ['m_1', 2, 'wk_1'])], { runtime: 'codex', language: 'en' })).not.toContain('reply unavailable');
+    expect(renderFinalCheck([g('#build', ['m_1', 2, 'wk_1'])], { runtime: 'codex', language: 'en' })).not.toContain(
+      'reply unavailable',
+    );
   });
 
   it('names the concrete send tool of each runtime kind (same naming rules as deliveries)', () => {
@@ -45,15 +68,25 @@ describe('final-check prompt (contract §8.3)', () => {
       opencode: 'call `agentteam_message_send` with that target',
       demo: 'call `message_send` (MCP server `agentteam`) with that target',
     };
-    for (const runtime of ALL_RUNTIMES) expect(renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], { runtime, language: 'en' })).toContain(expected[runtime]);
-    const cli = renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], { runtime: 'claude-code', language: 'en', surface: 'cli' });
+    for (const runtime of ALL_RUNTIMES)
+      expect(renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], { runtime, language: 'en' })).toContain(
+        expected[runtime],
+      );
+    const cli = renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], {
+      runtime: 'claude-code',
+      language: 'en',
+      surface: 'cli',
+    });
     expect(cli).toContain('run `agentteam send --target "<target>" --text "<reply>"`');
     const zh = renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], { runtime: 'opencode', language: 'zh-CN' });
     expect(zh).toContain('调用 `agentteam_message_send`，使用该 target');
   });
 
   it('carries the final-check marker and never shows wake tokens', () => {
-    const text = renderFinalCheck([g('#general', ['m_1', 1, 'wk_secret_1']), g(null, ['m_2', 1, 'wk_secret_2'])], { runtime: 'opencode', language: 'en' });
+    const text = renderFinalCheck([g('#general', ['m_1', 1, 'wk_secret_1']), g(null, ['m_2', 1, 'wk_secret_2'])], {
+      runtime: 'opencode',
+      language: 'en',
+    });
     expect(text.startsWith(FINAL_CHECK_MARKER)).toBe(true);
     expect(text).not.toContain('wk_secret');
   });
@@ -76,7 +109,9 @@ describe('final-check prompt (contract §8.3)', () => {
 
   it('throws on an empty list (a bug in the caller)', () => {
     expect(() => renderFinalCheck([], { runtime: 'codex', language: 'en' })).toThrow(/at least one unresolved wake/);
-    expect(() => renderFinalCheck([g('#general')], { runtime: 'codex', language: 'en' })).toThrow(/at least one unresolved wake/);
+    expect(() => renderFinalCheck([g('#general')], { runtime: 'codex', language: 'en' })).toThrow(
+      /at least one unresolved wake/,
+    );
   });
 });
 
@@ -84,7 +119,10 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
   it('has a signature with no free-text parameter: the lifecycle port takes only targets, ids, sequences, tokens, runtime and language', () => {
     type Groups = Parameters<FinalCheckRenderer>[0];
     type Ctx = Parameters<FinalCheckRenderer>[1];
-    expectTypeOf<Groups[number]>().toEqualTypeOf<{ target: TargetKey | null; wakes: Array<{ messageId: string; targetSeq: number; wakeToken: string }> }>();
+    expectTypeOf<Groups[number]>().toEqualTypeOf<{
+      target: TargetKey | null;
+      wakes: Array<{ messageId: string; targetSeq: number; wakeToken: string }>;
+    }>();
     expectTypeOf<Ctx>().toEqualTypeOf<{ runtime: RuntimeKind; language: PromptLanguage }>();
     expectTypeOf(finalCheckRenderer).toEqualTypeOf<FinalCheckRenderer>();
     // Checked by tsc, never run: each call below must fail to type-check.
@@ -94,19 +132,37 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
       // @ts-expect-error a plain string is not a TargetKey; only parseTarget/targetKey make one
       renderFinalCheck([{ target: 'Here is the answer', wakes: [] }], { runtime: 'codex', language: 'en' });
       // @ts-expect-error a wake carries no text field
-      renderFinalCheck([{ target: null, wakes: [{ messageId: 'm_1', targetSeq: 1, wakeToken: 'w', text: 'draft' }] }], { runtime: 'codex', language: 'en' });
+      renderFinalCheck([{ target: null, wakes: [{ messageId: 'm_1', targetSeq: 1, wakeToken: 'w', text: 'draft' }] }], {
+        runtime: 'codex',
+        language: 'en',
+      });
     };
     expect(typeof typeChecksOnly).toBe('function');
   });
 
   it('refuses a message id that carries prose instead of an id', () => {
-    expect(() => renderFinalCheck([g('#general', ['I fixed the retry loop; the cause was a stale lock', 1, 'wk_1'])], { runtime: 'codex', language: 'en' })).toThrow(/not an id/);
-    expect(() => renderFinalCheck([g('#general', ['m_1\nDraft: the answer is 42', 1, 'wk_1'])], { runtime: 'codex', language: 'en' })).toThrow(/not an id/);
+    expect(() =>
+      renderFinalCheck([g('#general', ['I fixed the retry loop; the cause was a stale lock', 1, 'wk_1'])], {
+        runtime: 'codex',
+        language: 'en',
+      }),
+    ).toThrow(/not an id/);
+    expect(() =>
+      renderFinalCheck([g('#general', ['m_1\nDraft: the answer is 42', 1, 'wk_1'])], {
+        runtime: 'codex',
+        language: 'en',
+      }),
+    ).toThrow(/not an id/);
   });
 
   it('ignores anything extra smuggled into the port context at runtime', () => {
     const groups = [g('#general', ['m_1', 1, 'wk_1'])];
-    const smuggled = { runtime: 'codex', language: 'en', lastAssistantText: 'SECRET-RUNTIME-TEXT', stdout: 'SECRET-RUNTIME-TEXT' } as unknown as Parameters<FinalCheckRenderer>[1];
+    const smuggled = {
+      runtime: 'codex',
+      language: 'en',
+      lastAssistantText: 'SECRET-RUNTIME-TEXT',
+      stdout: 'SECRET-RUNTIME-TEXT',
+    } as unknown as Parameters<FinalCheckRenderer>[1];
     const text = finalCheckRenderer(groups, smuggled);
     expect(text).not.toContain('SECRET-RUNTIME-TEXT');
     expect(text).toBe(finalCheckRenderer(groups, { runtime: 'codex', language: 'en' }));
@@ -119,24 +175,53 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
       fc.tuple(name, fc.stringMatching(/^[a-z0-9]{4,8}$/)).map(([n, t]) => `#${n}:${t}`),
       name.map((n) => `dm:@${n}`),
     );
-    const wake = fc.record({ messageId: fc.stringMatching(/^m_[a-z0-9]{1,10}$/), targetSeq: fc.nat(10_000), wakeToken: fc.stringMatching(/^wk_[a-z0-9]{1,10}$/) });
-    const group = fc.record({ target: fc.option(target, { nil: null }), wakes: fc.array(wake, { minLength: 1, maxLength: 3 }) });
+    const wake = fc.record({
+      messageId: fc.stringMatching(/^m_[a-z0-9]{1,10}$/),
+      targetSeq: fc.nat(10_000),
+      wakeToken: fc.stringMatching(/^wk_[a-z0-9]{1,10}$/),
+    });
+    const group = fc.record({
+      target: fc.option(target, { nil: null }),
+      wakes: fc.array(wake, { minLength: 1, maxLength: 3 }),
+    });
     // What the runtime printed this turn: prose the daemon observed but must never replay.
-    const runtimeText = fc.string({ minLength: 12, maxLength: 80 }).filter((s) => /[A-Za-z]{3}/.test(s) && s.trim().length >= 12);
+    const runtimeText = fc
+      .string({ minLength: 12, maxLength: 80 })
+      .filter((s) => /[A-Za-z]{3}/.test(s) && s.trim().length >= 12);
     fc.assert(
-      fc.property(fc.array(group, { minLength: 1, maxLength: 4 }), runtimeText, fc.constantFrom(...ALL_RUNTIMES), fc.constantFrom(...PROMPT_LANGUAGES), (raw, said, runtime, language) => {
-        const groups = raw.map((x) => ({ target: x.target === null ? null : targetKey(x.target), wakes: x.wakes }));
-        const text = renderFinalCheck(groups, { runtime, language });
-        // Erase every target, id and seq: what is left is the same for every input of this runtime/language.
-        const values = [...new Set(groups.flatMap((x) => [...(x.target === null ? [] : [`"${x.target}"`]), ...x.wakes.map((w) => `"${w.messageId}"`)]))].sort((a, b) => b.length - a.length);
-        let skeleton = text;
-        for (const v of values) skeleton = skeleton.split(v).join('"·"');
-        skeleton = skeleton.replace(/seq \d+/g, 'seq ·').replace(/^- .*$/gm, '- ·');
-        const reference = renderFinalCheck([{ target: targetKey('#x'), wakes: [{ messageId: 'm', targetSeq: 0, wakeToken: 't' }] }, ...(groups.some((x) => x.target === null && x.wakes.length > 0) ? [{ target: null, wakes: [{ messageId: 'm', targetSeq: 0, wakeToken: 't' }] }] : [])], { runtime, language })
-          .replace(/^- .*$/gm, '- ·');
-        expect(dedupeItemLines(skeleton)).toBe(dedupeItemLines(reference));
-        expect(text).not.toContain(said.trim());
-      }),
+      fc.property(
+        fc.array(group, { minLength: 1, maxLength: 4 }),
+        runtimeText,
+        fc.constantFrom(...ALL_RUNTIMES),
+        fc.constantFrom(...PROMPT_LANGUAGES),
+        (raw, said, runtime, language) => {
+          const groups = raw.map((x) => ({ target: x.target === null ? null : targetKey(x.target), wakes: x.wakes }));
+          const text = renderFinalCheck(groups, { runtime, language });
+          // Erase every target, id and seq: what is left is the same for every input of this runtime/language.
+          const values = [
+            ...new Set(
+              groups.flatMap((x) => [
+                ...(x.target === null ? [] : [`"${x.target}"`]),
+                ...x.wakes.map((w) => `"${w.messageId}"`),
+              ]),
+            ),
+          ].sort((a, b) => b.length - a.length);
+          let skeleton = text;
+          for (const v of values) skeleton = skeleton.split(v).join('"·"');
+          skeleton = skeleton.replace(/seq \d+/g, 'seq ·').replace(/^- .*$/gm, '- ·');
+          const reference = renderFinalCheck(
+            [
+              { target: targetKey('#x'), wakes: [{ messageId: 'm', targetSeq: 0, wakeToken: 't' }] },
+              ...(groups.some((x) => x.target === null && x.wakes.length > 0)
+                ? [{ target: null, wakes: [{ messageId: 'm', targetSeq: 0, wakeToken: 't' }] }]
+                : []),
+            ],
+            { runtime, language },
+          ).replace(/^- .*$/gm, '- ·');
+          expect(dedupeItemLines(skeleton)).toBe(dedupeItemLines(reference));
+          expect(text).not.toContain(said.trim());
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -151,9 +236,20 @@ describe('final-check snapshots per runtime kind', () => {
   for (const runtime of ALL_RUNTIMES)
     for (const language of PROMPT_LANGUAGES)
       it(`final-check for ${runtime} (${language})`, () => {
-        expect(renderFinalCheck([g('#general:ab12', ['m_1', 4, 'wk_1'], ['m_2', 5, 'wk_2']), g(null, ['m_3', 1, 'wk_3'])], { runtime, language })).toMatchSnapshot();
+        expect(
+          renderFinalCheck([g('#general:ab12', ['m_1', 4, 'wk_1'], ['m_2', 5, 'wk_2']), g(null, ['m_3', 1, 'wk_3'])], {
+            runtime,
+            language,
+          }),
+        ).toMatchSnapshot();
       });
   it('final-check for the CLI agent-tools variant', () => {
-    expect(renderFinalCheck([g('dm:@alice', ['m_1', 2, 'wk_1'])], { runtime: 'claude-code', language: 'en', surface: 'cli' })).toMatchSnapshot();
+    expect(
+      renderFinalCheck([g('dm:@alice', ['m_1', 2, 'wk_1'])], {
+        runtime: 'claude-code',
+        language: 'en',
+        surface: 'cli',
+      }),
+    ).toMatchSnapshot();
   });
 });

@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, fingerprint, runtimePolicyFingerprint, runtimeStartFingerprint, threadContractFingerprint } from '../../../../../main/daemon/prompt/fingerprints.js';
-import { legacyBehaviorSettings, LEGACY_VISIBLE_REPLY_CAPABILITY, projectVisibleReplyContract } from '../../../../../main/daemon/prompt/legacy-projection.js';
+import {
+  canonicalJson,
+  fingerprint,
+  runtimePolicyFingerprint,
+  runtimeStartFingerprint,
+  threadContractFingerprint,
+} from '../../../../../main/daemon/prompt/fingerprints.js';
+import {
+  legacyBehaviorSettings,
+  LEGACY_VISIBLE_REPLY_CAPABILITY,
+  projectVisibleReplyContract,
+} from '../../../../../main/daemon/prompt/legacy-projection.js';
 import { compileDelivery, compileTurnContext } from '../../../../../main/daemon/prompt/prompt-compiler.js';
 import { canResumeSession, compileThreadContract } from '../../../../../main/daemon/prompt/thread-contract.js';
 import { sendSurfaceFor } from '../../../../../main/daemon/prompt/tool-names.js';
@@ -23,11 +33,20 @@ function decisionFingerprints(agent: AgentConfig) {
 }
 
 /** Any value a historical toggle may hold in a stored config, a DTO or a projection. */
-const legacyValue = fc.oneof(fc.constant(false), fc.constant(true), fc.constant(null), fc.constant('false'), fc.constant(0), fc.jsonValue());
+const legacyValue = fc.oneof(
+  fc.constant(false),
+  fc.constant(true),
+  fc.constant(null),
+  fc.constant('false'),
+  fc.constant(0),
+  fc.jsonValue(),
+);
 
 describe('canonical JSON', () => {
   it('sorts keys at every level and drops undefined members, so equal values hash equal', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { f: 2, e: 3 }], c: undefined } })).toBe('{"a":{"d":[1,{"e":3,"f":2}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [1, { f: 2, e: 3 }], c: undefined } })).toBe(
+      '{"a":{"d":[1,{"e":3,"f":2}]},"b":1}',
+    );
     expect(fingerprint({ x: 1, y: 2 })).toBe(fingerprint({ y: 2, x: 1 }));
     expect(fingerprint({ x: 1 })).not.toBe(fingerprint({ x: 2 }));
     expect(fingerprint({ x: 1 })).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -42,7 +61,11 @@ describe('fingerprints (contract §7.1, §8.1)', () => {
         const plain = agentFor(runtime);
         const base = decisionFingerprints(plain);
         // A stored historical value, parsed through the real config schema…
-        const stored = AgentConfigSchema.parse({ ...plain, visibleReplyContract: { enabled: agentToggle }, visible_reply_contract_enabled: flatToggle });
+        const stored = AgentConfigSchema.parse({
+          ...plain,
+          visibleReplyContract: { enabled: agentToggle },
+          visible_reply_contract_enabled: flatToggle,
+        });
         expect(decisionFingerprints(stored).threadContract).toBe(base.threadContract);
         // …and the projection a legacy client would receive, merged onto the agent.
         const projected = { ...plain, ...projectVisibleReplyContract([LEGACY_VISIBLE_REPLY_CAPABILITY], agentToggle) };
@@ -56,7 +79,14 @@ describe('fingerprints (contract §7.1, §8.1)', () => {
     fc.assert(
       fc.property(fc.constantFrom(...ALL_RUNTIMES), legacyValue, (runtime, toggle) => {
         const plain = agentFor(runtime);
-        const withLegacy = { ...AgentConfigSchema.parse({ ...plain, visibleReplyContract: { enabled: toggle }, visible_reply_contract_enabled: toggle }), ...legacyBehaviorSettings(toggle) };
+        const withLegacy = {
+          ...AgentConfigSchema.parse({
+            ...plain,
+            visibleReplyContract: { enabled: toggle },
+            visible_reply_contract_enabled: toggle,
+          }),
+          ...legacyBehaviorSettings(toggle),
+        };
         expect(decisionFingerprints(withLegacy)).toEqual(decisionFingerprints(plain));
       }),
       { numRuns: 100 },
@@ -84,9 +114,9 @@ describe('fingerprints (contract §7.1, §8.1)', () => {
     expect(cli.fingerprint).not.toBe(en.fingerprint);
     expect(compileTurnContext(agentFor('codex', 'en'), { turn: 'resume' }).fingerprint).toBe(en.fingerprint);
     // The delivery content is not part of the turn context.
-    expect(compileDelivery(agentFor('codex'), [message({ content: 'a' })], { turn: 'wake' }).fingerprints.turnContext).toBe(
-      compileDelivery(agentFor('codex'), [message({ content: 'b' })], { turn: 'wake' }).fingerprints.turnContext,
-    );
+    expect(
+      compileDelivery(agentFor('codex'), [message({ content: 'a' })], { turn: 'wake' }).fingerprints.turnContext,
+    ).toBe(compileDelivery(agentFor('codex'), [message({ content: 'b' })], { turn: 'wake' }).fingerprints.turnContext);
   });
 
   it('do change with what they are about (so a stable fingerprint means something)', () => {
@@ -95,9 +125,13 @@ describe('fingerprints (contract §7.1, §8.1)', () => {
     expect(decisionFingerprints({ ...a, model: 'claude-sonnet' }).runtimePolicy).not.toBe(base.runtimePolicy);
     expect(decisionFingerprints({ ...a, model: 'claude-sonnet' }).runtimeStart).not.toBe(base.runtimeStart);
     expect(decisionFingerprints({ ...a, args: ['--verbose'] }).runtimeStart).not.toBe(base.runtimeStart);
-    expect(decisionFingerprints({ ...a, env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' } }).runtimeStart).not.toBe(base.runtimeStart);
+    expect(decisionFingerprints({ ...a, env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' } }).runtimeStart).not.toBe(
+      base.runtimeStart,
+    );
     expect(decisionFingerprints({ ...a, name: 'Claude Two' }).threadContract).not.toBe(base.threadContract);
-    expect(runtimeStartFingerprint(a, { mcpUrl: 'http://127.0.0.1:1/mcp' })).not.toBe(runtimeStartFingerprint(a, { mcpUrl: 'http://127.0.0.1:2/mcp' }));
+    expect(runtimeStartFingerprint(a, { mcpUrl: 'http://127.0.0.1:1/mcp' })).not.toBe(
+      runtimeStartFingerprint(a, { mcpUrl: 'http://127.0.0.1:2/mcp' }),
+    );
     const surfaceMcp = sendSurfaceFor('claude-code', 'mcp');
     const surfaceCli = sendSurfaceFor('claude-code', 'cli');
     expect(threadContractFingerprint(a, surfaceMcp, 'x')).not.toBe(threadContractFingerprint(a, surfaceCli, 'x'));
@@ -117,7 +151,18 @@ describe('resume decisions (contract §8.1)', () => {
     const stored = compileThreadContract(agent, sendSurfaceFor('codex')).fingerprint;
     const current = (a: AgentConfig) => compileThreadContract(a, sendSurfaceFor(a.runtime));
     expect(canResumeSession(stored, current(agentFor('codex', 'zh-CN')))).toBe(true);
-    expect(canResumeSession(stored, current(AgentConfigSchema.parse({ ...agent, visibleReplyContract: { enabled: false }, visible_reply_contract_enabled: false })))).toBe(true);
+    expect(
+      canResumeSession(
+        stored,
+        current(
+          AgentConfigSchema.parse({
+            ...agent,
+            visibleReplyContract: { enabled: false },
+            visible_reply_contract_enabled: false,
+          }),
+        ),
+      ),
+    ).toBe(true);
     expect(canResumeSession(stored, current({ ...agent, name: 'Renamed' }))).toBe(false);
     expect(canResumeSession(null, current(agent))).toBe(false);
   });

@@ -2,7 +2,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DESKTOP_CAPABILITIES, legacyBehaviorSettings, LEGACY_VISIBLE_REPLY_CAPABILITY, projectVisibleReplyContract } from '../../../../../main/daemon/prompt/legacy-projection.js';
+import {
+  DESKTOP_CAPABILITIES,
+  legacyBehaviorSettings,
+  LEGACY_VISIBLE_REPLY_CAPABILITY,
+  projectVisibleReplyContract,
+} from '../../../../../main/daemon/prompt/legacy-projection.js';
 import { compileDelivery } from '../../../../../main/daemon/prompt/prompt-compiler.js';
 import { renderFinalCheck } from '../../../../../main/daemon/prompt/final-check.js';
 import { AgentConfigSchema, ConfigSchema, legacyToggles } from '../../../../../shared/config.js';
@@ -23,12 +28,16 @@ describe('always-on compatibility (contract §7)', () => {
   it('§12 (agent policy): with a historical stored visible_reply_contract_enabled=false, a client declaring the capability still gets enabled=true', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.array(fc.string()), (stored, otherCaps) => {
-        expect(projectVisibleReplyContract([...otherCaps, LEGACY_VISIBLE_REPLY_CAPABILITY], stored)).toEqual({ visibleReplyContract: { enabled: true } });
+        expect(projectVisibleReplyContract([...otherCaps, LEGACY_VISIBLE_REPLY_CAPABILITY], stored)).toEqual({
+          visibleReplyContract: { enabled: true },
+        });
         expect(legacyBehaviorSettings(stored)).toEqual({ visibleReplyContract: { enabled: true } });
       }),
       { numRuns: 100 },
     );
-    expect(projectVisibleReplyContract([LEGACY_VISIBLE_REPLY_CAPABILITY], false)?.visibleReplyContract.enabled).toBe(true);
+    expect(projectVisibleReplyContract([LEGACY_VISIBLE_REPLY_CAPABILITY], false)?.visibleReplyContract.enabled).toBe(
+      true,
+    );
   });
 
   it('sends no projection to a client that does not declare the legacy capability (the current desktop)', () => {
@@ -56,12 +65,26 @@ describe('always-on compatibility (contract §7)', () => {
   it('historical false values have no effect on any prompt: the contract is rendered exactly as without them', () => {
     for (const runtime of ALL_RUNTIMES) {
       const plain = agentFor(runtime);
-      const disabled = AgentConfigSchema.parse({ ...plain, visibleReplyContract: { enabled: false }, visible_reply_contract_enabled: false });
-      const config = ConfigSchema.parse({ agents: [disabled], visibleReplyContract: { enabled: false }, visible_reply_contract_enabled: false });
+      const disabled = AgentConfigSchema.parse({
+        ...plain,
+        visibleReplyContract: { enabled: false },
+        visible_reply_contract_enabled: false,
+      });
+      const config = ConfigSchema.parse({
+        agents: [disabled],
+        visibleReplyContract: { enabled: false },
+        visible_reply_contract_enabled: false,
+      });
       expect(legacyToggles(config).length).toBeGreaterThan(0);
-      expect(compileDelivery(disabled, [message()], { turn: 'wake' }).text).toBe(compileDelivery(plain, [message()], { turn: 'wake' }).text);
-      const groups = [{ target: targetKey('#general'), wakes: [{ messageId: 'm_1', targetSeq: 1, wakeToken: 'wk_1' }] }];
-      expect(renderFinalCheck(groups, { runtime, language: disabled.language })).toBe(renderFinalCheck(groups, { runtime, language: plain.language }));
+      expect(compileDelivery(disabled, [message()], { turn: 'wake' }).text).toBe(
+        compileDelivery(plain, [message()], { turn: 'wake' }).text,
+      );
+      const groups = [
+        { target: targetKey('#general'), wakes: [{ messageId: 'm_1', targetSeq: 1, wakeToken: 'wk_1' }] },
+      ];
+      expect(renderFinalCheck(groups, { runtime, language: disabled.language })).toBe(
+        renderFinalCheck(groups, { runtime, language: plain.language }),
+      );
     }
   });
 

@@ -12,14 +12,29 @@ describe('prompt_input trajectory (contract §8.4)', () => {
     const trajectory = new PromptTrajectory(store);
     const agent = agentFor('claude-code');
 
-    const first = compileDelivery(agent, [message({ messageId: 'm_1', wakeToken: 'wk_1', targetSeq: 1 })], { turn: 'wake' });
+    const first = compileDelivery(agent, [message({ messageId: 'm_1', wakeToken: 'wk_1', targetSeq: 1 })], {
+      turn: 'wake',
+    });
     trajectory.record(first.promptInputs);
-    const batch = compileDelivery(agent, [message({ messageId: 'm_2', wakeToken: 'wk_2', targetSeq: 2 }), message({ messageId: 'm_3', wakeToken: 'wk_3', target: 'dm:@alice', targetSeq: 1 })], { turn: 'wake' });
+    const batch = compileDelivery(
+      agent,
+      [
+        message({ messageId: 'm_2', wakeToken: 'wk_2', targetSeq: 2 }),
+        message({ messageId: 'm_3', wakeToken: 'wk_3', target: 'dm:@alice', targetSeq: 1 }),
+      ],
+      { turn: 'wake' },
+    );
     trajectory.record(batch.promptInputs);
 
     const finalCheck = recordingFinalCheckRenderer(trajectory, agent.id);
     const groups = [
-      { target: targetKey('#general:ab12'), wakes: [{ messageId: 'm_1', targetSeq: 1, wakeToken: 'wk_1' }, { messageId: 'm_2', targetSeq: 2, wakeToken: 'wk_2' }] },
+      {
+        target: targetKey('#general:ab12'),
+        wakes: [
+          { messageId: 'm_1', targetSeq: 1, wakeToken: 'wk_1' },
+          { messageId: 'm_2', targetSeq: 2, wakeToken: 'wk_2' },
+        ],
+      },
       { target: targetKey('dm:@alice'), wakes: [{ messageId: 'm_3', targetSeq: 1, wakeToken: 'wk_3' }] },
     ];
     const text = finalCheck(groups, { runtime: 'claude-code', language: 'en' });
@@ -42,13 +57,23 @@ describe('prompt_input trajectory (contract §8.4)', () => {
     const trajectory = new PromptTrajectory(store);
     const c = compileDelivery(agentFor('codex', 'zh-CN'), [message({ wakeToken: 'wk_9' })], { turn: 'resume' });
     trajectory.record(c.promptInputs);
-    expect(trajectory.list('wk_9').map((e) => e.text).join('\n\n')).toBe(c.text);
+    expect(
+      trajectory
+        .list('wk_9')
+        .map((e) => e.text)
+        .join('\n\n'),
+    ).toBe(c.text);
   });
 
   it('stores a context-recovery continuation as a recovery entry on the synthetic wake only', () => {
     const store = new InMemoryPromptInputStore();
     const trajectory = new PromptTrajectory(store);
-    const c = compileRecovery(agentFor('opencode'), { syntheticMessageId: 'rc_1', wakeToken: 'wk_r', target: targetKey('#build:aa11'), targetSeq: 3 });
+    const c = compileRecovery(agentFor('opencode'), {
+      syntheticMessageId: 'rc_1',
+      wakeToken: 'wk_r',
+      target: targetKey('#build:aa11'),
+      targetSeq: 3,
+    });
     trajectory.record(c.promptInputs);
     expect(trajectory.list('wk_r').map((e) => e.kind)).toEqual(['turn_context', 'recovery']);
     expect(store.entries.flatMap((e) => e.wakeTokens)).toEqual(['wk_r', 'wk_r']);
@@ -57,7 +82,13 @@ describe('prompt_input trajectory (contract §8.4)', () => {
   it('records a final-check before returning it, linked once to each listed wake', () => {
     const store = new InMemoryPromptInputStore();
     const render = recordingFinalCheckRenderer(new PromptTrajectory(store), 'codex');
-    render([{ target: null, wakes: [{ messageId: 'm_1', targetSeq: 1, wakeToken: 'wk_1' }] }, { target: null, wakes: [{ messageId: 'm_2', targetSeq: 2, wakeToken: 'wk_1' }] }], { runtime: 'codex', language: 'en' });
+    render(
+      [
+        { target: null, wakes: [{ messageId: 'm_1', targetSeq: 1, wakeToken: 'wk_1' }] },
+        { target: null, wakes: [{ messageId: 'm_2', targetSeq: 2, wakeToken: 'wk_1' }] },
+      ],
+      { runtime: 'codex', language: 'en' },
+    );
     expect(store.entries).toHaveLength(1);
     expect(store.entries[0]?.kind).toBe('final_check');
     expect(store.entries[0]?.wakeTokens).toEqual(['wk_1']);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { crossTargetInstruction, mcpNamespace, mcpToolName, sendInstruction, sendSurfaceFor, sendToolRef } from '../../../../../main/daemon/prompt/tool-names.js';
+import {
+  crossTargetInstruction,
+  mcpNamespace,
+  mcpToolName,
+  sendInstruction,
+  sendSurfaceFor,
+  sendToolRef,
+} from '../../../../../main/daemon/prompt/tool-names.js';
 import { targetKey } from '../../../../../shared/target.js';
 
 describe('tool names per runtime kind (research/runtimes.md §2)', () => {
@@ -15,7 +22,9 @@ describe('tool names per runtime kind (research/runtimes.md §2)', () => {
   it('render one reference per surface and language', () => {
     expect(sendToolRef(sendSurfaceFor('codex'), 'en')).toBe('`message_send` (tool namespace `mcp__agentteam`)');
     expect(sendToolRef(sendSurfaceFor('opencode', 'cli'), 'en')).toBe('`agentteam send`');
-    expect(sendInstruction(sendSurfaceFor('claude-code', 'cli'), 'en', targetKey('#general:ab12'))).toBe('run `agentteam send --target "#general:ab12" --text "<reply>"` with the reply as --text');
+    expect(sendInstruction(sendSurfaceFor('claude-code', 'cli'), 'en', targetKey('#general:ab12'))).toBe(
+      'run `agentteam send --target "#general:ab12" --text "<reply>"` with the reply as --text',
+    );
     expect(crossTargetInstruction(sendSurfaceFor('claude-code'), 'zh-CN')).toContain('allow_cross_target: true');
   });
 });

@@ -20,15 +20,28 @@ describe('mentionedIds', () => {
 
 describe('agentsToWake', () => {
   it('wakes only mentioned, known agents in a channel', () => {
-    expect(agentsToWake({ target: t('#general'), authorKind: 'operator', content: '@claude @nobody hi', agentIds: agents })).toEqual(['claude']);
+    expect(
+      agentsToWake({ target: t('#general'), authorKind: 'operator', content: '@claude @nobody hi', agentIds: agents }),
+    ).toEqual(['claude']);
   });
   it('wakes nobody in a channel without a mention', () => {
-    expect(agentsToWake({ target: t('#general'), authorKind: 'operator', content: 'hello all', agentIds: agents })).toEqual([]);
+    expect(
+      agentsToWake({ target: t('#general'), authorKind: 'operator', content: 'hello all', agentIds: agents }),
+    ).toEqual([]);
   });
   it('wakes the DM agent first, then other mentions, also in a DM thread', () => {
-    expect(agentsToWake({ target: t('dm:@codex:ab12'), authorKind: 'operator', content: 'ask @claude too', agentIds: agents })).toEqual(['codex', 'claude']);
+    expect(
+      agentsToWake({
+        target: t('dm:@codex:ab12'),
+        authorKind: 'operator',
+        content: 'ask @claude too',
+        agentIds: agents,
+      }),
+    ).toEqual(['codex', 'claude']);
   });
   it('never wakes anyone for an agent-authored message', () => {
-    expect(agentsToWake({ target: t('dm:@claude'), authorKind: 'agent', content: '@codex please', agentIds: agents })).toEqual([]);
+    expect(
+      agentsToWake({ target: t('dm:@claude'), authorKind: 'agent', content: '@codex please', agentIds: agents }),
+    ).toEqual([]);
   });
 });

@@ -8,7 +8,9 @@ function queue(refuse: (text: string) => boolean = () => false) {
   const started: string[] = [];
   const q = new PromptQueue(async (prompt): Promise<RuntimeResult<SubmitReceipt>> => {
     started.push(prompt.text);
-    return refuse(prompt.text) ? { ok: false, code: 'submit_failed', message: 'no' } : { ok: true, value: { generation: 1, turnId: prompt.text } };
+    return refuse(prompt.text)
+      ? { ok: false, code: 'submit_failed', message: 'no' }
+      : { ok: true, value: { generation: 1, turnId: prompt.text } };
   });
   return { q, started };
 }

@@ -3,7 +3,8 @@ import { exactTargets } from '../../../../../main/daemon/runtime/prompt-targets.
 
 describe('exactTargets', () => {
   it('returns every quoted exact target in order, canonical and without duplicates, skipping invalid ones', () => {
-    const check = 'Final delivery check:\n- exact target "#General:AB12" (wake message "m1")\n- exact target "dm:@ops" (wake "m2")\n- exact target "#general:ab12"\n- exact target "nope"';
+    const check =
+      'Final delivery check:\n- exact target "#General:AB12" (wake message "m1")\n- exact target "dm:@ops" (wake "m2")\n- exact target "#general:ab12"\n- exact target "nope"';
     expect(exactTargets(check)).toEqual(['#general:ab12', 'dm:@ops']);
   });
 

@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { AgentConfigSchema } from '../../../../../shared/config.js';
 import { ClaudeCodeAdapter } from '../../../../../main/daemon/runtime/claude-code/claude-code-adapter.js';
 import { DemoRuntime } from '../../../../../main/daemon/runtime/demo/demo-runtime.js';
-import { createRuntimeAdapter, resolveRuntimeCommand, runtimeDirOf } from '../../../../../main/daemon/runtime/runtime-factory.js';
+import {
+  createRuntimeAdapter,
+  resolveRuntimeCommand,
+  runtimeDirOf,
+} from '../../../../../main/daemon/runtime/runtime-factory.js';
 
 const deps = {
   mcp: { url: 'http://127.0.0.1:1/mcp', token: 't', headers: { Authorization: 'Bearer t' } },
@@ -17,7 +21,10 @@ const deps = {
 
 describe('createRuntimeAdapter', () => {
   it('builds the adapter the config names, without starting it', () => {
-    const claude = createRuntimeAdapter(AgentConfigSchema.parse({ id: 'claude', name: 'Claude', runtime: 'claude-code' }), deps);
+    const claude = createRuntimeAdapter(
+      AgentConfigSchema.parse({ id: 'claude', name: 'Claude', runtime: 'claude-code' }),
+      deps,
+    );
     expect(claude.ok && claude.adapter).toBeInstanceOf(ClaudeCodeAdapter);
     const demo = createRuntimeAdapter(AgentConfigSchema.parse({ id: 'demo', name: 'Demo', runtime: 'demo' }), deps);
     expect(demo.ok && demo.adapter).toBeInstanceOf(DemoRuntime);
@@ -29,7 +36,10 @@ describe('createRuntimeAdapter', () => {
     expect(codex.ok && codex.adapter).toBeInstanceOf(TurnRuntimeAdapter);
     expect(codex.ok && (codex.adapter as TurnRuntimeAdapter).inner).toBeInstanceOf(CodexRuntime);
     expect(codex.ok && codex.adapter.runtime).toBe('codex');
-    const opencode = createRuntimeAdapter(AgentConfigSchema.parse({ id: 'oc', name: 'OpenCode', runtime: 'opencode' }), deps);
+    const opencode = createRuntimeAdapter(
+      AgentConfigSchema.parse({ id: 'oc', name: 'OpenCode', runtime: 'opencode' }),
+      deps,
+    );
     expect(opencode.ok && (opencode.adapter as TurnRuntimeAdapter).inner).toBeInstanceOf(OpencodeRuntime);
     expect(resolveRuntimeCommand('/opt/codex', 'codex', '/nowhere')).toBe('/opt/codex');
     expect(resolveRuntimeCommand(null, 'opencode', '/nowhere')).toBe('opencode');

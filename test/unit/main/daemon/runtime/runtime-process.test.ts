@@ -16,8 +16,16 @@ function processState(pid: number): string {
 describe('RuntimeProcess', () => {
   it('stop() ends the process and the children it started (no orphans)', async () => {
     // The child shell starts a grandchild and prints its pid once both run.
-    const proc = RuntimeProcess.spawn({ command: 'sh', args: ['-c', 'sleep 60 & echo $!; wait'], env: { PATH: process.env.PATH ?? '' }, cwd: process.cwd(), killGraceMs: 2000 });
-    const grandchild = await new Promise<number>((resolve) => proc.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+    const proc = RuntimeProcess.spawn({
+      command: 'sh',
+      args: ['-c', 'sleep 60 & echo $!; wait'],
+      env: { PATH: process.env.PATH ?? '' },
+      cwd: process.cwd(),
+      killGraceMs: 2000,
+    });
+    const grandchild = await new Promise<number>((resolve) =>
+      proc.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))),
+    );
     // Alive (running, sleeping, or in an uninterruptible wait on a loaded machine).
     expect(processState(grandchild)).toMatch(/^[RSD]$/);
     await proc.stop();
@@ -27,14 +35,24 @@ describe('RuntimeProcess', () => {
   });
 
   it('keeps only a bounded stderr tail', async () => {
-    const proc = RuntimeProcess.spawn({ command: 'sh', args: ['-c', `head -c ${STDERR_TAIL_BYTES * 2} /dev/zero | tr '\\0' x >&2; printf END >&2`], env: { PATH: process.env.PATH ?? '' }, cwd: process.cwd() });
+    const proc = RuntimeProcess.spawn({
+      command: 'sh',
+      args: ['-c', `head -c ${STDERR_TAIL_BYTES * 2} /dev/zero | tr '\\0' x >&2; printf END >&2`],
+      env: { PATH: process.env.PATH ?? '' },
+      cwd: process.cwd(),
+    });
     await proc.stderrEnded;
     expect(proc.stderrTail.length).toBe(STDERR_TAIL_BYTES);
     expect(proc.stderrTail.endsWith('END')).toBe(true);
   });
 
   it('a missing command is a spawn error and an immediate exit, not a throw', async () => {
-    const proc = RuntimeProcess.spawn({ command: '/nonexistent/agentteam-runtime', args: [], env: {}, cwd: process.cwd() });
+    const proc = RuntimeProcess.spawn({
+      command: '/nonexistent/agentteam-runtime',
+      args: [],
+      env: {},
+      cwd: process.cwd(),
+    });
     await proc.exited;
     expect(proc.spawnError?.message).toMatch(/ENOENT/);
   });

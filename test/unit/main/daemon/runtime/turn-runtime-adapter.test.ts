@@ -1,6 +1,12 @@
 import { Subject, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { AgentRuntime, RuntimeEvent, RuntimePrompt, RuntimeResult, SubmitReceipt } from '../../../../../main/daemon/runtime/agent-runtime.js';
+import type {
+  AgentRuntime,
+  RuntimeEvent,
+  RuntimePrompt,
+  RuntimeResult,
+  SubmitReceipt,
+} from '../../../../../main/daemon/runtime/agent-runtime.js';
 import type { RuntimeEventEnvelope } from '../../../../../main/daemon/runtime/runtime-adapter.js';
 import { TurnRuntimeAdapter } from '../../../../../main/daemon/runtime/turn-runtime-adapter.js';
 
@@ -20,7 +26,9 @@ class ScriptedTurnRuntime implements AgentRuntime {
   }
   async submit(prompt: RuntimePrompt): Promise<RuntimeResult<SubmitReceipt>> {
     this.submitted.push(prompt);
-    return this.refuse ? { ok: false, code: 'not_running', message: 'gone' } : { ok: true, value: { generation: this.generation, turnId: null } };
+    return this.refuse
+      ? { ok: false, code: 'not_running', message: 'gone' }
+      : { ok: true, value: { generation: this.generation, turnId: null } };
   }
   async interrupt() {
     return { ok: true as const, value: undefined };
@@ -41,7 +49,12 @@ function setup(finalChecks: Array<string | null>) {
   const inner = new ScriptedTurnRuntime();
   const scheduler = new VirtualTimeScheduler();
   const answers = [...finalChecks];
-  const adapter = new TurnRuntimeAdapter({ runtime: inner, host: { onTurnBoundary: async () => answers.shift() ?? null }, scheduler, restart: { baseDelayMs: 100, maxDelayMs: 100, maxRestarts: 1, windowMs: 60_000 } });
+  const adapter = new TurnRuntimeAdapter({
+    runtime: inner,
+    host: { onTurnBoundary: async () => answers.shift() ?? null },
+    scheduler,
+    restart: { baseDelayMs: 100, maxDelayMs: 100, maxRestarts: 1, windowMs: 60_000 },
+  });
   const events: RuntimeEventEnvelope[] = [];
   adapter.events$.subscribe((e) => events.push(e));
   return { inner, adapter, events, scheduler, types: () => events.map((e) => e.type) };
@@ -54,19 +67,38 @@ describe('TurnRuntimeAdapter: Codex/OpenCode turns as the shared RuntimeAdapter'
     expect(await s.adapter.deliver('hello')).toEqual({ ok: true });
     s.inner.turn();
     await flush();
-    expect(s.inner.submitted).toEqual([{ kind: 'delivery', text: 'hello' }, { kind: 'final_check', text: 'FINAL-CHECK x' }]);
+    expect(s.inner.submitted).toEqual([
+      { kind: 'delivery', text: 'hello' },
+      { kind: 'final_check', text: 'FINAL-CHECK x' },
+    ]);
     s.inner.turn();
     await flush();
     expect(s.types()).toEqual(['ready', 'turn_start', 'final_check', 'turn_end']);
-    expect(s.events.find((e) => e.type === 'final_check')).toMatchObject({ outcome: 'injected', via: 'user_message', generation: 1 });
+    expect(s.events.find((e) => e.type === 'final_check')).toMatchObject({
+      outcome: 'injected',
+      via: 'user_message',
+      generation: 1,
+    });
   });
 
   it('local text travels as counts only; tool calls by name', async () => {
     const s = setup([]);
     await s.adapter.start();
     s.inner.events.next({ type: 'local_text', generation: 1, turnId: 't', text: 'héllo' });
-    s.inner.events.next({ type: 'tool', generation: 1, turnId: 't', tool: 'agentteam_message_send', status: 'started' });
-    s.inner.events.next({ type: 'tool', generation: 1, turnId: 't', tool: 'agentteam_message_send', status: 'completed' });
+    s.inner.events.next({
+      type: 'tool',
+      generation: 1,
+      turnId: 't',
+      tool: 'agentteam_message_send',
+      status: 'started',
+    });
+    s.inner.events.next({
+      type: 'tool',
+      generation: 1,
+      turnId: 't',
+      tool: 'agentteam_message_send',
+      status: 'completed',
+    });
     expect(s.events.slice(1)).toEqual([
       { type: 'local_text', bytes: 6, runes: 5, generation: 1 },
       { type: 'tool_call', name: 'agentteam_message_send', generation: 1 },

@@ -3,7 +3,13 @@ import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { TargetKey } from '../../../../../shared/target.js';
 import { createWakeMetrics } from '../../../../../main/daemon/metrics/wake-metrics.js';
-import type { DeliverResult, RuntimeAdapter, RuntimeEvent, RuntimeEventEnvelope, StartResult } from '../../../../../main/daemon/runtime/runtime-adapter.js';
+import type {
+  DeliverResult,
+  RuntimeAdapter,
+  RuntimeEvent,
+  RuntimeEventEnvelope,
+  StartResult,
+} from '../../../../../main/daemon/runtime/runtime-adapter.js';
 import { WakeRuntimeBinding, type PromptInputRecord } from '../../../../../main/daemon/runtime/wake-runtime-binding.js';
 import { WakeLifecycle } from '../../../../../main/daemon/wake/wake-lifecycle.js';
 import type { WakeJournal } from '../../../../../main/daemon/wake/wake-ports.js';
@@ -35,12 +41,21 @@ class ScriptedAdapter implements RuntimeAdapter {
   }
 }
 
-const journal: WakeJournal = { insertWake: () => undefined, appendWakeEvent: () => true, listWakes: () => [], appendAudit: () => undefined };
+const journal: WakeJournal = {
+  insertWake: () => undefined,
+  appendWakeEvent: () => true,
+  listWakes: () => [],
+  appendAudit: () => undefined,
+};
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function setup() {
   const adapter = new ScriptedAdapter();
-  const lifecycle = new WakeLifecycle({ journal, renderFinalCheck: (groups) => `FINAL-CHECK ${groups.map((g) => g.target).join(',')}`, metrics: createWakeMetrics(new Registry()) });
+  const lifecycle = new WakeLifecycle({
+    journal,
+    renderFinalCheck: (groups) => `FINAL-CHECK ${groups.map((g) => g.target).join(',')}`,
+    metrics: createWakeMetrics(new Registry()),
+  });
   lifecycle.registerAgent({ agentId: 'a1', publicName: 'a1', displayName: 'A1', runtime: 'codex', model: null });
   const statuses: WakeStatusEvent[] = [];
   lifecycle.wakeStatus$.subscribe((s) => statuses.push(s));
@@ -49,10 +64,21 @@ async function setup() {
   const binding = new WakeRuntimeBinding({
     agentId: 'a1',
     lifecycle,
-    ports: { renderDelivery: (d) => `DELIVERY ${d.wakes.map((w) => w.messageId).join(',')}`, recordPromptInput: (r) => prompts.push(r), onRuntimeDown: (_a, d) => down.push(d) },
+    ports: {
+      renderDelivery: (d) => `DELIVERY ${d.wakes.map((w) => w.messageId).join(',')}`,
+      recordPromptInput: (r) => prompts.push(r),
+      onRuntimeDown: (_a, d) => down.push(d),
+    },
   });
   expect(await binding.start(adapter)).toBe(true);
-  const post = (token: string, seq = 1) => lifecycle.enqueue('a1', { wakeToken: token, messageId: `m_${token}`, target: '#general', targetSeq: seq, deliveryClass: 'visible_reply' });
+  const post = (token: string, seq = 1) =>
+    lifecycle.enqueue('a1', {
+      wakeToken: token,
+      messageId: `m_${token}`,
+      target: '#general',
+      targetSeq: seq,
+      deliveryClass: 'visible_reply',
+    });
   const statusOf = (token: string) => statuses.filter((s) => s.wakeToken === token).map((s) => s.status);
   return { adapter, lifecycle, binding, statuses, prompts, down, post, statusOf };
 }
@@ -82,7 +108,13 @@ describe('WakeRuntimeBinding (the host side of every RuntimeAdapter)', () => {
     const s = await setup();
     s.post('w1');
     await flush();
-    s.lifecycle.onSendResult({ agentId: 'a1', status: 'sent', targetKey: '#general' as TargetKey, seenUpToSeq: 1, messageId: 'r1' });
+    s.lifecycle.onSendResult({
+      agentId: 'a1',
+      status: 'sent',
+      targetKey: '#general' as TargetKey,
+      seenUpToSeq: 1,
+      messageId: 'r1',
+    });
     expect(await s.binding.host.onTurnBoundary()).toBeNull();
     expect(s.statusOf('w1').at(-1)).toBe('reply_sent');
   });
@@ -97,7 +129,9 @@ describe('WakeRuntimeBinding (the host side of every RuntimeAdapter)', () => {
     s.post('w2', 2);
     await flush();
     s.adapter.emit({ type: 'turn_end', outcome: 'interrupted' });
-    expect(s.statuses.find((e) => e.wakeToken === 'w2' && e.status === 'failed')?.detail).toBe('the turn was interrupted');
+    expect(s.statuses.find((e) => e.wakeToken === 'w2' && e.status === 'failed')?.detail).toBe(
+      'the turn was interrupted',
+    );
   });
 
   it('local text reaches the wake status as byte and rune counts only (contract §6.5)', async () => {

@@ -46,7 +46,14 @@ describe('messages against a model', () => {
           const agent = op.author !== 'operator';
           // Response ids are unique to the run too (idempotency is per author across the whole store).
           const response = agent && op.response !== undefined ? `${op.response}-${run}` : undefined;
-          const r = store.appendMessage({ target, authorId: op.author, authorKind: agent ? 'agent' : 'operator', content: 'c', responseId: response, chunkIndex: response === undefined ? undefined : op.chunk });
+          const r = store.appendMessage({
+            target,
+            authorId: op.author,
+            authorKind: agent ? 'agent' : 'operator',
+            content: 'c',
+            responseId: response,
+            chunkIndex: response === undefined ? undefined : op.chunk,
+          });
           const key = `${op.author}/${response}/${op.chunk}/${run}`;
           const first = response === undefined ? undefined : firstByKey.get(key);
           if (first !== undefined) {
@@ -62,7 +69,9 @@ describe('messages against a model', () => {
         }
         for (const [target, last] of seqs) {
           expect(store.lastSeq(target as TargetKey)).toBe(last);
-          expect(store.listMessages(target as TargetKey).map((m) => m.seq)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+          expect(store.listMessages(target as TargetKey).map((m) => m.seq)).toEqual(
+            Array.from({ length: last }, (_, i) => i + 1),
+          );
         }
       }),
       { numRuns: 60 },
@@ -73,7 +82,16 @@ describe('messages against a model', () => {
 describe('wakes against a model', () => {
   const event = fc.record({
     wake: fc.integer({ min: 0, max: 2 }),
-    kind: fc.constantFrom<WakeEventKind>('status', 'status', 'status', 'beacon', 'escalation', 'final_check', 'delivery', 'alert'),
+    kind: fc.constantFrom<WakeEventKind>(
+      'status',
+      'status',
+      'status',
+      'beacon',
+      'escalation',
+      'final_check',
+      'delivery',
+      'alert',
+    ),
     status: fc.option(fc.constantFrom<WakeStatus>(...WAKE_STATUSES), { nil: undefined }),
   });
 
@@ -82,13 +100,31 @@ describe('wakes against a model', () => {
       fc.property(fc.array(event, { minLength: 1, maxLength: 30 }), (events) => {
         const run = `w${runId++}`;
         const tokens = [0, 1, 2].map((i) => `${run}_${i}`);
-        const model = tokens.map(() => ({ status: 'queued' as WakeStatus, beacons: 0, escalated: false, finalCheck: false, terminals: 0 }));
-        for (const t of tokens) store.insertWake({ wakeToken: t, messageId: 'm', agentId: 'claude', runtime: 'demo', target: targetKey('#general'), targetSeq: 1, deliveryClass: 'visible_reply' });
+        const model = tokens.map(() => ({
+          status: 'queued' as WakeStatus,
+          beacons: 0,
+          escalated: false,
+          finalCheck: false,
+          terminals: 0,
+        }));
+        for (const t of tokens)
+          store.insertWake({
+            wakeToken: t,
+            messageId: 'm',
+            agentId: 'claude',
+            runtime: 'demo',
+            target: targetKey('#general'),
+            targetSeq: 1,
+            deliveryClass: 'visible_reply',
+          });
         for (const e of events) {
           const status = e.kind === 'status' ? (e.status ?? 'delivered') : e.status;
           const m = model[e.wake]!;
           const ended = isTerminal(m.status);
-          const expected = !(ended && (status !== undefined || e.kind === 'beacon' || e.kind === 'escalation' || e.kind === 'final_check'));
+          const expected = !(
+            ended &&
+            (status !== undefined || e.kind === 'beacon' || e.kind === 'escalation' || e.kind === 'final_check')
+          );
           expect(store.appendWakeEvent({ wakeToken: tokens[e.wake]!, kind: e.kind, status })).toBe(expected);
           if (!expected) continue;
           if (status !== undefined) m.status = status;
@@ -101,7 +137,12 @@ describe('wakes against a model', () => {
           const m = model[i]!;
           const row = store.getWake(t)!;
           expect(m.terminals).toBeLessThanOrEqual(1);
-          expect(row).toMatchObject({ status: m.status, beacons: m.beacons, escalated: m.escalated, finalCheck: m.finalCheck });
+          expect(row).toMatchObject({
+            status: m.status,
+            beacons: m.beacons,
+            escalated: m.escalated,
+            finalCheck: m.finalCheck,
+          });
           expect(row.endedAt !== null).toBe(isTerminal(m.status));
           const terminalEvents = store.listWakeEvents(t).filter((x) => x.status !== null && isTerminal(x.status));
           expect(terminalEvents.length).toBe(m.terminals);

@@ -2,7 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseSync } from 'node:sqlite';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DB_FILE, SCHEMA_VERSION, Store, StoreError, WAKE_DETAIL_MAX, type WakeRecord } from '../../../../../main/daemon/store/index.js';
+import {
+  DB_FILE,
+  SCHEMA_VERSION,
+  Store,
+  StoreError,
+  WAKE_DETAIL_MAX,
+  type WakeRecord,
+} from '../../../../../main/daemon/store/index.js';
 import { targetKey, type TargetKey } from '../../../../../shared/target.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
 
@@ -26,7 +33,8 @@ afterEach(() => {
   dir.remove();
 });
 
-const op = (target: TargetKey, content: string) => store.appendMessage({ target, authorId: 'operator', authorKind: 'operator', content });
+const op = (target: TargetKey, content: string) =>
+  store.appendMessage({ target, authorId: 'operator', authorKind: 'operator', content });
 
 describe('Store.open', () => {
   it('creates the database in WAL mode with synchronous=FULL and the current schema version', () => {
@@ -77,7 +85,10 @@ describe('Store.open', () => {
     store.close();
     const other = makeTempDir('agentteam-store-bad-');
     try {
-      writeFileSync(join(other.path, DB_FILE), 'this is not sqlite, it is a text file that is long enough to be read as a header');
+      writeFileSync(
+        join(other.path, DB_FILE),
+        'this is not sqlite, it is a text file that is long enough to be read as a header',
+      );
       expect(() => Store.open(other.path)).toThrow(expect.objectContaining({ code: 'store_unopenable' }));
     } finally {
       other.remove();
@@ -95,7 +106,9 @@ describe('Store.openReadOnly', () => {
       expect(reader.listMessages(general).map((m) => m.content)).toEqual(['one']);
       op(general, 'two');
       expect(reader.lastSeq(general)).toBe(2);
-      expect(() => reader.appendMessage({ target: general, authorId: 'x', authorKind: 'operator', content: 'no' })).toThrow(/readonly/i);
+      expect(() =>
+        reader.appendMessage({ target: general, authorId: 'x', authorKind: 'operator', content: 'no' }),
+      ).toThrow(/readonly/i);
     } finally {
       reader.close();
     }
@@ -130,7 +143,12 @@ describe('members and conversations', () => {
     expect(store.getConversation(general)).toMatchObject({ kind: 'channel', parent: null });
     store.ensureConversation(dmThread);
     expect(store.getConversation(dm)).toMatchObject({ kind: 'dm', parent: null });
-    expect(store.listConversations().map((c) => c.target)).toEqual(['#general', '#general:ab12', 'dm:@claude', 'dm:@claude:zz99']);
+    expect(store.listConversations().map((c) => c.target)).toEqual([
+      '#general',
+      '#general:ab12',
+      'dm:@claude',
+      'dm:@claude:zz99',
+    ]);
   });
 
   it('auto-creates conversations on first message and reports lastSeq', () => {
@@ -161,7 +179,14 @@ describe('messages', () => {
 
   it('returns the stored record, readable by id, with the member name and times as ISO strings', () => {
     store.upsertMember({ id: 'claude', kind: 'agent', name: 'Claude' });
-    const r = store.appendMessage({ target: dm, authorId: 'claude', authorKind: 'agent', content: 'hello', responseId: 'r1', chunkIndex: 0 });
+    const r = store.appendMessage({
+      target: dm,
+      authorId: 'claude',
+      authorKind: 'agent',
+      content: 'hello',
+      responseId: 'r1',
+      chunkIndex: 0,
+    });
     expect(r.status).toBe('sent');
     expect(store.getMessage(r.message.id)).toEqual(r.message);
     expect(r.message).toMatchObject({ authorName: 'Claude', responseId: 'r1', chunkIndex: 0, redelivered: false });
@@ -170,34 +195,89 @@ describe('messages', () => {
   });
 
   it('stores one chunk of one response of one author once and answers already_sent with the original', () => {
-    const first = store.appendMessage({ target: general, authorId: 'claude', authorKind: 'agent', content: 'part 1', responseId: 'resp-1', chunkIndex: 0 });
-    const again = store.appendMessage({ target: general, authorId: 'claude', authorKind: 'agent', content: 'part 1', responseId: 'resp-1', chunkIndex: 0 });
+    const first = store.appendMessage({
+      target: general,
+      authorId: 'claude',
+      authorKind: 'agent',
+      content: 'part 1',
+      responseId: 'resp-1',
+      chunkIndex: 0,
+    });
+    const again = store.appendMessage({
+      target: general,
+      authorId: 'claude',
+      authorKind: 'agent',
+      content: 'part 1',
+      responseId: 'resp-1',
+      chunkIndex: 0,
+    });
     expect(again).toEqual({ status: 'already_sent', message: first.message });
-    const chunk2 = store.appendMessage({ target: general, authorId: 'claude', authorKind: 'agent', content: 'part 2', responseId: 'resp-1', chunkIndex: 1 });
+    const chunk2 = store.appendMessage({
+      target: general,
+      authorId: 'claude',
+      authorKind: 'agent',
+      content: 'part 2',
+      responseId: 'resp-1',
+      chunkIndex: 1,
+    });
     expect(chunk2.status).toBe('sent');
     // Another agent may use the same response id: idempotency is per author.
-    const other = store.appendMessage({ target: general, authorId: 'codex', authorKind: 'agent', content: 'x', responseId: 'resp-1', chunkIndex: 0 });
+    const other = store.appendMessage({
+      target: general,
+      authorId: 'codex',
+      authorKind: 'agent',
+      content: 'x',
+      responseId: 'resp-1',
+      chunkIndex: 0,
+    });
     expect(other.status).toBe('sent');
     // The sequence did not move for the duplicate: gap-free.
     expect(store.listMessages(general).map((m) => m.seq)).toEqual([1, 2, 3]);
   });
 
   it('finds a response chunk by author, response id and chunk (delivery confirmation lookups)', () => {
-    const r = store.appendMessage({ target: general, authorId: 'claude', authorKind: 'agent', content: 'c1', responseId: 'resp-7', chunkIndex: 1 });
+    const r = store.appendMessage({
+      target: general,
+      authorId: 'claude',
+      authorKind: 'agent',
+      content: 'c1',
+      responseId: 'resp-7',
+      chunkIndex: 1,
+    });
     expect(store.getMessageByResponse('claude', 'resp-7', 1)).toEqual(r.message);
     expect(store.getMessageByResponse('claude', 'resp-7', 0)).toBeUndefined();
     expect(store.getMessageByResponse('codex', 'resp-7', 1)).toBeUndefined();
   });
 
   it('defaults chunkIndex to 0 when a responseId is given', () => {
-    const a = store.appendMessage({ target: general, authorId: 'claude', authorKind: 'agent', content: 'x', responseId: 'r' });
-    const b = store.appendMessage({ target: general, authorId: 'claude', authorKind: 'agent', content: 'x', responseId: 'r', chunkIndex: 0 });
+    const a = store.appendMessage({
+      target: general,
+      authorId: 'claude',
+      authorKind: 'agent',
+      content: 'x',
+      responseId: 'r',
+    });
+    const b = store.appendMessage({
+      target: general,
+      authorId: 'claude',
+      authorKind: 'agent',
+      content: 'x',
+      responseId: 'r',
+      chunkIndex: 0,
+    });
     expect(a.message.chunkIndex).toBe(0);
     expect(b.status).toBe('already_sent');
   });
 
   it('keeps the redelivered flag', () => {
-    const r = store.appendMessage({ target: general, authorId: 'claude', authorKind: 'agent', content: 'late', responseId: 'r9', redelivered: true });
+    const r = store.appendMessage({
+      target: general,
+      authorId: 'claude',
+      authorKind: 'agent',
+      content: 'late',
+      responseId: 'r9',
+      redelivered: true,
+    });
     expect(store.getMessage(r.message.id)?.redelivered).toBe(true);
   });
 
@@ -214,11 +294,29 @@ describe('messages', () => {
 
 describe('wakes', () => {
   const wake = (token: string, over: Partial<Parameters<Store['insertWake']>[0]> = {}): WakeRecord =>
-    store.insertWake({ wakeToken: token, messageId: 'msg_1', agentId: 'claude', runtime: 'claude-code', target: general, targetSeq: 1, deliveryClass: 'visible_reply', ...over });
+    store.insertWake({
+      wakeToken: token,
+      messageId: 'msg_1',
+      agentId: 'claude',
+      runtime: 'claude-code',
+      target: general,
+      targetSeq: 1,
+      deliveryClass: 'visible_reply',
+      ...over,
+    });
 
   it('inserts a queued wake with its first status event', () => {
     const w = wake('w1');
-    expect(w).toMatchObject({ wakeToken: 'w1', status: 'queued', reason: null, beacons: 0, escalated: false, finalCheck: false, endedAt: null, lastBeaconAt: null });
+    expect(w).toMatchObject({
+      wakeToken: 'w1',
+      status: 'queued',
+      reason: null,
+      beacons: 0,
+      escalated: false,
+      finalCheck: false,
+      endedAt: null,
+      lastBeaconAt: null,
+    });
     expect(store.listWakeEvents('w1').map((e) => [e.kind, e.status])).toEqual([['status', 'queued']]);
   });
 
@@ -236,13 +334,34 @@ describe('wakes', () => {
     expect(store.appendWakeEvent({ wakeToken: 'w1', kind: 'escalation' })).toBe(true);
     expect(store.appendWakeEvent({ wakeToken: 'w1', kind: 'final_check', status: 'final_check_sent' })).toBe(true);
     const mid = store.getWake('w1');
-    expect(mid).toMatchObject({ status: 'final_check_sent', beacons: 2, escalated: true, finalCheck: true, endedAt: null });
+    expect(mid).toMatchObject({
+      status: 'final_check_sent',
+      beacons: 2,
+      escalated: true,
+      finalCheck: true,
+      endedAt: null,
+    });
     expect(mid?.lastBeaconAt).not.toBeNull();
-    expect(store.appendWakeEvent({ wakeToken: 'w1', kind: 'status', status: 'completed_without_visible_reply', reason: 'no_reply' })).toBe(true);
+    expect(
+      store.appendWakeEvent({
+        wakeToken: 'w1',
+        kind: 'status',
+        status: 'completed_without_visible_reply',
+        reason: 'no_reply',
+      }),
+    ).toBe(true);
     const end = store.getWake('w1');
     expect(end).toMatchObject({ status: 'completed_without_visible_reply', reason: 'no_reply', beacons: 2 });
     expect(end?.endedAt).toBe(store.listWakeEvents('w1').at(-1)?.at);
-    expect(store.listWakeEvents('w1').map((e) => e.kind)).toEqual(['status', 'status', 'beacon', 'beacon', 'escalation', 'final_check', 'status']);
+    expect(store.listWakeEvents('w1').map((e) => e.kind)).toEqual([
+      'status',
+      'status',
+      'beacon',
+      'beacon',
+      'escalation',
+      'final_check',
+      'status',
+    ]);
   });
 
   it('refuses any status, beacon, escalation or final-check after a terminal status and writes nothing (contract §6.2)', () => {
@@ -250,7 +369,14 @@ describe('wakes', () => {
     expect(store.appendWakeEvent({ wakeToken: 'w1', kind: 'status', status: 'reply_sent' })).toBe(true);
     const before = store.listWakeEvents('w1');
     const row = store.getWake('w1');
-    for (const status of ['reply_sent', 'failed', 'completed_without_visible_reply', 'delivered', 'queued', 'final_check_sent'] as const) {
+    for (const status of [
+      'reply_sent',
+      'failed',
+      'completed_without_visible_reply',
+      'delivered',
+      'queued',
+      'final_check_sent',
+    ] as const) {
       expect(store.appendWakeEvent({ wakeToken: 'w1', kind: 'status', status })).toBe(false);
     }
     expect(store.appendWakeEvent({ wakeToken: 'w1', kind: 'beacon' })).toBe(false);
@@ -266,7 +392,11 @@ describe('wakes', () => {
     store.appendWakeEvent({ wakeToken: 'w1', kind: 'status', status: 'reply_sent' });
     expect(store.appendWakeEvent({ wakeToken: 'w1', kind: 'alert', detail: 'delivery uncertain' })).toBe(true);
     expect(store.getWake('w1')?.status).toBe('reply_sent');
-    expect(store.listWakeEvents('w1').at(-1)).toMatchObject({ kind: 'alert', detail: 'delivery uncertain', status: null });
+    expect(store.listWakeEvents('w1').at(-1)).toMatchObject({
+      kind: 'alert',
+      detail: 'delivery uncertain',
+      status: null,
+    });
   });
 
   it('answers false for an unknown wake and throws for a status event without status (a bug)', () => {
@@ -276,7 +406,13 @@ describe('wakes', () => {
 
   it('bounds the failure detail', () => {
     wake('w1');
-    store.appendWakeEvent({ wakeToken: 'w1', kind: 'status', status: 'failed', reason: 'runtime_error', detail: 'x'.repeat(10_000) });
+    store.appendWakeEvent({
+      wakeToken: 'w1',
+      kind: 'status',
+      status: 'failed',
+      reason: 'runtime_error',
+      detail: 'x'.repeat(10_000),
+    });
     expect(store.getWake('w1')?.detail?.length).toBe(WAKE_DETAIL_MAX);
     expect(store.listWakeEvents('w1').at(-1)?.detail?.length).toBe(WAKE_DETAIL_MAX);
   });
@@ -303,9 +439,19 @@ describe('wakes', () => {
 
 describe('prompt_input trajectory (contract §8.4)', () => {
   it('records entries and lists those of a wake in order, one entry carrying several wakes', () => {
-    const a = store.appendPromptInput({ agentId: 'claude', wakeTokens: ['w1'], kind: 'turn_context', text: 'contract block' });
+    const a = store.appendPromptInput({
+      agentId: 'claude',
+      wakeTokens: ['w1'],
+      kind: 'turn_context',
+      text: 'contract block',
+    });
     store.appendPromptInput({ agentId: 'claude', wakeTokens: ['w2'], kind: 'delivery', text: 'other' });
-    const c = store.appendPromptInput({ agentId: 'claude', wakeTokens: ['w1', 'w2', 'w1'], kind: 'final_check', text: 'Final delivery check' });
+    const c = store.appendPromptInput({
+      agentId: 'claude',
+      wakeTokens: ['w1', 'w2', 'w1'],
+      kind: 'final_check',
+      text: 'Final delivery check',
+    });
     expect(c.wakeTokens).toEqual(['w1', 'w2']);
     expect(store.listPromptInputs('w1').map((p) => [p.kind, p.text])).toEqual([
       ['turn_context', 'contract block'],
@@ -319,7 +465,15 @@ describe('prompt_input trajectory (contract §8.4)', () => {
 
 describe('undelivered responses (watchdog spec B)', () => {
   const u = (responseId: string, target: TargetKey = general, agentId = 'claude') =>
-    store.saveUndelivered({ agentId, target, turnId: 't1', responseId, chunkIndex: 0, content: `body ${responseId}`, reason: 'timeout' });
+    store.saveUndelivered({
+      agentId,
+      target,
+      turnId: 't1',
+      responseId,
+      chunkIndex: 0,
+      content: `body ${responseId}`,
+      reason: 'timeout',
+    });
 
   it('takes the open ones of a target oldest first, once', () => {
     u('r1');
@@ -409,7 +563,13 @@ describe('context recovery markers (contract §6.6)', () => {
 
 describe('audit of cross-target sends (contract §8.3)', () => {
   it('appends and lists in order', () => {
-    store.appendAudit({ agentId: 'claude', kind: 'cross_target_send', target: thread, messageId: 'msg_1', detail: 'from #general' });
+    store.appendAudit({
+      agentId: 'claude',
+      kind: 'cross_target_send',
+      target: thread,
+      messageId: 'msg_1',
+      detail: 'from #general',
+    });
     store.appendAudit({ agentId: 'codex', kind: 'cross_target_send', target: dm, messageId: 'msg_2' });
     expect(store.listAudit().map((a) => [a.agentId, a.target, a.messageId, a.detail])).toEqual([
       ['claude', '#general:ab12', 'msg_1', 'from #general'],

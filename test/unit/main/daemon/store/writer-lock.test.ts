@@ -59,7 +59,10 @@ describe('single writer per data dir', () => {
 
   it('an owner file naming a live but unrelated pid (pid reuse) does not block: liveness is the OS lock, never the pid', () => {
     // A leftover owner file whose pid now belongs to some other live process (here: our parent).
-    writeFileSync(join(dir.path, LOCK_OWNER_FILE), JSON.stringify({ pid: process.ppid, startedAt: '2020-01-01T00:00:00.000Z' }));
+    writeFileSync(
+      join(dir.path, LOCK_OWNER_FILE),
+      JSON.stringify({ pid: process.ppid, startedAt: '2020-01-01T00:00:00.000Z' }),
+    );
     const store = Store.open(dir.path);
     expect(JSON.parse(readFileSync(join(dir.path, LOCK_OWNER_FILE), 'utf8')).pid).toBe(process.pid);
     store.close();

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { targetKey } from '../../../../../shared/target.js';
 import { PendingDeliveryTable, type WakeAdmission } from '../../../../../main/daemon/wake/index.js';
 
-const wake = (n: number, target = '#general', cls: WakeAdmission['deliveryClass'] = 'visible_reply'): WakeAdmission => ({
+const wake = (
+  n: number,
+  target = '#general',
+  cls: WakeAdmission['deliveryClass'] = 'visible_reply',
+): WakeAdmission => ({
   wakeToken: `w${n}`,
   messageId: `m${n}`,
   target,
@@ -16,7 +20,15 @@ describe('PendingDeliveryTable (pure, contract §9)', () => {
     const t = new PendingDeliveryTable(2);
     const [effect] = t.enqueue(wake(1, '#Dev:Ab12'.toLowerCase()));
     expect(effect?.kind).toBe('admitted');
-    expect(t.row('w1')).toMatchObject({ messageId: 'm1', target: '#dev:ab12', targetKey: '#dev:ab12', targetSeq: 1, wakeToken: 'w1', deliveryClass: 'visible_reply', status: 'awaiting_check' });
+    expect(t.row('w1')).toMatchObject({
+      messageId: 'm1',
+      target: '#dev:ab12',
+      targetKey: '#dev:ab12',
+      targetSeq: 1,
+      wakeToken: 'w1',
+      deliveryClass: 'visible_reply',
+      status: 'awaiting_check',
+    });
   });
 
   it('returns effects instead of doing I/O: a boundary reports final_check_sent rows and the groups to render', () => {
@@ -60,7 +72,8 @@ describe('PendingDeliveryTable (pure, contract §9)', () => {
     while (t.size > 0) {
       const first = t.rows().next().value;
       if (first === undefined) break;
-      for (const e of t.terminate(first.wakeToken, { status: 'failed', reason: null, detail: 'x' })) if (e.kind === 'admitted') admitted.push(e.row.wakeToken);
+      for (const e of t.terminate(first.wakeToken, { status: 'failed', reason: null, detail: 'x' }))
+        if (e.kind === 'admitted') admitted.push(e.row.wakeToken);
       expect(t.size).toBeLessThanOrEqual(16);
     }
     expect(admitted).toHaveLength(10_000 - 16);

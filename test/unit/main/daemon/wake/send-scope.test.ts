@@ -11,15 +11,28 @@ describe('contract §8.3 turn message-send scope', () => {
     const h = wakeHarness({ autoDeliver: false });
     const w = h.wake('#general:ab12');
     // admitted but not yet runtime-visible: not in scope
-    expect(h.lifecycle.checkSendScope(h.agentId, targetKey('#general:ab12'), false)).toMatchObject({ ok: false, code: 'out_of_scope' });
+    expect(h.lifecycle.checkSendScope(h.agentId, targetKey('#general:ab12'), false)).toMatchObject({
+      ok: false,
+      code: 'out_of_scope',
+    });
     h.lifecycle.onDelivered(h.agentId, 0, [w]);
-    expect(h.lifecycle.checkSendScope(h.agentId, targetKey('#general:ab12'), false)).toEqual({ ok: true, crossTarget: false });
+    expect(h.lifecycle.checkSendScope(h.agentId, targetKey('#general:ab12'), false)).toEqual({
+      ok: true,
+      crossTarget: false,
+    });
     expect(h.lifecycle.checkSendScope(h.agentId, general, false)).toMatchObject({ ok: false, code: 'out_of_scope' });
   });
 
   it('includes extra sendable targets the input carries (task scope / workflow target)', () => {
     const h = wakeHarness();
-    h.lifecycle.enqueue(h.agentId, { wakeToken: 'w1', messageId: 'm1', target: '#general', targetSeq: 1, deliveryClass: 'visible_reply', sendableTargets: [ops] });
+    h.lifecycle.enqueue(h.agentId, {
+      wakeToken: 'w1',
+      messageId: 'm1',
+      target: '#general',
+      targetSeq: 1,
+      deliveryClass: 'visible_reply',
+      sendableTargets: [ops],
+    });
     expect(h.lifecycle.checkSendScope(h.agentId, ops, false)).toEqual({ ok: true, crossTarget: false });
   });
 
@@ -30,8 +43,17 @@ describe('contract §8.3 turn message-send scope', () => {
     expect(rejected).toMatchObject({ ok: false, code: 'out_of_scope' });
     if (!rejected.ok) expect(rejected.message).toContain('allow_cross_target');
     expect(h.lifecycle.checkSendScope(h.agentId, ops, true)).toEqual({ ok: true, crossTarget: true });
-    h.lifecycle.onSendResult({ agentId: h.agentId, status: 'sent', targetKey: ops, seenUpToSeq: 0, messageId: 'out1', crossTarget: true });
-    expect(h.journal.audits).toEqual([{ agentId: h.agentId, kind: 'cross_target_send', target: '#ops', messageId: 'out1' }]);
+    h.lifecycle.onSendResult({
+      agentId: h.agentId,
+      status: 'sent',
+      targetKey: ops,
+      seenUpToSeq: 0,
+      messageId: 'out1',
+      crossTarget: true,
+    });
+    expect(h.journal.audits).toEqual([
+      { agentId: h.agentId, kind: 'cross_target_send', target: '#ops', messageId: 'out1' },
+    ]);
     // a cross-target send settles nothing of the other target
     expect(h.lifecycle.pending(h.agentId)).toHaveLength(1);
   });

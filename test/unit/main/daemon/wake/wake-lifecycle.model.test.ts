@@ -63,7 +63,10 @@ function checkInvariants(m: Model, r: Real): void {
 type Cmd = fc.Command<Model, Real>;
 
 class Inbound implements Cmd {
-  constructor(readonly t: number, readonly signal: boolean) {}
+  constructor(
+    readonly t: number,
+    readonly signal: boolean,
+  ) {}
   check = () => true;
   run(m: Model, r: Real): void {
     m.seqByTarget[this.t] = (m.seqByTarget[this.t] ?? 0) + 1;
@@ -71,7 +74,13 @@ class Inbound implements Cmd {
     const messageId = `m${m.order.length + 1}`;
     m.order.push(token);
     m.messageOf.set(token, messageId);
-    r.lifecycle.enqueue(r.agentId, { wakeToken: token, messageId, target: TARGETS[this.t] as string, targetSeq: m.seqByTarget[this.t] as number, deliveryClass: this.signal ? 'signal_only' : 'visible_reply' });
+    r.lifecycle.enqueue(r.agentId, {
+      wakeToken: token,
+      messageId,
+      target: TARGETS[this.t] as string,
+      targetSeq: m.seqByTarget[this.t] as number,
+      deliveryClass: this.signal ? 'signal_only' : 'visible_reply',
+    });
     expect(statusOf(r, token)).toBeDefined();
     checkInvariants(m, r);
   }
@@ -88,12 +97,18 @@ class DeliverAll implements Cmd {
 }
 
 class Send implements Cmd {
-  constructor(readonly t: number, readonly seenDelta: number, readonly status: 'sent' | 'already_sent' | 'failed') {}
+  constructor(
+    readonly t: number,
+    readonly seenDelta: number,
+    readonly status: 'sent' | 'already_sent' | 'failed',
+  ) {}
   check = () => true;
   run(m: Model, r: Real): void {
     const key = targetKey(TARGETS[this.t] as string);
     const seen = Math.max(0, (m.seqByTarget[this.t] ?? 0) + this.seenDelta);
-    const before = r.lifecycle.pending(r.agentId).map((p) => ({ token: p.wakeToken, key: p.targetKey, seq: p.targetSeq, cls: p.deliveryClass }));
+    const before = r.lifecycle
+      .pending(r.agentId)
+      .map((p) => ({ token: p.wakeToken, key: p.targetKey, seq: p.targetSeq, cls: p.deliveryClass }));
     r.lifecycle.onSendResult({ agentId: r.agentId, status: this.status, targetKey: key, seenUpToSeq: seen });
     const after = new Set(pendingTokens(r));
     for (const row of before) {
@@ -123,7 +138,10 @@ class React implements Cmd {
 }
 
 class Boundary implements Cmd {
-  constructor(readonly kind: 'turn_end' | 'idle' | 'compaction', readonly undeliverable: boolean) {}
+  constructor(
+    readonly kind: 'turn_end' | 'idle' | 'compaction',
+    readonly undeliverable: boolean,
+  ) {}
   check = () => true;
   run(m: Model, r: Real): void {
     const before = r.lifecycle.pending(r.agentId).map((p) => ({ token: p.wakeToken, status: p.status }));
@@ -192,9 +210,20 @@ const commands = [
   fc.tuple(target, fc.boolean()).map(([t, s]) => new Inbound(t, s)),
   fc.constant(new DeliverAll()),
   fc.constant(new DeliverAll()),
-  fc.tuple(target, fc.integer({ min: -3, max: 2 }), fc.constantFrom('sent' as const, 'already_sent' as const, 'failed' as const)).map(([t, d, s]) => new Send(t, d, s)),
+  fc
+    .tuple(
+      target,
+      fc.integer({ min: -3, max: 2 }),
+      fc.constantFrom('sent' as const, 'already_sent' as const, 'failed' as const),
+    )
+    .map(([t, d, s]) => new Send(t, d, s)),
   fc.nat(50).map((n) => new React(n)),
-  fc.tuple(fc.constantFrom('turn_end' as const, 'turn_end' as const, 'idle' as const, 'compaction' as const), fc.boolean()).map(([k, u]) => new Boundary(k, u)),
+  fc
+    .tuple(
+      fc.constantFrom('turn_end' as const, 'turn_end' as const, 'idle' as const, 'compaction' as const),
+      fc.boolean(),
+    )
+    .map(([k, u]) => new Boundary(k, u)),
   fc.boolean().map((e) => new RuntimeError(e)),
   fc.constant(new StaleEvents()),
   fc.constant(new Replace()),
@@ -206,7 +235,11 @@ function drain(m: Model, r: Real): void {
     m.generation += 1;
     r.lifecycle.onProcessReplaced(r.agentId, m.generation);
   }
-  for (let i = 0; i < 4 * (m.order.length + 1) && (pendingTokens(r).length > 0 || r.lifecycle.queued(r.agentId) > 0); i++) {
+  for (
+    let i = 0;
+    i < 4 * (m.order.length + 1) && (pendingTokens(r).length > 0 || r.lifecycle.queued(r.agentId) > 0);
+    i++
+  ) {
     r.lifecycle.onDelivered(r.agentId, m.generation, pendingTokens(r));
     r.lifecycle.onTurnBoundary(r.agentId, m.generation);
   }

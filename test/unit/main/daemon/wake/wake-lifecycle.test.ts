@@ -87,7 +87,9 @@ describe('contract §12 daemon wake state machine', () => {
     h.lifecycle.onTurnBoundary(h.agentId, 0);
     expect(h.terminals(w)[0]?.reason).toBe('no_reply');
     expect(h.journal.wakes.get(w)?.reason).toBe('no_reply');
-    expect(await h.counter('wake_completed_without_visible_reply_total', { runtime: 'codex', reason: 'no_reply' })).toBe(1);
+    expect(
+      await h.counter('wake_completed_without_visible_reply_total', { runtime: 'codex', reason: 'no_reply' }),
+    ).toBe(1);
   });
 
   it('§12 diagnostics: local assistant text never appears in a wake status, journal or info log (counts only)', () => {
@@ -112,7 +114,13 @@ describe('contract §12 daemon wake state machine', () => {
     const c = h.wake('#general', { targetSeq: 5 });
     const injection = h.lifecycle.onTurnBoundary(h.agentId, 0);
     expect(h.renders[0]).toEqual([
-      { target: '#general', wakes: [{ messageId: 'm1', targetSeq: 4, wakeToken: a }, { messageId: 'm3', targetSeq: 5, wakeToken: c }] },
+      {
+        target: '#general',
+        wakes: [
+          { messageId: 'm1', targetSeq: 4, wakeToken: a },
+          { messageId: 'm3', targetSeq: 5, wakeToken: c },
+        ],
+      },
       { target: '#ops:ab12', wakes: [{ messageId: 'm2', targetSeq: 2, wakeToken: b }] },
     ]);
     expect(injection?.wakeTokens).toEqual([a, c, b]);
@@ -141,7 +149,13 @@ describe('contract Phase 4 one-shot final-check', () => {
     const w = h.wake();
     const injection = h.lifecycle.onTurnBoundary(h.agentId, 0);
     h.lifecycle.onFinalCheckUndeliverable(h.agentId, 0, injection?.wakeTokens ?? [], 'stdin closed');
-    expect(h.terminals(w)).toMatchObject([{ status: 'completed_without_visible_reply', reason: 'no_reply', detail: 'final_check_undeliverable: stdin closed' }]);
+    expect(h.terminals(w)).toMatchObject([
+      {
+        status: 'completed_without_visible_reply',
+        reason: 'no_reply',
+        detail: 'final_check_undeliverable: stdin closed',
+      },
+    ]);
     expect(h.lifecycle.onTurnBoundary(h.agentId, 0)).toBeNull();
     expect(h.renders).toHaveLength(1);
   });
@@ -164,7 +178,9 @@ describe('contract §9.2 frontier settlement', () => {
     const g3 = h.wake('#general', { targetSeq: 3 });
     const thread = h.wake('#general:ab12', { targetSeq: 1 });
     const ops = h.wake('#ops', { targetSeq: 1 });
-    expect(h.lifecycle.onSendResult({ agentId: h.agentId, status: 'sent', targetKey: general, seenUpToSeq: 2 })).toBe(2);
+    expect(h.lifecycle.onSendResult({ agentId: h.agentId, status: 'sent', targetKey: general, seenUpToSeq: 2 })).toBe(
+      2,
+    );
     expect(h.terminals().map((e) => e.wakeToken)).toEqual([g1, g2]);
     // a thread never collapses to its parent: #general:ab12 stays pending
     expect(h.lifecycle.pending(h.agentId).map((r) => r.wakeToken)).toEqual([g3, thread, ops]);
@@ -187,7 +203,9 @@ describe('contract §9.2 frontier settlement', () => {
   it('ignores results that are not sent/already_sent', () => {
     const h = wakeHarness();
     h.wake('#general', { targetSeq: 1 });
-    expect(h.lifecycle.onSendResult({ agentId: h.agentId, status: 'failed', targetKey: general, seenUpToSeq: 10 })).toBe(0);
+    expect(
+      h.lifecycle.onSendResult({ agentId: h.agentId, status: 'failed', targetKey: general, seenUpToSeq: 10 }),
+    ).toBe(0);
     expect(h.lifecycle.pending(h.agentId)).toHaveLength(1);
   });
 });
@@ -201,8 +219,12 @@ describe('contract §9.1 signal_only rows', () => {
     expect(h.terminals(s)).toHaveLength(0);
     expect(h.lifecycle.onTurnBoundary(h.agentId, 0)).toBeNull();
     expect(h.renders).toHaveLength(0);
-    expect(h.terminals(s)).toMatchObject([{ status: 'completed_without_visible_reply', reason: 'signal_only', deliveryClass: 'signal_only' }]);
-    expect(await h.counter('wake_completed_without_visible_reply_total', { runtime: 'claude-code', reason: 'signal_only' })).toBe(1);
+    expect(h.terminals(s)).toMatchObject([
+      { status: 'completed_without_visible_reply', reason: 'signal_only', deliveryClass: 'signal_only' },
+    ]);
+    expect(
+      await h.counter('wake_completed_without_visible_reply_total', { runtime: 'claude-code', reason: 'signal_only' }),
+    ).toBe(1);
   });
 });
 
@@ -228,7 +250,11 @@ describe('contract §9.1 bounded FIFO admission', () => {
     const h2 = wakeHarness({ capacity: 1 });
     for (const [k, v] of h.journal.wakes) h2.journal.wakes.set(k, v);
     const restored = h2.lifecycle.restore(h2.agentId);
-    expect(restored).toEqual({ requeued: 2, ended: 2, recovery: [{ target: '#general', targetSeq: 2, messageId: 'm2', wakeToken: tokens[1] }] });
+    expect(restored).toEqual({
+      requeued: 2,
+      ended: 2,
+      recovery: [{ target: '#general', targetSeq: 2, messageId: 'm2', wakeToken: tokens[1] }],
+    });
     expect(h2.terminals().map((e) => [e.wakeToken, e.status, e.reason, e.detail])).toEqual([
       [tokens[0], 'completed_without_visible_reply', 'no_reply', 'daemon_restarted'],
       [tokens[1], 'completed_without_visible_reply', 'no_reply', 'daemon_restarted'],
@@ -311,11 +337,29 @@ describe('contract §10 observability', () => {
     const w = h.wake('#General');
     expect(h.events.map((e) => e.status)).toEqual(['queued', 'delivered']);
     expect(h.events[0]).toEqual({
-      type: 'wake_status', wakeToken: w, messageId: 'm1', agentId: 'claude', agentName: 'claude', agentDisplayName: 'Claude',
-      runtime: 'claude-code', model: 'claude-sonnet-4-5', target: '#general', targetSeq: 1, deliveryClass: 'visible_reply',
-      status: 'queued', reason: null, detail: null, localText: null, at: '2026-01-01T00:00:00.000Z',
+      type: 'wake_status',
+      wakeToken: w,
+      messageId: 'm1',
+      agentId: 'claude',
+      agentName: 'claude',
+      agentDisplayName: 'Claude',
+      runtime: 'claude-code',
+      model: 'claude-sonnet-4-5',
+      target: '#general',
+      targetSeq: 1,
+      deliveryClass: 'visible_reply',
+      status: 'queued',
+      reason: null,
+      detail: null,
+      localText: null,
+      at: '2026-01-01T00:00:00.000Z',
     });
-    expect(h.journal.wakes.get(w)).toMatchObject({ agentId: 'claude', runtime: 'claude-code', target: '#general', status: 'delivered' });
+    expect(h.journal.wakes.get(w)).toMatchObject({
+      agentId: 'claude',
+      runtime: 'claude-code',
+      target: '#general',
+      status: 'delivered',
+    });
   });
 
   it('counts received, reply_sent, failed and no-reply by runtime, never by agent id', async () => {

@@ -11,21 +11,51 @@ import type { DeliveryClass, FinalCheckRenderer, WakeJournal } from '../../../..
 import { wakeHarness } from '../../../../fixtures/wake-harness.js';
 
 type PromptFinalCheckRenderer = (
-  groups: Array<{ target: TargetKey | null; wakes: Array<{ messageId: string; targetSeq: number; wakeToken: string }> }>,
+  groups: Array<{
+    target: TargetKey | null;
+    wakes: Array<{ messageId: string; targetSeq: number; wakeToken: string }>;
+  }>,
   ctx: { runtime: RuntimeKind; language: PromptLanguage },
 ) => string;
 
 interface StoreLike {
-  insertWake(w: { readonly wakeToken: string; readonly messageId: string; readonly agentId: string; readonly runtime: RuntimeKind; readonly target: TargetKey; readonly targetSeq: number; readonly deliveryClass: DeliveryClass }): { readonly status: WakeStatus };
-  appendWakeEvent(e: { readonly wakeToken: string; readonly kind: 'status' | 'beacon' | 'escalation' | 'final_check' | 'delivery' | 'alert'; readonly status?: WakeStatus; readonly reason?: string; readonly detail?: string }): boolean;
-  listWakes(filter?: { readonly agentId?: string; readonly status?: WakeStatus; readonly activeOnly?: boolean; readonly target?: TargetKey; readonly limit?: number; readonly order?: 'oldest' | 'newest' }): Array<{
+  insertWake(w: {
+    readonly wakeToken: string;
+    readonly messageId: string;
+    readonly agentId: string;
+    readonly runtime: RuntimeKind;
+    readonly target: TargetKey;
+    readonly targetSeq: number;
+    readonly deliveryClass: DeliveryClass;
+  }): { readonly status: WakeStatus };
+  appendWakeEvent(e: {
+    readonly wakeToken: string;
+    readonly kind: 'status' | 'beacon' | 'escalation' | 'final_check' | 'delivery' | 'alert';
+    readonly status?: WakeStatus;
+    readonly reason?: string;
+    readonly detail?: string;
+  }): boolean;
+  listWakes(filter?: {
+    readonly agentId?: string;
+    readonly status?: WakeStatus;
+    readonly activeOnly?: boolean;
+    readonly target?: TargetKey;
+    readonly limit?: number;
+    readonly order?: 'oldest' | 'newest';
+  }): Array<{
     readonly wakeToken: string;
     readonly messageId: string;
     readonly target: TargetKey;
     readonly targetSeq: number;
     readonly deliveryClass: DeliveryClass;
   }>;
-  appendAudit(a: { readonly agentId: string; readonly kind: 'cross_target_send'; readonly target: TargetKey; readonly messageId: string; readonly detail?: string }): void;
+  appendAudit(a: {
+    readonly agentId: string;
+    readonly kind: 'cross_target_send';
+    readonly target: TargetKey;
+    readonly messageId: string;
+    readonly detail?: string;
+  }): void;
 }
 
 describe('wake ports', () => {

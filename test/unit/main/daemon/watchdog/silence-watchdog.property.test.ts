@@ -13,8 +13,17 @@ import { SilenceWatchdog } from '../../../../../main/daemon/watchdog/silence-wat
 const KINDS: readonly (DeliveredKind | 'tool_call')[] = ['message', 'stream', 'typing', 'tool_call'];
 
 /** Reference model: walk time, emitting at silenceFrom + threshold; visible kinds move silenceFrom. */
-function model(threshold: number, maxBeacons: number, resetOnStreaming: boolean, resetOnTypingOnly: boolean, events: Array<[number, string]>, endAt: number): Array<[number, string]> {
-  const resets = events.filter(([, k]) => k === 'message' || (k === 'stream' && resetOnStreaming) || (k === 'typing' && resetOnTypingOnly)).map(([t]) => t);
+function model(
+  threshold: number,
+  maxBeacons: number,
+  resetOnStreaming: boolean,
+  resetOnTypingOnly: boolean,
+  events: Array<[number, string]>,
+  endAt: number,
+): Array<[number, string]> {
+  const resets = events
+    .filter(([, k]) => k === 'message' || (k === 'stream' && resetOnStreaming) || (k === 'typing' && resetOnTypingOnly))
+    .map(([t]) => t);
   const out: Array<[number, string]> = [];
   let silenceFrom = 0;
   let beacons = 0;
@@ -66,7 +75,12 @@ describe('SilenceWatchdog (property)', () => {
           }
           const scheduler = new VirtualTimeScheduler();
           const bus = new HookBus();
-          const config = SilenceWatchdogSchema.parse({ thresholdSeconds, maxBeacons, resetOnStreaming, resetOnTypingOnly });
+          const config = SilenceWatchdogSchema.parse({
+            thresholdSeconds,
+            maxBeacons,
+            resetOnStreaming,
+            resetOnTypingOnly,
+          });
           const watchdog = new SilenceWatchdog({ bus, settingsFor: () => config, scheduler });
           const got: Array<[number, string]> = [];
           watchdog.beacon$.subscribe((b) => got.push([scheduler.now(), b.kind]));
@@ -74,12 +88,27 @@ describe('SilenceWatchdog (property)', () => {
           for (const [at, kind] of events) {
             scheduler.schedule(() => {
               if (kind === 'tool_call') bus.emit('runtime.local', { turnId: 't', kind: 'tool_call', tool: 'x' });
-              else bus.emit('message.delivered', { turnId: 't', agentId: 'a', channel: 'local', target: '#g', messageId: 'm', kind });
+              else
+                bus.emit('message.delivered', {
+                  turnId: 't',
+                  agentId: 'a',
+                  channel: 'local',
+                  target: '#g',
+                  messageId: 'm',
+                  kind,
+                });
             }, at);
           }
           scheduler.schedule(() => bus.emit('turn.end', { turnId: 't' }), endAt);
           scheduler.flush();
-          const expected = model(thresholdSeconds * 1000, maxBeacons, resetOnStreaming, resetOnTypingOnly, events, endAt);
+          const expected = model(
+            thresholdSeconds * 1000,
+            maxBeacons,
+            resetOnStreaming,
+            resetOnTypingOnly,
+            events,
+            endAt,
+          );
           expect(got).toEqual(expected);
           expect(watchdog.activeTurns).toBe(0);
         },

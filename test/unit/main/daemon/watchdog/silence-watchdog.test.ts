@@ -14,9 +14,17 @@ const DEFAULTS = SilenceWatchdogSchema.parse({});
 const B1 = { a: 'beacon:1' };
 type Emit = { [K in HookName]: [K, HookEventMap[K]] }[HookName];
 
-const start = (turnId = 't1', channel = 'local', agentId = 'claude'): Emit => ['turn.start', { turnId, agentId, channel, wakeTokens: [`w-${turnId}`] }];
+const start = (turnId = 't1', channel = 'local', agentId = 'claude'): Emit => [
+  'turn.start',
+  { turnId, agentId, channel, wakeTokens: [`w-${turnId}`] },
+];
 const end = (turnId = 't1'): Emit => ['turn.end', { turnId }];
-const delivered = (kind: 'message' | 'stream' | 'typing', turnId: string | null = 't1', agentId = 'claude', channel = 'local'): Emit => [
+const delivered = (
+  kind: 'message' | 'stream' | 'typing',
+  turnId: string | null = 't1',
+  agentId = 'claude',
+  channel = 'local',
+): Emit => [
   'message.delivered',
   { ...(turnId === null ? {} : { turnId }), agentId, channel, target: '#general', messageId: 'm1', kind },
 ];
@@ -29,7 +37,14 @@ function newScheduler(): TestScheduler {
  * Runs one marble scenario: `events` is a hot marble whose values are bus emissions,
  * `expected` the marble of `beacon$` rendered as `kind:index` strings.
  */
-function scenario(events: string, values: Record<string, Emit>, expected: string, expectedValues: Record<string, string>, settings: (channel: string) => SilenceWatchdogConfig = () => DEFAULTS, onlyFirst = false): void {
+function scenario(
+  events: string,
+  values: Record<string, Emit>,
+  expected: string,
+  expectedValues: Record<string, string>,
+  settings: (channel: string) => SilenceWatchdogConfig = () => DEFAULTS,
+  onlyFirst = false,
+): void {
   const scheduler = newScheduler();
   scheduler.run(({ hot, expectObservable }) => {
     const bus = new HookBus();
@@ -44,10 +59,14 @@ function scenario(events: string, values: Record<string, Emit>, expected: string
 }
 
 /** Only the first beacon's time matters (the rest of the sequence is covered by its own test). */
-function firstBeacon(events: string, values: Record<string, Emit>, expected: string, settings: (channel: string) => SilenceWatchdogConfig = () => DEFAULTS): void {
+function firstBeacon(
+  events: string,
+  values: Record<string, Emit>,
+  expected: string,
+  settings: (channel: string) => SilenceWatchdogConfig = () => DEFAULTS,
+): void {
   scenario(events, values, expected, B1, settings, true);
 }
-
 
 describe('SilenceWatchdog', () => {
   it('emits the first beacon at exactly thresholdSeconds (45 s) after turn.start, not a millisecond earlier', () => {
@@ -64,7 +83,17 @@ describe('SilenceWatchdog', () => {
       hot('10s s 29999ms d', { s: start(), d: delivered('message') }).subscribe(([n, e]) => bus.emit(n, e as never));
     });
     // start at 10 s, visible delivery at 40 s, first beacon at 85 s: elapsed 75 s, silent 45 s.
-    expect(seen[0]).toMatchObject({ turnId: 't1', agentId: 'claude', channel: 'local', wakeTokens: ['w-t1'], kind: 'beacon', index: 1, elapsedMs: 75_000, silentMs: 45_000, message: '🧠 Working…' });
+    expect(seen[0]).toMatchObject({
+      turnId: 't1',
+      agentId: 'claude',
+      channel: 'local',
+      wakeTokens: ['w-t1'],
+      kind: 'beacon',
+      index: 1,
+      elapsedMs: 75_000,
+      silentMs: 45_000,
+      message: '🧠 Working…',
+    });
   });
 
   describe('reset rules', () => {
@@ -96,8 +125,40 @@ describe('SilenceWatchdog', () => {
         t: ['runtime.local', { turnId: 't1', kind: 'tool_call', tool: 'bash' }],
         x: ['runtime.local', { turnId: 't1', kind: 'local_text', bytes: 120, runes: 100 }],
         e: ['runtime.local', { turnId: 't1', kind: 'error', code: 'rate_limited' }],
-        o: ['response.outbound', { turnId: 't1', responseId: 'r1', chunkIndex: 0, chunkCount: 1, agentId: 'claude', target: '#general', content: 'hi', redelivered: false, purpose: 'reply' }],
-        f: ['delivery.result', { turnId: 't1', responseId: 'r1', chunkIndex: 0, chunkCount: 1, agentId: 'claude', target: '#general', channel: 'local', state: 'failed_final', attempts: 2, messageId: null, seq: null, ack: null, failure: 'connection_refused', redelivered: false, purpose: 'reply' }],
+        o: [
+          'response.outbound',
+          {
+            turnId: 't1',
+            responseId: 'r1',
+            chunkIndex: 0,
+            chunkCount: 1,
+            agentId: 'claude',
+            target: '#general',
+            content: 'hi',
+            redelivered: false,
+            purpose: 'reply',
+          },
+        ],
+        f: [
+          'delivery.result',
+          {
+            turnId: 't1',
+            responseId: 'r1',
+            chunkIndex: 0,
+            chunkCount: 1,
+            agentId: 'claude',
+            target: '#general',
+            channel: 'local',
+            state: 'failed_final',
+            attempts: 2,
+            messageId: null,
+            seq: null,
+            ack: null,
+            failure: 'connection_refused',
+            redelivered: false,
+            purpose: 'reply',
+          },
+        ],
       };
       firstBeacon('s 9999ms t 9999ms x 9999ms e 4999ms o 4999ms f', values, '45s a');
     });
@@ -114,7 +175,13 @@ describe('SilenceWatchdog', () => {
 
     it('a reset between beacons delays the next beacon but does not give back the beacon budget', () => {
       // beacon 1 at 45 s, visible at 60 s → beacon 2 at 105 s (index 2, not 1).
-      scenario('s 59999ms d', { s: start(), d: delivered('message') }, '45s a 59999ms b 44999ms c', { a: 'beacon:1', b: 'beacon:2', c: 'escalation:3' }, () => SilenceWatchdogSchema.parse({ maxBeacons: 2 }));
+      scenario(
+        's 59999ms d',
+        { s: start(), d: delivered('message') },
+        '45s a 59999ms b 44999ms c',
+        { a: 'beacon:1', b: 'beacon:2', c: 'escalation:3' },
+        () => SilenceWatchdogSchema.parse({ maxBeacons: 2 }),
+      );
     });
   });
 
@@ -138,7 +205,10 @@ describe('SilenceWatchdog', () => {
       hot('s', { s: start() }).subscribe(([n, e]) => bus.emit(n, e as never));
     });
     expect(seen.map((b) => b.kind)).toEqual(['beacon', 'beacon', 'beacon', 'beacon', 'beacon', 'escalation']);
-    expect(seen[5]).toMatchObject({ message: '⚠️ Extended processing — still working. Response may be delayed.', elapsedMs: 270_000 });
+    expect(seen[5]).toMatchObject({
+      message: '⚠️ Extended processing — still working. Response may be delayed.',
+      elapsedMs: 270_000,
+    });
   });
 
   describe('turn end', () => {
@@ -168,12 +238,23 @@ describe('SilenceWatchdog', () => {
   });
 
   it('per-channel overrides: threshold and maxBeacons per channel, disabled channels never beacon', () => {
-    const slow = SilenceWatchdogSchema.parse({ thresholdSeconds: 120, maxBeacons: 1, message: 'still on it', escalationMessage: 'long one' });
+    const slow = SilenceWatchdogSchema.parse({
+      thresholdSeconds: 120,
+      maxBeacons: 1,
+      message: 'still on it',
+      escalationMessage: 'long one',
+    });
     const off = SilenceWatchdogSchema.parse({ enabled: false });
     const settings = (channel: string) => (channel === 'slow' ? slow : channel === 'off' ? off : DEFAULTS);
     scenario('s', { s: start('t1', 'slow') }, '120s a 119999ms b', { a: 'beacon:1', b: 'escalation:2' }, settings);
     scenario('s', { s: start('t1', 'off') }, '', {}, settings);
-    scenario('s', { s: start('t1', 'local') }, '45s a 44999ms b 44999ms c 44999ms d 44999ms e 44999ms f', { a: 'beacon:1', b: 'beacon:2', c: 'beacon:3', d: 'beacon:4', e: 'beacon:5', f: 'escalation:6' }, settings);
+    scenario(
+      's',
+      { s: start('t1', 'local') },
+      '45s a 44999ms b 44999ms c 44999ms d 44999ms e 44999ms f',
+      { a: 'beacon:1', b: 'beacon:2', c: 'beacon:3', d: 'beacon:4', e: 'beacon:5', f: 'escalation:6' },
+      settings,
+    );
   });
 
   it('maxBeacons: 0 escalates at the first threshold', () => {
@@ -186,14 +267,31 @@ describe('SilenceWatchdog', () => {
     const N = 200;
     scheduler.run(({ hot }) => {
       const bus = new HookBus();
-      const watchdog = new SilenceWatchdog({ bus, settingsFor: () => SilenceWatchdogSchema.parse({ maxBeacons: 1 }), scheduler });
+      const watchdog = new SilenceWatchdog({
+        bus,
+        settingsFor: () => SilenceWatchdogSchema.parse({ maxBeacons: 1 }),
+        scheduler,
+      });
       watchdog.beacon$.subscribe((b) => seen.push([b.turnId, scheduler.now(), b.kind]));
       // Turn i starts at i s; even turns get a visible delivery at i+30 s; turns divisible by 5 end at i+50 s.
       for (let i = 0; i < N; i++) {
         const id = `t${i}`;
-        hot(`${i * 1000}ms s`, { s: 0 }).subscribe(() => bus.emit('turn.start', { turnId: id, agentId: `a${i % 7}`, channel: 'local', wakeTokens: [] }));
-        if (i % 2 === 0) hot(`${i * 1000 + 30_000}ms d`, { d: 0 }).subscribe(() => bus.emit('message.delivered', { turnId: id, agentId: `a${i % 7}`, channel: 'local', target: '#general', messageId: `m${i}`, kind: 'message' }));
-        if (i % 5 === 0) hot(`${i * 1000 + 50_000}ms e`, { e: 0 }).subscribe(() => bus.emit('turn.end', { turnId: id }));
+        hot(`${i * 1000}ms s`, { s: 0 }).subscribe(() =>
+          bus.emit('turn.start', { turnId: id, agentId: `a${i % 7}`, channel: 'local', wakeTokens: [] }),
+        );
+        if (i % 2 === 0)
+          hot(`${i * 1000 + 30_000}ms d`, { d: 0 }).subscribe(() =>
+            bus.emit('message.delivered', {
+              turnId: id,
+              agentId: `a${i % 7}`,
+              channel: 'local',
+              target: '#general',
+              messageId: `m${i}`,
+              kind: 'message',
+            }),
+          );
+        if (i % 5 === 0)
+          hot(`${i * 1000 + 50_000}ms e`, { e: 0 }).subscribe(() => bus.emit('turn.end', { turnId: id }));
       }
     });
     const expected: Array<[string, number, string]> = [];
@@ -204,7 +302,8 @@ describe('SilenceWatchdog', () => {
       if (first < endAt) expected.push([`t${i}`, first, 'beacon']);
       if (first + 45_000 < endAt) expected.push([`t${i}`, first + 45_000, 'escalation']);
     }
-    const byKey = (a: [string, number, string], b: [string, number, string]) => a[1] - b[1] || a[0].localeCompare(b[0]) || a[2].localeCompare(b[2]);
+    const byKey = (a: [string, number, string], b: [string, number, string]) =>
+      a[1] - b[1] || a[0].localeCompare(b[0]) || a[2].localeCompare(b[2]);
     expect([...seen].sort(byKey)).toEqual(expected.sort(byKey));
   });
 
@@ -232,6 +331,13 @@ describe('per-channel config keys and defaults (watchdog spec "Suggested config"
       resetOnStreaming: true,
       resetOnTypingOnly: false,
     });
-    expect(ResponseDeliverySchema.parse({})).toEqual({ enabled: true, retryCount: 1, retryDelayMs: 3000, alertOnFailure: true, alertOnNoResponse: true, preserveUndelivered: true });
+    expect(ResponseDeliverySchema.parse({})).toEqual({
+      enabled: true,
+      retryCount: 1,
+      retryDelayMs: 3000,
+      alertOnFailure: true,
+      alertOnNoResponse: true,
+      preserveUndelivered: true,
+    });
   });
 });

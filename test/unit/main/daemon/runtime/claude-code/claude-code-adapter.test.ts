@@ -18,11 +18,26 @@ const adapters: ClaudeCodeAdapter[] = [];
 function make(mode: string, answers: Array<string | null>, startTimeoutMs = 60_000) {
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-fakecli-'));
   dirs.push(dir);
-  const host = { calls: 0, async onTurnBoundary() { this.calls += 1; return answers.shift() ?? null; } };
+  const host = {
+    calls: 0,
+    async onTurnBoundary() {
+      this.calls += 1;
+      return answers.shift() ?? null;
+    },
+  };
   const adapter = new ClaudeCodeAdapter({
-    agentId: 'a', command: fakeCli, args: [], env: { FAKE_CLAUDE_MODE: mode }, model: null, cwd: dir,
+    agentId: 'a',
+    command: fakeCli,
+    args: [],
+    env: { FAKE_CLAUDE_MODE: mode },
+    model: null,
+    cwd: dir,
     mcp: { url: 'http://127.0.0.1:1/mcp', token: 't', headers: { Authorization: 'Bearer t' } },
-    runtimeDir: dir, projectRoot: dir, threadContractFingerprint: 'fp', sessionStore: memorySessionStore(), host,
+    runtimeDir: dir,
+    projectRoot: dir,
+    threadContractFingerprint: 'fp',
+    sessionStore: memorySessionStore(),
+    host,
     processEnv: { PATH: process.env.PATH },
     restartPolicy: { baseDelayMs: 10, maxDelayMs: 20, maxRestarts: 2, windowMs: 60_000 },
     startTimeoutMs,
@@ -42,8 +57,20 @@ describe('ClaudeCodeAdapter (stand-in CLI)', () => {
     expect((await adapter.start()).ok).toBe(true);
     await adapter.deliver('hello');
     await rec.waitFor((e) => e.type === 'final_check');
-    await rec.waitFor((e) => e.type === 'turn_end', rec.events.findIndex((e) => e.type === 'final_check'));
-    expect(rec.types()).toEqual(['ready', 'turn_start', 'local_text', 'turn_end:completed', 'final_check:injected', 'turn_start', 'local_text', 'turn_end:completed']);
+    await rec.waitFor(
+      (e) => e.type === 'turn_end',
+      rec.events.findIndex((e) => e.type === 'final_check'),
+    );
+    expect(rec.types()).toEqual([
+      'ready',
+      'turn_start',
+      'local_text',
+      'turn_end:completed',
+      'final_check:injected',
+      'turn_start',
+      'local_text',
+      'turn_end:completed',
+    ]);
     expect(rec.events.find((e) => e.type === 'final_check')).toMatchObject({ via: 'user_message' });
     expect(host.calls).toBe(2);
   });
@@ -53,8 +80,14 @@ describe('ClaudeCodeAdapter (stand-in CLI)', () => {
     expect((await adapter.start()).ok).toBe(true);
     const gaveUp = await rec.waitFor((e) => e.type === 'gave_up');
     expect(gaveUp).toMatchObject({ restarts: 2, generation: 3 });
-    expect(rec.events.filter((e) => e.type === 'restart_scheduled').map((e) => e.type === 'restart_scheduled' && e.delayMs)).toEqual([10, 20]);
-    expect(rec.events.filter((e) => e.type === 'exit').map((e) => e.type === 'exit' && [e.code, e.expected])).toEqual([[3, false], [3, false], [3, false]]);
+    expect(
+      rec.events.filter((e) => e.type === 'restart_scheduled').map((e) => e.type === 'restart_scheduled' && e.delayMs),
+    ).toEqual([10, 20]);
+    expect(rec.events.filter((e) => e.type === 'exit').map((e) => e.type === 'exit' && [e.code, e.expected])).toEqual([
+      [3, false],
+      [3, false],
+      [3, false],
+    ]);
   });
 
   it('a restart whose stored session is gone (killed before its transcript was written) exits before ready; it is restarted fresh, not left down', async () => {

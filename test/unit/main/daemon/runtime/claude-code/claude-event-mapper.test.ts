@@ -1,14 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { initialTurnState, mapClaudeEvent, resultErrorDetail } from '../../../../../../main/daemon/runtime/claude-code/claude-event-mapper.js';
+import {
+  initialTurnState,
+  mapClaudeEvent,
+  resultErrorDetail,
+} from '../../../../../../main/daemon/runtime/claude-code/claude-event-mapper.js';
 
 const init = { type: 'system', subtype: 'init', session_id: 's1' };
 const text = (t: string) => ({ type: 'assistant', message: { content: [{ type: 'text', text: t }] } });
-const tool = { type: 'assistant', message: { content: [{ type: 'tool_use', id: 't', name: 'mcp__agentteam__message_send', input: { content: 'the reply' } }] } };
+const tool = {
+  type: 'assistant',
+  message: {
+    content: [{ type: 'tool_use', id: 't', name: 'mcp__agentteam__message_send', input: { content: 'the reply' } }],
+  },
+};
 
 describe('mapClaudeEvent', () => {
   it('maps a turn: init opens it once, text becomes counts, tool_use its name, result ends it', () => {
     const state = initialTurnState();
-    const events = [init, text('héllo 👋'), tool, init, { type: 'result', subtype: 'success', is_error: false, result: 'héllo 👋' }].flatMap((e) => mapClaudeEvent(state, e));
+    const events = [
+      init,
+      text('héllo 👋'),
+      tool,
+      init,
+      { type: 'result', subtype: 'success', is_error: false, result: 'héllo 👋' },
+    ].flatMap((e) => mapClaudeEvent(state, e));
     expect(events).toEqual([
       { type: 'turn_start', sessionId: 's1' },
       { type: 'local_text', bytes: 11, runes: 7 },
@@ -20,8 +35,18 @@ describe('mapClaudeEvent', () => {
 
   it('an error result is runtime_error (structured detail) then turn_end error; the synthetic error message is not local text', () => {
     const state = initialTurnState();
-    const synthetic = { type: 'assistant', error: 'invalid_request', message: { content: [{ type: 'text', text: 'API Error: 400 bad' }] } };
-    const result = { type: 'result', subtype: 'success', is_error: true, api_error_status: 400, result: 'API Error: 400 bad' };
+    const synthetic = {
+      type: 'assistant',
+      error: 'invalid_request',
+      message: { content: [{ type: 'text', text: 'API Error: 400 bad' }] },
+    };
+    const result = {
+      type: 'result',
+      subtype: 'success',
+      is_error: true,
+      api_error_status: 400,
+      result: 'API Error: 400 bad',
+    };
     expect([init, synthetic, result].flatMap((e) => mapClaudeEvent(state, e))).toEqual([
       { type: 'turn_start', sessionId: 's1' },
       { type: 'runtime_error', detail: 'api_error_status 400: API Error: 400 bad' },
@@ -33,7 +58,9 @@ describe('mapClaudeEvent', () => {
     const state = initialTurnState();
     mapClaudeEvent(state, init);
     state.interruptRequested = true;
-    expect(mapClaudeEvent(state, { type: 'result', subtype: 'error_during_execution', is_error: true })).toEqual([{ type: 'turn_end', outcome: 'interrupted' }]);
+    expect(mapClaudeEvent(state, { type: 'result', subtype: 'error_during_execution', is_error: true })).toEqual([
+      { type: 'turn_end', outcome: 'interrupted' },
+    ]);
     expect(state.interruptRequested).toBe(false);
   });
 
@@ -41,7 +68,9 @@ describe('mapClaudeEvent', () => {
     const state = initialTurnState();
     expect(mapClaudeEvent(state, { type: 'system', subtype: 'api_retry' })).toEqual([]);
     expect(mapClaudeEvent(state, { type: 'user', message: { content: [{ type: 'tool_result' }] } })).toEqual([]);
-    expect(mapClaudeEvent(state, { type: 'result', subtype: 'error_during_execution', is_error: true, session_id: 's9' })).toEqual([
+    expect(
+      mapClaudeEvent(state, { type: 'result', subtype: 'error_during_execution', is_error: true, session_id: 's9' }),
+    ).toEqual([
       { type: 'turn_start', sessionId: 's9' },
       { type: 'runtime_error', detail: 'error_during_execution' },
       { type: 'turn_end', outcome: 'error' },
@@ -49,7 +78,9 @@ describe('mapClaudeEvent', () => {
   });
 
   it('bounds the error detail and never copies non-error result text', () => {
-    expect(resultErrorDetail({ is_error: true, result: 'the model said a secret' })).toBe('claude reported an error result');
+    expect(resultErrorDetail({ is_error: true, result: 'the model said a secret' })).toBe(
+      'claude reported an error result',
+    );
     expect(resultErrorDetail({ is_error: true, result: `API Error: 500 ${'x'.repeat(1000)}` }).length).toBe(300);
   });
 });

@@ -2,10 +2,22 @@ import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CODEX_MCP_TOKEN_ENV, codexProviderFromAgentEnv, renderCodexConfig, writeCodexHome } from '../../../../../../main/daemon/runtime/codex/codex-config.js';
+import {
+  CODEX_MCP_TOKEN_ENV,
+  codexProviderFromAgentEnv,
+  renderCodexConfig,
+  writeCodexHome,
+} from '../../../../../../main/daemon/runtime/codex/codex-config.js';
 import { answerCodexServerRequest } from '../../../../../../main/daemon/runtime/codex/codex-runtime.js';
 
-const provider = { id: 'fake', name: 'Fake "quoted"', baseUrl: 'http://127.0.0.1:9999/v1', envKey: 'FAKE_KEY', requestMaxRetries: 0, streamMaxRetries: 0 };
+const provider = {
+  id: 'fake',
+  name: 'Fake "quoted"',
+  baseUrl: 'http://127.0.0.1:9999/v1',
+  envKey: 'FAKE_KEY',
+  requestMaxRetries: 0,
+  streamMaxRetries: 0,
+};
 
 describe('Codex config.toml (research/runtimes.md §2)', () => {
   it('pre-approves the agentteam MCP tools over streamable HTTP and reads the bearer token from the env', () => {
@@ -21,7 +33,9 @@ describe('Codex config.toml (research/runtimes.md §2)', () => {
   it('writes the model provider with the Responses API and escapes strings', () => {
     const toml = renderCodexConfig({ mcpUrl: 'http://127.0.0.1:1/mcp', model: 'fake-model', provider });
     expect(toml).toContain('model = "fake-model"\nmodel_provider = "fake"');
-    expect(toml).toContain('[model_providers.fake]\nname = "Fake \\"quoted\\""\nbase_url = "http://127.0.0.1:9999/v1"\nenv_key = "FAKE_KEY"\nwire_api = "responses"');
+    expect(toml).toContain(
+      '[model_providers.fake]\nname = "Fake \\"quoted\\""\nbase_url = "http://127.0.0.1:9999/v1"\nenv_key = "FAKE_KEY"\nwire_api = "responses"',
+    );
     expect(toml).toContain('request_max_retries = 0');
   });
 
@@ -33,7 +47,11 @@ describe('Codex config.toml (research/runtimes.md §2)', () => {
 
   it('takes the provider from OPENAI_BASE_URL / OPENAI_API_KEY in the agent env', () => {
     expect(codexProviderFromAgentEnv({})).toBeNull();
-    expect(codexProviderFromAgentEnv({ OPENAI_BASE_URL: 'http://h/v1', OPENAI_API_KEY: 'k' })).toMatchObject({ id: 'agentteam', baseUrl: 'http://h/v1', envKey: 'OPENAI_API_KEY' });
+    expect(codexProviderFromAgentEnv({ OPENAI_BASE_URL: 'http://h/v1', OPENAI_API_KEY: 'k' })).toMatchObject({
+      id: 'agentteam',
+      baseUrl: 'http://h/v1',
+      envKey: 'OPENAI_API_KEY',
+    });
     expect(codexProviderFromAgentEnv({ OPENAI_BASE_URL: 'http://h/v1' })?.envKey).toBeNull();
   });
 
@@ -58,7 +76,11 @@ describe('deterministic answers to Codex server→client requests', () => {
   });
 
   it('legacy approvals are denied with a reason, unknown methods get method-not-found', () => {
-    expect(answerCodexServerRequest({ id: 1, method: 'execCommandApproval', params: {} })).toMatchObject({ result: { decision: { denied: { rejection: expect.stringContaining('AgentTeam') } } } });
-    expect(answerCodexServerRequest({ id: 1, method: 'account/chatgptAuthTokens/refresh', params: {} })).toMatchObject({ error: { code: -32601 } });
+    expect(answerCodexServerRequest({ id: 1, method: 'execCommandApproval', params: {} })).toMatchObject({
+      result: { decision: { denied: { rejection: expect.stringContaining('AgentTeam') } } },
+    });
+    expect(answerCodexServerRequest({ id: 1, method: 'account/chatgptAuthTokens/refresh', params: {} })).toMatchObject({
+      error: { code: -32601 },
+    });
   });
 });

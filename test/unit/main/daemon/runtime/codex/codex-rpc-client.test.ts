@@ -1,8 +1,17 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { CodexRpcClient, RPC_CLOSED, type RpcNotification, type RpcServerRequest } from '../../../../../../main/daemon/runtime/codex/codex-rpc-client.js';
+import {
+  CodexRpcClient,
+  RPC_CLOSED,
+  type RpcNotification,
+  type RpcServerRequest,
+} from '../../../../../../main/daemon/runtime/codex/codex-rpc-client.js';
 
-function setup(answer: (r: RpcServerRequest) => { result: unknown } | { error: { code: number; message: string } } = () => ({ result: null })) {
+function setup(
+  answer: (r: RpcServerRequest) => { result: unknown } | { error: { code: number; message: string } } = () => ({
+    result: null,
+  }),
+) {
   const fromServer = new PassThrough();
   const toServer = new PassThrough();
   const written: Array<Record<string, unknown>> = [];
@@ -18,7 +27,12 @@ function setup(answer: (r: RpcServerRequest) => { result: unknown } | { error: {
   const notifications: RpcNotification[] = [];
   const bad: string[] = [];
   let closed = false;
-  const client = new CodexRpcClient(fromServer, toServer, { onNotification: (n) => notifications.push(n), onServerRequest: answer, onBadLine: (l) => bad.push(l), onClose: () => (closed = true) });
+  const client = new CodexRpcClient(fromServer, toServer, {
+    onNotification: (n) => notifications.push(n),
+    onServerRequest: answer,
+    onBadLine: (l) => bad.push(l),
+    onClose: () => (closed = true),
+  });
   const send = (msg: unknown) => fromServer.write(`${typeof msg === 'string' ? msg : JSON.stringify(msg)}\n`);
   return { client, send, written, notifications, bad, fromServer, isClosed: () => closed };
 }
@@ -40,7 +54,11 @@ describe('CodexRpcClient (newline JSON-RPC without a jsonrpc field)', () => {
   });
 
   it('delivers notifications and answers server→client requests with the same id', async () => {
-    const s = setup((r) => (r.method === 'item/fileChange/requestApproval' ? { result: { decision: 'decline' } } : { error: { code: -32601, message: 'no' } }));
+    const s = setup((r) =>
+      r.method === 'item/fileChange/requestApproval'
+        ? { result: { decision: 'decline' } }
+        : { error: { code: -32601, message: 'no' } },
+    );
     s.send({ method: 'turn/started', params: { turn: { id: 'u1' } } });
     s.send({ id: 'srv-7', method: 'item/fileChange/requestApproval', params: {} });
     s.send({ id: 8, method: 'something/else', params: {} });

@@ -27,13 +27,24 @@ afterEach(async () => {
 describe('OpencodeClient', () => {
   it('sends basic auth as user opencode; a 204 is null, JSON is parsed, errors are values', async () => {
     const port = await serve((path, res, body) => {
-      if (path === '/session') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'ses_1', echo: JSON.parse(body) }));
+      if (path === '/session')
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ id: 'ses_1', echo: JSON.parse(body) }));
       if (path.endsWith('/prompt_async')) return void res.writeHead(204).end();
       res.writeHead(500).end('boom');
     });
     const client = new OpencodeClient(port, PASSWORD);
-    expect(await client.call('POST', '/session', { title: 't' })).toEqual({ ok: true, status: 200, body: { id: 'ses_1', echo: { title: 't' } } });
-    expect(await client.call('POST', '/session/ses_1/prompt_async', { parts: [] })).toEqual({ ok: true, status: 204, body: null });
+    expect(await client.call('POST', '/session', { title: 't' })).toEqual({
+      ok: true,
+      status: 200,
+      body: { id: 'ses_1', echo: { title: 't' } },
+    });
+    expect(await client.call('POST', '/session/ses_1/prompt_async', { parts: [] })).toEqual({
+      ok: true,
+      status: 204,
+      body: null,
+    });
     expect(await client.call('GET', '/nope')).toMatchObject({ ok: false, status: 500 });
     expect(await new OpencodeClient(port, 'wrong').call('GET', '/session')).toMatchObject({ ok: false, status: 401 });
   });

@@ -1,12 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { DEAD_NPM_REGISTRY, OPENCODE_MCP_TOKEN_ENV, opencodeDirs, opencodeIsolationEnv, opencodeModelRef, opencodeProviderFromAgentEnv, renderOpencodeConfig } from '../../../../../../main/daemon/runtime/opencode/opencode-config.js';
+import {
+  DEAD_NPM_REGISTRY,
+  OPENCODE_MCP_TOKEN_ENV,
+  opencodeDirs,
+  opencodeIsolationEnv,
+  opencodeModelRef,
+  opencodeProviderFromAgentEnv,
+  renderOpencodeConfig,
+} from '../../../../../../main/daemon/runtime/opencode/opencode-config.js';
 
 const provider = { id: 'fake', name: 'Fake', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'FAKE_KEY' };
 
 describe('OpenCode config (research/runtimes.md §2)', () => {
   it('configures agentteam as a remote MCP server whose bearer header comes from the env (no token on disk)', () => {
     const config = renderOpencodeConfig({ mcpUrl: 'http://127.0.0.1:5/mcp', model: 'fake-model', provider });
-    expect(config.mcp).toEqual({ agentteam: { type: 'remote', url: 'http://127.0.0.1:5/mcp', headers: { Authorization: `Bearer {env:${OPENCODE_MCP_TOKEN_ENV}}` }, oauth: false, enabled: true } });
+    expect(config.mcp).toEqual({
+      agentteam: {
+        type: 'remote',
+        url: 'http://127.0.0.1:5/mcp',
+        headers: { Authorization: `Bearer {env:${OPENCODE_MCP_TOKEN_ENV}}` },
+        oauth: false,
+        enabled: true,
+      },
+    });
     expect(config.autoupdate).toBe(false);
     expect(config.share).toBe('disabled');
   });
@@ -15,7 +31,14 @@ describe('OpenCode config (research/runtimes.md §2)', () => {
     const config = renderOpencodeConfig({ mcpUrl: 'http://x/mcp', model: 'fake-model', provider });
     expect(config.model).toBe('fake/fake-model');
     expect(config.small_model).toBe('fake/fake-model');
-    expect(config.provider).toEqual({ fake: { npm: '@ai-sdk/openai-compatible', name: 'Fake', options: { baseURL: 'http://127.0.0.1:9/v1', apiKey: '{env:FAKE_KEY}' }, models: { 'fake-model': { name: 'fake-model' } } } });
+    expect(config.provider).toEqual({
+      fake: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Fake',
+        options: { baseURL: 'http://127.0.0.1:9/v1', apiKey: '{env:FAKE_KEY}' },
+        models: { 'fake-model': { name: 'fake-model' } },
+      },
+    });
   });
 
   it('keeps a provider-qualified model as given, and OpenCode defaults without one', () => {
@@ -47,6 +70,9 @@ describe('OpenCode config (research/runtimes.md §2)', () => {
 
   it('takes the provider from OPENAI_BASE_URL in the agent env', () => {
     expect(opencodeProviderFromAgentEnv({})).toBeNull();
-    expect(opencodeProviderFromAgentEnv({ OPENAI_BASE_URL: 'http://h/v1', OPENAI_API_KEY: 'k' })).toMatchObject({ baseUrl: 'http://h/v1', apiKeyEnv: 'OPENAI_API_KEY' });
+    expect(opencodeProviderFromAgentEnv({ OPENAI_BASE_URL: 'http://h/v1', OPENAI_API_KEY: 'k' })).toMatchObject({
+      baseUrl: 'http://h/v1',
+      apiKeyEnv: 'OPENAI_API_KEY',
+    });
   });
 });
