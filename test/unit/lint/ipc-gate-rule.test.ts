@@ -6,7 +6,9 @@ const eslint = new ESLint({ cwd: process.cwd() });
 
 async function restricted(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'agentteam/zone-imports')
+    .map((m) => m.message);
 }
 
 describe('only the IPC gate imports ipcMain', () => {
@@ -14,6 +16,8 @@ describe('only the IPC gate imports ipcMain', () => {
     ['main/app/notifications.ts', "import { ipcMain } from 'electron';"],
     ['main/app/x.ts', "import { app, ipcMain } from 'electron';"],
     ['main/index.ts', "import { ipcMain as m } from 'electron';"],
+    // issue 13: the same API through electron's main-process entry point.
+    ['main/app/x.ts', "import { ipcMain } from 'electron/main';"],
   ])('%s: %s fails lint', async (file, code) => {
     expect((await restricted(file, code)).join('\n')).toMatch(/only main\/app\/ipc-gate\.ts may import ipcMain/);
   });
