@@ -126,7 +126,7 @@ export const zoneImportsRule = {
     const rel = relative(root, context.filename).split(sep).join('/');
     const zone = zoneOf(rel);
     if (zone === undefined) return {};
-    /** @param {import('estree').Node} node @param {import('estree').Node | null | undefined} source */
+    /** @param {import('eslint').Rule.Node} node @param {import('eslint').Rule.Node | null | undefined} source */
     const check = (node, source) => {
       if (source === null || source === undefined) return;
       if (source.type !== 'Literal' || typeof source.value !== 'string') {
@@ -149,7 +149,7 @@ export const zoneImportsRule = {
       ImportExpression: (node) => check(node, node.source),
       CallExpression: (node) => {
         if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments.length > 0) {
-          check(node, /** @type {import('estree').Node} */ (node.arguments[0]));
+          check(node, /** @type {import('eslint').Rule.Node} */ (node.arguments[0]));
         }
       },
     };
