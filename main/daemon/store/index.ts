@@ -1,14 +1,14 @@
-/** The durable local store: its public face. */
-export {
-  Store,
-  DB_FILE,
-  WAKE_DETAIL_MAX,
-  RECOVERY_WAKE_TOKENS_MAX,
-  recoveryMarkerId,
-  responseMessageId,
-  type StoreOptions,
-} from './store.js';
-export { StoreError, StoreLockedError, type StoreErrorCode } from './store-errors.js';
-export { LOCK_FILE, LOCK_OWNER_FILE } from './writer-lock.js';
+/** The durable local store: its public face (the Store facade over tables/). */
+export { Store, DB_FILE, WAKE_DETAIL_MAX } from './store.js';
+export { StoreError, StoreLockedError } from './store-errors.js';
+export { LOCK_OWNER_FILE } from './writer-lock.js';
 export { SCHEMA_VERSION } from './migrations.js';
-export type * from './store-records.js';
+export type {
+  ConversationRecord,
+  MessageRecord,
+  PromptInputRecord,
+  ReactionRecord,
+  WakeEventKind,
+  WakeEventRecord,
+  WakeRecord,
+} from './store-records.js';

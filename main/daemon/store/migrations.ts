@@ -1,16 +1,20 @@
+import type { DatabaseSync } from 'node:sqlite';
+import type { DaemonLog } from '../daemon-types.js';
+import { StoreError } from './store-errors.js';
+
 /**
  * Versioned schema of the durable store. `PRAGMA user_version` holds the number of migrations
  * applied; each migration runs once, inside the same transaction that bumps the version, so a
  * crash mid-migration leaves the previous version intact. Append new migrations; never edit one
  * that has shipped.
  */
-export interface Migration {
+interface Migration {
   readonly version: number;
   readonly name: string;
   readonly sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'initial schema',
@@ -173,3 +177,27 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Applies the migrations this file has and the database lacks; refuses a database newer than this code. */
+export function migrate(db: DatabaseSync, path: string, log: DaemonLog | undefined): void {
+  const current = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
+  if (current > SCHEMA_VERSION) {
+    throw new StoreError(
+      'store_too_new',
+      `The store ${path} has schema version ${current}, newer than this AgentTeam (${SCHEMA_VERSION}); update AgentTeam or use another --data-dir.`,
+    );
+  }
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(m.sql);
+      db.exec(`PRAGMA user_version = ${m.version}`);
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
+    log?.info('store: migrated', { path, version: m.version, name: m.name });
+  }
+}

@@ -13,7 +13,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StoreError, StoreLockedError } from './store-errors.js';
 
-export const LOCK_FILE = 'writer.lock';
+const LOCK_FILE = 'writer.lock';
 export const LOCK_OWNER_FILE = 'writer.lock.owner.json';
 
 /** SQLITE_BUSY / SQLITE_LOCKED: someone else holds the lock. */
