@@ -6,6 +6,18 @@
 import { z } from 'zod';
 import { ChannelSettingsSchema, PROMPT_LANGUAGES } from '../config.js';
 import { RUNTIMES, WAKE_STATUSES } from '../wake-status.js';
+import type { ApiCallName, ApiEventName } from './api-names.js';
+
+export {
+  API_CALL_NAMES,
+  API_EVENT_NAMES,
+  channelOf,
+  isApiCallName,
+  isApiEventName,
+  splitCallName,
+  type ApiCallName,
+  type ApiEventName,
+} from './api-names.js';
 
 const TargetText = z.string().min(1).max(200);
 const Iso = z.string();
@@ -101,7 +113,12 @@ export const SettingsSchema = z.object({
 const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) => ({ request, response });
 const Empty = z.object({}).strict();
 
-/** Every call: request and response schemas. */
+interface CallSchemas {
+  readonly request: z.ZodType;
+  readonly response: z.ZodType;
+}
+
+/** Every call: request and response schemas. Exactly the names of `API_CALL_NAMES` (api-names.ts). */
 export const apiCalls = {
   'conversations.list': call(Empty, z.array(ConversationSchema)),
   'conversations.create': call(z.object({ target: TargetText }).strict(), ConversationSchema),
@@ -145,9 +162,9 @@ export const apiCalls = {
       .strict(),
     SettingsSchema,
   ),
-} as const;
+} as const satisfies Record<ApiCallName, CallSchemas>;
 
-/** Every event pushed from the daemon to the renderer. */
+/** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
 export const apiEvents = {
   'message.stored': MessageSchema,
   'wake.updated': WakeSchema,
@@ -158,10 +175,8 @@ export const apiEvents = {
    * notification). Never emitted by the daemon; `agentteam serve` has no such source.
    */
   'wake.focusRequested': z.object({ wakeToken: z.string() }),
-} as const;
+} as const satisfies Record<ApiEventName, z.ZodType>;
 
-export type ApiCallName = keyof typeof apiCalls;
-export type ApiEventName = keyof typeof apiEvents;
 export type ApiRequest<K extends ApiCallName> = z.input<(typeof apiCalls)[K]['request']>;
 export type ApiResponse<K extends ApiCallName> = z.infer<(typeof apiCalls)[K]['response']>;
 export type ApiEventPayload<K extends ApiEventName> = z.infer<(typeof apiEvents)[K]>;
@@ -209,9 +224,6 @@ export type ApiHandlers = {
   [K in ApiCallName]: (request: z.infer<(typeof apiCalls)[K]['request']>) => Promise<ApiResponse<K>>;
 };
 
-/** IPC channel name of a call or event. */
-export const channelOf = (name: ApiCallName | ApiEventName): string => `agentteam:${name}`;
-
 type DomainOf<K extends string> = K extends `${infer D}.${string}` ? D : never;
 type VerbOf<K extends string> = K extends `${string}.${infer V}` ? V : never;
 
@@ -230,9 +242,3 @@ export type ClientApi = {
 } & {
   readonly events: { subscribe(listener: (event: ApiEvent) => void): () => void };
 };
-
-/** Splits a call name into its domain and verb (`'wakes.list'` → `['wakes', 'list']`). */
-export function splitCallName(name: ApiCallName): [string, string] {
-  const dot = name.indexOf('.');
-  return [name.slice(0, dot), name.slice(dot + 1)];
-}

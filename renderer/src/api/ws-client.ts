@@ -14,7 +14,7 @@ import {
   type ClientApi,
 } from '../../../shared/api/contract.js';
 import { WS_API_PATH, WsServerFrameSchema } from '../../../shared/api/ws-protocol.js';
-import { buildClientApi } from './client-api.js';
+import { buildClientApi } from '../../../shared/api/client-api.js';
 
 export type ConnectionState = 'connecting' | 'open' | 'closed';
 
