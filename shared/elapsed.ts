@@ -16,20 +16,9 @@ export function formatElapsed(ms: number, language: PromptLanguage): string {
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
-  const parts =
-    h > 0
-      ? [
-          [h, u.h],
-          [m, u.m],
-        ]
-      : m > 0
-        ? [
-            [m, u.m],
-            [s, u.s],
-          ]
-        : [[s, u.s]];
-  return parts
-    .filter(([n], i) => i === 0 || n !== 0)
-    .map(([n, unit]) => `${n}${unit}`)
-    .join(u.sep);
+  if (h === 0 && m === 0) return `${s}${u.s}`;
+  // The two largest units; the smaller one is left out when it is zero.
+  const [big, small] =
+    h > 0 ? [`${h}${u.h}`, m === 0 ? '' : `${m}${u.m}`] : [`${m}${u.m}`, s === 0 ? '' : `${s}${u.s}`];
+  return small === '' ? big : `${big}${u.sep}${small}`;
 }
