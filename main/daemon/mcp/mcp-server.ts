@@ -21,12 +21,11 @@ import { z } from 'zod';
 import { parseTarget } from '../../../shared/target.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { CommunicationHandler, ToolRefusal } from './communication-handler.js';
+import { MCP_PATH, MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from './mcp-names.js';
 import { RateLimiter } from './rate-limiter.js';
 
-export const MCP_SERVER_NAME = 'agentteam';
-export const MCP_PATH = '/mcp';
-export const TOOL_MESSAGE_SEND = 'message_send';
-export const TOOL_REACTION = 'reaction';
+/** Re-exported for the runtimes that import the names from here; their home is mcp-names.ts. */
+export { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION };
 
 /** Stable refusal codes produced by the server itself (the handler adds its own, e.g. `out_of_scope`). */
 export type McpServerRefusalCode =
