@@ -11,7 +11,6 @@
  * The answer is `{ok:true,value}` or `{ok:false,code,message}`; it never throws. Pushed events
  * are checked here as well, so both transports carry only what the contract describes.
  */
-import type { z } from 'zod';
 import {
   ApiError,
   apiCalls,
@@ -23,14 +22,7 @@ import {
   type ApiResult,
 } from '../../../shared/api/contract.js';
 import type { DaemonLog } from '../daemon-types.js';
-
-/** Zod issues as one line a person can act on: paths and messages, never the values. */
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(request)'}: ${issue.message}`)
-    .join('; ');
-}
+import { describeIssues } from './describe-issues.js';
 
 export interface AnswerOptions {
   /**

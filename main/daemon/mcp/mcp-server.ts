@@ -19,6 +19,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { Subject, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { parseTarget } from '../../../shared/target.js';
+import { describeIssues } from '../api/describe-issues.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { CommunicationHandler, ToolRefusal } from './communication-handler.js';
 import { MCP_PATH, MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from './mcp-names.js';
@@ -123,10 +124,6 @@ function fromRefusal(r: ToolRefusal): CallToolResult {
   return refusal(r.code, r.message);
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
-}
-
 function digest(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
@@ -185,7 +182,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
     if (!parsed.success) {
       return refusal(
         'invalid_arguments',
-        `message_send needs {target: string, content: string, allow_cross_target?: boolean} (${describeIssues(parsed.error)}); call it again with those arguments.`,
+        `message_send needs {target: string, content: string, allow_cross_target?: boolean} (${describeIssues(parsed.error.issues, '(arguments)')}); call it again with those arguments.`,
       );
     }
     const { target, content, allow_cross_target } = parsed.data;
@@ -229,7 +226,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
     if (!parsed.success)
       return refusal(
         'invalid_arguments',
-        `reaction needs {message_id: string, emoji: string} (${describeIssues(parsed.error)}); call it again with those arguments.`,
+        `reaction needs {message_id: string, emoji: string} (${describeIssues(parsed.error.issues, '(arguments)')}); call it again with those arguments.`,
       );
     const messageId = parsed.data.message_id.trim();
     const emoji = parsed.data.emoji.trim();
