@@ -19,12 +19,23 @@ export {
   type ApiEventName,
 } from './api-names.js';
 
+/** The contract's vocabularies, one definition each; the store and the wake lifecycle use these types. */
+export const CONVERSATION_KINDS = ['channel', 'dm', 'thread'] as const;
+export const AUTHOR_KINDS = ['operator', 'agent'] as const;
+export const WAKE_EVENT_KINDS = ['status', 'beacon', 'escalation', 'final_check', 'delivery', 'alert'] as const;
+/** contract §8.4: what a `prompt_input` entry records. */
+export const PROMPT_INPUT_KINDS = ['turn_context', 'delivery', 'final_check', 'recovery'] as const;
+export type ConversationKind = (typeof CONVERSATION_KINDS)[number];
+export type AuthorKind = (typeof AUTHOR_KINDS)[number];
+export type WakeEventKind = (typeof WAKE_EVENT_KINDS)[number];
+export type PromptInputKind = (typeof PROMPT_INPUT_KINDS)[number];
+
 const TargetText = z.string().min(1).max(200);
 const Iso = z.string();
 
 export const ConversationSchema = z.object({
   target: z.string(),
-  kind: z.enum(['channel', 'dm', 'thread']),
+  kind: z.enum(CONVERSATION_KINDS),
   title: z.string(),
   /** The parent conversation of a thread, else null. */
   parent: z.string().nullable(),
@@ -37,7 +48,7 @@ export const MessageSchema = z.object({
   seq: z.number().int(),
   authorId: z.string(),
   authorName: z.string(),
-  authorKind: z.enum(['operator', 'agent']),
+  authorKind: z.enum(AUTHOR_KINDS),
   content: z.string(),
   createdAt: Iso,
   responseId: z.string().nullable(),
@@ -68,7 +79,7 @@ export const WakeSchema = z.object({
 
 export const WakeEventSchema = z.object({
   wakeToken: z.string(),
-  kind: z.enum(['status', 'beacon', 'escalation', 'final_check', 'delivery', 'alert']),
+  kind: z.enum(WAKE_EVENT_KINDS),
   status: z.enum(WAKE_STATUSES).nullable(),
   reason: z.string().nullable(),
   detail: z.string().nullable(),
@@ -80,7 +91,7 @@ export const PromptInputSchema = z.object({
   seq: z.number().int(),
   agentId: z.string(),
   wakeTokens: z.array(z.string()),
-  kind: z.enum(['turn_context', 'delivery', 'final_check', 'recovery']),
+  kind: z.enum(PROMPT_INPUT_KINDS),
   text: z.string(),
   at: Iso,
 });

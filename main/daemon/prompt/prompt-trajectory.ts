@@ -3,12 +3,12 @@
  * text, final-check prompt and recovery continuation is stored, linked to its wake(s), and read
  * back in order by the UI's inspector. A small service over a port the store implements.
  */
-import type { PromptInput } from '../../../shared/api/contract.js';
+import type { PromptInput, PromptInputKind } from '../../../shared/api/contract.js';
 import type { FinalCheckGroup } from '../wake/pending-delivery.js';
 import type { FinalCheckRenderer } from '../wake/wake-ports.js';
 import { renderFinalCheck } from './final-check.js';
 
-export type PromptInputKind = PromptInput['kind'];
+export type { PromptInputKind };
 
 /** One entry to store: what was written into the runtime session, and for which wakes. */
 export interface PromptInputDraft {
