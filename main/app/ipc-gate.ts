@@ -41,7 +41,7 @@ export interface IpcGate {
 type Sender = Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>;
 
 /** Why a sender is refused, or null when it may call (security checklist 17). */
-export function refuseSender(
+function refuseSender(
   event: Sender,
   isAllowedOrigin: (url: string) => boolean,
   knownWindowIds: { has(id: number): boolean },

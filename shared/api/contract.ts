@@ -8,16 +8,7 @@ import { ChannelSettingsSchema, PROMPT_LANGUAGES } from '../config.js';
 import { RUNTIMES, WAKE_STATUSES } from '../wake-status.js';
 import type { ApiCallName, ApiEventName } from './api-names.js';
 
-export {
-  API_CALL_NAMES,
-  API_EVENT_NAMES,
-  channelOf,
-  isApiCallName,
-  isApiEventName,
-  splitCallName,
-  type ApiCallName,
-  type ApiEventName,
-} from './api-names.js';
+export { channelOf, isApiCallName, splitCallName, type ApiCallName, type ApiEventName } from './api-names.js';
 
 /** The contract's vocabularies, one definition each; the store and the wake lifecycle use these types. */
 export const CONVERSATION_KINDS = ['channel', 'dm', 'thread'] as const;
@@ -33,7 +24,7 @@ export type PromptInputKind = (typeof PROMPT_INPUT_KINDS)[number];
 const TargetText = z.string().min(1).max(200);
 const Iso = z.string();
 
-export const ConversationSchema = z.object({
+const ConversationSchema = z.object({
   target: z.string(),
   kind: z.enum(CONVERSATION_KINDS),
   title: z.string(),
@@ -42,7 +33,7 @@ export const ConversationSchema = z.object({
   lastSeq: z.number().int(),
 });
 
-export const MessageSchema = z.object({
+const MessageSchema = z.object({
   id: z.string(),
   target: z.string(),
   seq: z.number().int(),
@@ -58,7 +49,7 @@ export const MessageSchema = z.object({
   reactions: z.array(z.object({ emoji: z.string(), authorId: z.string(), authorName: z.string() })).default([]),
 });
 
-export const WakeSchema = z.object({
+const WakeSchema = z.object({
   wakeToken: z.string(),
   messageId: z.string(),
   agentId: z.string(),
@@ -77,7 +68,7 @@ export const WakeSchema = z.object({
   endedAt: Iso.nullable(),
 });
 
-export const WakeEventSchema = z.object({
+const WakeEventSchema = z.object({
   wakeToken: z.string(),
   kind: z.enum(WAKE_EVENT_KINDS),
   status: z.enum(WAKE_STATUSES).nullable(),
@@ -86,7 +77,7 @@ export const WakeEventSchema = z.object({
   at: Iso,
 });
 
-export const PromptInputSchema = z.object({
+const PromptInputSchema = z.object({
   id: z.string(),
   seq: z.number().int(),
   agentId: z.string(),
@@ -96,7 +87,7 @@ export const PromptInputSchema = z.object({
   at: Iso,
 });
 
-export const AgentSchema = z.object({
+const AgentSchema = z.object({
   id: z.string(),
   name: z.string(),
   runtime: z.enum(RUNTIMES),
@@ -105,7 +96,7 @@ export const AgentSchema = z.object({
   demo: z.boolean(),
 });
 
-export const AlertSchema = z.object({
+const AlertSchema = z.object({
   id: z.string(),
   kind: z.enum(['delivery_failed', 'delivery_uncertain', 'escalation', 'no_response', 'runtime_crashed']),
   target: z.string().nullable(),
