@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- ipc-gate`: what the IPC gate's zod checks (main/app/ipc-answer.ts) cost per
+ * `npm run bench -- ipc-gate`: what the IPC gate's zod checks (main/daemon/api/api-gate.ts) cost per
  * call, against calling the same daemon handler raw in the same run. value = gate calls/s as
  * packaged (request parsed; the answer is not re-parsed), baseline = raw handler calls/s,
  * ratio = value/baseline (higher is better; 1 = free). `devChecks` also parses every answer
@@ -8,7 +8,7 @@
  * Electron's own `invoke` round trip is ~66–84 µs (research/reliability-perf.md §5), so the gate
  * matters only if its cost approaches that.
  */
-import { answerCall } from '../main/app/ipc-answer.js';
+import { answerCall } from '../main/daemon/api/api-gate.js';
 import type { ApiHandlers, Wake } from '../shared/api/contract.js';
 
 const wake = (i: number): Wake => ({

@@ -1,17 +1,11 @@
 /**
- * Builds the `ClientApi` object from the contract's call names, over a minimal IPC port so it
- * is tested without Electron. Only this file's output crosses the context bridge.
+ * The preload's `ClientApi`: the shared builder over a minimal IPC port, so it is tested
+ * without Electron. Only this file's output crosses the context bridge. It imports the
+ * contract's names, never its zod schemas (the main-side gate parses every request).
  */
-import {
-  apiCalls,
-  apiEvents,
-  channelOf,
-  splitCallName,
-  type ApiCallName,
-  type ApiEvent,
-  type ApiEventName,
-  type ClientApi,
-} from '../shared/api/contract.js';
+import { API_EVENT_NAMES, channelOf } from '../shared/api/api-names.js';
+import { buildClientApi } from '../shared/api/client-api.js';
+import type { ApiEvent, ClientApi } from '../shared/api/contract.js';
 
 export interface PreloadIpc {
   invoke(channel: string, request: unknown): Promise<unknown>;
@@ -19,19 +13,13 @@ export interface PreloadIpc {
   on(channel: string, listener: (payload: unknown) => void): () => void;
 }
 
-export function buildClientApi(ipc: PreloadIpc): ClientApi {
-  const domains: Record<string, Record<string, (request: unknown) => Promise<unknown>>> = {};
-  for (const name of Object.keys(apiCalls) as ApiCallName[]) {
-    const [domain, verb] = splitCallName(name);
-    const channel = channelOf(name);
-    // The request is passed as given: the main-side gate parses it (never trust the renderer).
-    (domains[domain] ??= {})[verb] = (request: unknown) => ipc.invoke(channel, request ?? {});
-  }
-  const eventNames = Object.keys(apiEvents) as ApiEventName[];
-  const events = {
-    subscribe(listener: (event: ApiEvent) => void): () => void {
+/** One named method per call, each a fixed `invoke` on its own channel; events from one channel per event. */
+export function clientApiOverIpc(ipc: PreloadIpc): ClientApi {
+  return buildClientApi(
+    (name, request) => ipc.invoke(channelOf(name), request),
+    (listener) => {
       if (typeof listener !== 'function') throw new TypeError('events.subscribe needs a function');
-      const stops = eventNames.map((name) =>
+      const stops = API_EVENT_NAMES.map((name) =>
         ipc.on(channelOf(name), (payload) => listener({ name, payload } as ApiEvent)),
       );
       let subscribed = true;
@@ -41,8 +29,5 @@ export function buildClientApi(ipc: PreloadIpc): ClientApi {
         for (const stop of stops) stop();
       };
     },
-  };
-  const api: Record<string, unknown> = { events: Object.freeze(events) };
-  for (const [domain, methods] of Object.entries(domains)) api[domain] = Object.freeze(methods);
-  return Object.freeze(api) as ClientApi;
+  );
 }

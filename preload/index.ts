@@ -6,7 +6,7 @@
  * send/invoke/on is exposed (STYLE.md habit 3; Electron's context-isolation guide).
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { buildClientApi, type PreloadIpc } from './client-api.js';
+import { clientApiOverIpc, type PreloadIpc } from './client-api.js';
 
 const ipc: PreloadIpc = {
   invoke: (channel, request) => ipcRenderer.invoke(channel, request),
@@ -17,4 +17,4 @@ const ipc: PreloadIpc = {
   },
 };
 
-contextBridge.exposeInMainWorld('agentteam', buildClientApi(ipc));
+contextBridge.exposeInMainWorld('agentteam', clientApiOverIpc(ipc));

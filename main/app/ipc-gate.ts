@@ -1,28 +1,20 @@
 /**
  * The one gate for `ipcMain` (STYLE.md habit 4; research/electron-style.md (b) 4). It is the
  * only module that imports `ipcMain` (lint enforces it). Every call of the shared contract:
- *   1. the sender is checked: the main frame, of our origin, of a window we created;
- *   2. the request is parsed with the call's zod schema;
- *   3. the daemon handler runs (its answer is parsed too in development and tests);
- *   4. the answer is `{ok:true,value}` or `{ok:false,code,message}`. It never throws:
+ *   1. the sender is checked here: the main frame, of our origin, of a window we created;
+ *   2. then the daemon's API gate answers it (main/daemon/api/api-gate.ts, shared with the
+ *      WebSocket bridge of `agentteam serve`): request parsed, handler run, errors mapped,
+ *      answer checked in development and tests;
+ *   3. the answer is `{ok:true,value}` or `{ok:false,code,message}`. It never throws:
  *      Electron would hand the renderer only an error's message and lose the code.
  * Events of the contract are pushed to our windows the same way, one channel per event.
  */
 import { BrowserWindow, ipcMain, type IpcMainInvokeEvent } from 'electron';
 import type { Observable, Subscription } from 'rxjs';
-import {
-  apiCalls,
-  apiEvents,
-  channelOf,
-  type ApiCallName,
-  type ApiEvent,
-  type ApiHandlers,
-  type ApiResult,
-} from '../../shared/api/contract.js';
-import type { DaemonLog } from '../daemon/index.js';
-import { answerCall, describeIssues } from './ipc-answer.js';
-
-export { answerCall } from './ipc-answer.js';
+import { API_CALL_NAMES, channelOf } from '../../shared/api/api-names.js';
+import type { ApiEvent, ApiHandlers, ApiResult } from '../../shared/api/contract.js';
+import { answerCall, checkedEvent } from '../daemon/api/api-gate.js';
+import type { DaemonLog } from '../daemon/daemon-types.js';
 
 /** Channels that libraries register on `ipcMain` by themselves; the gate closes them (one gate, no side doors). */
 export const LIBRARY_CHANNELS = ['__ELECTRON_LOG__', 'electron-store-get-data'] as const;
@@ -48,10 +40,8 @@ export interface IpcGate {
 
 type Sender = Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>;
 
-const callNames = Object.keys(apiCalls) as ApiCallName[];
-
 /** Why a sender is refused, or null when it may call (security checklist 17). */
-export function refuseSender(
+function refuseSender(
   event: Sender,
   isAllowedOrigin: (url: string) => boolean,
   knownWindowIds: { has(id: number): boolean },
@@ -77,29 +67,26 @@ export function openIpcGate(options: IpcGateOptions): IpcGate {
     ipcMain.removeHandler(channel);
   }
 
-  for (const name of callNames) {
+  for (const name of API_CALL_NAMES) {
     ipcMain.handle(channelOf(name), async (event, raw: unknown): Promise<ApiResult<unknown>> => {
       const refused = refuseSender(event, isAllowedOrigin, windows);
       if (refused !== null) {
         log.warn('ipc: sender refused', { call: name, reason: refused });
         return { ok: false, code: 'forbidden_sender', message: `${name}: ${refused}.` };
       }
-      return answerCall(handlers, name, raw, log, { checkResponse: options.checkResponses ?? true });
+      return answerCall(handlers, name, raw, log, { checkResponse: options.checkResponses ?? true, transport: 'ipc' });
     });
   }
 
   const push = (event: ApiEvent): void => {
     if (closed) return;
-    const parsed = apiEvents[event.name].safeParse(event.payload);
-    if (!parsed.success) {
-      log.error('ipc event breaks the contract', { event: event.name, issues: describeIssues(parsed.error.issues) });
-      return;
-    }
+    const checked = checkedEvent(event, log, 'ipc');
+    if (checked === null) return;
     for (const window of windows.values()) {
       const contents = window.webContents;
       // Only a page of ours receives data (will-navigate already keeps others out).
       if (window.isDestroyed() || contents.isDestroyed() || !isAllowedOrigin(contents.getURL())) continue;
-      contents.send(channelOf(event.name), parsed.data);
+      contents.send(channelOf(checked.name), checked.payload);
     }
   };
 
@@ -119,7 +106,7 @@ export function openIpcGate(options: IpcGateOptions): IpcGate {
       if (closed) return;
       closed = true;
       subscription.unsubscribe();
-      for (const name of callNames) ipcMain.removeHandler(channelOf(name));
+      for (const name of API_CALL_NAMES) ipcMain.removeHandler(channelOf(name));
       windows.clear();
     },
   };

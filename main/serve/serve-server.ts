@@ -1,9 +1,10 @@
 /**
  * The HTTP side of `agentteam serve` (issue 8): 127.0.0.1 only, the built renderer as static
  * files under a CSP, `GET /healthz`, `GET /metrics` (Prometheus text, token required) and the
- * WebSocket bridge at `/api` that carries the shared API contract unchanged (same zod schemas
- * as IPC). Every request is parsed before the daemon sees it; every answer is
- * `{ok:true,value} | {ok:false,code,message}` (STYLE.md habit 9).
+ * WebSocket bridge at `/api` that carries the shared API contract unchanged. After the token
+ * check, every call is answered by the daemon's API gate (main/daemon/api/api-gate.ts), the
+ * same function the Electron IPC gate uses: the request is parsed before the daemon sees it,
+ * and every answer is `{ok:true,value} | {ok:false,code,message}` (STYLE.md habit 9).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -11,8 +12,10 @@ import { extname, join, normalize, sep } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Subscription } from 'rxjs';
-import { ApiError, apiCalls, type ApiCallName, type ApiErrorCode, type ApiEvent } from '../../shared/api/contract.js';
+import type { ApiEvent } from '../../shared/api/contract.js';
 import { WS_API_PATH, WS_MAX_PAYLOAD_BYTES, WsRequestSchema, type WsResponse } from '../../shared/api/ws-protocol.js';
+import { answerCall, checkedEvent } from '../daemon/api/api-gate.js';
+import { describeIssues } from '../daemon/api/describe-issues.js';
 import type { Daemon, DaemonLog } from '../daemon/daemon-types.js';
 import { tokenMatches } from './token.js';
 
@@ -24,6 +27,8 @@ export interface ServeServerOptions {
   /** The built renderer (`out/renderer`); null serves no UI (API and metrics only). */
   readonly rendererDir: string | null;
   readonly log?: DaemonLog;
+  /** Parse every daemon answer against the contract too (development and tests; default false, as packaged). */
+  readonly checkResponses?: boolean;
   /** How long `close()` waits for in-flight calls before closing sockets anyway. */
   readonly drainTimeoutMs?: number;
 }
@@ -69,9 +74,8 @@ const SECURITY_HEADERS = {
   'cross-origin-opener-policy': 'same-origin',
 } as const;
 
-function isCallName(name: string): name is ApiCallName {
-  return Object.hasOwn(apiCalls, name);
-}
+/** Where log lines go when the caller gives no log (tests, embedders). */
+const SILENT_LOG: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
 
 /** The token presented as `?token=` or `Authorization: Bearer`. */
 function presentedToken(req: IncomingMessage, url: URL): string | null {
@@ -80,16 +84,10 @@ function presentedToken(req: IncomingMessage, url: URL): string | null {
   return url.searchParams.get('token');
 }
 
-function zodMessage(error: { issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }> }): string {
-  const first = error.issues[0];
-  if (first === undefined) return 'the request is not valid';
-  const path = first.path.length > 0 ? first.path.map(String).join('.') : 'request';
-  return `${path}: ${first.message}`;
-}
-
 /** Starts the server; resolves once it listens on 127.0.0.1. */
 export async function startServeServer(options: ServeServerOptions): Promise<ServeServer> {
-  const { daemon, token, log } = options;
+  const { daemon, token } = options;
+  const log = options.log ?? SILENT_LOG;
   const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
   let port = options.port;
   let closing = false;
@@ -172,7 +170,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
 
   const http = createServer((req, res) => {
     onRequest(req, res).catch((err: unknown) => {
-      log?.error('serve: request failed', { error: String(err) });
+      log.error('serve: request failed', { error: String(err) });
       if (!res.headersSent) send(res, 500, 'Internal error.\n');
       else res.destroy();
     });
@@ -210,27 +208,26 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
       return ws.close(1007, 'not JSON');
     }
     const envelope = WsRequestSchema.safeParse(raw);
-    if (!envelope.success) return ws.close(1008, `bad envelope: ${zodMessage(envelope.error)}`.slice(0, 120));
+    if (!envelope.success)
+      return ws.close(1008, `bad envelope: ${describeIssues(envelope.error.issues)}`.slice(0, 120));
     const { id, call, request } = envelope.data;
     const reply = (frame: WsResponse): void => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     };
-    const fail = (code: ApiErrorCode, message: string): void => reply({ id, ok: false, code, message });
-    if (!isCallName(call)) return fail('unknown_call', `"${call}" is not a call of the AgentTeam API.`);
-    if (closing) return fail('unavailable', 'The daemon is shutting down; try again when it is back.');
-    const parsed = apiCalls[call].request.safeParse(request);
-    if (!parsed.success) return fail('invalid_request', `${call}: ${zodMessage(parsed.error)}`);
+    if (closing)
+      return reply({
+        id,
+        ok: false,
+        code: 'unavailable',
+        message: 'The daemon is shutting down; try again when it is back.',
+      });
     inFlight += 1;
     try {
-      const handler = daemon.api[call] as (req: unknown) => Promise<unknown>;
-      const value = await handler(parsed.data);
-      reply({ id, ok: true, value });
-    } catch (err) {
-      if (err instanceof ApiError) fail(err.code, err.message);
-      else {
-        log?.error('serve: call failed', { call, error: err instanceof Error ? err.stack : String(err) });
-        fail('internal', `${call} failed inside the daemon; see its log.`);
-      }
+      const result = await answerCall(daemon.api, call, request, log, {
+        checkResponse: options.checkResponses ?? false,
+        transport: 'ws',
+      });
+      reply({ id, ...result });
     } finally {
       inFlight -= 1;
       if (inFlight === 0 && drained !== null) drained();
@@ -239,7 +236,9 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
 
   const broadcast = (event: ApiEvent): void => {
     if (clients.size === 0) return;
-    const frame = JSON.stringify({ event: event.name, payload: event.payload });
+    const checked = checkedEvent(event, log, 'ws');
+    if (checked === null) return;
+    const frame = JSON.stringify({ event: checked.name, payload: checked.payload });
     for (const ws of clients) {
       if (ws.readyState !== ws.OPEN) continue;
       if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -251,7 +250,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   };
   const subscription: Subscription = daemon.events$.subscribe({
     next: broadcast,
-    error: (err: unknown) => log?.error('serve: daemon event stream failed', { error: String(err) }),
+    error: (err: unknown) => log.error('serve: daemon event stream failed', { error: String(err) }),
   });
 
   await new Promise<void>((resolve, rejectListen) => {

@@ -6,26 +6,40 @@
 import { z } from 'zod';
 import { ChannelSettingsSchema, PROMPT_LANGUAGES } from '../config.js';
 import { RUNTIMES, WAKE_STATUSES } from '../wake-status.js';
+import type { ApiCallName, ApiEventName } from './api-names.js';
+
+export { channelOf, isApiCallName, splitCallName, type ApiCallName, type ApiEventName } from './api-names.js';
+
+/** The contract's vocabularies, one definition each; the store and the wake lifecycle use these types. */
+export const CONVERSATION_KINDS = ['channel', 'dm', 'thread'] as const;
+export const AUTHOR_KINDS = ['operator', 'agent'] as const;
+export const WAKE_EVENT_KINDS = ['status', 'beacon', 'escalation', 'final_check', 'delivery', 'alert'] as const;
+/** contract §8.4: what a `prompt_input` entry records. */
+export const PROMPT_INPUT_KINDS = ['turn_context', 'delivery', 'final_check', 'recovery'] as const;
+export type ConversationKind = (typeof CONVERSATION_KINDS)[number];
+export type AuthorKind = (typeof AUTHOR_KINDS)[number];
+export type WakeEventKind = (typeof WAKE_EVENT_KINDS)[number];
+export type PromptInputKind = (typeof PROMPT_INPUT_KINDS)[number];
 
 const TargetText = z.string().min(1).max(200);
 const Iso = z.string();
 
-export const ConversationSchema = z.object({
+const ConversationSchema = z.object({
   target: z.string(),
-  kind: z.enum(['channel', 'dm', 'thread']),
+  kind: z.enum(CONVERSATION_KINDS),
   title: z.string(),
   /** The parent conversation of a thread, else null. */
   parent: z.string().nullable(),
   lastSeq: z.number().int(),
 });
 
-export const MessageSchema = z.object({
+const MessageSchema = z.object({
   id: z.string(),
   target: z.string(),
   seq: z.number().int(),
   authorId: z.string(),
   authorName: z.string(),
-  authorKind: z.enum(['operator', 'agent']),
+  authorKind: z.enum(AUTHOR_KINDS),
   content: z.string(),
   createdAt: Iso,
   responseId: z.string().nullable(),
@@ -35,7 +49,7 @@ export const MessageSchema = z.object({
   reactions: z.array(z.object({ emoji: z.string(), authorId: z.string(), authorName: z.string() })).default([]),
 });
 
-export const WakeSchema = z.object({
+const WakeSchema = z.object({
   wakeToken: z.string(),
   messageId: z.string(),
   agentId: z.string(),
@@ -54,26 +68,26 @@ export const WakeSchema = z.object({
   endedAt: Iso.nullable(),
 });
 
-export const WakeEventSchema = z.object({
+const WakeEventSchema = z.object({
   wakeToken: z.string(),
-  kind: z.enum(['status', 'beacon', 'escalation', 'final_check', 'delivery', 'alert']),
+  kind: z.enum(WAKE_EVENT_KINDS),
   status: z.enum(WAKE_STATUSES).nullable(),
   reason: z.string().nullable(),
   detail: z.string().nullable(),
   at: Iso,
 });
 
-export const PromptInputSchema = z.object({
+const PromptInputSchema = z.object({
   id: z.string(),
   seq: z.number().int(),
   agentId: z.string(),
   wakeTokens: z.array(z.string()),
-  kind: z.enum(['turn_context', 'delivery', 'final_check', 'recovery']),
+  kind: z.enum(PROMPT_INPUT_KINDS),
   text: z.string(),
   at: Iso,
 });
 
-export const AgentSchema = z.object({
+const AgentSchema = z.object({
   id: z.string(),
   name: z.string(),
   runtime: z.enum(RUNTIMES),
@@ -82,7 +96,7 @@ export const AgentSchema = z.object({
   demo: z.boolean(),
 });
 
-export const AlertSchema = z.object({
+const AlertSchema = z.object({
   id: z.string(),
   kind: z.enum(['delivery_failed', 'delivery_uncertain', 'escalation', 'no_response', 'runtime_crashed']),
   target: z.string().nullable(),
@@ -101,7 +115,12 @@ export const SettingsSchema = z.object({
 const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) => ({ request, response });
 const Empty = z.object({}).strict();
 
-/** Every call: request and response schemas. */
+interface CallSchemas {
+  readonly request: z.ZodType;
+  readonly response: z.ZodType;
+}
+
+/** Every call: request and response schemas. Exactly the names of `API_CALL_NAMES` (api-names.ts). */
 export const apiCalls = {
   'conversations.list': call(Empty, z.array(ConversationSchema)),
   'conversations.create': call(z.object({ target: TargetText }).strict(), ConversationSchema),
@@ -145,9 +164,9 @@ export const apiCalls = {
       .strict(),
     SettingsSchema,
   ),
-} as const;
+} as const satisfies Record<ApiCallName, CallSchemas>;
 
-/** Every event pushed from the daemon to the renderer. */
+/** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
 export const apiEvents = {
   'message.stored': MessageSchema,
   'wake.updated': WakeSchema,
@@ -158,10 +177,8 @@ export const apiEvents = {
    * notification). Never emitted by the daemon; `agentteam serve` has no such source.
    */
   'wake.focusRequested': z.object({ wakeToken: z.string() }),
-} as const;
+} as const satisfies Record<ApiEventName, z.ZodType>;
 
-export type ApiCallName = keyof typeof apiCalls;
-export type ApiEventName = keyof typeof apiEvents;
 export type ApiRequest<K extends ApiCallName> = z.input<(typeof apiCalls)[K]['request']>;
 export type ApiResponse<K extends ApiCallName> = z.infer<(typeof apiCalls)[K]['response']>;
 export type ApiEventPayload<K extends ApiEventName> = z.infer<(typeof apiEvents)[K]>;
@@ -209,9 +226,6 @@ export type ApiHandlers = {
   [K in ApiCallName]: (request: z.infer<(typeof apiCalls)[K]['request']>) => Promise<ApiResponse<K>>;
 };
 
-/** IPC channel name of a call or event. */
-export const channelOf = (name: ApiCallName | ApiEventName): string => `agentteam:${name}`;
-
 type DomainOf<K extends string> = K extends `${infer D}.${string}` ? D : never;
 type VerbOf<K extends string> = K extends `${string}.${infer V}` ? V : never;
 
@@ -230,9 +244,3 @@ export type ClientApi = {
 } & {
   readonly events: { subscribe(listener: (event: ApiEvent) => void): () => void };
 };
-
-/** Splits a call name into its domain and verb (`'wakes.list'` → `['wakes', 'list']`). */
-export function splitCallName(name: ApiCallName): [string, string] {
-  const dot = name.indexOf('.');
-  return [name.slice(0, dot), name.slice(dot + 1)];
-}

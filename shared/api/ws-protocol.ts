@@ -26,7 +26,7 @@ export const WsResponseSchema = z.union([
 ]);
 export type WsResponse = z.infer<typeof WsResponseSchema>;
 
-export const WsEventSchema = z.object({ event: z.string(), payload: z.unknown() });
+const WsEventSchema = z.object({ event: z.string(), payload: z.unknown() });
 export type WsEventFrame = z.infer<typeof WsEventSchema>;
 
 /** A frame the server sends: a response to a call or a pushed event. */

@@ -19,14 +19,14 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { Subject, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { parseTarget } from '../../../shared/target.js';
+import { describeIssues } from '../api/describe-issues.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { CommunicationHandler, ToolRefusal } from './communication-handler.js';
+import { MCP_PATH, MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from './mcp-names.js';
 import { RateLimiter } from './rate-limiter.js';
 
-export const MCP_SERVER_NAME = 'agentteam';
-export const MCP_PATH = '/mcp';
-export const TOOL_MESSAGE_SEND = 'message_send';
-export const TOOL_REACTION = 'reaction';
+/** Re-exported for the runtimes that import the names from here; their home is mcp-names.ts. */
+export { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION };
 
 /** Stable refusal codes produced by the server itself (the handler adds its own, e.g. `out_of_scope`). */
 export type McpServerRefusalCode =
@@ -124,10 +124,6 @@ function fromRefusal(r: ToolRefusal): CallToolResult {
   return refusal(r.code, r.message);
 }
 
-function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
-}
-
 function digest(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
@@ -186,7 +182,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
     if (!parsed.success) {
       return refusal(
         'invalid_arguments',
-        `message_send needs {target: string, content: string, allow_cross_target?: boolean} (${describeIssues(parsed.error)}); call it again with those arguments.`,
+        `message_send needs {target: string, content: string, allow_cross_target?: boolean} (${describeIssues(parsed.error.issues, '(arguments)')}); call it again with those arguments.`,
       );
     }
     const { target, content, allow_cross_target } = parsed.data;
@@ -230,7 +226,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
     if (!parsed.success)
       return refusal(
         'invalid_arguments',
-        `reaction needs {message_id: string, emoji: string} (${describeIssues(parsed.error)}); call it again with those arguments.`,
+        `reaction needs {message_id: string, emoji: string} (${describeIssues(parsed.error.issues, '(arguments)')}); call it again with those arguments.`,
       );
     const messageId = parsed.data.message_id.trim();
     const emoji = parsed.data.emoji.trim();

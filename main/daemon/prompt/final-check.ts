@@ -8,6 +8,8 @@
 import type { PromptLanguage } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
+import type { FinalCheckGroup } from '../wake/pending-delivery.js';
+import type { FinalCheckRenderer } from '../wake/wake-ports.js';
 import { checkedId, checkedSeq, checkedTarget } from './prompt-values.js';
 import { sendInstruction, sendSurfaceFor, type SendSurfaceKind } from './tool-names.js';
 
@@ -17,18 +19,11 @@ import { sendInstruction, sendSurfaceFor, type SendSurfaceKind } from './tool-na
  */
 export const FINAL_CHECK_MARKER = 'FINAL-CHECK';
 
-export interface FinalCheckWake {
-  readonly messageId: string;
-  readonly targetSeq: number;
-  /** Daemon correlation only (§9.1): never rendered. */
-  readonly wakeToken: string;
-}
-
-export interface FinalCheckGroup {
-  /** null: no exact target can be used for these wakes ("reply unavailable"). */
-  readonly target: TargetKey | null;
-  readonly wakes: readonly FinalCheckWake[];
-}
+/**
+ * The groups and the renderer port are the wake lifecycle's (wake/pending-delivery.ts,
+ * wake/wake-ports.ts): it decides which wakes a final-check lists, this file only words it.
+ */
+type FinalCheckWake = FinalCheckGroup['wakes'][number];
 
 export interface FinalCheckContext {
   readonly runtime: RuntimeKind;
@@ -36,15 +31,6 @@ export interface FinalCheckContext {
   /** Agents without MCP use the CLI agent-tools surface; default `mcp`. */
   readonly surface?: SendSurfaceKind;
 }
-
-/** The port the wake lifecycle calls. No parameter can carry free text. */
-export type FinalCheckRenderer = (
-  groups: Array<{
-    target: TargetKey | null;
-    wakes: Array<{ messageId: string; targetSeq: number; wakeToken: string }>;
-  }>,
-  ctx: { runtime: RuntimeKind; language: PromptLanguage },
-) => string;
 
 interface Copy {
   heading: string;
@@ -133,6 +119,6 @@ export function finalCheckTargets(text: string): TargetKey[] {
   });
 }
 
-/** `renderFinalCheck` as the wake lifecycle's port (type-checked against it). */
+/** `renderFinalCheck` as the wake lifecycle's port (typed by it: no parameter can carry free text). */
 export const finalCheckRenderer: FinalCheckRenderer = (groups, ctx) =>
   renderFinalCheck(groups, { runtime: ctx.runtime, language: ctx.language });

@@ -3,12 +3,12 @@
  * text, final-check prompt and recovery continuation is stored, linked to its wake(s), and read
  * back in order by the UI's inspector. A small service over a port the store implements.
  */
-import type { PromptInput } from '../../../shared/api/contract.js';
-import type { PromptLanguage } from '../../../shared/config.js';
-import type { RuntimeKind } from '../../../shared/wake-status.js';
-import { renderFinalCheck, type FinalCheckGroup, type FinalCheckRenderer } from './final-check.js';
+import type { PromptInput, PromptInputKind } from '../../../shared/api/contract.js';
+import type { FinalCheckGroup } from '../wake/pending-delivery.js';
+import type { FinalCheckRenderer } from '../wake/wake-ports.js';
+import { renderFinalCheck } from './final-check.js';
 
-export type PromptInputKind = PromptInput['kind'];
+export type { PromptInputKind };
 
 /** One entry to store: what was written into the runtime session, and for which wakes. */
 export interface PromptInputDraft {
@@ -54,10 +54,10 @@ export class PromptTrajectory {
  * returning it. The entry is written before the injection is attempted, so an injection that
  * then fails still shows what was about to be written.
  */
-export function recordingFinalCheckRenderer(trajectory: PromptTrajectory, agentId: string): FinalCheckRenderer {
-  return (groups, ctx: { runtime: RuntimeKind; language: PromptLanguage }) => {
+export function recordingFinalCheckRenderer(trajectory: PromptTrajectory): FinalCheckRenderer {
+  return (groups, ctx) => {
     const text = renderFinalCheck(groups, { runtime: ctx.runtime, language: ctx.language });
-    trajectory.recordFinalCheck(agentId, groups, text);
+    trajectory.recordFinalCheck(ctx.agentId, groups, text);
     return text;
   };
 }

@@ -7,7 +7,8 @@
  */
 import { attr } from './prompt-values.js';
 import { threadContractFingerprint, type FingerprintAgent } from './fingerprints.js';
-import { AGENTTEAM_MCP_SERVER, type SendSurface } from './tool-names.js';
+import { MCP_SERVER_NAME } from '../mcp/mcp-names.js';
+import type { SendSurface } from './tool-names.js';
 
 export interface ThreadContract {
   /** Base/developer instructions for the runtime session. English: it is language-neutral identity. */
@@ -17,7 +18,7 @@ export interface ThreadContract {
 }
 
 export function compileThreadContract(agent: FingerprintAgent, surface: SendSurface): ThreadContract {
-  const tools = surface.kind === 'cli' ? 'the `agentteam` command line' : `the MCP server \`${AGENTTEAM_MCP_SERVER}\``;
+  const tools = surface.kind === 'cli' ? 'the `agentteam` command line' : `the MCP server \`${MCP_SERVER_NAME}\``;
   const text = [
     `You are ${attr(agent.name)} (@${agent.id}), an agent in AgentTeam, a local team conversation app.`,
     `Inputs from participants reach you as <agentteam-message> entries, each with an exact target; your AgentTeam communication tools come from ${tools}.`,

@@ -6,12 +6,7 @@
 import type { PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
-
-/** The MCP server name inside the daemon. */
-export const AGENTTEAM_MCP_SERVER = 'agentteam';
-/** The MCP tool names as the server registers them. */
-export const MCP_TOOLS = ['message_send', 'reaction'] as const;
-export type McpTool = (typeof MCP_TOOLS)[number];
+import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, type McpTool } from '../mcp/mcp-names.js';
 
 /**
  * `mcp`: the runtime reaches the daemon's MCP server (every runtime kind, including the
@@ -40,11 +35,11 @@ export const CLI_SEND_COMMAND = 'agentteam send';
 export function mcpToolName(runtime: RuntimeKind, tool: McpTool): string {
   switch (runtime) {
     case 'claude-code':
-      return `mcp__${AGENTTEAM_MCP_SERVER}__${tool}`;
+      return `mcp__${MCP_SERVER_NAME}__${tool}`;
     case 'codex':
       return tool;
     case 'opencode':
-      return `${AGENTTEAM_MCP_SERVER}_${tool}`;
+      return `${MCP_SERVER_NAME}_${tool}`;
     case 'demo':
       return tool;
   }
@@ -52,12 +47,12 @@ export function mcpToolName(runtime: RuntimeKind, tool: McpTool): string {
 
 /** The namespace tool Codex groups MCP tools under; null for runtimes with flat tool names. */
 export function mcpNamespace(runtime: RuntimeKind): string | null {
-  return runtime === 'codex' ? `mcp__${AGENTTEAM_MCP_SERVER}` : null;
+  return runtime === 'codex' ? `mcp__${MCP_SERVER_NAME}` : null;
 }
 
 export function sendSurfaceFor(runtime: RuntimeKind, kind: SendSurfaceKind = 'mcp'): SendSurface {
   if (kind === 'cli') return { kind, runtime, sendTool: CLI_SEND_COMMAND, namespace: null };
-  return { kind, runtime, sendTool: mcpToolName(runtime, 'message_send'), namespace: mcpNamespace(runtime) };
+  return { kind, runtime, sendTool: mcpToolName(runtime, TOOL_MESSAGE_SEND), namespace: mcpNamespace(runtime) };
 }
 
 /** How a prompt refers to the send tool, e.g. "`message_send` (tool namespace `mcp__agentteam`)". */
@@ -70,8 +65,8 @@ export function sendToolRef(surface: SendSurface, language: PromptLanguage): str
       : `${name} (tool namespace \`${surface.namespace}\`)`;
   if (surface.runtime === 'demo')
     return language === 'zh-CN'
-      ? `${name}（MCP 服务器 \`${AGENTTEAM_MCP_SERVER}\`）`
-      : `${name} (MCP server \`${AGENTTEAM_MCP_SERVER}\`)`;
+      ? `${name}（MCP 服务器 \`${MCP_SERVER_NAME}\`）`
+      : `${name} (MCP server \`${MCP_SERVER_NAME}\`)`;
   return name;
 }
 

@@ -4,12 +4,13 @@
  */
 import type { TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
+import type { AuthorKind, ConversationKind, PromptInputKind, WakeEventKind } from '../../../shared/api/contract.js';
 
-export type MemberKind = 'operator' | 'agent';
-export type ConversationKind = 'channel' | 'dm' | 'thread';
+/** The contract's vocabularies (shared/api/contract.ts), re-exported under the store's names. */
+export type { ConversationKind, PromptInputKind, WakeEventKind };
+
+export type MemberKind = AuthorKind;
 export type DeliveryClass = 'visible_reply' | 'signal_only';
-export type WakeEventKind = 'status' | 'beacon' | 'escalation' | 'final_check' | 'delivery' | 'alert';
-export type PromptInputKind = 'turn_context' | 'delivery' | 'final_check' | 'recovery';
 /** contract §6.6: `pending` waits in durable deferred delivery; `replay_pending` was launched in a fresh runtime. */
 export type RecoveryMarkerState = 'pending' | 'replay_pending' | 'settled' | 'superseded';
 export type AuditKind = 'cross_target_send';

@@ -9,6 +9,7 @@ import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { Channel } from '../delivery/channel.js';
 import type { SendOutcome, SendRequest } from '../delivery/delivery-tracker.js';
 import type { Beacon, BeaconKind } from './silence-watchdog.js';
+import { formatElapsed as formatElapsedIn } from '../../../shared/elapsed.js';
 
 export interface BeaconStatus {
   readonly turnId: string;
@@ -29,15 +30,8 @@ export interface BeaconRouterOptions {
   readonly send: (request: SendRequest) => Promise<SendOutcome>;
 }
 
-/** `45s`, `1m 30s`, `1h 5m`: the elapsed time shown after "🧠 Working…". */
-export function formatElapsed(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return s % 60 === 0 ? `${m}m` : `${m}m ${s % 60}s`;
-  const h = Math.floor(m / 60);
-  return m % 60 === 0 ? `${h}h` : `${h}h ${m % 60}m`;
-}
+/** The beacon text's elapsed time, in English (the UI renders its own language); defined in shared/elapsed.ts. */
+export const formatElapsed = (ms: number): string => formatElapsedIn(ms, 'en');
 
 export function beaconText(beacon: Beacon): string {
   return beacon.kind === 'beacon' ? `${beacon.message} ${formatElapsed(beacon.elapsedMs)}` : beacon.message;

@@ -9,12 +9,12 @@ import {
   apiEvents,
   type ApiCallName,
   type ApiEvent,
-  type ApiEventName,
   type ApiResult,
   type ClientApi,
 } from '../../../shared/api/contract.js';
 import { WS_API_PATH, WsServerFrameSchema } from '../../../shared/api/ws-protocol.js';
-import { buildClientApi } from './client-api.js';
+import { isApiEventName } from '../../../shared/api/api-names.js';
+import { buildClientApi } from '../../../shared/api/client-api.js';
 
 export type ConnectionState = 'connecting' | 'open' | 'closed';
 
@@ -68,8 +68,8 @@ export function createWsClient(
     if (!frame.success) return;
     const f = frame.data;
     if ('event' in f) {
-      const name = f.event as ApiEventName;
-      if (!Object.hasOwn(apiEvents, name)) return;
+      const name = f.event;
+      if (!isApiEventName(name)) return;
       const payload = apiEvents[name].safeParse(f.payload);
       if (!payload.success) return;
       const event = { name, payload: payload.data } as ApiEvent;

@@ -7,7 +7,7 @@
 import type { Alert, Wake } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
-import { formatElapsed } from '../i18n/elapsed.js';
+import { formatElapsed } from '../../../shared/elapsed.js';
 
 /** What a chip says, beyond its raw `data-status`. */
 export type ChipKind =

@@ -11,7 +11,7 @@ import {
   type ApiCallName,
   type ClientApi,
 } from '../../../shared/api/contract.js';
-import { buildClientApi, type PreloadIpc } from '../../../preload/client-api.js';
+import { clientApiOverIpc, type PreloadIpc } from '../../../preload/client-api.js';
 import { sampleWake } from '../../fixtures/daemon-fake.js';
 
 function recordingIpc() {
@@ -36,7 +36,7 @@ function recordingIpc() {
 describe('preload ClientApi', () => {
   it('has one named method per call, grouped by domain, each invoking its own channel', async () => {
     const { ipc, invoked } = recordingIpc();
-    const api = buildClientApi(ipc) as unknown as Record<string, Record<string, (r: unknown) => Promise<unknown>>>;
+    const api = clientApiOverIpc(ipc) as unknown as Record<string, Record<string, (r: unknown) => Promise<unknown>>>;
     for (const name of Object.keys(apiCalls) as ApiCallName[]) {
       const [domain, verb] = splitCallName(name);
       expect(typeof api[domain]?.[verb], name).toBe('function');
@@ -46,7 +46,7 @@ describe('preload ClientApi', () => {
   });
 
   it('exposes nothing generic: only the contract domains and events.subscribe', () => {
-    const api = buildClientApi(recordingIpc().ipc);
+    const api = clientApiOverIpc(recordingIpc().ipc);
     const domains = new Set((Object.keys(apiCalls) as ApiCallName[]).map((n) => splitCallName(n)[0]));
     expect(Object.keys(api).sort()).toEqual([...domains, 'events'].sort());
     expect(Object.keys(api.events)).toEqual(['subscribe']);
@@ -57,7 +57,7 @@ describe('preload ClientApi', () => {
 
   it('events.subscribe delivers every contract event as {name,payload} until unsubscribed', () => {
     const { ipc, emit, listeners } = recordingIpc();
-    const api: ClientApi = buildClientApi(ipc);
+    const api: ClientApi = clientApiOverIpc(ipc);
     const seen: unknown[] = [];
     const unsubscribe = api.events.subscribe((e) => seen.push(e));
     expect([...listeners.keys()].sort()).toEqual(

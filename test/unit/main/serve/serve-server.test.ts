@@ -19,7 +19,7 @@ beforeEach(async () => {
   await writeFile(join(dir, 'assets', 'app.js'), 'console.log(1)');
   await writeFile(join(tmpdir(), 'serve-secret.txt'), 'secret');
   daemon = createScriptedDaemon();
-  server = await startServeServer({ daemon, token: TOKEN, port: 0, rendererDir: dir });
+  server = await startServeServer({ daemon, token: TOKEN, port: 0, rendererDir: dir, checkResponses: true });
 });
 afterEach(async () => {
   await server.close();
@@ -160,6 +160,10 @@ describe('serve WebSocket bridge', () => {
     expect(daemon.messages).toHaveLength(0);
     const extra = await call(ws, 2, 'agents.list', { sneaky: true });
     expect(extra).toMatchObject({ ok: false, code: 'invalid_request' });
+    // The same gate as IPC: an oversized body is content_too_large, not a generic invalid_request.
+    const big = await call(ws, 3, 'messages.send', { target: '#general', content: 'x'.repeat(1_048_577) });
+    expect(big).toMatchObject({ id: 3, ok: false, code: 'content_too_large' });
+    expect(daemon.messages).toHaveLength(0);
     ws.close();
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../../../shared/api/contract.js';
-import { buildClientApi } from '../../../../renderer/src/api/client-api.js';
+import { buildClientApi } from '../../../../shared/api/client-api.js';
 import { ipcClient, type HostWindow } from '../../../../renderer/src/api/ipc-client.js';
 import { pickTransport } from '../../../../renderer/src/api/pick-transport.js';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { COPY_KEYS, copy, copyTables } from '../../../../renderer/src/i18n/copy.js';
-import { formatElapsed } from '../../../../renderer/src/i18n/elapsed.js';
 
 describe('UI copy', () => {
   it('has every key in both languages, with the same placeholders', () => {
@@ -24,18 +23,5 @@ describe('UI copy', () => {
       for (const text of Object.values(table))
         expect(text).not.toMatch(/visible.?reply|force (a )?reply|可见回复|强制回复/i);
     }
-  });
-});
-
-describe('elapsed time', () => {
-  it.each<[number, 'en' | 'zh-CN', string]>([
-    [0, 'en', '0s'],
-    [45_999, 'en', '45s'],
-    [90_000, 'en', '1m 30s'],
-    [3_725_000, 'en', '1h 2m'],
-    [90_000, 'zh-CN', '1分30秒'],
-    [-5, 'en', '0s'],
-  ])('%d ms in %s is %s', (ms, lang, text) => {
-    expect(formatElapsed(ms, lang)).toBe(text);
   });
 });

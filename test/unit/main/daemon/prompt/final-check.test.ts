@@ -4,8 +4,8 @@ import {
   FINAL_CHECK_MARKER,
   finalCheckRenderer,
   renderFinalCheck,
-  type FinalCheckRenderer,
 } from '../../../../../main/daemon/prompt/final-check.js';
+import type { FinalCheckRenderer } from '../../../../../main/daemon/wake/wake-ports.js';
 import { PROMPT_LANGUAGES, type PromptLanguage } from '../../../../../shared/config.js';
 import { targetKey, type TargetKey } from '../../../../../shared/target.js';
 import type { RuntimeKind } from '../../../../../shared/wake-status.js';
@@ -116,19 +116,28 @@ describe('final-check prompt (contract §8.3)', () => {
 });
 
 describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)', () => {
-  it('has a signature with no free-text parameter: the lifecycle port takes only targets, ids, sequences, tokens, runtime and language', () => {
+  it('has a signature with no free-text parameter: the lifecycle port takes only targets, ids, sequences, tokens, agent id, runtime and language', () => {
     type Groups = Parameters<FinalCheckRenderer>[0];
     type Ctx = Parameters<FinalCheckRenderer>[1];
     expectTypeOf<Groups[number]>().toEqualTypeOf<{
       target: TargetKey | null;
       wakes: Array<{ messageId: string; targetSeq: number; wakeToken: string }>;
     }>();
-    expectTypeOf<Ctx>().toEqualTypeOf<{ runtime: RuntimeKind; language: PromptLanguage }>();
+    expectTypeOf<Ctx>().toEqualTypeOf<{
+      readonly agentId: string;
+      readonly runtime: RuntimeKind;
+      readonly language: PromptLanguage;
+    }>();
     expectTypeOf(finalCheckRenderer).toEqualTypeOf<FinalCheckRenderer>();
     // Checked by tsc, never run: each call below must fail to type-check.
     const typeChecksOnly = (): void => {
-      // @ts-expect-error runtime output has no way in: there is no such parameter
-      finalCheckRenderer([], { runtime: 'codex', language: 'en', lastAssistantText: 'Here is the answer' });
+      finalCheckRenderer([], {
+        agentId: 'a',
+        runtime: 'codex',
+        language: 'en',
+        // @ts-expect-error runtime output has no way in: there is no such parameter
+        lastAssistantText: 'Here is the answer',
+      });
       // @ts-expect-error a plain string is not a TargetKey; only parseTarget/targetKey make one
       renderFinalCheck([{ target: 'Here is the answer', wakes: [] }], { runtime: 'codex', language: 'en' });
       // @ts-expect-error a wake carries no text field
@@ -158,6 +167,7 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
   it('ignores anything extra smuggled into the port context at runtime', () => {
     const groups = [g('#general', ['m_1', 1, 'wk_1'])];
     const smuggled = {
+      agentId: 'codex',
       runtime: 'codex',
       language: 'en',
       lastAssistantText: 'SECRET-RUNTIME-TEXT',
@@ -165,7 +175,7 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
     } as unknown as Parameters<FinalCheckRenderer>[1];
     const text = finalCheckRenderer(groups, smuggled);
     expect(text).not.toContain('SECRET-RUNTIME-TEXT');
-    expect(text).toBe(finalCheckRenderer(groups, { runtime: 'codex', language: 'en' }));
+    expect(text).toBe(finalCheckRenderer(groups, { agentId: 'codex', runtime: 'codex', language: 'en' }));
   });
 
   it('is a fixed skeleton filled only with targets, ids and sequences (property: no runtime text appears, whatever the runtime said)', () => {

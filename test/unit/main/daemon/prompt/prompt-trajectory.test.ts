@@ -26,7 +26,7 @@ describe('prompt_input trajectory (contract §8.4)', () => {
     );
     trajectory.record(batch.promptInputs);
 
-    const finalCheck = recordingFinalCheckRenderer(trajectory, agent.id);
+    const finalCheck = recordingFinalCheckRenderer(trajectory);
     const groups = [
       {
         target: targetKey('#general:ab12'),
@@ -37,7 +37,7 @@ describe('prompt_input trajectory (contract §8.4)', () => {
       },
       { target: targetKey('dm:@alice'), wakes: [{ messageId: 'm_3', targetSeq: 1, wakeToken: 'wk_3' }] },
     ];
-    const text = finalCheck(groups, { runtime: 'claude-code', language: 'en' });
+    const text = finalCheck(groups, { agentId: agent.id, runtime: 'claude-code', language: 'en' });
     expect(text).toBe(renderFinalCheck(groups, { runtime: 'claude-code', language: 'en' }));
 
     const wk1 = trajectory.list('wk_1');
@@ -81,15 +81,16 @@ describe('prompt_input trajectory (contract §8.4)', () => {
 
   it('records a final-check before returning it, linked once to each listed wake', () => {
     const store = new InMemoryPromptInputStore();
-    const render = recordingFinalCheckRenderer(new PromptTrajectory(store), 'codex');
+    const render = recordingFinalCheckRenderer(new PromptTrajectory(store));
     render(
       [
         { target: null, wakes: [{ messageId: 'm_1', targetSeq: 1, wakeToken: 'wk_1' }] },
         { target: null, wakes: [{ messageId: 'm_2', targetSeq: 2, wakeToken: 'wk_1' }] },
       ],
-      { runtime: 'codex', language: 'en' },
+      { agentId: 'codex', runtime: 'codex', language: 'en' },
     );
     expect(store.entries).toHaveLength(1);
+    expect(store.entries[0]?.agentId).toBe('codex');
     expect(store.entries[0]?.kind).toBe('final_check');
     expect(store.entries[0]?.wakeTokens).toEqual(['wk_1']);
   });

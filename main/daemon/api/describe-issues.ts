@@ -1,0 +1,14 @@
+/**
+ * Zod issues as one line a person (or a model) can act on: paths and messages, never the
+ * values (they may hold message content). One wording for every boundary that parses input:
+ * the API gate, the serve bridge's envelope and the MCP tools' arguments.
+ */
+import type { z } from 'zod';
+
+/** At most five issues, each `path: message`; `root` names an issue about the whole input. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[], root = '(request)'): string {
+  return issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join('.') : root}: ${issue.message}`)
+    .join('; ');
+}

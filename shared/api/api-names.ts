@@ -1,0 +1,49 @@
+/**
+ * The names of the API contract's calls and events, free of zod: the sandboxed preload imports
+ * only this (and `client-api.ts`), so it never bundles the schemas (STYLE.md habit 3). The
+ * schemas live in `contract.ts`, which is typed so its calls and events are exactly these names
+ * (`satisfies Record<ApiCallName, …>`): a name added on one side only fails typecheck.
+ */
+
+/** Every call, `<domain>.<verb>`. */
+export const API_CALL_NAMES = [
+  'conversations.list',
+  'conversations.create',
+  'messages.list',
+  'messages.send',
+  'wakes.list',
+  'wakes.inspect',
+  'agents.list',
+  'settings.get',
+  'settings.update',
+] as const;
+
+/** Every event pushed from the daemon to the renderer. */
+export const API_EVENT_NAMES = [
+  'message.stored',
+  'wake.updated',
+  'alert.raised',
+  'agent.updated',
+  'wake.focusRequested',
+] as const;
+
+export type ApiCallName = (typeof API_CALL_NAMES)[number];
+export type ApiEventName = (typeof API_EVENT_NAMES)[number];
+
+const callNames: ReadonlySet<string> = new Set(API_CALL_NAMES);
+const eventNames: ReadonlySet<string> = new Set(API_EVENT_NAMES);
+
+/** Whether a name from the wire is a call of the contract (never a prototype key such as `__proto__`). */
+export const isApiCallName = (name: string): name is ApiCallName => callNames.has(name);
+
+/** Whether a name from the wire is an event of the contract. */
+export const isApiEventName = (name: string): name is ApiEventName => eventNames.has(name);
+
+/** IPC channel name of a call or event: `agentteam:<domain>.<verb>`. */
+export const channelOf = (name: ApiCallName | ApiEventName): string => `agentteam:${name}`;
+
+/** Splits a call name into its domain and verb (`'wakes.list'` → `['wakes', 'list']`). */
+export function splitCallName(name: ApiCallName): [string, string] {
+  const dot = name.indexOf('.');
+  return [name.slice(0, dot), name.slice(dot + 1)];
+}
