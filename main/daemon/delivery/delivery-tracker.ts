@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { Subject, asyncScheduler, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { ResponseDeliveryConfig } from '../../../shared/config.js';
 import type { HookBus } from '../bus/hook-bus.js';
-import type { Channel, ChannelFailure, ChannelSendResult } from './channel.js';
+import type { AckStatus, Channel, ChannelFailure, ChannelSendResult, DeliveryPurpose } from './channel.js';
 import type { UndeliveredPort, UndeliveredRow } from './delivery-ports.js';
 import {
   INITIAL_CHUNK_STATE,
@@ -24,8 +24,6 @@ import {
   type ChunkPolicy,
   type ChunkState,
 } from './delivery-state.js';
-
-export type DeliveryPurpose = 'reply' | 'beacon';
 
 export interface SendRequest {
   readonly turnId: string;
@@ -48,7 +46,7 @@ export interface ChunkOutcome {
   readonly attempts: number;
   readonly messageId: string | null;
   readonly seq: number | null;
-  readonly ack: 'sent' | 'already_sent' | null;
+  readonly ack: AckStatus | null;
   readonly failure: string | null;
 }
 
@@ -62,7 +60,7 @@ interface OutcomeBase {
 }
 
 export type SendOutcome =
-  | (OutcomeBase & { readonly status: 'sent' | 'already_sent' })
+  | (OutcomeBase & { readonly status: AckStatus })
   | (OutcomeBase & {
       readonly status: 'failed_final' | 'uncertain';
       /** Stable code of the first chunk that did not reach `delivered`. */
