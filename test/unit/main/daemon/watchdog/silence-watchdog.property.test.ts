@@ -48,7 +48,7 @@ function model(
   }
 }
 
-describe('SilenceWatchdog (property)', () => {
+describe('silenceWatchdog (property)', () => {
   it('matches the reference model for random timelines and configs', () => {
     fc.assert(
       fc.property(

@@ -69,7 +69,7 @@ function firstBeacon(
   scenario(events, values, expected, B1, settings, true);
 }
 
-describe('SilenceWatchdog', () => {
+describe('silenceWatchdog (pipeline over the hook bus)', () => {
   it('emits the first beacon at exactly thresholdSeconds (45 s) after turn.start, not a millisecond earlier', () => {
     firstBeacon('s', { s: start() }, '45s a');
   });
