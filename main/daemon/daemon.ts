@@ -23,6 +23,7 @@ import { createDaemonApi } from './api/daemon-api.js';
 import { HookBus } from './bus/hook-bus.js';
 import { loadConfig } from './config/load-config.js';
 import type { Daemon, DaemonLog, DaemonOptions } from './daemon-types.js';
+import { DeliveryTracker } from './delivery/delivery-tracker.js';
 import { LocalChannel } from './delivery/local-channel.js';
 import type { McpEndpoint } from './mcp/mcp-server.js';
 import { startMcpServer } from './mcp/mcp-server.js';
@@ -34,9 +35,10 @@ import { AgentHost } from './services/agent-host.js';
 import { CommunicationService } from './services/communication-service.js';
 import { ConversationService, OPERATOR_ID, OPERATOR_NAME } from './services/conversation-service.js';
 import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
-import { createSilenceAndDelivery } from './silence-and-delivery.js';
 import { Store, type MessageRecord, type ReactionRecord } from './store/index.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
+import { BeaconRouter } from './watchdog/beacon-router.js';
+import { silenceWatchdog } from './watchdog/silence-watchdog.js';
 
 /** Per-person settings the UI edits (language, per-channel watchdog and delivery); kept by the composition root. */
 export interface SettingsPort {
@@ -81,7 +83,8 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
   const subs: Subscription[] = [];
   const hosts = new Map<string, AgentHost>();
   let mcp: Awaited<ReturnType<typeof startMcpServer>> | null = null;
-  let silence: ReturnType<typeof createSilenceAndDelivery> | null = null;
+  let deliveryTracker: DeliveryTracker | null = null;
+  let beaconRouter: BeaconRouter | null = null;
   let lifecycle: WakeLifecycle | null = null;
   try {
     store.upsertMember({ id: OPERATOR_ID, kind: 'operator', name: OPERATOR_NAME });
@@ -111,15 +114,21 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
     const local = new LocalChannel({
       appendMessage: (m) => store.appendMessage({ ...m, target: targetKey(m.target) }),
     });
-    silence = createSilenceAndDelivery({
+    // watchdog spec A + B on one bus: the watchdog pipeline (stops when unsubscribed), delivery
+    // confirmation, and the beacon router that posts beacons through it.
+    const beacon$ = silenceWatchdog({ bus, settingsFor: (c) => settingsFor(c).silenceWatchdog });
+    const tracker = (deliveryTracker = new DeliveryTracker({
       bus,
-      settingsFor,
       channelFor: () => local,
-      channelNamed: (c) => (c === LOCAL_CHANNEL ? local : undefined),
+      settingsFor: (c) => settingsFor(c).responseDelivery,
       undelivered: store,
-    });
-    const { tracker, beacons, watchdog } = silence;
-    subs.push(bindSilenceDeliveryMetrics(registry, { bus, beacon$: watchdog.beacon$, alert$: tracker.alert$ }));
+    }));
+    const beacons = (beaconRouter = new BeaconRouter({
+      beacon$,
+      channelNamed: (c) => (c === LOCAL_CHANNEL ? local : undefined),
+      send: (r) => tracker.send(r),
+    }));
+    subs.push(bindSilenceDeliveryMetrics(registry, { bus, beacon$, alert$: tracker.alert$ }));
 
     // 5. The wake lifecycle, journaled in the store; final-checks rendered by the prompt compiler.
     const trajectory = new PromptTrajectory(store);
@@ -326,7 +335,8 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
         // Reverse order: runtimes (no orphans), MCP, timers, streams, then the store.
         await Promise.allSettled([...hosts.values()].map((h) => h.stop()));
         await mcp?.close();
-        silence?.stop();
+        beaconRouter?.stop();
+        deliveryTracker?.stop();
         for (const s of subs) s.unsubscribe();
         wakes.dispose();
         bus.complete();
@@ -338,7 +348,8 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
     for (const s of subs) s.unsubscribe();
     await Promise.allSettled([...hosts.values()].map((h) => h.stop()));
     await mcp?.close();
-    silence?.stop();
+    beaconRouter?.stop();
+    deliveryTracker?.stop();
     lifecycle?.dispose();
     store.close();
     throw err;

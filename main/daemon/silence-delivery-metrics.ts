@@ -7,7 +7,7 @@ import { Counter, type Registry } from 'prom-client';
 import { Subscription, type Observable } from 'rxjs';
 import type { HookBus } from './bus/hook-bus.js';
 import type { DeliveryAlert } from './delivery/delivery-tracker.js';
-import type { Beacon } from './watchdog/silence-watchdog.js';
+import type { Beacon } from './watchdog/silence-beacons.js';
 
 export interface SilenceDeliveryMetricSources {
   readonly bus: HookBus;

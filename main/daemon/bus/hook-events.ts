@@ -7,6 +7,8 @@
  * operator-visible output delivery"). Runtime text never travels on the bus: a
  * `local_text` event carries byte and rune counts only (contract §6.5).
  */
+import type { AckStatus, DeliveryPurpose } from '../delivery/channel.js';
+import type { ChunkFinal } from '../delivery/delivery-state.js';
 
 /** A runtime turn began; the wakes it serves are listed so beacons can be shown on their chips. */
 export interface TurnStartEvent {
@@ -53,11 +55,8 @@ export interface ResponseOutboundEvent {
   /** Whether this is a re-delivery of a preserved FAILED_FINAL response. */
   readonly redelivered: boolean;
   /** A beacon posted as a channel message is not a response of the turn (never counts as outbound, never settles a wake). */
-  readonly purpose: 'reply' | 'beacon';
+  readonly purpose: DeliveryPurpose;
 }
-
-/** Final delivery states of a chunk (exactly one per chunk per delivery run). */
-export type ChunkFinalState = 'delivered' | 'failed_final' | 'uncertain';
 
 export interface DeliveryResultEvent {
   readonly turnId: string;
@@ -67,18 +66,19 @@ export interface DeliveryResultEvent {
   readonly agentId: string;
   readonly target: string;
   readonly channel: string;
-  readonly state: ChunkFinalState;
+  /** Exactly one final state per chunk per delivery run. */
+  readonly state: ChunkFinal;
   /** Channel send attempts made (1 = no retry). */
   readonly attempts: number;
   readonly messageId: string | null;
   readonly seq: number | null;
   /** `already_sent` when the channel recognised the response_id + chunk (idempotent replay). */
-  readonly ack: 'sent' | 'already_sent' | null;
+  readonly ack: AckStatus | null;
   /** Stable failure code when not delivered. */
   readonly failure: string | null;
   readonly redelivered: boolean;
   /** What the response was: an agent reply, or a beacon posted as a channel message (never settles a wake). */
-  readonly purpose: 'reply' | 'beacon';
+  readonly purpose: DeliveryPurpose;
 }
 
 /** Runtime-local activity: useful for diagnostics, never operator-visible, never resets the watchdog. */

@@ -31,10 +31,15 @@ export type ChannelFailure =
 
 export type ChannelFailureKind = ChannelFailure['kind'];
 
+/** `already_sent`: the channel recognised this response_id + chunk and returned the first message. */
+export type AckStatus = 'sent' | 'already_sent';
+
+/** What a response is: an agent reply, or a silence beacon posted as a channel message (never the turn's response, never settles a wake). */
+export type DeliveryPurpose = 'reply' | 'beacon';
+
 export interface ChannelAck {
   readonly ok: true;
-  /** `already_sent`: the channel recognised this response_id + chunk and returned the first message. */
-  readonly status: 'sent' | 'already_sent';
+  readonly status: AckStatus;
   readonly messageId: string;
   /** TargetSeq on the local channel; null where a channel has no sequence. */
   readonly seq: number | null;

@@ -2,6 +2,7 @@
  * Narrow ports onto the message store (built in parallel; the integrator binds the real one).
  * The method shapes are exactly those the store provides; nothing else of the store is needed.
  */
+import type { AckStatus } from './channel.js';
 
 export interface AppendAgentMessage {
   readonly target: string;
@@ -16,7 +17,7 @@ export interface AppendAgentMessage {
 }
 
 export interface AppendedMessage {
-  readonly status: 'sent' | 'already_sent';
+  readonly status: AckStatus;
   readonly message: { readonly id: string; readonly seq: number };
 }
 

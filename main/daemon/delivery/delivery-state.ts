@@ -13,9 +13,10 @@
  * attempt after a final state; a resend only after a failure known not delivered, or on an
  * idempotent channel.
  */
-import { classifyFailure, retryDelayFor, failureCode, type ChannelFailure } from './channel.js';
+import { classifyFailure, retryDelayFor, failureCode, type AckStatus, type ChannelFailure } from './channel.js';
 
 export type ChunkPhase = 'generated' | 'sending' | 'delivery_failed' | 'delivered' | 'failed_final' | 'uncertain';
+/** The final delivery states of a chunk (the one home of this type: bus events and outcomes use it). */
 export type ChunkFinal = 'delivered' | 'failed_final' | 'uncertain';
 
 export interface ChunkState {
@@ -24,7 +25,7 @@ export interface ChunkState {
   readonly attempts: number;
   readonly messageId: string | null;
   readonly seq: number | null;
-  readonly ack: 'sent' | 'already_sent' | null;
+  readonly ack: AckStatus | null;
   /** Stable code of the last failure. */
   readonly failure: string | null;
   /** Some attempt had an ambiguous outcome: it may have been shown even if no ACK came. */
@@ -47,7 +48,7 @@ export type ChunkEvent =
       readonly attempt: number;
       readonly messageId: string;
       readonly seq: number | null;
-      readonly status: 'sent' | 'already_sent';
+      readonly status: AckStatus;
     }
   | { readonly type: 'nack'; readonly attempt: number; readonly failure: ChannelFailure }
   /** The daemon is stopping: settle now. An attempt in flight may have landed, so that is `uncertain`. */

@@ -1,9 +1,10 @@
 /**
  * Response delivery confirmation (watchdog spec part B). Every outbound response gets a
  * `turn_id` + `response_id` (UUID) pair; each chunk is tracked independently through the
- * pure state machine of delivery-state.ts; retries use the injected RxJS scheduler
- * (`retryDelayMs`, or `retry_after` of a 429 when longer) and carry identical content and the
- * same response_id. The MCP `message_send` tool calls `send`; its result is what the tool
+ * pure state machine of delivery-state.ts, driven by the chunk-flow.ts pipeline on the injected
+ * RxJS scheduler (ACK timeout; retry after `retryDelayMs`, or `retry_after` of a 429 when longer,
+ * with identical content and the same response_id). A response is its chunks in order
+ * (`concatMap`), concluded once; the Promise of `send` is only the boundary to its callers. The MCP `message_send` tool calls `send`; its result is what the tool
  * returns (`sent | already_sent` + message ids and seq), and every confirmed chunk is emitted
  * as `message.delivered` on the bus, which is what resets the silence watchdog.
  *
@@ -11,21 +12,26 @@
  * adds OS notifications. They are never chat messages authored as the agent (UI.md).
  */
 import { randomUUID } from 'node:crypto';
-import { Subject, asyncScheduler, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import {
+  Observable,
+  ReplaySubject,
+  Subject,
+  Subscription,
+  asyncScheduler,
+  concatMap,
+  defer,
+  from,
+  lastValueFrom,
+  map,
+  toArray,
+  type SchedulerLike,
+} from 'rxjs';
 import type { ResponseDeliveryConfig } from '../../../shared/config.js';
 import type { HookBus } from '../bus/hook-bus.js';
-import type { Channel, ChannelFailure, ChannelSendResult } from './channel.js';
+import type { AckStatus, Channel, DeliveryPurpose } from './channel.js';
+import { chunkFlow } from './chunk-flow.js';
 import type { UndeliveredPort, UndeliveredRow } from './delivery-ports.js';
-import {
-  INITIAL_CHUNK_STATE,
-  reduceChunk,
-  type ChunkEvent,
-  type ChunkFinal,
-  type ChunkPolicy,
-  type ChunkState,
-} from './delivery-state.js';
-
-export type DeliveryPurpose = 'reply' | 'beacon';
+import type { ChunkFinal, ChunkPolicy, ChunkState } from './delivery-state.js';
 
 export interface SendRequest {
   readonly turnId: string;
@@ -48,7 +54,7 @@ export interface ChunkOutcome {
   readonly attempts: number;
   readonly messageId: string | null;
   readonly seq: number | null;
-  readonly ack: 'sent' | 'already_sent' | null;
+  readonly ack: AckStatus | null;
   readonly failure: string | null;
 }
 
@@ -62,7 +68,7 @@ interface OutcomeBase {
 }
 
 export type SendOutcome =
-  | (OutcomeBase & { readonly status: 'sent' | 'already_sent' })
+  | (OutcomeBase & { readonly status: AckStatus })
   | (OutcomeBase & {
       readonly status: 'failed_final' | 'uncertain';
       /** Stable code of the first chunk that did not reach `delivered`. */
@@ -161,8 +167,10 @@ export class DeliveryTracker {
   private readonly dedupeWindow: number;
   private readonly responses = new Map<string, Promise<SendOutcome>>();
   private readonly turns = new Map<string, TurnInfo>();
-  /** Abort functions of chunks not yet final. */
-  private readonly live = new Set<() => void>();
+  /** Emits (and replays) at stop(): every chunk flow, running or starting, settles now. */
+  private readonly stopping = new ReplaySubject<void>(1);
+  /** Running chunk flows (one removes itself when it completes). */
+  private readonly flows = new Subscription();
   private readonly alerts = new Subject<DeliveryAlert>();
   private readonly noResponses = new Subject<NoResponseEvent>();
   private readonly subscriptions: Subscription[];
@@ -234,7 +242,7 @@ export class DeliveryTracker {
     const previous = this.responses.get(responseId);
     if (previous !== undefined)
       return previous.then((o) => (o.status === 'sent' ? { ...o, status: 'already_sent' } : o));
-    const outcome = this.deliverResponse(request, responseId);
+    const outcome = lastValueFrom(this.response$(request, responseId));
     this.responses.set(responseId, outcome);
     if (this.responses.size > this.dedupeWindow) {
       const oldest = this.responses.keys().next().value;
@@ -248,8 +256,8 @@ export class DeliveryTracker {
    * from `target` is stored. Re-delivers the target's preserved responses, oldest first, with
    * the same response_id and chunk index, marked `redelivered`.
    */
-  async redeliver(target: string): Promise<SendOutcome[]> {
-    if (this.stopped) return [];
+  redeliver(target: string): Promise<SendOutcome[]> {
+    if (this.stopped) return Promise.resolve([]);
     const rows = this.options.undelivered.takeUndelivered(target);
     const groups = new Map<string, UndeliveredRow[]>();
     for (const row of rows) {
@@ -257,62 +265,12 @@ export class DeliveryTracker {
       if (group === undefined) groups.set(row.responseId, (group = []));
       group.push(row);
     }
-    const outcomes: SendOutcome[] = [];
-    for (const [responseId, group] of groups) {
-      const first = group[0]!;
-      const channel = this.options.channelFor(first.target);
-      const config = this.options.settingsFor(channel.name);
-      const chunkCount = Math.max(...group.map((r) => r.chunkIndex)) + 1;
-      const results: ChunkOutcome[] = [];
-      for (const row of group) {
-        this.bus.emit('response.outbound', {
-          turnId: row.turnId,
-          responseId,
-          chunkIndex: row.chunkIndex,
-          chunkCount,
-          agentId: row.agentId,
-          target: row.target,
-          content: row.content,
-          redelivered: true,
-          purpose: 'reply',
-        });
-      }
-      for (const row of group) {
-        this.stats.redelivered += 1;
-        results.push(
-          await this.deliverChunk({
-            turnId: row.turnId,
-            agentId: row.agentId,
-            target: row.target,
-            channel,
-            config,
-            responseId,
-            chunkIndex: row.chunkIndex,
-            chunkCount,
-            content: row.content,
-            redelivered: true,
-            purpose: 'reply',
-          }),
-        );
-      }
-      outcomes.push(
-        this.conclude(
-          {
-            turnId: first.turnId,
-            agentId: first.agentId,
-            target: first.target,
-            channel,
-            config,
-            responseId,
-            purpose: 'reply',
-            wakeToken: null,
-          },
-          results,
-          group,
-        ),
-      );
-    }
-    return outcomes;
+    return lastValueFrom(
+      from(groups.values()).pipe(
+        concatMap((group) => this.redelivery$(group)),
+        toArray(),
+      ),
+    );
   }
 
   /**
@@ -337,65 +295,125 @@ export class DeliveryTracker {
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    for (const abort of [...this.live]) abort();
-    for (const s of this.subscriptions) s.unsubscribe();
+    // Alerts end first: a response settled by the stop itself raises none (as before).
     this.alerts.complete();
     this.noResponses.complete();
+    this.stopping.next();
+    this.flows.unsubscribe();
+    for (const s of this.subscriptions) s.unsubscribe();
   }
 
-  private async deliverResponse(request: SendRequest, responseId: string): Promise<SendOutcome> {
-    const channel = this.options.channelFor(request.target);
-    const config = this.options.settingsFor(channel.name);
-    const chunks = request.chunks !== undefined && request.chunks.length > 0 ? request.chunks : [request.content];
-    const purpose = request.purpose ?? 'reply';
-    const job = {
-      turnId: request.turnId,
-      agentId: request.agentId,
-      target: request.target,
-      channel,
-      config,
-      responseId,
-      purpose,
-      wakeToken: this.turns.get(request.turnId)?.wakeTokens[0] ?? null,
-    };
-    for (let i = 0; i < chunks.length; i++) {
-      this.bus.emit('response.outbound', {
+  /** One response: its outbound events, then its chunks in order, concluded once. */
+  private response$(request: SendRequest, responseId: string): Observable<SendOutcome> {
+    return defer(() => {
+      const channel = this.options.channelFor(request.target);
+      const config = this.options.settingsFor(channel.name);
+      const chunks = request.chunks !== undefined && request.chunks.length > 0 ? request.chunks : [request.content];
+      const purpose = request.purpose ?? 'reply';
+      const job = {
         turnId: request.turnId,
-        responseId,
-        chunkIndex: i,
-        chunkCount: chunks.length,
         agentId: request.agentId,
         target: request.target,
-        content: chunks[i]!,
-        redelivered: false,
+        channel,
+        config,
+        responseId,
         purpose,
-      });
-    }
-    const results: ChunkOutcome[] = [];
-    // In order: chunk i+1 is sent only once chunk i is final, so the operator reads them in order.
-    for (let i = 0; i < chunks.length; i++) {
-      results.push(
-        await this.deliverChunk({
-          ...job,
+        wakeToken: this.turns.get(request.turnId)?.wakeTokens[0] ?? null,
+      };
+      for (let i = 0; i < chunks.length; i++) {
+        this.bus.emit('response.outbound', {
+          turnId: request.turnId,
+          responseId,
           chunkIndex: i,
           chunkCount: chunks.length,
+          agentId: request.agentId,
+          target: request.target,
           content: chunks[i]!,
           redelivered: false,
-        }),
+          purpose,
+        });
+      }
+      // In order: chunk i+1 is sent only once chunk i is final, so the operator reads them in order.
+      return from(chunks).pipe(
+        concatMap((content, chunkIndex) =>
+          this.chunk$({ ...job, chunkIndex, chunkCount: chunks.length, content, redelivered: false }),
+        ),
+        toArray(),
+        map((results) =>
+          this.conclude(
+            job,
+            results,
+            chunks.map((content, chunkIndex) => ({
+              agentId: request.agentId,
+              target: request.target,
+              turnId: request.turnId,
+              responseId,
+              chunkIndex,
+              content,
+            })),
+          ),
+        ),
       );
-    }
-    return this.conclude(
-      job,
-      results,
-      chunks.map((content, chunkIndex) => ({
-        agentId: request.agentId,
-        target: request.target,
-        turnId: request.turnId,
-        responseId,
-        chunkIndex,
-        content,
-      })),
-    );
+    });
+  }
+
+  /** spec B "preserve response for re-delivery": one preserved response again, same response_id and chunk indexes, marked `redelivered`. */
+  private redelivery$(group: readonly UndeliveredRow[]): Observable<SendOutcome> {
+    return defer(() => {
+      const first = group[0]!;
+      const responseId = first.responseId;
+      const channel = this.options.channelFor(first.target);
+      const config = this.options.settingsFor(channel.name);
+      const chunkCount = Math.max(...group.map((r) => r.chunkIndex)) + 1;
+      for (const row of group) {
+        this.bus.emit('response.outbound', {
+          turnId: row.turnId,
+          responseId,
+          chunkIndex: row.chunkIndex,
+          chunkCount,
+          agentId: row.agentId,
+          target: row.target,
+          content: row.content,
+          redelivered: true,
+          purpose: 'reply',
+        });
+      }
+      return from(group).pipe(
+        concatMap((row) => {
+          this.stats.redelivered += 1;
+          return this.chunk$({
+            turnId: row.turnId,
+            agentId: row.agentId,
+            target: row.target,
+            channel,
+            config,
+            responseId,
+            chunkIndex: row.chunkIndex,
+            chunkCount,
+            content: row.content,
+            redelivered: true,
+            purpose: 'reply',
+          });
+        }),
+        toArray(),
+        map((results) =>
+          this.conclude(
+            {
+              turnId: first.turnId,
+              agentId: first.agentId,
+              target: first.target,
+              channel,
+              config,
+              responseId,
+              purpose: 'reply',
+              wakeToken: null,
+            },
+            results,
+            group,
+          ),
+        ),
+      );
+    });
   }
 
   /** Builds the response outcome; preserves and alerts once per response (not per chunk). */
@@ -473,100 +491,54 @@ export class DeliveryTracker {
     this.alerts.next({ id: this.newId(), ...fields, at: new Date(this.scheduler.now()).toISOString() });
   }
 
-  /** Runs one chunk through the state machine until it is final; resolves exactly once. */
-  private deliverChunk(job: ChunkJob): Promise<ChunkOutcome> {
+  /**
+   * One chunk until its final state: emits its outcome once, then completes. The chunk's flow
+   * may outlive that (a late answer is still folded, only to be counted), so it runs in the
+   * tracker's own subscription, ended at stop().
+   */
+  private chunk$(job: ChunkJob): Observable<ChunkOutcome> {
     const policy: ChunkPolicy = {
       retryCount: job.config.enabled ? job.config.retryCount : 0,
       retryDelayMs: job.config.retryDelayMs,
       idempotent: job.channel.idempotent,
     };
-    return new Promise<ChunkOutcome>((resolve) => {
-      let state: ChunkState = INITIAL_CHUNK_STATE;
-      let retryTimer: Subscription | null = null;
-      let ackTimer: Subscription | null = null;
-      const clearTimers = () => {
-        retryTimer?.unsubscribe();
-        ackTimer?.unsubscribe();
-        retryTimer = ackTimer = null;
-      };
-      const abort = () => dispatch({ type: 'abort' });
-      const dispatch = (event: ChunkEvent): void => {
-        const transition = reduceChunk(state, event, policy);
-        state = transition.state;
-        for (const effect of transition.effects) {
-          switch (effect.type) {
-            case 'attempt':
-              this.attempt(job, effect.attempt, dispatch, (timer) => {
-                ackTimer?.unsubscribe();
-                ackTimer = timer;
-              });
-              break;
-            case 'schedule_retry':
-              ackTimer?.unsubscribe();
-              ackTimer = null;
-              this.stats.retries += 1;
-              retryTimer = this.scheduler.schedule(() => dispatch({ type: 'send' }), effect.delayMs);
-              break;
-            case 'cancel_retry':
-              retryTimer?.unsubscribe();
-              retryTimer = null;
-              break;
-            case 'late_ack_suppressed':
-              this.stats.lateAcksSuppressed += 1;
-              break;
-            case 'final':
-              clearTimers();
-              this.live.delete(abort);
-              resolve(this.finish(job, state, effect.state));
-              break;
-          }
+    return new Observable<ChunkOutcome>((subscriber) => {
+      const flow = chunkFlow({
+        policy,
+        ackTimeoutMs: this.ackTimeoutMs,
+        scheduler: this.scheduler,
+        abort$: this.stopping,
+        send: (attempt) =>
+          job.channel.send({
+            turnId: job.turnId,
+            agentId: job.agentId,
+            target: job.target,
+            responseId: job.responseId,
+            chunkIndex: job.chunkIndex,
+            chunkCount: job.chunkCount,
+            content: job.content,
+            redelivered: job.redelivered,
+            attempt,
+          }),
+      }).subscribe(({ effect, state }) => {
+        switch (effect.type) {
+          case 'attempt':
+            this.stats.attempts += 1;
+            break;
+          case 'schedule_retry':
+            this.stats.retries += 1;
+            break;
+          case 'late_ack_suppressed':
+            this.stats.lateAcksSuppressed += 1;
+            break;
+          case 'final':
+            subscriber.next(this.finish(job, state, effect.state));
+            subscriber.complete();
+            break;
         }
-      };
-      this.live.add(abort);
-      // After stop() nothing new leaves: a chunk not yet started settles FAILED_FINAL (never sent).
-      dispatch(this.stopped ? { type: 'abort' } : { type: 'send' });
-    });
-  }
-
-  private attempt(
-    job: ChunkJob,
-    attempt: number,
-    dispatch: (e: ChunkEvent) => void,
-    setAckTimer: (timer: Subscription) => void,
-  ): void {
-    this.stats.attempts += 1;
-    setAckTimer(
-      this.scheduler.schedule(
-        () => dispatch({ type: 'nack', attempt, failure: { kind: 'ack_timeout' } }),
-        this.ackTimeoutMs,
-      ),
-    );
-    let pending: Promise<ChannelSendResult>;
-    try {
-      pending = job.channel.send({
-        turnId: job.turnId,
-        agentId: job.agentId,
-        target: job.target,
-        responseId: job.responseId,
-        chunkIndex: job.chunkIndex,
-        chunkCount: job.chunkCount,
-        content: job.content,
-        redelivered: job.redelivered,
-        attempt,
       });
-    } catch {
-      pending = Promise.resolve({ ok: false, failure: { kind: 'connection_lost_after_send' } });
-    }
-    const lost: ChannelFailure = { kind: 'connection_lost_after_send' };
-    pending.then(
-      (r) =>
-        dispatch(
-          r.ok
-            ? { type: 'ack', attempt, messageId: r.messageId, seq: r.seq, status: r.status }
-            : { type: 'nack', attempt, failure: r.failure },
-        ),
-      () => dispatch({ type: 'nack', attempt, failure: lost }),
-    );
+      if (!flow.closed) this.flows.add(flow);
+    });
   }
 
   private finish(job: ChunkJob, state: ChunkState, final: ChunkFinal): ChunkOutcome {

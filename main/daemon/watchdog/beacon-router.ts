@@ -8,7 +8,7 @@
 import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { Channel } from '../delivery/channel.js';
 import type { SendOutcome, SendRequest } from '../delivery/delivery-tracker.js';
-import type { Beacon, BeaconKind } from './silence-watchdog.js';
+import type { Beacon, BeaconKind } from './silence-beacons.js';
 import { formatElapsed as formatElapsedIn } from '../../../shared/elapsed.js';
 
 export interface BeaconStatus {

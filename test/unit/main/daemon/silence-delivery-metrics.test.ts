@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { HookBus } from '../../../../main/daemon/bus/hook-bus.js';
 import type { DeliveryAlert } from '../../../../main/daemon/delivery/delivery-tracker.js';
 import { bindSilenceDeliveryMetrics } from '../../../../main/daemon/silence-delivery-metrics.js';
-import type { Beacon } from '../../../../main/daemon/watchdog/silence-watchdog.js';
+import type { Beacon } from '../../../../main/daemon/watchdog/silence-beacons.js';
 
 describe('bindSilenceDeliveryMetrics', () => {
   it('counts beacons, escalations, final states, retries, re-deliveries and alerts, never by agent id', async () => {

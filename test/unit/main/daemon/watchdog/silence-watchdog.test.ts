@@ -2,13 +2,14 @@
  * Marble tests of the silence watchdog (watchdog spec part A) on virtual time: every timing
  * claim below is exact to the millisecond because TestScheduler drives the injected scheduler.
  */
-import { filter, map } from 'rxjs';
+import { VirtualTimeScheduler, filter, map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { SilenceWatchdogSchema, type SilenceWatchdogConfig } from '../../../../../shared/config.js';
 import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
 import type { HookEventMap, HookName } from '../../../../../main/daemon/bus/hook-events.js';
-import { SilenceWatchdog, type Beacon } from '../../../../../main/daemon/watchdog/silence-watchdog.js';
+import type { Beacon } from '../../../../../main/daemon/watchdog/silence-beacons.js';
+import { silenceWatchdog } from '../../../../../main/daemon/watchdog/silence-watchdog.js';
 
 const DEFAULTS = SilenceWatchdogSchema.parse({});
 const B1 = { a: 'beacon:1' };
@@ -48,9 +49,9 @@ function scenario(
   const scheduler = newScheduler();
   scheduler.run(({ hot, expectObservable }) => {
     const bus = new HookBus();
-    const watchdog = new SilenceWatchdog({ bus, settingsFor: settings, scheduler });
+    const beacon$ = silenceWatchdog({ bus, settingsFor: settings, scheduler });
     hot(events, values).subscribe(([name, event]) => bus.emit(name, event as never));
-    const out = watchdog.beacon$.pipe(
+    const out = beacon$.pipe(
       filter((b) => !onlyFirst || b.index === 1),
       map((b) => `${b.kind}:${b.index}`),
     );
@@ -68,7 +69,7 @@ function firstBeacon(
   scenario(events, values, expected, B1, settings, true);
 }
 
-describe('SilenceWatchdog', () => {
+describe('silenceWatchdog (pipeline over the hook bus)', () => {
   it('emits the first beacon at exactly thresholdSeconds (45 s) after turn.start, not a millisecond earlier', () => {
     firstBeacon('s', { s: start() }, '45s a');
   });
@@ -78,8 +79,7 @@ describe('SilenceWatchdog', () => {
     const seen: Beacon[] = [];
     scheduler.run(({ hot }) => {
       const bus = new HookBus();
-      const watchdog = new SilenceWatchdog({ bus, settingsFor: () => DEFAULTS, scheduler });
-      watchdog.beacon$.subscribe((b) => seen.push(b));
+      silenceWatchdog({ bus, settingsFor: () => DEFAULTS, scheduler }).subscribe((b) => seen.push(b));
       hot('10s s 29999ms d', { s: start(), d: delivered('message') }).subscribe(([n, e]) => bus.emit(n, e as never));
     });
     // start at 10 s, visible delivery at 40 s, first beacon at 85 s: elapsed 75 s, silent 45 s.
@@ -200,8 +200,7 @@ describe('SilenceWatchdog', () => {
     const seen: Beacon[] = [];
     scheduler.run(({ hot }) => {
       const bus = new HookBus();
-      const watchdog = new SilenceWatchdog({ bus, settingsFor: () => DEFAULTS, scheduler });
-      watchdog.beacon$.subscribe((b) => seen.push(b));
+      silenceWatchdog({ bus, settingsFor: () => DEFAULTS, scheduler }).subscribe((b) => seen.push(b));
       hot('s', { s: start() }).subscribe(([n, e]) => bus.emit(n, e as never));
     });
     expect(seen.map((b) => b.kind)).toEqual(['beacon', 'beacon', 'beacon', 'beacon', 'beacon', 'escalation']);
@@ -224,16 +223,21 @@ describe('SilenceWatchdog', () => {
       firstBeacon('s 9999ms x 9999ms s', { s: start(), x: end('t-old') }, '45s a');
     });
 
-    it('forgets ended turns (no state leak)', () => {
-      const scheduler = newScheduler();
-      let after = -1;
-      scheduler.run(({ hot }) => {
-        const bus = new HookBus();
-        const watchdog = new SilenceWatchdog({ bus, settingsFor: () => DEFAULTS, scheduler });
-        hot('s 9s e', { s: start(), e: end() }).subscribe(([n, e]) => bus.emit(n, e as never));
-        hot('20s c', { c: 0 }).subscribe(() => (after = watchdog.activeTurns));
-      });
-      expect(after).toBe(0);
+    it('forgets ended turns: no scheduled action is left, and the same turn id starting again counts from 1', () => {
+      const scheduler = new VirtualTimeScheduler();
+      const bus = new HookBus();
+      const seen: Array<[number, string]> = [];
+      silenceWatchdog({ bus, settingsFor: () => DEFAULTS, scheduler }).subscribe((b) =>
+        seen.push([scheduler.now(), `${b.kind}:${b.index}`]),
+      );
+      bus.emit('turn.start', start()[1] as HookEventMap['turn.start']);
+      expect(scheduler.actions).toHaveLength(1);
+      bus.emit('turn.end', { turnId: 't1' });
+      expect(scheduler.actions).toHaveLength(0);
+      scheduler.schedule(() => bus.emit('turn.start', start()[1] as HookEventMap['turn.start']), 10_000);
+      scheduler.maxFrames = 60_000;
+      scheduler.flush();
+      expect(seen).toEqual([[55_000, 'beacon:1']]);
     });
   });
 
@@ -267,12 +271,11 @@ describe('SilenceWatchdog', () => {
     const N = 200;
     scheduler.run(({ hot }) => {
       const bus = new HookBus();
-      const watchdog = new SilenceWatchdog({
+      silenceWatchdog({
         bus,
         settingsFor: () => SilenceWatchdogSchema.parse({ maxBeacons: 1 }),
         scheduler,
-      });
-      watchdog.beacon$.subscribe((b) => seen.push([b.turnId, scheduler.now(), b.kind]));
+      }).subscribe((b) => seen.push([b.turnId, scheduler.now(), b.kind]));
       // Turn i starts at i s; even turns get a visible delivery at i+30 s; turns divisible by 5 end at i+50 s.
       for (let i = 0; i < N; i++) {
         const id = `t${i}`;
@@ -307,15 +310,47 @@ describe('SilenceWatchdog', () => {
     expect([...seen].sort(byKey)).toEqual(expected.sort(byKey));
   });
 
-  it('stop() cancels every pending beacon', () => {
+  it('unsubscribing stops it: every pending beacon is cancelled', () => {
+    const scheduler = new VirtualTimeScheduler();
+    const bus = new HookBus();
+    const seen: Beacon[] = [];
+    const subscription = silenceWatchdog({ bus, settingsFor: () => DEFAULTS, scheduler }).subscribe((b) =>
+      seen.push(b),
+    );
+    bus.emit('turn.start', start('t1')[1] as HookEventMap['turn.start']);
+    bus.emit('turn.start', start('t2')[1] as HookEventMap['turn.start']);
+    expect(scheduler.actions).toHaveLength(2);
+    subscription.unsubscribe();
+    expect(scheduler.actions).toHaveLength(0);
+    scheduler.flush();
+    expect(seen).toEqual([]);
+  });
+
+  it('completes when the bus completes (daemon stop), cancelling pending beacons', () => {
     const scheduler = newScheduler();
     scheduler.run(({ hot, expectObservable }) => {
       const bus = new HookBus();
-      const watchdog = new SilenceWatchdog({ bus, settingsFor: () => DEFAULTS, scheduler });
+      const beacon$ = silenceWatchdog({ bus, settingsFor: () => DEFAULTS, scheduler });
       hot('s', { s: start() }).subscribe(([n, e]) => bus.emit(n, e as never));
-      hot('10s x', { x: 0 }).subscribe(() => watchdog.stop());
-      expectObservable(watchdog.beacon$).toBe('10s |');
+      hot('10s x', { x: 0 }).subscribe(() => bus.complete());
+      expectObservable(beacon$).toBe('10s |');
     });
+  });
+
+  it('one watchdog however many subscribers: the beacon router and the metrics see the same beacons', () => {
+    const scheduler = new VirtualTimeScheduler();
+    const bus = new HookBus();
+    const beacon$ = silenceWatchdog({ bus, settingsFor: () => DEFAULTS, scheduler });
+    const a: Beacon[] = [];
+    const b: Beacon[] = [];
+    beacon$.subscribe((x) => a.push(x));
+    beacon$.subscribe((x) => b.push(x));
+    bus.emit('turn.start', start()[1] as HookEventMap['turn.start']);
+    expect(scheduler.actions).toHaveLength(1);
+    scheduler.maxFrames = 50_000;
+    scheduler.flush();
+    expect(a).toHaveLength(1);
+    expect(b).toEqual(a);
   });
 });
 

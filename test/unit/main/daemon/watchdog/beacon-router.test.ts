@@ -1,19 +1,20 @@
 /**
- * The two subsystems together on one bus, with the local conversation channel on a fake store:
- * a confirmed reply resets the watchdog; beacons are status updates, never stored messages;
- * on an external channel they are posted through delivery confirmation and still never count.
+ * The beacon router between the two subsystems on one bus (watchdog spec A + B), wired as the
+ * daemon wires them, with the local conversation channel on a fake store: a confirmed reply
+ * resets the watchdog; beacons are status updates, never stored messages; on an external channel
+ * they are posted through delivery confirmation and still never count.
  */
 import { describe, expect, it } from 'vitest';
-import { ChannelSettingsSchema } from '../../../../shared/config.js';
-import { HookBus } from '../../../../main/daemon/bus/hook-bus.js';
-import type { DeliveryResultEvent } from '../../../../main/daemon/bus/hook-events.js';
-import { LocalChannel } from '../../../../main/daemon/delivery/local-channel.js';
-import type { NoResponseEvent } from '../../../../main/daemon/delivery/delivery-tracker.js';
-import { createSilenceAndDelivery } from '../../../../main/daemon/silence-and-delivery.js';
-import { formatElapsed, type BeaconStatus } from '../../../../main/daemon/watchdog/beacon-router.js';
-import { FaultChannel } from '../../../fixtures/fault-channel.js';
-import { MemoryStore } from '../../../fixtures/memory-store.js';
-import { StepScheduler, drive } from '../../../fixtures/virtual-time.js';
+import { ChannelSettingsSchema } from '../../../../../shared/config.js';
+import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
+import type { DeliveryResultEvent } from '../../../../../main/daemon/bus/hook-events.js';
+import { LocalChannel } from '../../../../../main/daemon/delivery/local-channel.js';
+import { DeliveryTracker, type NoResponseEvent } from '../../../../../main/daemon/delivery/delivery-tracker.js';
+import { BeaconRouter, formatElapsed, type BeaconStatus } from '../../../../../main/daemon/watchdog/beacon-router.js';
+import { silenceWatchdog } from '../../../../../main/daemon/watchdog/silence-watchdog.js';
+import { FaultChannel } from '../../../../fixtures/fault-channel.js';
+import { MemoryStore } from '../../../../fixtures/memory-store.js';
+import { StepScheduler, drive } from '../../../../fixtures/virtual-time.js';
 
 function setup(external?: FaultChannel) {
   const scheduler = new StepScheduler();
@@ -21,14 +22,19 @@ function setup(external?: FaultChannel) {
   const store = new MemoryStore();
   const local = new LocalChannel(store);
   const settings = ChannelSettingsSchema.parse({ silenceWatchdog: { maxBeacons: 2 } });
-  const services = createSilenceAndDelivery({
+  const tracker = new DeliveryTracker({
     bus,
-    settingsFor: () => settings,
     channelFor: (target) => (external !== undefined && target.startsWith('#tg') ? external : local),
-    channelNamed: (name) => (name === 'local' ? local : name === external?.name ? external : undefined),
+    settingsFor: () => settings.responseDelivery,
     undelivered: store,
     scheduler,
   });
+  const beacons = new BeaconRouter({
+    beacon$: silenceWatchdog({ bus, settingsFor: () => settings.silenceWatchdog, scheduler }),
+    channelNamed: (name) => (name === 'local' ? local : name === external?.name ? external : undefined),
+    send: (r) => tracker.send(r),
+  });
+  const services = { tracker, beacons };
   const statuses: Array<BeaconStatus & { at: number }> = [];
   services.beacons.status$.subscribe((s) => statuses.push({ ...s, at: scheduler.now() }));
   const results: DeliveryResultEvent[] = [];
@@ -38,7 +44,7 @@ function setup(external?: FaultChannel) {
   return { scheduler, bus, store, services, statuses, results, noResponses };
 }
 
-describe('silence watchdog + delivery confirmation on the local conversation', () => {
+describe('BeaconRouter: silence watchdog + delivery confirmation on one bus', () => {
   it('a confirmed message_send reply resets the watchdog; beacons are status updates, never stored messages', async () => {
     const t = setup();
     t.bus.emit('turn.start', {
