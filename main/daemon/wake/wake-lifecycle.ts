@@ -403,6 +403,18 @@ export class WakeLifecycle {
   pending(agentId: string): ReadonlyArray<Readonly<PendingDelivery>> {
     return [...this.#slot(agentId).table.rows()];
   }
+  /**
+   * watchdog spec A: the wakes the runtime is working on now, of those `carried` by its turn
+   * (listed at turn.start) and those written into the running turn since (a runtime may show a
+   * message written mid-turn inside that turn). A row still waiting for its delivery is not
+   * being worked on; an ended wake is in no table. Carried first, in order, each once.
+   */
+  workingOn(agentId: string, carried: readonly string[]): string[] {
+    const table = this.#slot(agentId).table;
+    const tokens = new Set(carried);
+    for (const row of table.rows()) tokens.add(row.wakeToken);
+    return [...tokens].filter((wakeToken) => table.isVisible(wakeToken));
+  }
   queued(agentId: string): number {
     return this.#slot(agentId).table.queued;
   }
