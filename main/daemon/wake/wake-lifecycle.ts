@@ -37,8 +37,6 @@ export interface AgentProfile {
   readonly model: string | null;
   /** Language of the agent's prompts (the final-check is rendered in it); default `en`. */
   readonly language?: PromptLanguage;
-  /** FIFO bound of this agent's runtime process; defaults to the lifecycle's. */
-  readonly capacity?: number;
 }
 
 export interface WakeLifecycleOptions {
@@ -132,7 +130,7 @@ export class WakeLifecycle {
       slot.profile = profile;
       return;
     }
-    const capacity = profile.capacity ?? this.#o.defaultCapacity ?? DEFAULT_PENDING_CAPACITY;
+    const capacity = this.#o.defaultCapacity ?? DEFAULT_PENDING_CAPACITY;
     this.#agents.set(profile.agentId, { profile, table: new PendingDeliveryTable(capacity) });
   }
 
