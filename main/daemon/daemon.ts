@@ -1,67 +1,57 @@
 /**
- * The daemon's composition root (STYLE.md habit 5): every service constructed here, in order,
- * and stopped in reverse. `agentteam serve` and the Electron app both call `createDaemon`.
+ * The daemon's composition root (STYLE.md habit 5): it builds every service, starts them in
+ * order and stops them in reverse; the rules live in the modules whose concept they are (wake
+ * lifecycle and timeline, agent sessions, alerts, settings). `agentteam serve` and the
+ * Electron app both call `createDaemon`.
  *
- * Order matters: the config is validated before anything touches the disk (an invalid
- * agentteam.json changes nothing), then the store takes the writer lock.
+ * Order matters: a first run seeds agentteam.json, the config is validated before anything
+ * else touches the disk (an invalid agentteam.json changes nothing), then the store takes the
+ * writer lock.
  */
-import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { Subject, type Subscription } from 'rxjs';
-import { ApiError, type Agent, type Alert, type ApiEvent, type Settings } from '../../shared/api/contract.js';
-import {
-  ChannelSettingsSchema,
-  LOCAL_CHANNEL,
-  channelSettings,
-  type AgentConfig,
-  type ChannelSettings,
-  type Config,
-} from '../../shared/config.js';
+import type { Subscription } from 'rxjs';
+import type { Agent } from '../../shared/api/contract.js';
+import { LOCAL_CHANNEL, type AgentConfig, type ChannelSettings, type Config } from '../../shared/config.js';
 import { targetKey } from '../../shared/target.js';
-import { toAgent, toMessage, toWake } from './api/api-mappers.js';
+import { Alerts } from './alerts/alerts.js';
+import { toAgent } from './api/api-mappers.js';
 import { createDaemonApi } from './api/daemon-api.js';
 import { HookBus } from './bus/hook-bus.js';
-import { loadConfig } from './config/load-config.js';
+import { CONFIG_FILE, loadConfig } from './config/load-config.js';
 import type { Daemon, DaemonLog, DaemonOptions } from './daemon-types.js';
 import { DeliveryTracker } from './delivery/delivery-tracker.js';
 import { LocalChannel } from './delivery/local-channel.js';
-import type { McpEndpoint } from './mcp/mcp-server.js';
+import { seedFirstRun } from './first-run-config.js';
 import { startMcpServer } from './mcp/mcp-server.js';
 import { createWakeMetrics } from './metrics/wake-metrics.js';
 import { finalCheckRenderer } from './prompt/final-check.js';
 import { PromptTrajectory } from './prompt/prompt-trajectory.js';
-import type { RuntimeAdapter, TurnBoundaryHost } from './runtime/runtime-adapter.js';
-import { AgentHost } from './services/agent-host.js';
+import { compileThreadContract } from './prompt/thread-contract.js';
+import { sendSurfaceFor } from './prompt/tool-names.js';
+import { projectRoot } from './project-root.js';
+import { createRuntimeAdapter, type RuntimeDeps } from './runtime/runtime-factory.js';
+import { AgentSession, type MadeAdapter } from './services/agent-session.js';
+import { ApiEvents } from './services/api-events.js';
 import { CommunicationService } from './services/communication-service.js';
 import { ConversationService, OPERATOR_ID, OPERATOR_NAME } from './services/conversation-service.js';
+import { storedPrompts } from './services/stored-prompts.js';
+import { DaemonSettings, type SettingsPort } from './settings/daemon-settings.js';
 import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
-import { Store, type MessageRecord, type ReactionRecord } from './store/index.js';
+import { Store } from './store/index.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
+import { WakeTimeline } from './wake/wake-timeline.js';
 import { BeaconRouter } from './watchdog/beacon-router.js';
 import { silenceWatchdog } from './watchdog/silence-watchdog.js';
 
-/** Per-person settings the UI edits (language, per-channel watchdog and delivery); kept by the composition root. */
-export interface SettingsPort {
-  load(): Partial<Settings> | undefined;
-  save(settings: Settings): void;
-}
+/** Builds one agent's runtime adapter around its session's host; the default is `createRuntimeAdapter`. */
+export type RuntimeFactory = (agent: AgentConfig, deps: RuntimeDeps) => MadeAdapter;
 
-/** Builds one agent's runtime adapter; the default (`createRuntimeAdapter`) covers claude-code, codex, opencode and demo. */
-export type RuntimeFactory = (
-  agent: AgentConfig,
-  ctx: {
-    readonly mcp: McpEndpoint;
-    readonly host: TurnBoundaryHost;
-    readonly dataDir: string;
-    readonly log: DaemonLog;
-  },
-) =>
-  | { readonly ok: true; readonly adapter: RuntimeAdapter }
-  | { readonly ok: false; readonly code: string; readonly message: string };
-
-export interface DaemonDeps {
-  readonly createRuntime: RuntimeFactory;
+export interface CreateDaemonOptions extends DaemonOptions {
+  /** Where the UI's settings are kept (electron-store in the app, settings.json in serve); in memory when absent. */
   readonly settings?: SettingsPort;
+  /** Replaces `createRuntimeAdapter` (tests of the assembly only). */
+  readonly createRuntime?: RuntimeFactory;
 }
 
 const quietLog: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
@@ -69,23 +59,29 @@ const quietLog: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
 /** The first conversation every data dir has. */
 export const GENERAL = targetKey('#general');
 
-export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): Promise<Daemon> {
+export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon> {
   const log = options.log ?? quietLog;
+  // 0. A first run (no agentteam.json yet) writes the seeded config; an existing file is never rewritten.
+  if (seedFirstRun(options.dataDir))
+    log.info('first run: wrote the seeded config', { file: join(options.dataDir, CONFIG_FILE) });
   // 1. Config first: refuse to start on an invalid file, before anything is written.
   const loaded = loadConfig(options.dataDir, { log });
   if (!loaded.ok) throw loaded.error;
   const config: Config = loaded.config;
+  const createRuntime = options.createRuntime ?? createRuntimeAdapter;
 
   // 2. The store (writer lock), members and the first conversation.
   const store = Store.open(options.dataDir, { log });
-  const events = new Subject<ApiEvent>();
-  const publish = (e: ApiEvent): void => events.next(e);
+  const agentsById = new Map(config.agents.map((a) => [a.id, a]));
+  const agentName = (id: string): string => agentsById.get(id)?.name ?? id;
+  const out = new ApiEvents(store, agentName);
   const subs: Subscription[] = [];
-  const hosts = new Map<string, AgentHost>();
+  const sessions = new Map<string, AgentSession>();
   let mcp: Awaited<ReturnType<typeof startMcpServer>> | null = null;
   let deliveryTracker: DeliveryTracker | null = null;
   let beaconRouter: BeaconRouter | null = null;
   let lifecycle: WakeLifecycle | null = null;
+  let communication: CommunicationService | null = null;
   try {
     store.upsertMember({ id: OPERATOR_ID, kind: 'operator', name: OPERATOR_NAME });
     for (const a of config.agents) store.upsertMember({ id: a.id, kind: 'agent', name: a.name });
@@ -93,17 +89,8 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
     for (const a of config.agents) store.ensureConversation(targetKey(`dm:@${a.id}`));
 
     // 3. Settings: what the person changed in the UI wins over agentteam.json's channel entries.
-    const saved = deps.settings?.load();
-    let settings: Settings = {
-      language: saved?.language ?? 'en',
-      channels: {
-        [LOCAL_CHANNEL]: channelSettings(config, LOCAL_CHANNEL),
-        ...config.channels,
-        ...(saved?.channels ?? {}),
-      },
-    };
-    const settingsFor = (channel: string): ChannelSettings =>
-      settings.channels[channel] ?? channelSettings(config, channel);
+    const settings = new DaemonSettings(config, options.settings);
+    const settingsFor = (channel: string): ChannelSettings => settings.channel(channel);
 
     // 4. Metrics, bus, watchdog + delivery confirmation on the local channel.
     const registry = new Registry();
@@ -130,9 +117,9 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
     }));
     subs.push(bindSilenceDeliveryMetrics(registry, { bus, beacon$, alert$: tracker.alert$ }));
 
-    // 5. The wake lifecycle, journaled in the store; final-checks rendered by the prompt compiler.
+    // 5. The wake lifecycle, journaled in the store; final-checks rendered by the prompt compiler;
+    //    the wakes' timeline, the alerts and the agent's side (MCP tools) around it.
     const trajectory = new PromptTrajectory(store);
-    const agentsById = new Map(config.agents.map((a) => [a.id, a]));
     const wakes = new WakeLifecycle({
       journal: store,
       renderFinalCheck: finalCheckRenderer,
@@ -141,114 +128,37 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
       log,
     });
     lifecycle = wakes;
-    const agentName = (id: string): string => agentsById.get(id)?.name ?? id;
-    const publishWake = (wakeToken: string): void => {
-      const w = store.getWake(wakeToken);
-      if (w !== undefined) publish({ name: 'wake.updated', payload: toWake(w, agentName(w.agentId)) });
-    };
-    const publishAlert = (alert: Alert): void => {
-      if (alert.wakeToken !== null) {
-        store.appendWakeEvent({ wakeToken: alert.wakeToken, kind: 'alert', detail: `${alert.kind}: ${alert.message}` });
-        publishWake(alert.wakeToken);
-      }
-      publish({ name: 'alert.raised', payload: alert });
-    };
-    const onMessageStored = (m: MessageRecord, reactions?: readonly ReactionRecord[]): void =>
-      publish({ name: 'message.stored', payload: toMessage(m, reactions) });
-    /** The wakes each recent turn carries (bounded: a late retry result of an old turn is simply not shown on a wake). */
-    const turnWakes = new Map<string, readonly string[]>();
-    const rememberTurn = (turnId: string, wakeTokens: readonly string[]): void => {
-      turnWakes.set(turnId, wakeTokens);
-      if (turnWakes.size > 256) turnWakes.delete(turnWakes.keys().next().value as string);
-    };
-
-    const communication = new CommunicationService({
+    const timeline = new WakeTimeline({
+      journal: store,
+      lifecycle: wakes,
+      targetOf: (wakeToken) => store.getWake(wakeToken)?.target,
+      wakesOfTurn: (agentId, turnId) => sessions.get(agentId)?.wakesOfTurn(turnId) ?? [],
+      changed: (wakeToken) => out.wake(wakeToken),
+    });
+    const alerts = new Alerts({ timeline, raised: (alert) => out.alert(alert) });
+    communication = new CommunicationService({
       store,
       lifecycle: wakes,
       tracker,
-      currentTurn: (id) => hosts.get(id)?.turnId ?? null,
-      onMessageStored,
+      currentTurn: (id) => sessions.get(id)?.turnId ?? null,
+      onMessageStored: (m, reactions) => out.message(m, reactions),
       log,
     });
     subs.push(
-      wakes.wakeStatus$.subscribe((e) => {
-        if (e.status === 'delivered') communication.markSeen(e.agentId, targetKey(e.target), e.targetSeq);
-        if (
-          e.status === 'completed_without_visible_reply' &&
-          e.reason === 'no_reply' &&
-          settingsFor(LOCAL_CHANNEL).responseDelivery.alertOnNoResponse
-        ) {
-          tracker.raiseNoResponseAlert({
-            turnId: hosts.get(e.agentId)?.turnId ?? null,
-            agentId: e.agentId,
-            channel: LOCAL_CHANNEL,
-            target: e.target,
-            wakeToken: e.wakeToken,
-          });
-        }
-        publishWake(e.wakeToken);
-      }),
+      wakes.wakeStatus$.subscribe((e) => out.wake(e.wakeToken)),
       // Beacons on the local conversation are status updates on the wakes' chips, never messages.
-      beacons.status$.subscribe((b) => {
-        // watchdog spec A: a beacon reports the turn's silence, so it goes on every wake the runtime
-        // is working on now — those listed at turn.start and those written into the running turn
-        // since (a runtime may show a message written mid-turn inside that turn). A wake still
-        // waiting for its delivery is not being worked on; an ended wake refuses it (store).
-        const carried = [...new Set([...b.wakeTokens, ...wakes.pending(b.agentId).map((r) => r.wakeToken)])];
-        const working = carried.filter((wakeToken) => {
-          const status = store.getWake(wakeToken)?.status;
-          return status === 'delivered' || status === 'final_check_sent';
-        });
-        const marked = working.filter((wakeToken) =>
-          store.appendWakeEvent({ wakeToken, kind: b.kind === 'escalation' ? 'escalation' : 'beacon', detail: b.text }),
-        );
-        for (const wakeToken of marked) publishWake(wakeToken);
-        if (b.kind === 'escalation') {
-          publish({
-            name: 'alert.raised',
-            payload: {
-              id: `al_${randomUUID()}`,
-              kind: 'escalation',
-              target: null,
-              wakeToken: marked[0] ?? b.wakeTokens[0] ?? null,
-              responseId: null,
-              message: b.text,
-              at: new Date().toISOString(),
-            },
-          });
-        }
-      }),
-      tracker.alert$.subscribe((a) =>
-        publishAlert({
-          id: a.id,
-          kind: a.kind,
-          target: a.target,
-          wakeToken: a.wakeToken,
-          responseId: a.responseId,
-          message: a.message,
-          at: a.at,
-        }),
-      ),
-      bus.turnStart$.subscribe((t) => rememberTurn(t.turnId, t.wakeTokens)),
+      beacons.status$.subscribe((b) => alerts.beacon(b, timeline.beacon(b))),
+      tracker.alert$.subscribe((a) => alerts.delivery(a)),
       // The inspector's timeline shows each delivery attempt's outcome on the wakes it answers (UI.md).
-      bus.deliveryResult$.subscribe((r) => {
-        if (r.purpose !== 'reply') return;
-        for (const wakeToken of turnWakes.get(r.turnId) ?? []) {
-          if (store.getWake(wakeToken)?.target !== r.target) continue;
-          const chunk = r.chunkCount > 1 ? ` chunk ${r.chunkIndex + 1}/${r.chunkCount}` : '';
-          const detail = `${r.state}${chunk} · ${r.attempts} attempt${r.attempts === 1 ? '' : 's'}${r.failure !== null ? ` · ${r.failure}` : ''}${r.redelivered ? ' · re-delivered' : ''}`;
-          if (store.appendWakeEvent({ wakeToken, kind: 'delivery', detail })) publishWake(wakeToken);
-        }
-      }),
+      bus.deliveryResult$.subscribe((r) => timeline.delivery(r)),
     );
-
     const conversations = new ConversationService({
       store,
       lifecycle: wakes,
       tracker,
       agentIds: () => new Set(agentsById.keys()),
       maxMessageBytes: config.limits.maxMessageBytes,
-      onMessageStored,
+      onMessageStored: (m) => out.message(m),
       log,
     });
 
@@ -259,8 +169,9 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
       log,
     });
 
-    // 7. One runtime per agent, bound to the lifecycle.
-    const agentState = (a: AgentConfig): Agent['state'] => hosts.get(a.id)?.state ?? 'crashed';
+    // 7. One session per agent: its wakes restored, its runtime built around the session's host and started.
+    const root = projectRoot();
+    const agentState = (a: AgentConfig): Agent['state'] => sessions.get(a.id)?.state ?? 'crashed';
     for (const agent of config.agents) {
       wakes.registerAgent({
         agentId: agent.id,
@@ -270,44 +181,39 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
         model: agent.model,
         language: agent.language,
       });
-      const endpoint = mcp.issueToken(agent.id);
-      const host = new AgentHost({
-        agent,
-        createAdapter: (boundaryHost) =>
-          deps.createRuntime(agent, { mcp: endpoint, host: boundaryHost, dataDir: options.dataDir, log }),
+      const session = new AgentSession({
+        agentId: agent.id,
         lifecycle: wakes,
         bus,
-        store,
-        trajectory,
         log,
-        onState: () => publish({ name: 'agent.updated', payload: toAgent(agent, agentState(agent)) }),
-        onRuntimeDown: (detail) =>
-          publish({
-            name: 'alert.raised',
-            payload: {
-              id: `al_${randomUUID()}`,
-              kind: 'runtime_crashed',
-              target: null,
-              wakeToken: null,
-              responseId: null,
-              message: `${agent.name} stopped: ${detail}`,
-              at: new Date().toISOString(),
-            },
-          }),
-        onRecovery: (frontiers) => {
+        ports: {
+          ...storedPrompts(agent, store, trajectory),
+          onState: (state) => out.agent(agent, state),
+          onRuntimeDown: (detail) => alerts.runtimeDown(agent.name, detail),
           // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).
-          store.saveRecoveryBatch(
-            agent.id,
-            frontiers.map((f) => ({ target: f.target, frontierSeq: f.targetSeq, wakeTokens: [f.wakeToken] })),
-          );
+          onRecovery: (frontiers) =>
+            store.saveRecoveryBatch(
+              agent.id,
+              frontiers.map((f) => ({ target: f.target, frontierSeq: f.targetSeq, wakeTokens: [f.wakeToken] })),
+            ),
         },
       });
-      hosts.set(agent.id, host);
+      sessions.set(agent.id, session);
       // A daemon restart: wakes left mid-flight end neutrally, queued ones are admitted in order.
       const restored = wakes.restore(agent.id);
       if (restored.ended > 0 || restored.requeued > 0)
         log.info('wakes restored', { agentId: agent.id, ended: restored.ended, requeued: restored.requeued });
-      void host.start();
+      const contract = compileThreadContract(agent, sendSurfaceFor(agent.runtime));
+      const made = createRuntime(agent, {
+        mcp: mcp.issueToken(agent.id),
+        host: session.host,
+        dataDir: options.dataDir,
+        projectRoot: root,
+        threadContractFingerprint: contract.fingerprint,
+        threadContractText: contract.text,
+        log,
+      });
+      void session.start(made);
     }
 
     const api = createDaemonApi({
@@ -315,41 +221,33 @@ export async function assembleDaemon(options: DaemonOptions, deps: DaemonDeps): 
       conversations,
       agents: () => config.agents.map((a) => toAgent(a, agentState(a))),
       agentName,
-      settings: () => settings,
-      updateSettings: (patch) => {
-        const channels = { ...settings.channels };
-        if (patch.channel !== undefined) {
-          if (patch.settings === undefined)
-            throw new ApiError('invalid_request', 'settings.update with a channel needs its settings.');
-          channels[patch.channel] = ChannelSettingsSchema.parse(patch.settings);
-        }
-        settings = { language: patch.language ?? settings.language, channels };
-        deps.settings?.save(settings);
-        return settings;
-      },
+      settings: () => settings.current,
+      updateSettings: (patch) => settings.update(patch),
     });
 
     let stopping: Promise<void> | null = null;
     const stop = (): Promise<void> =>
       (stopping ??= (async () => {
         // Reverse order: runtimes (no orphans), MCP, timers, streams, then the store.
-        await Promise.allSettled([...hosts.values()].map((h) => h.stop()));
+        await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
         await mcp?.close();
         beaconRouter?.stop();
         deliveryTracker?.stop();
         for (const s of subs) s.unsubscribe();
+        communication?.dispose();
         wakes.dispose();
         bus.complete();
-        events.complete();
+        out.complete();
         store.close();
       })());
-    return { api, events$: events.asObservable(), metrics: registry, stop };
+    return { api, events$: out.events$, metrics: registry, stop };
   } catch (err) {
     for (const s of subs) s.unsubscribe();
-    await Promise.allSettled([...hosts.values()].map((h) => h.stop()));
+    await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
     await mcp?.close();
     beaconRouter?.stop();
     deliveryTracker?.stop();
+    communication?.dispose();
     lifecycle?.dispose();
     store.close();
     throw err;

@@ -1,12 +1,13 @@
 /**
  * What a first run seeds (issue 8): the `#general` conversation, the demo agent, and the real
- * runtime CLIs found on PATH (`claude`, `codex`, `opencode`). Pure: the caller says which
- * commands exist (see `findOnPath`), so the result is testable and the factory decides when
- * to write it (only when `<data-dir>/agentteam.json` does not exist yet — never a rewrite).
+ * runtime CLIs found on PATH (`claude`, `codex`, `opencode`). `firstRunConfig` is pure: the
+ * caller says which commands exist (see `findOnPath`), so the result is testable;
+ * `seedFirstRun` writes it, only when `<data-dir>/agentteam.json` does not exist yet — never a rewrite.
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ConfigSchema, type Config } from '../../shared/config.js';
+import { CONFIG_FILE } from './config/load-config.js';
 import type { RuntimeKind } from '../../shared/wake-status.js';
 
 /** The conversations a first run creates. */
@@ -46,6 +47,26 @@ export function firstRunConfig(isFound: (command: string) => boolean): FirstRunS
   // Channel settings are left to the schema defaults (the watchdog spec's), under "local".
   const config = ConfigSchema.parse({ agents, channels: { local: {} } });
   return { config, conversations: FIRST_RUN_CONVERSATIONS, offered };
+}
+
+/** Writes the first-run config when the data dir has none. Returns whether it did. */
+export function seedFirstRun(dataDir: string, isFound: (command: string) => boolean = (c) => findOnPath(c)): boolean {
+  const file = join(dataDir, CONFIG_FILE);
+  if (existsSync(file)) return false;
+  mkdirSync(dataDir, { recursive: true });
+  const { config } = firstRunConfig(isFound);
+  try {
+    // 'wx': never overwrite a file another process wrote meanwhile.
+    writeFileSync(
+      file,
+      `${JSON.stringify({ agents: config.agents.map((a) => ({ id: a.id, name: a.name, runtime: a.runtime, ...(a.command !== null ? { command: a.command } : {}) })), channels: { local: {} } }, null, 2)}\n`,
+      { flag: 'wx' },
+    );
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  return true;
 }
 
 /** Whether `command` is an executable file in one of PATH's folders (PATHEXT on Windows). */

@@ -37,5 +37,3 @@ export { codexProviderFromAgentEnv, renderCodexConfig, writeCodexHome } from './
 export { OpencodeRuntime } from './opencode/opencode-runtime.js';
 export type { OpencodeRuntimeOptions } from './opencode/opencode-runtime.js';
 export { opencodeProviderFromAgentEnv, renderOpencodeConfig, writeOpencodeHome } from './opencode/opencode-config.js';
-export { WakeRuntimeBinding } from './wake-runtime-binding.js';
-export type { PromptInputRecord, WakeRuntimeBindingOptions, WakeRuntimeBindingPorts } from './wake-runtime-binding.js';

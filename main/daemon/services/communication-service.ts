@@ -3,9 +3,15 @@
  * which an agent's words become a message (contract §6.1): guard (send scope) → delivery
  * tracker (response_id, chunks, ACK, retry) → local channel → result with the target's
  * SeenUpToSeq → the wake table settles rows with TargetSeq <= SeenUpToSeq (§9.2).
+ *
+ * It follows the wakes itself: a `delivered` wake raises the agent's SeenUpToSeq of its
+ * target; a wake that ended without a reply raises the tracker's `no_response` alert
+ * (watchdog spec B, when the channel's `alertOnNoResponse` is on).
  */
 import { randomUUID } from 'node:crypto';
-import type { TargetKey } from '../../../shared/target.js';
+import type { Subscription } from 'rxjs';
+import { LOCAL_CHANNEL } from '../../../shared/config.js';
+import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { DeliveryTracker } from '../delivery/delivery-tracker.js';
 import type {
@@ -17,6 +23,7 @@ import type {
 } from '../mcp/communication-handler.js';
 import type { MessageRecord, ReactionRecord, Store } from '../store/index.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
+import type { WakeStatusEvent } from '../wake/wake-status-event.js';
 
 export interface CommunicationServiceOptions {
   readonly store: Store;
@@ -32,11 +39,36 @@ export interface CommunicationServiceOptions {
 export class CommunicationService implements CommunicationHandler {
   /** SeenUpToSeq per agent and target: the highest TargetSeq made runtime-visible to the agent. */
   readonly #seen = new Map<string, Map<TargetKey, number>>();
+  readonly #wakes: Subscription;
 
-  constructor(private readonly o: CommunicationServiceOptions) {}
+  constructor(private readonly o: CommunicationServiceOptions) {
+    this.#wakes = o.lifecycle.wakeStatus$.subscribe((e) => this.#onWakeStatus(e));
+  }
+
+  /** Stops following the wakes. */
+  dispose(): void {
+    this.#wakes.unsubscribe();
+  }
+
+  #onWakeStatus(e: WakeStatusEvent): void {
+    if (e.status === 'delivered') {
+      // Routed wakes carry canonical targets (the store's); SeenUpToSeq is kept per TargetKey.
+      const parsed = parseTarget(e.target);
+      if (parsed.ok) this.#markSeen(e.agentId, parsed.key, e.targetSeq);
+    } else if (e.status === 'completed_without_visible_reply' && e.reason === 'no_reply') {
+      // The tracker checks the channel's `alertOnNoResponse`.
+      this.o.tracker.raiseNoResponseAlert({
+        turnId: this.o.currentTurn(e.agentId),
+        agentId: e.agentId,
+        channel: LOCAL_CHANNEL,
+        target: e.target,
+        wakeToken: e.wakeToken,
+      });
+    }
+  }
 
   /** A wake's message was written into the agent's runtime: its TargetSeq is now seen. */
-  markSeen(agentId: string, target: TargetKey, seq: number): void {
+  #markSeen(agentId: string, target: TargetKey, seq: number): void {
     let perTarget = this.#seen.get(agentId);
     if (perTarget === undefined) this.#seen.set(agentId, (perTarget = new Map()));
     if ((perTarget.get(target) ?? 0) < seq) perTarget.set(target, seq);

@@ -76,6 +76,10 @@ export class PendingDeliveryTable {
   rows(): IterableIterator<PendingDelivery> {
     return this.#rows.values();
   }
+  /** Whether the row was written into the runtime (delivered or final-check sent) and has not ended. */
+  isVisible(wakeToken: string): boolean {
+    return this.#visible.has(wakeToken);
+  }
   /** Whether the wake is in the table or the queue (a terminal wake is neither). */
   has(wakeToken: string): boolean {
     return this.#rows.has(wakeToken) || this.#queuedTokens.has(wakeToken);

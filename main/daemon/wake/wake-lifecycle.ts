@@ -37,8 +37,6 @@ export interface AgentProfile {
   readonly model: string | null;
   /** Language of the agent's prompts (the final-check is rendered in it); default `en`. */
   readonly language?: PromptLanguage;
-  /** FIFO bound of this agent's runtime process; defaults to the lifecycle's. */
-  readonly capacity?: number;
 }
 
 export interface WakeLifecycleOptions {
@@ -132,7 +130,7 @@ export class WakeLifecycle {
       slot.profile = profile;
       return;
     }
-    const capacity = profile.capacity ?? this.#o.defaultCapacity ?? DEFAULT_PENDING_CAPACITY;
+    const capacity = this.#o.defaultCapacity ?? DEFAULT_PENDING_CAPACITY;
     this.#agents.set(profile.agentId, { profile, table: new PendingDeliveryTable(capacity) });
   }
 
@@ -402,6 +400,18 @@ export class WakeLifecycle {
   /** Rows of an agent in FIFO order (inspection and tests). */
   pending(agentId: string): ReadonlyArray<Readonly<PendingDelivery>> {
     return [...this.#slot(agentId).table.rows()];
+  }
+  /**
+   * watchdog spec A: the wakes the runtime is working on now, of those `carried` by its turn
+   * (listed at turn.start) and those written into the running turn since (a runtime may show a
+   * message written mid-turn inside that turn). A row still waiting for its delivery is not
+   * being worked on; an ended wake is in no table. Carried first, in order, each once.
+   */
+  workingOn(agentId: string, carried: readonly string[]): string[] {
+    const table = this.#slot(agentId).table;
+    const tokens = new Set(carried);
+    for (const row of table.rows()) tokens.add(row.wakeToken);
+    return [...tokens].filter((wakeToken) => table.isVisible(wakeToken));
   }
   queued(agentId: string): number {
     return this.#slot(agentId).table.queued;

@@ -142,7 +142,7 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
   it.skipIf(!hasInner(kind))(
     'stop leaves no orphan processes and stderr stays diagnostics only',
     async () => {
-      await h.binding.stop();
+      await h.session.stop();
       expect(h.inner.processGroupAlive()).toBe(false);
       // stderr never became a message.
       const tail = h.inner.diagnostics().stderrTail.trim();

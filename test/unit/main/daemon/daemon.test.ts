@@ -88,7 +88,7 @@ const wakeOf = async (daemon: Daemon, target: string, messageId: string): Promis
   return wake;
 };
 
-describe('assembleDaemon wiring', () => {
+describe('createDaemon wiring', () => {
   it('a silence beacon lands on a wake written into the running turn, not only on those of turn.start (watchdog spec A)', async () => {
     const { daemon, runtime, events } = await start(0.2);
     const a = await daemon.api['messages.send']({ target: '#one', content: '@agent1 first' });

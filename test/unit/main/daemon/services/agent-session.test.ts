@@ -1,4 +1,7 @@
 import { Registry } from 'prom-client';
+import type { Agent } from '../../../../../shared/api/contract.js';
+import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
+import type { HookEventMap } from '../../../../../main/daemon/bus/hook-events.js';
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { TargetKey } from '../../../../../shared/target.js';
@@ -10,7 +13,7 @@ import type {
   RuntimeEventEnvelope,
   StartResult,
 } from '../../../../../main/daemon/runtime/runtime-adapter.js';
-import { WakeRuntimeBinding, type PromptInputRecord } from '../../../../../main/daemon/runtime/wake-runtime-binding.js';
+import { AgentSession, type PromptInputRecord } from '../../../../../main/daemon/services/agent-session.js';
 import { WakeLifecycle } from '../../../../../main/daemon/wake/wake-lifecycle.js';
 import type { WakeJournal } from '../../../../../main/daemon/wake/wake-ports.js';
 import type { WakeStatusEvent } from '../../../../../main/daemon/wake/wake-status-event.js';
@@ -61,16 +64,30 @@ async function setup() {
   lifecycle.wakeStatus$.subscribe((s) => statuses.push(s));
   const prompts: PromptInputRecord[] = [];
   const down: string[] = [];
-  const binding = new WakeRuntimeBinding({
+  const states: Agent['state'][] = [];
+  const turns: Array<'fresh' | 'wake'> = [];
+  const recovered: string[][] = [];
+  const bus = new HookBus();
+  const hooks: Array<{ name: string; event: HookEventMap[keyof HookEventMap] }> = [];
+  bus.turnStart$.subscribe((event) => hooks.push({ name: 'turn.start', event }));
+  bus.turnEnd$.subscribe((event) => hooks.push({ name: 'turn.end', event }));
+  bus.runtimeLocal$.subscribe((event) => hooks.push({ name: 'runtime.local', event }));
+  const session = new AgentSession({
     agentId: 'a1',
     lifecycle,
+    bus,
     ports: {
-      renderDelivery: (d) => `DELIVERY ${d.wakes.map((w) => w.messageId).join(',')}`,
+      renderDelivery: (d, turn) => {
+        turns.push(turn);
+        return `DELIVERY ${d.wakes.map((w) => w.messageId).join(',')}`;
+      },
       recordPromptInput: (r) => prompts.push(r),
-      onRuntimeDown: (_a, d) => down.push(d),
+      onRuntimeDown: (d) => down.push(d),
+      onRecovery: (frontiers) => recovered.push(frontiers.map((f) => f.wakeToken)),
+      onState: (state) => states.push(state),
     },
   });
-  expect(await binding.start(adapter)).toBe(true);
+  expect(await session.start({ ok: true, adapter })).toBe(true);
   const post = (token: string, seq = 1) =>
     lifecycle.enqueue('a1', {
       wakeToken: token,
@@ -80,10 +97,10 @@ async function setup() {
       deliveryClass: 'visible_reply',
     });
   const statusOf = (token: string) => statuses.filter((s) => s.wakeToken === token).map((s) => s.status);
-  return { adapter, lifecycle, binding, statuses, prompts, down, post, statusOf };
+  return { adapter, lifecycle, session, statuses, prompts, down, states, turns, recovered, hooks, post, statusOf };
 }
 
-describe('WakeRuntimeBinding (the host side of every RuntimeAdapter)', () => {
+describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', () => {
   it('writes admitted rows as one delivery and marks them delivered once accepted', async () => {
     const s = await setup();
     s.post('w1');
@@ -97,10 +114,10 @@ describe('WakeRuntimeBinding (the host side of every RuntimeAdapter)', () => {
     const s = await setup();
     s.post('w1');
     await flush();
-    expect(await s.binding.host.onTurnBoundary()).toBe('FINAL-CHECK #general');
+    expect(await s.session.host.onTurnBoundary()).toBe('FINAL-CHECK #general');
     expect(s.prompts.filter((p) => p.kind === 'final_check')).toHaveLength(1);
-    expect(await s.binding.host.onTurnBoundary()).toBeNull();
-    expect(await s.binding.host.onTurnBoundary()).toBeNull();
+    expect(await s.session.host.onTurnBoundary()).toBeNull();
+    expect(await s.session.host.onTurnBoundary()).toBeNull();
     expect(s.statusOf('w1')).toEqual(['queued', 'delivered', 'final_check_sent', 'completed_without_visible_reply']);
   });
 
@@ -115,7 +132,7 @@ describe('WakeRuntimeBinding (the host side of every RuntimeAdapter)', () => {
       seenUpToSeq: 1,
       messageId: 'r1',
     });
-    expect(await s.binding.host.onTurnBoundary()).toBeNull();
+    expect(await s.session.host.onTurnBoundary()).toBeNull();
     expect(s.statusOf('w1').at(-1)).toBe('reply_sent');
   });
 
@@ -140,8 +157,8 @@ describe('WakeRuntimeBinding (the host side of every RuntimeAdapter)', () => {
     await flush();
     s.adapter.emit({ type: 'local_text', bytes: 12, runes: 10 });
     s.adapter.emit({ type: 'local_text', bytes: 3, runes: 3 });
-    await s.binding.host.onTurnBoundary();
-    await s.binding.host.onTurnBoundary();
+    await s.session.host.onTurnBoundary();
+    await s.session.host.onTurnBoundary();
     const terminal = s.statuses.find((e) => e.wakeToken === 'w1' && e.status === 'completed_without_visible_reply');
     expect(terminal?.localText).toEqual({ bytes: 15, runes: 13 });
   });
@@ -158,7 +175,7 @@ describe('WakeRuntimeBinding (the host side of every RuntimeAdapter)', () => {
     const s = await setup();
     s.post('w1');
     await flush();
-    await s.binding.host.onTurnBoundary();
+    await s.session.host.onTurnBoundary();
     s.adapter.emit({ type: 'final_check', outcome: 'failed', via: 'user_message', detail: 'process gone' });
     const terminal = s.statuses.find((e) => e.wakeToken === 'w1' && e.status === 'completed_without_visible_reply');
     expect(terminal?.detail).toMatch(/final_check_undeliverable: process gone/);
@@ -187,8 +204,123 @@ describe('WakeRuntimeBinding (the host side of every RuntimeAdapter)', () => {
     await flush();
     s.adapter.emit({ type: 'exit', code: 0, signal: null, expected: true });
     expect(s.statusOf('w1').at(-1)).toBe('delivered');
-    await s.binding.stop();
+    await s.session.stop();
     expect(s.adapter.stops).toBe(1);
-    expect(await s.binding.host.onTurnBoundary()).toBeNull();
+    expect(await s.session.host.onTurnBoundary()).toBeNull();
+  });
+});
+
+describe('AgentSession: the agent state and the hook bus bridge', () => {
+  it('a turn: busy, turn.start with the wakes it carries (remembered for the turn), tool and local-text counts, turn.end, idle', async () => {
+    const s = await setup();
+    expect(s.states).toEqual(['idle']);
+    s.post('w1');
+    await flush();
+    s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
+    const turnId = s.session.turnId;
+    expect(turnId).toMatch(/^turn_/);
+    expect(s.states.at(-1)).toBe('busy');
+    s.adapter.emit({ type: 'tool_call', name: 'mcp__agentteam__message_send' });
+    s.adapter.emit({ type: 'local_text', bytes: 5, runes: 4 });
+    s.adapter.emit({ type: 'turn_end', outcome: 'completed' });
+    expect(s.hooks).toEqual([
+      {
+        name: 'turn.start',
+        event: { turnId, agentId: 'a1', channel: 'local', wakeTokens: ['w1'], target: '#general' },
+      },
+      { name: 'runtime.local', event: { turnId, kind: 'tool_call', tool: 'mcp__agentteam__message_send' } },
+      { name: 'runtime.local', event: { turnId, kind: 'local_text', bytes: 5, runes: 4 } },
+      { name: 'turn.end', event: { turnId } },
+    ]);
+    expect(s.session.turnId).toBeNull();
+    expect(s.states.at(-1)).toBe('idle');
+    expect(s.session.wakesOfTurn(turnId as string)).toEqual(['w1']);
+    expect(s.session.wakesOfTurn('turn_unknown')).toEqual([]);
+  });
+
+  it('no tool or local-text hook outside a turn', async () => {
+    const s = await setup();
+    s.adapter.emit({ type: 'tool_call', name: 'x' });
+    s.adapter.emit({ type: 'local_text', bytes: 1, runes: 1 });
+    expect(s.hooks).toEqual([]);
+  });
+
+  it('the first delivery is a fresh turn, later ones are wakes (contract §8.1)', async () => {
+    const s = await setup();
+    s.post('w1');
+    await flush();
+    s.lifecycle.onSendResult({
+      agentId: 'a1',
+      status: 'sent',
+      targetKey: '#general' as TargetKey,
+      seenUpToSeq: 1,
+      messageId: 'r1',
+    });
+    s.post('w2', 2);
+    await flush();
+    expect(s.turns).toEqual(['fresh', 'wake']);
+  });
+
+  it('an unexpected exit ends the turn and restarts; a replacement persists its recovery frontiers; gave_up is crashed', async () => {
+    const s = await setup();
+    s.post('w1');
+    await flush();
+    s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
+    s.adapter.generation = 2;
+    s.adapter.emit({ type: 'ready', sessionId: 's1', resumed: true });
+    expect(s.recovered).toEqual([['w1']]);
+    s.adapter.emit({ type: 'exit', code: 1, signal: null, expected: false });
+    expect(s.hooks.map((h) => h.name)).toEqual(['turn.start', 'turn.end']);
+    expect(s.states.at(-1)).toBe('starting');
+    s.adapter.emit({ type: 'gave_up', restarts: 5 });
+    expect(s.states.at(-1)).toBe('crashed');
+  });
+
+  it('a runtime that could not be built, or not started, is crashed and reported down', async () => {
+    const lifecycle = new WakeLifecycle({
+      journal,
+      renderFinalCheck: () => 'FC',
+      metrics: createWakeMetrics(new Registry()),
+    });
+    lifecycle.registerAgent({ agentId: 'a1', publicName: 'a1', displayName: 'A1', runtime: 'codex', model: null });
+    const make = () => {
+      const down: string[] = [];
+      const states: Agent['state'][] = [];
+      const session = new AgentSession({
+        agentId: 'a1',
+        lifecycle,
+        bus: new HookBus(),
+        ports: {
+          renderDelivery: () => 'D',
+          recordPromptInput: () => undefined,
+          onRecovery: () => undefined,
+          onRuntimeDown: (d) => down.push(d),
+          onState: (state) => states.push(state),
+        },
+      });
+      return { session, down, states };
+    };
+    const unbuilt = make();
+    expect(await unbuilt.session.start({ ok: false, code: 'runtime_unsupported', message: 'no such runtime' })).toBe(
+      false,
+    );
+    expect({ down: unbuilt.down, states: unbuilt.states }).toEqual({ down: ['no such runtime'], states: ['crashed'] });
+    const unstarted = make();
+    const adapter = new ScriptedAdapter();
+    adapter.start = async () => ({ ok: false, code: 'spawn_failed', message: 'ENOENT' });
+    expect(await unstarted.session.start({ ok: true, adapter })).toBe(false);
+    expect({ down: unstarted.down, states: unstarted.states }).toEqual({ down: ['ENOENT'], states: ['crashed'] });
+  });
+
+  it('stop: the expected exit still ends the running turn on the bus, then the agent is stopped', async () => {
+    const s = await setup();
+    s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
+    s.adapter.stop = async () => {
+      s.adapter.stops += 1;
+      s.adapter.emit({ type: 'exit', code: 0, signal: null, expected: true });
+    };
+    await s.session.stop();
+    expect(s.hooks.map((h) => h.name)).toEqual(['turn.start', 'turn.end']);
+    expect(s.states.at(-1)).toBe('stopped');
   });
 });

@@ -1,0 +1,329 @@
+/**
+ * One configured agent at run time: its runtime adapter (any `RuntimeAdapter`: Claude Code,
+ * Codex, OpenCode, demo) bound to the wake lifecycle, through ONE subscription to the
+ * adapter's events. For each event, in this order:
+ *
+ * 1. the agent's state (`starting` → `idle` ⇄ `busy`, `crashed`, `stopped`) and the hook bus
+ *    bridge: `turn.start` (with the wakes the turn carries), `turn.end`, runtime-local tool
+ *    calls and local-text counts — never the text (contract §6.5);
+ * 2. the lifecycle, for events of the current process generation:
+ *    - admitted rows → one delivery prompt → `deliver`; accepted → `onDelivered`, refused →
+ *      `onDeliveryFailed` (contract §9.2);
+ *    - `host.onTurnBoundary` → `lifecycle.onTurnBoundary`: the returned final-check is what
+ *      the adapter injects into the same session (§6.4, §8.3), recorded as `prompt_input`
+ *      (§8.4); a `final_check failed` event → `onFinalCheckUndeliverable` (Phase 4: no retry);
+ *    - `turn_end` error/interrupted → `onRuntimeError` (every pending row ends `failed`);
+ *    - an unexpected `exit` → `onRuntimeError(processExited)`; the adapter restarts it with
+ *      backoff, and the next `ready` → `onProcessReplaced`, whose recovery frontiers are
+ *      persisted (§6.6); `gave_up` → the runtime is down.
+ *
+ * Generations: the lifecycle numbers processes from its table's generation; each restart is
+ * the next one. Lifecycle effects of an older process's events are skipped (STYLE.md
+ * "generation-tagged watches"); the state and the bus see every event.
+ */
+import { randomUUID } from 'node:crypto';
+import { Subscription, filter } from 'rxjs';
+import type { Agent } from '../../../shared/api/contract.js';
+import { LOCAL_CHANNEL } from '../../../shared/config.js';
+import type { HookBus } from '../bus/hook-bus.js';
+import type { DaemonLog } from '../daemon-types.js';
+import type { RuntimeAdapter, RuntimeEventEnvelope, TurnBoundaryHost } from '../runtime/runtime-adapter.js';
+import type { RecoveryFrontier } from '../wake/pending-delivery.js';
+import type { FinalCheckInjection, WakeDelivery, WakeLifecycle } from '../wake/wake-lifecycle.js';
+
+export interface PromptInputRecord {
+  readonly agentId: string;
+  readonly kind: 'delivery' | 'final_check';
+  readonly wakeTokens: readonly string[];
+  readonly text: string;
+}
+
+/** What building the runtime adapter gave (`createRuntimeAdapter`'s result). */
+export type MadeAdapter =
+  | { readonly ok: true; readonly adapter: RuntimeAdapter }
+  | { readonly ok: false; readonly code: string; readonly message: string };
+
+export interface AgentSessionPorts {
+  /**
+   * The delivery prompt for admitted rows (prompt compiler over the stored messages), or null
+   * when it cannot be built. `turn` is `fresh` for the session's first delivery (contract §8.1).
+   */
+  renderDelivery(delivery: WakeDelivery, turn: 'fresh' | 'wake'): string | null;
+  /** contract §8.4: every prompt written into the runtime is a `prompt_input` trajectory entry. */
+  recordPromptInput(record: PromptInputRecord): void;
+  /** contract §6.6: the old process's frontiers after a replacement, for synthetic recovery wakes. */
+  onRecovery(frontiers: readonly RecoveryFrontier[]): void;
+  /** The runtime could not be built or started, or gave up after the restart cap. */
+  onRuntimeDown(detail: string): void;
+  /** The agent's state changed. */
+  onState(state: Agent['state']): void;
+}
+
+export interface AgentSessionOptions {
+  readonly agentId: string;
+  readonly lifecycle: WakeLifecycle;
+  readonly bus: HookBus;
+  readonly ports: AgentSessionPorts;
+  readonly log?: DaemonLog;
+}
+
+/** Recent turns remembered per agent (a late retry result of an older turn is simply not shown on a wake). */
+const TURNS_KEPT = 256;
+
+export class AgentSession {
+  readonly #o: AgentSessionOptions;
+  readonly #subs = new Subscription();
+  #events: Subscription | null = null;
+  #adapter: RuntimeAdapter | null = null;
+  #state: Agent['state'] = 'starting';
+  #turnId: string | null = null;
+  readonly #turnWakes = new Map<string, readonly string[]>();
+  #delivered = false;
+  /** The adapter generation whose events count, and the lifecycle generation it maps to. */
+  #adapterGen = -1;
+  #lifeGen = -1;
+  #lastInjection: FinalCheckInjection | null = null;
+  #lastError: string | null = null;
+  #ready: Promise<boolean> = Promise.resolve(false);
+  #stopped = false;
+
+  /** Give this to the adapter (`RuntimeDeps.host`): the lifecycle decides every final-check. */
+  readonly host: TurnBoundaryHost = { onTurnBoundary: () => Promise.resolve(this.#boundary()) };
+
+  constructor(options: AgentSessionOptions) {
+    this.#o = options;
+  }
+
+  get state(): Agent['state'] {
+    return this.#state;
+  }
+
+  /** The running turn's id (delivery correlation), or null between turns. */
+  get turnId(): string | null {
+    return this.#turnId;
+  }
+
+  /** The wakes a recent turn carried at its `turn.start` (empty when unknown or too old). */
+  wakesOfTurn(turnId: string): readonly string[] {
+    return this.#turnWakes.get(turnId) ?? [];
+  }
+
+  /**
+   * Starts the runtime built around `host` and begins delivering. Resolves false (the agent
+   * shows as crashed, `onRuntimeDown` is told) when it could not be built or started.
+   */
+  async start(made: MadeAdapter): Promise<boolean> {
+    const { lifecycle, agentId, log } = this.#o;
+    if (!made.ok) {
+      log?.error('agent runtime not created', { agentId, code: made.code, message: made.message });
+      this.#down(made.message);
+      return false;
+    }
+    const adapter = made.adapter;
+    this.#adapter = adapter;
+    // Rows admitted while the first process starts wait for it (never fail for being early).
+    this.#lifeGen = lifecycle.generation(agentId);
+    this.#events = adapter.events$.subscribe((e) => this.#onEvent(e));
+    this.#subs.add(
+      lifecycle.deliveries$.pipe(filter((d) => d.agentId === agentId)).subscribe((d) => {
+        void this.#deliver(d);
+      }),
+    );
+    this.#ready = adapter.start().then((res) => {
+      if (!res.ok) {
+        log?.error('runtime could not start', {
+          agentId,
+          runtime: adapter.runtime,
+          code: res.code,
+          message: res.message,
+        });
+        this.#down(res.message);
+      }
+      return res.ok;
+    });
+    const ok = await this.#ready;
+    if (!ok && this.#state === 'starting') this.#setState('crashed');
+    return ok;
+  }
+
+  /** Stops delivering and stops the adapter (no orphans); the adapter's last events still reach the bus. Idempotent. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#subs.unsubscribe();
+    await this.#adapter?.stop();
+    this.#events?.unsubscribe();
+    this.#setState('stopped');
+  }
+
+  #onEvent(e: RuntimeEventEnvelope): void {
+    this.#bridge(e);
+    if (!this.#stopped) this.#settle(e);
+  }
+
+  /** The agent's state and the hook bus: every event, whatever its generation. */
+  #bridge(e: RuntimeEventEnvelope): void {
+    const { bus, agentId, lifecycle } = this.#o;
+    switch (e.type) {
+      case 'ready':
+        this.#setState('idle');
+        return;
+      case 'turn_start': {
+        const turnId = `turn_${randomUUID()}`;
+        this.#turnId = turnId;
+        this.#setState('busy');
+        const rows = lifecycle.pending(agentId);
+        const wakeTokens = rows.map((r) => r.wakeToken);
+        this.#rememberTurn(turnId, wakeTokens);
+        bus.emit('turn.start', {
+          turnId,
+          agentId,
+          channel: LOCAL_CHANNEL,
+          wakeTokens,
+          ...(rows[0] ? { target: rows[0].target } : {}),
+        });
+        return;
+      }
+      case 'tool_call':
+        if (this.#turnId !== null) bus.emit('runtime.local', { turnId: this.#turnId, kind: 'tool_call', tool: e.name });
+        return;
+      case 'local_text':
+        // Counts only: the text itself never reaches the daemon's host side (contract §6.5).
+        if (this.#turnId !== null)
+          bus.emit('runtime.local', { turnId: this.#turnId, kind: 'local_text', bytes: e.bytes, runes: e.runes });
+        return;
+      case 'turn_end':
+        this.#endTurn();
+        this.#setState('idle');
+        return;
+      case 'exit':
+        this.#endTurn();
+        this.#setState(e.expected ? 'stopped' : 'starting');
+        return;
+      case 'gave_up':
+        this.#setState('crashed');
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The lifecycle: events of the current process generation only. */
+  #settle(e: RuntimeEventEnvelope): void {
+    const { lifecycle, agentId, ports } = this.#o;
+    if (e.generation < this.#adapterGen) return;
+    switch (e.type) {
+      case 'ready': {
+        if (this.#adapterGen === -1) {
+          this.#adapterGen = e.generation;
+          return;
+        }
+        if (e.generation === this.#adapterGen) return;
+        // A restarted process: the lifecycle's next generation (§6.6, §8.3).
+        this.#adapterGen = e.generation;
+        const next = lifecycle.generation(agentId) + 1;
+        this.#lifeGen = next;
+        const frontiers = lifecycle.onProcessReplaced(agentId, next);
+        if (frontiers.length > 0) ports.onRecovery(frontiers);
+        return;
+      }
+      case 'runtime_error':
+        this.#lastError = e.detail;
+        return;
+      case 'final_check': {
+        const injection = this.#lastInjection;
+        if (e.outcome === 'failed' && injection !== null)
+          lifecycle.onFinalCheckUndeliverable(
+            agentId,
+            injection.generation,
+            injection.wakeTokens,
+            e.detail ?? undefined,
+          );
+        return;
+      }
+      case 'turn_end': {
+        if (e.outcome !== 'completed')
+          lifecycle.onRuntimeError(
+            agentId,
+            this.#lifeGen,
+            this.#lastError ?? (e.outcome === 'interrupted' ? 'the turn was interrupted' : 'the runtime turn failed'),
+          );
+        this.#lastError = null;
+        return;
+      }
+      case 'exit': {
+        if (e.expected) return;
+        const detail =
+          this.#lastError ??
+          `the ${this.#adapter?.runtime ?? 'agent'} runtime exited unexpectedly (${e.signal ?? `code ${e.code ?? '?'}`})`;
+        this.#lastError = null;
+        lifecycle.onRuntimeError(agentId, this.#lifeGen, detail, { processExited: true });
+        return;
+      }
+      case 'gave_up':
+        this.#down(`the runtime crashed ${e.restarts} times and is no longer restarted`);
+        return;
+      case 'local_text':
+        // Counts only (contract §6.5): they reach the wake status as diagnostics, never the text.
+        lifecycle.onLocalTextCounts(agentId, this.#lifeGen, { bytes: e.bytes, runes: e.runes });
+        return;
+      default:
+        // Tool calls settle nothing (contract §9.2).
+        return;
+    }
+  }
+
+  #boundary(): string | null {
+    const { lifecycle, agentId, ports } = this.#o;
+    if (this.#stopped) return null;
+    const injection = lifecycle.onTurnBoundary(agentId, this.#lifeGen, 'turn_end');
+    this.#lastInjection = injection;
+    if (injection === null) return null;
+    // Recorded before the injection is tried (§6.4).
+    ports.recordPromptInput({
+      agentId,
+      kind: 'final_check',
+      wakeTokens: injection.wakeTokens,
+      text: injection.finalCheck,
+    });
+    return injection.finalCheck;
+  }
+
+  async #deliver(d: WakeDelivery): Promise<void> {
+    const { lifecycle, agentId, ports } = this.#o;
+    await this.#ready;
+    const adapter = this.#adapter;
+    if (adapter === null || d.generation !== this.#lifeGen) return;
+    const tokens = d.wakes.map((w) => w.wakeToken);
+    const text = ports.renderDelivery(d, this.#delivered ? 'wake' : 'fresh');
+    if (text === null) {
+      lifecycle.onDeliveryFailed(agentId, d.generation, tokens, 'the delivery prompt could not be built');
+      return;
+    }
+    this.#delivered = true;
+    ports.recordPromptInput({ agentId, kind: 'delivery', wakeTokens: tokens, text });
+    const res = await adapter.deliver(text);
+    if (res.ok) lifecycle.onDelivered(agentId, d.generation, tokens);
+    else lifecycle.onDeliveryFailed(agentId, d.generation, tokens, res.message);
+  }
+
+  #down(detail: string): void {
+    this.#setState('crashed');
+    this.#o.ports.onRuntimeDown(detail);
+  }
+
+  #endTurn(): void {
+    if (this.#turnId !== null) this.#o.bus.emit('turn.end', { turnId: this.#turnId });
+    this.#turnId = null;
+  }
+
+  #rememberTurn(turnId: string, wakeTokens: readonly string[]): void {
+    this.#turnWakes.set(turnId, wakeTokens);
+    if (this.#turnWakes.size > TURNS_KEPT) this.#turnWakes.delete(this.#turnWakes.keys().next().value as string);
+  }
+
+  #setState(state: Agent['state']): void {
+    if (state === this.#state) return;
+    this.#state = state;
+    this.#o.ports.onState(state);
+  }
+}

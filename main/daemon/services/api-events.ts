@@ -1,0 +1,42 @@
+/**
+ * The daemon's outgoing API events (shared contract `ApiEvent`), each built from the store's
+ * current record: the one stream IPC and the serve WebSocket bridge forward.
+ */
+import { Subject, type Observable } from 'rxjs';
+import type { Agent, Alert, ApiEvent } from '../../../shared/api/contract.js';
+import type { AgentConfig } from '../../../shared/config.js';
+import { toAgent, toMessage, toWake } from '../api/api-mappers.js';
+import type { MessageRecord, ReactionRecord, Store } from '../store/index.js';
+
+export class ApiEvents {
+  readonly #events = new Subject<ApiEvent>();
+  readonly events$: Observable<ApiEvent> = this.#events.asObservable();
+
+  constructor(
+    private readonly store: Store,
+    private readonly agentName: (agentId: string) => string,
+  ) {}
+
+  /** A wake's status or timeline changed. */
+  wake(wakeToken: string): void {
+    const w = this.store.getWake(wakeToken);
+    if (w !== undefined) this.#events.next({ name: 'wake.updated', payload: toWake(w, this.agentName(w.agentId)) });
+  }
+
+  /** A new message, or (with its reactions) an existing one whose reactions changed. */
+  message(m: MessageRecord, reactions?: readonly ReactionRecord[]): void {
+    this.#events.next({ name: 'message.stored', payload: toMessage(m, reactions) });
+  }
+
+  agent(agent: AgentConfig, state: Agent['state']): void {
+    this.#events.next({ name: 'agent.updated', payload: toAgent(agent, state) });
+  }
+
+  alert(alert: Alert): void {
+    this.#events.next({ name: 'alert.raised', payload: alert });
+  }
+
+  complete(): void {
+    this.#events.complete();
+  }
+}

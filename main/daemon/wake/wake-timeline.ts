@@ -1,0 +1,72 @@
+/**
+ * A wake's timeline entries that are not status changes (the inspector, UI.md): silence
+ * beacons and the escalation (watchdog spec A), each delivery attempt's outcome of the reply
+ * answering it (spec B), and alerts raised about it. Status changes are the lifecycle's own.
+ */
+import type { DeliveryResultEvent } from '../bus/hook-events.js';
+import type { BeaconKind } from '../watchdog/silence-beacons.js';
+import type { WakeLifecycle } from './wake-lifecycle.js';
+import type { WakeJournal } from './wake-ports.js';
+
+export interface WakeTimelineOptions {
+  readonly journal: Pick<WakeJournal, 'appendWakeEvent'>;
+  readonly lifecycle: Pick<WakeLifecycle, 'workingOn'>;
+  /** The target a stored wake answers on; undefined when there is no such wake. */
+  readonly targetOf: (wakeToken: string) => string | undefined;
+  /** The wakes a recent turn of the agent carried (empty when the turn is unknown or too old). */
+  readonly wakesOfTurn: (agentId: string, turnId: string) => readonly string[];
+  /** A wake's timeline changed: show it again (the API's `wake.updated`). */
+  readonly changed: (wakeToken: string) => void;
+}
+
+/** What a beacon says and where (the beacon router's status update). */
+export interface TimelineBeacon {
+  readonly agentId: string;
+  readonly kind: BeaconKind;
+  readonly text: string;
+  /** The wakes listed at the turn's `turn.start`. */
+  readonly wakeTokens: readonly string[];
+}
+
+/** The timeline text of one chunk's delivery outcome, e.g. `delivered chunk 2/3 · 2 attempts · re-delivered`. */
+export function deliveryDetail(r: DeliveryResultEvent): string {
+  const chunk = r.chunkCount > 1 ? ` chunk ${r.chunkIndex + 1}/${r.chunkCount}` : '';
+  const attempts = ` · ${r.attempts} attempt${r.attempts === 1 ? '' : 's'}`;
+  const failure = r.failure !== null ? ` · ${r.failure}` : '';
+  return `${r.state}${chunk}${attempts}${failure}${r.redelivered ? ' · re-delivered' : ''}`;
+}
+
+export class WakeTimeline {
+  constructor(private readonly o: WakeTimelineOptions) {}
+
+  /**
+   * watchdog spec A: a beacon reports the turn's silence, so it goes on every wake the runtime
+   * is working on now (`WakeLifecycle.workingOn`); an ended wake refuses it (store). Returns
+   * the wakes it marked.
+   */
+  beacon(b: TimelineBeacon): readonly string[] {
+    const kind = b.kind === 'escalation' ? 'escalation' : 'beacon';
+    const marked = this.o.lifecycle
+      .workingOn(b.agentId, b.wakeTokens)
+      .filter((wakeToken) => this.o.journal.appendWakeEvent({ wakeToken, kind, detail: b.text }));
+    for (const wakeToken of marked) this.o.changed(wakeToken);
+    return marked;
+  }
+
+  /** Each delivery attempt's outcome of a reply goes on the wakes of its turn that answer on its target. */
+  delivery(r: DeliveryResultEvent): void {
+    if (r.purpose !== 'reply') return;
+    for (const wakeToken of this.o.wakesOfTurn(r.agentId, r.turnId)) {
+      if (this.o.targetOf(wakeToken) !== r.target) continue;
+      if (this.o.journal.appendWakeEvent({ wakeToken, kind: 'delivery', detail: deliveryDetail(r) }))
+        this.o.changed(wakeToken);
+    }
+  }
+
+  /** An alert about a wake joins its timeline. */
+  alert(a: { readonly wakeToken: string | null; readonly kind: string; readonly message: string }): void {
+    if (a.wakeToken === null) return;
+    this.o.journal.appendWakeEvent({ wakeToken: a.wakeToken, kind: 'alert', detail: `${a.kind}: ${a.message}` });
+    this.o.changed(a.wakeToken);
+  }
+}
