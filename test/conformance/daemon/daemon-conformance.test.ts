@@ -14,11 +14,13 @@ import { isTerminal } from '../../../shared/wake-status.js';
 import {
   DaemonHarness,
   hexSecretMarker,
+  MODEL_API_KEY,
   parseMetrics,
   runtimeProcesses,
   wakeCounters,
   type RealRuntime,
 } from '../../fixtures/daemon-harness.js';
+import { finalChecksReceived } from '../../fixtures/model-final-checks.js';
 import { RUNTIME_CASES, SECRET } from '../runtimes/runtime-cases.js';
 
 const RUNTIMES: readonly RealRuntime[] = ['claude-code', 'codex', 'opencode'];
@@ -50,6 +52,8 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
         const beforeText = await h.daemon.metrics.metrics();
         const before = wakeCounters(beforeText, runtime);
         const eventsBefore = h.events.length;
+        const requestsBefore = h.model.requests.length;
+        const logsBefore = h.logLines.length;
         // The secret travels hex-encoded: the operator's own message (stored, quoted in the
         // delivery prompt) must not hold the text the model prints, or "appears nowhere" is moot.
         const text = c.secret !== undefined ? hexSecretMarker(c.text) : c.text;
@@ -80,6 +84,8 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
         expect(inspected.promptInputs.filter((p) => p.kind === 'delivery')).toHaveLength(1);
         if (c.finalChecks === 1)
           expect(inspected.promptInputs.find((p) => p.kind === 'final_check')?.text).toContain(`"${c.target}"`);
+        // …and what really reached the model (contract §6.4): one final-check where expected, none after a reply.
+        expect(finalChecksReceived(h.model.requests.slice(requestsBefore), c.target)).toBe(c.finalChecks);
 
         // messages.list: the agent's sends on the case's target; the operator's one message.
         const { messages } = await h.api['messages.list']({ target: c.target });
@@ -137,7 +143,9 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
           expect((await h.storeBytes()).includes(Buffer.from(c.secret, 'utf8'))).toBe(false);
           expect(JSON.stringify(await h.everyApiAnswer())).not.toContain(c.secret);
           expect(JSON.stringify(h.events)).not.toContain(c.secret);
-          expect(JSON.stringify(h.logLines.filter((l) => l.level !== 'debug'))).not.toContain(c.secret);
+          // Every log level, debug included: the harness's sink captures debug lines, and this turn wrote some.
+          expect(h.logLines.slice(logsBefore).some((l) => l.level === 'debug')).toBe(true);
+          expect(JSON.stringify(h.logLines)).not.toContain(c.secret);
           expect(await h.daemon.metrics.metrics()).not.toContain(c.secret);
         }
       },
@@ -149,6 +157,9 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
     const text = await h.daemon.metrics.metrics();
     expect(wakeCounters(text, runtime)).toEqual(outcomes);
     expect(outcomes.received).toBe(RUNTIME_CASES.length);
+    // Counted again at the model once every turn has ended: no late second final-check for any case (§6.4).
+    for (const c of RUNTIME_CASES)
+      expect(finalChecksReceived(h.model.requests, c.target), c.target).toBe(c.finalChecks);
     expect(text).not.toContain(h.agentId);
     expect(text).not.toMatch(/agent_?id=/i);
   });
@@ -168,6 +179,8 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
       expect({ status: wake.status, finalCheck: wake.finalCheck }).toEqual({ status: 'reply_sent', finalCheck: true });
       const { promptInputs, events } = await h.api['wakes.inspect']({ wakeToken: second.wakeToken });
       expect(promptInputs.filter((p) => p.kind === 'final_check')).toHaveLength(1);
+      expect(finalChecksReceived(h.model.requests, '#conf-busy-2')).toBe(1);
+      expect(finalChecksReceived(h.model.requests, '#conf-busy-1')).toBe(0);
       expect(events.filter((e) => e.kind === 'status' && e.status !== null && isTerminal(e.status))).toHaveLength(1);
       expect(
         (await h.api['wakes.inspect']({ wakeToken: first.wakeToken })).promptInputs.filter(
@@ -265,5 +278,9 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
     expect(runtimeProcesses(h.dir)).toEqual([]);
     // After the store closed (WAL checkpointed into the database file).
     expect((await h.storeBytes()).includes(Buffer.from(SECRET, 'utf8'))).toBe(false);
+    // No log line of any level (debug included) holds the secret or the runtime's model API key.
+    expect(h.logLines.some((l) => l.level === 'debug')).toBe(true);
+    expect(JSON.stringify(h.logLines)).not.toContain(SECRET);
+    expect(JSON.stringify(h.logLines)).not.toContain(MODEL_API_KEY);
   }, 30_000);
 });

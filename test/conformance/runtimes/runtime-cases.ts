@@ -14,7 +14,11 @@ export interface RuntimeCase {
   readonly text: string;
   readonly status: TerminalWakeStatus;
   readonly reason: string | null;
-  /** contract §6.4: at most one final-check per wake. */
+  /**
+   * contract §6.4: at most one final-check per wake — 1 where the model needs it, 0 where a reply
+   * came first. Both suites count it in the host's record AND at the fake model server
+   * (test/fixtures/model-final-checks.ts), i.e. what really reached the model.
+   */
   readonly finalChecks: 0 | 1;
   /** Messages the agent posted on the case's target. */
   readonly sends: number;

@@ -7,6 +7,7 @@
  * Each runtime has its own temp HOME / CODEX_HOME / XDG dirs (runtime-harness.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finalChecksReceived } from '../../fixtures/model-final-checks.js';
 import { RuntimeHarness, type RealRuntimeKind } from '../../fixtures/runtime-harness.js';
 import { RUNTIME_CASES } from './runtime-cases.js';
 
@@ -65,6 +66,7 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
           h.statusesOf(wake).filter((s) => ['reply_sent', 'failed', 'completed_without_visible_reply'].includes(s)),
         ).toHaveLength(1);
         expect(h.finalChecksFor(wake)).toBe(c.finalChecks);
+        expect(finalChecksReceived(h.fake.requests, c.target)).toBe(c.finalChecks);
         const agentMessages = h.messages.filter((m) => m.author === h.agentId);
         expect(agentMessages.filter((m) => m.target === c.target)).toHaveLength(c.sends);
         if (c.status === 'failed') expect(terminal.detail).toMatch(/400|scripted/);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import {
   CONFIG_FILE,
   formatJsonPath,
@@ -9,6 +10,7 @@ import {
 } from '../../../../../main/daemon/config/load-config.js';
 import type { DaemonLog } from '../../../../../main/daemon/daemon-types.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
+import { NOBODY_UID, privilegeDrop, runAsNobody } from '../../../../fixtures/unprivileged.js';
 
 let dir: TempDir;
 beforeEach(() => (dir = makeTempDir('agentteam-config-')));
@@ -217,10 +219,41 @@ describe('loadConfig', () => {
     expect(e.message).toContain(file());
   });
 
-  it.skipIf(process.getuid?.() === 0)('reports a file without read permission as config_unreadable', () => {
+  it('reports a file without read permission as config_unreadable, naming the file and what to do', (ctx) => {
     write({});
-    chmodSync(file(), 0o000);
-    expect(failure(loadConfig(dir.path)).code).toBe('config_unreadable');
+    const expectClear = (e: { code: string; message: string }) => {
+      expect(e.code).toBe('config_unreadable');
+      expect(e.message).toContain(file());
+      expect(e.message).toContain('EACCES');
+      expect(e.message).toContain('check that it is a readable file');
+    };
+    if (process.getuid?.() !== 0) {
+      chmodSync(file(), 0o000);
+      return expectClear(failure(loadConfig(dir.path)));
+    }
+    // Root reads any file whatever its mode: the subject runs as nobody, who may traverse the
+    // temp dir and read the script there, but not the root-owned 0600 config.
+    const drop = privilegeDrop();
+    if (!drop.ok) return ctx.skip(drop.reason);
+    chmodSync(dir.path, 0o755);
+    chmodSync(file(), 0o600);
+    const script = join(dir.path, 'load-config-child.ts');
+    const subject = pathToFileURL(join(import.meta.dirname, '../../../../../main/daemon/config/load-config.ts')).href;
+    writeFileSync(
+      script,
+      [
+        `import { loadConfig } from ${JSON.stringify(subject)};`,
+        'const r = loadConfig(process.argv[2] ?? "");',
+        'console.log(JSON.stringify({ uid: process.getuid?.(), ...(r.ok ? { ok: true } : { ok: false, code: r.error.code, message: r.error.message }) }));',
+      ].join('\n'),
+      { mode: 0o644 },
+    );
+    const run = runAsNobody(drop, script, [dir.path], dir.path);
+    expect(run.status, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout) as { uid: number; ok: boolean; code: string; message: string };
+    expect(out.uid).toBe(NOBODY_UID);
+    expect(out.ok).toBe(false);
+    expectClear(out);
   });
 
   it('accepts legacy visible-reply toggles at the top level and per agent, ignores them and logs them once (contract §7)', () => {

@@ -9,6 +9,7 @@ import type { FinalCheckRenderer } from '../../../../../main/daemon/wake/wake-po
 import { PROMPT_LANGUAGES, type PromptLanguage } from '../../../../../shared/config.js';
 import { targetKey, type TargetKey } from '../../../../../shared/target.js';
 import type { RuntimeKind } from '../../../../../shared/wake-status.js';
+import { finalChecksReceived, isFinalCheckInput } from '../../../../fixtures/model-final-checks.js';
 import { ALL_RUNTIMES } from '../../../../fixtures/prompt-agents.js';
 
 type PortGroup = Parameters<FinalCheckRenderer>[0][number];
@@ -261,5 +262,29 @@ describe('final-check snapshots per runtime kind', () => {
         surface: 'cli',
       }),
     ).toMatchSnapshot();
+  });
+});
+
+// The conformance suites count final-checks at the fake model server with this recogniser; it
+// must follow the renderer (both languages, any runtime), and a delivery or a quote must not count.
+describe('final-checks as the fake model server sees them (test/fixtures/model-final-checks.ts)', () => {
+  const render = (runtime: RuntimeKind, language: PromptLanguage) =>
+    renderFinalCheck([g('#conf-local', ['m_1', 3, 'wk_1']), g('dm:@ann', ['m_2', 1, 'wk_2'])], { runtime, language });
+
+  it('recognises every rendered final-check, also wrapped as Claude Code Stop-hook feedback, and reads its targets', () => {
+    for (const language of PROMPT_LANGUAGES)
+      for (const runtime of ALL_RUNTIMES) {
+        const text = render(runtime, language);
+        expect(isFinalCheckInput(text)).toBe(true);
+        expect(isFinalCheckInput(`Stop hook feedback:\n${text}`)).toBe(true);
+        expect(finalChecksReceived([{ input: text }, { input: '' }, { input: text }], '#conf-local')).toBe(2);
+        expect(finalChecksReceived([{ input: text }], 'dm:@ann')).toBe(1);
+        expect(finalChecksReceived([{ input: text }], '#elsewhere')).toBe(0);
+      }
+  });
+
+  it('does not count an ordinary input that only mentions the marker or a target', () => {
+    expect(isFinalCheckInput(`${FINAL_CHECK_MARKER} please, on target "#conf-local"`)).toBe(false);
+    expect(finalChecksReceived([{ input: '[[tool]] Reply on exact target "#conf-local".' }], '#conf-local')).toBe(0);
   });
 });

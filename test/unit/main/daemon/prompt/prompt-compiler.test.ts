@@ -15,7 +15,7 @@ import { FINAL_CHECK_MARKER } from '../../../../../main/daemon/prompt/final-chec
 import { sendSurfaceFor } from '../../../../../main/daemon/prompt/tool-names.js';
 import { PROMPT_LANGUAGES } from '../../../../../shared/config.js';
 import { targetKey } from '../../../../../shared/target.js';
-import { agentFor, ALL_RUNTIMES, message } from '../../../../fixtures/prompt-agents.js';
+import { agentFor, ALL_RUNTIMES, message, tailReminder } from '../../../../fixtures/prompt-agents.js';
 
 const occurrences = (text: string, needle: string): number => text.split(needle).length - 1;
 
@@ -74,40 +74,57 @@ describe('turn context contract block (contract §8.1)', () => {
   });
 });
 
+// Tool names and targets are checked inside the tail reminder itself (`tailReminder`), never
+// anywhere in the prompt: the contract block and the envelopes must not satisfy these checks.
 describe('delivery envelope and tail reminder (contract §8.2)', () => {
+  const tailOf = (...args: Parameters<typeof compileDelivery>) => tailReminder(compileDelivery(...args).delivery);
+
   it('§12: the tail reminder of an MCP runtime names the MCP communication tool', () => {
     for (const language of PROMPT_LANGUAGES) {
-      expect(compileDelivery(agentFor('claude-code', language), [message()], { turn: 'wake' }).delivery).toContain(
+      expect(tailOf(agentFor('claude-code', language), [message()], { turn: 'wake' })).toContain(
         '`mcp__agentteam__message_send`',
       );
-      expect(compileDelivery(agentFor('opencode', language), [message()], { turn: 'wake' }).delivery).toContain(
+      expect(tailOf(agentFor('opencode', language), [message()], { turn: 'wake' })).toContain(
         '`agentteam_message_send`',
       );
     }
   });
 
   it('§12: the tail reminder of an MCP runtime names the communication tool of the current agentteam namespace', () => {
-    const en = compileDelivery(agentFor('codex'), [message()], { turn: 'wake' }).delivery;
-    expect(en).toContain('`message_send` (tool namespace `mcp__agentteam`)');
-    const zh = compileDelivery(agentFor('codex', 'zh-CN'), [message()], { turn: 'wake' }).delivery;
+    const en = tailOf(agentFor('codex'), [message()], { turn: 'wake' });
+    expect(en).toContain('call `message_send` (tool namespace `mcp__agentteam`) with the exact target');
+    const zh = tailOf(agentFor('codex', 'zh-CN'), [message()], { turn: 'wake' });
     expect(zh).toContain('`message_send`（工具命名空间 `mcp__agentteam`）');
-    const demo = compileDelivery(agentFor('demo'), [message()], { turn: 'wake' }).delivery;
-    expect(demo).toContain('`message_send` (MCP server `agentteam`)');
+    const demo = tailOf(agentFor('demo'), [message()], { turn: 'wake' });
+    expect(demo).toContain('call `message_send` (MCP server `agentteam`) with the exact target');
+  });
+
+  it("§12: every runtime's tail reminder names that runtime's own send tool, in every language and surface", () => {
+    for (const runtime of ALL_RUNTIMES)
+      for (const language of PROMPT_LANGUAGES)
+        for (const surface of ['mcp', 'cli'] as const) {
+          const tail = tailOf(agentFor(runtime, language), [message()], { turn: 'wake', surface });
+          const own = sendSurfaceFor(runtime, surface).sendTool;
+          expect(tail).toContain(`\`${own}`);
+          // …and no other runtime's (Codex's and the demo's `message_send` is part of Claude Code's name).
+          for (const other of ALL_RUNTIMES) {
+            const name = sendSurfaceFor(other, surface).sendTool;
+            if (!own.includes(name)) expect(tail).not.toContain(`\`${name}\``);
+          }
+        }
   });
 
   it('§12: the tail reminder shows the exact target of a reply-bearing wake and says an intentional cross-target send uses the other exact target', () => {
     for (const target of ['#general:ab12', 'dm:@alice:ff00', '#build', 'dm:@alice']) {
       for (const runtime of ALL_RUNTIMES) {
         const c = compileDelivery(agentFor(runtime), [message({ target })], { turn: 'wake' });
-        const tail = c.delivery.slice(c.delivery.lastIndexOf('</agentteam-message>'));
+        const tail = tailReminder(c.delivery);
         expect(tail).toContain(`the exact target "${target}"`);
         expect(tail).toContain("give that destination's exact target and set allow_cross_target: true");
         expect(c.targets).toEqual([target]);
       }
     }
-    const zh = compileDelivery(agentFor('claude-code', 'zh-CN'), [message({ target: '#general:ab12' })], {
-      turn: 'wake',
-    }).delivery;
+    const zh = tailOf(agentFor('claude-code', 'zh-CN'), [message({ target: '#general:ab12' })], { turn: 'wake' });
     expect(zh).toContain('精确 target "#general:ab12"');
     expect(zh).toContain('allow_cross_target: true');
   });
@@ -123,8 +140,8 @@ describe('delivery envelope and tail reminder (contract §8.2)', () => {
       turn: 'wake',
       surface: 'cli',
     });
-    expect(c.delivery).toContain('run `agentteam send --target "dm:@alice:ff00" --text "<reply>"`');
-    expect(c.delivery).toContain('--allow-cross-target');
+    expect(tailReminder(c.delivery)).toContain('run `agentteam send --target "dm:@alice:ff00" --text "<reply>"`');
+    expect(tailReminder(c.delivery)).toContain('--allow-cross-target');
     expect(c.text).not.toContain('mcp__agentteam');
   });
 
@@ -148,6 +165,7 @@ describe('delivery envelope and tail reminder (contract §8.2)', () => {
         for (const c of [single, batch, recovery]) {
           expect(occurrences(c.delivery, selfCheck)).toBe(1);
           expect(occurrences(c.delivery, `\`${tool}\``)).toBe(1);
+          expect(occurrences(tailReminder(c.delivery), `\`${tool}\``)).toBe(1);
           expect(occurrences(c.delivery, 'allow_cross_target')).toBe(1);
         }
       }
@@ -165,7 +183,7 @@ describe('delivery envelope and tail reminder (contract §8.2)', () => {
     expect(c.delivery).toContain('<agentteam-message id="m_3" target="#general:ab12" seq="5" from="Alice">');
     expect(c.targets).toEqual(['#general:ab12', 'dm:@alice']);
     expect(c.wakeTokens).toEqual(['wk_1', 'wk_2', 'wk_3']);
-    expect(c.delivery).toContain(
+    expect(tailReminder(c.delivery)).toContain(
       'for each conversation that needs a reply, call `mcp__agentteam__message_send` with its exact target ("#general:ab12", "dm:@alice")',
     );
     // Envelopes keep delivery (FIFO) order.
@@ -256,7 +274,9 @@ describe('context recovery continuation (contract §6.6)', () => {
     expect(c.wakeTokens).toEqual(['wk_r1']);
     expect(c.promptInputs.map((p) => p.kind)).toEqual(['turn_context', 'recovery']);
     expect(c.delivery).toContain('<agentteam-recovery id="rc_7f3a" target="dm:@alice:ff00" seq="7">');
-    expect(c.delivery).toContain('with the exact target "dm:@alice:ff00"');
+    expect(tailReminder(c.delivery)).toContain(
+      'call `message_send` (tool namespace `mcp__agentteam`) with the exact target "dm:@alice:ff00"',
+    );
     expect(c.turnContext).toBe(compileTurnContext(agentFor('codex'), { turn: 'fresh' }).text);
   });
 });

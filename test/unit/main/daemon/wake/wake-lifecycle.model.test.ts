@@ -5,23 +5,23 @@
  * older generations and process replacements. Invariants (contract §6.2, §6.4, §9):
  * ≤ 1 terminal per wake; every wake terminal once its turns end; ≤ 1 final-check per row;
  * the FIFO bound holds and admission keeps enqueue order; no row resurrected after cleanup.
+ * A reference model runs beside the real lifecycle: after every command each wake's status and
+ * terminal classification (reply_sent / completed_without_visible_reply / failed, with reason and
+ * detail, §9.3) must match it, in the journal and on the wake_status stream.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { targetKey } from '../../../../../shared/target.js';
 import { wakeHarness } from '../../../../fixtures/wake-harness.js';
+import { WakeReferenceModel } from '../../../../fixtures/wake-reference-model.js';
 
 const TARGETS = ['#general', '#general:ab12', '#ops', 'dm:@ann'] as const;
 const CAPACITY = 3;
 
 type Real = ReturnType<typeof wakeHarness>;
 interface Model {
-  /** Tokens in enqueue order. */
-  readonly order: string[];
-  readonly messageOf: Map<string, string>;
+  readonly ref: WakeReferenceModel;
   readonly seqByTarget: number[];
-  generation: number;
-  exited: boolean;
 }
 
 const TERMINAL = new Set(['reply_sent', 'failed', 'completed_without_visible_reply']);
@@ -36,10 +36,21 @@ function statusOf(r: Real, token: string) {
 function checkInvariants(m: Model, r: Real): void {
   const pending = new Set(pendingTokens(r));
   expect(pending.size).toBeLessThanOrEqual(CAPACITY);
-  for (const token of m.order) {
+  expect(pendingTokens(r)).toEqual(m.ref.rows());
+  for (const token of m.ref.order) {
     const w = r.journal.wakes.get(token);
     expect(w).toBeDefined();
     if (w === undefined) continue;
+    // §9.2/§9.3: the classification, not only "some terminal": status, reason and detail as the model says.
+    const expected = m.ref.wakes.get(token)?.outcome ?? null;
+    expect(w.status, `status of ${token}`).toBe(m.ref.status(token));
+    if (expected !== null) {
+      expect({ status: w.status, reason: w.reason, detail: w.detail }, `outcome of ${token}`).toEqual(expected);
+      const published = r.terminals(token).map((e) => ({ status: e.status, reason: e.reason, detail: e.detail }));
+      expect(published, `wake_status terminal of ${token}`).toEqual([expected]);
+    } else {
+      expect(r.terminals(token)).toEqual([]);
+    }
     expect(w.terminalsAccepted).toBeLessThanOrEqual(1);
     expect(w.terminalsRefused).toBe(0);
     expect(w.finalChecks).toBeLessThanOrEqual(1);
@@ -57,7 +68,7 @@ function checkInvariants(m: Model, r: Real): void {
       firstOffers.push(w.wakeToken);
     }
   }
-  expect(firstOffers).toEqual(m.order.slice(0, firstOffers.length));
+  expect(firstOffers).toEqual(m.ref.order.slice(0, firstOffers.length));
 }
 
 type Cmd = fc.Command<Model, Real>;
@@ -70,15 +81,15 @@ class Inbound implements Cmd {
   check = () => true;
   run(m: Model, r: Real): void {
     m.seqByTarget[this.t] = (m.seqByTarget[this.t] ?? 0) + 1;
-    const token = `w${m.order.length + 1}`;
-    const messageId = `m${m.order.length + 1}`;
-    m.order.push(token);
-    m.messageOf.set(token, messageId);
+    const token = `w${m.ref.order.length + 1}`;
+    const messageId = `m${m.ref.order.length + 1}`;
+    const seq = m.seqByTarget[this.t] as number;
+    m.ref.enqueue({ token, messageId, key: targetKey(TARGETS[this.t] as string), seq, signal: this.signal });
     r.lifecycle.enqueue(r.agentId, {
       wakeToken: token,
       messageId,
       target: TARGETS[this.t] as string,
-      targetSeq: m.seqByTarget[this.t] as number,
+      targetSeq: seq,
       deliveryClass: this.signal ? 'signal_only' : 'visible_reply',
     });
     expect(statusOf(r, token)).toBeDefined();
@@ -90,7 +101,8 @@ class Inbound implements Cmd {
 class DeliverAll implements Cmd {
   check = () => true;
   run(m: Model, r: Real): void {
-    r.lifecycle.onDelivered(r.agentId, m.generation, pendingTokens(r));
+    m.ref.delivered(m.ref.generation, pendingTokens(r));
+    r.lifecycle.onDelivered(r.agentId, m.ref.generation, pendingTokens(r));
     checkInvariants(m, r);
   }
   toString = () => 'DeliverAll';
@@ -109,6 +121,7 @@ class Send implements Cmd {
     const before = r.lifecycle
       .pending(r.agentId)
       .map((p) => ({ token: p.wakeToken, key: p.targetKey, seq: p.targetSeq, cls: p.deliveryClass }));
+    m.ref.sendResult(this.status, key, seen);
     r.lifecycle.onSendResult({ agentId: r.agentId, status: this.status, targetKey: key, seenUpToSeq: seen });
     const after = new Set(pendingTokens(r));
     for (const row of before) {
@@ -124,12 +137,14 @@ class Send implements Cmd {
 
 class React implements Cmd {
   constructor(readonly pick: number) {}
-  check = (m: Readonly<Model>) => m.order.length > 0;
+  check = (m: Readonly<Model>) => m.ref.order.length > 0;
   run(m: Model, r: Real): void {
-    const token = m.order[this.pick % m.order.length] as string;
+    const token = m.ref.order[this.pick % m.ref.order.length] as string;
     const row = r.lifecycle.pending(r.agentId).find((p) => p.wakeToken === token);
     const others = pendingTokens(r).filter((t) => t !== token);
-    r.lifecycle.onReactionConfirmed({ agentId: r.agentId, messageId: m.messageOf.get(token) as string });
+    const messageId = m.ref.wakes.get(token)?.messageId as string;
+    m.ref.reaction(messageId);
+    r.lifecycle.onReactionConfirmed({ agentId: r.agentId, messageId });
     if (row?.deliveryClass === 'visible_reply') expect(statusOf(r, token)).toBe('reply_sent');
     for (const t of others) expect(pendingTokens(r)).toContain(t);
     checkInvariants(m, r);
@@ -145,13 +160,17 @@ class Boundary implements Cmd {
   check = () => true;
   run(m: Model, r: Real): void {
     const before = r.lifecycle.pending(r.agentId).map((p) => ({ token: p.wakeToken, status: p.status }));
-    const injection = r.lifecycle.onTurnBoundary(r.agentId, m.generation, this.kind);
+    const expected = m.ref.boundary(m.ref.generation);
+    const injection = r.lifecycle.onTurnBoundary(r.agentId, m.ref.generation, this.kind);
+    // §6.4/§8.3: one final-check, covering exactly the visible unresolved rows, grouped by target in FIFO order.
+    expect(injection?.wakeTokens ?? null).toEqual(expected);
     for (const row of before) {
       // §6.4: a row whose final-check already went out is never injected again
       if (row.status === 'final_check_sent') expect(injection?.wakeTokens ?? []).not.toContain(row.token);
     }
     if (injection !== null && this.undeliverable) {
-      r.lifecycle.onFinalCheckUndeliverable(r.agentId, m.generation, injection.wakeTokens, 'stdin closed');
+      m.ref.finalCheckUndeliverable(m.ref.generation, injection.wakeTokens, 'stdin closed');
+      r.lifecycle.onFinalCheckUndeliverable(r.agentId, m.ref.generation, injection.wakeTokens, 'stdin closed');
       for (const t of injection.wakeTokens) expect(statusOf(r, t)).toBe('completed_without_visible_reply');
     }
     checkInvariants(m, r);
@@ -164,27 +183,25 @@ class RuntimeError implements Cmd {
   check = () => true;
   run(m: Model, r: Real): void {
     const before = pendingTokens(r);
-    r.lifecycle.onRuntimeError(r.agentId, m.generation, 'runtime error', { processExited: this.exited });
+    m.ref.runtimeError(m.ref.generation, 'runtime error', this.exited);
+    r.lifecycle.onRuntimeError(r.agentId, m.ref.generation, 'runtime error', { processExited: this.exited });
     for (const t of before) expect(statusOf(r, t)).toBe('failed');
-    if (this.exited) {
-      m.exited = true;
-      expect(pendingTokens(r)).toEqual([]);
-    }
+    if (this.exited) expect(pendingTokens(r)).toEqual([]);
     checkInvariants(m, r);
   }
   toString = () => `RuntimeError(${this.exited ? 'exited' : 'alive'})`;
 }
 
 class StaleEvents implements Cmd {
-  check = (m: Readonly<Model>) => m.generation > 0;
+  check = (m: Readonly<Model>) => m.ref.generation > 0;
   run(m: Model, r: Real): void {
     const snapshot = JSON.stringify([r.lifecycle.pending(r.agentId), r.journal.events.length]);
-    const old = m.generation - 1;
+    const old = m.ref.generation - 1;
     expect(r.lifecycle.onTurnBoundary(r.agentId, old)).toBeNull();
     r.lifecycle.onTurnBoundary(r.agentId, old, 'idle');
     r.lifecycle.onFinalCheckUndeliverable(r.agentId, old, pendingTokens(r));
     r.lifecycle.onRuntimeError(r.agentId, old, 'late error');
-    r.lifecycle.onDelivered(r.agentId, old, m.order);
+    r.lifecycle.onDelivered(r.agentId, old, m.ref.order);
     r.lifecycle.onProcessReplaced(r.agentId, old);
     expect(JSON.stringify([r.lifecycle.pending(r.agentId), r.journal.events.length])).toBe(snapshot);
     checkInvariants(m, r);
@@ -195,10 +212,9 @@ class StaleEvents implements Cmd {
 class Replace implements Cmd {
   check = () => true;
   run(m: Model, r: Real): void {
-    m.generation += 1;
-    m.exited = false;
-    r.lifecycle.onProcessReplaced(r.agentId, m.generation);
-    for (const p of r.lifecycle.pending(r.agentId)) expect(p.generation).toBe(m.generation);
+    m.ref.replaced(m.ref.generation + 1);
+    r.lifecycle.onProcessReplaced(r.agentId, m.ref.generation);
+    for (const p of r.lifecycle.pending(r.agentId)) expect(p.generation).toBe(m.ref.generation);
     checkInvariants(m, r);
   }
   toString = () => 'Replace';
@@ -231,17 +247,21 @@ const commands = [
 
 /** After the commands: the process keeps running turns with no reply until the table is empty. */
 function drain(m: Model, r: Real): void {
-  if (m.exited) {
-    m.generation += 1;
-    r.lifecycle.onProcessReplaced(r.agentId, m.generation);
+  if (!m.ref.accepting) {
+    m.ref.replaced(m.ref.generation + 1);
+    r.lifecycle.onProcessReplaced(r.agentId, m.ref.generation);
   }
   for (
     let i = 0;
-    i < 4 * (m.order.length + 1) && (pendingTokens(r).length > 0 || r.lifecycle.queued(r.agentId) > 0);
+    i < 4 * (m.ref.order.length + 1) && (pendingTokens(r).length > 0 || r.lifecycle.queued(r.agentId) > 0);
     i++
   ) {
-    r.lifecycle.onDelivered(r.agentId, m.generation, pendingTokens(r));
-    r.lifecycle.onTurnBoundary(r.agentId, m.generation);
+    m.ref.delivered(m.ref.generation, pendingTokens(r));
+    r.lifecycle.onDelivered(r.agentId, m.ref.generation, pendingTokens(r));
+    expect(r.lifecycle.onTurnBoundary(r.agentId, m.ref.generation)?.wakeTokens ?? null).toEqual(
+      m.ref.boundary(m.ref.generation),
+    );
+    checkInvariants(m, r);
   }
 }
 
@@ -249,15 +269,15 @@ describe('wake lifecycle model (fc.commands)', () => {
   it('holds the contract invariants over 1,000 random sequences', () => {
     fc.assert(
       fc.property(fc.commands(commands, { maxCommands: 40 }), (cmds) => {
-        const model: Model = { order: [], messageOf: new Map(), seqByTarget: [], generation: 0, exited: false };
+        const model: Model = { ref: new WakeReferenceModel(CAPACITY), seqByTarget: [] };
         const real = wakeHarness({ capacity: CAPACITY, autoDeliver: false });
         fc.modelRun(() => ({ model, real }), cmds);
         drain(model, real);
         checkInvariants(model, real);
         // every wake is terminal once its turns have ended, and the table is empty
-        for (const token of model.order) expect(TERMINAL.has(statusOf(real, token) ?? '')).toBe(true);
+        for (const token of model.ref.order) expect(TERMINAL.has(statusOf(real, token) ?? '')).toBe(true);
         expect(pendingTokens(real)).toEqual([]);
-        expect(real.released.length).toBe(model.order.length);
+        expect(real.released.length).toBe(model.ref.order.length);
       }),
       { numRuns: 1000 },
     );
