@@ -16,15 +16,8 @@ export { DEFAULT_RESTART_POLICY, RestartSupervisor } from './supervisor.js';
 export type { RestartPolicy, RestartDecision } from './supervisor.js';
 export { RuntimeSkeleton } from './runtime-skeleton.js';
 export type { RuntimeSkeletonOptions } from './runtime-skeleton.js';
-export type {
-  ConnectResult,
-  DriverContext,
-  DriverEvent,
-  DriverSession,
-  LaunchSpec,
-  RuntimeDriver,
-  WireResult,
-} from './runtime-driver.js';
+export type { AgentLaunchOptions, ConnectResult, LaunchSpec, RuntimeDriver } from './runtime-driver.js';
+export type { DriverContext, DriverEvent, DriverSession, WireResult } from './driver-session.js';
 export { ClaudeCodeAdapter } from './claude-code/claude-code-adapter.js';
 export type { ClaudeCodeAdapterOptions } from './claude-code/claude-code-adapter.js';
 export { ClaudeDriver } from './claude-code/claude-driver.js';

@@ -3,69 +3,29 @@
  * differs (STYLE.md habit 12). The skeleton owns the process, the prompt queue, restarts, the
  * session store, generations, stop/kill and the host vocabulary; a driver owns the launch
  * spec, opening (or resuming) its session on one process, submitting a prompt, interrupting,
- * and mapping its wire's messages onto the few `DriverEvent`s below.
+ * and mapping its wire's messages onto the few `DriverEvent`s of driver-session.ts.
  *
  * A capability added to every runtime touches the skeleton plus one driver file per runtime.
  */
-import type { SchedulerLike } from 'rxjs';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
-import type { DaemonLog } from '../daemon-types.js';
-import type { RuntimeProcess } from './runtime-process.js';
+import type { DriverContext, DriverSession } from './driver-session.js';
 
-/** The wire's turn facts, in runtime-neutral words. Local text is reduced to counts by the skeleton (contract §6.5). */
-export type DriverEvent =
-  /** The provider session id is known (e.g. Claude's `system/init`); the skeleton remembers it with the fingerprint. */
-  | { readonly type: 'session'; readonly sessionId: string }
-  | { readonly type: 'turn_started' }
-  /** A tool call the runtime started; settles nothing (contract §9.2). */
-  | { readonly type: 'tool_call'; readonly name: string }
-  /** Local assistant text: diagnostics only, never stored or sent (contract §6.5). */
-  | { readonly type: 'local_text'; readonly text: string }
-  /** `failed` carries the wire's error (the skeleton bounds it). */
-  | {
-      readonly type: 'turn_ended';
-      readonly outcome: 'completed' | 'failed' | 'interrupted';
-      readonly error: string | null;
-    };
-
-/** A wire operation's outcome: errors are values at this boundary. */
-export type WireResult = { readonly ok: true } | { readonly ok: false; readonly message: string };
+/** The agent's own settings every driver launches with (DESIGN.md "Config"); its args and env go last, on top. */
+export interface AgentLaunchOptions {
+  readonly agentId: string;
+  readonly args: readonly string[];
+  /** On top of the inherited basics; the daemon's isolation vars win. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Absolute working directory of the runtime. */
+  readonly cwd: string;
+  readonly model: string | null;
+}
 
 export interface LaunchSpec {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string;
-}
-
-/** What a driver gets for one process generation. */
-export interface DriverContext {
-  readonly generation: number;
-  readonly process: RuntimeProcess;
-  /** The stored session to resume: its thread-contract fingerprint matched (contract §8.1); else null. */
-  readonly resumeSessionId: string | null;
-  readonly scheduler: SchedulerLike;
-  readonly log: DaemonLog | undefined;
-  /** Events of a replaced process are dropped by the skeleton (generation-tagged watches). */
-  emit(event: DriverEvent): void;
-  /** Resolves after `ms` on the injected scheduler (readiness polling). */
-  delay(ms: number): Promise<void>;
-  /**
-   * `finalCheck: 'in_turn'`: the runtime asks at its own boundary (Claude's Stop hook). The
-   * skeleton asks the host (contract §8.3); `answer` writes the reply into the runtime (null:
-   * let the turn end) and resolves whether it was written.
-   */
-  askInTurn(answer: (finalCheck: string | null) => Promise<boolean>): Promise<void>;
-}
-
-/** One open session on one process. */
-export interface DriverSession {
-  /** Writes one prompt as a new turn in the same session; resolves once the runtime accepted it. */
-  submit(text: string): Promise<WireResult>;
-  /** Cancels the running turn (it then ends `interrupted`). */
-  interrupt(): Promise<WireResult>;
-  /** The process is exiting or gone: release wire resources (event streams). */
-  close?(): void;
 }
 
 export type ConnectResult =

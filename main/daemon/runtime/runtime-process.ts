@@ -117,7 +117,7 @@ export class RuntimeProcess {
   /**
    * Closes stdin (and waits `stdinGraceMs` for a clean exit), then SIGTERM to the process group,
    * SIGKILL after the grace period, and a final SIGKILL to the group even when the leader exited
-   * first (children may outlive it). Idempotent.
+   * first (children may outlive it); resolves once the group is gone. Idempotent.
    */
   async stop(): Promise<ProcessExit> {
     this.#child.stdin?.end();
@@ -127,7 +127,14 @@ export class RuntimeProcess {
       if (!(await this.#exitWithin(this.#grace))) this.#signalGroup('SIGKILL');
     }
     this.#signalGroup('SIGKILL');
+    await this.#groupGone();
     return this.exited;
+  }
+
+  /** Signals arrive asynchronously: resolves once no process of the group runs (or after the grace period). */
+  async #groupGone(): Promise<void> {
+    const deadline = this.#scheduler.now() + this.#grace;
+    while (this.groupAlive() && this.#scheduler.now() < deadline) await firstValueFrom(timer(10, this.#scheduler));
   }
 
   /** Sends `signal` to the process group (a start that failed is abandoned with SIGKILL). */

@@ -17,38 +17,15 @@
  *
  * Runtime text is never a message (contract §6.1, §6.5): local text leaves here as counts.
  */
-import {
-  Subject,
-  asyncScheduler,
-  firstValueFrom,
-  from,
-  map,
-  race,
-  timer,
-  type SchedulerLike,
-  type Subscription,
-} from 'rxjs';
+import { asyncScheduler, firstValueFrom, from, map, race, timer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
 import { PromptQueue } from './prompt-queue.js';
-import {
-  boundedDetail,
-  textMetrics,
-  type DeliverResult,
-  type RuntimeAdapter,
-  type RuntimeEvent,
-  type RuntimeEventEnvelope,
-  type StartResult,
-  type TurnBoundaryHost,
-} from './runtime-adapter.js';
-import type {
-  ConnectResult,
-  DriverContext,
-  DriverEvent,
-  DriverSession,
-  LaunchSpec,
-  RuntimeDriver,
-} from './runtime-driver.js';
+import { boundedDetail, textMetrics } from '../diagnostics.js';
+import type { DeliverResult, RuntimeAdapter, StartResult, TurnBoundaryHost } from './runtime-adapter.js';
+import { RuntimeEventStream } from './runtime-event-stream.js';
+import type { DriverContext, DriverEvent, DriverSession } from './driver-session.js';
+import type { ConnectResult, LaunchSpec, RuntimeDriver } from './runtime-driver.js';
 import { RuntimeProcess, type ProcessExit } from './runtime-process.js';
 import type { RuntimeSessionStore } from './runtime-session-store.js';
 import { DEFAULT_RESTART_POLICY, RestartSupervisor, type RestartPolicy } from './supervisor.js';
@@ -75,8 +52,8 @@ export class RuntimeSkeleton implements RuntimeAdapter {
   readonly runtime: RuntimeKind;
   readonly driver: RuntimeDriver;
   readonly #o: RuntimeSkeletonOptions;
-  readonly #events = new Subject<RuntimeEventEnvelope>();
-  readonly events$ = this.#events.asObservable();
+  readonly #events = new RuntimeEventStream();
+  readonly events$ = this.#events.events$;
   readonly #supervisor: RestartSupervisor;
   readonly #scheduler: SchedulerLike;
   readonly #queue = new PromptQueue((text) => this.#submit(text));
@@ -172,10 +149,6 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     this.#events.complete();
   }
 
-  #emit(generation: number, event: RuntimeEvent): void {
-    if (!this.#events.closed) this.#events.next({ ...event, generation } as RuntimeEventEnvelope);
-  }
-
   /** Start attempts; on a first start a stale `--resume` is retried fresh once (resumeAt `launch`). */
   async #launch(restart: boolean): Promise<StartResult> {
     const attempts = this.driver.startAttempts ?? 1;
@@ -234,7 +207,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
       const id = opening.sessionId;
       if (id !== null && !(stored?.sessionId === id && stored.fingerprint === fingerprint))
         sessionStore.save({ sessionId: id, fingerprint });
-      this.#emit(generation, { type: 'ready', sessionId: id, resumed: opening.resumed });
+      this.#events.emit(generation, { type: 'ready', sessionId: id, resumed: opening.resumed });
       return { result: { ok: true, sessionId: id, resumed: opening.resumed }, staleResume: false };
     }
     if (proc.exit === null) {
@@ -303,14 +276,14 @@ export class RuntimeSkeleton implements RuntimeAdapter {
         this.#checks = 0;
         if (this.#turnOpen) return;
         this.#turnOpen = true;
-        this.#emit(generation, { type: 'turn_start', sessionId: this.#sessionId });
+        this.#events.emit(generation, { type: 'turn_start', sessionId: this.#sessionId });
         return;
       case 'tool_call':
-        this.#emit(generation, { type: 'tool_call', name: e.name });
+        this.#events.emit(generation, { type: 'tool_call', name: e.name });
         return;
       case 'local_text':
         // contract §6.5: the text stops here; only its counts travel.
-        if (e.text !== '') this.#emit(generation, { type: 'local_text', ...textMetrics(e.text) });
+        if (e.text !== '') this.#events.emit(generation, { type: 'local_text', ...textMetrics(e.text) });
         return;
       case 'turn_ended':
         void this.#onTurnEnded(generation, e.outcome, e.error);
@@ -321,7 +294,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
   async #onTurnEnded(g: number, outcome: 'completed' | 'failed' | 'interrupted', error: string | null): Promise<void> {
     const d = this.driver;
     if (outcome === 'failed')
-      this.#emit(g, { type: 'runtime_error', detail: boundedDetail(error ?? `the ${d.label} turn failed`) });
+      this.#events.emit(g, { type: 'runtime_error', detail: boundedDetail(error ?? `the ${d.label} turn failed`) });
     if (outcome !== 'completed' || (d.finalCheck === 'in_turn' && this.#asked)) {
       this.#endTurn(g, outcome === 'failed' ? 'error' : outcome);
       this.#queue.turnEnded();
@@ -340,7 +313,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     const submitted = this.#queue.submitFirst(text);
     this.#queue.turnEnded();
     const res = await submitted;
-    this.#emit(g, {
+    this.#events.emit(g, {
       type: 'final_check',
       outcome: res.ok ? 'injected' : 'failed',
       via: 'user_message',
@@ -354,7 +327,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     this.#asked = true;
     let text = await this.#askHost(g, 'stop_hook');
     if (text !== null && this.#checks >= MAX_IN_TURN_CHECKS) {
-      this.#emit(g, {
+      this.#events.emit(g, {
         type: 'final_check',
         outcome: 'failed',
         via: 'stop_hook',
@@ -365,7 +338,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     if (text !== null) this.#checks += 1;
     const wrote = await answer(text);
     if (text !== null)
-      this.#emit(g, {
+      this.#events.emit(g, {
         type: 'final_check',
         outcome: wrote ? 'injected' : 'failed',
         via: 'stop_hook',
@@ -378,7 +351,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     try {
       return await this.#o.host.onTurnBoundary();
     } catch (err) {
-      this.#emit(g, {
+      this.#events.emit(g, {
         type: 'final_check',
         outcome: 'failed',
         via,
@@ -391,7 +364,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
   #endTurn(g: number, outcome: 'completed' | 'error' | 'interrupted'): void {
     if (!this.#turnOpen) return;
     this.#turnOpen = false;
-    this.#emit(g, { type: 'turn_end', outcome });
+    this.#events.emit(g, { type: 'turn_end', outcome });
   }
 
   async #submit(text: string): Promise<DeliverResult> {
@@ -415,12 +388,12 @@ export class RuntimeSkeleton implements RuntimeAdapter {
       message: `The ${this.driver.label} runtime exited before this delivery could be written.`,
     });
     if (this.#turnOpen && !expected)
-      this.#emit(generation, {
+      this.#events.emit(generation, {
         type: 'runtime_error',
         detail: boundedDetail(`${this.driver.label} exited during a turn (code ${exit.code}, signal ${exit.signal})`),
       });
     this.#turnOpen = false;
-    this.#emit(generation, { type: 'exit', code: exit.code, signal: exit.signal, expected });
+    this.#events.emit(generation, { type: 'exit', code: exit.code, signal: exit.signal, expected });
     log?.info(`${this.runtime} exited`, { agentId, generation, code: exit.code, signal: exit.signal, expected });
     // A start that fails is reported by its start (or its restart attempt), not restarted from here.
     if (!expected && wasReady) this.#scheduleRestart(generation);
@@ -434,10 +407,10 @@ export class RuntimeSkeleton implements RuntimeAdapter {
         runtime: this.runtime,
         restarts: decision.restarts,
       });
-      this.#emit(generation, { type: 'gave_up', restarts: decision.restarts });
+      this.#events.emit(generation, { type: 'gave_up', restarts: decision.restarts });
       return;
     }
-    this.#emit(generation, { type: 'restart_scheduled', attempt: decision.attempt, delayMs: decision.delayMs });
+    this.#events.emit(generation, { type: 'restart_scheduled', attempt: decision.attempt, delayMs: decision.delayMs });
     this.#restartTimer = timer(decision.delayMs, this.#scheduler).subscribe(() => {
       this.#restartTimer = null;
       if (this.#stopping) return;

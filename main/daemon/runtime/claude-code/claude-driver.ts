@@ -14,27 +14,15 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
-import type {
-  ConnectResult,
-  DriverContext,
-  DriverSession,
-  LaunchSpec,
-  RuntimeDriver,
-  WireResult,
-} from '../runtime-driver.js';
+import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
+import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
 import { initialTurnState, mapClaudeEvent } from './claude-event-mapper.js';
 import { claudeLaunch } from './claude-launch.js';
 import { StreamJsonParser } from './stream-json-parser.js';
 
-export interface ClaudeDriverOptions {
-  readonly agentId: string;
-  /** From the agent's config (DESIGN.md "Config"). */
+export interface ClaudeDriverOptions extends AgentLaunchOptions {
+  /** null → this project's node_modules/.bin/claude, else `claude` on PATH. */
   readonly command: string | null;
-  readonly args: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-  readonly model: string | null;
-  /** Absolute working directory of the runtime. */
-  readonly cwd: string;
   readonly mcp: McpEndpoint;
   /** Per-agent dir for HOME and CLAUDE_CONFIG_DIR. */
   readonly runtimeDir: string;
@@ -65,7 +53,7 @@ export class ClaudeDriver implements RuntimeDriver {
     this.startTimeoutMs = options.startTimeoutMs ?? 60_000;
   }
 
-  async launch(resumeSessionId: string | null): Promise<LaunchSpec> {
+  async launch(resumeSessionId: string | null) {
     const o = this.#o;
     const launch = claudeLaunch({
       command: o.command,

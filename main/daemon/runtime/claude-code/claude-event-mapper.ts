@@ -5,7 +5,7 @@
  * Pure, so it is table-tested without the CLI; control messages are handled by the driver.
  */
 import { boundedDetail } from '../runtime-adapter.js';
-import type { DriverEvent } from '../runtime-driver.js';
+import type { DriverEvent } from '../driver-session.js';
 
 export interface ClaudeTurnState {
   turnOpen: boolean;

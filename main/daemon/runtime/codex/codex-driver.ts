@@ -8,36 +8,24 @@
  */
 import { join } from 'node:path';
 import { boundedDetail } from '../runtime-adapter.js';
-import type {
-  ConnectResult,
-  DriverContext,
-  DriverSession,
-  LaunchSpec,
-  RuntimeDriver,
-  WireResult,
-} from '../runtime-driver.js';
+import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
+import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
 import { runtimeBaseEnv } from '../runtime-env.js';
 import { get, str } from '../wire-json.js';
 import { CODEX_MCP_TOKEN_ENV, writeCodexHome, type CodexProvider } from './codex-config.js';
 import { CodexRpcClient, type RpcNotification } from './codex-rpc-client.js';
 import { answerCodexServerRequest } from './codex-server-requests.js';
 
-export interface CodexDriverOptions {
-  readonly agentId: string;
+/** `args` (e.g. `-c key=value` overrides) go after `app-server`. */
+export interface CodexDriverOptions extends AgentLaunchOptions {
   /** The `codex` executable. */
   readonly command: string;
-  /** The agent's own args (e.g. `-c key=value` overrides), passed after `app-server`. */
-  readonly args: readonly string[];
-  /** The agent's own env, on top of the inherited basics; the daemon's isolation vars win. */
-  readonly env: Readonly<Record<string, string>>;
-  readonly cwd: string;
   /** Per-agent runtime home: HOME and CODEX_HOME live under it. */
   readonly home: string;
-  readonly mcp: { readonly url: string; readonly token: string };
-  readonly model: string | null;
   readonly provider: CodexProvider | null;
   /** The thread contract, as the thread's developer instructions. */
   readonly developerInstructions: string | null;
+  readonly mcp: { readonly url: string; readonly token: string };
   readonly readyTimeoutMs?: number;
 }
 
@@ -56,7 +44,7 @@ export class CodexDriver implements RuntimeDriver {
     this.startTimeoutMs = options.readyTimeoutMs ?? 30_000;
   }
 
-  async launch(): Promise<LaunchSpec> {
+  async launch() {
     const o = this.#o;
     const codexHome = join(o.home, 'codex-home');
     await writeCodexHome(codexHome, { mcpUrl: o.mcp.url, model: o.model, provider: o.provider });

@@ -9,31 +9,20 @@
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../free-port.js';
 import { boundedDetail } from '../runtime-adapter.js';
-import type {
-  ConnectResult,
-  DriverContext,
-  DriverSession,
-  LaunchSpec,
-  RuntimeDriver,
-  WireResult,
-} from '../runtime-driver.js';
+import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
+import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
 import { runtimeBaseEnv } from '../runtime-env.js';
 import { get, str } from '../wire-json.js';
 import { OpencodeClient, type EventStream, type OpencodeEvent } from './opencode-client.js';
 import { opencodeDirs, opencodeIsolationEnv, writeOpencodeHome, type OpencodeProvider } from './opencode-config.js';
 
-export interface OpencodeDriverOptions {
-  readonly agentId: string;
+/** `args` go after `serve --port N --hostname 127.0.0.1 --pure`. */
+export interface OpencodeDriverOptions extends AgentLaunchOptions {
   /** The `opencode` executable. */
   readonly command: string;
-  /** The agent's own args, after `serve --port N --hostname 127.0.0.1 --pure`. */
-  readonly args: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-  readonly cwd: string;
+  readonly mcp: { readonly url: string; readonly token: string };
   /** Per-agent runtime home: HOME and the XDG dirs live under it. */
   readonly home: string;
-  readonly mcp: { readonly url: string; readonly token: string };
-  readonly model: string | null;
   readonly provider: OpencodeProvider | null;
   readonly readyTimeoutMs?: number;
 }
@@ -57,7 +46,7 @@ export class OpencodeDriver implements RuntimeDriver {
     this.startTimeoutMs = options.readyTimeoutMs ?? 45_000;
   }
 
-  async launch(): Promise<LaunchSpec> {
+  async launch() {
     const o = this.#o;
     const dirs = opencodeDirs(o.home);
     await writeOpencodeHome(dirs, { mcpUrl: o.mcp.url, model: o.model, provider: o.provider });

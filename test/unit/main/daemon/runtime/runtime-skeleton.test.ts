@@ -6,14 +6,8 @@
 import { VirtualTimeScheduler } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeEventEnvelope } from '../../../../../main/daemon/runtime/runtime-adapter.js';
-import type {
-  ConnectResult,
-  DriverContext,
-  DriverEvent,
-  LaunchSpec,
-  RuntimeDriver,
-  WireResult,
-} from '../../../../../main/daemon/runtime/runtime-driver.js';
+import type { DriverContext, DriverEvent, WireResult } from '../../../../../main/daemon/runtime/driver-session.js';
+import type { ConnectResult, LaunchSpec, RuntimeDriver } from '../../../../../main/daemon/runtime/runtime-driver.js';
 import {
   memorySessionStore,
   type RuntimeSessionStore,
