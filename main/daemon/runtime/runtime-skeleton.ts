@@ -199,8 +199,10 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     log?.info(`${d.runtime} starting`, { agentId, generation, resume: resume !== null });
     void proc.exited.then((exit) => this.#onExit(generation, proc, exit));
 
-    const opening = await this.#open(this.#context(generation, proc, resume), proc);
-    if (opening !== 'timeout' && opening !== 'exited' && opening.ok && proc.exit === null && !this.#stopping) {
+    const connected = await this.#open(this.#context(generation, proc, resume), proc);
+    // An exit that raced the session's opening is an exit before ready.
+    const opening = typeof connected !== 'string' && connected.ok && proc.exit !== null ? 'exited' : connected;
+    if (typeof opening !== 'string' && opening.ok && !this.#stopping) {
       this.#session = opening.session;
       this.#sessionId = opening.sessionId;
       this.#resumed = opening.resumed;
