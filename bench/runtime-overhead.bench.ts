@@ -4,13 +4,13 @@
  * measured in the same run with the fake model server on 127.0.0.1.
  *
  * Per `[[tool]]` turn:
- * - deliver→turn.start: from the binding handing the delivery to the adapter (`submit`) to the
- *   runtime's turn-start event (adapter write + the CLI's own time to begin the turn);
- * - submit accepted: from `submit` to the runtime accepting the prompt (`turn/start` answer,
+ * - deliver→turn.start: from the binding handing the delivery to the adapter (`deliver`) to the
+ *   adapter's `turn_start` event (adapter write + the CLI's own time to begin the turn);
+ * - submit accepted: from `deliver` to the runtime accepting the prompt (`turn/start` answer,
  *   `prompt_async` 204);
  * - send→terminal: from the MCP `message_send` reaching the daemon's handler to the wake's
  *   terminal `reply_sent` event (guard, store, wake table) — the ACK returns right after;
- * - CLI turn: turn.start → turn.end as the CLI reports it.
+ * - CLI turn: `turn_start` → `turn_end` as the adapter reports them (a `[[tool]]` turn has no final-check).
  *
  * Result: value = turns/s the daemon path (deliver→turn.start + send→terminal, summed over the
  * runtimes) would sustain, baseline = turns/s of the CLIs' own turn time (summed likewise);
@@ -44,14 +44,13 @@ async function measure(kind: RealRuntimeKind, turns: number): Promise<{ samples:
   const h = await RuntimeHarness.start(kind);
   const startupMs = performance.now() - t0;
   // Instrument the two daemon-side edges without changing behaviour.
-  const inner = h.inner;
-  const runtime = inner as { submit: typeof inner.submit };
-  const submit = runtime.submit.bind(inner);
+  const adapter = h.inner;
+  const deliver = adapter.deliver.bind(adapter);
   let submitAt = 0;
   let acceptedAt = 0;
-  runtime.submit = async (prompt: Parameters<typeof inner.submit>[0]) => {
+  adapter.deliver = async (text: string) => {
     submitAt = performance.now();
-    const res = await submit(prompt);
+    const res = await deliver(text);
     acceptedAt = performance.now();
     return res;
   };
@@ -64,9 +63,9 @@ async function measure(kind: RealRuntimeKind, turns: number): Promise<{ samples:
   };
   let turnStartAt = 0;
   let turnEndAt = 0;
-  const sub = inner.events$.subscribe((e) => {
-    if (e.type === 'turn.start') turnStartAt = performance.now();
-    if (e.type === 'turn.end') turnEndAt = performance.now();
+  const sub = adapter.events$.subscribe((e) => {
+    if (e.type === 'turn_start') turnStartAt = performance.now();
+    if (e.type === 'turn_end') turnEndAt = performance.now();
   });
   const samples: TurnSample[] = [];
   try {

@@ -14,26 +14,20 @@ export { fileSessionStore, memorySessionStore } from './runtime-session-store.js
 export type { RuntimeSessionStore, StoredRuntimeSession } from './runtime-session-store.js';
 export { DEFAULT_RESTART_POLICY, RestartSupervisor } from './supervisor.js';
 export type { RestartPolicy, RestartDecision } from './supervisor.js';
+export { RuntimeSkeleton } from './runtime-skeleton.js';
+export type { RuntimeSkeletonOptions } from './runtime-skeleton.js';
+export type { AgentLaunchOptions, ConnectResult, LaunchSpec, RuntimeDriver } from './runtime-driver.js';
+export type { DriverContext, DriverEvent, DriverSession, WireResult } from './driver-session.js';
 export { ClaudeCodeAdapter } from './claude-code/claude-code-adapter.js';
 export type { ClaudeCodeAdapterOptions } from './claude-code/claude-code-adapter.js';
+export { ClaudeDriver } from './claude-code/claude-driver.js';
 export { CLAUDE_SEND_TOOL, CLAUDE_REACTION_TOOL } from './claude-code/claude-launch.js';
 export { DemoRuntime, DEMO_LABEL, DEFAULT_DEMO_TASK_MS } from './demo/demo-runtime.js';
 export type { DemoRuntimeOptions } from './demo/demo-runtime.js';
 export { exactTargets } from './prompt-targets.js';
-export { TurnRuntimeAdapter } from './turn-runtime-adapter.js';
-export type { TurnRuntimeAdapterOptions } from './turn-runtime-adapter.js';
-export type {
-  AgentRuntime,
-  RuntimeErrorCode,
-  RuntimeFailure,
-  RuntimePrompt,
-  RuntimeResult,
-  SubmitReceipt,
-  TurnOutcome,
-} from './agent-runtime.js';
-export { CodexRuntime } from './codex/codex-runtime.js';
-export type { CodexRuntimeOptions } from './codex/codex-runtime.js';
+export { CodexDriver } from './codex/codex-driver.js';
+export type { CodexDriverOptions } from './codex/codex-driver.js';
 export { codexProviderFromAgentEnv, renderCodexConfig, writeCodexHome } from './codex/codex-config.js';
-export { OpencodeRuntime } from './opencode/opencode-runtime.js';
-export type { OpencodeRuntimeOptions } from './opencode/opencode-runtime.js';
+export { OpencodeDriver } from './opencode/opencode-driver.js';
+export type { OpencodeDriverOptions } from './opencode/opencode-driver.js';
 export { opencodeProviderFromAgentEnv, renderOpencodeConfig, writeOpencodeHome } from './opencode/opencode-config.js';

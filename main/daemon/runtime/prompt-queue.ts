@@ -2,15 +2,17 @@
  * One turn at a time per session: a prompt submitted while a turn runs waits here and starts
  * after that turn ends, so every delivery and every final-check is its own turn with its own
  * turn end (Codex's `turn/start` on an active turn would steer it instead; OpenCode would fold
- * it into the running loop). Each waiting submit resolves when its own turn was accepted.
+ * it into the running loop; Claude Code would fold it into the turn and count it as seen by
+ * the turn's Stop hook). Each waiting submit resolves when its own turn was accepted.
  */
-import type { RuntimeFailure, RuntimePrompt, RuntimeResult, SubmitReceipt } from './agent-runtime.js';
+import type { DeliverResult } from './runtime-adapter.js';
 
-type Starter = (prompt: RuntimePrompt) => Promise<RuntimeResult<SubmitReceipt>>;
+type Starter = (text: string) => Promise<DeliverResult>;
+type Failure = Extract<DeliverResult, { ok: false }>;
 
 interface Waiting {
-  readonly prompt: RuntimePrompt;
-  readonly resolve: (result: RuntimeResult<SubmitReceipt>) => void;
+  readonly text: string;
+  readonly resolve: (result: DeliverResult) => void;
 }
 
 export class PromptQueue {
@@ -30,9 +32,17 @@ export class PromptQueue {
     return this.#waiting.length;
   }
 
-  submit(prompt: RuntimePrompt): Promise<RuntimeResult<SubmitReceipt>> {
+  submit(text: string): Promise<DeliverResult> {
     return new Promise((resolve) => {
-      this.#waiting.push({ prompt, resolve });
+      this.#waiting.push({ text, resolve });
+      this.#pump();
+    });
+  }
+
+  /** Ahead of every waiting prompt (a final-check continues the turn that just ended: contract §8.3). */
+  submitFirst(text: string): Promise<DeliverResult> {
+    return new Promise((resolve) => {
+      this.#waiting.unshift({ text, resolve });
       this.#pump();
     });
   }
@@ -44,12 +54,12 @@ export class PromptQueue {
   }
 
   /** Refuses every waiting prompt (interrupt); the running turn still ends by its own event. */
-  dropWaiting(failure: RuntimeFailure): void {
+  dropWaiting(failure: Failure): void {
     for (const w of this.#waiting.splice(0)) w.resolve(failure);
   }
 
   /** Refuses every waiting prompt and forgets the running turn (the process is gone). */
-  clear(failure: RuntimeFailure): void {
+  clear(failure: Failure): void {
     this.#busy = false;
     for (const w of this.#waiting.splice(0)) w.resolve(failure);
   }
@@ -59,7 +69,7 @@ export class PromptQueue {
     const next = this.#waiting.shift();
     if (next === undefined) return;
     this.#busy = true;
-    void this.#start(next.prompt).then(
+    void this.#start(next.text).then(
       (result) => {
         if (!result.ok) {
           // Not accepted: no turn runs, so the next prompt may start.
@@ -74,7 +84,7 @@ export class PromptQueue {
         this.#busy = false;
         next.resolve({
           ok: false,
-          code: 'submit_failed',
+          code: 'write_failed',
           message: `internal: ${err instanceof Error ? err.message : String(err)}`,
         });
         this.#pump();

@@ -1,21 +1,22 @@
 /**
- * Builds the runtime adapter an agent's config asks for: Claude Code (stream-json), Codex
- * (app-server) and OpenCode (serve) real CLIs, or the in-process demo.
+ * Builds the runtime adapter an agent's config asks for: the shared skeleton around the Claude
+ * Code (stream-json), Codex (app-server) or OpenCode (serve) driver, or the in-process demo.
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentConfig } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';
-import { ClaudeCodeAdapter } from './claude-code/claude-code-adapter.js';
-import { CodexRuntime } from './codex/codex-runtime.js';
+import { ClaudeDriver } from './claude-code/claude-driver.js';
 import { codexProviderFromAgentEnv } from './codex/codex-config.js';
+import { CodexDriver } from './codex/codex-driver.js';
 import { DemoRuntime } from './demo/demo-runtime.js';
-import { OpencodeRuntime } from './opencode/opencode-runtime.js';
 import { opencodeProviderFromAgentEnv } from './opencode/opencode-config.js';
-import { TurnRuntimeAdapter } from './turn-runtime-adapter.js';
+import { OpencodeDriver } from './opencode/opencode-driver.js';
 import type { RuntimeAdapter, TurnBoundaryHost } from './runtime-adapter.js';
+import type { RuntimeDriver } from './runtime-driver.js';
 import { fileSessionStore, type RuntimeSessionStore } from './runtime-session-store.js';
+import { RuntimeSkeleton } from './runtime-skeleton.js';
 
 export interface RuntimeDeps {
   /** From `AgentteamMcpServer.issueToken(agent.id)`. */
@@ -29,7 +30,7 @@ export interface RuntimeDeps {
   readonly threadContractFingerprint: string;
   /** The thread contract itself, where the runtime has a carrier for it (Claude's system prompt, Codex's developer instructions). */
   readonly threadContractText?: string;
-  /** Defaults to `<runtime dir>/session.json`. */
+  /** Where every runtime remembers its session for resume; defaults to `<runtime dir>/session.json`. */
   readonly sessionStore?: RuntimeSessionStore;
   readonly log?: DaemonLog;
 }
@@ -44,43 +45,24 @@ export function runtimeDirOf(dataDir: string, agentId: string): string {
 }
 
 export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): RuntimeAdapterResult {
+  const log = deps.log !== undefined ? { log: deps.log } : {};
+  if (agent.runtime === 'demo')
+    return {
+      ok: true,
+      adapter: new DemoRuntime({ agentId: agent.id, mcp: deps.mcp, host: deps.host, env: agent.env, ...log }),
+    };
   const runtimeDir = runtimeDirOf(deps.dataDir, agent.id);
-  switch (agent.runtime) {
-    case 'claude-code':
-      return {
-        ok: true,
-        adapter: new ClaudeCodeAdapter({
-          agentId: agent.id,
-          command: agent.command,
-          args: agent.args,
-          env: agent.env,
-          model: agent.model,
-          cwd: isAbsolute(agent.cwd) ? agent.cwd : resolve(deps.dataDir, agent.cwd),
-          mcp: deps.mcp,
-          runtimeDir,
-          projectRoot: deps.projectRoot,
-          threadContractFingerprint: deps.threadContractFingerprint,
-          threadContract: deps.threadContractText ?? null,
-          sessionStore: deps.sessionStore ?? fileSessionStore(join(runtimeDir, 'session.json')),
-          host: deps.host,
-          ...(deps.log !== undefined ? { log: deps.log } : {}),
-        }),
-      };
-    case 'demo':
-      return {
-        ok: true,
-        adapter: new DemoRuntime({
-          agentId: agent.id,
-          mcp: deps.mcp,
-          host: deps.host,
-          env: agent.env,
-          ...(deps.log !== undefined ? { log: deps.log } : {}),
-        }),
-      };
-    case 'codex':
-    case 'opencode':
-      return { ok: true, adapter: createTurnRuntimeAdapter(agent, agent.runtime, runtimeDir, deps) };
-  }
+  return {
+    ok: true,
+    adapter: new RuntimeSkeleton({
+      agentId: agent.id,
+      driver: driverFor(agent, agent.runtime, runtimeDir, deps),
+      host: deps.host,
+      threadContractFingerprint: deps.threadContractFingerprint,
+      sessionStore: deps.sessionStore ?? fileSessionStore(join(runtimeDir, 'session.json')),
+      ...log,
+    }),
+  };
 }
 
 /** `command` from config; null → this project's node_modules/.bin/<name>, else `<name>` on PATH. */
@@ -90,37 +72,43 @@ export function resolveRuntimeCommand(command: string | null, name: 'codex' | 'o
   return existsSync(local) ? local : name;
 }
 
-function createTurnRuntimeAdapter(
+/** The one per-runtime part: where the wire differs (runtime-driver.ts). */
+function driverFor(
   agent: AgentConfig,
-  kind: 'codex' | 'opencode',
+  kind: 'claude-code' | 'codex' | 'opencode',
   runtimeDir: string,
   deps: RuntimeDeps,
-): RuntimeAdapter {
+): RuntimeDriver {
+  const cwd = isAbsolute(agent.cwd) ? agent.cwd : resolve(deps.dataDir, agent.cwd);
+  const { args, env, model } = agent;
+  if (kind === 'claude-code')
+    return new ClaudeDriver({
+      agentId: agent.id,
+      command: agent.command,
+      args,
+      env,
+      model,
+      cwd,
+      mcp: deps.mcp,
+      runtimeDir,
+      projectRoot: deps.projectRoot,
+      threadContract: deps.threadContractText ?? null,
+    });
   const common = {
     agentId: agent.id,
     command: resolveRuntimeCommand(agent.command, kind, deps.projectRoot),
-    args: agent.args,
-    env: agent.env,
-    cwd: isAbsolute(agent.cwd) ? agent.cwd : resolve(deps.dataDir, agent.cwd),
+    args,
+    env,
+    cwd,
     home: join(runtimeDir, 'home'),
     mcp: { url: deps.mcp.url, token: deps.mcp.token },
-    model: agent.model,
-    ...(deps.log !== undefined ? { log: deps.log } : {}),
+    model,
   };
-  const runtime =
-    kind === 'codex'
-      ? new CodexRuntime({
-          ...common,
-          provider: codexProviderFromAgentEnv(agent.env),
-          threadContract: {
-            fingerprint: deps.threadContractFingerprint,
-            developerInstructions: deps.threadContractText ?? null,
-          },
-        })
-      : new OpencodeRuntime({
-          ...common,
-          provider: opencodeProviderFromAgentEnv(agent.env),
-          threadContract: { fingerprint: deps.threadContractFingerprint },
-        });
-  return new TurnRuntimeAdapter({ runtime, host: deps.host, ...(deps.log !== undefined ? { log: deps.log } : {}) });
+  return kind === 'codex'
+    ? new CodexDriver({
+        ...common,
+        provider: codexProviderFromAgentEnv(agent.env),
+        developerInstructions: deps.threadContractText ?? null,
+      })
+    : new OpencodeDriver({ ...common, provider: opencodeProviderFromAgentEnv(agent.env) });
 }

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
+import { asyncScheduler, firstValueFrom, map, race, timer, from, type SchedulerLike } from 'rxjs';
 
 export const STDERR_TAIL_BYTES = 16_384;
 
@@ -17,6 +18,10 @@ export interface RuntimeProcessOptions {
   readonly cwd: string;
   /** Grace period between SIGTERM and SIGKILL on stop. */
   readonly killGraceMs?: number;
+  /** On stop, how long the process may take to exit by itself after stdin closed, before SIGTERM. */
+  readonly stdinGraceMs?: number;
+  /** Runs the grace periods (TestScheduler in tests). */
+  readonly scheduler?: SchedulerLike;
 }
 
 export interface ProcessExit {
@@ -27,6 +32,8 @@ export interface ProcessExit {
 export class RuntimeProcess {
   readonly #child: ChildProcess;
   readonly #grace: number;
+  readonly #stdinGrace: number;
+  readonly #scheduler: SchedulerLike;
   #stderr = '';
   #exit: ProcessExit | null = null;
   #spawnError: Error | null = null;
@@ -34,9 +41,13 @@ export class RuntimeProcess {
   /** Resolves when stderr has ended (after exit, once children holding it are gone too). */
   readonly stderrEnded: Promise<void>;
 
-  private constructor(child: ChildProcess, grace: number) {
+  private constructor(child: ChildProcess, options: RuntimeProcessOptions) {
     this.#child = child;
-    this.#grace = grace;
+    this.#grace = options.killGraceMs ?? 3000;
+    this.#stdinGrace = options.stdinGraceMs ?? 0;
+    this.#scheduler = options.scheduler ?? asyncScheduler;
+    // EPIPE after exit: a write reports it through its callback, the exit through `exited`.
+    child.stdin?.on('error', () => undefined);
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {
       this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_BYTES);
@@ -71,7 +82,7 @@ export class RuntimeProcess {
       detached: true,
       windowsHide: true,
     });
-    return new RuntimeProcess(child, options.killGraceMs ?? 3000);
+    return new RuntimeProcess(child, options);
   }
 
   get pid(): number | null {
@@ -104,25 +115,38 @@ export class RuntimeProcess {
   }
 
   /**
-   * SIGTERM to the process group, SIGKILL after the grace period, and a final SIGKILL to the
-   * group even when the leader exited first (children may outlive it). Idempotent.
+   * Closes stdin (and waits `stdinGraceMs` for a clean exit), then SIGTERM to the process group,
+   * SIGKILL after the grace period, and a final SIGKILL to the group even when the leader exited
+   * first (children may outlive it); resolves once the group is gone. Idempotent.
    */
   async stop(): Promise<ProcessExit> {
     this.#child.stdin?.end();
+    if (this.#exit === null && this.#stdinGrace > 0) await this.#exitWithin(this.#stdinGrace);
     if (this.#exit === null) {
       this.#signalGroup('SIGTERM');
-      let timer: NodeJS.Timeout | undefined;
-      const killed = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          this.#signalGroup('SIGKILL');
-          resolve();
-        }, this.#grace);
-      });
-      await Promise.race([this.exited, killed]);
-      clearTimeout(timer);
+      if (!(await this.#exitWithin(this.#grace))) this.#signalGroup('SIGKILL');
     }
     this.#signalGroup('SIGKILL');
+    await this.#groupGone();
     return this.exited;
+  }
+
+  /** Signals arrive asynchronously: resolves once no process of the group runs (or after the grace period). */
+  async #groupGone(): Promise<void> {
+    const deadline = this.#scheduler.now() + this.#grace;
+    while (this.groupAlive() && this.#scheduler.now() < deadline) await firstValueFrom(timer(10, this.#scheduler));
+  }
+
+  /** Sends `signal` to the process group (a start that failed is abandoned with SIGKILL). */
+  kill(signal: NodeJS.Signals): void {
+    if (this.#exit === null) this.#signalGroup(signal);
+  }
+
+  /** Whether the process exited within `ms` (on the injected scheduler). */
+  #exitWithin(ms: number): Promise<boolean> {
+    return firstValueFrom(
+      race(from(this.exited).pipe(map(() => true)), timer(ms, this.#scheduler).pipe(map(() => false))),
+    );
   }
 
   /**

@@ -17,7 +17,7 @@ export interface RuntimeSessionStore {
   clear(): void;
 }
 
-/** A JSON file per agent in its runtime dir (atomic rename). The integrator may back this by the store instead. */
+/** A JSON file per agent in its runtime dir (atomic rename, owner-only). The integrator may back this by the store instead. */
 export function fileSessionStore(path: string): RuntimeSessionStore {
   return {
     load() {
@@ -32,7 +32,7 @@ export function fileSessionStore(path: string): RuntimeSessionStore {
     },
     save(session) {
       mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(`${path}.tmp`, JSON.stringify(session));
+      writeFileSync(`${path}.tmp`, JSON.stringify(session), { mode: 0o600 });
       renameSync(`${path}.tmp`, path);
     },
     clear() {

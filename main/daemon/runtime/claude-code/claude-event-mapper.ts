@@ -1,20 +1,20 @@
 /**
- * Maps Claude Code stream-json events onto runtime events (research/runtimes.md §3):
- * `system/init` opens a turn, `assistant` blocks become local_text counts and tool_call
- * names, `result` ends the turn (with runtime_error first when `is_error`). Pure, so it is
- * table-tested without the CLI; control messages are handled by the adapter.
+ * Maps Claude Code stream-json events onto driver events (research/runtimes.md §3):
+ * `system/init` names the session and opens a turn, `assistant` blocks become local text and
+ * tool call names, `result` ends the turn (failed with a structured detail when `is_error`).
+ * Pure, so it is table-tested without the CLI; control messages are handled by the driver.
  */
-import { boundedDetail, textMetrics, type RuntimeEvent } from '../runtime-adapter.js';
+import { boundedDetail } from '../runtime-adapter.js';
+import type { DriverEvent } from '../driver-session.js';
 
 export interface ClaudeTurnState {
   turnOpen: boolean;
-  sessionId: string | null;
   /** The host asked for an interrupt: an error result is then an interruption, not a failure. */
   interruptRequested: boolean;
 }
 
 export function initialTurnState(): ClaudeTurnState {
-  return { turnOpen: false, sessionId: null, interruptRequested: false };
+  return { turnOpen: false, interruptRequested: false };
 }
 
 type Json = Record<string, unknown>;
@@ -35,18 +35,19 @@ export function resultErrorDetail(ev: Json): string {
   return boundedDetail(parts.length > 0 ? parts.join(': ') : 'claude reported an error result');
 }
 
-export function mapClaudeEvent(state: ClaudeTurnState, ev: Json): RuntimeEvent[] {
-  const out: RuntimeEvent[] = [];
+export function mapClaudeEvent(state: ClaudeTurnState, ev: Json): DriverEvent[] {
+  const out: DriverEvent[] = [];
   const openTurn = () => {
     if (!state.turnOpen) {
       state.turnOpen = true;
-      out.push({ type: 'turn_start', sessionId: state.sessionId });
+      out.push({ type: 'turn_started' });
     }
   };
   switch (ev.type) {
     case 'system': {
       if (ev.subtype === 'init') {
-        state.sessionId = str(ev.session_id) ?? state.sessionId;
+        const sessionId = str(ev.session_id);
+        if (sessionId !== null) out.push({ type: 'session', sessionId });
         openTurn();
       }
       break;
@@ -59,7 +60,7 @@ export function mapClaudeEvent(state: ClaudeTurnState, ev: Json): RuntimeEvent[]
       const content = Array.isArray(message?.content) ? (message.content as Json[]) : [];
       for (const block of content) {
         if (block.type === 'text' && typeof block.text === 'string' && block.text !== '')
-          out.push({ type: 'local_text', ...textMetrics(block.text) });
+          out.push({ type: 'local_text', text: block.text });
         else if (block.type === 'tool_use' && typeof block.name === 'string')
           out.push({ type: 'tool_call', name: block.name });
       }
@@ -68,14 +69,11 @@ export function mapClaudeEvent(state: ClaudeTurnState, ev: Json): RuntimeEvent[]
     case 'result': {
       const interrupted = state.interruptRequested;
       state.interruptRequested = false;
-      if (!state.turnOpen) out.push({ type: 'turn_start', sessionId: str(ev.session_id) ?? state.sessionId });
+      openTurn();
       state.turnOpen = false;
-      if (ev.is_error === true && !interrupted) {
-        out.push({ type: 'runtime_error', detail: resultErrorDetail(ev) });
-        out.push({ type: 'turn_end', outcome: 'error' });
-      } else {
-        out.push({ type: 'turn_end', outcome: interrupted ? 'interrupted' : 'completed' });
-      }
+      if (ev.is_error === true && !interrupted)
+        out.push({ type: 'turn_ended', outcome: 'failed', error: resultErrorDetail(ev) });
+      else out.push({ type: 'turn_ended', outcome: interrupted ? 'interrupted' : 'completed', error: null });
       break;
     }
     default:

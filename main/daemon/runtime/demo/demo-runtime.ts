@@ -4,6 +4,11 @@
  * client and its own bearer token exactly like a real runtime, and implements the same
  * RuntimeAdapter. Everything it posts says it is the demo.
  *
+ * It shares the host vocabulary and the event stream (runtime-event-stream.ts) with the CLI
+ * runtimes, but not the skeleton (runtime-skeleton.ts): it has no process to spawn, restart or
+ * kill and no wire session to store or resume, and it answers each final-check in-process in
+ * the same turn (as `in_turn` does), so those parts would have nothing to do here.
+ *
  * Commands in the operator's message:
  * - `/slow`  a long quiet task (DEMO_TASK_MS, default 50 s: one silence-watchdog beacon at
  *            the default 45 s), then a reply;
@@ -26,10 +31,10 @@ import {
   type DeliverResult,
   type RuntimeAdapter,
   type RuntimeEvent,
-  type RuntimeEventEnvelope,
   type StartResult,
   type TurnBoundaryHost,
 } from '../runtime-adapter.js';
+import { RuntimeEventStream } from '../runtime-event-stream.js';
 
 export const DEMO_LABEL = '[demo]';
 /** One beacon at the default 45 s silence threshold before the reply. */
@@ -63,8 +68,8 @@ export function demoTaskMs(env: Readonly<Record<string, string>>): number {
 
 export class DemoRuntime implements RuntimeAdapter {
   readonly runtime = 'demo' as const;
-  private readonly events = new Subject<RuntimeEventEnvelope>();
-  readonly events$ = this.events.asObservable();
+  private readonly events = new RuntimeEventStream();
+  readonly events$ = this.events.events$;
   private readonly scheduler: SchedulerLike;
   private readonly interrupts = new Subject<void>();
   private client: Client | null = null;
@@ -137,7 +142,7 @@ export class DemoRuntime implements RuntimeAdapter {
   }
 
   private emit(event: RuntimeEvent): void {
-    if (!this.events.closed) this.events.next({ ...event, generation: this.generation });
+    this.events.emit(this.generation, event);
   }
 
   private async runTurn(text: string): Promise<void> {

@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { RuntimePrompt, RuntimeResult, SubmitReceipt } from '../../../../../main/daemon/runtime/agent-runtime.js';
 import { PromptQueue } from '../../../../../main/daemon/runtime/prompt-queue.js';
-
-const p = (text: string): RuntimePrompt => ({ kind: 'delivery', text });
+import type { DeliverResult } from '../../../../../main/daemon/runtime/runtime-adapter.js';
 
 function queue(refuse: (text: string) => boolean = () => false) {
   const started: string[] = [];
-  const q = new PromptQueue(async (prompt): Promise<RuntimeResult<SubmitReceipt>> => {
-    started.push(prompt.text);
-    return refuse(prompt.text)
-      ? { ok: false, code: 'submit_failed', message: 'no' }
-      : { ok: true, value: { generation: 1, turnId: prompt.text } };
+  const q = new PromptQueue(async (text): Promise<DeliverResult> => {
+    started.push(text);
+    return refuse(text) ? { ok: false, code: 'write_failed', message: 'no' } : { ok: true };
   });
   return { q, started };
 }
@@ -18,34 +14,47 @@ function queue(refuse: (text: string) => boolean = () => false) {
 describe('PromptQueue: one turn per prompt', () => {
   it('starts the next prompt only after the running turn ended', async () => {
     const { q, started } = queue();
-    const a = q.submit(p('a'));
-    const b = q.submit(p('b'));
-    expect(await a).toMatchObject({ ok: true, value: { turnId: 'a' } });
+    const a = q.submit('a');
+    const b = q.submit('b');
+    expect(await a).toEqual({ ok: true });
     await Promise.resolve();
     expect(started).toEqual(['a']);
     expect(q.busy).toBe(true);
     q.turnEnded();
-    expect(await b).toMatchObject({ ok: true, value: { turnId: 'b' } });
+    expect(await b).toEqual({ ok: true });
     expect(started).toEqual(['a', 'b']);
   });
 
   it('a refused prompt runs no turn, so the next one starts at once', async () => {
     const { q, started } = queue((t) => t === 'a');
-    const a = q.submit(p('a'));
-    const b = q.submit(p('b'));
-    expect(await a).toMatchObject({ ok: false, code: 'submit_failed' });
+    const a = q.submit('a');
+    const b = q.submit('b');
+    expect(await a).toMatchObject({ ok: false, code: 'write_failed' });
     expect(await b).toMatchObject({ ok: true });
     expect(started).toEqual(['a', 'b']);
   });
 
+  it('submitFirst goes ahead of every waiting prompt (a final-check continues the turn that ended)', async () => {
+    const { q, started } = queue();
+    await q.submit('delivery 1');
+    const waiting = q.submit('delivery 2');
+    const check = q.submitFirst('final-check');
+    q.turnEnded();
+    expect(await check).toEqual({ ok: true });
+    expect(started).toEqual(['delivery 1', 'final-check']);
+    q.turnEnded();
+    await waiting;
+    expect(started).toEqual(['delivery 1', 'final-check', 'delivery 2']);
+  });
+
   it('dropWaiting refuses waiting prompts but keeps the running turn; clear forgets it too', async () => {
     const { q } = queue();
-    await q.submit(p('a'));
-    const b = q.submit(p('b'));
-    q.dropWaiting({ ok: false, code: 'interrupt_failed', message: 'dropped' });
-    expect(await b).toMatchObject({ ok: false, code: 'interrupt_failed' });
+    await q.submit('a');
+    const b = q.submit('b');
+    q.dropWaiting({ ok: false, code: 'write_failed', message: 'dropped' });
+    expect(await b).toMatchObject({ ok: false, code: 'write_failed', message: 'dropped' });
     expect(q.busy).toBe(true);
-    q.clear({ ok: false, code: 'process_exited', message: 'gone' });
+    q.clear({ ok: false, code: 'not_running', message: 'gone' });
     expect(q.busy).toBe(false);
   });
 });

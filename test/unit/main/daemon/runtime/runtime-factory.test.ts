@@ -1,15 +1,15 @@
-import { CodexRuntime } from '../../../../../main/daemon/runtime/codex/codex-runtime.js';
-import { OpencodeRuntime } from '../../../../../main/daemon/runtime/opencode/opencode-runtime.js';
-import { TurnRuntimeAdapter } from '../../../../../main/daemon/runtime/turn-runtime-adapter.js';
 import { describe, expect, it } from 'vitest';
 import { AgentConfigSchema } from '../../../../../shared/config.js';
-import { ClaudeCodeAdapter } from '../../../../../main/daemon/runtime/claude-code/claude-code-adapter.js';
+import { ClaudeDriver } from '../../../../../main/daemon/runtime/claude-code/claude-driver.js';
+import { CodexDriver } from '../../../../../main/daemon/runtime/codex/codex-driver.js';
 import { DemoRuntime } from '../../../../../main/daemon/runtime/demo/demo-runtime.js';
+import { OpencodeDriver } from '../../../../../main/daemon/runtime/opencode/opencode-driver.js';
 import {
   createRuntimeAdapter,
   resolveRuntimeCommand,
   runtimeDirOf,
 } from '../../../../../main/daemon/runtime/runtime-factory.js';
+import { RuntimeSkeleton } from '../../../../../main/daemon/runtime/runtime-skeleton.js';
 
 const deps = {
   mcp: { url: 'http://127.0.0.1:1/mcp', token: 't', headers: { Authorization: 'Bearer t' } },
@@ -19,28 +19,30 @@ const deps = {
   threadContractFingerprint: 'fp',
 };
 
+function build(runtime: string) {
+  const made = createRuntimeAdapter(AgentConfigSchema.parse({ id: runtime, name: runtime, runtime }), deps);
+  if (!made.ok) throw new Error(made.message);
+  return made.adapter;
+}
+
 describe('createRuntimeAdapter', () => {
-  it('builds the adapter the config names, without starting it', () => {
-    const claude = createRuntimeAdapter(
-      AgentConfigSchema.parse({ id: 'claude', name: 'Claude', runtime: 'claude-code' }),
-      deps,
-    );
-    expect(claude.ok && claude.adapter).toBeInstanceOf(ClaudeCodeAdapter);
-    const demo = createRuntimeAdapter(AgentConfigSchema.parse({ id: 'demo', name: 'Demo', runtime: 'demo' }), deps);
-    expect(demo.ok && demo.adapter).toBeInstanceOf(DemoRuntime);
-    expect(runtimeDirOf('/data', 'claude')).toBe('/data/runtimes/claude');
+  it('builds every CLI runtime as the one skeleton around its driver, without starting it', () => {
+    const claude = build('claude-code');
+    expect(claude).toBeInstanceOf(RuntimeSkeleton);
+    expect((claude as RuntimeSkeleton).driver).toBeInstanceOf(ClaudeDriver);
+    expect((claude as RuntimeSkeleton).driver.finalCheck).toBe('in_turn');
+    const codex = build('codex');
+    expect((codex as RuntimeSkeleton).driver).toBeInstanceOf(CodexDriver);
+    expect(codex.runtime).toBe('codex');
+    const opencode = build('opencode');
+    expect((opencode as RuntimeSkeleton).driver).toBeInstanceOf(OpencodeDriver);
+    expect((opencode as RuntimeSkeleton).driver.finalCheck).toBe('next_turn');
+    expect((opencode as RuntimeSkeleton).generation).toBe(0);
   });
 
-  it('builds Codex and OpenCode as turn runtimes behind the same adapter interface', () => {
-    const codex = createRuntimeAdapter(AgentConfigSchema.parse({ id: 'codex', name: 'Codex', runtime: 'codex' }), deps);
-    expect(codex.ok && codex.adapter).toBeInstanceOf(TurnRuntimeAdapter);
-    expect(codex.ok && (codex.adapter as TurnRuntimeAdapter).inner).toBeInstanceOf(CodexRuntime);
-    expect(codex.ok && codex.adapter.runtime).toBe('codex');
-    const opencode = createRuntimeAdapter(
-      AgentConfigSchema.parse({ id: 'oc', name: 'OpenCode', runtime: 'opencode' }),
-      deps,
-    );
-    expect(opencode.ok && (opencode.adapter as TurnRuntimeAdapter).inner).toBeInstanceOf(OpencodeRuntime);
+  it('builds the in-process demo, and resolves runtime dirs and commands', () => {
+    expect(build('demo')).toBeInstanceOf(DemoRuntime);
+    expect(runtimeDirOf('/data', 'claude')).toBe('/data/runtimes/claude');
     expect(resolveRuntimeCommand('/opt/codex', 'codex', '/nowhere')).toBe('/opt/codex');
     expect(resolveRuntimeCommand(null, 'opencode', '/nowhere')).toBe('opencode');
   });

@@ -15,7 +15,7 @@ const tool = {
 };
 
 describe('mapClaudeEvent', () => {
-  it('maps a turn: init opens it once, text becomes counts, tool_use its name, result ends it', () => {
+  it('maps a turn: init names the session and opens the turn once, text and tool_use pass on, result ends it', () => {
     const state = initialTurnState();
     const events = [
       init,
@@ -24,16 +24,18 @@ describe('mapClaudeEvent', () => {
       init,
       { type: 'result', subtype: 'success', is_error: false, result: 'héllo 👋' },
     ].flatMap((e) => mapClaudeEvent(state, e));
+    // The skeleton reduces local text to counts (runtime-skeleton.test.ts: contract §6.5).
     expect(events).toEqual([
-      { type: 'turn_start', sessionId: 's1' },
-      { type: 'local_text', bytes: 11, runes: 7 },
+      { type: 'session', sessionId: 's1' },
+      { type: 'turn_started' },
+      { type: 'local_text', text: 'héllo 👋' },
       { type: 'tool_call', name: 'mcp__agentteam__message_send' },
-      { type: 'turn_end', outcome: 'completed' },
+      { type: 'session', sessionId: 's1' },
+      { type: 'turn_ended', outcome: 'completed', error: null },
     ]);
-    expect(JSON.stringify(events)).not.toContain('héllo');
   });
 
-  it('an error result is runtime_error (structured detail) then turn_end error; the synthetic error message is not local text', () => {
+  it('an error result ends the turn failed with its structured detail; the synthetic error message is not local text', () => {
     const state = initialTurnState();
     const synthetic = {
       type: 'assistant',
@@ -48,9 +50,9 @@ describe('mapClaudeEvent', () => {
       result: 'API Error: 400 bad',
     };
     expect([init, synthetic, result].flatMap((e) => mapClaudeEvent(state, e))).toEqual([
-      { type: 'turn_start', sessionId: 's1' },
-      { type: 'runtime_error', detail: 'api_error_status 400: API Error: 400 bad' },
-      { type: 'turn_end', outcome: 'error' },
+      { type: 'session', sessionId: 's1' },
+      { type: 'turn_started' },
+      { type: 'turn_ended', outcome: 'failed', error: 'api_error_status 400: API Error: 400 bad' },
     ]);
   });
 
@@ -59,7 +61,7 @@ describe('mapClaudeEvent', () => {
     mapClaudeEvent(state, init);
     state.interruptRequested = true;
     expect(mapClaudeEvent(state, { type: 'result', subtype: 'error_during_execution', is_error: true })).toEqual([
-      { type: 'turn_end', outcome: 'interrupted' },
+      { type: 'turn_ended', outcome: 'interrupted', error: null },
     ]);
     expect(state.interruptRequested).toBe(false);
   });
@@ -70,11 +72,7 @@ describe('mapClaudeEvent', () => {
     expect(mapClaudeEvent(state, { type: 'user', message: { content: [{ type: 'tool_result' }] } })).toEqual([]);
     expect(
       mapClaudeEvent(state, { type: 'result', subtype: 'error_during_execution', is_error: true, session_id: 's9' }),
-    ).toEqual([
-      { type: 'turn_start', sessionId: 's9' },
-      { type: 'runtime_error', detail: 'error_during_execution' },
-      { type: 'turn_end', outcome: 'error' },
-    ]);
+    ).toEqual([{ type: 'turn_started' }, { type: 'turn_ended', outcome: 'failed', error: 'error_during_execution' }]);
   });
 
   it('bounds the error detail and never copies non-error result text', () => {

@@ -8,7 +8,7 @@ import {
   renderCodexConfig,
   writeCodexHome,
 } from '../../../../../../main/daemon/runtime/codex/codex-config.js';
-import { answerCodexServerRequest } from '../../../../../../main/daemon/runtime/codex/codex-runtime.js';
+import { answerCodexServerRequest } from '../../../../../../main/daemon/runtime/codex/codex-server-requests.js';
 
 const provider = {
   id: 'fake',

@@ -1,0 +1,190 @@
+/**
+ * The Claude Code wire: one long-lived `claude -p --input-format stream-json --output-format
+ * stream-json --verbose` per agent session (research/runtimes.md §3); the skeleton
+ * (runtime-skeleton.ts) does the rest.
+ *
+ * Final-check (contract §8.3) is `in_turn`, through the control-protocol Stop hook: at
+ * `initialize` we register a `Stop` hook callback; when the model is about to stop, the CLI
+ * asks us (`hook_callback`), the skeleton asks the host, and we answer
+ * `{decision:'block', reason:<final-check>}` or `{}`. Why the hook and not a follow-up user
+ * message: the check stays inside the same turn before idle (one `result` for the whole turn,
+ * so nothing can interleave between "turn ended" and "check injected"), it needs no hook
+ * script on disk, and the CLI tells us the boundary instead of us inferring it from `result`.
+ * Resuming is the `--resume` flag (resumeAt `launch`).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { McpEndpoint } from '../../mcp/mcp-server.js';
+import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
+import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
+import { initialTurnState, mapClaudeEvent } from './claude-event-mapper.js';
+import { claudeLaunch } from './claude-launch.js';
+import { StreamJsonParser } from './stream-json-parser.js';
+
+export interface ClaudeDriverOptions extends AgentLaunchOptions {
+  /** null → this project's node_modules/.bin/claude, else `claude` on PATH. */
+  readonly command: string | null;
+  readonly mcp: McpEndpoint;
+  /** Per-agent dir for HOME and CLAUDE_CONFIG_DIR. */
+  readonly runtimeDir: string;
+  /** Where this project is installed (node_modules/.bin/claude). */
+  readonly projectRoot: string;
+  /** The thread contract text (`--append-system-prompt`); never the per-turn contract block (contract §8.1). */
+  readonly threadContract?: string | null;
+  /** The daemon's environment (filtered); defaults to process.env. */
+  readonly processEnv?: Readonly<Record<string, string | undefined>>;
+  /** How long the CLI may take to answer `initialize`. */
+  readonly startTimeoutMs?: number;
+}
+
+const STOP_HOOK_ID = 'agentteam_stop';
+
+export class ClaudeDriver implements RuntimeDriver {
+  readonly runtime = 'claude-code' as const;
+  readonly label = 'Claude Code';
+  readonly finalCheck = 'in_turn' as const;
+  readonly resumeAt = 'launch' as const;
+  /** Closing stdin ends a stream-json session cleanly (exit 0) before any signal. */
+  readonly stdinGraceMs = 3000;
+  readonly startTimeoutMs: number;
+  readonly #o: ClaudeDriverOptions;
+
+  constructor(options: ClaudeDriverOptions) {
+    this.#o = options;
+    this.startTimeoutMs = options.startTimeoutMs ?? 60_000;
+  }
+
+  async launch(resumeSessionId: string | null) {
+    const o = this.#o;
+    const launch = claudeLaunch({
+      command: o.command,
+      args: o.args,
+      env: o.env,
+      model: o.model,
+      mcp: o.mcp,
+      runtimeDir: o.runtimeDir,
+      resumeSessionId,
+      processEnv: o.processEnv ?? process.env,
+      projectRoot: o.projectRoot,
+      threadContract: o.threadContract ?? null,
+    });
+    mkdirSync(launch.home, { recursive: true });
+    mkdirSync(launch.configDir, { recursive: true });
+    writeFileSync(launch.mcpConfigFile.path, launch.mcpConfigFile.content, { mode: 0o600 });
+    return { command: launch.command, args: launch.args, env: launch.env, cwd: o.cwd };
+  }
+
+  connect(ctx: DriverContext): Promise<ConnectResult> {
+    return new ClaudeSession(ctx).open();
+  }
+
+  timeoutMessage(ms: number): string {
+    return `Claude Code did not answer initialize within ${ms / 1000} s; check "command" and "args" of agent "${this.#o.agentId}" in agentteam.json.`;
+  }
+}
+
+/** The stream-json session of one process. */
+class ClaudeSession implements DriverSession {
+  readonly #ctx: DriverContext;
+  readonly #state = initialTurnState();
+  readonly #initId: string;
+  #requestSeq = 0;
+  #opened: (result: ConnectResult) => void = () => undefined;
+
+  constructor(ctx: DriverContext) {
+    this.#ctx = ctx;
+    this.#initId = `agentteam_init_${ctx.generation}`;
+  }
+
+  open(): Promise<ConnectResult> {
+    const parser = new StreamJsonParser();
+    const stdout = this.#ctx.process.stdout;
+    stdout.setEncoding('utf8');
+    stdout.on('data', (chunk: string) => {
+      // A plain line (e.g. "No conversation found …") is tolerated; stderr keeps the diagnostics.
+      for (const line of parser.push(chunk)) if (line.ok) this.#onMessage(line.value);
+    });
+    return new Promise((resolve) => {
+      this.#opened = resolve;
+      void this.#write({
+        type: 'control_request',
+        request_id: this.#initId,
+        request: { subtype: 'initialize', hooks: { Stop: [{ matcher: null, hookCallbackIds: [STOP_HOOK_ID] }] } },
+      });
+    });
+  }
+
+  async submit(text: string): Promise<WireResult> {
+    return (await this.#write({ type: 'user', message: { role: 'user', content: text } }))
+      ? { ok: true }
+      : {
+          ok: false,
+          message: 'Writing to the Claude Code process failed (it is exiting); the delivery was not written.',
+        };
+  }
+
+  async interrupt(): Promise<WireResult> {
+    if (!this.#state.turnOpen) return { ok: true };
+    this.#state.interruptRequested = true;
+    this.#requestSeq += 1;
+    const wrote = await this.#write({
+      type: 'control_request',
+      request_id: `agentteam_interrupt_${this.#requestSeq}`,
+      request: { subtype: 'interrupt' },
+    });
+    return wrote ? { ok: true } : { ok: false, message: 'the Claude Code process is not running' };
+  }
+
+  #onMessage(ev: Record<string, unknown>): void {
+    if (ev.type === 'control_response') {
+      const response = ev.response as { request_id?: string; subtype?: string; error?: string } | undefined;
+      if (response?.request_id !== this.#initId) return;
+      this.#opened(
+        response.subtype === 'success'
+          ? { ok: true, session: this, sessionId: null, resumed: this.#ctx.resumeSessionId !== null }
+          : { ok: false, message: `Claude Code refused initialize: ${response.error ?? 'unknown error'}` },
+      );
+      return;
+    }
+    if (ev.type === 'control_request') {
+      void this.#onControlRequest(ev);
+      return;
+    }
+    for (const event of mapClaudeEvent(this.#state, ev)) this.#ctx.emit(event);
+  }
+
+  async #onControlRequest(ev: Record<string, unknown>): Promise<void> {
+    const requestId = typeof ev.request_id === 'string' ? ev.request_id : '';
+    const request = ev.request as { subtype?: string; callback_id?: string } | undefined;
+    if (request?.subtype === 'hook_callback' && request.callback_id === STOP_HOOK_ID) {
+      await this.#ctx.askInTurn((finalCheck) =>
+        this.#write({
+          type: 'control_response',
+          response: {
+            subtype: 'success',
+            request_id: requestId,
+            response: finalCheck === null ? {} : { decision: 'block', reason: finalCheck },
+          },
+        }),
+      );
+      return;
+    }
+    // We register no other callbacks and grant no permissions interactively (dontAsk + allowedTools).
+    await this.#write({
+      type: 'control_response',
+      response: {
+        subtype: 'error',
+        request_id: requestId,
+        error: `agentteam does not handle ${request?.subtype ?? 'this request'}`,
+      },
+    });
+  }
+
+  #write(message: unknown): Promise<boolean> {
+    const proc = this.#ctx.process;
+    const stdin = proc.stdin;
+    if (proc.exit !== null || stdin.destroyed || stdin.writableEnded) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      stdin.write(`${JSON.stringify(message)}\n`, (err) => resolve(err === null || err === undefined));
+    });
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The Codex wire: `codex app-server` (JSON-RPC on stdio; research/runtimes.md §3):
+ * `initialize` + `initialized`, `thread/start` — or `thread/resume` of the stored thread, which
+ * the skeleton offers only under the same thread-contract fingerprint (contract §8.1: the
+ * contract block is not part of it, so prompt changes never force a fresh thread) — then one
+ * `turn/start` per delivery and per final-check on that thread (final-check `next_turn`).
+ * Server→client requests are answered deterministically (codex-server-requests.ts).
+ */
+import { join } from 'node:path';
+import { boundedDetail } from '../runtime-adapter.js';
+import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
+import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
+import { runtimeBaseEnv } from '../runtime-env.js';
+import { get, str } from '../wire-json.js';
+import { CODEX_MCP_TOKEN_ENV, writeCodexHome, type CodexProvider } from './codex-config.js';
+import { CodexRpcClient, type RpcNotification } from './codex-rpc-client.js';
+import { answerCodexServerRequest } from './codex-server-requests.js';
+
+/** `args` (e.g. `-c key=value` overrides) go after `app-server`. */
+export interface CodexDriverOptions extends AgentLaunchOptions {
+  /** The `codex` executable. */
+  readonly command: string;
+  /** Per-agent runtime home: HOME and CODEX_HOME live under it. */
+  readonly home: string;
+  readonly provider: CodexProvider | null;
+  /** The thread contract, as the thread's developer instructions. */
+  readonly developerInstructions: string | null;
+  readonly mcp: { readonly url: string; readonly token: string };
+  readonly readyTimeoutMs?: number;
+}
+
+const CLIENT_INFO = { name: 'agentteam', title: 'AgentTeam Desktop', version: '0.1.0' };
+
+export class CodexDriver implements RuntimeDriver {
+  readonly runtime = 'codex' as const;
+  readonly label = 'Codex';
+  readonly finalCheck = 'next_turn' as const;
+  readonly resumeAt = 'open' as const;
+  readonly startTimeoutMs: number;
+  readonly #o: CodexDriverOptions;
+
+  constructor(options: CodexDriverOptions) {
+    this.#o = options;
+    this.startTimeoutMs = options.readyTimeoutMs ?? 30_000;
+  }
+
+  async launch() {
+    const o = this.#o;
+    const codexHome = join(o.home, 'codex-home');
+    await writeCodexHome(codexHome, { mcpUrl: o.mcp.url, model: o.model, provider: o.provider });
+    const env = {
+      ...runtimeBaseEnv(),
+      ...o.env,
+      HOME: o.home,
+      CODEX_HOME: codexHome,
+      [CODEX_MCP_TOKEN_ENV]: o.mcp.token,
+    };
+    return { command: o.command, args: ['app-server', ...o.args], env, cwd: o.cwd };
+  }
+
+  connect(ctx: DriverContext): Promise<ConnectResult> {
+    return new CodexSession(ctx, this.#o).open();
+  }
+
+  timeoutMessage(ms: number): string {
+    return `codex app-server was not ready within ${Math.round(ms / 1000)} s`;
+  }
+}
+
+/** The app-server thread of one process. */
+class CodexSession implements DriverSession {
+  readonly #ctx: DriverContext;
+  readonly #o: CodexDriverOptions;
+  readonly #rpc: CodexRpcClient;
+  #threadId: string | null = null;
+  #turnId: string | null = null;
+  #lastError: string | null = null;
+  #lastCompletedTurnId: string | null = null;
+
+  constructor(ctx: DriverContext, options: CodexDriverOptions) {
+    this.#ctx = ctx;
+    this.#o = options;
+    const { agentId } = options;
+    this.#rpc = new CodexRpcClient(ctx.process.stdout, ctx.process.stdin, {
+      onNotification: (n) => this.#onNotification(n),
+      onServerRequest: (r) => {
+        ctx.log?.info('codex: answered server request', { agentId, method: r.method });
+        return answerCodexServerRequest(r);
+      },
+      onBadLine: () => ctx.log?.debug('codex: non-JSON stdout line ignored', { agentId }),
+    });
+  }
+
+  async open(): Promise<ConnectResult> {
+    const { rpc, o, ctx } = { rpc: this.#rpc, o: this.#o, ctx: this.#ctx };
+    const init = await rpc.request('initialize', { clientInfo: CLIENT_INFO, capabilities: null });
+    if (!init.ok) return { ok: false, message: `codex app-server did not initialize: ${init.error.message}` };
+    rpc.notify('initialized');
+    const threadParams = { cwd: o.cwd, approvalPolicy: 'never', developerInstructions: o.developerInstructions };
+    if (ctx.resumeSessionId !== null) {
+      const resumed = await rpc.request('thread/resume', { threadId: ctx.resumeSessionId, ...threadParams });
+      const id = str(get(resumed.ok ? resumed.result : null, 'thread', 'id'));
+      if (id !== null) return this.#opened(id, true);
+      ctx.log?.warn('codex: thread/resume failed; starting a fresh thread', {
+        agentId: o.agentId,
+        error: resumed.ok ? 'no thread id' : resumed.error.message,
+      });
+    }
+    const started = await rpc.request('thread/start', { ...threadParams, sandbox: 'read-only' });
+    if (!started.ok) return { ok: false, message: `codex thread/start failed: ${started.error.message}` };
+    const id = str(get(started.result, 'thread', 'id'));
+    if (id === null) return { ok: false, message: 'codex thread/start answered without a thread id' };
+    return this.#opened(id, false);
+  }
+
+  #opened(threadId: string, resumed: boolean): ConnectResult {
+    this.#threadId = threadId;
+    return { ok: true, session: this, sessionId: threadId, resumed };
+  }
+
+  async submit(text: string): Promise<WireResult> {
+    const threadId = this.#threadId;
+    if (this.#rpc.closed || threadId === null) return { ok: false, message: 'the Codex runtime is not running' };
+    this.#lastError = null;
+    const res = await this.#rpc.request('turn/start', { threadId, input: [{ type: 'text', text, text_elements: [] }] });
+    if (!res.ok) return { ok: false, message: `codex turn/start failed: ${boundedDetail(res.error.message)}` };
+    const turnId = str(get(res.result, 'turn', 'id'));
+    // turn/started usually comes first; if not, an interrupt must still find the turn.
+    if (turnId !== null && this.#turnId === null && turnId !== this.#lastCompletedTurnId) this.#turnId = turnId;
+    return { ok: true };
+  }
+
+  async interrupt(): Promise<WireResult> {
+    const threadId = this.#threadId;
+    const turnId = this.#turnId;
+    if (threadId === null || turnId === null) return { ok: true };
+    const res = await this.#rpc.request('turn/interrupt', { threadId, turnId });
+    return res.ok
+      ? { ok: true }
+      : { ok: false, message: `codex turn/interrupt failed: ${boundedDetail(res.error.message)}` };
+  }
+
+  #onNotification(n: RpcNotification): void {
+    const p = n.params;
+    const threadId = str(get(p, 'threadId'));
+    if (threadId !== null && this.#threadId !== null && threadId !== this.#threadId) return;
+    const emit = this.#ctx.emit;
+    switch (n.method) {
+      case 'turn/started':
+        this.#turnId = str(get(p, 'turn', 'id')) ?? 'unknown';
+        this.#lastError = null;
+        emit({ type: 'turn_started' });
+        return;
+      case 'item/started':
+      case 'item/completed': {
+        const item = get(p, 'item');
+        const type = str(get(item, 'type'));
+        if (type === 'mcpToolCall' && n.method === 'item/started')
+          emit({ type: 'tool_call', name: `${str(get(item, 'server')) ?? '?'}/${str(get(item, 'tool')) ?? '?'}` });
+        else if (type === 'agentMessage' && n.method === 'item/completed')
+          emit({ type: 'local_text', text: str(get(item, 'text')) ?? '' });
+        return;
+      }
+      case 'error': {
+        // Kept for the turn's failure detail; Codex may still retry (willRetry).
+        const message = str(get(p, 'error', 'message'));
+        if (message !== null) this.#lastError = message;
+        return;
+      }
+      case 'turn/completed': {
+        const status = str(get(p, 'turn', 'status'));
+        const outcome = status === 'failed' ? 'failed' : status === 'interrupted' ? 'interrupted' : 'completed';
+        const error =
+          outcome === 'completed'
+            ? null
+            : (str(get(p, 'turn', 'error', 'message')) ?? this.#lastError ?? `codex turn ${outcome}`);
+        this.#lastCompletedTurnId = str(get(p, 'turn', 'id')) ?? this.#turnId;
+        this.#turnId = null;
+        emit({ type: 'turn_ended', outcome, error });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * One process generation as a driver sees it: the context the skeleton hands over (emit wire
+ * facts, wait on the injected scheduler, answer an `in_turn` final-check) and the session the
+ * driver opens on it (submit, interrupt, close). See runtime-driver.ts for the driver itself.
+ */
+import type { SchedulerLike } from 'rxjs';
+import type { DaemonLog } from '../daemon-types.js';
+import type { RuntimeProcess } from './runtime-process.js';
+
+/** The wire's turn facts, in runtime-neutral words. Local text is reduced to counts by the skeleton (contract §6.5). */
+export type DriverEvent =
+  /** The provider session id is known (e.g. Claude's `system/init`); the skeleton remembers it with the fingerprint. */
+  | { readonly type: 'session'; readonly sessionId: string }
+  | { readonly type: 'turn_started' }
+  /** A tool call the runtime started; settles nothing (contract §9.2). */
+  | { readonly type: 'tool_call'; readonly name: string }
+  /** Local assistant text: diagnostics only, never stored or sent (contract §6.5). */
+  | { readonly type: 'local_text'; readonly text: string }
+  /** `failed` carries the wire's error (the skeleton bounds it). */
+  | {
+      readonly type: 'turn_ended';
+      readonly outcome: 'completed' | 'failed' | 'interrupted';
+      readonly error: string | null;
+    };
+
+/** A wire operation's outcome: errors are values at this boundary. */
+export type WireResult = { readonly ok: true } | { readonly ok: false; readonly message: string };
+
+/** What a driver gets for one process generation. */
+export interface DriverContext {
+  readonly generation: number;
+  readonly process: RuntimeProcess;
+  /** The stored session to resume: its thread-contract fingerprint matched (contract §8.1); else null. */
+  readonly resumeSessionId: string | null;
+  readonly scheduler: SchedulerLike;
+  readonly log: DaemonLog | undefined;
+  /** Events of a replaced process are dropped by the skeleton (generation-tagged watches). */
+  emit(event: DriverEvent): void;
+  /** Resolves after `ms` on the injected scheduler (readiness polling). */
+  delay(ms: number): Promise<void>;
+  /**
+   * `finalCheck: 'in_turn'`: the runtime asks at its own boundary (Claude's Stop hook). The
+   * skeleton asks the host (contract §8.3); `answer` writes the reply into the runtime (null:
+   * let the turn end) and resolves whether it was written.
+   */
+  askInTurn(answer: (finalCheck: string | null) => Promise<boolean>): Promise<void>;
+}
+
+/** One open session on one process. */
+export interface DriverSession {
+  /** Writes one prompt as a new turn in the same session; resolves once the runtime accepted it. */
+  submit(text: string): Promise<WireResult>;
+  /** Cancels the running turn (it then ends `interrupted`). */
+  interrupt(): Promise<WireResult>;
+  /** The process is exiting or gone: release wire resources (event streams). */
+  close?(): void;
+}

@@ -1,0 +1,284 @@
+/**
+ * The OpenCode wire: `opencode serve` (HTTP + SSE; research/runtimes.md §3). The daemon picks a
+ * free 127.0.0.1 port (OpenCode ignores `--port 0`), protects the server with a fresh
+ * `OPENCODE_SERVER_PASSWORD` per process, opens (or reuses the stored) session, and sends one
+ * `prompt_async` per delivery and per final-check (final-check `next_turn`). `GET /event`
+ * drives the turn: `session.status` busy → turn start, idle → turn end; tool parts → tool
+ * calls; `session.error` → the turn fails (aborts: interrupted).
+ */
+import { randomBytes } from 'node:crypto';
+import { freePort } from '../free-port.js';
+import { boundedDetail } from '../runtime-adapter.js';
+import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
+import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
+import { runtimeBaseEnv } from '../runtime-env.js';
+import { get, str } from '../wire-json.js';
+import { OpencodeClient, type EventStream, type OpencodeEvent } from './opencode-client.js';
+import { opencodeDirs, opencodeIsolationEnv, writeOpencodeHome, type OpencodeProvider } from './opencode-config.js';
+
+/** `args` go after `serve --port N --hostname 127.0.0.1 --pure`. */
+export interface OpencodeDriverOptions extends AgentLaunchOptions {
+  /** The `opencode` executable. */
+  readonly command: string;
+  readonly mcp: { readonly url: string; readonly token: string };
+  /** Per-agent runtime home: HOME and the XDG dirs live under it. */
+  readonly home: string;
+  readonly provider: OpencodeProvider | null;
+  readonly readyTimeoutMs?: number;
+}
+
+/** A port taken between our probe and OpenCode's bind shows as a failed readiness: try another. */
+const PORT_ATTEMPTS = 3;
+
+export class OpencodeDriver implements RuntimeDriver {
+  readonly runtime = 'opencode' as const;
+  readonly label = 'OpenCode';
+  readonly finalCheck = 'next_turn' as const;
+  readonly resumeAt = 'open' as const;
+  readonly startAttempts = PORT_ATTEMPTS;
+  readonly startTimeoutMs: number;
+  readonly #o: OpencodeDriverOptions;
+  /** The server of the process launched last: the skeleton connects to each process right after launching it. */
+  #server = { port: 0, password: '' };
+
+  constructor(options: OpencodeDriverOptions) {
+    this.#o = options;
+    this.startTimeoutMs = options.readyTimeoutMs ?? 45_000;
+  }
+
+  async launch() {
+    const o = this.#o;
+    const dirs = opencodeDirs(o.home);
+    await writeOpencodeHome(dirs, { mcpUrl: o.mcp.url, model: o.model, provider: o.provider });
+    this.#server = { port: await freePort(), password: randomBytes(24).toString('base64url') };
+    const { port, password } = this.#server;
+    return {
+      command: o.command,
+      args: ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--pure', ...o.args],
+      env: { ...runtimeBaseEnv(), ...o.env, ...opencodeIsolationEnv(dirs, password, o.mcp.token) },
+      cwd: o.cwd,
+    };
+  }
+
+  connect(ctx: DriverContext): Promise<ConnectResult> {
+    const client = new OpencodeClient(this.#server.port, this.#server.password);
+    return new OpencodeSession(ctx, this.#o, client, this.startTimeoutMs).open();
+  }
+
+  timeoutMessage(): string {
+    return 'opencode serve did not answer in time';
+  }
+}
+
+/** The serve session of one process. */
+class OpencodeSession implements DriverSession {
+  readonly #ctx: DriverContext;
+  readonly #o: OpencodeDriverOptions;
+  readonly #client: OpencodeClient;
+  readonly #deadline: number;
+  #stream: EventStream | null = null;
+  #sessionId: string | null = null;
+  #inTurn = false;
+  #turnError: { message: string; aborted: boolean } | null = null;
+  #abortRequested = false;
+  readonly #assistantMessages = new Set<string>();
+  readonly #toolStates = new Map<string, string>();
+
+  constructor(ctx: DriverContext, options: OpencodeDriverOptions, client: OpencodeClient, timeoutMs: number) {
+    this.#ctx = ctx;
+    this.#o = options;
+    this.#client = client;
+    this.#deadline = ctx.scheduler.now() + timeoutMs;
+  }
+
+  async open(): Promise<ConnectResult> {
+    const opened = await this.#open();
+    if (!opened.ok) this.close();
+    return opened;
+  }
+
+  async #open(): Promise<ConnectResult> {
+    const { ctx, o, client } = { ctx: this.#ctx, o: this.#o, client: this.#client };
+    const proc = ctx.process;
+    proc.stdout.resume(); // stdout carries only the "listening" banner; never a message.
+    // Readiness: the HTTP server answers (polled: OpenCode has no readiness signal on stdio we can rely on).
+    let up = false;
+    for (let wait = 50; this.#timeLeft() && proc.exit === null; wait = Math.min(wait * 2, 500)) {
+      const res = await client.call('GET', '/config', undefined, 2000);
+      if (res.ok) {
+        up = true;
+        break;
+      }
+      if (res.status === 401) return { ok: false, message: 'opencode serve refused the daemon password (401)' };
+      await ctx.delay(wait);
+    }
+    if (!up)
+      return {
+        ok: false,
+        message: proc.exit !== null ? 'opencode serve exited during startup' : 'opencode serve did not answer in time',
+      };
+    const stream = await client.events((e) => this.#onEvent(e));
+    if (!stream.ok) return { ok: false, message: `opencode event stream failed: ${stream.message}` };
+    this.#stream = stream.body;
+
+    const session = await this.#session();
+    if (!session.ok) return session;
+    // The agentteam MCP server must be connected before the first delivery names its tool.
+    for (let wait = 50; ; wait = Math.min(wait * 2, 500)) {
+      const mcp = await client.call<Record<string, { status?: string; error?: string }>>('GET', '/mcp');
+      const status = mcp.ok ? mcp.body?.agentteam?.status : undefined;
+      if (status === 'connected') break;
+      if (status === 'failed' || status === 'needs_auth' || !this.#timeLeft() || proc.exit !== null) {
+        const why = mcp.ok
+          ? `${status ?? 'missing'}${mcp.body?.agentteam?.error ? `: ${mcp.body.agentteam.error}` : ''}`
+          : mcp.message;
+        return {
+          ok: false,
+          message: `OpenCode could not connect the agentteam MCP server (${boundedDetail(why, 160)})`,
+        };
+      }
+      await ctx.delay(wait);
+    }
+    ctx.log?.info('opencode: ready', { agentId: o.agentId, resumed: session.resumed });
+    return session;
+  }
+
+  #timeLeft(): boolean {
+    return this.#ctx.scheduler.now() < this.#deadline;
+  }
+
+  async #session(): Promise<ConnectResult> {
+    const { ctx, o, client } = { ctx: this.#ctx, o: this.#o, client: this.#client };
+    const stored = ctx.resumeSessionId;
+    if (stored !== null) {
+      const existing = await client.call('GET', `/session/${encodeURIComponent(stored)}`);
+      if (existing.ok) return this.#opened(stored, true);
+      ctx.log?.warn('opencode: stored session unavailable; opening a new one', {
+        agentId: o.agentId,
+        status: existing.status,
+      });
+    }
+    const created = await client.call<{ id?: string }>('POST', '/session', { title: `AgentTeam · ${o.agentId}` });
+    if (!created.ok)
+      return { ok: false, message: `opencode could not open a session: ${boundedDetail(created.message)}` };
+    const id = str(created.body?.id);
+    if (id === null) return { ok: false, message: 'opencode POST /session answered without an id' };
+    return this.#opened(id, false);
+  }
+
+  #opened(sessionId: string, resumed: boolean): ConnectResult {
+    this.#sessionId = sessionId;
+    return { ok: true, session: this, sessionId, resumed };
+  }
+
+  async submit(text: string): Promise<WireResult> {
+    const sessionId = this.#sessionId;
+    if (sessionId === null || this.#ctx.process.exit !== null)
+      return { ok: false, message: 'the OpenCode runtime is not running' };
+    this.#turnError = null;
+    const res = await this.#client.call('POST', `/session/${encodeURIComponent(sessionId)}/prompt_async`, {
+      parts: [{ type: 'text', text }],
+    });
+    return res.ok
+      ? { ok: true }
+      : { ok: false, message: `opencode prompt_async failed: ${boundedDetail(res.message)}` };
+  }
+
+  async interrupt(): Promise<WireResult> {
+    // Repeated at `busy` when the loop had not started yet (an abort before it is a no-op).
+    this.#abortRequested = true;
+    this.#turnError = { message: 'interrupted by AgentTeam', aborted: true };
+    return this.#abort();
+  }
+
+  close(): void {
+    this.#stream?.close();
+    this.#stream = null;
+  }
+
+  async #abort(): Promise<WireResult> {
+    const sessionId = this.#sessionId;
+    if (sessionId === null) return { ok: false, message: 'the OpenCode runtime is not running' };
+    const res = await this.#client.call('POST', `/session/${encodeURIComponent(sessionId)}/abort`);
+    return res.ok ? { ok: true } : { ok: false, message: `opencode abort failed: ${boundedDetail(res.message)}` };
+  }
+
+  #endTurn(): void {
+    // Only a turn that `busy` started can end: an idle right after session creation, or the
+    // duplicate `session.idle` that follows `session.status idle`, is not a turn end (it
+    // would otherwise end the final-check turn that was just submitted).
+    if (!this.#inTurn) return;
+    const err = this.#turnError;
+    this.#inTurn = false;
+    this.#turnError = null;
+    this.#abortRequested = false;
+    this.#toolStates.clear();
+    this.#ctx.emit({
+      type: 'turn_ended',
+      outcome: err === null ? 'completed' : err.aborted ? 'interrupted' : 'failed',
+      error: err?.message ?? null,
+    });
+  }
+
+  #onEvent(e: OpencodeEvent): void {
+    const p = e.properties;
+    const sessionId = str(p.sessionID) ?? str(get(p, 'info', 'sessionID')) ?? str(get(p, 'part', 'sessionID'));
+    if (sessionId !== null && sessionId !== this.#sessionId) return;
+    switch (e.type) {
+      case 'session.status': {
+        const type = str(get(p, 'status', 'type'));
+        if (type === 'busy') {
+          if (!this.#inTurn) {
+            this.#inTurn = true;
+            this.#ctx.emit({ type: 'turn_started' });
+          }
+          // An interrupt that came before the loop started would have been a no-op: repeat it now.
+          if (this.#abortRequested) void this.#abort();
+        } else if (type === 'idle') this.#endTurn();
+        return;
+      }
+      case 'session.error': {
+        const name = str(get(p, 'error', 'name')) ?? 'error';
+        const message = str(get(p, 'error', 'data', 'message')) ?? name;
+        this.#turnError = { message, aborted: name === 'MessageAbortedError' };
+        return;
+      }
+      case 'message.updated': {
+        const id = str(get(p, 'info', 'id'));
+        if (get(p, 'info', 'role') === 'assistant' && id !== null) this.#assistantMessages.add(id);
+        return;
+      }
+      case 'message.part.updated':
+        // Our own prompt's part arrives before `busy`: only `busy` starts the turn (watchdog turn.start).
+        if (this.#inTurn) this.#onPart(get(p, 'part'));
+        return;
+      default:
+        // `session.idle` is a deprecated duplicate of `session.status idle` (both are sent): ignored.
+        return;
+    }
+  }
+
+  #onPart(part: unknown): void {
+    const type = str(get(part, 'type'));
+    if (type === 'tool') {
+      const partId = str(get(part, 'id')) ?? '';
+      const state = str(get(part, 'state', 'status'));
+      const mapped =
+        state === 'running' || state === 'pending'
+          ? 'started'
+          : state === 'completed'
+            ? 'completed'
+            : state === 'error'
+              ? 'failed'
+              : null;
+      if (mapped === null || this.#toolStates.get(partId) === mapped) return;
+      this.#toolStates.set(partId, mapped);
+      if (mapped === 'started') this.#ctx.emit({ type: 'tool_call', name: str(get(part, 'tool')) ?? '?' });
+    } else if (type === 'text' && get(part, 'time', 'end') !== undefined) {
+      // Only the assistant's finished text parts: our own prompt is a user text part.
+      const messageId = str(get(part, 'messageID'));
+      if (messageId !== null && this.#assistantMessages.has(messageId))
+        this.#ctx.emit({ type: 'local_text', text: str(get(part, 'text')) ?? '' });
+    }
+  }
+}

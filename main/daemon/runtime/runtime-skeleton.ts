@@ -1,0 +1,442 @@
+/**
+ * The one runtime adapter every CLI runtime is built from (Claude Code, Codex, OpenCode): a
+ * `RuntimeDriver` supplies the wire (runtime-driver.ts); this skeleton supplies, once, what
+ * every runtime needs around it (STYLE.md habit 12):
+ *
+ * - the process in its own process group, stopped with every child (runtime-process.ts), its
+ *   stderr tail kept for diagnostics only;
+ * - a generation per process, so an event of a replaced process can never settle a newer turn;
+ * - the session store: resume only when the thread-contract fingerprint matches (contract §8.1);
+ * - the prompt queue: one turn per delivery and per final-check (prompt-queue.ts);
+ * - the final-check at the turn boundary (contract §8.3), in the driver's mode: `in_turn`
+ *   (the runtime asks before idle, e.g. Claude's Stop hook) or `next_turn` (asked at a completed
+ *   turn end, submitted as the next turn while the logical turn stays open);
+ * - crash → `runtime_error` (mid-turn) + `exit`, then a capped restart with backoff
+ *   (`RestartSupervisor`), `gave_up` at the cap;
+ * - every wait (start timeout, restart delay, stop grace) on the injected RxJS scheduler.
+ *
+ * Runtime text is never a message (contract §6.1, §6.5): local text leaves here as counts.
+ */
+import { asyncScheduler, firstValueFrom, from, map, race, timer, type SchedulerLike, type Subscription } from 'rxjs';
+import type { RuntimeKind } from '../../../shared/wake-status.js';
+import type { DaemonLog } from '../daemon-types.js';
+import { PromptQueue } from './prompt-queue.js';
+import { boundedDetail, textMetrics } from '../diagnostics.js';
+import type { DeliverResult, RuntimeAdapter, StartResult, TurnBoundaryHost } from './runtime-adapter.js';
+import { RuntimeEventStream } from './runtime-event-stream.js';
+import type { DriverContext, DriverEvent, DriverSession } from './driver-session.js';
+import type { ConnectResult, LaunchSpec, RuntimeDriver } from './runtime-driver.js';
+import { RuntimeProcess, type ProcessExit } from './runtime-process.js';
+import type { RuntimeSessionStore } from './runtime-session-store.js';
+import { DEFAULT_RESTART_POLICY, RestartSupervisor, type RestartPolicy } from './supervisor.js';
+
+export interface RuntimeSkeletonOptions {
+  readonly agentId: string;
+  readonly driver: RuntimeDriver;
+  readonly host: TurnBoundaryHost;
+  /** Thread-contract fingerprint of this start; a stored session is resumed only when it matches. */
+  readonly threadContractFingerprint: string;
+  readonly sessionStore: RuntimeSessionStore;
+  readonly restartPolicy?: RestartPolicy;
+  /** Start timeouts, restart delays and stop grace periods (a virtual-time scheduler in tests). */
+  readonly scheduler?: SchedulerLike;
+  readonly log?: DaemonLog;
+}
+
+/** contract §6.4 is the host's to keep; this only stops a misbehaving host from looping a turn forever. */
+const MAX_IN_TURN_CHECKS = 3;
+
+type Opening = ConnectResult | 'timeout' | 'exited';
+
+export class RuntimeSkeleton implements RuntimeAdapter {
+  readonly runtime: RuntimeKind;
+  readonly driver: RuntimeDriver;
+  readonly #o: RuntimeSkeletonOptions;
+  readonly #events = new RuntimeEventStream();
+  readonly events$ = this.#events.events$;
+  readonly #supervisor: RestartSupervisor;
+  readonly #scheduler: SchedulerLike;
+  readonly #queue = new PromptQueue((text) => this.#submit(text));
+  #generation = 0;
+  #proc: RuntimeProcess | null = null;
+  /** The open session of the current process: set from ready until its exit. */
+  #session: DriverSession | null = null;
+  #sessionId: string | null = null;
+  #resumed = false;
+  /** The current process was killed here because its start failed: its exit is expected. */
+  #abandoned = false;
+  #stopping = false;
+  #stopped: Promise<void> | null = null;
+  #restartTimer: Subscription | null = null;
+  /** The host's logical turn (`next_turn`: a delivery turn and its final-check turn are one). */
+  #turnOpen = false;
+  /** Whether the host was asked at a boundary of the current runtime turn, and how often it injected. */
+  #asked = false;
+  #checks = 0;
+
+  constructor(options: RuntimeSkeletonOptions) {
+    this.#o = options;
+    this.driver = options.driver;
+    this.runtime = options.driver.runtime;
+    this.#supervisor = new RestartSupervisor(options.restartPolicy ?? DEFAULT_RESTART_POLICY);
+    this.#scheduler = options.scheduler ?? asyncScheduler;
+  }
+
+  /** The current process generation (0 before the first start). */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** The pid of the running process (tests, diagnostics). */
+  get pid(): number | null {
+    return this.#proc !== null && this.#proc.exit === null ? this.#proc.pid : null;
+  }
+
+  /** The last process's pid and bounded stderr tail: for a person debugging, never a message. */
+  diagnostics(): { readonly pid: number | null; readonly stderrTail: string } {
+    return { pid: this.#proc?.pid ?? null, stderrTail: this.#proc?.stderrTail ?? '' };
+  }
+
+  /** Tests ("no orphans"): whether any process of the last process group still runs. */
+  processGroupAlive(): boolean {
+    return this.#proc?.groupAlive() ?? false;
+  }
+
+  async start(): Promise<StartResult> {
+    if (this.#session !== null) return { ok: true, sessionId: this.#sessionId, resumed: this.#resumed };
+    if (this.#stopping)
+      return { ok: false, code: 'exited', message: 'internal: this runtime adapter was stopped; build a new one' };
+    this.#supervisor.reset();
+    return this.#launch(false);
+  }
+
+  async deliver(text: string): Promise<DeliverResult> {
+    if (this.#session === null || this.#stopping)
+      return {
+        ok: false,
+        code: 'not_running',
+        message: `The ${this.driver.label} runtime is not running (starting or restarting); the delivery was not written.`,
+      };
+    return this.#queue.submit(text);
+  }
+
+  /** Cancels the running turn (it ends `interrupted`) and drops deliveries still waiting. */
+  async interrupt(): Promise<void> {
+    const session = this.#session;
+    this.#queue.dropWaiting({ ok: false, code: 'write_failed', message: 'the delivery was dropped by an interrupt' });
+    // Nothing accepted and nothing running: nothing to cancel.
+    if (session === null || (!this.#turnOpen && !this.#queue.busy)) return;
+    const res = await session.interrupt();
+    if (!res.ok) this.#o.log?.warn('runtime interrupt failed', { runtime: this.runtime, message: res.message });
+  }
+
+  /** Stops for good (the process group, a scheduled restart); events$ completes. Idempotent. */
+  stop(): Promise<void> {
+    this.#stopped ??= this.#stop();
+    return this.#stopped;
+  }
+
+  async #stop(): Promise<void> {
+    this.#stopping = true;
+    this.#restartTimer?.unsubscribe();
+    this.#restartTimer = null;
+    const proc = this.#proc;
+    if (proc !== null && proc.exit === null) {
+      this.#session?.close?.();
+      await proc.stop();
+    }
+    this.#queue.clear({ ok: false, code: 'not_running', message: `The ${this.driver.label} runtime was stopped.` });
+    this.#events.complete();
+  }
+
+  /** Start attempts; on a first start a stale `--resume` is retried fresh once (resumeAt `launch`). */
+  async #launch(restart: boolean): Promise<StartResult> {
+    const attempts = this.driver.startAttempts ?? 1;
+    let staleRetried = restart;
+    for (let attempt = 1; ; attempt += 1) {
+      const { result, staleResume } = await this.#launchOnce();
+      if (result.ok || result.code === 'spawn_failed' || this.#stopping) return result;
+      if (staleResume && !staleRetried) {
+        staleRetried = true;
+        continue;
+      }
+      if (attempt >= attempts) return result;
+    }
+  }
+
+  async #launchOnce(): Promise<{ result: StartResult; staleResume: boolean }> {
+    const { driver: d, sessionStore, threadContractFingerprint: fingerprint, agentId, log } = this.#o;
+    const generation = ++this.#generation;
+    const stored = sessionStore.load();
+    const resume = stored !== null && stored.fingerprint === fingerprint ? stored.sessionId : null;
+    const failed = (code: 'spawn_failed' | 'start_timeout' | 'exited', message: string, staleResume = false) => ({
+      result: { ok: false as const, code, message },
+      staleResume,
+    });
+    const cannotStart = (command: string, err: unknown) =>
+      failed(
+        'spawn_failed',
+        `Could not start "${command}" (${errorText(err)}). Set "command" of agent "${agentId}" in agentteam.json.`,
+      );
+    let spec: LaunchSpec;
+    try {
+      spec = await d.launch(resume);
+    } catch (err) {
+      return failed(
+        'spawn_failed',
+        `Could not prepare the ${d.label} runtime of agent "${agentId}": ${errorText(err)}`,
+      );
+    }
+    if (this.#stopping) return failed('exited', `The ${d.label} runtime was stopped while starting.`);
+    let proc: RuntimeProcess;
+    try {
+      proc = RuntimeProcess.spawn({ ...spec, stdinGraceMs: d.stdinGraceMs ?? 0, scheduler: this.#scheduler });
+    } catch (err) {
+      return cannotStart(spec.command, err);
+    }
+    this.#proc = proc;
+    this.#abandoned = false;
+    log?.info(`${d.runtime} starting`, { agentId, generation, resume: resume !== null });
+    void proc.exited.then((exit) => this.#onExit(generation, proc, exit));
+
+    const connected = await this.#open(this.#context(generation, proc, resume), proc);
+    // An exit that raced the session's opening is an exit before ready.
+    const opening = typeof connected !== 'string' && connected.ok && proc.exit !== null ? 'exited' : connected;
+    if (typeof opening !== 'string' && opening.ok && !this.#stopping) {
+      this.#session = opening.session;
+      this.#sessionId = opening.sessionId;
+      this.#resumed = opening.resumed;
+      const id = opening.sessionId;
+      if (id !== null && !(stored?.sessionId === id && stored.fingerprint === fingerprint))
+        sessionStore.save({ sessionId: id, fingerprint });
+      this.#events.emit(generation, { type: 'ready', sessionId: id, resumed: opening.resumed });
+      return { result: { ok: true, sessionId: id, resumed: opening.resumed }, staleResume: false };
+    }
+    if (proc.exit === null) {
+      this.#abandoned = true;
+      proc.kill('SIGKILL');
+      await proc.stop();
+    }
+    if (proc.spawnError !== null) return cannotStart(spec.command, proc.spawnError);
+    // A resume flag naming a stale session (transcript gone) fails the start: forget it.
+    const staleResume = d.resumeAt === 'launch' && resume !== null;
+    if (staleResume) sessionStore.clear();
+    const exit = proc.exit as ProcessExit;
+    const [code, message] =
+      opening === 'timeout'
+        ? (['start_timeout', d.timeoutMessage(d.startTimeoutMs)] as const)
+        : opening === 'exited'
+          ? (['exited', `${d.label} exited (code ${exit.code}, signal ${exit.signal}) before it was ready`] as const)
+          : (['exited', opening.ok ? `The ${d.label} runtime was stopped while starting.` : opening.message] as const);
+    const stderr = stderrSummary(proc.stderrTail);
+    return failed(
+      code,
+      `${message}${stderr ? ` (${d.label} stderr: ${stderr})` : ''}`,
+      staleResume && code === 'exited',
+    );
+  }
+
+  /** The driver's connect, raced against the start timeout and the process's exit. */
+  #open(ctx: DriverContext, proc: RuntimeProcess): Promise<Opening> {
+    const connect = this.driver
+      .connect(ctx)
+      .catch((err: unknown): ConnectResult => ({ ok: false, message: `internal: ${errorText(err)}` }));
+    return firstValueFrom(
+      race(
+        from(connect),
+        timer(this.driver.startTimeoutMs, this.#scheduler).pipe(map(() => 'timeout' as const)),
+        from(proc.exited).pipe(map(() => 'exited' as const)),
+      ),
+    );
+  }
+
+  #context(generation: number, proc: RuntimeProcess, resume: string | null): DriverContext {
+    return {
+      generation,
+      process: proc,
+      resumeSessionId: resume,
+      scheduler: this.#scheduler,
+      log: this.#o.log,
+      emit: (e) => this.#onDriverEvent(generation, e),
+      delay: (ms) => firstValueFrom(timer(ms, this.#scheduler)).then(() => undefined),
+      askInTurn: (answer) => this.#askInTurn(generation, answer),
+    };
+  }
+
+  #onDriverEvent(generation: number, e: DriverEvent): void {
+    // Before ready nothing was delivered: an early event (a failed `--resume`'s result) is no turn.
+    if (generation !== this.#generation || this.#session === null) return;
+    switch (e.type) {
+      case 'session':
+        // The session exists once a turn starts: remember it with the fingerprint it was created under.
+        if (e.sessionId === this.#sessionId) return;
+        this.#sessionId = e.sessionId;
+        this.#o.sessionStore.save({ sessionId: e.sessionId, fingerprint: this.#o.threadContractFingerprint });
+        return;
+      case 'turn_started':
+        this.#asked = false;
+        this.#checks = 0;
+        if (this.#turnOpen) return;
+        this.#turnOpen = true;
+        this.#events.emit(generation, { type: 'turn_start', sessionId: this.#sessionId });
+        return;
+      case 'tool_call':
+        this.#events.emit(generation, { type: 'tool_call', name: e.name });
+        return;
+      case 'local_text':
+        // contract §6.5: the text stops here; only its counts travel.
+        if (e.text !== '') this.#events.emit(generation, { type: 'local_text', ...textMetrics(e.text) });
+        return;
+      case 'turn_ended':
+        void this.#onTurnEnded(generation, e.outcome, e.error);
+        return;
+    }
+  }
+
+  async #onTurnEnded(g: number, outcome: 'completed' | 'failed' | 'interrupted', error: string | null): Promise<void> {
+    const d = this.driver;
+    if (outcome === 'failed')
+      this.#events.emit(g, { type: 'runtime_error', detail: boundedDetail(error ?? `the ${d.label} turn failed`) });
+    if (outcome !== 'completed' || (d.finalCheck === 'in_turn' && this.#asked)) {
+      this.#endTurn(g, outcome === 'failed' ? 'error' : outcome);
+      this.#queue.turnEnded();
+      return;
+    }
+    // `in_turn` whose runtime never asked (no Stop hook this turn): the check becomes its own turn.
+    if (d.finalCheck === 'in_turn') this.#endTurn(g, 'completed');
+    this.#asked = true;
+    // The queue stays held while the host decides, so a waiting delivery cannot overtake the check.
+    const text = await this.#askHost(g, 'user_message');
+    if (text === null) {
+      this.#endTurn(g, 'completed');
+      this.#queue.turnEnded();
+      return;
+    }
+    const submitted = this.#queue.submitFirst(text);
+    this.#queue.turnEnded();
+    const res = await submitted;
+    this.#events.emit(g, {
+      type: 'final_check',
+      outcome: res.ok ? 'injected' : 'failed',
+      via: 'user_message',
+      detail: res.ok ? null : boundedDetail(res.message),
+    });
+    // `next_turn`: the final-check turn continues the logical turn; its end asks the host again.
+    if (!res.ok) this.#endTurn(g, 'completed');
+  }
+
+  async #askInTurn(g: number, answer: (finalCheck: string | null) => Promise<boolean>): Promise<void> {
+    this.#asked = true;
+    let text = await this.#askHost(g, 'stop_hook');
+    if (text !== null && this.#checks >= MAX_IN_TURN_CHECKS) {
+      this.#events.emit(g, {
+        type: 'final_check',
+        outcome: 'failed',
+        via: 'stop_hook',
+        detail: `more than ${MAX_IN_TURN_CHECKS} final-checks in one turn; the turn is allowed to end`,
+      });
+      text = null;
+    }
+    if (text !== null) this.#checks += 1;
+    const wrote = await answer(text);
+    if (text !== null)
+      this.#events.emit(g, {
+        type: 'final_check',
+        outcome: wrote ? 'injected' : 'failed',
+        via: 'stop_hook',
+        detail: wrote ? null : `the ${this.driver.label} process stopped before the final-check was written`,
+      });
+  }
+
+  /** The host alone decides (contract §6.4); a host error lets the turn end. */
+  async #askHost(g: number, via: 'stop_hook' | 'user_message'): Promise<string | null> {
+    try {
+      return await this.#o.host.onTurnBoundary();
+    } catch (err) {
+      this.#events.emit(g, {
+        type: 'final_check',
+        outcome: 'failed',
+        via,
+        detail: boundedDetail(`host error: ${errorText(err)}`),
+      });
+      return null;
+    }
+  }
+
+  #endTurn(g: number, outcome: 'completed' | 'error' | 'interrupted'): void {
+    if (!this.#turnOpen) return;
+    this.#turnOpen = false;
+    this.#events.emit(g, { type: 'turn_end', outcome });
+  }
+
+  async #submit(text: string): Promise<DeliverResult> {
+    const session = this.#session;
+    if (session === null)
+      return { ok: false, code: 'not_running', message: `The ${this.driver.label} runtime is not running.` };
+    const res = await session.submit(text);
+    return res.ok ? { ok: true } : { ok: false, code: 'write_failed', message: res.message };
+  }
+
+  #onExit(generation: number, proc: RuntimeProcess, exit: ProcessExit): void {
+    if (proc !== this.#proc) return;
+    const { agentId, log } = this.#o;
+    const expected = this.#stopping || this.#abandoned;
+    const wasReady = this.#session !== null;
+    this.#session?.close?.();
+    this.#session = null;
+    this.#queue.clear({
+      ok: false,
+      code: 'not_running',
+      message: `The ${this.driver.label} runtime exited before this delivery could be written.`,
+    });
+    if (this.#turnOpen && !expected)
+      this.#events.emit(generation, {
+        type: 'runtime_error',
+        detail: boundedDetail(`${this.driver.label} exited during a turn (code ${exit.code}, signal ${exit.signal})`),
+      });
+    this.#turnOpen = false;
+    this.#events.emit(generation, { type: 'exit', code: exit.code, signal: exit.signal, expected });
+    log?.info(`${this.runtime} exited`, { agentId, generation, code: exit.code, signal: exit.signal, expected });
+    // A start that fails is reported by its start (or its restart attempt), not restarted from here.
+    if (!expected && wasReady) this.#scheduleRestart(generation);
+  }
+
+  #scheduleRestart(generation: number): void {
+    const decision = this.#supervisor.onCrash(this.#scheduler.now());
+    if (!decision.restart) {
+      this.#o.log?.error('runtime restart cap reached', {
+        agentId: this.#o.agentId,
+        runtime: this.runtime,
+        restarts: decision.restarts,
+      });
+      this.#events.emit(generation, { type: 'gave_up', restarts: decision.restarts });
+      return;
+    }
+    this.#events.emit(generation, { type: 'restart_scheduled', attempt: decision.attempt, delayMs: decision.delayMs });
+    this.#restartTimer = timer(decision.delayMs, this.#scheduler).subscribe(() => {
+      this.#restartTimer = null;
+      if (this.#stopping) return;
+      // A restart that dies before ready (e.g. a stale `--resume`, forgotten above) is retried
+      // until the supervisor's cap (gave_up): never left down without a word.
+      void this.#launch(true).then((res) => {
+        if (!res.ok && !this.#stopping) this.#scheduleRestart(this.#generation);
+      });
+    });
+  }
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The last stderr lines, bounded: a hint for a person, never a message. */
+function stderrSummary(tail: string): string {
+  return boundedDetail(
+    tail
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .slice(-3)
+      .join(' | '),
+    200,
+  );
+}

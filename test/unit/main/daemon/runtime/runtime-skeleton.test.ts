@@ -1,0 +1,296 @@
+/**
+ * The shared runtime skeleton against a scripted driver: the process is a real `cat` (its own
+ * process group, stopped by closing stdin), the wire is scripted, and restart delays run on a
+ * virtual-time scheduler. The real CLIs are covered by test/conformance/runtimes.
+ */
+import { VirtualTimeScheduler } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RuntimeEventEnvelope } from '../../../../../main/daemon/runtime/runtime-adapter.js';
+import type { DriverContext, DriverEvent, WireResult } from '../../../../../main/daemon/runtime/driver-session.js';
+import type { ConnectResult, LaunchSpec, RuntimeDriver } from '../../../../../main/daemon/runtime/runtime-driver.js';
+import {
+  memorySessionStore,
+  type RuntimeSessionStore,
+} from '../../../../../main/daemon/runtime/runtime-session-store.js';
+import { RuntimeSkeleton } from '../../../../../main/daemon/runtime/runtime-skeleton.js';
+import { RuntimeEventRecorder } from '../../../../fixtures/runtime-event-recorder.js';
+
+class ScriptedDriver implements RuntimeDriver {
+  readonly runtime = 'opencode' as const;
+  readonly label = 'Scripted';
+  readonly resumeAt = 'open' as const;
+  readonly startTimeoutMs = 5_000;
+  /** `cat` ends cleanly on EOF. */
+  readonly stdinGraceMs = 1_000;
+  readonly submitted: string[] = [];
+  readonly resumes: Array<string | null> = [];
+  ctx: DriverContext | null = null;
+  refuse = false;
+  hang = false;
+  interrupts = 0;
+
+  constructor(readonly finalCheck: 'in_turn' | 'next_turn') {}
+
+  async launch(): Promise<LaunchSpec> {
+    return { command: 'cat', args: [], env: { PATH: process.env.PATH ?? '' }, cwd: process.cwd() };
+  }
+
+  async connect(ctx: DriverContext): Promise<ConnectResult> {
+    this.ctx = ctx;
+    this.resumes.push(ctx.resumeSessionId);
+    // A real wire answers only once the process runs (a spawn failure shows first).
+    await flush();
+    if (this.hang) return new Promise<never>(() => undefined);
+    const session = {
+      submit: async (text: string): Promise<WireResult> => {
+        this.submitted.push(text);
+        return this.refuse ? { ok: false, message: 'gone' } : { ok: true };
+      },
+      interrupt: async (): Promise<WireResult> => {
+        this.interrupts += 1;
+        return { ok: true };
+      },
+    };
+    const sessionId = ctx.resumeSessionId ?? `ses-${ctx.generation}`;
+    return { ok: true, session, sessionId, resumed: ctx.resumeSessionId !== null };
+  }
+
+  timeoutMessage(): string {
+    return 'scripted: no session';
+  }
+
+  emit(...events: DriverEvent[]): void {
+    for (const e of events) this.ctx?.emit(e);
+  }
+
+  turn(outcome: 'completed' | 'failed' | 'interrupted' = 'completed', error: string | null = null): void {
+    this.emit({ type: 'turn_started' }, { type: 'turn_ended', outcome, error });
+  }
+}
+
+const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+const adapters: RuntimeSkeleton[] = [];
+
+afterEach(async () => {
+  await Promise.all(adapters.splice(0).map((a) => a.stop()));
+});
+
+function setup(
+  finalChecks: Array<string | null>,
+  mode: 'in_turn' | 'next_turn' = 'next_turn',
+  sessionStore: RuntimeSessionStore = memorySessionStore(),
+) {
+  const driver = new ScriptedDriver(mode);
+  const scheduler = new VirtualTimeScheduler();
+  const answers = [...finalChecks];
+  const host = {
+    calls: 0,
+    async onTurnBoundary() {
+      host.calls += 1;
+      return answers.shift() ?? null;
+    },
+  };
+  const adapter = new RuntimeSkeleton({
+    agentId: 'a1',
+    driver,
+    host,
+    threadContractFingerprint: 'fp-1',
+    sessionStore,
+    scheduler,
+    restartPolicy: { baseDelayMs: 100, maxDelayMs: 100, maxRestarts: 1, windowMs: 60_000 },
+  });
+  adapters.push(adapter);
+  const rec = new RuntimeEventRecorder(adapter.events$);
+  const kill = () => process.kill(driver.ctx?.process.pid ?? 0, 'SIGKILL');
+  return { driver, adapter, rec, host, scheduler, kill, events: rec.events as RuntimeEventEnvelope[] };
+}
+
+describe('RuntimeSkeleton: the one adapter shape every CLI runtime is built from', () => {
+  it('next_turn: a delivery turn and its final-check turn are one logical turn (one turn_start, one turn_end)', async () => {
+    const s = setup(['FINAL-CHECK x', null]);
+    expect(await s.adapter.start()).toEqual({ ok: true, sessionId: 'ses-1', resumed: false });
+    expect(await s.adapter.deliver('hello')).toEqual({ ok: true });
+    s.driver.turn();
+    await s.rec.waitFor((e) => e.type === 'final_check');
+    expect(s.driver.submitted).toEqual(['hello', 'FINAL-CHECK x']);
+    s.driver.turn();
+    await s.rec.waitFor((e) => e.type === 'turn_end');
+    expect(s.rec.types()).toEqual(['ready', 'turn_start', 'final_check:injected', 'turn_end:completed']);
+    expect(s.events.find((e) => e.type === 'final_check')).toMatchObject({ via: 'user_message', generation: 1 });
+    expect(s.host.calls).toBe(2);
+  });
+
+  it('a final-check goes ahead of a delivery that waited during the turn (contract §8.3)', async () => {
+    const s = setup(['FINAL-CHECK x', null, null]);
+    await s.adapter.start();
+    await s.adapter.deliver('first');
+    const second = s.adapter.deliver('second');
+    s.driver.turn();
+    await s.rec.waitFor((e) => e.type === 'final_check');
+    expect(s.driver.submitted).toEqual(['first', 'FINAL-CHECK x']);
+    s.driver.turn();
+    expect(await second).toEqual({ ok: true });
+    expect(s.driver.submitted).toEqual(['first', 'FINAL-CHECK x', 'second']);
+  });
+
+  it('local text travels as counts only, never as text; tool calls by name', async () => {
+    const s = setup([]);
+    await s.adapter.start();
+    s.driver.emit(
+      { type: 'turn_started' },
+      { type: 'local_text', text: 'héllo' },
+      { type: 'tool_call', name: 'agentteam_message_send' },
+    );
+    expect(s.events.slice(1)).toEqual([
+      { type: 'turn_start', sessionId: 'ses-1', generation: 1 },
+      { type: 'local_text', bytes: 6, runes: 5, generation: 1 },
+      { type: 'tool_call', name: 'agentteam_message_send', generation: 1 },
+    ]);
+    expect(JSON.stringify(s.events)).not.toContain('héllo');
+  });
+
+  it('a failed turn is a bounded runtime_error then turn_end error; a refused final-check ends the turn', async () => {
+    const s = setup(['FINAL-CHECK y']);
+    await s.adapter.start();
+    s.driver.turn('failed', `fake: scripted 400 ${'x'.repeat(1000)}`);
+    await s.rec.waitFor((e) => e.type === 'turn_end');
+    expect(s.rec.types()).toEqual(['ready', 'turn_start', 'runtime_error', 'turn_end:error']);
+    const error = s.events.find((e) => e.type === 'runtime_error');
+    expect(error?.type === 'runtime_error' && error.detail.length).toBe(300);
+    s.driver.refuse = true;
+    const from = s.rec.mark;
+    s.driver.turn();
+    await s.rec.waitFor((e) => e.type === 'turn_end', from);
+    expect(s.rec.types(from)).toEqual(['turn_start', 'final_check:failed', 'turn_end:completed']);
+    expect(s.events.at(-2)).toMatchObject({ detail: 'gone' });
+  });
+
+  it('in_turn: the runtime asks at its boundary, the answer goes back into the same turn, at most 3 per turn', async () => {
+    const s = setup(['check 1', 'check 2', 'check 3', 'check 4'], 'in_turn');
+    await s.adapter.start();
+    s.driver.emit({ type: 'turn_started' });
+    const answers: Array<string | null> = [];
+    for (let i = 0; i < 4; i += 1)
+      await s.driver.ctx?.askInTurn(async (text) => {
+        answers.push(text);
+        return true;
+      });
+    s.driver.emit({ type: 'turn_ended', outcome: 'completed', error: null });
+    await s.rec.waitFor((e) => e.type === 'turn_end');
+    expect(answers).toEqual(['check 1', 'check 2', 'check 3', null]);
+    expect(s.rec.types()).toEqual([
+      'ready',
+      'turn_start',
+      'final_check:injected',
+      'final_check:injected',
+      'final_check:injected',
+      'final_check:failed',
+      'turn_end:completed',
+    ]);
+    // Asked in the turn: the completed turn end does not ask again.
+    expect(s.host.calls).toBe(4);
+  });
+
+  it('in_turn without the runtime asking: the turn ends, then the final-check is its own turn', async () => {
+    const s = setup(['FINAL-CHECK z', null], 'in_turn');
+    await s.adapter.start();
+    await s.adapter.deliver('hello');
+    s.driver.turn();
+    await s.rec.waitFor((e) => e.type === 'final_check');
+    s.driver.turn();
+    await s.rec.waitFor((e) => e.type === 'turn_end', 4);
+    expect(s.rec.types()).toEqual([
+      'ready',
+      'turn_start',
+      'turn_end:completed',
+      'final_check:injected',
+      'turn_start',
+      'turn_end:completed',
+    ]);
+    expect(s.driver.submitted).toEqual(['hello', 'FINAL-CHECK z']);
+  });
+
+  it('a crash mid-turn → runtime_error, exit, restart after the backoff resuming the session, then gave_up at the cap', async () => {
+    const store = memorySessionStore();
+    const s = setup([], 'next_turn', store);
+    await s.adapter.start();
+    expect(store.load()).toEqual({ sessionId: 'ses-1', fingerprint: 'fp-1' });
+    s.driver.emit({ type: 'turn_started' });
+    s.kill();
+    await s.rec.waitFor((e) => e.type === 'restart_scheduled');
+    expect(s.rec.types().slice(-3)).toEqual(['runtime_error', 'exit', 'restart_scheduled']);
+    expect(s.events.at(-2)).toMatchObject({ signal: 'SIGKILL', expected: false, generation: 1 });
+    s.scheduler.flush();
+    const ready = await s.rec.waitFor((e) => e.type === 'ready' && e.generation === 2);
+    expect(ready).toMatchObject({ sessionId: 'ses-1', resumed: true });
+    expect(s.driver.resumes).toEqual([null, 'ses-1']);
+    s.kill();
+    expect(await s.rec.waitFor((e) => e.type === 'gave_up')).toMatchObject({ restarts: 1, generation: 2 });
+  });
+
+  it('a stored session of another thread contract is not resumed', async () => {
+    const store = memorySessionStore({ sessionId: 'old', fingerprint: 'fp-0' });
+    const s = setup([], 'next_turn', store);
+    expect(await s.adapter.start()).toMatchObject({ ok: true, sessionId: 'ses-1', resumed: false });
+    expect(s.driver.resumes).toEqual([null]);
+    expect(store.load()).toEqual({ sessionId: 'ses-1', fingerprint: 'fp-1' });
+  });
+
+  it('stop cancels a scheduled restart, exits expected and completes the stream', async () => {
+    const s = setup([]);
+    await s.adapter.start();
+    s.kill();
+    await s.rec.waitFor((e) => e.type === 'restart_scheduled');
+    await s.adapter.stop();
+    s.scheduler.flush();
+    await flush();
+    expect(s.driver.resumes).toHaveLength(1);
+    expect(await s.adapter.deliver('late')).toMatchObject({ ok: false, code: 'not_running' });
+  });
+
+  it('stop ends the process (clean exit on stdin close), reports it expected, and is idempotent', async () => {
+    const s = setup([]);
+    await s.adapter.start();
+    const pid = s.adapter.pid;
+    expect(pid).not.toBeNull();
+    await Promise.all([s.adapter.stop(), s.adapter.stop()]);
+    expect(s.rec.types()).toEqual(['ready', 'exit']);
+    expect(s.events.at(-1)).toMatchObject({ code: 0, expected: true });
+    expect(s.adapter.processGroupAlive()).toBe(false);
+  });
+
+  it('a session that does not open in time is a start_timeout; its process is killed, not restarted', async () => {
+    const s = setup([]);
+    s.driver.hang = true;
+    const started = s.adapter.start();
+    await flush();
+    s.scheduler.flush();
+    expect(await started).toMatchObject({ ok: false, code: 'start_timeout', message: 'scripted: no session' });
+    expect(s.rec.types()).toEqual(['exit']);
+    expect(s.events[0]).toMatchObject({ signal: 'SIGKILL', expected: true });
+  });
+
+  it('a missing command is a spawn_failed start with an actionable message, not a throw', async () => {
+    const s = setup([]);
+    s.driver.launch = async () => ({ command: '/nonexistent/agentteam-cli', args: [], env: {}, cwd: process.cwd() });
+    const res = await s.adapter.start();
+    expect(res).toMatchObject({ ok: false, code: 'spawn_failed' });
+    expect(!res.ok && res.message).toMatch(/Set "command" of agent "a1"/);
+  });
+
+  it('interrupt drops waiting deliveries and asks the driver only while a turn runs', async () => {
+    const s = setup([]);
+    await s.adapter.start();
+    await s.adapter.interrupt();
+    expect(s.driver.interrupts).toBe(0);
+    await s.adapter.deliver('running');
+    const waiting = s.adapter.deliver('waiting');
+    s.driver.emit({ type: 'turn_started' });
+    await s.adapter.interrupt();
+    expect(await waiting).toMatchObject({ ok: false, code: 'write_failed' });
+    expect(s.driver.interrupts).toBe(1);
+    s.driver.emit({ type: 'turn_ended', outcome: 'interrupted', error: null });
+    expect(s.rec.types().at(-1)).toBe('turn_end:interrupted');
+    expect(s.rec.types()).not.toContain('runtime_error');
+  });
+});
