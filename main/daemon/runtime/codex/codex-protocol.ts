@@ -25,7 +25,7 @@ import type { ToolRequestUserInputResponse } from './protocol/v2/ToolRequestUser
 import type { TurnInterruptResponse } from './protocol/v2/TurnInterruptResponse.js';
 import type { TurnStartResponse } from './protocol/v2/TurnStartResponse.js';
 
-export type { ClientNotification, ClientRequest, ServerNotification, ServerRequest, ThreadItem };
+export type { ServerNotification, ServerRequest };
 
 // ── client → server requests ────────────────────────────────────────────────
 
@@ -54,7 +54,7 @@ export type ClientNotificationMethod = ClientNotification['method'];
 
 // ── server → client notifications ───────────────────────────────────────────
 
-export type NotificationMethod = ServerNotification['method'];
+type NotificationMethod = ServerNotification['method'];
 export type NotificationOf<M extends NotificationMethod> = Extract<ServerNotification, { method: M }>;
 export type NotificationParams<M extends NotificationMethod> = NotificationOf<M>['params'];
 
@@ -68,7 +68,7 @@ export function isNotification<M extends NotificationMethod>(
 
 // ── server → client requests ────────────────────────────────────────────────
 
-export type ServerRequestMethod = ServerRequest['method'];
+type ServerRequestMethod = ServerRequest['method'];
 export type ServerRequestOf<M extends ServerRequestMethod> = Extract<ServerRequest, { method: M }>;
 
 /** Results of the server requests the adapter answers (research/runtimes.md §3: each must be answered). */
@@ -92,7 +92,7 @@ export function isServerRequest<M extends ServerRequestMethod>(
 
 // ── thread items (the payload of item/started and item/completed) ──────────
 
-export type ThreadItemType = ThreadItem['type'];
+type ThreadItemType = ThreadItem['type'];
 export type ThreadItemOf<T extends ThreadItemType> = Extract<ThreadItem, { type: T }>;
 
 /** Narrows an item by its `type`: `if (isItem(item, 'mcpToolCall')) item.server`. */

@@ -12,13 +12,13 @@
  */
 
 /** `SessionStatus`: `busy` starts a turn, `idle` ends it; `retry` is a provider retry inside one. */
-export type OpencodeSessionStatus =
+type OpencodeSessionStatus =
   | { readonly type: 'idle' }
   | { readonly type: 'busy' }
   | { readonly type: 'retry'; readonly attempt: number; readonly message: string; readonly next: number };
 
 /** The error union of `session.error` and `AssistantMessage.error` (by `name`). */
-export type OpencodeError =
+type OpencodeError =
   | { readonly name: 'ProviderAuthError'; readonly data: { readonly providerID: string; readonly message: string } }
   | { readonly name: 'UnknownError'; readonly data: { readonly message: string; readonly ref?: string } }
   | { readonly name: 'MessageOutputLengthError'; readonly data: Readonly<Record<string, never>> }
@@ -39,7 +39,7 @@ interface MessageBase {
   readonly sessionID: string;
 }
 
-export type OpencodeMessage =
+type OpencodeMessage =
   | (MessageBase & { readonly role: 'user'; readonly time: { readonly created: number } })
   | (MessageBase & {
       readonly role: 'assistant';
@@ -66,7 +66,7 @@ interface PartBase {
   readonly messageID: string;
 }
 
-export type OpencodeTextPart = PartBase & {
+type OpencodeTextPart = PartBase & {
   readonly type: 'text';
   readonly text: string;
   readonly synthetic?: boolean;
@@ -74,7 +74,7 @@ export type OpencodeTextPart = PartBase & {
   readonly time?: { readonly start: number; readonly end?: number };
 };
 
-export type OpencodeToolPart = PartBase & {
+type OpencodeToolPart = PartBase & {
   readonly type: 'tool';
   readonly callID: string;
   /** The tool as the model sees it, e.g. `agentteam_message_send` (MCP server + `_` + tool). */
@@ -83,7 +83,7 @@ export type OpencodeToolPart = PartBase & {
 };
 
 /** `Part`: text and tool parts in full; the others by their discriminant only. */
-export type OpencodePart =
+type OpencodePart =
   | OpencodeTextPart
   | OpencodeToolPart
   | (PartBase & {
@@ -122,7 +122,7 @@ export type OpencodeBusEvent =
       readonly properties: { readonly sessionID: string; readonly part: OpencodePart; readonly time: number };
     };
 
-export type OpencodeBusEventType = OpencodeBusEvent['type'];
+type OpencodeBusEventType = OpencodeBusEvent['type'];
 export type OpencodeBusEventOf<T extends OpencodeBusEventType> = Extract<OpencodeBusEvent, { type: T }>;
 
 /** One `/event` payload as it arrives: any `type` (a newer server adds some), untyped properties. */

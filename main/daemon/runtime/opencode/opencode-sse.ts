@@ -18,7 +18,7 @@ export interface OpencodeBadFrame {
 
 const MAX_BAD_DATA = 300;
 
-export interface OpencodeEventDecoder {
+interface OpencodeEventDecoder {
   /** Feeds the next decoded text chunk (any split). */
   feed(chunk: string): void;
 }

@@ -16,7 +16,11 @@ import {
   isNotification,
   isServerRequest,
   type ClientRequestParams,
+  type NotificationOf,
+  type NotificationParams,
+  type ServerRequestOf,
   type ServerRequestResponses,
+  type ThreadItemOf,
 } from '../../../../../../main/daemon/runtime/codex/codex-protocol.js';
 import type { TurnStatus } from '../../../../../../main/daemon/runtime/codex/protocol/v2/TurnStatus.js';
 
@@ -120,8 +124,11 @@ describe('CodexRpcClient typed by the generated protocol', () => {
     expect(isItem(item.params.item, 'agentMessage')).toBe(false);
     if (!isItem(item.params.item, 'mcpToolCall')) throw new Error('expected an MCP tool call item');
     expect(`${item.params.item.server}/${item.params.item.tool}`).toBe('agentteam/send_message');
+    expectTypeOf(item.params.item).toEqualTypeOf<ThreadItemOf<'mcpToolCall'>>();
     expectTypeOf(item.params.item.status).toEqualTypeOf<'inProgress' | 'completed' | 'failed'>();
     if (!isNotification(end, 'turn/completed')) throw new Error('expected turn/completed');
+    expectTypeOf(end).toEqualTypeOf<NotificationOf<'turn/completed'>>();
+    expectTypeOf(end.params).toEqualTypeOf<NotificationParams<'turn/completed'>>();
     expect(end.params.turn.status).toBe('failed');
     expect(end.params.turn.error?.message).toBe('quota');
   });
@@ -134,6 +141,7 @@ describe('CodexRpcClient typed by the generated protocol', () => {
       onServerRequest: (r) => {
         asked.push(r);
         if (isServerRequest(r, 'item/commandExecution/requestApproval')) {
+          expectTypeOf(r).toEqualTypeOf<ServerRequestOf<'item/commandExecution/requestApproval'>>();
           const result: ServerRequestResponses['item/commandExecution/requestApproval'] = { decision: 'decline' };
           return { result: { ...result, command: r.params.command } };
         }

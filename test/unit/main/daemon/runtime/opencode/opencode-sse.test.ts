@@ -5,6 +5,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   isOpencodeEvent,
+  type OpencodeBusEvent,
+  type OpencodeBusEventOf,
   type OpencodeEvent,
   type OpencodeToolState,
 } from '../../../../../../main/daemon/runtime/opencode/opencode-events.js';
@@ -117,6 +119,8 @@ describe('OpenCode /event decoding', () => {
     if (busy === undefined || part === undefined || end === undefined) throw new Error('missing events');
     expect(isOpencodeEvent(busy, 'session.idle')).toBe(false);
     if (!isOpencodeEvent(busy, 'session.status')) throw new Error('expected session.status');
+    expectTypeOf(busy).toEqualTypeOf<OpencodeBusEventOf<'session.status'>>();
+    expectTypeOf(busy).toExtend<OpencodeBusEvent>();
     expect(busy.properties.status.type).toBe('busy');
     if (!isOpencodeEvent(part, 'message.part.updated')) throw new Error('expected message.part.updated');
     const p = part.properties.part;
