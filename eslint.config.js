@@ -19,6 +19,7 @@ const ONLY_THE_GATE = ['electron', 'electron/main'].map((name) => ({
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.vite/**'] },
+  { ignores: ['main/daemon/runtime/codex/protocol/**'] }, // generated: scripts/generate-codex-protocol.mjs
   js.configs.recommended,
   ...tseslint.configs.recommended,
   // Formatting is Prettier's (printWidth 120, `prettier --check` in `npm run lint`): no ESLint style rule may fight it.

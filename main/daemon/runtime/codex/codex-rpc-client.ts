@@ -3,9 +3,23 @@
  * (research/runtimes.md §3: one object per line, no `jsonrpc` field). Three kinds of lines
  * arrive: responses to our requests, notifications, and server→client requests that must be
  * answered (approvals, elicitation) — the adapter answers those deterministically.
+ *
+ * Messages are typed by the protocol generated from the installed CLI (./codex-protocol.ts):
+ * requests by method, notifications as the `ServerNotification` union and server requests as
+ * the `ServerRequest` union, both discriminated by `method`. The client checks the envelope
+ * only (a `method` string, an `id`); the params are the CLI's own, pinned by its version and the
+ * drift test of ./protocol/. A method a newer CLI adds still arrives and falls to `default:`.
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import type {
+  ClientNotificationMethod,
+  ClientRequestArgs,
+  ClientRequestMethod,
+  ClientResponse,
+  ServerNotification,
+  ServerRequest,
+} from './codex-protocol.js';
 
 export type JsonRpcId = number | string;
 
@@ -18,16 +32,11 @@ export interface RpcError {
 export type RpcResult<T = unknown> =
   { readonly ok: true; readonly result: T } | { readonly ok: false; readonly error: RpcError };
 
-export interface RpcNotification {
-  readonly method: string;
-  readonly params: unknown;
-}
+/** A server→client notification: the generated union, discriminated by `method`. */
+export type RpcNotification = ServerNotification;
 
-export interface RpcServerRequest {
-  readonly id: JsonRpcId;
-  readonly method: string;
-  readonly params: unknown;
-}
+/** A server→client request (must be answered): the generated union, discriminated by `method`. */
+export type RpcServerRequest = ServerRequest;
 
 export interface CodexRpcHandlers {
   onNotification(n: RpcNotification): void;
@@ -66,15 +75,28 @@ export class CodexRpcClient {
     return this.#closed;
   }
 
-  request<T = unknown>(method: string, params: unknown): Promise<RpcResult<T>> {
+  /** A request typed by method: params from the generated `ClientRequest`, result from `ClientResponses`. */
+  request<M extends ClientRequestMethod>(
+    method: M,
+    ...params: ClientRequestArgs<M>
+  ): Promise<RpcResult<ClientResponse<M>>>;
+  /**
+   * @deprecated Untyped fallback for params built loosely (e.g. a widened `string` where the
+   * protocol has a literal union); prefer the typed overload.
+   */
+  request<T = unknown>(method: string, params: unknown): Promise<RpcResult<T>>;
+  request(method: string, params?: unknown): Promise<RpcResult> {
     if (this.#closed) return Promise.resolve({ ok: false, error: RPC_CLOSED });
     const id = this.#nextId++;
     return new Promise((resolve) => {
-      this.#pending.set(id, resolve as (r: RpcResult) => void);
+      this.#pending.set(id, resolve);
       this.#write({ id, method, params });
     });
   }
 
+  notify(method: ClientNotificationMethod): void;
+  /** @deprecated Untyped fallback; the protocol's client notifications are `ClientNotificationMethod`. */
+  notify(method: string, params?: unknown): void;
   notify(method: string, params?: unknown): void {
     this.#write(params === undefined ? { method } : { method, params });
   }
@@ -99,14 +121,16 @@ export class CodexRpcClient {
       const id = msg.id as JsonRpcId;
       let answer: { result: unknown } | { error: RpcError };
       try {
-        answer = handlers.onServerRequest({ id, method: msg.method, params: msg.params });
+        // Envelope checked above; the params are the CLI's (see the header).
+        answer = handlers.onServerRequest({ id, method: msg.method, params: msg.params } as ServerRequest);
       } catch (err) {
         answer = { error: { code: -32603, message: err instanceof Error ? err.message : String(err) } };
       }
       this.#write({ id, ...answer });
       return;
     }
-    if (typeof msg.method === 'string') return handlers.onNotification({ method: msg.method, params: msg.params });
+    if (typeof msg.method === 'string')
+      return handlers.onNotification({ method: msg.method, params: msg.params } as ServerNotification);
     if (hasId) {
       const resolve = this.#pending.get(msg.id as JsonRpcId);
       if (resolve === undefined) return;

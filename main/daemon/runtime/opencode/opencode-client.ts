@@ -5,11 +5,10 @@
  * server is an `HttpFailure` with the status (0 when the connection failed).
  */
 import { request, type IncomingMessage } from 'node:http';
+import type { OpencodeEvent } from './opencode-events.js';
+import { createOpencodeEventDecoder, type OpencodeBadFrame } from './opencode-sse.js';
 
-export interface OpencodeEvent {
-  readonly type: string;
-  readonly properties: Record<string, unknown>;
-}
+export type { OpencodeEvent };
 
 export type HttpResult<T> =
   | { readonly ok: true; readonly status: number; readonly body: T }
@@ -89,10 +88,14 @@ export class OpencodeClient {
   }
 
   /**
-   * Subscribes to `GET /event` (SSE of `{type, properties}`). Resolves once the response
-   * headers arrived (connected) or with a failure.
+   * Subscribes to `GET /event` (SSE of `{type, properties}`, decoded by ./opencode-sse.ts).
+   * Resolves once the response headers arrived (connected) or with a failure. A frame that
+   * cannot be decoded goes to `onBad` (when given) and the stream goes on.
    */
-  events(onEvent: (e: OpencodeEvent) => void): Promise<HttpResult<EventStream>> {
+  events(
+    onEvent: (e: OpencodeEvent) => void,
+    onBad?: (bad: OpencodeBadFrame) => void,
+  ): Promise<HttpResult<EventStream>> {
     return new Promise((resolve) => {
       let endResolve: () => void = () => undefined;
       const ended = new Promise<void>((r) => (endResolve = r));
@@ -111,29 +114,10 @@ export class OpencodeClient {
             endResolve();
             return resolve({ ok: false, status, message: `GET /event answered ${status}` });
           }
+          // utf8 decoding keeps a character split across chunks whole; the decoder keeps a split frame.
           res.setEncoding('utf8');
-          let buffer = '';
-          res.on('data', (chunk: string) => {
-            buffer += chunk;
-            let cut: number;
-            while ((cut = buffer.indexOf('\n\n')) >= 0) {
-              const frame = buffer.slice(0, cut);
-              buffer = buffer.slice(cut + 2);
-              const data = frame
-                .split('\n')
-                .filter((l) => l.startsWith('data:'))
-                .map((l) => l.slice(5).trimStart())
-                .join('\n');
-              if (data === '') continue;
-              try {
-                const parsed = JSON.parse(data) as { type?: unknown; properties?: unknown };
-                if (typeof parsed.type === 'string')
-                  onEvent({ type: parsed.type, properties: (parsed.properties ?? {}) as Record<string, unknown> });
-              } catch {
-                /* a malformed frame is skipped; the next one is independent */
-              }
-            }
-          });
+          const decoder = createOpencodeEventDecoder(onEvent, onBad);
+          res.on('data', (chunk: string) => decoder.feed(chunk));
           res.on('end', endResolve);
           res.on('close', endResolve);
           res.on('error', endResolve);

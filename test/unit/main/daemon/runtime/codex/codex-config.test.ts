@@ -9,6 +9,10 @@ import {
   writeCodexHome,
 } from '../../../../../../main/daemon/runtime/codex/codex-config.js';
 import { answerCodexServerRequest } from '../../../../../../main/daemon/runtime/codex/codex-server-requests.js';
+import type { RpcServerRequest } from '../../../../../../main/daemon/runtime/codex/codex-rpc-client.js';
+
+/** Only the method matters to the answer; the params are not read. */
+const serverRequest = (method: string) => ({ id: 1, method, params: {} }) as RpcServerRequest;
 
 const provider = {
   id: 'fake',
@@ -72,14 +76,14 @@ describe('deterministic answers to Codex server→client requests', () => {
     ['item/tool/requestUserInput', { result: { answers: {} } }],
     ['item/permissions/requestApproval', { result: { permissions: {}, scope: 'turn' } }],
   ])('%s is declined', (method, expected) => {
-    expect(answerCodexServerRequest({ id: 1, method, params: {} })).toEqual(expected);
+    expect(answerCodexServerRequest(serverRequest(method))).toEqual(expected);
   });
 
   it('legacy approvals are denied with a reason, unknown methods get method-not-found', () => {
-    expect(answerCodexServerRequest({ id: 1, method: 'execCommandApproval', params: {} })).toMatchObject({
+    expect(answerCodexServerRequest(serverRequest('execCommandApproval'))).toMatchObject({
       result: { decision: { denied: { rejection: expect.stringContaining('AgentTeam') } } },
     });
-    expect(answerCodexServerRequest({ id: 1, method: 'account/chatgptAuthTokens/refresh', params: {} })).toMatchObject({
+    expect(answerCodexServerRequest(serverRequest('account/chatgptAuthTokens/refresh'))).toMatchObject({
       error: { code: -32601 },
     });
   });

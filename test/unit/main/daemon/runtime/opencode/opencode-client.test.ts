@@ -56,7 +56,7 @@ describe('OpencodeClient', () => {
     expect(await new OpencodeClient(port, PASSWORD).call('GET', '/config')).toMatchObject({ ok: false, status: 0 });
   });
 
-  it('parses SSE frames split across chunks and skips malformed ones', async () => {
+  it('parses SSE frames split across chunks and reports malformed ones as values', async () => {
     const port = await serve((path, res) => {
       if (path !== '/event') return void res.writeHead(404).end();
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -67,10 +67,15 @@ describe('OpencodeClient', () => {
       res.end('data: {"type":"session.idle","properties":{"sessionID":"s"}}\n\n');
     });
     const events: OpencodeEvent[] = [];
-    const stream = await new OpencodeClient(port, PASSWORD).events((e) => events.push(e));
+    const bad: string[] = [];
+    const stream = await new OpencodeClient(port, PASSWORD).events(
+      (e) => events.push(e),
+      (b) => bad.push(b.data),
+    );
     expect(stream.ok).toBe(true);
     if (stream.ok) await stream.body.ended;
     expect(events.map((e) => e.type)).toEqual(['server.connected', 'session.status', 'session.idle']);
     expect(events[1]?.properties).toEqual({ sessionID: 's', status: { type: 'busy' } });
+    expect(bad).toEqual(['not json']);
   });
 });
