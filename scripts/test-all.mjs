@@ -109,6 +109,7 @@ await check('typecheck', bin('tsc'), ['-p', 'tsconfig.json']);
 await check('typecheck-web', bin('tsc'), ['-p', 'tsconfig.web.json']);
 await check('lint', bin('eslint'), ['.', '--max-warnings=0']);
 await check('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
+await check('knip', bin('knip'), ['--no-progress']);
 await check('build', bin('electron-vite'), ['build']);
 await vitest();
 await playwright('browser', 'playwright.config.ts');

@@ -4,11 +4,7 @@ export const ACTIVE_WAKE_STATUSES = ['queued', 'delivered', 'final_check_sent'] 
 export const WAKE_STATUSES = [...ACTIVE_WAKE_STATUSES, ...TERMINAL_WAKE_STATUSES] as const;
 
 export type TerminalWakeStatus = (typeof TERMINAL_WAKE_STATUSES)[number];
-export type ActiveWakeStatus = (typeof ACTIVE_WAKE_STATUSES)[number];
 export type WakeStatus = (typeof WAKE_STATUSES)[number];
-
-/** contract §9.3: `no_reply` for ordinary rows, `signal_only` classification for signal rows, bounded runtime detail for failures. */
-export const NO_REPLY_REASONS = ['no_reply', 'signal_only', 'final_check_undeliverable'] as const;
 
 export const RUNTIMES = ['claude-code', 'codex', 'opencode', 'demo'] as const;
 export type RuntimeKind = (typeof RUNTIMES)[number];

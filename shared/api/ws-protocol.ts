@@ -18,7 +18,6 @@ export const WsRequestSchema = z.strictObject({
   call: z.string().min(1).max(100),
   request: z.unknown(),
 });
-export type WsRequest = z.infer<typeof WsRequestSchema>;
 
 export const WsResponseSchema = z.union([
   z.object({ id: z.number().int(), ok: z.literal(true), value: z.unknown() }),
@@ -27,7 +26,6 @@ export const WsResponseSchema = z.union([
 export type WsResponse = z.infer<typeof WsResponseSchema>;
 
 const WsEventSchema = z.object({ event: z.string(), payload: z.unknown() });
-export type WsEventFrame = z.infer<typeof WsEventSchema>;
 
 /** A frame the server sends: a response to a call or a pushed event. */
 export const WsServerFrameSchema = z.union([WsResponseSchema, WsEventSchema]);

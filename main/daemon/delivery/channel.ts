@@ -29,8 +29,6 @@ export type ChannelFailure =
   /** Refused for good (4xx, unknown target, content too large): retrying cannot help. */
   | { readonly kind: 'rejected'; readonly code: string; readonly detail: string };
 
-export type ChannelFailureKind = ChannelFailure['kind'];
-
 /** `already_sent`: the channel recognised this response_id + chunk and returned the first message. */
 export type AckStatus = 'sent' | 'already_sent';
 

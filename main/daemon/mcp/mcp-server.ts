@@ -25,20 +25,7 @@ import type { CommunicationHandler, ToolRefusal } from './communication-handler.
 import { MCP_PATH, MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from './mcp-names.js';
 import { RateLimiter } from './rate-limiter.js';
 
-/** Re-exported for the runtimes that import the names from here; their home is mcp-names.ts. */
-export { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION };
 
-/** Stable refusal codes produced by the server itself (the handler adds its own, e.g. `out_of_scope`). */
-export type McpServerRefusalCode =
-  | 'invalid_arguments'
-  | 'invalid_target'
-  | 'empty_content'
-  | 'content_too_large'
-  | 'invalid_emoji'
-  | 'unknown_message'
-  | 'rate_limited'
-  | 'unknown_tool'
-  | 'internal_error';
 
 const MessageSendInput = z.object({
   target: z

@@ -27,7 +27,7 @@ export type RuntimeEvent =
     }
   /** bus `turn.end`. */
   | { readonly type: 'turn_end'; readonly outcome: 'completed' | 'error' | 'interrupted' }
-  /** A runtime/provider error, bounded detail (≤ RUNTIME_ERROR_DETAIL_MAX chars). */
+  /** A runtime/provider error, bounded detail (≤ DETAIL_MAX chars, diagnostics.ts). */
   | { readonly type: 'runtime_error'; readonly detail: string }
   /** The runtime process (or in-process agent) ended; `expected` when stop() asked for it. */
   | { readonly type: 'exit'; readonly code: number | null; readonly signal: string | null; readonly expected: boolean }
@@ -41,7 +41,6 @@ export type RuntimeEvent =
  */
 export type RuntimeEventEnvelope = RuntimeEvent & { readonly generation: number };
 
-export { DETAIL_MAX as RUNTIME_ERROR_DETAIL_MAX } from '../diagnostics.js';
 
 /** The host side of the turn boundary hook. */
 export interface TurnBoundaryHost {

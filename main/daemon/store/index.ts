@@ -1,5 +1,5 @@
 /** The durable local store: its public face (the Store facade over tables/). */
-export { Store, DB_FILE, WAKE_DETAIL_MAX } from './store.js';
+export { Store, DB_FILE } from './store.js';
 export { StoreError, StoreLockedError } from './store-errors.js';
 export { LOCK_OWNER_FILE } from './writer-lock.js';
 export { SCHEMA_VERSION } from './migrations.js';

@@ -93,7 +93,7 @@ export interface WakeRecord {
   readonly deliveryClass: DeliveryClass;
   readonly status: WakeStatus;
   readonly reason: string | null;
-  /** Bounded failure detail (at most WAKE_DETAIL_MAX characters). Never runtime text. */
+  /** Bounded failure detail (at most DETAIL_MAX characters, diagnostics.ts). Never runtime text. */
   readonly detail: string | null;
   readonly beacons: number;
   readonly escalated: boolean;

@@ -47,14 +47,13 @@ import { MessagesTable } from './tables/messages-table.js';
 import { PromptInputsTable } from './tables/prompt-inputs-table.js';
 import { ReactionsTable } from './tables/reactions-table.js';
 import { RecoveryMarkersTable } from './tables/recovery-markers-table.js';
+import { boundedDetail } from '../diagnostics.js';
 import { UndeliveredTable } from './tables/undelivered-table.js';
 import { WakeEventsTable } from './tables/wake-events-table.js';
 import { WakesTable } from './tables/wakes-table.js';
 
 export { DB_FILE } from './store-database.js';
 
-/** Longest wake `detail` / event `detail` kept (contract §6.5: bounded diagnostics). */
-export const WAKE_DETAIL_MAX = 2000;
 /** Event kinds that only make sense while a wake is active. */
 const ACTIVE_ONLY_EVENT_KINDS: ReadonlySet<WakeEventKind> = new Set(['beacon', 'escalation', 'final_check']);
 
@@ -234,7 +233,7 @@ export class Store {
     if (e.kind === 'status' && e.status === undefined)
       throw new TypeError('internal: a status wake event needs a status');
     const at = this.iso();
-    const detail = e.detail === undefined ? null : bound(e.detail, WAKE_DETAIL_MAX);
+    const detail = e.detail === undefined ? null : boundedDetail(e.detail);
     const reason = e.reason ?? null;
     return this.tx(() => {
       const current = this.wakes.statusOf(e.wakeToken);
@@ -409,8 +408,4 @@ export class Store {
   private iso(): string {
     return this.now().toISOString();
   }
-}
-
-function bound(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

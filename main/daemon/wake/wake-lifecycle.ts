@@ -24,7 +24,6 @@ import type { FinalCheckRenderer, WakeCorrelationPort, WakeJournal, WakeJournalE
 import type { WakeStatusEvent } from './wake-status-event.js';
 
 /** Bounded failure detail (contract §9.3: "bounded runtime failure detail"). */
-export { DETAIL_MAX as WAKE_DETAIL_MAX_LENGTH } from '../diagnostics.js';
 export const DEFAULT_PENDING_CAPACITY = 32;
 const TARGET_CACHE_SIZE = 1024;
 

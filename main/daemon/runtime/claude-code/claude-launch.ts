@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
-import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-server.js';
+import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-names.js';
 
 /** How Claude Code names our tools. */
 export const CLAUDE_SEND_TOOL = `mcp__${MCP_SERVER_NAME}__${TOOL_MESSAGE_SEND}`;

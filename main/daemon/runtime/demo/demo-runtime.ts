@@ -22,7 +22,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { asyncScheduler, firstValueFrom, race, Subject, timer, type SchedulerLike } from 'rxjs';
 import { map } from 'rxjs/operators';
 import type { DaemonLog } from '../../daemon-types.js';
-import { TOOL_MESSAGE_SEND, TOOL_REACTION, type McpEndpoint } from '../../mcp/mcp-server.js';
+import { TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-names.js';
+import type { McpEndpoint } from '../../mcp/mcp-server.js';
 import { parseEnvelopes } from '../../prompt/envelope.js';
 import { exactTargets } from '../prompt-targets.js';
 import {

@@ -9,7 +9,7 @@ export interface WakeEventRow {
   readonly kind: WakeEventKind;
   readonly status: WakeStatus | null;
   readonly reason: string | null;
-  /** Already bounded by the caller (WAKE_DETAIL_MAX). */
+  /** Already bounded by the caller (diagnostics.ts DETAIL_MAX). */
   readonly detail: string | null;
   readonly at: string;
 }

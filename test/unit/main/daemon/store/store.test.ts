@@ -7,11 +7,11 @@ import {
   SCHEMA_VERSION,
   Store,
   StoreError,
-  WAKE_DETAIL_MAX,
   type WakeRecord,
 } from '../../../../../main/daemon/store/index.js';
 import { targetKey, type TargetKey } from '../../../../../shared/target.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
+import { DETAIL_MAX } from '../../../../../main/daemon/diagnostics.js';
 
 const general = targetKey('#general');
 const thread = targetKey('#general:ab12');
@@ -413,8 +413,8 @@ describe('wakes', () => {
       reason: 'runtime_error',
       detail: 'x'.repeat(10_000),
     });
-    expect(store.getWake('w1')?.detail?.length).toBe(WAKE_DETAIL_MAX);
-    expect(store.listWakeEvents('w1').at(-1)?.detail?.length).toBe(WAKE_DETAIL_MAX);
+    expect(store.getWake('w1')?.detail?.length).toBe(DETAIL_MAX);
+    expect(store.listWakeEvents('w1').at(-1)?.detail?.length).toBe(DETAIL_MAX);
   });
 
   it('lists by target, agent, status and activeOnly, oldest first (admission order) or newest first', () => {
