@@ -25,8 +25,6 @@ import type { CommunicationHandler, ToolRefusal } from './communication-handler.
 import { MCP_PATH, MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from './mcp-names.js';
 import { RateLimiter } from './rate-limiter.js';
 
-
-
 const MessageSendInput = z.object({
   target: z
     .string()

@@ -41,7 +41,6 @@ export type RuntimeEvent =
  */
 export type RuntimeEventEnvelope = RuntimeEvent & { readonly generation: number };
 
-
 /** The host side of the turn boundary hook. */
 export interface TurnBoundaryHost {
   /**

@@ -2,13 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseSync } from 'node:sqlite';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  DB_FILE,
-  SCHEMA_VERSION,
-  Store,
-  StoreError,
-  type WakeRecord,
-} from '../../../../../main/daemon/store/index.js';
+import { DB_FILE, SCHEMA_VERSION, Store, StoreError, type WakeRecord } from '../../../../../main/daemon/store/index.js';
 import { targetKey, type TargetKey } from '../../../../../shared/target.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
 import { DETAIL_MAX } from '../../../../../main/daemon/diagnostics.js';
