@@ -11,7 +11,8 @@ import { boundedDetail } from '../runtime-adapter.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
 import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
 import { runtimeBaseEnv } from '../runtime-env.js';
-import { CODEX_MCP_TOKEN_ENV, writeCodexHome, type CodexProvider } from './codex-config.js';
+import { MCP_TOKEN_ENV } from '../agent-provider.js';
+import { writeCodexHome, type CodexProvider } from './codex-config.js';
 import type { ThreadResumeParams } from './protocol/v2/ThreadResumeParams.js';
 import { isItem } from './codex-protocol.js';
 import { CodexRpcClient, type RpcNotification } from './codex-rpc-client.js';
@@ -54,7 +55,7 @@ export class CodexDriver implements RuntimeDriver {
       ...o.env,
       HOME: o.home,
       CODEX_HOME: codexHome,
-      [CODEX_MCP_TOKEN_ENV]: o.mcp.token,
+      [MCP_TOKEN_ENV]: o.mcp.token,
     };
     return { command: o.command, args: ['app-server', ...o.args], env, cwd: o.cwd };
   }

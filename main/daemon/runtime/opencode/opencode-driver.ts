@@ -21,7 +21,8 @@ import {
   type OpencodeSessionInfo,
 } from './opencode-client.js';
 import { isOpencodeEvent, type OpencodeBusEventOf } from './opencode-events.js';
-import { opencodeDirs, opencodeIsolationEnv, writeOpencodeHome, type OpencodeProvider } from './opencode-config.js';
+import type { AgentProvider } from '../agent-provider.js';
+import { opencodeDirs, opencodeIsolationEnv, writeOpencodeHome } from './opencode-config.js';
 
 /** `args` go after `serve --port N --hostname 127.0.0.1 --pure`. */
 export interface OpencodeDriverOptions extends AgentLaunchOptions {
@@ -30,7 +31,7 @@ export interface OpencodeDriverOptions extends AgentLaunchOptions {
   readonly mcp: { readonly url: string; readonly token: string };
   /** Per-agent runtime home: HOME and the XDG dirs live under it. */
   readonly home: string;
-  readonly provider: OpencodeProvider | null;
+  readonly provider: AgentProvider | null;
   readonly readyTimeoutMs?: number;
 }
 
