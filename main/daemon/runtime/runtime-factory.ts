@@ -7,11 +7,10 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentConfig } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';
+import { agentProviderFromEnv } from './agent-provider.js';
 import { ClaudeDriver } from './claude-code/claude-driver.js';
-import { codexProviderFromAgentEnv } from './codex/codex-config.js';
 import { CodexDriver } from './codex/codex-driver.js';
 import { DemoRuntime } from './demo/demo-runtime.js';
-import { opencodeProviderFromAgentEnv } from './opencode/opencode-config.js';
 import { OpencodeDriver } from './opencode/opencode-driver.js';
 import type { RuntimeAdapter, TurnBoundaryHost } from './runtime-adapter.js';
 import type { RuntimeDriver } from './runtime-driver.js';
@@ -107,8 +106,8 @@ function driverFor(
   return kind === 'codex'
     ? new CodexDriver({
         ...common,
-        provider: codexProviderFromAgentEnv(agent.env),
+        provider: agentProviderFromEnv(agent.env),
         developerInstructions: deps.threadContractText ?? null,
       })
-    : new OpencodeDriver({ ...common, provider: opencodeProviderFromAgentEnv(agent.env) });
+    : new OpencodeDriver({ ...common, provider: agentProviderFromEnv(agent.env) });
 }

@@ -18,6 +18,11 @@ import type { DriverContext, DriverSession, WireResult } from '../driver-session
 import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
 import { initialTurnState, mapClaudeEvent } from './claude-event-mapper.js';
 import { claudeLaunch } from './claude-launch.js';
+import {
+  claudeStreamMessage,
+  type ClaudeControlRequestMessage,
+  type ClaudeStreamMessage,
+} from './claude-stream-types.js';
 import { StreamJsonParser } from './stream-json-parser.js';
 
 export interface ClaudeDriverOptions extends AgentLaunchOptions {
@@ -101,7 +106,10 @@ class ClaudeSession implements DriverSession {
     stdout.setEncoding('utf8');
     stdout.on('data', (chunk: string) => {
       // A plain line (e.g. "No conversation found …") is tolerated; stderr keeps the diagnostics.
-      for (const line of parser.push(chunk)) if (line.ok) this.#onMessage(line.value);
+      for (const line of parser.push(chunk)) {
+        const message = line.ok ? claudeStreamMessage(line.value) : null;
+        if (message !== null) this.#onMessage(message);
+      }
     });
     return new Promise((resolve) => {
       this.#opened = resolve;
@@ -134,10 +142,10 @@ class ClaudeSession implements DriverSession {
     return wrote ? { ok: true } : { ok: false, message: 'the Claude Code process is not running' };
   }
 
-  #onMessage(ev: Record<string, unknown>): void {
+  #onMessage(ev: ClaudeStreamMessage): void {
     if (ev.type === 'control_response') {
-      const response = ev.response as { request_id?: string; subtype?: string; error?: string } | undefined;
-      if (response?.request_id !== this.#initId) return;
+      const { response } = ev;
+      if (response.request_id !== this.#initId) return;
       this.#opened(
         response.subtype === 'success'
           ? { ok: true, session: this, sessionId: null, resumed: this.#ctx.resumeSessionId !== null }
@@ -152,10 +160,9 @@ class ClaudeSession implements DriverSession {
     for (const event of mapClaudeEvent(this.#state, ev)) this.#ctx.emit(event);
   }
 
-  async #onControlRequest(ev: Record<string, unknown>): Promise<void> {
-    const requestId = typeof ev.request_id === 'string' ? ev.request_id : '';
-    const request = ev.request as { subtype?: string; callback_id?: string } | undefined;
-    if (request?.subtype === 'hook_callback' && request.callback_id === STOP_HOOK_ID) {
+  async #onControlRequest(ev: ClaudeControlRequestMessage): Promise<void> {
+    const { request_id: requestId, request } = ev;
+    if (request.subtype === 'hook_callback' && request.callback_id === STOP_HOOK_ID) {
       await this.#ctx.askInTurn((finalCheck) =>
         this.#write({
           type: 'control_response',
@@ -174,7 +181,7 @@ class ClaudeSession implements DriverSession {
       response: {
         subtype: 'error',
         request_id: requestId,
-        error: `agentteam does not handle ${request?.subtype ?? 'this request'}`,
+        error: `agentteam does not handle ${request.subtype}`,
       },
     });
   }

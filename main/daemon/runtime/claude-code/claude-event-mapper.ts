@@ -6,6 +6,7 @@
  */
 import { boundedDetail } from '../runtime-adapter.js';
 import type { DriverEvent } from '../driver-session.js';
+import type { ClaudeResultMessage, ClaudeStreamMessage } from './claude-stream-types.js';
 
 export interface ClaudeTurnState {
   turnOpen: boolean;
@@ -17,25 +18,18 @@ export function initialTurnState(): ClaudeTurnState {
   return { turnOpen: false, interruptRequested: false };
 }
 
-type Json = Record<string, unknown>;
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
 /** The bounded, structured detail of an error result; the result text is an API error string, never model prose. */
-export function resultErrorDetail(ev: Json): string {
+export function resultErrorDetail(ev: ClaudeResultMessage): string {
   const parts: string[] = [];
   if (typeof ev.api_error_status === 'number') parts.push(`api_error_status ${ev.api_error_status}`);
-  const terminal = str(ev.terminal_reason);
-  if (terminal !== null) parts.push(`terminal_reason ${terminal}`);
-  const subtype = str(ev.subtype);
-  if (subtype !== null && subtype !== 'success') parts.push(subtype);
-  const result = str(ev.result);
-  if (result !== null && result.startsWith('API Error')) parts.push(result);
-  const errors = Array.isArray(ev.errors) ? ev.errors.filter((e): e is string => typeof e === 'string') : [];
-  parts.push(...errors);
+  if (ev.terminal_reason !== undefined) parts.push(`terminal_reason ${ev.terminal_reason}`);
+  if (ev.subtype !== undefined && ev.subtype !== 'success') parts.push(ev.subtype);
+  if (ev.result?.startsWith('API Error')) parts.push(ev.result);
+  parts.push(...(ev.errors ?? []).filter((e): e is string => typeof e === 'string'));
   return boundedDetail(parts.length > 0 ? parts.join(': ') : 'claude reported an error result');
 }
 
-export function mapClaudeEvent(state: ClaudeTurnState, ev: Json): DriverEvent[] {
+export function mapClaudeEvent(state: ClaudeTurnState, ev: ClaudeStreamMessage): DriverEvent[] {
   const out: DriverEvent[] = [];
   const openTurn = () => {
     if (!state.turnOpen) {
@@ -46,8 +40,7 @@ export function mapClaudeEvent(state: ClaudeTurnState, ev: Json): DriverEvent[] 
   switch (ev.type) {
     case 'system': {
       if (ev.subtype === 'init') {
-        const sessionId = str(ev.session_id);
-        if (sessionId !== null) out.push({ type: 'session', sessionId });
+        if (ev.session_id !== undefined) out.push({ type: 'session', sessionId: ev.session_id });
         openTurn();
       }
       break;
@@ -56,13 +49,9 @@ export function mapClaudeEvent(state: ClaudeTurnState, ev: Json): DriverEvent[] 
       openTurn();
       // An API error arrives as a synthetic assistant message; its text is the error, reported at `result`.
       if (ev.error !== undefined && ev.error !== null) break;
-      const message = ev.message as Json | undefined;
-      const content = Array.isArray(message?.content) ? (message.content as Json[]) : [];
-      for (const block of content) {
-        if (block.type === 'text' && typeof block.text === 'string' && block.text !== '')
-          out.push({ type: 'local_text', text: block.text });
-        else if (block.type === 'tool_use' && typeof block.name === 'string')
-          out.push({ type: 'tool_call', name: block.name });
+      for (const block of ev.message?.content ?? []) {
+        if (block.type === 'text' && block.text !== '') out.push({ type: 'local_text', text: block.text });
+        else if (block.type === 'tool_use') out.push({ type: 'tool_call', name: block.name });
       }
       break;
     }

@@ -9,19 +9,10 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MCP_TOKEN_ENV, type AgentProvider } from '../agent-provider.js';
 
-export const CODEX_MCP_TOKEN_ENV = 'AGENTTEAM_MCP_TOKEN';
-/** The provider id used when the agent's env names an OpenAI-compatible endpoint. */
-export const CODEX_PROVIDER_ID = 'agentteam';
-
-export interface CodexProvider {
-  readonly id: string;
-  readonly name: string;
-  /** Base URL including `/v1`. */
-  readonly baseUrl: string;
-  /** Env var holding the API key, or null for none. */
-  readonly envKey: string | null;
-  /** Codex's own retry budgets; null keeps Codex's defaults. */
+/** Codex's own retry budgets on top of the shared provider; null keeps Codex's defaults. */
+export interface CodexProvider extends AgentProvider {
   readonly requestMaxRetries?: number | null;
   readonly streamMaxRetries?: number | null;
 }
@@ -39,22 +30,6 @@ export interface CodexConfigInput {
 /** TOML basic string: JSON's escaping is a subset TOML accepts. */
 const toml = (value: string): string => JSON.stringify(value);
 
-/**
- * The provider an agent's config names (DESIGN.md "Config": a person points a runtime at any
- * provider): `OPENAI_BASE_URL` in the agent's env becomes a Responses-API provider whose key is
- * `OPENAI_API_KEY`. Anything else is left to Codex (and to `-c` overrides in the agent's args).
- */
-export function codexProviderFromAgentEnv(env: Readonly<Record<string, string>>): CodexProvider | null {
-  const baseUrl = env.OPENAI_BASE_URL;
-  if (baseUrl === undefined || baseUrl === '') return null;
-  return {
-    id: CODEX_PROVIDER_ID,
-    name: 'AgentTeam agent provider',
-    baseUrl,
-    envKey: env.OPENAI_API_KEY === undefined ? null : 'OPENAI_API_KEY',
-  };
-}
-
 export function renderCodexConfig(input: CodexConfigInput): string {
   const lines: string[] = [
     '# Written by AgentTeam at each start of this agent; edit agentteam.json instead.',
@@ -69,7 +44,7 @@ export function renderCodexConfig(input: CodexConfigInput): string {
   if (input.provider !== null) {
     const p = input.provider;
     lines.push('', `[model_providers.${p.id}]`, `name = ${toml(p.name)}`, `base_url = ${toml(p.baseUrl)}`);
-    if (p.envKey !== null) lines.push(`env_key = ${toml(p.envKey)}`);
+    if (p.apiKeyEnv !== null) lines.push(`env_key = ${toml(p.apiKeyEnv)}`);
     // Only the Responses API works ("wire_api = chat" is rejected, research/runtimes.md §2).
     lines.push('wire_api = "responses"');
     if (p.requestMaxRetries != null) lines.push(`request_max_retries = ${p.requestMaxRetries}`);
@@ -79,7 +54,7 @@ export function renderCodexConfig(input: CodexConfigInput): string {
     '',
     '[mcp_servers.agentteam]',
     `url = ${toml(input.mcpUrl)}`,
-    `bearer_token_env_var = ${toml(CODEX_MCP_TOKEN_ENV)}`,
+    `bearer_token_env_var = ${toml(MCP_TOKEN_ENV)}`,
     // Without it the call fails: "MCP tool call requires approval, but approval policy is never".
     'default_tools_approval_mode = "approve"',
     'startup_timeout_sec = 20',

@@ -11,8 +11,10 @@ import { boundedDetail } from '../runtime-adapter.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
 import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
 import { runtimeBaseEnv } from '../runtime-env.js';
-import { get, str } from '../wire-json.js';
-import { CODEX_MCP_TOKEN_ENV, writeCodexHome, type CodexProvider } from './codex-config.js';
+import { MCP_TOKEN_ENV } from '../agent-provider.js';
+import { writeCodexHome, type CodexProvider } from './codex-config.js';
+import type { ThreadResumeParams } from './protocol/v2/ThreadResumeParams.js';
+import { isItem } from './codex-protocol.js';
 import { CodexRpcClient, type RpcNotification } from './codex-rpc-client.js';
 import { answerCodexServerRequest } from './codex-server-requests.js';
 
@@ -53,7 +55,7 @@ export class CodexDriver implements RuntimeDriver {
       ...o.env,
       HOME: o.home,
       CODEX_HOME: codexHome,
-      [CODEX_MCP_TOKEN_ENV]: o.mcp.token,
+      [MCP_TOKEN_ENV]: o.mcp.token,
     };
     return { command: o.command, args: ['app-server', ...o.args], env, cwd: o.cwd };
   }
@@ -96,21 +98,22 @@ class CodexSession implements DriverSession {
     const init = await rpc.request('initialize', { clientInfo: CLIENT_INFO, capabilities: null });
     if (!init.ok) return { ok: false, message: `codex app-server did not initialize: ${init.error.message}` };
     rpc.notify('initialized');
-    const threadParams = { cwd: o.cwd, approvalPolicy: 'never', developerInstructions: o.developerInstructions };
+    const threadParams = {
+      cwd: o.cwd,
+      approvalPolicy: 'never',
+      developerInstructions: o.developerInstructions,
+    } as const satisfies Omit<ThreadResumeParams, 'threadId'>;
     if (ctx.resumeSessionId !== null) {
       const resumed = await rpc.request('thread/resume', { threadId: ctx.resumeSessionId, ...threadParams });
-      const id = str(get(resumed.ok ? resumed.result : null, 'thread', 'id'));
-      if (id !== null) return this.#opened(id, true);
+      if (resumed.ok) return this.#opened(resumed.result.thread.id, true);
       ctx.log?.warn('codex: thread/resume failed; starting a fresh thread', {
         agentId: o.agentId,
-        error: resumed.ok ? 'no thread id' : resumed.error.message,
+        error: resumed.error.message,
       });
     }
     const started = await rpc.request('thread/start', { ...threadParams, sandbox: 'read-only' });
     if (!started.ok) return { ok: false, message: `codex thread/start failed: ${started.error.message}` };
-    const id = str(get(started.result, 'thread', 'id'));
-    if (id === null) return { ok: false, message: 'codex thread/start answered without a thread id' };
-    return this.#opened(id, false);
+    return this.#opened(started.result.thread.id, false);
   }
 
   #opened(threadId: string, resumed: boolean): ConnectResult {
@@ -124,9 +127,9 @@ class CodexSession implements DriverSession {
     this.#lastError = null;
     const res = await this.#rpc.request('turn/start', { threadId, input: [{ type: 'text', text, text_elements: [] }] });
     if (!res.ok) return { ok: false, message: `codex turn/start failed: ${boundedDetail(res.error.message)}` };
-    const turnId = str(get(res.result, 'turn', 'id'));
+    const turnId = res.result.turn.id;
     // turn/started usually comes first; if not, an interrupt must still find the turn.
-    if (turnId !== null && this.#turnId === null && turnId !== this.#lastCompletedTurnId) this.#turnId = turnId;
+    if (this.#turnId === null && turnId !== this.#lastCompletedTurnId) this.#turnId = turnId;
     return { ok: true };
   }
 
@@ -141,40 +144,39 @@ class CodexSession implements DriverSession {
   }
 
   #onNotification(n: RpcNotification): void {
-    const p = n.params;
-    const threadId = str(get(p, 'threadId'));
-    if (threadId !== null && this.#threadId !== null && threadId !== this.#threadId) return;
     const emit = this.#ctx.emit;
+    // Every method handled here carries its thread; another thread's messages are not ours.
     switch (n.method) {
       case 'turn/started':
-        this.#turnId = str(get(p, 'turn', 'id')) ?? 'unknown';
+        if (!this.#ours(n.params.threadId)) return;
+        this.#turnId = n.params.turn.id;
         this.#lastError = null;
         emit({ type: 'turn_started' });
         return;
-      case 'item/started':
+      case 'item/started': {
+        const item = n.params.item;
+        if (this.#ours(n.params.threadId) && isItem(item, 'mcpToolCall'))
+          emit({ type: 'tool_call', name: `${item.server}/${item.tool}` });
+        return;
+      }
       case 'item/completed': {
-        const item = get(p, 'item');
-        const type = str(get(item, 'type'));
-        if (type === 'mcpToolCall' && n.method === 'item/started')
-          emit({ type: 'tool_call', name: `${str(get(item, 'server')) ?? '?'}/${str(get(item, 'tool')) ?? '?'}` });
-        else if (type === 'agentMessage' && n.method === 'item/completed')
-          emit({ type: 'local_text', text: str(get(item, 'text')) ?? '' });
+        const item = n.params.item;
+        if (this.#ours(n.params.threadId) && isItem(item, 'agentMessage'))
+          emit({ type: 'local_text', text: item.text });
         return;
       }
-      case 'error': {
+      case 'error':
         // Kept for the turn's failure detail; Codex may still retry (willRetry).
-        const message = str(get(p, 'error', 'message'));
-        if (message !== null) this.#lastError = message;
+        if (this.#ours(n.params.threadId)) this.#lastError = n.params.error.message;
         return;
-      }
       case 'turn/completed': {
-        const status = str(get(p, 'turn', 'status'));
-        const outcome = status === 'failed' ? 'failed' : status === 'interrupted' ? 'interrupted' : 'completed';
+        if (!this.#ours(n.params.threadId)) return;
+        const { turn } = n.params;
+        const outcome =
+          turn.status === 'failed' ? 'failed' : turn.status === 'interrupted' ? 'interrupted' : 'completed';
         const error =
-          outcome === 'completed'
-            ? null
-            : (str(get(p, 'turn', 'error', 'message')) ?? this.#lastError ?? `codex turn ${outcome}`);
-        this.#lastCompletedTurnId = str(get(p, 'turn', 'id')) ?? this.#turnId;
+          outcome === 'completed' ? null : (turn.error?.message ?? this.#lastError ?? `codex turn ${outcome}`);
+        this.#lastCompletedTurnId = turn.id;
         this.#turnId = null;
         emit({ type: 'turn_ended', outcome, error });
         return;
@@ -182,5 +184,10 @@ class CodexSession implements DriverSession {
       default:
         return;
     }
+  }
+
+  /** Before the thread is open every thread is taken (as before the typed switch). */
+  #ours(threadId: string): boolean {
+    return this.#threadId === null || threadId === this.#threadId;
   }
 }

@@ -80,11 +80,6 @@ export class CodexRpcClient {
     method: M,
     ...params: ClientRequestArgs<M>
   ): Promise<RpcResult<ClientResponse<M>>>;
-  /**
-   * @deprecated Untyped fallback for params built loosely (e.g. a widened `string` where the
-   * protocol has a literal union); prefer the typed overload.
-   */
-  request<T = unknown>(method: string, params: unknown): Promise<RpcResult<T>>;
   request(method: string, params?: unknown): Promise<RpcResult> {
     if (this.#closed) return Promise.resolve({ ok: false, error: RPC_CLOSED });
     const id = this.#nextId++;
@@ -94,11 +89,9 @@ export class CodexRpcClient {
     });
   }
 
-  notify(method: ClientNotificationMethod): void;
-  /** @deprecated Untyped fallback; the protocol's client notifications are `ClientNotificationMethod`. */
-  notify(method: string, params?: unknown): void;
-  notify(method: string, params?: unknown): void {
-    this.#write(params === undefined ? { method } : { method, params });
+  /** The protocol's client notifications carry no params (`ClientNotification`). */
+  notify(method: ClientNotificationMethod): void {
+    this.#write({ method });
   }
 
   #write(message: Record<string, unknown>): void {

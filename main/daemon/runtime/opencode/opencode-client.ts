@@ -20,6 +20,24 @@ export interface EventStream {
   readonly ended: Promise<void>;
 }
 
+/**
+ * The REST bodies the adapter reads (research/runtimes.md §3 "OpenCode"; the server's own
+ * OpenAPI at `GET /doc`: `Session`, `MCPStatus`). Only the fields read are written out.
+ */
+export interface OpencodeSessionInfo {
+  readonly id: string;
+}
+
+/** `MCPStatus`, by `status`; `GET /mcp` answers one per configured server name. */
+export type OpencodeMcpStatus =
+  | { readonly status: 'connected' | 'disabled' | 'needs_auth' }
+  | { readonly status: 'failed' | 'needs_client_registration'; readonly error: string };
+
+/** `POST /session/:id/prompt_async` (answers 204). */
+export interface OpencodePromptBody {
+  readonly parts: readonly { readonly type: 'text'; readonly text: string }[];
+}
+
 const MAX_ERROR_BODY = 300;
 
 export class OpencodeClient {

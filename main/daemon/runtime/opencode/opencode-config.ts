@@ -10,26 +10,16 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MCP_TOKEN_ENV, type AgentProvider } from '../agent-provider.js';
 
-export const OPENCODE_MCP_TOKEN_ENV = 'AGENTTEAM_MCP_TOKEN';
-export const OPENCODE_PROVIDER_ID = 'agentteam';
 /** A port nothing listens on: npm lookups fail at once instead of reaching the registry. */
 export const DEAD_NPM_REGISTRY = 'http://127.0.0.1:9/';
-
-export interface OpencodeProvider {
-  readonly id: string;
-  readonly name: string;
-  /** Base URL including `/v1` of an OpenAI-compatible Chat Completions API. */
-  readonly baseUrl: string;
-  /** Env var holding the API key, or null for none. */
-  readonly apiKeyEnv: string | null;
-}
 
 export interface OpencodeConfigInput {
   readonly mcpUrl: string;
   /** `provider/model`, or a bare model id of `provider`; null keeps OpenCode's default. */
   readonly model: string | null;
-  readonly provider: OpencodeProvider | null;
+  readonly provider: AgentProvider | null;
 }
 
 export interface OpencodeDirs {
@@ -50,18 +40,6 @@ export function opencodeDirs(home: string): OpencodeDirs {
   };
 }
 
-/** `OPENAI_BASE_URL` in the agent's env becomes an OpenAI-compatible provider keyed by `OPENAI_API_KEY`. */
-export function opencodeProviderFromAgentEnv(env: Readonly<Record<string, string>>): OpencodeProvider | null {
-  const baseUrl = env.OPENAI_BASE_URL;
-  if (baseUrl === undefined || baseUrl === '') return null;
-  return {
-    id: OPENCODE_PROVIDER_ID,
-    name: 'AgentTeam agent provider',
-    baseUrl,
-    apiKeyEnv: env.OPENAI_API_KEY === undefined ? null : 'OPENAI_API_KEY',
-  };
-}
-
 /** The model reference OpenCode wants (`provider/model`). */
 export function opencodeModelRef(input: OpencodeConfigInput): string | null {
   if (input.model === null) return null;
@@ -78,7 +56,7 @@ export function renderOpencodeConfig(input: OpencodeConfigInput): Record<string,
       agentteam: {
         type: 'remote',
         url: input.mcpUrl,
-        headers: { Authorization: `Bearer {env:${OPENCODE_MCP_TOKEN_ENV}}` },
+        headers: { Authorization: `Bearer {env:${MCP_TOKEN_ENV}}` },
         // Our server answers 401 only for a bad token; OAuth discovery would be a network detour.
         oauth: false,
         enabled: true,
@@ -119,7 +97,7 @@ export function opencodeIsolationEnv(dirs: OpencodeDirs, password: string, mcpTo
     XDG_CACHE_HOME: dirs.cache,
     XDG_STATE_HOME: dirs.state,
     OPENCODE_SERVER_PASSWORD: password,
-    [OPENCODE_MCP_TOKEN_ENV]: mcpToken,
+    [MCP_TOKEN_ENV]: mcpToken,
     OPENCODE_DISABLE_AUTOUPDATE: '1',
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',

@@ -12,9 +12,17 @@ import { boundedDetail } from '../runtime-adapter.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
 import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
 import { runtimeBaseEnv } from '../runtime-env.js';
-import { get, str } from '../wire-json.js';
-import { OpencodeClient, type EventStream, type OpencodeEvent } from './opencode-client.js';
-import { opencodeDirs, opencodeIsolationEnv, writeOpencodeHome, type OpencodeProvider } from './opencode-config.js';
+import {
+  OpencodeClient,
+  type EventStream,
+  type OpencodeEvent,
+  type OpencodeMcpStatus,
+  type OpencodePromptBody,
+  type OpencodeSessionInfo,
+} from './opencode-client.js';
+import { isOpencodeEvent, type OpencodeBusEventOf } from './opencode-events.js';
+import type { AgentProvider } from '../agent-provider.js';
+import { opencodeDirs, opencodeIsolationEnv, writeOpencodeHome } from './opencode-config.js';
 
 /** `args` go after `serve --port N --hostname 127.0.0.1 --pure`. */
 export interface OpencodeDriverOptions extends AgentLaunchOptions {
@@ -23,7 +31,7 @@ export interface OpencodeDriverOptions extends AgentLaunchOptions {
   readonly mcp: { readonly url: string; readonly token: string };
   /** Per-agent runtime home: HOME and the XDG dirs live under it. */
   readonly home: string;
-  readonly provider: OpencodeProvider | null;
+  readonly provider: AgentProvider | null;
   readonly readyTimeoutMs?: number;
 }
 
@@ -125,13 +133,13 @@ class OpencodeSession implements DriverSession {
     if (!session.ok) return session;
     // The agentteam MCP server must be connected before the first delivery names its tool.
     for (let wait = 50; ; wait = Math.min(wait * 2, 500)) {
-      const mcp = await client.call<Record<string, { status?: string; error?: string }>>('GET', '/mcp');
-      const status = mcp.ok ? mcp.body?.agentteam?.status : undefined;
+      const mcp = await client.call<Partial<Record<string, OpencodeMcpStatus>> | null>('GET', '/mcp');
+      const agentteam = mcp.ok ? mcp.body?.agentteam : undefined;
+      const status = agentteam?.status;
       if (status === 'connected') break;
       if (status === 'failed' || status === 'needs_auth' || !this.#timeLeft() || proc.exit !== null) {
-        const why = mcp.ok
-          ? `${status ?? 'missing'}${mcp.body?.agentteam?.error ? `: ${mcp.body.agentteam.error}` : ''}`
-          : mcp.message;
+        const error = agentteam !== undefined && 'error' in agentteam ? agentteam.error : '';
+        const why = mcp.ok ? `${status ?? 'missing'}${error ? `: ${error}` : ''}` : mcp.message;
         return {
           ok: false,
           message: `OpenCode could not connect the agentteam MCP server (${boundedDetail(why, 160)})`,
@@ -158,11 +166,13 @@ class OpencodeSession implements DriverSession {
         status: existing.status,
       });
     }
-    const created = await client.call<{ id?: string }>('POST', '/session', { title: `AgentTeam · ${o.agentId}` });
+    const created = await client.call<OpencodeSessionInfo | null>('POST', '/session', {
+      title: `AgentTeam · ${o.agentId}`,
+    });
     if (!created.ok)
       return { ok: false, message: `opencode could not open a session: ${boundedDetail(created.message)}` };
-    const id = str(created.body?.id);
-    if (id === null) return { ok: false, message: 'opencode POST /session answered without an id' };
+    const id = created.body?.id;
+    if (typeof id !== 'string') return { ok: false, message: 'opencode POST /session answered without an id' };
     return this.#opened(id, false);
   }
 
@@ -176,9 +186,8 @@ class OpencodeSession implements DriverSession {
     if (sessionId === null || this.#ctx.process.exit !== null)
       return { ok: false, message: 'the OpenCode runtime is not running' };
     this.#turnError = null;
-    const res = await this.#client.call('POST', `/session/${encodeURIComponent(sessionId)}/prompt_async`, {
-      parts: [{ type: 'text', text }],
-    });
+    const body: OpencodePromptBody = { parts: [{ type: 'text', text }] };
+    const res = await this.#client.call('POST', `/session/${encodeURIComponent(sessionId)}/prompt_async`, body);
     return res.ok
       ? { ok: true }
       : { ok: false, message: `opencode prompt_async failed: ${boundedDetail(res.message)}` };
@@ -220,49 +229,45 @@ class OpencodeSession implements DriverSession {
     });
   }
 
+  /** Known `/event` members narrowed to their typed properties (opencode-events.ts); the rest are ignored. */
   #onEvent(e: OpencodeEvent): void {
-    const p = e.properties;
-    const sessionId = str(p.sessionID) ?? str(get(p, 'info', 'sessionID')) ?? str(get(p, 'part', 'sessionID'));
-    if (sessionId !== null && sessionId !== this.#sessionId) return;
-    switch (e.type) {
-      case 'session.status': {
-        const type = str(get(p, 'status', 'type'));
-        if (type === 'busy') {
-          if (!this.#inTurn) {
-            this.#inTurn = true;
-            this.#ctx.emit({ type: 'turn_started' });
-          }
-          // An interrupt that came before the loop started would have been a no-op: repeat it now.
-          if (this.#abortRequested) void this.#abort();
-        } else if (type === 'idle') this.#endTurn();
-        return;
-      }
-      case 'session.error': {
-        const name = str(get(p, 'error', 'name')) ?? 'error';
-        const message = str(get(p, 'error', 'data', 'message')) ?? name;
-        this.#turnError = { message, aborted: name === 'MessageAbortedError' };
-        return;
-      }
-      case 'message.updated': {
-        const id = str(get(p, 'info', 'id'));
-        if (get(p, 'info', 'role') === 'assistant' && id !== null) this.#assistantMessages.add(id);
-        return;
-      }
-      case 'message.part.updated':
-        // Our own prompt's part arrives before `busy`: only `busy` starts the turn (watchdog turn.start).
-        if (this.#inTurn) this.#onPart(get(p, 'part'));
-        return;
-      default:
-        // `session.idle` is a deprecated duplicate of `session.status idle` (both are sent): ignored.
-        return;
+    if (isOpencodeEvent(e, 'session.status')) {
+      if (this.#ours(e.properties.sessionID)) this.#onStatus(e.properties.status.type);
+    } else if (isOpencodeEvent(e, 'session.error')) {
+      if (!this.#ours(e.properties.sessionID)) return;
+      const err = e.properties.error;
+      const name = err?.name ?? 'error';
+      const message = err !== undefined && err.name !== 'MessageOutputLengthError' ? err.data.message : undefined;
+      this.#turnError = { message: message ?? name, aborted: name === 'MessageAbortedError' };
+    } else if (isOpencodeEvent(e, 'message.updated')) {
+      const { info } = e.properties;
+      if (this.#ours(e.properties.sessionID) && info.role === 'assistant') this.#assistantMessages.add(info.id);
+    } else if (isOpencodeEvent(e, 'message.part.updated')) {
+      // Our own prompt's part arrives before `busy`: only `busy` starts the turn (watchdog turn.start).
+      if (this.#ours(e.properties.sessionID) && this.#inTurn) this.#onPart(e.properties.part);
     }
+    // `session.idle` is a deprecated duplicate of `session.status idle` (both are sent): ignored.
   }
 
-  #onPart(part: unknown): void {
-    const type = str(get(part, 'type'));
-    if (type === 'tool') {
-      const partId = str(get(part, 'id')) ?? '';
-      const state = str(get(part, 'state', 'status'));
+  /** An event of another session is not ours; one that names no session is. */
+  #ours(sessionId: string | undefined): boolean {
+    return sessionId === undefined || sessionId === this.#sessionId;
+  }
+
+  #onStatus(type: OpencodeBusEventOf<'session.status'>['properties']['status']['type']): void {
+    if (type === 'busy') {
+      if (!this.#inTurn) {
+        this.#inTurn = true;
+        this.#ctx.emit({ type: 'turn_started' });
+      }
+      // An interrupt that came before the loop started would have been a no-op: repeat it now.
+      if (this.#abortRequested) void this.#abort();
+    } else if (type === 'idle') this.#endTurn();
+  }
+
+  #onPart(part: OpencodeBusEventOf<'message.part.updated'>['properties']['part']): void {
+    if (part.type === 'tool') {
+      const state = part.state.status;
       const mapped =
         state === 'running' || state === 'pending'
           ? 'started'
@@ -271,14 +276,12 @@ class OpencodeSession implements DriverSession {
             : state === 'error'
               ? 'failed'
               : null;
-      if (mapped === null || this.#toolStates.get(partId) === mapped) return;
-      this.#toolStates.set(partId, mapped);
-      if (mapped === 'started') this.#ctx.emit({ type: 'tool_call', name: str(get(part, 'tool')) ?? '?' });
-    } else if (type === 'text' && get(part, 'time', 'end') !== undefined) {
+      if (mapped === null || this.#toolStates.get(part.id) === mapped) return;
+      this.#toolStates.set(part.id, mapped);
+      if (mapped === 'started') this.#ctx.emit({ type: 'tool_call', name: part.tool });
+    } else if (part.type === 'text' && part.time?.end !== undefined) {
       // Only the assistant's finished text parts: our own prompt is a user text part.
-      const messageId = str(get(part, 'messageID'));
-      if (messageId !== null && this.#assistantMessages.has(messageId))
-        this.#ctx.emit({ type: 'local_text', text: str(get(part, 'text')) ?? '' });
+      if (this.#assistantMessages.has(part.messageID)) this.#ctx.emit({ type: 'local_text', text: part.text });
     }
   }
 }

@@ -4,10 +4,14 @@ import {
   mapClaudeEvent,
   resultErrorDetail,
 } from '../../../../../../main/daemon/runtime/claude-code/claude-event-mapper.js';
+import type { ClaudeStreamMessage } from '../../../../../../main/daemon/runtime/claude-code/claude-stream-types.js';
 
-const init = { type: 'system', subtype: 'init', session_id: 's1' };
-const text = (t: string) => ({ type: 'assistant', message: { content: [{ type: 'text', text: t }] } });
-const tool = {
+const init: ClaudeStreamMessage = { type: 'system', subtype: 'init', session_id: 's1' };
+const text = (t: string): ClaudeStreamMessage => ({
+  type: 'assistant',
+  message: { content: [{ type: 'text', text: t }] },
+});
+const tool: ClaudeStreamMessage = {
   type: 'assistant',
   message: {
     content: [{ type: 'tool_use', id: 't', name: 'mcp__agentteam__message_send', input: { content: 'the reply' } }],
@@ -17,15 +21,16 @@ const tool = {
 describe('mapClaudeEvent', () => {
   it('maps a turn: init names the session and opens the turn once, text and tool_use pass on, result ends it', () => {
     const state = initialTurnState();
-    const events = [
+    const events: ClaudeStreamMessage[] = [
       init,
       text('héllo 👋'),
       tool,
       init,
       { type: 'result', subtype: 'success', is_error: false, result: 'héllo 👋' },
-    ].flatMap((e) => mapClaudeEvent(state, e));
+    ];
+    const mapped = events.flatMap((e) => mapClaudeEvent(state, e));
     // The skeleton reduces local text to counts (runtime-skeleton.test.ts: contract §6.5).
-    expect(events).toEqual([
+    expect(mapped).toEqual([
       { type: 'session', sessionId: 's1' },
       { type: 'turn_started' },
       { type: 'local_text', text: 'héllo 👋' },
@@ -37,12 +42,12 @@ describe('mapClaudeEvent', () => {
 
   it('an error result ends the turn failed with its structured detail; the synthetic error message is not local text', () => {
     const state = initialTurnState();
-    const synthetic = {
+    const synthetic: ClaudeStreamMessage = {
       type: 'assistant',
       error: 'invalid_request',
       message: { content: [{ type: 'text', text: 'API Error: 400 bad' }] },
     };
-    const result = {
+    const result: ClaudeStreamMessage = {
       type: 'result',
       subtype: 'success',
       is_error: true,
@@ -76,9 +81,11 @@ describe('mapClaudeEvent', () => {
   });
 
   it('bounds the error detail and never copies non-error result text', () => {
-    expect(resultErrorDetail({ is_error: true, result: 'the model said a secret' })).toBe(
+    expect(resultErrorDetail({ type: 'result', is_error: true, result: 'the model said a secret' })).toBe(
       'claude reported an error result',
     );
-    expect(resultErrorDetail({ is_error: true, result: `API Error: 500 ${'x'.repeat(1000)}` }).length).toBe(300);
+    expect(
+      resultErrorDetail({ type: 'result', is_error: true, result: `API Error: 500 ${'x'.repeat(1000)}` }).length,
+    ).toBe(300);
   });
 });

@@ -2,12 +2,8 @@ import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  CODEX_MCP_TOKEN_ENV,
-  codexProviderFromAgentEnv,
-  renderCodexConfig,
-  writeCodexHome,
-} from '../../../../../../main/daemon/runtime/codex/codex-config.js';
+import { MCP_TOKEN_ENV } from '../../../../../../main/daemon/runtime/agent-provider.js';
+import { renderCodexConfig, writeCodexHome } from '../../../../../../main/daemon/runtime/codex/codex-config.js';
 import { answerCodexServerRequest } from '../../../../../../main/daemon/runtime/codex/codex-server-requests.js';
 import type { RpcServerRequest } from '../../../../../../main/daemon/runtime/codex/codex-rpc-client.js';
 
@@ -18,7 +14,7 @@ const provider = {
   id: 'fake',
   name: 'Fake "quoted"',
   baseUrl: 'http://127.0.0.1:9999/v1',
-  envKey: 'FAKE_KEY',
+  apiKeyEnv: 'FAKE_KEY',
   requestMaxRetries: 0,
   streamMaxRetries: 0,
 };
@@ -27,7 +23,7 @@ describe('Codex config.toml (research/runtimes.md §2)', () => {
   it('pre-approves the agentteam MCP tools over streamable HTTP and reads the bearer token from the env', () => {
     const toml = renderCodexConfig({ mcpUrl: 'http://127.0.0.1:1234/mcp', model: 'fake-model', provider });
     expect(toml).toContain('[mcp_servers.agentteam]\nurl = "http://127.0.0.1:1234/mcp"');
-    expect(toml).toContain(`bearer_token_env_var = "${CODEX_MCP_TOKEN_ENV}"`);
+    expect(toml).toContain(`bearer_token_env_var = "${MCP_TOKEN_ENV}"`);
     expect(toml).toContain('default_tools_approval_mode = "approve"');
     expect(toml).toContain('approval_policy = "never"');
     expect(toml).toContain('[features]\nplugins = false');
@@ -47,16 +43,6 @@ describe('Codex config.toml (research/runtimes.md §2)', () => {
     const toml = renderCodexConfig({ mcpUrl: 'http://127.0.0.1:1/mcp', model: null, provider: null });
     expect(toml).not.toMatch(/^model/m);
     expect(toml).not.toContain('[model_providers.');
-  });
-
-  it('takes the provider from OPENAI_BASE_URL / OPENAI_API_KEY in the agent env', () => {
-    expect(codexProviderFromAgentEnv({})).toBeNull();
-    expect(codexProviderFromAgentEnv({ OPENAI_BASE_URL: 'http://h/v1', OPENAI_API_KEY: 'k' })).toMatchObject({
-      id: 'agentteam',
-      baseUrl: 'http://h/v1',
-      envKey: 'OPENAI_API_KEY',
-    });
-    expect(codexProviderFromAgentEnv({ OPENAI_BASE_URL: 'http://h/v1' })?.envKey).toBeNull();
   });
 
   it('writes config.toml 0600 in a 0700 CODEX_HOME', async () => {

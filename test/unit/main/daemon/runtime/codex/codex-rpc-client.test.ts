@@ -37,12 +37,16 @@ function setup(
   return { client, send, written, notifications, bad, fromServer, isClosed: () => closed };
 }
 
+const TURN = { threadId: 't1', input: [] };
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('CodexRpcClient (newline JSON-RPC without a jsonrpc field)', () => {
   it('correlates responses to requests by id, in any order', async () => {
     const s = setup();
-    const a = s.client.request('initialize', { clientInfo: { name: 'x' } });
+    const a = s.client.request('initialize', {
+      clientInfo: { name: 'x', title: null, version: '0' },
+      capabilities: null,
+    });
     const b = s.client.request('thread/start', { cwd: '/' });
     await tick();
     expect(s.written.map((w) => w.method)).toEqual(['initialize', 'thread/start']);
@@ -79,10 +83,10 @@ describe('CodexRpcClient (newline JSON-RPC without a jsonrpc field)', () => {
 
   it('resolves pending requests with RPC_CLOSED when stdout closes, and refuses new ones', async () => {
     const s = setup();
-    const pending = s.client.request('turn/start', {});
+    const pending = s.client.request('turn/start', TURN);
     s.fromServer.end();
     expect(await pending).toEqual({ ok: false, error: RPC_CLOSED });
     expect(s.isClosed()).toBe(true);
-    expect(await s.client.request('turn/start', {})).toEqual({ ok: false, error: RPC_CLOSED });
+    expect(await s.client.request('turn/start', TURN)).toEqual({ ok: false, error: RPC_CLOSED });
   });
 });

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEAD_NPM_REGISTRY,
-  OPENCODE_MCP_TOKEN_ENV,
   opencodeDirs,
   opencodeIsolationEnv,
   opencodeModelRef,
-  opencodeProviderFromAgentEnv,
   renderOpencodeConfig,
 } from '../../../../../../main/daemon/runtime/opencode/opencode-config.js';
+import { MCP_TOKEN_ENV } from '../../../../../../main/daemon/runtime/agent-provider.js';
 
 const provider = { id: 'fake', name: 'Fake', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'FAKE_KEY' };
 
@@ -18,7 +17,7 @@ describe('OpenCode config (research/runtimes.md §2)', () => {
       agentteam: {
         type: 'remote',
         url: 'http://127.0.0.1:5/mcp',
-        headers: { Authorization: `Bearer {env:${OPENCODE_MCP_TOKEN_ENV}}` },
+        headers: { Authorization: `Bearer {env:${MCP_TOKEN_ENV}}` },
         oauth: false,
         enabled: true,
       },
@@ -58,21 +57,13 @@ describe('OpenCode config (research/runtimes.md §2)', () => {
       XDG_CACHE_HOME: '/agents/a1/xdg/cache',
       XDG_STATE_HOME: '/agents/a1/xdg/state',
       OPENCODE_SERVER_PASSWORD: 'pw',
-      [OPENCODE_MCP_TOKEN_ENV]: 'tok',
+      [MCP_TOKEN_ENV]: 'tok',
       OPENCODE_DISABLE_AUTOUPDATE: '1',
       OPENCODE_DISABLE_MODELS_FETCH: '1',
       OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
       OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
       OPENCODE_DISABLE_SHARE: '1',
       npm_config_registry: DEAD_NPM_REGISTRY,
-    });
-  });
-
-  it('takes the provider from OPENAI_BASE_URL in the agent env', () => {
-    expect(opencodeProviderFromAgentEnv({})).toBeNull();
-    expect(opencodeProviderFromAgentEnv({ OPENAI_BASE_URL: 'http://h/v1', OPENAI_API_KEY: 'k' })).toMatchObject({
-      baseUrl: 'http://h/v1',
-      apiKeyEnv: 'OPENAI_API_KEY',
     });
   });
 });
