@@ -4,13 +4,16 @@
  */
 import type { TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
+import type { DeliveryClass } from '../wake/pending-delivery.js';
+import type { WakeJournalInsert } from '../wake/wake-ports.js';
 import type { AuthorKind, ConversationKind, PromptInputKind, WakeEventKind } from '../../../shared/api/contract.js';
 
 /** The contract's vocabularies (shared/api/contract.ts), re-exported under the store's names. */
 export type { ConversationKind, PromptInputKind, WakeEventKind };
 
 export type MemberKind = AuthorKind;
-export type DeliveryClass = 'visible_reply' | 'signal_only';
+/** The wake lifecycle's (contract §5); the store keeps it as text. */
+export type { DeliveryClass } from '../wake/pending-delivery.js';
 /** contract §6.6: `pending` waits in durable deferred delivery; `replay_pending` was launched in a fresh runtime. */
 export type RecoveryMarkerState = 'pending' | 'replay_pending' | 'settled' | 'superseded';
 export type AuditKind = 'cross_target_send';
@@ -73,15 +76,8 @@ export interface ListMessagesOptions {
   readonly limit?: number;
 }
 
-export interface InsertWakeInput {
-  readonly wakeToken: string;
-  readonly messageId: string;
-  readonly agentId: string;
-  readonly runtime: RuntimeKind;
-  readonly target: TargetKey;
-  readonly targetSeq: number;
-  readonly deliveryClass: DeliveryClass;
-}
+/** The wake journal port's insert (wake/wake-ports.ts): the store implements that port. */
+export type InsertWakeInput = WakeJournalInsert;
 
 export interface WakeRecord {
   readonly wakeToken: string;

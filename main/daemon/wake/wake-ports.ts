@@ -3,6 +3,7 @@
  * the journal to the store, the renderer to the prompt compiler, the correlation port to the
  * delivery tracker / runtime adapter. All synchronous: the lifecycle never awaits.
  */
+import type { WakeEventKind } from '../../../shared/api/contract.js';
 import type { PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
@@ -20,7 +21,7 @@ export interface WakeJournalInsert {
 
 export interface WakeJournalEvent {
   readonly wakeToken: string;
-  readonly kind: 'status' | 'beacon' | 'escalation' | 'final_check' | 'delivery' | 'alert';
+  readonly kind: WakeEventKind;
   readonly status?: WakeStatus;
   /** Omitted when there is none. */
   readonly reason?: string;
