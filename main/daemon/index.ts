@@ -2,4 +2,4 @@
 export { createDaemon, GENERAL } from './daemon.js';
 export type { CreateDaemonOptions, RuntimeFactory } from './daemon.js';
 export type { Daemon, DaemonLog, DaemonOptions } from './daemon-types.js';
-export type { SettingsPort } from './settings/daemon-settings.js';
+export type { SettingsPort, UiPrefs } from './settings/daemon-settings.js';
