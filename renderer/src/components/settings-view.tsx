@@ -203,7 +203,7 @@ export function SettingsView({ settings, language, onSave }: SettingsViewProps) 
     if (origin === undefined) return null;
     const text = t(origin === 'file' ? 'settings.origin.file' : 'settings.origin.default');
     return (
-      <span id={id} className={`sv-origin sv-origin-${origin}`} title={t('settings.origin.label', { origin: text })}>
+      <span id={id} className={`sv-origin sv-origin-${origin}`}>
         <span className="sv-visually-hidden">{t('settings.origin.label', { origin: '' })}</span>
         {text}
       </span>

@@ -29,7 +29,8 @@ const en = {
   'settings.origin.default': 'default',
   'settings.origin.label': 'Value from: {origin}',
   'settings.configError.title': 'agentteam.json has an error — the last valid settings stay in effect',
-  'settings.configError.body': 'Fix the file; this page updates when it loads again. Saving is paused until then.',
+  'settings.configError.body':
+    'Fix the file; this page updates when it loads again. Until then, Save cannot write to it.',
   'settings.restart': 'Changes to {sections} in agentteam.json apply after AgentTeam restarts.',
   'settings.restart.agents': 'agents',
   'settings.restart.limits': 'limits',
@@ -84,7 +85,7 @@ const zhCN: Record<SettingsCopyKey, string> = {
   'settings.origin.default': '默认值',
   'settings.origin.label': '取值来源：{origin}',
   'settings.configError.title': 'agentteam.json 有错误——仍使用上一次有效的设置',
-  'settings.configError.body': '请修正该文件；文件重新加载后此页会更新。在此之前暂停保存。',
+  'settings.configError.body': '请修正该文件；文件重新加载后此页会更新。在此之前无法保存到该文件。',
   'settings.restart': 'agentteam.json 中对{sections}的更改将在 AgentTeam 重启后生效。',
   'settings.restart.agents': '智能体',
   'settings.restart.limits': '限制',
