@@ -111,7 +111,6 @@ const AlertSchema = z.object({
 // comes from, the last unusable edit of the file, and what applies only after a restart.
 /** Where a channel setting in effect comes from: the person's agentteam.json, or the schema default. */
 export const SETTING_ORIGINS = ['file', 'default'] as const;
-export type SettingOrigin = (typeof SETTING_ORIGINS)[number];
 
 const ConfigProblemSchema = z.object({ path: z.string(), expectation: z.string() });
 
