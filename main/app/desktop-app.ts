@@ -7,14 +7,14 @@ import { app, crashReporter, dialog, session, type BrowserWindow } from 'electro
 import { EMPTY } from 'rxjs';
 import { join } from 'node:path';
 import { ApiError, apiCalls, type ApiCallName, type ApiHandlers } from '../../shared/api/contract.js';
-import type { Daemon, DaemonOptions } from '../daemon/index.js';
+import type { CreateDaemonOptions, Daemon } from '../daemon/index.js';
 import { createAppLog, type AppLog } from './app-log.js';
 import { APP_ENTRY_URL, handleAppProtocol, registerAppScheme } from './app-protocol.js';
 import { createAppWindow } from './create-app-window.js';
 import { CrashLoopGuard } from './crash-loop-guard.js';
 import { openIpcGate, type IpcGate } from './ipc-gate.js';
 import { startAlertNotifier } from './notifications.js';
-import { openSettingsStore, settingsHandlers, syncSettingsWithDaemon } from './settings-store.js';
+import { openSettingsStore, settingsHandlers } from './settings-store.js';
 import {
   appNavigationPolicy,
   denyAllPermissions,
@@ -27,7 +27,7 @@ export const APP_USER_MODEL_ID = 'dev.agentteam.desktop';
 
 export interface DesktopAppDeps {
   /** The same factory `agentteam serve` uses (main/daemon/index.ts). */
-  readonly createDaemon: (options: DaemonOptions) => Promise<Daemon>;
+  readonly createDaemon: (options: CreateDaemonOptions) => Promise<Daemon>;
   /** The built `out/` folder: `preload/index.cjs` and `renderer/` live there. */
   readonly outDir: string;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -105,9 +105,9 @@ export class DesktopApp {
 
     let handlers: ApiHandlers;
     try {
-      const daemon = await this.deps.createDaemon({ dataDir: this.dataDir, log });
+      // The daemon keeps the UI-only preferences in the store; channel settings live in agentteam.json (issue 17).
+      const daemon = await this.deps.createDaemon({ dataDir: this.dataDir, log, settings: settings.port() });
       this.daemon = daemon;
-      await syncSettingsWithDaemon(settings, daemon.api, log);
       handlers = { ...daemon.api, ...settingsHandlers(settings, daemon.api) };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

@@ -1,17 +1,17 @@
 /**
- * Settings of the app (DESIGN.md "Storage": small and human-edited), kept in electron-store at
- * `<data-dir>/settings.json` — the file format `conf` reads in `agentteam serve`. The shared
- * zod schema (`SettingsSchema`, `ChannelSettingsSchema`) is the only judge of what is valid.
+ * UI-only preferences of the app (DESIGN.md "Storage": the language), kept in electron-store at
+ * `<data-dir>/settings.json` — the file format `agentteam serve` reads. Channel settings live in
+ * agentteam.json, written by the daemon (issue 17); a `channels` block an older build saved here
+ * is handed to the daemon once through `port()` (it moves or reports each value), then removed
+ * from this file (copied to settings.legacy-channels.json).
  * A migration drops legacy visible-reply toggles: the contract is always on (contract §7, §7.3).
  */
 import Store from 'electron-store';
-import { existsSync, renameSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { z } from 'zod';
-import type { apiCalls } from '../../shared/api/contract.js';
 import { ApiError, SettingsSchema, type ApiHandlers, type Settings } from '../../shared/api/contract.js';
 import { ChannelSettingsSchema, LOCAL_CHANNEL } from '../../shared/config.js';
-import type { DaemonLog } from '../daemon/index.js';
+import type { DaemonLog, SettingsPort, UiPrefs } from '../daemon/index.js';
 
 export const SETTINGS_FILE_NAME = 'settings';
 
@@ -22,7 +22,7 @@ export const LEGACY_VISIBLE_REPLY_KEYS = [
   'visible_reply_contract_enabled',
 ] as const;
 
-export type SettingsUpdate = z.infer<(typeof apiCalls)['settings.update']['request']>;
+const LanguageSchema = SettingsSchema.shape.language;
 
 export function defaultSettings(): Settings {
   return { language: 'en', channels: { [LOCAL_CHANNEL]: ChannelSettingsSchema.parse({}) } };
@@ -66,28 +66,21 @@ export function dropLegacyVisibleReplyToggles(raw: Record<string, unknown>): {
   return { value, dropped };
 }
 
-/** `settings.update` applied to `current`, pure. Unknown channels start from the defaults. */
-export function applySettingsUpdate(current: Settings, update: SettingsUpdate): Settings {
-  if (update.settings !== undefined && update.channel === undefined) {
-    throw new ApiError('invalid_request', 'settings.update: "settings" needs the "channel" it applies to.');
-  }
-  const next: Settings = { language: update.language ?? current.language, channels: { ...current.channels } };
-  if (update.channel !== undefined && update.settings !== undefined) next.channels[update.channel] = update.settings;
-  return SettingsSchema.parse(next);
-}
-
 export interface SettingsStore {
   /** Absolute path of the settings file. */
   readonly path: string;
-  /** The valid settings: the file's, or the defaults where the file is invalid (never rewritten unasked). */
+  /** The language saved (English when none), with the channel defaults: what the UI shows without a daemon. */
   get(): Settings;
-  /** Persists settings that already passed the schema (atomic write: conf → atomically). */
-  save(settings: Settings): void;
-  /** Whether settings were ever saved to the file (else `get()` answers the defaults). */
-  hasSaved(): boolean;
+  /** Persists the UI-only preferences (atomic write: conf → atomically). */
+  save(prefs: UiPrefs): void;
+  /** The daemon's view of this store: UI-only preferences, and the legacy channel block once (issue 17). */
+  port(): SettingsPort;
 }
 
 type RawStore = Store<Record<string, unknown>>;
+
+/** Where the legacy channel block of settings.json is kept once it leaves the file (issue 17). */
+export const LEGACY_CHANNELS_COPY = 'settings.legacy-channels.json';
 
 /** Opens (and migrates) `<dataDir>/settings.json`. A file that is not JSON is moved aside, never deleted. */
 export function openSettingsStore(options: { dataDir: string; log: DaemonLog }): SettingsStore {
@@ -124,25 +117,40 @@ export function openSettingsStore(options: { dataDir: string; log: DaemonLog }):
     store = open();
   }
 
+  const language = (): UiPrefs['language'] | undefined => {
+    const parsed = LanguageSchema.safeParse(store.get('language'));
+    if (parsed.success) return parsed.data;
+    if (store.has('language'))
+      log.warn('settings: unknown language in the file; English is used until the language is saved', {
+        file: store.path,
+      });
+    return undefined;
+  };
   return {
     path: store.path,
-    get() {
-      const { value } = dropLegacyVisibleReplyToggles(store.store);
-      const parsed = SettingsSchema.safeParse({ ...defaultSettings(), ...value });
-      if (parsed.success) return parsed.data;
-      const where = parsed.error.issues.map((i) => i.path.join('.')).join(', ');
-      log.warn('settings: invalid entries in the file; defaults are used until settings are saved', {
-        file: store.path,
-        paths: where,
-      });
-      return defaultSettings();
+    get: () => ({ ...defaultSettings(), language: language() ?? 'en' }),
+    save(prefs) {
+      store.set('language', LanguageSchema.parse(prefs.language));
     },
-    save(settings) {
-      const valid = SettingsSchema.parse(settings);
-      store.set('language', valid.language);
-      store.set('channels', valid.channels);
-    },
-    hasSaved: () => store.has('language'),
+    port: () => ({
+      load() {
+        const lang = language();
+        return {
+          ...(lang === undefined ? {} : { language: lang }),
+          ...(store.has('channels') ? { channels: store.get('channels') } : {}),
+        };
+      },
+      save(prefs) {
+        store.set('language', LanguageSchema.parse(prefs.language));
+      },
+      dropLegacyChannels() {
+        if (!store.has('channels')) return null;
+        const copy = join(dataDir, LEGACY_CHANNELS_COPY);
+        writeFileSync(copy, `${JSON.stringify({ channels: store.get('channels') }, null, 2)}\n`, { mode: 0o600 });
+        store.delete('channels');
+        return copy;
+      },
+    }),
   };
 }
 
@@ -150,45 +158,22 @@ export function openSettingsStore(options: { dataDir: string; log: DaemonLog }):
 export type DaemonSettingsApi = Pick<ApiHandlers, 'settings.get' | 'settings.update'>;
 
 /**
- * The `settings.*` calls in the app. The daemon says what is in effect; the app keeps what the
- * person chose in electron-store so it survives restarts. An update is checked, applied by the
- * daemon, and only then persisted (a refusal persists nothing). Without a daemon (it could not
- * start) the store answers alone.
+ * The `settings.*` calls in the app. With a daemon, the daemon answers (channel settings live in
+ * agentteam.json; it keeps the language through `store.port()`). Without one (it could not start)
+ * the store answers alone: the language can change, channel settings cannot (the daemon writes them).
  */
 export function settingsHandlers(store: SettingsStore, daemon: DaemonSettingsApi | null): DaemonSettingsApi {
+  if (daemon !== null) return daemon;
   return {
-    'settings.get': async (request) => (daemon === null ? store.get() : daemon['settings.get'](request)),
+    'settings.get': async () => store.get(),
     'settings.update': async (update) => {
-      const next = applySettingsUpdate(store.get(), update);
-      const effective = daemon === null ? next : await daemon['settings.update'](update);
-      store.save(effective);
-      return effective;
+      if (update.channel !== undefined || update.settings !== undefined)
+        throw new ApiError(
+          'unavailable',
+          'Channel settings are saved to agentteam.json by the agent daemon, which is not running; fix what stopped it and restart AgentTeam.',
+        );
+      if (update.language !== undefined) store.save({ language: update.language });
+      return store.get();
     },
   };
-}
-
-/**
- * At start: settings the person saved earlier are applied to the daemon again (a daemon keeps
- * them for its lifetime only); on a first run the store is seeded with the daemon's view instead.
- */
-export async function syncSettingsWithDaemon(
-  store: SettingsStore,
-  daemon: DaemonSettingsApi,
-  log: DaemonLog,
-): Promise<void> {
-  if (!store.hasSaved()) {
-    store.save(await daemon['settings.get']({}));
-    return;
-  }
-  const saved = store.get();
-  try {
-    await daemon['settings.update']({ language: saved.language });
-    for (const [channel, settings] of Object.entries(saved.channels))
-      await daemon['settings.update']({ channel, settings });
-  } catch (error) {
-    log.warn('settings: the daemon refused the saved settings; it keeps its own', {
-      file: store.path,
-      error: String(error),
-    });
-  }
 }

@@ -18,7 +18,8 @@ import { Alerts } from './alerts/alerts.js';
 import { toAgent } from './api/api-mappers.js';
 import { createDaemonApi } from './api/daemon-api.js';
 import { HookBus } from './bus/hook-bus.js';
-import { CONFIG_FILE, loadConfig } from './config/load-config.js';
+import { ConfigSource } from './config/config-source.js';
+import { CONFIG_FILE } from './config/load-config.js';
 import type { Daemon, DaemonLog, DaemonOptions } from './daemon-types.js';
 import { DeliveryTracker } from './delivery/delivery-tracker.js';
 import { LocalChannel } from './delivery/local-channel.js';
@@ -64,10 +65,10 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   // 0. A first run (no agentteam.json yet) writes the seeded config; an existing file is never rewritten.
   if (seedFirstRun(options.dataDir))
     log.info('first run: wrote the seeded config', { file: join(options.dataDir, CONFIG_FILE) });
-  // 1. Config first: refuse to start on an invalid file, before anything is written.
-  const loaded = loadConfig(options.dataDir, { log });
-  if (!loaded.ok) throw loaded.error;
-  const config: Config = loaded.config;
+  // 1. Config first: refuse to start on an invalid file, before anything is written. Agents and
+  //    limits come from the file as it was at start (a later edit says "restart to apply" in the UI).
+  const source = ConfigSource.open(options.dataDir, log);
+  const config: Config = source.initial;
   const createRuntime = options.createRuntime ?? createRuntimeAdapter;
 
   // 2. The store (writer lock), members and the first conversation.
@@ -88,8 +89,11 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     store.ensureConversation(GENERAL);
     for (const a of config.agents) store.ensureConversation(targetKey(`dm:@${a.id}`));
 
-    // 3. Settings: what the person changed in the UI wins over agentteam.json's channel entries.
-    const settings = new DaemonSettings(config, options.settings);
+    // 3. Settings (issue 17): agentteam.json is the one source of channel settings, watched while
+    //    running (an edit applies from the next turn); the UI writes into it through the daemon.
+    const settings = new DaemonSettings({ source, ...(options.settings ? { port: options.settings } : {}), log });
+    source.watch();
+    subs.push(settings.changed$.subscribe((s) => out.settings(s)));
     const settingsFor = (channel: string): ChannelSettings => settings.channel(channel);
 
     // 4. Metrics, bus, watchdog + delivery confirmation on the local channel.
@@ -234,6 +238,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         beaconRouter?.stop();
         deliveryTracker?.stop();
         for (const s of subs) s.unsubscribe();
+        settings.dispose();
+        source.close();
         communication?.dispose();
         wakes.dispose();
         bus.complete();
@@ -243,6 +249,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     return { api, events$: out.events$, metrics: registry, stop };
   } catch (err) {
     for (const s of subs) s.unsubscribe();
+    source.close();
     await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
     await mcp?.close();
     beaconRouter?.stop();

@@ -9,6 +9,7 @@ import type { ApiResult, Message, Wake } from '../../shared/api/contract.js';
 import { parseTarget } from '../../shared/target.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
 import { connectDaemon, type DaemonClient } from './daemon-client.js';
+import { defaultDataDir } from './default-data-dir.js';
 import {
   findRendererDir,
   processStopSignal,
@@ -38,6 +39,7 @@ const OPTIONS = {
   text: { type: 'string' },
   json: { type: 'boolean' },
   limit: { type: 'string' },
+  create: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -59,6 +61,12 @@ function required(values: Record<string, unknown>, key: string): string {
   const v = values[key];
   if (typeof v !== 'string' || v.trim() === '') throw new UsageError(`--${key} is required`);
   return v;
+}
+
+/** `--data-dir`, else the default data dir (the one `npm start` and the app use; DESIGN.md "More CLI"). */
+function dataDirOf(values: Record<string, unknown>): string {
+  if (values['data-dir'] === undefined) return defaultDataDir();
+  return required(values, 'data-dir');
 }
 
 function intOption(values: Record<string, unknown>, key: string, min: number, max: number): number | undefined {
@@ -131,12 +139,29 @@ function failed(io: CliIo, result: Extract<ApiResult<unknown>, { ok: false }>): 
 }
 
 async function send(argv: readonly string[], io: CliIo): Promise<number> {
-  const values = parse(argv, ['data-dir', 'target', 'text', 'json']);
-  const dataDir = required(values, 'data-dir');
+  const values = parse(argv, ['data-dir', 'target', 'text', 'json', 'create']);
+  const dataDir = dataDirOf(values);
   const to = target(values);
   const text = values.text;
   if (typeof text !== 'string' || text.trim() === '') throw new UsageError('--text is required and must not be empty');
   return withDaemon(dataDir, io, async (client) => {
+    // issue 17: a typo must not make a channel. A channel (or a thread's channel) must exist unless --create.
+    const parsed = parseTarget(to);
+    if (parsed.ok && parsed.target.kind === 'channel') {
+      const channel = `#${parsed.target.channel}`;
+      const list = await client.call('conversations.list', {});
+      if (!list.ok) return failed(io, list);
+      if (!list.value.some((c) => c.target === channel)) {
+        if (values.create !== true) {
+          io.err(
+            `agentteam: there is no channel ${channel}; check the name, or add --create to make it. (unknown_target)`,
+          );
+          return 2;
+        }
+        const created = await client.call('conversations.create', { target: channel });
+        if (!created.ok) return failed(io, created);
+      }
+    }
     const r = await client.call('messages.send', { target: to, content: text });
     if (!r.ok) return failed(io, r);
     io.out(
@@ -150,7 +175,7 @@ async function send(argv: readonly string[], io: CliIo): Promise<number> {
 
 async function wakes(argv: readonly string[], io: CliIo): Promise<number> {
   const values = parse(argv, ['data-dir', 'target', 'json', 'limit']);
-  const dataDir = required(values, 'data-dir');
+  const dataDir = dataDirOf(values);
   const to = values.target === undefined ? undefined : target(values);
   const limit = intOption(values, 'limit', 1, 1000) ?? 1000;
   return withDaemon(dataDir, io, async (client) => {
@@ -169,7 +194,7 @@ async function wakes(argv: readonly string[], io: CliIo): Promise<number> {
 
 async function messages(argv: readonly string[], io: CliIo): Promise<number> {
   const values = parse(argv, ['data-dir', 'target', 'json', 'limit']);
-  const dataDir = required(values, 'data-dir');
+  const dataDir = dataDirOf(values);
   const to = target(values);
   const limit = intOption(values, 'limit', 1, 1_000_000);
   return withDaemon(dataDir, io, async (client) => {
@@ -200,7 +225,7 @@ async function messages(argv: readonly string[], io: CliIo): Promise<number> {
 
 async function serve(argv: readonly string[], deps: CliDeps): Promise<number> {
   const values = parse(argv, ['data-dir', 'port']);
-  const dataDir = required(values, 'data-dir');
+  const dataDir = dataDirOf(values);
   const port = intOption(values, 'port', 0, 65_535) ?? 7777;
   return serveCommand(dataDir, port, {
     createDaemon: deps.createDaemon,
@@ -216,7 +241,7 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
   const io = deps?.io ?? processIo;
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    (command === undefined ? io.err : io.out)(USAGE);
+    (command === undefined ? io.err : io.out)(`${USAGE_TEXT}: ${defaultDataDir()}.`);
     return command === undefined ? 2 : 0;
   }
   try {
@@ -252,8 +277,10 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
   }
 }
 
-const USAGE = `Usage:
-  agentteam serve --data-dir DIR [--port N]        daemon + web UI + /metrics + /healthz on 127.0.0.1 (default port 7777; 0 = any)
-  agentteam send --data-dir DIR --target '#general' --text '@claude hi' [--json]
-  agentteam wakes --data-dir DIR --json [--target T] [--limit N]
-  agentteam messages --data-dir DIR --target '#general' --json [--limit N]`;
+const USAGE_TEXT = `Usage:
+  agentteam serve [--data-dir DIR] [--port N]      daemon + web UI + /metrics + /healthz on 127.0.0.1 (default port 7777; 0 = any)
+  agentteam send [--data-dir DIR] --target '#general' --text '@claude hi' [--create] [--json]
+                                                    a channel that does not exist is an error unless --create
+  agentteam wakes [--data-dir DIR] --json [--target T] [--limit N]    one JSON array, one object per wake
+  agentteam messages [--data-dir DIR] --target '#general' --json [--limit N]
+--data-dir defaults to the app's data folder`;

@@ -1,17 +1,19 @@
 /**
- * Settings of `agentteam serve`: `<data-dir>/settings.json`, the file the app's electron-store
- * keeps (same JSON format), validated by the shared schema.
+ * UI-only preferences of `agentteam serve` (the language): `<data-dir>/settings.json`, the file the
+ * app's electron-store keeps (same JSON format). Channel settings live in agentteam.json (issue 17);
+ * a `channels` block an older build saved here is handed to the daemon once (it moves or reports
+ * each value, see daemon-settings.ts), then leaves this file, copied to settings.legacy-channels.json.
  *
  * Not `conf`: it pulls in `atomically` → `when-exit`, which on import hooks SIGINT/SIGTERM and
  * re-raises the signal after its own handlers — the re-raised signal reads as a second Ctrl-C and
  * aborts serve's graceful shutdown (in-flight writes, runtimes). An atomic write is a few lines.
  *
- * A file that does not validate is left as it is and the daemon's defaults apply until the person
- * saves settings again; it is never rewritten unasked.
+ * A file that is not JSON is left as it is and the defaults apply; saving then says what to fix.
+ * Keys this module does not know are kept as they are.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiError, SettingsSchema, type Settings } from '../../shared/api/contract.js';
+import { ApiError, SettingsSchema } from '../../shared/api/contract.js';
 import type { DaemonLog } from '../daemon/daemon-types.js';
 import type { SettingsPort } from '../daemon/index.js';
 
@@ -30,6 +32,13 @@ export function writeFileAtomic(file: string, content: string): void {
   renameSync(temp, file);
 }
 
+/** Where the legacy channel block of settings.json is kept once it leaves the file (issue 17). */
+export const LEGACY_CHANNELS_COPY = 'settings.legacy-channels.json';
+
+const LanguageSchema = SettingsSchema.shape.language;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 export function openServeSettings(dataDir: string, log?: DaemonLog): SettingsPort {
   const file = join(dataDir, SETTINGS_FILE);
   let text: string | null;
@@ -39,33 +48,48 @@ export function openServeSettings(dataDir: string, log?: DaemonLog): SettingsPor
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     text = null;
   }
-  let raw: unknown = undefined;
+  let raw: Record<string, unknown> = {};
   let malformed = false;
   if (text !== null) {
     try {
-      raw = JSON.parse(text);
+      const parsed: unknown = JSON.parse(text);
+      if (isRecord(parsed)) raw = parsed;
+      else throw new Error('the top level is not an object');
     } catch (err) {
       malformed = true;
       log?.warn('settings: settings.json is not valid JSON; the defaults apply', { file, error: String(err) });
     }
   }
+  const write = (): void => {
+    if (malformed)
+      throw new ApiError('unavailable', `${file} is not valid JSON; fix or remove it, then save the settings again.`);
+    writeFileAtomic(file, `${JSON.stringify(raw, null, 2)}\n`);
+  };
   return {
     load() {
-      if (raw === undefined) return undefined;
-      const parsed = SettingsSchema.partial().safeParse(raw);
-      if (!parsed.success) {
-        log?.warn('settings: settings.json does not validate; the defaults apply until settings are saved', {
+      if (text === null || malformed) return undefined;
+      const language = LanguageSchema.safeParse(raw.language);
+      if (raw.language !== undefined && !language.success)
+        log?.warn('settings: settings.json has an unknown language; English applies until the language is saved', {
           file,
-          problems: parsed.error.issues.map((i) => i.path.join('.')),
         });
-        return undefined;
-      }
-      return parsed.data as Partial<Settings>;
+      return {
+        ...(language.success ? { language: language.data } : {}),
+        ...(raw.channels !== undefined ? { channels: raw.channels } : {}),
+      };
     },
-    save(settings) {
-      if (malformed)
-        throw new ApiError('unavailable', `${file} is not valid JSON; fix or remove it, then save the settings again.`);
-      writeFileAtomic(file, `${JSON.stringify(SettingsSchema.parse(settings), null, 2)}\n`);
+    save(prefs) {
+      raw = { ...raw, language: LanguageSchema.parse(prefs.language) };
+      write();
+    },
+    dropLegacyChannels() {
+      if (!Object.hasOwn(raw, 'channels')) return null;
+      const copy = join(dataDir, LEGACY_CHANNELS_COPY);
+      writeFileAtomic(copy, `${JSON.stringify({ channels: raw.channels }, null, 2)}\n`);
+      const { channels: _dropped, ...rest } = raw;
+      raw = rest;
+      write();
+      return copy;
     },
   };
 }

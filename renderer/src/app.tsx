@@ -10,7 +10,7 @@ import type { ConnectionState } from './api/ws-client.js';
 import { AgentsPage } from './components/agents-page.js';
 import { ConversationView } from './components/conversation-view.js';
 import { Inspector } from './components/inspector.js';
-import { SettingsPage } from './components/settings-page.js';
+import { SettingsView } from './components/settings-view.js';
 import { Sidebar, type View } from './components/sidebar.js';
 import { Switcher } from './components/switcher.js';
 import { emptyLog, mergeMessages, olderPageCursor, type MessageLog } from './conversations/message-log.js';
@@ -117,6 +117,10 @@ function Connected({
               ? as.map((a) => (a.id === event.payload.id ? event.payload : a))
               : [...as, event.payload],
           );
+          break;
+        case 'settings.changed':
+          // agentteam.json changed on disk, or its edit could not be used (issue 17).
+          setSettings(event.payload);
           break;
         case 'wake.focusRequested': {
           // The desktop app's notification was clicked: show that wake's conversation and inspector.
@@ -258,7 +262,7 @@ function Connected({
           <AgentsPage agents={agents} language={language} onMessage={(id) => void openConversation(`dm:@${id}`)} />
         )}
         {view.kind === 'settings' && settings !== null && (
-          <SettingsPage
+          <SettingsView
             settings={settings}
             language={language}
             onSave={async (update) => {

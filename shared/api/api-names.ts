@@ -25,6 +25,7 @@ export const API_EVENT_NAMES = [
   'alert.raised',
   'agent.updated',
   'wake.focusRequested',
+  'settings.changed',
 ] as const;
 
 export type ApiCallName = (typeof API_CALL_NAMES)[number];

@@ -107,9 +107,53 @@ const AlertSchema = z.object({
   at: Iso,
 });
 
+// issue 17: agentteam.json is the one source of channel settings; the UI shows where each value
+// comes from, the last unusable edit of the file, and what applies only after a restart.
+/** Where a channel setting in effect comes from: the person's agentteam.json, or the schema default. */
+export const SETTING_ORIGINS = ['file', 'default'] as const;
+
+const ConfigProblemSchema = z.object({ path: z.string(), expectation: z.string() });
+
+/** An edit of agentteam.json that could not be used: the daemon keeps the last valid configuration. */
+export const ConfigFileErrorSchema = z.object({
+  code: z.enum(['config_unreadable', 'config_malformed_json', 'config_invalid']),
+  /** One line per problem, naming the file, the JSON path (or line:column) and what was expected. */
+  message: z.string(),
+  problems: z.array(ConfigProblemSchema),
+  line: z.number().int().nullable(),
+  column: z.number().int().nullable(),
+});
+
+/** Channel settings an older build kept in settings.json (they used to override agentteam.json), handled once at start. */
+export const LegacySettingNoticeSchema = z.object({
+  /** `migrated`: written into agentteam.json (it had no value there); `ignored`: agentteam.json has its own value, which wins. */
+  kind: z.enum(['migrated', 'ignored']),
+  /** JSON path in agentteam.json, e.g. `channels.local.silenceWatchdog.thresholdSeconds`. */
+  path: z.string(),
+  value: z.unknown(),
+  /** The value agentteam.json holds (`ignored` only). */
+  fileValue: z.unknown().optional(),
+});
+
+export const ConfigStatusSchema = z.object({
+  /** Absolute path of agentteam.json. */
+  file: z.string(),
+  error: ConfigFileErrorSchema.nullable(),
+  /** Per channel, per setting (`silenceWatchdog.thresholdSeconds`): where the value in effect comes from. */
+  origins: z.record(z.string(), z.record(z.string(), z.enum(SETTING_ORIGINS))),
+  /** Top-level sections of agentteam.json changed on disk that apply after a restart (`agents`, `limits`). */
+  restartNeeded: z.array(z.string()),
+  notices: z.array(LegacySettingNoticeSchema),
+});
+export type ConfigStatus = z.infer<typeof ConfigStatusSchema>;
+
 export const SettingsSchema = z.object({
+  /** A UI-only preference (settings.json in serve, electron-store in the app). */
   language: z.enum(PROMPT_LANGUAGES),
+  /** The delivery channels' settings in effect, from agentteam.json over the defaults. */
   channels: z.record(z.string(), ChannelSettingsSchema),
+  /** Absent only when no daemon runs (the app's store answers alone). */
+  config: ConfigStatusSchema.optional(),
 });
 
 const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) => ({ request, response });
@@ -177,6 +221,8 @@ export const apiEvents = {
    * notification). Never emitted by the daemon; `agentteam serve` has no such source.
    */
   'wake.focusRequested': z.object({ wakeToken: z.string() }),
+  /** issue 17: agentteam.json changed on disk (or its edit could not be used), or the settings were saved. */
+  'settings.changed': SettingsSchema,
 } as const satisfies Record<ApiEventName, z.ZodType>;
 
 export type ApiRequest<K extends ApiCallName> = z.input<(typeof apiCalls)[K]['request']>;
@@ -204,6 +250,10 @@ export const API_ERROR_CODES = [
   'unknown_call',
   'unavailable',
   'internal',
+  // issue 16/17: settings.update names a delivery channel the daemon does not have.
+  'unknown_channel',
+  // issue 17: agentteam.json holds an edit that cannot be used; fix it before saving from the UI.
+  'config_invalid',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -173,6 +173,8 @@ test.describe('demo runtime in the browser', () => {
   test('Simplified Chinese: settings switch the language; chips use the table copy', async ({ app }, info) => {
     await app.getByRole('button', { name: 'Settings' }).click();
     await app.getByLabel('Language').selectOption('zh-CN');
+    // issue 17: one save model for every field, the language too.
+    await app.getByRole('button', { name: 'Save' }).click();
     await expect(app.getByRole('heading', { name: '设置' })).toBeVisible();
     // The save confirmation speaks the new language too (not a leftover English "Saved").
     await expect(app.locator('.settings-status')).toHaveText('已保存');

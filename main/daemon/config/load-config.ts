@@ -6,7 +6,8 @@
  *   path and the expectation, one line per problem, e.g.
  *   `…/agentteam.json: agents[0].runtime: expected one of claude-code|codex|opencode|demo, got "gpt"`.
  *   The daemon refuses to start on either (the caller throws the returned `ConfigError`).
- * - The file is only ever read, never rewritten, whatever it holds.
+ * - This module only reads. The one writer is `config-source.ts` (a minimal rewrite of the keys a
+ *   person changed in the UI, said in the UI); a file that does not validate is never rewritten.
  * - Legacy visible-reply toggles are accepted, ignored and logged once (contract §7).
  */
 import { readFileSync } from 'node:fs';
@@ -48,6 +49,10 @@ export type ConfigLoad =
       readonly file: string;
       readonly exists: boolean;
       readonly legacyToggles: readonly string[];
+      /** The file's text as read ('' when it does not exist): the base of a minimal rewrite (json-edit.ts). */
+      readonly text: string;
+      /** The parsed JSON before defaults: which keys the person wrote (a value's origin in the UI). */
+      readonly raw: unknown;
     }
   | { readonly ok: false; readonly error: ConfigError };
 
@@ -58,7 +63,8 @@ export function loadConfig(dataDir: string, options: { log?: DaemonLog } = {}): 
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { ok: true, config: ConfigSchema.parse({}), file, exists: false, legacyToggles: [] };
+    if (code === 'ENOENT')
+      return { ok: true, config: ConfigSchema.parse({}), file, exists: false, legacyToggles: [], text: '', raw: {} };
     return fail(
       new ConfigError(
         'config_unreadable',
@@ -105,7 +111,7 @@ export function loadConfig(dataDir: string, options: { log?: DaemonLog } = {}): 
       { file, paths: toggles },
     );
   }
-  return { ok: true, config: parsed.data, file, exists: true, legacyToggles: toggles };
+  return { ok: true, config: parsed.data, file, exists: true, legacyToggles: toggles, text, raw: data };
 }
 
 function fail(error: ConfigError): ConfigLoad {

@@ -3,7 +3,7 @@
  * current record: the one stream IPC and the serve WebSocket bridge forward.
  */
 import { Subject, type Observable } from 'rxjs';
-import type { Agent, Alert, ApiEvent } from '../../../shared/api/contract.js';
+import type { Agent, Alert, ApiEvent, Settings } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
 import { toAgent, toMessage, toWake } from '../api/api-mappers.js';
 import type { MessageRecord, ReactionRecord, Store } from '../store/index.js';
@@ -34,6 +34,11 @@ export class ApiEvents {
 
   alert(alert: Alert): void {
     this.#events.next({ name: 'alert.raised', payload: alert });
+  }
+
+  /** agentteam.json changed on disk, or an edit of it could not be used (issue 17). */
+  settings(settings: Settings): void {
+    this.#events.next({ name: 'settings.changed', payload: settings });
   }
 
   complete(): void {

@@ -1,71 +1,257 @@
 /**
- * The per-person settings the UI edits (language, per-channel watchdog and delivery): loaded
- * once at start, merged over agentteam.json, updated by `settings.update`, saved through the
- * port. What the person changed in the UI wins over agentteam.json's channel entries.
+ * Settings as the UI sees them (issue 17, DESIGN.md "Storage"):
+ *
+ * - Channel settings (watchdog, delivery) have ONE source: agentteam.json (`ConfigSource`). The UI
+ *   writes them through `update`, which rewrites only the keys that differ from the file's values;
+ *   a person's edit of the file is picked up while running; each value says where it comes from.
+ * - The language is a UI-only preference, kept through the port (settings.json in serve,
+ *   electron-store in the app).
+ * - settings.json of an older build may hold channel settings, which then silently overrode the
+ *   file. At start they are handled once, explicitly (`migrateLegacyChannels`): a value the file
+ *   does not set is MOVED into agentteam.json; a value the file sets is ignored (the file is what
+ *   the person edits, so it wins). Both are logged and shown in the UI; the block then leaves
+ *   settings.json (the port keeps a copy).
  */
-import { ApiError, type Settings } from '../../../shared/api/contract.js';
+import { Subject, type Observable, type Subscription } from 'rxjs';
+import { ApiError, type ConfigStatus, type Settings } from '../../../shared/api/contract.js';
 import {
   ChannelSettingsSchema,
   LOCAL_CHANNEL,
   channelSettings,
   type ChannelSettings,
-  type Config,
+  type PromptLanguage,
 } from '../../../shared/config.js';
+import type { JsonEdit } from '../config/json-edit.js';
+import type { ConfigSource, ConfigState } from '../config/config-source.js';
+import type { DaemonLog } from '../daemon-types.js';
 
-/** Where the settings are kept (electron-store in the app, settings.json in serve); in memory when absent. */
+/** UI-only preferences. */
+export interface UiPrefs {
+  readonly language: PromptLanguage;
+}
+
+/** Where the UI-only preferences are kept (electron-store in the app, settings.json in serve); in memory when absent. */
 export interface SettingsPort {
-  load(): Partial<Settings> | undefined;
-  save(settings: Settings): void;
+  /** The saved preferences, plus `channels` when an older build saved channel settings there. */
+  load(): { readonly language?: PromptLanguage; readonly channels?: unknown } | undefined;
+  save(prefs: UiPrefs): void;
+  /** Removes the legacy `channels` block (keeping a copy next to it); returns where the copy is. */
+  dropLegacyChannels(): string | null;
 }
 
 /** The `settings.update` call's patch (shared API contract). */
 export interface SettingsPatch {
-  readonly language?: Settings['language'];
+  readonly language?: PromptLanguage;
   readonly channel?: string;
   readonly settings?: unknown;
 }
 
-/** The effective settings: saved ones over agentteam.json's channels over the schema defaults. */
-export function mergeSettings(config: Config, saved: Partial<Settings> | undefined): Settings {
-  return {
-    language: saved?.language ?? 'en',
-    channels: {
-      [LOCAL_CHANNEL]: channelSettings(config, LOCAL_CHANNEL),
-      ...config.channels,
-      ...(saved?.channels ?? {}),
-    },
-  };
+const SECTIONS = ['silenceWatchdog', 'responseDelivery'] as const;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `raw.a.b.c`, or undefined where any step is missing. */
+function at(raw: unknown, path: readonly string[]): unknown {
+  let v: unknown = raw;
+  for (const k of path) {
+    if (!isRecord(v) || !Object.hasOwn(v, k)) return undefined;
+    v = v[k];
+  }
+  return v;
 }
 
-export class DaemonSettings {
-  #settings: Settings;
+/** Each leaf of a channel's settings: `[section, key, value]`. */
+function leaves(settings: ChannelSettings): Array<[(typeof SECTIONS)[number], string, unknown]> {
+  return SECTIONS.flatMap((section) =>
+    Object.entries(settings[section]).map(([key, value]) => [section, key, value] as [typeof section, string, unknown]),
+  );
+}
 
-  constructor(
-    private readonly config: Config,
-    private readonly port?: SettingsPort,
-  ) {
-    this.#settings = mergeSettings(config, port?.load());
+/** Per setting of a channel: `file` when agentteam.json sets it, else `default`. */
+export function channelOrigins(raw: unknown, channel: string): Record<string, 'file' | 'default'> {
+  const out: Record<string, 'file' | 'default'> = {};
+  for (const [section, key] of leaves(ChannelSettingsSchema.parse({})))
+    out[`${section}.${key}`] = at(raw, ['channels', channel, section, key]) === undefined ? 'default' : 'file';
+  return out;
+}
+
+/**
+ * The edits that make agentteam.json hold `next` for `channel`: only the keys whose effective
+ * value differs (a key the file does not set and that keeps its default is not written).
+ */
+export function channelEdits(current: ChannelSettings, next: ChannelSettings, channel: string): JsonEdit[] {
+  const edits: JsonEdit[] = [];
+  for (const [section, key, value] of leaves(next)) {
+    const was = (current[section] as Record<string, unknown>)[key];
+    if (!Object.is(was, value)) edits.push({ path: ['channels', channel, section, key], value });
+  }
+  return edits;
+}
+
+type Notice = ConfigStatus['notices'][number];
+
+/**
+ * Once at start: channel settings an older build saved in settings.json. A value agentteam.json
+ * does not set (and that is not the default) is moved into it; a value it does set wins and the
+ * old one is reported as ignored. Returns the edits to write and the notices to show.
+ */
+export function planLegacyMigration(
+  legacy: unknown,
+  raw: unknown,
+  known: readonly string[],
+): { edits: JsonEdit[]; notices: Notice[] } {
+  const edits: JsonEdit[] = [];
+  const notices: Notice[] = [];
+  if (!isRecord(legacy)) return { edits, notices };
+  const defaults = ChannelSettingsSchema.parse({});
+  for (const [channel, value] of Object.entries(legacy)) {
+    const parsed = ChannelSettingsSchema.safeParse(value);
+    if (!known.includes(channel) || !parsed.success) {
+      notices.push({ kind: 'ignored', path: `channels.${channel}`, value });
+      continue;
+    }
+    for (const [section, key, v] of leaves(parsed.data)) {
+      const path = ['channels', channel, section, key];
+      const fileValue = at(raw, path);
+      if (fileValue !== undefined) {
+        if (!Object.is(fileValue, v)) notices.push({ kind: 'ignored', path: path.join('.'), value: v, fileValue });
+      } else if (!Object.is((defaults[section] as Record<string, unknown>)[key], v)) {
+        edits.push({ path, value: v });
+        notices.push({ kind: 'migrated', path: path.join('.'), value: v });
+      }
+    }
+  }
+  return { edits, notices };
+}
+
+export interface DaemonSettingsOptions {
+  readonly source: ConfigSource;
+  readonly port?: SettingsPort;
+  /** The delivery channels this daemon has; `settings.update` accepts only these. */
+  readonly channels?: readonly string[];
+  readonly log?: DaemonLog;
+}
+
+const quietLog: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
+
+export class DaemonSettings {
+  readonly #source: ConfigSource;
+  readonly #port: SettingsPort | undefined;
+  readonly #channels: readonly string[];
+  readonly #log: DaemonLog;
+  readonly #changed = new Subject<Settings>();
+  readonly #sub: Subscription;
+  #language: PromptLanguage;
+  #notices: Notice[] = [];
+  #current: Settings;
+
+  /** The settings after every change of agentteam.json (an edit, a rejected edit, a save). */
+  readonly changed$: Observable<Settings> = this.#changed.asObservable();
+
+  constructor(options: DaemonSettingsOptions) {
+    this.#source = options.source;
+    this.#port = options.port;
+    this.#channels = options.channels ?? [LOCAL_CHANNEL];
+    this.#log = options.log ?? quietLog;
+    const saved = this.#port?.load();
+    this.#language = saved?.language ?? 'en';
+    if (saved?.channels !== undefined) this.#migrateLegacyChannels(saved.channels);
+    this.#current = this.#compute(this.#source.state);
+    // The source's current state is emitted at once: skip it, the constructor computed it.
+    let first = true;
+    this.#sub = this.#source.state$.subscribe((state) => {
+      if (first) return void (first = false);
+      this.#current = this.#compute(state);
+      this.#changed.next(this.#current);
+    });
   }
 
   get current(): Settings {
-    return this.#settings;
+    return this.#current;
   }
 
-  /** Effective settings of one channel (a channel nobody configured gets the schema defaults). */
+  /** Effective settings of one channel, read at each turn start: an edit of the file applies from the next turn. */
   channel(name: string): ChannelSettings {
-    return this.#settings.channels[name] ?? channelSettings(this.config, name);
+    return channelSettings(this.#source.config, name);
   }
 
-  /** Applies a `settings.update` patch, saves and returns the result. */
+  /** Applies a `settings.update` patch: the language to the port, channel settings into agentteam.json. */
   update(patch: SettingsPatch): Settings {
-    const channels = { ...this.#settings.channels };
+    if (patch.settings !== undefined && patch.channel === undefined)
+      throw new ApiError('invalid_request', 'settings.update: "settings" needs the "channel" it applies to.');
     if (patch.channel !== undefined) {
+      if (!this.#channels.includes(patch.channel))
+        throw new ApiError(
+          'unknown_channel',
+          `There is no delivery channel "${patch.channel}"; the channels are: ${this.#channels.join(', ')}.`,
+        );
       if (patch.settings === undefined)
         throw new ApiError('invalid_request', 'settings.update with a channel needs its settings.');
-      channels[patch.channel] = ChannelSettingsSchema.parse(patch.settings);
+      const parsed = ChannelSettingsSchema.safeParse(patch.settings);
+      if (!parsed.success)
+        throw new ApiError(
+          'invalid_request',
+          `settings.update: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
+      this.#source.write(channelEdits(this.channel(patch.channel), parsed.data, patch.channel));
     }
-    this.#settings = { language: patch.language ?? this.#settings.language, channels };
-    this.port?.save(this.#settings);
-    return this.#settings;
+    if (patch.language !== undefined && patch.language !== this.#language) {
+      this.#port?.save({ language: patch.language });
+      this.#language = patch.language;
+    }
+    this.#current = this.#compute(this.#source.state);
+    return this.#current;
+  }
+
+  dispose(): void {
+    this.#sub.unsubscribe();
+    this.#changed.complete();
+  }
+
+  #compute({ loaded, error }: ConfigState): Settings {
+    const channels: Record<string, ChannelSettings> = {};
+    const origins: ConfigStatus['origins'] = {};
+    for (const name of this.#channels) {
+      channels[name] = channelSettings(loaded.config, name);
+      origins[name] = channelOrigins(loaded.raw, name);
+    }
+    const restartNeeded = (['agents', 'limits'] as const).filter(
+      (k) => JSON.stringify(loaded.config[k]) !== JSON.stringify(this.#source.initial[k]),
+    );
+    return {
+      language: this.#language,
+      channels,
+      config: {
+        file: loaded.file,
+        error:
+          error === null
+            ? null
+            : {
+                code: error.code,
+                message: error.message,
+                problems: [...error.problems],
+                line: error.position?.line ?? null,
+                column: error.position?.column ?? null,
+              },
+        origins,
+        restartNeeded,
+        notices: this.#notices,
+      },
+    };
+  }
+
+  #migrateLegacyChannels(legacy: unknown): void {
+    const { edits, notices } = planLegacyMigration(legacy, this.#source.state.loaded.raw, this.#channels);
+    if (edits.length > 0) this.#source.write(edits);
+    const copy = this.#port?.dropLegacyChannels() ?? null;
+    this.#notices = notices;
+    this.#log.info(
+      'settings: channel settings found in settings.json (an older build); agentteam.json is now their one source',
+      {
+        movedToAgentteamJson: notices.filter((n) => n.kind === 'migrated').map((n) => n.path),
+        ignoredBecauseAgentteamJsonSetsThem: notices.filter((n) => n.kind === 'ignored').map((n) => n.path),
+        copy,
+      },
+    );
   }
 }

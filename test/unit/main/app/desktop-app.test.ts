@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as fake from '../../../fixtures/electron-fake.js';
 import { createFakeDaemon, sampleWake, type FakeDaemon } from '../../../fixtures/daemon-fake.js';
 import { apiCalls, channelOf, type ApiCallName } from '../../../../shared/api/contract.js';
-import type { DaemonOptions } from '../../../../main/daemon/index.js';
+import type { CreateDaemonOptions as DaemonOptions } from '../../../../main/daemon/index.js';
 import { bootDesktopApp, type DesktopApp } from '../../../../main/app/desktop-app.js';
 
 describe('desktop app composition root', () => {
@@ -116,7 +116,7 @@ describe('desktop app composition root', () => {
     expect(daemonOptions[0]?.dataDir).toBe(join(dir, 'serve-data'));
   });
 
-  it('serves every call of the contract through the gate; settings are seeded from the daemon, then kept in the store', async () => {
+  it('serves every call of the contract through the gate; the daemon answers settings, kept in the store through its port', async () => {
     await started();
     const window = theWindow();
     expect([...fake.ipcMain.handlers.keys()].sort()).toEqual(
@@ -130,11 +130,12 @@ describe('desktop app composition root', () => {
       language: 'zh-CN',
     });
     expect(updated).toMatchObject({ ok: true, value: { language: 'zh-CN' } });
-    // first run: the store is seeded from the daemon (settings.get) before the window opens.
-    expect(daemon.calls.map(([name]) => name)).toEqual(['settings.get', 'wakes.list', 'settings.update']);
+    // issue 17: the daemon answers settings calls; it keeps the language through the store's port.
+    expect(daemon.calls.map(([name]) => name)).toEqual(['wakes.list', 'settings.update']);
     expect(
       await fake.ipcMain.invoke(channelOf('settings.get'), window, window.webContents.mainFrame, {}),
     ).toMatchObject({ ok: true, value: { language: 'zh-CN' } });
+    daemonOptions[0]?.settings?.save({ language: 'zh-CN' });
     expect(readFileSync(join(dir, 'user-data', 'data', 'settings.json'), 'utf8')).toContain('zh-CN');
   });
 

@@ -7,15 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as fake from '../../../fixtures/electron-fake.js';
 import { createFakeDaemon, createRecordingLog } from '../../../fixtures/daemon-fake.js';
-import { ApiError } from '../../../../shared/api/contract.js';
 import { ChannelSettingsSchema } from '../../../../shared/config.js';
 import {
-  applySettingsUpdate,
   defaultSettings,
   dropLegacyVisibleReplyToggles,
   openSettingsStore,
   settingsHandlers,
-  syncSettingsWithDaemon,
 } from '../../../../main/app/settings-store.js';
 
 describe('settings store (electron-store + the shared zod schema)', () => {
@@ -69,7 +66,8 @@ describe('settings store (electron-store + the shared zod schema)', () => {
     const onDisk = JSON.stringify(readFile());
     expect(onDisk).not.toMatch(/visible_?[rR]eply/);
     expect(store.get().language).toBe('zh-CN');
-    expect(store.get().channels.local?.silenceWatchdog.thresholdSeconds).toBe(30);
+    // Channel settings are the daemon's to move into agentteam.json (issue 17): handed over through the port.
+    expect(store.port().load()).toMatchObject({ channels: { local: { silenceWatchdog: { thresholdSeconds: 30 } } } });
     const migrated = log.lines.find(([, msg]) => msg.includes('legacy visible-reply'));
     expect(migrated?.[2]?.paths).toEqual([
       'visibleReplyContract',
@@ -79,13 +77,13 @@ describe('settings store (electron-store + the shared zod schema)', () => {
     ]);
   });
 
-  it('an invalid entry falls back to the defaults, names the path, and leaves the file alone', () => {
-    const bad = { language: 'klingon', channels: { local: { silenceWatchdog: { thresholdSeconds: -1 } } } };
+  it('an unknown language falls back to English with a warning and leaves the file alone', () => {
+    const bad = { language: 'klingon' };
     writeFileSync(file(), JSON.stringify(bad));
     const store = openSettingsStore({ dataDir: dir, log });
     expect(store.get()).toEqual(defaultSettings());
     expect(readFile()).toMatchObject(bad);
-    expect(log.lines.find(([level]) => level === 'warn')?.[2]?.paths).toMatch(/language/);
+    expect(log.lines.find(([level]) => level === 'warn')?.[1]).toMatch(/language/);
   });
 
   it('a file that is not JSON is moved aside, never deleted', () => {
@@ -97,59 +95,34 @@ describe('settings store (electron-store + the shared zod schema)', () => {
     expect(readFileSync(join(dir, aside!), 'utf8')).toBe('{ not json');
   });
 
-  it('settings.update applies to the daemon, then persists what is in effect; the next open reads it back', async () => {
+  it('with a daemon, the daemon answers every settings call (it keeps the language through the port)', async () => {
     const daemon = createFakeDaemon();
     const store = openSettingsStore({ dataDir: dir, log });
     const handlers = settingsHandlers(store, daemon.api);
-    const channel = ChannelSettingsSchema.parse({ silenceWatchdog: { thresholdSeconds: 20 } });
-    const next = await handlers['settings.update']({ language: 'zh-CN', channel: 'local', settings: channel });
-    expect(next.language).toBe('zh-CN');
+    await handlers['settings.update']({ language: 'zh-CN' });
     expect(daemon.calls.map(([name]) => name)).toEqual(['settings.update']);
-    expect(openSettingsStore({ dataDir: dir, log }).get().channels.local?.silenceWatchdog.thresholdSeconds).toBe(20);
-    expect(await handlers['settings.get']({})).toEqual(next);
+    store.port().save({ language: 'zh-CN' });
+    expect(openSettingsStore({ dataDir: dir, log }).get().language).toBe('zh-CN');
   });
 
-  it('a daemon refusal persists nothing', async () => {
-    const store = openSettingsStore({ dataDir: dir, log });
-    const daemon = createFakeDaemon();
-    daemon.api['settings.update'] = async () => {
-      throw new ApiError('unavailable', 'daemon is stopping');
-    };
-    await expect(settingsHandlers(store, daemon.api)['settings.update']({ language: 'zh-CN' })).rejects.toThrow(
-      'daemon is stopping',
-    );
-    expect(store.get().language).toBe('en');
-    expect(store.hasSaved()).toBe(false);
-  });
-
-  it('without a daemon the store answers alone', async () => {
+  it('without a daemon the store answers alone: the language can change, channel settings cannot', async () => {
     const handlers = settingsHandlers(openSettingsStore({ dataDir: dir, log }), null);
     expect((await handlers['settings.update']({ language: 'zh-CN' })).language).toBe('zh-CN');
     expect((await handlers['settings.get']({})).language).toBe('zh-CN');
+    await expect(
+      handlers['settings.update']({ channel: 'local', settings: ChannelSettingsSchema.parse({}) }),
+    ).rejects.toMatchObject({ code: 'unavailable' });
   });
 
-  it('first run: the store is seeded with the daemon view; later runs re-apply saved settings to the daemon', async () => {
-    const first = createFakeDaemon();
-    await first.api['settings.update']({
-      channel: 'local',
-      settings: ChannelSettingsSchema.parse({ silenceWatchdog: { thresholdSeconds: 12 } }),
+  it('the legacy channel block leaves the file once handed over; a copy is kept next to it', () => {
+    writeFileSync(file(), JSON.stringify({ language: 'en', channels: { local: {} } }));
+    const port = openSettingsStore({ dataDir: dir, log }).port();
+    expect(port.dropLegacyChannels()).toBe(join(dir, 'settings.legacy-channels.json'));
+    expect(readFile()).not.toHaveProperty('channels');
+    expect(JSON.parse(readFileSync(join(dir, 'settings.legacy-channels.json'), 'utf8'))).toEqual({
+      channels: { local: {} },
     });
-    const store = openSettingsStore({ dataDir: dir, log });
-    await syncSettingsWithDaemon(store, first.api, log);
-    expect(store.get().channels.local?.silenceWatchdog.thresholdSeconds).toBe(12);
-
-    await settingsHandlers(store, first.api)['settings.update']({ language: 'zh-CN' });
-    const restarted = createFakeDaemon();
-    await syncSettingsWithDaemon(openSettingsStore({ dataDir: dir, log }), restarted.api, log);
-    const effective = await restarted.api['settings.get']({});
-    expect(effective.language).toBe('zh-CN');
-    expect(effective.channels.local?.silenceWatchdog.thresholdSeconds).toBe(12);
-  });
-
-  it('applySettingsUpdate refuses channel settings without their channel', () => {
-    expect(() => applySettingsUpdate(defaultSettings(), { settings: ChannelSettingsSchema.parse({}) })).toThrow(
-      ApiError,
-    );
+    expect(port.dropLegacyChannels()).toBeNull();
   });
 
   it('dropLegacyVisibleReplyToggles leaves clean settings untouched', () => {

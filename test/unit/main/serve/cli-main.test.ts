@@ -55,6 +55,26 @@ describe('agentteam CLI without a daemon', () => {
     expect(io.outLines).toEqual([]);
   });
 
+  it('without --data-dir every command uses the default data dir (the one npm start uses)', async () => {
+    const saved = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = dataDir;
+    try {
+      for (const argv of [
+        ['wakes', '--json'],
+        ['send', '--target', '#general', '--text', 'hi'],
+      ]) {
+        const io = captureIo();
+        expect(await runCli(argv, { io })).toBe(1);
+        expect(io.errLines).toEqual([
+          `agentteam: no daemon is running for ${join(dataDir, 'AgentTeam')}; start one with "agentteam serve --data-dir ${join(dataDir, 'AgentTeam')}".`,
+        ]);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = saved;
+    }
+  });
+
   it('treats a serve.json left by a dead process as no daemon', async () => {
     await writeFile(join(dataDir, 'serve.json'), JSON.stringify({ port: 1, pid: 2 ** 22 + 12345, startedAt: 'x' }));
     const io = captureIo();
@@ -65,7 +85,7 @@ describe('agentteam CLI without a daemon', () => {
 
 describe('agentteam CLI bad input', () => {
   it.each([
-    [['send', '--target', '#general', '--text', 'hi'], /--data-dir is required/],
+    [['send', '--data-dir', '', '--target', '#general', '--text', 'hi'], /--data-dir is required/],
     [['send', '--data-dir', 'X', '--target', 'general', '--text', 'hi'], /is not a target/],
     [['send', '--data-dir', 'X', '--target', '#general', '--text', '  '], /--text is required/],
     [['messages', '--data-dir', 'X', '--json'], /--target is required/],
@@ -138,7 +158,14 @@ describe('agentteam serve + send/wakes/messages', () => {
     expect(await runCli(['send', '--data-dir', dataDir, '--target', '#nowhere', '--text', 'x'], { io: unknown })).toBe(
       2,
     );
-    expect(unknown.errLines).toEqual(['agentteam: #nowhere does not exist; create it first. (unknown_target)']);
+    expect(unknown.errLines).toEqual([
+      'agentteam: there is no channel #nowhere; check the name, or add --create to make it. (unknown_target)',
+    ]);
+    const created = captureIo();
+    expect(
+      await runCli(['send', '--data-dir', dataDir, '--target', '#nowhere', '--text', 'x', '--create'], { io: created }),
+    ).toBe(0);
+    expect(created.outLines).toEqual(['sent msg_2 seq 1 to #nowhere']);
 
     stop('SIGTERM');
     expect(await exit).toBe(0);

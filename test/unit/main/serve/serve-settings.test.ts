@@ -13,27 +13,43 @@ const temp = async () => {
 };
 afterEach(async () => Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true }))));
 
-describe('serve settings (conf, <data-dir>/settings.json)', () => {
+describe('serve settings (<data-dir>/settings.json: UI-only preferences)', () => {
   it('nothing saved yet: load answers undefined (the daemon uses its defaults)', async () => {
     expect(openServeSettings(await temp()).load()).toBeUndefined();
   });
 
-  it('what is saved is loaded again by a new process on the same data dir', async () => {
+  it('the language saved is loaded again by a new process; keys it does not know are kept', async () => {
     const dir = await temp();
-    const local = ChannelSettingsSchema.parse({ silenceWatchdog: { thresholdSeconds: 30 } });
-    openServeSettings(dir).save({ language: 'zh-CN', channels: { local } });
-    const loaded = openServeSettings(dir).load();
-    expect(loaded?.language).toBe('zh-CN');
-    expect(loaded?.channels?.local?.silenceWatchdog.thresholdSeconds).toBe(30);
+    await writeFile(join(dir, 'settings.json'), JSON.stringify({ windowBounds: { width: 800 } }));
+    openServeSettings(dir).save({ language: 'zh-CN' });
+    expect(openServeSettings(dir).load()).toEqual({ language: 'zh-CN' });
+    expect(JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8'))).toEqual({
+      windowBounds: { width: 800 },
+      language: 'zh-CN',
+    });
   });
 
-  it('a file that does not validate is ignored and left exactly as it was', async () => {
+  it('legacy channel settings are handed over once, then leave the file (a copy is kept)', async () => {
+    const dir = await temp();
+    const local = ChannelSettingsSchema.parse({ silenceWatchdog: { thresholdSeconds: 30 } });
+    await writeFile(join(dir, 'settings.json'), JSON.stringify({ language: 'en', channels: { local } }));
+    const port = openServeSettings(dir);
+    expect(port.load()).toEqual({ language: 'en', channels: { local } });
+    const copy = port.dropLegacyChannels();
+    expect(copy).toBe(join(dir, 'settings.legacy-channels.json'));
+    expect(JSON.parse(await readFile(copy ?? '', 'utf8'))).toEqual({ channels: { local } });
+    expect(JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8'))).toEqual({ language: 'en' });
+    expect(openServeSettings(dir).load()).toEqual({ language: 'en' });
+    expect(openServeSettings(dir).dropLegacyChannels()).toBeNull();
+  });
+
+  it('an unknown language is ignored with a warning and the file is left exactly as it was', async () => {
     const dir = await temp();
     const text = JSON.stringify({ language: 'klingon' });
     await writeFile(join(dir, 'settings.json'), text);
     const warnings: string[] = [];
     const port = openServeSettings(dir, { info() {}, debug() {}, error() {}, warn: (m) => warnings.push(m) });
-    expect(port.load()).toBeUndefined();
+    expect(port.load()).toEqual({});
     expect(warnings).toHaveLength(1);
     expect(await readFile(join(dir, 'settings.json'), 'utf8')).toBe(text);
   });
@@ -43,7 +59,7 @@ describe('serve settings (conf, <data-dir>/settings.json)', () => {
     await writeFile(join(dir, 'settings.json'), '{ not json');
     const port = openServeSettings(dir);
     expect(port.load()).toBeUndefined();
-    expect(() => port.save({ language: 'en', channels: {} })).toThrow(/not valid JSON/);
+    expect(() => port.save({ language: 'en' })).toThrow(/not valid JSON/);
     expect(await readFile(join(dir, 'settings.json'), 'utf8')).toBe('{ not json');
   });
 });

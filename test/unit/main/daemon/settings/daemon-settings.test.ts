@@ -1,45 +1,185 @@
-import { describe, expect, it } from 'vitest';
-import type { Settings } from '../../../../../shared/api/contract.js';
-import { ApiError } from '../../../../../shared/api/contract.js';
-import { ChannelSettingsSchema, ConfigSchema } from '../../../../../shared/config.js';
-import { DaemonSettings, mergeSettings } from '../../../../../main/daemon/settings/daemon-settings.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { filter, firstValueFrom } from 'rxjs';
+import { ApiError, SettingsSchema } from '../../../../../shared/api/contract.js';
+import { ChannelSettingsSchema } from '../../../../../shared/config.js';
+import { ConfigSource } from '../../../../../main/daemon/config/config-source.js';
+import {
+  DaemonSettings,
+  channelEdits,
+  planLegacyMigration,
+  type SettingsPort,
+} from '../../../../../main/daemon/settings/daemon-settings.js';
+import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
 
-const config = ConfigSchema.parse({
-  agents: [{ id: 'demo', name: 'Demo', runtime: 'demo' }],
-  channels: { local: { silenceWatchdog: { thresholdSeconds: 30 } }, team: {} },
+let dir: TempDir;
+const open: Array<{ close(): void } | { dispose(): void }> = [];
+beforeEach(() => (dir = makeTempDir('agentteam-settings-')));
+afterEach(() => {
+  for (const o of open.splice(0)) {
+    if ('close' in o) o.close();
+    else o.dispose();
+  }
+  dir.remove();
 });
 
-describe('daemon settings', () => {
-  it('merges: saved channels over agentteam.json over the defaults; language defaults to en', () => {
-    const merged = mergeSettings(config, undefined);
-    expect(merged.language).toBe('en');
-    expect(merged.channels.local?.silenceWatchdog.thresholdSeconds).toBe(30);
-    expect(Object.keys(merged.channels)).toEqual(['local', 'team']);
-    const saved: Partial<Settings> = { language: 'zh-CN', channels: { local: ChannelSettingsSchema.parse({}) } };
-    const over = mergeSettings(config, saved);
-    expect(over.language).toBe('zh-CN');
-    expect(over.channels.local?.silenceWatchdog.thresholdSeconds).toBe(45);
+const file = () => join(dir.path, 'agentteam.json');
+const FILE_TEXT = `{
+  "agents": [{ "id": "demo", "name": "Demo", "runtime": "demo" }],
+  "channels": {
+    "local": {
+      "silenceWatchdog": { "thresholdSeconds": 30 }
+    }
+  }
+}
+`;
+
+function memoryPort(saved?: ReturnType<SettingsPort['load']>): SettingsPort & { saved: unknown[]; dropped: number } {
+  let state = saved;
+  const port = {
+    saved: [] as unknown[],
+    dropped: 0,
+    load: () => state,
+    save(prefs: { language: 'en' | 'zh-CN' }) {
+      port.saved.push(prefs);
+      state = { ...state, ...prefs };
+    },
+    dropLegacyChannels() {
+      port.dropped++;
+      const { channels: _c, ...rest } = state ?? {};
+      state = rest;
+      return '/copy';
+    },
+  };
+  return port;
+}
+
+function make(port?: SettingsPort) {
+  const source = ConfigSource.open(dir.path);
+  const settings = new DaemonSettings({ source, ...(port ? { port } : {}) });
+  open.push(settings, source);
+  return { source, settings };
+}
+
+describe('DaemonSettings: agentteam.json is the one source of channel settings', () => {
+  beforeEach(() => writeFileSync(file(), FILE_TEXT));
+
+  it('channels come from the file over the defaults; each value says where it comes from', () => {
+    const { settings } = make();
+    const s = SettingsSchema.parse(settings.current);
+    expect(s.language).toBe('en');
+    expect(Object.keys(s.channels)).toEqual(['local']);
+    expect(s.channels.local?.silenceWatchdog.thresholdSeconds).toBe(30);
+    expect(s.config?.file).toBe(file());
+    expect(s.config?.origins.local?.['silenceWatchdog.thresholdSeconds']).toBe('file');
+    expect(s.config?.origins.local?.['silenceWatchdog.maxBeacons']).toBe('default');
+    expect(s.config?.error).toBeNull();
   });
 
-  it('a channel nobody configured gets the schema defaults', () => {
-    const settings = new DaemonSettings(config);
-    expect(settings.channel('elsewhere')).toEqual(ChannelSettingsSchema.parse({}));
-    expect(settings.channel('local').silenceWatchdog.thresholdSeconds).toBe(30);
+  it('a UI save writes only the changed keys into agentteam.json; the language goes to the port, not the file', () => {
+    const port = memoryPort();
+    const { settings } = make(port);
+    const next = ChannelSettingsSchema.parse({ silenceWatchdog: { thresholdSeconds: 30, maxBeacons: 2 } });
+    const result = settings.update({ language: 'zh-CN', channel: 'local', settings: next });
+    expect(readFileSync(file(), 'utf8')).toBe(
+      FILE_TEXT.replace('{ "thresholdSeconds": 30 }', '{ "thresholdSeconds": 30, "maxBeacons": 2 }'),
+    );
+    expect(result.language).toBe('zh-CN');
+    expect(port.saved).toEqual([{ language: 'zh-CN' }]);
+    expect(settings.channel('local').silenceWatchdog.maxBeacons).toBe(2);
+    expect(result.config?.origins.local?.['silenceWatchdog.maxBeacons']).toBe('file');
+    // Saving the same values again writes nothing.
+    const before = readFileSync(file(), 'utf8');
+    settings.update({ channel: 'local', settings: next });
+    expect(readFileSync(file(), 'utf8')).toBe(before);
   });
 
-  it('update applies the patch, saves it through the port and is what current returns', () => {
-    const saves: Settings[] = [];
-    const settings = new DaemonSettings(config, { load: () => undefined, save: (s) => saves.push(s) });
-    const next = settings.update({
-      language: 'zh-CN',
-      channel: 'team',
-      settings: { silenceWatchdog: { thresholdSeconds: 10 } },
+  it('issue 16: only known channel keys; an unknown channel is a coded error and writes nothing', () => {
+    const { settings } = make();
+    let error: unknown;
+    try {
+      settings.update({ channel: 'nope', settings: {} });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('unknown_channel');
+    expect((error as ApiError).message).toBe('There is no delivery channel "nope"; the channels are: local.');
+    expect(readFileSync(file(), 'utf8')).toBe(FILE_TEXT);
+    expect(() => settings.update({ channel: 'local' })).toThrow(ApiError);
+    expect(() => settings.update({ settings: {} })).toThrow(ApiError);
+  });
+
+  it('an edit of the file on disk applies (channel live, agents "restart to apply") and is pushed as settings.changed', async () => {
+    const { source, settings } = make();
+    const changed = firstValueFrom(settings.changed$);
+    writeFileSync(
+      file(),
+      FILE_TEXT.replace('"thresholdSeconds": 30', '"thresholdSeconds": 5').replace('"Demo"', '"Demo 2"'),
+    );
+    expect(source.reload()).toBe(true);
+    const s = await changed;
+    expect(s.channels.local?.silenceWatchdog.thresholdSeconds).toBe(5);
+    expect(settings.channel('local').silenceWatchdog.thresholdSeconds).toBe(5);
+    expect(s.config?.restartNeeded).toEqual(['agents']);
+  });
+
+  it('an invalid edit keeps the last valid settings, and the error reaches the UI', async () => {
+    const { source, settings } = make();
+    const changed = firstValueFrom(settings.changed$.pipe(filter((s) => s.config?.error != null)));
+    writeFileSync(file(), FILE_TEXT.replace('"thresholdSeconds": 30', '"thresholdSeconds": "soon"'));
+    source.reload();
+    const s = await changed;
+    expect(s.config?.error).toMatchObject({
+      code: 'config_invalid',
+      problems: [
+        { path: 'channels.local.silenceWatchdog.thresholdSeconds', expectation: 'expected a number, got "soon"' },
+      ],
     });
-    expect(next.language).toBe('zh-CN');
-    expect(settings.channel('team').silenceWatchdog.thresholdSeconds).toBe(10);
-    expect(settings.current).toBe(next);
-    expect(saves).toEqual([next]);
-    expect(() => settings.update({ channel: 'team' })).toThrow(ApiError);
-    expect(saves).toHaveLength(1);
+    expect(s.channels.local?.silenceWatchdog.thresholdSeconds).toBe(30);
+    expect(settings.channel('local').silenceWatchdog.thresholdSeconds).toBe(30);
+    expect(() => settings.update({ channel: 'local', settings: ChannelSettingsSchema.parse({}) })).toThrow(
+      /Nothing was saved/,
+    );
+  });
+});
+
+describe('legacy channel settings in settings.json (they used to override agentteam.json)', () => {
+  it('a value the file does not set moves into agentteam.json; one it sets wins; then the block leaves settings.json', () => {
+    writeFileSync(file(), FILE_TEXT);
+    const legacy = {
+      local: ChannelSettingsSchema.parse({
+        silenceWatchdog: { thresholdSeconds: 45, maxBeacons: 3 },
+        responseDelivery: { retryCount: 1 },
+      }),
+      team: {},
+    };
+    const port = memoryPort({ language: 'zh-CN', channels: legacy });
+    const { settings } = make(port);
+    const written = JSON.parse(readFileSync(file(), 'utf8'));
+    // maxBeacons 3 was not in the file: moved. thresholdSeconds: the file's 30 wins over the old 45.
+    expect(written.channels.local.silenceWatchdog).toEqual({ thresholdSeconds: 30, maxBeacons: 3 });
+    expect(settings.current.config?.notices).toEqual([
+      { kind: 'ignored', path: 'channels.local.silenceWatchdog.thresholdSeconds', value: 45, fileValue: 30 },
+      { kind: 'migrated', path: 'channels.local.silenceWatchdog.maxBeacons', value: 3 },
+      { kind: 'ignored', path: 'channels.team', value: {} },
+    ]);
+    expect(settings.current.language).toBe('zh-CN');
+    expect(port.dropped).toBe(1);
+    expect(port.load()).toEqual({ language: 'zh-CN' });
+  });
+
+  it('plan: defaults the file does not set are not written (the issue-17 case: a whole block of defaults)', () => {
+    const plan = planLegacyMigration({ local: ChannelSettingsSchema.parse({}) }, { channels: {} }, ['local']);
+    expect(plan).toEqual({ edits: [], notices: [] });
+  });
+
+  it('channelEdits lists only values that differ', () => {
+    const base = ChannelSettingsSchema.parse({});
+    const next = ChannelSettingsSchema.parse({ responseDelivery: { retryDelayMs: 100 } });
+    expect(channelEdits(base, next, 'local')).toEqual([
+      { path: ['channels', 'local', 'responseDelivery', 'retryDelayMs'], value: 100 },
+    ]);
   });
 });
