@@ -31,6 +31,7 @@ import { compileThreadContract } from './prompt/thread-contract.js';
 import { sendSurfaceFor } from './prompt/tool-names.js';
 import { projectRoot } from './project-root.js';
 import { createRuntimeAdapter, type RuntimeDeps } from './runtime/runtime-factory.js';
+import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import { AgentSession, type MadeAdapter } from './services/agent-session.js';
 import { ApiEvents } from './services/api-events.js';
 import { CommunicationService } from './services/communication-service.js';
@@ -72,6 +73,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
 
   // 2. The store (writer lock), members and the first conversation.
   const store = Store.open(options.dataDir, { log });
+  // issue 16 "No orphans": with the writer lock held, runtimes a killed daemon left running are ended.
+  const pids = new RuntimePidRegistry(options.dataDir);
   const agentsById = new Map(config.agents.map((a) => [a.id, a]));
   const agentName = (id: string): string => agentsById.get(id)?.name ?? id;
   const out = new ApiEvents(store, agentName);
@@ -83,6 +86,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   let lifecycle: WakeLifecycle | null = null;
   let communication: CommunicationService | null = null;
   try {
+    await pids.reap(log);
     store.upsertMember({ id: OPERATOR_ID, kind: 'operator', name: OPERATOR_NAME });
     for (const a of config.agents) store.upsertMember({ id: a.id, kind: 'agent', name: a.name });
     store.ensureConversation(GENERAL);
@@ -212,6 +216,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         threadContractFingerprint: contract.fingerprint,
         threadContractText: contract.text,
         log,
+        pids,
       });
       void session.start(made);
     }

@@ -15,6 +15,7 @@ import { opencodeProviderFromAgentEnv } from './opencode/opencode-config.js';
 import { OpencodeDriver } from './opencode/opencode-driver.js';
 import type { RuntimeAdapter, TurnBoundaryHost } from './runtime-adapter.js';
 import type { RuntimeDriver } from './runtime-driver.js';
+import type { RuntimePidRecorder } from './runtime-pids.js';
 import { fileSessionStore, type RuntimeSessionStore } from './runtime-session-store.js';
 import { RuntimeSkeleton } from './runtime-skeleton.js';
 
@@ -33,6 +34,8 @@ export interface RuntimeDeps {
   /** Where every runtime remembers its session for resume; defaults to `<runtime dir>/session.json`. */
   readonly sessionStore?: RuntimeSessionStore;
   readonly log?: DaemonLog;
+  /** Where spawned runtime processes are recorded for the next daemon to reap (issue 16 "No orphans"). */
+  readonly pids?: RuntimePidRecorder;
 }
 
 export type RuntimeAdapterResult =
@@ -61,6 +64,7 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
       threadContractFingerprint: deps.threadContractFingerprint,
       sessionStore: deps.sessionStore ?? fileSessionStore(join(runtimeDir, 'session.json')),
       ...log,
+      ...(deps.pids === undefined ? {} : { pids: deps.pids }),
     }),
   };
 }
