@@ -37,6 +37,7 @@ import { ApiEvents } from './services/api-events.js';
 import { CommunicationService } from './services/communication-service.js';
 import { ConversationService, OPERATOR_ID, OPERATOR_NAME } from './services/conversation-service.js';
 import { storedPrompts } from './services/stored-prompts.js';
+import { securePrivateDir, tightenDataDir } from './data-dir-perms.js';
 import { DaemonSettings, type SettingsPort } from './settings/daemon-settings.js';
 import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
 import { Store } from './store/index.js';
@@ -70,11 +71,15 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   if (!loaded.ok) throw loaded.error;
   const config: Config = loaded.config;
   const createRuntime = options.createRuntime ?? createRuntimeAdapter;
+  // issue 16 "Files": the data dir is the owner's alone (0700), before the store writes in it.
+  securePrivateDir(options.dataDir);
 
   // 2. The store (writer lock), members and the first conversation.
   const store = Store.open(options.dataDir, { log });
   // issue 16 "No orphans": with the writer lock held, runtimes a killed daemon left running are ended.
   const pids = new RuntimePidRegistry(options.dataDir);
+  // What earlier versions or a looser umask left readable (store, WAL/SHM, tokens, runtime dirs) is tightened.
+  tightenDataDir(options.dataDir, { log });
   const agentsById = new Map(config.agents.map((a) => [a.id, a]));
   const agentName = (id: string): string => agentsById.get(id)?.name ?? id;
   const out = new ApiEvents(store, agentName);
