@@ -250,7 +250,13 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         out.complete();
         store.close();
       })());
-    return { api, events$: out.events$, metrics: registry, stop };
+    return {
+      api,
+      events$: out.events$,
+      metrics: registry,
+      limits: { maxMessageBytes: config.limits.maxMessageBytes },
+      stop,
+    };
   } catch (err) {
     for (const s of subs) s.unsubscribe();
     await Promise.allSettled([...sessions.values()].map((s) => s.stop()));

@@ -16,6 +16,7 @@ import {
   type CliIo,
   type ServeCommandDeps,
 } from './serve-command.js';
+import { escapeForTerminal } from './terminal-text.js';
 
 export interface CliDeps {
   readonly io: CliIo;
@@ -193,7 +194,8 @@ async function messages(argv: readonly string[], io: CliIo): Promise<number> {
     all.sort((a, b) => a.seq - b.seq);
     const rows = all.map(messageJson);
     if (values.json === true) io.out(JSON.stringify(rows));
-    else for (const m of rows) io.out(`${m.seq}  ${m.authorName}: ${m.content.replace(/\n/g, ' ')}`);
+    // Agent content never reaches the terminal as control sequences (issue 16).
+    else for (const m of rows) io.out(`${m.seq}  ${escapeForTerminal(m.authorName)}: ${escapeForTerminal(m.content)}`);
     return 0;
   });
 }
