@@ -17,6 +17,7 @@ import {
   type ServeCommandDeps,
 } from './serve-command.js';
 import { escapeForTerminal } from './terminal-text.js';
+import { AGENT_USAGE, agentCommand } from './agent-command.js';
 
 export interface CliDeps {
   readonly io: CliIo;
@@ -241,6 +242,8 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
         return await wakes(rest, io);
       case 'messages':
         return await messages(rest, io);
+      case 'agent':
+        return await agentCommand(rest, { io });
       default:
         io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
         return 2;
@@ -258,4 +261,5 @@ const USAGE = `Usage:
   agentteam serve --data-dir DIR [--port N]        daemon + web UI + /metrics + /healthz on 127.0.0.1 (default port 7777; 0 = any)
   agentteam send --data-dir DIR --target '#general' --text '@claude hi' [--json]
   agentteam wakes --data-dir DIR --json [--target T] [--limit N]
-  agentteam messages --data-dir DIR --target '#general' --json [--limit N]`;
+  agentteam messages --data-dir DIR --target '#general' --json [--limit N]
+${AGENT_USAGE}`;

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentConfig } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-types.js';
+import { agentToolsEnv } from '../mcp/agent-tools-env.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';
 import { ClaudeDriver } from './claude-code/claude-driver.js';
 import { codexProviderFromAgentEnv } from './codex/codex-config.js';
@@ -65,6 +66,7 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
       sessionStore: deps.sessionStore ?? fileSessionStore(join(runtimeDir, 'session.json')),
       ...log,
       ...(deps.pids === undefined ? {} : { pids: deps.pids }),
+      agentEnv: agentToolsEnv(deps.mcp),
     }),
   };
 }

@@ -42,6 +42,11 @@ export interface RuntimeSkeletonOptions {
   /** Start timeouts, restart delays and stop grace periods (a virtual-time scheduler in tests). */
   readonly scheduler?: SchedulerLike;
   readonly log?: DaemonLog;
+  /**
+   * Set in every runtime process's environment on top of the driver's (the agent's MCP endpoint
+   * and own token for `agentteam agent send|react`: contract §8.2 CLI agent-tools).
+   */
+  readonly agentEnv?: Readonly<Record<string, string>>;
   /** Records each spawned process so the next daemon can end it if this one is killed (runtime-pids.ts). */
   readonly pids?: RuntimePidRecorder;
 }
@@ -194,7 +199,12 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     if (this.#stopping) return failed('exited', `The ${d.label} runtime was stopped while starting.`);
     let proc: RuntimeProcess;
     try {
-      proc = RuntimeProcess.spawn({ ...spec, stdinGraceMs: d.stdinGraceMs ?? 0, scheduler: this.#scheduler });
+      proc = RuntimeProcess.spawn({
+        ...spec,
+        env: { ...spec.env, ...this.#o.agentEnv },
+        stdinGraceMs: d.stdinGraceMs ?? 0,
+        scheduler: this.#scheduler,
+      });
     } catch (err) {
       return cannotStart(spec.command, err);
     }
