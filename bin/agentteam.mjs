@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // The `agentteam` bin runs on Node 24 (node:sqlite). On an older Node, re-run this same
 // command with the project's pinned Node (the `node@24` package) when it is installed.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -22,12 +21,14 @@ if (major < 24) {
     );
     process.exit(1);
   }
-  const r = spawnSync(node24, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exit(r.status ?? 1);
+  // Signals are forwarded and the child's exit is ours: stopping the bin stops the daemon it runs.
+  const { runForwardingSignals } = await import('./forward-signals.mjs');
+  runForwardingSignals(node24, [fileURLToPath(import.meta.url), ...process.argv.slice(2)]);
+} else {
+  const cli = join(here, '..', 'out', 'main', 'cli.js');
+  if (!existsSync(cli)) {
+    process.stderr.write('agentteam: the app is not built yet; run "npm run build" first.\n');
+    process.exit(1);
+  }
+  await import(pathToFileURL(cli).href);
 }
-const cli = join(here, '..', 'out', 'main', 'cli.js');
-if (!existsSync(cli)) {
-  process.stderr.write('agentteam: the app is not built yet; run "npm run build" first.\n');
-  process.exit(1);
-}
-await import(pathToFileURL(cli).href);

@@ -127,6 +127,7 @@ export class DesktopApp {
       isAllowedOrigin: (url) => this.policy.isAllowedUrl(url),
       log,
       checkResponses: !app.isPackaged,
+      ...(this.daemon?.limits === undefined ? {} : { maxMessageBytes: this.daemon.limits.maxMessageBytes }),
     });
     this.openWindow();
     this.notifier = startAlertNotifier({

@@ -27,6 +27,8 @@ export interface IpcGateOptions {
   readonly log: DaemonLog;
   /** Parse every daemon answer against the contract too (development and tests; default true). */
   readonly checkResponses?: boolean;
+  /** The daemon's `limits.maxMessageBytes`, named when a message is refused as too large. */
+  readonly maxMessageBytes?: number;
 }
 
 export interface IpcGate {
@@ -74,7 +76,11 @@ export function openIpcGate(options: IpcGateOptions): IpcGate {
         log.warn('ipc: sender refused', { call: name, reason: refused });
         return { ok: false, code: 'forbidden_sender', message: `${name}: ${refused}.` };
       }
-      return answerCall(handlers, name, raw, log, { checkResponse: options.checkResponses ?? true, transport: 'ipc' });
+      return answerCall(handlers, name, raw, log, {
+        checkResponse: options.checkResponses ?? true,
+        transport: 'ipc',
+        ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
+      });
     });
   }
 

@@ -27,6 +27,8 @@ export interface Daemon {
   readonly events$: Observable<ApiEvent>;
   /** Prometheus registry (`GET /metrics` in serve, same registry in the app). */
   readonly metrics: Registry;
+  /** The configured limits a transport names in its refusals (issue 16: the real limit, in bytes). */
+  readonly limits?: { readonly maxMessageBytes: number };
   /** Drains in-flight writes, stops runtimes (no orphan processes), closes the store. Idempotent. */
   stop(): Promise<void>;
 }

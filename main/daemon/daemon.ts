@@ -32,11 +32,13 @@ import { compileThreadContract } from './prompt/thread-contract.js';
 import { sendSurfaceFor } from './prompt/tool-names.js';
 import { projectRoot } from './project-root.js';
 import { createRuntimeAdapter, type RuntimeDeps } from './runtime/runtime-factory.js';
+import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import { AgentSession, type MadeAdapter } from './services/agent-session.js';
 import { ApiEvents } from './services/api-events.js';
 import { CommunicationService } from './services/communication-service.js';
 import { ConversationService, OPERATOR_ID, OPERATOR_NAME } from './services/conversation-service.js';
 import { storedPrompts } from './services/stored-prompts.js';
+import { securePrivateDir, tightenDataDir } from './data-dir-perms.js';
 import { DaemonSettings, type SettingsPort } from './settings/daemon-settings.js';
 import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
 import { Store } from './store/index.js';
@@ -70,9 +72,15 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   const source = ConfigSource.open(options.dataDir, log);
   const config: Config = source.initial;
   const createRuntime = options.createRuntime ?? createRuntimeAdapter;
+  // issue 16 "Files": the data dir is the owner's alone (0700), before the store writes in it.
+  securePrivateDir(options.dataDir);
 
   // 2. The store (writer lock), members and the first conversation.
   const store = Store.open(options.dataDir, { log });
+  // issue 16 "No orphans": with the writer lock held, runtimes a killed daemon left running are ended.
+  const pids = new RuntimePidRegistry(options.dataDir);
+  // What earlier versions or a looser umask left readable (store, WAL/SHM, tokens, runtime dirs) is tightened.
+  tightenDataDir(options.dataDir, { log });
   const agentsById = new Map(config.agents.map((a) => [a.id, a]));
   const agentName = (id: string): string => agentsById.get(id)?.name ?? id;
   const out = new ApiEvents(store, agentName);
@@ -84,6 +92,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   let lifecycle: WakeLifecycle | null = null;
   let communication: CommunicationService | null = null;
   try {
+    await pids.reap(log);
     store.upsertMember({ id: OPERATOR_ID, kind: 'operator', name: OPERATOR_NAME });
     for (const a of config.agents) store.upsertMember({ id: a.id, kind: 'agent', name: a.name });
     store.ensureConversation(GENERAL);
@@ -216,6 +225,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         threadContractFingerprint: contract.fingerprint,
         threadContractText: contract.text,
         log,
+        pids,
       });
       void session.start(made);
     }
@@ -246,7 +256,13 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         out.complete();
         store.close();
       })());
-    return { api, events$: out.events$, metrics: registry, stop };
+    return {
+      api,
+      events$: out.events$,
+      metrics: registry,
+      limits: { maxMessageBytes: config.limits.maxMessageBytes },
+      stop,
+    };
   } catch (err) {
     for (const s of subs) s.unsubscribe();
     source.close();

@@ -53,14 +53,15 @@ export function firstRunConfig(isFound: (command: string) => boolean): FirstRunS
 export function seedFirstRun(dataDir: string, isFound: (command: string) => boolean = (c) => findOnPath(c)): boolean {
   const file = join(dataDir, CONFIG_FILE);
   if (existsSync(file)) return false;
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const { config } = firstRunConfig(isFound);
   try {
     // 'wx': never overwrite a file another process wrote meanwhile.
     writeFileSync(
       file,
       `${JSON.stringify({ agents: config.agents.map((a) => ({ id: a.id, name: a.name, runtime: a.runtime, ...(a.command !== null ? { command: a.command } : {}) })), channels: { local: {} } }, null, 2)}\n`,
-      { flag: 'wx' },
+      // 0600: the person may add provider keys to it later (issue 16 "Files").
+      { flag: 'wx', mode: 0o600 },
     );
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;

@@ -17,6 +17,8 @@ import {
   type CliIo,
   type ServeCommandDeps,
 } from './serve-command.js';
+import { escapeForTerminal } from './terminal-text.js';
+import { AGENT_USAGE, agentCommand } from './agent-command.js';
 
 export interface CliDeps {
   readonly io: CliIo;
@@ -218,7 +220,8 @@ async function messages(argv: readonly string[], io: CliIo): Promise<number> {
     all.sort((a, b) => a.seq - b.seq);
     const rows = all.map(messageJson);
     if (values.json === true) io.out(JSON.stringify(rows));
-    else for (const m of rows) io.out(`${m.seq}  ${m.authorName}: ${m.content.replace(/\n/g, ' ')}`);
+    // Agent content never reaches the terminal as control sequences (issue 16).
+    else for (const m of rows) io.out(`${m.seq}  ${escapeForTerminal(m.authorName)}: ${escapeForTerminal(m.content)}`);
     return 0;
   });
 }
@@ -264,6 +267,8 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
         return await wakes(rest, io);
       case 'messages':
         return await messages(rest, io);
+      case 'agent':
+        return await agentCommand(rest, { io });
       default:
         io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
         return 2;
@@ -283,4 +288,5 @@ const USAGE_TEXT = `Usage:
                                                     a channel that does not exist is an error unless --create
   agentteam wakes [--data-dir DIR] --json [--target T] [--limit N]    one JSON array, one object per wake
   agentteam messages [--data-dir DIR] --target '#general' --json [--limit N]
+${AGENT_USAGE}
 --data-dir defaults to the app's data folder`;

@@ -66,13 +66,21 @@ export async function serveCommand(dataDirArg: string, port: number, deps: Serve
     );
     return 1;
   }
-  const token = await loadOrCreateToken(dataDir);
   const log = stderrLog(io);
   let daemon: Daemon;
   try {
     daemon = await deps.createDaemon({ dataDir, log });
   } catch (err) {
     io.err(`agentteam: the daemon could not start: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+  // issue 16: only after the config was accepted — a refused config writes nothing (no serve-token).
+  let token: string;
+  try {
+    token = await loadOrCreateToken(dataDir);
+  } catch (err) {
+    await daemon.stop();
+    io.err(`agentteam: could not write ${dataDir}/serve-token: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
   let server: ServeServer;

@@ -46,6 +46,12 @@ export interface ServeServer {
 const HOST = '127.0.0.1';
 /** A client that falls this far behind on pushed events is dropped; it reconnects and refetches. */
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** Largest frame read at all: above the contract's limit, so an oversized call is answered, not just cut off. */
+const WS_HARD_CAP_BYTES = 4 * WS_MAX_PAYLOAD_BYTES;
+
+function frameBytes(data: WebSocket.RawData): number {
+  return Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
+}
 
 /** CSP of the served UI: same as renderer/index.html, plus framing and base-uri locks. */
 export const SERVE_CSP =
@@ -175,7 +181,9 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
       else res.destroy();
     });
   });
-  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_PAYLOAD_BYTES });
+  // Frames up to the hard cap are read so an oversized call gets a coded answer (issue 16); only a
+  // frame beyond it is cut off by ws itself (close 1009) before it is held in memory.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_HARD_CAP_BYTES });
   const clients = new Set<WebSocket>();
 
   const reject = (socket: Duplex, status: number, text: string): void => {
@@ -195,10 +203,32 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
       ws.on('error', () => clients.delete(ws));
       ws.on('message', (data, isBinary) => {
         if (isBinary) return ws.close(1003, 'text frames only');
+        const size = frameBytes(data);
+        if (size > WS_MAX_PAYLOAD_BYTES) return refuseOversized(ws, data, size);
         void answer(ws, data.toString());
       });
     });
   });
+
+  /** A frame over the limit: a `content_too_large` answer to its call (the id read from its head); the socket stays open. */
+  function refuseOversized(ws: WebSocket, data: WebSocket.RawData, size: number): void {
+    const first = Array.isArray(data) ? data[0] : data;
+    const head = (Buffer.isBuffer(first) ? first : Buffer.from(first ?? new ArrayBuffer(0)))
+      .subarray(0, 256)
+      .toString('utf8');
+    const id = Number(/^\s*\{\s*"id"\s*:\s*(\d{1,15})\s*,/.exec(head)?.[1] ?? -1);
+    const limit = daemon.limits?.maxMessageBytes;
+    log.warn('serve: oversized websocket frame refused', { bytes: size, limit: WS_MAX_PAYLOAD_BYTES });
+    if (ws.readyState === ws.OPEN)
+      ws.send(
+        JSON.stringify({
+          id,
+          ok: false,
+          code: 'content_too_large',
+          message: `The request is ${size} bytes; a WebSocket frame may be at most ${WS_MAX_PAYLOAD_BYTES} bytes${limit === undefined ? '' : ` and a message at most ${limit} bytes (limits.maxMessageBytes)`}. Split it or send less.`,
+        } satisfies WsResponse),
+      );
+  }
 
   async function answer(ws: WebSocket, text: string): Promise<void> {
     let raw: unknown;
@@ -226,6 +256,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
       const result = await answerCall(daemon.api, call, request, log, {
         checkResponse: options.checkResponses ?? false,
         transport: 'ws',
+        ...(daemon.limits === undefined ? {} : { maxMessageBytes: daemon.limits.maxMessageBytes }),
       });
       reply({ id, ...result });
     } finally {

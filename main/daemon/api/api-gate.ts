@@ -34,7 +34,15 @@ export interface AnswerOptions {
   readonly checkResponse?: boolean;
   /** Which transport asked (`ipc`, `ws`), for log lines only. */
   readonly transport?: string;
+  /**
+   * The daemon's configured message limit in UTF-8 bytes (`limits.maxMessageBytes`), so an
+   * oversized body is refused naming the limit that applies, never the schema's cap (issue 16).
+   */
+  readonly maxMessageBytes?: number;
 }
+
+/** The contract's cap on `content` (characters); every configured byte limit is at most this. */
+const CONTENT_CAP = 1_048_576;
 
 /**
  * Answers one call of the contract. Log lines carry the call name, transport and error code,
@@ -53,11 +61,17 @@ export async function answerCall(
   const request = schema.request.safeParse(raw);
   if (!request.success) {
     const tooLarge = request.error.issues.some((i) => i.code === 'too_big' && i.path[0] === 'content');
-    return {
-      ok: false,
-      code: tooLarge ? 'content_too_large' : 'invalid_request',
-      message: `${name}: ${describeIssues(request.error.issues)}`,
-    };
+    if (tooLarge) {
+      const content = (raw as { content?: unknown }).content;
+      const bytes = typeof content === 'string' ? Buffer.byteLength(content, 'utf8') : null;
+      const limit = options.maxMessageBytes ?? CONTENT_CAP;
+      return {
+        ok: false,
+        code: 'content_too_large',
+        message: `${name}: the message is ${bytes === null ? 'too large' : `${bytes} bytes`}; at most ${limit} bytes are allowed (limits.maxMessageBytes). Split it or send less.`,
+      };
+    }
+    return { ok: false, code: 'invalid_request', message: `${name}: ${describeIssues(request.error.issues)}` };
   }
   let value: unknown;
   try {

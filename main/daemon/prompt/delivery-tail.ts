@@ -7,7 +7,7 @@
 import type { PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
 import {
-  CLI_SEND_COMMAND,
+  cliSendCommand,
   crossTargetInstruction,
   sendInstruction,
   sendToolRef,
@@ -32,7 +32,7 @@ export function renderTailReminder(
       ? `如果需要回复这条输入，不要输出 plain/final text；请先${sendInstruction(surface, language, first)}。`
       : `To reply to this input, do not write plain/final text: ${sendInstruction(surface, language, first)}.`;
   } else if (surface.kind === 'cli') {
-    const cmd = `\`${CLI_SEND_COMMAND} --target "<target>" --text "<reply>"\``;
+    const cmd = `\`${cliSendCommand('<target>')}\``;
     send = zh
       ? `如果需要回复这些输入，不要输出 plain/final text；请为每个需要回复的 conversation 分别运行 ${cmd}，使用它的精确 target（${quoted(targets, '、')}）。`
       : `To reply to these inputs, do not write plain/final text: for each conversation that needs a reply, run ${cmd} with its exact target (${quoted(targets, ', ')}).`;

@@ -24,8 +24,17 @@ export interface SendSurface {
   readonly namespace: string | null;
 }
 
-/** The CLI agent-tools command an agent runs to send (agent-tools variant of `message_send`). */
-export const CLI_SEND_COMMAND = 'agentteam send';
+/**
+ * The CLI agent-tools command an agent runs to send (agent-tools variant of `message_send`;
+ * DESIGN.md "More CLI"): `agentteam agent send`, authenticated by the agent's own token from its
+ * environment. Never `agentteam send`, which posts as the operator.
+ */
+export const CLI_SEND_COMMAND = 'agentteam agent send';
+
+/** The full command line for one target (`<target>` when generic), with the reply in `--content`. */
+export function cliSendCommand(target: string): string {
+  return `${CLI_SEND_COMMAND} --target "${target}" --content "<reply>"`;
+}
 
 /**
  * The name under which a runtime presents one of our MCP tools, as seen on the wire
@@ -78,9 +87,8 @@ export function sendToolRef(surface: SendSurface, language: PromptLanguage): str
 export function sendInstruction(surface: SendSurface, language: PromptLanguage, target: TargetKey | null): string {
   const zh = language === 'zh-CN';
   if (surface.kind === 'cli') {
-    const t = target === null ? '<target>' : target;
-    const cmd = `\`${CLI_SEND_COMMAND} --target "${t}" --text "<reply>"\``;
-    return zh ? `运行 ${cmd}，把正文写入 --text` : `run ${cmd} with the reply as --text`;
+    const cmd = `\`${cliSendCommand(target ?? '<target>')}\``;
+    return zh ? `运行 ${cmd}，把正文写入 --content` : `run ${cmd} with the reply as --content`;
   }
   const ref = sendToolRef(surface, language);
   if (target === null)

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentConfig } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-types.js';
+import { agentToolsEnv } from '../mcp/agent-tools-env.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';
 import { agentProviderFromEnv } from './agent-provider.js';
 import { ClaudeDriver } from './claude-code/claude-driver.js';
@@ -14,6 +15,7 @@ import { DemoRuntime } from './demo/demo-runtime.js';
 import { OpencodeDriver } from './opencode/opencode-driver.js';
 import type { RuntimeAdapter, TurnBoundaryHost } from './runtime-adapter.js';
 import type { RuntimeDriver } from './runtime-driver.js';
+import type { RuntimePidRecorder } from './runtime-pids.js';
 import { fileSessionStore, type RuntimeSessionStore } from './runtime-session-store.js';
 import { RuntimeSkeleton } from './runtime-skeleton.js';
 
@@ -32,6 +34,8 @@ export interface RuntimeDeps {
   /** Where every runtime remembers its session for resume; defaults to `<runtime dir>/session.json`. */
   readonly sessionStore?: RuntimeSessionStore;
   readonly log?: DaemonLog;
+  /** Where spawned runtime processes are recorded for the next daemon to reap (issue 16 "No orphans"). */
+  readonly pids?: RuntimePidRecorder;
 }
 
 export type RuntimeAdapterResult =
@@ -60,6 +64,8 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
       threadContractFingerprint: deps.threadContractFingerprint,
       sessionStore: deps.sessionStore ?? fileSessionStore(join(runtimeDir, 'session.json')),
       ...log,
+      ...(deps.pids === undefined ? {} : { pids: deps.pids }),
+      agentEnv: agentToolsEnv(deps.mcp),
     }),
   };
 }

@@ -5,9 +5,9 @@
  * diagnostics only (never a message, never a status detail beyond a bounded line).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { asyncScheduler, firstValueFrom, map, race, timer, from, type SchedulerLike } from 'rxjs';
+import { processTreeAlive, signalProcessTree } from './process-tree.js';
 
 export const STDERR_TAIL_BYTES = 16_384;
 
@@ -104,14 +104,10 @@ export class RuntimeProcess {
     return this.#spawnError;
   }
 
+  /** The process group on POSIX, the process tree on Windows (process-tree.ts). */
   #signalGroup(signal: NodeJS.Signals): void {
     const pid = this.#child.pid;
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // ESRCH: the group is already gone.
-    }
+    if (pid !== undefined) void signalProcessTree(pid, signal);
   }
 
   /**
@@ -155,37 +151,6 @@ export class RuntimeProcess {
    */
   groupAlive(): boolean {
     const pid = this.#child.pid;
-    if (pid === undefined) return false;
-    const running = runningInGroup(pid);
-    if (running !== null) return running;
-    try {
-      process.kill(-pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
+    return pid !== undefined && processTreeAlive(pid);
   }
-}
-
-/** Linux: whether a non-zombie process of group `pgid` exists (from /proc); null elsewhere. */
-function runningInGroup(pgid: number): boolean | null {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return null;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // exited meanwhile
-    }
-    // "pid (comm) state ppid pgrp ...": comm may contain spaces, so split after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
-  }
-  return false;
 }

@@ -31,7 +31,7 @@ export function fileSessionStore(path: string): RuntimeSessionStore {
       }
     },
     save(session) {
-      mkdirSync(dirname(path), { recursive: true });
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       writeFileSync(`${path}.tmp`, JSON.stringify(session), { mode: 0o600 });
       renameSync(`${path}.tmp`, path);
     },

@@ -26,6 +26,7 @@ import type { DeliverResult, RuntimeAdapter, StartResult, TurnBoundaryHost } fro
 import { RuntimeEventStream } from './runtime-event-stream.js';
 import type { DriverContext, DriverEvent, DriverSession } from './driver-session.js';
 import type { ConnectResult, LaunchSpec, RuntimeDriver } from './runtime-driver.js';
+import type { RuntimePidRecorder } from './runtime-pids.js';
 import { RuntimeProcess, type ProcessExit } from './runtime-process.js';
 import type { RuntimeSessionStore } from './runtime-session-store.js';
 import { DEFAULT_RESTART_POLICY, RestartSupervisor, type RestartPolicy } from './supervisor.js';
@@ -41,6 +42,13 @@ export interface RuntimeSkeletonOptions {
   /** Start timeouts, restart delays and stop grace periods (a virtual-time scheduler in tests). */
   readonly scheduler?: SchedulerLike;
   readonly log?: DaemonLog;
+  /**
+   * Set in every runtime process's environment on top of the driver's (the agent's MCP endpoint
+   * and own token for `agentteam agent send|react`: contract §8.2 CLI agent-tools).
+   */
+  readonly agentEnv?: Readonly<Record<string, string>>;
+  /** Records each spawned process so the next daemon can end it if this one is killed (runtime-pids.ts). */
+  readonly pids?: RuntimePidRecorder;
 }
 
 /** contract §6.4 is the host's to keep; this only stops a misbehaving host from looping a turn forever. */
@@ -144,6 +152,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     if (proc !== null && proc.exit === null) {
       this.#session?.close?.();
       await proc.stop();
+      this.#forgetPidIfGone(proc);
     }
     this.#queue.clear({ ok: false, code: 'not_running', message: `The ${this.driver.label} runtime was stopped.` });
     this.#events.complete();
@@ -190,12 +199,18 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     if (this.#stopping) return failed('exited', `The ${d.label} runtime was stopped while starting.`);
     let proc: RuntimeProcess;
     try {
-      proc = RuntimeProcess.spawn({ ...spec, stdinGraceMs: d.stdinGraceMs ?? 0, scheduler: this.#scheduler });
+      proc = RuntimeProcess.spawn({
+        ...spec,
+        env: { ...spec.env, ...this.#o.agentEnv },
+        stdinGraceMs: d.stdinGraceMs ?? 0,
+        scheduler: this.#scheduler,
+      });
     } catch (err) {
       return cannotStart(spec.command, err);
     }
     this.#proc = proc;
     this.#abandoned = false;
+    this.#recordPid(proc, spec.command);
     log?.info(`${d.runtime} starting`, { agentId, generation, resume: resume !== null });
     void proc.exited.then((exit) => this.#onExit(generation, proc, exit));
 
@@ -375,6 +390,24 @@ export class RuntimeSkeleton implements RuntimeAdapter {
       return { ok: false, code: 'not_running', message: `The ${this.driver.label} runtime is not running.` };
     const res = await session.submit(text);
     return res.ok ? { ok: true } : { ok: false, code: 'write_failed', message: res.message };
+  }
+
+  /** issue 16 "No orphans": on disk while the process group may run, so a killed daemon's successor can end it. */
+  #recordPid(proc: RuntimeProcess, command: string): void {
+    const pid = proc.pid;
+    const pids = this.#o.pids;
+    if (pid === null || pids === undefined) return;
+    try {
+      pids.record(pid, { agentId: this.#o.agentId, command });
+    } catch (err) {
+      this.#o.log?.warn('could not record a runtime pid', { agentId: this.#o.agentId, pid, error: errorText(err) });
+    }
+    // Forgotten once nothing of the group runs; children that outlived the leader keep it recorded.
+    void proc.exited.then(() => proc.stderrEnded).then(() => this.#forgetPidIfGone(proc));
+  }
+
+  #forgetPidIfGone(proc: RuntimeProcess): void {
+    if (proc.pid !== null && !proc.groupAlive()) this.#o.pids?.forget(proc.pid);
   }
 
   #onExit(generation: number, proc: RuntimeProcess, exit: ProcessExit): void {

@@ -81,6 +81,10 @@ export class CommunicationService implements CommunicationHandler {
   async messageSend(agentId: string, args: MessageSendArgs): Promise<MessageSendResult | ToolRefusal> {
     const scope = this.o.lifecycle.checkSendScope(agentId, args.target, args.allowCrossTarget);
     if (!scope.ok) return { ok: false, code: scope.code, message: scope.message };
+    if (scope.crossTarget) {
+      const unknown = this.#unknownDm(args.target);
+      if (unknown !== null) return unknown;
+    }
     // DESIGN.md: SeenUpToSeq is what the agent had seen *before* the send.
     const seenUpToSeq = this.seenUpToSeq(agentId, args.target);
     const turnId = this.o.currentTurn(agentId) ?? `turn_none_${randomUUID()}`;
@@ -115,6 +119,23 @@ export class CommunicationService implements CommunicationHandler {
       crossTarget: scope.crossTarget,
     });
     return { ok: true, status: outcome.status, targetKey: args.target, seenUpToSeq, messageId };
+  }
+
+  /**
+   * A deliberate send elsewhere goes only to a conversation that can exist: a DM names a member
+   * of this daemon (issue 16: `dm:@nobody` was created on demand).
+   */
+  #unknownDm(target: TargetKey): ToolRefusal | null {
+    const parsed = parseTarget(target);
+    if (!parsed.ok || parsed.target.kind !== 'dm') return null;
+    const member = parsed.target.member;
+    const agents = this.o.store.listMembers().filter((m) => m.kind === 'agent');
+    if (agents.some((m) => m.id === member)) return null;
+    return {
+      ok: false,
+      code: 'unknown_target',
+      message: `There is no member "@${member}" to message directly; direct-message targets are ${agents.map((m) => `"dm:@${m.id}"`).join(', ') || 'none'}. Nothing was sent.`,
+    };
   }
 
   async reaction(agentId: string, args: ReactionArgs): Promise<{ ok: true } | ToolRefusal> {

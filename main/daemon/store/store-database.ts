@@ -22,7 +22,7 @@ export function openWritable(
   now: Date,
   log: DaemonLog | undefined,
 ): { db: DatabaseSync; lock: WriterLock } {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = WriterLock.acquire(dataDir, now);
   const path = join(dataDir, DB_FILE);
   let db: DatabaseSync | null = null;

@@ -61,7 +61,7 @@ export class WriterLock {
     const ownerPath = join(dataDir, LOCK_OWNER_FILE);
     const tmp = `${ownerPath}.${process.pid}.tmp`;
     try {
-      writeFileSync(tmp, `${JSON.stringify(owner)}\n`);
+      writeFileSync(tmp, `${JSON.stringify(owner)}\n`, { mode: 0o600 });
       renameSync(tmp, ownerPath);
     } catch (err) {
       db.close();

@@ -72,8 +72,8 @@ export class ClaudeDriver implements RuntimeDriver {
       projectRoot: o.projectRoot,
       threadContract: o.threadContract ?? null,
     });
-    mkdirSync(launch.home, { recursive: true });
-    mkdirSync(launch.configDir, { recursive: true });
+    mkdirSync(launch.home, { recursive: true, mode: 0o700 });
+    mkdirSync(launch.configDir, { recursive: true, mode: 0o700 });
     writeFileSync(launch.mcpConfigFile.path, launch.mcpConfigFile.content, { mode: 0o600 });
     return { command: launch.command, args: launch.args, env: launch.env, cwd: o.cwd };
   }

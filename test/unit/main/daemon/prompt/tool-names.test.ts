@@ -21,10 +21,37 @@ describe('tool names per runtime kind (research/runtimes.md §2)', () => {
 
   it('render one reference per surface and language', () => {
     expect(sendToolRef(sendSurfaceFor('codex'), 'en')).toBe('`message_send` (tool namespace `mcp__agentteam`)');
-    expect(sendToolRef(sendSurfaceFor('opencode', 'cli'), 'en')).toBe('`agentteam send`');
+    expect(sendToolRef(sendSurfaceFor('opencode', 'cli'), 'en')).toBe('`agentteam agent send`');
     expect(sendInstruction(sendSurfaceFor('claude-code', 'cli'), 'en', targetKey('#general:ab12'))).toBe(
-      'run `agentteam send --target "#general:ab12" --text "<reply>"` with the reply as --text',
+      'run `agentteam agent send --target "#general:ab12" --content "<reply>"` with the reply as --content',
     );
     expect(crossTargetInstruction(sendSurfaceFor('claude-code'), 'zh-CN')).toContain('allow_cross_target: true');
+  });
+});
+
+describe('the CLI agent-tools variant renders the real command (issue 14)', () => {
+  const cli = sendSurfaceFor('claude-code', 'cli');
+  it('is `agentteam agent send` with --content, never the operator command `agentteam send … --text`', () => {
+    for (const language of ['en', 'zh-CN'] as const) {
+      const texts = [
+        sendToolRef(cli, language),
+        sendInstruction(cli, language, targetKey('dm:@alice')),
+        sendInstruction(cli, language, null),
+        crossTargetInstruction(cli, language),
+      ];
+      for (const t of texts) {
+        expect(t).not.toMatch(/agentteam send\b/);
+        expect(t).not.toMatch(/--text\b/);
+      }
+      expect(texts[1]).toContain('`agentteam agent send --target "dm:@alice" --content "<reply>"`');
+      expect(texts[2]).toContain('`agentteam agent send --target "<target>" --content "<reply>"`');
+      expect(texts[3]).toContain('--allow-cross-target');
+    }
+  });
+
+  it('names only options the command accepts', async () => {
+    const { AGENT_USAGE } = await import('../../../../../main/serve/agent-command.js');
+    const rendered = [sendInstruction(cli, 'en', targetKey('#general')), crossTargetInstruction(cli, 'en')].join(' ');
+    for (const flag of rendered.match(/--[a-z-]+/g) ?? []) expect(AGENT_USAGE).toContain(flag);
   });
 });

@@ -1,0 +1,100 @@
+/**
+ * `agentteam agent send|react`: the CLI agent-tools surface (contract §8.2/§11; DESIGN.md "More
+ * CLI") an agent runs from its own shell. It authenticates with the agent's token from its
+ * environment (set by the daemon on every runtime process: mcp/agent-tools-env.ts), never the
+ * operator's serve token, and calls the daemon's MCP tools, so the scope guard, rate limit and
+ * delivery tracker are exactly those of `message_send` / `reaction`.
+ *
+ * Output is for a model to read: the tool's result as one JSON line on stdout; a refusal is one
+ * line on stderr with its code (exit 1); a usage error exit 2.
+ */
+import { parseArgs } from 'node:util';
+import { callAgentTool } from '../daemon/mcp/agent-tools-client.js';
+import { AGENT_MCP_URL_ENV, AGENT_TOKEN_ENV } from '../daemon/mcp/agent-tools-env.js';
+import { TOOL_MESSAGE_SEND, TOOL_REACTION } from '../daemon/mcp/mcp-names.js';
+import type { CliIo } from './serve-command.js';
+
+export const AGENT_USAGE = `  agentteam agent send --target T --content C [--allow-cross-target]   (from an agent's shell; --content - reads stdin)
+  agentteam agent react --message-id M --emoji E`;
+
+export interface AgentCommandDeps {
+  readonly io: CliIo;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Where `--content -` reads from. */
+  readonly readStdin?: () => Promise<string>;
+}
+
+class AgentUsageError extends Error {}
+
+const OPTIONS = {
+  target: { type: 'string' },
+  content: { type: 'string' },
+  'allow-cross-target': { type: 'boolean' },
+  'message-id': { type: 'string' },
+  emoji: { type: 'string' },
+} as const;
+
+async function readAll(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function agentCommand(argv: readonly string[], deps: AgentCommandDeps): Promise<number> {
+  const { io } = deps;
+  const [sub, ...rest] = argv;
+  try {
+    if (sub !== 'send' && sub !== 'react')
+      throw new AgentUsageError(`"${sub ?? ''}" is not an agent command; use "agent send" or "agent react"`);
+    let values: Record<string, string | boolean | undefined>;
+    try {
+      ({ values } = parseArgs({ args: [...rest], options: OPTIONS, strict: true, allowPositionals: false }));
+    } catch (err) {
+      throw new AgentUsageError(err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err));
+    }
+    const allowed = sub === 'send' ? ['target', 'content', 'allow-cross-target'] : ['message-id', 'emoji'];
+    for (const key of Object.keys(values))
+      if (!allowed.includes(key)) throw new AgentUsageError(`--${key} is not an option of "agent ${sub}"`);
+    const need = (key: string): string => {
+      const v = values[key];
+      if (typeof v !== 'string' || v === '') throw new AgentUsageError(`--${key} is required`);
+      return v;
+    };
+    let tool: typeof TOOL_MESSAGE_SEND | typeof TOOL_REACTION;
+    let args: Record<string, unknown>;
+    if (sub === 'send') {
+      tool = TOOL_MESSAGE_SEND;
+      args = {
+        target: need('target'),
+        content: need('content'),
+        ...(values['allow-cross-target'] === true ? { allow_cross_target: true } : {}),
+      };
+    } else {
+      tool = TOOL_REACTION;
+      args = { message_id: need('message-id'), emoji: need('emoji') };
+    }
+    const env = deps.env ?? process.env;
+    const url = env[AGENT_MCP_URL_ENV];
+    const token = env[AGENT_TOKEN_ENV];
+    if (url === undefined || url === '' || token === undefined || token === '') {
+      io.err(
+        `agentteam agent ${sub}: ${AGENT_MCP_URL_ENV} and ${AGENT_TOKEN_ENV} are not set; this command runs inside an agent's runtime, which the AgentTeam daemon starts with them. (An operator posts with "agentteam send".)`,
+      );
+      return 2;
+    }
+    if (args.content === '-') args.content = await (deps.readStdin ?? readAll)();
+    const result = await callAgentTool({ url, token }, tool, args);
+    if (!result.ok) {
+      io.err(`agentteam agent ${sub}: ${result.message} (${result.code})`);
+      return 1;
+    }
+    io.out(JSON.stringify(result.value));
+    return 0;
+  } catch (err) {
+    if (err instanceof AgentUsageError) {
+      io.err(`agentteam agent: ${err.message}. Usage:\n${AGENT_USAGE}`);
+      return 2;
+    }
+    throw err;
+  }
+}
