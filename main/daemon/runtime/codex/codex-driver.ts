@@ -140,6 +140,15 @@ class CodexSession implements DriverSession {
       : { ok: false, message: `codex turn/interrupt failed: ${boundedDetail(res.error.message)}` };
   }
 
+  /** issue 16: the context reset already reported in the running turn (one per cause and turn). */
+  #resetCause: 'context_compacted' | 'context_overflow' | null = null;
+
+  #contextReset(cause: 'context_compacted' | 'context_overflow'): void {
+    if (this.#resetCause === cause) return;
+    this.#resetCause = cause;
+    this.#ctx.emit({ type: 'context_reset', cause });
+  }
+
   #onNotification(n: RpcNotification): void {
     const p = n.params;
     const threadId = str(get(p, 'threadId'));
@@ -159,12 +168,18 @@ class CodexSession implements DriverSession {
           emit({ type: 'tool_call', name: `${str(get(item, 'server')) ?? '?'}/${str(get(item, 'tool')) ?? '?'}` });
         else if (type === 'agentMessage' && n.method === 'item/completed')
           emit({ type: 'local_text', text: str(get(item, 'text')) ?? '' });
+        else if (type === 'contextCompaction' && n.method === 'item/completed') this.#contextReset('context_compacted');
         return;
       }
+      // issue 16 (§6.6): the deprecated twin of the `contextCompaction` item; one reset per turn either way.
+      case 'thread/compacted':
+        this.#contextReset('context_compacted');
+        return;
       case 'error': {
         // Kept for the turn's failure detail; Codex may still retry (willRetry).
         const message = str(get(p, 'error', 'message'));
         if (message !== null) this.#lastError = message;
+        if (get(p, 'error', 'codexErrorInfo') === 'contextWindowExceeded') this.#contextReset('context_overflow');
         return;
       }
       case 'turn/completed': {
@@ -174,6 +189,9 @@ class CodexSession implements DriverSession {
           outcome === 'completed'
             ? null
             : (str(get(p, 'turn', 'error', 'message')) ?? this.#lastError ?? `codex turn ${outcome}`);
+        if (get(p, 'turn', 'error', 'codexErrorInfo') === 'contextWindowExceeded')
+          this.#contextReset('context_overflow');
+        this.#resetCause = null;
         this.#lastCompletedTurnId = str(get(p, 'turn', 'id')) ?? this.#turnId;
         this.#turnId = null;
         emit({ type: 'turn_ended', outcome, error });

@@ -241,8 +241,13 @@ class OpencodeSession implements DriverSession {
         const name = str(get(p, 'error', 'name')) ?? 'error';
         const message = str(get(p, 'error', 'data', 'message')) ?? name;
         this.#turnError = { message, aborted: name === 'MessageAbortedError' };
+        // issue 16 (§6.6): the provider refused the context as too long.
+        if (name === 'ContextOverflowError') this.#ctx.emit({ type: 'context_reset', cause: 'context_overflow' });
         return;
       }
+      case 'session.compacted':
+        this.#ctx.emit({ type: 'context_reset', cause: 'context_compacted' });
+        return;
       case 'message.updated': {
         const id = str(get(p, 'info', 'id'));
         if (get(p, 'info', 'role') === 'assistant' && id !== null) this.#assistantMessages.add(id);
