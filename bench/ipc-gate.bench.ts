@@ -27,6 +27,7 @@ const wake = (i: number): Wake => ({
   finalCheck: false,
   createdAt: '2026-11-30T07:00:00.000Z',
   endedAt: null,
+  recoveries: 0,
 });
 const wakes = Array.from({ length: 50 }, (_, i) => wake(i));
 const handlers = {

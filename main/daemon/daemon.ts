@@ -35,8 +35,9 @@ import { createRuntimeAdapter, type RuntimeDeps } from './runtime/runtime-factor
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import { AgentSession, type MadeAdapter } from './services/agent-session.js';
 import { ApiEvents } from './services/api-events.js';
-import { CommunicationService } from './services/communication-service.js';
+import { CommunicationService, ReplyFrontiers } from './services/communication-service.js';
 import { ConversationService, OPERATOR_ID, OPERATOR_NAME } from './services/conversation-service.js';
+import { RecoveryService } from './services/recovery-service.js';
 import { storedPrompts } from './services/stored-prompts.js';
 import { securePrivateDir, tightenDataDir } from './data-dir-perms.js';
 import { DaemonSettings, type SettingsPort } from './settings/daemon-settings.js';
@@ -91,6 +92,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   let beaconRouter: BeaconRouter | null = null;
   let lifecycle: WakeLifecycle | null = null;
   let communication: CommunicationService | null = null;
+  let recovery: RecoveryService | null = null;
   try {
     await pids.reap(log);
     store.upsertMember({ id: OPERATOR_ID, kind: 'operator', name: OPERATOR_NAME });
@@ -110,9 +112,18 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     collectDefaultMetrics({ register: registry });
     const wakeMetrics = createWakeMetrics(registry);
     const bus = new HookBus();
+    // issue 16: a reply's SeenUpToSeq is stored with the reply itself (same transaction).
+    const replyFrontiers = new ReplyFrontiers();
     // The local channel speaks canonical target text; the store types it as TargetKey.
     const local = new LocalChannel({
-      appendMessage: (m) => store.appendMessage({ ...m, target: targetKey(m.target) }),
+      appendMessage: (m) => {
+        const repliedUpToSeq = replyFrontiers.get(m.responseId);
+        return store.appendMessage({
+          ...m,
+          target: targetKey(m.target),
+          ...(repliedUpToSeq === undefined ? {} : { repliedUpToSeq }),
+        });
+      },
     });
     // watchdog spec A + B on one bus: the watchdog pipeline (stops when unsubscribed), delivery
     // confirmation, and the beacon router that posts beacons through it.
@@ -137,6 +148,13 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       journal: store,
       renderFinalCheck: finalCheckRenderer,
       metrics: wakeMetrics,
+      // contract §9.4 (issue 16): terminal cleanup cancels retry ownership and runtime correlation.
+      correlation: {
+        release: (wakeToken) => {
+          tracker.releaseWake(wakeToken);
+          for (const s of sessions.values()) s.releaseWake(wakeToken);
+        },
+      },
       defaultCapacity: config.limits.pendingCapacity,
       log,
     });
@@ -155,8 +173,14 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       tracker,
       currentTurn: (id) => sessions.get(id)?.turnId ?? null,
       onMessageStored: (m, reactions) => out.message(m, reactions),
+      seenCursor: (agentId, target) => store.agentCursor(agentId, target).seenUpToSeq,
+      replyFrontiers,
       log,
     });
+    // contract §6.6 end to end (issue 16): markers persisted, one recovery wake at a time per agent.
+    const runtimeOf = (agentId: string) => agentsById.get(agentId)?.runtime ?? 'demo';
+    recovery = new RecoveryService({ store, lifecycle: wakes, runtimeOf, log });
+    const recoveries = recovery;
     subs.push(
       wakes.wakeStatus$.subscribe((e) => out.wake(e.wakeToken)),
       // Beacons on the local conversation are status updates on the wakes' chips, never messages.
@@ -170,6 +194,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       lifecycle: wakes,
       tracker,
       agentIds: () => new Set(agentsById.keys()),
+      runtimeOf,
       maxMessageBytes: config.limits.maxMessageBytes,
       onMessageStored: (m) => out.message(m),
       log,
@@ -204,18 +229,10 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           onState: (state) => out.agent(agent, state),
           onRuntimeDown: (detail) => alerts.runtimeDown(agent.name, detail),
           // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).
-          onRecovery: (frontiers) =>
-            store.saveRecoveryBatch(
-              agent.id,
-              frontiers.map((f) => ({ target: f.target, frontierSeq: f.targetSeq, wakeTokens: [f.wakeToken] })),
-            ),
+          onRecovery: (frontiers, cause) => recoveries.recover(agent.id, frontiers, cause),
         },
       });
       sessions.set(agent.id, session);
-      // A daemon restart: wakes left mid-flight end neutrally, queued ones are admitted in order.
-      const restored = wakes.restore(agent.id);
-      if (restored.ended > 0 || restored.requeued > 0)
-        log.info('wakes restored', { agentId: agent.id, ended: restored.ended, requeued: restored.requeued });
       const contract = compileThreadContract(agent, sendSurfaceFor(agent.runtime));
       const made = createRuntime(agent, {
         mcp: mcp.issueToken(agent.id),
@@ -227,7 +244,20 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         log,
         pids,
       });
+      // The session follows the lifecycle's deliveries before anything is admitted (start subscribes synchronously).
       void session.start(made);
+      // A daemon restart (issue 16): in-flight wakes are recovered (one recovery wake per target,
+      // launched before the still-queued wakes re-enter the FIFO in their stored order).
+      const restored = wakes.restore(agent.id, (frontiers) =>
+        recoveries.recover(agent.id, frontiers, 'daemon_restarted'),
+      );
+      if (restored.ended > 0 || restored.requeued > 0)
+        log.info('wakes restored', {
+          agentId: agent.id,
+          ended: restored.ended,
+          requeued: restored.requeued,
+          recovered: restored.recovery.length,
+        });
     }
 
     const api = createDaemonApi({
@@ -251,6 +281,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         settings.dispose();
         source.close();
         communication?.dispose();
+        recovery?.dispose();
         wakes.dispose();
         bus.complete();
         out.complete();
@@ -271,6 +302,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     beaconRouter?.stop();
     deliveryTracker?.stop();
     communication?.dispose();
+    recovery?.dispose();
     lifecycle?.dispose();
     store.close();
     throw err;

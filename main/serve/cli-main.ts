@@ -100,6 +100,7 @@ export function wakeJson(w: Wake) {
     finalCheck: w.finalCheck,
     createdAt: w.createdAt,
     endedAt: w.endedAt,
+    recoveries: w.recoveries,
   };
 }
 

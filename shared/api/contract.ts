@@ -66,6 +66,8 @@ const WakeSchema = z.object({
   finalCheck: z.boolean(),
   createdAt: Iso,
   endedAt: Iso.nullable(),
+  /** contract §6.6 (issue 16): recovery continuations that re-delivered this wake's input (at most one). */
+  recoveries: z.number().int().default(0),
 });
 
 const WakeEventSchema = z.object({

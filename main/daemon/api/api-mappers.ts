@@ -50,6 +50,7 @@ export function toWake(w: WakeRecord, agentName: string): Wake {
     finalCheck: w.finalCheck,
     createdAt: w.createdAt,
     endedAt: w.endedAt,
+    recoveries: w.recoveries,
   };
 }
 

@@ -141,7 +141,8 @@ export const ALERT_COPY = {
 interface TurnInfo {
   readonly agentId: string;
   readonly channel: string;
-  readonly wakeTokens: readonly string[];
+  /** Released one by one as the wakes end (contract §9.4). */
+  wakeTokens: readonly string[];
   outbound: number;
 }
 
@@ -218,6 +219,15 @@ export class DeliveryTracker {
           });
       }),
     ];
+  }
+
+  /**
+   * contract §9.4 (issue 16): a wake reached its terminal status; no retry or no-response check
+   * of a running turn is owned by it any longer (the wake lifecycle's correlation port).
+   */
+  releaseWake(wakeToken: string): void {
+    for (const turn of this.turns.values())
+      if (turn.wakeTokens.includes(wakeToken)) turn.wakeTokens = turn.wakeTokens.filter((t) => t !== wakeToken);
   }
 
   /**

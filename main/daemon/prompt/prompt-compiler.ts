@@ -142,12 +142,41 @@ export interface RecoveryMarker {
   readonly targetSeq: number;
 }
 
-const RECOVERY_COPY: Readonly<Record<PromptLanguage, (seq: number) => string>> = {
-  en: (seq) =>
-    `Your previous runtime session ended because its context window was full; this is a fresh session. Inputs in this conversation up to seq ${seq} may still need a result from you.`,
-  'zh-CN': (seq) =>
-    `你之前的 runtime 会话因 context window 超限而结束；这是一个新的会话。这个 conversation 中直到 seq ${seq} 的输入可能仍需要你给出结果。`,
+/** What ended the session a recovery continues (issue 16); `context_overflow` when not given. */
+export type RecoveryPromptCause = 'context_overflow' | 'context_compacted' | 'process_replaced' | 'daemon_restarted';
+
+const RECOVERY_CAUSE_COPY: Readonly<Record<PromptLanguage, Readonly<Record<RecoveryPromptCause, string>>>> = {
+  en: {
+    context_overflow:
+      'Your previous runtime session ended because its context window was full; this is a fresh session.',
+    context_compacted: 'Your runtime session was compacted; earlier inputs may be missing from what you remember.',
+    process_replaced: 'Your runtime process was restarted while you were handling inputs.',
+    daemon_restarted: 'AgentTeam restarted while you were handling inputs.',
+  },
+  'zh-CN': {
+    context_overflow: '你之前的 runtime 会话因 context window 超限而结束；这是一个新的会话。',
+    context_compacted: '你的 runtime 会话已被压缩；你记得的内容里可能缺少之前的输入。',
+    process_replaced: '你处理输入时，runtime 进程被重新启动了。',
+    daemon_restarted: '你处理输入时，AgentTeam 重新启动了。',
+  },
 };
+
+const RECOVERY_COPY: Readonly<Record<PromptLanguage, (seq: number, again: boolean) => string>> = {
+  en: (seq, again) =>
+    `Inputs in this conversation up to seq ${seq} may still need a result from you.${again ? ' Those not yet answered follow again below.' : ''}`,
+  'zh-CN': (seq, again) =>
+    `这个 conversation 中直到 seq ${seq} 的输入可能仍需要你给出结果。${again ? '尚未得到回复的输入在下面再次给出。' : ''}`,
+};
+
+export interface RecoveryOptions extends Omit<CompileOptions, 'turn'> {
+  /** What ended the session (default `context_overflow`). */
+  readonly cause?: RecoveryPromptCause;
+  /**
+   * issue 16: the stored inputs of this target that provably never reached a reply, re-delivered
+   * after the recovery block in their own envelopes (same target only: §6.6 projects no other).
+   */
+  readonly messages?: readonly DeliveryMessage[];
+}
 
 /**
  * The context-recovery continuation (§6.6): a fresh-turn `recovery` delivery for exactly one
@@ -156,10 +185,15 @@ const RECOVERY_COPY: Readonly<Record<PromptLanguage, (seq: number) => string>> =
 export function compileRecovery(
   agent: PromptAgent,
   marker: RecoveryMarker,
-  options: Omit<CompileOptions, 'turn'> = {},
+  options: RecoveryOptions = {},
 ): CompiledDelivery {
+  const { cause = 'context_overflow', messages = [], ...compile } = options;
   const seq = checkedSeq(marker.targetSeq, 'TargetSeq');
-  const head = `<agentteam-recovery id="${checkedId(marker.syntheticMessageId, 'synthetic message id')}" target="${checkedTarget(marker.target)}" seq="${seq}">`;
-  const body = `${head}\n${RECOVERY_COPY[agent.language](seq)}\n</agentteam-recovery>`;
-  return assemble(agent, { ...options, turn: 'fresh' }, 'recovery', body, [marker.target], [marker.wakeToken]);
+  const target = checkedTarget(marker.target);
+  const again = messages.filter((m) => m.target === marker.target);
+  const head = `<agentteam-recovery id="${checkedId(marker.syntheticMessageId, 'synthetic message id')}" target="${target}" seq="${seq}">`;
+  const copy = `${RECOVERY_CAUSE_COPY[agent.language][cause]} ${RECOVERY_COPY[agent.language](seq, again.length > 0)}`;
+  const envelopes = again.map((m) => `\n\n${renderEnvelope(m)}`).join('');
+  const body = `${head}\n${copy}\n</agentteam-recovery>${envelopes}`;
+  return assemble(agent, { ...compile, turn: 'fresh' }, 'recovery', body, [marker.target], [marker.wakeToken]);
 }

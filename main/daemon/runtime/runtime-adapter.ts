@@ -27,6 +27,12 @@ export type RuntimeEvent =
     }
   /** bus `turn.end`. */
   | { readonly type: 'turn_end'; readonly outcome: 'completed' | 'error' | 'interrupted' }
+  /**
+   * issue 16, contract §6.6: the session's context was compacted (the runtime summarised it) or
+   * overflowed (the provider refused the prompt as too long) in this process: what the runtime
+   * had been shown may be gone, so the host recovers the runtime-visible inputs.
+   */
+  | { readonly type: 'context_reset'; readonly cause: ContextResetCause }
   /** A runtime/provider error, bounded detail (≤ DETAIL_MAX chars, diagnostics.ts). */
   | { readonly type: 'runtime_error'; readonly detail: string }
   /** The runtime process (or in-process agent) ended; `expected` when stop() asked for it. */
@@ -34,6 +40,9 @@ export type RuntimeEvent =
   | { readonly type: 'restart_scheduled'; readonly attempt: number; readonly delayMs: number }
   /** The restart cap was reached; the runtime stays down until started again. */
   | { readonly type: 'gave_up'; readonly restarts: number };
+
+/** Why a runtime's context was reset in the same process (issue 16). */
+export type ContextResetCause = 'context_compacted' | 'context_overflow';
 
 /**
  * Every event carries the process generation it came from, so a stale event of an old

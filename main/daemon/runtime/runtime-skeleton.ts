@@ -305,6 +305,10 @@ export class RuntimeSkeleton implements RuntimeAdapter {
       case 'turn_ended':
         void this.#onTurnEnded(generation, e.outcome, e.error);
         return;
+      case 'context_reset':
+        // issue 16: the host recovers what the runtime had been shown (contract §6.6).
+        this.#events.emit(generation, { type: 'context_reset', cause: e.cause });
+        return;
     }
   }
 

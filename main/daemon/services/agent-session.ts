@@ -28,7 +28,7 @@ import { LOCAL_CHANNEL } from '../../../shared/config.js';
 import type { HookBus } from '../bus/hook-bus.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { RuntimeAdapter, RuntimeEventEnvelope, TurnBoundaryHost } from '../runtime/runtime-adapter.js';
-import type { RecoveryFrontier } from '../wake/pending-delivery.js';
+import type { RecoveryCause, RecoveryFrontier } from '../wake/pending-delivery.js';
 import type { FinalCheckInjection, WakeDelivery, WakeLifecycle } from '../wake/wake-lifecycle.js';
 
 export interface PromptInputRecord {
@@ -51,8 +51,11 @@ export interface AgentSessionPorts {
   renderDelivery(delivery: WakeDelivery, turn: 'fresh' | 'wake'): string | null;
   /** contract §8.4: every prompt written into the runtime is a `prompt_input` trajectory entry. */
   recordPromptInput(record: PromptInputRecord): void;
-  /** contract §6.6: the old process's frontiers after a replacement, for synthetic recovery wakes. */
-  onRecovery(frontiers: readonly RecoveryFrontier[]): void;
+  /**
+   * contract §6.6: the frontiers of runtime-visible rows whose session was lost (the process was
+   * replaced, or the context compacted / overflowed), for one synthetic recovery wake each.
+   */
+  onRecovery(frontiers: readonly RecoveryFrontier[], cause: RecoveryCause): void;
   /** The runtime could not be built or started, or gave up after the restart cap. */
   onRuntimeDown(detail: string): void;
   /** The agent's state changed. */
@@ -84,6 +87,8 @@ export class AgentSession {
   #lifeGen = -1;
   #lastInjection: FinalCheckInjection | null = null;
   #lastError: string | null = null;
+  /** issue 16: the running turn's context was reset; its error end is that reset, not a runtime error. */
+  #resetInTurn = false;
   #ready: Promise<boolean> = Promise.resolve(false);
   #stopped = false;
 
@@ -101,6 +106,19 @@ export class AgentSession {
   /** The running turn's id (delivery correlation), or null between turns. */
   get turnId(): string | null {
     return this.#turnId;
+  }
+
+  /**
+   * contract §9.4 (issue 16): a wake ended; its runtime correlation (the turns that carried it)
+   * is released, so no later delivery result of those turns is attributed to it.
+   */
+  releaseWake(wakeToken: string): void {
+    for (const [turnId, tokens] of this.#turnWakes)
+      if (tokens.includes(wakeToken))
+        this.#turnWakes.set(
+          turnId,
+          tokens.filter((t) => t !== wakeToken),
+        );
   }
 
   /** The wakes a recent turn carried at its `turn.start` (empty when unknown or too old). */
@@ -223,7 +241,14 @@ export class AgentSession {
         const next = lifecycle.generation(agentId) + 1;
         this.#lifeGen = next;
         const frontiers = lifecycle.onProcessReplaced(agentId, next);
-        if (frontiers.length > 0) ports.onRecovery(frontiers);
+        if (frontiers.length > 0) ports.onRecovery(frontiers, 'process_replaced');
+        return;
+      }
+      case 'context_reset': {
+        // issue 16: recover the runtime-visible rows into the continued (compacted) session.
+        this.#resetInTurn = this.#turnId !== null;
+        const frontiers = lifecycle.onContextReset(agentId, this.#lifeGen, e.cause);
+        if (frontiers.length > 0) ports.onRecovery(frontiers, e.cause);
         return;
       }
       case 'runtime_error':
@@ -241,7 +266,10 @@ export class AgentSession {
         return;
       }
       case 'turn_end': {
-        if (e.outcome !== 'completed')
+        const reset = this.#resetInTurn;
+        this.#resetInTurn = false;
+        // A turn that failed because its context overflowed was recovered at the reset (§6.6).
+        if (e.outcome !== 'completed' && !reset)
           lifecycle.onRuntimeError(
             agentId,
             this.#lifeGen,
@@ -256,12 +284,18 @@ export class AgentSession {
           this.#lastError ??
           `the ${this.#adapter?.runtime ?? 'agent'} runtime exited unexpectedly (${e.signal ?? `code ${e.code ?? '?'}`})`;
         this.#lastError = null;
-        lifecycle.onRuntimeError(agentId, this.#lifeGen, detail, { processExited: true });
+        this.#resetInTurn = false;
+        // issue 16: the replacement recovers the runtime-visible rows (§6.6); nothing is failed for the crash itself.
+        lifecycle.onProcessExited(agentId, this.#lifeGen, detail);
         return;
       }
-      case 'gave_up':
-        this.#down(`the runtime crashed ${e.restarts} times and is no longer restarted`);
+      case 'gave_up': {
+        const detail = `the runtime crashed ${e.restarts} times and is no longer restarted`;
+        // No replacement comes: the rows that waited for one end `failed` now (§9.2).
+        lifecycle.onRuntimeError(agentId, this.#lifeGen, detail, { processExited: true });
+        this.#down(detail);
         return;
+      }
       case 'local_text':
         // Counts only (contract §6.5): they reach the wake status as diagnostics, never the text.
         lifecycle.onLocalTextCounts(agentId, this.#lifeGen, { bytes: e.bytes, runes: e.runes });

@@ -22,6 +22,7 @@ import type {
   ToolRefusal,
 } from '../mcp/communication-handler.js';
 import type { MessageRecord, ReactionRecord, Store } from '../store/index.js';
+import { RECOVERY_CAUSES } from '../wake/pending-delivery.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
 
@@ -33,8 +34,33 @@ export interface CommunicationServiceOptions {
   readonly currentTurn: (agentId: string) => string | null;
   /** A new message, or (with its reactions) an existing one whose reactions changed. */
   readonly onMessageStored: (message: MessageRecord, reactions?: readonly ReactionRecord[]) => void;
+  /** issue 16: the durable SeenUpToSeq (the store's cursor), so it survives a restart. */
+  readonly seenCursor?: (agentId: string, target: TargetKey) => number;
+  /** issue 16: where a reply's SeenUpToSeq waits, by response id, for the append that stores the reply. */
+  readonly replyFrontiers?: ReplyFrontiers;
   readonly log?: DaemonLog;
 }
+
+/**
+ * issue 16: the SeenUpToSeq each reply in flight was sent with, by its response id. The local
+ * channel's append reads it so the store records what the reply covered in the same
+ * transaction as the reply (a restart then never asks again for a reply that landed, §6.6).
+ */
+export class ReplyFrontiers {
+  readonly #byResponse = new Map<string, number>();
+  set(responseId: string, seenUpToSeq: number): void {
+    this.#byResponse.set(responseId, seenUpToSeq);
+  }
+  get(responseId: string): number | undefined {
+    return this.#byResponse.get(responseId);
+  }
+  delete(responseId: string): void {
+    this.#byResponse.delete(responseId);
+  }
+}
+
+/** Details of a no-reply end whose inputs a recovery continuation re-delivers (contract §6.6): no alert for those. */
+const RECOVERED_DETAILS: ReadonlySet<string> = new Set(RECOVERY_CAUSES);
 
 export class CommunicationService implements CommunicationHandler {
   /** SeenUpToSeq per agent and target: the highest TargetSeq made runtime-visible to the agent. */
@@ -55,7 +81,11 @@ export class CommunicationService implements CommunicationHandler {
       // Routed wakes carry canonical targets (the store's); SeenUpToSeq is kept per TargetKey.
       const parsed = parseTarget(e.target);
       if (parsed.ok) this.#markSeen(e.agentId, parsed.key, e.targetSeq);
-    } else if (e.status === 'completed_without_visible_reply' && e.reason === 'no_reply') {
+    } else if (
+      e.status === 'completed_without_visible_reply' &&
+      e.reason === 'no_reply' &&
+      !RECOVERED_DETAILS.has(e.detail ?? '')
+    ) {
       // The tracker checks the channel's `alertOnNoResponse`.
       this.o.tracker.raiseNoResponseAlert({
         turnId: this.o.currentTurn(e.agentId),
@@ -75,7 +105,8 @@ export class CommunicationService implements CommunicationHandler {
   }
 
   seenUpToSeq(agentId: string, target: TargetKey): number {
-    return this.#seen.get(agentId)?.get(target) ?? 0;
+    const live = this.#seen.get(agentId)?.get(target) ?? 0;
+    return Math.max(live, this.o.seenCursor?.(agentId, target) ?? 0);
   }
 
   async messageSend(agentId: string, args: MessageSendArgs): Promise<MessageSendResult | ToolRefusal> {
@@ -88,7 +119,20 @@ export class CommunicationService implements CommunicationHandler {
     // DESIGN.md: SeenUpToSeq is what the agent had seen *before* the send.
     const seenUpToSeq = this.seenUpToSeq(agentId, args.target);
     const turnId = this.o.currentTurn(agentId) ?? `turn_none_${randomUUID()}`;
-    const outcome = await this.o.tracker.send({ turnId, agentId, target: args.target, content: args.content });
+    const frontiers = this.o.replyFrontiers;
+    const responseId = frontiers === undefined ? undefined : `rsp_${randomUUID()}`;
+    if (responseId !== undefined) frontiers?.set(responseId, seenUpToSeq);
+    const outcome = await this.o.tracker
+      .send({
+        turnId,
+        agentId,
+        target: args.target,
+        content: args.content,
+        ...(responseId === undefined ? {} : { responseId }),
+      })
+      .finally(() => {
+        if (responseId !== undefined) frontiers?.delete(responseId);
+      });
     if (outcome.status === 'failed_final' || outcome.status === 'uncertain') {
       this.o.log?.warn('message_send not delivered', {
         agentId,

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../../shared/api/contract.js';
 import { parseTarget, type Target, type TargetKey } from '../../../shared/target.js';
+import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { DeliveryTracker } from '../delivery/delivery-tracker.js';
 import { agentsToWake } from '../router/mention-router.js';
@@ -21,6 +22,8 @@ export interface ConversationServiceOptions {
   readonly lifecycle: WakeLifecycle;
   readonly tracker: DeliveryTracker;
   readonly agentIds: () => ReadonlySet<string>;
+  /** The runtime of each configured agent (the wake rows record it). */
+  readonly runtimeOf: (agentId: string) => RuntimeKind;
   readonly maxMessageBytes: number;
   readonly onMessageStored: (message: MessageRecord) => void;
   readonly log?: DaemonLog;
@@ -57,29 +60,42 @@ export class ConversationService {
         `The message is ${bytes} bytes; at most ${this.o.maxMessageBytes} are allowed. Split it or attach less.`,
       );
     }
-    const { message } = this.o.store.appendMessage({ target, authorId: OPERATOR_ID, authorKind: 'operator', content });
+    const agents = [
+      ...agentsToWake({ target: parsedTarget, authorKind: 'operator', content, agentIds: this.o.agentIds() }),
+    ];
+    // Atomic admission (issue 16): the message and every wake it causes are one transaction, so a
+    // crash right after the append cannot keep the message and lose its wakes.
+    const { message, wakes } = this.o.store.admitMessage(
+      { target, authorId: OPERATOR_ID, authorKind: 'operator', content },
+      (stored) =>
+        agents.map((agentId) => ({
+          wakeToken: `wk_${randomUUID()}`,
+          messageId: stored.id,
+          agentId,
+          runtime: this.o.runtimeOf(agentId),
+          target,
+          targetSeq: stored.seq,
+          deliveryClass: 'visible_reply' as const,
+        })),
+    );
     this.o.onMessageStored(message);
     // Watchdog spec B: kept FAILED_FINAL replies go out again, marked, on the next inbound message.
     void this.o.tracker
       .redeliver(target)
       .catch((err: unknown) => this.o.log?.warn('re-delivery failed', { target, error: String(err) }));
-    const wakeTokens: string[] = [];
-    for (const agentId of agentsToWake({
-      target: parsedTarget,
-      authorKind: 'operator',
-      content,
-      agentIds: this.o.agentIds(),
-    })) {
-      const wakeToken = `wk_${randomUUID()}`;
-      this.o.lifecycle.enqueue(agentId, {
-        wakeToken,
-        messageId: message.id,
-        target,
-        targetSeq: message.seq,
-        deliveryClass: 'visible_reply',
-      });
-      wakeTokens.push(wakeToken);
+    for (const w of wakes) {
+      this.o.lifecycle.enqueue(
+        w.agentId,
+        {
+          wakeToken: w.wakeToken,
+          messageId: message.id,
+          target,
+          targetSeq: message.seq,
+          deliveryClass: 'visible_reply',
+        },
+        { recorded: true },
+      );
     }
-    return { message, wakeTokens };
+    return { message, wakeTokens: wakes.map((w) => w.wakeToken) };
   }
 }

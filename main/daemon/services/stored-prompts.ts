@@ -2,37 +2,106 @@
  * The prompts an agent session writes into its runtime, over the store: deliveries compiled
  * from the stored messages (recorded in the prompt trajectory as they are compiled: turn
  * context + delivery, contract §8.4), final-checks recorded as `prompt_input` (§6.4, §8.4).
+ *
+ * A synthetic recovery wake (contract §6.6, issue 16) is compiled as the recovery continuation
+ * of its persisted marker: the exact target and frontier, the cause, and the stored inputs of
+ * that target that provably never reached a reply (above the agent's RepliedUpToSeq) again.
  */
 import type { AgentConfig } from '../../../shared/config.js';
-import { compileDelivery, type DeliveryMessage } from '../prompt/prompt-compiler.js';
+import {
+  compileDelivery,
+  compileRecovery,
+  type CompiledDelivery,
+  type DeliveryMessage,
+  type RecoveryPromptCause,
+} from '../prompt/prompt-compiler.js';
 import type { PromptTrajectory } from '../prompt/prompt-trajectory.js';
+import { markerIdOfRecoveryMessage } from '../store/store-ids.js';
 import type { Store } from '../store/index.js';
+import { RECOVERY_CAUSES } from '../wake/pending-delivery.js';
+import type { WakeDelivery } from '../wake/wake-lifecycle.js';
 import type { AgentSessionPorts } from './agent-session.js';
+
+type DeliveryWake = WakeDelivery['wakes'][number];
 
 export function storedPrompts(
   agent: AgentConfig,
   store: Store,
   trajectory: PromptTrajectory,
 ): Pick<AgentSessionPorts, 'renderDelivery' | 'recordPromptInput'> {
+  const stored = (w: DeliveryWake): DeliveryMessage | null => {
+    const m = store.getMessage(w.messageId);
+    if (m === undefined || w.targetKey === null) return null;
+    return {
+      messageId: m.id,
+      target: w.targetKey,
+      targetSeq: w.targetSeq,
+      wakeToken: w.wakeToken,
+      authorName: m.authorName,
+      content: m.content,
+    };
+  };
+
+  /** contract §6.6: the continuation of one marker, or null when the marker is gone. */
+  const recovery = (w: DeliveryWake): CompiledDelivery | null => {
+    const markerId = markerIdOfRecoveryMessage(w.messageId);
+    const marker = markerId === null ? undefined : store.getRecoveryMarker(markerId);
+    if (marker === undefined) return null;
+    const { repliedUpToSeq } = store.agentCursor(agent.id, marker.target);
+    const again = new Map<string, DeliveryMessage>();
+    for (const token of marker.wakeTokens) {
+      const original = store.getWake(token);
+      const m = original === undefined ? undefined : store.getMessage(original.messageId);
+      if (m === undefined || m.target !== marker.target || m.seq <= repliedUpToSeq) continue;
+      again.set(m.id, {
+        messageId: m.id,
+        target: m.target,
+        targetSeq: m.seq,
+        wakeToken: token,
+        authorName: m.authorName,
+        content: m.content,
+      });
+    }
+    const cause = (RECOVERY_CAUSES as readonly string[]).includes(marker.cause ?? '')
+      ? (marker.cause as RecoveryPromptCause)
+      : undefined;
+    return compileRecovery(
+      agent,
+      {
+        syntheticMessageId: marker.syntheticMessageId,
+        wakeToken: w.wakeToken,
+        target: marker.target,
+        targetSeq: marker.frontierSeq,
+      },
+      {
+        ...(cause === undefined ? {} : { cause }),
+        messages: [...again.values()].sort((a, b) => a.targetSeq - b.targetSeq),
+      },
+    );
+  };
+
   return {
     renderDelivery(d, turn) {
       const messages: DeliveryMessage[] = [];
+      const recoveries: CompiledDelivery[] = [];
       for (const w of d.wakes) {
-        const m = store.getMessage(w.messageId);
-        if (m === undefined || w.targetKey === null) return null;
-        messages.push({
-          messageId: m.id,
-          target: w.targetKey,
-          targetSeq: w.targetSeq,
-          wakeToken: w.wakeToken,
-          authorName: m.authorName,
-          content: m.content,
-        });
+        if (markerIdOfRecoveryMessage(w.messageId) !== null) {
+          const r = recovery(w);
+          if (r === null) return null;
+          recoveries.push(r);
+          continue;
+        }
+        const m = stored(w);
+        if (m === null) return null;
+        messages.push(m);
       }
-      // contract §8.1: the contract block rides every wake, resume and fresh turn.
-      const compiled = compileDelivery(agent, messages, { turn });
-      trajectory.record(compiled.promptInputs);
-      return compiled.text;
+      // contract §8.1: the contract block rides every wake, resume and fresh turn (once per written prompt).
+      const compiled = messages.length > 0 ? compileDelivery(agent, messages, { turn }) : null;
+      const parts = [...recoveries, ...(compiled === null ? [] : [compiled])];
+      const [first, ...rest] = parts;
+      if (first === undefined) return null;
+      for (const p of parts) trajectory.record(p === first ? p.promptInputs : [p.promptInputs[1]]);
+      return [first.text, ...rest.map((p) => p.delivery)].join('\n\n');
     },
     recordPromptInput(r) {
       // Deliveries are already in the trajectory (compiled above).

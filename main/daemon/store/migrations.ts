@@ -174,9 +174,34 @@ const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  // ---- issue 16 (contract §6.6, §9.4; DESIGN.md `wakes --json` recoveries) ----
+  {
+    version: 6,
+    name: 'recovery and agent cursors',
+    sql: `
+      -- How many §6.6 recovery continuations covered this wake (at most one: a message that kills
+      -- the runtime cannot loop), shown as recoveries by wakes --json.
+      ALTER TABLE wakes ADD COLUMN recoveries INTEGER NOT NULL DEFAULT 0;
+      -- What ended the session whose wakes a marker recovers (daemon_restarted, process_replaced,
+      -- context_compacted, context_overflow): the recovery prompt says it in words.
+      ALTER TABLE recovery_markers ADD COLUMN cause TEXT;
+      -- Per agent and canonical target: SeenUpToSeq (highest TargetSeq made runtime-visible, bumped
+      -- in the transaction that records the wake delivered) and RepliedUpToSeq (highest TargetSeq a
+      -- stored reply of the agent covered, bumped in the transaction that stores the reply), so both
+      -- survive a restart and a recovery never asks again for a reply that already landed.
+      CREATE TABLE agent_cursors (
+        agent_id          TEXT NOT NULL,
+        target            TEXT NOT NULL,
+        seen_up_to_seq    INTEGER NOT NULL DEFAULT 0,
+        replied_up_to_seq INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (agent_id, target)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+/** The newest version (versions may skip numbers: each issue owns its number). */
+export const SCHEMA_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);
 
 /** Applies the migrations this file has and the database lacks; refuses a database newer than this code. */
 export function migrate(db: DatabaseSync, path: string, log: DaemonLog | undefined): void {

@@ -1,6 +1,7 @@
 /** Deterministic ids: the idempotency keys of the store (watchdog spec B, contract §6.6). */
 import { createHash } from 'node:crypto';
 import type { TargetKey } from '../../../shared/target.js';
+import { RECOVERY_MESSAGE_PREFIX } from '../wake/pending-delivery.js';
 
 /** Deterministic id of a response chunk's message: the idempotency key of watchdog spec B. */
 export function responseMessageId(authorId: string, responseId: string, chunkIndex: number): string {
@@ -19,4 +20,14 @@ export function recoveryBatchId(agentId: string, frontiers: readonly (readonly [
 
 function digest(parts: readonly string[]): string {
   return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24);
+}
+
+/** Deterministic token of a marker's synthetic recovery wake (contract §6.6: never a revived original token). */
+export function recoveryWakeToken(markerId: string): string {
+  return `wk_recovery_${markerId.slice('rm_'.length)}`;
+}
+
+/** The marker id behind a synthetic recovery message id (`msg_recovery_<digest>`), or null for any other id. */
+export function markerIdOfRecoveryMessage(messageId: string): string | null {
+  return messageId.startsWith(RECOVERY_MESSAGE_PREFIX) ? `rm_${messageId.slice(RECOVERY_MESSAGE_PREFIX.length)}` : null;
 }

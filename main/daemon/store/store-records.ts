@@ -61,6 +61,12 @@ export interface AppendMessageInput {
   readonly responseId?: string;
   readonly chunkIndex?: number;
   readonly redelivered?: boolean;
+  /**
+   * issue 16: the sending agent's SeenUpToSeq of this target when it sent (a reply only): stored
+   * in the same transaction as the message, so a restart knows exactly which inputs a landed
+   * reply covered (contract §6.6: a recovered wake whose reply already landed is not asked again).
+   */
+  readonly repliedUpToSeq?: number;
 }
 
 export interface AppendMessageResult {
@@ -99,6 +105,8 @@ export interface WakeRecord {
   readonly updatedAt: string;
   /** Set once, when the wake reaches its terminal status. */
   readonly endedAt: string | null;
+  /** contract §6.6: recovery continuations that covered this wake (at most one). */
+  readonly recoveries: number;
 }
 
 export interface WakeEventInput {
@@ -183,6 +191,8 @@ export interface RecoveryMarkerRecord {
   readonly frontierSeq: number;
   readonly wakeTokens: string[];
   readonly state: RecoveryMarkerState;
+  /** What ended the recovered session (`daemon_restarted`, `process_replaced`, `context_compacted`, `context_overflow`); null when unknown. */
+  readonly cause: string | null;
   readonly createdAt: string;
   readonly launchedAt: string | null;
   readonly settledAt: string | null;

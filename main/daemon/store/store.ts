@@ -14,7 +14,7 @@ import type { TargetKey } from '../../../shared/target.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
 import { openReadable, openWritable } from './store-database.js';
-import { recoveryBatchId, responseMessageId } from './store-ids.js';
+import { recoveryBatchId, recoveryWakeToken, responseMessageId } from './store-ids.js';
 import type {
   AppendMessageInput,
   AppendMessageResult,
@@ -40,6 +40,7 @@ import type {
   WakeRecord,
 } from './store-records.js';
 import type { WriterLock } from './writer-lock.js';
+import { AgentCursorsTable } from './tables/agent-cursors-table.js';
 import { AuditTable } from './tables/audit-table.js';
 import { ConversationsTable } from './tables/conversations-table.js';
 import { MembersTable } from './tables/members-table.js';
@@ -74,6 +75,7 @@ export class Store {
   private readonly recoveryMarkers: RecoveryMarkersTable;
   private readonly reactions: ReactionsTable;
   private readonly audit: AuditTable;
+  private readonly cursors: AgentCursorsTable;
   private readonly begin: StatementSync;
   private readonly commit: StatementSync;
   private readonly rollback: StatementSync;
@@ -98,6 +100,7 @@ export class Store {
     this.recoveryMarkers = new RecoveryMarkersTable(db);
     this.reactions = new ReactionsTable(db, nameOf);
     this.audit = new AuditTable(db);
+    this.cursors = new AgentCursorsTable(db);
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
@@ -174,20 +177,57 @@ export class Store {
    * a repeat stores nothing and answers `already_sent` with the originally stored message.
    */
   appendMessage(m: AppendMessageInput): AppendMessageResult {
+    return this.tx(() => this.appendInTx(m));
+  }
+
+  /**
+   * Atomic admission (issue 16): an operator message and the wakes it causes in ONE transaction,
+   * so a crash between them cannot keep the message and lose a wake. `wakesOf` builds the wakes
+   * from the stored message (its id and TargetSeq); each is recorded `queued` with its first event.
+   */
+  admitMessage(
+    m: AppendMessageInput,
+    wakesOf: (message: MessageRecord) => readonly InsertWakeInput[],
+  ): { readonly message: MessageRecord; readonly wakes: readonly WakeRecord[] } {
+    const at = this.iso();
+    let message: MessageRecord | undefined;
+    let wakes: readonly InsertWakeInput[] = [];
+    this.tx(() => {
+      message = this.appendInTx(m).message;
+      wakes = wakesOf(message);
+      for (const w of wakes) {
+        this.conversations.checkTarget(w.target);
+        this.wakes.insert(w, at);
+        this.wakeEvents.append({
+          token: w.wakeToken,
+          kind: 'status',
+          status: 'queued',
+          reason: null,
+          detail: null,
+          at,
+        });
+      }
+    });
+    return { message: message as MessageRecord, wakes: wakes.map((w) => this.getWake(w.wakeToken) as WakeRecord) };
+  }
+
+  private appendInTx(m: AppendMessageInput): AppendMessageResult {
     this.conversations.checkTarget(m.target);
     const chunkIndex = m.responseId === undefined ? null : (m.chunkIndex ?? 0);
     if (chunkIndex !== null && (!Number.isInteger(chunkIndex) || chunkIndex < 0))
       throw new TypeError(`internal: bad chunkIndex ${chunkIndex}`);
     const id =
       m.responseId === undefined ? `msg_${randomUUID()}` : responseMessageId(m.authorId, m.responseId, chunkIndex ?? 0);
-    return this.tx(() => {
-      if (m.responseId !== undefined) {
-        const existing = this.messages.get(id);
-        if (existing !== undefined) return { status: 'already_sent', message: existing };
-      }
-      this.conversations.ensure(m.target);
-      return { status: 'sent', message: this.messages.insertNext(m, id, chunkIndex, this.iso()) };
-    });
+    if (m.responseId !== undefined) {
+      const existing = this.messages.get(id);
+      if (existing !== undefined) return { status: 'already_sent', message: existing };
+    }
+    this.conversations.ensure(m.target);
+    const message = this.messages.insertNext(m, id, chunkIndex, this.iso());
+    // issue 16: the inputs this reply covered, durable with the reply itself.
+    if (m.authorKind === 'agent' && m.repliedUpToSeq !== undefined && m.repliedUpToSeq > 0)
+      this.cursors.replied(m.authorId, m.target, m.repliedUpToSeq);
+    return { status: 'sent', message };
   }
 
   /** The message an author stored for a response chunk, if any (delivery confirmation lookups). */
@@ -239,6 +279,11 @@ export class Store {
       const current = this.wakes.statusOf(e.wakeToken);
       if (current === undefined) return false;
       if (isTerminal(current) && (e.status !== undefined || ACTIVE_ONLY_EVENT_KINDS.has(e.kind))) return false;
+      if (e.status === 'delivered') {
+        // issue 16: SeenUpToSeq survives a restart; it moves with the delivery that made the input visible.
+        const wake = this.wakes.get(e.wakeToken) as WakeRecord;
+        this.cursors.seen(wake.agentId, wake.target, wake.targetSeq);
+      }
       this.wakeEvents.append({ token: e.wakeToken, kind: e.kind, status: e.status ?? null, reason, detail, at });
       this.wakes.mirror({
         token: e.wakeToken,
@@ -263,6 +308,11 @@ export class Store {
   /** Wakes matching the filter, oldest first by default (the admission order of `queued` wakes). */
   listWakes(filter: ListWakesFilter = {}): WakeRecord[] {
     return this.wakes.list(filter);
+  }
+
+  /** SeenUpToSeq (made runtime-visible) and RepliedUpToSeq (covered by a stored reply) of an agent on a target. */
+  agentCursor(agentId: string, target: TargetKey): { readonly seenUpToSeq: number; readonly repliedUpToSeq: number } {
+    return this.cursors.get(agentId, target);
   }
 
   /** A wake's events in the order they were appended. */
@@ -321,7 +371,11 @@ export class Store {
    * that target (state `superseded`) but never rewrites one already launched (`replay_pending`):
    * it is stored as a new marker beside it. Returns the markers of this batch, one per target.
    */
-  saveRecoveryBatch(agentId: string, markers: readonly RecoveryMarkerInput[]): RecoveryMarkerRecord[] {
+  saveRecoveryBatch(
+    agentId: string,
+    markers: readonly RecoveryMarkerInput[],
+    cause: string | null = null,
+  ): RecoveryMarkerRecord[] {
     const byTarget = new Map<TargetKey, { frontierSeq: number; wakeTokens: string[] }>();
     for (const m of markers) {
       this.conversations.checkTarget(m.target);
@@ -337,10 +391,42 @@ export class Store {
     );
     const at = this.iso();
     return this.tx(() =>
-      [...byTarget].map(([target, { frontierSeq, wakeTokens }]) =>
-        this.recoveryMarkers.save(agentId, batchId, target, frontierSeq, wakeTokens, at),
-      ),
+      [...byTarget].map(([target, { frontierSeq, wakeTokens }]) => {
+        const saved = this.recoveryMarkers.saveNew(agentId, batchId, target, frontierSeq, wakeTokens, at, cause);
+        // `wakes --json` recoveries: the original wakes this continuation covers (same transaction).
+        if (saved.inserted || saved.marker.state === 'pending')
+          for (const token of new Set(wakeTokens)) this.wakes.recovered(token);
+        return saved.marker;
+      }),
     );
+  }
+
+  getRecoveryMarker(id: string): RecoveryMarkerRecord | undefined {
+    return this.recoveryMarkers.get(id);
+  }
+
+  /**
+   * Launches the oldest pending marker of an agent and records its synthetic recovery wake
+   * (`queued`, deterministic token, the marker's synthetic message id) in ONE transaction, so a
+   * crash cannot launch a marker without its wake. `wakeOf` builds the wake from the marker.
+   */
+  launchRecovery(
+    agentId: string,
+    wakeOf: (marker: RecoveryMarkerRecord) => Omit<InsertWakeInput, 'wakeToken' | 'messageId'>,
+  ): { readonly marker: RecoveryMarkerRecord; readonly wake: WakeRecord } | undefined {
+    const at = this.iso();
+    const launched = this.tx(() => {
+      const marker = this.recoveryMarkers.launchOldest(agentId, at);
+      if (marker === undefined) return undefined;
+      const wakeToken = recoveryWakeToken(marker.id);
+      if (this.wakes.statusOf(wakeToken) === undefined) {
+        this.wakes.insert({ ...wakeOf(marker), wakeToken, messageId: marker.syntheticMessageId }, at);
+        this.wakeEvents.append({ token: wakeToken, kind: 'status', status: 'queued', reason: null, detail: null, at });
+      }
+      return { marker, wakeToken };
+    });
+    if (launched === undefined) return undefined;
+    return { marker: launched.marker, wake: this.getWake(launched.wakeToken) as WakeRecord };
   }
 
   /** The oldest `pending` marker of an agent, now `replay_pending`; one per fresh runtime. */

@@ -9,7 +9,9 @@
  */
 import type { TargetKey } from '../../../shared/target.js';
 import {
+  isRecoveryMessage,
   PendingDelivery,
+  type RecoveryCause,
   type FinalCheckGroup,
   type RecoveryFrontier,
   type TableEffect,
@@ -219,6 +221,25 @@ export class PendingDeliveryTable {
   }
 
   /**
+   * The runtime process of `generation` exited unexpectedly (issue 16): nothing more is admitted
+   * until `processReplaced`, and the send scope retires (§8.3). Runtime-visible synthetic
+   * recovery rows end `failed` now (at most one recovery per wake, so a message that kills the
+   * runtime cannot loop); every other row waits for the replacement, which recovers the
+   * runtime-visible ones (§6.6) and re-offers the rest — none is failed for the crash.
+   */
+  processExited(generation: number, detail: string): readonly TableEffect[] {
+    if (generation !== this.#generation) return NONE;
+    const effects: TableEffect[] = [];
+    for (const row of [...this.#rows.values()]) {
+      if (this.#visible.has(row.wakeToken) && isRecoveryMessage(row.messageId))
+        this.#end(row, { status: 'failed', reason: 'cli_exited', detail }, effects);
+    }
+    this.#scope = new Set();
+    this.#accepting = false;
+    return effects;
+  }
+
+  /**
    * A new runtime process (`newGeneration` > current) replaces the old one. contract §8.3: the
    * send scope is not restored. §6.6: runtime-visible rows of the old process end by the
    * ordinary rule (`completed_without_visible_reply`, no_reply) and their exact targets and
@@ -228,36 +249,73 @@ export class PendingDeliveryTable {
   processReplaced(newGeneration: number): ReplacementResult {
     if (newGeneration <= this.#generation) return { effects: NONE, recovery: [] };
     const effects: TableEffect[] = [];
-    const recovery = new Map<TargetKey, RecoveryFrontier>();
     this.#generation = newGeneration;
     this.#accepting = true;
     this.#scope = new Set();
+    const recovery = this.#recoverVisible('process_replaced', effects);
     for (const row of [...this.#rows.values()]) {
-      if (this.#visible.has(row.wakeToken)) {
-        if (row.deliveryClass === 'visible_reply' && row.targetKey !== null) {
-          const prev = recovery.get(row.targetKey);
-          if (prev === undefined || prev.targetSeq < row.targetSeq) {
-            recovery.set(row.targetKey, {
-              target: row.targetKey,
-              targetSeq: row.targetSeq,
-              messageId: row.messageId,
-              wakeToken: row.wakeToken,
-            });
-          }
-        }
-        const outcome: TerminalOutcome =
-          row.deliveryClass === 'signal_only'
-            ? { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null }
-            : { status: 'completed_without_visible_reply', reason: 'no_reply', detail: 'process_replaced' };
-        this.#end(row, outcome, effects);
-      } else {
-        row.generation = newGeneration;
-        row.status = 'awaiting_check';
-        effects.push({ kind: 'admitted', row });
-      }
+      row.generation = newGeneration;
+      row.status = 'awaiting_check';
+      effects.push({ kind: 'admitted', row });
     }
     this.#admit(effects);
-    return { effects, recovery: [...recovery.values()] };
+    return { effects, recovery };
+  }
+
+  /**
+   * The runtime of `generation` lost or compacted its context in the same process (issue 16,
+   * contract §6.6): its runtime-visible rows end by the ordinary rule and come back as recovery
+   * frontiers, exactly as at a replacement; rows not yet visible stay and are delivered into the
+   * continued session. A stale generation is a no-op.
+   */
+  contextReset(generation: number, cause: RecoveryCause): ReplacementResult {
+    if (generation !== this.#generation) return { effects: NONE, recovery: [] };
+    const effects: TableEffect[] = [];
+    const recovery = this.#recoverVisible(cause, effects);
+    this.#admit(effects);
+    return { effects, recovery };
+  }
+
+  /**
+   * Ends every runtime-visible row for a recovery (§6.6): `visible_reply` rows with an exact
+   * target end `completed_without_visible_reply` (no_reply, detail = the cause) and give one
+   * frontier per canonical target (highest TargetSeq, all their wake tokens in FIFO order);
+   * signal-only rows keep their classification; a synthetic recovery row is never recovered
+   * again and ends `failed` with the cause as reason.
+   */
+  #recoverVisible(cause: RecoveryCause, effects: TableEffect[]): RecoveryFrontier[] {
+    const recovery = new Map<TargetKey, { frontier: RecoveryFrontier; tokens: string[] }>();
+    for (const row of [...this.#rows.values()]) {
+      if (!this.#visible.has(row.wakeToken)) continue;
+      if (row.deliveryClass === 'signal_only') {
+        this.#end(row, { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null }, effects);
+        continue;
+      }
+      if (isRecoveryMessage(row.messageId)) {
+        this.#end(
+          row,
+          { status: 'failed', reason: cause, detail: `the recovery continuation was interrupted too (${cause})` },
+          effects,
+        );
+        continue;
+      }
+      if (row.targetKey !== null) {
+        const prev = recovery.get(row.targetKey);
+        const frontier: RecoveryFrontier = {
+          target: row.targetKey,
+          targetSeq: row.targetSeq,
+          messageId: row.messageId,
+          wakeToken: row.wakeToken,
+        };
+        if (prev === undefined) recovery.set(row.targetKey, { frontier, tokens: [row.wakeToken] });
+        else {
+          prev.tokens.push(row.wakeToken);
+          if (prev.frontier.targetSeq < row.targetSeq) prev.frontier = frontier;
+        }
+      }
+      this.#end(row, { status: 'completed_without_visible_reply', reason: 'no_reply', detail: cause }, effects);
+    }
+    return [...recovery.values()].map(({ frontier, tokens }) => ({ ...frontier, wakeTokens: tokens }));
   }
 
   /** Local assistant text seen in `generation`: only its counts are kept (§6.5). */

@@ -56,7 +56,12 @@ export type NoReplyReason = 'no_reply' | 'signal_only';
 
 export type TerminalOutcome =
   | { readonly status: 'reply_sent'; readonly reason: null; readonly detail: string | null }
-  | { readonly status: 'failed'; readonly reason: null; readonly detail: string }
+  | {
+      readonly status: 'failed';
+      /** From the closed vocabulary of DESIGN.md (e.g. `daemon_restarted`); null when unclassified. */
+      readonly reason: FailedReason | null;
+      readonly detail: string;
+    }
   | {
       readonly status: 'completed_without_visible_reply';
       readonly reason: NoReplyReason;
@@ -85,6 +90,31 @@ export interface RecoveryFrontier {
   readonly targetSeq: number;
   readonly messageId: string;
   readonly wakeToken: string;
+  /** Every original wake of that target the continuation covers, in FIFO order (bounded wake identity). */
+  readonly wakeTokens?: readonly string[];
+}
+
+/**
+ * What ended the session whose runtime-visible rows a recovery continues (issue 16): the daemon
+ * died, the runtime process was replaced, or the runtime compacted / overflowed its context.
+ */
+export const RECOVERY_CAUSES = [
+  'daemon_restarted',
+  'process_replaced',
+  'context_compacted',
+  'context_overflow',
+] as const;
+export type RecoveryCause = (typeof RECOVERY_CAUSES)[number];
+
+/** `failed` reasons this layer gives (DESIGN.md: one closed vocabulary, shared with the runtimes' own). */
+export type FailedReason = RecoveryCause | 'cli_exited' | (string & {});
+
+/** Message ids of synthetic recovery continuations (contract §6.6), never a stored message. */
+export const RECOVERY_MESSAGE_PREFIX = 'msg_recovery_';
+
+/** A synthetic recovery row is never recovered again: at most one recovery per wake (issue 16). */
+export function isRecoveryMessage(messageId: string): boolean {
+  return messageId.startsWith(RECOVERY_MESSAGE_PREFIX);
 }
 
 /** Kinds of turn boundary a runtime adapter reports (contract §8.3, §9.2). */

@@ -13,10 +13,13 @@ import type { DaemonLog } from '../daemon-types.js';
 import { boundedDetail, textMetrics } from '../diagnostics.js';
 import type { WakeMetrics } from '../metrics/wake-metrics.js';
 import {
+  isRecoveryMessage,
   PendingDelivery,
   type DeliveryClass,
+  type RecoveryCause,
   type RecoveryFrontier,
   type TableEffect,
+  type TerminalOutcome,
   type TurnBoundaryKind,
 } from './pending-delivery.js';
 import { PendingDeliveryTable } from './pending-delivery-table.js';
@@ -136,12 +139,23 @@ export class WakeLifecycle {
   /**
    * After a daemon restart (§8.3: the send scope and the rows of the old process are not
    * restored). Wakes the journal holds in flight (`delivered` / `final_check_sent`) belonged to
-   * a process that is gone: they end by the ordinary rule, `completed_without_visible_reply`
-   * (no_reply, detail `daemon_restarted`; signal-only rows with their classification), and their
-   * exact targets come back as recovery frontiers (§6.6). Wakes still `queued` re-enter the FIFO
-   * in their stored order (§9.1: never dropped, never reordered).
+   * a process that is gone (issue 16, contract §6.6):
+   * - a reply that already landed (the agent's stored RepliedUpToSeq of the target covers the
+   *   wake) settles it `reply_sent` (detail `already_sent`): it is never asked again;
+   * - a synthetic recovery wake, or a wake a recovery already covered, cannot be recovered
+   *   again (at most one recovery per wake): `failed`, reason `daemon_restarted`;
+   * - any other `visible_reply` wake ends by the ordinary rule, `completed_without_visible_reply`
+   *   (no_reply, detail `daemon_restarted`), and its exact target comes back as a recovery
+   *   frontier (one per canonical target, highest TargetSeq, every covered wake token);
+   * - signal-only rows end with their classification.
+   * Then `recover` is called with the frontiers (the daemon persists the markers and enqueues
+   * the one recovery wake) BEFORE the wakes still `queued` re-enter the FIFO in their stored
+   * order (§9.1: never dropped, never reordered; the recovered inputs were older).
    */
-  restore(agentId: string): {
+  restore(
+    agentId: string,
+    recover?: (frontiers: readonly RecoveryFrontier[]) => void,
+  ): {
     readonly requeued: number;
     readonly ended: number;
     readonly recovery: readonly RecoveryFrontier[];
@@ -149,32 +163,55 @@ export class WakeLifecycle {
     const slot = this.#slot(agentId);
     const journal = this.#o.journal;
     const ended: TableEffect[] = [];
-    const recovery = new Map<TargetKey, RecoveryFrontier>();
-    for (const status of ['delivered', 'final_check_sent'] as const) {
-      for (const w of journal.listWakes({ agentId, status })) {
-        if (slot.table.has(w.wakeToken)) continue;
-        const key = this.#canonical(w.target);
-        const row = new PendingDelivery(w.messageId, w.target, key, w.targetSeq, w.wakeToken, w.deliveryClass, -1);
-        if (w.deliveryClass === 'signal_only') {
-          ended.push({
-            kind: 'terminal',
-            row,
-            outcome: { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null },
-          });
-          continue;
-        }
-        ended.push({
-          kind: 'terminal',
-          row,
-          outcome: { status: 'completed_without_visible_reply', reason: 'no_reply', detail: 'daemon_restarted' },
+    const recovery = new Map<TargetKey, { frontier: RecoveryFrontier; tokens: string[] }>();
+    const inFlight = [
+      ...journal.listWakes({ agentId, status: 'delivered' }),
+      ...journal.listWakes({ agentId, status: 'final_check_sent' }),
+    ];
+    for (const w of inFlight) {
+      if (slot.table.has(w.wakeToken)) continue;
+      const key = this.#canonical(w.target);
+      const row = new PendingDelivery(w.messageId, w.target, key, w.targetSeq, w.wakeToken, w.deliveryClass, -1);
+      const end = (outcome: TerminalOutcome) => ended.push({ kind: 'terminal', row, outcome });
+      if (w.deliveryClass === 'signal_only') {
+        end({ status: 'completed_without_visible_reply', reason: 'signal_only', detail: null });
+        continue;
+      }
+      const replied = key === null ? 0 : (journal.agentCursor?.(agentId, key).repliedUpToSeq ?? 0);
+      if (replied >= w.targetSeq) {
+        end({ status: 'reply_sent', reason: null, detail: 'already_sent' });
+        continue;
+      }
+      if (key === null || isRecoveryMessage(w.messageId) || (w.recoveries ?? 0) > 0) {
+        end({
+          status: 'failed',
+          reason: 'daemon_restarted',
+          detail:
+            key === null
+              ? 'the daemon restarted and this wake has no exact target to recover'
+              : 'the daemon restarted while this wake was already being recovered once',
         });
-        const prev = key === null ? undefined : recovery.get(key);
-        if (key !== null && (prev === undefined || prev.targetSeq < w.targetSeq))
-          recovery.set(key, { target: key, targetSeq: w.targetSeq, messageId: w.messageId, wakeToken: w.wakeToken });
+        continue;
+      }
+      end({ status: 'completed_without_visible_reply', reason: 'no_reply', detail: 'daemon_restarted' });
+      const prev = recovery.get(key);
+      const frontier: RecoveryFrontier = {
+        target: key,
+        targetSeq: w.targetSeq,
+        messageId: w.messageId,
+        wakeToken: w.wakeToken,
+      };
+      if (prev === undefined) recovery.set(key, { frontier, tokens: [w.wakeToken] });
+      else {
+        prev.tokens.push(w.wakeToken);
+        if (prev.frontier.targetSeq < w.targetSeq) prev.frontier = frontier;
       }
     }
     // These rows never reached this process's table; the terminal half of the helper still applies.
     this.#apply(slot, ended);
+    const frontiers = [...recovery.values()].map(({ frontier, tokens }) => ({ ...frontier, wakeTokens: tokens }));
+    // Always: pending markers of an earlier run are launched here too, before the queued wakes.
+    recover?.(frontiers);
     let requeued = 0;
     const admitted: TableEffect[] = [];
     for (const w of journal.listWakes({ agentId, status: 'queued' })) {
@@ -192,26 +229,35 @@ export class WakeLifecycle {
       requeued += 1;
     }
     this.#apply(slot, admitted);
-    return { requeued, ended: ended.length, recovery: [...recovery.values()] };
+    return { requeued, ended: ended.length, recovery: frontiers };
   }
 
-  /** A routed wake: recorded `queued`, counted, then admitted now or when a row settles. */
-  enqueue(agentId: string, wake: InboundWake): { readonly admitted: boolean } {
+  /**
+   * A routed wake: recorded `queued`, counted, then admitted now or when a row settles. With
+   * `recorded`, the caller already stored it `queued` (atomic admission with its message, or a
+   * recovery wake launched with its marker, issue 16): it is only counted and admitted here.
+   */
+  enqueue(
+    agentId: string,
+    wake: InboundWake,
+    options: { readonly recorded?: boolean } = {},
+  ): { readonly admitted: boolean } {
     const slot = this.#slot(agentId);
     if (slot.table.has(wake.wakeToken)) return { admitted: slot.table.row(wake.wakeToken) !== undefined };
     const targetKey = this.#canonical(wake.target);
     const target = targetKey ?? wake.target;
     const { runtime } = slot.profile;
     // Routed wakes come from stored messages, whose targets are canonical; an unparseable one is kept as given.
-    this.#o.journal.insertWake({
-      wakeToken: wake.wakeToken,
-      messageId: wake.messageId,
-      agentId,
-      runtime,
-      target: target as TargetKey,
-      targetSeq: wake.targetSeq,
-      deliveryClass: wake.deliveryClass,
-    });
+    if (options.recorded !== true)
+      this.#o.journal.insertWake({
+        wakeToken: wake.wakeToken,
+        messageId: wake.messageId,
+        agentId,
+        runtime,
+        target: target as TargetKey,
+        targetSeq: wake.targetSeq,
+        deliveryClass: wake.deliveryClass,
+      });
     this.#o.metrics.received(runtime);
     this.#publish(
       slot,
@@ -305,6 +351,29 @@ export class WakeLifecycle {
   ): void {
     const slot = this.#slot(agentId);
     this.#apply(slot, slot.table.runtimeError(generation, boundedDetail(detail), options.processExited ?? false));
+  }
+
+  /**
+   * The runtime process exited unexpectedly (issue 16): admission pauses until `onProcessReplaced`,
+   * which recovers the runtime-visible rows (§6.6) instead of failing them; only synthetic
+   * recovery rows (never recovered twice) end `failed` now. When no replacement comes (the
+   * runtime gave up), `onRuntimeError` fails what is left.
+   */
+  onProcessExited(agentId: string, generation: number, detail: string): void {
+    const slot = this.#slot(agentId);
+    this.#apply(slot, slot.table.processExited(generation, boundedDetail(detail)));
+  }
+
+  /**
+   * The runtime compacted or lost its context in the same process (issue 16, contract §6.6):
+   * runtime-visible rows end by the ordinary rule and come back as recovery frontiers for one
+   * recovery continuation into the compacted session.
+   */
+  onContextReset(agentId: string, generation: number, cause: RecoveryCause): readonly RecoveryFrontier[] {
+    const slot = this.#slot(agentId);
+    const result = slot.table.contextReset(generation, cause);
+    this.#apply(slot, result.effects);
+    return result.recovery;
   }
 
   /**

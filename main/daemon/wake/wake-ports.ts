@@ -35,6 +35,8 @@ export interface JournalQueuedWake {
   readonly target: string;
   readonly targetSeq: number;
   readonly deliveryClass: DeliveryClass;
+  /** contract §6.6: recovery continuations that already covered this wake (issue 16; absent = 0). */
+  readonly recoveries?: number;
 }
 
 /**
@@ -50,6 +52,8 @@ export interface WakeJournal {
     readonly agentId: string;
     readonly status: 'queued' | 'delivered' | 'final_check_sent';
   }): readonly JournalQueuedWake[];
+  /** issue 16: the agent's durable cursors on a target (absent: a journal that keeps none, treated as 0). */
+  agentCursor?(agentId: string, target: TargetKey): { readonly seenUpToSeq: number; readonly repliedUpToSeq: number };
   appendAudit(audit: {
     readonly agentId: string;
     readonly kind: 'cross_target_send';

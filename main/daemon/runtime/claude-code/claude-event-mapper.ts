@@ -42,6 +42,9 @@ export function mapClaudeEvent(state: ClaudeTurnState, ev: ClaudeStreamMessage):
       if (ev.subtype === 'init') {
         if (ev.session_id !== undefined) out.push({ type: 'session', sessionId: ev.session_id });
         openTurn();
+      } else if (ev.subtype === 'compact_boundary') {
+        // issue 16 (§6.6): Claude Code compacted the session (`/compact` or auto-compact).
+        out.push({ type: 'context_reset', cause: 'context_compacted' });
       }
       break;
     }
@@ -60,9 +63,13 @@ export function mapClaudeEvent(state: ClaudeTurnState, ev: ClaudeStreamMessage):
       state.interruptRequested = false;
       openTurn();
       state.turnOpen = false;
-      if (ev.is_error === true && !interrupted)
-        out.push({ type: 'turn_ended', outcome: 'failed', error: resultErrorDetail(ev) });
-      else out.push({ type: 'turn_ended', outcome: interrupted ? 'interrupted' : 'completed', error: null });
+      if (ev.is_error === true && !interrupted) {
+        const detail = resultErrorDetail(ev);
+        // issue 16 (§6.6): the provider refused the prompt as too long ("Prompt is too long").
+        if (/prompt is too long/i.test(`${ev.result ?? ''} ${detail}`))
+          out.push({ type: 'context_reset', cause: 'context_overflow' });
+        out.push({ type: 'turn_ended', outcome: 'failed', error: detail });
+      } else out.push({ type: 'turn_ended', outcome: interrupted ? 'interrupted' : 'completed', error: null });
       break;
     }
     default:

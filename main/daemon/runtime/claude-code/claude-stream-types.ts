@@ -15,8 +15,11 @@
 /** `system`: `init` (start of every turn; names the session), or another subtype (`api_retry`, hook progress, …). */
 export interface ClaudeSystemMessage {
   readonly type: 'system';
+  /** `init` at each turn start, `compact_boundary` after a compaction (contract §6.6), `api_retry`, … */
   readonly subtype: string;
   readonly session_id?: string;
+  /** On `compact_boundary`: what triggered it and the context size before. */
+  readonly compact_metadata?: { readonly trigger?: string; readonly pre_tokens?: number };
 }
 
 /** An assistant content block; block kinds the adapter does not map (thinking, …) only by their `type`. */

@@ -143,6 +143,15 @@ class CodexSession implements DriverSession {
       : { ok: false, message: `codex turn/interrupt failed: ${boundedDetail(res.error.message)}` };
   }
 
+  /** issue 16: the context reset already reported in the running turn (one per cause and turn). */
+  #resetCause: 'context_compacted' | 'context_overflow' | null = null;
+
+  #contextReset(cause: 'context_compacted' | 'context_overflow'): void {
+    if (this.#resetCause === cause) return;
+    this.#resetCause = cause;
+    this.#ctx.emit({ type: 'context_reset', cause });
+  }
+
   #onNotification(n: RpcNotification): void {
     const emit = this.#ctx.emit;
     // Every method handled here carries its thread; another thread's messages are not ours.
@@ -161,13 +170,20 @@ class CodexSession implements DriverSession {
       }
       case 'item/completed': {
         const item = n.params.item;
-        if (this.#ours(n.params.threadId) && isItem(item, 'agentMessage'))
-          emit({ type: 'local_text', text: item.text });
+        if (!this.#ours(n.params.threadId)) return;
+        if (isItem(item, 'agentMessage')) emit({ type: 'local_text', text: item.text });
+        else if (isItem(item, 'contextCompaction')) this.#contextReset('context_compacted');
         return;
       }
+      // issue 16 (§6.6): the deprecated twin of the `contextCompaction` item; one reset per turn either way.
+      case 'thread/compacted':
+        if (this.#ours(n.params.threadId)) this.#contextReset('context_compacted');
+        return;
       case 'error':
         // Kept for the turn's failure detail; Codex may still retry (willRetry).
-        if (this.#ours(n.params.threadId)) this.#lastError = n.params.error.message;
+        if (!this.#ours(n.params.threadId)) return;
+        this.#lastError = n.params.error.message;
+        if (n.params.error.codexErrorInfo === 'contextWindowExceeded') this.#contextReset('context_overflow');
         return;
       case 'turn/completed': {
         if (!this.#ours(n.params.threadId)) return;
@@ -176,6 +192,8 @@ class CodexSession implements DriverSession {
           turn.status === 'failed' ? 'failed' : turn.status === 'interrupted' ? 'interrupted' : 'completed';
         const error =
           outcome === 'completed' ? null : (turn.error?.message ?? this.#lastError ?? `codex turn ${outcome}`);
+        if (turn.error?.codexErrorInfo === 'contextWindowExceeded') this.#contextReset('context_overflow');
+        this.#resetCause = null;
         this.#lastCompletedTurnId = turn.id;
         this.#turnId = null;
         emit({ type: 'turn_ended', outcome, error });

@@ -239,6 +239,10 @@ class OpencodeSession implements DriverSession {
       const name = err?.name ?? 'error';
       const message = err !== undefined && err.name !== 'MessageOutputLengthError' ? err.data.message : undefined;
       this.#turnError = { message: message ?? name, aborted: name === 'MessageAbortedError' };
+      // issue 16 (§6.6): the provider refused the context as too long.
+      if (name === 'ContextOverflowError') this.#ctx.emit({ type: 'context_reset', cause: 'context_overflow' });
+    } else if (isOpencodeEvent(e, 'session.compacted')) {
+      if (this.#ours(e.properties.sessionID)) this.#ctx.emit({ type: 'context_reset', cause: 'context_compacted' });
     } else if (isOpencodeEvent(e, 'message.updated')) {
       const { info } = e.properties;
       if (this.#ours(e.properties.sessionID) && info.role === 'assistant') this.#assistantMessages.add(info.id);

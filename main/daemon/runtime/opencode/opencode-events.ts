@@ -107,6 +107,8 @@ export type OpencodeBusEvent =
       readonly type: 'session.status';
       readonly properties: { readonly sessionID: string; readonly status: OpencodeSessionStatus };
     }
+  /** issue 16 (§6.6): the session was summarised (`POST /session/:id/summarize`, or auto on overflow). */
+  | { readonly type: 'session.compacted'; readonly properties: { readonly sessionID: string } }
   /** Deprecated duplicate of `session.status` idle; both are sent. */
   | { readonly type: 'session.idle'; readonly properties: { readonly sessionID: string } }
   | {

@@ -31,8 +31,8 @@ export class RecoveryMarkersTable {
       `UPDATE recovery_markers SET state = 'superseded' WHERE id = $id AND state = 'pending'`,
     );
     this.insertStmt =
-      db.prepare(`INSERT INTO recovery_markers (id, agent_id, batch_id, target, frontier_seq, wake_tokens, state, created_at)
-      VALUES ($id, $agentId, $batchId, $target, $frontierSeq, $tokens, 'pending', $at)`);
+      db.prepare(`INSERT INTO recovery_markers (id, agent_id, batch_id, target, frontier_seq, wake_tokens, state, cause, created_at)
+      VALUES ($id, $agentId, $batchId, $target, $frontierSeq, $tokens, 'pending', $cause, $at)`);
     this.oldestPendingStmt = db.prepare(
       `SELECT id FROM recovery_markers WHERE agent_id = $agentId AND state = 'pending' ORDER BY ord LIMIT 1`,
     );
@@ -58,17 +58,36 @@ export class RecoveryMarkersTable {
     frontierSeq: number,
     wakeTokens: readonly string[],
     at: string,
+    cause: string | null = null,
   ): RecoveryMarkerRecord {
+    return this.saveNew(agentId, batchId, target, frontierSeq, wakeTokens, at, cause).marker;
+  }
+
+  /** `save`, telling whether this call stored the marker (`inserted`) or kept an existing one. */
+  saveNew(
+    agentId: string,
+    batchId: string,
+    target: TargetKey,
+    frontierSeq: number,
+    wakeTokens: readonly string[],
+    at: string,
+    cause: string | null,
+  ): { readonly marker: RecoveryMarkerRecord; readonly inserted: boolean } {
     const id = recoveryMarkerId(agentId, target, frontierSeq);
     const same = this.getStmt.get({ id });
-    if (same !== undefined) return toMarker(same);
+    if (same !== undefined) return { marker: toMarker(same), inserted: false };
     const pending = this.pendingOfTargetStmt.all({ agentId, target }).map(toMarker);
     const higher = pending.find((p) => p.frontierSeq >= frontierSeq);
-    if (higher !== undefined) return higher;
+    if (higher !== undefined) return { marker: higher, inserted: false };
     for (const p of pending) this.supersedeStmt.run({ id: p.id });
     const tokens = [...new Set(wakeTokens)].slice(0, RECOVERY_WAKE_TOKENS_MAX);
-    this.insertStmt.run({ id, agentId, batchId, target, frontierSeq, tokens: JSON.stringify(tokens), at });
-    return toMarker(this.getStmt.get({ id }) as Row);
+    this.insertStmt.run({ id, agentId, batchId, target, frontierSeq, tokens: JSON.stringify(tokens), cause, at });
+    return { marker: toMarker(this.getStmt.get({ id }) as Row), inserted: true };
+  }
+
+  get(id: string): RecoveryMarkerRecord | undefined {
+    const row = this.getStmt.get({ id });
+    return row === undefined ? undefined : toMarker(row);
   }
 
   /** The oldest `pending` marker of an agent, now `replay_pending`. Inside a transaction only. */
@@ -101,6 +120,7 @@ function toMarker(r: Row): RecoveryMarkerRecord {
     frontierSeq: Number(r.frontier_seq),
     wakeTokens: JSON.parse(String(r.wake_tokens)) as string[],
     state: String(r.state) as RecoveryMarkerState,
+    cause: str(r.cause),
     createdAt: String(r.created_at),
     launchedAt: str(r.launched_at),
     settledAt: str(r.settled_at),

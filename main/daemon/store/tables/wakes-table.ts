@@ -30,6 +30,7 @@ export class WakesTable {
   private readonly statusStmt: StatementSync;
   private readonly mirrorStmt: StatementSync;
   private readonly getStmt: StatementSync;
+  private readonly recoveredStmt: StatementSync;
   /** One prepared statement per filter shape `list` has seen. */
   private readonly listStmts = new Map<string, StatementSync>();
 
@@ -50,6 +51,12 @@ export class WakesTable {
         updated_at = $at
       WHERE token = $token`);
     this.getStmt = db.prepare('SELECT * FROM wakes WHERE token = $token');
+    this.recoveredStmt = db.prepare('UPDATE wakes SET recoveries = recoveries + 1 WHERE token = $token');
+  }
+
+  /** contract §6.6: one more recovery continuation covers this wake. */
+  recovered(token: string): void {
+    this.recoveredStmt.run({ token });
   }
 
   /** A new row in status `queued`. */
@@ -131,5 +138,6 @@ function toWake(r: Row): WakeRecord {
     createdAt: String(r.created_at),
     updatedAt: String(r.updated_at),
     endedAt: str(r.ended_at),
+    recoveries: Number(r.recoveries ?? 0),
   };
 }

@@ -134,6 +134,7 @@ describe('agentteam serve + send/wakes/messages', () => {
         'finalCheck',
         'messageId',
         'reason',
+        'recoveries',
         'runtime',
         'status',
         'target',

@@ -181,14 +181,21 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
     expect(terminal?.detail).toMatch(/final_check_undeliverable: process gone/);
   });
 
-  it('crash → rows failed; the restarted process is a new lifecycle generation; stale events are ignored', async () => {
+  // issue 16 changed this on purpose: a crash no longer fails the runtime-visible rows; the
+  // replacement recovers them (contract §6.6: ordinary end + one recovery frontier per target).
+  it('crash → rows wait for the replacement, which recovers them; the restarted process is a new lifecycle generation; stale events are ignored', async () => {
     const s = await setup();
     s.post('w1');
     await flush();
     s.adapter.emit({ type: 'exit', code: null, signal: 'SIGKILL', expected: false });
-    expect(s.statusOf('w1').at(-1)).toBe('failed');
+    expect(s.statusOf('w1').at(-1)).toBe('delivered');
     s.adapter.generation = 2;
     s.adapter.emit({ type: 'ready', sessionId: 's1', resumed: true });
+    expect(s.statusOf('w1').at(-1)).toBe('completed_without_visible_reply');
+    expect(
+      s.statuses.find((e) => e.wakeToken === 'w1' && e.status !== 'delivered' && e.status !== 'queued')?.detail,
+    ).toBe('process_replaced');
+    expect(s.recovered).toEqual([['w1']]);
     expect(s.lifecycle.generation('a1')).toBe(1);
     s.adapter.emit({ type: 'turn_end', outcome: 'error' }, 1);
     s.post('w2', 2);
@@ -196,6 +203,39 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
     expect(s.statusOf('w2')).toEqual(['queued', 'delivered']);
     s.adapter.emit({ type: 'gave_up', restarts: 5 });
     expect(s.down).toEqual([expect.stringContaining('5 times')]);
+    // No replacement comes after gave_up: what waited for one ends failed (§9.2).
+    expect(s.statusOf('w2').at(-1)).toBe('failed');
+  });
+
+  it('a crash fails a runtime-visible recovery row at once (at most one recovery per wake), keeps the others for the replacement', async () => {
+    const s = await setup();
+    s.post('w1');
+    s.lifecycle.enqueue('a1', {
+      wakeToken: 'wk_recovery_1',
+      messageId: 'msg_recovery_1',
+      target: '#general',
+      targetSeq: 1,
+      deliveryClass: 'visible_reply',
+    });
+    await flush();
+    s.adapter.emit({ type: 'exit', code: null, signal: 'SIGKILL', expected: false });
+    expect(s.statusOf('wk_recovery_1').at(-1)).toBe('failed');
+    expect(s.statuses.find((e) => e.wakeToken === 'wk_recovery_1' && e.status === 'failed')?.reason).toBe('cli_exited');
+    expect(s.statusOf('w1').at(-1)).toBe('delivered');
+  });
+
+  it('a context reset recovers the runtime-visible rows into the same session; the failed turn it caused fails nothing more', async () => {
+    const s = await setup();
+    s.post('w1');
+    await flush();
+    s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
+    s.adapter.emit({ type: 'context_reset', cause: 'context_overflow' });
+    expect(s.statusOf('w1').at(-1)).toBe('completed_without_visible_reply');
+    expect(s.recovered).toEqual([['w1']]);
+    s.post('w2', 2);
+    s.adapter.emit({ type: 'turn_end', outcome: 'error' });
+    await flush();
+    expect(s.statusOf('w2')).toEqual(['queued', 'delivered']);
   });
 
   it('an expected exit fails nothing; stop stops the adapter and answers no more final-checks', async () => {

@@ -253,7 +253,9 @@ describe('contract §9.1 bounded FIFO admission', () => {
     expect(restored).toEqual({
       requeued: 2,
       ended: 2,
-      recovery: [{ target: '#general', targetSeq: 2, messageId: 'm2', wakeToken: tokens[1] }],
+      recovery: [
+        { target: '#general', targetSeq: 2, messageId: 'm2', wakeToken: tokens[1], wakeTokens: [tokens[0], tokens[1]] },
+      ],
     });
     expect(h2.terminals().map((e) => [e.wakeToken, e.status, e.reason, e.detail])).toEqual([
       [tokens[0], 'completed_without_visible_reply', 'no_reply', 'daemon_restarted'],
@@ -318,8 +320,8 @@ describe('contract §6.6 process replacement', () => {
     h.lifecycle.onDelivered(h.agentId, 0, [a, b, c]);
     const recovery = h.lifecycle.onProcessReplaced(h.agentId, 1);
     expect(recovery).toEqual([
-      { target: '#general', targetSeq: 7, messageId: 'm2', wakeToken: b },
-      { target: 'dm:@ann:zz99', targetSeq: 2, messageId: 'm3', wakeToken: c },
+      { target: '#general', targetSeq: 7, messageId: 'm2', wakeToken: b, wakeTokens: [a, b] },
+      { target: 'dm:@ann:zz99', targetSeq: 2, messageId: 'm3', wakeToken: c, wakeTokens: [c] },
     ]);
     expect(h.terminals().map((e) => [e.wakeToken, e.status, e.reason])).toEqual([
       [a, 'completed_without_visible_reply', 'no_reply'],

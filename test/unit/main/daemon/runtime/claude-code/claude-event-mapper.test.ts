@@ -89,3 +89,39 @@ describe('mapClaudeEvent', () => {
     ).toBe(300);
   });
 });
+
+describe('mapClaudeEvent: context resets (issue 16, contract §6.6)', () => {
+  it('a compact_boundary system event is a context reset (compacted); the turn stays open', () => {
+    const state = initialTurnState();
+    state.turnOpen = true;
+    expect(
+      mapClaudeEvent(state, {
+        type: 'system',
+        subtype: 'compact_boundary',
+        session_id: 's1',
+        compact_metadata: { trigger: 'manual', pre_tokens: 1200 },
+      }),
+    ).toEqual([{ type: 'context_reset', cause: 'context_compacted' }]);
+    expect(state.turnOpen).toBe(true);
+  });
+
+  it('an error result "Prompt is too long" is a context overflow, reported before the failed turn end', () => {
+    const state = initialTurnState();
+    state.turnOpen = true;
+    const out = mapClaudeEvent(state, {
+      type: 'result',
+      subtype: 'success',
+      is_error: true,
+      result: 'Prompt is too long',
+    });
+    expect(out.map((e) => e.type)).toEqual(['context_reset', 'turn_ended']);
+    expect(out[0]).toEqual({ type: 'context_reset', cause: 'context_overflow' });
+  });
+
+  it('another error result is no context reset', () => {
+    const state = initialTurnState();
+    state.turnOpen = true;
+    const out = mapClaudeEvent(state, { type: 'result', is_error: true, result: 'API Error: 500 overloaded' });
+    expect(out.map((e) => e.type)).toEqual(['turn_ended']);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Context recovery end to end (contract §6.6, issue 16). When a session's runtime-visible rows
+ * were lost — the daemon restarted, the runtime process was replaced, or the runtime compacted
+ * or overflowed its context — the wake lifecycle ends those rows by the ordinary rule and hands
+ * their recovery frontiers here. This service:
+ *
+ * 1. persists them as one recovery batch (one deterministic marker per canonical target, the
+ *    exact target and its highest unresolved TargetSeq, the bounded original wake tokens, the cause);
+ * 2. launches ONE marker at a time per agent: the marker becomes `replay_pending` and its
+ *    synthetic recovery wake (deterministic token, the marker's synthetic message id, never a
+ *    revived original token) is recorded `queued` in the same transaction, then enters the FIFO
+ *    like any wake — its delivery is the compiled recovery prompt (stored-prompts.ts);
+ * 3. settles the marker when that wake reaches its terminal status, then launches the next
+ *    pending marker (the other targets wait in durable deferred delivery, §6.6).
+ *
+ * After a restart the same rules pick up where the store left off: a launched marker whose wake
+ * already ended is settled; one whose wake is still queued is simply waited for.
+ */
+import type { Subscription } from 'rxjs';
+import { isTerminal, type RuntimeKind } from '../../../shared/wake-status.js';
+import type { DaemonLog } from '../daemon-types.js';
+import { markerIdOfRecoveryMessage, recoveryWakeToken } from '../store/store-ids.js';
+import type { Store } from '../store/index.js';
+import type { RecoveryCause, RecoveryFrontier } from '../wake/pending-delivery.js';
+import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
+
+export interface RecoveryServiceOptions {
+  readonly store: Store;
+  readonly lifecycle: WakeLifecycle;
+  readonly runtimeOf: (agentId: string) => RuntimeKind;
+  readonly log?: DaemonLog;
+}
+
+export class RecoveryService {
+  readonly #o: RecoveryServiceOptions;
+  readonly #sub: Subscription;
+
+  constructor(options: RecoveryServiceOptions) {
+    this.#o = options;
+    this.#sub = options.lifecycle.wakeStatus$.subscribe((e) => {
+      if (!isTerminal(e.status)) return;
+      const markerId = markerIdOfRecoveryMessage(e.messageId);
+      if (markerId === null) return;
+      this.#o.store.settleRecoveryMarker(markerId);
+      this.launchNext(e.agentId);
+    });
+  }
+
+  /** Persists a batch of frontiers (one marker per target) and launches the next marker if none runs. */
+  recover(agentId: string, frontiers: readonly RecoveryFrontier[], cause: RecoveryCause): void {
+    const { store, log } = this.#o;
+    if (frontiers.length > 0) {
+      const markers = store.saveRecoveryBatch(
+        agentId,
+        frontiers.map((f) => ({
+          target: f.target,
+          frontierSeq: f.targetSeq,
+          wakeTokens: f.wakeTokens ?? [f.wakeToken],
+        })),
+        cause,
+      );
+      log?.info('recovery markers saved', { agentId, cause, markers: markers.map((m) => m.id) });
+    }
+    this.launchNext(agentId);
+  }
+
+  /** Launches the oldest pending marker of an agent unless one of its recovery wakes is still open. */
+  launchNext(agentId: string): void {
+    const { store, lifecycle, log } = this.#o;
+    for (const m of store.listRecoveryMarkers(agentId)) {
+      if (m.state !== 'replay_pending') continue;
+      const wake = store.getWake(recoveryWakeToken(m.id));
+      if (wake !== undefined && !isTerminal(wake.status)) return;
+      // Its wake ended (or was never recorded) before the marker was settled: settle it now.
+      store.settleRecoveryMarker(m.id);
+    }
+    const launched = store.launchRecovery(agentId, (m) => ({
+      agentId,
+      runtime: this.#o.runtimeOf(agentId),
+      target: m.target,
+      targetSeq: m.frontierSeq,
+      deliveryClass: 'visible_reply',
+    }));
+    if (launched === undefined) return;
+    const { marker, wake } = launched;
+    log?.info('recovery launched', { agentId, marker: marker.id, wakeToken: wake.wakeToken, target: marker.target });
+    lifecycle.enqueue(
+      agentId,
+      {
+        wakeToken: wake.wakeToken,
+        messageId: wake.messageId,
+        target: wake.target,
+        targetSeq: wake.targetSeq,
+        deliveryClass: 'visible_reply',
+      },
+      { recorded: true },
+    );
+  }
+
+  dispose(): void {
+    this.#sub.unsubscribe();
+  }
+}
