@@ -7,6 +7,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentConfig } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';
+import type { PersonProfile } from './auth/person-profile.js';
 import { ClaudeDriver } from './claude-code/claude-driver.js';
 import { codexProviderFromAgentEnv } from './codex/codex-config.js';
 import { CodexDriver } from './codex/codex-driver.js';
@@ -33,6 +34,8 @@ export interface RuntimeDeps {
   /** Where every runtime remembers its session for resume; defaults to `<runtime dir>/session.json`. */
   readonly sessionStore?: RuntimeSessionStore;
   readonly log?: DaemonLog;
+  /** issue 15: whose CLI sign-in `auth: "cli-login"` reuses; default this process's user. */
+  readonly person?: PersonProfile;
 }
 
 export type RuntimeAdapterResult =
@@ -93,6 +96,8 @@ function driverFor(
       runtimeDir,
       projectRoot: deps.projectRoot,
       threadContract: deps.threadContractText ?? null,
+      auth: agent.auth,
+      ...(deps.person === undefined ? {} : { person: deps.person }),
     });
   const common = {
     agentId: agent.id,

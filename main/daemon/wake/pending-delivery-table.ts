@@ -7,6 +7,7 @@
  * Process generations tag everything a runtime reports, so a stale event from an older
  * process (or one reported after cleanup) can never settle or recreate a row (§6.2, §9.4).
  */
+import type { FailureReason } from '../../../shared/wake-status.js';
 import type { TargetKey } from '../../../shared/target.js';
 import {
   PendingDelivery,
@@ -208,10 +209,15 @@ export class PendingDeliveryTable {
    * later boundary can reclassify them. When the process exited, nothing more is admitted
    * until `processReplaced`.
    */
-  runtimeError(generation: number, detail: string, processExited: boolean): readonly TableEffect[] {
+  runtimeError(
+    generation: number,
+    detail: string,
+    processExited: boolean,
+    reason: FailureReason | null = null,
+  ): readonly TableEffect[] {
     if (generation !== this.#generation) return NONE;
     const effects: TableEffect[] = [];
-    for (const row of [...this.#rows.values()]) this.#end(row, { status: 'failed', reason: null, detail }, effects);
+    for (const row of [...this.#rows.values()]) this.#end(row, { status: 'failed', reason, detail }, effects);
     this.#scope = new Set();
     if (processExited) this.#accepting = false;
     this.#admit(effects);

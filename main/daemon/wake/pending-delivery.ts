@@ -2,6 +2,7 @@
  * Pending delivery rows (contract §9.1) and the values the pure table hands back.
  * No I/O here: these are plain data shared by the table, the lifecycle service and tests.
  */
+import type { FailureReason } from '../../../shared/wake-status.js';
 import type { TargetKey } from '../../../shared/target.js';
 
 /** contract §9.1: workflow callbacks, system and reaction signals are `signal_only`. */
@@ -56,7 +57,8 @@ export type NoReplyReason = 'no_reply' | 'signal_only';
 
 export type TerminalOutcome =
   | { readonly status: 'reply_sent'; readonly reason: null; readonly detail: string | null }
-  | { readonly status: 'failed'; readonly reason: null; readonly detail: string }
+  /** issue 15: `reason` from the closed vocabulary (shared/wake-status.ts FAILURE_REASONS). */
+  | { readonly status: 'failed'; readonly reason: FailureReason | null; readonly detail: string }
   | {
       readonly status: 'completed_without_visible_reply';
       readonly reason: NoReplyReason;

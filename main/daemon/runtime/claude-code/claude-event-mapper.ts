@@ -29,7 +29,9 @@ export function resultErrorDetail(ev: Json): string {
   const subtype = str(ev.subtype);
   if (subtype !== null && subtype !== 'success') parts.push(subtype);
   const result = str(ev.result);
-  if (result !== null && result.startsWith('API Error')) parts.push(result);
+  // CLI error strings (never model prose): API errors and the sign-in refusal (issue 15).
+  if (result !== null && /^(API Error|Not logged in|Invalid API key|Prompt is too long)/.test(result))
+    parts.push(result);
   const errors = Array.isArray(ev.errors) ? ev.errors.filter((e): e is string => typeof e === 'string') : [];
   parts.push(...errors);
   return boundedDetail(parts.length > 0 ? parts.join(': ') : 'claude reported an error result');
