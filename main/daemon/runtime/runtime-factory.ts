@@ -7,7 +7,9 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentConfig } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';
-import type { PersonProfile } from './auth/person-profile.js';
+import { prepareCodexSignIn } from './auth/codex-auth.js';
+import { prepareOpencodeSignIn } from './auth/opencode-auth.js';
+import { currentPersonProfile, type PersonProfile } from './auth/person-profile.js';
 import { ClaudeDriver } from './claude-code/claude-driver.js';
 import { codexProviderFromAgentEnv } from './codex/codex-config.js';
 import { CodexDriver } from './codex/codex-driver.js';
@@ -109,11 +111,23 @@ function driverFor(
     mcp: { url: deps.mcp.url, token: deps.mcp.token },
     model,
   };
-  return kind === 'codex'
-    ? new CodexDriver({
-        ...common,
-        provider: codexProviderFromAgentEnv(agent.env),
-        developerInstructions: deps.threadContractText ?? null,
-      })
-    : new OpencodeDriver({ ...common, provider: opencodeProviderFromAgentEnv(agent.env) });
+  // issue 15: the person's login file is linked in (cli-login), never copied (auth/*.ts).
+  const person = deps.person ?? currentPersonProfile();
+  if (kind === 'codex') {
+    const provider = codexProviderFromAgentEnv(agent.env);
+    return new CodexDriver({
+      ...common,
+      provider:
+        provider !== null && provider.envKey === null && agent.auth === 'cli-login'
+          ? { ...provider, requiresOpenaiAuth: true }
+          : provider,
+      developerInstructions: deps.threadContractText ?? null,
+      signIn: (codexHome) => prepareCodexSignIn(codexHome, agent.auth, person),
+    });
+  }
+  return new OpencodeDriver({
+    ...common,
+    provider: opencodeProviderFromAgentEnv(agent.env),
+    signIn: (dataDir) => prepareOpencodeSignIn(dataDir, agent.auth, person),
+  });
 }

@@ -25,6 +25,8 @@ export interface OpencodeDriverOptions extends AgentLaunchOptions {
   readonly home: string;
   readonly provider: OpencodeProvider | null;
   readonly readyTimeoutMs?: number;
+  /** issue 15: links the person's credentials into this XDG data dir, or removes them (auth/opencode-auth.ts). */
+  readonly signIn?: (dataDir: string) => void;
 }
 
 /** A port taken between our probe and OpenCode's bind shows as a failed readiness: try another. */
@@ -50,6 +52,7 @@ export class OpencodeDriver implements RuntimeDriver {
     const o = this.#o;
     const dirs = opencodeDirs(o.home);
     await writeOpencodeHome(dirs, { mcpUrl: o.mcp.url, model: o.model, provider: o.provider });
+    o.signIn?.(dirs.data);
     this.#server = { port: await freePort(), password: randomBytes(24).toString('base64url') };
     const { port, password } = this.#server;
     return {
@@ -239,7 +242,10 @@ class OpencodeSession implements DriverSession {
       }
       case 'session.error': {
         const name = str(get(p, 'error', 'name')) ?? 'error';
-        const message = str(get(p, 'error', 'data', 'message')) ?? name;
+        const text = str(get(p, 'error', 'data', 'message')) ?? name;
+        // issue 15: the error's kind and HTTP status let the skeleton name the failure reason.
+        const status = get(p, 'error', 'data', 'statusCode');
+        const message = `${name}${typeof status === 'number' ? ` HTTP ${status}` : ''}: ${text}`;
         this.#turnError = { message, aborted: name === 'MessageAbortedError' };
         return;
       }
