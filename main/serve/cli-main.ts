@@ -5,7 +5,9 @@
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import type { ApiResult, Message, Wake } from '../../shared/api/contract.js';
+import { readinessFix, readinessLabel } from '../../shared/agent-readiness.js';
+import type { Agent, ApiResult, Message, Wake } from '../../shared/api/contract.js';
+import { defaultDataDir } from './default-data-dir.js';
 import { parseTarget } from '../../shared/target.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
 import { connectDaemon, type DaemonClient } from './daemon-client.js';
@@ -39,6 +41,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   limit: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  check: { type: 'boolean' },
 } as const;
 
 function parse(argv: readonly string[], allowed: ReadonlyArray<keyof typeof OPTIONS>) {
@@ -198,6 +201,42 @@ async function messages(argv: readonly string[], io: CliIo): Promise<number> {
   });
 }
 
+/** issue 15 (DESIGN.md "More CLI"): the fields of `agents --json`, the fix in English. */
+export function agentJson(a: Agent) {
+  const r = a.readiness;
+  const state = r?.state ?? 'starting';
+  const auth = a.auth ?? 'cli-login';
+  return {
+    id: a.id,
+    name: a.name,
+    runtime: a.runtime,
+    state,
+    ready: r?.ready ?? false,
+    reason: r?.reason ?? null,
+    fix: readinessFix(state, 'en', { runtime: a.runtime, auth, restart: r?.restart ?? null }),
+    cliVersion: r?.cliVersion ?? null,
+    cwd: a.cwd ?? null,
+    permissions: a.permissions ?? 'read-only',
+  };
+}
+
+async function agentsCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const values = parse(argv, ['data-dir', 'json', 'check']);
+  const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : defaultDataDir();
+  return withDaemon(dataDir, io, async (client) => {
+    const r = values.check === true ? await client.call('agents.check', {}) : await client.call('agents.list', {});
+    if (!r.ok) return failed(io, r);
+    const rows = r.value.map(agentJson);
+    if (values.json === true) io.out(JSON.stringify(rows));
+    else
+      for (const a of rows)
+        io.out(
+          `${a.id}  ${a.runtime}  ${readinessLabel(a.state, 'en')}${a.cliVersion === null ? '' : `  ${a.cliVersion}`}${a.fix === null ? '' : `  — ${a.fix}`}`,
+        );
+    return 0;
+  });
+}
+
 async function serve(argv: readonly string[], deps: CliDeps): Promise<number> {
   const values = parse(argv, ['data-dir', 'port']);
   const dataDir = required(values, 'data-dir');
@@ -239,6 +278,8 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
         return await wakes(rest, io);
       case 'messages':
         return await messages(rest, io);
+      case 'agents':
+        return await agentsCommand(rest, io);
       default:
         io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
         return 2;
@@ -256,4 +297,5 @@ const USAGE = `Usage:
   agentteam serve --data-dir DIR [--port N]        daemon + web UI + /metrics + /healthz on 127.0.0.1 (default port 7777; 0 = any)
   agentteam send --data-dir DIR --target '#general' --text '@claude hi' [--json]
   agentteam wakes --data-dir DIR --json [--target T] [--limit N]
-  agentteam messages --data-dir DIR --target '#general' --json [--limit N]`;
+  agentteam messages --data-dir DIR --target '#general' --json [--limit N]
+  agentteam agents [--data-dir DIR] [--json] [--check]   each agent's runtime, readiness and the fix (--check: re-check now)`;

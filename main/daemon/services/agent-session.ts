@@ -266,7 +266,9 @@ export class AgentSession {
         return;
       }
       case 'exit': {
-        if (e.expected) return;
+        // A process that never became ready is a failed start, reported by the start itself
+        // (issue 15: a missing CLI must fail its wakes with `cli_missing`, not hold them queued).
+        if (e.expected || this.#adapterGen === -1) return;
         const detail =
           this.#lastError ??
           `the ${this.#adapter?.runtime ?? 'agent'} runtime exited unexpectedly (${e.signal ?? `code ${e.code ?? '?'}`})`;
