@@ -4,6 +4,7 @@
  * Legacy visible-reply toggles are accepted and ignored (contract §7): the contract is always on.
  */
 import { z } from 'zod';
+import { AUTH_MODES } from './agent-readiness.js';
 import { RUNTIMES } from './wake-status.js';
 
 export const SilenceWatchdogSchema = z.strictObject({
@@ -66,6 +67,8 @@ export const AgentConfigSchema = z.strictObject({
   model: z.string().min(1).nullable().default(null),
   /** Language of the contract block and reminders in this agent's prompts. */
   language: z.enum(PROMPT_LANGUAGES).default('en'),
+  /** issue 15: `cli-login` reuses the person's existing CLI sign-in (credential material only); `env` uses only keys in `env`. */
+  auth: z.enum(AUTH_MODES).default('cli-login'),
   visibleReplyContract: LegacyVisibleReplyContract.optional(),
   visible_reply_contract_enabled: z.unknown().optional(),
 });

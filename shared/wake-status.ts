@@ -12,3 +12,30 @@ export type RuntimeKind = (typeof RUNTIMES)[number];
 export function isTerminal(status: WakeStatus): status is TerminalWakeStatus {
   return (TERMINAL_WAKE_STATUSES as readonly string[]).includes(status);
 }
+
+/**
+ * Why a wake ended `failed` (issue 15; DESIGN.md "More CLI"): one closed vocabulary, classified
+ * where the runtime error is known (driver → skeleton → session → lifecycle). `provider_error`
+ * carries the HTTP status in the wake's detail. `runtime_error` is the remainder: a failure the
+ * runtime reported without anything more specific. The metric names and labels do not change.
+ */
+export const FAILURE_REASONS = [
+  'auth_required',
+  'provider_error',
+  'provider_rate_limited',
+  'cli_missing',
+  'cli_exited',
+  'context_overflow',
+  'daemon_restarted',
+  'approval_expired',
+  'runtime_error',
+] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+export function isFailureReason(value: unknown): value is FailureReason {
+  return typeof value === 'string' && (FAILURE_REASONS as readonly string[]).includes(value);
+}
+
+/** Our own refusals of an agent's `message_send` that a wake records (issue 15: refusals are visible). */
+export const SEND_REFUSAL_CODES = ['rate_limited', 'out_of_scope', 'content_too_large'] as const;
+export type SendRefusalCode = (typeof SEND_REFUSAL_CODES)[number];

@@ -24,6 +24,7 @@ import type { Daemon, DaemonLog, DaemonOptions } from './daemon-types.js';
 import { DeliveryTracker } from './delivery/delivery-tracker.js';
 import { LocalChannel } from './delivery/local-channel.js';
 import { seedFirstRun } from './first-run-config.js';
+import { TOOL_MESSAGE_SEND } from './mcp/mcp-names.js';
 import { startMcpServer } from './mcp/mcp-server.js';
 import { createWakeMetrics } from './metrics/wake-metrics.js';
 import { finalCheckRenderer } from './prompt/final-check.js';
@@ -33,6 +34,12 @@ import { sendSurfaceFor } from './prompt/tool-names.js';
 import { projectRoot } from './project-root.js';
 import { createRuntimeAdapter, type RuntimeDeps } from './runtime/runtime-factory.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
+import type { PersonProfile } from './runtime/auth/person-profile.js';
+import { probeAgent } from './runtime/readiness.js';
+import { DEFAULT_RESTART_POLICY } from './runtime/supervisor.js';
+import { AgentReadinessService } from './services/agent-readiness.js';
+import { SEND_REFUSAL_CODES, type SendRefusalCode } from '../../shared/wake-status.js';
+import { isAbsolute, resolve } from 'node:path';
 import { AgentSession, type MadeAdapter } from './services/agent-session.js';
 import { ApiEvents } from './services/api-events.js';
 import { CommunicationService, ReplyFrontiers } from './services/communication-service.js';
@@ -56,6 +63,8 @@ export interface CreateDaemonOptions extends DaemonOptions {
   readonly settings?: SettingsPort;
   /** Replaces `createRuntimeAdapter` (tests of the assembly only). */
   readonly createRuntime?: RuntimeFactory;
+  /** issue 15: whose CLI sign-in agents with `auth: "cli-login"` reuse (default: this process's user). */
+  readonly person?: PersonProfile;
 }
 
 const quietLog: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
@@ -210,6 +219,25 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // 7. One session per agent: its wakes restored, its runtime built around the session's host and started.
     const root = projectRoot();
     const agentState = (a: AgentConfig): Agent['state'] => sessions.get(a.id)?.state ?? 'crashed';
+    // issue 15: readiness per agent (CLI, version, sign-in), checked at start and on demand.
+    const readiness = new AgentReadinessService({
+      agents: config.agents,
+      probe: (a) =>
+        probeAgent(a, {
+          dataDir: options.dataDir,
+          projectRoot: root,
+          ...(options.person === undefined ? {} : { person: options.person }),
+        }),
+      restartCap: DEFAULT_RESTART_POLICY.maxRestarts,
+      changed: (a) => out.agent(a, agentState(a), agentMore(a)),
+    });
+    const agentMore = (a: AgentConfig) => ({
+      readiness: readiness.readiness(a, agentState(a)),
+      cwd: isAbsolute(a.cwd) ? a.cwd : resolve(options.dataDir, a.cwd),
+      auth: a.auth,
+      // The approvals work adds `permissions` to the agent config; until then agents are read-only.
+      permissions: (a as { readonly permissions?: string }).permissions ?? 'read-only',
+    });
     for (const agent of config.agents) {
       wakes.registerAgent({
         agentId: agent.id,
@@ -226,7 +254,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         log,
         ports: {
           ...storedPrompts(agent, store, trajectory),
-          onState: (state) => out.agent(agent, state),
+          onState: (state) => out.agent(agent, state, agentMore(agent)),
+          onRestart: (attempt) => readiness.restart(agent, attempt),
           onRuntimeDown: (detail) => alerts.runtimeDown(agent.name, detail),
           // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).
           onRecovery: (frontiers, cause) => recoveries.recover(agent.id, frontiers, cause),
@@ -243,6 +272,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         threadContractText: contract.text,
         log,
         pids,
+        ...(options.person === undefined ? {} : { person: options.person }),
       });
       // The session follows the lifecycle's deliveries before anything is admitted (start subscribes synchronously).
       void session.start(made);
@@ -259,11 +289,22 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           recovered: restored.recovery.length,
         });
     }
+    void readiness.check();
+    // issue 15: our own refusals of an agent's message_send are recorded on the wakes it is handling.
+    subs.push(
+      mcp.toolCalls$.subscribe((c) => {
+        if (c.tool !== TOOL_MESSAGE_SEND || !(SEND_REFUSAL_CODES as readonly string[]).includes(c.outcome)) return;
+        const code = c.outcome as SendRefusalCode;
+        for (const token of wakes.onSendRefused(c.agentId, code, `the agent's ${TOOL_MESSAGE_SEND} was refused`))
+          out.wake(token);
+      }),
+    );
 
     const api = createDaemonApi({
       store,
       conversations,
-      agents: () => config.agents.map((a) => toAgent(a, agentState(a))),
+      agents: () => config.agents.map((a) => toAgent(a, agentState(a), agentMore(a))),
+      checkAgents: (agentId) => readiness.check(agentId),
       agentName,
       settings: () => settings.current,
       updateSettings: (patch) => settings.update(patch),

@@ -5,7 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import type { ApiResult, Message, Wake } from '../../shared/api/contract.js';
+import { readinessFix, readinessLabel } from '../../shared/agent-readiness.js';
+import type { Agent, ApiResult, Message, Wake } from '../../shared/api/contract.js';
 import { parseTarget } from '../../shared/target.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
 import { connectDaemon, type DaemonClient } from './daemon-client.js';
@@ -43,6 +44,7 @@ const OPTIONS = {
   limit: { type: 'string' },
   create: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  check: { type: 'boolean' },
 } as const;
 
 function parse(argv: readonly string[], allowed: ReadonlyArray<keyof typeof OPTIONS>) {
@@ -227,6 +229,42 @@ async function messages(argv: readonly string[], io: CliIo): Promise<number> {
   });
 }
 
+/** issue 15 (DESIGN.md "More CLI"): the fields of `agents --json`, the fix in English. */
+export function agentJson(a: Agent) {
+  const r = a.readiness;
+  const state = r?.state ?? 'starting';
+  const auth = a.auth ?? 'cli-login';
+  return {
+    id: a.id,
+    name: a.name,
+    runtime: a.runtime,
+    state,
+    ready: r?.ready ?? false,
+    reason: r?.reason ?? null,
+    fix: readinessFix(state, 'en', { runtime: a.runtime, auth, restart: r?.restart ?? null }),
+    cliVersion: r?.cliVersion ?? null,
+    cwd: a.cwd ?? null,
+    permissions: a.permissions ?? 'read-only',
+  };
+}
+
+async function agentsCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const values = parse(argv, ['data-dir', 'json', 'check']);
+  const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : defaultDataDir();
+  return withDaemon(dataDir, io, async (client) => {
+    const r = values.check === true ? await client.call('agents.check', {}) : await client.call('agents.list', {});
+    if (!r.ok) return failed(io, r);
+    const rows = r.value.map(agentJson);
+    if (values.json === true) io.out(JSON.stringify(rows));
+    else
+      for (const a of rows)
+        io.out(
+          `${a.id}  ${a.runtime}  ${readinessLabel(a.state, 'en')}${a.cliVersion === null ? '' : `  ${a.cliVersion}`}${a.fix === null ? '' : `  — ${a.fix}`}`,
+        );
+    return 0;
+  });
+}
+
 async function serve(argv: readonly string[], deps: CliDeps): Promise<number> {
   const values = parse(argv, ['data-dir', 'port']);
   const dataDir = dataDirOf(values);
@@ -270,6 +308,8 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
         return await messages(rest, io);
       case 'agent':
         return await agentCommand(rest, { io });
+      case 'agents':
+        return await agentsCommand(rest, io);
       default:
         io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
         return 2;
@@ -289,5 +329,6 @@ const USAGE_TEXT = `Usage:
                                                     a channel that does not exist is an error unless --create
   agentteam wakes [--data-dir DIR] --json [--target T] [--limit N]    one JSON array, one object per wake
   agentteam messages [--data-dir DIR] --target '#general' --json [--limit N]
+  agentteam agents [--data-dir DIR] [--json] [--check]   each agent's runtime, readiness and the fix (--check: re-check now)
 ${AGENT_USAGE}
 --data-dir defaults to the app's data folder`;

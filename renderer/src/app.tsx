@@ -8,6 +8,7 @@ import type { Agent, Alert, ApiEvent, ClientApi, Conversation, Settings, Wake } 
 import { pickTransport, type Transport } from './api/pick-transport.js';
 import type { ConnectionState } from './api/ws-client.js';
 import { AgentsPage } from './components/agents-page.js';
+import { AgentDetail } from './components/agent-detail.js';
 import { ConversationView } from './components/conversation-view.js';
 import { Inspector } from './components/inspector.js';
 import { SettingsView } from './components/settings-view.js';
@@ -258,6 +259,19 @@ function Connected({
             onDismissAlert={(id) => setDismissed((d) => new Set(d).add(id))}
           />
         )}
+        {view.kind === 'agent' &&
+          (() => {
+            const agent = agents.find((a) => a.id === view.agentId);
+            return agent === undefined ? null : (
+              <AgentDetail
+                api={api}
+                agent={agent}
+                language={language}
+                onMessage={(id) => void openConversation(`dm:@${id}`)}
+                onOpenWake={(token) => setInspecting(token)}
+              />
+            );
+          })()}
         {view.kind === 'agents' && (
           <AgentsPage agents={agents} language={language} onMessage={(id) => void openConversation(`dm:@${id}`)} />
         )}

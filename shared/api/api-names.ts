@@ -14,6 +14,7 @@ export const API_CALL_NAMES = [
   'wakes.list',
   'wakes.inspect',
   'agents.list',
+  'agents.check',
   'settings.get',
   'settings.update',
 ] as const;

@@ -4,6 +4,7 @@
  * WebSocket bridge of `agentteam serve`. Channel names are `agentteam:<domain>.<verb>`.
  */
 import { z } from 'zod';
+import { AUTH_MODES, READINESS_STATES } from '../agent-readiness.js';
 import { ChannelSettingsSchema, PROMPT_LANGUAGES } from '../config.js';
 import { RUNTIMES, WAKE_STATUSES } from '../wake-status.js';
 import type { ApiCallName, ApiEventName } from './api-names.js';
@@ -89,6 +90,19 @@ const PromptInputSchema = z.object({
   at: Iso,
 });
 
+/** issue 15: whether the agent can take work, checked without a model call (CLI found, signed in or a key). */
+const AgentReadinessSchema = z.object({
+  state: z.enum(READINESS_STATES),
+  ready: z.boolean(),
+  /** Why not ready, from the failure vocabulary (`auth_required`, `cli_missing`, `cli_exited`), else null. */
+  reason: z.string().nullable(),
+  cliVersion: z.string().nullable(),
+  /** A short credential-free note (e.g. the sign-in method). */
+  detail: z.string().nullable(),
+  restart: z.object({ attempt: z.number().int(), cap: z.number().int() }).nullable(),
+  checkedAt: Iso.nullable(),
+});
+
 const AgentSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -96,6 +110,13 @@ const AgentSchema = z.object({
   model: z.string().nullable(),
   state: z.enum(['starting', 'idle', 'busy', 'stopped', 'crashed']),
   demo: z.boolean(),
+  /** issue 15 (optional so older producers still parse). */
+  readiness: AgentReadinessSchema.optional(),
+  /** The agent's workspace, absolute. */
+  cwd: z.string().optional(),
+  auth: z.enum(AUTH_MODES).optional(),
+  /** From the agent's config when set (approvals), else `read-only`. */
+  permissions: z.string().optional(),
 });
 
 const AlertSchema = z.object({
@@ -199,6 +220,8 @@ export const apiCalls = {
     z.object({ wake: WakeSchema, events: z.array(WakeEventSchema), promptInputs: z.array(PromptInputSchema) }),
   ),
   'agents.list': call(Empty, z.array(AgentSchema)),
+  /** issue 15: re-checks readiness now (all agents, or one), without a model call. */
+  'agents.check': call(z.object({ agentId: z.string().min(1).max(64).optional() }).strict(), z.array(AgentSchema)),
   'settings.get': call(Empty, SettingsSchema),
   'settings.update': call(
     z
@@ -238,6 +261,7 @@ export type Wake = z.infer<typeof WakeSchema>;
 export type WakeEvent = z.infer<typeof WakeEventSchema>;
 export type PromptInput = z.infer<typeof PromptInputSchema>;
 export type Agent = z.infer<typeof AgentSchema>;
+export type AgentReadiness = z.infer<typeof AgentReadinessSchema>;
 export type Alert = z.infer<typeof AlertSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;
 

@@ -70,6 +70,11 @@ export function toPromptInput(p: PromptInputRecord): PromptInput {
   };
 }
 
-export function toAgent(a: AgentConfig, state: Agent['state']): Agent {
-  return { id: a.id, name: a.name, runtime: a.runtime, model: a.model, state, demo: a.runtime === 'demo' };
+/** `more`: issue 15's readiness, workspace, sign-in mode and permissions, when the caller knows them. */
+export function toAgent(
+  a: AgentConfig,
+  state: Agent['state'],
+  more: Partial<Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'permissions'>> = {},
+): Agent {
+  return { id: a.id, name: a.name, runtime: a.runtime, model: a.model, state, demo: a.runtime === 'demo', ...more };
 }

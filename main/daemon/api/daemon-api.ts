@@ -13,6 +13,8 @@ export interface DaemonApiDeps {
   readonly store: Store;
   readonly conversations: ConversationService;
   readonly agents: () => Agent[];
+  /** issue 15: re-checks readiness (all agents, or one); rejects an unknown id with `invalid_request`. */
+  readonly checkAgents?: (agentId?: string) => Promise<void>;
   readonly agentName: (agentId: string) => string;
   readonly settings: () => Settings;
   readonly updateSettings: (patch: {
@@ -69,6 +71,12 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       };
     },
     'agents.list': async () => d.agents(),
+    'agents.check': async ({ agentId }) => {
+      if (agentId !== undefined && !d.agents().some((a) => a.id === agentId))
+        throw new ApiError('invalid_request', `There is no agent "${agentId}"; see agentteam.json.`);
+      await d.checkAgents?.(agentId);
+      return d.agents();
+    },
     'settings.get': async () => d.settings(),
     'settings.update': async (patch) => d.updateSettings(patch),
   };

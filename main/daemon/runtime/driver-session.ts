@@ -4,6 +4,7 @@
  * driver opens on it (submit, interrupt, close). See runtime-driver.ts for the driver itself.
  */
 import type { SchedulerLike } from 'rxjs';
+import type { FailureReason } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { RuntimeProcess } from './runtime-process.js';
 
@@ -23,6 +24,8 @@ export type DriverEvent =
       readonly type: 'turn_ended';
       readonly outcome: 'completed' | 'failed' | 'interrupted';
       readonly error: string | null;
+      /** issue 15: the failure's reason when the wire names it; else the skeleton classifies `error`. */
+      readonly reason?: FailureReason;
     };
 
 /** A wire operation's outcome: errors are values at this boundary. */

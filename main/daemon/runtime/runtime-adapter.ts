@@ -7,7 +7,7 @@
  * rune counts of local text, tool names and bounded error details, never the text itself.
  */
 import type { Observable } from 'rxjs';
-import type { RuntimeKind } from '../../../shared/wake-status.js';
+import type { FailureReason, RuntimeKind } from '../../../shared/wake-status.js';
 
 export type RuntimeEvent =
   /** The runtime accepted its session and can take deliveries. */
@@ -34,7 +34,7 @@ export type RuntimeEvent =
    */
   | { readonly type: 'context_reset'; readonly cause: ContextResetCause }
   /** A runtime/provider error, bounded detail (≤ DETAIL_MAX chars, diagnostics.ts). */
-  | { readonly type: 'runtime_error'; readonly detail: string }
+  | { readonly type: 'runtime_error'; readonly detail: string; readonly reason?: FailureReason }
   /** The runtime process (or in-process agent) ended; `expected` when stop() asked for it. */
   | { readonly type: 'exit'; readonly code: number | null; readonly signal: string | null; readonly expected: boolean }
   | { readonly type: 'restart_scheduled'; readonly attempt: number; readonly delayMs: number }
@@ -62,7 +62,13 @@ export interface TurnBoundaryHost {
 
 export type StartResult =
   | { readonly ok: true; readonly sessionId: string | null; readonly resumed: boolean }
-  | { readonly ok: false; readonly code: 'spawn_failed' | 'start_timeout' | 'exited'; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly code: 'spawn_failed' | 'start_timeout' | 'exited';
+      readonly message: string;
+      /** issue 15: why, from the closed vocabulary (`cli_missing` for a command not found). */
+      readonly reason?: FailureReason;
+    };
 
 export type DeliverResult =
   | { readonly ok: true }

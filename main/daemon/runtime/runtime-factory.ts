@@ -9,6 +9,9 @@ import type { DaemonLog } from '../daemon-types.js';
 import { agentToolsEnv } from '../mcp/agent-tools-env.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';
 import { agentProviderFromEnv } from './agent-provider.js';
+import { prepareCodexSignIn } from './auth/codex-auth.js';
+import { prepareOpencodeSignIn } from './auth/opencode-auth.js';
+import { currentPersonProfile, type PersonProfile } from './auth/person-profile.js';
 import { ClaudeDriver } from './claude-code/claude-driver.js';
 import { CodexDriver } from './codex/codex-driver.js';
 import { DemoRuntime } from './demo/demo-runtime.js';
@@ -36,6 +39,8 @@ export interface RuntimeDeps {
   readonly log?: DaemonLog;
   /** Where spawned runtime processes are recorded for the next daemon to reap (issue 16 "No orphans"). */
   readonly pids?: RuntimePidRecorder;
+  /** issue 15: whose CLI sign-in `auth: "cli-login"` reuses; default this process's user. */
+  readonly person?: PersonProfile;
 }
 
 export type RuntimeAdapterResult =
@@ -98,6 +103,8 @@ function driverFor(
       runtimeDir,
       projectRoot: deps.projectRoot,
       threadContract: deps.threadContractText ?? null,
+      auth: agent.auth,
+      ...(deps.person === undefined ? {} : { person: deps.person }),
     });
   const common = {
     agentId: agent.id,
@@ -109,11 +116,23 @@ function driverFor(
     mcp: { url: deps.mcp.url, token: deps.mcp.token },
     model,
   };
-  return kind === 'codex'
-    ? new CodexDriver({
-        ...common,
-        provider: agentProviderFromEnv(agent.env),
-        developerInstructions: deps.threadContractText ?? null,
-      })
-    : new OpencodeDriver({ ...common, provider: agentProviderFromEnv(agent.env) });
+  // issue 15: the person's login file is linked in (cli-login), never copied (auth/*.ts).
+  const person = deps.person ?? currentPersonProfile();
+  if (kind === 'codex') {
+    const provider = agentProviderFromEnv(agent.env);
+    return new CodexDriver({
+      ...common,
+      provider:
+        provider !== null && provider.apiKeyEnv === null && agent.auth === 'cli-login'
+          ? { ...provider, requiresOpenaiAuth: true }
+          : provider,
+      developerInstructions: deps.threadContractText ?? null,
+      signIn: (codexHome) => prepareCodexSignIn(codexHome, agent.auth, person),
+    });
+  }
+  return new OpencodeDriver({
+    ...common,
+    provider: agentProviderFromEnv(agent.env),
+    signIn: (dataDir) => prepareOpencodeSignIn(dataDir, agent.auth, person),
+  });
 }

@@ -18,8 +18,9 @@
  * Runtime text is never a message (contract §6.1, §6.5): local text leaves here as counts.
  */
 import { asyncScheduler, firstValueFrom, from, map, race, timer, type SchedulerLike, type Subscription } from 'rxjs';
-import type { RuntimeKind } from '../../../shared/wake-status.js';
+import type { FailureReason, RuntimeKind } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
+import { classifyRuntimeFailure } from './failure-classifier.js';
 import { PromptQueue } from './prompt-queue.js';
 import { boundedDetail, textMetrics } from '../diagnostics.js';
 import type { DeliverResult, RuntimeAdapter, StartResult, TurnBoundaryHost } from './runtime-adapter.js';
@@ -115,7 +116,18 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     if (this.#stopping)
       return { ok: false, code: 'exited', message: 'internal: this runtime adapter was stopped; build a new one' };
     this.#supervisor.reset();
-    return this.#launch(false);
+    const res = await this.#launch(false);
+    // issue 15: a start failure carries its reason (a missing command is `cli_missing`).
+    if (!res.ok && res.reason === undefined) {
+      const reason = classifyRuntimeFailure(res.message);
+      return { ...res, reason: reason === 'cli_missing' || reason === 'auth_required' ? reason : 'cli_exited' };
+    }
+    return res;
+  }
+
+  /** The restart cap (issue 15: "Restarting (n of cap)"). */
+  get restartCap(): number {
+    return (this.#o.restartPolicy ?? DEFAULT_RESTART_POLICY).maxRestarts;
   }
 
   async deliver(text: string): Promise<DeliverResult> {
@@ -303,7 +315,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
         if (e.text !== '') this.#events.emit(generation, { type: 'local_text', ...textMetrics(e.text) });
         return;
       case 'turn_ended':
-        void this.#onTurnEnded(generation, e.outcome, e.error);
+        void this.#onTurnEnded(generation, e.outcome, e.error, e.reason);
         return;
       case 'context_reset':
         // issue 16: the host recovers what the runtime had been shown (contract §6.6).
@@ -312,10 +324,17 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     }
   }
 
-  async #onTurnEnded(g: number, outcome: 'completed' | 'failed' | 'interrupted', error: string | null): Promise<void> {
+  async #onTurnEnded(
+    g: number,
+    outcome: 'completed' | 'failed' | 'interrupted',
+    error: string | null,
+    reason?: FailureReason,
+  ): Promise<void> {
     const d = this.driver;
-    if (outcome === 'failed')
-      this.#events.emit(g, { type: 'runtime_error', detail: boundedDetail(error ?? `the ${d.label} turn failed`) });
+    if (outcome === 'failed') {
+      const detail = boundedDetail(error ?? `the ${d.label} turn failed`);
+      this.#events.emit(g, { type: 'runtime_error', detail, reason: reason ?? classifyRuntimeFailure(detail) });
+    }
     if (outcome !== 'completed' || (d.finalCheck === 'in_turn' && this.#asked)) {
       this.#endTurn(g, outcome === 'failed' ? 'error' : outcome);
       this.#queue.turnEnded();
@@ -430,6 +449,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
       this.#events.emit(generation, {
         type: 'runtime_error',
         detail: boundedDetail(`${this.driver.label} exited during a turn (code ${exit.code}, signal ${exit.signal})`),
+        reason: 'cli_exited',
       });
     this.#turnOpen = false;
     this.#events.emit(generation, { type: 'exit', code: exit.code, signal: exit.signal, expected });

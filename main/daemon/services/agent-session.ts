@@ -26,6 +26,7 @@ import { Subscription, filter } from 'rxjs';
 import type { Agent } from '../../../shared/api/contract.js';
 import { LOCAL_CHANNEL } from '../../../shared/config.js';
 import type { HookBus } from '../bus/hook-bus.js';
+import type { FailureReason } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
 import type { RuntimeAdapter, RuntimeEventEnvelope, TurnBoundaryHost } from '../runtime/runtime-adapter.js';
 import type { RecoveryCause, RecoveryFrontier } from '../wake/pending-delivery.js';
@@ -60,6 +61,8 @@ export interface AgentSessionPorts {
   onRuntimeDown(detail: string): void;
   /** The agent's state changed. */
   onState(state: Agent['state']): void;
+  /** issue 15: a restart was scheduled (its attempt number), or the runtime is up again (null). */
+  onRestart?(attempt: number | null): void;
 }
 
 export interface AgentSessionOptions {
@@ -89,6 +92,9 @@ export class AgentSession {
   #lastError: string | null = null;
   /** issue 16: the running turn's context was reset; its error end is that reset, not a runtime error. */
   #resetInTurn = false;
+  /** issue 15: the reason of `#lastError`, and why the runtime is down (deliveries then fail with it). */
+  #lastReason: FailureReason | null = null;
+  #downReason: FailureReason | null = null;
   #ready: Promise<boolean> = Promise.resolve(false);
   #stopped = false;
 
@@ -155,6 +161,7 @@ export class AgentSession {
           code: res.code,
           message: res.message,
         });
+        this.#downReason = res.reason ?? 'cli_exited';
         this.#down(res.message);
       }
       return res.ok;
@@ -183,7 +190,12 @@ export class AgentSession {
     const { bus, agentId, lifecycle } = this.#o;
     switch (e.type) {
       case 'ready':
+        this.#downReason = null;
+        this.#o.ports.onRestart?.(null);
         this.#setState('idle');
+        return;
+      case 'restart_scheduled':
+        this.#o.ports.onRestart?.(e.attempt);
         return;
       case 'turn_start': {
         const turnId = `turn_${randomUUID()}`;
@@ -253,6 +265,7 @@ export class AgentSession {
       }
       case 'runtime_error':
         this.#lastError = e.detail;
+        this.#lastReason = e.reason ?? null;
         return;
       case 'final_check': {
         const injection = this.#lastInjection;
@@ -274,25 +287,32 @@ export class AgentSession {
             agentId,
             this.#lifeGen,
             this.#lastError ?? (e.outcome === 'interrupted' ? 'the turn was interrupted' : 'the runtime turn failed'),
+            { reason: this.#lastReason ?? 'runtime_error' },
           );
         this.#lastError = null;
+        this.#lastReason = null;
         return;
       }
       case 'exit': {
-        if (e.expected) return;
+        // A process that never became ready is a failed start, reported by the start itself
+        // (issue 15: a missing CLI must fail its wakes with `cli_missing`, not hold them queued).
+        if (e.expected || this.#adapterGen === -1) return;
         const detail =
           this.#lastError ??
           `the ${this.#adapter?.runtime ?? 'agent'} runtime exited unexpectedly (${e.signal ?? `code ${e.code ?? '?'}`})`;
+        const reason = this.#lastReason ?? 'cli_exited';
         this.#lastError = null;
+        this.#lastReason = null;
         this.#resetInTurn = false;
         // issue 16: the replacement recovers the runtime-visible rows (§6.6); nothing is failed for the crash itself.
-        lifecycle.onProcessExited(agentId, this.#lifeGen, detail);
+        lifecycle.onProcessExited(agentId, this.#lifeGen, detail, reason);
         return;
       }
       case 'gave_up': {
         const detail = `the runtime crashed ${e.restarts} times and is no longer restarted`;
+        this.#downReason = 'cli_exited';
         // No replacement comes: the rows that waited for one end `failed` now (§9.2).
-        lifecycle.onRuntimeError(agentId, this.#lifeGen, detail, { processExited: true });
+        lifecycle.onRuntimeError(agentId, this.#lifeGen, detail, { processExited: true, reason: 'cli_exited' });
         this.#down(detail);
         return;
       }
@@ -330,14 +350,28 @@ export class AgentSession {
     const tokens = d.wakes.map((w) => w.wakeToken);
     const text = ports.renderDelivery(d, this.#delivered ? 'wake' : 'fresh');
     if (text === null) {
-      lifecycle.onDeliveryFailed(agentId, d.generation, tokens, 'the delivery prompt could not be built');
+      lifecycle.onDeliveryFailed(
+        agentId,
+        d.generation,
+        tokens,
+        'the delivery prompt could not be built',
+        'runtime_error',
+      );
       return;
     }
     this.#delivered = true;
     ports.recordPromptInput({ agentId, kind: 'delivery', wakeTokens: tokens, text });
     const res = await adapter.deliver(text);
     if (res.ok) lifecycle.onDelivered(agentId, d.generation, tokens);
-    else lifecycle.onDeliveryFailed(agentId, d.generation, tokens, res.message);
+    // issue 15: a runtime that is down fails the delivery with the reason it went down for.
+    else
+      lifecycle.onDeliveryFailed(
+        agentId,
+        d.generation,
+        tokens,
+        res.message,
+        res.code === 'not_running' ? (this.#downReason ?? 'cli_exited') : 'cli_exited',
+      );
   }
 
   #down(detail: string): void {

@@ -28,8 +28,8 @@ export class ApiEvents {
     this.#events.next({ name: 'message.stored', payload: toMessage(m, reactions) });
   }
 
-  agent(agent: AgentConfig, state: Agent['state']): void {
-    this.#events.next({ name: 'agent.updated', payload: toAgent(agent, state) });
+  agent(agent: AgentConfig, state: Agent['state'], more: Parameters<typeof toAgent>[2] = {}): void {
+    this.#events.next({ name: 'agent.updated', payload: toAgent(agent, state, more) });
   }
 
   alert(alert: Alert): void {

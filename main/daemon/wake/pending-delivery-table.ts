@@ -7,10 +7,12 @@
  * Process generations tag everything a runtime reports, so a stale event from an older
  * process (or one reported after cleanup) can never settle or recreate a row (§6.2, §9.4).
  */
+import type { FailureReason } from '../../../shared/wake-status.js';
 import type { TargetKey } from '../../../shared/target.js';
 import {
   isRecoveryMessage,
   PendingDelivery,
+  failureReasonOf,
   type RecoveryCause,
   type FinalCheckGroup,
   type RecoveryFrontier,
@@ -210,10 +212,15 @@ export class PendingDeliveryTable {
    * later boundary can reclassify them. When the process exited, nothing more is admitted
    * until `processReplaced`.
    */
-  runtimeError(generation: number, detail: string, processExited: boolean): readonly TableEffect[] {
+  runtimeError(
+    generation: number,
+    detail: string,
+    processExited: boolean,
+    reason: FailureReason | null = null,
+  ): readonly TableEffect[] {
     if (generation !== this.#generation) return NONE;
     const effects: TableEffect[] = [];
-    for (const row of [...this.#rows.values()]) this.#end(row, { status: 'failed', reason: null, detail }, effects);
+    for (const row of [...this.#rows.values()]) this.#end(row, { status: 'failed', reason, detail }, effects);
     this.#scope = new Set();
     if (processExited) this.#accepting = false;
     this.#admit(effects);
@@ -227,12 +234,12 @@ export class PendingDeliveryTable {
    * runtime cannot loop); every other row waits for the replacement, which recovers the
    * runtime-visible ones (§6.6) and re-offers the rest — none is failed for the crash.
    */
-  processExited(generation: number, detail: string): readonly TableEffect[] {
+  processExited(generation: number, detail: string, reason: FailureReason = 'cli_exited'): readonly TableEffect[] {
     if (generation !== this.#generation) return NONE;
     const effects: TableEffect[] = [];
     for (const row of [...this.#rows.values()]) {
       if (this.#visible.has(row.wakeToken) && isRecoveryMessage(row.messageId))
-        this.#end(row, { status: 'failed', reason: 'cli_exited', detail }, effects);
+        this.#end(row, { status: 'failed', reason, detail }, effects);
     }
     this.#scope = new Set();
     this.#accepting = false;
@@ -294,7 +301,11 @@ export class PendingDeliveryTable {
       if (isRecoveryMessage(row.messageId)) {
         this.#end(
           row,
-          { status: 'failed', reason: cause, detail: `the recovery continuation was interrupted too (${cause})` },
+          {
+            status: 'failed',
+            reason: failureReasonOf(cause),
+            detail: `the recovery continuation was interrupted too (${cause})`,
+          },
           effects,
         );
         continue;

@@ -2,6 +2,7 @@
  * Pending delivery rows (contract §9.1) and the values the pure table hands back.
  * No I/O here: these are plain data shared by the table, the lifecycle service and tests.
  */
+import type { FailureReason } from '../../../shared/wake-status.js';
 import type { TargetKey } from '../../../shared/target.js';
 
 /** contract §9.1: workflow callbacks, system and reaction signals are `signal_only`. */
@@ -56,12 +57,8 @@ export type NoReplyReason = 'no_reply' | 'signal_only';
 
 export type TerminalOutcome =
   | { readonly status: 'reply_sent'; readonly reason: null; readonly detail: string | null }
-  | {
-      readonly status: 'failed';
-      /** From the closed vocabulary of DESIGN.md (e.g. `daemon_restarted`); null when unclassified. */
-      readonly reason: FailedReason | null;
-      readonly detail: string;
-    }
+  /** issue 15: `reason` from the closed vocabulary (shared/wake-status.ts FAILURE_REASONS). */
+  | { readonly status: 'failed'; readonly reason: FailureReason | null; readonly detail: string }
   | {
       readonly status: 'completed_without_visible_reply';
       readonly reason: NoReplyReason;
@@ -106,8 +103,12 @@ export const RECOVERY_CAUSES = [
 ] as const;
 export type RecoveryCause = (typeof RECOVERY_CAUSES)[number];
 
-/** `failed` reasons this layer gives (DESIGN.md: one closed vocabulary, shared with the runtimes' own). */
-export type FailedReason = RecoveryCause | 'cli_exited' | (string & {});
+/** The `failed` reason (shared/wake-status.ts FAILURE_REASONS) of a wake whose recovery was itself interrupted. */
+export function failureReasonOf(cause: RecoveryCause): FailureReason {
+  if (cause === 'daemon_restarted') return 'daemon_restarted';
+  if (cause === 'process_replaced') return 'cli_exited';
+  return 'context_overflow';
+}
 
 /** Message ids of synthetic recovery continuations (contract §6.6), never a stored message. */
 export const RECOVERY_MESSAGE_PREFIX = 'msg_recovery_';

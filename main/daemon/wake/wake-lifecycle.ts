@@ -8,7 +8,7 @@
 import { Subject, type Observable } from 'rxjs';
 import type { PromptLanguage } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
-import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
+import type { FailureReason, RuntimeKind, SendRefusalCode, WakeStatus } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
 import { boundedDetail, textMetrics } from '../diagnostics.js';
 import type { WakeMetrics } from '../metrics/wake-metrics.js';
@@ -102,6 +102,8 @@ export interface SendResult {
 interface AgentSlot {
   profile: AgentProfile;
   readonly table: PendingDeliveryTable;
+  /** issue 15: the last refused `message_send` seen while each wake was being handled. */
+  readonly refusals: Map<string, SendRefusalCode>;
 }
 
 export class WakeLifecycle {
@@ -133,7 +135,7 @@ export class WakeLifecycle {
       return;
     }
     const capacity = this.#o.defaultCapacity ?? DEFAULT_PENDING_CAPACITY;
-    this.#agents.set(profile.agentId, { profile, table: new PendingDeliveryTable(capacity) });
+    this.#agents.set(profile.agentId, { profile, table: new PendingDeliveryTable(capacity), refusals: new Map() });
   }
 
   /**
@@ -297,12 +299,41 @@ export class WakeLifecycle {
   }
 
   /** The adapter could not write these rows into the runtime: they fail (§9.2 runtime error, scoped to them). */
-  onDeliveryFailed(agentId: string, generation: number, wakeTokens: readonly string[], detail: string): void {
+  onDeliveryFailed(
+    agentId: string,
+    generation: number,
+    wakeTokens: readonly string[],
+    detail: string,
+    reason: FailureReason = 'runtime_error',
+  ): void {
     const slot = this.#slot(agentId);
     if (generation !== slot.table.generation) return;
     for (const token of wakeTokens) {
-      this.#apply(slot, slot.table.terminate(token, { status: 'failed', reason: null, detail: boundedDetail(detail) }));
+      this.#apply(slot, slot.table.terminate(token, { status: 'failed', reason, detail: boundedDetail(detail) }));
     }
+  }
+
+  /**
+   * issue 15: our own refusal of the agent's `message_send` (`rate_limited`, `out_of_scope`,
+   * `content_too_large`) is recorded on the wakes its runtime is handling now, and a wake that
+   * then ends without a reply names it in its detail.
+   */
+  onSendRefused(agentId: string, code: SendRefusalCode, message: string): readonly string[] {
+    const slot = this.#agents.get(agentId);
+    if (slot === undefined) return [];
+    const tokens: string[] = [];
+    for (const row of slot.table.rows()) {
+      if (!slot.table.isVisible(row.wakeToken)) continue;
+      slot.refusals.set(row.wakeToken, code);
+      this.#o.journal.appendWakeEvent({
+        wakeToken: row.wakeToken,
+        kind: 'alert',
+        reason: code,
+        detail: boundedDetail(`message_send refused: ${code}: ${message}`),
+      });
+      tokens.push(row.wakeToken);
+    }
+    return tokens;
   }
 
   /**
@@ -347,10 +378,18 @@ export class WakeLifecycle {
     agentId: string,
     generation: number,
     detail: string,
-    options: { readonly processExited?: boolean } = {},
+    options: { readonly processExited?: boolean; readonly reason?: FailureReason } = {},
   ): void {
     const slot = this.#slot(agentId);
-    this.#apply(slot, slot.table.runtimeError(generation, boundedDetail(detail), options.processExited ?? false));
+    this.#apply(
+      slot,
+      slot.table.runtimeError(
+        generation,
+        boundedDetail(detail),
+        options.processExited ?? false,
+        options.reason ?? 'runtime_error',
+      ),
+    );
   }
 
   /**
@@ -359,9 +398,9 @@ export class WakeLifecycle {
    * recovery rows (never recovered twice) end `failed` now. When no replacement comes (the
    * runtime gave up), `onRuntimeError` fails what is left.
    */
-  onProcessExited(agentId: string, generation: number, detail: string): void {
+  onProcessExited(agentId: string, generation: number, detail: string, reason?: FailureReason): void {
     const slot = this.#slot(agentId);
-    this.#apply(slot, slot.table.processExited(generation, boundedDetail(detail)));
+    this.#apply(slot, slot.table.processExited(generation, boundedDetail(detail), reason));
   }
 
   /**
@@ -518,7 +557,16 @@ export class WakeLifecycle {
           this.#publish(slot, row, 'final_check_sent', null, null, null);
           break;
         case 'terminal': {
-          const { status, reason, detail } = effect.outcome;
+          const { status, reason } = effect.outcome;
+          // issue 15: a wake that ends without a reply after a refused send says which refusal happened.
+          const refusal = slot.refusals.get(row.wakeToken);
+          slot.refusals.delete(row.wakeToken);
+          const detail =
+            refusal !== undefined && status !== 'reply_sent'
+              ? boundedDetail(
+                  `message_send refused: ${refusal}${effect.outcome.detail ? `; ${effect.outcome.detail}` : ''}`,
+                )
+              : effect.outcome.detail;
           this.#o.correlation?.release(row.wakeToken);
           // The journal is the durable half of "one terminal per wake, ever" (§6.2).
           const event: WakeJournalEvent = {

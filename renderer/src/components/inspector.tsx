@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ApiResponse, ClientApi, Wake } from '../../../shared/api/contract.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
+import { FailureDetails } from './failure-details.js';
 import { alertKindOfEvent, alertKindText, chipKind, chipText } from '../status/wake-chips.js';
 
 export interface InspectorProps {
@@ -61,7 +62,6 @@ export function Inspector({ api, wakeToken, wake, language, onClose }: Inspector
   }, [onClose]);
 
   const shown = data?.wake ?? wake;
-  const failureDetail = shown?.status === 'failed' ? (shown.detail ?? shown.reason) : null;
   return (
     <aside className="inspector" aria-labelledby="inspector-title" data-wake={wakeToken}>
       <header className="inspector-head">
@@ -92,12 +92,7 @@ export function Inspector({ api, wakeToken, wake, language, onClose }: Inspector
           </dd>
         </dl>
       )}
-      {failureDetail !== null && failureDetail !== undefined && (
-        <details className="failure-details">
-          <summary>{copy(language, 'inspector.details')}</summary>
-          <pre>{failureDetail}</pre>
-        </details>
-      )}
+      {shown !== undefined && <FailureDetails wake={shown} language={language} />}
       <h3>{copy(language, 'inspector.timeline')}</h3>
       {data === null && error === null && <p>{copy(language, 'inspector.loading')}</p>}
       {data !== null && (

@@ -3,10 +3,14 @@ import { useState } from 'react';
 import type { Agent, Conversation } from '../../../shared/api/contract.js';
 import { groupConversations } from '../conversations/conversation-groups.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
+import { runtimeLabel } from '../../../shared/agent-readiness.js';
+import { agentReadinessText } from './agent-detail.js';
 
 export type View =
   | { readonly kind: 'conversation'; readonly target: string }
   | { readonly kind: 'agents' }
+  /** issue 17: one agent's detail (agent-detail.tsx). */
+  | { readonly kind: 'agent'; readonly agentId: string }
   | { readonly kind: 'settings' };
 
 export interface SidebarProps {
@@ -111,17 +115,36 @@ export function Sidebar({ conversations, agents, view, language, onSelect, onCre
         </button>
       </h2>
       <ul className="agent-states">
-        {agents.map((a) => (
-          <li key={a.id} className={`agent-state state-${a.state}`} data-agent={a.id}>
-            <span className="state-dot" aria-hidden="true">
-              {a.state === 'busy' ? '●' : a.state === 'idle' ? '○' : '◌'}
-            </span>
-            <span className="agent-name">{a.name}</span>{' '}
-            <span className="agent-state-text">
-              ({a.demo ? t('agent.demo') : copy(language, `agent.state.${a.state}`)})
-            </span>
-          </li>
-        ))}
+        {agents.map((a) => {
+          // issue 15/17: runtime and readiness on the row (busy shows as the state), the row opens the detail.
+          const readiness = agentReadinessText(a, language);
+          const ready = a.readiness?.ready ?? a.state !== 'crashed';
+          return (
+            <li
+              key={a.id}
+              className={`agent-state state-${a.state}`}
+              data-agent={a.id}
+              data-readiness={a.readiness?.state}
+            >
+              <button
+                type="button"
+                className="nav-item agent-row"
+                aria-current={view.kind === 'agent' && view.agentId === a.id ? 'page' : undefined}
+                onClick={() => onSelect({ kind: 'agent', agentId: a.id })}
+                title={readiness.fix ?? undefined}
+              >
+                <span className="state-dot" aria-hidden="true">
+                  {!ready ? '⚠' : a.state === 'busy' ? '●' : a.state === 'idle' ? '○' : '◌'}
+                </span>
+                <span className="agent-name">{a.name}</span>{' '}
+                <span className="agent-runtime">{a.demo ? t('agent.demo') : runtimeLabel(a.runtime)}</span>{' '}
+                <span className="agent-state-text">
+                  {a.state === 'busy' && ready ? copy(language, 'agent.state.busy') : readiness.label}
+                </span>
+              </button>
+            </li>
+          );
+        })}
       </ul>
       <button
         type="button"

@@ -14,6 +14,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
+import type { AuthMode } from '../../../../shared/agent-readiness.js';
+import type { PersonProfile } from '../auth/person-profile.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
 import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
 import { initialTurnState, mapClaudeEvent } from './claude-event-mapper.js';
@@ -39,6 +41,9 @@ export interface ClaudeDriverOptions extends AgentLaunchOptions {
   readonly processEnv?: Readonly<Record<string, string | undefined>>;
   /** How long the CLI may take to answer `initialize`. */
   readonly startTimeoutMs?: number;
+  /** issue 15: sign-in mode and the person whose sign-in is reused (claude-auth.ts). */
+  readonly auth?: AuthMode;
+  readonly person?: PersonProfile;
 }
 
 const STOP_HOOK_ID = 'agentteam_stop';
@@ -71,6 +76,8 @@ export class ClaudeDriver implements RuntimeDriver {
       processEnv: o.processEnv ?? process.env,
       projectRoot: o.projectRoot,
       threadContract: o.threadContract ?? null,
+      ...(o.auth === undefined ? {} : { auth: o.auth }),
+      ...(o.person === undefined ? {} : { person: o.person }),
     });
     mkdirSync(launch.home, { recursive: true, mode: 0o700 });
     mkdirSync(launch.configDir, { recursive: true, mode: 0o700 });

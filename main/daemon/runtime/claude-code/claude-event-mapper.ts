@@ -24,7 +24,9 @@ export function resultErrorDetail(ev: ClaudeResultMessage): string {
   if (typeof ev.api_error_status === 'number') parts.push(`api_error_status ${ev.api_error_status}`);
   if (ev.terminal_reason !== undefined) parts.push(`terminal_reason ${ev.terminal_reason}`);
   if (ev.subtype !== undefined && ev.subtype !== 'success') parts.push(ev.subtype);
-  if (ev.result?.startsWith('API Error')) parts.push(ev.result);
+  // CLI error strings (never model prose): API errors and the sign-in refusal (issue 15).
+  if (ev.result !== undefined && /^(API Error|Not logged in|Invalid API key|Prompt is too long)/.test(ev.result))
+    parts.push(ev.result);
   parts.push(...(ev.errors ?? []).filter((e): e is string => typeof e === 'string'));
   return boundedDetail(parts.length > 0 ? parts.join(': ') : 'claude reported an error result');
 }

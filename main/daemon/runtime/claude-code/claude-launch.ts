@@ -9,6 +9,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
 import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-names.js';
+import type { AuthMode } from '../../../../shared/agent-readiness.js';
+import { CLAUDE_ISOLATION_ARGS, claudeSignInEnv } from '../auth/claude-auth.js';
+import { currentPersonProfile, type PersonProfile } from '../auth/person-profile.js';
 
 /** How Claude Code names our tools. */
 export const CLAUDE_SEND_TOOL = `mcp__${MCP_SERVER_NAME}__${TOOL_MESSAGE_SEND}`;
@@ -35,6 +38,9 @@ export interface ClaudeLaunchInput {
   readonly projectRoot: string;
   /** The agent's thread contract (stable instructions, never the per-turn contract block: §8.1). */
   readonly threadContract?: string | null;
+  /** issue 15: the person's sign-in (default `cli-login`) and where it lives (default: this process's user). */
+  readonly auth?: AuthMode;
+  readonly person?: PersonProfile;
 }
 
 export interface ClaudeLaunch {
@@ -79,6 +85,7 @@ export function claudeLaunch(input: ClaudeLaunchInput): ClaudeLaunch {
     `${CLAUDE_SEND_TOOL},${CLAUDE_REACTION_TOOL}`,
     '--permission-mode',
     'dontAsk',
+    ...CLAUDE_ISOLATION_ARGS,
   ];
   if (input.threadContract) args.push('--append-system-prompt', input.threadContract);
   if (input.model !== null) args.push('--model', input.model);
@@ -94,6 +101,8 @@ export function claudeLaunch(input: ClaudeLaunchInput): ClaudeLaunch {
     DISABLE_ERROR_REPORTING: '1',
     DISABLE_AUTOUPDATER: '1',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    // issue 15: the person's credential store only (claude-auth.ts); the agent's own env still wins.
+    ...claudeSignInEnv(input.auth ?? 'cli-login', input.person ?? currentPersonProfile()),
     ...input.env,
   };
   return { command: resolveClaudeCommand(input.command, input.projectRoot), args, env, home, configDir, mcpConfigFile };

@@ -15,6 +15,8 @@ import { MCP_TOKEN_ENV, type AgentProvider } from '../agent-provider.js';
 export interface CodexProvider extends AgentProvider {
   readonly requestMaxRetries?: number | null;
   readonly streamMaxRetries?: number | null;
+  /** issue 15: no key of its own: the provider uses the person's Codex login (`auth.json`). */
+  readonly requiresOpenaiAuth?: boolean;
 }
 
 export interface CodexConfigInput {
@@ -45,6 +47,7 @@ export function renderCodexConfig(input: CodexConfigInput): string {
     const p = input.provider;
     lines.push('', `[model_providers.${p.id}]`, `name = ${toml(p.name)}`, `base_url = ${toml(p.baseUrl)}`);
     if (p.apiKeyEnv !== null) lines.push(`env_key = ${toml(p.apiKeyEnv)}`);
+    else if (p.requiresOpenaiAuth === true) lines.push('requires_openai_auth = true');
     // Only the Responses API works ("wire_api = chat" is rejected, research/runtimes.md §2).
     lines.push('wire_api = "responses"');
     if (p.requestMaxRetries != null) lines.push(`request_max_retries = ${p.requestMaxRetries}`);

@@ -29,6 +29,8 @@ export interface CodexDriverOptions extends AgentLaunchOptions {
   readonly developerInstructions: string | null;
   readonly mcp: { readonly url: string; readonly token: string };
   readonly readyTimeoutMs?: number;
+  /** issue 15: links the person's login into this CODEX_HOME, or removes it (auth/codex-auth.ts). */
+  readonly signIn?: (codexHome: string) => void;
 }
 
 const CLIENT_INFO = { name: 'agentteam', title: 'AgentTeam Desktop', version: '0.1.0' };
@@ -50,6 +52,7 @@ export class CodexDriver implements RuntimeDriver {
     const o = this.#o;
     const codexHome = join(o.home, 'codex-home');
     await writeCodexHome(codexHome, { mcpUrl: o.mcp.url, model: o.model, provider: o.provider });
+    o.signIn?.(codexHome);
     const env = {
       ...runtimeBaseEnv(),
       ...o.env,

@@ -33,6 +33,8 @@ export interface OpencodeDriverOptions extends AgentLaunchOptions {
   readonly home: string;
   readonly provider: AgentProvider | null;
   readonly readyTimeoutMs?: number;
+  /** issue 15: links the person's credentials into this XDG data dir, or removes them (auth/opencode-auth.ts). */
+  readonly signIn?: (dataDir: string) => void;
 }
 
 /** A port taken between our probe and OpenCode's bind shows as a failed readiness: try another. */
@@ -58,6 +60,7 @@ export class OpencodeDriver implements RuntimeDriver {
     const o = this.#o;
     const dirs = opencodeDirs(o.home);
     await writeOpencodeHome(dirs, { mcpUrl: o.mcp.url, model: o.model, provider: o.provider });
+    o.signIn?.(dirs.data);
     this.#server = { port: await freePort(), password: randomBytes(24).toString('base64url') };
     const { port, password } = this.#server;
     return {
@@ -237,8 +240,12 @@ class OpencodeSession implements DriverSession {
       if (!this.#ours(e.properties.sessionID)) return;
       const err = e.properties.error;
       const name = err?.name ?? 'error';
-      const message = err !== undefined && err.name !== 'MessageOutputLengthError' ? err.data.message : undefined;
-      this.#turnError = { message: message ?? name, aborted: name === 'MessageAbortedError' };
+      const text =
+        (err !== undefined && err.name !== 'MessageOutputLengthError' ? err.data.message : undefined) ?? name;
+      // issue 15: the error's kind and HTTP status let the skeleton name the failure reason.
+      const status = err !== undefined && 'statusCode' in err.data ? err.data.statusCode : undefined;
+      const message = `${name}${typeof status === 'number' ? ` HTTP ${status}` : ''}: ${text}`;
+      this.#turnError = { message, aborted: name === 'MessageAbortedError' };
       // issue 16 (§6.6): the provider refused the context as too long.
       if (name === 'ContextOverflowError') this.#ctx.emit({ type: 'context_reset', cause: 'context_overflow' });
     } else if (isOpencodeEvent(e, 'session.compacted')) {

@@ -1,0 +1,33 @@
+/**
+ * A wake's Details (issue 15, UI.md "Failure Details"): the reason in plain words with the fix
+ * first, then the raw detail in a monospace block. A wake that ended without a reply after one
+ * of our own refusals of its `message_send` says which refusal it was. Collapsed until opened.
+ */
+import { failureWords, httpStatusOf, refusalOf, refusalWords } from '../../../shared/agent-readiness.js';
+import type { Wake } from '../../../shared/api/contract.js';
+import { isFailureReason } from '../../../shared/wake-status.js';
+import { copy, type Language } from '../i18n/copy.js';
+
+/** The plain words for a wake's outcome, or null when there is nothing to explain. */
+export function wakeOutcomeWords(wake: Wake, language: Language): string | null {
+  if (wake.status === 'failed')
+    return failureWords(isFailureReason(wake.reason) ? wake.reason : 'runtime_error', language, {
+      runtime: wake.runtime,
+      httpStatus: httpStatusOf(wake.detail),
+    });
+  const refusal = refusalOf(wake.detail);
+  return refusal === null ? null : refusalWords(refusal, language);
+}
+
+export function FailureDetails({ wake, language }: { wake: Wake; language: Language }) {
+  const words = wakeOutcomeWords(wake, language);
+  const raw = wake.detail ?? (wake.status === 'failed' ? wake.reason : null);
+  if (words === null && (wake.status !== 'failed' || raw === null)) return null;
+  return (
+    <details className="failure-details" data-reason={wake.reason ?? undefined}>
+      <summary>{copy(language, 'inspector.details')}</summary>
+      {words !== null && <p className="failure-words">{words}</p>}
+      {raw !== null && <pre className="failure-raw">{raw}</pre>}
+    </details>
+  );
+}

@@ -1,0 +1,193 @@
+/**
+ * Whether an agent can take work, and what a person does when it cannot (issue 15): the
+ * readiness states, the sign-in modes, and the one-sentence fixes and plain-language failure
+ * words in English and 简体中文 (UI.md "Chips and copy"). Shared, because the same sentence is
+ * printed by `agentteam agents` and shown in the sidebar, the agent detail and a failed
+ * wake's Details. Pure: no I/O.
+ */
+import type { FailureReason, RuntimeKind, SendRefusalCode } from './wake-status.js';
+
+/** How the runtime is signed in (DESIGN.md "Agent config"): the person's CLI login, or keys in `env` only. */
+export const AUTH_MODES = ['cli-login', 'env'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
+/** The readiness an agent row shows (UI.md "agent not ready"). */
+export const READINESS_STATES = ['ready', 'needs_sign_in', 'cli_missing', 'starting', 'restarting', 'stopped'] as const;
+export type ReadinessState = (typeof READINESS_STATES)[number];
+
+export type CopyLanguage = 'en' | 'zh-CN';
+
+const RUNTIME_LABEL: Record<RuntimeKind, string> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  opencode: 'OpenCode',
+  demo: 'Demo',
+};
+
+/** The CLI command a person runs for this runtime. */
+const CLI_NAME: Record<RuntimeKind, string> = {
+  'claude-code': 'claude',
+  codex: 'codex',
+  opencode: 'opencode',
+  demo: '',
+};
+const LOGIN_COMMAND: Record<RuntimeKind, string> = {
+  'claude-code': 'claude login',
+  codex: 'codex login',
+  opencode: 'opencode auth login',
+  demo: '',
+};
+const KEY_VARIABLE: Record<RuntimeKind, string> = {
+  'claude-code': 'ANTHROPIC_API_KEY',
+  codex: 'OPENAI_API_KEY',
+  opencode: 'OPENAI_API_KEY',
+  demo: '',
+};
+
+export function runtimeLabel(runtime: RuntimeKind): string {
+  return RUNTIME_LABEL[runtime];
+}
+
+export interface FixInput {
+  readonly runtime: RuntimeKind;
+  readonly auth: AuthMode;
+  readonly restart?: { readonly attempt: number; readonly cap: number } | null;
+}
+
+/** The readiness label ("Needs sign-in", "Restarting (2 of 5)", …). */
+export function readinessLabel(state: ReadinessState, language: CopyLanguage, input?: FixInput): string {
+  const r = input?.restart;
+  const zh = language === 'zh-CN';
+  switch (state) {
+    case 'ready':
+      return zh ? '就绪' : 'Ready';
+    case 'needs_sign_in':
+      return zh ? '需要登录' : 'Needs sign-in';
+    case 'cli_missing':
+      return zh ? '未找到命令行工具' : 'CLI not found';
+    case 'starting':
+      return zh ? '正在启动' : 'Starting';
+    case 'restarting':
+      return r
+        ? zh
+          ? `正在重启（${r.attempt}/${r.cap}）`
+          : `Restarting (${r.attempt} of ${r.cap})`
+        : zh
+          ? '正在重启'
+          : 'Restarting';
+    case 'stopped':
+      return zh ? '已停止' : 'Stopped';
+  }
+}
+
+/** The exact fix, in one sentence; null when nothing is to be done. */
+export function readinessFix(state: ReadinessState, language: CopyLanguage, input: FixInput): string | null {
+  const zh = language === 'zh-CN';
+  const { runtime, auth } = input;
+  switch (state) {
+    case 'needs_sign_in':
+      if (auth === 'env')
+        return zh
+          ? `请在此智能体的 env 中设置 \`${KEY_VARIABLE[runtime]}\`。`
+          : `Set \`${KEY_VARIABLE[runtime]}\` in this agent's env.`;
+      return zh
+        ? `请在终端运行 \`${LOGIN_COMMAND[runtime]}\`，然后点重试。`
+        : `Run \`${LOGIN_COMMAND[runtime]}\` in a terminal, then Retry.`;
+    case 'cli_missing':
+      return zh
+        ? `请安装 \`${CLI_NAME[runtime]}\`，或在 agentteam.json 中设置此智能体的 "command"，然后点重试。`
+        : `Install \`${CLI_NAME[runtime]}\` or set this agent's "command" in agentteam.json, then Retry.`;
+    case 'stopped':
+      return zh
+        ? '请查看最近一次唤醒的详情，修复后重启 AgentTeam。'
+        : 'Check the Details of the latest wake, fix the cause, then restart AgentTeam.';
+    default:
+      return null;
+  }
+}
+
+export interface FailureWordsInput {
+  readonly runtime: RuntimeKind;
+  readonly auth?: AuthMode;
+  /** `provider_error`: the HTTP status, when known. */
+  readonly httpStatus?: number | null;
+}
+
+/** A failed wake's reason in plain words, with the fix (UI.md "Failure Details"). Never a bare internal token. */
+export function failureWords(reason: FailureReason, language: CopyLanguage, input: FailureWordsInput): string {
+  const zh = language === 'zh-CN';
+  const name = RUNTIME_LABEL[input.runtime];
+  const fixInput: FixInput = { runtime: input.runtime, auth: input.auth ?? 'cli-login' };
+  switch (reason) {
+    case 'auth_required':
+      return zh
+        ? `${name} 尚未登录。${readinessFix('needs_sign_in', language, fixInput) ?? ''}`
+        : `${name} isn't signed in. ${readinessFix('needs_sign_in', language, fixInput) ?? ''}`;
+    case 'provider_error': {
+      const status = input.httpStatus ?? null;
+      return zh
+        ? `模型服务返回了错误${status === null ? '' : `（HTTP ${status}）`}。请稍后重试；如果持续出现，请检查此智能体的模型与服务设置。`
+        : `The model provider returned an error${status === null ? '' : ` (HTTP ${status})`}. Try again later; if it keeps happening, check this agent's model and provider settings.`;
+    }
+    case 'provider_rate_limited':
+      return zh
+        ? '模型服务限制了请求频率或用量。请稍后重试，或检查你的套餐额度。'
+        : 'The model provider is rate-limiting this account. Try again later, or check your plan’s usage limits.';
+    case 'cli_missing':
+      return zh
+        ? `未找到 ${name} 命令行工具。${readinessFix('cli_missing', language, fixInput) ?? ''}`
+        : `The ${name} CLI was not found. ${readinessFix('cli_missing', language, fixInput) ?? ''}`;
+    case 'cli_exited':
+      return zh
+        ? `${name} 进程意外退出。它会自动重启；如果反复出现，请查看下面的原始信息。`
+        : `The ${name} process exited unexpectedly. It restarts on its own; if this repeats, see the raw detail below.`;
+    case 'context_overflow':
+      return zh
+        ? '对话已超出模型的上下文长度。请开启新的会话，或缩短消息。'
+        : "The conversation no longer fits the model's context window. Start a new conversation or send a shorter message.";
+    case 'daemon_restarted':
+      return zh
+        ? 'AgentTeam 在处理过程中重新启动。如有需要，请再次发送消息。'
+        : 'AgentTeam restarted while this was being handled. Send the message again if it is still needed.';
+    case 'approval_expired':
+      return zh
+        ? '等待批准超时，操作未执行。如仍需要，请再次发送消息。'
+        : 'An approval request timed out, so the action did not run. Send the message again if it is still needed.';
+    case 'runtime_error':
+      return zh
+        ? `${name} 报告了一个错误。请查看下面的原始信息。`
+        : `${name} reported an error. See the raw detail below.`;
+  }
+}
+
+/** A refused `message_send`, in plain words (issue 15: our own refusals are visible). */
+export function refusalWords(code: SendRefusalCode, language: CopyLanguage): string {
+  const zh = language === 'zh-CN';
+  switch (code) {
+    case 'rate_limited':
+      return zh
+        ? '此智能体的发送被 AgentTeam 的频率限制拒绝（每分钟消息数已达上限）。'
+        : "AgentTeam refused this agent's message: its per-minute message limit was reached.";
+    case 'out_of_scope':
+      return zh
+        ? '此智能体的发送被 AgentTeam 拒绝：目标不是它正在处理的会话。'
+        : "AgentTeam refused this agent's message: it was addressed to a conversation it was not handling.";
+    case 'content_too_large':
+      return zh
+        ? '此智能体的发送被 AgentTeam 拒绝：消息超过了大小上限。'
+        : "AgentTeam refused this agent's message: it was larger than the size limit.";
+  }
+}
+
+/** The HTTP status a `provider_error` detail carries (`HTTP 502`, `status 502`, `api_error_status 502`). */
+export function httpStatusOf(detail: string | null): number | null {
+  if (detail === null) return null;
+  const m = /(?:HTTP|status(?:Code)?|api_error_status)[\s:=]*([1-5]\d\d)\b/i.exec(detail);
+  return m ? Number(m[1]) : null;
+}
+
+/** The refusal a wake's detail names (`message_send refused: rate_limited …`), if any. */
+export function refusalOf(detail: string | null): SendRefusalCode | null {
+  const m = /message_send refused: (rate_limited|out_of_scope|content_too_large)/.exec(detail ?? '');
+  return m ? (m[1] as SendRefusalCode) : null;
+}
