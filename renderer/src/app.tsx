@@ -397,6 +397,22 @@ function Connected({
             }}
           />
         )}
+        {view.kind !== 'conversation' && (
+          // Narrow screens: the way back to the conversations drawer from a page.
+          <div className="page-bar">
+            <button
+              type="button"
+              className="icon-button drawer-toggle"
+              aria-label={copy(language, 'conversation.openDrawer')}
+              onClick={(e) => {
+                drawerOpener.current = e.currentTarget;
+                setDrawerOpen(true);
+              }}
+            >
+              <span aria-hidden="true">☰</span>
+            </button>
+          </div>
+        )}
         {view.kind === 'agents' && (
           <AgentsPage agents={agents} language={language} onMessage={(id) => void openConversation(`dm:@${id}`)} />
         )}

@@ -22,13 +22,16 @@ interface Formatters {
 
 const cache = new Map<string, Formatters>();
 
+const hourStyle = (locale: string): '2-digit' | 'numeric' => (locale === 'zh-CN' ? '2-digit' : 'numeric');
+
 function formatters(language: Language): Formatters {
   const locale = localeOf(language);
   let f = cache.get(locale);
   if (f === undefined) {
     f = {
-      time: new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }),
-      timeSeconds: new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', second: '2-digit' }),
+      // zh-CN reads a 24-hour clock with two-digit hours ("09:05"); English keeps "9:05 AM".
+      time: new Intl.DateTimeFormat(locale, { hour: hourStyle(locale), minute: '2-digit' }),
+      timeSeconds: new Intl.DateTimeFormat(locale, { hour: hourStyle(locale), minute: '2-digit', second: '2-digit' }),
       weekday: new Intl.DateTimeFormat(locale, { weekday: 'long', month: 'long', day: 'numeric' }),
       date: new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric' }),
       dateTime: new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'medium' }),
