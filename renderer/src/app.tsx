@@ -291,6 +291,10 @@ function Connected({
     drawerOpener.current?.focus();
   }, []);
   const closeThread = useCallback(() => setThreadOpen(null), []);
+  // The drawer takes focus when it opens (keyboard and screen-reader users land in it).
+  useEffect(() => {
+    if (drawerOpen) document.querySelector<HTMLElement>('#sidebar button')?.focus();
+  }, [drawerOpen]);
 
   const closeInspector = useCallback(() => {
     setInspecting(null);

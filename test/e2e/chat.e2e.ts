@@ -47,6 +47,13 @@ test.describe('conversations that read like a chat app', () => {
     await expect(agentMessage.getByRole('button', { name: 'Copied' })).toBeVisible();
     expect(await app.evaluate('navigator.clipboard.readText()')).toMatch(DEMO_HI);
 
+    // Keyboard: from the log, ArrowUp focuses the newest message, Tab reaches its actions.
+    await log.focus();
+    await app.keyboard.press('ArrowUp');
+    await expect(log.locator('article').last()).toBeFocused();
+    await app.keyboard.press('Tab');
+    await expect(log.locator('article').last().getByRole('button', { name: 'Copy text' })).toBeFocused();
+
     // A DM is titled with the agent's display name, never "dm:@demo".
     await app.getByRole('button', { name: 'Agents' }).click();
     await app.locator('tr[data-agent="demo"]').getByRole('button', { name: 'Message' }).click();
@@ -181,7 +188,12 @@ test.describe('inspector and chips, humanized', () => {
     await useLanguage(app, serve, 'zh-CN');
     await statusArea(app).locator('[data-wake] .chip-main').click();
     const zh = app.locator('aside.inspector');
-    await expect(zh.locator('.timeline .timeline-kind')).toContainText(['排队中', '已送达 Demo', '已发送最终确认', '已回复']);
+    await expect(zh.locator('.timeline .timeline-kind')).toContainText([
+      '排队中',
+      '已送达 Demo',
+      '已发送最终确认',
+      '已回复',
+    ]);
     // Nothing in English in zh-CN, apart from names (Demo, #general) and the short wake id.
     // Visible text without the quoted prompts (<pre>) and the wake id (<code>).
     const text = String(

@@ -9,7 +9,7 @@
  * Wake statuses are never rendered here (contract §10.3): only the status area shows them.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Agent, Message, ThreadSummary } from '../../../shared/api/contract.js';
 import { mentionSpans, messageRows, type MessageRow } from '../conversations/message-rows.js';
 import { copy, type Language } from '../i18n/copy.js';
@@ -57,6 +57,8 @@ export const MessageList = memo(function MessageList({
   const seenCount = useRef(messages.length);
   const [away, setAway] = useState(false);
   const [copied, setCopied] = useState<string | null>(null);
+  /** The message whose actions are in the Tab order (roving: one message at a time, issue 17). */
+  const [active, setActive] = useState<string | null>(null);
   const rows = useMemo(() => messageRows(messages), [messages]);
   const agentIds = useMemo(() => new Set(agents.map((a) => a.id)), [agents]);
   const virtualizer = useVirtualizer({
@@ -124,6 +126,21 @@ export const MessageList = memo(function MessageList({
     );
   };
 
+  // Arrow keys move between messages (from the log itself: to the newest); Tab then reaches its actions.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+    const el = scrollRef.current;
+    if (el === null || (e.target as HTMLElement).closest('button, textarea, input') !== null) return;
+    const articles = [...el.querySelectorAll<HTMLElement>('article[data-message]')];
+    if (articles.length === 0) return;
+    const current = (e.target as HTMLElement).closest<HTMLElement>('article[data-message]');
+    const at = current === null ? articles.length : articles.indexOf(current);
+    const next = articles[Math.max(0, Math.min(articles.length - 1, at + (e.key === 'ArrowUp' ? -1 : 1)))];
+    e.preventDefault();
+    next?.focus();
+    next?.scrollIntoView({ block: 'nearest' });
+  };
+
   const newBelow = Math.max(0, messages.length - seenCount.current);
   const now = Date.now();
   const items = virtualizer.getVirtualItems();
@@ -153,6 +170,7 @@ export const MessageList = memo(function MessageList({
         data-message={m.id}
         data-seq={m.seq}
         tabIndex={-1}
+        onFocus={() => setActive(m.id)}
         aria-label={row.grouped ? `${author}, ${formatTime(m.createdAt, language)}` : undefined}
       >
         <div className="message-gutter" aria-hidden={row.grouped ? true : undefined}>
@@ -201,11 +219,16 @@ export const MessageList = memo(function MessageList({
           )}
         </div>
         <div className="message-actions" role="group" aria-label={copy(language, 'messages.actions')}>
-          <button type="button" className="action" onClick={() => copyText(m)}>
+          <button type="button" className="action" tabIndex={active === m.id ? 0 : -1} onClick={() => copyText(m)}>
             {copy(language, copied === m.id ? 'messages.copied' : 'messages.copy')}
           </button>
           {onReplyInThread !== undefined && (
-            <button type="button" className="action" onClick={() => onReplyInThread(m)}>
+            <button
+              type="button"
+              className="action"
+              tabIndex={active === m.id ? 0 : -1}
+              onClick={() => onReplyInThread(m)}
+            >
               {copy(language, 'messages.replyInThread')}
             </button>
           )}
@@ -220,6 +243,7 @@ export const MessageList = memo(function MessageList({
         ref={scrollRef}
         className="message-scroll"
         onScroll={onScroll}
+        onKeyDown={onKeyDown}
         tabIndex={0}
         role="log"
         aria-label={copy(language, 'messages.label', { target: title })}
