@@ -116,7 +116,6 @@ function Connected({
     ]);
     if (c.ok) {
       setConversations(c.value);
-      setReadMarkers((m) => adoptConversations(m, c.value));
       setView((v) =>
         v.kind === 'conversation' && !c.value.some((x) => x.target === v.target) && c.value[0] !== undefined
           ? { kind: 'conversation', target: c.value[0].target }
@@ -217,11 +216,12 @@ function Connected({
   }, [parents, target, threads, refreshThreads]);
 
   // What is on screen is read: the viewed conversation and the open thread (issue 17: unread counts).
+  // A conversation listed for the first time starts read up to where it is.
   useEffect(() => {
     setReadMarkers((m) =>
       conversations
         .filter((c) => c.target === target || c.target === threadOpen)
-        .reduce((acc, c) => markRead(acc, c.target, c.lastSeq), m),
+        .reduce((acc, c) => markRead(acc, c.target, c.lastSeq), adoptConversations(m, conversations)),
     );
   }, [conversations, target, threadOpen]);
   useEffect(() => saveReadMarkers(storage, readMarkers), [readMarkers]);

@@ -61,6 +61,7 @@ test.describe('conversations that read like a chat app', () => {
     await expect(app.getByRole('textbox', { name: 'Message Demo' })).toBeVisible();
     await expect(app.getByRole('navigation')).not.toContainText('dm:@');
     await screenshot(app, info, 'chat-dm-en');
+    await expectNoSeriousAxeViolations(app, 'DM 1280');
 
     // zh-CN: 24-hour times and Chinese date words, nothing in English in the conversation chrome.
     await useLanguage(app, serve, 'zh-CN');
@@ -69,6 +70,7 @@ test.describe('conversations that read like a chat app', () => {
     for (const time of await mainLog(app).locator('article .message-head time').all())
       await expect(time).toHaveText(/^\d{2}:\d{2}$/);
     await screenshot(app, info, 'chat-general-zh');
+    await expectNoSeriousAxeViolations(app, 'conversation zh-CN 1280');
   });
 
   test('threads: reply in thread opens a pane; replies, reply counts and "Thread in #general"', async ({
@@ -96,6 +98,7 @@ test.describe('conversations that read like a chat app', () => {
     const threadTarget = await pane.getAttribute('data-thread');
     expect(threadTarget).toMatch(/^#general:[a-z0-9]{8}$/);
     await screenshot(app, info, 'chat-thread-pane');
+    await expectNoSeriousAxeViolations(app, 'thread pane 1280');
 
     // The sidebar lists the thread under #general by its root text; opening it titles it "Thread in #general".
     const nav = app.getByRole('navigation');

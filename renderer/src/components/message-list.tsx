@@ -13,7 +13,7 @@ import { memo, type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef, 
 import type { Agent, Message, ThreadSummary } from '../../../shared/api/contract.js';
 import { mentionSpans, messageRows, type MessageRow } from '../conversations/message-rows.js';
 import { copy, type Language } from '../i18n/copy.js';
-import { formatDateTime, formatDay, formatTime } from '../i18n/format.js';
+import { formatDateTime, formatDay, formatTime, formatTimeShort } from '../i18n/format.js';
 
 export interface MessageListProps {
   readonly target: string;
@@ -175,7 +175,9 @@ export const MessageList = memo(function MessageList({
       >
         <div className="message-gutter" aria-hidden={row.grouped ? true : undefined}>
           {row.grouped ? (
-            time
+            <time className="message-time" dateTime={m.createdAt} title={formatDateTime(m.createdAt, language)}>
+              {formatTimeShort(m.createdAt, language)}
+            </time>
           ) : (
             <span className={`avatar avatar-${m.authorKind}`} aria-hidden="true">
               {author.slice(0, 1).toUpperCase()}

@@ -44,6 +44,14 @@ function formatters(language: Language): Formatters {
 /** "11:28 PM" / "23:28": a message's time. */
 export const formatTime = (iso: string, language: Language): string => formatters(language).time.format(new Date(iso));
 
+/** "11:28" / "23:28": the time beside a grouped message, where the day period would not fit. */
+export const formatTimeShort = (iso: string, language: Language): string =>
+  formatters(language)
+    .time.formatToParts(new Date(iso))
+    .filter((p) => p.type === 'hour' || p.type === 'minute' || (p.type === 'literal' && p.value.trim() === ':'))
+    .map((p) => p.value)
+    .join('');
+
 /** "11:28:05 PM" / "23:28:05": a timeline row's time. */
 export const formatTimeSeconds = (iso: string, language: Language): string =>
   formatters(language).timeSeconds.format(new Date(iso));

@@ -124,3 +124,11 @@ describe('inspector timeline in plain words (issue 17)', () => {
       expect(timelineLine(e, 'Claude', 'zh-CN').label.replace('Claude', '')).not.toMatch(/[A-Za-z_]{3,}/);
   });
 });
+
+describe('short time beside grouped messages', () => {
+  it('leaves out the day period so it fits the gutter', async () => {
+    const { formatTimeShort } = await import('../../../../renderer/src/i18n/format.js');
+    expect(formatTimeShort('2026-11-30T13:05:00Z', 'en')).toBe('1:05');
+    expect(formatTimeShort('2026-11-30T13:05:00Z', 'zh-CN')).toBe('13:05');
+  });
+});
