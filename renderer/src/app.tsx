@@ -4,7 +4,18 @@
  * and lays out sidebar · conversation · inspector (UI.md).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Agent, Alert, ApiEvent, ClientApi, Conversation, Settings, Wake } from '../../shared/api/contract.js';
+import type {
+  Agent,
+  Alert,
+  ApiEvent,
+  ClientApi,
+  Conversation,
+  Message,
+  Settings,
+  ThreadSummary,
+  Wake,
+} from '../../shared/api/contract.js';
+import { parseTarget } from '../../shared/target.js';
 import { pickTransport, type Transport } from './api/pick-transport.js';
 import type { ConnectionState } from './api/ws-client.js';
 import { AgentsPage } from './components/agents-page.js';
@@ -14,12 +25,34 @@ import { Inspector } from './components/inspector.js';
 import { SettingsView } from './components/settings-view.js';
 import { Sidebar, type View } from './components/sidebar.js';
 import { Switcher } from './components/switcher.js';
+import { ThreadPane } from './components/thread-pane.js';
 import { emptyLog, mergeMessages, olderPageCursor, type MessageLog } from './conversations/message-log.js';
+import {
+  adoptConversations,
+  loadReadMarkers,
+  markRead,
+  saveReadMarkers,
+  unreadCount,
+  type ReadMarkers,
+} from './conversations/read-markers.js';
 import { copy, type Language } from './i18n/copy.js';
 import { upsertWake, upsertWakes } from './status/wake-store.js';
 
 const PAGE = 200;
 const MAX_ALERTS = 50;
+const storage = typeof localStorage === 'undefined' ? undefined : localStorage;
+
+/** The parent of a thread target, or null when the target is not a thread. */
+function threadParent(target: string): string | null {
+  const parsed = parseTarget(target);
+  return parsed.ok && parsed.target.thread !== null ? target.slice(0, target.lastIndexOf(':')) : null;
+}
+
+/** A thread's label in the sidebar: the start of its root message. */
+function threadLabel(t: ThreadSummary): string | null {
+  const text = t.root?.content.replace(/\s+/g, ' ').trim() ?? '';
+  return text === '' ? null : text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
 
 export function App() {
   const transport = useMemo<Transport>(() => pickTransport(), []);
@@ -51,6 +84,11 @@ function Connected({
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [view, setView] = useState<View>({ kind: 'conversation', target: '#general' });
   const [inspecting, setInspecting] = useState<string | null>(null);
+  const [threadOpen, setThreadOpen] = useState<string | null>(null);
+  const [threads, setThreads] = useState<ReadonlyMap<string, readonly ThreadSummary[]>>(new Map());
+  const [readMarkers, setReadMarkers] = useState<ReadMarkers>(() => loadReadMarkers(storage));
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const drawerOpener = useRef<HTMLElement | null>(null);
   const [switcher, setSwitcher] = useState(false);
   const [conn, setConn] = useState<ConnectionState>(connection?.get() ?? 'open');
   const [error, setError] = useState<string | null>(null);
@@ -61,6 +99,14 @@ function Connected({
   useEffect(() => {
     document.documentElement.lang = language;
   }, [language]);
+
+  const refreshThreads = useCallback(
+    async (parent: string) => {
+      const r = await api.threads.list({ parent });
+      if (r.ok) setThreads((m) => new Map(m).set(parent, r.value));
+    },
+    [api],
+  );
 
   const loadAll = useCallback(async () => {
     const [c, a, s, w] = await Promise.all([
@@ -104,6 +150,9 @@ function Connected({
               void api.conversations.list({}).then((r) => r.ok && setConversations(r.value));
             return cs.map((c) => (c.target === m.target && c.lastSeq < m.seq ? { ...c, lastSeq: m.seq } : c));
           });
+          // A reply in a thread changes its parent's reply counts.
+          const parent = threadParent(m.target);
+          if (parent !== null) void refreshThreads(parent);
           break;
         }
         case 'wake.updated':
@@ -146,43 +195,86 @@ function Connected({
       unsubscribe();
       unConn?.();
     };
-  }, [api, connection, loadAll]);
+  }, [api, connection, loadAll, refreshThreads]);
 
-  // Load the newest page of the conversation on view.
+  // Load the newest page of each conversation on view (the main one and an open thread).
   useEffect(() => {
-    if (target === null || logs.has(target)) return;
-    setLogs((l) => new Map(l).set(target, emptyLog(target)));
-    void api.messages.list({ target, limit: PAGE }).then((r) => {
-      if (!r.ok) return setError(r.message);
-      setLogs((l) =>
-        new Map(l).set(target, mergeMessages(l.get(target) ?? emptyLog(target), r.value.messages, r.value.hasMore)),
-      );
-    });
-  }, [api, target, logs]);
+    for (const t of [target, threadOpen]) {
+      if (t === null || logs.has(t)) continue;
+      setLogs((l) => new Map(l).set(t, emptyLog(t)));
+      void api.messages.list({ target: t, limit: PAGE }).then((r) => {
+        if (!r.ok) return setError(r.message);
+        setLogs((l) => new Map(l).set(t, mergeMessages(l.get(t) ?? emptyLog(t), r.value.messages, r.value.hasMore)));
+      });
+    }
+  }, [api, target, threadOpen, logs]);
 
-  const loadOlder = useCallback(() => {
-    if (target === null || loadingOlder) return;
-    const log = logs.get(target);
-    const before = log === undefined ? undefined : olderPageCursor(log);
-    if (log === undefined || !log.hasMore || before === undefined) return;
-    setLoadingOlder(true);
-    void api.messages.list({ target, beforeSeq: before, limit: PAGE }).then((r) => {
-      setLoadingOlder(false);
-      if (!r.ok) return setError(r.message);
-      setLogs((l) =>
-        new Map(l).set(target, mergeMessages(l.get(target) ?? emptyLog(target), r.value.messages, r.value.hasMore)),
-      );
-    });
-  }, [api, target, logs, loadingOlder]);
+  // Threads of the viewed conversation (reply counts), and of every parent with threads (sidebar labels).
+  const parents = useMemo(
+    () => [...new Set(conversations.flatMap((c) => (c.kind === 'thread' && c.parent !== null ? [c.parent] : [])))],
+    [conversations],
+  );
+  useEffect(() => {
+    const wanted = new Set(parents);
+    if (target !== null && threadParent(target) === null) wanted.add(target);
+    for (const p of wanted) if (!threads.has(p)) void refreshThreads(p);
+  }, [parents, target, threads, refreshThreads]);
 
-  const send = useCallback(
-    async (content: string): Promise<string | null> => {
-      if (target === null) return null;
-      const r = await api.messages.send({ target, content });
+  // What is on screen is read: the viewed conversation and the open thread (issue 17: unread counts).
+  // A conversation listed for the first time starts read up to where it is.
+  useEffect(() => {
+    setReadMarkers((m) =>
+      conversations
+        .filter((c) => c.target === target || c.target === threadOpen)
+        .reduce((acc, c) => markRead(acc, c.target, c.lastSeq), adoptConversations(m, conversations)),
+    );
+  }, [conversations, target, threadOpen]);
+  useEffect(() => saveReadMarkers(storage, readMarkers), [readMarkers]);
+
+  const loadOlderOf = useCallback(
+    (t: string | null) => {
+      if (t === null || loadingOlder) return;
+      const log = logs.get(t);
+      const before = log === undefined ? undefined : olderPageCursor(log);
+      if (log === undefined || !log.hasMore || before === undefined) return;
+      setLoadingOlder(true);
+      void api.messages.list({ target: t, beforeSeq: before, limit: PAGE }).then((r) => {
+        setLoadingOlder(false);
+        if (!r.ok) return setError(r.message);
+        setLogs((l) => new Map(l).set(t, mergeMessages(l.get(t) ?? emptyLog(t), r.value.messages, r.value.hasMore)));
+      });
+    },
+    [api, logs, loadingOlder],
+  );
+  const loadOlder = useCallback(() => loadOlderOf(target), [loadOlderOf, target]);
+  const loadOlderThread = useCallback(() => loadOlderOf(threadOpen), [loadOlderOf, threadOpen]);
+
+  const sendTo = useCallback(
+    async (t: string | null, content: string): Promise<string | null> => {
+      if (t === null) return null;
+      const r = await api.messages.send({ target: t, content });
       return r.ok ? null : r.message;
     },
-    [api, target],
+    [api],
   );
+  const sendThread = useCallback((content: string) => sendTo(threadOpen, content), [sendTo, threadOpen]);
+
+  const replyInThread = useCallback(
+    (message: Message) => {
+      void api.threads.start({ messageId: message.id }).then((r) => {
+        if (!r.ok) return setError(copy(language, 'thread.startFailed', { message: r.message }));
+        setThreads((m) => {
+          const list = m.get(r.value.parent) ?? [];
+          return new Map(m).set(r.value.parent, [...list.filter((x) => x.target !== r.value.target), r.value]);
+        });
+        setInspecting(null);
+        setThreadOpen(r.value.target);
+      });
+    },
+    [api, language],
+  );
+
+  const send = useCallback((content: string) => sendTo(target, content), [sendTo, target]);
 
   const openConversation = useCallback(
     async (t: string): Promise<string | null> => {
@@ -199,6 +291,16 @@ function Connected({
     [api, conversations],
   );
 
+  const closeDrawer = useCallback(() => {
+    setDrawerOpen(false);
+    drawerOpener.current?.focus();
+  }, []);
+  const closeThread = useCallback(() => setThreadOpen(null), []);
+  // The drawer takes focus when it opens (keyboard and screen-reader users land in it).
+  useEffect(() => {
+    if (drawerOpen) document.querySelector<HTMLElement>('#sidebar button')?.focus();
+  }, [drawerOpen]);
+
   const closeInspector = useCallback(() => {
     setInspecting(null);
     opener.current?.focus();
@@ -210,25 +312,63 @@ function Connected({
         e.preventDefault();
         setSwitcher((s) => !s);
       }
+      if (e.key === 'Escape') setDrawerOpen(false);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
   const log = target === null ? undefined : logs.get(target);
+  const openWake = useCallback((token: string, el: HTMLElement) => {
+    opener.current = el;
+    setInspecting(token);
+  }, []);
+  const dismissAlert = useCallback((id: string) => setDismissed((d) => new Set(d).add(id)), []);
+  const threadsByRoot = useMemo(() => {
+    const list = target === null ? [] : (threads.get(target) ?? []);
+    return new Map(list.flatMap((t) => (t.root === null ? [] : [[t.root.id, t] as const])));
+  }, [threads, target]);
+  const threadLabels = useMemo(
+    () =>
+      new Map(
+        [...threads.values()].flat().flatMap((t) => {
+          const label = threadLabel(t);
+          return label === null ? [] : [[t.target, label] as const];
+        }),
+      ),
+    [threads],
+  );
+  const openThreadSummary =
+    threadOpen === null
+      ? undefined
+      : (threads.get(threadParent(threadOpen) ?? '') ?? []).find((t) => t.target === threadOpen);
+  const side = inspecting !== null ? ' with-inspector' : threadOpen !== null ? ' with-pane' : '';
   return (
-    <div className={`shell${inspecting !== null ? ' with-inspector' : ''}`}>
+    <div className={`shell${side}${drawerOpen ? ' drawer-is-open' : ''}`}>
       <Sidebar
         conversations={conversations}
         agents={agents}
         view={view}
         language={language}
+        unread={(c) => unreadCount(readMarkers, c)}
+        threadLabels={threadLabels}
+        drawerOpen={drawerOpen}
         onSelect={(v) => {
           setView(v);
           setInspecting(null);
+          setThreadOpen(null);
+          setDrawerOpen(false);
         }}
         onCreateChannel={openConversation}
       />
+      {drawerOpen && (
+        <button
+          type="button"
+          className="drawer-backdrop"
+          aria-label={copy(language, 'conversation.closeDrawer')}
+          onClick={closeDrawer}
+        />
+      )}
       <main className="main">
         {conn !== 'open' && (
           <div className="banner" role="alert">
@@ -250,14 +390,37 @@ function Connected({
             dismissed={dismissed}
             agents={agents}
             language={language}
+            threads={threadsByRoot}
             onLoadOlder={loadOlder}
             onSend={send}
-            onOpenWake={(token, el) => {
-              opener.current = el;
-              setInspecting(token);
+            onOpenWake={openWake}
+            onDismissAlert={dismissAlert}
+            onReplyInThread={replyInThread}
+            onOpenConversation={(t) => {
+              setThreadOpen(null);
+              setView({ kind: 'conversation', target: t });
             }}
-            onDismissAlert={(id) => setDismissed((d) => new Set(d).add(id))}
+            onOpenDrawer={(el) => {
+              drawerOpener.current = el;
+              setDrawerOpen(true);
+            }}
           />
+        )}
+        {view.kind !== 'conversation' && (
+          // Narrow screens: the way back to the conversations drawer from a page.
+          <div className="page-bar">
+            <button
+              type="button"
+              className="icon-button drawer-toggle"
+              aria-label={copy(language, 'conversation.openDrawer')}
+              onClick={(e) => {
+                drawerOpener.current = e.currentTarget;
+                setDrawerOpen(true);
+              }}
+            >
+              <span aria-hidden="true">☰</span>
+            </button>
+          </div>
         )}
         {view.kind === 'agent' &&
           (() => {
@@ -288,11 +451,31 @@ function Connected({
           />
         )}
       </main>
+      {threadOpen !== null && view.kind === 'conversation' && (
+        <ThreadPane
+          target={threadOpen}
+          summary={openThreadSummary}
+          log={logs.get(threadOpen) ?? emptyLog(threadOpen)}
+          loadingOlder={loadingOlder}
+          wakes={wakes}
+          alerts={alerts}
+          dismissed={dismissed}
+          agents={agents}
+          language={language}
+          covered={inspecting !== null}
+          onLoadOlder={loadOlderThread}
+          onSend={sendThread}
+          onOpenWake={openWake}
+          onDismissAlert={dismissAlert}
+          onClose={closeThread}
+        />
+      )}
       {inspecting !== null && (
         <Inspector
           api={api}
           wakeToken={inspecting}
           wake={wakes.get(inspecting)}
+          agents={agents}
           language={language}
           onClose={closeInspector}
         />

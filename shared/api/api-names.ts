@@ -13,6 +13,8 @@ export const API_CALL_NAMES = [
   'messages.send',
   'wakes.list',
   'wakes.inspect',
+  'threads.list',
+  'threads.start',
   'agents.list',
   'agents.check',
   'settings.get',

@@ -50,6 +50,19 @@ const MessageSchema = z.object({
   reactions: z.array(z.object({ emoji: z.string(), authorId: z.string(), authorName: z.string() })).default([]),
 });
 
+/**
+ * A thread under a parent conversation (issue 17): its target, the message it was started from
+ * (null when the thread was not started from a message, e.g. a target typed by hand), and its
+ * reply count.
+ */
+const ThreadSummarySchema = z.object({
+  target: z.string(),
+  parent: z.string(),
+  root: MessageSchema.nullable(),
+  replyCount: z.number().int().nonnegative(),
+  lastReplyAt: Iso.nullable(),
+});
+
 const WakeSchema = z.object({
   wakeToken: z.string(),
   messageId: z.string(),
@@ -219,6 +232,9 @@ export const apiCalls = {
     z.object({ wakeToken: z.string().min(1).max(100) }).strict(),
     z.object({ wake: WakeSchema, events: z.array(WakeEventSchema), promptInputs: z.array(PromptInputSchema) }),
   ),
+  // issue 17: threads started from a message; their messages come from `messages.list`.
+  'threads.list': call(z.object({ parent: TargetText }).strict(), z.array(ThreadSummarySchema)),
+  'threads.start': call(z.object({ messageId: z.string().min(1).max(100) }).strict(), ThreadSummarySchema),
   'agents.list': call(Empty, z.array(AgentSchema)),
   /** issue 15: re-checks readiness now (all agents, or one), without a model call. */
   'agents.check': call(z.object({ agentId: z.string().min(1).max(64).optional() }).strict(), z.array(AgentSchema)),
@@ -257,6 +273,7 @@ export type ApiEvent = { [K in ApiEventName]: { name: K; payload: ApiEventPayloa
 
 export type Conversation = z.infer<typeof ConversationSchema>;
 export type Message = z.infer<typeof MessageSchema>;
+export type ThreadSummary = z.infer<typeof ThreadSummarySchema>;
 export type Wake = z.infer<typeof WakeSchema>;
 export type WakeEvent = z.infer<typeof WakeEventSchema>;
 export type PromptInput = z.infer<typeof PromptInputSchema>;
@@ -271,6 +288,7 @@ export const API_ERROR_CODES = [
   'invalid_target',
   'unknown_target',
   'unknown_wake',
+  'unknown_message',
   'content_too_large',
   'forbidden_sender',
   'unknown_call',

@@ -77,7 +77,9 @@ test.describe('demo runtime in the browser', () => {
     const chip = statusArea(app).locator('[data-wake]');
     await expect(chip).toHaveAttribute('data-kind', 'beacon', { timeout: 10_000 });
     await expect(chip).toHaveAttribute('data-status', 'delivered');
-    await expect(chip).toContainText(/🧠 Working… \d+s/);
+    // issue 17: the icon leads every chip (one place), the elapsed time follows the words.
+    await expect(chip.locator('.chip-icon')).toHaveText('🧠');
+    await expect(chip).toContainText(/Working…\s*\d+s/);
     await screenshot(app, info, 'demo-beacon');
     await app.emulateMedia({ colorScheme: 'dark' });
     await screenshot(app, info, 'demo-beacon-dark');
@@ -252,7 +254,10 @@ test.describe('demo runtime: the watchdog escalation', () => {
     const chip = statusArea(app).locator('[data-wake]');
     await expect(chip).toHaveAttribute('data-kind', 'escalated', { timeout: 10_000 });
     await expect(chip).toHaveAttribute('data-status', 'delivered');
-    await expect(chip).toContainText('⚠️ Extended processing — still working. Response may be delayed.');
+    await expect(chip.locator('.chip-icon')).toHaveText('⚠️');
+    await expect(chip.locator('.chip-text')).toHaveText(
+      'Extended processing — still working. Response may be delayed.',
+    );
     // The escalation alert of the shown wake is not repeated beside its chip (UI.md: one status area, said once).
     await expect(statusArea(app).locator('[data-alert]')).toHaveCount(0);
     await screenshot(app, info, 'demo-escalated');

@@ -122,6 +122,7 @@ test('the preload exposes exactly the contract: one method per call, events.subs
     conversations: ['create', 'list'],
     messages: ['list', 'send'],
     wakes: ['inspect', 'list'],
+    threads: ['list', 'start'],
     agents: ['list'],
     settings: ['get', 'update'],
     events: ['subscribe'],

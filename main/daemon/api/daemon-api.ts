@@ -7,6 +7,7 @@ import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { ConversationService } from '../services/conversation-service.js';
 import type { Store } from '../store/index.js';
+import { createThreadApi } from './thread-api.js';
 import { toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
 
 export interface DaemonApiDeps {
@@ -70,6 +71,7 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
         promptInputs: d.store.listPromptInputs(wakeToken).map(toPromptInput),
       };
     },
+    ...createThreadApi(d.store, (text) => d.conversations.parse(text)),
     'agents.list': async () => d.agents(),
     'agents.check': async ({ agentId }) => {
       if (agentId !== undefined && !d.agents().some((a) => a.id === agentId))

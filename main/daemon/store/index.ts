@@ -3,6 +3,7 @@ export { Store, DB_FILE } from './store.js';
 export { StoreError, StoreLockedError } from './store-errors.js';
 export { LOCK_OWNER_FILE } from './writer-lock.js';
 export { SCHEMA_VERSION } from './migrations.js';
+export type { ThreadRecord } from './tables/threads-query.js';
 export type {
   ConversationRecord,
   MessageRecord,

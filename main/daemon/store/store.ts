@@ -52,6 +52,7 @@ import { boundedDetail } from '../diagnostics.js';
 import { UndeliveredTable } from './tables/undelivered-table.js';
 import { WakeEventsTable } from './tables/wake-events-table.js';
 import { WakesTable } from './tables/wakes-table.js';
+import { ThreadsQuery, type ThreadRecord } from './tables/threads-query.js';
 
 export { DB_FILE } from './store-database.js';
 
@@ -76,6 +77,7 @@ export class Store {
   private readonly reactions: ReactionsTable;
   private readonly audit: AuditTable;
   private readonly cursors: AgentCursorsTable;
+  private readonly threads: ThreadsQuery;
   private readonly begin: StatementSync;
   private readonly commit: StatementSync;
   private readonly rollback: StatementSync;
@@ -101,6 +103,7 @@ export class Store {
     this.reactions = new ReactionsTable(db, nameOf);
     this.audit = new AuditTable(db);
     this.cursors = new AgentCursorsTable(db);
+    this.threads = new ThreadsQuery(db);
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
@@ -167,6 +170,16 @@ export class Store {
   /** Every conversation with its lastSeq, parents before their threads. */
   listConversations(): ConversationRecord[] {
     return this.conversations.list();
+  }
+
+  /** Threads under a parent conversation, with reply counts (issue 17). */
+  listThreads(parent: TargetKey): ThreadRecord[] {
+    return this.threads.under(parent);
+  }
+
+  /** Id of the root message a thread short id was derived from (shared/thread-root.ts), if any. */
+  threadRootId(parent: TargetKey, shortId: string): string | undefined {
+    return this.threads.rootId(parent, shortId);
   }
 
   // ---------------------------------------------------------------- messages

@@ -4,6 +4,7 @@
  */
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { Agent } from '../../../shared/api/contract.js';
+import { byteBudget } from '../compose/byte-budget.js';
 import { completeMention, matchAgents, mentionAt, type MentionQuery } from '../compose/mention.js';
 import { copy, type Language } from '../i18n/copy.js';
 
@@ -11,11 +12,14 @@ export interface ComposerProps {
   readonly target: string;
   readonly agents: readonly Agent[];
   readonly language: Language;
+  /** The accessible name and placeholder (default: "Message {target}"); a thread pane says "Reply in thread". */
+  readonly label?: string;
+  readonly placeholder?: string;
   /** Resolves with an error message, or null when sent. */
   onSend(content: string): Promise<string | null>;
 }
 
-export function Composer({ target, agents, language, onSend }: ComposerProps) {
+export function Composer({ target, agents, language, label, placeholder, onSend }: ComposerProps) {
   const [text, setText] = useState('');
   const [mention, setMention] = useState<MentionQuery | null>(null);
   const [active, setActive] = useState(0);
@@ -26,6 +30,8 @@ export function Composer({ target, agents, language, onSend }: ComposerProps) {
   const hintId = useId();
   const options = mention === null ? [] : matchAgents(agents, mention.query);
   const open = options.length > 0;
+  const budget = byteBudget(text);
+  const counterId = useId();
 
   const refreshMention = (value: string, caret: number): void => {
     const m = mentionAt(value, caret);
@@ -46,7 +52,7 @@ export function Composer({ target, agents, language, onSend }: ComposerProps) {
 
   const send = async (): Promise<void> => {
     const content = text.trim();
-    if (content === '' || sending) return;
+    if (content === '' || sending || budget.over) return;
     setSending(true);
     const failure = await onSend(content);
     setSending(false);
@@ -120,9 +126,10 @@ export function Composer({ target, agents, language, onSend }: ComposerProps) {
           className="composer-input"
           rows={1}
           value={text}
-          placeholder={copy(language, 'composer.placeholder', { target })}
-          aria-label={copy(language, 'composer.label', { target })}
-          aria-describedby={hintId}
+          placeholder={placeholder ?? copy(language, 'composer.placeholder', { target })}
+          aria-label={label ?? copy(language, 'composer.label', { target })}
+          aria-describedby={budget.show ? `${hintId} ${counterId}` : hintId}
+          aria-invalid={budget.over ? true : undefined}
           aria-autocomplete="list"
           aria-controls={open ? listId : undefined}
           aria-activedescendant={activeId}
@@ -134,12 +141,27 @@ export function Composer({ target, agents, language, onSend }: ComposerProps) {
           onKeyDown={onKeyDown}
           onBlur={() => setMention(null)}
         />
-        <button type="submit" className="composer-send" disabled={sending || text.trim() === ''}>
+        <button type="submit" className="composer-send" disabled={sending || text.trim() === '' || budget.over}>
           {copy(language, 'composer.send')}
         </button>
       </div>
-      <div id={hintId} className="composer-hint">
-        {copy(language, 'composer.hint')}
+      <div className="composer-foot">
+        <div id={hintId} className="composer-hint">
+          {copy(language, 'composer.hint')}
+        </div>
+        {budget.show && (
+          <div
+            id={counterId}
+            className={`byte-counter${budget.over ? ' over' : ''}`}
+            data-bytes={budget.bytes}
+            role={budget.over ? 'alert' : undefined}
+          >
+            {copy(language, budget.over ? 'composer.tooLong' : 'composer.bytes', {
+              used: budget.usedKb,
+              limit: budget.limitKb,
+            })}
+          </div>
+        )}
       </div>
       {error !== null && (
         <div className="composer-error" role="alert">

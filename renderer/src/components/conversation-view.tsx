@@ -1,7 +1,11 @@
-/** One conversation: title, virtualised messages, the one status area, then the composer (UI.md layout). */
-import type { Agent, Alert, Wake } from '../../../shared/api/contract.js';
+/**
+ * One conversation: a header (title as a person reads it, a slot for tools such as search),
+ * virtualised messages, the one status area, then the composer (UI.md layout; issue 17).
+ */
+import type { Agent, Alert, Message, ThreadSummary, Wake } from '../../../shared/api/contract.js';
+import { conversationTitle } from '../conversations/conversation-title.js';
 import type { MessageLog } from '../conversations/message-log.js';
-import type { Language } from '../i18n/copy.js';
+import { copy, type Language } from '../i18n/copy.js';
 import { Composer } from './composer.js';
 import { MessageList } from './message-list.js';
 import { StatusArea } from './status-area.js';
@@ -15,26 +19,56 @@ export interface ConversationViewProps {
   readonly dismissed: ReadonlySet<string>;
   readonly agents: readonly Agent[];
   readonly language: Language;
+  /** Threads under this conversation, by root message id. */
+  readonly threads: ReadonlyMap<string, ThreadSummary>;
   onLoadOlder(): void;
   onSend(content: string): Promise<string | null>;
   onOpenWake(wakeToken: string, opener: HTMLElement): void;
   onDismissAlert(id: string): void;
+  onReplyInThread(message: Message): void;
+  onOpenConversation(target: string): void;
+  onOpenDrawer(opener: HTMLElement): void;
 }
 
 export function ConversationView(props: ConversationViewProps) {
-  const { target, log, language } = props;
+  const { target, log, language, agents } = props;
+  const title = conversationTitle(target, agents, language);
   return (
     <section className="conversation" aria-labelledby="conversation-title">
       <header className="conversation-head">
-        <h1 id="conversation-title">{target}</h1>
+        <button
+          type="button"
+          className="icon-button drawer-toggle"
+          aria-label={copy(language, 'conversation.openDrawer')}
+          onClick={(e) => props.onOpenDrawer(e.currentTarget)}
+        >
+          <span aria-hidden="true">☰</span>
+        </button>
+        <div className="head-titles">
+          <h1 id="conversation-title" data-target={target}>
+            {title.title}
+          </h1>
+          {title.kind === 'dm' && <span className="head-sub">{copy(language, 'conversation.dm')}</span>}
+          {title.parent !== null && (
+            <button type="button" className="head-sub link" onClick={() => props.onOpenConversation(title.parent!)}>
+              {copy(language, 'conversation.backTo', { parent: title.parentTitle ?? title.parent })}
+            </button>
+          )}
+        </div>
+        {/* Tools of the header (search lands here, issue 17 follow-up); empty until then. */}
+        <div className="head-tools" data-slot="header-tools" />
       </header>
       <MessageList
         target={target}
+        title={title.title}
         messages={log.messages}
         hasMore={log.hasMore}
         loadingOlder={props.loadingOlder}
         language={language}
+        agents={agents}
+        threads={props.threads}
         onLoadOlder={props.onLoadOlder}
+        {...(title.kind === 'thread' ? {} : { onReplyInThread: props.onReplyInThread })}
       />
       <StatusArea
         target={target}
@@ -45,7 +79,15 @@ export function ConversationView(props: ConversationViewProps) {
         onOpenWake={props.onOpenWake}
         onDismissAlert={props.onDismissAlert}
       />
-      <Composer key={target} target={target} agents={props.agents} language={language} onSend={props.onSend} />
+      <Composer
+        key={target}
+        target={target}
+        agents={agents}
+        language={language}
+        label={copy(language, 'composer.label', { target: title.title })}
+        placeholder={copy(language, 'composer.placeholder', { target: title.title })}
+        onSend={props.onSend}
+      />
     </section>
   );
 }

@@ -1,42 +1,35 @@
 /**
- * The inspector drawer of one wake: its timeline (statuses, beacons, final-check, delivery
- * attempts and alerts) and its `prompt_input` entries in order (contract §8.4). Failure detail
- * is inside a collapsed disclosure: shown only when the person opens it (contract §10.3).
+ * The inspector of one wake: its timeline in plain words (statuses, beacons, final check,
+ * delivery attempts and alerts) and what the agent was sent, in order (contract §8.4). Failure
+ * detail is inside a collapsed disclosure: shown only when the person opens it (contract §10.3).
+ * A drawer beside the conversation on wide screens, a full-screen sheet on narrow ones (issue 17).
  * Esc closes; focus returns to the chip that opened it.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { ApiResponse, ClientApi, Wake } from '../../../shared/api/contract.js';
-import { copy, type CopyKey, type Language } from '../i18n/copy.js';
+import type { Agent, ApiResponse, ClientApi, Wake } from '../../../shared/api/contract.js';
+import { conversationTitle } from '../conversations/conversation-title.js';
+import { copy, type Language } from '../i18n/copy.js';
 import { FailureDetails } from './failure-details.js';
-import { alertKindOfEvent, alertKindText, chipKind, chipText } from '../status/wake-chips.js';
+import { formatDateTime, formatTimeSeconds } from '../i18n/format.js';
+import { promptKindText, shortWakeId, timelineLine } from '../status/timeline-copy.js';
+import { CHIP_ICONS, chipElapsed, chipKind, chipText } from '../status/wake-chips.js';
 
 export interface InspectorProps {
   readonly api: ClientApi;
   readonly wakeToken: string;
   /** The live wake (from events), so the drawer refreshes when it changes. */
   readonly wake: Wake | undefined;
+  readonly agents: readonly Agent[];
   readonly language: Language;
   onClose(): void;
 }
 
-const clock = new Intl.DateTimeFormat(undefined, {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hour12: false,
-});
-
-/** Which alert an `alert` timeline row is, in the UI's own neutral copy (the daemon's text only as a fallback). */
-function alertNote(detail: string | null, language: Language): string {
-  const kind = alertKindOfEvent(detail);
-  return kind !== null ? alertKindText(kind, language) : (detail ?? '');
-}
-
-export function Inspector({ api, wakeToken, wake, language, onClose }: InspectorProps) {
+export function Inspector({ api, wakeToken, wake, agents, language, onClose }: InspectorProps) {
   const [data, setData] = useState<ApiResponse<'wakes.inspect'> | null>(null);
   const [error, setError] = useState<string | null>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
   const revision = `${wake?.status ?? ''}:${wake?.beacons ?? 0}:${wake?.finalCheck ? 1 : 0}`;
+  const t = (key: Parameters<typeof copy>[1], vars?: Record<string, string | number>) => copy(language, key, vars);
 
   useEffect(() => {
     let live = true;
@@ -62,72 +55,91 @@ export function Inspector({ api, wakeToken, wake, language, onClose }: Inspector
   }, [onClose]);
 
   const shown = data?.wake ?? wake;
+  const kind = shown === undefined ? null : chipKind(shown);
   return (
-    <aside className="inspector" aria-labelledby="inspector-title" data-wake={wakeToken}>
+    <aside className="inspector sheet" aria-labelledby="inspector-title" data-wake={wakeToken}>
       <header className="inspector-head">
         <h2 id="inspector-title">
-          {copy(language, 'inspector.title', { token: wakeToken })}
-          {shown !== undefined && <span className="inspector-agent"> · {shown.agentName}</span>}
+          {shown === undefined
+            ? t('inspector.loading')
+            : t('inspector.title', {
+                agent: shown.agentName,
+                conversation: conversationTitle(shown.target, agents, language).title,
+              })}
         </h2>
         <button
           ref={closeRef}
           type="button"
           className="icon-button"
           onClick={onClose}
-          aria-label={copy(language, 'inspector.close')}
+          aria-label={t('inspector.close')}
         >
           ×
         </button>
       </header>
-      {error !== null && <p role="alert">{copy(language, 'error.generic', { message: error })}</p>}
-      {shown !== undefined && (
-        <dl className="inspector-facts">
-          <dt>{shown.target}</dt>
-          <dd data-status={shown.status}>{chipText(shown, chipKind(shown), language, Date.now())}</dd>
-          <dt>{copy(language, 'inspector.beacons', { count: shown.beacons })}</dt>
-          <dd>
-            {copy(language, 'inspector.finalCheck', {
-              value: copy(language, shown.finalCheck ? 'inspector.yes' : 'inspector.no'),
-            })}
-          </dd>
-        </dl>
+      {error !== null && <p role="alert">{t('error.generic', { message: error })}</p>}
+      {shown !== undefined && kind !== null && (
+        <div className="inspector-summary">
+          <span className={`chip chip-static chip-${kind}`} data-status={shown.status}>
+            <span className="chip-icon" aria-hidden="true">
+              {CHIP_ICONS[kind]}
+            </span>
+            <span className="chip-text">{chipText(kind, language)}</span>
+            <span className="chip-elapsed">{chipElapsed(shown, language, Date.now())}</span>
+          </span>
+          <dl className="inspector-facts">
+            <dt>{t('inspector.started')}</dt>
+            <dd>
+              <time dateTime={shown.createdAt} title={formatDateTime(shown.createdAt, language)}>
+                {formatTimeSeconds(shown.createdAt, language)}
+              </time>
+            </dd>
+            <dt>{t('inspector.wakeId')}</dt>
+            <dd>
+              <code className="wake-id" title={wakeToken}>
+                {shortWakeId(wakeToken)}
+              </code>
+            </dd>
+          </dl>
+        </div>
       )}
       {shown !== undefined && <FailureDetails wake={shown} language={language} />}
-      <h3>{copy(language, 'inspector.timeline')}</h3>
-      {data === null && error === null && <p>{copy(language, 'inspector.loading')}</p>}
+      <h3>{t('inspector.timeline')}</h3>
+      {data === null && error === null && <p>{t('inspector.loading')}</p>}
       {data !== null && (
         <ol className="timeline">
-          {data.events.map((e, i) => (
-            <li key={i} data-kind={e.kind} data-status={e.status ?? undefined}>
-              <span className="timeline-kind">
-                {e.kind === 'status' && e.status !== null
-                  ? e.status
-                  : copy(language, `inspector.event.${e.kind}` as CopyKey)}
-              </span>
-              {e.reason !== null && (
-                <span className="timeline-reason">{copy(language, 'inspector.reason', { reason: e.reason })}</span>
-              )}
-              {e.kind === 'alert' && <span className="timeline-reason">{alertNote(e.detail, language)}</span>}
-              <time dateTime={e.at}>{clock.format(new Date(e.at))}</time>
-            </li>
-          ))}
+          {data.events.map((e, i) => {
+            const line = timelineLine(e, data.wake.agentName, language);
+            return (
+              <li key={i} data-kind={e.kind} data-status={e.status ?? undefined}>
+                <span className="timeline-kind">{line.label}</span>
+                {line.note !== null && <span className="timeline-reason">{line.note}</span>}
+                <time dateTime={e.at} title={formatDateTime(e.at, language)}>
+                  {formatTimeSeconds(e.at, language)}
+                </time>
+              </li>
+            );
+          })}
         </ol>
       )}
       {data !== null && (
         <>
-          <h3>{copy(language, 'inspector.promptInputs', { count: data.promptInputs.length })}</h3>
-          {data.promptInputs.length === 0 && <p>{copy(language, 'inspector.noPromptInputs')}</p>}
+          <h3>{t('inspector.promptInputs', { count: data.promptInputs.length })}</h3>
+          {data.promptInputs.length === 0 && <p>{t('inspector.noPromptInputs')}</p>}
           <ol className="prompt-inputs">
             {data.promptInputs.map((p) => (
               <li key={p.id} data-prompt-kind={p.kind} data-seq={p.seq}>
-                <div className="prompt-head">
-                  <span className="prompt-kind">{p.kind}</span>
-                  <span className="prompt-seq">#{p.seq}</span>
-                  <time dateTime={p.at}>{clock.format(new Date(p.at))}</time>
-                </div>
-                <pre className="prompt-text" tabIndex={0}>
-                  {p.text}
-                </pre>
+                <details>
+                  <summary className="prompt-head">
+                    <span className="prompt-kind">{promptKindText(p.kind, language)}</span>
+                    <time dateTime={p.at} title={formatDateTime(p.at, language)}>
+                      {formatTimeSeconds(p.at, language)}
+                    </time>
+                  </summary>
+                  <pre className="prompt-text" tabIndex={0}>
+                    {p.text}
+                  </pre>
+                </details>
               </li>
             ))}
           </ol>

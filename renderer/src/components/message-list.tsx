@@ -1,123 +1,290 @@
 /**
  * The message list, virtualised with @tanstack/react-virtual so a conversation of 100,000
- * messages renders only what is on screen. It sticks to the bottom while the person is at the
- * bottom, and loads older pages when they scroll near the top (keeping their place).
+ * messages renders only what is on screen. Reads like a chat app (issue 17): date separators,
+ * consecutive messages of one author grouped under one header, mentions highlighted, times in
+ * the UI language's format, actions on each message (copy, reply in thread), reply counts.
+ * It sticks to the bottom while the person is at the bottom — also when the list itself gets
+ * shorter (a panel opens, the composer grows) — offers "Jump to latest" when they are not, and
+ * loads older pages when they scroll near the top (keeping their place).
  * Wake statuses are never rendered here (contract §10.3): only the status area shows them.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useLayoutEffect, useRef } from 'react';
-import type { Message } from '../../../shared/api/contract.js';
+import { memo, type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { Agent, Message, ThreadSummary } from '../../../shared/api/contract.js';
+import { mentionSpans, messageRows, type MessageRow } from '../conversations/message-rows.js';
 import { copy, type Language } from '../i18n/copy.js';
+import { formatDateTime, formatDay, formatTime, formatTimeShort } from '../i18n/format.js';
 
 export interface MessageListProps {
   readonly target: string;
+  /** What the log is called for assistive technology (the conversation's title). */
+  readonly title: string;
   readonly messages: readonly Message[];
   readonly hasMore: boolean;
   readonly loadingOlder: boolean;
   readonly language: Language;
+  readonly agents: readonly Agent[];
+  /** Threads started from messages of this list, by root message id. */
+  readonly threads?: ReadonlyMap<string, ThreadSummary>;
+  /** What an empty conversation says (default: how to wake an agent). */
+  readonly emptyText?: string;
   onLoadOlder(): void;
+  /** Absent inside a thread (no thread in a thread). */
+  onReplyInThread?(message: Message): void;
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+/** Distance from the bottom (px) that still counts as "at the bottom". */
+const BOTTOM_SLACK = 48;
 
 /** Memoised: wake and alert events re-render the status area, not the list. */
 export const MessageList = memo(function MessageList({
   target,
+  title,
   messages,
   hasMore,
   loadingOlder,
   language,
+  agents,
+  threads,
+  emptyText,
   onLoadOlder,
+  onReplyInThread,
 }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const firstSeq = useRef<number | undefined>(undefined);
-  const prevCount = useRef(0);
+  const prevRows = useRef(0);
+  const seenCount = useRef(messages.length);
+  const [away, setAway] = useState(false);
+  const [copied, setCopied] = useState<string | null>(null);
+  /** The message whose actions are in the Tab order (roving: one message at a time, issue 17). */
+  const [active, setActive] = useState<string | null>(null);
+  const rows = useMemo(() => messageRows(messages), [messages]);
+  const agentIds = useMemo(() => new Set(agents.map((a) => a.id)), [agents]);
   const virtualizer = useVirtualizer({
-    count: messages.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 44,
+    estimateSize: (i) => (rows[i]?.kind === 'day' ? 32 : rows[i]?.kind === 'message' && rows[i].grouped ? 24 : 48),
     overscan: 12,
-    getItemKey: (i) => messages[i]?.id ?? i,
+    getItemKey: (i) => rows[i]?.key ?? i,
   });
+
+  const toBottom = (): void => {
+    if (rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+    const el = scrollRef.current;
+    if (el !== null) el.scrollTop = el.scrollHeight;
+  };
 
   // Keep the person's place when an older page is prepended; follow new messages at the bottom.
   useLayoutEffect(() => {
     const first = messages[0]?.seq;
-    const added = messages.length - prevCount.current;
+    const added = rows.length - prevRows.current;
     if (firstSeq.current !== undefined && first !== undefined && first < firstSeq.current && added > 0) {
       virtualizer.scrollToIndex(added, { align: 'start' });
-    } else if (atBottom.current && messages.length > 0) {
-      virtualizer.scrollToIndex(messages.length - 1, { align: 'end' });
+    } else if (atBottom.current && rows.length > 0) {
+      toBottom();
+      seenCount.current = messages.length;
     }
     firstSeq.current = first;
-    prevCount.current = messages.length;
-  }, [messages, virtualizer]);
+    prevRows.current = rows.length;
+  }, [rows, virtualizer]);
+
+  // The list got shorter or narrower (a panel opened, the composer grew): keep the newest in view.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (el === null || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
 
   useEffect(() => {
     atBottom.current = true;
     firstSeq.current = undefined;
-    prevCount.current = 0;
+    prevRows.current = 0;
+    setAway(false);
   }, [target]);
 
   const onScroll = (): void => {
     const el = scrollRef.current;
     if (el === null) return;
-    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK;
+    if (atBottom.current) seenCount.current = messages.length;
+    setAway(!atBottom.current);
     if (el.scrollTop < 200 && hasMore && !loadingOlder && messages.length > 0) onLoadOlder();
   };
 
+  const copyText = (m: Message): void => {
+    void navigator.clipboard?.writeText(m.content).then(
+      () => {
+        setCopied(m.id);
+        setTimeout(() => setCopied((c) => (c === m.id ? null : c)), 1500);
+      },
+      () => undefined,
+    );
+  };
+
+  // Arrow keys move between messages (from the log itself: to the newest); Tab then reaches its actions.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
+    if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+    const el = scrollRef.current;
+    if (el === null || (e.target as HTMLElement).closest('button, textarea, input') !== null) return;
+    const articles = [...el.querySelectorAll<HTMLElement>('article[data-message]')];
+    if (articles.length === 0) return;
+    const current = (e.target as HTMLElement).closest<HTMLElement>('article[data-message]');
+    const at = current === null ? articles.length : articles.indexOf(current);
+    const next = articles[Math.max(0, Math.min(articles.length - 1, at + (e.key === 'ArrowUp' ? -1 : 1)))];
+    e.preventDefault();
+    next?.focus();
+    next?.scrollIntoView({ block: 'nearest' });
+  };
+
+  const newBelow = Math.max(0, messages.length - seenCount.current);
+  const now = Date.now();
   const items = virtualizer.getVirtualItems();
+  const renderRow = (row: MessageRow) => {
+    if (row.kind === 'day')
+      return (
+        <div className="day-separator" role="separator">
+          <span>
+            {formatDay(row.at, language, now, {
+              today: copy(language, 'messages.today'),
+              yesterday: copy(language, 'messages.yesterday'),
+            })}
+          </span>
+        </div>
+      );
+    const m = row.message;
+    const author = m.authorKind === 'operator' ? copy(language, 'messages.you') : m.authorName;
+    const thread = threads?.get(m.id);
+    const time = (
+      <time className="message-time" dateTime={m.createdAt} title={formatDateTime(m.createdAt, language)}>
+        {formatTime(m.createdAt, language)}
+      </time>
+    );
+    return (
+      <article
+        className={`message message-${m.authorKind}${row.grouped ? ' grouped' : ''}`}
+        data-message={m.id}
+        data-seq={m.seq}
+        tabIndex={-1}
+        onFocus={() => setActive(m.id)}
+        aria-label={row.grouped ? `${author}, ${formatTime(m.createdAt, language)}` : undefined}
+      >
+        <div className="message-gutter" aria-hidden={row.grouped ? true : undefined}>
+          {row.grouped ? (
+            <time className="message-time" dateTime={m.createdAt} title={formatDateTime(m.createdAt, language)}>
+              {formatTimeShort(m.createdAt, language)}
+            </time>
+          ) : (
+            <span className={`avatar avatar-${m.authorKind}`} aria-hidden="true">
+              {author.slice(0, 1).toUpperCase()}
+            </span>
+          )}
+        </div>
+        <div className="message-main">
+          {!row.grouped && (
+            <header className="message-head">
+              <span className="message-author">{author}</span>
+              {time}
+              {m.redelivered && <span className="message-tag">{copy(language, 'messages.redelivered')}</span>}
+            </header>
+          )}
+          <div className="message-body">
+            {mentionSpans(m.content, agentIds).map((s, i) =>
+              s.mention ? (
+                <span key={i} className="mention">
+                  {s.text}
+                </span>
+              ) : (
+                s.text
+              ),
+            )}
+          </div>
+          {m.reactions.length > 0 && (
+            <ul className="message-reactions" aria-label={copy(language, 'messages.reactions')}>
+              {m.reactions.map((r) => (
+                <li key={`${r.authorId}:${r.emoji}`} className="reaction" title={r.authorName}>
+                  <span aria-hidden="true">{r.emoji}</span> {r.authorName}
+                </li>
+              ))}
+            </ul>
+          )}
+          {thread !== undefined && thread.replyCount > 0 && onReplyInThread !== undefined && (
+            <button type="button" className="thread-link" onClick={() => onReplyInThread(m)}>
+              {thread.replyCount === 1
+                ? copy(language, 'messages.oneReply')
+                : copy(language, 'messages.replies', { count: thread.replyCount })}
+            </button>
+          )}
+        </div>
+        <div className="message-actions" role="group" aria-label={copy(language, 'messages.actions')}>
+          <button type="button" className="action" tabIndex={active === m.id ? 0 : -1} onClick={() => copyText(m)}>
+            {copy(language, copied === m.id ? 'messages.copied' : 'messages.copy')}
+          </button>
+          {onReplyInThread !== undefined && (
+            <button
+              type="button"
+              className="action"
+              tabIndex={active === m.id ? 0 : -1}
+              onClick={() => onReplyInThread(m)}
+            >
+              {copy(language, 'messages.replyInThread')}
+            </button>
+          )}
+        </div>
+      </article>
+    );
+  };
+
   return (
-    <div
-      ref={scrollRef}
-      className="message-scroll"
-      onScroll={onScroll}
-      tabIndex={0}
-      role="log"
-      aria-label={copy(language, 'messages.label', { target })}
-      aria-live="off"
-    >
-      {loadingOlder && <div className="loading-older">{copy(language, 'messages.loadingOlder')}</div>}
-      {messages.length === 0 && !hasMore && <p className="messages-empty">{copy(language, 'messages.empty')}</p>}
-      <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
-        <div className="message-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
-          {items.map((item) => {
-            const m = messages[item.index];
-            if (m === undefined) return null;
-            return (
-              <article
-                key={item.key}
-                ref={virtualizer.measureElement}
-                data-index={item.index}
-                className={`message message-${m.authorKind}`}
-                data-message={m.id}
-                data-seq={m.seq}
-              >
-                <header className="message-head">
-                  <span className="message-author">
-                    {m.authorKind === 'operator' ? copy(language, 'messages.you') : m.authorName}
-                  </span>
-                  <time className="message-time" dateTime={m.createdAt}>
-                    {timeFormat.format(new Date(m.createdAt))}
-                  </time>
-                  {m.redelivered && <span className="message-tag">{copy(language, 'messages.redelivered')}</span>}
-                </header>
-                <div className="message-body">{m.content}</div>
-                {m.reactions.length > 0 && (
-                  <ul className="message-reactions" aria-label={copy(language, 'messages.reactions')}>
-                    {m.reactions.map((r) => (
-                      <li key={`${r.authorId}:${r.emoji}`} className="reaction" title={r.authorName}>
-                        <span aria-hidden="true">{r.emoji}</span> {r.authorName}
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </article>
-            );
-          })}
+    <div className="message-pane">
+      <div
+        ref={scrollRef}
+        className="message-scroll"
+        onScroll={onScroll}
+        onKeyDown={onKeyDown}
+        tabIndex={0}
+        role="log"
+        aria-label={copy(language, 'messages.label', { target: title })}
+        aria-live="off"
+      >
+        {loadingOlder && <div className="loading-older">{copy(language, 'messages.loadingOlder')}</div>}
+        {messages.length === 0 && !hasMore && (
+          <p className="messages-empty">{emptyText ?? copy(language, 'messages.empty')}</p>
+        )}
+        <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
+          <div className="message-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
+            {items.map((item) => {
+              const row = rows[item.index];
+              if (row === undefined) return null;
+              return (
+                <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="row">
+                  {renderRow(row)}
+                </div>
+              );
+            })}
+          </div>
         </div>
       </div>
+      {away && (
+        <button
+          type="button"
+          className="jump-latest"
+          onClick={() => {
+            atBottom.current = true;
+            seenCount.current = messages.length;
+            setAway(false);
+            toBottom();
+          }}
+        >
+          {copy(language, 'messages.jumpLatest')}
+          {newBelow > 0 && <span className="badge">{copy(language, 'messages.newBelow', { count: newBelow })}</span>}
+          <span aria-hidden="true"> ↓</span>
+        </button>
+      )}
     </div>
   );
 });

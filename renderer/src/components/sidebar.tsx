@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import type { Agent, Conversation } from '../../../shared/api/contract.js';
 import { groupConversations } from '../conversations/conversation-groups.js';
+import { conversationTitle } from '../conversations/conversation-title.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { runtimeLabel } from '../../../shared/agent-readiness.js';
 import { agentReadinessText } from './agent-detail.js';
@@ -19,6 +20,12 @@ export interface SidebarProps {
   readonly view: View;
   readonly language: Language;
   onSelect(view: View): void;
+  /** Unread messages of a conversation (issue 17). */
+  unread(c: Conversation): number;
+  /** A thread's label in the list (its root message, shortened), by thread target. */
+  readonly threadLabels: ReadonlyMap<string, string>;
+  /** Narrow screens: the sidebar is a drawer, open or closed. */
+  readonly drawerOpen: boolean;
   /** Resolves with an error message, or null when created. */
   onCreateChannel(target: string): Promise<string | null>;
 }
@@ -28,29 +35,51 @@ function ConversationLink({
   view,
   onSelect,
   nested,
+  label,
+  unread,
+  language,
 }: {
   c: Conversation;
   view: View;
   onSelect: SidebarProps['onSelect'];
   nested?: boolean;
+  label: string;
+  unread: number;
+  language: Language;
 }) {
   const current = view.kind === 'conversation' && view.target === c.target;
   return (
     <li>
       <button
         type="button"
-        className={`nav-item${nested === true ? ' nested' : ''}`}
+        className={`nav-item${nested === true ? ' nested' : ''}${unread > 0 ? ' has-unread' : ''}`}
         aria-current={current ? 'page' : undefined}
         onClick={() => onSelect({ kind: 'conversation', target: c.target })}
         data-target={c.target}
       >
-        {c.kind === 'dm' ? c.target.replace(/^dm:/, '') : c.kind === 'thread' ? `↳ ${c.title}` : c.target}
+        <span className="nav-label">{nested === true ? `↳ ${label}` : label}</span>
+        {unread > 0 && (
+          <span className="unread-badge" data-unread={unread}>
+            {unread}
+            <span className="visually-hidden"> {copy(language, 'sidebar.unread', { count: unread })}</span>
+          </span>
+        )}
       </button>
     </li>
   );
 }
 
-export function Sidebar({ conversations, agents, view, language, onSelect, onCreateChannel }: SidebarProps) {
+export function Sidebar({
+  conversations,
+  agents,
+  view,
+  language,
+  onSelect,
+  onCreateChannel,
+  unread,
+  threadLabels,
+  drawerOpen,
+}: SidebarProps) {
   const groups = groupConversations(conversations);
   const [adding, setAdding] = useState(false);
   const [name, setName] = useState('');
@@ -58,14 +87,31 @@ export function Sidebar({ conversations, agents, view, language, onSelect, onCre
   const t = (key: CopyKey) => copy(language, key);
   const withThreads = (list: readonly Conversation[]) =>
     list.flatMap((c) => [
-      <ConversationLink key={c.target} c={c} view={view} onSelect={onSelect} />,
+      <ConversationLink
+        key={c.target}
+        c={c}
+        view={view}
+        onSelect={onSelect}
+        label={conversationTitle(c.target, agents, language).title}
+        unread={unread(c)}
+        language={language}
+      />,
       ...(groups.threads.get(c.target) ?? []).map((th) => (
-        <ConversationLink key={th.target} c={th} view={view} onSelect={onSelect} nested />
+        <ConversationLink
+          key={th.target}
+          c={th}
+          view={view}
+          onSelect={onSelect}
+          nested
+          label={threadLabels.get(th.target) ?? t('thread.title')}
+          unread={unread(th)}
+          language={language}
+        />
       )),
     ]);
 
   return (
-    <nav className="sidebar" aria-label={t('sidebar.label')}>
+    <nav className={`sidebar${drawerOpen ? ' drawer-open' : ''}`} aria-label={t('sidebar.label')} id="sidebar">
       <h2 className="sidebar-heading" id="nav-channels">
         {t('sidebar.channels')}
       </h2>

@@ -7,20 +7,20 @@
 import { useEffect, useState } from 'react';
 import type { Alert, Wake } from '../../../shared/api/contract.js';
 import { copy, type Language } from '../i18n/copy.js';
-import { alertText, chipText, statusAlerts, statusChips, type ChipKind } from '../status/wake-chips.js';
+import {
+  ALERT_ICONS,
+  CHIP_ICONS,
+  alertText,
+  chipElapsed,
+  chipText,
+  statusAlerts,
+  statusChips,
+} from '../status/wake-chips.js';
 
-const ICONS: Record<ChipKind, string> = {
-  queued: '◷',
-  working: '◐',
-  beacon: '',
-  escalated: '',
-  checking: '◑',
-  replied: '✓',
-  received_idle: '○',
-  failed: '!',
-};
-
-/** Re-renders every second while `active` (the elapsed time on a beacon chip). */
+/**
+ * Re-renders every second while `active` (the elapsed time of active chips). The elapsed text is
+ * `aria-hidden`, so the live region announces state changes, never clock ticks (issue 17).
+ */
 function useNow(active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -40,6 +40,8 @@ export interface StatusAreaProps {
   onOpenWake(wakeToken: string, opener: HTMLElement): void;
   onDismissAlert(id: string): void;
   readonly dismissed: ReadonlySet<string>;
+  /** The accessible name of the live region (a thread pane names its own). */
+  readonly label?: string;
 }
 
 export function StatusArea({
@@ -50,17 +52,23 @@ export function StatusArea({
   onOpenWake,
   onDismissAlert,
   dismissed,
+  label,
 }: StatusAreaProps) {
   const chips = statusChips(wakes.values(), target);
   const shownAlerts = statusAlerts(alerts, target, chips, wakes, dismissed);
-  const now = useNow(chips.some((c) => c.kind === 'beacon'));
+  const now = useNow(chips.some((c) => c.active));
   const [expanded, setExpanded] = useState<string | null>(null);
   return (
-    <div className="status-area" role="status" aria-label={copy(language, 'status.label')} data-target={target}>
+    <div
+      className="status-area"
+      role="status"
+      aria-label={label ?? copy(language, 'status.label')}
+      data-target={target}
+    >
       {chips.map((chip) => {
         const wake = wakes.get(chip.wakeToken);
         if (wake === undefined) return null;
-        const text = chipText(wake, chip.kind, language, now);
+        const text = chipText(chip.kind, language);
         const detailsId = `detail-${chip.wakeToken}`;
         return (
           <span
@@ -70,22 +78,18 @@ export function StatusArea({
             data-wake={chip.wakeToken}
             data-kind={chip.kind}
           >
-            <button
-              type="button"
-              className="chip-main"
-              onClick={(e) => onOpenWake(chip.wakeToken, e.currentTarget)}
-              title={chip.wakeToken}
-            >
-              {ICONS[chip.kind] !== '' && (
-                <span className="chip-icon" aria-hidden="true">
-                  {ICONS[chip.kind]}
-                </span>
-              )}
+            <button type="button" className="chip-main" onClick={(e) => onOpenWake(chip.wakeToken, e.currentTarget)}>
+              <span className="chip-icon" aria-hidden="true">
+                {CHIP_ICONS[chip.kind]}
+              </span>
               <span className="chip-agent">{chip.agentName}</span>
               <span className="chip-sep" aria-hidden="true">
                 ·
               </span>
               <span className="chip-text">{text}</span>
+              <span className="chip-elapsed" aria-hidden="true">
+                {chipElapsed(wake, language, now)}
+              </span>
             </button>
             {chip.kind === 'failed' && (
               <button
@@ -117,7 +121,7 @@ export function StatusArea({
             data-alert-wake={alert.wakeToken ?? undefined}
           >
             <span className="chip-icon" aria-hidden="true">
-              ⚑
+              {ALERT_ICONS[alert.kind]}
             </span>
             {agentName !== undefined && (
               <>

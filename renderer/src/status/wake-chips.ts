@@ -85,10 +85,41 @@ const CHIP_COPY: Record<ChipKind, CopyKey> = {
   failed: 'chip.failed',
 };
 
-/** The chip's status text (without the agent name); elapsed is measured from the wake's start. */
-export function chipText(wake: Pick<Wake, 'createdAt'>, kind: ChipKind, language: Language, nowMs: number): string {
-  const elapsed = formatElapsed(nowMs - time(wake.createdAt), language);
-  return copy(language, CHIP_COPY[kind], { elapsed });
+/**
+ * Every chip's icon, in one place (issue 17): the icon leads the chip, before the agent's name,
+ * whatever its state; colour is never the only signal (UI.md "Look").
+ */
+export const CHIP_ICONS: Readonly<Record<ChipKind, string>> = {
+  queued: '◷',
+  working: '◐',
+  beacon: '🧠',
+  escalated: '⚠️',
+  checking: '◑',
+  replied: '✓',
+  received_idle: '○',
+  failed: '!',
+};
+
+export const ALERT_ICONS: Readonly<Record<Alert['kind'], string>> = {
+  delivery_failed: '⚑',
+  delivery_uncertain: '⚑',
+  escalation: '⚠️',
+  no_response: '○',
+  runtime_crashed: '⚑',
+};
+
+/** The chip's status text, without the agent name, icon or elapsed time. */
+export function chipText(kind: ChipKind, language: Language): string {
+  return copy(language, CHIP_COPY[kind]);
+}
+
+/**
+ * Time since the wake started (issue 17: every chip, not only after a beacon): live while the
+ * wake is active, frozen at its end once terminal.
+ */
+export function chipElapsed(wake: Pick<Wake, 'createdAt' | 'endedAt'>, language: Language, nowMs: number): string {
+  const end = wake.endedAt === null ? nowMs : time(wake.endedAt);
+  return formatElapsed(end - time(wake.createdAt), language);
 }
 
 /** Alert kinds a wake's own chip already words (escalated / received_idle). */

@@ -4,6 +4,8 @@ import {
   alertKindOfEvent,
   alertText,
   chipKind,
+  CHIP_ICONS,
+  chipElapsed,
   chipText,
   statusAlerts,
   statusChips,
@@ -93,9 +95,9 @@ describe('chip copy (UI.md table)', () => {
   it.each<[string, 'en' | 'zh-CN', string]>([
     ['queued', 'en', 'Queued'],
     ['working', 'en', 'Working'],
-    ['beacon', 'en', '🧠 Working… 1m 30s'],
-    ['beacon', 'zh-CN', '🧠 处理中… 1分30秒'],
-    ['escalated', 'en', '⚠️ Extended processing — still working. Response may be delayed.'],
+    ['beacon', 'en', 'Working…'],
+    ['beacon', 'zh-CN', '处理中…'],
+    ['escalated', 'en', 'Extended processing — still working. Response may be delayed.'],
     ['checking', 'zh-CN', '正在确认回复'],
     ['replied', 'en', 'Replied'],
     ['received_idle', 'en', 'Received — back to idle'],
@@ -103,13 +105,30 @@ describe('chip copy (UI.md table)', () => {
     ['failed', 'en', "Couldn't complete"],
     ['failed', 'zh-CN', '未能完成'],
   ])('%s in %s reads "%s"', (kind, lang, text) => {
-    expect(chipText({ createdAt: at(0) }, kind as never, lang, now)).toBe(text);
+    expect(chipText(kind as never, lang)).toBe(text);
+  });
+
+  it('every chip has an elapsed time from the start of work: live while active, frozen once ended (issue 17)', () => {
+    expect(chipElapsed({ createdAt: at(0), endedAt: null }, 'en', now)).toBe('1m 30s');
+    expect(chipElapsed({ createdAt: at(0), endedAt: null }, 'zh-CN', now)).toBe('1分30秒');
+    expect(chipElapsed({ createdAt: at(0), endedAt: at(12) }, 'en', now)).toBe('12s');
+    for (const kind of [
+      'queued',
+      'working',
+      'beacon',
+      'escalated',
+      'checking',
+      'replied',
+      'received_idle',
+      'failed',
+    ] as const)
+      expect(CHIP_ICONS[kind]).not.toBe('');
   });
 
   it('never words a no-reply outcome as the agent failing to answer (contract §10.3, §7.3)', () => {
     const forbidden = /fail|did not|didn't|no reply|not reply|unanswered|should have|未回复|没有回复|失败/i;
     for (const lang of ['en', 'zh-CN'] as const) {
-      expect(chipText({ createdAt: at(0) }, 'received_idle', lang, now)).not.toMatch(forbidden);
+      expect(chipText('received_idle', lang)).not.toMatch(forbidden);
       expect(
         alertText(
           {

@@ -1,0 +1,55 @@
+/**
+ * The rows of a message list (issue 17): a date separator before the first message of each local
+ * day, and consecutive messages of one author within a few minutes grouped under one header, as
+ * chat apps do. Pure, so it is unit-tested without a DOM.
+ */
+import type { Message } from '../../../shared/api/contract.js';
+import { dayKey } from '../i18n/format.js';
+
+/** Messages of one author closer than this share a header. */
+export const GROUP_GAP_MS = 5 * 60_000;
+
+export type MessageRow =
+  | { readonly kind: 'day'; readonly key: string; readonly at: string }
+  | { readonly kind: 'message'; readonly key: string; readonly message: Message; readonly grouped: boolean };
+
+export function messageRows(messages: readonly Message[]): MessageRow[] {
+  const rows: MessageRow[] = [];
+  let prev: Message | undefined;
+  for (const m of messages) {
+    const day = dayKey(m.createdAt);
+    const newDay = prev === undefined || dayKey(prev.createdAt) !== day;
+    if (newDay) rows.push({ kind: 'day', key: `day:${day}`, at: m.createdAt });
+    const grouped =
+      !newDay &&
+      prev !== undefined &&
+      prev.authorId === m.authorId &&
+      prev.authorKind === m.authorKind &&
+      !m.redelivered &&
+      Date.parse(m.createdAt) - Date.parse(prev.createdAt) < GROUP_GAP_MS;
+    rows.push({ kind: 'message', key: m.id, message: m, grouped });
+    prev = m;
+  }
+  return rows;
+}
+
+/** Splits text into plain runs and `@id` mentions of known agents (shown highlighted). */
+export function mentionSpans(
+  text: string,
+  agentIds: ReadonlySet<string>,
+): Array<{ readonly text: string; readonly mention: boolean }> {
+  const out: Array<{ text: string; mention: boolean }> = [];
+  const re = /(^|[^\w@])@([a-z0-9][a-z0-9._-]*)/gi;
+  let last = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const id = (m[2] ?? '').replace(/[._-]+$/, '');
+    if (!agentIds.has(id.toLowerCase())) continue;
+    const start = m.index + (m[1] ?? '').length;
+    if (start > last) out.push({ text: text.slice(last, start), mention: false });
+    out.push({ text: `@${id}`, mention: true });
+    last = start + 1 + id.length;
+    re.lastIndex = last;
+  }
+  if (last < text.length) out.push({ text: text.slice(last), mention: false });
+  return out;
+}

@@ -1,0 +1,65 @@
+/**
+ * The inspector's timeline in plain words (issue 17): "Queued", "Delivered to Claude",
+ * "Final check sent", "Replied" — never a bare status token such as `reply_sent`, in English and
+ * 简体中文. Pure, so it is unit-tested without a DOM.
+ */
+import type { PromptInput, Wake, WakeEvent } from '../../../shared/api/contract.js';
+import { copy, type CopyKey, type Language } from '../i18n/copy.js';
+import { alertKindOfEvent, alertKindText } from './wake-chips.js';
+
+const STATUS_COPY: Record<Wake['status'], CopyKey> = {
+  queued: 'timeline.queued',
+  delivered: 'timeline.delivered',
+  final_check_sent: 'timeline.final_check_sent',
+  reply_sent: 'timeline.reply_sent',
+  failed: 'timeline.failed',
+  completed_without_visible_reply: 'timeline.completed_without_visible_reply',
+};
+
+const EVENT_COPY: Record<Exclude<WakeEvent['kind'], 'status'>, CopyKey> = {
+  beacon: 'inspector.event.beacon',
+  escalation: 'inspector.event.escalation',
+  final_check: 'inspector.event.final_check',
+  delivery: 'inspector.event.delivery',
+  alert: 'inspector.event.alert',
+};
+
+/** Reasons worth a line of their own; `no_reply` is already said by its status. */
+const REASON_COPY: Readonly<Record<string, CopyKey>> = {
+  signal_only: 'reason.signal_only',
+  final_check_undeliverable: 'reason.final_check_undeliverable',
+};
+
+export interface TimelineLine {
+  readonly label: string;
+  /** A second line in plain words, or null. */
+  readonly note: string | null;
+}
+
+export function timelineLine(event: WakeEvent, agentName: string, language: Language): TimelineLine {
+  const label =
+    event.kind === 'status' && event.status !== null
+      ? copy(language, STATUS_COPY[event.status], { agent: agentName })
+      : copy(language, event.kind === 'status' ? 'inspector.event.status' : EVENT_COPY[event.kind]);
+  let note: string | null = null;
+  if (event.kind === 'alert') {
+    const kind = alertKindOfEvent(event.detail);
+    note = kind === null ? null : alertKindText(kind, language);
+  } else if (event.reason !== null && Object.hasOwn(REASON_COPY, event.reason)) {
+    note = copy(language, REASON_COPY[event.reason] as CopyKey);
+  }
+  return { label, note };
+}
+
+const PROMPT_COPY: Record<PromptInput['kind'], CopyKey> = {
+  turn_context: 'prompt.kind.turn_context',
+  delivery: 'prompt.kind.delivery',
+  final_check: 'prompt.kind.final_check',
+  recovery: 'prompt.kind.recovery',
+};
+
+export const promptKindText = (kind: PromptInput['kind'], language: Language): string =>
+  copy(language, PROMPT_COPY[kind]);
+
+/** A short label for a wake token: its first characters after the `wk_` prefix. */
+export const shortWakeId = (token: string): string => token.replace(/^wk_/, '').slice(0, 8);

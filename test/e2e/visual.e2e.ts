@@ -1,0 +1,63 @@
+/**
+ * Visual regression (issue 17): committed baseline screenshots of the conversation and the
+ * inspector at 1280 and 390 px wide, light and dark, English and 简体中文, against the real
+ * `agentteam serve` with the demo runtime. Deterministic: UTC, en-US browser locale, the demo's
+ * fixed replies, animations off, and what a clock decides (times, elapsed, the wake id) masked.
+ * Update the baselines with `npx playwright test -c playwright.config.ts test/e2e/visual.e2e.ts
+ * --update-snapshots` after an intended change, and look at every image before committing it.
+ */
+import type { Page } from '@playwright/test';
+import { useLanguage } from './chat-helpers.js';
+import { demoConfig, expect, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
+
+test.use({ config: demoConfig(), timezoneId: 'UTC', locale: 'en-US' });
+
+const WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+] as const;
+const SCHEMES = ['light', 'dark'] as const;
+
+const masks = (page: Page) => [page.locator('time, .chip-elapsed, .wake-id')];
+
+async function settle(page: Page): Promise<void> {
+  // No focus ring or caret left from the last action, fonts loaded.
+  await page.evaluate('document.activeElement && document.activeElement.blur()');
+  await page.evaluate('document.fonts.ready.then(() => true)');
+}
+
+for (const language of ['en', 'zh-CN'] as const) {
+  test(`conversation and inspector look right (${language}, 1280 and 390, light and dark)`, async ({
+    app,
+    serve,
+  }, info) => {
+    test.setTimeout(120_000);
+    if (language !== 'en') await useLanguage(app, serve, language);
+    await sendFromComposer(app, '@demo can you check the logs?');
+    await expect(statusArea(app).locator('[data-status="reply_sent"]')).toHaveCount(1);
+    await sendFromComposer(app, 'thanks — and one more: @demo /local');
+    await expect(statusArea(app).locator('[data-status="reply_sent"]')).toHaveCount(1);
+    await expect(app.locator('article.message-agent')).toHaveCount(2);
+    await expect(statusArea(app).locator('[data-wake]')).toHaveAttribute('data-status', 'reply_sent');
+
+    for (const size of WIDTHS) {
+      for (const scheme of SCHEMES) {
+        const name = `${language}-${size.width}-${scheme}`;
+        await app.setViewportSize(size);
+        await app.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+        await settle(app);
+        await screenshot(app, info, `visual-conversation-${name}`);
+        await expect(app).toHaveScreenshot(`conversation-${name}.png`, { mask: masks(app), maxDiffPixelRatio: 0.002 });
+
+        await statusArea(app).locator('[data-wake] .chip-main').click();
+        const inspector = app.locator('aside.inspector');
+        await expect(inspector.locator('.timeline li').last()).toHaveAttribute('data-status', 'reply_sent');
+        await settle(app);
+        await screenshot(app, info, `visual-inspector-${name}`);
+        await expect(app).toHaveScreenshot(`inspector-${name}.png`, { mask: masks(app), maxDiffPixelRatio: 0.002 });
+        await inspector.getByRole('button', { name: /Close|关闭/ }).click();
+        await expect(inspector).toHaveCount(0);
+      }
+    }
+  });
+}
