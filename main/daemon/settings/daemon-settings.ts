@@ -31,7 +31,8 @@ export function mergeSettings(config: Config, saved: Partial<Settings> | undefin
     language: saved?.language ?? 'en',
     channels: {
       [LOCAL_CHANNEL]: channelSettings(config, LOCAL_CHANNEL),
-      ...config.channels,
+      // Watchdog + delivery keys only: a channel's own keys (the Telegram bot token) never reach the UI.
+      ...Object.fromEntries(Object.keys(config.channels).map((name) => [name, channelSettings(config, name)])),
       ...(saved?.channels ?? {}),
     },
   };

@@ -174,9 +174,35 @@ const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 5,
+    name: 'external channels: undelivered per channel, channel cursors, telegram bindings',
+    sql: `
+      -- Watchdog spec B on an external channel (issue 18): a reply kept for re-delivery goes out
+      -- again on the channel that failed it, never on another one.
+      ALTER TABLE undelivered ADD COLUMN channel TEXT NOT NULL DEFAULT 'local';
+
+      -- A channel's durable position in its provider's stream, e.g. Telegram's getUpdates offset
+      -- (the next update_id to ask for): a restart neither loses nor replays an update.
+      CREATE TABLE channel_cursors (
+        channel    TEXT PRIMARY KEY,
+        position   INTEGER NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+
+      -- Bindings added in the Settings page (agentteam.json's own are never rewritten).
+      CREATE TABLE telegram_bindings (
+        chat_id    INTEGER PRIMARY KEY,
+        target     TEXT NOT NULL UNIQUE,
+        allow_from TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
+/** The newest version (versions are assigned per issue, so the list may have gaps while branches land). */
+export const SCHEMA_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
 
 /** Applies the migrations this file has and the database lacks; refuses a database newer than this code. */
 export function migrate(db: DatabaseSync, path: string, log: DaemonLog | undefined): void {

@@ -41,6 +41,7 @@ import type {
 } from './store-records.js';
 import type { WriterLock } from './writer-lock.js';
 import { AuditTable } from './tables/audit-table.js';
+import { ChannelStateTable, type StoredTelegramBinding } from './tables/channel-state-table.js';
 import { ConversationsTable } from './tables/conversations-table.js';
 import { MembersTable } from './tables/members-table.js';
 import { MessagesTable } from './tables/messages-table.js';
@@ -75,6 +76,7 @@ export class Store {
   private readonly recoveryMarkers: RecoveryMarkersTable;
   private readonly reactions: ReactionsTable;
   private readonly audit: AuditTable;
+  private readonly channelState: ChannelStateTable;
   private readonly begin: StatementSync;
   private readonly commit: StatementSync;
   private readonly rollback: StatementSync;
@@ -99,6 +101,7 @@ export class Store {
     this.recoveryMarkers = new RecoveryMarkersTable(db);
     this.reactions = new ReactionsTable(db, nameOf);
     this.audit = new AuditTable(db);
+    this.channelState = new ChannelStateTable(db);
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
@@ -311,6 +314,33 @@ export class Store {
   takeUndelivered(target: TargetKey, agentId?: string): UndeliveredRecord[] {
     const at = this.iso();
     return this.tx(() => this.undelivered.take(target, agentId, at));
+  }
+
+  // ---------------------------------------------------------------- external channels (issue 18)
+
+  /** A channel's durable position in its provider's stream (Telegram: the next update_id), or null. */
+  channelCursor(channel: string): number | null {
+    return this.channelState.cursor(channel);
+  }
+
+  /** Moves a channel's cursor forward (never back: that would replay what was already taken). */
+  setChannelCursor(channel: string, position: number): void {
+    if (!Number.isSafeInteger(position)) throw new TypeError(`internal: bad cursor ${position}`);
+    this.tx(() => this.channelState.setCursor(channel, position, this.iso()));
+  }
+
+  /** Telegram bindings added in the Settings page, oldest first. */
+  listTelegramBindings(): StoredTelegramBinding[] {
+    return this.channelState.bindings();
+  }
+
+  /** @throws when the chat or the target is bound already (UNIQUE). */
+  addTelegramBinding(b: { chatId: number; target: TargetKey; allowFrom: readonly number[] }): void {
+    this.tx(() => this.channelState.addBinding(b, this.iso()));
+  }
+
+  removeTelegramBinding(chatId: number): boolean {
+    return this.tx(() => this.channelState.removeBinding(chatId));
   }
 
   // ---------------------------------------------------------------- context recovery (contract §6.6)
