@@ -87,7 +87,10 @@ export const DaemonLimitsSchema = z.strictObject({
 export const TELEGRAM_CHANNEL = 'telegram';
 
 /** A Telegram chat id (a user, group or supergroup id; negative for groups). */
-const TelegramChatId = z.number().int().refine((n) => n !== 0, 'a Telegram chat id (not 0)');
+const TelegramChatId = z
+  .number()
+  .int()
+  .refine((n) => n !== 0, 'a Telegram chat id (not 0)');
 
 /** One conversation bound to one chat; only `allowFrom` user ids may post into it from the chat. */
 export const TelegramBindingSchema = z.strictObject({

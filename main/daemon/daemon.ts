@@ -10,9 +10,15 @@
  */
 import { join } from 'node:path';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { Subscription } from 'rxjs';
+import { merge, type Subscription } from 'rxjs';
 import type { Agent } from '../../shared/api/contract.js';
-import { LOCAL_CHANNEL, type AgentConfig, type ChannelSettings, type Config } from '../../shared/config.js';
+import {
+  LOCAL_CHANNEL,
+  TELEGRAM_CHANNEL,
+  type AgentConfig,
+  type ChannelSettings,
+  type Config,
+} from '../../shared/config.js';
 import { targetKey } from '../../shared/target.js';
 import { Alerts } from './alerts/alerts.js';
 import { toAgent } from './api/api-mappers.js';
@@ -43,6 +49,7 @@ import { WakeLifecycle } from './wake/wake-lifecycle.js';
 import { WakeTimeline } from './wake/wake-timeline.js';
 import { BeaconRouter } from './watchdog/beacon-router.js';
 import { silenceWatchdog } from './watchdog/silence-watchdog.js';
+import { TelegramService, type TelegramTuning } from './telegram/telegram-service.js';
 
 /** Builds one agent's runtime adapter around its session's host; the default is `createRuntimeAdapter`. */
 export type RuntimeFactory = (agent: AgentConfig, deps: RuntimeDeps) => MadeAdapter;
@@ -52,6 +59,10 @@ export interface CreateDaemonOptions extends DaemonOptions {
   readonly settings?: SettingsPort;
   /** Replaces `createRuntimeAdapter` (tests of the assembly only). */
   readonly createRuntime?: RuntimeFactory;
+  /** Telegram channel timing (tests make it small); the defaults suit the real Bot API. */
+  readonly telegram?: TelegramTuning;
+  /** Where `botTokenEnv` is read; `process.env` when absent. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 const quietLog: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
@@ -82,6 +93,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   let beaconRouter: BeaconRouter | null = null;
   let lifecycle: WakeLifecycle | null = null;
   let communication: CommunicationService | null = null;
+  let telegram: TelegramService | null = null;
   try {
     store.upsertMember({ id: OPERATOR_ID, kind: 'operator', name: OPERATOR_NAME });
     for (const a of config.agents) store.upsertMember({ id: a.id, kind: 'agent', name: a.name });
@@ -107,6 +119,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const tracker = (deliveryTracker = new DeliveryTracker({
       bus,
       channelFor: () => local,
+      // issue 18: a bound conversation's replies also go to its Telegram chat, on that channel.
+      channelNamed: (c) => (c === TELEGRAM_CHANNEL ? telegram?.channel : c === LOCAL_CHANNEL ? local : undefined),
       settingsFor: (c) => settingsFor(c).responseDelivery,
       undelivered: store,
     }));
@@ -115,7 +129,6 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       channelNamed: (c) => (c === LOCAL_CHANNEL ? local : undefined),
       send: (r) => tracker.send(r),
     }));
-    subs.push(bindSilenceDeliveryMetrics(registry, { bus, beacon$, alert$: tracker.alert$ }));
 
     // 5. The wake lifecycle, journaled in the store; final-checks rendered by the prompt compiler;
     //    the wakes' timeline, the alerts and the agent's side (MCP tools) around it.
@@ -161,6 +174,28 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       onMessageStored: (m) => out.message(m),
       log,
     });
+
+    // 5b. The Telegram channel (issue 18): bound conversations' replies, beacons and alerts to
+    //     their chats; the operator's messages from the chats into the conversations.
+    telegram = new TelegramService({
+      name: TELEGRAM_CHANNEL,
+      config: config.channels[TELEGRAM_CHANNEL],
+      configFile: join(options.dataDir, CONFIG_FILE),
+      env: options.env ?? process.env,
+      store,
+      bus,
+      tracker,
+      settingsFor,
+      agentName,
+      post: (target, content, o) => conversations.post(target, content, o),
+      registry,
+      log,
+      ...(options.telegram !== undefined ? { tuning: options.telegram } : {}),
+    });
+    subs.push(
+      bindSilenceDeliveryMetrics(registry, { bus, beacon$: merge(beacon$, telegram.beacon$), alert$: tracker.alert$ }),
+    );
+    telegram.start();
 
     // 6. The agentteam MCP server on 127.0.0.1, one bearer token per agent.
     mcp = await startMcpServer({
@@ -223,6 +258,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       agentName,
       settings: () => settings.current,
       updateSettings: (patch) => settings.update(patch),
+      telegram,
     });
 
     let stopping: Promise<void> | null = null;
@@ -231,6 +267,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         // Reverse order: runtimes (no orphans), MCP, timers, streams, then the store.
         await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
         await mcp?.close();
+        telegram?.stop();
         beaconRouter?.stop();
         deliveryTracker?.stop();
         for (const s of subs) s.unsubscribe();
@@ -245,6 +282,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     for (const s of subs) s.unsubscribe();
     await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
     await mcp?.close();
+    telegram?.stop();
     beaconRouter?.stop();
     deliveryTracker?.stop();
     communication?.dispose();

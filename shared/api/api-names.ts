@@ -16,6 +16,9 @@ export const API_CALL_NAMES = [
   'agents.list',
   'settings.get',
   'settings.update',
+  'telegram.status',
+  'telegram.addBinding',
+  'telegram.removeBinding',
 ] as const;
 
 /** Every event pushed from the daemon to the renderer. */

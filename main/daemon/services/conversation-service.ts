@@ -46,8 +46,16 @@ export class ConversationService {
     return { key: parsed.key, target: parsed.target };
   }
 
-  /** Stores an operator message and wakes every agent it addresses. */
-  post(targetText: string, content: string): { message: MessageRecord; wakeTokens: string[] } {
+  /**
+   * Stores an operator message and wakes every agent it addresses. `inboundKey` (an external
+   * channel's id of the message, e.g. a Telegram update) makes it idempotent: the same key again
+   * stores nothing, wakes nobody and answers `duplicate: true`.
+   */
+  post(
+    targetText: string,
+    content: string,
+    options: { readonly inboundKey?: string } = {},
+  ): { message: MessageRecord; wakeTokens: string[]; duplicate?: boolean } {
     const { key: target, target: parsedTarget } = this.#resolve(targetText);
     if (content.trim().length === 0) throw new ApiError('invalid_request', 'The message is empty.');
     const bytes = Buffer.byteLength(content, 'utf8');
@@ -57,7 +65,14 @@ export class ConversationService {
         `The message is ${bytes} bytes; at most ${this.o.maxMessageBytes} are allowed. Split it or attach less.`,
       );
     }
-    const { message } = this.o.store.appendMessage({ target, authorId: OPERATOR_ID, authorKind: 'operator', content });
+    const { message, status } = this.o.store.appendMessage({
+      target,
+      authorId: OPERATOR_ID,
+      authorKind: 'operator',
+      content,
+      ...(options.inboundKey !== undefined ? { responseId: options.inboundKey } : {}),
+    });
+    if (status === 'already_sent') return { message, wakeTokens: [], duplicate: true };
     this.o.onMessageStored(message);
     // Watchdog spec B: kept FAILED_FINAL replies go out again, marked, on the next inbound message.
     void this.o.tracker

@@ -21,7 +21,8 @@ export class ChannelStateTable {
   constructor(db: DatabaseSync) {
     this.cursorGet = db.prepare('SELECT position FROM channel_cursors WHERE channel = $channel');
     // Monotonic: a stale writer can never move a cursor back (that would replay updates).
-    this.cursorSet = db.prepare(`INSERT INTO channel_cursors (channel, position, updated_at) VALUES ($channel, $position, $at)
+    this.cursorSet =
+      db.prepare(`INSERT INTO channel_cursors (channel, position, updated_at) VALUES ($channel, $position, $at)
       ON CONFLICT (channel) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at
       WHERE excluded.position > channel_cursors.position`);
     this.bindingsList = db.prepare('SELECT * FROM telegram_bindings ORDER BY created_at, chat_id');
