@@ -261,6 +261,7 @@ function Connected({
           <SettingsPage
             settings={settings}
             language={language}
+            telegram={api.telegram}
             onSave={async (update) => {
               const r = await api.settings.update(update);
               if (!r.ok) return r.message;

@@ -4,20 +4,23 @@
  * visible-reply toggle: the contract is always on (contract §7.3).
  */
 import { useEffect, useState } from 'react';
-import type { Settings } from '../../../shared/api/contract.js';
+import type { ClientApi, Settings } from '../../../shared/api/contract.js';
 import type { ChannelSettings } from '../../../shared/config.js';
 import { copy, LANGUAGES, type CopyKey, type Language } from '../i18n/copy.js';
+import { TelegramSettings } from './telegram-settings.js';
 
 export interface SettingsPageProps {
   readonly settings: Settings;
   readonly language: Language;
   /** Resolves with an error message, or null when saved. */
   onSave(update: { language?: Language; channel?: string; settings?: ChannelSettings }): Promise<string | null>;
+  /** The Telegram channel's calls (issue 18); its section is shown when given. */
+  readonly telegram?: ClientApi['telegram'];
 }
 
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', 'zh-CN': '简体中文' };
 
-export function SettingsPage({ settings, language, onSave }: SettingsPageProps) {
+export function SettingsPage({ settings, language, onSave, telegram }: SettingsPageProps) {
   const channels = Object.keys(settings.channels).sort();
   const [channel, setChannel] = useState(channels[0] ?? 'local');
   const [draft, setDraft] = useState<ChannelSettings | undefined>(settings.channels[channel]);
@@ -153,6 +156,7 @@ export function SettingsPage({ settings, language, onSave }: SettingsPageProps) 
             ? t('settings.saved')
             : t('settings.error', { message: outcome.failure })}
       </p>
+      {telegram !== undefined && <TelegramSettings api={telegram} language={language} />}
     </section>
   );
 }
