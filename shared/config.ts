@@ -109,8 +109,11 @@ export const TelegramBindingSchema = z.strictObject({
 export type TelegramBinding = z.infer<typeof TelegramBindingSchema>;
 
 export const TelegramChannelSchema = ChannelSettingsSchema.extend({
-  /** The bot token itself (keep agentteam.json 0600 then); prefer `botTokenEnv`. Never logged. */
-  botToken: z.string().min(1).max(200).optional(),
+  /**
+   * The bot token itself (keep agentteam.json 0600 then); prefer `botTokenEnv`. Never logged: no
+   * length or format rule, so no config error can quote part of it.
+   */
+  botToken: z.string().min(1).optional(),
   /** The name of an environment variable of the daemon holding the bot token. */
   botTokenEnv: z
     .string()

@@ -6,6 +6,7 @@
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { ReplaySubject, concatMap, filter, firstValueFrom, type Subscription } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -244,6 +245,27 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     const { messages } = await r.daemon.api['messages.list']({ target: '#general' });
     expect(messages.map((m) => m.content)).toEqual(['first note', 'second note', 'third note']);
     expect((await r.daemon.api['telegram.status']({})).inbound).toEqual({ accepted: 2, ignored: 0, duplicates: 1 });
+  });
+
+  it('a crash after storing an update but before moving the offset: the replayed update stores nothing', async () => {
+    const { tg, dir, start } = await setup();
+    let r = await start();
+    const a = tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: 'stored once' });
+    await tg.waitFor((c) => c.method === 'getUpdates' && c.body.offset === a + 1);
+    await r.stop();
+    // The crash window: the message is durable, the offset is not (rewound by hand).
+    const db = new DatabaseSync(join(dir, 'agentteam.db'));
+    db.exec(`UPDATE channel_cursors SET position = ${a} WHERE channel = 'telegram'`);
+    db.close();
+    const b = tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: 'after the crash' });
+    tg.duplicateNextPoll();
+    const mark = tg.calls.length;
+    r = await start();
+    expect((await tg.waitFor((c) => c.method === 'getUpdates', mark)).body.offset).toBe(a);
+    await tg.waitFor((c) => c.method === 'getUpdates' && c.body.offset === b + 1, mark);
+    const { messages } = await r.daemon.api['messages.list']({ target: '#general' });
+    expect(messages.map((m) => m.content)).toEqual(['stored once', 'after the crash']);
+    expect((await r.daemon.api['telegram.status']({})).inbound).toEqual({ accepted: 1, ignored: 0, duplicates: 1 });
   });
 
   it('the Settings page adds and removes a binding; a chat or target bound twice is refused', async () => {
