@@ -174,9 +174,20 @@ export class TelegramService {
     this.#subs.add(bus.deliveryResult$.subscribe((e) => this.#onResult(e)));
     this.#subs.add(this.#o.tracker.alert$.subscribe((a) => this.#postAlert(a)));
     if (this.#pollApi !== null) {
+      // The bot's identity, and the first sign of health: a long poll may stay open for its whole timeout.
       void this.#pollApi.getMe().then(
-        (me) => (this.#bot = { id: me.id, username: me.username ?? null }),
-        (error: unknown) => this.#o.log.warn('telegram: getMe failed', { error: describeTelegramError(error) }),
+        (me) => {
+          this.#bot = { id: me.id, username: me.username ?? null };
+          if (this.#state === 'connecting') this.#state = 'polling';
+        },
+        (error: unknown) => {
+          const detail = describeTelegramError(error);
+          this.#o.log.warn('telegram: getMe failed', { error: detail });
+          if (this.#state === 'connecting') {
+            this.#state = 'error';
+            this.#detail = pollFix(detail);
+          }
+        },
       );
       this.#subs.add(
         startTelegramPoller({

@@ -87,7 +87,7 @@ export function TelegramSettings({ api, language }: TelegramSettingsProps) {
                 <tr>
                   <th>{t('telegram.chatId')}</th>
                   <th>{t('telegram.target')}</th>
-                  <th>{t('telegram.allowFrom')}</th>
+                  <th>{t('telegram.allowed')}</th>
                   <th>{t('telegram.source')}</th>
                   <th />
                 </tr>
