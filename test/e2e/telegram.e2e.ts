@@ -17,7 +17,10 @@ test.afterAll(async () => {
   await tg.close();
 });
 
+// The fake's port is known only at run time, so both options are fixture functions (Playwright
+// needs their first parameter to be an object pattern, even an empty one).
 test.use({
+  // eslint-disable-next-line no-empty-pattern
   config: async ({}, use) =>
     use({
       agents: [{ id: 'demo', name: 'Demo', runtime: 'demo' }],
@@ -29,6 +32,7 @@ test.use({
         },
       },
     }),
+  // eslint-disable-next-line no-empty-pattern
   serveEnv: async ({}, use) => use({ AGENTTEAM_E2E_TG_TOKEN: tg.token }),
 });
 
