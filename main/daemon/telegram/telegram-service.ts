@@ -210,11 +210,12 @@ export class TelegramService {
         }),
       );
     }
-    this.#o.log.info('telegram: channel started', {
-      state: this.#state,
-      bindings: this.bindings.list().length,
-      tokenSource: this.#tokenSource(),
-    });
+    if (this.#o.config !== undefined)
+      this.#o.log.info('telegram: channel started', {
+        state: this.#state,
+        bindings: this.bindings.list().length,
+        tokenSource: this.#tokenSource(),
+      });
   }
 
   stop(): void {
