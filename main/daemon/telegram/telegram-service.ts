@@ -295,7 +295,8 @@ export class TelegramService {
       else this.#counts.uncertain += 1;
       return;
     }
-    if (e.channel !== LOCAL_CHANNEL || e.purpose !== 'reply') return;
+    // Without a token nothing can reach the chat: Settings says so once, rather than an alert per reply.
+    if (e.channel !== LOCAL_CHANNEL || e.purpose !== 'reply' || this.#sendApi === null) return;
     const p = this.#pending.get(e.responseId);
     if (p === undefined) return;
     // Not stored locally (its own alert says so), or a replay of one stored before: nothing to mirror now.
@@ -321,7 +322,7 @@ export class TelegramService {
   }
 
   #postBeacon(b: Beacon): void {
-    if (b.target === null) return;
+    if (b.target === null || this.#sendApi === null) return;
     void this.#o.tracker
       .send({
         channel: this.#o.name,
@@ -338,7 +339,7 @@ export class TelegramService {
 
   /** A delivery alert about a bound conversation, as a neutral notice in the chat (never as the agent). */
   #postAlert(a: DeliveryAlert): void {
-    if (a.target === null || this.bindings.forTarget(a.target) === undefined) return;
+    if (a.target === null || this.#sendApi === null || this.bindings.forTarget(a.target) === undefined) return;
     const where = a.channel === this.#o.name ? 'in this chat' : `in ${a.target}`;
     const text =
       a.kind === 'no_response'

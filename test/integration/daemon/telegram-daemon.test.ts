@@ -4,7 +4,7 @@
  * the chat (the fake Bot API server's record of what it shows), the API (messages, wakes and
  * their timeline, alerts, telegram.status) and the metrics.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
@@ -266,6 +266,43 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     const { messages } = await r.daemon.api['messages.list']({ target: '#general' });
     expect(messages.map((m) => m.content)).toEqual(['stored once', 'after the crash']);
     expect((await r.daemon.api['telegram.status']({})).inbound).toEqual({ accepted: 1, ignored: 0, duplicates: 1 });
+  });
+
+  it('a token in agentteam.json readable by others: a warning with the fix, the token in no answer or log line', async () => {
+    const { tg, dir, start, logLines } = await setup({ botToken: '', botTokenEnv: undefined });
+    const file = join(dir, 'agentteam.json');
+    const config = JSON.parse(await readFile(file, 'utf8')) as { channels: { telegram: Record<string, unknown> } };
+    config.channels.telegram.botToken = tg.token;
+    await writeFile(file, JSON.stringify(config));
+    await chmod(file, 0o644);
+    const r = await start();
+    const status = await r.daemon.api['telegram.status']({});
+    expect(status.tokenSource).toBe('config');
+    expect(status.warning).toMatch(/chmod 600/);
+    expect(logLines.some((l) => l.includes('chmod 600'))).toBe(true);
+    expect(JSON.stringify(status)).not.toContain(tg.token);
+    expect(logLines.filter((l) => l.includes(tg.token))).toEqual([]);
+    await r.stop();
+    await chmod(file, 0o600);
+    expect((await (await start()).daemon.api['telegram.status']({})).warning).toBeNull();
+  });
+
+  it('without a token nothing is sent and Settings says how to fix it; replies stay local, no alert per reply', async () => {
+    const { tg, start } = await setup({ botTokenEnv: 'AGENTTEAM_TEST_UNSET_TOKEN' });
+    const r = await start();
+    const status = await r.daemon.api['telegram.status']({});
+    expect(status).toMatchObject({ state: 'no_token', tokenSource: null });
+    expect(status.detail).toContain('AGENTTEAM_TEST_UNSET_TOKEN');
+    const sent = await r.daemon.api['messages.send']({ target: '#general', content: '@demo local only' });
+    const wake = (await r.daemon.api['wakes.list']({ target: '#general' })).find((w) => w.messageId === sent.messageId);
+    await timelineWith(r, wake!.wakeToken, (d) => d.includes('delivery delivered · 1 attempt'));
+    expect(tg.calls).toEqual([]);
+    expect(r.events.filter((e) => e.name === 'alert.raised')).toEqual([]);
+    expect((await r.daemon.api['telegram.status']({})).outbound).toEqual({
+      delivered: 0,
+      failedFinal: 0,
+      uncertain: 0,
+    });
   });
 
   it('the Settings page adds and removes a binding; a chat or target bound twice is refused', async () => {
