@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { AUTH_MODES } from './agent-readiness.js';
+import { parseTarget } from './target.js';
 import { RUNTIMES } from './wake-status.js';
 
 export const SilenceWatchdogSchema = z.strictObject({
@@ -83,10 +84,78 @@ export const DaemonLimitsSchema = z.strictObject({
   sendsPerMinute: z.number().int().min(1).max(10_000).default(60),
 });
 
+// ---- Telegram channel (issue 18; DESIGN.md "Telegram channel") ----------------------------------
+
+/** The config key of the Telegram channel in `channels`. */
+export const TELEGRAM_CHANNEL = 'telegram';
+
+/** A Telegram chat id (a user, group or supergroup id; negative for groups). */
+const TelegramChatId = z
+  .number()
+  .int()
+  .refine((n) => n !== 0, 'a Telegram chat id (not 0)');
+
+/** One conversation bound to one chat; only `allowFrom` user ids may post into it from the chat. */
+export const TelegramBindingSchema = z.strictObject({
+  chatId: TelegramChatId,
+  /** A conversation target, e.g. `#general` or `dm:@claude`. */
+  target: z
+    .string()
+    .min(1)
+    .max(200)
+    .superRefine((text, ctx) => {
+      const parsed = parseTarget(text);
+      if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error.message });
+    }),
+  allowFrom: z.array(z.number().int().positive()).max(1000).default([]),
+});
+export type TelegramBinding = z.infer<typeof TelegramBindingSchema>;
+
+export const TelegramChannelSchema = ChannelSettingsSchema.extend({
+  /**
+   * The bot token itself (keep agentteam.json 0600 then); prefer `botTokenEnv`. Never logged: no
+   * length or format rule, so no config error can quote part of it.
+   */
+  botToken: z.string().min(1).optional(),
+  /** The name of an environment variable of the daemon holding the bot token. */
+  botTokenEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+    .optional(),
+  /** Bot API root without a trailing slash (a local Bot API server, or a test server). */
+  apiRoot: z
+    .url({ protocol: /^https?$/ })
+    .refine((u) => !u.endsWith('/'), 'no trailing "/"')
+    .default('https://api.telegram.org'),
+  bindings: z.array(TelegramBindingSchema).max(100).default([]),
+});
+export type TelegramChannelConfig = z.infer<typeof TelegramChannelSchema>;
+
+/** `channels`: `telegram` has its own shape; every other key is a channel's watchdog + delivery settings. */
+const ChannelsSchema = z
+  .object({ [TELEGRAM_CHANNEL]: TelegramChannelSchema.optional() })
+  .catchall(ChannelSettingsSchema);
+
+/** Chat ids and targets of bindings are each bound once: a message maps to one conversation and back. */
+export function duplicateBindings(
+  bindings: readonly Pick<TelegramBinding, 'chatId' | 'target'>[],
+): { index: number; field: 'chatId' | 'target'; message: string }[] {
+  const chats = new Set<number>();
+  const targets = new Set<string>();
+  const out: { index: number; field: 'chatId' | 'target'; message: string }[] = [];
+  bindings.forEach((b, index) => {
+    if (chats.has(b.chatId)) out.push({ index, field: 'chatId', message: `chat ${b.chatId} is bound twice` });
+    if (targets.has(b.target)) out.push({ index, field: 'target', message: `target "${b.target}" is bound twice` });
+    chats.add(b.chatId);
+    targets.add(b.target);
+  });
+  return out;
+}
+
 export const ConfigSchema = z
   .strictObject({
     agents: z.array(AgentConfigSchema).default([]),
-    channels: z.record(z.string().min(1), ChannelSettingsSchema).default({}),
+    channels: ChannelsSchema.default({}),
     limits: DaemonLimitsSchema.default(DaemonLimitsSchema.parse({})),
     visibleReplyContract: LegacyVisibleReplyContract.optional(),
     visible_reply_contract_enabled: z.unknown().optional(),
@@ -98,6 +167,12 @@ export const ConfigSchema = z
         ctx.addIssue({ code: 'custom', path: ['agents', i, 'id'], message: `duplicate agent id "${agent.id}"` });
       seen.add(agent.id);
     });
+    for (const d of duplicateBindings(config.channels[TELEGRAM_CHANNEL]?.bindings ?? []))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['channels', TELEGRAM_CHANNEL, 'bindings', d.index, d.field],
+        message: d.message,
+      });
   });
 export type Config = z.infer<typeof ConfigSchema>;
 
@@ -106,7 +181,11 @@ export const LOCAL_CHANNEL = 'local';
 
 /** Effective settings of a channel: its entry, else the defaults. */
 export function channelSettings(config: Config, channel: string): ChannelSettings {
-  return config.channels[channel] ?? ChannelSettingsSchema.parse({});
+  const entry = config.channels[channel];
+  // Only the watchdog + delivery keys: a channel's own keys (a bot token) never travel with its settings.
+  return entry === undefined
+    ? ChannelSettingsSchema.parse({})
+    : { silenceWatchdog: entry.silenceWatchdog, responseDelivery: entry.responseDelivery };
 }
 
 /** JSON paths of legacy visible-reply toggles present in a config (logged once, never applied). */

@@ -10,9 +10,15 @@
  */
 import { join } from 'node:path';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import type { Subscription } from 'rxjs';
+import { merge, type Subscription } from 'rxjs';
 import type { Agent } from '../../shared/api/contract.js';
-import { LOCAL_CHANNEL, type AgentConfig, type ChannelSettings, type Config } from '../../shared/config.js';
+import {
+  LOCAL_CHANNEL,
+  TELEGRAM_CHANNEL,
+  type AgentConfig,
+  type ChannelSettings,
+  type Config,
+} from '../../shared/config.js';
 import { targetKey } from '../../shared/target.js';
 import { Alerts } from './alerts/alerts.js';
 import { toAgent } from './api/api-mappers.js';
@@ -54,6 +60,7 @@ import { WakeLifecycle } from './wake/wake-lifecycle.js';
 import { WakeTimeline } from './wake/wake-timeline.js';
 import { BeaconRouter } from './watchdog/beacon-router.js';
 import { silenceWatchdog } from './watchdog/silence-watchdog.js';
+import { TelegramService, type TelegramTuning } from './telegram/telegram-service.js';
 
 /** Builds one agent's runtime adapter around its session's host; the default is `createRuntimeAdapter`. */
 export type RuntimeFactory = (agent: AgentConfig, deps: RuntimeDeps) => MadeAdapter;
@@ -65,6 +72,10 @@ export interface CreateDaemonOptions extends DaemonOptions {
   readonly createRuntime?: RuntimeFactory;
   /** issue 15: whose CLI sign-in agents with `auth: "cli-login"` reuse (default: this process's user). */
   readonly person?: PersonProfile;
+  /** Telegram channel timing (tests make it small); the defaults suit the real Bot API. */
+  readonly telegram?: TelegramTuning;
+  /** Where `botTokenEnv` is read; `process.env` when absent. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 const quietLog: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
@@ -102,6 +113,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   let lifecycle: WakeLifecycle | null = null;
   let communication: CommunicationService | null = null;
   let recovery: RecoveryService | null = null;
+  let telegram: TelegramService | null = null;
   try {
     await pids.reap(log);
     store.upsertMember({ id: OPERATOR_ID, kind: 'operator', name: OPERATOR_NAME });
@@ -111,7 +123,13 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
 
     // 3. Settings (issue 17): agentteam.json is the one source of channel settings, watched while
     //    running (an edit applies from the next turn); the UI writes into it through the daemon.
-    const settings = new DaemonSettings({ source, ...(options.settings ? { port: options.settings } : {}), log });
+    const settings = new DaemonSettings({
+      source,
+      ...(options.settings ? { port: options.settings } : {}),
+      // The delivery channels the Settings page edits: local, and Telegram when configured (issue 18).
+      channels: [LOCAL_CHANNEL, ...(config.channels.telegram !== undefined ? ['telegram'] : [])],
+      log,
+    });
     source.watch();
     subs.push(settings.changed$.subscribe((s) => out.settings(s)));
     const settingsFor = (channel: string): ChannelSettings => settings.channel(channel);
@@ -140,6 +158,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const tracker = (deliveryTracker = new DeliveryTracker({
       bus,
       channelFor: () => local,
+      // issue 18: a bound conversation's replies also go to its Telegram chat, on that channel.
+      channelNamed: (c) => (c === TELEGRAM_CHANNEL ? telegram?.channel : c === LOCAL_CHANNEL ? local : undefined),
       settingsFor: (c) => settingsFor(c).responseDelivery,
       undelivered: store,
     }));
@@ -148,7 +168,6 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       channelNamed: (c) => (c === LOCAL_CHANNEL ? local : undefined),
       send: (r) => tracker.send(r),
     }));
-    subs.push(bindSilenceDeliveryMetrics(registry, { bus, beacon$, alert$: tracker.alert$ }));
 
     // 5. The wake lifecycle, journaled in the store; final-checks rendered by the prompt compiler;
     //    the wakes' timeline, the alerts and the agent's side (MCP tools) around it.
@@ -157,13 +176,10 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       journal: store,
       renderFinalCheck: finalCheckRenderer,
       metrics: wakeMetrics,
-      // contract §9.4 (issue 16): terminal cleanup cancels retry ownership and runtime correlation.
-      correlation: {
-        release: (wakeToken) => {
-          tracker.releaseWake(wakeToken);
-          for (const s of sessions.values()) s.releaseWake(wakeToken);
-        },
-      },
+      // contract §9.4 (issue 16): terminal cleanup cancels retry ownership. The sessions' turn → wakes
+      // map stays: it only attributes later delivery results to the wake's timeline (a reply mirrored to
+      // Telegram is confirmed after the wake ended), and a stale turn event can recreate no row.
+      correlation: { release: (wakeToken) => tracker.releaseWake(wakeToken) },
       defaultCapacity: config.limits.pendingCapacity,
       log,
     });
@@ -208,6 +224,28 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       onMessageStored: (m) => out.message(m),
       log,
     });
+
+    // 5b. The Telegram channel (issue 18): bound conversations' replies, beacons and alerts to
+    //     their chats; the operator's messages from the chats into the conversations.
+    telegram = new TelegramService({
+      name: TELEGRAM_CHANNEL,
+      config: config.channels[TELEGRAM_CHANNEL],
+      configFile: join(options.dataDir, CONFIG_FILE),
+      env: options.env ?? process.env,
+      store,
+      bus,
+      tracker,
+      settingsFor,
+      agentName,
+      post: (target, content, o) => conversations.post(target, content, o),
+      registry,
+      log,
+      ...(options.telegram !== undefined ? { tuning: options.telegram } : {}),
+    });
+    subs.push(
+      bindSilenceDeliveryMetrics(registry, { bus, beacon$: merge(beacon$, telegram.beacon$), alert$: tracker.alert$ }),
+    );
+    telegram.start();
 
     // 6. The agentteam MCP server on 127.0.0.1, one bearer token per agent.
     mcp = await startMcpServer({
@@ -308,6 +346,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       agentName,
       settings: () => settings.current,
       updateSettings: (patch) => settings.update(patch),
+      telegram,
     });
 
     let stopping: Promise<void> | null = null;
@@ -316,6 +355,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         // Reverse order: runtimes (no orphans), MCP, timers, streams, then the store.
         await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
         await mcp?.close();
+        telegram?.stop();
         beaconRouter?.stop();
         deliveryTracker?.stop();
         for (const s of subs) s.unsubscribe();
@@ -340,6 +380,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     source.close();
     await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
     await mcp?.close();
+    telegram?.stop();
     beaconRouter?.stop();
     deliveryTracker?.stop();
     communication?.dispose();

@@ -442,6 +442,7 @@ function Connected({
           <SettingsView
             settings={settings}
             language={language}
+            telegram={api.telegram}
             onSave={async (update) => {
               const r = await api.settings.update(update);
               if (!r.ok) return r.message;

@@ -19,6 +19,9 @@ export const API_CALL_NAMES = [
   'agents.check',
   'settings.get',
   'settings.update',
+  'telegram.status',
+  'telegram.addBinding',
+  'telegram.removeBinding',
 ] as const;
 
 /** Every event pushed from the daemon to the renderer. */

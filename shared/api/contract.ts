@@ -192,6 +192,40 @@ export const SettingsSchema = z.object({
   config: ConfigStatusSchema.optional(),
 });
 
+/** The Telegram channel's health and bindings for the Settings page (issue 18). Never the bot token. */
+const TelegramStatusSchema = z.object({
+  /** `channels.telegram` exists in agentteam.json. */
+  configured: z.boolean(),
+  state: z.enum(['not_configured', 'no_token', 'connecting', 'polling', 'error']),
+  /** Why the state is what it is, in words a person can act on; null when all is well. */
+  detail: z.string().nullable(),
+  tokenSource: z.enum(['config', 'env']).nullable(),
+  /** The environment variable named by `botTokenEnv`, if any. */
+  tokenEnv: z.string().nullable(),
+  apiRoot: z.string(),
+  bot: z.object({ id: z.number().int(), username: z.string().nullable() }).nullable(),
+  lastPollAt: Iso.nullable(),
+  lastSendAt: Iso.nullable(),
+  lastSendError: z.string().nullable(),
+  /** E.g. agentteam.json holds the token and is readable by others. */
+  warning: z.string().nullable(),
+  inbound: z.object({ accepted: z.number().int(), ignored: z.number().int(), duplicates: z.number().int() }),
+  outbound: z.object({ delivered: z.number().int(), failedFinal: z.number().int(), uncertain: z.number().int() }),
+  bindings: z.array(
+    z.object({
+      chatId: z.number().int(),
+      target: z.string(),
+      allowFrom: z.array(z.number().int()),
+      /** `config`: agentteam.json (edit it there); `settings`: added in the Settings page. */
+      source: z.enum(['config', 'settings']),
+    }),
+  ),
+});
+const TelegramChatIdRequest = z
+  .number()
+  .int()
+  .refine((n) => n !== 0, 'a Telegram chat id');
+
 const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) => ({ request, response });
 const Empty = z.object({}).strict();
 
@@ -249,6 +283,18 @@ export const apiCalls = {
       .strict(),
     SettingsSchema,
   ),
+  'telegram.status': call(Empty, TelegramStatusSchema),
+  'telegram.addBinding': call(
+    z
+      .object({
+        chatId: TelegramChatIdRequest,
+        target: TargetText,
+        allowFrom: z.array(z.number().int().positive()).min(1).max(1000),
+      })
+      .strict(),
+    TelegramStatusSchema,
+  ),
+  'telegram.removeBinding': call(z.object({ chatId: TelegramChatIdRequest }).strict(), TelegramStatusSchema),
 } as const satisfies Record<ApiCallName, CallSchemas>;
 
 /** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
@@ -281,6 +327,7 @@ export type Agent = z.infer<typeof AgentSchema>;
 export type AgentReadiness = z.infer<typeof AgentReadinessSchema>;
 export type Alert = z.infer<typeof AlertSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;
+export type TelegramStatus = z.infer<typeof TelegramStatusSchema>;
 
 /** Stable error codes at the API boundary (STYLE.md habit 9). */
 export const API_ERROR_CODES = [

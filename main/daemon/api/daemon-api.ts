@@ -6,6 +6,7 @@
 import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { ConversationService } from '../services/conversation-service.js';
+import type { TelegramService } from '../telegram/telegram-service.js';
 import type { Store } from '../store/index.js';
 import { createThreadApi } from './thread-api.js';
 import { toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
@@ -23,6 +24,8 @@ export interface DaemonApiDeps {
     channel?: string;
     settings?: unknown;
   }) => Settings;
+  /** The Telegram channel (issue 18): health and bindings for the Settings page. */
+  readonly telegram: Pick<TelegramService, 'status' | 'bindings'>;
 }
 
 const DEFAULT_PAGE = 100;
@@ -81,5 +84,14 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     },
     'settings.get': async () => d.settings(),
     'settings.update': async (patch) => d.updateSettings(patch),
+    'telegram.status': async () => d.telegram.status(),
+    'telegram.addBinding': async (b) => {
+      d.telegram.bindings.add(b);
+      return d.telegram.status();
+    },
+    'telegram.removeBinding': async ({ chatId }) => {
+      d.telegram.bindings.remove(chatId);
+      return d.telegram.status();
+    },
   };
 }

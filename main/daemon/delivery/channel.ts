@@ -32,8 +32,11 @@ export type ChannelFailure =
 /** `already_sent`: the channel recognised this response_id + chunk and returned the first message. */
 export type AckStatus = 'sent' | 'already_sent';
 
-/** What a response is: an agent reply, or a silence beacon posted as a channel message (never the turn's response, never settles a wake). */
-export type DeliveryPurpose = 'reply' | 'beacon';
+/**
+ * What a response is: an agent reply; a silence beacon posted as a channel message; or an alert
+ * notice posted on an external channel (issue 18). Only a reply is the turn's response or settles a wake.
+ */
+export type DeliveryPurpose = 'reply' | 'beacon' | 'alert';
 
 export interface ChannelAck {
   readonly ok: true;

@@ -34,6 +34,8 @@ export interface UndeliveredRow {
   readonly chunkIndex: number;
   readonly content: string;
   readonly reason: string;
+  /** The channel that failed it, which re-delivers it (the target's own channel when absent). */
+  readonly channel?: string;
 }
 
 /** Durable keeping of FAILED_FINAL responses for re-delivery on the next inbound message (spec B). */

@@ -46,6 +46,8 @@ export interface SendRequest {
   readonly responseId?: string;
   /** `beacon`: a silence beacon posted as a channel message (never counts as the turn's outbound). */
   readonly purpose?: DeliveryPurpose;
+  /** Deliver on this named channel (e.g. `telegram` for a bound conversation) instead of the target's own. */
+  readonly channel?: string;
 }
 
 export interface ChunkOutcome {
@@ -119,6 +121,8 @@ export interface DeliveryTrackerOptions {
   readonly bus: HookBus;
   /** The channel that delivers to a target (the local conversation channel for local targets). */
   readonly channelFor: (target: string) => Channel;
+  /** A channel by config name, for requests naming one and for re-delivering on the channel that failed. */
+  readonly channelNamed?: (name: string) => Channel | undefined;
   /** Effective `responseDelivery` settings of a channel, e.g. `(c) => channelSettings(config, c).responseDelivery`. */
   readonly settingsFor: (channel: string) => ResponseDeliveryConfig;
   readonly undelivered: UndeliveredPort;
@@ -271,6 +275,11 @@ export class DeliveryTracker {
     const rows = this.options.undelivered.takeUndelivered(target);
     const groups = new Map<string, UndeliveredRow[]>();
     for (const row of rows) {
+      // Kept for its own channel only (never shown on another one); it waits until that channel is back.
+      if (!this.canDeliver(row)) {
+        this.options.undelivered.saveUndelivered(row);
+        continue;
+      }
       let group = groups.get(row.responseId);
       if (group === undefined) groups.set(row.responseId, (group = []));
       group.push(row);
@@ -316,7 +325,7 @@ export class DeliveryTracker {
   /** One response: its outbound events, then its chunks in order, concluded once. */
   private response$(request: SendRequest, responseId: string): Observable<SendOutcome> {
     return defer(() => {
-      const channel = this.options.channelFor(request.target);
+      const channel = this.channelOf(request.channel, request.target);
       const config = this.options.settingsFor(channel.name);
       const chunks = request.chunks !== undefined && request.chunks.length > 0 ? request.chunks : [request.content];
       const purpose = request.purpose ?? 'reply';
@@ -372,7 +381,7 @@ export class DeliveryTracker {
     return defer(() => {
       const first = group[0]!;
       const responseId = first.responseId;
-      const channel = this.options.channelFor(first.target);
+      const channel = this.channelOf(first.channel, first.target);
       const config = this.options.settingsFor(channel.name);
       const chunkCount = Math.max(...group.map((r) => r.chunkIndex)) + 1;
       for (const row of group) {
@@ -462,7 +471,11 @@ export class DeliveryTracker {
         const row = contents.find((c) => c.chunkIndex === r.chunkIndex);
         if (!keep || row === undefined) continue;
         try {
-          this.options.undelivered.saveUndelivered({ ...row, reason: r.failure ?? 'unknown' });
+          this.options.undelivered.saveUndelivered({
+            ...row,
+            reason: r.failure ?? 'unknown',
+            channel: job.channel.name,
+          });
           this.stats.preserved += 1;
           saved += 1;
         } catch {
@@ -495,6 +508,22 @@ export class DeliveryTracker {
         ? `Delivery of chunk ${bad.chunkIndex + 1}/${results.length} could not be confirmed (${bad.failure}); it was not resent to avoid a duplicate. Do not resend it.`
         : `Chunk ${bad.chunkIndex + 1}/${results.length} was not delivered (${bad.failure})${preserved ? '; it is kept and will be re-delivered on the next message from this conversation' : ''}.`;
     return { ...base, status, code: bad.failure ?? 'unknown', message, preserved };
+  }
+
+  /** The named channel (a request naming one, a kept row's channel), else the target's own. */
+  private channelOf(name: string | undefined, target: string): Channel {
+    if (name === undefined) return this.options.channelFor(target);
+    const own = this.options.channelFor(target);
+    if (own.name === name) return own;
+    const named = this.options.channelNamed?.(name);
+    if (named === undefined) throw new Error(`internal: no channel named "${name}"`);
+    return named;
+  }
+
+  /** Whether a kept row's channel can deliver now (a channel removed from the config cannot). */
+  private canDeliver(row: UndeliveredRow): boolean {
+    if (row.channel === undefined || row.channel === this.options.channelFor(row.target).name) return true;
+    return this.options.channelNamed?.(row.channel) !== undefined;
   }
 
   private alert(fields: Omit<DeliveryAlert, 'id' | 'at'>): void {

@@ -114,19 +114,6 @@ export class AgentSession {
     return this.#turnId;
   }
 
-  /**
-   * contract §9.4 (issue 16): a wake ended; its runtime correlation (the turns that carried it)
-   * is released, so no later delivery result of those turns is attributed to it.
-   */
-  releaseWake(wakeToken: string): void {
-    for (const [turnId, tokens] of this.#turnWakes)
-      if (tokens.includes(wakeToken))
-        this.#turnWakes.set(
-          turnId,
-          tokens.filter((t) => t !== wakeToken),
-        );
-  }
-
   /** The wakes a recent turn carried at its `turn.start` (empty when unknown or too old). */
   wakesOfTurn(turnId: string): readonly string[] {
     return this.#turnWakes.get(turnId) ?? [];

@@ -49,8 +49,16 @@ export class ConversationService {
     return { key: parsed.key, target: parsed.target };
   }
 
-  /** Stores an operator message and wakes every agent it addresses. */
-  post(targetText: string, content: string): { message: MessageRecord; wakeTokens: string[] } {
+  /**
+   * Stores an operator message and wakes every agent it addresses. `inboundKey` (an external
+   * channel's id of the message, e.g. a Telegram update) makes it idempotent: the same key again
+   * stores nothing, wakes nobody and answers `duplicate: true`.
+   */
+  post(
+    targetText: string,
+    content: string,
+    options: { readonly inboundKey?: string } = {},
+  ): { message: MessageRecord; wakeTokens: string[]; duplicate?: boolean } {
     const { key: target, target: parsedTarget } = this.#resolve(targetText);
     if (content.trim().length === 0) throw new ApiError('invalid_request', 'The message is empty.');
     const bytes = Buffer.byteLength(content, 'utf8');
@@ -65,8 +73,15 @@ export class ConversationService {
     ];
     // Atomic admission (issue 16): the message and every wake it causes are one transaction, so a
     // crash right after the append cannot keep the message and lose its wakes.
-    const { message, wakes } = this.o.store.admitMessage(
-      { target, authorId: OPERATOR_ID, authorKind: 'operator', content },
+    const { message, wakes, status } = this.o.store.admitMessage(
+      {
+        target,
+        authorId: OPERATOR_ID,
+        authorKind: 'operator',
+        content,
+        // An inbound channel's own id (a Telegram update): the same input is stored and woken once.
+        ...(options.inboundKey !== undefined ? { responseId: options.inboundKey } : {}),
+      },
       (stored) =>
         agents.map((agentId) => ({
           wakeToken: `wk_${randomUUID()}`,
@@ -78,6 +93,7 @@ export class ConversationService {
           deliveryClass: 'visible_reply' as const,
         })),
     );
+    if (status === 'already_sent') return { message, wakeTokens: [], duplicate: true };
     this.o.onMessageStored(message);
     // Watchdog spec B: kept FAILED_FINAL replies go out again, marked, on the next inbound message.
     void this.o.tracker

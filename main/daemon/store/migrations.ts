@@ -174,6 +174,31 @@ const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 5,
+    name: 'external channels: undelivered per channel, channel cursors, telegram bindings',
+    sql: `
+      -- Watchdog spec B on an external channel (issue 18): a reply kept for re-delivery goes out
+      -- again on the channel that failed it, never on another one.
+      ALTER TABLE undelivered ADD COLUMN channel TEXT NOT NULL DEFAULT 'local';
+
+      -- A channel's durable position in its provider's stream, e.g. Telegram's getUpdates offset
+      -- (the next update_id to ask for): a restart neither loses nor replays an update.
+      CREATE TABLE channel_cursors (
+        channel    TEXT PRIMARY KEY,
+        position   INTEGER NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+
+      -- Bindings added in the Settings page (agentteam.json's own are never rewritten).
+      CREATE TABLE telegram_bindings (
+        chat_id    INTEGER PRIMARY KEY,
+        target     TEXT NOT NULL UNIQUE,
+        allow_from TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
   // ---- issue 16 (contract §6.6, §9.4; DESIGN.md `wakes --json` recoveries) ----
   {
     version: 6,
@@ -212,7 +237,8 @@ export function migrate(db: DatabaseSync, path: string, log: DaemonLog | undefin
       `The store ${path} has schema version ${current}, newer than this AgentTeam (${SCHEMA_VERSION}); update AgentTeam or use another --data-dir.`,
     );
   }
-  for (const m of MIGRATIONS) {
+  // In version order whatever the list order (each issue owns its number; branches land in any order).
+  for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
     if (m.version <= current) continue;
     db.exec('BEGIN IMMEDIATE');
     try {

@@ -164,9 +164,12 @@ export interface UndeliveredInput {
   readonly chunkIndex: number;
   readonly content: string;
   readonly reason: string;
+  /** The channel that failed it and re-delivers it (`local` when absent). */
+  readonly channel?: string;
 }
 
 export interface UndeliveredRecord extends UndeliveredInput {
+  readonly channel: string;
   readonly id: number;
   readonly createdAt: string;
   readonly takenAt: string | null;

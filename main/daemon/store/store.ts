@@ -42,6 +42,7 @@ import type {
 import type { WriterLock } from './writer-lock.js';
 import { AgentCursorsTable } from './tables/agent-cursors-table.js';
 import { AuditTable } from './tables/audit-table.js';
+import { ChannelStateTable, type StoredTelegramBinding } from './tables/channel-state-table.js';
 import { ConversationsTable } from './tables/conversations-table.js';
 import { MembersTable } from './tables/members-table.js';
 import { MessagesTable } from './tables/messages-table.js';
@@ -78,6 +79,7 @@ export class Store {
   private readonly audit: AuditTable;
   private readonly cursors: AgentCursorsTable;
   private readonly threads: ThreadsQuery;
+  private readonly channelState: ChannelStateTable;
   private readonly begin: StatementSync;
   private readonly commit: StatementSync;
   private readonly rollback: StatementSync;
@@ -104,6 +106,7 @@ export class Store {
     this.audit = new AuditTable(db);
     this.cursors = new AgentCursorsTable(db);
     this.threads = new ThreadsQuery(db);
+    this.channelState = new ChannelStateTable(db);
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
@@ -201,12 +204,21 @@ export class Store {
   admitMessage(
     m: AppendMessageInput,
     wakesOf: (message: MessageRecord) => readonly InsertWakeInput[],
-  ): { readonly message: MessageRecord; readonly wakes: readonly WakeRecord[] } {
+  ): {
+    readonly message: MessageRecord;
+    readonly wakes: readonly WakeRecord[];
+    readonly status: AppendMessageResult['status'];
+  } {
     const at = this.iso();
     let message: MessageRecord | undefined;
+    let status: AppendMessageResult['status'] = 'sent';
     let wakes: readonly InsertWakeInput[] = [];
     this.tx(() => {
-      message = this.appendInTx(m).message;
+      const appended = this.appendInTx(m);
+      message = appended.message;
+      status = appended.status;
+      // An idempotent input seen before (e.g. a replayed Telegram update): its wakes exist already.
+      if (status === 'already_sent') return;
       wakes = wakesOf(message);
       for (const w of wakes) {
         this.conversations.checkTarget(w.target);
@@ -221,7 +233,11 @@ export class Store {
         });
       }
     });
-    return { message: message as MessageRecord, wakes: wakes.map((w) => this.getWake(w.wakeToken) as WakeRecord) };
+    return {
+      message: message as MessageRecord,
+      status,
+      wakes: wakes.map((w) => this.getWake(w.wakeToken) as WakeRecord),
+    };
   }
 
   private appendInTx(m: AppendMessageInput): AppendMessageResult {
@@ -373,6 +389,33 @@ export class Store {
   takeUndelivered(target: TargetKey, agentId?: string): UndeliveredRecord[] {
     const at = this.iso();
     return this.tx(() => this.undelivered.take(target, agentId, at));
+  }
+
+  // ---------------------------------------------------------------- external channels (issue 18)
+
+  /** A channel's durable position in its provider's stream (Telegram: the next update_id), or null. */
+  channelCursor(channel: string): number | null {
+    return this.channelState.cursor(channel);
+  }
+
+  /** Moves a channel's cursor forward (never back: that would replay what was already taken). */
+  setChannelCursor(channel: string, position: number): void {
+    if (!Number.isSafeInteger(position)) throw new TypeError(`internal: bad cursor ${position}`);
+    this.tx(() => this.channelState.setCursor(channel, position, this.iso()));
+  }
+
+  /** Telegram bindings added in the Settings page, oldest first. */
+  listTelegramBindings(): StoredTelegramBinding[] {
+    return this.channelState.bindings();
+  }
+
+  /** @throws when the chat or the target is bound already (UNIQUE). */
+  addTelegramBinding(b: { chatId: number; target: TargetKey; allowFrom: readonly number[] }): void {
+    this.tx(() => this.channelState.addBinding(b, this.iso()));
+  }
+
+  removeTelegramBinding(chatId: number): boolean {
+    return this.tx(() => this.channelState.removeBinding(chatId));
   }
 
   // ---------------------------------------------------------------- context recovery (contract §6.6)

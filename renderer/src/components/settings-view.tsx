@@ -16,7 +16,7 @@
  * - There is deliberately no visible-reply toggle: the contract is always on (contract §7.3).
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { ConfigStatus, Settings } from '../../../shared/api/contract.js';
+import type { ClientApi, ConfigStatus, Settings } from '../../../shared/api/contract.js';
 import {
   ResponseDeliverySchema,
   SilenceWatchdogSchema,
@@ -26,6 +26,7 @@ import {
 import { LANGUAGES, type Language } from '../i18n/copy.js';
 import { settingsCopy, type SettingsCopyKey } from '../i18n/settings-copy.js';
 import { CHANNEL_SECTIONS } from './settings-channel-sections.js';
+import { TelegramSettings } from './telegram-settings.js';
 import './settings-view.css';
 
 export interface SettingsUpdate {
@@ -39,6 +40,12 @@ export interface SettingsViewProps {
   readonly language: Language;
   /** Applies one `settings.update`; resolves with an error message, or null when saved. */
   onSave(update: SettingsUpdate): Promise<string | null>;
+  /**
+   * The Telegram channel's calls (issue 18): its health and bindings are shown whether or not the
+   * channel is configured yet (the section says how to configure it), outside the save model — a
+   * binding is added or removed at once.
+   */
+  readonly telegram?: ClientApi['telegram'];
 }
 
 type Section = 'silenceWatchdog' | 'responseDelivery';
@@ -105,7 +112,7 @@ function numberProblem(
 
 type Outcome = { kind: 'saved'; toFile: boolean } | { kind: 'failed'; message: string } | { kind: 'invalid' };
 
-export function SettingsView({ settings, language, onSave }: SettingsViewProps) {
+export function SettingsView({ settings, language, onSave, telegram }: SettingsViewProps) {
   const t = (k: SettingsCopyKey, vars?: Record<string, string | number>) => settingsCopy(language, k, vars);
   const channels = Object.keys(settings.channels);
   const [channel, setChannel] = useState(channels[0] ?? 'local');
@@ -430,6 +437,7 @@ export function SettingsView({ settings, language, onSave }: SettingsViewProps) 
           </span>
         </div>
       </form>
+      {telegram !== undefined && <TelegramSettings api={telegram} language={language} />}
     </section>
   );
 }

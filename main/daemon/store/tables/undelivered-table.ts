@@ -14,10 +14,11 @@ export class UndeliveredTable {
 
   constructor(db: DatabaseSync) {
     this.saveStmt =
-      db.prepare(`INSERT INTO undelivered (agent_id, target, turn_id, response_id, chunk_index, content, reason, created_at)
-      VALUES ($agentId, $target, $turnId, $responseId, $chunkIndex, $content, $reason, $at)
+      db.prepare(`INSERT INTO undelivered (agent_id, target, turn_id, response_id, chunk_index, content, reason, created_at, channel)
+      VALUES ($agentId, $target, $turnId, $responseId, $chunkIndex, $content, $reason, $at, $channel)
       ON CONFLICT (agent_id, response_id, chunk_index) DO UPDATE SET
-        target = excluded.target, turn_id = excluded.turn_id, content = excluded.content, reason = excluded.reason, taken_at = NULL`);
+        target = excluded.target, turn_id = excluded.turn_id, content = excluded.content, reason = excluded.reason,
+        channel = excluded.channel, taken_at = NULL`);
     this.openStmt = db.prepare(
       'SELECT * FROM undelivered WHERE target = $target AND taken_at IS NULL AND ($agentId IS NULL OR agent_id = $agentId) ORDER BY id',
     );
@@ -25,7 +26,7 @@ export class UndeliveredTable {
   }
 
   save(u: UndeliveredInput, at: string): void {
-    this.saveStmt.run({ ...u, at });
+    this.saveStmt.run({ ...u, channel: u.channel ?? 'local', at });
   }
 
   /** The open replies of a target (optionally of one agent), oldest first, now taken. Inside a transaction only. */
@@ -46,6 +47,7 @@ function toUndelivered(r: Row): UndeliveredRecord {
     chunkIndex: Number(r.chunk_index),
     content: String(r.content),
     reason: String(r.reason),
+    channel: String(r.channel),
     createdAt: String(r.created_at),
     takenAt: str(r.taken_at),
   };

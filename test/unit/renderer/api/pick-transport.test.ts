@@ -37,6 +37,7 @@ describe('transport choice', () => {
       'events',
       'messages',
       'settings',
+      'telegram',
       'threads',
       'wakes',
     ]);

@@ -167,6 +167,8 @@ describe('DeliveryTracker', () => {
         chunkIndex: 0,
         content: 'the answer',
         reason: 'connection_refused',
+        // Kept for the channel that failed it (issue 18: re-delivered there only).
+        channel: 'fault',
       },
     ]);
     expect(t.alerts).toHaveLength(1);

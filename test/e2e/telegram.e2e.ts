@@ -1,0 +1,71 @@
+/**
+ * Settings → Telegram in the browser against the real `agentteam serve` and the fake Bot API
+ * (issue 18): the channel's health (connected, which bot, counts) and its bindings; a binding
+ * added in the page is live: a message from that chat lands in its conversation, the demo
+ * agent's reply reaches the chat.
+ */
+import { startFakeTelegram, type FakeTelegram } from '../fixtures/fake-telegram.js';
+import { expect, expectNoSeriousAxeViolations, screenshot, test } from './fixtures.js';
+
+const OPERATOR = 501;
+let tg: FakeTelegram;
+
+test.beforeAll(async () => {
+  tg = await startFakeTelegram();
+});
+test.afterAll(async () => {
+  await tg.close();
+});
+
+// The fake's port is known only at run time, so both options are fixture functions (Playwright
+// needs their first parameter to be an object pattern, even an empty one).
+test.use({
+  // eslint-disable-next-line no-empty-pattern
+  config: async ({}, use) =>
+    use({
+      agents: [{ id: 'demo', name: 'Demo', runtime: 'demo' }],
+      channels: {
+        telegram: {
+          botTokenEnv: 'AGENTTEAM_E2E_TG_TOKEN',
+          apiRoot: tg.apiRoot,
+          bindings: [{ chatId: 1001, target: '#general', allowFrom: [OPERATOR] }],
+        },
+      },
+    }),
+  // eslint-disable-next-line no-empty-pattern
+  serveEnv: async ({}, use) => use({ AGENTTEAM_E2E_TG_TOKEN: tg.token }),
+});
+
+test('Settings shows the Telegram channel’s health; a binding added there is live', async ({ app }, info) => {
+  await app.getByRole('button', { name: 'Settings' }).click();
+  const section = app.locator('section.telegram-settings');
+  await expect(section.getByRole('heading', { name: 'Telegram' })).toBeVisible();
+  await expect(section.locator('.telegram-health')).toHaveAttribute('data-state', /connecting|polling/);
+  await section.getByRole('button', { name: 'Refresh' }).click();
+  await expect(section.locator('.telegram-health')).toHaveAttribute('data-state', 'polling');
+  await expect(section).toContainText('Bot: @fake_agent_bot');
+  await expect(section.locator('tr[data-chat="1001"]')).toContainText('agentteam.json');
+  await expect(section).not.toContainText(tg.token);
+
+  await section.getByLabel('Chat id').fill('2002');
+  await section.getByLabel('Conversation').fill('#phone');
+  await section.getByLabel('Allowed user ids (comma-separated)').fill(`${OPERATOR}`);
+  await section.getByRole('button', { name: 'Add binding' }).click();
+  await expect(section.locator('.telegram-status')).toHaveText('Binding added');
+  await expect(section.locator('tr[data-chat="2002"]')).toContainText('#phone');
+  await expectNoSeriousAxeViolations(app, 'settings with telegram');
+  await screenshot(app, info, 'settings-telegram');
+
+  // Live: a message from the new chat is an operator message in #phone and wakes the demo agent.
+  tg.userWrites({ chatId: 2002, fromId: OPERATOR, text: '@demo hello from the new chat' });
+  await tg.waitFor((c) => c.method === 'sendMessage' && String(c.body.text).startsWith('Demo: [demo] Hi!'));
+  expect(tg.chat(2002)).toHaveLength(1);
+  await section.getByRole('button', { name: 'Refresh' }).click();
+  await expect(section).toContainText('From the chats: 1 received');
+
+  // A chat bound twice is refused with a message saying so.
+  await section.getByLabel('Chat id').fill('2002');
+  await section.getByLabel('Conversation').fill('#other');
+  await section.getByRole('button', { name: 'Add binding' }).click();
+  await expect(section.locator('.telegram-status')).toContainText('bound twice');
+});

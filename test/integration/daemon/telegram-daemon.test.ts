@@ -1,0 +1,332 @@
+/**
+ * The assembled daemon with a conversation bound to a (fake) Telegram chat (issue 18), the demo
+ * agent replying through MCP like a real runtime. Everything is observed where a person sees it:
+ * the chat (the fake Bot API server's record of what it shows), the API (messages, wakes and
+ * their timeline, alerts, telegram.status) and the metrics.
+ */
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { DatabaseSync } from 'node:sqlite';
+import { join } from 'node:path';
+import { ReplaySubject, concatMap, filter, firstValueFrom, type Subscription } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiEvent, Alert } from '../../../shared/api/contract.js';
+import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
+import { parseMetrics } from '../../fixtures/daemon-harness.js';
+import { startFakeTelegram, type FakeTelegram } from '../../fixtures/fake-telegram.js';
+
+const CHAT = -100123;
+const OPERATOR = 501;
+const TUNING = { pollTimeoutSeconds: 5, sendTimeoutMs: 500, typingIntervalMs: 200, pollBackoffMs: 100 };
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+interface Running {
+  daemon: Daemon;
+  events: ApiEvent[];
+  events$: ReplaySubject<ApiEvent>;
+  stop(): Promise<void>;
+}
+
+async function setup(telegram: Record<string, unknown> = {}, demoEnv: Record<string, string> = {}) {
+  const tg = await startFakeTelegram();
+  cleanups.push(() => tg.close());
+  const dir = await mkdtemp(join(tmpdir(), 'agentteam-telegram-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const config = {
+    agents: [{ id: 'demo', name: 'Demo', runtime: 'demo', env: demoEnv }],
+    channels: {
+      telegram: {
+        botTokenEnv: 'AGENTTEAM_TEST_TG_TOKEN',
+        apiRoot: tg.apiRoot,
+        bindings: [{ chatId: CHAT, target: '#general', allowFrom: [OPERATOR] }],
+        ...telegram,
+      },
+    },
+  };
+  await writeFile(join(dir, 'agentteam.json'), JSON.stringify(config));
+  const logLines: string[] = [];
+  const line = (message: string, fields?: Record<string, unknown>) =>
+    void logLines.push(`${message} ${JSON.stringify(fields ?? {})}`);
+  const log = { info: line, warn: line, error: line, debug: line };
+  const start = async (): Promise<Running> => {
+    const daemon = await createDaemon({
+      dataDir: dir,
+      env: { AGENTTEAM_TEST_TG_TOKEN: tg.token },
+      telegram: TUNING,
+      log,
+    });
+    const events$ = new ReplaySubject<ApiEvent>();
+    const events: ApiEvent[] = [];
+    const sub: Subscription = daemon.events$.subscribe((e) => {
+      events.push(e);
+      events$.next(e);
+    });
+    let stopped = false;
+    const stop = async () => {
+      if (stopped) return;
+      stopped = true;
+      await daemon.stop();
+      sub.unsubscribe();
+    };
+    cleanups.push(stop);
+    return { daemon, events, events$, stop };
+  };
+  return { tg, dir, start, logLines };
+}
+
+const sentTexts = (tg: FakeTelegram) => tg.chat(CHAT).map((m) => m.text);
+const isSend = (text: string) => (c: { method: string; body: Record<string, unknown> }) =>
+  c.method === 'sendMessage' && String(c.body.text).includes(text);
+const alertOf = (r: Running, kind: Alert['kind']) =>
+  firstValueFrom(
+    r.events$.pipe(
+      filter(
+        (e): e is Extract<ApiEvent, { name: 'alert.raised' }> => e.name === 'alert.raised' && e.payload.kind === kind,
+      ),
+    ),
+  ).then((e) => e.payload);
+
+/** Resolves once the wake's inspector timeline has a line matching `pred` (checked at each wake.updated). */
+async function timelineWith(r: Running, wakeToken: string, pred: (details: string[]) => boolean): Promise<string[]> {
+  const details = async () =>
+    (await r.daemon.api['wakes.inspect']({ wakeToken })).events.map((e) => `${e.kind} ${e.detail ?? e.status}`);
+  const now = await details();
+  if (pred(now)) return now;
+  return firstValueFrom(
+    r.events$.pipe(
+      filter((e) => e.name === 'wake.updated' && e.payload.wakeToken === wakeToken),
+      concatMap(() => details()),
+      filter(pred),
+    ),
+  );
+}
+
+describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', () => {
+  it('an allowed user’s message wakes the agent; its reply reaches the chat once; others are ignored and counted', async () => {
+    const { tg, start, logLines } = await setup();
+    const r = await start();
+    tg.userWrites({ chatId: CHAT, fromId: 999, text: '@demo from a stranger' });
+    tg.userWrites({ chatId: CHAT, fromId: OPERATOR, photo: true });
+    tg.userWrites({ chatId: 777, fromId: OPERATOR, text: '@demo from an unbound chat' });
+    tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: '@demo hello from my phone' });
+    await tg.waitFor(isSend('Demo: [demo] Hi!'));
+
+    const { messages } = await r.daemon.api['messages.list']({ target: '#general' });
+    expect(messages.map((m) => [m.authorKind, m.content.slice(0, 25)])).toEqual([
+      ['operator', '@demo hello from my phone'],
+      ['agent', '[demo] Hi! I am the demo '],
+    ]);
+    const wakes = await r.daemon.api['wakes.list']({ target: '#general' });
+    expect(wakes).toHaveLength(1);
+    const wake = wakes[0]!;
+    // The inspector shows the reply's delivery state per channel.
+    const timeline = await timelineWith(r, wake.wakeToken, (d) => d.some((l) => l.startsWith('delivery telegram:')));
+    expect(timeline.filter((l) => l.startsWith('delivery'))).toEqual([
+      'delivery delivered · 1 attempt',
+      'delivery telegram: delivered · 1 attempt',
+    ]);
+    expect(sentTexts(tg)).toEqual([messages[1]!.content.replace(/^/, 'Demo: ')]);
+    expect(tg.calls.some((c) => c.method === 'sendChatAction' && c.body.action === 'typing')).toBe(true);
+
+    const m = parseMetrics(await r.daemon.metrics.metrics());
+    expect(m.get('telegram_inbound_updates_total{reason="",result="accepted"}')).toBe(1);
+    expect(m.get('telegram_inbound_updates_total{reason="not_allowed",result="ignored"}')).toBe(1);
+    expect(m.get('telegram_inbound_updates_total{reason="not_text",result="ignored"}')).toBe(1);
+    expect(m.get('telegram_inbound_updates_total{reason="unbound_chat",result="ignored"}')).toBe(1);
+    expect(m.get('delivery_results_total{channel="telegram",purpose="reply",state="delivered"}')).toBe(1);
+    const status = await r.daemon.api['telegram.status']({});
+    expect(status).toMatchObject({
+      configured: true,
+      state: 'polling',
+      tokenSource: 'env',
+      tokenEnv: 'AGENTTEAM_TEST_TG_TOKEN',
+      bot: { id: 42, username: 'fake_agent_bot' },
+      inbound: { accepted: 1, ignored: 3 },
+      outbound: { delivered: 1, failedFinal: 0, uncertain: 0 },
+      bindings: [{ chatId: CHAT, target: '#general', allowFrom: [OPERATOR], source: 'config' }],
+    });
+    // The token is never in an API answer.
+    expect(JSON.stringify(status)).not.toContain(tg.token);
+    expect(JSON.stringify(await r.daemon.api['settings.get']({}))).not.toContain('AGENTTEAM_TEST_TG_TOKEN');
+    // Nor in any log line (the bot token is part of every Bot API URL).
+    expect(logLines.some((l) => l.includes('telegram: channel started'))).toBe(true);
+    expect(logLines.filter((l) => l.includes(tg.token) || l.includes(tg.token.split(':')[1]!))).toEqual([]);
+  });
+
+  it('silence beacons and the escalation go to the chat; typing is sent but never resets the watchdog', async () => {
+    const { tg, start } = await setup(
+      { silenceWatchdog: { thresholdSeconds: 0.5, maxBeacons: 2 } },
+      { DEMO_TASK_MS: '2500' },
+    );
+    const r = await start();
+    tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: '@demo /slow' });
+    await tg.waitFor(isSend('Demo: [demo] Finished'), undefined, 20_000);
+    const [wake] = await r.daemon.api['wakes.list']({ target: '#general' });
+    await timelineWith(r, wake!.wakeToken, (d) => d.includes('delivery telegram: delivered · 1 attempt'));
+    const texts = sentTexts(tg);
+    expect(texts.slice(0, 3).map((t) => t.replace(/[\d.]+s$/, 'Ns'))).toEqual([
+      'Demo · 🧠 Working… Ns',
+      'Demo · 🧠 Working… Ns',
+      'Demo · ⚠️ Extended processing — still working. Response may be delayed.',
+    ]);
+    expect(texts).toHaveLength(4);
+    // Typing went out every 200 ms from the turn's start, and the first beacon still came at ~500 ms.
+    const firstBeacon = tg.calls.findIndex(isSend('Working…'));
+    expect(tg.calls.slice(0, firstBeacon).filter((c) => c.method === 'sendChatAction').length).toBeGreaterThanOrEqual(
+      2,
+    );
+    const m = parseMetrics(await r.daemon.metrics.metrics());
+    expect(m.get('watchdog_beacons_total{channel="telegram"}')).toBe(2);
+    expect(m.get('watchdog_escalations_total{channel="telegram"}')).toBe(1);
+    // Beacons are channel messages, never replies: one reply result only.
+    expect(m.get('delivery_results_total{channel="telegram",purpose="reply",state="delivered"}')).toBe(1);
+    expect(m.get('delivery_results_total{channel="telegram",purpose="beacon",state="delivered"}')).toBe(3);
+  });
+
+  it('FAILED_FINAL (500 twice): alert, kept, re-delivered once on the next message from the chat', async () => {
+    const { tg, start } = await setup();
+    const r = await start();
+    tg.scriptSends('server_error', 'server_error');
+    const failed = alertOf(r, 'delivery_failed');
+    tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: '@demo first' });
+    const alert = await failed;
+    expect(alert.message).toBe('Reply not delivered — kept for re-delivery');
+    const notice = await tg.waitFor(isSend('⚠️ Reply not delivered'));
+    expect(String(notice.body.text)).toContain('a reply from Demo in this chat');
+    const [wake] = await r.daemon.api['wakes.list']({ target: '#general' });
+    expect(wake?.status).toBe('reply_sent');
+    await timelineWith(r, wake!.wakeToken, (d) =>
+      d.includes('delivery telegram: failed_final · 2 attempts · server_error'),
+    );
+
+    tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: '@demo second' });
+    await tg.waitFor(isSend('↻ Demo: [demo] Hi!'));
+    await tg.waitFor((c) => isSend('Demo: [demo] Hi!')(c) && !String(c.body.text).startsWith('↻'));
+    const texts = sentTexts(tg);
+    expect(texts.filter((t) => t.startsWith('↻ '))).toHaveLength(1);
+    expect(texts.filter((t) => t.includes('[demo] Hi!'))).toHaveLength(2);
+    expect(texts).toHaveLength(3);
+  });
+
+  it('ACK dropped: uncertain + alert, the reply is shown once and never resent', async () => {
+    const { tg, start } = await setup();
+    const r = await start();
+    tg.scriptSends('drop_ack');
+    const uncertain = alertOf(r, 'delivery_uncertain');
+    tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: '@demo are you there' });
+    expect((await uncertain).message).toBe('Delivery unconfirmed');
+    await tg.waitFor(isSend('⚠️ Delivery unconfirmed'));
+    const texts = sentTexts(tg);
+    expect(texts.filter((t) => t.includes('[demo] Hi!'))).toHaveLength(1);
+    expect(tg.calls.filter(isSend('[demo] Hi!'))).toHaveLength(1);
+  });
+
+  it('restart mid-poll and a duplicate update delivery: 0 lost, 0 replayed', async () => {
+    const { tg, start } = await setup();
+    let r = await start();
+    const a = tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: 'first note' });
+    await tg.waitFor((c) => c.method === 'getUpdates' && c.body.offset === a + 1);
+    // The poll for a+1 is in flight: the daemon stops mid-poll, a message arrives while it is down.
+    await r.stop();
+    const b = tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: 'second note' });
+    const mark = tg.calls.length;
+    r = await start();
+    const firstPoll = await tg.waitFor((c) => c.method === 'getUpdates', mark);
+    expect(firstPoll.body.offset).toBe(a + 1);
+    await tg.waitFor((c) => c.method === 'getUpdates' && c.body.offset === b + 1, mark);
+    // Telegram re-sends an update already taken, alongside a new one.
+    tg.duplicateNextPoll();
+    const c = tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: 'third note' });
+    await tg.waitFor((x) => x.method === 'getUpdates' && x.body.offset === c + 1, mark);
+    const { messages } = await r.daemon.api['messages.list']({ target: '#general' });
+    expect(messages.map((m) => m.content)).toEqual(['first note', 'second note', 'third note']);
+    expect((await r.daemon.api['telegram.status']({})).inbound).toEqual({ accepted: 2, ignored: 0, duplicates: 1 });
+  });
+
+  it('a crash after storing an update but before moving the offset: the replayed update stores nothing', async () => {
+    const { tg, dir, start } = await setup();
+    let r = await start();
+    const a = tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: 'stored once' });
+    await tg.waitFor((c) => c.method === 'getUpdates' && c.body.offset === a + 1);
+    await r.stop();
+    // The crash window: the message is durable, the offset is not (rewound by hand).
+    const db = new DatabaseSync(join(dir, 'agentteam.db'));
+    db.exec(`UPDATE channel_cursors SET position = ${a} WHERE channel = 'telegram'`);
+    db.close();
+    const b = tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: 'after the crash' });
+    tg.duplicateNextPoll();
+    const mark = tg.calls.length;
+    r = await start();
+    expect((await tg.waitFor((c) => c.method === 'getUpdates', mark)).body.offset).toBe(a);
+    await tg.waitFor((c) => c.method === 'getUpdates' && c.body.offset === b + 1, mark);
+    const { messages } = await r.daemon.api['messages.list']({ target: '#general' });
+    expect(messages.map((m) => m.content)).toEqual(['stored once', 'after the crash']);
+    expect((await r.daemon.api['telegram.status']({})).inbound).toEqual({ accepted: 1, ignored: 0, duplicates: 1 });
+  });
+
+  it('a token in agentteam.json readable by others: a warning with the fix, the token in no answer or log line', async () => {
+    const { tg, dir, start, logLines } = await setup({ botToken: '', botTokenEnv: undefined });
+    const file = join(dir, 'agentteam.json');
+    const config = JSON.parse(await readFile(file, 'utf8')) as { channels: { telegram: Record<string, unknown> } };
+    config.channels.telegram.botToken = tg.token;
+    await writeFile(file, JSON.stringify(config));
+    await chmod(file, 0o644);
+    const r = await start();
+    const status = await r.daemon.api['telegram.status']({});
+    expect(status.tokenSource).toBe('config');
+    expect(status.warning).toMatch(/chmod 600/);
+    expect(logLines.some((l) => l.includes('chmod 600'))).toBe(true);
+    expect(JSON.stringify(status)).not.toContain(tg.token);
+    expect(logLines.filter((l) => l.includes(tg.token))).toEqual([]);
+    await r.stop();
+    await chmod(file, 0o600);
+    expect((await (await start()).daemon.api['telegram.status']({})).warning).toBeNull();
+  });
+
+  it('without a token nothing is sent and Settings says how to fix it; replies stay local, no alert per reply', async () => {
+    const { tg, start } = await setup({ botTokenEnv: 'AGENTTEAM_TEST_UNSET_TOKEN' });
+    const r = await start();
+    const status = await r.daemon.api['telegram.status']({});
+    expect(status).toMatchObject({ state: 'no_token', tokenSource: null });
+    expect(status.detail).toContain('AGENTTEAM_TEST_UNSET_TOKEN');
+    const sent = await r.daemon.api['messages.send']({ target: '#general', content: '@demo local only' });
+    const wake = (await r.daemon.api['wakes.list']({ target: '#general' })).find((w) => w.messageId === sent.messageId);
+    await timelineWith(r, wake!.wakeToken, (d) => d.includes('delivery delivered · 1 attempt'));
+    expect(tg.calls).toEqual([]);
+    expect(r.events.filter((e) => e.name === 'alert.raised')).toEqual([]);
+    expect((await r.daemon.api['telegram.status']({})).outbound).toEqual({
+      delivered: 0,
+      failedFinal: 0,
+      uncertain: 0,
+    });
+  });
+
+  it('the Settings page adds and removes a binding; a chat or target bound twice is refused', async () => {
+    const { tg, start } = await setup();
+    const r = await start();
+    const added = await r.daemon.api['telegram.addBinding']({ chatId: 555, target: '#phone', allowFrom: [OPERATOR] });
+    expect(added.bindings.map((b) => [b.chatId, b.target, b.source])).toEqual([
+      [CHAT, '#general', 'config'],
+      [555, '#phone', 'settings'],
+    ]);
+    expect((await r.daemon.api['conversations.list']({})).map((c) => c.target)).toContain('#phone');
+    await expect(
+      r.daemon.api['telegram.addBinding']({ chatId: 556, target: '#general', allowFrom: [1] }),
+    ).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
+    await expect(r.daemon.api['telegram.removeBinding']({ chatId: CHAT })).rejects.toThrow(/agentteam\.json/);
+    // The new binding is live: a message from that chat lands in #phone.
+    tg.userWrites({ chatId: 555, fromId: OPERATOR, text: 'from the new chat' });
+    const seen = await firstValueFrom(
+      r.events$.pipe(filter((e) => e.name === 'message.stored' && e.payload.target === '#phone')),
+    );
+    expect(seen.name === 'message.stored' && seen.payload.content).toBe('from the new chat');
+    const removed = await r.daemon.api['telegram.removeBinding']({ chatId: 555 });
+    expect(removed.bindings.map((b) => b.chatId)).toEqual([CHAT]);
+  });
+});

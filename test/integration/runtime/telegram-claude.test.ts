@@ -1,0 +1,80 @@
+/**
+ * End to end with a real runtime CLI (issue 18): Claude Code against the scripted fake model,
+ * in a conversation bound to a (fake) Telegram chat. The operator writes from the chat; the
+ * message wakes the agent like any other; the agent's `message_send` reply is stored in the
+ * local conversation and reaches the chat once, confirmed by Telegram's message_id.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
+import { startFakeAnthropic, type FakeAnthropic } from '../../fixtures/fake-anthropic.js';
+import { startFakeTelegram, type FakeTelegram } from '../../fixtures/fake-telegram.js';
+
+const CHAT = 777001;
+const OPERATOR = 31337;
+
+describe('Telegram-bound conversation with Claude Code (real CLI, fake model, fake Bot API)', () => {
+  let tg: FakeTelegram;
+  let model: FakeAnthropic;
+  let dir: string;
+  let daemon: Daemon;
+
+  beforeAll(async () => {
+    tg = await startFakeTelegram();
+    model = await startFakeAnthropic();
+    dir = await mkdtemp(join(tmpdir(), 'agentteam-tg-claude-'));
+    await mkdir(join(dir, 'work'), { recursive: true });
+    const config = {
+      agents: [
+        {
+          id: 'claude1',
+          name: 'Claude',
+          runtime: 'claude-code',
+          cwd: 'work',
+          model: 'fake-model',
+          env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'fake-key-tg', CLAUDE_CODE_MAX_RETRIES: '0' },
+        },
+      ],
+      channels: {
+        telegram: {
+          botTokenEnv: 'TG_E2E_TOKEN',
+          apiRoot: tg.apiRoot,
+          bindings: [{ chatId: CHAT, target: '#general', allowFrom: [OPERATOR] }],
+        },
+      },
+    };
+    await writeFile(join(dir, 'agentteam.json'), JSON.stringify(config));
+    daemon = await createDaemon({
+      dataDir: dir,
+      env: { TG_E2E_TOKEN: tg.token },
+      telegram: { pollTimeoutSeconds: 5, sendTimeoutMs: 2000, pollBackoffMs: 100 },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await daemon?.stop();
+    await model?.close();
+    await tg?.close();
+    await rm(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('a message from the chat wakes Claude; its message_send reply reaches the chat once', async () => {
+    tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: '@claude1 [[tool]] please answer from my phone' });
+    const sent = await tg.waitFor(
+      (c) => c.method === 'sendMessage' && String(c.body.text).includes('Reply from the fake model.'),
+      0,
+      90_000,
+    );
+    expect(sent.body.chat_id).toBe(CHAT);
+    expect(tg.chat(CHAT).map((m) => m.text)).toEqual(['Claude: Reply from the fake model.']);
+    const { messages } = await daemon.api['messages.list']({ target: '#general' });
+    expect(messages.map((m) => [m.authorKind, m.content])).toEqual([
+      ['operator', '@claude1 [[tool]] please answer from my phone'],
+      ['agent', 'Reply from the fake model.'],
+    ]);
+    const [wake] = await daemon.api['wakes.list']({ target: '#general' });
+    expect(wake).toMatchObject({ agentId: 'claude1', runtime: 'claude-code', status: 'reply_sent' });
+  }, 120_000);
+});
