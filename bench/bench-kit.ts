@@ -119,6 +119,8 @@ export interface Serve {
   readonly coldStartMs: number;
   /** prom-client's default and wake metrics of the daemon process, unlabelled samples by name. */
   metrics(): Promise<Map<string, number>>;
+  /** The daemon's inspector WebSocket URL, when started with --inspect. */
+  inspectorUrl(): string | null;
   /** SIGTERM, wait for exit; removes the data dir when this fixture created it. */
   stop(): Promise<void>;
 }
@@ -144,8 +146,10 @@ export async function startServe(
     { cwd: ROOT, env: { ...process.env, HOME: dataDir, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
+  let inspector: string | null = null;
   child.stderr?.on('data', (d: Buffer) => {
     stderr += d.toString();
+    inspector ??= /Debugger listening on (ws:\/\/\S+)/.exec(stderr)?.[1] ?? null;
     if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -167,6 +171,7 @@ export async function startServe(
     token,
     child,
     coldStartMs,
+    inspectorUrl: () => inspector,
     async metrics() {
       const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
       const out = new Map<string, number>();

@@ -17,9 +17,14 @@
  * client's `message_send` call to an MCP server whose handler does nothing (no store, no wake,
  * no push), 20 clients at once. The daemon's share per wake = the daemon's p50 − that p50
  * (goal ≤ 2 ms, durable commits included), and its CPU per wake − the baseline's CPU per call.
+ * `--profile DIR` writes the daemon's CPU profile (node --cpu-prof) to DIR.
  * Headline: value = send→terminal p50, baseline = the bare call p50, ratio = baseline / value.
  */
 import { EventEmitter, once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CommunicationHandler } from '../main/daemon/mcp/communication-handler.js';
@@ -91,6 +96,39 @@ async function bareAgentWork(agents: number, calls: number): Promise<{ latencies
   }
 }
 
+/** Rows per table in the daemon's store (read-only, beside the running daemon: WAL allows it). */
+function storeRows(dataDir: string): Record<string, number> {
+  const db = new DatabaseSync(join(dataDir, 'agentteam.db'), { readOnly: true });
+  try {
+    const out: Record<string, number> = {};
+    for (const t of ['messages', 'wakes', 'wake_events', 'prompt_inputs', 'audit', 'undelivered'])
+      out[t] = Number(db.prepare(`SELECT count(*) AS n FROM ${t}`).get()?.n ?? 0);
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+/** One durable autocommit insert (WAL, synchronous=FULL, as the store) on the same disk: p50 ms of n. */
+function rawCommitMs(n: number): number {
+  const dir = mkdtempSync(join(tmpdir(), 'agentteam-bench-commit-'));
+  const db = new DatabaseSync(join(dir, 'raw.db'));
+  try {
+    db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const ms: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      insert.run(`row ${i}`);
+      ms.push(performance.now() - t0);
+    }
+    return percentile(ms, 50);
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export default async function manyAgents(args: string[]): Promise<Record<string, unknown>> {
   const quick = isQuick(args);
   const agents = numArg(args, 'agents', quick ? 4 : 20);
@@ -104,7 +142,11 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
     channels: { local: {} },
     limits: { sendsPerMinute: 10_000 },
   };
-  const serve = await startServe(config);
+  // --profile DIR: the daemon writes a V8 CPU profile there on exit (node --cpu-prof).
+  const profileDir = args.includes('--profile') ? args[args.indexOf('--profile') + 1] : undefined;
+  const serve = await startServe(config, {
+    nodeArgs: profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+  });
   const client = await wsClient(serve.origin, serve.token);
   const browser = await launchChromium();
   try {
@@ -177,6 +219,12 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
     const m1 = await serve.metrics();
     const daemonCpuMsPerWake = ((cpuSeconds(m1) - cpuSeconds(m0)) * 1000) / total;
     const active = (await client.call('wakes.list', { activeOnly: true, limit: 1000 })) as unknown[];
+    // Durable commits per wake: every store write is one IMMEDIATE transaction (a wake event
+    // and its mirror on the wake row share one), so rows ≈ commits.
+    const rows0 = storeRows(serve.dataDir);
+    const commitsPerWake =
+      (rows0.messages + rows0.wake_events + rows0.prompt_inputs + rows0.audit + rows0.undelivered) / total;
+    const commitMs = rawCommitMs(quick ? 50 : 200);
 
     // Chips of #a0: ACK (endedAt) → chip seen. Give the last chips a moment to land (event-driven wait, bounded).
     const a0 = [...terminalAt.values()].filter((x) => x.wake.target === '#a0' && x.wake.status === 'reply_sent');
@@ -220,6 +268,12 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
         goal: '≤ 2 ms added p50',
         met: addedP50 <= 2,
         note: `send→terminal p50 ${r2(p50)} ms, p95 ${r2(percentile(latencies, 95))} ms; bare agent call p50 ${r2(bareP50)} ms, p95 ${r2(percentile(bare, 95))} ms`,
+      },
+      {
+        name: 'durable commits per wake × raw commit (same disk, same run)',
+        value: r2(commitsPerWake * commitMs),
+        unit: 'ms',
+        note: `${r2(commitsPerWake)} commits per wake (${JSON.stringify(rows0)}) × raw WAL+FULL insert p50 ${r2(commitMs)} ms`,
       },
       {
         name: 'daemon CPU per wake',
@@ -268,6 +322,9 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
       bareAgentCallP95Ms: r2(percentile(bare, 95)),
       daemonAddedP50Ms: r2(addedP50),
       daemonCpuMsPerWake: r2(daemonCpuMsPerWake),
+      commitsPerWake: r2(commitsPerWake),
+      rawCommitP50Ms: r2(commitMs),
+      storeRows: rows0,
       bareAgentCpuMsPerCall: r2(bareCpu),
       wakesPerSecond: r2((total / wallMs) * 1000),
       ackToChipP50Ms: r2(percentile(ackToChip, 50)),
