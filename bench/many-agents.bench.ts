@@ -97,11 +97,13 @@ async function bareAgentWork(agents: number, calls: number): Promise<{ latencies
 }
 
 /** Rows per table in the daemon's store (read-only, beside the running daemon: WAL allows it). */
-function storeRows(dataDir: string): Record<string, number> {
+type StoreRows = Record<'messages' | 'wakes' | 'wake_events' | 'prompt_inputs' | 'audit' | 'undelivered', number>;
+
+function storeRows(dataDir: string): StoreRows {
   const db = new DatabaseSync(join(dataDir, 'agentteam.db'), { readOnly: true });
   try {
-    const out: Record<string, number> = {};
-    for (const t of ['messages', 'wakes', 'wake_events', 'prompt_inputs', 'audit', 'undelivered'])
+    const out: StoreRows = { messages: 0, wakes: 0, wake_events: 0, prompt_inputs: 0, audit: 0, undelivered: 0 };
+    for (const t of Object.keys(out) as Array<keyof StoreRows>)
       out[t] = Number(db.prepare(`SELECT count(*) AS n FROM ${t}`).get()?.n ?? 0);
     return out;
   } finally {
@@ -132,7 +134,7 @@ function rawCommitMs(n: number): number {
 export default async function manyAgents(args: string[]): Promise<Record<string, unknown>> {
   const quick = isQuick(args);
   const agents = numArg(args, 'agents', quick ? 4 : 20);
-  const perAgent = numArg(args, 'wakes', quick ? 25 : 500);
+  const perAgent = numArg(args, 'wakes', quick ? 15 : 500);
   const total = agents * perAgent;
 
   const bareBefore = await bareAgentWork(agents, Math.max(10, Math.round(perAgent / 5)));

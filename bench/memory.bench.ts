@@ -100,7 +100,7 @@ async function settleIdle(
 
 export default async function memory(args: string[]): Promise<Record<string, unknown>> {
   const quick = isQuick(args);
-  const wakes = numArg(args, 'wakes', quick ? 600 : 50_000);
+  const wakes = numArg(args, 'wakes', quick ? 200 : 50_000);
   const withCli = !args.includes('--no-cli') && !quick;
   const demo = { id: 'demo', name: 'Demo', runtime: 'demo' };
 
