@@ -73,10 +73,11 @@ interface Figure {
   note?: string;
 }
 
-const cell = (x: unknown): string =>
-  x === undefined || x === null || (typeof x === 'number' && Number.isNaN(x))
+function cell(x: unknown): string {
+  return x === undefined || x === null || (typeof x === 'number' && Number.isNaN(x))
     ? '—'
     : String(x).replaceAll('|', '\\|').replaceAll('\n', ' ');
+}
 
 function renderResults(results: Result[], quick: boolean, loadBefore: number[]): string {
   const c = cpus();

@@ -170,6 +170,14 @@ function runFloor(rounds: number): number {
   const status$ = new Subject<Record<string, unknown>>();
   let seen = 0;
   status$.subscribe(() => (seen += 1));
+  // The same per-millisecond ISO cache the lifecycle keeps.
+  let lastMs = -1;
+  let lastIso = '';
+  const iso = (): string => {
+    const ms = Date.now();
+    if (ms !== lastMs) lastIso = new Date((lastMs = ms)).toISOString();
+    return lastIso;
+  };
   const tables = new Map<string, Map<string, RawRow>>();
   for (let a = 0; a < AGENTS; a++) tables.set(`a${a}`, new Map());
   const publish = (agentId: string, token: string, row: RawRow, status: string): void =>
@@ -189,7 +197,7 @@ function runFloor(rounds: number): number {
       reason: null,
       detail: null,
       localText: null,
-      at: new Date().toISOString(),
+      at: iso(),
     });
   const start = performance.now();
   for (let r = 0; r < rounds; r++) {
