@@ -50,7 +50,10 @@ async function rate(fn: () => Promise<unknown>, ms: number): Promise<number> {
 }
 
 export default async function (args: string[]) {
-  const ms = Number(args[0] ?? 400);
+  // --quick (or BENCH_QUICK=1): small sizes, the CI smoke run (issue 19).
+  const quick = args.includes('--quick') || process.env.BENCH_QUICK === '1';
+  const pos = args.filter((a) => !a.startsWith('--'));
+  const ms = Number(pos[0] ?? (quick ? 100 : 400));
   const listReq = { target: '#general', activeOnly: false, limit: 100 };
   const sendReq = { target: '#general', content: 'hello @claude, can you check the logs?' };
   const rawList = await rate(() => handlers['wakes.list'](listReq), ms);

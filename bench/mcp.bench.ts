@@ -194,8 +194,10 @@ export default async function (args: string[]): Promise<Record<string, unknown>>
     const i = args.indexOf(`--${name}`);
     return i >= 0 ? Number(args[i + 1]) : fallback;
   };
-  const n = arg('n', 400);
-  const rounds = arg('rounds', 3);
+  // --quick (or BENCH_QUICK=1): small sizes, the CI smoke run (issue 19).
+  const quick = args.includes('--quick') || process.env.BENCH_QUICK === '1';
+  const n = arg('n', quick ? 60 : 400);
+  const rounds = arg('rounds', quick ? 1 : 3);
   const dir = mkdtempSync(join(tmpdir(), 'agentteam-bench-mcp-'));
   const mcp: RoundResult[] = [];
   const raw: RoundResult[] = [];

@@ -50,8 +50,11 @@ function opsPerSecond(run: (m: DeliveryMessage) => number, inputs: DeliveryMessa
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 export default async function (args: string[]): Promise<Record<string, unknown>> {
-  const rounds = Number(args[0] ?? 5);
-  const minMs = Number(args[1] ?? 300);
+  // --quick (or BENCH_QUICK=1): small sizes, the CI smoke run (issue 19).
+  const quick = args.includes('--quick') || process.env.BENCH_QUICK === '1';
+  const pos = args.filter((a) => !a.startsWith('--'));
+  const rounds = Number(pos[0] ?? (quick ? 2 : 5));
+  const minMs = Number(pos[1] ?? (quick ? 100 : 300));
   const inputs = messages(200);
 
   const overheadBytes: Record<string, number> = {};

@@ -129,8 +129,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
 export default async function (args: string[]): Promise<Record<string, unknown>> {
-  const n = Number(args[0] ?? 2000);
-  const rounds = Number(args[1] ?? 5);
+  // --quick (or BENCH_QUICK=1): small sizes, the CI smoke run (issue 19).
+  const quick = args.includes('--quick') || process.env.BENCH_QUICK === '1';
+  const pos = args.filter((a) => !a.startsWith('--'));
+  const n = Number(pos[0] ?? (quick ? 300 : 2000));
+  const rounds = Number(pos[1] ?? (quick ? 2 : 5));
   const gc = (globalThis as { gc?: () => void }).gc;
   round(Math.min(200, n), 'raw'); // warm-up (JIT, page cache), not counted
   const results: Array<{ raw: Sample; store: Sample }> = [];

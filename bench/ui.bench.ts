@@ -30,7 +30,9 @@ function percentile(values: number[], p: number): number {
 }
 
 export default async function uiBench(args: string[]) {
-  const n = Number(args[args.indexOf('--wakes') + 1] ?? 200) || 200;
+  // --quick (or BENCH_QUICK=1): 20 wakes, the CI smoke run (issue 19).
+  const quick = args.includes('--quick') || process.env.BENCH_QUICK === '1';
+  const n = (args.includes('--wakes') ? Number(args[args.indexOf('--wakes') + 1]) : quick ? 20 : 200) || 200;
   const dataDir = await mkdtemp(join(tmpdir(), 'agentteam-bench-ui-'));
   // 200 replies in well under a minute: lift the per-agent send rate limit (default 60/min), or
   // the guard rightly refuses the 61st message_send and that wake ends without a reply.

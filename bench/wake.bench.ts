@@ -10,6 +10,7 @@
  * is a no-op (the store is measured by its own benchmark). Rounds interleave, medians reported.
  */
 import { Registry } from 'prom-client';
+import { Subject } from 'rxjs';
 import { createWakeMetrics } from '../main/daemon/metrics/wake-metrics.js';
 import { WakeLifecycle, type WakeJournal } from '../main/daemon/wake/index.js';
 import { targetKey, type TargetKey } from '../shared/target.js';
@@ -157,6 +158,98 @@ function runBaseline(rounds: number): number {
   return (transitions / ms) * 1000;
 }
 
+/**
+ * The floor of what a transition must do by contract, for the profile figure (issue 19): the raw
+ * baseline plus, per transition, one wake_status event object (the fields contract §10 names)
+ * through an RxJS Subject with one subscriber, and a prom-client counter for each received and
+ * terminal wake. No table, no queue, no journal call, no scope.
+ */
+function runFloor(rounds: number): number {
+  const registry = new Registry();
+  const metrics = createWakeMetrics(registry);
+  const status$ = new Subject<Record<string, unknown>>();
+  let seen = 0;
+  status$.subscribe(() => (seen += 1));
+  // The same per-millisecond ISO cache the lifecycle keeps.
+  let lastMs = -1;
+  let lastIso = '';
+  const iso = (): string => {
+    const ms = Date.now();
+    if (ms !== lastMs) lastIso = new Date((lastMs = ms)).toISOString();
+    return lastIso;
+  };
+  const tables = new Map<string, Map<string, RawRow>>();
+  for (let a = 0; a < AGENTS; a++) tables.set(`a${a}`, new Map());
+  const publish = (agentId: string, token: string, row: RawRow, status: string): void =>
+    status$.next({
+      type: 'wake_status',
+      wakeToken: token,
+      messageId: row.messageId,
+      agentId,
+      agentName: agentId,
+      agentDisplayName: agentId,
+      runtime: 'demo',
+      model: null,
+      target: row.target,
+      targetSeq: row.seq,
+      deliveryClass: 'visible_reply',
+      status,
+      reason: null,
+      detail: null,
+      localText: null,
+      at: iso(),
+    });
+  const start = performance.now();
+  for (let r = 0; r < rounds; r++) {
+    for (let a = 0; a < AGENTS; a++) {
+      const agentId = `a${a}`;
+      const table = tables.get(agentId) as Map<string, RawRow>;
+      for (let i = 0; i < PER_AGENT; i++) {
+        const token = `r${r}a${a}w${i}`;
+        const row: RawRow = {
+          messageId: `r${r}a${a}m${i}`,
+          target: targets[i % TARGETS] as string,
+          seq: r * PER_AGENT + i + 1,
+          status: 'queued',
+        };
+        table.set(token, row);
+        metrics.received('demo');
+        publish(agentId, token, row, 'queued');
+      }
+      for (const [token, row] of table) {
+        row.status = 'delivered';
+        publish(agentId, token, row, 'delivered');
+      }
+    }
+    for (let a = 0; a < AGENTS; a++) {
+      const agentId = `a${a}`;
+      const table = tables.get(agentId) as Map<string, RawRow>;
+      for (const [token, row] of table) {
+        row.status = 'final_check_sent';
+        publish(agentId, token, row, 'final_check_sent');
+      }
+      for (let t = 0; t < TARGETS / 2; t++) {
+        const upTo = (r + 1) * PER_AGENT;
+        for (const [token, row] of table) {
+          if (row.target !== targets[t] || row.seq > upTo) continue;
+          table.delete(token);
+          metrics.replySent('demo');
+          publish(agentId, token, row, 'reply_sent');
+        }
+      }
+      for (const [token, row] of table) {
+        table.delete(token);
+        metrics.completedWithoutVisibleReply('demo', 'no_reply');
+        publish(agentId, token, row, 'completed_without_visible_reply');
+      }
+    }
+  }
+  const ms = performance.now() - start;
+  if (seen !== rounds * AGENTS * PER_AGENT * TRANSITIONS_PER_WAKE)
+    throw new Error('bench: floor transition count is off');
+  return (seen / ms) * 1000;
+}
+
 function gc(): void {
   const g = (globalThis as { gc?: () => void }).gc;
   if (g === undefined) throw new Error('bench: run with --expose-gc (npm run bench -- wake does)');
@@ -179,16 +272,23 @@ function heapPerRow(): number {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 export default async function (args: string[]): Promise<Record<string, unknown>> {
-  const rounds = Number(args[0] ?? 5);
+  // --quick (or BENCH_QUICK=1): small sizes, the CI smoke run (issue 19).
+  const quick = args.includes('--quick') || process.env.BENCH_QUICK === '1';
+  const pos = args.filter((a) => !a.startsWith('--'));
+  const rounds = Number(pos[0] ?? (quick ? 1 : 5));
   const reps = 5;
   runLifecycle(1); // warm both paths
   runBaseline(1);
+  runFloor(1);
   const values: number[] = [];
   const baselines: number[] = [];
+  const floors: number[] = [];
   for (let i = 0; i < reps; i++) {
     values.push(runLifecycle(rounds));
     baselines.push(runBaseline(rounds));
+    floors.push(runFloor(rounds));
   }
+  const floor = median(floors);
   const value = median(values);
   const baseline = median(baselines);
   const heaps = [heapPerRow(), heapPerRow(), heapPerRow()];
@@ -199,6 +299,30 @@ export default async function (args: string[]): Promise<Record<string, unknown>>
     unit: 'wake lifecycle transitions/s (10,000 concurrent wakes)',
     heapBytesPerPendingRow: Math.round(median(heaps)),
     heapGoalBytes: 1024,
+    // What a transition must do by contract (publish one wake_status event, count it): its rate and
+    // where the lifecycle stands against it (issue 19's profile figure).
+    floorPerSecond: Math.round(floor),
+    floorRatio: Number((floor / baseline).toFixed(4)),
+    ratioToFloor: Number((value / floor).toFixed(4)),
+    figures: [
+      {
+        name: 'wake lifecycle transitions/s vs raw Map baseline',
+        value: Math.round(value),
+        unit: 'transitions/s',
+        baseline: Math.round(baseline),
+        ratio: Number((value / baseline).toFixed(4)),
+        goal: 'ratio ≥ 0.25',
+        met: value / baseline >= 0.25,
+        note: `the contract floor (raw + one wake_status event through a Subject + counters) runs at ${Math.round(floor)}/s = ${(floor / baseline).toFixed(3)} of raw; the lifecycle is ${(value / floor).toFixed(3)} of that floor`,
+      },
+      {
+        name: 'heap per pending row',
+        value: Math.round(median(heaps)),
+        unit: 'bytes',
+        goal: '≤ 1,024 B',
+        met: median(heaps) <= 1024,
+      },
+    ],
     concurrentWakes: AGENTS * PER_AGENT,
     reps,
     roundsPerRep: rounds,

@@ -167,9 +167,11 @@ function runNaive(p: Plan, threshold: number): Measure {
 }
 
 export default async function watchdogBench(args: string[]) {
-  const turns = arg(args, 'turns', 10_000);
-  const events = arg(args, 'events', 1_000_000);
-  const rounds = arg(args, 'rounds', 5);
+  // --quick (or BENCH_QUICK=1): small sizes, the CI smoke run (issue 19).
+  const quick = args.includes('--quick') || process.env.BENCH_QUICK === '1';
+  const turns = arg(args, 'turns', quick ? 1_000 : 10_000);
+  const events = arg(args, 'events', quick ? 100_000 : 1_000_000);
+  const rounds = arg(args, 'rounds', quick ? 2 : 5);
   const threshold = 45;
   const p = plan(turns, events);
   const visibleShare = p.kindOf.reduce((n, k) => n + (k === 0 ? 1 : 0), 0) / events;

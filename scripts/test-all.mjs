@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every suite in order — typecheck, lint, build, unit/integration tests (Vitest),
+ * `npm test`: every suite in order — typecheck, lint, build, the benchmarks once in quick mode,
+ * unit/integration tests (Vitest),
  * browser tests (Playwright + Debian Chromium), the Electron suite — then one closing line
  * `N passed, N failed, N skipped` summing them all. A suite that cannot run here is reported
  * as "not run" with its reason and counted as skipped, never as passed.
@@ -111,6 +112,9 @@ await check('lint', bin('eslint'), ['.', '--max-warnings=0']);
 await check('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
 await check('knip', bin('knip'), ['--no-progress']);
 await check('build', bin('electron-vite'), ['build']);
+// Every benchmark once with small sizes (issue 19), so none rots; the figures are not checked
+// here (a shared CI machine is too noisy), only that each runs to its JSON line. One check.
+await check('bench', bin('node'), ['--expose-gc', '--import', 'tsx', 'bench/run.ts', 'all', '--quick']);
 await vitest();
 await playwright('browser', 'playwright.config.ts');
 await electronSuite();

@@ -1,0 +1,216 @@
+/**
+ * What the scale benchmarks (issue 19) share: the real `agentteam serve` (the built CLI, as a
+ * person runs it) in a child process, a WebSocket client that also receives pushed events, a
+ * `/metrics` reader (the daemon's own `process.cpuUsage()` and heap, via prom-client's default
+ * metrics), Chromium with the flags the browser tests use, and small statistics helpers.
+ * Not a benchmark itself (no `.bench.ts`), so `npm run bench` does not list it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium, type Browser } from '@playwright/test';
+import WebSocket from 'ws';
+
+export const ROOT = join(import.meta.dirname, '..');
+
+/** `--quick` or BENCH_QUICK=1: small sizes, so CI runs every benchmark once and none rots. */
+export function isQuick(args: readonly string[]): boolean {
+  return args.includes('--quick') || process.env.BENCH_QUICK === '1';
+}
+
+/** The value after `--name` in args, as a number, else `fallback`. */
+export function numArg(args: readonly string[], name: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(args[i + 1]) : Number.NaN;
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+}
+
+export const r2 = (x: number): number => Math.round(x * 100) / 100;
+
+/** One line of bench/RESULTS.md: a figure against its goal (and its raw baseline when it has one). */
+export interface Figure {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+  readonly baseline?: number;
+  /** Oriented so higher is better. */
+  readonly ratio?: number;
+  /** Human-readable goal, e.g. "≤ 300 ms". */
+  readonly goal?: string;
+  readonly met?: boolean;
+  readonly note?: string;
+}
+
+/** The machine a figure was measured on; these machines are shared, so the load matters. */
+export function machine(): Record<string, unknown> {
+  const c = cpus();
+  return {
+    cpu: c[0]?.model ?? 'unknown',
+    cores: c.length,
+    loadavg: loadavg().map((x) => r2(x)),
+    node: process.version,
+  };
+}
+
+export interface WsClient {
+  call(name: string, request: unknown): Promise<unknown>;
+  /** Pushed events: `on('event', ({ event, payload }) => …)`. */
+  readonly events: EventEmitter;
+  close(): void;
+}
+
+/** A WebSocket client of the API bridge (the same envelope as the CLI) that keeps pushed events. */
+export async function wsClient(origin: string, token: string): Promise<WsClient> {
+  const ws = new WebSocket(`${origin.replace('http', 'ws')}/api`, {
+    headers: { authorization: `Bearer ${token}` },
+    maxPayload: 64 * 1024 * 1024,
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  let nextId = 1;
+  ws.on('message', (data) => {
+    const frame = JSON.parse(data.toString()) as {
+      id?: number;
+      ok?: boolean;
+      value?: unknown;
+      message?: string;
+      event?: string;
+      payload?: unknown;
+    };
+    if (frame.event !== undefined) return void events.emit('event', frame);
+    const p = frame.id === undefined ? undefined : pending.get(frame.id);
+    if (p === undefined) return;
+    pending.delete(frame.id as number);
+    if (frame.ok === true) p.resolve(frame.value);
+    else p.reject(new Error(`daemon refused the call: ${frame.message ?? JSON.stringify(frame)}`));
+  });
+  return {
+    call: (name, request) =>
+      new Promise((resolve, reject) => {
+        const id = nextId++;
+        pending.set(id, { resolve, reject });
+        ws.send(JSON.stringify({ id, call: name, request }));
+      }),
+    events,
+    close: () => ws.close(),
+  };
+}
+
+export interface Serve {
+  readonly dataDir: string;
+  readonly url: string;
+  readonly origin: string;
+  readonly token: string;
+  readonly child: ChildProcess;
+  readonly coldStartMs: number;
+  /** prom-client's default and wake metrics of the daemon process, unlabelled samples by name. */
+  metrics(): Promise<Map<string, number>>;
+  /** The daemon's inspector WebSocket URL, when started with --inspect. */
+  inspectorUrl(): string | null;
+  /** SIGTERM, wait for exit; removes the data dir when this fixture created it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns the built `agentteam serve` on a data dir (a fresh temporary one unless given) with
+ * `config` as its agentteam.json. `nodeArgs` go to the daemon's Node (e.g. --cpu-prof).
+ */
+export async function startServe(
+  config: unknown,
+  options: { dataDir?: string; nodeArgs?: readonly string[]; env?: Record<string, string> } = {},
+): Promise<Serve> {
+  if (!existsSync(join(ROOT, 'out', 'main', 'cli.js')))
+    throw new Error('bench: the app is not built; run "npx electron-vite build" (or npm run build) first');
+  const own = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'agentteam-bench-')));
+  await writeFile(join(dataDir, 'agentteam.json'), JSON.stringify(config));
+  const t0 = performance.now();
+  // out/main/cli.js directly (bin/agentteam.mjs only re-execs it on an old Node), so nodeArgs apply.
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), join(ROOT, 'out', 'main', 'cli.js'), 'serve', '--data-dir', dataDir, '--port', '0'],
+    { cwd: ROOT, env: { ...process.env, HOME: dataDir, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  let inspector: string | null = null;
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    inspector ??= /Debugger listening on (ws:\/\/\S+)/.exec(stderr)?.[1] ?? null;
+    if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`agentteam serve exited (${code}): ${stderr.slice(-4000)}`)));
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      const m = /at (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w%-]+)/.exec(line);
+      if (m?.[1] !== undefined) resolve(m[1]);
+    });
+  });
+  const parsed = new URL(url);
+  const origin = parsed.origin;
+  const token = decodeURIComponent(parsed.searchParams.get('token') ?? '');
+  while ((await fetch(`${origin}/healthz`)).status !== 200);
+  const coldStartMs = performance.now() - t0;
+  return {
+    dataDir,
+    url,
+    origin,
+    token,
+    child,
+    coldStartMs,
+    inspectorUrl: () => inspector,
+    async metrics() {
+      const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+      const out = new Map<string, number>();
+      for (const line of text.split('\n')) {
+        const m = /^([a-zA-Z_:][\w:]*)(\{[^}]*\})? ([-\d.e+]+|NaN)$/.exec(line);
+        if (m === null) continue;
+        const key = m[1] + (m[2] ?? '');
+        out.set(key, (out.get(key) ?? 0) + Number(m[3]));
+      }
+      return out;
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      if (own) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, headless, with the browser tests' flags (playwright.config.ts). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+/** CPU seconds (user + system) the daemon process has used, from its own process.cpuUsage(). */
+export function cpuSeconds(m: Map<string, number>): number {
+  return (m.get('process_cpu_user_seconds_total') ?? 0) + (m.get('process_cpu_system_seconds_total') ?? 0);
+}

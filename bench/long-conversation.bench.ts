@@ -1,0 +1,340 @@
+/**
+ * `npm run bench -- long-conversation [--quick] [--messages N] [--total N]` (issue 19): a month
+ * of use in one conversation. The store gets `--total` messages (default 1,000,000) across
+ * conversations, `--messages` of them (default 100,000) in `#long`, by one raw bulk insert in a
+ * transaction (the schema comes from the Store itself; building is not measured). Then the
+ * real `agentteam serve` opens that data dir and Debian's Chromium measures, each against a raw
+ * baseline in the same run:
+ *
+ * - open: click `#long` in the sidebar → the newest message painted (two animation frames after
+ *   it is in the DOM). Baseline: the bare `messages.list` round trip for the same page over a
+ *   fresh WebSocket from the same page (the data alone, no React). Goal ≤ 300 ms.
+ * - scroll: requestAnimationFrame timestamps while scrolling up 10,000 messages (older pages
+ *   load on the way, as a person's scroll triggers them). Baseline: rAF deltas of the same page
+ *   doing nothing (the machine's own frame cadence under the current load). Goal p95 ≤ 16.7 ms.
+ *   Long tasks (> 50 ms, PerformanceObserver 'longtask') during the scroll are counted.
+ * - older page: the "loading older" row shown → removed (the page fetched, merged, rendered).
+ *   Baseline: the bare `messages.list` round trip with `beforeSeq`.
+ * - page query: `Store.listMessages` (201 rows, newest-first with beforeSeq, as the API asks)
+ *   p99 against the same query on raw `node:sqlite`, interleaved, in this process after the
+ *   daemon stopped. Headline value/baseline/ratio: this p99 (ratio = raw / store).
+ *
+ * Search latency: not measured: search does not exist yet (no API call, no UI).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { DatabaseSync } from 'node:sqlite';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store, DB_FILE } from '../main/daemon/store/index.js';
+import { targetKey } from '../shared/target.js';
+import { isQuick, launchChromium, machine, numArg, percentile, r2, startServe, type Figure } from './bench-kit.js';
+
+const LONG = '#long';
+const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+function content(i: number): string {
+  // Varied heights for the virtualiser: 1 to 12 phrases, every 17th message on several lines.
+  const body = 'lorem ipsum dolor sit amet '.repeat(1 + (i % 12));
+  return i % 17 === 0 ? `message ${i}:\n${body}\nsecond line\nthird line` : `message ${i}: ${body}`;
+}
+
+/** Schema from the Store; then one raw transaction inserts every message. Returns ms. */
+function build(dataDir: string, longCount: number, total: number): { buildMs: number; others: number } {
+  const t0 = performance.now();
+  const others = Math.max(1, Math.ceil((total - longCount) / 10_000));
+  const store = Store.open(dataDir);
+  store.upsertMember({ id: 'demo', kind: 'agent', name: 'Demo' });
+  store.ensureConversation(targetKey(LONG));
+  for (let c = 0; c < others; c++) store.ensureConversation(targetKey(`#room${c}`));
+  store.close();
+  const db = new DatabaseSync(join(dataDir, DB_FILE));
+  db.exec('PRAGMA synchronous=OFF');
+  const insert = db.prepare(
+    'INSERT INTO messages (id, target, seq, author_id, author_kind, content, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const base = Date.parse('2026-01-01T00:00:00Z');
+  db.exec('BEGIN');
+  const put = (target: string, seq: number, n: number) => {
+    const agent = seq % 2 === 0;
+    insert.run(
+      `msg_${target}_${seq}`,
+      target,
+      seq,
+      agent ? 'demo' : 'operator',
+      agent ? 'agent' : 'operator',
+      content(n),
+      new Date(base + seq * 1000).toISOString(),
+    );
+  };
+  for (let s = 1; s <= longCount; s++) put(LONG, s, s);
+  const rest = total - longCount;
+  for (let i = 0; i < rest; i++) put(`#room${i % others}`, Math.floor(i / others) + 1, i);
+  db.exec('COMMIT');
+  db.close();
+  return { buildMs: performance.now() - t0, others };
+}
+
+/** Store page query vs the same query on raw node:sqlite, interleaved; latencies in ms. */
+function pageQueries(dataDir: string, longCount: number, n: number): { store: number[]; raw: number[] } {
+  const store = Store.open(dataDir);
+  const db = new DatabaseSync(join(dataDir, DB_FILE), { readOnly: true });
+  const raw = db.prepare('SELECT * FROM messages WHERE target = ? AND seq < ? ORDER BY seq DESC LIMIT ?');
+  const key = targetKey(LONG);
+  const out = { store: [] as number[], raw: [] as number[] };
+  try {
+    for (let i = 0; i < n + 50; i++) {
+      const before = 202 + Math.floor(Math.random() * (longCount - 201));
+      const order = i % 2 === 0 ? ['store', 'raw'] : ['raw', 'store'];
+      for (const side of order) {
+        const t0 = process.hrtime.bigint();
+        const rows =
+          side === 'store'
+            ? store.listMessages(key, { beforeSeq: before, limit: 201 })
+            : raw.all(key, before, 201).reverse();
+        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        if (rows.length !== 201) throw new Error(`bench: page query returned ${rows.length} rows`);
+        if (i >= 50) (side === 'store' ? out.store : out.raw).push(ms); // the first 50 warm up
+      }
+    }
+  } finally {
+    db.close();
+    store.close();
+  }
+  return out;
+}
+
+/**
+ * Sums a Chromium trace's main-thread (CrRendererMain) events by kind, in ms. Events nest (a
+ * forced Layout sits inside the FunctionCall that forced it), so the kinds overlap; `task` is
+ * the total of top-level tasks.
+ */
+function mainThreadBreakdown(buffer: Buffer): Record<string, number> {
+  const { traceEvents } = JSON.parse(buffer.toString()) as {
+    traceEvents: Array<{ name: string; ph: string; dur?: number; pid: number; tid: number; args?: { name?: string } }>;
+  };
+  const main = traceEvents.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const kinds: Record<string, string> = {
+    RunTask: 'task',
+    FunctionCall: 'script',
+    EventDispatch: 'event',
+    FireAnimationFrame: 'animationFrame',
+    UpdateLayoutTree: 'style',
+    Layout: 'layout',
+    PrePaint: 'prePaint',
+    Paint: 'paint',
+    Layerize: 'layerize',
+    MinorGC: 'gc',
+    MajorGC: 'gc',
+  };
+  const out: Record<string, number> = {};
+  for (const e of traceEvents) {
+    if (main === undefined || e.pid !== main.pid || e.tid !== main.tid || e.ph !== 'X' || e.dur === undefined) continue;
+    const kind = kinds[e.name];
+    if (kind !== undefined) out[kind] = (out[kind] ?? 0) + e.dur / 1000;
+  }
+  for (const k of Object.keys(out)) out[k] = Math.round(out[k] as number);
+  return out;
+}
+
+export default async function longConversation(args: string[]): Promise<Record<string, unknown>> {
+  const quick = isQuick(args);
+  const longCount = numArg(args, 'messages', quick ? 12_000 : 100_000);
+  const total = Math.max(longCount, numArg(args, 'total', quick ? 50_000 : 1_000_000));
+  const scrollMessages = Math.min(longCount - 400, quick ? 2_000 : 10_000);
+  const opens = quick ? 3 : 7;
+  const dataDir = await mkdtemp(join(tmpdir(), 'agentteam-bench-long-'));
+  try {
+    const { buildMs, others } = build(dataDir, longCount, total);
+    console.error(
+      `built ${total} messages (${longCount} in ${LONG}, the rest in ${others} rooms) in ${Math.round(buildMs)} ms`,
+    );
+
+    const serve = await startServe(
+      { agents: [{ id: 'demo', name: 'Demo', runtime: 'demo' }], channels: { local: {} } },
+      { dataDir },
+    );
+    const browser = await launchChromium();
+    let browserFigures: Record<string, number> = {};
+    let scrollTrace: Record<string, number> = {};
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const openMs: number[] = [];
+      const openRtt: number[] = [];
+      for (let i = 0; i < opens; i++) {
+        await page.goto(serve.url);
+        const button = page.locator(`button[data-target="${LONG}"]`);
+        await button.waitFor();
+        await page.locator('[role="status"]').first().waitFor({ state: 'attached' });
+        // In-page clock: click → newest message in the DOM → two frames (painted).
+        openMs.push(
+          (await page.evaluate(`(async () => {
+            const want = '[data-seq="${longCount}"]';
+            const t0 = performance.now();
+            document.querySelector('button[data-target="${LONG}"]').click();
+            await new Promise((resolve) => {
+              if (document.querySelector(want)) return resolve();
+              const mo = new MutationObserver(() => { if (document.querySelector(want)) { mo.disconnect(); resolve(); } });
+              mo.observe(document.body, { subtree: true, childList: true });
+            });
+            await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+            return performance.now() - t0;
+          })()`)) as number,
+        );
+        // Baseline: the same newest page over a bare WebSocket from this page (data only, no render).
+        openRtt.push(
+          (await page.evaluate(`(async () => {
+            const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search);
+            await new Promise((r) => (ws.onopen = r));
+            const t0 = performance.now();
+            await new Promise((r) => { ws.onmessage = (e) => { JSON.parse(e.data); r(); }; ws.send(JSON.stringify({ id: 1, call: 'messages.list', request: { target: '${LONG}', limit: 200 } })); });
+            const ms = performance.now() - t0;
+            ws.close();
+            return ms;
+          })()`)) as number,
+        );
+      }
+
+      // Idle frame cadence (the baseline for scrolling), then the scroll itself.
+      const idle = (await page.evaluate(`(async () => {
+        const d = []; let last = null;
+        await new Promise((done) => { const f = (t) => { if (last !== null) d.push(t - last); last = t; if (d.length < 300) requestAnimationFrame(f); else done(); }; requestAnimationFrame(f); });
+        return d;
+      })()`)) as number[];
+      // A Chromium performance trace of the scroll: where the main thread's time goes.
+      await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+      const scroll = (await page.evaluate(`(async () => {
+        const el = document.querySelector('.message-scroll');
+        const target = ${longCount - scrollMessages};
+        const frames = []; const loads = []; const longTasks = []; let loadStart = null;
+        const po = new PerformanceObserver((l) => { for (const e of l.getEntries()) longTasks.push(e.duration); });
+        po.observe({ type: 'longtask', buffered: false });
+        // The "loading older" row: shown when a page is asked for, removed once it is merged and rendered.
+        const mo = new MutationObserver(() => {
+          const on = el.querySelector('.loading-older') !== null;
+          if (on && loadStart === null) loadStart = performance.now();
+          if (!on && loadStart !== null) { loads.push(performance.now() - loadStart); loadStart = null; }
+        });
+        mo.observe(el, { childList: true });
+        const minSeq = () => { let m = Infinity; for (const a of el.querySelectorAll('[data-seq]')) m = Math.min(m, Number(a.dataset.seq)); return m; };
+        const started = performance.now();
+        await new Promise((done, fail) => {
+          let last = null;
+          const f = (t) => {
+            if (last !== null) frames.push(t - last);
+            last = t;
+            if (minSeq() <= target) return done();
+            if (performance.now() - started > 600000) return fail(new Error('scroll did not reach seq ' + target + ' in 10 min; at ' + minSeq()));
+            el.scrollTop = Math.max(0, el.scrollTop - 400);
+            requestAnimationFrame(f);
+          };
+          requestAnimationFrame(f);
+        });
+        po.disconnect(); mo.disconnect();
+        return { frames, loads, longTasks, ms: performance.now() - started, held: el.querySelectorAll('[data-seq]').length };
+      })()`)) as { frames: number[]; loads: number[]; longTasks: number[]; ms: number };
+      const trace = mainThreadBreakdown(await browser.stopTracing());
+      console.error(`scroll main thread (ms, nested events overlap): ${JSON.stringify(trace)}`);
+      const olderRtt = (await page.evaluate(`(async () => {
+        const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search);
+        await new Promise((r) => (ws.onopen = r));
+        const out = [];
+        for (let i = 0; i < 20; i++) {
+          const before = 1000 + Math.floor(Math.random() * ${longCount - 1000});
+          const t0 = performance.now();
+          await new Promise((r) => { ws.onmessage = (e) => { JSON.parse(e.data); r(); }; ws.send(JSON.stringify({ id: i + 1, call: 'messages.list', request: { target: '${LONG}', beforeSeq: before, limit: 200 } })); });
+          out.push(performance.now() - t0);
+        }
+        ws.close();
+        return out;
+      })()`)) as number[];
+      browserFigures = {
+        openP50Ms: r2(percentile(openMs, 50)),
+        openMaxMs: r2(Math.max(...openMs)),
+        openBaselineP50Ms: r2(percentile(openRtt, 50)),
+        frameP50Ms: r2(percentile(scroll.frames, 50)),
+        frameP95Ms: r2(percentile(scroll.frames, 95)),
+        frameP99Ms: r2(percentile(scroll.frames, 99)),
+        frames: scroll.frames.length,
+        idleFrameP50Ms: r2(percentile(idle, 50)),
+        idleFrameP95Ms: r2(percentile(idle, 95)),
+        longTasks: scroll.longTasks.length,
+        longestTaskMs: r2(Math.max(0, ...scroll.longTasks)),
+        scrollSeconds: r2(scroll.ms / 1000),
+        olderPages: scroll.loads.length,
+        olderPageP50Ms: r2(percentile(scroll.loads, 50)),
+        olderPageP95Ms: r2(percentile(scroll.loads, 95)),
+        olderPageBaselineP50Ms: r2(percentile(olderRtt, 50)),
+        olderPageBaselineP95Ms: r2(percentile(olderRtt, 95)),
+      };
+      scrollTrace = trace;
+    } finally {
+      await browser.close();
+      await serve.stop();
+    }
+
+    const q = pageQueries(dataDir, longCount, quick ? 300 : 2000);
+    const storeP99 = percentile(q.store, 99);
+    const rawP99 = percentile(q.raw, 99);
+    const b = browserFigures as Record<string, number>;
+    const figures: Figure[] = [
+      {
+        name: 'open conversation → newest page painted (p50)',
+        value: b.openP50Ms as number,
+        unit: 'ms',
+        baseline: b.openBaselineP50Ms,
+        ratio: r2((b.openBaselineP50Ms as number) / (b.openP50Ms as number)),
+        goal: '≤ 300 ms',
+        met: (b.openP50Ms as number) <= 300,
+        note: `max of ${opens}: ${b.openMaxMs} ms; baseline = bare messages.list round trip`,
+      },
+      {
+        name: `scroll frame time over ${scrollMessages.toLocaleString('en')} messages (p95)`,
+        value: b.frameP95Ms as number,
+        unit: 'ms',
+        baseline: b.idleFrameP95Ms,
+        ratio: r2((b.idleFrameP95Ms as number) / (b.frameP95Ms as number)),
+        goal: '≤ 16.7 ms',
+        met: (b.frameP95Ms as number) <= 16.7,
+        note: `p50 ${b.frameP50Ms}, p99 ${b.frameP99Ms} ms over ${b.frames} frames; ${b.longTasks} long tasks (longest ${b.longestTaskMs} ms); baseline = idle page rAF p95`,
+      },
+      {
+        name: 'older page: loading row shown → merged and rendered (p95)',
+        value: b.olderPageP95Ms as number,
+        unit: 'ms',
+        baseline: b.olderPageBaselineP95Ms,
+        ratio: r2((b.olderPageBaselineP95Ms as number) / (b.olderPageP95Ms as number)),
+        note: `p50 ${b.olderPageP50Ms} ms over ${b.olderPages} pages; baseline = bare messages.list beforeSeq round trip`,
+      },
+      {
+        name: 'store page query (201 rows, beforeSeq) p99',
+        value: r3(storeP99),
+        unit: 'ms',
+        baseline: r3(rawP99),
+        ratio: r2(rawP99 / storeP99),
+        goal: 'ratio ≥ 0.75',
+        met: rawP99 / storeP99 >= 0.75,
+        note: `p50 store ${r3(percentile(q.store, 50))} ms vs raw ${r3(percentile(q.raw, 50))} ms`,
+      },
+      { name: 'search latency', value: Number.NaN, unit: 'ms', note: 'not measured: search does not exist yet' },
+    ];
+    return {
+      value: r3(storeP99),
+      baseline: r3(rawP99),
+      ratio: r2(rawP99 / storeP99),
+      unit: 'ms (store page query p99; ratio = raw node:sqlite p99 / store p99)',
+      goal: 'open ≤ 300 ms; scroll frame p95 ≤ 16.7 ms; page query ratio ≥ 0.75',
+      messagesInConversation: longCount,
+      messagesInStore: total,
+      buildMs: Math.round(buildMs),
+      ...browserFigures,
+      storeQueryP50Ms: r3(percentile(q.store, 50)),
+      rawQueryP50Ms: r3(percentile(q.raw, 50)),
+      search: 'not measured: search does not exist yet',
+      scrollTraceMs: scrollTrace,
+      figures,
+      machine: machine(),
+    };
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
