@@ -16,6 +16,7 @@ import { writeCodexHome, type CodexProvider } from './codex-config.js';
 import type { ThreadResumeParams } from './protocol/v2/ThreadResumeParams.js';
 import { isItem } from './codex-protocol.js';
 import { CodexRpcClient, type RpcNotification } from './codex-rpc-client.js';
+import { codexFailure } from './codex-failure.js';
 import { answerCodexServerRequest } from './codex-server-requests.js';
 
 /** `args` (e.g. `-c key=value` overrides) go after `app-server`. */
@@ -80,6 +81,8 @@ class CodexSession implements DriverSession {
   #threadId: string | null = null;
   #turnId: string | null = null;
   #lastError: string | null = null;
+  /** The structured reason of the turn's last `error` notification (turn/completed may carry none). */
+  #lastFailure: ReturnType<typeof codexFailure> = null;
   #lastCompletedTurnId: string | null = null;
 
   constructor(ctx: DriverContext, options: CodexDriverOptions) {
@@ -186,6 +189,7 @@ class CodexSession implements DriverSession {
         // Kept for the turn's failure detail; Codex may still retry (willRetry).
         if (!this.#ours(n.params.threadId)) return;
         this.#lastError = n.params.error.message;
+        this.#lastFailure = codexFailure(n.params.error) ?? this.#lastFailure;
         if (n.params.error.codexErrorInfo === 'contextWindowExceeded') this.#contextReset('context_overflow');
         return;
       case 'turn/completed': {
@@ -193,13 +197,17 @@ class CodexSession implements DriverSession {
         const { turn } = n.params;
         const outcome =
           turn.status === 'failed' ? 'failed' : turn.status === 'interrupted' ? 'interrupted' : 'completed';
+        const message = turn.error?.message ?? this.#lastError ?? `codex turn ${outcome}`;
+        // issue 15: the reason from Codex's structured error kind (HTTP status kept in the detail).
+        const failure = outcome === 'failed' ? (codexFailure(turn.error) ?? this.#lastFailure) : null;
         const error =
-          outcome === 'completed' ? null : (turn.error?.message ?? this.#lastError ?? `codex turn ${outcome}`);
+          outcome === 'completed' ? null : failure?.status != null ? `HTTP ${failure.status}: ${message}` : message;
         if (turn.error?.codexErrorInfo === 'contextWindowExceeded') this.#contextReset('context_overflow');
         this.#resetCause = null;
+        this.#lastFailure = null;
         this.#lastCompletedTurnId = turn.id;
         this.#turnId = null;
-        emit({ type: 'turn_ended', outcome, error });
+        emit({ type: 'turn_ended', outcome, error, ...(failure !== null ? { reason: failure.reason } : {}) });
         return;
       }
       default:
