@@ -59,13 +59,7 @@ describe.each(RUNTIMES)('%s: a context reset is recovered into the continued ses
     expect(more).toHaveLength(0);
     expect(recovery).toBeDefined();
     const recovered = await h.terminal(recovery!.wakeToken, 60_000);
-    if (recovered.status !== 'reply_sent')
-      console.error(
-        JSON.stringify(recovered),
-        JSON.stringify(h.model.requests.map((r) => [r.input.slice(0, 300), r.reply?.script])),
-        h.errorLog(),
-      );
-    expect(recovered.status).toBe('reply_sent');
+    expect(recovered.status, `${JSON.stringify(recovered)}\n${h.errorLog()}`).toBe('reply_sent');
     expect(recovered.target).toBe(TARGET);
 
     // The marker: exact target, frontier = the message's TargetSeq, the original wake, the cause.
