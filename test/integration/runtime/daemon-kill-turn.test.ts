@@ -76,8 +76,8 @@ describe.skipIf(!existsSync('/proc/self/stat'))('kill -9 of the daemon during a 
       // In the turn: the model's slow stream (3 s) is running — the moment to kill.
       await agentState(dataDir, first, AGENT, 'busy', 20_000);
       // The model has not finished answering (a request is recorded once its stream ends).
-    expect(model.requests.filter((r) => r.input.includes('Kill-9 soak'))).toHaveLength(0);
-    const before = runtimesOf(dataDir, firstPid);
+      expect(model.requests.filter((r) => r.input.includes('Kill-9 soak'))).toHaveLength(0);
+      const before = runtimesOf(dataDir, firstPid);
       expect(before.length).toBeGreaterThan(0);
       leftovers.push(...before);
       const [wake] = await call(c1.call('wakes.list', { target: '#general', limit: 10 }));
