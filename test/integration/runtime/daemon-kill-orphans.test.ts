@@ -4,79 +4,19 @@
  * data dir: no process of the killed daemon survives and exactly one `opencode serve` runs.
  * Linux (/proc) only: elsewhere the process table cannot be read the same way.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectDaemon } from '../../../main/serve/daemon-client.js';
 import { processTreeAlive, signalProcessTree } from '../../../main/daemon/runtime/process-tree.js';
-import { runtimeProcesses } from '../../fixtures/daemon-harness.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../fixtures/fake-openai.js';
+import { agentState, cmdline, runtimesOf, serveChild, type ServeChild } from '../../fixtures/serve-child.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = join(ROOT, 'main', 'serve', 'cli.ts');
 const AGENT = 'oc1';
 
-interface Serve {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  stderr(): string;
-}
-
-async function serve(dataDir: string): Promise<Serve> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--data-dir', dataDir, '--port', '0'], {
-    cwd: ROOT,
-    env: { ...process.env, HOME: join(dataDir, 'home') },
-  });
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
-    child.once('exit', (code, signal) => r({ code, signal })),
-  );
-  await new Promise<void>((resolve, reject) => {
-    void exited.then(() => reject(new Error(`serve exited before listening:\n${err}`)));
-    createInterface({ input: child.stdout }).on('line', (l) => {
-      if (l.startsWith('AgentTeam is serving')) resolve();
-    });
-  });
-  return { child, exited, stderr: () => err };
-}
-
-/** Until the agent's runtime is up (idle), through the daemon's API as the CLI reaches it. */
-async function agentIdle(dataDir: string, s: Serve, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  const c = await connectDaemon(dataDir);
-  if (!c.ok) throw new Error(c.message);
-  try {
-    for (;;) {
-      const r = await c.client.call('agents.list', {});
-      const state = r.ok ? r.value.find((a) => a.id === AGENT)?.state : undefined;
-      if (state === 'idle') return;
-      if (state === 'crashed' || Date.now() > deadline)
-        throw new Error(`agent ${AGENT} is ${state}; daemon stderr:\n${s.stderr().slice(-3000)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  } finally {
-    c.client.close();
-  }
-}
-
-function cmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ');
-  } catch {
-    return '';
-  }
-}
-
-/** Processes started for this data dir other than the daemon itself. */
-function runtimesOf(dataDir: string, daemonPid: number): number[] {
-  return (runtimeProcesses(dataDir) ?? []).map((p) => p.pid).filter((pid) => pid !== daemonPid);
-}
+const agentIdle = (dataDir: string, s: ServeChild, ms: number) => agentState(dataDir, s, AGENT, 'idle', ms);
+const serve = serveChild;
 
 const isOpencodeServe = (pid: number) => / serve --port \d+ --hostname 127\.0\.0\.1/.test(cmdline(pid));
 

@@ -152,9 +152,22 @@ class CodexSession implements DriverSession {
   /** issue 16: the context reset already reported in the running turn (one per cause and turn). */
   #resetCause: 'context_compacted' | 'context_overflow' | null = null;
 
+  /**
+   * issue 16: the turn whose context overflowed. Codex compacts that context at the start of the
+   * next turn (a `contextCompaction` item before the new turn's own input): the same reset, whose
+   * rows the overflow already recovered — reported again it would end the recovery continuation
+   * that turn carries. Cleared by the first compaction after it, or when a later turn ends.
+   */
+  #overflowTurnId: string | null = null;
+
   #contextReset(cause: 'context_compacted' | 'context_overflow'): void {
     if (this.#resetCause === cause) return;
     this.#resetCause = cause;
+    if (cause === 'context_overflow') this.#overflowTurnId = this.#turnId ?? '';
+    else if (this.#overflowTurnId !== null) {
+      this.#overflowTurnId = null;
+      return;
+    }
     this.#ctx.emit({ type: 'context_reset', cause });
   }
 
@@ -203,6 +216,7 @@ class CodexSession implements DriverSession {
         const error =
           outcome === 'completed' ? null : failure?.status != null ? `HTTP ${failure.status}: ${message}` : message;
         if (turn.error?.codexErrorInfo === 'contextWindowExceeded') this.#contextReset('context_overflow');
+        else if (this.#overflowTurnId !== null && this.#overflowTurnId !== turn.id) this.#overflowTurnId = null;
         this.#resetCause = null;
         this.#lastFailure = null;
         this.#lastCompletedTurnId = turn.id;

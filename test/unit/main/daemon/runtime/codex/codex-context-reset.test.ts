@@ -1,0 +1,132 @@
+/**
+ * The Codex driver's context-reset mapping (issue 16, contract §6.6), against a fake
+ * `codex app-server` peer on two streams speaking the notifications the real CLI sends (recorded
+ * from codex against the fake model: test/conformance/daemon/context-reset.test.ts):
+ * - `error` / failed `turn/completed` with `codexErrorInfo: contextWindowExceeded` → ONE
+ *   `context_reset` (context_overflow) before the turn ends;
+ * - the compaction Codex runs at the start of the next turn because of that overflow
+ *   (`contextCompaction` item + its `thread/compacted` twin) is the same reset: not reported again;
+ * - a later compaction → ONE `context_reset` (context_compacted), twin included;
+ * - another thread's compaction → nothing.
+ */
+import { createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
+import { asyncScheduler } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { CodexDriver } from '../../../../../../main/daemon/runtime/codex/codex-driver.js';
+import type { DriverEvent, DriverSession } from '../../../../../../main/daemon/runtime/driver-session.js';
+import type { RuntimeProcess } from '../../../../../../main/daemon/runtime/runtime-process.js';
+
+const THREAD = 'thr_1';
+
+async function openSession() {
+  const toClient = new PassThrough();
+  const fromClient = new PassThrough();
+  let turn = 0;
+  createInterface({ input: fromClient }).on('line', (line) => {
+    const msg = JSON.parse(line) as { id?: number; method?: string };
+    if (msg.id === undefined) return;
+    const result =
+      msg.method === 'thread/start'
+        ? { thread: { id: THREAD } }
+        : msg.method === 'turn/start'
+          ? { turn: { id: `turn_${++turn}` } }
+          : {};
+    toClient.write(`${JSON.stringify({ id: msg.id, result })}\n`);
+  });
+  const events: DriverEvent[] = [];
+  const driver = new CodexDriver({
+    agentId: 'cdx',
+    args: [],
+    env: {},
+    cwd: '/tmp',
+    model: null,
+    command: 'codex',
+    home: '/tmp/never-written',
+    provider: null,
+    developerInstructions: null,
+    mcp: { url: 'http://127.0.0.1:1/mcp', token: 't' },
+  });
+  const opened = await driver.connect({
+    generation: 1,
+    process: { stdin: fromClient, stdout: toClient } as unknown as RuntimeProcess,
+    resumeSessionId: null,
+    scheduler: asyncScheduler,
+    log: undefined,
+    emit: (e) => events.push(e),
+    delay: () => Promise.resolve(),
+    askInTurn: () => Promise.resolve(),
+  });
+  if (!opened.ok) throw new Error(opened.message);
+  const notify = async (method: string, params: Record<string, unknown>) => {
+    toClient.write(`${JSON.stringify({ method, params })}\n`);
+    // The driver reads lines asynchronously: wait one macrotask for the line to be handled.
+    await new Promise((r) => setImmediate(r));
+  };
+  return { session: opened.session as DriverSession, events, notify };
+}
+
+const overflow = {
+  message: 'Codex ran out of room in the model\u2019s context window.',
+  codexErrorInfo: 'contextWindowExceeded',
+};
+const resets = (events: readonly DriverEvent[]) => events.filter((e) => e.type === 'context_reset');
+
+describe('Codex driver: context resets (issue 16)', () => {
+  it('an overflow is one reset; the compaction Codex runs for it next turn is not a second one', async () => {
+    const { events, notify } = await openSession();
+    await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_1' } });
+    await notify('error', { threadId: THREAD, turnId: 'turn_1', error: overflow, willRetry: false });
+    await notify('turn/completed', { threadId: THREAD, turn: { id: 'turn_1', status: 'failed', error: overflow } });
+    expect(resets(events)).toEqual([{ type: 'context_reset', cause: 'context_overflow' }]);
+    const ended = events.findIndex((e) => e.type === 'turn_ended');
+    expect(events.findIndex((e) => e.type === 'context_reset')).toBeLessThan(ended);
+    expect(events[ended]).toMatchObject({ type: 'turn_ended', outcome: 'failed' });
+
+    // The next turn (the recovery continuation) opens with Codex's compaction of the overflowed context.
+    await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_2' } });
+    await notify('item/completed', {
+      threadId: THREAD,
+      turnId: 'turn_2',
+      item: { type: 'contextCompaction', id: 'c1' },
+    });
+    await notify('thread/compacted', { threadId: THREAD, turnId: 'turn_2' });
+    await notify('turn/completed', { threadId: THREAD, turn: { id: 'turn_2', status: 'completed', error: null } });
+    expect(resets(events)).toHaveLength(1);
+
+    // A later compaction is a reset of its own, reported once (item and its deprecated twin).
+    await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_3' } });
+    await notify('item/completed', {
+      threadId: THREAD,
+      turnId: 'turn_3',
+      item: { type: 'contextCompaction', id: 'c2' },
+    });
+    await notify('thread/compacted', { threadId: THREAD, turnId: 'turn_3' });
+    expect(resets(events)).toEqual([
+      { type: 'context_reset', cause: 'context_overflow' },
+      { type: 'context_reset', cause: 'context_compacted' },
+    ]);
+  });
+
+  it('an overflow whose next turn does not compact leaves later compactions reported', async () => {
+    const { events, notify } = await openSession();
+    await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_1' } });
+    await notify('turn/completed', { threadId: THREAD, turn: { id: 'turn_1', status: 'failed', error: overflow } });
+    await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_2' } });
+    await notify('turn/completed', { threadId: THREAD, turn: { id: 'turn_2', status: 'completed', error: null } });
+    await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_3' } });
+    await notify('thread/compacted', { threadId: THREAD, turnId: 'turn_3' });
+    expect(resets(events).map((e) => e.type === 'context_reset' && e.cause)).toEqual([
+      'context_overflow',
+      'context_compacted',
+    ]);
+  });
+
+  it('another thread’s compaction or overflow is not ours', async () => {
+    const { events, notify } = await openSession();
+    await notify('item/completed', { threadId: 'other', turnId: 'x', item: { type: 'contextCompaction', id: 'c' } });
+    await notify('thread/compacted', { threadId: 'other', turnId: 'x' });
+    await notify('error', { threadId: 'other', turnId: 'x', error: overflow, willRetry: false });
+    expect(resets(events)).toEqual([]);
+  });
+});
