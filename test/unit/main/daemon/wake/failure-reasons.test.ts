@@ -50,7 +50,11 @@ describe('failure reasons the wake layer gives (issue 15)', () => {
     const t = visibleRecoveryRow();
     const r = t.processReplaced(1);
     expect(failedOf(r.effects)).toEqual([
-      { status: 'failed', reason: 'cli_exited', detail: 'the recovery continuation was interrupted too (process_replaced)' },
+      {
+        status: 'failed',
+        reason: 'cli_exited',
+        detail: 'the recovery continuation was interrupted too (process_replaced)',
+      },
     ]);
   });
 
