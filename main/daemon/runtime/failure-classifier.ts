@@ -20,7 +20,7 @@ const RULES: ReadonlyArray<readonly [RegExp, FailureReason]> = [
     'context_overflow',
   ],
   [
-    /\b(?:HTTP|status|api_error_status|statusCode)[\s:=]*[45]\d\d\b|API Error|api_error|server_error|internal server error/i,
+    /\b(?:HTTP|status|api_error_status|statusCode)[\s:=]*[45]\d\d\b|API Error|api_error|server_error|internal server error|invalid_request_error/i,
     'provider_error',
   ],
   [/exited|signal SIG|terminated/i, 'cli_exited'],

@@ -65,7 +65,8 @@ export const RUNTIME_CASES: readonly RuntimeCase[] = [
     target: '#conf-error',
     text: '[[error400]] This request breaks the API.',
     status: 'failed',
-    reason: null,
+    // issue 15: a failed wake names its reason from the closed vocabulary.
+    reason: 'provider_error',
     finalChecks: 0,
     sends: 0,
   },

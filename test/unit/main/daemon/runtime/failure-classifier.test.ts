@@ -19,6 +19,8 @@ describe('classifyRuntimeFailure (issue 15)', () => {
     ['APIError: context_length_exceeded', 'context_overflow'],
     ['unexpected status 500 Internal Server Error', 'provider_error'],
     ['APIError statusCode: 502 Bad Gateway', 'provider_error'],
+    // Codex reports a provider's 400 as `codexErrorInfo: "other"` with the provider's body, no status.
+    ['{"error":{"message":"fake: scripted 400","type":"invalid_request_error","code":null}}', 'provider_error'],
     ['/bin/sh: 1: opencode: command not found', 'cli_missing'],
     ['codex app-server exited with code 1', 'cli_exited'],
     ['opencode serve terminated by signal SIGKILL', 'cli_exited'],
