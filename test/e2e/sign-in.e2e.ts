@@ -175,3 +175,41 @@ for (const language of ['en', 'zh-CN'] as const) {
     expect(wakes).toEqual([expect.objectContaining({ agentId: 'claude', status: 'failed', reason: 'auth_required' })]);
   });
 }
+
+test.describe('our own refusals are visible', () => {
+  test.use({
+    config: {
+      agents: [{ id: 'demo', name: 'Demo', runtime: 'demo', env: { DEMO_TASK_MS: '0' } }],
+      channels: { local: {} },
+      limits: { sendsPerMinute: 1 },
+    },
+  });
+
+  test('a wake whose sends were rate-limited ends without a reply, and its Details say so in neutral words', async ({
+    app,
+    serve,
+  }, info) => {
+    await sendFromComposer(app, '@demo hello');
+    const chips = statusArea(app).locator('[data-wake]');
+    await expect(chips.first()).toHaveAttribute('data-status', 'reply_sent');
+    await sendFromComposer(app, '@demo again');
+    const chip = statusArea(app).locator('[data-wake][data-status="completed_without_visible_reply"]');
+    await expect(chip).toContainText('Received — back to idle');
+    await chip.locator('.chip-main').click();
+    const details = app.locator('aside.inspector .failure-details');
+    await details.locator('summary').click();
+    await expect(details.locator('summary')).toHaveText('Details');
+    await expect(details.locator('.failure-words')).toHaveText(
+      "AgentTeam refused this agent's message: its per-minute message limit was reached.",
+    );
+    await expect(details.locator('.failure-raw')).toContainText('message_send refused: rate_limited');
+    await expect(details).not.toContainText(/fail|did not|didn't|should have/i);
+    // The timeline row of the refusal says it in the same words.
+    await expect(
+      app.locator('aside.inspector .timeline [data-kind="alert"]', { hasText: 'per-minute message limit' }).first(),
+    ).toBeVisible();
+    await screenshot(app, info, 'refusal-rate-limited-details');
+    const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ status: string; detail: string }>;
+    expect(rows.map((r) => r.status)).toEqual(['reply_sent', 'completed_without_visible_reply']);
+  });
+});
