@@ -15,6 +15,7 @@ import { currentPersonProfile, type PersonProfile } from './auth/person-profile.
 import { ClaudeDriver } from './claude-code/claude-driver.js';
 import { CodexDriver } from './codex/codex-driver.js';
 import { DemoRuntime } from './demo/demo-runtime.js';
+import { OPENCODE_PERSON_LOGIN_PROVIDER } from './opencode/opencode-config.js';
 import { OpencodeDriver } from './opencode/opencode-driver.js';
 import type { RuntimeAdapter, TurnBoundaryHost } from './runtime-adapter.js';
 import type { RuntimeDriver } from './runtime-driver.js';
@@ -130,9 +131,15 @@ function driverFor(
       signIn: (codexHome) => prepareCodexSignIn(codexHome, agent.auth, person),
     });
   }
+  // issue 15: an endpoint with no key of the agent's own under cli-login is served by OpenCode's
+  // built-in `openai` provider, the one the person's `opencode auth login` key is stored for.
+  const ocProvider = agentProviderFromEnv(agent.env);
   return new OpencodeDriver({
     ...common,
-    provider: agentProviderFromEnv(agent.env),
+    provider:
+      ocProvider !== null && ocProvider.apiKeyEnv === null && agent.auth === 'cli-login'
+        ? { ...ocProvider, id: OPENCODE_PERSON_LOGIN_PROVIDER }
+        : ocProvider,
     signIn: (dataDir) => prepareOpencodeSignIn(dataDir, agent.auth, person),
   });
 }

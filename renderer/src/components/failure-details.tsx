@@ -25,7 +25,8 @@ export function FailureDetails({ wake, language }: { wake: Wake; language: Langu
   if (words === null && (wake.status !== 'failed' || raw === null)) return null;
   return (
     <details className="failure-details" data-reason={wake.reason ?? undefined}>
-      <summary>{copy(language, 'inspector.details')}</summary>
+      {/* A wake that ended without a reply is not a failure (contract §10.3): its summary stays neutral. */}
+      <summary>{copy(language, wake.status === 'failed' ? 'inspector.details' : 'chip.details')}</summary>
       {words !== null && <p className="failure-words">{words}</p>}
       {raw !== null && <pre className="failure-raw">{raw}</pre>}
     </details>

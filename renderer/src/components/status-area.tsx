@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'react';
 import type { Alert, Wake } from '../../../shared/api/contract.js';
 import { copy, type Language } from '../i18n/copy.js';
+import { wakeOutcomeWords } from './failure-details.js';
 import {
   ALERT_ICONS,
   CHIP_ICONS,
@@ -103,8 +104,10 @@ export function StatusArea({
               </button>
             )}
             {chip.kind === 'failed' && expanded === chip.wakeToken && (
+              // issue 15 (UI.md "Failure Details"): the plain words and the fix first, the raw detail below.
               <span id={detailsId} className="chip-detail-text">
-                {chip.detail ?? wake.reason ?? '—'}
+                <span className="failure-words">{wakeOutcomeWords(wake, language)}</span>
+                <code className="failure-raw">{chip.detail ?? wake.reason ?? '—'}</code>
               </span>
             )}
           </span>

@@ -3,6 +3,7 @@
  * "Final check sent", "Replied" — never a bare status token such as `reply_sent`, in English and
  * 简体中文. Pure, so it is unit-tested without a DOM.
  */
+import { refusalOf, refusalWords } from '../../../shared/agent-readiness.js';
 import type { PromptInput, Wake, WakeEvent } from '../../../shared/api/contract.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { alertKindOfEvent, alertKindText } from './wake-chips.js';
@@ -44,7 +45,9 @@ export function timelineLine(event: WakeEvent, agentName: string, language: Lang
   let note: string | null = null;
   if (event.kind === 'alert') {
     const kind = alertKindOfEvent(event.detail);
-    note = kind === null ? null : alertKindText(kind, language);
+    // issue 15: a refused message_send is named in plain words on its own row.
+    const refusal = refusalOf(event.detail);
+    note = kind !== null ? alertKindText(kind, language) : refusal !== null ? refusalWords(refusal, language) : null;
   } else if (event.reason !== null && Object.hasOwn(REASON_COPY, event.reason)) {
     note = copy(language, REASON_COPY[event.reason] as CopyKey);
   }

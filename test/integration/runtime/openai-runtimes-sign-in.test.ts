@@ -59,9 +59,10 @@ function person(login: boolean): { person: PersonProfile; home: string } {
 }
 
 describe.each(['codex', 'opencode'] as const)('%s with the person’s CLI login (auth: cli-login)', (kind) => {
-  // OpenCode keys a login by provider id: the person's `openai` login signs in OpenCode's own
-  // `openai` provider, which cannot be pointed at the fake here; its link is covered by readiness.test.ts.
-  it.skipIf(kind === 'opencode')('sends the person’s credential and nothing else of their config', async () => {
+  // OpenCode keys a login by provider id: the person's `openai` login signs in OpenCode's built-in
+  // `openai` provider, which the agent's config points at the endpoint (opencode-config.ts); it speaks
+  // the Responses API there, like Codex.
+  it('sends the person’s credential and nothing else of their config', async () => {
     const p = person(true);
     const h = await RuntimeHarness.start(kind, {
       auth: 'cli-login',

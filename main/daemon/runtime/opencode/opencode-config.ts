@@ -15,6 +15,14 @@ import { MCP_TOKEN_ENV, type AgentProvider } from '../agent-provider.js';
 /** A port nothing listens on: npm lookups fail at once instead of reaching the registry. */
 export const DEAD_NPM_REGISTRY = 'http://127.0.0.1:9/';
 
+/**
+ * OpenCode keys `auth.json` by provider id, and `opencode auth login` for OpenAI stores the key
+ * under its built-in `openai` provider (`{ "openai": { "type": "api", "key": … } }`). An agent
+ * signed in with the person's login (issue 15) therefore uses that provider — its own SDK
+ * (`@ai-sdk/openai`, Responses API) with only `baseURL` overridden — so the linked key applies.
+ */
+export const OPENCODE_PERSON_LOGIN_PROVIDER = 'openai';
+
 export interface OpencodeConfigInput {
   readonly mcpUrl: string;
   /** `provider/model`, or a bare model id of `provider`; null keeps OpenCode's default. */
@@ -72,6 +80,11 @@ export function renderOpencodeConfig(input: OpencodeConfigInput): Record<string,
   if (input.provider !== null) {
     const p = input.provider;
     const modelId = model !== null && model.startsWith(`${p.id}/`) ? model.slice(p.id.length + 1) : null;
+    const models = modelId === null ? {} : { [modelId]: { name: modelId } };
+    if (p.id === OPENCODE_PERSON_LOGIN_PROVIDER) {
+      config.provider = { [p.id]: { options: { baseURL: p.baseUrl }, models } };
+      return config;
+    }
     config.provider = {
       [p.id]: {
         // Bundled with OpenCode: nothing is downloaded (research/runtimes.md §2).
@@ -81,7 +94,7 @@ export function renderOpencodeConfig(input: OpencodeConfigInput): Record<string,
           baseURL: p.baseUrl,
           ...(p.apiKeyEnv === null ? { apiKey: 'none' } : { apiKey: `{env:${p.apiKeyEnv}}` }),
         },
-        models: modelId === null ? {} : { [modelId]: { name: modelId } },
+        models,
       },
     };
   }

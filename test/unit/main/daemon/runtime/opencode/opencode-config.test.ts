@@ -4,6 +4,7 @@ import {
   opencodeDirs,
   opencodeIsolationEnv,
   opencodeModelRef,
+  OPENCODE_PERSON_LOGIN_PROVIDER,
   renderOpencodeConfig,
 } from '../../../../../../main/daemon/runtime/opencode/opencode-config.js';
 import { MCP_TOKEN_ENV } from '../../../../../../main/daemon/runtime/agent-provider.js';
@@ -24,6 +25,19 @@ describe('OpenCode config (research/runtimes.md §2)', () => {
     });
     expect(config.autoupdate).toBe(false);
     expect(config.share).toBe('disabled');
+  });
+
+  it("issue 15: the person's login uses OpenCode's built-in openai provider at the endpoint, no key of its own", () => {
+    const config = renderOpencodeConfig({
+      mcpUrl: 'http://x/mcp',
+      model: 'fake-model',
+      provider: { id: OPENCODE_PERSON_LOGIN_PROVIDER, name: 'x', baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: null },
+    });
+    expect(config.model).toBe('openai/fake-model');
+    // No `npm` (its own @ai-sdk/openai) and no apiKey: the key comes from the linked auth.json.
+    expect(config.provider).toEqual({
+      openai: { options: { baseURL: 'http://127.0.0.1:9/v1' }, models: { 'fake-model': { name: 'fake-model' } } },
+    });
   });
 
   it('declares an OpenAI-compatible provider and uses it for model and small_model', () => {
