@@ -130,6 +130,7 @@ export const MessageList = memo(function MessageList({
     if (index === -1) return;
     focusedNonce.current = focusSeq.nonce;
     atBottom.current = false;
+    seenCount.current = messages.length;
     setAway(true);
     setFound(focusSeq.seq);
     virtualizer.scrollToIndex(index, { align: 'center' });
@@ -146,7 +147,7 @@ export const MessageList = memo(function MessageList({
       el?.focus({ preventScroll: true });
     };
     requestAnimationFrame(settle);
-  }, [focusSeq, rows, virtualizer]);
+  }, [focusSeq, rows, virtualizer, messages.length]);
 
   const onScroll = (): void => {
     const el = scrollRef.current;

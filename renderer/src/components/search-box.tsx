@@ -9,7 +9,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 're
 import type { Agent, ClientApi, SearchResult } from '../../../shared/api/contract.js';
 import { conversationTitle } from '../conversations/conversation-title.js';
 import { copy, type Language } from '../i18n/copy.js';
-import { formatDateTime } from '../i18n/format.js';
+import { formatDateTime, formatDay, formatTime } from '../i18n/format.js';
 import { searchCopy } from '../i18n/search-copy.js';
 import './search-box.css';
 
@@ -197,7 +197,13 @@ export function SearchBox({ search, agents, language, onPick }: SearchBoxProps) 
                         <span className="search-hit-where">
                           {searchCopy(language, 'search.by', { author, conversation: where })}
                         </span>
-                        <time dateTime={r.createdAt}>{formatDateTime(r.createdAt, language)}</time>
+                        <time dateTime={r.createdAt} title={formatDateTime(r.createdAt, language)}>
+                          {formatDay(r.createdAt, language, Date.now(), {
+                            today: copy(language, 'messages.today'),
+                            yesterday: copy(language, 'messages.yesterday'),
+                          })}{' '}
+                          {formatTime(r.createdAt, language)}
+                        </time>
                       </span>
                       <span className="search-snippet">
                         {r.snippet.map((p, i) => (p.match ? <mark key={i}>{p.text}</mark> : p.text))}
