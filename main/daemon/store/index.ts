@@ -13,4 +13,3 @@ export type {
   WakeEventRecord,
   WakeRecord,
 } from './store-records.js';
-export type { MessageSearchResult } from './store.js';

@@ -62,7 +62,7 @@ export { DB_FILE } from './store-database.js';
 const ACTIVE_ONLY_EVENT_KINDS: ReadonlySet<WakeEventKind> = new Set(['beacon', 'escalation', 'final_check']);
 
 /** One page of `searchMessages`: hits newest first; `nextBefore` continues with older ones. */
-export interface MessageSearchResult {
+interface MessageSearchResult {
   readonly hits: ReadonlyArray<{ readonly message: MessageRecord; readonly snippet: SnippetPart[] }>;
   readonly nextBefore: number | null;
 }
