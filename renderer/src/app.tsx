@@ -11,6 +11,7 @@ import type {
   ClientApi,
   Conversation,
   Message,
+  SearchResult,
   Settings,
   ThreadSummary,
   Wake,
@@ -24,6 +25,7 @@ import { ConversationView } from './components/conversation-view.js';
 import { Inspector } from './components/inspector.js';
 import { SettingsView } from './components/settings-view.js';
 import { Sidebar, type View } from './components/sidebar.js';
+import { SearchBox } from './components/search-box.js';
 import { Switcher } from './components/switcher.js';
 import { ThreadPane } from './components/thread-pane.js';
 import { emptyLog, mergeMessages, olderPageCursor, type MessageLog } from './conversations/message-log.js';
@@ -82,6 +84,9 @@ function Connected({
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
   const [logs, setLogs] = useState<ReadonlyMap<string, MessageLog>>(new Map());
   const [loadingOlder, setLoadingOlder] = useState(false);
+  // issue 17: a search result opened in its conversation (scroll to it), and forward paging.
+  const [focusAt, setFocusAt] = useState<{ target: string; seq: number; nonce: number } | null>(null);
+  const loadingNewer = useRef(false);
   const [view, setView] = useState<View>({ kind: 'conversation', target: '#general' });
   const [inspecting, setInspecting] = useState<string | null>(null);
   const [threadOpen, setThreadOpen] = useState<string | null>(null);
@@ -276,6 +281,71 @@ function Connected({
 
   const send = useCallback((content: string) => sendTo(target, content), [sendTo, target]);
 
+  // ---- issue 17: search → open in context ----
+  const loadNewerOf = useCallback(
+    (t: string | null) => {
+      const log = t === null ? undefined : logs.get(t);
+      const last = log?.messages[log.messages.length - 1];
+      if (t === null || log?.hasNewer !== true || last === undefined || loadingNewer.current) return;
+      loadingNewer.current = true;
+      void api.messages.list({ target: t, afterSeq: last.seq, limit: PAGE }).then((r) => {
+        loadingNewer.current = false;
+        if (!r.ok) return setError(r.message);
+        setLogs((l) =>
+          new Map(l).set(
+            t,
+            mergeMessages(l.get(t) ?? emptyLog(t), r.value.messages, undefined, r.value.hasNewer ?? false),
+          ),
+        );
+      });
+    },
+    [api, logs],
+  );
+  const loadLatestOf = useCallback(
+    (t: string | null) => {
+      if (t === null) return;
+      void api.messages.list({ target: t, limit: PAGE }).then((r) => {
+        if (!r.ok) return setError(r.message);
+        setLogs((l) => new Map(l).set(t, mergeMessages(emptyLog(t), r.value.messages, r.value.hasMore, false)));
+      });
+    },
+    [api],
+  );
+  const openSearchResult = useCallback(
+    (r: SearchResult) => {
+      const parent = threadParent(r.target);
+      setView({ kind: 'conversation', target: parent ?? r.target });
+      setThreadOpen(parent === null ? null : r.target);
+      setInspecting(null);
+      setDrawerOpen(false);
+      const nonce = Date.now();
+      if (logs.get(r.target)?.messages.some((m) => m.seq === r.seq) === true) {
+        setFocusAt({ target: r.target, seq: r.seq, nonce });
+        return;
+      }
+      // Not held: load the page around it (held first as empty so the newest page is not fetched too).
+      setLogs((l) => new Map(l).set(r.target, emptyLog(r.target)));
+      void api.messages.list({ target: r.target, aroundSeq: r.seq, limit: PAGE }).then((page) => {
+        if (!page.ok) return setError(page.message);
+        setLogs((l) =>
+          new Map(l).set(
+            r.target,
+            mergeMessages(emptyLog(r.target), page.value.messages, page.value.hasMore, page.value.hasNewer ?? false),
+          ),
+        );
+        setFocusAt({ target: r.target, seq: r.seq, nonce });
+      });
+    },
+    [api, logs],
+  );
+  const loadNewer = useCallback(() => loadNewerOf(target), [loadNewerOf, target]);
+  const loadLatest = useCallback(() => loadLatestOf(target), [loadLatestOf, target]);
+  const loadNewerThread = useCallback(() => loadNewerOf(threadOpen), [loadNewerOf, threadOpen]);
+  const loadLatestThread = useCallback(() => loadLatestOf(threadOpen), [loadLatestOf, threadOpen]);
+  const searchBox = (
+    <SearchBox search={api.messages.search} agents={agents} language={language} onPick={openSearchResult} />
+  );
+
   const openConversation = useCallback(
     async (t: string): Promise<string | null> => {
       if (!conversations.some((c) => c.target === t)) {
@@ -392,6 +462,10 @@ function Connected({
             language={language}
             threads={threadsByRoot}
             onLoadOlder={loadOlder}
+            headerTools={searchBox}
+            focusSeq={focusAt?.target === view.target ? focusAt : null}
+            onLoadNewer={loadNewer}
+            onLoadLatest={loadLatest}
             onSend={send}
             onOpenWake={openWake}
             onDismissAlert={dismissAlert}
@@ -465,6 +539,9 @@ function Connected({
           language={language}
           covered={inspecting !== null}
           onLoadOlder={loadOlderThread}
+          focusSeq={focusAt?.target === threadOpen ? focusAt : null}
+          onLoadNewer={loadNewerThread}
+          onLoadLatest={loadLatestThread}
           onSend={sendThread}
           onOpenWake={openWake}
           onDismissAlert={dismissAlert}

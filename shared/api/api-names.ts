@@ -10,6 +10,7 @@ export const API_CALL_NAMES = [
   'conversations.list',
   'conversations.create',
   'messages.list',
+  'messages.search',
   'messages.send',
   'wakes.list',
   'wakes.inspect',

@@ -63,6 +63,18 @@ const ThreadSummarySchema = z.object({
   lastReplyAt: Iso.nullable(),
 });
 
+/** issue 17: one search hit, newest first; the snippet is plain text split into matched and other parts. */
+const SearchResultSchema = z.object({
+  target: z.string(),
+  messageId: z.string(),
+  seq: z.number().int(),
+  authorId: z.string(),
+  authorName: z.string(),
+  authorKind: z.enum(AUTHOR_KINDS),
+  createdAt: Iso,
+  snippet: z.array(z.object({ text: z.string(), match: z.boolean() })),
+});
+
 const WakeSchema = z.object({
   wakeToken: z.string(),
   messageId: z.string(),
@@ -243,10 +255,32 @@ export const apiCalls = {
       .object({
         target: TargetText,
         beforeSeq: z.number().int().positive().optional(),
+        // issue 17 (search → open in context): at most one of beforeSeq, afterSeq, aroundSeq.
+        /** The page of messages newer than this seq (paging forward from a window opened around a seq). */
+        afterSeq: z.number().int().nonnegative().optional(),
+        /** The page centred on this seq (a search result opened in its conversation). */
+        aroundSeq: z.number().int().positive().optional(),
         limit: z.number().int().min(1).max(500).optional(),
       })
       .strict(),
-    z.object({ messages: z.array(MessageSchema), hasMore: z.boolean() }),
+    z.object({
+      messages: z.array(MessageSchema),
+      hasMore: z.boolean(),
+      /** issue 17: newer messages exist after the last one returned (only with afterSeq / aroundSeq). */
+      hasNewer: z.boolean().optional(),
+    }),
+  ),
+  // issue 17: search across conversations (SQLite FTS5). Terms are matched as plain text, all of them.
+  'messages.search': call(
+    z
+      .object({
+        query: z.string().min(1).max(500),
+        limit: z.number().int().min(1).max(100).optional(),
+        /** `nextBefore` of the previous page: continues with older results. */
+        before: z.number().int().positive().optional(),
+      })
+      .strict(),
+    z.object({ results: z.array(SearchResultSchema), nextBefore: z.number().int().nullable() }),
   ),
   'messages.send': call(
     z.object({ target: TargetText, content: z.string().min(1).max(1_048_576) }).strict(),
@@ -320,6 +354,7 @@ export type ApiEvent = { [K in ApiEventName]: { name: K; payload: ApiEventPayloa
 export type Conversation = z.infer<typeof ConversationSchema>;
 export type Message = z.infer<typeof MessageSchema>;
 export type ThreadSummary = z.infer<typeof ThreadSummarySchema>;
+export type SearchResult = z.infer<typeof SearchResultSchema>;
 export type Wake = z.infer<typeof WakeSchema>;
 export type WakeEvent = z.infer<typeof WakeEventSchema>;
 export type PromptInput = z.infer<typeof PromptInputSchema>;

@@ -1,6 +1,6 @@
 /**
- * Visual regression (issue 17): committed baseline screenshots of the conversation and the
- * inspector at 1280 and 390 px wide, light and dark, English and 简体中文, against the real
+ * Visual regression (issue 17): committed baseline screenshots of the conversation, the
+ * inspector and the settings page at 1280 and 390 px wide, light and dark, English and 简体中文, against the real
  * `agentteam serve` with the demo runtime. Deterministic: UTC, en-US browser locale, the demo's
  * fixed replies, animations off, and what a clock decides (times, elapsed, the wake id) masked.
  * Update the baselines with `npx playwright test -c playwright.config.ts test/e2e/visual.e2e.ts
@@ -57,6 +57,36 @@ for (const language of ['en', 'zh-CN'] as const) {
         await expect(app).toHaveScreenshot(`inspector-${name}.png`, { mask: masks(app), maxDiffPixelRatio: 0.002 });
         await inspector.getByRole('button', { name: /Close|关闭/ }).click();
         await expect(inspector).toHaveCount(0);
+      }
+    }
+  });
+}
+
+// The settings page (issue 17): the temporary data dir's path is masked (it differs per run).
+for (const language of ['en', 'zh-CN'] as const) {
+  test(`settings look right (${language}, 1280 and 390, light and dark)`, async ({ app, serve }, info) => {
+    test.setTimeout(120_000);
+    if (language !== 'en') await useLanguage(app, serve, language);
+    for (const size of WIDTHS) {
+      for (const scheme of SCHEMES) {
+        const name = `${language}-${size.width}-${scheme}`;
+        await app.setViewportSize(size);
+        await app.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+        if ((await app.locator('.settings-view').count()) === 0) {
+          if (size.width < 768)
+            await app
+              .getByRole('button', { name: /Open conversations|打开会话列表/ })
+              .first()
+              .click();
+          await app.getByRole('button', { name: /^Settings$|^设置$/ }).click();
+        }
+        await expect(app.getByRole('heading', { name: /^Settings$|^设置$/, level: 1 })).toBeVisible();
+        await settle(app);
+        await screenshot(app, info, `visual-settings-${name}`);
+        await expect(app).toHaveScreenshot(`settings-${name}.png`, {
+          mask: [...masks(app), app.locator('.sv-path')],
+          maxDiffPixelRatio: 0.002,
+        });
       }
     }
   });

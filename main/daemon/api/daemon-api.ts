@@ -9,6 +9,7 @@ import type { ConversationService } from '../services/conversation-service.js';
 import type { TelegramService } from '../telegram/telegram-service.js';
 import type { Store } from '../store/index.js';
 import { createThreadApi } from './thread-api.js';
+import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
 import { toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
 
 export interface DaemonApiDeps {
@@ -40,9 +41,13 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     'conversations.list': async () => d.store.listConversations().map(toConversation),
     'conversations.create': async ({ target }) =>
       toConversation(d.store.ensureConversation(d.conversations.parse(target))),
-    'messages.list': async ({ target, beforeSeq, limit }) => {
+    'messages.list': async ({ target, beforeSeq, afterSeq, aroundSeq, limit }) => {
       const key = existing(target);
       const page = limit ?? DEFAULT_PAGE;
+      // issue 17: a window opened around a search result, or paging forward from one.
+      checkOnePosition({ beforeSeq, afterSeq, aroundSeq });
+      if (afterSeq !== undefined || aroundSeq !== undefined)
+        return listWindow(d.store, key, page, { afterSeq, aroundSeq });
       // One extra row tells whether an older page exists.
       const rows = d.store.listMessages(key, {
         ...(beforeSeq !== undefined ? { beforeSeq } : { beforeSeq: Number.MAX_SAFE_INTEGER }),
@@ -74,6 +79,7 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
         promptInputs: d.store.listPromptInputs(wakeToken).map(toPromptInput),
       };
     },
+    ...createSearchApi(d.store),
     ...createThreadApi(d.store, (text) => d.conversations.parse(text)),
     'agents.list': async () => d.agents(),
     'agents.check': async ({ agentId }) => {

@@ -223,6 +223,36 @@ const MIGRATIONS: readonly Migration[] = [
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  // ---- issue 17: search across conversations (FTS5) ----
+  {
+    version: 4,
+    name: 'message search (FTS5, trigram)',
+    sql: `
+      -- An external-content FTS5 index over messages.content (the text is stored once, in
+      -- messages). The trigram tokenizer, not unicode61: unicode61 keeps a run of CJK characters
+      -- as one token, so "部署" would never match inside "讨论部署问题". Trigram matches any
+      -- substring of 3+ characters in any script (shorter terms are matched with LIKE, see
+      -- store/tables/message-search.ts). The triggers keep the index in the transaction of the write.
+      CREATE VIRTUAL TABLE messages_fts USING fts5 (
+        content,
+        content = 'messages',
+        content_rowid = 'rowid_',
+        tokenize = 'trigram'
+      );
+      CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts (rowid, content) VALUES (new.rowid_, new.content);
+      END;
+      CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content) VALUES ('delete', old.rowid_, old.content);
+      END;
+      CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content) VALUES ('delete', old.rowid_, old.content);
+        INSERT INTO messages_fts (rowid, content) VALUES (new.rowid_, new.content);
+      END;
+      -- Backfill the messages stored before this version.
+      INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
+    `,
+  },
 ];
 
 /** The newest version (versions may skip numbers: each issue owns its number). */

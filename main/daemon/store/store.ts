@@ -46,6 +46,7 @@ import { ChannelStateTable, type StoredTelegramBinding } from './tables/channel-
 import { ConversationsTable } from './tables/conversations-table.js';
 import { MembersTable } from './tables/members-table.js';
 import { MessagesTable } from './tables/messages-table.js';
+import { MessageSearch, parseSearch, snippetOf, type SnippetPart } from './tables/message-search.js';
 import { PromptInputsTable } from './tables/prompt-inputs-table.js';
 import { ReactionsTable } from './tables/reactions-table.js';
 import { RecoveryMarkersTable } from './tables/recovery-markers-table.js';
@@ -60,6 +61,12 @@ export { DB_FILE } from './store-database.js';
 /** Event kinds that only make sense while a wake is active. */
 const ACTIVE_ONLY_EVENT_KINDS: ReadonlySet<WakeEventKind> = new Set(['beacon', 'escalation', 'final_check']);
 
+/** One page of `searchMessages`: hits newest first; `nextBefore` continues with older ones. */
+interface MessageSearchResult {
+  readonly hits: ReadonlyArray<{ readonly message: MessageRecord; readonly snippet: SnippetPart[] }>;
+  readonly nextBefore: number | null;
+}
+
 interface StoreOptions {
   readonly log?: DaemonLog;
   /** Clock for record times; tests inject one. */
@@ -70,6 +77,7 @@ export class Store {
   private readonly members: MembersTable;
   private readonly conversations: ConversationsTable;
   private readonly messages: MessagesTable;
+  private readonly search: MessageSearch;
   private readonly wakes: WakesTable;
   private readonly wakeEvents: WakeEventsTable;
   private readonly promptInputs: PromptInputsTable;
@@ -97,6 +105,7 @@ export class Store {
     const nameOf = (id: string) => this.members.nameOf(id);
     this.conversations = new ConversationsTable(db, iso);
     this.messages = new MessagesTable(db, nameOf);
+    this.search = new MessageSearch(db);
     this.wakes = new WakesTable(db);
     this.wakeEvents = new WakeEventsTable(db);
     this.promptInputs = new PromptInputsTable(db);
@@ -271,6 +280,24 @@ export class Store {
   /** Messages of a target in ascending TargetSeq, within `afterSeq < seq < beforeSeq`. */
   listMessages(target: TargetKey, opts: ListMessagesOptions = {}): MessageRecord[] {
     return this.messages.list(target, opts);
+  }
+
+  /**
+   * Search across conversations (issue 17; FTS5 trigram index, migration 4): messages holding
+   * every term of `text`, newest first, each with a highlighted snippet. Never throws on what a
+   * person typed (tables/message-search.ts quotes every term).
+   */
+  searchMessages(text: string, opts: { limit: number; before?: number }): MessageSearchResult {
+    const q = parseSearch(text);
+    if (q === null) return { hits: [], nextBefore: null };
+    const page = this.search.search(q, opts.limit, opts.before);
+    return {
+      hits: page.rows.map((row) => {
+        const message = this.messages.toMessage(row);
+        return { message, snippet: snippetOf(message.content, q.terms) };
+      }),
+      nextBefore: page.nextBefore,
+    };
   }
 
   /** Highest TargetSeq of a target; 0 when it has no message (or does not exist). */

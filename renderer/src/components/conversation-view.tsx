@@ -2,6 +2,7 @@
  * One conversation: a header (title as a person reads it, a slot for tools such as search),
  * virtualised messages, the one status area, then the composer (UI.md layout; issue 17).
  */
+import type { ReactNode } from 'react';
 import type { Agent, Alert, Message, ThreadSummary, Wake } from '../../../shared/api/contract.js';
 import { conversationTitle } from '../conversations/conversation-title.js';
 import type { MessageLog } from '../conversations/message-log.js';
@@ -25,9 +26,15 @@ export interface ConversationViewProps {
   onSend(content: string): Promise<string | null>;
   onOpenWake(wakeToken: string, opener: HTMLElement): void;
   onDismissAlert(id: string): void;
+  /** issue 17: a search result opened here (scroll to it), and paging of such a window. */
+  readonly focusSeq?: { readonly seq: number; readonly nonce: number } | null;
+  onLoadNewer?(): void;
+  onLoadLatest?(): void;
   onReplyInThread(message: Message): void;
   onOpenConversation(target: string): void;
   onOpenDrawer(opener: HTMLElement): void;
+  /** What the header's tools slot holds (the search box). */
+  readonly headerTools?: ReactNode;
 }
 
 export function ConversationView(props: ConversationViewProps) {
@@ -55,8 +62,10 @@ export function ConversationView(props: ConversationViewProps) {
             </button>
           )}
         </div>
-        {/* Tools of the header (search lands here, issue 17 follow-up); empty until then. */}
-        <div className="head-tools" data-slot="header-tools" />
+        {/* Tools of the header: search across conversations (issue 17). */}
+        <div className="head-tools" data-slot="header-tools">
+          {props.headerTools}
+        </div>
       </header>
       <MessageList
         target={target}
@@ -68,6 +77,10 @@ export function ConversationView(props: ConversationViewProps) {
         agents={agents}
         threads={props.threads}
         onLoadOlder={props.onLoadOlder}
+        hasNewer={log.hasNewer ?? false}
+        focusSeq={props.focusSeq ?? null}
+        {...(props.onLoadNewer ? { onLoadNewer: props.onLoadNewer } : {})}
+        {...(props.onLoadLatest ? { onLoadLatest: props.onLoadLatest } : {})}
         {...(title.kind === 'thread' ? {} : { onReplyInThread: props.onReplyInThread })}
       />
       <StatusArea

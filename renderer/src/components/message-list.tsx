@@ -31,6 +31,14 @@ export interface MessageListProps {
   onLoadOlder(): void;
   /** Absent inside a thread (no thread in a thread). */
   onReplyInThread?(message: Message): void;
+  // ---- issue 17: a search result opened in context ----
+  /** Newer messages exist after the last one held (a window around a search result). */
+  readonly hasNewer?: boolean;
+  /** Scroll to, mark and focus this message (a new `nonce` repeats it). */
+  readonly focusSeq?: { readonly seq: number; readonly nonce: number } | null;
+  onLoadNewer?(): void;
+  /** Replace the window with the newest page ("Jump to latest" while `hasNewer`). */
+  onLoadLatest?(): void;
 }
 
 /** Distance from the bottom (px) that still counts as "at the bottom". */
@@ -49,6 +57,10 @@ export const MessageList = memo(function MessageList({
   emptyText,
   onLoadOlder,
   onReplyInThread,
+  hasNewer = false,
+  focusSeq,
+  onLoadNewer,
+  onLoadLatest,
 }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -59,6 +71,9 @@ export const MessageList = memo(function MessageList({
   const [copied, setCopied] = useState<string | null>(null);
   /** The message whose actions are in the Tab order (roving: one message at a time, issue 17). */
   const [active, setActive] = useState<string | null>(null);
+  /** The seq of the message a search result opened (marked until another is opened). */
+  const [found, setFound] = useState<number | null>(null);
+  const focusedNonce = useRef<number | null>(null);
   const rows = useMemo(() => messageRows(messages), [messages]);
   const agentIds = useMemo(() => new Set(agents.map((a) => a.id)), [agents]);
   const virtualizer = useVirtualizer({
@@ -81,7 +96,7 @@ export const MessageList = memo(function MessageList({
     const added = rows.length - prevRows.current;
     if (firstSeq.current !== undefined && first !== undefined && first < firstSeq.current && added > 0) {
       virtualizer.scrollToIndex(added, { align: 'start' });
-    } else if (atBottom.current && rows.length > 0) {
+    } else if (atBottom.current && rows.length > 0 && !hasNewer) {
       toBottom();
       seenCount.current = messages.length;
     }
@@ -105,15 +120,44 @@ export const MessageList = memo(function MessageList({
     firstSeq.current = undefined;
     prevRows.current = 0;
     setAway(false);
+    setFound(null);
   }, [target]);
+
+  // A search result opened here (issue 17): scroll it to the middle, mark it, focus it.
+  useEffect(() => {
+    if (focusSeq == null || focusedNonce.current === focusSeq.nonce) return;
+    const index = rows.findIndex((r) => r.kind === 'message' && r.message.seq === focusSeq.seq);
+    if (index === -1) return;
+    focusedNonce.current = focusSeq.nonce;
+    atBottom.current = false;
+    seenCount.current = messages.length;
+    setAway(true);
+    setFound(focusSeq.seq);
+    virtualizer.scrollToIndex(index, { align: 'center' });
+    // Rows are measured after they render: settle on the element itself, then focus it.
+    let tries = 0;
+    const settle = (): void => {
+      const el = scrollRef.current?.querySelector<HTMLElement>(`article[data-seq="${focusSeq.seq}"]`);
+      if ((el === null || el === undefined) && tries++ < 10) {
+        virtualizer.scrollToIndex(index, { align: 'center' });
+        requestAnimationFrame(settle);
+        return;
+      }
+      el?.scrollIntoView({ block: 'center' });
+      el?.focus({ preventScroll: true });
+    };
+    requestAnimationFrame(settle);
+  }, [focusSeq, rows, virtualizer, messages.length]);
 
   const onScroll = (): void => {
     const el = scrollRef.current;
     if (el === null) return;
-    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK;
+    const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
+    atBottom.current = fromBottom < BOTTOM_SLACK && !hasNewer;
     if (atBottom.current) seenCount.current = messages.length;
     setAway(!atBottom.current);
     if (el.scrollTop < 200 && hasMore && !loadingOlder && messages.length > 0) onLoadOlder();
+    if (fromBottom < 200 && hasNewer && messages.length > 0) onLoadNewer?.();
   };
 
   const copyText = (m: Message): void => {
@@ -166,7 +210,7 @@ export const MessageList = memo(function MessageList({
     );
     return (
       <article
-        className={`message message-${m.authorKind}${row.grouped ? ' grouped' : ''}`}
+        className={`message message-${m.authorKind}${row.grouped ? ' grouped' : ''}${found === m.seq ? ' found' : ''}`}
         data-message={m.id}
         data-seq={m.seq}
         tabIndex={-1}
@@ -269,7 +313,7 @@ export const MessageList = memo(function MessageList({
           </div>
         </div>
       </div>
-      {away && (
+      {(away || hasNewer) && (
         <button
           type="button"
           className="jump-latest"
@@ -277,7 +321,8 @@ export const MessageList = memo(function MessageList({
             atBottom.current = true;
             seenCount.current = messages.length;
             setAway(false);
-            toBottom();
+            if (hasNewer) onLoadLatest?.();
+            else toBottom();
           }}
         >
           {copy(language, 'messages.jumpLatest')}

@@ -30,6 +30,10 @@ export interface ThreadPaneProps {
   onSend(content: string): Promise<string | null>;
   onOpenWake(wakeToken: string, opener: HTMLElement): void;
   onDismissAlert(id: string): void;
+  /** issue 17: a search result opened here (scroll to it), and paging of such a window. */
+  readonly focusSeq?: { readonly seq: number; readonly nonce: number } | null;
+  onLoadNewer?(): void;
+  onLoadLatest?(): void;
   onClose(): void;
 }
 
@@ -91,6 +95,10 @@ export function ThreadPane(props: ThreadPaneProps) {
         agents={agents}
         emptyText={copy(language, 'thread.empty')}
         onLoadOlder={props.onLoadOlder}
+        hasNewer={props.log.hasNewer ?? false}
+        focusSeq={props.focusSeq ?? null}
+        {...(props.onLoadNewer ? { onLoadNewer: props.onLoadNewer } : {})}
+        {...(props.onLoadLatest ? { onLoadLatest: props.onLoadLatest } : {})}
       />
       <StatusArea
         target={target}

@@ -10,6 +10,12 @@ export interface MessageLog {
   readonly messages: readonly Message[];
   /** Older messages exist before the first one held. */
   readonly hasMore: boolean;
+  /**
+   * Newer messages exist after the last one held (issue 17: a window opened around a search
+   * result). Live messages are not appended then (they would leave a gap); paging forward or
+   * "Jump to latest" brings them.
+   */
+  readonly hasNewer?: boolean;
 }
 
 export function emptyLog(target: string): MessageLog {
@@ -17,8 +23,19 @@ export function emptyLog(target: string): MessageLog {
 }
 
 /** Adds messages (a page or one event); ignores other targets and ids already held. */
-export function mergeMessages(log: MessageLog, incoming: readonly Message[], hasMore?: boolean): MessageLog {
-  const mine = incoming.filter((m) => m.target === log.target);
+export function mergeMessages(
+  log: MessageLog,
+  incoming: readonly Message[],
+  hasMore?: boolean,
+  hasNewer?: boolean,
+): MessageLog {
+  if (hasNewer !== undefined && hasNewer !== (log.hasNewer ?? false)) log = { ...log, hasNewer };
+  const newest = log.messages[log.messages.length - 1];
+  const mine = incoming.filter(
+    (m) =>
+      m.target === log.target &&
+      !(hasNewer === undefined && log.hasNewer && newest !== undefined && m.seq > newest.seq),
+  );
   const more = hasMore ?? log.hasMore;
   if (mine.length === 0) return more === log.hasMore ? log : { ...log, hasMore: more };
   const last = log.messages[log.messages.length - 1];

@@ -88,7 +88,8 @@ export class MessagesTable {
     return Number(this.lastSeqStmt.get({ target })?.last_seq ?? 0);
   }
 
-  private toMessage(row: Row): MessageRecord {
+  /** A `messages` row (also from a join, e.g. search) → its record. */
+  toMessage(row: Row): MessageRecord {
     const authorId = String(row.author_id);
     return {
       id: String(row.id),

@@ -1,0 +1,49 @@
+/**
+ * Copy of search across conversations (issue 17) in English and Simplified Chinese (UI.md), kept
+ * beside the main table. Same `{name}` placeholders as `copy()`.
+ */
+import type { Language } from './copy.js';
+
+const en = {
+  'search.label': 'Search messages',
+  'search.placeholder': 'Search',
+  'search.shortcut': 'Search messages (Ctrl+F or /)',
+  'search.close': 'Close search',
+  'search.results': 'Search results',
+  'search.searching': 'Searching…',
+  'search.count': '{count} results',
+  'search.one': '1 result',
+  'search.none': 'No messages match "{query}".',
+  'search.more': 'More results',
+  'search.failed': 'Search did not work: {message}',
+  'search.by': '{author} in {conversation}',
+} as const;
+
+export type SearchCopyKey = keyof typeof en;
+
+const zhCN: Record<SearchCopyKey, string> = {
+  'search.label': '搜索消息',
+  'search.placeholder': '搜索',
+  'search.shortcut': '搜索消息（Ctrl+F 或 /）',
+  'search.close': '关闭搜索',
+  'search.results': '搜索结果',
+  'search.searching': '正在搜索…',
+  'search.count': '{count} 条结果',
+  'search.one': '1 条结果',
+  'search.none': '没有与“{query}”匹配的消息。',
+  'search.more': '更多结果',
+  'search.failed': '搜索未能完成：{message}',
+  'search.by': '{author} · {conversation}',
+};
+
+const TABLES: Record<Language, Record<SearchCopyKey, string>> = { en, 'zh-CN': zhCN };
+
+/** Search copy for `key` in `language`, with `{name}` placeholders filled from `vars`. */
+export function searchCopy(language: Language, key: SearchCopyKey, vars: Record<string, string | number> = {}): string {
+  return TABLES[language][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in vars ? String(vars[name]) : whole,
+  );
+}
+
+/** Every key (a test checks both languages cover all of them). */
+export const SEARCH_COPY_KEYS = Object.keys(en) as SearchCopyKey[];
