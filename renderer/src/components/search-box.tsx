@@ -150,7 +150,8 @@ export function SearchBox({ search, agents, language, onPick }: SearchBoxProps) 
           placeholder={searchCopy(language, 'search.placeholder')}
           aria-label={searchCopy(language, 'search.label')}
           title={searchCopy(language, 'search.shortcut')}
-          aria-controls="search-results"
+          // Only while the results exist: an id that names nothing is an invalid ARIA reference.
+          aria-controls={showResults ? 'search-results' : undefined}
           aria-keyshortcuts="Control+F Meta+F /"
           onFocus={() => setOpen(true)}
           onChange={(e) => {
