@@ -88,6 +88,7 @@ export class Store {
   private readonly rollbackTo: StatementSync;
   /** Transactions open on this connection: 0 outside, 1 in `tx`, more in nested batches. */
   private depth = 0;
+  #commits = 0;
   private closed = false;
 
   private constructor(
@@ -151,6 +152,11 @@ export class Store {
     } finally {
       this.lock?.release();
     }
+  }
+
+  /** Write transactions committed since open (each one durable commit: fsync with synchronous=FULL). */
+  get commits(): number {
+    return this.#commits;
   }
 
   /** True for a store from `openReadOnly`: every write throws (calling one is a bug). */
@@ -562,6 +568,7 @@ export class Store {
     try {
       const result = fn();
       this.commit.run();
+      this.#commits += 1;
       this.conversations.committed();
       return result;
     } catch (err) {
