@@ -224,8 +224,11 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
     // Durable commits per wake: every store write is one IMMEDIATE transaction (a wake event
     // and its mirror on the wake row share one), so rows ≈ commits.
     const rows0 = storeRows(serve.dataDir);
-    const commitsPerWake =
-      (rows0.messages + rows0.wake_events + rows0.prompt_inputs + rows0.audit + rows0.undelivered) / total;
+    // The daemon counts its commits (store_commits_total); rows are the fallback for an older build.
+    const commitDelta = (m1.get('store_commits_total') ?? Number.NaN) - (m0.get('store_commits_total') ?? Number.NaN);
+    const commitsPerWake = Number.isFinite(commitDelta)
+      ? commitDelta / total
+      : (rows0.messages + rows0.wake_events + rows0.prompt_inputs + rows0.audit + rows0.undelivered) / total;
     const commitMs = rawCommitMs(quick ? 50 : 200);
 
     // Chips of #a0: ACK (endedAt) → chip seen. Give the last chips a moment to land (event-driven wait, bounded).
@@ -275,7 +278,7 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
         name: 'durable commits per wake × raw commit (same disk, same run)',
         value: r2(commitsPerWake * commitMs),
         unit: 'ms',
-        note: `${r2(commitsPerWake)} commits per wake (${JSON.stringify(rows0)}) × raw WAL+FULL insert p50 ${r2(commitMs)} ms`,
+        note: `${r2(commitsPerWake)} ${Number.isFinite(commitDelta) ? 'counted' : 'estimated from rows'} commits per wake (rows ${JSON.stringify(rows0)}) × raw WAL+FULL insert p50 ${r2(commitMs)} ms`,
       },
       {
         name: 'daemon CPU per wake',

@@ -9,7 +9,7 @@
  * writer lock.
  */
 import { join } from 'node:path';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import { merge, type Subscription } from 'rxjs';
 import type { Agent } from '../../shared/api/contract.js';
 import {
@@ -137,6 +137,16 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // 4. Metrics, bus, watchdog + delivery confirmation on the local channel.
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
+    // issue 19: durable commits (fsyncs) of the store, so a benchmark can count them per wake.
+    new Counter({
+      name: 'store_commits_total',
+      help: 'Durable store transactions committed',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(store.commits);
+      },
+    });
     const wakeMetrics = createWakeMetrics(registry);
     const bus = new HookBus();
     // issue 16: a reply's SeenUpToSeq is stored with the reply itself (same transaction).

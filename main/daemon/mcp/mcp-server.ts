@@ -24,6 +24,7 @@ import type { DaemonLog } from '../daemon-types.js';
 import type { CommunicationHandler, ToolRefusal } from './communication-handler.js';
 import { MCP_PATH, MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from './mcp-names.js';
 import { RateLimiter } from './rate-limiter.js';
+import { releaseAnsweredJsonStreams } from './sdk-json-stream-leak.js';
 
 const MessageSendInput = z.object({
   target: z
@@ -316,6 +317,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
     const server = buildServer(agentId);
     await server.connect(transport);
     await transport.handleRequest(req, res);
+    releaseAnsweredJsonStreams(transport);
     // Not an initialize request: the transport answered 400; nothing to keep.
     if (transport.sessionId === undefined) await server.close();
   }
@@ -341,7 +343,10 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
       // Another agent's session looks exactly like an unknown one: no oracle for session ids.
       if (session === undefined || session.agentId !== agentId)
         return writeJsonError(res, 404, 'Session not found; initialize a new MCP session.');
-      return session.transport.handleRequest(req, res);
+      // SDK 1.32.2 keeps every answered JSON response otherwise (sdk-json-stream-leak.ts).
+      await session.transport.handleRequest(req, res);
+      releaseAnsweredJsonStreams(session.transport);
+      return;
     }
     if (req.method !== 'POST')
       return writeJsonError(res, 400, 'Bad request: initialize an MCP session with POST first.');

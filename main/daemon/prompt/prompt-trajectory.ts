@@ -24,6 +24,10 @@ export interface PromptInputDraft {
  */
 export interface PromptInputStore {
   appendPromptInput(input: { agentId: string; wakeTokens: string[]; kind: PromptInputKind; text: string }): PromptInput;
+  /** Several entries, in order, in one durable commit (issue 19); without it each is appended alone. */
+  appendPromptInputs?(
+    inputs: ReadonlyArray<{ agentId: string; wakeTokens: string[]; kind: PromptInputKind; text: string }>,
+  ): PromptInput[];
   listPromptInputs(wakeToken: string): PromptInput[];
 }
 
@@ -32,9 +36,14 @@ export class PromptTrajectory {
 
   /** Stores drafts in order (a compiled delivery's turn context, then its delivery text). */
   record(drafts: readonly PromptInputDraft[]): PromptInput[] {
-    return drafts.map((d) =>
-      this.store.appendPromptInput({ agentId: d.agentId, wakeTokens: [...d.wakeTokens], kind: d.kind, text: d.text }),
-    );
+    const inputs = drafts.map((d) => ({
+      agentId: d.agentId,
+      wakeTokens: [...d.wakeTokens],
+      kind: d.kind,
+      text: d.text,
+    }));
+    if (inputs.length > 1 && this.store.appendPromptInputs !== undefined) return this.store.appendPromptInputs(inputs);
+    return inputs.map((i) => this.store.appendPromptInput(i));
   }
 
   /** Stores a final-check prompt, linked to every wake it lists (§6.4: injection visible in the trajectory). */

@@ -91,6 +91,12 @@ export class Store {
   private readonly begin: StatementSync;
   private readonly commit: StatementSync;
   private readonly rollback: StatementSync;
+  private readonly savepoint: StatementSync;
+  private readonly release: StatementSync;
+  private readonly rollbackTo: StatementSync;
+  /** Transactions open on this connection: 0 outside, 1 in `tx`, more in nested batches. */
+  private depth = 0;
+  #commits = 0;
   private closed = false;
 
   private constructor(
@@ -119,6 +125,9 @@ export class Store {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
+    this.savepoint = db.prepare('SAVEPOINT nested');
+    this.release = db.prepare('RELEASE nested');
+    this.rollbackTo = db.prepare('ROLLBACK TO nested');
   }
 
   /**
@@ -152,6 +161,11 @@ export class Store {
     } finally {
       this.lock?.release();
     }
+  }
+
+  /** Write transactions committed since open (each one durable commit: fsync with synchronous=FULL). */
+  get commits(): number {
+    return this.#commits;
   }
 
   /** True for a store from `openReadOnly`: every write throws (calling one is a bug). */
@@ -396,6 +410,15 @@ export class Store {
     return { ...entry, seq };
   }
 
+  /**
+   * Several prompt_input entries (a compiled delivery's turn context and delivery text) in ONE
+   * transaction, in order: one durable commit instead of one per entry (issue 19), and a crash
+   * cannot keep the turn context without its delivery.
+   */
+  appendPromptInputs(inputs: readonly PromptInputInput[]): PromptInputRecord[] {
+    return this.tx(() => inputs.map((p) => this.appendPromptInput(p)));
+  }
+
   /** The prompt_input entries that carried a wake, in the order they were sent. */
   listPromptInputs(wakeToken: string): PromptInputRecord[] {
     return this.promptInputs.ofWake(wakeToken);
@@ -414,6 +437,9 @@ export class Store {
 
   /** Undelivered replies waiting for a target (optionally of one agent), oldest first; marks them taken. */
   takeUndelivered(target: TargetKey, agentId?: string): UndeliveredRecord[] {
+    // issue 19: every operator message asks; almost always there is nothing, and then no write
+    // transaction is opened (the daemon is the only writer and this runs synchronously).
+    if (!this.undelivered.anyOpen(target, agentId)) return [];
     const at = this.iso();
     return this.tx(() => this.undelivered.take(target, agentId, at));
   }
@@ -556,12 +582,20 @@ export class Store {
 
   // ---------------------------------------------------------------- internals
 
-  /** Runs `fn` in one IMMEDIATE transaction; rolls back and rethrows on error. */
+  /**
+   * Runs `fn` in one IMMEDIATE transaction; rolls back and rethrows on error. Called inside
+   * another `tx` (a batch such as appendPromptInputs), it joins that transaction under a
+   * SAVEPOINT, so an inner failure undoes only its own writes and the outer COMMIT is the one
+   * durable commit.
+   */
   private tx<T>(fn: () => T): T {
+    if (this.depth > 0) return this.nested(fn);
     this.begin.run();
+    this.depth = 1;
     try {
       const result = fn();
       this.commit.run();
+      this.#commits += 1;
       this.conversations.committed();
       return result;
     } catch (err) {
@@ -571,6 +605,26 @@ export class Store {
         this.conversations.rolledBack();
       }
       throw err;
+    } finally {
+      this.depth = 0;
+    }
+  }
+
+  private nested<T>(fn: () => T): T {
+    this.savepoint.run();
+    this.depth += 1;
+    try {
+      const result = fn();
+      this.release.run();
+      return result;
+    } catch (err) {
+      // Forget uncommitted conversations of the whole batch: a cache miss only costs a lookup.
+      this.conversations.rolledBack();
+      this.rollbackTo.run();
+      this.release.run();
+      throw err;
+    } finally {
+      this.depth -= 1;
     }
   }
 

@@ -9,11 +9,11 @@
  * Wake statuses are never rendered here (contract §10.3): only the status area shows them.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, type KeyboardEvent, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Agent, Message, ThreadSummary } from '../../../shared/api/contract.js';
-import { mentionSpans, messageRows, type MessageRow } from '../conversations/message-rows.js';
+import { messageRows } from '../conversations/message-rows.js';
 import { copy, type Language } from '../i18n/copy.js';
-import { formatDateTime, formatDay, formatTime, formatTimeShort } from '../i18n/format.js';
+import { DayRow, MessageRowView } from './message-row.js';
 
 export interface MessageListProps {
   readonly target: string;
@@ -82,7 +82,12 @@ export const MessageList = memo(function MessageList({
     estimateSize: (i) => (rows[i]?.kind === 'day' ? 32 : rows[i]?.kind === 'message' && rows[i].grouped ? 24 : 48),
     overscan: 12,
     getItemKey: (i) => rows[i]?.key ?? i,
+    // issue 19: the default (true) re-renders the list synchronously inside each scroll event
+    // (11 s of 47 s of scroll-trace tasks); batched, React renders once per frame instead.
+    useFlushSync: false,
   });
+  // "Today"/"Yesterday" of the date separators: fixed between message changes, so separators stay memoised.
+  const dayNow = useMemo(() => Date.now(), [messages]);
 
   const toBottom = (): void => {
     if (rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
@@ -160,7 +165,8 @@ export const MessageList = memo(function MessageList({
     if (fromBottom < 200 && hasNewer && messages.length > 0) onLoadNewer?.();
   };
 
-  const copyText = (m: Message): void => {
+  // Stable, so the memoised rows (message-row.tsx) do not re-render on every scroll frame.
+  const copyText = useCallback((m: Message): void => {
     void navigator.clipboard?.writeText(m.content).then(
       () => {
         setCopied(m.id);
@@ -168,7 +174,7 @@ export const MessageList = memo(function MessageList({
       },
       () => undefined,
     );
-  };
+  }, []);
 
   // Arrow keys move between messages (from the log itself: to the newest); Tab then reaches its actions.
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>): void => {
@@ -186,103 +192,7 @@ export const MessageList = memo(function MessageList({
   };
 
   const newBelow = Math.max(0, messages.length - seenCount.current);
-  const now = Date.now();
   const items = virtualizer.getVirtualItems();
-  const renderRow = (row: MessageRow) => {
-    if (row.kind === 'day')
-      return (
-        <div className="day-separator" role="separator">
-          <span>
-            {formatDay(row.at, language, now, {
-              today: copy(language, 'messages.today'),
-              yesterday: copy(language, 'messages.yesterday'),
-            })}
-          </span>
-        </div>
-      );
-    const m = row.message;
-    const author = m.authorKind === 'operator' ? copy(language, 'messages.you') : m.authorName;
-    const thread = threads?.get(m.id);
-    const time = (
-      <time className="message-time" dateTime={m.createdAt} title={formatDateTime(m.createdAt, language)}>
-        {formatTime(m.createdAt, language)}
-      </time>
-    );
-    return (
-      <article
-        className={`message message-${m.authorKind}${row.grouped ? ' grouped' : ''}${found === m.seq ? ' found' : ''}`}
-        data-message={m.id}
-        data-seq={m.seq}
-        tabIndex={-1}
-        onFocus={() => setActive(m.id)}
-        aria-label={row.grouped ? `${author}, ${formatTime(m.createdAt, language)}` : undefined}
-      >
-        <div className="message-gutter" aria-hidden={row.grouped ? true : undefined}>
-          {row.grouped ? (
-            <time className="message-time" dateTime={m.createdAt} title={formatDateTime(m.createdAt, language)}>
-              {formatTimeShort(m.createdAt, language)}
-            </time>
-          ) : (
-            <span className={`avatar avatar-${m.authorKind}`} aria-hidden="true">
-              {author.slice(0, 1).toUpperCase()}
-            </span>
-          )}
-        </div>
-        <div className="message-main">
-          {!row.grouped && (
-            <header className="message-head">
-              <span className="message-author">{author}</span>
-              {time}
-              {m.redelivered && <span className="message-tag">{copy(language, 'messages.redelivered')}</span>}
-            </header>
-          )}
-          <div className="message-body">
-            {mentionSpans(m.content, agentIds).map((s, i) =>
-              s.mention ? (
-                <span key={i} className="mention">
-                  {s.text}
-                </span>
-              ) : (
-                s.text
-              ),
-            )}
-          </div>
-          {m.reactions.length > 0 && (
-            <ul className="message-reactions" aria-label={copy(language, 'messages.reactions')}>
-              {m.reactions.map((r) => (
-                <li key={`${r.authorId}:${r.emoji}`} className="reaction" title={r.authorName}>
-                  <span aria-hidden="true">{r.emoji}</span> {r.authorName}
-                </li>
-              ))}
-            </ul>
-          )}
-          {thread !== undefined && thread.replyCount > 0 && onReplyInThread !== undefined && (
-            <button type="button" className="thread-link" onClick={() => onReplyInThread(m)}>
-              {thread.replyCount === 1
-                ? copy(language, 'messages.oneReply')
-                : copy(language, 'messages.replies', { count: thread.replyCount })}
-            </button>
-          )}
-        </div>
-        <div className="message-actions" role="group" aria-label={copy(language, 'messages.actions')}>
-          <button type="button" className="action" tabIndex={active === m.id ? 0 : -1} onClick={() => copyText(m)}>
-            {copy(language, copied === m.id ? 'messages.copied' : 'messages.copy')}
-          </button>
-          {onReplyInThread !== undefined && (
-            <button
-              type="button"
-              className="action"
-              tabIndex={active === m.id ? 0 : -1}
-              onClick={() => onReplyInThread(m)}
-            >
-              {copy(language, 'messages.replyInThread')}
-            </button>
-          )}
-        </div>
-      </article>
-    );
-  };
-
   return (
     <div className="message-pane">
       <div
@@ -306,7 +216,23 @@ export const MessageList = memo(function MessageList({
               if (row === undefined) return null;
               return (
                 <div key={item.key} ref={virtualizer.measureElement} data-index={item.index} className="row">
-                  {renderRow(row)}
+                  {row.kind === 'day' ? (
+                    <DayRow at={row.at} language={language} nowMs={dayNow} />
+                  ) : (
+                    <MessageRowView
+                      message={row.message}
+                      grouped={row.grouped}
+                      language={language}
+                      agentIds={agentIds}
+                      thread={threads?.get(row.message.id)}
+                      active={active === row.message.id}
+                      copied={copied === row.message.id}
+                      found={found === row.message.seq}
+                      onActivate={setActive}
+                      onCopy={copyText}
+                      {...(onReplyInThread === undefined ? {} : { onReplyInThread })}
+                    />
+                  )}
                 </div>
               );
             })}

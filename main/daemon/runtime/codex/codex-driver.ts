@@ -18,6 +18,7 @@ import { isItem } from './codex-protocol.js';
 import { CodexRpcClient, type RpcNotification } from './codex-rpc-client.js';
 import { codexFailure } from './codex-failure.js';
 import { answerCodexServerRequest } from './codex-server-requests.js';
+import { markSubmitWritten } from '../submit-timing.js';
 
 /** `args` (e.g. `-c key=value` overrides) go after `app-server`. */
 export interface CodexDriverOptions extends AgentLaunchOptions {
@@ -131,7 +132,9 @@ class CodexSession implements DriverSession {
     const threadId = this.#threadId;
     if (this.#rpc.closed || threadId === null) return { ok: false, message: 'the Codex runtime is not running' };
     this.#lastError = null;
-    const res = await this.#rpc.request('turn/start', { threadId, input: [{ type: 'text', text, text_elements: [] }] });
+    const sent = this.#rpc.request('turn/start', { threadId, input: [{ type: 'text', text, text_elements: [] }] });
+    markSubmitWritten('codex'); // issue 19: the line is on stdin; the answer is Codex's time
+    const res = await sent;
     if (!res.ok) return { ok: false, message: `codex turn/start failed: ${boundedDetail(res.error.message)}` };
     const turnId = res.result.turn.id;
     // turn/started usually comes first; if not, an interrupt must still find the turn.

@@ -23,6 +23,7 @@ import {
 import { isOpencodeEvent, type OpencodeBusEventOf } from './opencode-events.js';
 import type { AgentProvider } from '../agent-provider.js';
 import { opencodeDirs, opencodeIsolationEnv, writeOpencodeHome } from './opencode-config.js';
+import { markSubmitWritten } from '../submit-timing.js';
 
 /** `args` go after `serve --port N --hostname 127.0.0.1 --pure`. */
 export interface OpencodeDriverOptions extends AgentLaunchOptions {
@@ -190,7 +191,9 @@ class OpencodeSession implements DriverSession {
       return { ok: false, message: 'the OpenCode runtime is not running' };
     this.#turnError = null;
     const body: OpencodePromptBody = { parts: [{ type: 'text', text }] };
-    const res = await this.#client.call('POST', `/session/${encodeURIComponent(sessionId)}/prompt_async`, body);
+    const sent = this.#client.call('POST', `/session/${encodeURIComponent(sessionId)}/prompt_async`, body);
+    markSubmitWritten('opencode'); // issue 19: handed to node:http; the 204 is OpenCode's time
+    const res = await sent;
     return res.ok
       ? { ok: true }
       : { ok: false, message: `opencode prompt_async failed: ${boundedDetail(res.message)}` };

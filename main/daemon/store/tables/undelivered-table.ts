@@ -11,6 +11,7 @@ export class UndeliveredTable {
   private readonly saveStmt: StatementSync;
   private readonly openStmt: StatementSync;
   private readonly takeStmt: StatementSync;
+  private readonly anyOpenStmt: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.saveStmt =
@@ -23,6 +24,14 @@ export class UndeliveredTable {
       'SELECT * FROM undelivered WHERE target = $target AND taken_at IS NULL AND ($agentId IS NULL OR agent_id = $agentId) ORDER BY id',
     );
     this.takeStmt = db.prepare('UPDATE undelivered SET taken_at = $at WHERE id = $id');
+    this.anyOpenStmt = db.prepare(
+      'SELECT 1 FROM undelivered WHERE target = $target AND taken_at IS NULL AND ($agentId IS NULL OR agent_id = $agentId) LIMIT 1',
+    );
+  }
+
+  /** Whether `take` would find anything (a read: no transaction, no commit). */
+  anyOpen(target: TargetKey, agentId: string | undefined): boolean {
+    return this.anyOpenStmt.get({ target, agentId: agentId ?? null }) !== undefined;
   }
 
   save(u: UndeliveredInput, at: string): void {

@@ -123,6 +123,25 @@ describe('a failure in the middle of a multi-row write rolls all of it back', ()
     expect(store.listPromptInputs('w2').map((p) => p.text)).toEqual(['batch']);
   });
 
+  it("appendPromptInputs (issue 19: one commit for a delivery's entries): all of them or none", () => {
+    const heal = failOn('INSERT', 'prompt_inputs', `NEW.text = 'delivery'`);
+    const append = () =>
+      store.appendPromptInputs([
+        { agentId: 'claude', wakeTokens: ['w1'], kind: 'turn_context', text: 'context' },
+        { agentId: 'claude', wakeTokens: ['w1'], kind: 'delivery', text: 'delivery' },
+      ]);
+    expect(append).toThrow(/injected fault/);
+    expect(count('prompt_inputs')).toBe(0);
+    expect(count('prompt_input_wakes')).toBe(0);
+    heal();
+    const stored = append();
+    expect(stored.map((p) => p.seq)).toEqual([...stored.map((p) => p.seq)].sort((a, b) => a - b));
+    expect(store.listPromptInputs('w1').map((p) => p.text)).toEqual(['context', 'delivery']);
+    // The store is usable for single writes after the batch (its transaction depth is back to 0).
+    store.appendPromptInput({ agentId: 'claude', wakeTokens: ['w1'], kind: 'delivery', text: 'again' });
+    expect(store.listPromptInputs('w1').map((p) => p.text)).toEqual(['context', 'delivery', 'again']);
+  });
+
   it('takeUndelivered: no reply is taken unless all of them are', () => {
     for (const responseId of ['r1', 'r2'])
       store.saveUndelivered({

@@ -593,3 +593,29 @@ describe('reactions', () => {
     expect(store.reactionsOf(['msg_missing']).size).toBe(0);
   });
 });
+
+describe('durable commits (issue 19: fewer fsyncs per wake)', () => {
+  it('counts one commit per write transaction; a batch of prompt inputs is one; an empty takeUndelivered is none', () => {
+    const c0 = store.commits;
+    op(general, 'hello');
+    expect(store.commits).toBe(c0 + 1);
+    store.appendPromptInputs([
+      { agentId: 'claude', wakeTokens: ['w1'], kind: 'turn_context', text: 'context' },
+      { agentId: 'claude', wakeTokens: ['w1'], kind: 'delivery', text: 'delivery' },
+    ]);
+    expect(store.commits).toBe(c0 + 2);
+    expect(store.takeUndelivered(general)).toEqual([]);
+    expect(store.commits).toBe(c0 + 2);
+    store.saveUndelivered({
+      agentId: 'claude',
+      target: general,
+      turnId: 't1',
+      responseId: 'r1',
+      chunkIndex: 0,
+      content: 'kept',
+      reason: 'timeout',
+    });
+    expect(store.takeUndelivered(general).map((u) => u.content)).toEqual(['kept']);
+    expect(store.takeUndelivered(general)).toEqual([]);
+  });
+});
