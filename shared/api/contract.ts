@@ -199,6 +199,8 @@ export const API_ERROR_CODES = [
   'invalid_target',
   'unknown_target',
   'unknown_wake',
+  'unknown_approval',
+  'approval_settled',
   'content_too_large',
   'forbidden_sender',
   'unknown_call',

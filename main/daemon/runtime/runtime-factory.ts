@@ -93,6 +93,7 @@ function driverFor(
       runtimeDir,
       projectRoot: deps.projectRoot,
       threadContract: deps.threadContractText ?? null,
+      permissions: agent.permissions,
     });
   const common = {
     agentId: agent.id,

@@ -40,6 +40,7 @@ import type {
   WakeRecord,
 } from './store-records.js';
 import type { WriterLock } from './writer-lock.js';
+import { ApprovalsTable } from './tables/approvals-table.js';
 import { AuditTable } from './tables/audit-table.js';
 import { ConversationsTable } from './tables/conversations-table.js';
 import { MembersTable } from './tables/members-table.js';
@@ -75,6 +76,8 @@ export class Store {
   private readonly recoveryMarkers: RecoveryMarkersTable;
   private readonly reactions: ReactionsTable;
   private readonly audit: AuditTable;
+  /** issue 14: the approvals table; its rules (expiry, restart) live in approvals/approval-service.ts. */
+  readonly approvals: ApprovalsTable;
   private readonly begin: StatementSync;
   private readonly commit: StatementSync;
   private readonly rollback: StatementSync;
@@ -99,6 +102,7 @@ export class Store {
     this.recoveryMarkers = new RecoveryMarkersTable(db);
     this.reactions = new ReactionsTable(db, nameOf);
     this.audit = new AuditTable(db);
+    this.approvals = new ApprovalsTable(db);
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');

@@ -16,7 +16,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
 import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
+import type { PermissionPolicy } from '../../../../shared/config.js';
 import { initialTurnState, mapClaudeEvent } from './claude-event-mapper.js';
+import { claudeApprovalAsk, claudePermissionResult, isCanUseTool } from './claude-permissions.js';
 import { claudeLaunch } from './claude-launch.js';
 import { StreamJsonParser } from './stream-json-parser.js';
 
@@ -34,6 +36,8 @@ export interface ClaudeDriverOptions extends AgentLaunchOptions {
   readonly processEnv?: Readonly<Record<string, string | undefined>>;
   /** How long the CLI may take to answer `initialize`. */
   readonly startTimeoutMs?: number;
+  /** issue 14: the agent's permission policy (claude-permissions.ts). */
+  readonly permissions?: PermissionPolicy;
 }
 
 const STOP_HOOK_ID = 'agentteam_stop';
@@ -66,6 +70,7 @@ export class ClaudeDriver implements RuntimeDriver {
       processEnv: o.processEnv ?? process.env,
       projectRoot: o.projectRoot,
       threadContract: o.threadContract ?? null,
+      ...(o.permissions !== undefined ? { permissions: o.permissions } : {}),
     });
     mkdirSync(launch.home, { recursive: true });
     mkdirSync(launch.configDir, { recursive: true });
@@ -168,7 +173,16 @@ class ClaudeSession implements DriverSession {
       );
       return;
     }
-    // We register no other callbacks and grant no permissions interactively (dontAsk + allowedTools).
+    // issue 14: `--permission-prompt-tool stdio` asks here; the operator answers (claude-permissions.ts).
+    if (isCanUseTool(request)) {
+      const answer = await this.#ctx.askApproval(claudeApprovalAsk(request));
+      await this.#write({
+        type: 'control_response',
+        response: { subtype: 'success', request_id: requestId, response: claudePermissionResult(request, answer) },
+      });
+      return;
+    }
+    // We register no other callbacks.
     await this.#write({
       type: 'control_response',
       response: {

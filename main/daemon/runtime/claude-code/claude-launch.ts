@@ -9,6 +9,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
 import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-server.js';
+import type { PermissionPolicy } from '../../../../shared/config.js';
+import { claudePermissionArgs } from './claude-permissions.js';
 
 /** How Claude Code names our tools. */
 export const CLAUDE_SEND_TOOL = `mcp__${MCP_SERVER_NAME}__${TOOL_MESSAGE_SEND}`;
@@ -35,6 +37,8 @@ export interface ClaudeLaunchInput {
   readonly projectRoot: string;
   /** The agent's thread contract (stable instructions, never the per-turn contract block: §8.1). */
   readonly threadContract?: string | null;
+  /** issue 14: the agent's permission policy (claude-permissions.ts); default `read-only` (dontAsk). */
+  readonly permissions?: PermissionPolicy;
 }
 
 export interface ClaudeLaunch {
@@ -77,8 +81,7 @@ export function claudeLaunch(input: ClaudeLaunchInput): ClaudeLaunch {
     '--strict-mcp-config',
     '--allowedTools',
     `${CLAUDE_SEND_TOOL},${CLAUDE_REACTION_TOOL}`,
-    '--permission-mode',
-    'dontAsk',
+    ...claudePermissionArgs(input.permissions ?? 'read-only'),
   ];
   if (input.threadContract) args.push('--append-system-prompt', input.threadContract);
   if (input.model !== null) args.push('--model', input.model);
