@@ -15,6 +15,8 @@ import type { Agent } from '../../shared/api/contract.js';
 import { LOCAL_CHANNEL, type AgentConfig, type ChannelSettings, type Config } from '../../shared/config.js';
 import { targetKey } from '../../shared/target.js';
 import { Alerts } from './alerts/alerts.js';
+import { ApprovalService } from './approvals/approval-service.js';
+import { addAllowRule } from './config/allow-rules.js';
 import { toAgent } from './api/api-mappers.js';
 import { createDaemonApi } from './api/daemon-api.js';
 import { HookBus } from './bus/hook-bus.js';
@@ -169,6 +171,18 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       log,
     });
 
+    // 6b. issue 14: approvals — durable; a restart cancels what the previous daemon left pending.
+    const approvals = new ApprovalService({
+      table: store.approvals,
+      bus,
+      policyOf: (id) => agentsById.get(id) ?? { approvalTimeoutSeconds: 900, allow: [] },
+      persistRule: (id, rule) => addAllowRule(options.dataDir, id, rule),
+      log,
+    });
+    subs.push(approvals.changes$.subscribe((r) => out.approval(r)));
+    const staleApprovals = approvals.cancelStale();
+    if (staleApprovals > 0) log.info('approvals cancelled by the restart', { count: staleApprovals });
+
     // 7. One session per agent: its wakes restored, its runtime built around the session's host and started.
     const root = projectRoot();
     const agentState = (a: AgentConfig): Agent['state'] => sessions.get(a.id)?.state ?? 'crashed';
@@ -183,6 +197,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       });
       const session = new AgentSession({
         agentId: agent.id,
+        approvals,
         lifecycle: wakes,
         bus,
         log,
@@ -219,7 +234,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const api = createDaemonApi({
       store,
       conversations,
-      agents: () => config.agents.map((a) => toAgent(a, agentState(a))),
+      agents: () => config.agents.map((a) => toAgent(a, agentState(a), options.dataDir)),
+      approvals,
       agentName,
       settings: () => settings.current,
       updateSettings: (patch) => settings.update(patch),
@@ -230,6 +246,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       (stopping ??= (async () => {
         // Reverse order: runtimes (no orphans), MCP, timers, streams, then the store.
         await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
+        approvals.dispose();
         await mcp?.close();
         beaconRouter?.stop();
         deliveryTracker?.stop();

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { ApiResult, Message, Wake } from '../../shared/api/contract.js';
 import { parseTarget } from '../../shared/target.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
+import { ApprovalUsageError, answerCommand, approvalsCommand } from './approvals-cli.js';
 import { connectDaemon, type DaemonClient } from './daemon-client.js';
 import {
   findRendererDir,
@@ -239,12 +240,19 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
         return await wakes(rest, io);
       case 'messages':
         return await messages(rest, io);
+      // issue 14: the operator's approvals
+      case 'approvals':
+        return await approvalsCommand(rest, io);
+      case 'approve':
+        return await answerCommand('allow', rest, io);
+      case 'deny':
+        return await answerCommand('deny', rest, io);
       default:
         io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
         return 2;
     }
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof ApprovalUsageError) {
       io.err(`agentteam ${command}: ${err.message}; run "agentteam --help".`);
       return 2;
     }
@@ -256,4 +264,7 @@ const USAGE = `Usage:
   agentteam serve --data-dir DIR [--port N]        daemon + web UI + /metrics + /healthz on 127.0.0.1 (default port 7777; 0 = any)
   agentteam send --data-dir DIR --target '#general' --text '@claude hi' [--json]
   agentteam wakes --data-dir DIR --json [--target T] [--limit N]
-  agentteam messages --data-dir DIR --target '#general' --json [--limit N]`;
+  agentteam messages --data-dir DIR --target '#general' --json [--limit N]
+  agentteam approvals --data-dir DIR [--json]      what agents asked the operator (pending, allowed, denied, expired, cancelled)
+  agentteam approve --data-dir DIR ID [--scope once|session|always]
+  agentteam deny --data-dir DIR ID [--reason TEXT]`;

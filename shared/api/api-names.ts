@@ -16,6 +16,8 @@ export const API_CALL_NAMES = [
   'agents.list',
   'settings.get',
   'settings.update',
+  'approvals.list',
+  'approvals.answer',
 ] as const;
 
 /** Every event pushed from the daemon to the renderer. */
@@ -25,6 +27,7 @@ export const API_EVENT_NAMES = [
   'alert.raised',
   'agent.updated',
   'wake.focusRequested',
+  'approval.updated',
 ] as const;
 
 export type ApiCallName = (typeof API_CALL_NAMES)[number];

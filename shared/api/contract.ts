@@ -4,7 +4,8 @@
  * WebSocket bridge of `agentteam serve`. Channel names are `agentteam:<domain>.<verb>`.
  */
 import { z } from 'zod';
-import { ChannelSettingsSchema, PROMPT_LANGUAGES } from '../config.js';
+import { APPROVAL_DECISIONS, APPROVAL_KINDS, APPROVAL_SCOPES, APPROVAL_STATUSES } from '../approvals.js';
+import { ChannelSettingsSchema, PERMISSION_POLICIES, PROMPT_LANGUAGES } from '../config.js';
 import { RUNTIMES, WAKE_STATUSES } from '../wake-status.js';
 import type { ApiCallName, ApiEventName } from './api-names.js';
 
@@ -94,6 +95,38 @@ const AgentSchema = z.object({
   model: z.string().nullable(),
   state: z.enum(['starting', 'idle', 'busy', 'stopped', 'crashed']),
   demo: z.boolean(),
+  // --- issue 14 ---
+  // Optional so older doubles of the contract stay valid; the daemon always sends them.
+  /** The agent's workspace: its resolved absolute `cwd`. */
+  cwd: z.string().optional(),
+  permissions: z.enum(PERMISSION_POLICIES).optional(),
+  /** The operator's "always" rules, exactly as shown when allowed (e.g. `Bash(npm test)`). */
+  allow: z.array(z.string()).optional(),
+});
+
+/** issue 14: a runtime's permission question, asked of the operator (shared/approvals.ts). */
+const ApprovalSchema = z.object({
+  id: z.string(),
+  agentId: z.string(),
+  agentName: z.string(),
+  runtime: z.string(),
+  /** The wakes of the turn that asked (the chip shows on them). */
+  wakeTokens: z.array(z.string()),
+  kind: z.enum(APPROVAL_KINDS),
+  tool: z.string(),
+  /** One line: the command line, or the file path with added/removed line counts. */
+  summary: z.string(),
+  /** The full command or diff: shown escaped, never rendered as HTML. */
+  detail: z.string(),
+  /** What "always" records in the agent's `allow` list. */
+  rule: z.string(),
+  status: z.enum(APPROVAL_STATUSES),
+  scope: z.enum(APPROVAL_SCOPES).nullable(),
+  /** A deny's reason, as the agent reads it. */
+  reason: z.string().nullable(),
+  createdAt: Iso,
+  expiresAt: Iso,
+  answeredAt: Iso.nullable(),
 });
 
 const AlertSchema = z.object({
@@ -154,6 +187,27 @@ export const apiCalls = {
   ),
   'agents.list': call(Empty, z.array(AgentSchema)),
   'settings.get': call(Empty, SettingsSchema),
+  // --- issue 14: approvals, answered only from the operator's surfaces (never MCP) ---
+  'approvals.list': call(
+    z
+      .object({
+        status: z.enum(APPROVAL_STATUSES).optional(),
+        limit: z.number().int().min(1).max(1000).optional(),
+      })
+      .strict(),
+    z.array(ApprovalSchema),
+  ),
+  'approvals.answer': call(
+    z
+      .object({
+        id: z.string().min(1).max(100),
+        decision: z.enum(APPROVAL_DECISIONS),
+        scope: z.enum(APPROVAL_SCOPES).optional(),
+        reason: z.string().max(2000).optional(),
+      })
+      .strict(),
+    ApprovalSchema,
+  ),
   'settings.update': call(
     z
       .object({
@@ -172,6 +226,8 @@ export const apiEvents = {
   'wake.updated': WakeSchema,
   'alert.raised': AlertSchema,
   'agent.updated': AgentSchema,
+  /** issue 14: an approval was asked or settled. */
+  'approval.updated': ApprovalSchema,
   /**
    * The desktop shell asks the UI to open a wake in the inspector (the person clicked its OS
    * notification). Never emitted by the daemon; `agentteam serve` has no such source.
@@ -190,6 +246,7 @@ export type Wake = z.infer<typeof WakeSchema>;
 export type WakeEvent = z.infer<typeof WakeEventSchema>;
 export type PromptInput = z.infer<typeof PromptInputSchema>;
 export type Agent = z.infer<typeof AgentSchema>;
+export type Approval = z.infer<typeof ApprovalSchema>;
 export type Alert = z.infer<typeof AlertSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;
 

@@ -2,9 +2,19 @@
  * Store records → the shapes of the shared API contract (shared/api/contract.ts). Pure.
  * Wake failure details pass through as stored: bounded, never runtime text (contract §6.5).
  */
-import type { Agent, Conversation, Message, PromptInput, Wake, WakeEvent } from '../../../shared/api/contract.js';
+import { isAbsolute, resolve } from 'node:path';
+import type {
+  Agent,
+  Approval,
+  Conversation,
+  Message,
+  PromptInput,
+  Wake,
+  WakeEvent,
+} from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
 import type {
+  ApprovalRecord,
   ConversationRecord,
   MessageRecord,
   PromptInputRecord,
@@ -69,6 +79,38 @@ export function toPromptInput(p: PromptInputRecord): PromptInput {
   };
 }
 
-export function toAgent(a: AgentConfig, state: Agent['state']): Agent {
-  return { id: a.id, name: a.name, runtime: a.runtime, model: a.model, state, demo: a.runtime === 'demo' };
+/** `dataDir` resolves a relative `cwd` the way the runtime factory does (issue 14: the workspace shown). */
+export function toAgent(a: AgentConfig, state: Agent['state'], dataDir = ''): Agent {
+  return {
+    id: a.id,
+    name: a.name,
+    runtime: a.runtime,
+    model: a.model,
+    state,
+    demo: a.runtime === 'demo',
+    cwd: isAbsolute(a.cwd) || dataDir === '' ? a.cwd : resolve(dataDir, a.cwd),
+    permissions: a.permissions,
+    allow: [...a.allow],
+  };
+}
+
+export function toApproval(r: ApprovalRecord, agentName: string): Approval {
+  return {
+    id: r.id,
+    agentId: r.agentId,
+    agentName,
+    runtime: r.runtime,
+    wakeTokens: [...r.wakeTokens],
+    kind: r.kind,
+    tool: r.tool,
+    summary: r.summary,
+    detail: r.detail,
+    rule: r.rule,
+    status: r.status,
+    scope: r.scope,
+    reason: r.reason,
+    createdAt: r.createdAt,
+    expiresAt: r.expiresAt,
+    answeredAt: r.answeredAt,
+  };
 }

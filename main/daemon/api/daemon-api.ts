@@ -5,9 +5,10 @@
  */
 import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
+import type { ApprovalService } from '../approvals/approval-service.js';
 import type { ConversationService } from '../services/conversation-service.js';
 import type { Store } from '../store/index.js';
-import { toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
+import { toApproval, toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
 
 export interface DaemonApiDeps {
   readonly store: Store;
@@ -20,6 +21,8 @@ export interface DaemonApiDeps {
     channel?: string;
     settings?: unknown;
   }) => Settings;
+  /** issue 14: answered only through this API (IPC gate, token WebSocket, CLI); MCP has no such tool. */
+  readonly approvals?: ApprovalService;
 }
 
 const DEFAULT_PAGE = 100;
@@ -29,6 +32,10 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     const parsed = parseTarget(text);
     if (!parsed.ok) throw new ApiError('invalid_target', parsed.error.message);
     return parsed.key;
+  };
+  const approvals = (): ApprovalService => {
+    if (d.approvals === undefined) throw new ApiError('unavailable', 'This daemon does not handle approvals.');
+    return d.approvals;
   };
   return {
     'conversations.list': async () => d.store.listConversations().map(toConversation),
@@ -71,5 +78,13 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     'agents.list': async () => d.agents(),
     'settings.get': async () => d.settings(),
     'settings.update': async (patch) => d.updateSettings(patch),
+    'approvals.list': async ({ status, limit }) =>
+      approvals()
+        .list({ ...(status ? { status } : {}), ...(limit ? { limit } : {}) })
+        .map((r) => toApproval(r, d.agentName(r.agentId))),
+    'approvals.answer': async ({ id, decision, scope, reason }) => {
+      const r = approvals().answer(id, decision, scope ?? 'once', reason);
+      return toApproval(r, d.agentName(r.agentId));
+    },
   };
 }

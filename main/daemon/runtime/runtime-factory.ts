@@ -17,6 +17,7 @@ import type { RuntimeAdapter, TurnBoundaryHost } from './runtime-adapter.js';
 import type { RuntimeDriver } from './runtime-driver.js';
 import { fileSessionStore, type RuntimeSessionStore } from './runtime-session-store.js';
 import { RuntimeSkeleton } from './runtime-skeleton.js';
+import { checkWorkspace, workspaceOf } from './workspace.js';
 
 export interface RuntimeDeps {
   /** From `AgentteamMcpServer.issueToken(agent.id)`. */
@@ -37,7 +38,7 @@ export interface RuntimeDeps {
 
 export type RuntimeAdapterResult =
   | { readonly ok: true; readonly adapter: RuntimeAdapter }
-  | { readonly ok: false; readonly code: 'runtime_unsupported'; readonly message: string };
+  | { readonly ok: false; readonly code: 'runtime_unsupported' | 'workspace_invalid'; readonly message: string };
 
 /** Per-agent runtime directory (HOME, config dirs, stored session). */
 export function runtimeDirOf(dataDir: string, agentId: string): string {
@@ -52,6 +53,9 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
       adapter: new DemoRuntime({ agentId: agent.id, mcp: deps.mcp, host: deps.host, env: agent.env, ...log }),
     };
   const runtimeDir = runtimeDirOf(deps.dataDir, agent.id);
+  // issue 14: the workspace is checked before anything starts (a clear error, nothing spawned).
+  const invalid = checkWorkspace(agent.id, workspaceOf(agent.cwd, deps.dataDir));
+  if (invalid !== null) return { ok: false, code: 'workspace_invalid', message: invalid };
   return {
     ok: true,
     adapter: new RuntimeSkeleton({
