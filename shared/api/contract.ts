@@ -187,6 +187,16 @@ export const apiCalls = {
   ),
   'agents.list': call(Empty, z.array(AgentSchema)),
   'settings.get': call(Empty, SettingsSchema),
+  'settings.update': call(
+    z
+      .object({
+        language: z.enum(PROMPT_LANGUAGES).optional(),
+        channel: z.string().min(1).max(64).optional(),
+        settings: ChannelSettingsSchema.optional(),
+      })
+      .strict(),
+    SettingsSchema,
+  ),
   // --- issue 14: approvals, answered only from the operator's surfaces (never MCP) ---
   'approvals.list': call(
     z
@@ -207,16 +217,6 @@ export const apiCalls = {
       })
       .strict(),
     ApprovalSchema,
-  ),
-  'settings.update': call(
-    z
-      .object({
-        language: z.enum(PROMPT_LANGUAGES).optional(),
-        channel: z.string().min(1).max(64).optional(),
-        settings: ChannelSettingsSchema.optional(),
-      })
-      .strict(),
-    SettingsSchema,
   ),
 } as const satisfies Record<ApiCallName, CallSchemas>;
 
