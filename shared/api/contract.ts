@@ -226,13 +226,13 @@ export const apiEvents = {
   'wake.updated': WakeSchema,
   'alert.raised': AlertSchema,
   'agent.updated': AgentSchema,
-  /** issue 14: an approval was asked or settled. */
-  'approval.updated': ApprovalSchema,
   /**
    * The desktop shell asks the UI to open a wake in the inspector (the person clicked its OS
    * notification). Never emitted by the daemon; `agentteam serve` has no such source.
    */
   'wake.focusRequested': z.object({ wakeToken: z.string() }),
+  /** issue 14: an approval was asked or settled. */
+  'approval.updated': ApprovalSchema,
 } as const satisfies Record<ApiEventName, z.ZodType>;
 
 export type ApiRequest<K extends ApiCallName> = z.input<(typeof apiCalls)[K]['request']>;
