@@ -108,6 +108,7 @@ function driverFor(
     home: join(runtimeDir, 'home'),
     mcp: { url: deps.mcp.url, token: deps.mcp.token },
     model,
+    permissions: agent.permissions,
   };
   return kind === 'codex'
     ? new CodexDriver({

@@ -15,6 +15,8 @@ import { get, str } from '../wire-json.js';
 import { CODEX_MCP_TOKEN_ENV, writeCodexHome, type CodexProvider } from './codex-config.js';
 import { CodexRpcClient, type RpcNotification } from './codex-rpc-client.js';
 import { answerCodexServerRequest } from './codex-server-requests.js';
+import { CodexApprovals, codexThreadPolicy } from './codex-approvals.js';
+import type { PermissionPolicy } from '../../../../shared/config.js';
 
 /** `args` (e.g. `-c key=value` overrides) go after `app-server`. */
 export interface CodexDriverOptions extends AgentLaunchOptions {
@@ -27,6 +29,8 @@ export interface CodexDriverOptions extends AgentLaunchOptions {
   readonly developerInstructions: string | null;
   readonly mcp: { readonly url: string; readonly token: string };
   readonly readyTimeoutMs?: number;
+  /** issue 14: the agent's permission policy (codex-approvals.ts); default `read-only`. */
+  readonly permissions?: PermissionPolicy;
 }
 
 const CLIENT_INFO = { name: 'agentteam', title: 'AgentTeam Desktop', version: '0.1.0' };
@@ -81,11 +85,16 @@ class CodexSession implements DriverSession {
     this.#ctx = ctx;
     this.#o = options;
     const { agentId } = options;
+    const approvals = new CodexApprovals(ctx);
     this.#rpc = new CodexRpcClient(ctx.process.stdout, ctx.process.stdin, {
-      onNotification: (n) => this.#onNotification(n),
+      onNotification: (n) => {
+        approvals.observe(n);
+        this.#onNotification(n);
+      },
       onServerRequest: (r) => {
         ctx.log?.info('codex: answered server request', { agentId, method: r.method });
-        return answerCodexServerRequest(r);
+        // issue 14: approvals go to the operator (codex-approvals.ts); the rest is answered as before.
+        return approvals.answer(r) ?? answerCodexServerRequest(r);
       },
       onBadLine: () => ctx.log?.debug('codex: non-JSON stdout line ignored', { agentId }),
     });
@@ -96,7 +105,8 @@ class CodexSession implements DriverSession {
     const init = await rpc.request('initialize', { clientInfo: CLIENT_INFO, capabilities: null });
     if (!init.ok) return { ok: false, message: `codex app-server did not initialize: ${init.error.message}` };
     rpc.notify('initialized');
-    const threadParams = { cwd: o.cwd, approvalPolicy: 'never', developerInstructions: o.developerInstructions };
+    const { approvalPolicy, sandbox } = codexThreadPolicy(o.permissions ?? 'read-only');
+    const threadParams = { cwd: o.cwd, approvalPolicy, sandbox, developerInstructions: o.developerInstructions };
     if (ctx.resumeSessionId !== null) {
       const resumed = await rpc.request('thread/resume', { threadId: ctx.resumeSessionId, ...threadParams });
       const id = str(get(resumed.ok ? resumed.result : null, 'thread', 'id'));
@@ -106,7 +116,7 @@ class CodexSession implements DriverSession {
         error: resumed.ok ? 'no thread id' : resumed.error.message,
       });
     }
-    const started = await rpc.request('thread/start', { ...threadParams, sandbox: 'read-only' });
+    const started = await rpc.request('thread/start', threadParams);
     if (!started.ok) return { ok: false, message: `codex thread/start failed: ${started.error.message}` };
     const id = str(get(started.result, 'thread', 'id'));
     if (id === null) return { ok: false, message: 'codex thread/start answered without a thread id' };
