@@ -30,6 +30,8 @@ export interface OpencodeConfigInput {
   /** `provider/model`, or a bare model id of `provider`; null keeps OpenCode's default. */
   readonly model: string | null;
   readonly provider: OpencodeProvider | null;
+  /** issue 14: the `permission` key (opencode-permissions.ts); absent → OpenCode's default. */
+  readonly permission?: Readonly<Record<string, string>>;
 }
 
 export interface OpencodeDirs {
@@ -85,6 +87,7 @@ export function renderOpencodeConfig(input: OpencodeConfigInput): Record<string,
       },
     },
   };
+  if (input.permission !== undefined) config.permission = input.permission;
   const model = opencodeModelRef(input);
   if (model !== null) {
     config.model = model;

@@ -17,6 +17,14 @@ import { OpencodeClient, type EventStream, type OpencodeEvent } from './opencode
 import { opencodeDirs, opencodeIsolationEnv, writeOpencodeHome, type OpencodeProvider } from './opencode-config.js';
 
 /** `args` go after `serve --port N --hostname 127.0.0.1 --pure`. */
+import type { PermissionPolicy } from '../../../../shared/config.js';
+import {
+  opencodeApprovalAsk,
+  opencodePermissionConfig,
+  opencodeReply,
+  permissionAsked,
+} from './opencode-permissions.js';
+
 export interface OpencodeDriverOptions extends AgentLaunchOptions {
   /** The `opencode` executable. */
   readonly command: string;
@@ -25,6 +33,8 @@ export interface OpencodeDriverOptions extends AgentLaunchOptions {
   readonly home: string;
   readonly provider: OpencodeProvider | null;
   readonly readyTimeoutMs?: number;
+  /** issue 14: the agent's permission policy (opencode-permissions.ts); default `read-only`. */
+  readonly permissions?: PermissionPolicy;
 }
 
 /** A port taken between our probe and OpenCode's bind shows as a failed readiness: try another. */
@@ -49,7 +59,12 @@ export class OpencodeDriver implements RuntimeDriver {
   async launch() {
     const o = this.#o;
     const dirs = opencodeDirs(o.home);
-    await writeOpencodeHome(dirs, { mcpUrl: o.mcp.url, model: o.model, provider: o.provider });
+    await writeOpencodeHome(dirs, {
+      mcpUrl: o.mcp.url,
+      model: o.model,
+      provider: o.provider,
+      permission: opencodePermissionConfig(o.permissions ?? 'read-only'),
+    });
     this.#server = { port: await freePort(), password: randomBytes(24).toString('base64url') };
     const { port, password } = this.#server;
     return {
@@ -252,6 +267,20 @@ class OpencodeSession implements DriverSession {
         // Our own prompt's part arrives before `busy`: only `busy` starts the turn (watchdog turn.start).
         if (this.#inTurn) this.#onPart(get(p, 'part'));
         return;
+      case 'permission.asked': {
+        // issue 14: the operator answers (opencode-permissions.ts); the reply endpoint resumes the tool.
+        const asked = permissionAsked(p);
+        if (asked !== null)
+          void this.#ctx
+            .askApproval(opencodeApprovalAsk(asked))
+            .then((a) =>
+              this.#client.call('POST', `/permission/${encodeURIComponent(asked.id)}/reply`, opencodeReply(a)),
+            )
+            .then((res) => {
+              if (!res.ok) this.#ctx.log?.warn('opencode: permission reply failed', { message: res.message });
+            });
+        return;
+      }
       default:
         // `session.idle` is a deprecated duplicate of `session.status idle` (both are sent): ignored.
         return;
