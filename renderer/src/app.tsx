@@ -16,6 +16,7 @@ import { Switcher } from './components/switcher.js';
 import { emptyLog, mergeMessages, olderPageCursor, type MessageLog } from './conversations/message-log.js';
 import { copy, type Language } from './i18n/copy.js';
 import { upsertWake, upsertWakes } from './status/wake-store.js';
+import { ApprovalChips, usePendingApprovals, waitingWakes } from './status/approval-chip.js';
 
 const PAGE = 200;
 const MAX_ALERTS = 50;
@@ -54,6 +55,8 @@ function Connected({
   const [conn, setConn] = useState<ConnectionState>(connection?.get() ?? 'open');
   const [error, setError] = useState<string | null>(null);
   const opener = useRef<HTMLElement | null>(null);
+  // issue 14: approvals waiting for the operator (status/approval-chip.tsx).
+  const approvals = usePendingApprovals(api);
   const language: Language = settings?.language ?? 'en';
   const target = view.kind === 'conversation' ? view.target : null;
 
@@ -252,6 +255,16 @@ function Connected({
               setInspecting(token);
             }}
             onDismissAlert={(id) => setDismissed((d) => new Set(d).add(id))}
+            waitingWakes={waitingWakes(approvals)}
+            approvalChips={
+              <ApprovalChips
+                api={api}
+                approvals={approvals}
+                wakeTargets={new Map([...wakes.values()].map((w) => [w.wakeToken, w.target]))}
+                target={view.target}
+                language={language}
+              />
+            }
           />
         )}
         {view.kind === 'agents' && (

@@ -1,4 +1,5 @@
 /** One conversation: title, virtualised messages, the one status area, then the composer (UI.md layout). */
+import type { ReactNode } from 'react';
 import type { Agent, Alert, Wake } from '../../../shared/api/contract.js';
 import type { MessageLog } from '../conversations/message-log.js';
 import type { Language } from '../i18n/copy.js';
@@ -15,6 +16,9 @@ export interface ConversationViewProps {
   readonly dismissed: ReadonlySet<string>;
   readonly agents: readonly Agent[];
   readonly language: Language;
+  /** issue 14: approval chips for the status area, and the wakes they stand for. */
+  readonly approvalChips?: ReactNode;
+  readonly waitingWakes?: ReadonlySet<string>;
   onLoadOlder(): void;
   onSend(content: string): Promise<string | null>;
   onOpenWake(wakeToken: string, opener: HTMLElement): void;
@@ -44,6 +48,8 @@ export function ConversationView(props: ConversationViewProps) {
         language={language}
         onOpenWake={props.onOpenWake}
         onDismissAlert={props.onDismissAlert}
+        approvalChips={props.approvalChips}
+        waitingWakes={props.waitingWakes}
       />
       <Composer key={target} target={target} agents={props.agents} language={language} onSend={props.onSend} />
     </section>

@@ -120,6 +120,18 @@ export function Sidebar({ conversations, agents, view, language, onSelect, onCre
             <span className="agent-state-text">
               ({a.demo ? t('agent.demo') : copy(language, `agent.state.${a.state}`)})
             </span>
+            {/* issue 14: the workspace and the permission policy (`full` carries a warning badge). */}
+            {a.permissions !== undefined && !a.demo && (
+              <span className={`agent-permissions permissions-${a.permissions}`} data-permissions={a.permissions}>
+                {a.permissions === 'full' ? '⚠ ' : ''}
+                {a.permissions}
+              </span>
+            )}
+            {a.cwd !== undefined && !a.demo && (
+              <span className="agent-cwd" title={a.cwd}>
+                {a.cwd}
+              </span>
+            )}
           </li>
         ))}
       </ul>
