@@ -31,6 +31,14 @@ describe('transport choice', () => {
       ok: true,
       value: { name: 'wakes.inspect', request: { wakeToken: 'w1' } },
     });
-    expect(Object.keys(bridge).sort()).toEqual(['agents', 'approvals', 'conversations', 'events', 'messages', 'settings', 'wakes']);
+    expect(Object.keys(bridge).sort()).toEqual([
+      'agents',
+      'approvals',
+      'conversations',
+      'events',
+      'messages',
+      'settings',
+      'wakes',
+    ]);
   });
 });
