@@ -2,6 +2,7 @@
  * One conversation: a header (title as a person reads it, a slot for tools such as search),
  * virtualised messages, the one status area, then the composer (UI.md layout; issue 17).
  */
+import type { ReactNode } from 'react';
 import type { Agent, Alert, Message, ThreadSummary, Wake } from '../../../shared/api/contract.js';
 import { conversationTitle } from '../conversations/conversation-title.js';
 import type { MessageLog } from '../conversations/message-log.js';
@@ -21,6 +22,9 @@ export interface ConversationViewProps {
   readonly language: Language;
   /** Threads under this conversation, by root message id. */
   readonly threads: ReadonlyMap<string, ThreadSummary>;
+  /** issue 14: approval chips for the status area, and the wakes they stand for. */
+  readonly approvalChips?: ReactNode;
+  readonly waitingWakes?: ReadonlySet<string>;
   onLoadOlder(): void;
   onSend(content: string): Promise<string | null>;
   onOpenWake(wakeToken: string, opener: HTMLElement): void;
@@ -78,6 +82,8 @@ export function ConversationView(props: ConversationViewProps) {
         language={language}
         onOpenWake={props.onOpenWake}
         onDismissAlert={props.onDismissAlert}
+        approvalChips={props.approvalChips}
+        waitingWakes={props.waitingWakes}
       />
       <Composer
         key={target}
