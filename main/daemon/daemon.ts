@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { merge, type Subscription } from 'rxjs';
+import { merge, skip, type Subscription } from 'rxjs';
 import type { Agent } from '../../shared/api/contract.js';
 import {
   LOCAL_CHANNEL,
@@ -257,11 +257,15 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     });
 
     // 6b. issue 14: approvals — durable; a restart cancels what the previous daemon left pending.
+    const currentAgent = (id: string): AgentConfig | undefined =>
+      source.config.agents.find((a) => a.id === id) ?? agentsById.get(id);
     const approvals = new ApprovalService({
       table: store.approvals,
       bus,
-      policyOf: (id) => agentsById.get(id) ?? { approvalTimeoutSeconds: 900, allow: [] },
-      persistRule: (id, rule) => addAllowRule(options.dataDir, id, rule),
+      // The rules as agentteam.json has them now (issue 17: it is watched), so a rule deleted by hand stops answering.
+      policyOf: (id) => currentAgent(id) ?? { approvalTimeoutSeconds: 900, allow: [] },
+      // `always`: a minimal, validated rewrite of that agent's `allow` through the config source.
+      persistRule: (id, rule) => addAllowRule(source, id, rule),
       log,
     });
     subs.push(approvals.changes$.subscribe((r) => out.approval(r)));
@@ -287,7 +291,15 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       readiness: readiness.readiness(a, agentState(a)),
       cwd: workspaceOf(a.cwd, options.dataDir),
       auth: a.auth,
+      // issue 14: the "always" rules as the file has them now (added by an answer or removed by hand).
+      allow: currentAgent(a.id)?.allow ?? a.allow,
     });
+    // A changed agentteam.json may have changed an agent's rules: the rows and details show the file.
+    subs.push(
+      source.state$.pipe(skip(1)).subscribe(() => {
+        for (const a of config.agents) out.agent(a, agentState(a), agentMore(a));
+      }),
+    );
     for (const agent of config.agents) {
       wakes.registerAgent({
         agentId: agent.id,

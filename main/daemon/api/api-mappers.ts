@@ -80,13 +80,14 @@ export function toPromptInput(p: PromptInputRecord): PromptInput {
 }
 
 /**
- * `more`: issue 15's readiness, workspace (absolute) and sign-in mode, when the caller knows them.
- * The permission policy and the "always" rules (issue 14) come from the agent's config itself.
+ * `more`: issue 15's readiness, workspace (absolute) and sign-in mode, and the "always" rules as
+ * agentteam.json has them now, when the caller knows them. The permission policy (issue 14) comes
+ * from the agent's config itself.
  */
 export function toAgent(
   a: AgentConfig,
   state: Agent['state'],
-  more: Partial<Pick<Agent, 'readiness' | 'cwd' | 'auth'>> = {},
+  more: Partial<Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'allow'>> = {},
 ): Agent {
   return {
     id: a.id,
