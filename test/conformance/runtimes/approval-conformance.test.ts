@@ -4,7 +4,8 @@
  * CLI's own permission question becomes a durable approval the operator answers. Allow → the file
  * exists and the reply arrives via message_send (reply_sent); deny → the command did not run, the
  * agent is told and replies; expiry → a deny the agent sees; a runtime restart cancels a pending
- * request; `read-only` → no approval, the CLI refuses the command itself.
+ * request (the wake then ends as every replaced process's does, §6.6); `read-only` → no approval,
+ * the CLI refuses the command itself.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -92,7 +93,7 @@ describe.each(RUNTIMES)('%s approvals (real CLI, fake model, permissions "ask")'
   );
 
   it(
-    'a runtime restart with a pending request cancels it (no chip left waiting) and the wake ends failed',
+    'a runtime restart with a pending request cancels it (no chip left waiting) and the wake ends by §6.6 (process replaced)',
     async () => {
       const wake = h.post('[[shell:touch crashed.txt]] And one more.', '#ap-restart');
       const asked = await h.approval((a) => a.status === 'pending' && a.wakeTokens.includes(wake));
@@ -100,8 +101,14 @@ describe.each(RUNTIMES)('%s approvals (real CLI, fake model, permissions "ask")'
       process.kill(h.inner.pid as number, 'SIGKILL');
       const cancelled = await h.approval((a) => a.id === asked.id && a.status === 'cancelled');
       expect(cancelled.reason).toMatch(/exited/);
+      // issue 16 (contract §6.6): a replaced process's runtime-visible wake ends by the ordinary rule
+      // (no_reply, detail process_replaced) and is recovered by a continuation — not failed for the crash.
       const done = await h.terminal(wake);
-      expect(done.status).toBe('failed');
+      expect({ status: done.status, reason: done.reason, detail: done.detail }).toEqual({
+        status: 'completed_without_visible_reply',
+        reason: 'no_reply',
+        detail: 'process_replaced',
+      });
       await ready;
       expect(existsSync(join(h.cwd, 'crashed.txt'))).toBe(false);
     },
