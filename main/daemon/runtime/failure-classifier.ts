@@ -20,7 +20,8 @@ const RULES: ReadonlyArray<readonly [RegExp, FailureReason]> = [
     'context_overflow',
   ],
   [
-    /\b(?:HTTP|status|api_error_status|statusCode)[\s:=]*[45]\d\d\b|API Error|api_error|server_error|internal server error/i,
+    // `invalid_request_error`: the OpenAI error body Codex forwards as is (codexErrorInfo "other", no HTTP status).
+    /\b(?:HTTP|status|api_error_status|statusCode)[\s:=]*[45]\d\d\b|API Error|api_error|server_error|invalid_request_error|internal server error/i,
     'provider_error',
   ],
   [/exited|signal SIG|terminated/i, 'cli_exited'],

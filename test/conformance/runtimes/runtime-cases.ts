@@ -65,7 +65,8 @@ export const RUNTIME_CASES: readonly RuntimeCase[] = [
     target: '#conf-error',
     text: '[[error400]] This request breaks the API.',
     status: 'failed',
-    reason: null,
+    // issue 15: every failure names its reason from one vocabulary; a model API refusal is the provider's.
+    reason: 'provider_error',
     finalChecks: 0,
     sends: 0,
   },

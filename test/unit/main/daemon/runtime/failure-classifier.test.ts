@@ -9,6 +9,11 @@ describe('classifyRuntimeFailure (issue 15)', () => {
     ['api_error_status 429: API Error: 429 rate_limit_error', 'provider_rate_limited'],
     ['Prompt is too long', 'context_overflow'],
     ['api_error_status 500: API Error: 500', 'provider_error'],
+    ['{"error":{"message":"bad","type":"invalid_request_error","code":null}}', 'provider_error'],
+    [
+      '{"error":{"message":"too long","type":"invalid_request_error","code":"context_length_exceeded"}}',
+      'context_overflow',
+    ],
     ['Could not start "claude" (spawn claude ENOENT).', 'cli_missing'],
     ['Claude Code exited during a turn (code 1, signal null)', 'cli_exited'],
     ['something odd', 'runtime_error'],
