@@ -28,6 +28,9 @@ async function editorSave(dataDir: string, text: string): Promise<void> {
 }
 
 async function openSettings(app: Page): Promise<void> {
+  // Narrow screens (issue 17): the sidebar, with its Settings entry, is a drawer opened from the header.
+  const drawer = app.getByRole('button', { name: /^Open conversations$|^打开会话列表$/ });
+  if (await drawer.isVisible()) await drawer.click();
   await app.getByRole('button', { name: /^Settings$|^设置$/ }).click();
   await expect(app.getByRole('heading', { name: /^Settings$|^设置$/, level: 1 })).toBeVisible();
 }
