@@ -48,6 +48,12 @@ export type ChannelSettings = z.infer<typeof ChannelSettingsSchema>;
 const LegacyVisibleReplyContract = z.unknown();
 
 export const PROMPT_LANGUAGES = ['en', 'zh-CN'] as const;
+
+/** An agent's permission policy (issue 14): `ask` routes what the CLI would ask a person to the operator. */
+export const PERMISSION_POLICIES = ['ask', 'read-only', 'auto-edit', 'full'] as const;
+export type PermissionPolicy = (typeof PERMISSION_POLICIES)[number];
+/** The policy of an agent whose config names none. */
+export const DEFAULT_PERMISSION_POLICY: PermissionPolicy = 'ask';
 export type PromptLanguage = (typeof PROMPT_LANGUAGES)[number];
 
 export const AgentConfigSchema = z.strictObject({
@@ -70,6 +76,14 @@ export const AgentConfigSchema = z.strictObject({
   language: z.enum(PROMPT_LANGUAGES).default('en'),
   /** issue 15: `cli-login` reuses the person's existing CLI sign-in (credential material only); `env` uses only keys in `env`. */
   auth: z.enum(AUTH_MODES).default('cli-login'),
+  // --- issue 14: workspace and permissions (DESIGN.md "Agent config beyond the first version") ---
+  /** What the runtime's own tools may do; mapped onto each CLI's native mechanism (runtime/*-permissions). */
+  permissions: z.enum(PERMISSION_POLICIES).default(DEFAULT_PERMISSION_POLICY),
+  /** An unanswered approval is answered deny (with a reason the agent sees) after this long. */
+  approvalTimeoutSeconds: z.number().int().min(1).max(604_800).default(900),
+  /** Operator "always" rules, exactly as shown when allowed (e.g. `Bash(npm test)`); revocable by editing. */
+  allow: z.array(z.string().min(1).max(2000)).default([]),
+  // --- end issue 14 ---
   visibleReplyContract: LegacyVisibleReplyContract.optional(),
   visible_reply_contract_enabled: z.unknown().optional(),
 });

@@ -7,7 +7,7 @@
  */
 import { Notification } from 'electron';
 import { filter, type Observable, type Subscription } from 'rxjs';
-import type { Alert, ApiEvent } from '../../shared/api/contract.js';
+import type { Alert, ApiEvent, Approval } from '../../shared/api/contract.js';
 import type { PromptLanguage } from '../../shared/config.js';
 
 /** Alert kinds that become OS notifications. */
@@ -35,6 +35,14 @@ export function notificationFor(alert: Alert, language: PromptLanguage): Notific
   if (!(NOTIFIED_ALERT_KINDS as readonly string[]).includes(alert.kind)) return null;
   const body = COPY[language][alert.kind as NotifiedKind];
   return { title: alert.target === null ? 'AgentTeam' : `AgentTeam · ${alert.target}`, body };
+}
+
+/** issue 14: a new approval request (UI.md "waiting for an approval"); null once it is settled. Pure. */
+export function approvalNotificationFor(approval: Approval, language: PromptLanguage): NotificationContent | null {
+  if (approval.status !== 'pending') return null;
+  const body =
+    language === 'zh-CN' ? `✋ 等待你的批准：${approval.summary}` : `✋ Waiting for your approval: ${approval.summary}`;
+  return { title: `AgentTeam · ${approval.agentName}`, body };
 }
 
 export interface AlertNotifierOptions {
@@ -66,6 +74,23 @@ export function startAlertNotifier(options: AlertNotifierOptions): { dispose(): 
       notification.on('close', () => shown.delete(notification));
       notification.show();
     });
+  // issue 14: an approval waits for the person: notify it once, when it is asked.
+  subscription.add(
+    options.events$
+      .pipe(filter((e): e is Extract<ApiEvent, { name: 'approval.updated' }> => e.name === 'approval.updated'))
+      .subscribe(({ payload: approval }) => {
+        const content = supported ? approvalNotificationFor(approval, options.language()) : null;
+        if (content === null) return;
+        const notification = new Notification({ title: content.title, body: content.body, urgency: 'critical' });
+        shown.add(notification);
+        notification.on('click', () => {
+          shown.delete(notification);
+          options.focusWake(approval.wakeTokens[0] ?? null);
+        });
+        notification.on('close', () => shown.delete(notification));
+        notification.show();
+      }),
+  );
   return {
     dispose() {
       subscription.unsubscribe();

@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
-import { merge, type Subscription } from 'rxjs';
+import { merge, skip, type Subscription } from 'rxjs';
 import type { Agent } from '../../shared/api/contract.js';
 import {
   LOCAL_CHANNEL,
@@ -21,6 +21,8 @@ import {
 } from '../../shared/config.js';
 import { targetKey } from '../../shared/target.js';
 import { Alerts } from './alerts/alerts.js';
+import { ApprovalService } from './approvals/approval-service.js';
+import { addAllowRule } from './config/allow-rules.js';
 import { toAgent } from './api/api-mappers.js';
 import { createDaemonApi } from './api/daemon-api.js';
 import { HookBus } from './bus/hook-bus.js';
@@ -39,13 +41,13 @@ import { compileThreadContract } from './prompt/thread-contract.js';
 import { sendSurfaceFor } from './prompt/tool-names.js';
 import { projectRoot } from './project-root.js';
 import { createRuntimeAdapter, type RuntimeDeps } from './runtime/runtime-factory.js';
+import { workspaceOf } from './runtime/workspace.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import type { PersonProfile } from './runtime/auth/person-profile.js';
 import { probeAgent } from './runtime/readiness.js';
 import { DEFAULT_RESTART_POLICY } from './runtime/supervisor.js';
 import { AgentReadinessService } from './services/agent-readiness.js';
 import { SEND_REFUSAL_CODES, type SendRefusalCode } from '../../shared/wake-status.js';
-import { isAbsolute, resolve } from 'node:path';
 import { AgentSession, type MadeAdapter } from './services/agent-session.js';
 import { ApiEvents } from './services/api-events.js';
 import { CommunicationService, ReplyFrontiers } from './services/communication-service.js';
@@ -264,6 +266,22 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       log,
     });
 
+    // 6b. issue 14: approvals — durable; a restart cancels what the previous daemon left pending.
+    const currentAgent = (id: string): AgentConfig | undefined =>
+      source.config.agents.find((a) => a.id === id) ?? agentsById.get(id);
+    const approvals = new ApprovalService({
+      table: store.approvals,
+      bus,
+      // The rules as agentteam.json has them now (issue 17: it is watched), so a rule deleted by hand stops answering.
+      policyOf: (id) => currentAgent(id) ?? { approvalTimeoutSeconds: 900, allow: [] },
+      // `always`: a minimal, validated rewrite of that agent's `allow` through the config source.
+      persistRule: (id, rule) => addAllowRule(source, id, rule),
+      log,
+    });
+    subs.push(approvals.changes$.subscribe((r) => out.approval(r)));
+    const staleApprovals = approvals.cancelStale();
+    if (staleApprovals > 0) log.info('approvals cancelled by the restart', { count: staleApprovals });
+
     // 7. One session per agent: its wakes restored, its runtime built around the session's host and started.
     const root = projectRoot();
     const agentState = (a: AgentConfig): Agent['state'] => sessions.get(a.id)?.state ?? 'crashed';
@@ -281,11 +299,17 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     });
     const agentMore = (a: AgentConfig) => ({
       readiness: readiness.readiness(a, agentState(a)),
-      cwd: isAbsolute(a.cwd) ? a.cwd : resolve(options.dataDir, a.cwd),
+      cwd: workspaceOf(a.cwd, options.dataDir),
       auth: a.auth,
-      // The approvals work adds `permissions` to the agent config; until then agents are read-only.
-      permissions: (a as { readonly permissions?: string }).permissions ?? 'read-only',
+      // issue 14: the "always" rules as the file has them now (added by an answer or removed by hand).
+      allow: currentAgent(a.id)?.allow ?? a.allow,
     });
+    // A changed agentteam.json may have changed an agent's rules: the rows and details show the file.
+    subs.push(
+      source.state$.pipe(skip(1)).subscribe(() => {
+        for (const a of config.agents) out.agent(a, agentState(a), agentMore(a));
+      }),
+    );
     for (const agent of config.agents) {
       wakes.registerAgent({
         agentId: agent.id,
@@ -297,6 +321,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       });
       const session = new AgentSession({
         agentId: agent.id,
+        approvals,
         lifecycle: wakes,
         bus,
         log,
@@ -353,6 +378,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       conversations,
       agents: () => config.agents.map((a) => toAgent(a, agentState(a), agentMore(a))),
       checkAgents: (agentId) => readiness.check(agentId),
+      approvals,
       agentName,
       settings: () => settings.current,
       updateSettings: (patch) => settings.update(patch),
@@ -364,6 +390,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       (stopping ??= (async () => {
         // Reverse order: runtimes (no orphans), MCP, timers, streams, then the store.
         await Promise.allSettled([...sessions.values()].map((s) => s.stop()));
+        approvals.dispose();
         await mcp?.close();
         telegram?.stop();
         beaconRouter?.stop();

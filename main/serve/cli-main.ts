@@ -7,8 +7,10 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { readinessFix, readinessLabel } from '../../shared/agent-readiness.js';
 import type { Agent, ApiResult, Message, Wake } from '../../shared/api/contract.js';
+import { DEFAULT_PERMISSION_POLICY } from '../../shared/config.js';
 import { parseTarget } from '../../shared/target.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
+import { ApprovalUsageError, answerCommand, approvalsCommand } from './approvals-cli.js';
 import { connectDaemon, type DaemonClient } from './daemon-client.js';
 import { defaultDataDir } from './default-data-dir.js';
 import {
@@ -244,7 +246,8 @@ export function agentJson(a: Agent) {
     fix: readinessFix(state, 'en', { runtime: a.runtime, auth, restart: r?.restart ?? null }),
     cliVersion: r?.cliVersion ?? null,
     cwd: a.cwd ?? null,
-    permissions: a.permissions ?? 'read-only',
+    // The daemon always sends the config's policy; an older producer that does not means the default.
+    permissions: a.permissions ?? DEFAULT_PERMISSION_POLICY,
   };
 }
 
@@ -310,12 +313,19 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
         return await agentCommand(rest, { io });
       case 'agents':
         return await agentsCommand(rest, io);
+      // issue 14: the operator's approvals
+      case 'approvals':
+        return await approvalsCommand(rest, io);
+      case 'approve':
+        return await answerCommand('allow', rest, io);
+      case 'deny':
+        return await answerCommand('deny', rest, io);
       default:
         io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
         return 2;
     }
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof ApprovalUsageError) {
       io.err(`agentteam ${command}: ${err.message}; run "agentteam --help".`);
       return 2;
     }
@@ -330,5 +340,8 @@ const USAGE_TEXT = `Usage:
   agentteam wakes [--data-dir DIR] --json [--target T] [--limit N]    one JSON array, one object per wake
   agentteam messages [--data-dir DIR] --target '#general' --json [--limit N]
   agentteam agents [--data-dir DIR] [--json] [--check]   each agent's runtime, readiness and the fix (--check: re-check now)
+  agentteam approvals [--data-dir DIR] [--json]    what agents asked the operator (pending, allowed, denied, expired, cancelled)
+  agentteam approve [--data-dir DIR] ID [--scope once|session|always]
+  agentteam deny [--data-dir DIR] ID [--reason TEXT]
 ${AGENT_USAGE}
 --data-dir defaults to the app's data folder`;

@@ -39,6 +39,7 @@ import {
 } from './conversations/read-markers.js';
 import { copy, type Language } from './i18n/copy.js';
 import { upsertWake, upsertWakes } from './status/wake-store.js';
+import { ApprovalChips, usePendingApprovals, waitingWakes } from './status/approval-chip.js';
 
 const PAGE = 200;
 const MAX_ALERTS = 50;
@@ -98,7 +99,15 @@ function Connected({
   const [conn, setConn] = useState<ConnectionState>(connection?.get() ?? 'open');
   const [error, setError] = useState<string | null>(null);
   const opener = useRef<HTMLElement | null>(null);
+  // issue 14: approvals waiting for the operator (status/approval-chip.tsx).
+  const approvals = usePendingApprovals(api);
   const language: Language = settings?.language ?? 'en';
+  const waiting = useMemo(() => waitingWakes(approvals), [approvals]);
+  const wakeTargets = useMemo(() => new Map([...wakes.values()].map((w) => [w.wakeToken, w.target])), [wakes]);
+  /** The approval chips of one status area: the conversation's, or the open thread's (issue 14). */
+  const approvalChipsFor = (chipTarget: string) => (
+    <ApprovalChips api={api} approvals={approvals} wakeTargets={wakeTargets} target={chipTarget} language={language} />
+  );
   const target = view.kind === 'conversation' ? view.target : null;
 
   useEffect(() => {
@@ -478,6 +487,8 @@ function Connected({
               drawerOpener.current = el;
               setDrawerOpen(true);
             }}
+            waitingWakes={waiting}
+            approvalChips={approvalChipsFor(view.target)}
           />
         )}
         {view.kind !== 'conversation' && (
@@ -546,6 +557,8 @@ function Connected({
           onOpenWake={openWake}
           onDismissAlert={dismissAlert}
           onClose={closeThread}
+          waitingWakes={waiting}
+          approvalChips={approvalChipsFor(threadOpen)}
         />
       )}
       {inspecting !== null && (

@@ -23,6 +23,8 @@ export const API_CALL_NAMES = [
   'telegram.status',
   'telegram.addBinding',
   'telegram.removeBinding',
+  'approvals.list',
+  'approvals.answer',
 ] as const;
 
 /** Every event pushed from the daemon to the renderer. */
@@ -33,6 +35,7 @@ export const API_EVENT_NAMES = [
   'agent.updated',
   'wake.focusRequested',
   'settings.changed',
+  'approval.updated',
 ] as const;
 
 export type ApiCallName = (typeof API_CALL_NAMES)[number];

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { AUTH_MODES, READINESS_STATES } from '../agent-readiness.js';
-import { ChannelSettingsSchema, PROMPT_LANGUAGES } from '../config.js';
+import { APPROVAL_DECISIONS, APPROVAL_KINDS, APPROVAL_SCOPES, APPROVAL_STATUSES } from '../approvals.js';
+import { ChannelSettingsSchema, PERMISSION_POLICIES, PROMPT_LANGUAGES } from '../config.js';
 import { RUNTIMES, WAKE_STATUSES } from '../wake-status.js';
 import type { ApiCallName, ApiEventName } from './api-names.js';
 
@@ -137,11 +138,40 @@ const AgentSchema = z.object({
   demo: z.boolean(),
   /** issue 15 (optional so older producers still parse). */
   readiness: AgentReadinessSchema.optional(),
-  /** The agent's workspace, absolute. */
+  /** The agent's workspace: its resolved absolute `cwd` (issue 14 validates it at start). */
   cwd: z.string().optional(),
   auth: z.enum(AUTH_MODES).optional(),
-  /** From the agent's config when set (approvals), else `read-only`. */
-  permissions: z.string().optional(),
+  // --- issue 14 ---
+  // Optional so older doubles of the contract stay valid; the daemon always sends them.
+  /** The agent's permission policy (config key, default `ask`). */
+  permissions: z.enum(PERMISSION_POLICIES).optional(),
+  /** The operator's "always" rules, exactly as shown when allowed (e.g. `Bash(npm test)`). */
+  allow: z.array(z.string()).optional(),
+});
+
+/** issue 14: a runtime's permission question, asked of the operator (shared/approvals.ts). */
+const ApprovalSchema = z.object({
+  id: z.string(),
+  agentId: z.string(),
+  agentName: z.string(),
+  runtime: z.string(),
+  /** The wakes of the turn that asked (the chip shows on them). */
+  wakeTokens: z.array(z.string()),
+  kind: z.enum(APPROVAL_KINDS),
+  tool: z.string(),
+  /** One line: the command line, or the file path with added/removed line counts. */
+  summary: z.string(),
+  /** The full command or diff: shown escaped, never rendered as HTML. */
+  detail: z.string(),
+  /** What "always" records in the agent's `allow` list. */
+  rule: z.string(),
+  status: z.enum(APPROVAL_STATUSES),
+  scope: z.enum(APPROVAL_SCOPES).nullable(),
+  /** A deny's reason, as the agent reads it. */
+  reason: z.string().nullable(),
+  createdAt: Iso,
+  expiresAt: Iso,
+  answeredAt: Iso.nullable(),
 });
 
 const AlertSchema = z.object({
@@ -329,6 +359,27 @@ export const apiCalls = {
     TelegramStatusSchema,
   ),
   'telegram.removeBinding': call(z.object({ chatId: TelegramChatIdRequest }).strict(), TelegramStatusSchema),
+  // --- issue 14: approvals, answered only from the operator's surfaces (never MCP) ---
+  'approvals.list': call(
+    z
+      .object({
+        status: z.enum(APPROVAL_STATUSES).optional(),
+        limit: z.number().int().min(1).max(1000).optional(),
+      })
+      .strict(),
+    z.array(ApprovalSchema),
+  ),
+  'approvals.answer': call(
+    z
+      .object({
+        id: z.string().min(1).max(100),
+        decision: z.enum(APPROVAL_DECISIONS),
+        scope: z.enum(APPROVAL_SCOPES).optional(),
+        reason: z.string().max(2000).optional(),
+      })
+      .strict(),
+    ApprovalSchema,
+  ),
 } as const satisfies Record<ApiCallName, CallSchemas>;
 
 /** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
@@ -344,6 +395,8 @@ export const apiEvents = {
   'wake.focusRequested': z.object({ wakeToken: z.string() }),
   /** issue 17: agentteam.json changed on disk (or its edit could not be used), or the settings were saved. */
   'settings.changed': SettingsSchema,
+  /** issue 14: an approval was asked or settled. */
+  'approval.updated': ApprovalSchema,
 } as const satisfies Record<ApiEventName, z.ZodType>;
 
 export type ApiRequest<K extends ApiCallName> = z.input<(typeof apiCalls)[K]['request']>;
@@ -360,6 +413,7 @@ export type WakeEvent = z.infer<typeof WakeEventSchema>;
 export type PromptInput = z.infer<typeof PromptInputSchema>;
 export type Agent = z.infer<typeof AgentSchema>;
 export type AgentReadiness = z.infer<typeof AgentReadinessSchema>;
+export type Approval = z.infer<typeof ApprovalSchema>;
 export type Alert = z.infer<typeof AlertSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;
 export type TelegramStatus = z.infer<typeof TelegramStatusSchema>;
@@ -371,6 +425,8 @@ export const API_ERROR_CODES = [
   'unknown_target',
   'unknown_wake',
   'unknown_message',
+  'unknown_approval',
+  'approval_settled',
   'content_too_large',
   'forbidden_sender',
   'unknown_call',

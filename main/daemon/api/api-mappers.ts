@@ -2,9 +2,18 @@
  * Store records → the shapes of the shared API contract (shared/api/contract.ts). Pure.
  * Wake failure details pass through as stored: bounded, never runtime text (contract §6.5).
  */
-import type { Agent, Conversation, Message, PromptInput, Wake, WakeEvent } from '../../../shared/api/contract.js';
+import type {
+  Agent,
+  Approval,
+  Conversation,
+  Message,
+  PromptInput,
+  Wake,
+  WakeEvent,
+} from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
 import type {
+  ApprovalRecord,
   ConversationRecord,
   MessageRecord,
   PromptInputRecord,
@@ -70,11 +79,47 @@ export function toPromptInput(p: PromptInputRecord): PromptInput {
   };
 }
 
-/** `more`: issue 15's readiness, workspace, sign-in mode and permissions, when the caller knows them. */
+/**
+ * `more`: issue 15's readiness, workspace (absolute) and sign-in mode, and the "always" rules as
+ * agentteam.json has them now, when the caller knows them. The permission policy (issue 14) comes
+ * from the agent's config itself.
+ */
 export function toAgent(
   a: AgentConfig,
   state: Agent['state'],
-  more: Partial<Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'permissions'>> = {},
+  more: Partial<Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'allow'>> = {},
 ): Agent {
-  return { id: a.id, name: a.name, runtime: a.runtime, model: a.model, state, demo: a.runtime === 'demo', ...more };
+  return {
+    id: a.id,
+    name: a.name,
+    runtime: a.runtime,
+    model: a.model,
+    state,
+    demo: a.runtime === 'demo',
+    cwd: a.cwd,
+    permissions: a.permissions,
+    allow: [...a.allow],
+    ...more,
+  };
+}
+
+export function toApproval(r: ApprovalRecord, agentName: string): Approval {
+  return {
+    id: r.id,
+    agentId: r.agentId,
+    agentName,
+    runtime: r.runtime,
+    wakeTokens: [...r.wakeTokens],
+    kind: r.kind,
+    tool: r.tool,
+    summary: r.summary,
+    detail: r.detail,
+    rule: r.rule,
+    status: r.status,
+    scope: r.scope,
+    reason: r.reason,
+    createdAt: r.createdAt,
+    expiresAt: r.expiresAt,
+    answeredAt: r.answeredAt,
+  };
 }

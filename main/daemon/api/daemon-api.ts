@@ -5,12 +5,13 @@
  */
 import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
+import type { ApprovalService } from '../approvals/approval-service.js';
 import type { ConversationService } from '../services/conversation-service.js';
 import type { TelegramService } from '../telegram/telegram-service.js';
 import type { Store } from '../store/index.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
-import { toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
+import { toApproval, toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
 
 export interface DaemonApiDeps {
   readonly store: Store;
@@ -27,6 +28,8 @@ export interface DaemonApiDeps {
   }) => Settings;
   /** The Telegram channel (issue 18): health and bindings for the Settings page. */
   readonly telegram: Pick<TelegramService, 'status' | 'bindings'>;
+  /** issue 14: answered only through this API (IPC gate, token WebSocket, CLI); MCP has no such tool. */
+  readonly approvals?: ApprovalService;
 }
 
 const DEFAULT_PAGE = 100;
@@ -36,6 +39,10 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     const parsed = parseTarget(text);
     if (!parsed.ok) throw new ApiError('invalid_target', parsed.error.message);
     return parsed.key;
+  };
+  const approvals = (): ApprovalService => {
+    if (d.approvals === undefined) throw new ApiError('unavailable', 'This daemon does not handle approvals.');
+    return d.approvals;
   };
   return {
     'conversations.list': async () => d.store.listConversations().map(toConversation),
@@ -98,6 +105,14 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     'telegram.removeBinding': async ({ chatId }) => {
       d.telegram.bindings.remove(chatId);
       return d.telegram.status();
+    },
+    'approvals.list': async ({ status, limit }) =>
+      approvals()
+        .list({ ...(status ? { status } : {}), ...(limit ? { limit } : {}) })
+        .map((r) => toApproval(r, d.agentName(r.agentId))),
+    'approvals.answer': async ({ id, decision, scope, reason }) => {
+      const r = approvals().answer(id, decision, scope ?? 'once', reason);
+      return toApproval(r, d.agentName(r.agentId));
     },
   };
 }

@@ -21,6 +21,7 @@ export class HookBus {
     'delivery.result': new Subject(),
     'turn.end': new Subject(),
     'runtime.local': new Subject(),
+    'approval.wait': new Subject(),
   };
 
   readonly turnStart$: Observable<HookEventMap['turn.start']> = this.subjects['turn.start'].asObservable();
@@ -34,6 +35,9 @@ export class HookBus {
   readonly turnEnd$: Observable<HookEventMap['turn.end']> = this.subjects['turn.end'].asObservable();
   /** Tool calls, local text (counts only), runtime errors: never operator-visible. */
   readonly runtimeLocal$: Observable<HookEventMap['runtime.local']> = this.subjects['runtime.local'].asObservable();
+
+  /** issue 14: a turn waits for the operator's approval, or no longer does (pauses the silence watchdog). */
+  readonly approvalWait$: Observable<HookEventMap['approval.wait']> = this.subjects['approval.wait'].asObservable();
 
   /** The stream of one hook. */
   on<K extends HookName>(name: K): Observable<HookEventMap[K]> {

@@ -87,6 +87,16 @@ export type RuntimeLocalEvent =
   | { readonly turnId: string; readonly kind: 'local_text'; readonly bytes: number; readonly runes: number }
   | { readonly turnId: string; readonly kind: 'error'; readonly code: string };
 
+/**
+ * issue 14: a turn waits for the operator's approval (`waiting: true`) or no longer does. The wait
+ * is operator-visible (the chip asks them), so the silence watchdog pauses its clock meanwhile.
+ */
+export interface ApprovalWaitEvent {
+  readonly turnId: string;
+  readonly agentId: string;
+  readonly waiting: boolean;
+}
+
 /** Every bus event by hook name. */
 export interface HookEventMap {
   'turn.start': TurnStartEvent;
@@ -95,6 +105,7 @@ export interface HookEventMap {
   'delivery.result': DeliveryResultEvent;
   'turn.end': TurnEndEvent;
   'runtime.local': RuntimeLocalEvent;
+  'approval.wait': ApprovalWaitEvent;
 }
 
 export type HookName = keyof HookEventMap;
@@ -105,4 +116,5 @@ export const HOOK_NAMES: readonly HookName[] = [
   'delivery.result',
   'turn.end',
   'runtime.local',
+  'approval.wait',
 ];

@@ -7,8 +7,9 @@
  * - An edit that does not load keeps the last valid configuration in effect and is reported as
  *   `error` (the same file/JSON path/expectation message as at start) until the file is fixed;
  *   nothing is silently overridden and the file is never rewritten to "repair" it.
- * - `write()` is the UI's way in: a minimal rewrite of the keys it changed (json-edit.ts),
- *   refused while the file holds an unusable edit, validated before it touches the disk, atomic.
+ * - `write()` is the UI's way in (and an operator's "always" approval's, issue 14): a minimal
+ *   rewrite of the keys it changed (json-edit.ts), refused while the file holds an unusable edit,
+ *   validated before it touches the disk, atomic.
  */
 import { closeSync, fsyncSync, openSync, renameSync, statSync, watch, writeSync, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
@@ -98,14 +99,16 @@ export class ConfigSource {
    * Writes values into agentteam.json, changing only their keys, then reloads it. Refused (nothing
    * written) while the file holds an edit that cannot be used: the person's text is never replaced.
    */
-  write(edits: readonly JsonEdit[]): void {
-    if (edits.length === 0) return;
+  write(edits: readonly JsonEdit[] | ((fresh: Config) => readonly JsonEdit[])): void {
     const fresh = loadConfig(this.dataDir, { log: quietLog });
     if (!fresh.ok)
       throw new ApiError(
         'config_invalid',
         `${fresh.error.message}\nNothing was saved: fix agentteam.json first (the last valid configuration stays in effect).`,
       );
+    // A function computes its edits from the file as it is now (e.g. an agent's index: issue 14).
+    if (typeof edits === 'function') edits = edits(fresh.config);
+    if (edits.length === 0) return;
     const base = fresh.exists ? fresh.text : '{}\n';
     const text = applyJsonEdits(base, edits);
     // A last check before the disk: the rewritten file must load exactly like any other edit.
@@ -116,7 +119,7 @@ export class ConfigSource {
         `The change does not fit agentteam.json: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}.`,
       );
     writeAtomic(fresh.file, text);
-    this.log.info('config: saved settings from the UI to agentteam.json', {
+    this.log.info('config: saved to agentteam.json', {
       file: fresh.file,
       paths: edits.map((e) => e.path.join('.')),
     });

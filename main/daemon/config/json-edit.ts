@@ -7,9 +7,12 @@
  * The text must already be valid JSON (the caller parsed it); a BOM is kept.
  */
 
-/** One value to set at a path of object keys, e.g. `['channels', 'local', 'silenceWatchdog', 'thresholdSeconds']`. */
+/**
+ * One value to set at a path of object keys, e.g. `['channels', 'local', 'silenceWatchdog', 'thresholdSeconds']`;
+ * a number steps into an existing array element (issue 14: `['agents', 0, 'allow']`).
+ */
 export interface JsonEdit {
-  readonly path: readonly string[];
+  readonly path: readonly (string | number)[];
   readonly value: unknown;
 }
 
@@ -24,7 +27,7 @@ interface Member {
 }
 type Node =
   | (Span & { readonly kind: 'object'; readonly members: readonly Member[] })
-  | (Span & { readonly kind: 'array' })
+  | (Span & { readonly kind: 'array'; readonly items: readonly Node[] })
   | (Span & { readonly kind: 'scalar' });
 
 /** Applies the edits in order; each one re-reads the text the previous one produced. */
@@ -41,22 +44,38 @@ function applyOne(text: string, edit: JsonEdit): string {
   const style = detectStyle(text);
   let node: Node = root;
   for (let i = 0; i < edit.path.length; i++) {
-    const key = edit.path[i] as string;
+    const key = edit.path[i] as string | number;
+    if (typeof key === 'number') {
+      // Array elements are only stepped into (never inserted): the path names one that exists.
+      const item: Node | undefined = node.kind === 'array' ? node.items[key] : undefined;
+      if (item === undefined) throw new Error(`json-edit: ${edit.path.slice(0, i + 1).join('.')} does not exist`);
+      if (i === edit.path.length - 1) {
+        return replaceValue(text, item, render(edit.value, lineIndent(text, item.start), style));
+      }
+      node = item;
+      continue;
+    }
     if (node.kind !== 'object') throw new Error(`json-edit: ${edit.path.slice(0, i).join('.')} is not an object`);
     const member: Member | undefined = node.members.findLast((m) => m.key === key);
     if (member === undefined) {
       const rest = edit.path.slice(i + 1);
+      if (rest.some((k) => typeof k === 'number'))
+        throw new Error(`json-edit: ${edit.path.slice(0, i + 1).join('.')} does not exist`);
       const value = rest.reduceRight<unknown>((v, k) => ({ [k]: v }), edit.value);
       return insertMember(text, node, key, value, style);
     }
     if (i === edit.path.length - 1) {
-      const indent = lineIndent(text, member.keySpan.start);
-      const rendered = render(edit.value, indent, style);
-      return text.slice(0, member.value.start) + rendered + text.slice(member.value.end);
+      return replaceValue(text, member.value, render(edit.value, lineIndent(text, member.keySpan.start), style));
     }
     node = member.value;
   }
   return text;
+}
+
+/** Replaces a value's text; a value written on one line stays on one line (e.g. `"allow": ["Bash(ls)"]`). */
+function replaceValue(text: string, at: Span, rendered: string): string {
+  const oneLined = text.slice(at.start, at.end).includes('\n') ? rendered : oneLine(JSON.parse(rendered));
+  return text.slice(0, at.start) + oneLined + text.slice(at.end);
 }
 
 interface Style {
@@ -161,13 +180,14 @@ export function parseSpans(text: string): Node {
     }
     if (c === '[') {
       i++;
+      const items: Node[] = [];
       ws();
       if (text[i] === ']') {
         i++;
-        return { kind: 'array', start, end: i };
+        return { kind: 'array', start, end: i, items };
       }
       for (;;) {
-        value();
+        items.push(value());
         ws();
         if (text[i] === ',') {
           i++;
@@ -175,7 +195,7 @@ export function parseSpans(text: string): Node {
         }
         if (text[i] === ']') {
           i++;
-          return { kind: 'array', start, end: i };
+          return { kind: 'array', start, end: i, items };
         }
         fail('"," or "]"');
       }

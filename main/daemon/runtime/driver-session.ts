@@ -6,6 +6,7 @@
 import type { SchedulerLike } from 'rxjs';
 import type { FailureReason } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
+import type { ApprovalAnswer, ApprovalAsk } from './approval-port.js';
 import type { RuntimeProcess } from './runtime-process.js';
 
 /** The wire's turn facts, in runtime-neutral words. Local text is reduced to counts by the skeleton (contract §6.5). */
@@ -49,6 +50,11 @@ export interface DriverContext {
    * let the turn end) and resolves whether it was written.
    */
   askInTurn(answer: (finalCheck: string | null) => Promise<boolean>): Promise<void>;
+  /**
+   * issue 14: a permission question of the runtime (what the CLI would ask a person) goes to the
+   * operator; resolves with their answer (or an expiry / restart deny). Never decided by a driver.
+   */
+  askApproval(ask: ApprovalAsk): Promise<ApprovalAnswer>;
 }
 
 /** One open session on one process. */

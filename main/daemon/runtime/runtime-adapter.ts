@@ -8,6 +8,7 @@
  */
 import type { Observable } from 'rxjs';
 import type { FailureReason, RuntimeKind } from '../../../shared/wake-status.js';
+import type { ApprovalHost } from './approval-port.js';
 
 export type RuntimeEvent =
   /** The runtime accepted its session and can take deliveries. */
@@ -58,6 +59,8 @@ export interface TurnBoundaryHost {
    * alone decides (one final-check per row, contract §6.4); the adapter only injects.
    */
   onTurnBoundary(): Promise<string | null>;
+  /** issue 14: the runtime's permission questions, answered by the operator (approval-port.ts). */
+  readonly requestApproval?: ApprovalHost['requestApproval'];
 }
 
 export type StartResult =

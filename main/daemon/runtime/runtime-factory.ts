@@ -22,6 +22,7 @@ import type { RuntimeDriver } from './runtime-driver.js';
 import type { RuntimePidRecorder } from './runtime-pids.js';
 import { fileSessionStore, type RuntimeSessionStore } from './runtime-session-store.js';
 import { RuntimeSkeleton } from './runtime-skeleton.js';
+import { checkWorkspace, workspaceOf } from './workspace.js';
 
 export interface RuntimeDeps {
   /** From `AgentteamMcpServer.issueToken(agent.id)`. */
@@ -46,7 +47,7 @@ export interface RuntimeDeps {
 
 export type RuntimeAdapterResult =
   | { readonly ok: true; readonly adapter: RuntimeAdapter }
-  | { readonly ok: false; readonly code: 'runtime_unsupported'; readonly message: string };
+  | { readonly ok: false; readonly code: 'runtime_unsupported' | 'workspace_invalid'; readonly message: string };
 
 /** Per-agent runtime directory (HOME, config dirs, stored session). */
 export function runtimeDirOf(dataDir: string, agentId: string): string {
@@ -61,6 +62,9 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
       adapter: new DemoRuntime({ agentId: agent.id, mcp: deps.mcp, host: deps.host, env: agent.env, ...log }),
     };
   const runtimeDir = runtimeDirOf(deps.dataDir, agent.id);
+  // issue 14: the workspace is checked before anything starts (a clear error, nothing spawned).
+  const invalid = checkWorkspace(agent.id, workspaceOf(agent.cwd, deps.dataDir));
+  if (invalid !== null) return { ok: false, code: 'workspace_invalid', message: invalid };
   return {
     ok: true,
     adapter: new RuntimeSkeleton({
@@ -106,6 +110,7 @@ function driverFor(
       threadContract: deps.threadContractText ?? null,
       auth: agent.auth,
       ...(deps.person === undefined ? {} : { person: deps.person }),
+      permissions: agent.permissions,
     });
   const common = {
     agentId: agent.id,
@@ -116,6 +121,7 @@ function driverFor(
     home: join(runtimeDir, 'home'),
     mcp: { url: deps.mcp.url, token: deps.mcp.token },
     model,
+    permissions: agent.permissions,
   };
   // issue 15: the person's login file is linked in (cli-login), never copied (auth/*.ts).
   const person = deps.person ?? currentPersonProfile();

@@ -28,6 +28,7 @@ import { LOCAL_CHANNEL } from '../../../shared/config.js';
 import type { HookBus } from '../bus/hook-bus.js';
 import type { FailureReason } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
+import type { ApprovalAnswer, ApprovalAsk } from '../runtime/approval-port.js';
 import type { RuntimeAdapter, RuntimeEventEnvelope, TurnBoundaryHost } from '../runtime/runtime-adapter.js';
 import type { RecoveryCause, RecoveryFrontier } from '../wake/pending-delivery.js';
 import type { FinalCheckInjection, WakeDelivery, WakeLifecycle } from '../wake/wake-lifecycle.js';
@@ -65,8 +66,19 @@ export interface AgentSessionPorts {
   onRestart?(attempt: number | null): void;
 }
 
+/** issue 14: where the runtime's permission questions go (approvals/approval-service.ts). */
+export interface AgentApprovals {
+  request(
+    origin: { agentId: string; runtime: string; turnId: string | null; wakeTokens: readonly string[] },
+    ask: ApprovalAsk,
+  ): Promise<ApprovalAnswer>;
+  cancelAgent(agentId: string, reason: string): void;
+}
+
 export interface AgentSessionOptions {
   readonly agentId: string;
+  /** issue 14: the approval service; without it every permission question is denied with a reason. */
+  readonly approvals?: AgentApprovals;
   readonly lifecycle: WakeLifecycle;
   readonly bus: HookBus;
   readonly ports: AgentSessionPorts;
@@ -99,7 +111,30 @@ export class AgentSession {
   #stopped = false;
 
   /** Give this to the adapter (`RuntimeDeps.host`): the lifecycle decides every final-check. */
-  readonly host: TurnBoundaryHost = { onTurnBoundary: () => Promise.resolve(this.#boundary()) };
+  readonly host: TurnBoundaryHost = {
+    onTurnBoundary: () => Promise.resolve(this.#boundary()),
+    // issue 14: the running turn and its wakes travel with the question (the chip shows it on them).
+    requestApproval: (ask) => {
+      const approvals = this.#o.approvals;
+      const turnId = this.#turnId;
+      if (approvals === undefined)
+        return Promise.resolve({
+          decision: 'deny',
+          scope: 'once',
+          status: 'denied',
+          reason: 'AgentTeam has no operator connected to answer this request.',
+        });
+      return approvals.request(
+        {
+          agentId: this.#o.agentId,
+          runtime: this.#adapter?.runtime ?? 'unknown',
+          turnId,
+          wakeTokens: turnId === null ? [] : this.wakesOfTurn(turnId),
+        },
+        ask,
+      );
+    },
+  };
 
   constructor(options: AgentSessionOptions) {
     this.#o = options;
@@ -213,6 +248,11 @@ export class AgentSession {
         this.#setState('idle');
         return;
       case 'exit':
+        // issue 14: the process that asked is gone: its pending approvals are cancelled (no chip waits forever).
+        this.#o.approvals?.cancelAgent(
+          agentId,
+          e.expected ? 'the agent was stopped' : 'the runtime exited before an answer',
+        );
         this.#endTurn();
         this.#setState(e.expected ? 'stopped' : 'starting');
         return;

@@ -5,8 +5,8 @@
 import { Subject, type Observable } from 'rxjs';
 import type { Agent, Alert, ApiEvent, Settings } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
-import { toAgent, toMessage, toWake } from '../api/api-mappers.js';
-import type { MessageRecord, ReactionRecord, Store } from '../store/index.js';
+import { toAgent, toApproval, toMessage, toWake } from '../api/api-mappers.js';
+import type { ApprovalRecord, MessageRecord, ReactionRecord, Store } from '../store/index.js';
 
 export class ApiEvents {
   readonly #events = new Subject<ApiEvent>();
@@ -30,6 +30,11 @@ export class ApiEvents {
 
   agent(agent: AgentConfig, state: Agent['state'], more: Parameters<typeof toAgent>[2] = {}): void {
     this.#events.next({ name: 'agent.updated', payload: toAgent(agent, state, more) });
+  }
+
+  /** issue 14: an approval was asked or settled. */
+  approval(r: ApprovalRecord): void {
+    this.#events.next({ name: 'approval.updated', payload: toApproval(r, this.agentName(r.agentId)) });
   }
 
   alert(alert: Alert): void {

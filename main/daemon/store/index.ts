@@ -13,3 +13,4 @@ export type {
   WakeEventRecord,
   WakeRecord,
 } from './store-records.js';
+export type { ApprovalInput, ApprovalRecord, ApprovalSettle } from './tables/approvals-table.js';

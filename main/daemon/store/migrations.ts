@@ -175,6 +175,33 @@ const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 3,
+    name: 'approvals',
+    sql: `
+      -- issue 14: what a runtime CLI would ask a person, asked of the operator. Durable so the
+      -- CLI and the UI list the same requests, and a daemon restart can cancel the pending ones.
+      CREATE TABLE approvals (
+        id          TEXT PRIMARY KEY,
+        agent_id    TEXT NOT NULL,
+        runtime     TEXT NOT NULL,
+        turn_id     TEXT,
+        wake_tokens TEXT NOT NULL,
+        kind        TEXT NOT NULL CHECK (kind IN ('command', 'file_change', 'other')),
+        tool        TEXT NOT NULL,
+        summary     TEXT NOT NULL,
+        detail      TEXT NOT NULL,
+        rule        TEXT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('pending', 'allowed', 'denied', 'expired', 'cancelled')),
+        scope       TEXT CHECK (scope IN ('once', 'session', 'always')),
+        reason      TEXT,
+        created_at  TEXT NOT NULL,
+        expires_at  TEXT NOT NULL,
+        answered_at TEXT
+      ) STRICT;
+      CREATE INDEX approvals_pending ON approvals (status) WHERE status = 'pending';
+      `,
+  },
+  {
     version: 5,
     name: 'external channels: undelivered per channel, channel cursors, telegram bindings',
     sql: `

@@ -40,6 +40,7 @@ import type {
   WakeRecord,
 } from './store-records.js';
 import type { WriterLock } from './writer-lock.js';
+import { ApprovalsTable } from './tables/approvals-table.js';
 import { AgentCursorsTable } from './tables/agent-cursors-table.js';
 import { AuditTable } from './tables/audit-table.js';
 import { ChannelStateTable, type StoredTelegramBinding } from './tables/channel-state-table.js';
@@ -88,6 +89,8 @@ export class Store {
   private readonly cursors: AgentCursorsTable;
   private readonly threads: ThreadsQuery;
   private readonly channelState: ChannelStateTable;
+  /** issue 14: the approvals table; its rules (expiry, restart) live in approvals/approval-service.ts. */
+  readonly approvals: ApprovalsTable;
   private readonly begin: StatementSync;
   private readonly commit: StatementSync;
   private readonly rollback: StatementSync;
@@ -122,6 +125,7 @@ export class Store {
     this.cursors = new AgentCursorsTable(db);
     this.threads = new ThreadsQuery(db);
     this.channelState = new ChannelStateTable(db);
+    this.approvals = new ApprovalsTable(db);
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');

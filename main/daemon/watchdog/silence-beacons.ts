@@ -72,6 +72,9 @@ export function silenceBeacons(
             case 'message.delivered':
               turns.get(event.turnId)?.delivered(event.kind);
               return;
+            case 'approval.wait':
+              turns.get(event.turnId)?.waiting(event.waiting);
+              return;
             case 'turn.end':
               turns.get(event.turnId)?.cancel();
               turns.delete(event.turnId);
@@ -96,7 +99,9 @@ class TurnWatch {
   private beacons = 0;
   private escalated = false;
   /** The one scheduled action of the turn (later schedules reuse or chain to it, so cancelling it cancels them). */
-  private readonly action: Subscription;
+  private action: Subscription;
+  /** issue 14: approvals the turn waits on; while > 0 the silence clock is paused (no beacon). */
+  private waits = 0;
 
   constructor(
     private readonly subscriber: Subscriber<Beacon>,
@@ -116,6 +121,21 @@ class TurnWatch {
     this.silenceFrom = this.scheduler.now();
   }
 
+  /**
+   * issue 14: a wait for the operator is operator-visible (the approval chip), so no beacon while
+   * it lasts; after the answer the silence is counted from zero again.
+   */
+  waiting(on: boolean): void {
+    if (this.escalated) return;
+    const before = this.waits;
+    this.waits = Math.max(0, this.waits + (on ? 1 : -1));
+    if (this.waits > 0 || before === 0) return;
+    this.silenceFrom = this.scheduler.now();
+    // The action ended while paused (it does not reschedule then): schedule a fresh one.
+    this.action.unsubscribe();
+    this.action = this.scheduler.schedule(check, thresholdMs(this.config), this);
+  }
+
   cancel(): void {
     this.escalated = true;
     this.action.unsubscribe();
@@ -123,7 +143,7 @@ class TurnWatch {
 
   /** Runs when the scheduled action fires: a beacon if the deadline really passed, else a reschedule. */
   fire(action: SchedulerAction<TurnWatch>): void {
-    if (this.escalated) return;
+    if (this.escalated || this.waits > 0) return;
     const { config, start } = this;
     const now = this.scheduler.now();
     const threshold = thresholdMs(config);

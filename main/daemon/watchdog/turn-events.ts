@@ -15,7 +15,9 @@ export type TurnEvent =
   | { readonly hook: 'turn.start'; readonly turnId: string; readonly start: TurnStartEvent }
   /** Operator-visible output of the turn was delivered (the only kind of event that may reset the silence). */
   | { readonly hook: 'message.delivered'; readonly turnId: string; readonly kind: DeliveredKind }
-  | { readonly hook: 'turn.end'; readonly turnId: string };
+  | { readonly hook: 'turn.end'; readonly turnId: string }
+  /** issue 14: the turn waits for the operator (an approval): the silence clock pauses, then restarts from zero. */
+  | { readonly hook: 'approval.wait'; readonly turnId: string; readonly waiting: boolean };
 
 /** The live turns of one subscription: by id, and by agent + channel for deliveries without a turn id. */
 class LiveTurns {
@@ -71,6 +73,11 @@ export function turnEvents(bus: HookBus): Observable<TurnEvent> {
         const turns = live.of(agentId, channel);
         if (turns !== undefined)
           for (const id of turns) subscriber.next({ hook: 'message.delivered', turnId: id, kind });
+      }),
+    );
+    subscription.add(
+      bus.approvalWait$.subscribe(({ turnId, waiting }) => {
+        if (live.has(turnId)) subscriber.next({ hook: 'approval.wait', turnId, waiting });
       }),
     );
     subscription.add(

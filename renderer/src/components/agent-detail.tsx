@@ -1,5 +1,6 @@
 /**
- * One agent in detail (issue 15, issue 17 "Agents"): runtime, CLI version, workspace, model,
+ * One agent in detail (issue 15, issue 17 "Agents"): runtime, CLI version, workspace, permission
+ * policy and "always" rules (issue 14), model,
  * readiness with its one-sentence fix and a Retry (re-checks without a model call), and its
  * recent wakes. Copy comes from shared/agent-readiness.ts (the CLI prints the same sentences).
  */
@@ -13,6 +14,10 @@ const WORDS = {
     runtime: 'Runtime',
     version: 'CLI version',
     workspace: 'Workspace',
+    permissions: 'Permissions',
+    fullWarning: 'no questions asked: every command and edit runs',
+    allowRules: 'Always allowed',
+    allowHint: 'Remove a rule from "allow" in agentteam.json to revoke it.',
     model: 'Model',
     defaultModel: 'default',
     readiness: 'Readiness',
@@ -30,6 +35,10 @@ const WORDS = {
     runtime: '运行时',
     version: '命令行版本',
     workspace: '工作目录',
+    permissions: '权限',
+    fullWarning: '不再询问：所有命令和改动都会直接执行',
+    allowRules: '始终允许',
+    allowHint: '从 agentteam.json 的 "allow" 中删除一条规则即可撤销。',
     model: '模型',
     defaultModel: '默认',
     readiness: '就绪状态',
@@ -99,6 +108,31 @@ export function AgentDetail({
         <dd data-field="cwd">
           <code>{agent.cwd ?? '—'}</code>
         </dd>
+        {!agent.demo && agent.permissions !== undefined && (
+          // issue 14: the policy, and the operator's "always" rules exactly as they were shown.
+          <>
+            <dt>{w.permissions}</dt>
+            <dd data-field="permissions" data-permissions={agent.permissions}>
+              <code>{agent.permissions}</code>
+              {agent.permissions === 'full' && <span className="permissions-full"> ⚠ {w.fullWarning}</span>}
+            </dd>
+            {(agent.allow?.length ?? 0) > 0 && (
+              <>
+                <dt>{w.allowRules}</dt>
+                <dd data-field="allow">
+                  <ul className="allow-rules">
+                    {agent.allow?.map((rule) => (
+                      <li key={rule}>
+                        <code>{rule}</code>
+                      </li>
+                    ))}
+                  </ul>
+                  <p className="readiness-fix">{w.allowHint}</p>
+                </dd>
+              </>
+            )}
+          </>
+        )}
         <dt>{w.model}</dt>
         <dd data-field="model">{agent.model ?? w.defaultModel}</dd>
         {!agent.demo && (

@@ -22,6 +22,9 @@ export interface ConversationViewProps {
   readonly language: Language;
   /** Threads under this conversation, by root message id. */
   readonly threads: ReadonlyMap<string, ThreadSummary>;
+  /** issue 14: approval chips for the status area, and the wakes they stand for. */
+  readonly approvalChips?: ReactNode;
+  readonly waitingWakes?: ReadonlySet<string>;
   onLoadOlder(): void;
   onSend(content: string): Promise<string | null>;
   onOpenWake(wakeToken: string, opener: HTMLElement): void;
@@ -91,6 +94,8 @@ export function ConversationView(props: ConversationViewProps) {
         language={language}
         onOpenWake={props.onOpenWake}
         onDismissAlert={props.onDismissAlert}
+        approvalChips={props.approvalChips}
+        waitingWakes={props.waitingWakes}
       />
       <Composer
         key={target}

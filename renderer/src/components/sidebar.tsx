@@ -187,6 +187,25 @@ export function Sidebar({
                 <span className="agent-state-text">
                   {a.state === 'busy' && ready ? copy(language, 'agent.state.busy') : readiness.label}
                 </span>
+                {/* issue 14: the permission policy (`full` carries a warning badge) and the workspace. */}
+                {!a.demo && (a.permissions !== undefined || a.cwd !== undefined) && (
+                  <span className="agent-row-meta">
+                    {a.permissions !== undefined && (
+                      <span
+                        className={`agent-permissions permissions-${a.permissions}`}
+                        data-permissions={a.permissions}
+                      >
+                        {a.permissions === 'full' ? '⚠ ' : ''}
+                        {a.permissions}
+                      </span>
+                    )}
+                    {a.cwd !== undefined && (
+                      <span className="agent-cwd" title={a.cwd}>
+                        {a.cwd}
+                      </span>
+                    )}
+                  </span>
+                )}
               </button>
             </li>
           );

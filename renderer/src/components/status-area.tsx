@@ -4,7 +4,7 @@
  * inspector; failure details appear only when the person expands them. Alerts carry
  * `data-alert-wake`, not `data-wake`, so `[data-wake]` selects wake chips only (DESIGN.md).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { Alert, Wake } from '../../../shared/api/contract.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { wakeOutcomeWords } from './failure-details.js';
@@ -43,6 +43,9 @@ export interface StatusAreaProps {
   readonly dismissed: ReadonlySet<string>;
   /** The accessible name of the live region (a thread pane names its own). */
   readonly label?: string;
+  /** issue 14: the approval chips (status/approval-chip.tsx), and the wakes they stand for. */
+  readonly approvalChips?: ReactNode;
+  readonly waitingWakes?: ReadonlySet<string>;
 }
 
 export function StatusArea({
@@ -54,8 +57,11 @@ export function StatusArea({
   onDismissAlert,
   dismissed,
   label,
+  approvalChips,
+  waitingWakes,
 }: StatusAreaProps) {
-  const chips = statusChips(wakes.values(), target);
+  // issue 14: a wake waiting for the operator never shows "Working": its approval chip stands for it.
+  const chips = statusChips(wakes.values(), target).filter((c) => !waitingWakes?.has(c.wakeToken));
   const shownAlerts = statusAlerts(alerts, target, chips, wakes, dismissed);
   const now = useNow(chips.some((c) => c.active));
   const [expanded, setExpanded] = useState<string | null>(null);
@@ -66,6 +72,7 @@ export function StatusArea({
       aria-label={label ?? copy(language, 'status.label')}
       data-target={target}
     >
+      {approvalChips}
       {chips.map((chip) => {
         const wake = wakes.get(chip.wakeToken);
         if (wake === undefined) return null;

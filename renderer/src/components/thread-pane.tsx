@@ -4,7 +4,7 @@
  * The thread is an ordinary conversation (`#channel:shortid`), titled "Thread in #channel".
  * Esc closes it when no inspector is open above it.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { Agent, Alert, ThreadSummary, Wake } from '../../../shared/api/contract.js';
 import { conversationTitle } from '../conversations/conversation-title.js';
 import type { MessageLog } from '../conversations/message-log.js';
@@ -26,6 +26,9 @@ export interface ThreadPaneProps {
   readonly language: Language;
   /** An inspector is open above the pane: Esc belongs to it. */
   readonly covered: boolean;
+  /** issue 14: approval chips for the thread's status area, and the wakes they stand for. */
+  readonly approvalChips?: ReactNode;
+  readonly waitingWakes?: ReadonlySet<string>;
   onLoadOlder(): void;
   onSend(content: string): Promise<string | null>;
   onOpenWake(wakeToken: string, opener: HTMLElement): void;
@@ -109,6 +112,8 @@ export function ThreadPane(props: ThreadPaneProps) {
         label={copy(language, 'thread.status')}
         onOpenWake={props.onOpenWake}
         onDismissAlert={props.onDismissAlert}
+        approvalChips={props.approvalChips}
+        waitingWakes={props.waitingWakes}
       />
       <Composer
         key={target}

@@ -55,7 +55,7 @@ it('an agent that is not signed in reads Needs sign-in, and a mention fails with
           runtime: 'claude-code',
           env: { ANTHROPIC_BASE_URL: fake.url, CLAUDE_CODE_MAX_RETRIES: '0' },
         },
-        { id: 'codex', name: 'Codex', runtime: 'codex', command: 'agentteam-no-such-cli-4711' },
+        { id: 'codex', name: 'Codex', runtime: 'codex', command: 'agentteam-no-such-cli-4711', permissions: 'full' },
       ],
     }),
   );
@@ -84,7 +84,9 @@ it('an agent that is not signed in reads Needs sign-in, and a mention fails with
     'permissions',
   ]);
   expect(row.fix).toBe('Run `claude login` in a terminal, then Retry.');
-  expect(row.permissions).toBe('read-only');
+  // issue 14: the config's policy, `ask` when the agent names none.
+  expect(row.permissions).toBe('ask');
+  expect(agentJson(byId.get('codex')!).permissions).toBe('full');
   // No model call was made to find this out.
   expect(fake.requests.filter((r) => r.path.endsWith('/v1/messages'))).toEqual([]);
 

@@ -18,7 +18,9 @@ import type { AuthMode } from '../../../../shared/agent-readiness.js';
 import type { PersonProfile } from '../auth/person-profile.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
 import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
+import type { PermissionPolicy } from '../../../../shared/config.js';
 import { initialTurnState, mapClaudeEvent } from './claude-event-mapper.js';
+import { claudeApprovalAsk, claudePermissionResult } from './claude-permissions.js';
 import { claudeLaunch } from './claude-launch.js';
 import {
   claudeStreamMessage,
@@ -44,6 +46,8 @@ export interface ClaudeDriverOptions extends AgentLaunchOptions {
   /** issue 15: sign-in mode and the person whose sign-in is reused (claude-auth.ts). */
   readonly auth?: AuthMode;
   readonly person?: PersonProfile;
+  /** issue 14: the agent's permission policy (claude-permissions.ts). */
+  readonly permissions?: PermissionPolicy;
 }
 
 const STOP_HOOK_ID = 'agentteam_stop';
@@ -78,6 +82,7 @@ export class ClaudeDriver implements RuntimeDriver {
       threadContract: o.threadContract ?? null,
       ...(o.auth === undefined ? {} : { auth: o.auth }),
       ...(o.person === undefined ? {} : { person: o.person }),
+      ...(o.permissions !== undefined ? { permissions: o.permissions } : {}),
     });
     mkdirSync(launch.home, { recursive: true, mode: 0o700 });
     mkdirSync(launch.configDir, { recursive: true, mode: 0o700 });
@@ -182,7 +187,16 @@ class ClaudeSession implements DriverSession {
       );
       return;
     }
-    // We register no other callbacks and grant no permissions interactively (dontAsk + allowedTools).
+    // issue 14: `--permission-prompt-tool stdio` asks here; the operator answers (claude-permissions.ts).
+    if (request.subtype === 'can_use_tool') {
+      const answer = await this.#ctx.askApproval(claudeApprovalAsk(request));
+      await this.#write({
+        type: 'control_response',
+        response: { subtype: 'success', request_id: requestId, response: claudePermissionResult(request, answer) },
+      });
+      return;
+    }
+    // We register no other callbacks.
     await this.#write({
       type: 'control_response',
       response: {

@@ -12,6 +12,8 @@ import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp
 import type { AuthMode } from '../../../../shared/agent-readiness.js';
 import { CLAUDE_ISOLATION_ARGS, claudeSignInEnv } from '../auth/claude-auth.js';
 import { currentPersonProfile, type PersonProfile } from '../auth/person-profile.js';
+import type { PermissionPolicy } from '../../../../shared/config.js';
+import { claudePermissionArgs } from './claude-permissions.js';
 
 /** How Claude Code names our tools. */
 export const CLAUDE_SEND_TOOL = `mcp__${MCP_SERVER_NAME}__${TOOL_MESSAGE_SEND}`;
@@ -41,6 +43,8 @@ export interface ClaudeLaunchInput {
   /** issue 15: the person's sign-in (default `cli-login`) and where it lives (default: this process's user). */
   readonly auth?: AuthMode;
   readonly person?: PersonProfile;
+  /** issue 14: the agent's permission policy (claude-permissions.ts); absent → `read-only` (dontAsk). */
+  readonly permissions?: PermissionPolicy;
 }
 
 export interface ClaudeLaunch {
@@ -83,8 +87,7 @@ export function claudeLaunch(input: ClaudeLaunchInput): ClaudeLaunch {
     '--strict-mcp-config',
     '--allowedTools',
     `${CLAUDE_SEND_TOOL},${CLAUDE_REACTION_TOOL}`,
-    '--permission-mode',
-    'dontAsk',
+    ...claudePermissionArgs(input.permissions ?? 'read-only'),
     ...CLAUDE_ISOLATION_ARGS,
   ];
   if (input.threadContract) args.push('--append-system-prompt', input.threadContract);

@@ -70,11 +70,20 @@ export interface ClaudeControlRequestMessage {
   readonly request_id: string;
   readonly request:
     | { readonly subtype: 'hook_callback'; readonly callback_id: string; readonly input?: unknown }
-    | {
-        readonly subtype: 'can_use_tool';
-        readonly tool_name: string;
-        readonly input?: Readonly<Record<string, unknown>>;
-      };
+    | ClaudeCanUseToolRequest;
+}
+
+/**
+ * `can_use_tool` (issue 14, `--permission-prompt-tool stdio`): the CLI asks whether a tool may run;
+ * we answer `{behavior:"allow", updatedInput}` or `{behavior:"deny", message}` (claude-permissions.ts).
+ */
+export interface ClaudeCanUseToolRequest {
+  readonly subtype: 'can_use_tool';
+  readonly tool_name: string;
+  readonly input?: Readonly<Record<string, unknown>>;
+  readonly tool_use_id?: string;
+  readonly blocked_path?: string;
+  readonly decision_reason?: string;
 }
 
 /** The CLI's answer to a request of ours (`initialize`, `interrupt`). */

@@ -19,6 +19,8 @@ import { CodexRpcClient, type RpcNotification } from './codex-rpc-client.js';
 import { codexFailure } from './codex-failure.js';
 import { answerCodexServerRequest } from './codex-server-requests.js';
 import { markSubmitWritten } from '../submit-timing.js';
+import { CodexApprovals, codexThreadPolicy } from './codex-approvals.js';
+import type { PermissionPolicy } from '../../../../shared/config.js';
 
 /** `args` (e.g. `-c key=value` overrides) go after `app-server`. */
 export interface CodexDriverOptions extends AgentLaunchOptions {
@@ -33,6 +35,8 @@ export interface CodexDriverOptions extends AgentLaunchOptions {
   readonly readyTimeoutMs?: number;
   /** issue 15: links the person's login into this CODEX_HOME, or removes it (auth/codex-auth.ts). */
   readonly signIn?: (codexHome: string) => void;
+  /** issue 14: the agent's permission policy (codex-approvals.ts); default `read-only`. */
+  readonly permissions?: PermissionPolicy;
 }
 
 const CLIENT_INFO = { name: 'agentteam', title: 'AgentTeam Desktop', version: '0.1.0' };
@@ -90,11 +94,16 @@ class CodexSession implements DriverSession {
     this.#ctx = ctx;
     this.#o = options;
     const { agentId } = options;
+    const approvals = new CodexApprovals(ctx);
     this.#rpc = new CodexRpcClient(ctx.process.stdout, ctx.process.stdin, {
-      onNotification: (n) => this.#onNotification(n),
+      onNotification: (n) => {
+        approvals.observe(n);
+        this.#onNotification(n);
+      },
       onServerRequest: (r) => {
         ctx.log?.info('codex: answered server request', { agentId, method: r.method });
-        return answerCodexServerRequest(r);
+        // issue 14: approvals go to the operator (codex-approvals.ts); the rest is answered as before.
+        return approvals.answer(r) ?? answerCodexServerRequest(r);
       },
       onBadLine: () => ctx.log?.debug('codex: non-JSON stdout line ignored', { agentId }),
     });
@@ -105,9 +114,12 @@ class CodexSession implements DriverSession {
     const init = await rpc.request('initialize', { clientInfo: CLIENT_INFO, capabilities: null });
     if (!init.ok) return { ok: false, message: `codex app-server did not initialize: ${init.error.message}` };
     rpc.notify('initialized');
+    // issue 14: the agent's policy as Codex's own approvalPolicy + sandbox, on start and on resume.
+    const { approvalPolicy, sandbox } = codexThreadPolicy(o.permissions ?? 'read-only');
     const threadParams = {
       cwd: o.cwd,
-      approvalPolicy: 'never',
+      approvalPolicy,
+      sandbox,
       developerInstructions: o.developerInstructions,
     } as const satisfies Omit<ThreadResumeParams, 'threadId'>;
     if (ctx.resumeSessionId !== null) {
@@ -118,7 +130,7 @@ class CodexSession implements DriverSession {
         error: resumed.error.message,
       });
     }
-    const started = await rpc.request('thread/start', { ...threadParams, sandbox: 'read-only' });
+    const started = await rpc.request('thread/start', threadParams);
     if (!started.ok) return { ok: false, message: `codex thread/start failed: ${started.error.message}` };
     return this.#opened(started.result.thread.id, false);
   }

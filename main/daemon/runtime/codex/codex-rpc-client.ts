@@ -2,7 +2,7 @@
  * JSON-RPC over newline-delimited JSON, as `codex app-server` speaks it on stdio
  * (research/runtimes.md §3: one object per line, no `jsonrpc` field). Three kinds of lines
  * arrive: responses to our requests, notifications, and server→client requests that must be
- * answered (approvals, elicitation) — the adapter answers those deterministically.
+ * answered (approvals, elicitation) — at once, or later when the operator must decide (issue 14).
  *
  * Messages are typed by the protocol generated from the installed CLI (./codex-protocol.ts):
  * requests by method, notifications as the `ServerNotification` union and server requests as
@@ -40,8 +40,13 @@ export type RpcServerRequest = ServerRequest;
 
 export interface CodexRpcHandlers {
   onNotification(n: RpcNotification): void;
-  /** Must answer every server request: a result, or an error. */
-  onServerRequest(r: RpcServerRequest): { readonly result: unknown } | { readonly error: RpcError };
+  /** Must answer every server request: a result, or an error (later, for an operator's approval: issue 14). */
+  onServerRequest(
+    r: RpcServerRequest,
+  ):
+    | { readonly result: unknown }
+    | { readonly error: RpcError }
+    | Promise<{ readonly result: unknown } | { readonly error: RpcError }>;
   /** A line that is not JSON-RPC (diagnostics only). */
   onBadLine?(line: string): void;
   /** stdout closed: every pending request resolves with an error. */
@@ -112,14 +117,23 @@ export class CodexRpcClient {
     const hasId = msg.id !== undefined && msg.id !== null;
     if (typeof msg.method === 'string' && hasId) {
       const id = msg.id as JsonRpcId;
-      let answer: { result: unknown } | { error: RpcError };
+      const internal = (err: unknown) => ({
+        error: { code: -32603, message: err instanceof Error ? err.message : String(err) },
+      });
+      let answer: ReturnType<CodexRpcHandlers['onServerRequest']>;
       try {
         // Envelope checked above; the params are the CLI's (see the header).
         answer = handlers.onServerRequest({ id, method: msg.method, params: msg.params } as ServerRequest);
       } catch (err) {
-        answer = { error: { code: -32603, message: err instanceof Error ? err.message : String(err) } };
+        answer = internal(err);
       }
-      this.#write({ id, ...answer });
+      // An approval is answered when the operator decides (issue 14); the rest at once.
+      if (answer instanceof Promise)
+        void answer.then(
+          (a) => this.#write({ id, ...a }),
+          (err: unknown) => this.#write({ id, ...internal(err) }),
+        );
+      else this.#write({ id, ...answer });
       return;
     }
     if (typeof msg.method === 'string')

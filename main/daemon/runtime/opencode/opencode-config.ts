@@ -28,6 +28,8 @@ export interface OpencodeConfigInput {
   /** `provider/model`, or a bare model id of `provider`; null keeps OpenCode's default. */
   readonly model: string | null;
   readonly provider: AgentProvider | null;
+  /** issue 14: the `permission` key (opencode-permissions.ts); absent → OpenCode's default. */
+  readonly permission?: Readonly<Record<string, string>>;
 }
 
 export interface OpencodeDirs {
@@ -71,6 +73,7 @@ export function renderOpencodeConfig(input: OpencodeConfigInput): Record<string,
       },
     },
   };
+  if (input.permission !== undefined) config.permission = input.permission;
   const model = opencodeModelRef(input);
   if (model !== null) {
     config.model = model;

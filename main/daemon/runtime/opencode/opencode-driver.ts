@@ -20,10 +20,12 @@ import {
   type OpencodePromptBody,
   type OpencodeSessionInfo,
 } from './opencode-client.js';
-import { isOpencodeEvent, type OpencodeBusEventOf } from './opencode-events.js';
+import { isOpencodeEvent, type OpencodeBusEventOf, type OpencodePermissionAsked } from './opencode-events.js';
 import type { AgentProvider } from '../agent-provider.js';
 import { opencodeDirs, opencodeIsolationEnv, writeOpencodeHome } from './opencode-config.js';
 import { markSubmitWritten } from '../submit-timing.js';
+import type { PermissionPolicy } from '../../../../shared/config.js';
+import { opencodeApprovalAsk, opencodePermissionConfig, opencodeReply } from './opencode-permissions.js';
 
 /** `args` go after `serve --port N --hostname 127.0.0.1 --pure`. */
 export interface OpencodeDriverOptions extends AgentLaunchOptions {
@@ -36,6 +38,8 @@ export interface OpencodeDriverOptions extends AgentLaunchOptions {
   readonly readyTimeoutMs?: number;
   /** issue 15: links the person's credentials into this XDG data dir, or removes them (auth/opencode-auth.ts). */
   readonly signIn?: (dataDir: string) => void;
+  /** issue 14: the agent's permission policy (opencode-permissions.ts); default `read-only`. */
+  readonly permissions?: PermissionPolicy;
 }
 
 /** A port taken between our probe and OpenCode's bind shows as a failed readiness: try another. */
@@ -60,7 +64,12 @@ export class OpencodeDriver implements RuntimeDriver {
   async launch() {
     const o = this.#o;
     const dirs = opencodeDirs(o.home);
-    await writeOpencodeHome(dirs, { mcpUrl: o.mcp.url, model: o.model, provider: o.provider });
+    await writeOpencodeHome(dirs, {
+      mcpUrl: o.mcp.url,
+      model: o.model,
+      provider: o.provider,
+      permission: opencodePermissionConfig(o.permissions ?? 'read-only'),
+    });
     o.signIn?.(dirs.data);
     this.#server = { port: await freePort(), password: randomBytes(24).toString('base64url') };
     const { port, password } = this.#server;
@@ -259,8 +268,20 @@ class OpencodeSession implements DriverSession {
     } else if (isOpencodeEvent(e, 'message.part.updated')) {
       // Our own prompt's part arrives before `busy`: only `busy` starts the turn (watchdog turn.start).
       if (this.#ours(e.properties.sessionID) && this.#inTurn) this.#onPart(e.properties.part);
+    } else if (isOpencodeEvent(e, 'permission.asked')) {
+      // issue 14: the operator answers (opencode-permissions.ts); the reply endpoint resumes the tool.
+      if (this.#ours(e.properties.sessionID)) this.#onPermissionAsked(e.properties);
     }
     // `session.idle` is a deprecated duplicate of `session.status idle` (both are sent): ignored.
+  }
+
+  #onPermissionAsked(asked: OpencodePermissionAsked): void {
+    void this.#ctx
+      .askApproval(opencodeApprovalAsk(asked))
+      .then((a) => this.#client.call('POST', `/permission/${encodeURIComponent(asked.id)}/reply`, opencodeReply(a)))
+      .then((res) => {
+        if (!res.ok) this.#ctx.log?.warn('opencode: permission reply failed', { message: res.message });
+      });
   }
 
   /** An event of another session is not ours; one that names no session is. */

@@ -5,7 +5,7 @@
  * `opencode serve --hostname 127.0.0.1 --pure` with throw-away HOME/XDG dirs, then `GET /doc`
  * (research/runtimes.md §3 "OpenCode"): `/event` answers `#/components/schemas/Event`, and the
  * members below are `EventServerConnected`, `EventSessionStatus`, `EventSessionIdle`,
- * `EventSessionError`, `EventMessageUpdated`, `EventMessagePartUpdated` with `SessionStatus`,
+ * `EventSessionError`, `EventMessageUpdated`, `EventMessagePartUpdated`, `EventPermissionAsked` with `SessionStatus`,
  * `Message` (`UserMessage` | `AssistantMessage`), `Part` and `ToolState`. Only the fields the
  * adapter needs are written out; every event also carries an `id` (`evt_…`) the client drops.
  * `@opencode-ai/sdk` generates the same types but is not a dependency (it must work offline).
@@ -122,7 +122,24 @@ export type OpencodeBusEvent =
   | {
       readonly type: 'message.part.updated';
       readonly properties: { readonly sessionID: string; readonly part: OpencodePart; readonly time: number };
-    };
+    }
+  /** issue 14: a tool use the `permission` config says to ask about; answered by `POST /permission/{id}/reply`. */
+  | { readonly type: 'permission.asked'; readonly properties: OpencodePermissionAsked };
+
+/** `PermissionRequest` (`permission.asked`): `permission` is the config key (`bash`, `edit`, …). */
+export type OpencodePermissionAsked = {
+  /** `per…` */
+  readonly id: string;
+  readonly sessionID: string;
+  readonly permission: string;
+  /** What the request covers, e.g. the command line of a bash call. */
+  readonly patterns: readonly string[];
+  /** Tool-specific: `command` for bash, `filepath` and `diff` for edit. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** The patterns an "always" answer would allow (OpenCode's own suggestion; we record our own rule). */
+  readonly always?: readonly string[];
+  readonly tool?: { readonly messageID: string; readonly callID: string };
+};
 
 type OpencodeBusEventType = OpencodeBusEvent['type'];
 export type OpencodeBusEventOf<T extends OpencodeBusEventType> = Extract<OpencodeBusEvent, { type: T }>;

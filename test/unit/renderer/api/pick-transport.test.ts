@@ -33,6 +33,7 @@ describe('transport choice', () => {
     });
     expect(Object.keys(bridge).sort()).toEqual([
       'agents',
+      'approvals',
       'conversations',
       'events',
       'messages',

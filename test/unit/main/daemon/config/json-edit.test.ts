@@ -28,6 +28,14 @@ describe('applyJsonEdits: minimal rewrites of agentteam.json', () => {
     expect(out).toBe(file.replace('"thresholdSeconds": 45', '"thresholdSeconds": 90'));
   });
 
+  it('steps into an existing array element by index (issue 14: an agent entry); a missing one is an error', () => {
+    const out = applyJsonEdits(file, [{ path: ['agents', 0, 'allow'], value: ['Bash(npm test)'] }]);
+    expect(out).toBe(file.replace('"runtime": "demo" }', '"runtime": "demo", "allow": [ "Bash(npm test)" ] }'));
+    expect(() => applyJsonEdits(file, [{ path: ['agents', 1, 'allow'], value: [] }])).toThrow(
+      /agents\.1 does not exist/,
+    );
+  });
+
   it('inserts a missing key after the last member, with the indentation of its siblings', () => {
     const out = applyJsonEdits(file, [{ path: ['channels', 'local', 'responseDelivery', 'retryDelayMs'], value: 500 }]);
     expect(out).toBe(

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { AgentConfigSchema } from '../../../../../shared/config.js';
 import { ClaudeDriver } from '../../../../../main/daemon/runtime/claude-code/claude-driver.js';
@@ -14,7 +15,8 @@ import { RuntimeSkeleton } from '../../../../../main/daemon/runtime/runtime-skel
 const deps = {
   mcp: { url: 'http://127.0.0.1:1/mcp', token: 't', headers: { Authorization: 'Bearer t' } },
   host: { onTurnBoundary: async () => null },
-  dataDir: '/data',
+  // issue 14: the workspace (cwd "." of the data dir) must exist before a runtime is built.
+  dataDir: tmpdir(),
   projectRoot: '/app',
   threadContractFingerprint: 'fp',
 };
@@ -26,6 +28,15 @@ function build(runtime: string) {
 }
 
 describe('createRuntimeAdapter', () => {
+  it('refuses a workspace that does not exist, naming the agent and the path (issue 14)', () => {
+    const made = createRuntimeAdapter(
+      AgentConfigSchema.parse({ id: 'claude', name: 'C', runtime: 'claude-code', cwd: '/no/such/project' }),
+      deps,
+    );
+    expect(made).toMatchObject({ ok: false, code: 'workspace_invalid' });
+    expect(made.ok ? '' : made.message).toMatch(/workspace of agent "claude" does not exist: \/no\/such\/project/);
+  });
+
   it('builds every CLI runtime as the one skeleton around its driver, without starting it', () => {
     const claude = build('claude-code');
     expect(claude).toBeInstanceOf(RuntimeSkeleton);

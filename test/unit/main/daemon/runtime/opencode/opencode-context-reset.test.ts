@@ -72,6 +72,8 @@ async function openSession() {
     emit: (e) => events.push(e),
     delay: (ms) => new Promise((r) => setTimeout(r, ms)),
     askInTurn: () => Promise.resolve(),
+    // Nothing here asks for approval: a question would be a bug in the test's script.
+    askApproval: () => Promise.reject(new Error('no approval expected in this test')),
   });
   if (!opened.ok) throw new Error(opened.message);
   await streaming;

@@ -1,0 +1,42 @@
+/**
+ * The one capability every CLI driver gets for permissions (issue 14): a driver turns its wire's
+ * permission question (Claude `can_use_tool`, Codex `item/*\/requestApproval`, OpenCode
+ * `permission.asked`) into an `ApprovalAsk`, awaits the operator's `ApprovalAnswer` and writes
+ * it back in its wire's words. Who answers (always rules, the operator, expiry, a restart) is the
+ * host's business (approvals/approval-service.ts); a driver never decides by itself.
+ */
+import type { ApprovalKind, ApprovalScope, ApprovalStatus } from '../../../shared/approvals.js';
+
+export interface ApprovalAsk {
+  readonly kind: ApprovalKind;
+  /** The tool as shown to the operator and as the rule names it (`Bash`, `Edit`, `WebFetch`…). */
+  readonly tool: string;
+  /** One line: the command line, or the file path with added/removed line counts. */
+  readonly summary: string;
+  /** The full command or diff (shown escaped, never as HTML). */
+  readonly detail: string;
+  /** What an "always" answer records, e.g. `Bash(npm test)` (shared/approvals.ts `approvalRule`). */
+  readonly rule: string;
+}
+
+export interface ApprovalAnswer {
+  readonly decision: 'allow' | 'deny';
+  readonly scope: ApprovalScope;
+  /** The final status of the request (`allowed`, `denied`, `expired`, `cancelled`). */
+  readonly status: Exclude<ApprovalStatus, 'pending'>;
+  /** For a deny: what the agent is told (the operator's reason, the expiry, the restart). */
+  readonly reason: string | null;
+}
+
+/** The host side: the agent session adds the agent, turn and wakes and forwards to the approval service. */
+export interface ApprovalHost {
+  requestApproval(ask: ApprovalAsk): Promise<ApprovalAnswer>;
+}
+
+/** Where no host answers (unit tests of a driver alone, the demo): a deny the agent can read. */
+export const NO_APPROVAL_HOST: ApprovalAnswer = {
+  decision: 'deny',
+  scope: 'once',
+  status: 'denied',
+  reason: 'AgentTeam has no operator connected to answer this request.',
+};

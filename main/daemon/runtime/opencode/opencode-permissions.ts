@@ -1,0 +1,73 @@
+/**
+ * An agent's permission policy on OpenCode's own mechanism (issue 14; research/runtimes.md
+ * appendix; the server's `GET /doc`, opencode 1.18): the `permission` key of its config
+ * (`edit` / `bash` / `webfetch` / `external_directory`: `ask | allow | deny`), the
+ * `permission.asked` event on `/event` (`{id: "per…", sessionID, permission, patterns, metadata,
+ * always, tool}`), and `POST /permission/{id}/reply {reply: "once" | "reject", message?}`.
+ * A reject always carries a message: without one OpenCode stops the agent loop and the model
+ * could not tell anyone (research/runtimes.md).
+ *
+ * | policy      | edit  | bash  | webfetch | external_directory |
+ * |-------------|-------|-------|----------|--------------------|
+ * | `read-only` | deny  | deny  | deny     | deny               |
+ * | `ask`       | ask   | ask   | ask      | ask                |
+ * | `auto-edit` | allow | ask   | ask      | ask                |
+ * | `full`      | allow | allow | allow    | allow              |
+ * (`deny` removes the tool from what the model is offered: the CLI itself refuses.)
+ */
+import type { PermissionPolicy } from '../../../../shared/config.js';
+import { approvalRule } from '../../../../shared/approvals.js';
+import type { ApprovalAnswer, ApprovalAsk } from '../approval-port.js';
+import type { OpencodePermissionAsked } from './opencode-events.js';
+
+type Action = 'ask' | 'allow' | 'deny';
+
+export function opencodePermissionConfig(policy: PermissionPolicy): Record<string, Action> {
+  const all = (a: Action) => ({ edit: a, bash: a, webfetch: a, external_directory: a });
+  switch (policy) {
+    case 'read-only':
+      return all('deny');
+    case 'ask':
+      return all('ask');
+    case 'auto-edit':
+      return { ...all('ask'), edit: 'allow' };
+    case 'full':
+      return all('allow');
+  }
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+export function opencodeApprovalAsk(p: OpencodePermissionAsked): ApprovalAsk {
+  const command = text(p.metadata.command) ?? p.patterns.join(' ');
+  if (p.permission === 'bash')
+    return { kind: 'command', tool: 'Bash', summary: command, detail: command, rule: approvalRule('Bash', command) };
+  if (p.permission === 'edit') {
+    const path = text(p.metadata.filepath) ?? text(p.metadata.filePath) ?? p.patterns.join(', ');
+    const diff = text(p.metadata.diff) ?? '';
+    const count = (sign: string) =>
+      diff.split('\n').filter((l) => l.startsWith(sign) && !l.startsWith(sign.repeat(3))).length;
+    return {
+      kind: 'file_change',
+      tool: 'Edit',
+      summary: `${path} (+${count('+')} −${count('-')})`,
+      detail: diff === '' ? path : `${path}\n${diff}`,
+      rule: approvalRule('Edit', path),
+    };
+  }
+  const subject = p.patterns.join(' ') || JSON.stringify(p.metadata);
+  return {
+    kind: 'other',
+    tool: p.permission,
+    summary: `${p.permission} ${subject}`,
+    detail: JSON.stringify({ patterns: p.patterns, metadata: p.metadata }, null, 2),
+    rule: approvalRule(p.permission, subject),
+  };
+}
+
+/** The body of `POST /permission/{id}/reply`. */
+export function opencodeReply(answer: ApprovalAnswer): { reply: 'once' | 'reject'; message?: string } {
+  return answer.decision === 'allow'
+    ? { reply: 'once' }
+    : { reply: 'reject', message: answer.reason ?? 'The operator denied this request.' };
+}

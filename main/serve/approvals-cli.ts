@@ -1,0 +1,104 @@
+/**
+ * issue 14: the operator's approvals from a terminal (DESIGN.md "More CLI"):
+ * `agentteam approvals [--data-dir DIR] [--json]`, `agentteam approve [--data-dir DIR] ID [--scope once|session|always]`,
+ * `agentteam deny [--data-dir DIR] ID [--reason TEXT]`. They talk to the running daemon with the
+ * serve token (an operator surface); an agent has no way to answer (no MCP tool exists for it).
+ * Exit codes as every command: 0 ok, 1 no daemon / refused, 2 bad input.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { APPROVAL_SCOPES, type ApprovalScope } from '../../shared/approvals.js';
+import type { Approval, ApiResult } from '../../shared/api/contract.js';
+import { connectDaemon, type DaemonClient } from './daemon-client.js';
+import { defaultDataDir } from './default-data-dir.js';
+import type { CliIo } from './serve-command.js';
+
+export class ApprovalUsageError extends Error {}
+
+/** One object per approval, exactly the fields DESIGN.md names for `approvals --json`. */
+export function approvalJson(a: Approval) {
+  return {
+    id: a.id,
+    agentId: a.agentId,
+    runtime: a.runtime,
+    wakeTokens: a.wakeTokens,
+    tool: a.tool,
+    summary: a.summary,
+    status: a.status,
+    createdAt: a.createdAt,
+    answeredAt: a.answeredAt,
+  };
+}
+
+function parse(argv: readonly string[], options: Record<string, { type: 'string' | 'boolean' }>, positionals: number) {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: positionals > 0 });
+  } catch (err) {
+    throw new ApprovalUsageError(err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err));
+  }
+  // Like every command: --data-dir defaults to the app's data folder (DESIGN.md "More CLI").
+  const given = parsed.values['data-dir'];
+  if (typeof given === 'string' && given.trim() === '') throw new ApprovalUsageError('--data-dir must not be empty');
+  const dataDir = typeof given === 'string' ? given : defaultDataDir();
+  if (parsed.positionals.length !== positionals)
+    throw new ApprovalUsageError(
+      positionals === 1 ? 'give exactly one approval ID' : 'this command takes no arguments',
+    );
+  return { values: parsed.values, id: parsed.positionals[0] ?? '', dataDir };
+}
+
+async function withDaemon(dataDir: string, io: CliIo, body: (c: DaemonClient) => Promise<number>): Promise<number> {
+  const connected = await connectDaemon(resolve(dataDir));
+  if (!connected.ok) {
+    io.err(`agentteam: ${connected.message}`);
+    return 1;
+  }
+  try {
+    return await body(connected.client);
+  } finally {
+    connected.client.close();
+  }
+}
+
+function failed(io: CliIo, r: Extract<ApiResult<unknown>, { ok: false }>): number {
+  io.err(`agentteam: ${r.message} (${r.code})`);
+  return r.code === 'invalid_request' ? 2 : 1;
+}
+
+export async function approvalsCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, dataDir } = parse(argv, { 'data-dir': { type: 'string' }, json: { type: 'boolean' } }, 0);
+  return withDaemon(dataDir, io, async (client) => {
+    const r = await client.call('approvals.list', {});
+    if (!r.ok) return failed(io, r);
+    const rows = r.value.map(approvalJson);
+    if (values.json === true) io.out(JSON.stringify(rows));
+    else
+      for (const a of rows) io.out(`${a.id}  ${a.agentId}  ${a.status}  ${a.tool}: ${a.summary.replace(/\n/g, ' ')}`);
+    return 0;
+  });
+}
+
+export async function answerCommand(decision: 'allow' | 'deny', argv: readonly string[], io: CliIo): Promise<number> {
+  const options: Record<string, { type: 'string' | 'boolean' }> = {
+    'data-dir': { type: 'string' },
+    json: { type: 'boolean' },
+    ...(decision === 'allow' ? { scope: { type: 'string' } } : { reason: { type: 'string' } }),
+  };
+  const { values, id, dataDir } = parse(argv, options, 1);
+  const scope = values.scope;
+  if (scope !== undefined && !(APPROVAL_SCOPES as readonly unknown[]).includes(scope))
+    throw new ApprovalUsageError(`--scope must be one of ${APPROVAL_SCOPES.join(', ')}`);
+  const reason = typeof values.reason === 'string' ? values.reason : undefined;
+  return withDaemon(dataDir, io, async (client) => {
+    const r = await client.call('approvals.answer', {
+      id,
+      decision,
+      ...(scope !== undefined ? { scope: scope as ApprovalScope } : {}),
+      ...(reason !== undefined ? { reason } : {}),
+    });
+    if (!r.ok) return failed(io, r);
+    io.out(values.json === true ? JSON.stringify(approvalJson(r.value)) : `${r.value.id} ${r.value.status}`);
+    return 0;
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * issue 14: the approval chip in the status area (UI.md "waiting for an approval"):
+ * "✋ Waiting for your approval: {summary} · Allow · Deny", keyboard reachable (real buttons),
+ * with the full command or diff behind a Details toggle — always text in a <pre>, escaped by
+ * React, never rendered as HTML. A wake with a pending approval shows this chip instead of a
+ * "Working" chip: the turn waits for the operator, not for the agent.
+ */
+import { useEffect, useState } from 'react';
+import type { Approval, ClientApi } from '../../../shared/api/contract.js';
+import { copy, type Language } from '../i18n/copy.js';
+
+/** The pending approvals, kept current from `approval.updated` events. */
+export function usePendingApprovals(api: ClientApi): readonly Approval[] {
+  const [pending, setPending] = useState<readonly Approval[]>([]);
+  useEffect(() => {
+    let live = true;
+    const upsert = (a: Approval) =>
+      setPending((list) => {
+        const rest = list.filter((x) => x.id !== a.id);
+        return a.status === 'pending' ? [...rest, a] : rest;
+      });
+    const unsubscribe = api.events.subscribe((e) => {
+      if (e.name === 'approval.updated') upsert(e.payload);
+    });
+    void api.approvals.list({ status: 'pending' }).then((r) => {
+      if (live && r.ok) for (const a of r.value) upsert(a);
+    });
+    return () => {
+      live = false;
+      unsubscribe();
+    };
+  }, [api]);
+  return pending;
+}
+
+/** Leads the chip like every chip's icon (wake-chips.ts CHIP_ICONS; UI.md "waiting for an approval"). */
+const APPROVAL_ICON = '✋';
+
+export interface ApprovalChipsProps {
+  readonly api: ClientApi;
+  readonly approvals: readonly Approval[];
+  readonly wakeTargets: ReadonlyMap<string, string>;
+  readonly target: string;
+  readonly language: Language;
+}
+
+/** The wakes (tokens) that wait for the operator: their "Working" chip gives way to the approval chip. */
+export function waitingWakes(approvals: readonly Approval[]): ReadonlySet<string> {
+  return new Set(approvals.flatMap((a) => a.wakeTokens));
+}
+
+export function ApprovalChips({ api, approvals, wakeTargets, target, language }: ApprovalChipsProps) {
+  const [open, setOpen] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  // An approval shows on the conversation of its wakes; one without wakes (asked between turns) shows everywhere.
+  const shown = approvals.filter(
+    (a) => a.wakeTokens.length === 0 || a.wakeTokens.some((w) => (wakeTargets.get(w) ?? target) === target),
+  );
+  const answer = (a: Approval, decision: 'allow' | 'deny') => {
+    setBusy(a.id);
+    void api.approvals.answer({ id: a.id, decision }).finally(() => setBusy(null));
+  };
+  return (
+    <>
+      {shown.map((a) => (
+        <span
+          key={a.id}
+          className="chip chip-approval"
+          data-approval={a.id}
+          data-status="waiting_approval"
+          data-wake={a.wakeTokens[0]}
+          data-kind="approval"
+        >
+          <button
+            type="button"
+            className="chip-main"
+            aria-expanded={open === a.id}
+            aria-controls={`approval-detail-${a.id}`}
+            onClick={() => setOpen(open === a.id ? null : a.id)}
+            title={copy(language, 'approval.detail')}
+          >
+            <span className="chip-icon" aria-hidden="true">
+              {APPROVAL_ICON}
+            </span>
+            <span className="chip-agent">{a.agentName}</span>
+            <span className="chip-sep" aria-hidden="true">
+              ·
+            </span>
+            <span className="chip-text">{copy(language, 'approval.waiting', { summary: a.summary })}</span>
+          </button>
+          <button
+            type="button"
+            className="chip-action chip-allow"
+            disabled={busy === a.id}
+            onClick={() => answer(a, 'allow')}
+          >
+            {copy(language, 'approval.allow')}
+          </button>
+          <button
+            type="button"
+            className="chip-action chip-deny"
+            disabled={busy === a.id}
+            onClick={() => answer(a, 'deny')}
+          >
+            {copy(language, 'approval.deny')}
+          </button>
+          {open === a.id && (
+            <pre id={`approval-detail-${a.id}`} className="approval-detail" tabIndex={0}>
+              {a.detail}
+            </pre>
+          )}
+        </span>
+      ))}
+    </>
+  );
+}

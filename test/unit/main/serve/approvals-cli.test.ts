@@ -1,0 +1,83 @@
+/** issue 14: `agentteam approvals / approve / deny` against a running serve (the scripted daemon double). */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../../../main/serve/cli-main.js';
+import type { CliIo } from '../../../../main/serve/serve-command.js';
+import type { ServeServer } from '../../../../main/serve/serve-server.js';
+import { approvalFixture, createScriptedDaemon, type ScriptedDaemon } from '../../../fixtures/scripted-daemon.js';
+
+function captureIo(): CliIo & { outLines: string[]; errLines: string[] } {
+  const outLines: string[] = [];
+  const errLines: string[] = [];
+  return { outLines, errLines, out: (l) => outLines.push(l), err: (l) => errLines.push(l) };
+}
+
+let dataDir: string;
+let daemon: ScriptedDaemon;
+let stop: (signal: string) => void;
+let exit: Promise<number>;
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'approvals-cli-'));
+  daemon = createScriptedDaemon();
+  daemon.approvals.push(
+    approvalFixture({ id: 'ap_1' }),
+    approvalFixture({ id: 'ap_2', summary: 'rm -rf build', rule: 'Bash(rm -rf build)' }),
+  );
+  const stopRequested = new Promise<string>((r) => (stop = r));
+  let listening = (_s: ServeServer): void => undefined;
+  const ready = new Promise<ServeServer>((r) => (listening = r));
+  exit = runCli(['serve', '--data-dir', dataDir, '--port', '0'], {
+    io: captureIo(),
+    createDaemon: async () => daemon,
+    serve: { rendererDir: null, stopRequested, onListening: listening },
+  });
+  await ready;
+});
+
+afterEach(async () => {
+  stop('SIGTERM');
+  await exit;
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('agentteam approvals / approve / deny', () => {
+  it('lists approvals as JSON with exactly the fields DESIGN.md names', async () => {
+    const io = captureIo();
+    expect(await runCli(['approvals', '--data-dir', dataDir, '--json'], { io })).toBe(0);
+    const rows = JSON.parse(io.outLines[0] ?? '[]') as Array<Record<string, unknown>>;
+    expect(rows).toHaveLength(2);
+    expect(Object.keys(rows[0] ?? {}).sort()).toEqual(
+      ['agentId', 'answeredAt', 'createdAt', 'id', 'runtime', 'status', 'summary', 'tool', 'wakeTokens'].sort(),
+    );
+    expect(rows[0]).toMatchObject({ id: 'ap_1', status: 'pending', tool: 'Bash', wakeTokens: ['w_1'] });
+  });
+
+  it('approve allows, deny denies with the reason the agent will read; a second answer is refused', async () => {
+    const io = captureIo();
+    expect(await runCli(['approve', '--data-dir', dataDir, 'ap_1'], { io })).toBe(0);
+    expect(io.outLines).toEqual(['ap_1 allowed']);
+    expect(await runCli(['deny', '--data-dir', dataDir, 'ap_2', '--reason', 'not in this folder'], { io })).toBe(0);
+    expect(daemon.approvals[1]).toMatchObject({ status: 'denied', reason: 'not in this folder' });
+    const again = captureIo();
+    expect(await runCli(['deny', '--data-dir', dataDir, 'ap_1'], { io: again })).toBe(1);
+    expect(again.errLines[0]).toMatch(/already allowed.*\(approval_settled\)/);
+    const unknown = captureIo();
+    expect(await runCli(['approve', '--data-dir', dataDir, 'ap_nope'], { io: unknown })).toBe(1);
+    expect(unknown.errLines[0]).toMatch(/unknown_approval/);
+  });
+
+  it.each([
+    [['approve', '--data-dir', 'X'], /exactly one approval ID/],
+    [['approve', '--data-dir', 'X', 'ap_1', '--scope', 'forever'], /--scope must be one of once, session, always/],
+    [['deny', '--data-dir', '', 'ap_1'], /--data-dir must not be empty/],
+    [['approve', '--data-dir', 'X', 'ap_1', '--reason', 'x'], /reason/],
+  ])('%j exits 2 with one line', async (argv, message) => {
+    const io = captureIo();
+    expect(await runCli(argv, { io })).toBe(2);
+    expect(io.errLines).toHaveLength(1);
+    expect(io.errLines[0]).toMatch(message);
+  });
+});
