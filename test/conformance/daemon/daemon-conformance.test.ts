@@ -18,6 +18,7 @@ import {
   parseMetrics,
   runtimeProcesses,
   wakeCounters,
+  runtimeProcessesAfter,
   type RealRuntime,
 } from '../../fixtures/daemon-harness.js';
 import { finalChecksReceived } from '../../fixtures/model-final-checks.js';
@@ -285,7 +286,7 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
     expect(running.length).toBeGreaterThan(0);
     for (const p of running) expect(p.home?.startsWith(join(h.dir, 'runtimes', h.agentId))).toBe(true);
     await h.stop();
-    expect(runtimeProcesses(h.dir)).toEqual([]);
+    expect(await runtimeProcessesAfter(h.dir)).toEqual([]);
     // After the store closed (WAL checkpointed into the database file).
     expect((await h.storeBytes()).includes(Buffer.from(SECRET, 'utf8'))).toBe(false);
     // No log line of any level (debug included) holds the secret or the runtime's model API key.
