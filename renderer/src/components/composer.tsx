@@ -2,7 +2,7 @@
  * The composer: Enter sends, Shift+Enter is a new line, "@" opens agent completion
  * (Arrow keys move, Enter/Tab choose, Esc closes). Usable with the keyboard alone.
  */
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Agent } from '../../../shared/api/contract.js';
 import { byteBudget } from '../compose/byte-budget.js';
 import { completeMention, matchAgents, mentionAt, type MentionQuery } from '../compose/mention.js';
@@ -39,15 +39,24 @@ export function Composer({ target, agents, language, label, placeholder, onSend 
     setActive(0);
   };
 
+  /** Where the caret goes once a completed mention is in the DOM. */
+  const pendingCaret = useRef<number | null>(null);
+  // In the same commit as the new text, before the next key event is handled: a caret placed later
+  // (e.g. in an animation frame, late on a busy machine) would move back over characters typed meanwhile.
+  useLayoutEffect(() => {
+    const caret = pendingCaret.current;
+    if (caret === null) return;
+    pendingCaret.current = null;
+    ref.current?.setSelectionRange(caret, caret);
+    ref.current?.focus();
+  }, [text]);
+
   const choose = (agent: Agent): void => {
     if (mention === null) return;
     const next = completeMention(text, mention, agent.id);
+    pendingCaret.current = next.caret;
     setText(next.text);
     setMention(null);
-    requestAnimationFrame(() => {
-      ref.current?.setSelectionRange(next.caret, next.caret);
-      ref.current?.focus();
-    });
   };
 
   const send = async (): Promise<void> => {
