@@ -5,11 +5,10 @@
  * serve token (an operator surface); an agent has no way to answer (no MCP tool exists for it).
  * Exit codes as every command: 0 ok, 1 no daemon / refused, 2 bad input.
  */
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { APPROVAL_SCOPES, type ApprovalScope } from '../../shared/approvals.js';
-import type { Approval, ApiResult } from '../../shared/api/contract.js';
-import { connectDaemon, type DaemonClient } from './daemon-client.js';
+import type { Approval } from '../../shared/api/contract.js';
+import { failed, withDaemon } from './daemon-client.js';
 import { defaultDataDir } from './default-data-dir.js';
 import type { CliIo } from './serve-command.js';
 
@@ -46,24 +45,6 @@ function parse(argv: readonly string[], options: Record<string, { type: 'string'
       positionals === 1 ? 'give exactly one approval ID' : 'this command takes no arguments',
     );
   return { values: parsed.values, id: parsed.positionals[0] ?? '', dataDir };
-}
-
-async function withDaemon(dataDir: string, io: CliIo, body: (c: DaemonClient) => Promise<number>): Promise<number> {
-  const connected = await connectDaemon(resolve(dataDir));
-  if (!connected.ok) {
-    io.err(`agentteam: ${connected.message}`);
-    return 1;
-  }
-  try {
-    return await body(connected.client);
-  } finally {
-    connected.client.close();
-  }
-}
-
-function failed(io: CliIo, r: Extract<ApiResult<unknown>, { ok: false }>): number {
-  io.err(`agentteam: ${r.message} (${r.code})`);
-  return r.code === 'invalid_request' ? 2 : 1;
 }
 
 export async function approvalsCommand(argv: readonly string[], io: CliIo): Promise<number> {

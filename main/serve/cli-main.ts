@@ -4,14 +4,13 @@
  * one line on stderr saying what to do.
  */
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
 import { readinessFix, readinessLabel } from '../../shared/agent-readiness.js';
-import type { Agent, ApiResult, Message, Wake } from '../../shared/api/contract.js';
+import type { Agent, Message, Wake } from '../../shared/api/contract.js';
 import { DEFAULT_PERMISSION_POLICY } from '../../shared/config.js';
 import { parseTarget } from '../../shared/target.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
 import { ApprovalUsageError, answerCommand, approvalsCommand } from './approvals-cli.js';
-import { connectDaemon, type DaemonClient } from './daemon-client.js';
+import { failed, withDaemon } from './daemon-client.js';
 import { defaultDataDir } from './default-data-dir.js';
 import {
   findRendererDir,
@@ -120,29 +119,6 @@ export function messageJson(m: Message) {
     content: m.content,
     createdAt: m.createdAt,
   };
-}
-
-async function withDaemon(
-  dataDir: string,
-  io: CliIo,
-  body: (client: DaemonClient) => Promise<number>,
-): Promise<number> {
-  const connected = await connectDaemon(resolve(dataDir));
-  if (!connected.ok) {
-    io.err(`agentteam: ${connected.message}`);
-    return 1;
-  }
-  try {
-    return await body(connected.client);
-  } finally {
-    connected.client.close();
-  }
-}
-
-/** Prints an API error as one line; invalid input is exit 2, anything else 1. */
-function failed(io: CliIo, result: Extract<ApiResult<unknown>, { ok: false }>): number {
-  io.err(`agentteam: ${result.message} (${result.code})`);
-  return ['invalid_request', 'invalid_target', 'unknown_target', 'content_too_large'].includes(result.code) ? 2 : 1;
 }
 
 async function send(argv: readonly string[], io: CliIo): Promise<number> {

@@ -3,6 +3,7 @@
  * envelope as the renderer, authenticated with the token in the data dir. Expected failures
  * are values with a stable code and a one-line message (STYLE.md habit 9).
  */
+import { resolve } from 'node:path';
 import WebSocket from 'ws';
 import {
   apiCalls,
@@ -14,6 +15,7 @@ import {
 import { WS_API_PATH, WS_MAX_PAYLOAD_BYTES, WsResponseSchema, type WsResponse } from '../../shared/api/ws-protocol.js';
 import { pidAlive, readServeState } from './serve-state.js';
 import { readToken } from './token.js';
+import type { CliIo } from './serve-command.js';
 
 export type ConnectError = { ok: false; code: 'no_daemon' | 'auth_failed'; message: string };
 
@@ -113,4 +115,28 @@ export async function connectDaemon(
     },
   };
   return { ok: true, client };
+}
+
+/** Runs one CLI command against the running daemon of `dataDir`; with none running, one line and exit 1. */
+export async function withDaemon(
+  dataDir: string,
+  io: CliIo,
+  body: (client: DaemonClient) => Promise<number>,
+): Promise<number> {
+  const connected = await connectDaemon(resolve(dataDir));
+  if (!connected.ok) {
+    io.err(`agentteam: ${connected.message}`);
+    return 1;
+  }
+  try {
+    return await body(connected.client);
+  } finally {
+    connected.client.close();
+  }
+}
+
+/** Prints an API error as one line; invalid input is exit 2, anything else 1. */
+export function failed(io: CliIo, result: Extract<ApiResult<unknown>, { ok: false }>): number {
+  io.err(`agentteam: ${result.message} (${result.code})`);
+  return ['invalid_request', 'invalid_target', 'unknown_target', 'content_too_large'].includes(result.code) ? 2 : 1;
 }
