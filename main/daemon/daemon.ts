@@ -252,6 +252,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       post: (target, content, o) => conversations.post(target, content, o),
       registry,
       log,
+      // issue 14 from the phone: approval questions in the app's language, in the chats of the wakes' conversations.
+      language: () => settings.current.language,
+      wakeTarget: (wakeToken) => store.getWake(wakeToken)?.target,
       ...(options.telegram !== undefined ? { tuning: options.telegram } : {}),
     });
     subs.push(
@@ -279,6 +282,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       log,
     });
     subs.push(approvals.changes$.subscribe((r) => out.approval(r)));
+    // issue 14 from the phone: a bound conversation's approvals are asked (and answerable) in its Telegram chat.
+    telegram.attachApprovals(approvals);
     const staleApprovals = approvals.cancelStale();
     if (staleApprovals > 0) log.info('approvals cancelled by the restart', { count: staleApprovals });
 

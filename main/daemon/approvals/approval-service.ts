@@ -160,6 +160,10 @@ export class ApprovalService {
     return this.#settle(record, decision === 'allow' ? 'allowed' : 'denied', scope, denyReason);
   }
 
+  get(id: string): ApprovalRecord | undefined {
+    return this.#o.table.get(id);
+  }
+
   list(filter: { status?: ApprovalStatus; limit?: number } = {}): ApprovalRecord[] {
     return this.#o.table.list(filter.status ?? null, filter.limit);
   }

@@ -34,6 +34,9 @@ export interface TelegramPollerOptions {
   readonly backoffMs?: number;
 }
 
+/** Operator messages, and presses on approval buttons (issue 14 from the phone: telegram-approvals.ts). */
+const ALLOWED_UPDATES: ['message', 'callback_query'] = ['message', 'callback_query'];
+
 /** Starts polling; unsubscribe to stop (aborts a request in flight). */
 export function startTelegramPoller(o: TelegramPollerOptions): Subscription {
   const scheduler = o.scheduler ?? asyncScheduler;
@@ -58,7 +61,7 @@ function getUpdates(o: TelegramPollerOptions): Observable<void> {
     const offset = o.cursor.channelCursor(o.channel);
     o.api
       .getUpdates(
-        { ...(offset !== null ? { offset } : {}), timeout: o.pollTimeoutSeconds, allowed_updates: ['message'] },
+        { ...(offset !== null ? { offset } : {}), timeout: o.pollTimeoutSeconds, allowed_updates: ALLOWED_UPDATES },
         // grammy types its signal with the abort-controller polyfill's class; Node's own is what it uses.
         abort.signal as unknown as Parameters<Api['getUpdates']>[1],
       )

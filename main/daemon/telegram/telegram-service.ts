@@ -20,7 +20,12 @@ import type { Update } from 'grammy/types';
 import { Counter, type Registry } from 'prom-client';
 import { Subscription, interval, startWith, takeUntil, filter, type Observable } from 'rxjs';
 import type { TelegramStatus } from '../../../shared/api/contract.js';
-import { LOCAL_CHANNEL, type ChannelSettings, type TelegramChannelConfig } from '../../../shared/config.js';
+import {
+  LOCAL_CHANNEL,
+  type ChannelSettings,
+  type PromptLanguage,
+  type TelegramChannelConfig,
+} from '../../../shared/config.js';
 import { HookBus } from '../bus/hook-bus.js';
 import type { DeliveryResultEvent, ResponseOutboundEvent } from '../bus/hook-events.js';
 import type { DaemonLog } from '../daemon-types.js';
@@ -29,6 +34,7 @@ import { beaconText } from '../watchdog/beacon-router.js';
 import type { Beacon } from '../watchdog/silence-beacons.js';
 import { silenceWatchdog } from '../watchdog/silence-watchdog.js';
 import { createTelegramApi, DEFAULT_API_ROOT, describeTelegramError } from './telegram-api.js';
+import { TelegramApprovals, type TelegramApprovalPort } from './telegram-approvals.js';
 import { TelegramBindings, type BindingStore } from './telegram-bindings.js';
 import { CHUNK_LIMIT, TelegramChannel } from './telegram-channel.js';
 import { startTelegramPoller, type CursorPort } from './telegram-poller.js';
@@ -67,6 +73,10 @@ export interface TelegramServiceOptions {
   readonly registry: Registry;
   readonly log: DaemonLog;
   readonly tuning?: TelegramTuning;
+  /** issue 14 from the phone: the app's language (`settings.language`) for approval questions. Default en. */
+  readonly language?: () => PromptLanguage;
+  /** issue 14 from the phone: the conversation a wake answers, to find the chat an approval belongs in. */
+  readonly wakeTarget?: (wakeToken: string) => string | undefined;
 }
 
 type IgnoredReason = 'unbound_chat' | 'not_allowed' | 'not_text';
@@ -97,6 +107,8 @@ export class TelegramService {
   #lastSendError: string | null = null;
   readonly #warning: string | null;
   readonly #counts = { accepted: 0, ignored: 0, duplicates: 0, delivered: 0, failedFinal: 0, uncertain: 0 };
+  /** Approval questions and their buttons (attachApprovals); null until the approval service exists. */
+  #approvals: TelegramApprovals | null = null;
 
   constructor(o: TelegramServiceOptions) {
     this.#o = o;
@@ -218,7 +230,28 @@ export class TelegramService {
       });
   }
 
+  /** issue 14 from the phone: approvals of bound conversations are asked in their chats, answerable by button. */
+  attachApprovals(approvals: TelegramApprovalPort): void {
+    this.#approvals?.stop();
+    this.#approvals = new TelegramApprovals({
+      approvals,
+      api: () => this.#sendApi,
+      forChat: (chatId) => this.bindings.forChat(chatId),
+      forTarget: (target) => this.bindings.forTarget(target),
+      wakeTarget: this.#o.wakeTarget ?? (() => undefined),
+      agentName: this.#o.agentName,
+      language: this.#o.language ?? (() => 'en'),
+      log: this.#o.log,
+      counted: (accepted, reason) => {
+        if (accepted) this.#counts.accepted += 1;
+        else this.#counts.ignored += 1;
+        this.#inbound.inc({ result: accepted ? 'accepted' : 'ignored', reason: accepted ? 'approval_answer' : reason });
+      },
+    });
+  }
+
   stop(): void {
+    this.#approvals?.stop();
     this.#subs.unsubscribe();
     for (const t of this.#typing.values()) t.unsubscribe();
     this.#typing.clear();
@@ -256,6 +289,12 @@ export class TelegramService {
 
   /** One update from the chat: an operator message of the bound conversation, or ignored and counted. */
   #onUpdate(update: Update): void {
+    if (update.callback_query !== undefined) {
+      if (this.#approvals !== null) return this.#approvals.onCallback(update.callback_query);
+      // Always answered, or the phone shows a spinner: nothing here takes button presses.
+      void this.#sendApi?.answerCallbackQuery(update.callback_query.id).catch(() => undefined);
+      return;
+    }
     const m = update.message;
     const binding = m === undefined ? undefined : this.bindings.forChat(m.chat.id);
     const ignore = (reason: IgnoredReason) => {

@@ -1,0 +1,124 @@
+/**
+ * What the Telegram chat shows for an approval (issue 14 answered from the phone): the question
+ * with its Allow / Deny buttons, the outcome it is edited to, and the short answers to a button
+ * press. Neutral copy (UI.md: the chip "✋ Waiting for your approval"), in the app's language
+ * (`settings.language`, en or zh-CN). Plain text (no parse_mode): a summary is never markup.
+ */
+import type { ApprovalDecision, ApprovalScope, ApprovalStatus } from '../../../shared/approvals.js';
+import type { PromptLanguage } from '../../../shared/config.js';
+import type { ApprovalRecord } from '../store/index.js';
+
+/** Room for the summary in the question (Telegram allows 4,096; the full detail stays in the app). */
+const SUMMARY_LIMIT = 1000;
+
+const COPY = {
+  en: {
+    asks: '✋ {agent} asks: {summary}',
+    allow: 'Allow',
+    deny: 'Deny',
+    allowedBy: '✅ Allowed by {who}',
+    allowed: '✅ Allowed',
+    deniedBy: '🚫 Denied by {who}',
+    denied: '🚫 Denied',
+    expired: '⌛ Expired — no answer in time, so it was denied',
+    cancelled: '⏹ Cancelled — the agent’s runtime or AgentTeam restarted',
+    scopeSession: ' (for this session)',
+    scopeAlways: ' (always: {rule})',
+    notAllowed: 'You are not allowed to answer approvals in this chat.',
+    unknown: 'This request is no longer known.',
+    malformed: 'This button is not recognised.',
+    doneAllow: 'Allowed.',
+    doneDeny: 'Denied.',
+    already: 'This request is already {status}; nothing was changed.',
+    failed: 'The answer could not be recorded; answer it in the app.',
+    status: { allowed: 'allowed', denied: 'denied', expired: 'expired', cancelled: 'cancelled' },
+  },
+  'zh-CN': {
+    asks: '✋ {agent} 请求批准：{summary}',
+    allow: '允许',
+    deny: '拒绝',
+    allowedBy: '✅ {who} 已允许',
+    allowed: '✅ 已允许',
+    deniedBy: '🚫 {who} 已拒绝',
+    denied: '🚫 已拒绝',
+    expired: '⌛ 已过期：未及时回答，已自动拒绝',
+    cancelled: '⏹ 已取消：智能体的运行时或 AgentTeam 已重启',
+    scopeSession: '（本次会话）',
+    scopeAlways: '（始终：{rule}）',
+    notAllowed: '你无权在此聊天中回答批准请求。',
+    unknown: '找不到此请求。',
+    malformed: '无法识别此按钮。',
+    doneAllow: '已允许。',
+    doneDeny: '已拒绝。',
+    already: '此请求已{status}，未做任何更改。',
+    failed: '未能记录回答，请在应用中回答。',
+    status: { allowed: '允许', denied: '拒绝', expired: '过期', cancelled: '取消' },
+  },
+} as const;
+
+type Key = Exclude<keyof (typeof COPY)['en'], 'status'>;
+
+function fill(text: string, values: Record<string, string>): string {
+  return text.replace(/\{(\w+)\}/g, (all, name: string) => values[name] ?? all);
+}
+
+export function approvalCopy(lang: PromptLanguage, key: Key, values: Record<string, string> = {}): string {
+  return fill(COPY[lang][key], values);
+}
+
+/** The question: "✋ Claude asks: npm test". */
+export function approvalQuestion(lang: PromptLanguage, agent: string, summary: string): string {
+  const short = summary.length > SUMMARY_LIMIT ? `${summary.slice(0, SUMMARY_LIMIT - 1)}…` : summary;
+  return approvalCopy(lang, 'asks', { agent, summary: short });
+}
+
+/** The question followed by its outcome; `who` names a Telegram user who answered, null otherwise. */
+export function approvalOutcome(lang: PromptLanguage, question: string, r: ApprovalRecord, who: string | null): string {
+  return `${question}\n${outcomeLine(lang, r, who)}`;
+}
+
+function outcomeLine(lang: PromptLanguage, r: ApprovalRecord, who: string | null): string {
+  const scope = scopeText(lang, r.scope, r.rule);
+  switch (r.status) {
+    case 'allowed':
+      return (who === null ? approvalCopy(lang, 'allowed') : approvalCopy(lang, 'allowedBy', { who })) + scope;
+    case 'denied':
+      return who === null ? approvalCopy(lang, 'denied') : approvalCopy(lang, 'deniedBy', { who });
+    case 'expired':
+      return approvalCopy(lang, 'expired');
+    case 'cancelled':
+    case 'pending':
+      return approvalCopy(lang, 'cancelled');
+  }
+}
+
+function scopeText(lang: PromptLanguage, scope: ApprovalScope | null, rule: string): string {
+  if (scope === 'session') return approvalCopy(lang, 'scopeSession');
+  if (scope === 'always') return approvalCopy(lang, 'scopeAlways', { rule });
+  return '';
+}
+
+/** The toast after a press on an approval that was already settled. */
+export function alreadySettled(lang: PromptLanguage, status: Exclude<ApprovalStatus, 'pending'>): string {
+  return approvalCopy(lang, 'already', { status: COPY[lang].status[status] });
+}
+
+/** The toast after a press that answered. */
+export function answered(lang: PromptLanguage, decision: ApprovalDecision): string {
+  return approvalCopy(lang, decision === 'allow' ? 'doneAllow' : 'doneDeny');
+}
+
+/**
+ * callback_data of a button: `ap:a:<id>` / `ap:d:<id>` (Telegram allows 1–64 bytes; an id is
+ * `ap_` + 12 hex digits, so 20 bytes). Parsed strictly: a client may send any data (Bot API
+ * CallbackQuery.data), so nothing else is read from it.
+ */
+export function approvalButtonData(decision: ApprovalDecision, id: string): string {
+  return `ap:${decision === 'allow' ? 'a' : 'd'}:${id}`;
+}
+
+export function parseApprovalButton(data: string | undefined): { decision: ApprovalDecision; id: string } | null {
+  const m = /^ap:([ad]):([A-Za-z0-9_-]{1,56})$/.exec(data ?? '');
+  if (m === null) return null;
+  return { decision: m[1] === 'a' ? 'allow' : 'deny', id: m[2] ?? '' };
+}

@@ -1,0 +1,263 @@
+/**
+ * Approvals answered from the phone (issue 14 × issue 18): the assembled daemon, a conversation
+ * bound to a (fake, real-wire) Telegram chat, and a scripted runtime adapter that asks for
+ * permission through the session's host exactly as a CLI driver does (`host.requestApproval`),
+ * so the approval is the daemon's own durable request. Observed where people see it: the chat
+ * (text, keyboard, edits, the answers to button presses) and the daemon API (`approvals.list`).
+ * The same flow with the real Claude CLI is in test/integration/runtime/telegram-claude.test.ts.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReplaySubject, Subject } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Approval } from '../../../shared/api/contract.js';
+import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
+import type { ApprovalAnswer } from '../../../main/daemon/runtime/approval-port.js';
+import type {
+  DeliverResult,
+  RuntimeAdapter,
+  RuntimeEventEnvelope,
+  StartResult,
+  TurnBoundaryHost,
+} from '../../../main/daemon/runtime/runtime-adapter.js';
+import { startFakeTelegram, type ChatMessage } from '../../fixtures/fake-telegram.js';
+
+const CHAT = -100777;
+const OTHER_CHAT = -100888;
+const OPERATOR = 501;
+const OTHER_OPERATOR = 502;
+const STRANGER = 666;
+const TUNING = { pollTimeoutSeconds: 5, sendTimeoutMs: 1000, typingIntervalMs: 60_000, pollBackoffMs: 100 };
+
+/** A runtime that, for each delivery, opens a turn and asks to run `touch <file>` like a CLI driver would. */
+class AskingRuntime implements RuntimeAdapter {
+  readonly runtime = 'claude-code' as const;
+  readonly #events = new Subject<RuntimeEventEnvelope>();
+  readonly events$ = this.#events.asObservable();
+  readonly answers = new ReplaySubject<ApprovalAnswer>();
+  host: TurnBoundaryHost | null = null;
+
+  async start(): Promise<StartResult> {
+    this.#events.next({ type: 'ready', sessionId: 's1', resumed: false, generation: 1 });
+    return { ok: true, sessionId: 's1', resumed: false };
+  }
+  #turnOpen = false;
+
+  async deliver(text: string): Promise<DeliverResult> {
+    if (!this.#turnOpen) this.#events.next({ type: 'turn_start', sessionId: 's1', generation: 1 });
+    this.#turnOpen = true;
+    const file = /touch (\S+)/.exec(text)?.[1] ?? 'x.txt';
+    void this.host
+      ?.requestApproval?.({
+        kind: 'command',
+        tool: 'Bash',
+        summary: `touch ${file}`,
+        detail: `touch ${file}`,
+        rule: `Bash(touch ${file})`,
+      })
+      .then((a) => this.answers.next(a));
+    return { ok: true };
+  }
+  async interrupt(): Promise<void> {}
+  async stop(): Promise<void> {
+    this.#events.complete();
+  }
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup(o: { approvalTimeoutSeconds?: number } = {}) {
+  const tg = await startFakeTelegram();
+  cleanups.push(() => tg.close());
+  const dir = await mkdtemp(join(tmpdir(), 'agentteam-tg-approvals-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(
+    join(dir, 'agentteam.json'),
+    JSON.stringify({
+      agents: ['worker', 'helper'].map((id) => ({
+        id,
+        name: id === 'worker' ? 'Worker' : 'Helper',
+        runtime: 'claude-code',
+        ...(o.approvalTimeoutSeconds !== undefined ? { approvalTimeoutSeconds: o.approvalTimeoutSeconds } : {}),
+      })),
+      channels: {
+        telegram: {
+          botTokenEnv: 'TG_APPROVALS_TOKEN',
+          apiRoot: tg.apiRoot,
+          bindings: [
+            { chatId: CHAT, target: '#general', allowFrom: [OPERATOR] },
+            { chatId: OTHER_CHAT, target: '#ops', allowFrom: [OTHER_OPERATOR] },
+          ],
+        },
+      },
+    }),
+  );
+  const runtimes = new Map<string, AskingRuntime>();
+  const daemon: Daemon = await createDaemon({
+    dataDir: dir,
+    env: { TG_APPROVALS_TOKEN: tg.token },
+    telegram: TUNING,
+    createRuntime: (agent, deps) => {
+      const runtime = new AskingRuntime();
+      runtime.host = deps.host;
+      runtimes.set(agent.id, runtime);
+      return { ok: true, adapter: runtime };
+    },
+  });
+  const runtime = runtimes.get('worker') as AskingRuntime;
+  cleanups.push(() => daemon.stop());
+
+  const approvalOf = async (id: string): Promise<Approval> => {
+    const found = (await daemon.api['approvals.list']({})).find((a) => a.id === id);
+    if (found === undefined) throw new Error(`no approval ${id}`);
+    return found;
+  };
+  /** The operator asks an agent (from the app) for work in `target`; resolves once the question is in the chat. */
+  const ask = async (target: string, file: string, o: { chatId?: number; agent?: string } = {}) => {
+    const chatId = o.chatId ?? CHAT;
+    const since = tg.calls.length;
+    await daemon.api['messages.send']({ target, content: `@${o.agent ?? 'worker'} touch ${file}` });
+    const posted = await tg.waitFor(
+      (c) => c.method === 'sendMessage' && c.body.chat_id === chatId && String(c.body.text).includes(file),
+      since,
+    );
+    const pending = (await daemon.api['approvals.list']({ status: 'pending' })).find((a) => a.summary.includes(file));
+    if (pending === undefined) throw new Error('no pending approval');
+    const message = tg.chat(chatId).find((m) => m.text === posted.body.text) as ChatMessage;
+    return { approval: pending, message };
+  };
+  const edited = (chatId: number, messageId: number, since = 0) =>
+    tg.waitFor(
+      (c) => c.method === 'editMessageText' && c.body.chat_id === chatId && c.body.message_id === messageId,
+      since,
+    );
+  const answerTo = (queryId: string) =>
+    tg.waitFor((c) => c.method === 'answerCallbackQuery' && c.body.callback_query_id === queryId, 0);
+  return { tg, daemon, runtime, approvalOf, ask, edited, answerTo };
+}
+
+describe('approvals answered from the bound Telegram chat', () => {
+  it('the question carries Allow / Deny; the operator allows from the phone → allowed, message edited, keyboard gone', async () => {
+    const { tg, runtime, approvalOf, ask, edited, answerTo } = await setup();
+    const { approval, message } = await ask('#general', 'phone.txt');
+    expect(message.text).toBe('✋ Worker asks: touch phone.txt');
+    expect(message.keyboard?.flat().map((b) => b.text)).toEqual(['Allow', 'Deny']);
+    for (const b of message.keyboard?.flat() ?? []) {
+      expect(Buffer.byteLength(b.callback_data)).toBeLessThanOrEqual(64);
+      expect(b.callback_data).toContain(approval.id);
+    }
+    // Getting updates asks for button presses, or Telegram would never deliver them.
+    const poll = await tg.waitFor((c) => c.method === 'getUpdates', 0);
+    expect(poll.body.allowed_updates).toEqual(expect.arrayContaining(['message', 'callback_query']));
+
+    const query = tg.userPresses({ chatId: CHAT, fromId: OPERATOR, messageId: message.messageId, button: 'Allow' });
+    await edited(CHAT, message.messageId);
+    await answerTo(query);
+    expect(tg.callbackAnswers).toEqual([{ queryId: query, text: 'Allowed.' }]);
+    expect(await approvalOf(approval.id)).toMatchObject({ status: 'allowed', scope: 'once' });
+    // The runtime got the operator's allow through the same service call the app and the CLI use.
+    expect(await new Promise((r) => runtime.answers.subscribe(r))).toMatchObject({
+      decision: 'allow',
+      status: 'allowed',
+    });
+    const [shown] = tg.chat(CHAT).filter((m) => m.messageId === message.messageId);
+    expect(shown).toMatchObject({
+      text: '✋ Worker asks: touch phone.txt\n✅ Allowed by @user501',
+      keyboard: null,
+      edits: 1,
+    });
+  });
+
+  it('a stranger is refused, and so is an operator of another chat forging button data; the approval stays pending', async () => {
+    const { tg, approvalOf, ask, answerTo } = await setup();
+    const { approval, message } = await ask('#general', 'strange.txt');
+    const q1 = tg.userPresses({ chatId: CHAT, fromId: STRANGER, messageId: message.messageId, button: 'Allow' });
+    await answerTo(q1);
+    // Another agent's question in #ops's chat, where OTHER_OPERATOR is allowed: pressing it with the
+    // #general approval's data (a client may send any data) must not answer an approval of #general.
+    const ops = await ask('#ops', 'ops.txt', { chatId: OTHER_CHAT, agent: 'helper' });
+    const forged = message.keyboard?.[0]?.[0]?.callback_data ?? '';
+    expect(forged).toContain(approval.id);
+    const q2 = tg.userPresses({
+      chatId: OTHER_CHAT,
+      fromId: OTHER_OPERATOR,
+      messageId: ops.message.messageId,
+      data: forged,
+    });
+    await answerTo(q2);
+    const refusal = 'You are not allowed to answer approvals in this chat.';
+    expect(tg.callbackAnswers).toEqual([
+      { queryId: q1, text: refusal },
+      { queryId: q2, text: refusal },
+    ]);
+    expect((await approvalOf(approval.id)).status).toBe('pending');
+    expect((await approvalOf(ops.approval.id)).status).toBe('pending');
+    expect(tg.chat(CHAT).find((m) => m.messageId === message.messageId)).toMatchObject({
+      keyboard: message.keyboard,
+      edits: 0,
+    });
+    expect(tg.calls.some((c) => c.method === 'editMessageText')).toBe(false);
+  });
+
+  it('the operator answers in the app first → the chat message shows it; a late press says so and changes nothing', async () => {
+    const { tg, daemon, approvalOf, ask, edited, answerTo } = await setup();
+    const { approval, message } = await ask('#general', 'desk.txt');
+    // The IPC gate's / WebSocket's handler: the same `approvals.answer` the CLI's `agentteam deny` calls.
+    await daemon.api['approvals.answer']({ id: approval.id, decision: 'deny' });
+    await edited(CHAT, message.messageId);
+    expect(tg.chat(CHAT).find((m) => m.messageId === message.messageId)).toMatchObject({
+      text: '✋ Worker asks: touch desk.txt\n🚫 Denied',
+      keyboard: null,
+    });
+    // A press that left the phone before the edit arrived (its data as the button had it).
+    const since = tg.calls.length;
+    const q = tg.userPresses({
+      chatId: CHAT,
+      fromId: OPERATOR,
+      messageId: message.messageId,
+      data: message.keyboard?.[0]?.[0]?.callback_data ?? '',
+    });
+    await answerTo(q);
+    expect(tg.callbackAnswers).toEqual([{ queryId: q, text: 'This request is already denied; nothing was changed.' }]);
+    expect(await approvalOf(approval.id)).toMatchObject({ status: 'denied' });
+    // The message already shows the outcome: re-editing it to the same text is a no-op Telegram refuses, nothing else.
+    const after = tg.calls.slice(since).filter((c) => c.method === 'editMessageText');
+    for (const c of after) expect(c.body.text).toBe('✋ Worker asks: touch desk.txt\n🚫 Denied');
+  });
+
+  it('an unanswered request expires → the chat message says so and its keyboard is gone', async () => {
+    const { tg, runtime, approvalOf, ask, edited } = await setup({ approvalTimeoutSeconds: 1 });
+    const { approval, message } = await ask('#general', 'late.txt');
+    await edited(CHAT, message.messageId);
+    expect(tg.chat(CHAT).find((m) => m.messageId === message.messageId)).toMatchObject({
+      text: '✋ Worker asks: touch late.txt\n⌛ Expired — no answer in time, so it was denied',
+      keyboard: null,
+    });
+    expect((await approvalOf(approval.id)).status).toBe('expired');
+    expect(await new Promise((r) => runtime.answers.subscribe(r))).toMatchObject({
+      decision: 'deny',
+      status: 'expired',
+    });
+  });
+
+  it('in Simplified Chinese when the app is; a conversation bound to no chat gets no question', async () => {
+    const { tg, daemon, ask } = await setup();
+    await daemon.api['settings.update']({ language: 'zh-CN' });
+    // helper works for #unbound: its approval is listed in the app, and no chat is told.
+    await daemon.api['messages.send']({ target: '#unbound', content: '@helper touch nowhere.txt' });
+    await expect
+      .poll(async () => (await daemon.api['approvals.list']({ status: 'pending' })).map((a) => a.summary))
+      .toContain('touch nowhere.txt');
+    const { message } = await ask('#general', 'zh.txt');
+    expect(message.text).toBe('✋ Worker 请求批准：touch zh.txt');
+    expect(message.keyboard?.flat().map((b) => b.text)).toEqual(['允许', '拒绝']);
+    // The #general question, raised later, has arrived; the #unbound one was never sent anywhere.
+    expect(tg.calls.filter((c) => c.method === 'sendMessage').map((c) => c.body.text)).toEqual([
+      '✋ Worker 请求批准：touch zh.txt',
+    ]);
+  });
+});
