@@ -2,8 +2,11 @@
  * End to end with a real runtime CLI (issue 18): Claude Code against the scripted fake model,
  * in a conversation bound to a (fake) Telegram chat. The operator writes from the chat; the
  * message wakes the agent like any other; the agent's `message_send` reply is stored in the
- * local conversation and reaches the chat once, confirmed by Telegram's message_id.
+ * local conversation and reaches the chat once, confirmed by Telegram's message_id. And issue 14
+ * from the phone: under `permissions: "ask"` (the default) Claude's own permission question is
+ * asked in the chat with Allow / Deny, the operator allows it there, the command runs.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,5 +79,38 @@ describe('Telegram-bound conversation with Claude Code (real CLI, fake model, fa
     ]);
     const [wake] = await daemon.api['wakes.list']({ target: '#general' });
     expect(wake).toMatchObject({ agentId: 'claude1', runtime: 'claude-code', status: 'reply_sent' });
+  }, 120_000);
+
+  it('Claude asks to run a command; the operator allows it from the phone; it runs and the reply reaches the chat', async () => {
+    const since = tg.calls.length;
+    tg.userWrites({
+      chatId: CHAT,
+      fromId: OPERATOR,
+      text: '@claude1 [[shell:touch phone.txt]] create the file please',
+    });
+    const asked = await tg.waitFor(
+      (c) => c.method === 'sendMessage' && c.body.reply_markup !== undefined,
+      since,
+      90_000,
+    );
+    expect(String(asked.body.text)).toMatch(/^✋ Claude asks: .*touch phone\.txt/);
+    // Claude's Bash has not run: it waits for the operator.
+    expect(existsSync(join(dir, 'work', 'phone.txt'))).toBe(false);
+    const question = tg.chat(CHAT).find((m) => m.text === asked.body.text);
+    if (question === undefined) throw new Error('the question is not shown in the chat');
+    tg.userPresses({ chatId: CHAT, fromId: OPERATOR, messageId: question.messageId, button: 'Allow' });
+    await tg.waitFor(
+      (c) => c.method === 'sendMessage' && String(c.body.text).startsWith('Claude: Shell result'),
+      since,
+      90_000,
+    );
+    expect(existsSync(join(dir, 'work', 'phone.txt'))).toBe(true);
+    expect(tg.chat(CHAT).find((m) => m.messageId === question.messageId)).toMatchObject({
+      text: `${String(asked.body.text)}\n✅ Allowed by @user${OPERATOR}`,
+      keyboard: null,
+    });
+    const [approval] = await daemon.api['approvals.list']({});
+    expect(approval).toMatchObject({ agentId: 'claude1', status: 'allowed', scope: 'once' });
+    expect(tg.callbackAnswers.at(-1)?.text).toBe('Allowed.');
   }, 120_000);
 });
