@@ -176,6 +176,9 @@ export class TelegramService {
         this.#turnBus.emit('turn.end', e);
       }),
     );
+    // issue 14: a turn waiting for the operator's approval is operator-visible here too (its question is in
+    // the chat): no 🧠 beacon while it waits, and the silence clock restarts from zero after the answer.
+    this.#subs.add(bus.approvalWait$.subscribe((e) => this.#turnBus.emit('approval.wait', e)));
     this.#subs.add(
       bus.messageDelivered$.pipe(filter((e) => e.channel === name)).subscribe((e) => {
         this.#turnBus.emit('message.delivered', e);

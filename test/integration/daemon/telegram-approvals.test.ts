@@ -70,7 +70,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(o: { approvalTimeoutSeconds?: number } = {}) {
+async function setup(o: { approvalTimeoutSeconds?: number; telegramThresholdSeconds?: number } = {}) {
   const tg = await startFakeTelegram();
   cleanups.push(() => tg.close());
   const dir = await mkdtemp(join(tmpdir(), 'agentteam-tg-approvals-'));
@@ -87,6 +87,9 @@ async function setup(o: { approvalTimeoutSeconds?: number } = {}) {
       channels: {
         telegram: {
           botTokenEnv: 'TG_APPROVALS_TOKEN',
+          ...(o.telegramThresholdSeconds !== undefined
+            ? { silenceWatchdog: { thresholdSeconds: o.telegramThresholdSeconds } }
+            : {}),
           apiRoot: tg.apiRoot,
           bindings: [
             { chatId: CHAT, target: '#general', allowFrom: [OPERATOR] },
@@ -259,5 +262,21 @@ describe('approvals answered from the bound Telegram chat', () => {
     expect(tg.calls.filter((c) => c.method === 'sendMessage').map((c) => c.body.text)).toEqual([
       '✋ Worker 请求批准：touch zh.txt',
     ]);
+  });
+
+  it('no 🧠 beacon in the chat while the question waits there; the silence clock restarts from zero after the answer', async () => {
+    const { tg, ask, edited } = await setup({ telegramThresholdSeconds: 1 });
+    const { message } = await ask('#general', 'quiet.txt');
+    const beacons = () => tg.chat(CHAT).filter((m) => m.text.includes('🧠'));
+    // Absence over time can only be observed over time: 2.5 thresholds with the question pending.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(beacons()).toEqual([]);
+    const answeredAt = Date.now();
+    tg.userPresses({ chatId: CHAT, fromId: OPERATOR, messageId: message.messageId, button: 'Allow' });
+    await edited(CHAT, message.messageId);
+    // The turn goes on silently after the answer: the first beacon comes one threshold later, not at once.
+    await tg.waitFor((c) => c.method === 'sendMessage' && String(c.body.text).startsWith('Worker · 🧠'), 0, 10_000);
+    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(900);
+    expect(beacons()).toHaveLength(1);
   });
 });
