@@ -1,0 +1,66 @@
+/** issue 14 from the phone: the approval question's copy and its buttons' callback data. */
+import { describe, expect, it } from 'vitest';
+import {
+  alreadySettled,
+  approvalButtonData,
+  approvalOutcome,
+  approvalQuestion,
+  parseApprovalButton,
+} from '../../../../../main/daemon/telegram/telegram-approval-text.js';
+import type { ApprovalRecord } from '../../../../../main/daemon/store/index.js';
+
+const record = (partial: Partial<ApprovalRecord>): ApprovalRecord => ({
+  id: 'ap_0123456789ab',
+  agentId: 'claude',
+  runtime: 'claude-code',
+  turnId: 't1',
+  wakeTokens: ['w1'],
+  kind: 'command',
+  tool: 'Bash',
+  summary: 'npm test',
+  detail: 'npm test',
+  rule: 'Bash(npm test)',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  expiresAt: '2026-01-01T00:15:00.000Z',
+  status: 'pending',
+  scope: null,
+  reason: null,
+  answeredAt: null,
+  ...partial,
+});
+
+describe('approval buttons and copy for Telegram', () => {
+  it('callback data round-trips, fits Telegram’s 64 bytes, and anything else is not an answer', () => {
+    for (const decision of ['allow', 'deny'] as const) {
+      const data = approvalButtonData(decision, 'ap_0123456789ab');
+      expect(Buffer.byteLength(data)).toBeLessThanOrEqual(64);
+      expect(parseApprovalButton(data)).toEqual({ decision, id: 'ap_0123456789ab' });
+    }
+    // The longest id the parser accepts still fits.
+    expect(Buffer.byteLength(approvalButtonData('deny', 'x'.repeat(56)))).toBe(61);
+    for (const junk of [undefined, '', 'ap:x:ap_1', 'ap:a:', 'ap:a:id with space', `ap:a:${'x'.repeat(57)}`, 'a:ap_1'])
+      expect(parseApprovalButton(junk)).toBeNull();
+  });
+
+  it('the question is neutral, plain text, and bounded; the outcome keeps it and says who and how', () => {
+    const q = approvalQuestion('en', 'Claude', 'npm test');
+    expect(q).toBe('✋ Claude asks: npm test');
+    const long = approvalQuestion('en', 'Claude', 'x'.repeat(5000));
+    expect(long.length).toBeLessThan(1100);
+    expect(long.endsWith('…')).toBe(true);
+    expect(approvalOutcome('en', q, record({ status: 'allowed', scope: 'once' }), '@ann')).toBe(
+      '✋ Claude asks: npm test\n✅ Allowed by @ann',
+    );
+    expect(approvalOutcome('en', q, record({ status: 'allowed', scope: 'always' }), null)).toBe(
+      '✋ Claude asks: npm test\n✅ Allowed (always: Bash(npm test))',
+    );
+    expect(approvalOutcome('en', q, record({ status: 'cancelled' }), null)).toContain('⏹ Cancelled');
+    const zh = approvalQuestion('zh-CN', 'Claude', 'npm test');
+    expect(zh).toBe('✋ Claude 请求批准：npm test');
+    expect(approvalOutcome('zh-CN', zh, record({ status: 'denied', scope: 'once' }), '@ann')).toBe(
+      '✋ Claude 请求批准：npm test\n🚫 @ann 已拒绝',
+    );
+    expect(alreadySettled('zh-CN', 'expired')).toBe('此请求已过期，未做任何更改。');
+    expect(alreadySettled('en', 'allowed')).toBe('This request is already allowed; nothing was changed.');
+  });
+});
