@@ -93,6 +93,8 @@ export class TelegramService {
   readonly #turnBus = new HookBus();
   readonly #subs = new Subscription();
   readonly #typing = new Map<string, Subscription>();
+  /** Turns waiting for the operator's approval: "typing…" would say the agent is working; it is not. */
+  readonly #waitingTurns = new Set<string>();
   /** Local replies of bound conversations waiting for their local ACK, by response_id. */
   readonly #pending = new Map<
     string,
@@ -173,12 +175,19 @@ export class TelegramService {
       bus.turnEnd$.subscribe((e) => {
         this.#typing.get(e.turnId)?.unsubscribe();
         this.#typing.delete(e.turnId);
+        this.#waitingTurns.delete(e.turnId);
         this.#turnBus.emit('turn.end', e);
       }),
     );
     // issue 14: a turn waiting for the operator's approval is operator-visible here too (its question is in
     // the chat): no 🧠 beacon while it waits, and the silence clock restarts from zero after the answer.
-    this.#subs.add(bus.approvalWait$.subscribe((e) => this.#turnBus.emit('approval.wait', e)));
+    this.#subs.add(
+      bus.approvalWait$.subscribe((e) => {
+        if (e.waiting) this.#waitingTurns.add(e.turnId);
+        else this.#waitingTurns.delete(e.turnId);
+        this.#turnBus.emit('approval.wait', e);
+      }),
+    );
     this.#subs.add(
       bus.messageDelivered$.pipe(filter((e) => e.channel === name)).subscribe((e) => {
         this.#turnBus.emit('message.delivered', e);
@@ -412,6 +421,7 @@ export class TelegramService {
     const sub = interval(period)
       .pipe(startWith(0), takeUntil(end$))
       .subscribe(() => {
+        if (this.#waitingTurns.has(turnId)) return;
         void api.sendChatAction(chatId, 'typing').then(
           () =>
             this.#turnBus.emit('message.delivered', {

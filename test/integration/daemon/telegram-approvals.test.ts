@@ -70,7 +70,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(o: { approvalTimeoutSeconds?: number; telegramThresholdSeconds?: number } = {}) {
+async function setup(
+  o: { approvalTimeoutSeconds?: number; telegramThresholdSeconds?: number; typingIntervalMs?: number } = {},
+) {
   const tg = await startFakeTelegram();
   cleanups.push(() => tg.close());
   const dir = await mkdtemp(join(tmpdir(), 'agentteam-tg-approvals-'));
@@ -103,7 +105,7 @@ async function setup(o: { approvalTimeoutSeconds?: number; telegramThresholdSeco
   const daemon: Daemon = await createDaemon({
     dataDir: dir,
     env: { TG_APPROVALS_TOKEN: tg.token },
-    telegram: TUNING,
+    telegram: { ...TUNING, ...(o.typingIntervalMs !== undefined ? { typingIntervalMs: o.typingIntervalMs } : {}) },
     createRuntime: (agent, deps) => {
       const runtime = new AskingRuntime();
       runtime.host = deps.host;
@@ -264,13 +266,16 @@ describe('approvals answered from the bound Telegram chat', () => {
     ]);
   });
 
-  it('no 🧠 beacon in the chat while the question waits there; the silence clock restarts from zero after the answer', async () => {
-    const { tg, ask, edited } = await setup({ telegramThresholdSeconds: 1 });
+  it('no 🧠 beacon and no "typing…" in the chat while the question waits there; the silence clock restarts from zero after the answer', async () => {
+    const { tg, ask, edited } = await setup({ telegramThresholdSeconds: 1, typingIntervalMs: 200 });
     const { message } = await ask('#general', 'quiet.txt');
+    const askedAt = tg.calls.length;
     const beacons = () => tg.chat(CHAT).filter((m) => m.text.includes('🧠'));
-    // Absence over time can only be observed over time: 2.5 thresholds with the question pending.
+    // Absence over time can only be observed over time: 2.5 thresholds (12 typing periods) with the question pending.
     await new Promise((r) => setTimeout(r, 2500));
     expect(beacons()).toEqual([]);
+    // (At most one typing request that left before the wait began and was recorded after the question.)
+    expect(tg.calls.slice(askedAt).filter((c) => c.method === 'sendChatAction').length).toBeLessThanOrEqual(1);
     const answeredAt = Date.now();
     tg.userPresses({ chatId: CHAT, fromId: OPERATOR, messageId: message.messageId, button: 'Allow' });
     await edited(CHAT, message.messageId);
@@ -278,5 +283,7 @@ describe('approvals answered from the bound Telegram chat', () => {
     await tg.waitFor((c) => c.method === 'sendMessage' && String(c.body.text).startsWith('Worker · 🧠'), 0, 10_000);
     expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(900);
     expect(beacons()).toHaveLength(1);
+    // Working again: typing resumes.
+    expect(tg.calls.slice(askedAt).some((c) => c.method === 'sendChatAction')).toBe(true);
   });
 });
