@@ -249,6 +249,17 @@ describe('approvals answered from the bound Telegram chat', () => {
     });
   });
 
+  it('a request cancelled by the daemon stopping → the chat message says so and its keyboard is gone', async () => {
+    const { tg, daemon, ask, edited } = await setup();
+    const { message } = await ask('#general', 'stop.txt');
+    await daemon.stop();
+    await edited(CHAT, message.messageId);
+    expect(tg.chat(CHAT).find((m) => m.messageId === message.messageId)).toMatchObject({
+      text: '✋ Worker asks: touch stop.txt\n⏹ Cancelled — the agent’s runtime or AgentTeam stopped',
+      keyboard: null,
+    });
+  });
+
   it('in Simplified Chinese when the app is; a conversation bound to no chat gets no question', async () => {
     const { tg, daemon, ask } = await setup();
     await daemon.api['settings.update']({ language: 'zh-CN' });
