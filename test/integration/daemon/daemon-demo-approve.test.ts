@@ -92,6 +92,9 @@ describe('@demo /approve through the assembled daemon', () => {
     ]);
     // Listed like any runtime's request; the wake is still open and nothing is on disk yet.
     expect((await daemon.api['approvals.list']({ status: 'pending' })).map((a) => a.id)).toEqual([approval.id]);
+    // The inspector asks for one wake's requests.
+    expect((await daemon.api['approvals.list']({ wakeToken: wake })).map((a) => a.id)).toEqual([approval.id]);
+    expect(await daemon.api['approvals.list']({ wakeToken: 'wk_other' })).toEqual([]);
     // Absence over time can only be watched: three thresholds of waiting on the operator (fails without the pause).
     await new Promise((r) => setTimeout(r, 900));
     const [open] = await daemon.api['wakes.list']({ target: '#general' });
