@@ -106,7 +106,14 @@ function Connected({
   const wakeTargets = useMemo(() => new Map([...wakes.values()].map((w) => [w.wakeToken, w.target])), [wakes]);
   /** The approval chips of one status area: the conversation's, or the open thread's (issue 14). */
   const approvalChipsFor = (chipTarget: string) => (
-    <ApprovalChips api={api} approvals={approvals} wakeTargets={wakeTargets} target={chipTarget} language={language} />
+    <ApprovalChips
+      api={api}
+      approvals={approvals}
+      wakeTargets={wakeTargets}
+      target={chipTarget}
+      language={language}
+      onOpenWake={openWake}
+    />
   );
   const target = view.kind === 'conversation' ? view.target : null;
 
@@ -568,6 +575,7 @@ function Connected({
           wake={wakes.get(inspecting)}
           agents={agents}
           language={language}
+          waiting={waiting.has(inspecting)}
           onClose={closeInspector}
         />
       )}

@@ -365,6 +365,8 @@ export const apiCalls = {
       .object({
         status: z.enum(APPROVAL_STATUSES).optional(),
         limit: z.number().int().min(1).max(1000).optional(),
+        /** issue 14: only the requests of this wake's turn (the inspector shows their full command or diff). */
+        wakeToken: z.string().min(1).max(100).optional(),
       })
       .strict(),
     z.array(ApprovalSchema),

@@ -6,8 +6,11 @@
  * Update the baselines with `npx playwright test -c playwright.config.ts test/e2e/visual.e2e.ts
  * --update-snapshots` after an intended change, and look at every image before committing it.
  */
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { useLanguage } from './chat-helpers.js';
+import { expectNoHorizontalOverflow, useLanguage } from './chat-helpers.js';
 import { demoConfig, expect, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
 
 test.use({ config: demoConfig(), timezoneId: 'UTC', locale: 'en-US' });
@@ -91,3 +94,50 @@ for (const language of ['en', 'zh-CN'] as const) {
     }
   });
 }
+
+// issue 14: the approval chip (a baseline of the status area) and the inspector with the request
+// (screens to look at, 360 px too). A fixed workspace path keeps the chip's summary the same per run.
+const VISUAL_WORKSPACE = join(tmpdir(), 'agentteam-visual-workspace');
+mkdirSync(VISUAL_WORKSPACE, { recursive: true });
+
+test.describe('approval', () => {
+  test.use({
+    config: {
+      agents: [{ id: 'demo', name: 'Demo', runtime: 'demo', cwd: VISUAL_WORKSPACE }],
+      channels: { local: {} },
+    },
+  });
+
+  for (const language of ['en', 'zh-CN'] as const) {
+    test(`the approval chip and the inspector look right (${language}, 1280, 390 and 360, light and dark)`, async ({
+      app,
+      serve,
+    }, info) => {
+      test.setTimeout(120_000);
+      if (language !== 'en') await useLanguage(app, serve, language);
+      await sendFromComposer(app, '@demo /approve');
+      const chip = statusArea(app).locator('.chip-approval');
+      await expect(chip).toHaveCount(1);
+      for (const size of [...WIDTHS, { width: 360, height: 740 }]) {
+        for (const scheme of SCHEMES) {
+          const name = `${language}-${size.width}-${scheme}`;
+          await app.setViewportSize(size);
+          await app.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+          await settle(app);
+          await screenshot(app, info, `visual-approval-${name}`);
+          await expectNoHorizontalOverflow(app, `approval chip ${name}`);
+          if (size.width !== 360)
+            await expect(statusArea(app)).toHaveScreenshot(`approval-chip-${name}.png`, { maxDiffPixelRatio: 0.002 });
+          await chip.locator('.chip-main').click();
+          const inspector = app.locator('aside.inspector');
+          await expect(inspector.locator('.wake-approvals li')).toHaveAttribute('data-approval-status', 'pending');
+          await settle(app);
+          await screenshot(app, info, `visual-approval-inspector-${name}`);
+          await expectNoHorizontalOverflow(app, `approval inspector ${name}`);
+          await inspector.getByRole('button', { name: /Close|关闭/ }).click();
+          await expect(inspector).toHaveCount(0);
+        }
+      }
+    });
+  }
+});

@@ -106,9 +106,9 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       d.telegram.bindings.remove(chatId);
       return d.telegram.status();
     },
-    'approvals.list': async ({ status, limit }) =>
+    'approvals.list': async ({ status, limit, wakeToken }) =>
       approvals()
-        .list({ ...(status ? { status } : {}), ...(limit ? { limit } : {}) })
+        .list({ ...(status ? { status } : {}), ...(limit ? { limit } : {}), ...(wakeToken ? { wakeToken } : {}) })
         .map((r) => toApproval(r, d.agentName(r.agentId))),
     'approvals.answer': async ({ id, decision, scope, reason }) => {
       const r = approvals().answer(id, decision, scope ?? 'once', reason);

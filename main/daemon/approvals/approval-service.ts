@@ -26,7 +26,7 @@ export interface ApprovalTablePort {
   insert(a: ApprovalInput): void;
   settle(s: ApprovalSettle): boolean;
   get(id: string): ApprovalRecord | undefined;
-  list(status: ApprovalStatus | null, limit: number | undefined): ApprovalRecord[];
+  list(status: ApprovalStatus | null, limit: number | undefined, wakeToken?: string | null): ApprovalRecord[];
   pending(): ApprovalRecord[];
 }
 
@@ -164,8 +164,8 @@ export class ApprovalService {
     return this.#o.table.get(id);
   }
 
-  list(filter: { status?: ApprovalStatus; limit?: number } = {}): ApprovalRecord[] {
-    return this.#o.table.list(filter.status ?? null, filter.limit);
+  list(filter: { status?: ApprovalStatus; limit?: number; wakeToken?: string } = {}): ApprovalRecord[] {
+    return this.#o.table.list(filter.status ?? null, filter.limit, filter.wakeToken ?? null);
   }
 
   /** The agent's runtime exited or restarted: its pending requests are cancelled, its session rules forgotten. */

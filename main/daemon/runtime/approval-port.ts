@@ -33,10 +33,29 @@ export interface ApprovalHost {
   requestApproval(ask: ApprovalAsk): Promise<ApprovalAnswer>;
 }
 
-/** Where no host answers (unit tests of a driver alone, the demo): a deny the agent can read. */
+/** Where no host answers (unit tests of a driver alone): a deny the agent can read. */
 export const NO_APPROVAL_HOST: ApprovalAnswer = {
   decision: 'deny',
   scope: 'once',
   status: 'denied',
   reason: 'AgentTeam has no operator connected to answer this request.',
 };
+
+/**
+ * The one way a runtime asks (the skeleton for the CLI drivers, the demo runtime in-process): the
+ * host answers; no host → a deny the agent reads; a host that throws → a deny naming why, never a
+ * question left open that nobody can answer. `onError` logs it.
+ */
+export async function askApprovalHost(
+  requestApproval: ApprovalHost['requestApproval'] | undefined,
+  ask: ApprovalAsk,
+  onError: (error: string) => void,
+): Promise<ApprovalAnswer> {
+  try {
+    return (await requestApproval?.(ask)) ?? NO_APPROVAL_HOST;
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    onError(error);
+    return { ...NO_APPROVAL_HOST, reason: `AgentTeam could not record this request (${error}).` };
+  }
+}

@@ -14,6 +14,7 @@ import { prepareOpencodeSignIn } from './auth/opencode-auth.js';
 import { currentPersonProfile, type PersonProfile } from './auth/person-profile.js';
 import { ClaudeDriver } from './claude-code/claude-driver.js';
 import { CodexDriver } from './codex/codex-driver.js';
+import { demoWorkspace } from './demo/demo-approve.js';
 import { DemoRuntime } from './demo/demo-runtime.js';
 import { OPENCODE_PERSON_LOGIN_PROVIDER } from './opencode/opencode-config.js';
 import { OpencodeDriver } from './opencode/opencode-driver.js';
@@ -56,11 +57,23 @@ export function runtimeDirOf(dataDir: string, agentId: string): string {
 
 export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): RuntimeAdapterResult {
   const log = deps.log !== undefined ? { log: deps.log } : {};
-  if (agent.runtime === 'demo')
+  if (agent.runtime === 'demo') {
+    // issue 14: the demo has a workspace too (`/approve` writes there); a configured one is checked like any.
+    const workspace = demoWorkspace(agent.cwd, deps.dataDir, agent.id);
+    const invalid = workspace.create ? null : checkWorkspace(agent.id, workspace.path);
+    if (invalid !== null) return { ok: false, code: 'workspace_invalid', message: invalid };
     return {
       ok: true,
-      adapter: new DemoRuntime({ agentId: agent.id, mcp: deps.mcp, host: deps.host, env: agent.env, ...log }),
+      adapter: new DemoRuntime({
+        agentId: agent.id,
+        mcp: deps.mcp,
+        host: deps.host,
+        env: agent.env,
+        workspace,
+        ...log,
+      }),
     };
+  }
   const runtimeDir = runtimeDirOf(deps.dataDir, agent.id);
   // issue 14: the workspace is checked before anything starts (a clear error, nothing spawned).
   const invalid = checkWorkspace(agent.id, workspaceOf(agent.cwd, deps.dataDir));

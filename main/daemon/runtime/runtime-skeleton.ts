@@ -23,7 +23,7 @@ import type { DaemonLog } from '../daemon-types.js';
 import { classifyRuntimeFailure } from './failure-classifier.js';
 import { PromptQueue } from './prompt-queue.js';
 import { boundedDetail, textMetrics } from '../diagnostics.js';
-import { NO_APPROVAL_HOST } from './approval-port.js';
+import { askApprovalHost } from './approval-port.js';
 import type { DeliverResult, RuntimeAdapter, StartResult, TurnBoundaryHost } from './runtime-adapter.js';
 import { RuntimeEventStream } from './runtime-event-stream.js';
 import type { DriverContext, DriverEvent, DriverSession } from './driver-session.js';
@@ -289,15 +289,11 @@ export class RuntimeSkeleton implements RuntimeAdapter {
       delay: (ms) => firstValueFrom(timer(ms, this.#scheduler)).then(() => undefined),
       askInTurn: (answer) => this.#askInTurn(generation, answer),
       // issue 14: the host (agent session → approval service) answers; no host → a deny the agent reads.
-      askApproval: async (ask) => {
-        try {
-          return (await this.#o.host.requestApproval?.(ask)) ?? NO_APPROVAL_HOST;
-        } catch (err) {
-          // Never leave the CLI waiting on a question nobody can answer: a deny it can read.
-          this.#o.log?.error('approval request failed', { agentId: this.#o.agentId, error: errorText(err) });
-          return { ...NO_APPROVAL_HOST, reason: `AgentTeam could not record this request (${errorText(err)}).` };
-        }
-      },
+      // Never leave the CLI waiting on a question nobody can answer: a deny it can read.
+      askApproval: (ask) =>
+        askApprovalHost(this.#o.host.requestApproval, ask, (error) =>
+          this.#o.log?.error('approval request failed', { agentId: this.#o.agentId, error }),
+        ),
     };
   }
 

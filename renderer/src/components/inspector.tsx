@@ -3,7 +3,8 @@
  * delivery attempts and alerts) and what the agent was sent, in order (contract §8.4). Failure
  * detail is inside a collapsed disclosure: shown only when the person opens it (contract §10.3).
  * A drawer beside the conversation on wide screens, a full-screen sheet on narrow ones (issue 17).
- * Esc closes; focus returns to the chip that opened it.
+ * Esc closes; focus returns to the chip that opened it. issue 14: the approval requests of the
+ * wake's turn, with the full command or diff (status/wake-approvals.tsx).
  */
 import { useEffect, useRef, useState } from 'react';
 import type { Agent, ApiResponse, ClientApi, Wake } from '../../../shared/api/contract.js';
@@ -13,6 +14,9 @@ import { FailureDetails } from './failure-details.js';
 import { formatDateTime, formatTimeSeconds } from '../i18n/format.js';
 import { promptKindText, shortWakeId, timelineLine } from '../status/timeline-copy.js';
 import { CHIP_ICONS, chipElapsed, chipKind, chipText } from '../status/wake-chips.js';
+import { approvalCopy } from '../i18n/approval-copy.js';
+import { APPROVAL_ICON } from '../status/approval-chip.js';
+import { WakeApprovals } from '../status/wake-approvals.js';
 
 export interface InspectorProps {
   readonly api: ClientApi;
@@ -21,10 +25,12 @@ export interface InspectorProps {
   readonly wake: Wake | undefined;
   readonly agents: readonly Agent[];
   readonly language: Language;
+  /** issue 14: the wake waits for the operator's approval: its chip says so, never "Working". */
+  readonly waiting?: boolean;
   onClose(): void;
 }
 
-export function Inspector({ api, wakeToken, wake, agents, language, onClose }: InspectorProps) {
+export function Inspector({ api, wakeToken, wake, agents, language, waiting = false, onClose }: InspectorProps) {
   const [data, setData] = useState<ApiResponse<'wakes.inspect'> | null>(null);
   const [error, setError] = useState<string | null>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -80,13 +86,22 @@ export function Inspector({ api, wakeToken, wake, agents, language, onClose }: I
       {error !== null && <p role="alert">{t('error.generic', { message: error })}</p>}
       {shown !== undefined && kind !== null && (
         <div className="inspector-summary">
-          <span className={`chip chip-static chip-${kind}`} data-status={shown.status}>
-            <span className="chip-icon" aria-hidden="true">
-              {CHIP_ICONS[kind]}
+          {waiting ? (
+            <span className="chip chip-static chip-approval" data-status="waiting_approval">
+              <span className="chip-icon" aria-hidden="true">
+                {APPROVAL_ICON}
+              </span>
+              <span className="chip-text">{approvalCopy(language, 'approvals.status.pending')}</span>
             </span>
-            <span className="chip-text">{chipText(kind, language)}</span>
-            <span className="chip-elapsed">{chipElapsed(shown, language, Date.now())}</span>
-          </span>
+          ) : (
+            <span className={`chip chip-static chip-${kind}`} data-status={shown.status}>
+              <span className="chip-icon" aria-hidden="true">
+                {CHIP_ICONS[kind]}
+              </span>
+              <span className="chip-text">{chipText(kind, language)}</span>
+              <span className="chip-elapsed">{chipElapsed(shown, language, Date.now())}</span>
+            </span>
+          )}
           <dl className="inspector-facts">
             <dt>{t('inspector.started')}</dt>
             <dd>
@@ -104,6 +119,7 @@ export function Inspector({ api, wakeToken, wake, agents, language, onClose }: I
         </div>
       )}
       {shown !== undefined && <FailureDetails wake={shown} language={language} />}
+      <WakeApprovals api={api} wakeToken={wakeToken} language={language} />
       <h3>{t('inspector.timeline')}</h3>
       {data === null && error === null && <p>{t('inspector.loading')}</p>}
       {data !== null && (

@@ -1,9 +1,11 @@
 /**
  * issue 14: the approval chip in the status area (UI.md "waiting for an approval"):
- * "✋ Waiting for your approval: {summary} · Allow · Deny", keyboard reachable (real buttons),
- * with the full command or diff behind a Details toggle — always text in a <pre>, escaped by
- * React, never rendered as HTML. A wake with a pending approval shows this chip instead of a
- * "Working" chip: the turn waits for the operator, not for the agent.
+ * "✋ Waiting for your approval: {summary} · Allow · Deny", keyboard reachable (real buttons).
+ * Like every chip it opens the inspector of its wake, which shows the full command or diff
+ * (status/wake-approvals.tsx); a request asked between turns (no wake) expands it in place —
+ * always text in a <pre>, escaped by React, never rendered as HTML. A wake with a pending
+ * approval shows this chip instead of a "Working" chip: the turn waits for the operator, not for
+ * the agent.
  */
 import { useEffect, useState } from 'react';
 import type { Approval, ClientApi } from '../../../shared/api/contract.js';
@@ -34,7 +36,7 @@ export function usePendingApprovals(api: ClientApi): readonly Approval[] {
 }
 
 /** Leads the chip like every chip's icon (wake-chips.ts CHIP_ICONS; UI.md "waiting for an approval"). */
-const APPROVAL_ICON = '✋';
+export const APPROVAL_ICON = '✋';
 
 export interface ApprovalChipsProps {
   readonly api: ClientApi;
@@ -42,6 +44,35 @@ export interface ApprovalChipsProps {
   readonly wakeTargets: ReadonlyMap<string, string>;
   readonly target: string;
   readonly language: Language;
+  /** Opens the inspector of the request's wake (UI.md: a chip opens the inspector). */
+  onOpenWake?(wakeToken: string, opener: HTMLElement): void;
+}
+
+/** Allow / Deny for one pending request: the chip's and the inspector's (real buttons, keyboard reachable). */
+export function ApprovalAnswerButtons({
+  api,
+  approval,
+  language,
+}: {
+  readonly api: ClientApi;
+  readonly approval: Approval;
+  readonly language: Language;
+}) {
+  const [busy, setBusy] = useState(false);
+  const answer = (decision: 'allow' | 'deny') => {
+    setBusy(true);
+    void api.approvals.answer({ id: approval.id, decision }).finally(() => setBusy(false));
+  };
+  return (
+    <>
+      <button type="button" className="chip-action chip-allow" disabled={busy} onClick={() => answer('allow')}>
+        {copy(language, 'approval.allow')}
+      </button>
+      <button type="button" className="chip-action chip-deny" disabled={busy} onClick={() => answer('deny')}>
+        {copy(language, 'approval.deny')}
+      </button>
+    </>
+  );
 }
 
 /** The wakes (tokens) that wait for the operator: their "Working" chip gives way to the approval chip. */
@@ -49,68 +80,51 @@ export function waitingWakes(approvals: readonly Approval[]): ReadonlySet<string
   return new Set(approvals.flatMap((a) => a.wakeTokens));
 }
 
-export function ApprovalChips({ api, approvals, wakeTargets, target, language }: ApprovalChipsProps) {
+export function ApprovalChips({ api, approvals, wakeTargets, target, language, onOpenWake }: ApprovalChipsProps) {
   const [open, setOpen] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
   // An approval shows on the conversation of its wakes; one without wakes (asked between turns) shows everywhere.
   const shown = approvals.filter(
     (a) => a.wakeTokens.length === 0 || a.wakeTokens.some((w) => (wakeTargets.get(w) ?? target) === target),
   );
-  const answer = (a: Approval, decision: 'allow' | 'deny') => {
-    setBusy(a.id);
-    void api.approvals.answer({ id: a.id, decision }).finally(() => setBusy(null));
-  };
   return (
     <>
-      {shown.map((a) => (
-        <span
-          key={a.id}
-          className="chip chip-approval"
-          data-approval={a.id}
-          data-status="waiting_approval"
-          data-wake={a.wakeTokens[0]}
-          data-kind="approval"
-        >
-          <button
-            type="button"
-            className="chip-main"
-            aria-expanded={open === a.id}
-            aria-controls={`approval-detail-${a.id}`}
-            onClick={() => setOpen(open === a.id ? null : a.id)}
-            title={copy(language, 'approval.detail')}
+      {shown.map((a) => {
+        const wake = a.wakeTokens[0];
+        const inspects = wake !== undefined && onOpenWake !== undefined;
+        return (
+          <span
+            key={a.id}
+            className="chip chip-approval"
+            data-approval={a.id}
+            data-status="waiting_approval"
+            data-wake={a.wakeTokens[0]}
+            data-kind="approval"
           >
-            <span className="chip-icon" aria-hidden="true">
-              {APPROVAL_ICON}
-            </span>
-            <span className="chip-agent">{a.agentName}</span>
-            <span className="chip-sep" aria-hidden="true">
-              ·
-            </span>
-            <span className="chip-text">{copy(language, 'approval.waiting', { summary: a.summary })}</span>
-          </button>
-          <button
-            type="button"
-            className="chip-action chip-allow"
-            disabled={busy === a.id}
-            onClick={() => answer(a, 'allow')}
-          >
-            {copy(language, 'approval.allow')}
-          </button>
-          <button
-            type="button"
-            className="chip-action chip-deny"
-            disabled={busy === a.id}
-            onClick={() => answer(a, 'deny')}
-          >
-            {copy(language, 'approval.deny')}
-          </button>
-          {open === a.id && (
-            <pre id={`approval-detail-${a.id}`} className="approval-detail" tabIndex={0}>
-              {a.detail}
-            </pre>
-          )}
-        </span>
-      ))}
+            <button
+              type="button"
+              className="chip-main"
+              {...(inspects ? {} : { 'aria-expanded': open === a.id, 'aria-controls': `approval-detail-${a.id}` })}
+              onClick={(e) => (inspects ? onOpenWake(wake, e.currentTarget) : setOpen(open === a.id ? null : a.id))}
+              title={copy(language, 'approval.detail')}
+            >
+              <span className="chip-icon" aria-hidden="true">
+                {APPROVAL_ICON}
+              </span>
+              <span className="chip-agent">{a.agentName}</span>
+              <span className="chip-sep" aria-hidden="true">
+                ·
+              </span>
+              <span className="chip-text">{copy(language, 'approval.waiting', { summary: a.summary })}</span>
+            </button>
+            <ApprovalAnswerButtons api={api} approval={a} language={language} />
+            {!inspects && open === a.id && (
+              <pre id={`approval-detail-${a.id}`} className="approval-detail" tabIndex={0}>
+                {a.detail}
+              </pre>
+            )}
+          </span>
+        );
+      })}
     </>
   );
 }

@@ -3,8 +3,12 @@
  * token), with a recording CommunicationHandler. Time of the quiet task runs on a
  * VirtualTimeScheduler, flushed by the test: no sleeps.
  */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VirtualTimeScheduler } from 'rxjs';
+import type { ApprovalAnswer, ApprovalAsk } from '../../../main/daemon/runtime/approval-port.js';
 import { startMcpServer, type AgentteamMcpServer } from '../../../main/daemon/mcp/mcp-server.js';
 import { DemoRuntime, demoCommand, demoTaskMs } from '../../../main/daemon/runtime/demo/demo-runtime.js';
 import { RecordingCommunicationHandler } from '../../fixtures/recording-communication-handler.js';
@@ -13,11 +17,18 @@ import { RuntimeEventRecorder } from '../../fixtures/runtime-event-recorder.js';
 let mcp: AgentteamMcpServer;
 let handler: RecordingCommunicationHandler;
 let scheduler: VirtualTimeScheduler;
-let host: { calls: number; answers: Array<string | null>; onTurnBoundary(): Promise<string | null> };
+let host: {
+  calls: number;
+  answers: Array<string | null>;
+  onTurnBoundary(): Promise<string | null>;
+  requestApproval?: (ask: ApprovalAsk) => Promise<ApprovalAnswer>;
+};
+let workspace: string;
 let demo: DemoRuntime;
 let rec: RuntimeEventRecorder;
 
 beforeEach(async () => {
+  workspace = await mkdtemp(join(tmpdir(), 'agentteam-demo-ws-'));
   handler = new RecordingCommunicationHandler();
   mcp = await startMcpServer({ handler, limits: { sendsPerMinute: 60, maxMessageBytes: 32_768 } });
   scheduler = new VirtualTimeScheduler();
@@ -34,6 +45,7 @@ beforeEach(async () => {
     mcp: mcp.issueToken('demo'),
     host,
     env: { DEMO_TASK_MS: '50000' },
+    workspace: { path: workspace, create: false },
     scheduler,
   });
   rec = new RuntimeEventRecorder(demo.events$);
@@ -44,6 +56,7 @@ afterEach(async () => {
   await demo.stop();
   rec.close();
   await mcp.close();
+  await rm(workspace, { recursive: true, force: true });
 });
 
 describe('demo runtime', () => {
@@ -104,6 +117,7 @@ describe('demo runtime', () => {
       mcp: { url: mcp.url, token: 'nope', headers: { Authorization: 'Bearer nope' } },
       host,
       env: {},
+      workspace: { path: workspace, create: false },
     });
     const result = await bad.start();
     expect(result.ok).toBe(false);
@@ -114,8 +128,114 @@ describe('demo runtime', () => {
     expect(demoCommand('Plain text is local output only')).toBe('reply');
     expect(demoCommand('@demo /LOCAL')).toBe('local');
     expect(demoCommand('do a /slow one')).toBe('slow');
+    expect(demoCommand('@demo /approve')).toBe('approve');
+    expect(demoCommand('please approve')).toBe('reply');
     expect(demoTaskMs({})).toBe(50_000);
     expect(demoTaskMs({ DEMO_TASK_MS: '1200' })).toBe(1200);
     expect(demoTaskMs({ DEMO_TASK_MS: 'soon' })).toBe(50_000);
+  });
+
+  describe('/approve asks the host (the approval path of every runtime) before writing', () => {
+    /** A host that records the question and answers it when the test says so. */
+    function answering(): { asks: ApprovalAsk[]; answer(a: ApprovalAnswer): void } {
+      const asks: ApprovalAsk[] = [];
+      let resolve: ((a: ApprovalAnswer) => void) | null = null;
+      host.requestApproval = (ask) => {
+        asks.push(ask);
+        return new Promise((r) => (resolve = r));
+      };
+      return {
+        asks,
+        answer: (a) => {
+          expect(resolve).not.toBeNull();
+          resolve?.(a);
+        },
+      };
+    }
+    const file = () => join(workspace, 'agentteam-demo.txt');
+
+    it('allow: the request shows the path with line counts and the diff; the file is written, then the reply', async () => {
+      const h = answering();
+      await demo.deliver('@demo /approve\nexact target "#general"');
+      await rec.waitFor((e) => e.type === 'tool_call');
+      await expect.poll(() => h.asks.length).toBe(1);
+      expect(h.asks[0]).toEqual({
+        kind: 'file_change',
+        tool: 'Write',
+        summary: `${file()} (+2 −0)`,
+        detail: `${file()}\n+Hello from the AgentTeam demo agent.\n+You allowed this write: an agent changes your files only with your approval.`,
+        rule: `Write(${file()})`,
+      });
+      // Nothing is written before the answer.
+      await expect(readFile(file(), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(handler.sends).toHaveLength(0);
+      h.answer({ decision: 'allow', scope: 'once', status: 'allowed', reason: null });
+      await rec.waitFor((e) => e.type === 'turn_end');
+      expect(await readFile(file(), 'utf8')).toBe(
+        'Hello from the AgentTeam demo agent.\nYou allowed this write: an agent changes your files only with your approval.\n',
+      );
+      expect(handler.sends.map((s) => s.content)).toEqual([
+        `[demo] Wrote agentteam-demo.txt in ${workspace} after you allowed it.`,
+      ]);
+      expect(rec.types(1)).toEqual(['turn_start', 'tool_call', 'tool_call', 'turn_end:completed']);
+    });
+
+    it('a second request over an existing file counts the lines it replaces', async () => {
+      const h = answering();
+      await demo.deliver('/approve exact target "#general"');
+      await expect.poll(() => h.asks.length).toBe(1);
+      h.answer({ decision: 'allow', scope: 'once', status: 'allowed', reason: null });
+      await rec.waitFor((e) => e.type === 'turn_end');
+      await demo.deliver('/approve exact target "#general"');
+      await expect.poll(() => h.asks.length).toBe(2);
+      expect(h.asks[1]?.summary).toBe(`${file()} (+2 −2)`);
+      expect(h.asks[1]?.detail.split('\n').map((l) => l[0])).toEqual(['/', '-', '-', '+', '+']);
+      h.answer({ decision: 'deny', scope: 'once', status: 'denied', reason: null });
+    });
+
+    it('deny: nothing is written; the reply says it was denied, with the reason', async () => {
+      const h = answering();
+      await demo.deliver('@demo /approve\nexact target "dm:@operator"');
+      await expect.poll(() => h.asks.length).toBe(1);
+      h.answer({ decision: 'deny', scope: 'once', status: 'denied', reason: 'not in this folder' });
+      await rec.waitFor((e) => e.type === 'turn_end');
+      await expect(readFile(file(), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(handler.sends.map((s) => s.content)).toEqual([
+        '[demo] Nothing was written: the request to write agentteam-demo.txt was denied. Reason: not in this folder',
+      ]);
+    });
+
+    it('expiry: nothing is written; the reply says nobody answered in time', async () => {
+      const h = answering();
+      await demo.deliver('/approve exact target "#general"');
+      await expect.poll(() => h.asks.length).toBe(1);
+      h.answer({
+        decision: 'deny',
+        scope: 'once',
+        status: 'expired',
+        reason: 'No answer from the operator within 900 s',
+      });
+      await rec.waitFor((e) => e.type === 'turn_end');
+      await expect(readFile(file(), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(handler.sends[0]?.content).toContain('nobody answered the request to write agentteam-demo.txt in time');
+    });
+
+    it('with no host to ask, the demo is denied with a reason it reports (never writes unasked)', async () => {
+      await demo.deliver('/approve exact target "#general"');
+      await rec.waitFor((e) => e.type === 'turn_end');
+      await expect(readFile(file(), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(handler.sends[0]?.content).toContain('no operator connected');
+    });
+
+    it('an interrupt while waiting ends the turn interrupted, with no write and no reply', async () => {
+      const h = answering();
+      await demo.deliver('/approve exact target "#general"');
+      await expect.poll(() => h.asks.length).toBe(1);
+      await demo.interrupt();
+      expect(await rec.waitFor((e) => e.type === 'turn_end')).toMatchObject({ outcome: 'interrupted' });
+      h.answer({ decision: 'allow', scope: 'once', status: 'allowed', reason: null });
+      await expect(readFile(file(), 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(handler.sends).toHaveLength(0);
+    });
   });
 });

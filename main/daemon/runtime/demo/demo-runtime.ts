@@ -13,18 +13,24 @@
  * - `/slow`  a long quiet task (DEMO_TASK_MS, default 50 s: one silence-watchdog beacon at
  *            the default 45 s), then a reply;
  * - `/local` answers only locally, then replies after the daemon's final-check (contract §8.3);
+ * - `/react`  reacts 👍 to the triggering message instead of writing;
+ * - `/approve` asks the operator, through the approval path every runtime uses, to write a small
+ *            file into its workspace; allowed → written, then a reply; denied/expired → nothing
+ *            written, a reply that says so (demo-approve.ts);
  * - anything else: an immediate reply via message_send.
  * Commands, not words: the turn context itself talks about "local" output.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { asyncScheduler, firstValueFrom, race, Subject, timer, type SchedulerLike } from 'rxjs';
+import { join } from 'node:path';
+import { asyncScheduler, firstValueFrom, from, race, Subject, timer, type SchedulerLike } from 'rxjs';
 import { map } from 'rxjs/operators';
 import type { DaemonLog } from '../../daemon-types.js';
 import { TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-names.js';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
 import { parseEnvelopes } from '../../prompt/envelope.js';
+import { askApprovalHost, type ApprovalAnswer } from '../approval-port.js';
 import { exactTargets } from '../prompt-targets.js';
 import {
   boundedDetail,
@@ -36,6 +42,14 @@ import {
   type TurnBoundaryHost,
 } from '../runtime-adapter.js';
 import { RuntimeEventStream } from '../runtime-event-stream.js';
+import {
+  demoApproveReply,
+  demoFileAsk,
+  readBefore,
+  writeDemoFile,
+  DEMO_FILE,
+  type DemoWorkspace,
+} from './demo-approve.js';
 import { shortSignalFetch } from './short-signal-fetch.js';
 
 export const DEMO_LABEL = '[demo]';
@@ -50,16 +64,19 @@ export interface DemoRuntimeOptions {
   readonly host: TurnBoundaryHost;
   /** The agent's `env` from config: `DEMO_TASK_MS` sets the quiet task's length. */
   readonly env: Readonly<Record<string, string>>;
+  /** issue 14: where `/approve` writes (demo-approve.ts `demoWorkspace`). */
+  readonly workspace: DemoWorkspace;
   readonly scheduler?: SchedulerLike;
   readonly log?: DaemonLog;
 }
 
-type DemoCommand = 'slow' | 'local' | 'react' | 'reply';
+type DemoCommand = 'slow' | 'local' | 'react' | 'approve' | 'reply';
 
 export function demoCommand(text: string): DemoCommand {
   if (/(^|\s)\/slow\b/i.test(text)) return 'slow';
   if (/(^|\s)\/local\b/i.test(text)) return 'local';
   if (/(^|\s)\/react\b/i.test(text)) return 'react';
+  if (/(^|\s)\/approve\b/i.test(text)) return 'approve';
   return 'reply';
 }
 
@@ -187,13 +204,19 @@ export class DemoRuntime implements RuntimeAdapter {
         // A confirmed reaction to the triggering message is a visible reply too (contract §9.2).
         const trigger = parseEnvelopes(text).at(-1);
         if (trigger !== undefined) await this.react(trigger.messageId, '👍');
+      } else if (command === 'approve') {
+        const answer = await this.askToWrite();
+        if (answer === null) return this.endTurn('interrupted');
+        const written = answer.decision === 'allow' ? await writeDemoFile(this.options.workspace) : null;
+        if (target !== null)
+          await this.send(target, demoApproveReply(DEMO_LABEL, this.options.workspace.path, answer, written));
       } else if (command === 'local') {
         // Deliberately local-only: the daemon's final-check at the boundary is what gets a reply out.
         this.emit({ type: 'local_text', ...textMetrics('This answer stays in my local output and is never posted.') });
       } else if (target !== null) {
         await this.send(
           target,
-          `${DEMO_LABEL} Hi! I am the demo agent: no LLM, just a script that talks to AgentTeam like a real runtime. Send "/slow" for a long quiet task (watch the beacons), "/local" for an answer that only reaches you after the final-check, or "/react" for a reaction instead of a message.`,
+          `${DEMO_LABEL} Hi! I am the demo agent: no LLM, just a script that talks to AgentTeam like a real runtime. Send "/slow" for a long quiet task (watch the beacons), "/local" for an answer that only reaches you after the final-check, "/react" for a reaction instead of a message, or "/approve" to see an approval: I ask to write ${DEMO_FILE} in my workspace, and you allow or deny it.`,
         );
       }
       await this.boundaries();
@@ -231,6 +254,23 @@ export class DemoRuntime implements RuntimeAdapter {
         );
       }
     }
+  }
+
+  /**
+   * Asks the operator through the host's approval path (the same one the CLI drivers use via the
+   * skeleton); null when the turn is interrupted or the runtime stops while waiting (the pending
+   * request is then cancelled by the agent session at the runtime's exit, or expires).
+   */
+  private async askToWrite(): Promise<ApprovalAnswer | null> {
+    const path = join(this.options.workspace.path, DEMO_FILE);
+    const ask = demoFileAsk(path, await readBefore(path));
+    // A stop during the read above has already signalled `interrupts`: do not ask after it.
+    if (this.stopped) return null;
+    this.emit({ type: 'tool_call', name: ask.tool });
+    const asked = askApprovalHost(this.options.host.requestApproval, ask, (error) =>
+      this.options.log?.error('approval request failed', { agentId: this.options.agentId, error }),
+    );
+    return firstValueFrom(race(from(asked), this.interrupts.pipe(map(() => null))));
   }
 
   private async react(messageId: string, emoji: string): Promise<CallToolResult> {

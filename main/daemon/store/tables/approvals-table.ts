@@ -51,7 +51,9 @@ export class ApprovalsTable {
     );
     this.getStmt = db.prepare('SELECT * FROM approvals WHERE id = $id');
     this.listStmt = db.prepare(
-      `SELECT * FROM approvals WHERE ($status IS NULL OR status = $status) ORDER BY created_at DESC, id DESC LIMIT $limit`,
+      `SELECT * FROM approvals WHERE ($status IS NULL OR status = $status)
+       AND ($wake IS NULL OR EXISTS (SELECT 1 FROM json_each(approvals.wake_tokens) WHERE json_each.value = $wake))
+       ORDER BY created_at DESC, id DESC LIMIT $limit`,
     );
     this.pendingStmt = db.prepare(`SELECT * FROM approvals WHERE status = 'pending' ORDER BY created_at, id`);
   }
@@ -84,8 +86,9 @@ export class ApprovalsTable {
     return row === undefined ? undefined : toApproval(row);
   }
 
-  list(status: ApprovalStatus | null, limit: number | undefined): ApprovalRecord[] {
-    return this.listStmt.all({ status, limit: clampLimit(limit) }).map(toApproval);
+  /** Newest first; `wakeToken`: only the requests whose turn carried that wake. */
+  list(status: ApprovalStatus | null, limit: number | undefined, wakeToken: string | null = null): ApprovalRecord[] {
+    return this.listStmt.all({ status, limit: clampLimit(limit), wake: wakeToken }).map(toApproval);
   }
 
   pending(): ApprovalRecord[] {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentConfigSchema } from '../../../../../shared/config.js';
 import { ClaudeDriver } from '../../../../../main/daemon/runtime/claude-code/claude-driver.js';
 import { CodexDriver } from '../../../../../main/daemon/runtime/codex/codex-driver.js';
+import { demoWorkspace } from '../../../../../main/daemon/runtime/demo/demo-approve.js';
 import { DemoRuntime } from '../../../../../main/daemon/runtime/demo/demo-runtime.js';
 import { OpencodeDriver } from '../../../../../main/daemon/runtime/opencode/opencode-driver.js';
 import {
@@ -35,6 +36,18 @@ describe('createRuntimeAdapter', () => {
     );
     expect(made).toMatchObject({ ok: false, code: 'workspace_invalid' });
     expect(made.ok ? '' : made.message).toMatch(/workspace of agent "claude" does not exist: \/no\/such\/project/);
+  });
+
+  it('the demo has a workspace too: a configured cwd is checked like any; the default is its own folder (issue 14)', () => {
+    const made = createRuntimeAdapter(
+      AgentConfigSchema.parse({ id: 'demo', name: 'D', runtime: 'demo', cwd: '/no/such/project' }),
+      deps,
+    );
+    expect(made).toMatchObject({ ok: false, code: 'workspace_invalid' });
+    expect(made.ok ? '' : made.message).toMatch(/workspace of agent "demo" does not exist: \/no\/such\/project/);
+    expect(demoWorkspace('.', '/data', 'demo')).toEqual({ path: '/data/workspaces/demo', create: true });
+    expect(demoWorkspace('proj', '/data', 'demo')).toEqual({ path: '/data/proj', create: false });
+    expect(demoWorkspace('/abs/proj', '/data', 'demo')).toEqual({ path: '/abs/proj', create: false });
   });
 
   it('builds every CLI runtime as the one skeleton around its driver, without starting it', () => {

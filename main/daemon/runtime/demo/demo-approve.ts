@@ -1,0 +1,96 @@
+/**
+ * `@demo /approve` (issue 14 "Demo"): the demo asks to write a small file into its workspace
+ * through the same approval path the CLI runtimes use (approval-port.ts → agent session →
+ * approvals/approval-service.ts: the durable row, `approval.updated`, the chip, the CLI, expiry,
+ * cancel on restart), so a first-time user sees the flow with no LLM. The request looks like a
+ * real one: a `Write` of one path, summary "path (+N −M)", detail the diff (as Claude's
+ * `can_use_tool` Write is shown, claude-permissions.ts).
+ *
+ * The workspace: the agent's `cwd` when one is configured (checked at start like every runtime's,
+ * workspace.ts); with the default `"."` — the data dir itself, which holds the store and
+ * agentteam.json — the demo uses `<data-dir>/workspaces/<agent id>`, created only when the
+ * operator allows the write.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { approvalRule } from '../../../../shared/approvals.js';
+import type { ApprovalAnswer, ApprovalAsk } from '../approval-port.js';
+import { workspaceOf } from '../workspace.js';
+
+export const DEMO_FILE = 'agentteam-demo.txt';
+/** What `/approve` writes: the approval's diff shows exactly these lines. */
+export const DEMO_FILE_LINES = [
+  'Hello from the AgentTeam demo agent.',
+  'You allowed this write: an agent changes your files only with your approval.',
+] as const;
+
+/** The config's default `cwd` (shared/config.ts): the data dir itself. */
+const DEFAULT_CWD = '.';
+
+export interface DemoWorkspace {
+  /** Absolute folder the demo writes into. */
+  readonly path: string;
+  /** The demo's own folder under the data dir: made on the first allowed write. A configured `cwd` is never made. */
+  readonly create: boolean;
+}
+
+export function demoWorkspace(cwd: string, dataDir: string, agentId: string): DemoWorkspace {
+  return cwd === DEFAULT_CWD
+    ? { path: join(dataDir, 'workspaces', agentId), create: true }
+    : { path: workspaceOf(cwd, dataDir), create: false };
+}
+
+const minusLines = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
+
+/** The approval the demo asks for: `before` is the file's current text (null when it does not exist). */
+export function demoFileAsk(path: string, before: string | null): ApprovalAsk {
+  const removed = minusLines(before ?? '');
+  const diff = [...removed.map((l) => `-${l}`), ...DEMO_FILE_LINES.map((l) => `+${l}`)];
+  return {
+    kind: 'file_change',
+    tool: 'Write',
+    summary: `${path} (+${DEMO_FILE_LINES.length} −${removed.length})`,
+    detail: `${path}\n${diff.join('\n')}`,
+    rule: approvalRule('Write', path),
+  };
+}
+
+/** The file's current text, or null when there is none yet. */
+export function readBefore(path: string): Promise<string | null> {
+  return readFile(path, 'utf8').catch(() => null);
+}
+
+/** Writes the file after an allow; resolves with an error text, or null. */
+export async function writeDemoFile(workspace: DemoWorkspace): Promise<string | null> {
+  try {
+    if (workspace.create) await mkdir(workspace.path, { recursive: true });
+    await writeFile(join(workspace.path, DEMO_FILE), `${DEMO_FILE_LINES.join('\n')}\n`, { flag: 'w' });
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** The demo's reply once the request is settled (and, after an allow, the write done or failed). */
+export function demoApproveReply(
+  label: string,
+  workspace: string,
+  answer: ApprovalAnswer,
+  writeError: string | null,
+): string {
+  if (answer.decision === 'allow')
+    return writeError === null
+      ? `${label} Wrote ${DEMO_FILE} in ${workspace} after you allowed it.`
+      : `${label} You allowed it, but writing ${DEMO_FILE} in ${workspace} failed: ${writeError}`;
+  switch (answer.status) {
+    case 'expired':
+      // The expiry's reason is written for a model ("do not retry"); the person reads the plain fact.
+      return `${label} Nothing was written: nobody answered the request to write ${DEMO_FILE} in time, so it was denied.`;
+    case 'cancelled':
+      return `${label} Nothing was written: the request to write ${DEMO_FILE} was cancelled${reasonText(answer.reason)}`;
+    default:
+      return `${label} Nothing was written: the request to write ${DEMO_FILE} was denied${reasonText(answer.reason)}`;
+  }
+}
+
+const reasonText = (reason: string | null) => (reason === null ? '.' : `. Reason: ${reason}`);
