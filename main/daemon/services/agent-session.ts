@@ -372,6 +372,8 @@ export class AgentSession {
   async #deliver(d: WakeDelivery): Promise<void> {
     const { lifecycle, agentId, ports } = this.#o;
     await this.#ready;
+    // A daemon stopping while the runtime started: the store may already be closed.
+    if (this.#stopped) return;
     const adapter = this.#adapter;
     if (adapter === null || d.generation !== this.#lifeGen) return;
     const tokens = d.wakes.map((w) => w.wakeToken);
