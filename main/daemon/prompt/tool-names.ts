@@ -3,7 +3,7 @@
  * research/runtimes.md "Pitfalls"). Prompts must name the tool the runtime actually offers
  * (contract §8.2, §8.3), so every prompt renders its tool reference from here.
  */
-import type { PromptLanguage } from '../../../shared/config.js';
+import type { AGENT_TOOLS_SURFACES, PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, type McpTool } from '../mcp/mcp-names.js';
@@ -11,9 +11,10 @@ import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, type McpTool } from '../mcp/mcp-nam
 /**
  * `mcp`: the runtime reaches the daemon's MCP server (every runtime kind, including the
  * in-process demo agent over the SDK client). `cli`: an agent whose only communication
- * surface is the `agentteam` agent-tools command line (contract §11 Phase 2 "CLI agent-tools").
+ * surface is the `agentteam` agent-tools command line (contract §11 Phase 2 "CLI agent-tools"),
+ * chosen per agent with `"agentTools": "cli"` in agentteam.json.
  */
-export type SendSurfaceKind = 'mcp' | 'cli';
+export type SendSurfaceKind = (typeof AGENT_TOOLS_SURFACES)[number];
 
 export interface SendSurface {
   readonly kind: SendSurfaceKind;

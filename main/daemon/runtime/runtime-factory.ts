@@ -43,6 +43,8 @@ export interface RuntimeDeps {
   readonly pids?: RuntimePidRecorder;
   /** issue 15: whose CLI sign-in `auth: "cli-login"` reuses; default this process's user. */
   readonly person?: PersonProfile;
+  /** issue 14: the folder of the `agentteam` shim (agent-cli-shim.ts), first on the runtime's PATH. */
+  readonly agentCliDir?: string;
 }
 
 export type RuntimeAdapterResult =
@@ -76,6 +78,7 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
       ...log,
       ...(deps.pids === undefined ? {} : { pids: deps.pids }),
       agentEnv: agentToolsEnv(deps.mcp),
+      ...(deps.agentCliDir === undefined ? {} : { agentCliDir: deps.agentCliDir }),
     }),
   };
 }

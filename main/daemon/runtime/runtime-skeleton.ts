@@ -23,7 +23,9 @@ import type { DaemonLog } from '../daemon-types.js';
 import { classifyRuntimeFailure } from './failure-classifier.js';
 import { PromptQueue } from './prompt-queue.js';
 import { boundedDetail, textMetrics } from '../diagnostics.js';
-import { NO_APPROVAL_HOST } from './approval-port.js';
+import { isAgentToolsCommand } from './agent-cli-command.js';
+import { withDirOnPath } from './agent-cli-shim.js';
+import { NO_APPROVAL_HOST, type ApprovalAnswer } from './approval-port.js';
 import type { DeliverResult, RuntimeAdapter, StartResult, TurnBoundaryHost } from './runtime-adapter.js';
 import { RuntimeEventStream } from './runtime-event-stream.js';
 import type { DriverContext, DriverEvent, DriverSession } from './driver-session.js';
@@ -49,9 +51,14 @@ export interface RuntimeSkeletonOptions {
    * and own token for `agentteam agent send|react`: contract §8.2 CLI agent-tools).
    */
   readonly agentEnv?: Readonly<Record<string, string>>;
+  /** issue 14: the folder of the `agentteam` shim (agent-cli-shim.ts), put first on the runtime's PATH. */
+  readonly agentCliDir?: string;
   /** Records each spawned process so the next daemon can end it if this one is killed (runtime-pids.ts). */
   readonly pids?: RuntimePidRecorder;
 }
+
+/** The answer to the agent's own `agentteam agent …` command: allowed, never recorded as an approval. */
+const OWN_AGENT_TOOLS: ApprovalAnswer = { decision: 'allow', scope: 'once', status: 'allowed', reason: null };
 
 /** contract §6.4 is the host's to keep; this only stops a misbehaving host from looping a turn forever. */
 const MAX_IN_TURN_CHECKS = 3;
@@ -214,7 +221,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     try {
       proc = RuntimeProcess.spawn({
         ...spec,
-        env: { ...spec.env, ...this.#o.agentEnv },
+        env: this.#runtimeEnv(spec.env),
         stdinGraceMs: d.stdinGraceMs ?? 0,
         scheduler: this.#scheduler,
       });
@@ -278,6 +285,13 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     );
   }
 
+  /** The driver's env, the agent-tools env on top, and `agentteam` first on PATH (issue 14). */
+  #runtimeEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+    const merged = { ...env, ...this.#o.agentEnv };
+    const dir = this.#o.agentCliDir;
+    return dir === undefined ? merged : withDirOnPath(merged, dir);
+  }
+
   #context(generation: number, proc: RuntimeProcess, resume: string | null): DriverContext {
     return {
       generation,
@@ -290,6 +304,12 @@ export class RuntimeSkeleton implements RuntimeAdapter {
       askInTurn: (answer) => this.#askInTurn(generation, answer),
       // issue 14: the host (agent session → approval service) answers; no host → a deny the agent reads.
       askApproval: async (ask) => {
+        // issue 14 "Our MCP tools never need approval": nor does their CLI rendering, when the
+        // command is exactly `agentteam agent send|react …` (agent-cli-command.ts); anything else asks.
+        if (ask.kind === 'command' && isAgentToolsCommand(ask.summary)) {
+          this.#o.log?.info('approval: own agent-tools command allowed', { agentId: this.#o.agentId });
+          return OWN_AGENT_TOOLS;
+        }
         try {
           return (await this.#o.host.requestApproval?.(ask)) ?? NO_APPROVAL_HOST;
         } catch (err) {

@@ -50,7 +50,7 @@ describe('the CLI agent-tools variant renders the real command (issue 14)', () =
   });
 
   it('names only options the command accepts', async () => {
-    const { AGENT_USAGE } = await import('../../../../../main/serve/agent-command.js');
+    const { AGENT_USAGE } = await import('../../../../../main/daemon/mcp/agent-tools-command.js');
     const rendered = [sendInstruction(cli, 'en', targetKey('#general')), crossTargetInstruction(cli, 'en')].join(' ');
     for (const flag of rendered.match(/--[a-z-]+/g) ?? []) expect(AGENT_USAGE).toContain(flag);
   });
