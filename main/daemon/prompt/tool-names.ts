@@ -32,9 +32,13 @@ export interface SendSurface {
  */
 export const CLI_SEND_COMMAND = 'agentteam agent send';
 
-/** The full command line for one target (`<target>` when generic), with the reply in `--content`. */
+/**
+ * The full command line for one target (`<target>` when generic), with the reply in `--content`.
+ * Single quotes: the shell expands nothing inside them (a reply with `$` or backquotes stays
+ * text), and an exact command like this one never needs approval (runtime/agent-cli-command.ts).
+ */
 export function cliSendCommand(target: string): string {
-  return `${CLI_SEND_COMMAND} --target "${target}" --content "<reply>"`;
+  return `${CLI_SEND_COMMAND} --target '${target}' --content '<reply>'`;
 }
 
 /**
@@ -89,7 +93,9 @@ export function sendInstruction(surface: SendSurface, language: PromptLanguage, 
   const zh = language === 'zh-CN';
   if (surface.kind === 'cli') {
     const cmd = `\`${cliSendCommand(target ?? '<target>')}\``;
-    return zh ? `运行 ${cmd}，把正文写入 --content` : `run ${cmd} with the reply as --content`;
+    return zh
+      ? `运行 ${cmd}，把正文写入 --content 的单引号内（正文中的 ' 写作 '\\''）`
+      : `run ${cmd} with the reply inside the single quotes of --content (write a ' in it as '\\'')`;
   }
   const ref = sendToolRef(surface, language);
   if (target === null)

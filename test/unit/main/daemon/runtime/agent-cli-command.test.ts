@@ -4,6 +4,7 @@
  * else (chaining, substitution, redirection, expansion) still asks the operator.
  */
 import { describe, expect, it } from 'vitest';
+import { cliSendCommand } from '../../../../../main/daemon/prompt/tool-names.js';
 import { isAgentToolsCommand, simpleCommandWords } from '../../../../../main/daemon/runtime/agent-cli-command.js';
 
 describe('isAgentToolsCommand', () => {
@@ -47,6 +48,21 @@ describe('isAgentToolsCommand', () => {
   ])('asks for %s', (_what, command) => {
     expect(isAgentToolsCommand(command)).toBe(false);
   });
+});
+
+it('the command the prompt renders, filled in as it says, never asks and carries the reply verbatim', () => {
+  const reply = "Done: it's fixed — costs $5, see `make test`; 100% & <ok>\nbye";
+  const command = cliSendCommand('#general:ab12').replace('<reply>', reply.replaceAll("'", `'\\''`));
+  expect(isAgentToolsCommand(command)).toBe(true);
+  expect(simpleCommandWords(command)).toEqual([
+    'agentteam',
+    'agent',
+    'send',
+    '--target',
+    '#general:ab12',
+    '--content',
+    reply,
+  ]);
 });
 
 describe('simpleCommandWords', () => {
