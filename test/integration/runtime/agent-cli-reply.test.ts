@@ -63,8 +63,8 @@ describe.skipIf(process.platform === 'win32')(
         );
         expect(h.model.requests.some((r) => r.reply?.toolName?.endsWith('message_send'))).toBe(false);
         expect(await h.api['approvals.list']({})).toEqual([]);
-      // Claude did ask (permission mode "default"): the daemon answered it as one of our own tools.
-      expect(h.logLines.filter((l) => l.message === 'approval: own agent-tools command allowed')).toHaveLength(1);
+        // Claude did ask (permission mode "default"): the daemon answered it as one of our own tools.
+        expect(h.logLines.filter((l) => l.message === 'approval: own agent-tools command allowed')).toHaveLength(1);
         // The prompt named the real command (the CLI variant), never the MCP tool.
         const prompt = h.model.requests.find((r) => r.input.includes('[[shell-send]]'))?.input ?? '';
         expect(prompt).toContain("`agentteam agent send --target '#general' --content '<reply>'`");
