@@ -348,6 +348,10 @@ export class RuntimeSkeleton implements RuntimeAdapter {
       case 'turn_ended':
         void this.#onTurnEnded(generation, e.outcome, e.error, e.reason);
         return;
+      case 'operator_wait':
+        // issue 14: the runtime's own liveness signal; the host pauses the silence clock with it.
+        this.#events.emit(generation, { type: 'operator_wait', waiting: e.waiting });
+        return;
       case 'context_reset':
         // issue 16: the host recovers what the runtime had been shown (contract §6.6).
         this.#events.emit(generation, { type: 'context_reset', cause: e.cause });
