@@ -9,6 +9,8 @@
  *   the operator — through the daemon's MCP tool, and the wake ends `reply_sent`.
  * - A chained command (`agentteam agent send …; touch …`) still asks the operator: denied, nothing
  *   of it ran, and the wake ends by the contract in one terminal status.
+ * - Codex and OpenCode find the same shim from their own shell tools (Codex: `exec_command`, in a
+ *   non-login shell so /etc/profile cannot reset PATH) and their own CLI command never asks either.
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import { nodeAgentCli } from '../../../main/serve/node-agent-cli.js';
-import { DaemonHarness } from '../../fixtures/daemon-harness.js';
+import { DaemonHarness, type RealRuntime } from '../../fixtures/daemon-harness.js';
 import { SHELL_REPLY } from '../../fixtures/fake-model-script.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -92,5 +94,39 @@ describe.skipIf(process.platform === 'win32')(
       const { messages } = await h.api['messages.list']({ target: '#general', limit: 50 });
       expect(messages.some((m) => m.content === 'chained')).toBe(false);
     });
+  },
+);
+
+describe.skipIf(process.platform === 'win32').each(['codex', 'opencode'] as const satisfies readonly RealRuntime[])(
+  'a reply through `agentteam agent send` (%s, agentTools "cli")',
+  (runtime) => {
+    let h: DaemonHarness;
+    beforeAll(async () => {
+      h = await DaemonHarness.start(runtime, { agentTools: 'cli', agentCli: AGENT_CLI });
+      await h.ready(60_000);
+    }, 90_000);
+    afterAll(async () => {
+      await h?.dispose();
+    }, 60_000);
+
+    it(
+      'its shell finds agentteam; the command needs no approval; reply_sent as the agent',
+      { timeout: 150_000 },
+      async () => {
+        const { wakeToken } = await h.send(
+          '#general',
+          "[[shell:agentteam agent send --target '#general' --content 'via the cli']] go",
+        );
+        const wake = await h.terminal(wakeToken, 120_000);
+        expect(wake.status).toBe('reply_sent');
+        const { messages } = await h.api['messages.list']({ target: '#general', limit: 50 });
+        expect(messages.find((m) => m.authorKind === 'agent')).toMatchObject({
+          content: 'via the cli',
+          authorId: h.agentId,
+        });
+        expect(await h.api['approvals.list']({})).toEqual([]);
+        expect(h.logLines.filter((l) => l.message === 'approval: own agent-tools command allowed')).toHaveLength(1);
+      },
+    );
   },
 );
