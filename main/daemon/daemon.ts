@@ -106,7 +106,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   // What earlier versions or a looser umask left readable (store, WAL/SHM, tokens, runtime dirs) is tightened.
   tightenDataDir(options.dataDir, { log });
   // issue 14: `agentteam` on every runtime's PATH (agent-cli-shim.ts), refreshed at each start.
-  const agentCliDir = prepareAgentCli(options.dataDir, options.agentCli, config.agents, log);
+  const agentCli = prepareAgentCli(options.dataDir, options.agentCli, config.agents, log);
   const agentsById = new Map(config.agents.map((a) => [a.id, a]));
   const agentName = (id: string): string => agentsById.get(id)?.name ?? id;
   const out = new ApiEvents(store, agentName);
@@ -341,7 +341,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       const contract = compileThreadContract(agent, sendSurfaceFor(agent.runtime, agent.agentTools));
       const made = createRuntime(agent, {
         mcp: mcp.issueToken(agent.id),
-        ...(agentCliDir === undefined ? {} : { agentCliDir }),
+        ...(agentCli === undefined ? {} : { agentCli }),
         host: session.host,
         dataDir: options.dataDir,
         projectRoot: root,

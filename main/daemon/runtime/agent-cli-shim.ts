@@ -14,8 +14,17 @@
  * leaves no stale path behind), atomically (temp file + rename) and owner-executable (the data
  * dir is the owner's alone: data-dir-perms.ts).
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
 
 /** How to run this installation's `agentteam` CLI: `command args… <the agent's arguments>`. */
 export interface AgentCliLauncher {
@@ -72,6 +81,14 @@ function readOr(path: string): string | null {
   }
 }
 
+/** The shim as written: what the runtimes run, and what it must still be for the agent's own command to go unasked. */
+export interface InstalledAgentCli {
+  readonly dir: string;
+  readonly file: string;
+  readonly text: string;
+  readonly launcher: AgentCliLauncher;
+}
+
 /**
  * Writes (or refreshes) the shim and returns the folder to put on PATH. A shim whose text is
  * already right is left alone (only its mode is mended); anything else is replaced atomically.
@@ -81,6 +98,14 @@ export function installAgentCliShim(
   launcher: AgentCliLauncher,
   platform: NodeJS.Platform = process.platform,
 ): string {
+  return installAgentCli(dataDir, launcher, platform).dir;
+}
+
+function installAgentCli(
+  dataDir: string,
+  launcher: AgentCliLauncher,
+  platform: NodeJS.Platform = process.platform,
+): InstalledAgentCli {
   const dir = join(dataDir, AGENT_CLI_DIR);
   const file = join(dir, agentCliShimName(platform));
   const text = renderAgentCliShim(launcher, platform);
@@ -91,7 +116,39 @@ export function installAgentCliShim(
     renameSync(tmp, file);
   }
   if (platform !== 'win32' && (statSync(file).mode & 0o777) !== SHIM_MODE) chmodSync(file, SHIM_MODE);
-  return dir;
+  return { dir, file, text, launcher };
+}
+
+const real = (p: string): string => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
+function inside(folder: string, path: string): boolean {
+  const rel = relative(real(folder), real(path));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * Whether the agent's own `agentteam agent …` may run unasked (runtime/agent-cli-command.ts): only
+ * when what it runs is what the daemon wrote — the shim unchanged (a real file in a real folder,
+ * same text) and no file it executes inside the agent's workspace. An agent allowed to edit its
+ * workspace unasked (`auto-edit`) could otherwise rewrite what an unasked command runs, e.g.
+ * when the workspace is this project's own checkout. Then the command asks like any other.
+ */
+export function agentCliTrusted(cli: InstalledAgentCli, workspace: string): boolean {
+  try {
+    if (!lstatSync(cli.dir).isDirectory() || !lstatSync(cli.file).isFile()) return false;
+    if (readFileSync(cli.file, 'utf8') !== cli.text) return false;
+  } catch {
+    return false;
+  }
+  // The shim itself may lie in the workspace (the default workspace is the data dir): its text was just checked.
+  const executed = [cli.launcher.command, ...cli.launcher.args].filter((p) => isAbsolute(p));
+  return !executed.some((p) => inside(workspace, p));
 }
 
 /**
@@ -120,13 +177,13 @@ export function prepareAgentCli(
   launcher: AgentCliLauncher | undefined,
   agents: readonly { readonly id: string; readonly agentTools: string }[],
   log: { warn(message: string, fields?: Record<string, unknown>): void },
-): string | undefined {
+): InstalledAgentCli | undefined {
   const cliAgents = agents.filter((a) => a.agentTools === 'cli').map((a) => a.id);
   let problem: string;
   if (launcher === undefined) problem = 'this daemon was started without the agentteam CLI';
   else
     try {
-      return installAgentCliShim(dataDir, launcher);
+      return installAgentCli(dataDir, launcher);
     } catch (err) {
       problem = `the agentteam shim could not be written in ${join(dataDir, AGENT_CLI_DIR)} (${err instanceof Error ? err.message : String(err)})`;
     }

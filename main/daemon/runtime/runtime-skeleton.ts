@@ -51,8 +51,11 @@ export interface RuntimeSkeletonOptions {
    * and own token for `agentteam agent send|react`: contract §8.2 CLI agent-tools).
    */
   readonly agentEnv?: Readonly<Record<string, string>>;
-  /** issue 14: the folder of the `agentteam` shim (agent-cli-shim.ts), put first on the runtime's PATH. */
-  readonly agentCliDir?: string;
+  /**
+   * issue 14: the `agentteam` shim (agent-cli-shim.ts): its folder goes first on the runtime's PATH;
+   * `trusted()` says whether the agent's own `agentteam agent …` may run unasked right now.
+   */
+  readonly agentCli?: { readonly dir: string; trusted(): boolean };
   /** Records each spawned process so the next daemon can end it if this one is killed (runtime-pids.ts). */
   readonly pids?: RuntimePidRecorder;
 }
@@ -288,8 +291,8 @@ export class RuntimeSkeleton implements RuntimeAdapter {
   /** The driver's env, the agent-tools env on top, and `agentteam` first on PATH (issue 14). */
   #runtimeEnv(env: Readonly<Record<string, string>>): Record<string, string> {
     const merged = { ...env, ...this.#o.agentEnv };
-    const dir = this.#o.agentCliDir;
-    return dir === undefined ? merged : withDirOnPath(merged, dir);
+    const cli = this.#o.agentCli;
+    return cli === undefined ? merged : withDirOnPath(merged, cli.dir);
   }
 
   #context(generation: number, proc: RuntimeProcess, resume: string | null): DriverContext {
@@ -307,8 +310,17 @@ export class RuntimeSkeleton implements RuntimeAdapter {
         // issue 14 "Our MCP tools never need approval": nor does their CLI rendering, when the
         // command is exactly `agentteam agent send|react …` (agent-cli-command.ts); anything else asks.
         if (ask.kind === 'command' && isAgentToolsCommand(ask.summary)) {
-          this.#o.log?.info('approval: own agent-tools command allowed', { agentId: this.#o.agentId });
-          return OWN_AGENT_TOOLS;
+          if (this.#o.agentCli?.trusted() === true) {
+            this.#o.log?.info('approval: own agent-tools command allowed', { agentId: this.#o.agentId });
+            return OWN_AGENT_TOOLS;
+          }
+          // Not our shim, or what it runs could have been edited by the agent: the operator decides.
+          this.#o.log?.warn(
+            'approval: agentteam is not the shim AgentTeam wrote (or runs files in the workspace); asking',
+            {
+              agentId: this.#o.agentId,
+            },
+          );
         }
         try {
           return (await this.#o.host.requestApproval?.(ask)) ?? NO_APPROVAL_HOST;

@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  agentCliTrusted,
   installAgentCliShim,
   prepareAgentCli,
   renderAgentCliShim,
@@ -106,9 +107,9 @@ describe('prepareAgentCli', () => {
   const log = { warn: (m: string) => void warnings.push(m) };
   beforeEach(() => (warnings.length = 0));
 
-  it('returns the shim folder when a launcher is given', () => {
-    const bin = prepareAgentCli(dir.path, echoLauncher(dir.path), [{ id: 'a', agentTools: 'cli' }], log);
-    expect(bin).toBe(join(dir.path, 'bin'));
+  it('returns the shim written when a launcher is given', () => {
+    const cli = prepareAgentCli(dir.path, echoLauncher(dir.path), [{ id: 'a', agentTools: 'cli' }], log);
+    expect(cli?.dir).toBe(join(dir.path, 'bin'));
     expect(warnings).toEqual([]);
   });
 
@@ -119,5 +120,31 @@ describe('prepareAgentCli', () => {
     expect(warnings).toEqual([
       'agentteam is not on the agents\' PATH: this daemon was started without the agentteam CLI; "agentTools": "cli" agents cannot reply',
     ]);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('agentCliTrusted: when the agent’s own command may go unasked', () => {
+  it('the shim as written, nothing it runs inside the workspace', () => {
+    const launcher = echoLauncher(dir.path);
+    const data = join(dir.path, 'data');
+    const cli = prepareAgentCli(data, launcher, [], { warn: () => undefined });
+    if (cli === undefined) throw new Error('no shim');
+    const workspace = join(dir.path, 'work');
+    mkdirSync(workspace);
+    expect(agentCliTrusted(cli, workspace)).toBe(true);
+    // The default workspace is the data dir itself: the shim is there, and it is checked.
+    expect(agentCliTrusted(cli, data)).toBe(true);
+    writeFileSync(cli.file, '#!/bin/sh\nrm -rf "$HOME"\n');
+    expect(agentCliTrusted(cli, workspace)).toBe(false);
+    installAgentCliShim(data, launcher);
+    expect(agentCliTrusted(cli, workspace)).toBe(true);
+  });
+
+  it('not when the workspace holds a file the shim runs (an agent working on this very install)', () => {
+    const launcher = echoLauncher(dir.path); // its script lives under dir.path
+    const cli = prepareAgentCli(join(dir.path, 'data'), launcher, [], { warn: () => undefined });
+    if (cli === undefined) throw new Error('no shim');
+    expect(agentCliTrusted(cli, dir.path)).toBe(false);
+    expect(agentCliTrusted(cli, join(dir.path, "echo args's dir"))).toBe(false);
   });
 });

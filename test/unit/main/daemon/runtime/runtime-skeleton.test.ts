@@ -81,7 +81,7 @@ function setup(
   finalChecks: Array<string | null>,
   mode: 'in_turn' | 'next_turn' = 'next_turn',
   sessionStore: RuntimeSessionStore = memorySessionStore(),
-  extra: { readonly agentCliDir?: string } = {},
+  extra: { readonly agentCli?: { readonly dir: string; trusted(): boolean } } = {},
 ) {
   const driver = new ScriptedDriver(mode);
   const scheduler = new VirtualTimeScheduler();
@@ -309,7 +309,9 @@ describe("RuntimeSkeleton: the agent-tools CLI and the runtime's own liveness (i
   it.skipIf(process.platform !== 'linux')(
     'puts the agentteam shim folder first on the runtime’s PATH, next to the agent-tools env',
     async () => {
-      const s = setup([], 'next_turn', memorySessionStore(), { agentCliDir: '/data dir/bin' });
+      const s = setup([], 'next_turn', memorySessionStore(), {
+        agentCli: { dir: '/data dir/bin', trusted: () => true },
+      });
       await s.adapter.start();
       const environ = readFileSync(`/proc/${s.adapter.pid}/environ`, 'utf8').split('\0');
       expect(environ).toContain(`PATH=/data dir/bin:${process.env.PATH ?? ''}`);
@@ -317,8 +319,9 @@ describe("RuntimeSkeleton: the agent-tools CLI and the runtime's own liveness (i
     },
   );
 
-  it('an exact `agentteam agent send` is allowed without asking; anything chained goes to the host', async () => {
-    const s = setup([]);
+  it('an exact `agentteam agent send` is allowed without asking while the shim is trusted; anything else goes to the host', async () => {
+    let trusted = true;
+    const s = setup([], 'next_turn', memorySessionStore(), { agentCli: { dir: '/d/bin', trusted: () => trusted } });
     await s.adapter.start();
     const ask = (command: string): ApprovalAsk => ({
       kind: 'command',
@@ -333,7 +336,18 @@ describe("RuntimeSkeleton: the agent-tools CLI and the runtime's own liveness (i
     expect(await s.driver.ctx?.askApproval(ask(`${own}; rm -rf x`))).toMatchObject({ decision: 'deny' });
     // A file change named like the command is not a command.
     await s.driver.ctx?.askApproval({ ...ask(own), kind: 'file_change' });
-    expect(s.host.asked.map((a) => a.kind)).toEqual(['command', 'file_change']);
+    // The shim was changed (or runs files in the workspace): the same command asks.
+    trusted = false;
+    await s.driver.ctx?.askApproval(ask(own));
+    expect(s.host.asked.map((a) => a.kind)).toEqual(['command', 'file_change', 'command']);
+  });
+
+  it("without the daemon's shim, `agentteam` on PATH is not ours: the command asks", async () => {
+    const s = setup([]);
+    await s.adapter.start();
+    const own = "agentteam agent send --target '#general' --content 'done'";
+    await s.driver.ctx?.askApproval({ kind: 'command', tool: 'Bash', summary: own, detail: own, rule: `Bash(${own})` });
+    expect(s.host.asked).toHaveLength(1);
   });
 
   it("the runtime's operator_wait travels to the host as it came", async () => {
