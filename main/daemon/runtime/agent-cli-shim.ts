@@ -33,11 +33,11 @@ export interface AgentCliLauncher {
 }
 
 /** The folder under the data dir that goes first on every runtime's PATH. */
-export const AGENT_CLI_DIR = 'bin';
+const AGENT_CLI_DIR = 'bin';
 const SHIM_MODE = 0o700;
 
 /** The shim's file name on this platform (`agentteam.cmd` on Windows: cmd and PowerShell find it by PATHEXT). */
-export function agentCliShimName(platform: NodeJS.Platform = process.platform): string {
+function agentCliShimName(platform: NodeJS.Platform = process.platform): string {
   return platform === 'win32' ? 'agentteam.cmd' : 'agentteam';
 }
 
