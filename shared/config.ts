@@ -55,6 +55,8 @@ export type PermissionPolicy = (typeof PERMISSION_POLICIES)[number];
 /** The policy of an agent whose config names none. */
 export const DEFAULT_PERMISSION_POLICY: PermissionPolicy = 'ask';
 export type PromptLanguage = (typeof PROMPT_LANGUAGES)[number];
+/** issue 14: the agent-tools surface an agent's prompt names (prompt/tool-names.ts `SendSurfaceKind`). */
+export const AGENT_TOOLS_SURFACES = ['mcp', 'cli'] as const;
 
 export const AgentConfigSchema = z.strictObject({
   /** Stable id: the member name in targets (`dm:@id`) and mentions (`@id`). */
@@ -83,6 +85,11 @@ export const AgentConfigSchema = z.strictObject({
   approvalTimeoutSeconds: z.number().int().min(1).max(604_800).default(900),
   /** Operator "always" rules, exactly as shown when allowed (e.g. `Bash(npm test)`); revocable by editing. */
   allow: z.array(z.string().min(1).max(2000)).default([]),
+  /**
+   * How the prompt tells the agent to reply (contract §8.2/§11): `mcp` names the runtime's MCP tool
+   * `message_send`; `cli` names the shell command `agentteam agent send` (on the runtime's PATH).
+   */
+  agentTools: z.enum(AGENT_TOOLS_SURFACES).default('mcp'),
   // --- end issue 14 ---
   visibleReplyContract: LegacyVisibleReplyContract.optional(),
   visible_reply_contract_enabled: z.unknown().optional(),

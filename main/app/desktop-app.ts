@@ -8,6 +8,7 @@ import { EMPTY } from 'rxjs';
 import { join } from 'node:path';
 import { ApiError, apiCalls, type ApiCallName, type ApiHandlers } from '../../shared/api/contract.js';
 import type { CreateDaemonOptions, Daemon } from '../daemon/index.js';
+import type { AgentCliLauncher } from '../daemon/runtime/agent-cli-shim.js';
 import { createAppLog, type AppLog } from './app-log.js';
 import { APP_ENTRY_URL, handleAppProtocol, registerAppScheme } from './app-protocol.js';
 import { createAppWindow } from './create-app-window.js';
@@ -33,6 +34,8 @@ export interface DesktopAppDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Milliseconds `stop()` waits for the daemon to drain before quitting anyway (default 15 s). */
   readonly stopTimeoutMs?: number;
+  /** issue 14: this app binary as the agents' `agentteam` (app-cli.ts), for the shim on their PATH. */
+  readonly agentCli?: AgentCliLauncher;
 }
 
 /** Every call answers `unavailable` with why: the window still opens and tells the person what to fix. */
@@ -106,7 +109,12 @@ export class DesktopApp {
     let handlers: ApiHandlers;
     try {
       // The daemon keeps the UI-only preferences in the store; channel settings live in agentteam.json (issue 17).
-      const daemon = await this.deps.createDaemon({ dataDir: this.dataDir, log, settings: settings.port() });
+      const daemon = await this.deps.createDaemon({
+        dataDir: this.dataDir,
+        log,
+        settings: settings.port(),
+        ...(this.deps.agentCli === undefined ? {} : { agentCli: this.deps.agentCli }),
+      });
       this.daemon = daemon;
       handlers = { ...daemon.api, ...settingsHandlers(settings, daemon.api) };
     } catch (error) {

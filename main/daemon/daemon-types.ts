@@ -5,12 +5,18 @@
 import type { Observable } from 'rxjs';
 import type { Registry } from 'prom-client';
 import type { ApiEvent, ApiHandlers } from '../../shared/api/contract.js';
+import type { AgentCliLauncher } from './runtime/agent-cli-shim.js';
 
 export interface DaemonOptions {
   /** Holds agentteam.json, the SQLite store, the writer lock and per-agent runtime homes. */
   readonly dataDir: string;
   /** Diagnostics sink; never receives message content or runtime text at info level. */
   readonly log?: DaemonLog;
+  /**
+   * issue 14: how to run this installation's `agentteam` CLI (serve: Node + the CLI entry; the app:
+   * its own binary with `--agentteam-cli`). The daemon puts a shim for it on every runtime's PATH.
+   */
+  readonly agentCli?: AgentCliLauncher;
 }
 
 export interface DaemonLog {

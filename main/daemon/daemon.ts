@@ -35,13 +35,14 @@ import { seedFirstRun } from './first-run-config.js';
 import { TOOL_MESSAGE_SEND } from './mcp/mcp-names.js';
 import { startMcpServer } from './mcp/mcp-server.js';
 import { createWakeMetrics } from './metrics/wake-metrics.js';
-import { finalCheckRenderer } from './prompt/final-check.js';
+import { finalCheckRendererFor } from './prompt/final-check.js';
 import { PromptTrajectory } from './prompt/prompt-trajectory.js';
 import { compileThreadContract } from './prompt/thread-contract.js';
 import { sendSurfaceFor } from './prompt/tool-names.js';
 import { projectRoot } from './project-root.js';
 import { createRuntimeAdapter, type RuntimeDeps } from './runtime/runtime-factory.js';
 import { workspaceOf } from './runtime/workspace.js';
+import { prepareAgentCli } from './runtime/agent-cli-shim.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import type { PersonProfile } from './runtime/auth/person-profile.js';
 import { probeAgent } from './runtime/readiness.js';
@@ -104,6 +105,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   const pids = new RuntimePidRegistry(options.dataDir);
   // What earlier versions or a looser umask left readable (store, WAL/SHM, tokens, runtime dirs) is tightened.
   tightenDataDir(options.dataDir, { log });
+  // issue 14: `agentteam` on every runtime's PATH (agent-cli-shim.ts), refreshed at each start.
+  const agentCli = prepareAgentCli(options.dataDir, options.agentCli, config.agents, log);
   const agentsById = new Map(config.agents.map((a) => [a.id, a]));
   const agentName = (id: string): string => agentsById.get(id)?.name ?? id;
   const out = new ApiEvents(store, agentName);
@@ -186,7 +189,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const trajectory = new PromptTrajectory(store);
     const wakes = new WakeLifecycle({
       journal: store,
-      renderFinalCheck: finalCheckRenderer,
+      renderFinalCheck: finalCheckRendererFor((id) => agentsById.get(id)?.agentTools ?? 'mcp'),
       metrics: wakeMetrics,
       // contract §9.4 (issue 16): terminal cleanup cancels retry ownership. The sessions' turn → wakes
       // map stays: it only attributes later delivery results to the wake's timeline (a reply mirrored to
@@ -340,9 +343,10 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         },
       });
       sessions.set(agent.id, session);
-      const contract = compileThreadContract(agent, sendSurfaceFor(agent.runtime));
+      const contract = compileThreadContract(agent, sendSurfaceFor(agent.runtime, agent.agentTools));
       const made = createRuntime(agent, {
         mcp: mcp.issueToken(agent.id),
+        ...(agentCli === undefined ? {} : { agentCli }),
         host: session.host,
         dataDir: options.dataDir,
         projectRoot: root,

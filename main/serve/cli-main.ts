@@ -20,13 +20,16 @@ import {
   type ServeCommandDeps,
 } from './serve-command.js';
 import { escapeForTerminal } from './terminal-text.js';
-import { AGENT_USAGE, agentCommand } from './agent-command.js';
+import { AGENT_USAGE, agentCommand } from '../daemon/mcp/agent-tools-command.js';
+import type { AgentCliLauncher } from '../daemon/runtime/agent-cli-shim.js';
 
 export interface CliDeps {
   readonly io: CliIo;
   readonly createDaemon: (options: DaemonOptions) => Promise<Daemon>;
   /** Overrides for `serve` (tests). */
   readonly serve?: Partial<Pick<ServeCommandDeps, 'rendererDir' | 'stopRequested' | 'onListening'>>;
+  /** issue 14: how this process runs the CLI again, for the `agentteam` shim on the agents' PATH (cli.ts). */
+  readonly agentCli?: AgentCliLauncher;
 }
 
 const processIo: CliIo = {
@@ -254,6 +257,7 @@ async function serve(argv: readonly string[], deps: CliDeps): Promise<number> {
     rendererDir: deps.serve?.rendererDir !== undefined ? deps.serve.rendererDir : findRendererDir(),
     stopRequested: deps.serve?.stopRequested ?? processStopSignal(),
     ...(deps.serve?.onListening === undefined ? {} : { onListening: deps.serve.onListening }),
+    ...(deps.agentCli === undefined ? {} : { agentCli: deps.agentCli }),
   });
 }
 
@@ -277,7 +281,12 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
             ]);
             return (o: DaemonOptions) => create({ ...o, settings: openServeSettings(o.dataDir, o.log) });
           })());
-        return await serve(rest, { io, createDaemon, ...(deps?.serve === undefined ? {} : { serve: deps.serve }) });
+        return await serve(rest, {
+          io,
+          createDaemon,
+          ...(deps?.serve === undefined ? {} : { serve: deps.serve }),
+          ...(deps?.agentCli === undefined ? {} : { agentCli: deps.agentCli }),
+        });
       }
       case 'send':
         return await send(rest, io);

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AgentCliLauncher } from '../daemon/runtime/agent-cli-shim.js';
 import type { Daemon, DaemonLog, DaemonOptions } from '../daemon/daemon-types.js';
 import { startServeServer, type ServeServer } from './serve-server.js';
 import { pidAlive, readServeState, removeServeState, writeServeState } from './serve-state.js';
@@ -28,6 +29,8 @@ export interface ServeCommandDeps {
   /** Called once the server listens (tests use it instead of parsing stdout). */
   readonly onListening?: (server: ServeServer) => void;
   readonly pid?: number;
+  /** issue 14: how to run this CLI again (the `agentteam` shim on the agents' PATH). */
+  readonly agentCli?: AgentCliLauncher;
 }
 
 /** The built renderer next to this module: `out/renderer` from `out/main/cli.js` or from the source tree. */
@@ -69,7 +72,11 @@ export async function serveCommand(dataDirArg: string, port: number, deps: Serve
   const log = stderrLog(io);
   let daemon: Daemon;
   try {
-    daemon = await deps.createDaemon({ dataDir, log });
+    daemon = await deps.createDaemon({
+      dataDir,
+      log,
+      ...(deps.agentCli === undefined ? {} : { agentCli: deps.agentCli }),
+    });
   } catch (err) {
     io.err(`agentteam: the daemon could not start: ${err instanceof Error ? err.message : String(err)}`);
     return 1;

@@ -122,3 +122,9 @@ export function finalCheckTargets(text: string): TargetKey[] {
 /** `renderFinalCheck` as the wake lifecycle's port (typed by it: no parameter can carry free text). */
 export const finalCheckRenderer: FinalCheckRenderer = (groups, ctx) =>
   renderFinalCheck(groups, { runtime: ctx.runtime, language: ctx.language });
+
+/** The port for agents whose surface is configured (`agentTools`, issue 14): the final-check names the same send. */
+export function finalCheckRendererFor(surfaceOf: (agentId: string) => SendSurfaceKind): FinalCheckRenderer {
+  return (groups, ctx) =>
+    renderFinalCheck(groups, { runtime: ctx.runtime, language: ctx.language, surface: surfaceOf(ctx.agentId) });
+}

@@ -3,7 +3,7 @@
  * research/runtimes.md "Pitfalls"). Prompts must name the tool the runtime actually offers
  * (contract §8.2, §8.3), so every prompt renders its tool reference from here.
  */
-import type { PromptLanguage } from '../../../shared/config.js';
+import type { AGENT_TOOLS_SURFACES, PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, type McpTool } from '../mcp/mcp-names.js';
@@ -11,9 +11,10 @@ import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, type McpTool } from '../mcp/mcp-nam
 /**
  * `mcp`: the runtime reaches the daemon's MCP server (every runtime kind, including the
  * in-process demo agent over the SDK client). `cli`: an agent whose only communication
- * surface is the `agentteam` agent-tools command line (contract §11 Phase 2 "CLI agent-tools").
+ * surface is the `agentteam` agent-tools command line (contract §11 Phase 2 "CLI agent-tools"),
+ * chosen per agent with `"agentTools": "cli"` in agentteam.json.
  */
-export type SendSurfaceKind = 'mcp' | 'cli';
+export type SendSurfaceKind = (typeof AGENT_TOOLS_SURFACES)[number];
 
 export interface SendSurface {
   readonly kind: SendSurfaceKind;
@@ -31,9 +32,13 @@ export interface SendSurface {
  */
 export const CLI_SEND_COMMAND = 'agentteam agent send';
 
-/** The full command line for one target (`<target>` when generic), with the reply in `--content`. */
+/**
+ * The full command line for one target (`<target>` when generic), with the reply in `--content`.
+ * Single quotes: the shell expands nothing inside them (a reply with `$` or backquotes stays
+ * text), and an exact command like this one never needs approval (runtime/agent-cli-command.ts).
+ */
 export function cliSendCommand(target: string): string {
-  return `${CLI_SEND_COMMAND} --target "${target}" --content "<reply>"`;
+  return `${CLI_SEND_COMMAND} --target '${target}' --content '<reply>'`;
 }
 
 /**
@@ -88,7 +93,9 @@ export function sendInstruction(surface: SendSurface, language: PromptLanguage, 
   const zh = language === 'zh-CN';
   if (surface.kind === 'cli') {
     const cmd = `\`${cliSendCommand(target ?? '<target>')}\``;
-    return zh ? `运行 ${cmd}，把正文写入 --content` : `run ${cmd} with the reply as --content`;
+    return zh
+      ? `运行 ${cmd}，把正文写入 --content 的单引号内（正文中的 ' 写作 '\\''）`
+      : `run ${cmd} with the reply inside the single quotes of --content (write a ' in it as '\\'')`;
   }
   const ref = sendToolRef(surface, language);
   if (target === null)

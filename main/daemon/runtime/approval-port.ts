@@ -11,7 +11,11 @@ export interface ApprovalAsk {
   readonly kind: ApprovalKind;
   /** The tool as shown to the operator and as the rule names it (`Bash`, `Edit`, `WebFetch`…). */
   readonly tool: string;
-  /** One line: the command line, or the file path with added/removed line counts. */
+  /**
+   * One line: the command line (for `kind: "command"`, exactly the command the runtime would run:
+   * the skeleton recognises the agent's own `agentteam agent …` by it), or the file path with
+   * added/removed line counts.
+   */
   readonly summary: string;
   /** The full command or diff (shown escaped, never as HTML). */
   readonly detail: string;

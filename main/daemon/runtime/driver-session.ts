@@ -18,6 +18,11 @@ export type DriverEvent =
   | { readonly type: 'tool_call'; readonly name: string }
   /** Local assistant text: diagnostics only, never stored or sent (contract §6.5). */
   | { readonly type: 'local_text'; readonly text: string }
+  /**
+   * issue 14 "Liveness from the runtime where it exists": the runtime itself says it waits on the
+   * operator (Codex `thread/status/changed` `activeFlags: ["waitingOnApproval"]`), on each change.
+   */
+  | { readonly type: 'operator_wait'; readonly waiting: boolean }
   /** issue 16: the runtime compacted its context, or refused a prompt as too long (contract §6.6). */
   | { readonly type: 'context_reset'; readonly cause: 'context_compacted' | 'context_overflow' }
   /** `failed` carries the wire's error (the skeleton bounds it). */

@@ -26,6 +26,11 @@ export type RuntimeEvent =
       readonly via: 'stop_hook' | 'user_message';
       readonly detail: string | null;
     }
+  /**
+   * issue 14: the runtime's own "waiting on the operator" signal (driver-session.ts), on each
+   * change; the host pauses the turn's silence clock with it (bus `approval.wait`).
+   */
+  | { readonly type: 'operator_wait'; readonly waiting: boolean }
   /** bus `turn.end`. */
   | { readonly type: 'turn_end'; readonly outcome: 'completed' | 'error' | 'interrupted' }
   /**

@@ -7,6 +7,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentConfig } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-types.js';
 import { agentToolsEnv } from '../mcp/agent-tools-env.js';
+import { agentCliTrusted, type InstalledAgentCli } from './agent-cli-shim.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';
 import { agentProviderFromEnv } from './agent-provider.js';
 import { prepareCodexSignIn } from './auth/codex-auth.js';
@@ -44,6 +45,8 @@ export interface RuntimeDeps {
   readonly pids?: RuntimePidRecorder;
   /** issue 15: whose CLI sign-in `auth: "cli-login"` reuses; default this process's user. */
   readonly person?: PersonProfile;
+  /** issue 14: the `agentteam` shim the daemon wrote (agent-cli-shim.ts), first on the runtime's PATH. */
+  readonly agentCli?: InstalledAgentCli;
 }
 
 export type RuntimeAdapterResult =
@@ -76,7 +79,8 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
   }
   const runtimeDir = runtimeDirOf(deps.dataDir, agent.id);
   // issue 14: the workspace is checked before anything starts (a clear error, nothing spawned).
-  const invalid = checkWorkspace(agent.id, workspaceOf(agent.cwd, deps.dataDir));
+  const workspace = workspaceOf(agent.cwd, deps.dataDir);
+  const invalid = checkWorkspace(agent.id, workspace);
   if (invalid !== null) return { ok: false, code: 'workspace_invalid', message: invalid };
   return {
     ok: true,
@@ -89,8 +93,14 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
       ...log,
       ...(deps.pids === undefined ? {} : { pids: deps.pids }),
       agentEnv: agentToolsEnv(deps.mcp),
+      ...(deps.agentCli === undefined ? {} : { agentCli: agentCliFor(deps.agentCli, workspace) }),
     }),
   };
+}
+
+/** The shim for one agent: trusted for its own command only while nothing it runs lies in the agent's workspace. */
+function agentCliFor(cli: InstalledAgentCli, workspace: string): { readonly dir: string; trusted(): boolean } {
+  return { dir: cli.dir, trusted: () => agentCliTrusted(cli, workspace) };
 }
 
 /** `command` from config; null → this project's node_modules/.bin/<name>, else `<name>` on PATH. */

@@ -23,7 +23,9 @@ import type { DaemonLog } from '../daemon-types.js';
 import { classifyRuntimeFailure } from './failure-classifier.js';
 import { PromptQueue } from './prompt-queue.js';
 import { boundedDetail, textMetrics } from '../diagnostics.js';
-import { askApprovalHost } from './approval-port.js';
+import { isAgentToolsCommand } from './agent-cli-command.js';
+import { withDirOnPath } from './agent-cli-shim.js';
+import { askApprovalHost, type ApprovalAnswer } from './approval-port.js';
 import type { DeliverResult, RuntimeAdapter, StartResult, TurnBoundaryHost } from './runtime-adapter.js';
 import { RuntimeEventStream } from './runtime-event-stream.js';
 import type { DriverContext, DriverEvent, DriverSession } from './driver-session.js';
@@ -49,9 +51,17 @@ export interface RuntimeSkeletonOptions {
    * and own token for `agentteam agent send|react`: contract §8.2 CLI agent-tools).
    */
   readonly agentEnv?: Readonly<Record<string, string>>;
+  /**
+   * issue 14: the `agentteam` shim (agent-cli-shim.ts): its folder goes first on the runtime's PATH;
+   * `trusted()` says whether the agent's own `agentteam agent …` may run unasked right now.
+   */
+  readonly agentCli?: { readonly dir: string; trusted(): boolean };
   /** Records each spawned process so the next daemon can end it if this one is killed (runtime-pids.ts). */
   readonly pids?: RuntimePidRecorder;
 }
+
+/** The answer to the agent's own `agentteam agent …` command: allowed, never recorded as an approval. */
+const OWN_AGENT_TOOLS: ApprovalAnswer = { decision: 'allow', scope: 'once', status: 'allowed', reason: null };
 
 /** contract §6.4 is the host's to keep; this only stops a misbehaving host from looping a turn forever. */
 const MAX_IN_TURN_CHECKS = 3;
@@ -214,7 +224,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     try {
       proc = RuntimeProcess.spawn({
         ...spec,
-        env: { ...spec.env, ...this.#o.agentEnv },
+        env: this.#runtimeEnv(spec.env),
         stdinGraceMs: d.stdinGraceMs ?? 0,
         scheduler: this.#scheduler,
       });
@@ -278,6 +288,13 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     );
   }
 
+  /** The driver's env, the agent-tools env on top, and `agentteam` first on PATH (issue 14). */
+  #runtimeEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+    const merged = { ...env, ...this.#o.agentEnv };
+    const cli = this.#o.agentCli;
+    return cli === undefined ? merged : withDirOnPath(merged, cli.dir);
+  }
+
   #context(generation: number, proc: RuntimeProcess, resume: string | null): DriverContext {
     return {
       generation,
@@ -289,11 +306,25 @@ export class RuntimeSkeleton implements RuntimeAdapter {
       delay: (ms) => firstValueFrom(timer(ms, this.#scheduler)).then(() => undefined),
       askInTurn: (answer) => this.#askInTurn(generation, answer),
       // issue 14: the host (agent session → approval service) answers; no host → a deny the agent reads.
-      // Never leave the CLI waiting on a question nobody can answer: a deny it can read.
-      askApproval: (ask) =>
-        askApprovalHost(this.#o.host.requestApproval, ask, (error) =>
+      askApproval: (ask) => {
+        // issue 14 "Our MCP tools never need approval": nor does their CLI rendering, when the
+        // command is exactly `agentteam agent send|react …` (agent-cli-command.ts); anything else asks.
+        if (ask.kind === 'command' && isAgentToolsCommand(ask.summary)) {
+          if (this.#o.agentCli?.trusted() === true) {
+            this.#o.log?.info('approval: own agent-tools command allowed', { agentId: this.#o.agentId });
+            return Promise.resolve(OWN_AGENT_TOOLS);
+          }
+          // Not our shim, or what it runs could have been edited by the agent: the operator decides.
+          this.#o.log?.warn(
+            'approval: agentteam is not the shim AgentTeam wrote (or runs files in the workspace); asking',
+            { agentId: this.#o.agentId },
+          );
+        }
+        // Never leave the CLI waiting on a question nobody can answer: a deny it can read.
+        return askApprovalHost(this.#o.host.requestApproval, ask, (error) =>
           this.#o.log?.error('approval request failed', { agentId: this.#o.agentId, error }),
-        ),
+        );
+      },
     };
   }
 
@@ -323,6 +354,10 @@ export class RuntimeSkeleton implements RuntimeAdapter {
         return;
       case 'turn_ended':
         void this.#onTurnEnded(generation, e.outcome, e.error, e.reason);
+        return;
+      case 'operator_wait':
+        // issue 14: the runtime's own liveness signal; the host pauses the silence clock with it.
+        this.#events.emit(generation, { type: 'operator_wait', waiting: e.waiting });
         return;
       case 'context_reset':
         // issue 16: the host recovers what the runtime had been shown (contract §6.6).

@@ -95,6 +95,8 @@ export class AgentSession {
   #adapter: RuntimeAdapter | null = null;
   #state: Agent['state'] = 'starting';
   #turnId: string | null = null;
+  /** issue 14: the turn the runtime said it waits on the operator in (its own signal), if it still does. */
+  #runtimeWaitTurn: string | null = null;
   readonly #turnWakes = new Map<string, readonly string[]>();
   #delivered = false;
   /** The adapter generation whose events count, and the lifecycle generation it maps to. */
@@ -242,6 +244,9 @@ export class AgentSession {
         // Counts only: the text itself never reaches the daemon's host side (contract §6.5).
         if (this.#turnId !== null)
           bus.emit('runtime.local', { turnId: this.#turnId, kind: 'local_text', bytes: e.bytes, runes: e.runes });
+        return;
+      case 'operator_wait':
+        this.#runtimeWait(e.waiting);
         return;
       case 'turn_end':
         this.#endTurn();
@@ -411,6 +416,25 @@ export class AgentSession {
   #endTurn(): void {
     if (this.#turnId !== null) this.#o.bus.emit('turn.end', { turnId: this.#turnId });
     this.#turnId = null;
+    this.#runtimeWaitTurn = null;
+  }
+
+  /**
+   * issue 14 "Liveness from the runtime where it exists": while the runtime says it waits on the
+   * operator, the turn's silence clock is paused by the same `approval.wait` the daemon's pending
+   * approvals use (the watchdog counts waits: paused while either says so, restarted from zero
+   * when the last ends). Balanced per turn: one "on" for the turn it was said in, one "off".
+   */
+  #runtimeWait(waiting: boolean): void {
+    const turnId = this.#turnId;
+    if (waiting && turnId !== null && this.#runtimeWaitTurn !== turnId) {
+      this.#runtimeWaitTurn = turnId;
+      this.#o.bus.emit('approval.wait', { turnId, agentId: this.#o.agentId, waiting: true });
+    } else if (!waiting && this.#runtimeWaitTurn !== null) {
+      const was = this.#runtimeWaitTurn;
+      this.#runtimeWaitTurn = null;
+      this.#o.bus.emit('approval.wait', { turnId: was, agentId: this.#o.agentId, waiting: false });
+    }
   }
 
   #rememberTurn(turnId: string, wakeTokens: readonly string[]): void {

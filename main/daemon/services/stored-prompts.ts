@@ -74,6 +74,7 @@ export function storedPrompts(
         targetSeq: marker.frontierSeq,
       },
       {
+        surface: agent.agentTools,
         ...(cause === undefined ? {} : { cause }),
         messages: [...again.values()].sort((a, b) => a.targetSeq - b.targetSeq),
       },
@@ -96,7 +97,8 @@ export function storedPrompts(
         messages.push(m);
       }
       // contract §8.1: the contract block rides every wake, resume and fresh turn (once per written prompt).
-      const compiled = messages.length > 0 ? compileDelivery(agent, messages, { turn }) : null;
+      const compiled =
+        messages.length > 0 ? compileDelivery(agent, messages, { turn, surface: agent.agentTools }) : null;
       const parts = [...recoveries, ...(compiled === null ? [] : [compiled])];
       const [first, ...rest] = parts;
       if (first === undefined) return null;

@@ -53,6 +53,9 @@ describe.each(RUNTIMES)('%s approvals (real CLI, fake model, permissions "ask")'
       expect(existsSync(join(h.cwd, 'approved.txt'))).toBe(true);
       expect(replyOn(h, '#ap-allow').at(-1)?.content).toContain('Shell result');
       expect(h.store.approvals.get(asked.id)?.status).toBe('allowed');
+      // Codex's own liveness signal (thread/status/changed waitingOnApproval) was used, on and off.
+      if (kind === 'codex')
+        expect(h.runtimeEvents.flatMap((e) => (e.type === 'operator_wait' ? [e.waiting] : []))).toEqual([true, false]);
     },
     CASE_TIMEOUT,
   );

@@ -32,6 +32,15 @@ describe('main/index.ts (the Electron entry)', () => {
     await windowCreated;
     vi.unstubAllEnvs();
     expect(createDaemon).toHaveBeenCalledWith(expect.objectContaining({ dataDir: join(dir, 'user-data', 'data') }));
+    // issue 14: the daemon is told how to run this binary as the agents' `agentteam` (unpackaged: Electron + the app).
+    expect(createDaemon).toHaveBeenCalledWith(
+      expect.objectContaining({
+        agentCli: {
+          command: process.execPath,
+          args: expect.arrayContaining(['/fake/app', '--agentteam-cli']) as unknown,
+        },
+      }),
+    );
     const [window] = fake.BrowserWindow.all;
     // Built, this file is out/main/index.js and the preload is out/preload/index.cjs: a sibling folder.
     expect(String(window?.options.webPreferences?.preload)).toMatch(/[/\\]preload[/\\]index\.cjs$/);

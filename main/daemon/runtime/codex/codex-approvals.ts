@@ -13,8 +13,10 @@
  * | `full`      | `never`        | `danger-full-access` | none                                          |
  *
  * (`untrusted` would ask for every command, but Codex 0.171 reports it "no longer supported".)
- * Liveness: Codex's own `thread/status/changed` `activeFlags: ["waitingOnApproval"]` says the
- * thread waits on us; it is logged next to the daemon's pending approval for diagnostics.
+ * Liveness (issue 14 "from the runtime where it exists"): Codex's own `thread/status/changed`
+ * `activeFlags: ["waitingOnApproval"]` says the thread waits on the operator; each change is an
+ * `operator_wait` driver event, which pauses the turn's silence clock (restarted from zero when
+ * Codex leaves that state) — the same `approval.wait` the daemon's pending approvals drive.
  */
 import type { PermissionPolicy } from '../../../../shared/config.js';
 import { approvalRule } from '../../../../shared/approvals.js';
@@ -47,20 +49,23 @@ const lineCount = (diff: string, sign: '+' | '-') =>
 /** Per session: the file changes Codex announced (a fileChange approval names only the item). */
 export class CodexApprovals {
   readonly #changes = new Map<string, ReadonlyArray<{ path: string; diff: string }>>();
+  /** What Codex last said: whether its thread waits on approval (only changes are emitted). */
+  #waitingOnApproval = false;
 
   constructor(private readonly ctx: DriverContext) {}
 
-  /** Feed every notification: remembers fileChange items; logs Codex's own waitingOnApproval flag. */
+  /** Feed every notification: remembers fileChange items; turns Codex's waitingOnApproval flag into `operator_wait`. */
   observe(n: ServerNotification): void {
     if (isNotification(n, 'item/started') && isItem(n.params.item, 'fileChange'))
       this.#changes.set(n.params.item.id, n.params.item.changes);
     else if (isNotification(n, 'item/completed')) this.#changes.delete(n.params.item.id);
-    else if (isNotification(n, 'thread/status/changed'))
-      this.ctx.log?.debug('codex: thread status', {
-        status: n.params.status.type,
-        waitingOnApproval:
-          n.params.status.type === 'active' && n.params.status.activeFlags.includes('waitingOnApproval'),
-      });
+    else if (isNotification(n, 'thread/status/changed')) {
+      const waiting = n.params.status.type === 'active' && n.params.status.activeFlags.includes('waitingOnApproval');
+      this.ctx.log?.debug('codex: thread status', { status: n.params.status.type, waitingOnApproval: waiting });
+      if (waiting === this.#waitingOnApproval) return;
+      this.#waitingOnApproval = waiting;
+      this.ctx.emit({ type: 'operator_wait', waiting });
+    }
   }
 
   /** The operator's answer to an approval request, or null when `r` is not one this module answers. */

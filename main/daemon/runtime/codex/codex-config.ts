@@ -38,6 +38,10 @@ export function renderCodexConfig(input: CodexConfigInput): string {
     'approval_policy = "never"',
     `sandbox_mode = ${toml(input.sandboxMode ?? 'read-only')}`,
     'check_for_update_on_startup = false',
+    // issue 14: commands run in a non-login shell with the environment the daemon gave the runtime:
+    // a login shell re-reads /etc/profile, which resets PATH (losing the agentteam shim and the person's
+    // PATH; HOME is the agent's own, so no ~/.profile would be read anyway).
+    'allow_login_shell = false',
   ];
   if (input.model !== null) lines.push(`model = ${toml(input.model)}`);
   if (input.provider !== null) lines.push(`model_provider = ${toml(input.provider.id)}`);

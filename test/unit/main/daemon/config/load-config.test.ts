@@ -173,6 +173,11 @@ describe('loadConfig', () => {
       { agents: [{ id: 'a', name: 'A', runtime: 'demo', language: 'fr' }] },
       'agents[0].language: expected one of en|zh-CN, got "fr"',
     ],
+    [
+      'an unknown agent-tools surface (issue 14)',
+      { agents: [{ id: 'a', name: 'A', runtime: 'claude-code', agentTools: 'shell' }] },
+      'agents[0].agentTools: expected one of mcp|cli, got "shell"',
+    ],
   ])('refuses %s with a line naming the path and expectation', (_what, content, line) => {
     write(content);
     const e = failure(loadUnchanged());

@@ -78,7 +78,7 @@ describe('final-check prompt (contract §8.3)', () => {
       language: 'en',
       surface: 'cli',
     });
-    expect(cli).toContain('run `agentteam agent send --target "<target>" --content "<reply>"`');
+    expect(cli).toContain("run `agentteam agent send --target '<target>' --content '<reply>'`");
     const zh = renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], { runtime: 'opencode', language: 'zh-CN' });
     expect(zh).toContain('调用 `agentteam_message_send`，使用该 target');
   });

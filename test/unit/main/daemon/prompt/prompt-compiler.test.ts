@@ -141,7 +141,7 @@ describe('delivery envelope and tail reminder (contract §8.2)', () => {
       surface: 'cli',
     });
     expect(tailReminder(c.delivery)).toContain(
-      'run `agentteam agent send --target "dm:@alice:ff00" --content "<reply>"`',
+      "run `agentteam agent send --target 'dm:@alice:ff00' --content '<reply>'`",
     );
     expect(tailReminder(c.delivery)).toContain('--allow-cross-target');
     expect(c.text).not.toContain('mcp__agentteam');

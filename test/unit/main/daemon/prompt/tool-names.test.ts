@@ -23,7 +23,7 @@ describe('tool names per runtime kind (research/runtimes.md §2)', () => {
     expect(sendToolRef(sendSurfaceFor('codex'), 'en')).toBe('`message_send` (tool namespace `mcp__agentteam`)');
     expect(sendToolRef(sendSurfaceFor('opencode', 'cli'), 'en')).toBe('`agentteam agent send`');
     expect(sendInstruction(sendSurfaceFor('claude-code', 'cli'), 'en', targetKey('#general:ab12'))).toBe(
-      'run `agentteam agent send --target "#general:ab12" --content "<reply>"` with the reply as --content',
+      "run `agentteam agent send --target '#general:ab12' --content '<reply>'` with the reply inside the single quotes of --content (write a ' in it as '\\'')",
     );
     expect(crossTargetInstruction(sendSurfaceFor('claude-code'), 'zh-CN')).toContain('allow_cross_target: true');
   });
@@ -43,14 +43,14 @@ describe('the CLI agent-tools variant renders the real command (issue 14)', () =
         expect(t).not.toMatch(/agentteam send\b/);
         expect(t).not.toMatch(/--text\b/);
       }
-      expect(texts[1]).toContain('`agentteam agent send --target "dm:@alice" --content "<reply>"`');
-      expect(texts[2]).toContain('`agentteam agent send --target "<target>" --content "<reply>"`');
+      expect(texts[1]).toContain("`agentteam agent send --target 'dm:@alice' --content '<reply>'`");
+      expect(texts[2]).toContain("`agentteam agent send --target '<target>' --content '<reply>'`");
       expect(texts[3]).toContain('--allow-cross-target');
     }
   });
 
   it('names only options the command accepts', async () => {
-    const { AGENT_USAGE } = await import('../../../../../main/serve/agent-command.js');
+    const { AGENT_USAGE } = await import('../../../../../main/daemon/mcp/agent-tools-command.js');
     const rendered = [sendInstruction(cli, 'en', targetKey('#general')), crossTargetInstruction(cli, 'en')].join(' ');
     for (const flag of rendered.match(/--[a-z-]+/g) ?? []) expect(AGENT_USAGE).toContain(flag);
   });

@@ -3,6 +3,7 @@
  * process group, stopped by closing stdin), the wire is scripted, and restart delays run on a
  * virtual-time scheduler. The real CLIs are covered by test/conformance/runtimes.
  */
+import { readFileSync } from 'node:fs';
 import { VirtualTimeScheduler } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RuntimeEventEnvelope } from '../../../../../main/daemon/runtime/runtime-adapter.js';
@@ -13,6 +14,7 @@ import {
   type RuntimeSessionStore,
 } from '../../../../../main/daemon/runtime/runtime-session-store.js';
 import { RuntimeSkeleton } from '../../../../../main/daemon/runtime/runtime-skeleton.js';
+import type { ApprovalAnswer, ApprovalAsk } from '../../../../../main/daemon/runtime/approval-port.js';
 import { RuntimeEventRecorder } from '../../../../fixtures/runtime-event-recorder.js';
 
 class ScriptedDriver implements RuntimeDriver {
@@ -79,15 +81,21 @@ function setup(
   finalChecks: Array<string | null>,
   mode: 'in_turn' | 'next_turn' = 'next_turn',
   sessionStore: RuntimeSessionStore = memorySessionStore(),
+  extra: { readonly agentCli?: { readonly dir: string; trusted(): boolean } } = {},
 ) {
   const driver = new ScriptedDriver(mode);
   const scheduler = new VirtualTimeScheduler();
   const answers = [...finalChecks];
   const host = {
     calls: 0,
+    asked: [] as ApprovalAsk[],
     async onTurnBoundary() {
       host.calls += 1;
       return answers.shift() ?? null;
+    },
+    async requestApproval(ask: ApprovalAsk): Promise<ApprovalAnswer> {
+      host.asked.push(ask);
+      return { decision: 'deny', scope: 'once', status: 'denied', reason: 'no' };
     },
   };
   const adapter = new RuntimeSkeleton({
@@ -98,6 +106,8 @@ function setup(
     sessionStore,
     scheduler,
     restartPolicy: { baseDelayMs: 100, maxDelayMs: 100, maxRestarts: 1, windowMs: 60_000 },
+    agentEnv: { AGENTTEAM_MCP_URL: 'http://127.0.0.1:1/mcp' },
+    ...extra,
   });
   adapters.push(adapter);
   const rec = new RuntimeEventRecorder(adapter.events$);
@@ -292,5 +302,65 @@ describe('RuntimeSkeleton: the one adapter shape every CLI runtime is built from
     s.driver.emit({ type: 'turn_ended', outcome: 'interrupted', error: null });
     expect(s.rec.types().at(-1)).toBe('turn_end:interrupted');
     expect(s.rec.types()).not.toContain('runtime_error');
+  });
+});
+
+describe("RuntimeSkeleton: the agent-tools CLI and the runtime's own liveness (issue 14)", () => {
+  it.skipIf(process.platform !== 'linux')(
+    'puts the agentteam shim folder first on the runtime’s PATH, next to the agent-tools env',
+    async () => {
+      const s = setup([], 'next_turn', memorySessionStore(), {
+        agentCli: { dir: '/data dir/bin', trusted: () => true },
+      });
+      await s.adapter.start();
+      const environ = readFileSync(`/proc/${s.adapter.pid}/environ`, 'utf8').split('\0');
+      expect(environ).toContain(`PATH=/data dir/bin:${process.env.PATH ?? ''}`);
+      expect(environ).toContain('AGENTTEAM_MCP_URL=http://127.0.0.1:1/mcp');
+    },
+  );
+
+  it('an exact `agentteam agent send` is allowed without asking while the shim is trusted; anything else goes to the host', async () => {
+    let trusted = true;
+    const s = setup([], 'next_turn', memorySessionStore(), { agentCli: { dir: '/d/bin', trusted: () => trusted } });
+    await s.adapter.start();
+    const ask = (command: string): ApprovalAsk => ({
+      kind: 'command',
+      tool: 'Bash',
+      summary: command,
+      detail: command,
+      rule: `Bash(${command})`,
+    });
+    const own = "agentteam agent send --target '#general' --content 'done'";
+    expect(await s.driver.ctx?.askApproval(ask(own))).toMatchObject({ decision: 'allow', status: 'allowed' });
+    expect(s.host.asked).toEqual([]);
+    expect(await s.driver.ctx?.askApproval(ask(`${own}; rm -rf x`))).toMatchObject({ decision: 'deny' });
+    // A file change named like the command is not a command.
+    await s.driver.ctx?.askApproval({ ...ask(own), kind: 'file_change' });
+    // The shim was changed (or runs files in the workspace): the same command asks.
+    trusted = false;
+    await s.driver.ctx?.askApproval(ask(own));
+    expect(s.host.asked.map((a) => a.kind)).toEqual(['command', 'file_change', 'command']);
+  });
+
+  it("without the daemon's shim, `agentteam` on PATH is not ours: the command asks", async () => {
+    const s = setup([]);
+    await s.adapter.start();
+    const own = "agentteam agent send --target '#general' --content 'done'";
+    await s.driver.ctx?.askApproval({ kind: 'command', tool: 'Bash', summary: own, detail: own, rule: `Bash(${own})` });
+    expect(s.host.asked).toHaveLength(1);
+  });
+
+  it("the runtime's operator_wait travels to the host as it came", async () => {
+    const s = setup([]);
+    await s.adapter.start();
+    s.driver.emit(
+      { type: 'turn_started' },
+      { type: 'operator_wait', waiting: true },
+      { type: 'operator_wait', waiting: false },
+    );
+    expect(s.events.slice(2)).toEqual([
+      { type: 'operator_wait', waiting: true, generation: 1 },
+      { type: 'operator_wait', waiting: false, generation: 1 },
+    ]);
   });
 });

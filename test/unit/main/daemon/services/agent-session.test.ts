@@ -72,6 +72,7 @@ async function setup() {
   bus.turnStart$.subscribe((event) => hooks.push({ name: 'turn.start', event }));
   bus.turnEnd$.subscribe((event) => hooks.push({ name: 'turn.end', event }));
   bus.runtimeLocal$.subscribe((event) => hooks.push({ name: 'runtime.local', event }));
+  bus.approvalWait$.subscribe((event) => hooks.push({ name: 'approval.wait', event }));
   const session = new AgentSession({
     agentId: 'a1',
     lifecycle,
@@ -362,5 +363,36 @@ describe('AgentSession: the agent state and the hook bus bridge', () => {
     await s.session.stop();
     expect(s.hooks.map((h) => h.name)).toEqual(['turn.start', 'turn.end']);
     expect(s.states.at(-1)).toBe('stopped');
+  });
+});
+
+describe('AgentSession: the runtime\'s own "waiting on the operator" signal (issue 14, Codex waitingOnApproval)', () => {
+  const waits = (s: Awaited<ReturnType<typeof setup>>) =>
+    s.hooks.filter((h) => h.name === 'approval.wait').map((h) => h.event as HookEventMap['approval.wait']);
+
+  it('pauses the running turn through approval.wait, once per change, balanced', async () => {
+    const s = await setup();
+    s.adapter.emit({ type: 'operator_wait', waiting: true }); // no turn yet: nothing to pause
+    s.adapter.emit({ type: 'operator_wait', waiting: false });
+    s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
+    const turnId = (s.hooks.find((h) => h.name === 'turn.start')?.event as HookEventMap['turn.start']).turnId;
+    s.adapter.emit({ type: 'operator_wait', waiting: true });
+    s.adapter.emit({ type: 'operator_wait', waiting: true });
+    s.adapter.emit({ type: 'operator_wait', waiting: false });
+    s.adapter.emit({ type: 'operator_wait', waiting: false });
+    expect(waits(s)).toEqual([
+      { turnId, agentId: 'a1', waiting: true },
+      { turnId, agentId: 'a1', waiting: false },
+    ]);
+  });
+
+  it('a turn that ends while waiting leaves nothing for the next turn to release', async () => {
+    const s = await setup();
+    s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
+    s.adapter.emit({ type: 'operator_wait', waiting: true });
+    s.adapter.emit({ type: 'turn_end', outcome: 'interrupted' });
+    s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
+    s.adapter.emit({ type: 'operator_wait', waiting: false });
+    expect(waits(s).map((w) => w.waiting)).toEqual([true]);
   });
 });

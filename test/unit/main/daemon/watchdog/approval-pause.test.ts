@@ -38,6 +38,11 @@ describe('silence watchdog and approvals', () => {
     marbles('s 29999ms w 9999ms r', '85s a 44999ms b 44999ms c');
   });
 
+  it("Codex: its own waitingOnApproval and the daemon's pending approval overlap; the clock restarts when Codex leaves the state", () => {
+    // Codex says it waits (1 s), the approval is recorded (2 s), answered (100 s), Codex resumes (200 s).
+    marbles('s 999ms w 999ms w 97999ms r 99999ms r', '245s a 44999ms b 44999ms c');
+  });
+
   it('two overlapping waits pause until both are answered', () => {
     marbles('s 999ms w 999ms w 97999ms r 99999ms r', '245s a 44999ms b 44999ms c');
   });

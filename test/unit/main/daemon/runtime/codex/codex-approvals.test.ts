@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalAsk } from '../../../../../../main/daemon/runtime/approval-port.js';
 import { CodexApprovals, codexThreadPolicy } from '../../../../../../main/daemon/runtime/codex/codex-approvals.js';
-import type { DriverContext } from '../../../../../../main/daemon/runtime/driver-session.js';
+import type { DriverContext, DriverEvent } from '../../../../../../main/daemon/runtime/driver-session.js';
 
 describe('Codex permission policy', () => {
   it.each([
@@ -76,5 +76,32 @@ describe('Codex permission policy', () => {
     } as never);
     expect(asked[0]).toMatchObject({ kind: 'file_change', summary: '/w/a.txt (+2 −0)', rule: 'Edit(/w/a.txt)' });
     expect(asked[0]?.detail).toContain('+one');
+  });
+});
+
+describe("Codex's own liveness signal (issue 14)", () => {
+  const status = (type: 'active' | 'idle', activeFlags: string[] = []) =>
+    ({
+      method: 'thread/status/changed',
+      params: { threadId: 't', status: type === 'active' ? { type, activeFlags } : { type } },
+    }) as never;
+
+  it('thread/status/changed waitingOnApproval becomes operator_wait, on each change only', () => {
+    const emitted: DriverEvent[] = [];
+    const approvals = new CodexApprovals({ emit: (e: DriverEvent) => emitted.push(e), log: undefined } as never);
+    approvals.observe(status('active'));
+    approvals.observe(status('active', ['waitingOnApproval']));
+    approvals.observe(status('active', ['waitingOnApproval']));
+    approvals.observe(status('active', ['waitingOnApproval', 'waitingOnUserInput']));
+    approvals.observe(status('active'));
+    approvals.observe(status('idle'));
+    approvals.observe(status('active', ['waitingOnApproval']));
+    approvals.observe(status('idle'));
+    expect(emitted).toEqual([
+      { type: 'operator_wait', waiting: true },
+      { type: 'operator_wait', waiting: false },
+      { type: 'operator_wait', waiting: true },
+      { type: 'operator_wait', waiting: false },
+    ]);
   });
 });

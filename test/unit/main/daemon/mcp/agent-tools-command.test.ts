@@ -3,11 +3,11 @@
  * daemon's real MCP server, authenticated by the agent's own token from its environment.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { agentCommand } from '../../../../main/serve/agent-command.js';
-import { runCli } from '../../../../main/serve/cli-main.js';
-import { agentToolsEnv } from '../../../../main/daemon/mcp/agent-tools-env.js';
-import { startMcpServer, type AgentteamMcpServer } from '../../../../main/daemon/mcp/mcp-server.js';
-import { RecordingCommunicationHandler } from '../../../fixtures/recording-communication-handler.js';
+import { agentCommand } from '../../../../../main/daemon/mcp/agent-tools-command.js';
+import { runCli } from '../../../../../main/serve/cli-main.js';
+import { agentToolsEnv } from '../../../../../main/daemon/mcp/agent-tools-env.js';
+import { startMcpServer, type AgentteamMcpServer } from '../../../../../main/daemon/mcp/mcp-server.js';
+import { RecordingCommunicationHandler } from '../../../../fixtures/recording-communication-handler.js';
 
 let handler: RecordingCommunicationHandler;
 let server: AgentteamMcpServer;

@@ -5,20 +5,29 @@
  * operator's serve token, and calls the daemon's MCP tools, so the scope guard, rate limit and
  * delivery tracker are exactly those of `message_send` / `reaction`.
  *
+ * It lives with the MCP client (not in serve/) because two entries run it: the `agentteam` CLI
+ * under Node and the desktop app's own binary (main/app/app-cli.ts), each through the shim the
+ * daemon puts on the runtime's PATH (runtime/agent-cli-shim.ts).
+ *
  * Output is for a model to read: the tool's result as one JSON line on stdout; a refusal is one
  * line on stderr with its code (exit 1); a usage error exit 2.
  */
 import { parseArgs } from 'node:util';
-import { callAgentTool } from '../daemon/mcp/agent-tools-client.js';
-import { AGENT_MCP_URL_ENV, AGENT_TOKEN_ENV } from '../daemon/mcp/agent-tools-env.js';
-import { TOOL_MESSAGE_SEND, TOOL_REACTION } from '../daemon/mcp/mcp-names.js';
-import type { CliIo } from './serve-command.js';
+import { callAgentTool } from './agent-tools-client.js';
+import { AGENT_MCP_URL_ENV, AGENT_TOKEN_ENV } from './agent-tools-env.js';
+import { TOOL_MESSAGE_SEND, TOOL_REACTION } from './mcp-names.js';
+
+/** Where the command writes (the `agentteam` CLI's io in serve; the app binary's stdout/stderr). */
+export interface AgentCommandIo {
+  out(line: string): void;
+  err(line: string): void;
+}
 
 export const AGENT_USAGE = `  agentteam agent send --target T --content C [--allow-cross-target]   (from an agent's shell; --content - reads stdin)
   agentteam agent react --message-id M --emoji E`;
 
 export interface AgentCommandDeps {
-  readonly io: CliIo;
+  readonly io: AgentCommandIo;
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Where `--content -` reads from. */
   readonly readStdin?: () => Promise<string>;
