@@ -75,7 +75,10 @@ export const MessageList = memo(function MessageList({
   const [found, setFound] = useState<number | null>(null);
   const focusedNonce = useRef<number | null>(null);
   const rows = useMemo(() => messageRows(messages), [messages]);
-  const agentIds = useMemo(() => new Set(agents.map((a) => a.id)), [agents]);
+  // Keyed by the ids, not the list: agent.updated (busy/idle, many a second under load) must not
+  // re-render every memoised row (issue 19).
+  const agentIdsKey = agents.map((a) => a.id).join('\n');
+  const agentIds = useMemo(() => new Set(agentIdsKey.split('\n').filter((id) => id !== '')), [agentIdsKey]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,

@@ -8,6 +8,7 @@
 import { useEffect, useState } from 'react';
 import type { Approval, ClientApi } from '../../../shared/api/contract.js';
 import { copy, type Language } from '../i18n/copy.js';
+import { useTargetsOf, type WakeBook } from './wake-store.js';
 
 /** The pending approvals, kept current from `approval.updated` events. */
 export function usePendingApprovals(api: ClientApi): readonly Approval[] {
@@ -39,7 +40,8 @@ const APPROVAL_ICON = '✋';
 export interface ApprovalChipsProps {
   readonly api: ClientApi;
   readonly approvals: readonly Approval[];
-  readonly wakeTargets: ReadonlyMap<string, string>;
+  /** The wakes, for the conversation of each approval's wakes. */
+  readonly wakes: WakeBook;
   readonly target: string;
   readonly language: Language;
 }
@@ -49,12 +51,17 @@ export function waitingWakes(approvals: readonly Approval[]): ReadonlySet<string
   return new Set(approvals.flatMap((a) => a.wakeTokens));
 }
 
-export function ApprovalChips({ api, approvals, wakeTargets, target, language }: ApprovalChipsProps) {
+export function ApprovalChips({ api, approvals, wakes, target, language }: ApprovalChipsProps) {
   const [open, setOpen] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  // Re-render when the conversation of one of these wakes becomes known (its wake.updated may come later).
+  useTargetsOf(
+    wakes,
+    approvals.flatMap((a) => a.wakeTokens),
+  );
   // An approval shows on the conversation of its wakes; one without wakes (asked between turns) shows everywhere.
   const shown = approvals.filter(
-    (a) => a.wakeTokens.length === 0 || a.wakeTokens.some((w) => (wakeTargets.get(w) ?? target) === target),
+    (a) => a.wakeTokens.length === 0 || a.wakeTokens.some((w) => (wakes.targetOf(w) ?? target) === target),
   );
   const answer = (a: Approval, decision: 'allow' | 'deny') => {
     setBusy(a.id);
