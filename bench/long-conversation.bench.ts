@@ -280,6 +280,22 @@ export default async function longConversation(args: string[]): Promise<Record<s
         await writeFile(join(uiProfileDir, 'long-conversation-scroll.trace.json'), traceBuffer);
       }
       console.error(`wheel scroll main thread (ms, nested events overlap): ${JSON.stringify(trace)}`);
+      if (uiProfileDir !== undefined)
+        console.error(
+          // How close the virtualizer's estimates are to the rows' real heights (the first rows held).
+          `row heights by kind: ${JSON.stringify(
+            await page.evaluate(`(() => {
+              const out = {};
+              for (const r of document.querySelectorAll('.message-window > .row')) {
+                const c = r.firstElementChild;
+                const k = c.classList.contains('day-separator') ? 'day' : c.classList.contains('grouped') ? 'grouped' : 'message';
+                const h = Math.round(r.getBoundingClientRect().height);
+                (out[k] ??= {})[h] = (out[k][h] ?? 0) + 1;
+              }
+              return out;
+            })()`),
+          )}`,
+        );
 
       // The stress case kept from the first pass: the page itself jumps 400 px up every frame
       // (24,000 px/s, every frame a mostly new set of rows), from the same starting point.

@@ -42,6 +42,7 @@ import {
   percentile,
   r2,
   startServe,
+  traceLongTasks,
   wsClient,
   type Figure,
 } from './bench-kit.js';
@@ -181,6 +182,7 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
+      await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
     }
     const chipAt = new Map<string, number>();
     const chips = new EventEmitter();
@@ -266,6 +268,9 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
       mkdirSync(uiProfileDir, { recursive: true });
       writeFileSync(join(uiProfileDir, 'many-agents-ui.cpuprofile'), JSON.stringify(profile));
+      const trace = await browser.stopTracing();
+      writeFileSync(join(uiProfileDir, 'many-agents-ui.trace.json'), trace);
+      console.error(`UI long tasks in the trace: ${JSON.stringify(traceLongTasks(trace), null, 1)}`);
     }
     // The renderer's share: the push's arrival in the page → the chip in the DOM.
     const arrivalToChip = a0.flatMap((x) => {
