@@ -214,3 +214,69 @@ export function launchChromium(): Promise<Browser> {
 export function cpuSeconds(m: Map<string, number>): number {
   return (m.get('process_cpu_user_seconds_total') ?? 0) + (m.get('process_cpu_system_seconds_total') ?? 0);
 }
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string; data?: { functionName?: string; url?: string } };
+}
+
+/**
+ * The renderer main thread's tasks longer than 50 ms in a Chromium trace (devtools.timeline), by
+ * wall time (what PerformanceObserver 'longtask' reports) and by the thread's own CPU time
+ * (`tdur`): on a machine shared by many processes a task of 8 ms CPU can take 60 ms of wall
+ * time while the thread waits for a core. For the longest, what they spent their time in.
+ */
+export function traceLongTasks(buffer: Buffer): {
+  wall: number;
+  cpu: number;
+  longestWallMs: number;
+  longestCpuMs: number;
+  top: Array<{ wallMs: number; cpuMs: number; inside: Record<string, number> }>;
+} {
+  const { traceEvents } = JSON.parse(buffer.toString()) as { traceEvents: TraceEvent[] };
+  const main = traceEvents.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const mine = traceEvents
+    .filter((e) => main !== undefined && e.pid === main.pid && e.tid === main.tid && e.ph === 'X')
+    .sort((a, b) => a.ts - b.ts);
+  const tasks = mine.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000);
+  const kinds = new Set([
+    'FunctionCall',
+    'EventDispatch',
+    'UpdateLayoutTree',
+    'Layout',
+    'Paint',
+    'PrePaint',
+    'MinorGC',
+    'MajorGC',
+    'TimerFire',
+    'FireAnimationFrame',
+    'ParseHTML',
+    'RunMicrotasks',
+  ]);
+  const top = [...tasks]
+    .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
+    .slice(0, 5)
+    .map((t) => {
+      const inside: Record<string, number> = {};
+      for (const e of mine) {
+        if (e.ts < t.ts || e.ts >= t.ts + (t.dur ?? 0) || !kinds.has(e.name)) continue;
+        const k =
+          e.name === 'FunctionCall' && e.args?.data?.functionName ? `${e.name}:${e.args.data.functionName}` : e.name;
+        inside[k] = r2((inside[k] ?? 0) + (e.dur ?? 0) / 1000);
+      }
+      return { wallMs: r2((t.dur ?? 0) / 1000), cpuMs: r2((t.tdur ?? 0) / 1000), inside };
+    });
+  return {
+    wall: tasks.length,
+    cpu: tasks.filter((t) => (t.tdur ?? 0) > 50_000).length,
+    longestWallMs: r2(Math.max(0, ...tasks.map((t) => (t.dur ?? 0) / 1000))),
+    longestCpuMs: r2(Math.max(0, ...tasks.map((t) => (t.tdur ?? 0) / 1000))),
+    top,
+  };
+}

@@ -9,19 +9,25 @@
  * - open: click `#long` in the sidebar → the newest message painted (two animation frames after
  *   it is in the DOM). Baseline: the bare `messages.list` round trip for the same page over a
  *   fresh WebSocket from the same page (the data alone, no React). Goal ≤ 300 ms.
- * - scroll: requestAnimationFrame timestamps while scrolling up 10,000 messages (older pages
- *   load on the way, as a person's scroll triggers them). Baseline: rAF deltas of the same page
- *   doing nothing (the machine's own frame cadence under the current load). Goal p95 ≤ 16.7 ms.
- *   Long tasks (> 50 ms, PerformanceObserver 'longtask') during the scroll are counted.
+ * - scroll: requestAnimationFrame deltas while a mouse wheel scrolls up 10,000 messages (CDP
+ *   `Input.synthesizeScrollGesture`, 5,000 px/s; older pages load on the way, as a person's
+ *   scroll triggers them). Baseline: rAF deltas of the same page doing nothing (the machine's
+ *   own frame cadence under the current load). Goal p95 ≤ 16.7 ms. Long tasks (> 50 ms,
+ *   PerformanceObserver 'longtask') during the scroll are counted. Also, as a stress figure (the
+ *   first pass's method, no longer the headline: it forces a layout per frame itself and moves
+ *   24,000 px/s), the page setting scrollTop 400 px up every frame over the same distance.
  * - older page: the "loading older" row shown → removed (the page fetched, merged, rendered).
  *   Baseline: the bare `messages.list` round trip with `beforeSeq`.
  * - page query: `Store.listMessages` (201 rows, newest-first with beforeSeq, as the API asks)
  *   p99 against the same query on raw `node:sqlite`, interleaved, in this process after the
  *   daemon stopped. Headline value/baseline/ratio: this p99 (ratio = raw / store).
  *
+ * `--ui-profile DIR` writes the scroll's Chromium trace (long-conversation-scroll.trace.json, open in
+ * DevTools → Performance) and the page's CPU profile (long-conversation-scroll.cpuprofile) to DIR.
+ *
  * Search latency: not measured: search does not exist yet (no API call, no UI).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +36,39 @@ import { targetKey } from '../shared/target.js';
 import { isQuick, launchChromium, machine, numArg, percentile, r2, startServe, type Figure } from './bench-kit.js';
 
 const LONG = '#long';
+/** The wheel scroll: px per gesture and its speed (a fast reading scroll; ~50 px per message). */
+const WHEEL_CHUNK_PX = 20_000;
+const WHEEL_SPEED_PX_S = 5_000;
+
+interface ScrollRun {
+  frames: number[];
+  loads: number[];
+  longTasks: number[];
+  ms: number;
+}
+
+/**
+ * Installs `window.__bench` in the page: rAF frame deltas (while `recording`), long tasks,
+ * older-page loads (the "loading older" row shown → removed) and the lowest seq rendered.
+ */
+const RECORDER = `(() => {
+  const el = document.querySelector('.message-scroll');
+  const b = { el, recording: false, frames: [], loads: [], longTasks: [] };
+  let last = null; let loadStart = null; let running = true;
+  const f = (t) => { if (b.recording && last !== null) b.frames.push(t - last); last = t; if (running) requestAnimationFrame(f); };
+  requestAnimationFrame(f);
+  const po = new PerformanceObserver((l) => { for (const e of l.getEntries()) b.longTasks.push(e.duration); });
+  po.observe({ type: 'longtask', buffered: false });
+  const mo = new MutationObserver(() => {
+    const on = el.querySelector('.loading-older') !== null;
+    if (on && loadStart === null) loadStart = performance.now();
+    if (!on && loadStart !== null) { b.loads.push(performance.now() - loadStart); loadStart = null; }
+  });
+  mo.observe(el, { childList: true });
+  b.minSeq = () => { let m = Infinity; for (const a of el.querySelectorAll('[data-seq]')) m = Math.min(m, Number(a.dataset.seq)); return m; };
+  b.stop = () => { running = false; po.disconnect(); mo.disconnect(); return { frames: b.frames, loads: b.loads, longTasks: b.longTasks, ms: 0 }; };
+  window.__bench = b;
+})()`;
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 
 function content(i: number): string {
@@ -200,40 +239,84 @@ export default async function longConversation(args: string[]): Promise<Record<s
         await new Promise((done) => { const f = (t) => { if (last !== null) d.push(t - last); last = t; if (d.length < 300) requestAnimationFrame(f); else done(); }; requestAnimationFrame(f); });
         return d;
       })()`)) as number[];
-      // A Chromium performance trace of the scroll: where the main thread's time goes.
+      // A Chromium performance trace of the wheel scroll: where the main thread's time goes.
+      const uiProfileDir = args.includes('--ui-profile') ? args[args.indexOf('--ui-profile') + 1] : undefined;
+      const cdp = await page.context().newCDPSession(page);
+      if (uiProfileDir !== undefined) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+      }
       await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
-      const scroll = (await page.evaluate(`(async () => {
-        const el = document.querySelector('.message-scroll');
-        const target = ${longCount - scrollMessages};
-        const frames = []; const loads = []; const longTasks = []; let loadStart = null;
-        const po = new PerformanceObserver((l) => { for (const e of l.getEntries()) longTasks.push(e.duration); });
-        po.observe({ type: 'longtask', buffered: false });
-        // The "loading older" row: shown when a page is asked for, removed once it is merged and rendered.
-        const mo = new MutationObserver(() => {
-          const on = el.querySelector('.loading-older') !== null;
-          if (on && loadStart === null) loadStart = performance.now();
-          if (!on && loadStart !== null) { loads.push(performance.now() - loadStart); loadStart = null; }
+      const target = longCount - scrollMessages;
+      // What a person does: wheel input (Chromium's synthetic scroll gesture, mouse wheel, as
+      // Telemetry's smoothness benchmarks drive it) at a fast reading-scroll speed; the compositor
+      // scrolls and the page renders what comes into view. Frames are counted only while a gesture runs.
+      await page.evaluate(RECORDER);
+      const wheelStarted = performance.now();
+      const box = await page.locator('.message-scroll').boundingBox();
+      if (box === null) throw new Error('bench: the message list is not on screen');
+      while (((await page.evaluate('window.__bench.minSeq()')) as number) > target) {
+        if (performance.now() - wheelStarted > 600_000)
+          throw new Error(`bench: the wheel scroll did not reach seq ${target} in 10 min`);
+        await page.evaluate('window.__bench.recording = true');
+        await cdp.send('Input.synthesizeScrollGesture', {
+          x: Math.round(box.x + box.width / 2),
+          y: Math.round(box.y + box.height / 2),
+          yDistance: WHEEL_CHUNK_PX,
+          speed: WHEEL_SPEED_PX_S,
+          gestureSourceType: 'mouse',
         });
-        mo.observe(el, { childList: true });
-        const minSeq = () => { let m = Infinity; for (const a of el.querySelectorAll('[data-seq]')) m = Math.min(m, Number(a.dataset.seq)); return m; };
-        const started = performance.now();
+        await page.evaluate('window.__bench.recording = false');
+      }
+      const scroll = (await page.evaluate('window.__bench.stop()')) as ScrollRun;
+      scroll.ms = performance.now() - wheelStarted;
+      const traceBuffer = await browser.stopTracing();
+      const trace = mainThreadBreakdown(traceBuffer);
+      if (uiProfileDir !== undefined) {
+        const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
+        await mkdir(uiProfileDir, { recursive: true });
+        await writeFile(join(uiProfileDir, 'long-conversation-scroll.cpuprofile'), JSON.stringify(profile));
+        await writeFile(join(uiProfileDir, 'long-conversation-scroll.trace.json'), traceBuffer);
+      }
+      console.error(`wheel scroll main thread (ms, nested events overlap): ${JSON.stringify(trace)}`);
+      if (uiProfileDir !== undefined)
+        console.error(
+          // How close the virtualizer's estimates are to the rows' real heights (the first rows held).
+          `row heights by kind: ${JSON.stringify(
+            await page.evaluate(`(() => {
+              const out = {};
+              for (const r of document.querySelectorAll('.message-window > .row')) {
+                const c = r.firstElementChild;
+                const k = c.classList.contains('day-separator') ? 'day' : c.classList.contains('grouped') ? 'grouped' : 'message';
+                const h = Math.round(r.getBoundingClientRect().height);
+                (out[k] ??= {})[h] = (out[k][h] ?? 0) + 1;
+              }
+              return out;
+            })()`),
+          )}`,
+        );
+
+      // The stress case kept from the first pass: the page itself jumps 400 px up every frame
+      // (24,000 px/s, every frame a mostly new set of rows), from the same starting point.
+      await page.goto(serve.url);
+      await page.locator(`button[data-target="${LONG}"]`).click();
+      await page.locator(`[data-seq="${longCount}"]`).waitFor();
+      await page.evaluate(RECORDER);
+      const jump = (await page.evaluate(`(async () => {
+        const b = window.__bench; const el = b.el; const started = performance.now();
+        b.recording = true;
         await new Promise((done, fail) => {
-          let last = null;
-          const f = (t) => {
-            if (last !== null) frames.push(t - last);
-            last = t;
-            if (minSeq() <= target) return done();
-            if (performance.now() - started > 600000) return fail(new Error('scroll did not reach seq ' + target + ' in 10 min; at ' + minSeq()));
+          const f = () => {
+            if (b.minSeq() <= ${target}) return done();
+            if (performance.now() - started > 600000) return fail(new Error('jump scroll did not reach seq ${target} in 10 min; at ' + b.minSeq()));
             el.scrollTop = Math.max(0, el.scrollTop - 400);
             requestAnimationFrame(f);
           };
           requestAnimationFrame(f);
         });
-        po.disconnect(); mo.disconnect();
-        return { frames, loads, longTasks, ms: performance.now() - started, held: el.querySelectorAll('[data-seq]').length };
-      })()`)) as { frames: number[]; loads: number[]; longTasks: number[]; ms: number };
-      const trace = mainThreadBreakdown(await browser.stopTracing());
-      console.error(`scroll main thread (ms, nested events overlap): ${JSON.stringify(trace)}`);
+        const r = b.stop(); r.ms = performance.now() - started; return r;
+      })()`)) as ScrollRun;
       const olderRtt = (await page.evaluate(`(async () => {
         const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search);
         await new Promise((r) => (ws.onopen = r));
@@ -260,6 +343,11 @@ export default async function longConversation(args: string[]): Promise<Record<s
         longTasks: scroll.longTasks.length,
         longestTaskMs: r2(Math.max(0, ...scroll.longTasks)),
         scrollSeconds: r2(scroll.ms / 1000),
+        jumpFrameP50Ms: r2(percentile(jump.frames, 50)),
+        jumpFrameP95Ms: r2(percentile(jump.frames, 95)),
+        jumpFrames: jump.frames.length,
+        jumpLongTasks: jump.longTasks.length,
+        jumpLongestTaskMs: r2(Math.max(0, ...jump.longTasks)),
         olderPages: scroll.loads.length,
         olderPageP50Ms: r2(percentile(scroll.loads, 50)),
         olderPageP95Ms: r2(percentile(scroll.loads, 95)),
@@ -288,14 +376,14 @@ export default async function longConversation(args: string[]): Promise<Record<s
         note: `max of ${opens}: ${b.openMaxMs} ms; baseline = bare messages.list round trip`,
       },
       {
-        name: `scroll frame time over ${scrollMessages.toLocaleString('en')} messages (p95)`,
+        name: `scroll frame time over ${scrollMessages.toLocaleString('en')} messages, mouse wheel (p95)`,
         value: b.frameP95Ms as number,
         unit: 'ms',
         baseline: b.idleFrameP95Ms,
         ratio: r2((b.idleFrameP95Ms as number) / (b.frameP95Ms as number)),
         goal: '≤ 16.7 ms',
         met: (b.frameP95Ms as number) <= 16.7,
-        note: `p50 ${b.frameP50Ms}, p99 ${b.frameP99Ms} ms over ${b.frames} frames; ${b.longTasks} long tasks (longest ${b.longestTaskMs} ms); baseline = idle page rAF p95`,
+        note: `mouse wheel at 5,000 px/s: p50 ${b.frameP50Ms}, p99 ${b.frameP99Ms} ms over ${b.frames} frames; ${b.longTasks} long tasks (longest ${b.longestTaskMs} ms); baseline = idle page rAF p95. Stress (scrollTop −400 px every frame): p50 ${b.jumpFrameP50Ms}, p95 ${b.jumpFrameP95Ms} ms, ${b.jumpLongTasks} long tasks (longest ${b.jumpLongestTaskMs} ms)`,
       },
       {
         name: 'older page: loading row shown → merged and rendered (p95)',

@@ -14,7 +14,6 @@ import type {
   SearchResult,
   Settings,
   ThreadSummary,
-  Wake,
 } from '../../shared/api/contract.js';
 import { parseTarget } from '../../shared/target.js';
 import { pickTransport, type Transport } from './api/pick-transport.js';
@@ -38,7 +37,8 @@ import {
   type ReadMarkers,
 } from './conversations/read-markers.js';
 import { copy, type Language } from './i18n/copy.js';
-import { upsertWake, upsertWakes } from './status/wake-store.js';
+import { useWake, WakeBook } from './status/wake-store.js';
+import { useLastSeqBatch } from './conversations/last-seq-batch.js';
 import { ApprovalChips, usePendingApprovals, waitingWakes } from './status/approval-chip.js';
 
 const PAGE = 200;
@@ -80,7 +80,8 @@ function Connected({
   const [conversations, setConversations] = useState<Conversation[]>([]);
   const [agents, setAgents] = useState<Agent[]>([]);
   const [settings, setSettings] = useState<Settings | null>(null);
-  const [wakes, setWakes] = useState<ReadonlyMap<string, Wake>>(new Map());
+  // issue 19: wakes live outside React state; each status area subscribes to its own conversation's.
+  const [wakes] = useState(() => new WakeBook());
   const [alerts, setAlerts] = useState<Alert[]>([]);
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
   const [logs, setLogs] = useState<ReadonlyMap<string, MessageLog>>(new Map());
@@ -103,18 +104,6 @@ function Connected({
   const approvals = usePendingApprovals(api);
   const language: Language = settings?.language ?? 'en';
   const waiting = useMemo(() => waitingWakes(approvals), [approvals]);
-  const wakeTargets = useMemo(() => new Map([...wakes.values()].map((w) => [w.wakeToken, w.target])), [wakes]);
-  /** The approval chips of one status area: the conversation's, or the open thread's (issue 14). */
-  const approvalChipsFor = (chipTarget: string) => (
-    <ApprovalChips
-      api={api}
-      approvals={approvals}
-      wakeTargets={wakeTargets}
-      target={chipTarget}
-      language={language}
-      onOpenWake={openWake}
-    />
-  );
   const target = view.kind === 'conversation' ? view.target : null;
 
   useEffect(() => {
@@ -146,12 +135,16 @@ function Connected({
     }
     if (a.ok) setAgents(a.value);
     if (s.ok) setSettings(s.value);
-    if (w.ok) setWakes((m) => upsertWakes(m, w.value));
+    if (w.ok) wakes.applyAll(w.value);
     const failed = [c, a, s, w].find((r) => !r.ok);
     setError(failed !== undefined && !failed.ok ? failed.message : null);
     // Messages may have been missed while disconnected: drop cached logs, refetch on view.
     setLogs(new Map());
-  }, [api]);
+  }, [api, wakes]);
+
+  // issue 19: many agents at work send a message.stored a few times a second per conversation;
+  // their lastSeq (sidebar unread counts) is applied once per frame, not once per message.
+  const bumpLastSeq = useLastSeqBatch(setConversations);
 
   useEffect(() => {
     const onEvent = (event: ApiEvent): void => {
@@ -165,19 +158,19 @@ function Connected({
             next.set(m.target, mergeMessages(log, [m]));
             return next;
           });
-          setConversations((cs) => {
-            // A message in a conversation we do not list yet (a new DM or thread): refetch the list.
-            if (!cs.some((c) => c.target === m.target))
-              void api.conversations.list({}).then((r) => r.ok && setConversations(r.value));
-            return cs.map((c) => (c.target === m.target && c.lastSeq < m.seq ? { ...c, lastSeq: m.seq } : c));
-          });
+          // A message in a conversation we do not list yet (a new DM or thread): refetch the list.
+          bumpLastSeq(
+            m.target,
+            m.seq,
+            () => void api.conversations.list({}).then((r) => r.ok && setConversations(r.value)),
+          );
           // A reply in a thread changes its parent's reply counts.
           const parent = threadParent(m.target);
           if (parent !== null) void refreshThreads(parent);
           break;
         }
         case 'wake.updated':
-          setWakes((m) => upsertWake(m, event.payload));
+          wakes.apply(event.payload);
           break;
         case 'alert.raised':
           setAlerts((as) => [...as.filter((a) => a.id !== event.payload.id), event.payload].slice(-MAX_ALERTS));
@@ -198,7 +191,7 @@ function Connected({
           const { wakeToken } = event.payload;
           void api.wakes.inspect({ wakeToken }).then((r) => {
             if (!r.ok) return;
-            setWakes((m) => upsertWake(m, r.value.wake));
+            wakes.apply(r.value.wake);
             setView({ kind: 'conversation', target: r.value.wake.target });
             setInspecting(wakeToken);
           });
@@ -216,7 +209,7 @@ function Connected({
       unsubscribe();
       unConn?.();
     };
-  }, [api, connection, loadAll, refreshThreads]);
+  }, [api, connection, loadAll, refreshThreads, wakes, bumpLastSeq]);
 
   // Load the newest page of each conversation on view (the main one and an open thread).
   useEffect(() => {
@@ -358,8 +351,9 @@ function Connected({
   const loadLatest = useCallback(() => loadLatestOf(target), [loadLatestOf, target]);
   const loadNewerThread = useCallback(() => loadNewerOf(threadOpen), [loadNewerOf, threadOpen]);
   const loadLatestThread = useCallback(() => loadLatestOf(threadOpen), [loadLatestOf, threadOpen]);
-  const searchBox = (
-    <SearchBox search={api.messages.search} agents={agents} language={language} onPick={openSearchResult} />
+  const searchBox = useMemo(
+    () => <SearchBox search={api.messages.search} agents={agents} language={language} onPick={openSearchResult} />,
+    [api, agents, language, openSearchResult],
   );
 
   const openConversation = useCallback(
@@ -405,10 +399,58 @@ function Connected({
   }, []);
 
   const log = target === null ? undefined : logs.get(target);
+  const inspectedWake = useWake(wakes, inspecting);
+  const unread = useCallback((c: Conversation) => unreadCount(readMarkers, c), [readMarkers]);
+  const selectView = useCallback((v: View) => {
+    setView(v);
+    setInspecting(null);
+    setThreadOpen(null);
+    setDrawerOpen(false);
+  }, []);
+  const openInConversation = useCallback((t: string) => {
+    setThreadOpen(null);
+    setView({ kind: 'conversation', target: t });
+  }, []);
+  const openDrawer = useCallback((el: HTMLElement) => {
+    drawerOpener.current = el;
+    setDrawerOpen(true);
+  }, []);
   const openWake = useCallback((token: string, el: HTMLElement) => {
     opener.current = el;
     setInspecting(token);
   }, []);
+  /**
+   * The approval chips of one status area: the conversation's, or the open thread's (issue 14).
+   * Memoised elements, so the memoised views below do not re-render for nothing (issue 19).
+   */
+  const conversationChips = useMemo(
+    () =>
+      target === null ? null : (
+        <ApprovalChips
+          api={api}
+          approvals={approvals}
+          wakes={wakes}
+          target={target}
+          language={language}
+          onOpenWake={openWake}
+        />
+      ),
+    [api, approvals, wakes, target, language, openWake],
+  );
+  const threadChips = useMemo(
+    () =>
+      threadOpen === null ? null : (
+        <ApprovalChips
+          api={api}
+          approvals={approvals}
+          wakes={wakes}
+          target={threadOpen}
+          language={language}
+          onOpenWake={openWake}
+        />
+      ),
+    [api, approvals, wakes, threadOpen, language, openWake],
+  );
   const dismissAlert = useCallback((id: string) => setDismissed((d) => new Set(d).add(id)), []);
   const threadsByRoot = useMemo(() => {
     const list = target === null ? [] : (threads.get(target) ?? []);
@@ -436,15 +478,10 @@ function Connected({
         agents={agents}
         view={view}
         language={language}
-        unread={(c) => unreadCount(readMarkers, c)}
+        unread={unread}
         threadLabels={threadLabels}
         drawerOpen={drawerOpen}
-        onSelect={(v) => {
-          setView(v);
-          setInspecting(null);
-          setThreadOpen(null);
-          setDrawerOpen(false);
-        }}
+        onSelect={selectView}
         onCreateChannel={openConversation}
       />
       {drawerOpen && (
@@ -486,16 +523,10 @@ function Connected({
             onOpenWake={openWake}
             onDismissAlert={dismissAlert}
             onReplyInThread={replyInThread}
-            onOpenConversation={(t) => {
-              setThreadOpen(null);
-              setView({ kind: 'conversation', target: t });
-            }}
-            onOpenDrawer={(el) => {
-              drawerOpener.current = el;
-              setDrawerOpen(true);
-            }}
+            onOpenConversation={openInConversation}
+            onOpenDrawer={openDrawer}
             waitingWakes={waiting}
-            approvalChips={approvalChipsFor(view.target)}
+            approvalChips={conversationChips}
           />
         )}
         {view.kind !== 'conversation' && (
@@ -565,14 +596,14 @@ function Connected({
           onDismissAlert={dismissAlert}
           onClose={closeThread}
           waitingWakes={waiting}
-          approvalChips={approvalChipsFor(threadOpen)}
+          approvalChips={threadChips}
         />
       )}
       {inspecting !== null && (
         <Inspector
           api={api}
           wakeToken={inspecting}
-          wake={wakes.get(inspecting)}
+          wake={inspectedWake}
           agents={agents}
           language={language}
           waiting={waiting.has(inspecting)}

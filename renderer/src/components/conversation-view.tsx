@@ -2,20 +2,21 @@
  * One conversation: a header (title as a person reads it, a slot for tools such as search),
  * virtualised messages, the one status area, then the composer (UI.md layout; issue 17).
  */
-import type { ReactNode } from 'react';
-import type { Agent, Alert, Message, ThreadSummary, Wake } from '../../../shared/api/contract.js';
+import { memo, type ReactNode } from 'react';
+import type { Agent, Alert, Message, ThreadSummary } from '../../../shared/api/contract.js';
 import { conversationTitle } from '../conversations/conversation-title.js';
 import type { MessageLog } from '../conversations/message-log.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { Composer } from './composer.js';
 import { MessageList } from './message-list.js';
 import { StatusArea } from './status-area.js';
+import type { WakeBook } from '../status/wake-store.js';
 
 export interface ConversationViewProps {
   readonly target: string;
   readonly log: MessageLog;
   readonly loadingOlder: boolean;
-  readonly wakes: ReadonlyMap<string, Wake>;
+  readonly wakes: WakeBook;
   readonly alerts: readonly Alert[];
   readonly dismissed: ReadonlySet<string>;
   readonly agents: readonly Agent[];
@@ -40,7 +41,8 @@ export interface ConversationViewProps {
   readonly headerTools?: ReactNode;
 }
 
-export function ConversationView(props: ConversationViewProps) {
+/** Memoised (issue 19): the shell re-renders for other conversations' messages; this view does not. */
+export const ConversationView = memo(function ConversationView(props: ConversationViewProps) {
   const { target, log, language, agents } = props;
   const title = conversationTitle(target, agents, language);
   return (
@@ -108,4 +110,4 @@ export function ConversationView(props: ConversationViewProps) {
       />
     </section>
   );
-}
+});

@@ -8,7 +8,7 @@
  * loads older pages when they scroll near the top (keeping their place).
  * Wake statuses are never rendered here (contract §10.3): only the status area shows them.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { measureElement as measureRow, useVirtualizer } from '@tanstack/react-virtual';
 import { memo, type KeyboardEvent, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Agent, Message, ThreadSummary } from '../../../shared/api/contract.js';
 import { messageRows } from '../conversations/message-rows.js';
@@ -44,6 +44,17 @@ export interface MessageListProps {
 /** Distance from the bottom (px) that still counts as "at the bottom". */
 const BOTTOM_SLACK = 48;
 
+type RowShape = 'day' | 'grouped' | 'message';
+/**
+ * Estimated row heights (issue 19): a single-line row of each shape as Chromium lays it out here
+ * (offsetHeight, rounded as the virtualizer measures). Every row measured to a different height
+ * than estimated makes the virtualizer recompute every row's offset after it and, above the
+ * viewport, shift the scroll position: with 32/48/24 against real 37/51/26 that was every row
+ * scrolled into view. The list also learns the smallest height it measures per shape (another
+ * font, another platform), so the estimate follows the real single-line height.
+ */
+const ESTIMATE: Readonly<Record<RowShape, number>> = { day: 37, grouped: 26, message: 51 };
+
 /** Memoised: wake and alert events re-render the status area, not the list. */
 export const MessageList = memo(function MessageList({
   target,
@@ -75,11 +86,28 @@ export const MessageList = memo(function MessageList({
   const [found, setFound] = useState<number | null>(null);
   const focusedNonce = useRef<number | null>(null);
   const rows = useMemo(() => messageRows(messages), [messages]);
-  const agentIds = useMemo(() => new Set(agents.map((a) => a.id)), [agents]);
+  // Keyed by the ids, not the list: agent.updated (busy/idle, many a second under load) must not
+  // re-render every memoised row (issue 19).
+  const agentIdsKey = agents.map((a) => a.id).join('\n');
+  const agentIds = useMemo(() => new Set(agentIdsKey.split('\n').filter((id) => id !== '')), [agentIdsKey]);
+  const learned = useRef<Partial<Record<RowShape, number>>>({});
+  const shapeOf = (i: number): RowShape => {
+    const row = rows[i];
+    return row?.kind === 'day' ? 'day' : row?.kind === 'message' && row.grouped ? 'grouped' : 'message';
+  };
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (rows[i]?.kind === 'day' ? 32 : rows[i]?.kind === 'message' && rows[i].grouped ? 24 : 48),
+    estimateSize: (i) => {
+      const shape = shapeOf(i);
+      return learned.current[shape] ?? ESTIMATE[shape];
+    },
+    measureElement: (element, entry, instance) => {
+      const size = measureRow(element, entry, instance);
+      const shape = shapeOf(instance.indexFromElement(element));
+      if (size > 0 && size < (learned.current[shape] ?? Infinity)) learned.current[shape] = size;
+      return size;
+    },
     overscan: 12,
     getItemKey: (i) => rows[i]?.key ?? i,
     // issue 19: the default (true) re-renders the list synchronously inside each scroll event

@@ -1,5 +1,5 @@
 /** The sidebar: channels, direct messages, threads (under their parent), agents with state, settings. */
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import type { Agent, Conversation } from '../../../shared/api/contract.js';
 import { groupConversations } from '../conversations/conversation-groups.js';
 import { conversationTitle } from '../conversations/conversation-title.js';
@@ -30,7 +30,8 @@ export interface SidebarProps {
   onCreateChannel(target: string): Promise<string | null>;
 }
 
-function ConversationLink({
+/** Memoised (issue 19): a message elsewhere re-renders its own link, not every link. */
+const ConversationLink = memo(function ConversationLink({
   c,
   view,
   onSelect,
@@ -67,9 +68,10 @@ function ConversationLink({
       </button>
     </li>
   );
-}
+});
 
-export function Sidebar({
+/** Memoised (issue 19): wake and message events of other conversations do not re-render it. */
+export const Sidebar = memo(function Sidebar({
   conversations,
   agents,
   view,
@@ -221,4 +223,4 @@ export function Sidebar({
       </button>
     </nav>
   );
-}
+});

@@ -4,8 +4,8 @@
  * inspector; failure details appear only when the person expands them. Alerts carry
  * `data-alert-wake`, not `data-wake`, so `[data-wake]` selects wake chips only (DESIGN.md).
  */
-import { useEffect, useState, type ReactNode } from 'react';
-import type { Alert, Wake } from '../../../shared/api/contract.js';
+import { memo, useEffect, useState, type ReactNode } from 'react';
+import type { Alert } from '../../../shared/api/contract.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { wakeOutcomeWords } from './failure-details.js';
 import {
@@ -17,6 +17,7 @@ import {
   statusAlerts,
   statusChips,
 } from '../status/wake-chips.js';
+import { useTargetWakes, type WakeBook } from '../status/wake-store.js';
 
 /**
  * Re-renders every second while `active` (the elapsed time of active chips). The elapsed text is
@@ -35,7 +36,8 @@ function useNow(active: boolean): number {
 
 export interface StatusAreaProps {
   readonly target: string;
-  readonly wakes: ReadonlyMap<string, Wake>;
+  /** Every wake the page knows; the area subscribes to its conversation's only (issue 19). */
+  readonly wakes: WakeBook;
   readonly alerts: readonly Alert[];
   readonly language: Language;
   onOpenWake(wakeToken: string, opener: HTMLElement): void;
@@ -48,9 +50,10 @@ export interface StatusAreaProps {
   readonly waitingWakes?: ReadonlySet<string>;
 }
 
-export function StatusArea({
+/** Memoised: it re-renders for its own conversation's wakes and alerts, not for the shell's other state. */
+export const StatusArea = memo(function StatusArea({
   target,
-  wakes,
+  wakes: book,
   alerts,
   language,
   onOpenWake,
@@ -60,6 +63,7 @@ export function StatusArea({
   approvalChips,
   waitingWakes,
 }: StatusAreaProps) {
+  const wakes = useTargetWakes(book, target);
   // issue 14: a wake waiting for the operator never shows "Working": its approval chip stands for it.
   const chips = statusChips(wakes.values(), target).filter((c) => !waitingWakes?.has(c.wakeToken));
   const shownAlerts = statusAlerts(alerts, target, chips, wakes, dismissed);
@@ -122,7 +126,7 @@ export function StatusArea({
       })}
       {shownAlerts.map((alert) => {
         // Name the agent when the alert belongs to a wake we know (its chip may have given way to newer wakes).
-        const agentName = alert.wakeToken === null ? undefined : wakes.get(alert.wakeToken)?.agentName;
+        const agentName = alert.wakeToken === null ? undefined : book.get(alert.wakeToken)?.agentName;
         return (
           <span
             key={alert.id}
@@ -155,4 +159,4 @@ export function StatusArea({
       })}
     </div>
   );
-}
+});

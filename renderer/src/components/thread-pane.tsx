@@ -4,8 +4,8 @@
  * The thread is an ordinary conversation (`#channel:shortid`), titled "Thread in #channel".
  * Esc closes it when no inspector is open above it.
  */
-import { useEffect, useRef, type ReactNode } from 'react';
-import type { Agent, Alert, ThreadSummary, Wake } from '../../../shared/api/contract.js';
+import { memo, useEffect, useRef, type ReactNode } from 'react';
+import type { Agent, Alert, ThreadSummary } from '../../../shared/api/contract.js';
 import { conversationTitle } from '../conversations/conversation-title.js';
 import type { MessageLog } from '../conversations/message-log.js';
 import { copy, type Language } from '../i18n/copy.js';
@@ -13,13 +13,14 @@ import { formatDateTime, formatTime } from '../i18n/format.js';
 import { Composer } from './composer.js';
 import { MessageList } from './message-list.js';
 import { StatusArea } from './status-area.js';
+import type { WakeBook } from '../status/wake-store.js';
 
 export interface ThreadPaneProps {
   readonly target: string;
   readonly summary: ThreadSummary | undefined;
   readonly log: MessageLog;
   readonly loadingOlder: boolean;
-  readonly wakes: ReadonlyMap<string, Wake>;
+  readonly wakes: WakeBook;
   readonly alerts: readonly Alert[];
   readonly dismissed: ReadonlySet<string>;
   readonly agents: readonly Agent[];
@@ -40,7 +41,8 @@ export interface ThreadPaneProps {
   onClose(): void;
 }
 
-export function ThreadPane(props: ThreadPaneProps) {
+/** Memoised (issue 19): the shell re-renders for other conversations' messages; this view does not. */
+export const ThreadPane = memo(function ThreadPane(props: ThreadPaneProps) {
   const { target, summary, language, agents, covered, onClose } = props;
   const title = conversationTitle(target, agents, language);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -126,4 +128,4 @@ export function ThreadPane(props: ThreadPaneProps) {
       />
     </aside>
   );
-}
+});

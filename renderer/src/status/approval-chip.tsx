@@ -10,6 +10,7 @@
 import { useEffect, useState } from 'react';
 import type { Approval, ClientApi } from '../../../shared/api/contract.js';
 import { copy, type Language } from '../i18n/copy.js';
+import { useTargetsOf, type WakeBook } from './wake-store.js';
 
 /** The pending approvals, kept current from `approval.updated` events. */
 export function usePendingApprovals(api: ClientApi): readonly Approval[] {
@@ -41,7 +42,8 @@ export const APPROVAL_ICON = '✋';
 export interface ApprovalChipsProps {
   readonly api: ClientApi;
   readonly approvals: readonly Approval[];
-  readonly wakeTargets: ReadonlyMap<string, string>;
+  /** The wakes, for the conversation of each approval's wakes. */
+  readonly wakes: WakeBook;
   readonly target: string;
   readonly language: Language;
   /** Opens the inspector of the request's wake (UI.md: a chip opens the inspector). */
@@ -80,11 +82,16 @@ export function waitingWakes(approvals: readonly Approval[]): ReadonlySet<string
   return new Set(approvals.flatMap((a) => a.wakeTokens));
 }
 
-export function ApprovalChips({ api, approvals, wakeTargets, target, language, onOpenWake }: ApprovalChipsProps) {
+export function ApprovalChips({ api, approvals, wakes, target, language, onOpenWake }: ApprovalChipsProps) {
   const [open, setOpen] = useState<string | null>(null);
+  // Re-render when the conversation of one of these wakes becomes known (its wake.updated may come later).
+  useTargetsOf(
+    wakes,
+    approvals.flatMap((a) => a.wakeTokens),
+  );
   // An approval shows on the conversation of its wakes; one without wakes (asked between turns) shows everywhere.
   const shown = approvals.filter(
-    (a) => a.wakeTokens.length === 0 || a.wakeTokens.some((w) => (wakeTargets.get(w) ?? target) === target),
+    (a) => a.wakeTokens.length === 0 || a.wakeTokens.some((w) => (wakes.targetOf(w) ?? target) === target),
   );
   return (
     <>

@@ -2,7 +2,16 @@
  * The renderer's view of wakes, fed by `wakes.list` and `wake.updated` events. A wake that is
  * terminal never goes back to active here, whatever order updates arrive in (contract §6.2:
  * one terminal status per wake, ever), so a late event cannot resurrect a finished chip.
+ *
+ * Kept outside React state, indexed by conversation (issue 19): with 20 agents at work the page
+ * receives hundreds of `wake.updated` events a second, and the app used to copy the whole map
+ * (every wake seen, 10,000 after 20 × 500 wakes) into new React state for each one and
+ * re-render the whole shell — sidebar, both status areas, composer — for a wake of a
+ * conversation not even on screen (95 long tasks, the longest 385 ms). Now an update is O(1)
+ * here and wakes only the subscribers of its own conversation (`useTargetWakes`) or its own
+ * token (`useWake`): a status area re-renders for its conversation's wakes only.
  */
+import { useCallback, useSyncExternalStore } from 'react';
 import type { Wake } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 
@@ -15,19 +24,113 @@ const RANK: Record<Wake['status'], number> = {
   completed_without_visible_reply: 3,
 };
 
-/** Returns the map with `incoming` applied, or the same map when the update is stale. */
-export function upsertWake(wakes: ReadonlyMap<string, Wake>, incoming: Wake): ReadonlyMap<string, Wake> {
-  const current = wakes.get(incoming.wakeToken);
-  if (current !== undefined) {
-    if (isTerminal(current.status)) return wakes; // the first terminal status stands
-    if (RANK[incoming.status] < RANK[current.status]) return wakes;
-    if (RANK[incoming.status] === RANK[current.status] && incoming.beacons < current.beacons) return wakes;
-  }
-  const next = new Map(wakes);
-  next.set(incoming.wakeToken, incoming);
-  return next;
+/** Whether `incoming` replaces `current` (undefined: not seen yet), by the rule above. */
+export function supersedes(current: Wake | undefined, incoming: Wake): boolean {
+  if (current === undefined) return true;
+  if (isTerminal(current.status)) return false; // the first terminal status stands
+  if (RANK[incoming.status] < RANK[current.status]) return false;
+  return !(RANK[incoming.status] === RANK[current.status] && incoming.beacons < current.beacons);
 }
 
-export function upsertWakes(wakes: ReadonlyMap<string, Wake>, incoming: readonly Wake[]): ReadonlyMap<string, Wake> {
-  return incoming.reduce(upsertWake, wakes);
+const EMPTY: ReadonlyMap<string, Wake> = new Map();
+
+export class WakeBook {
+  private readonly all = new Map<string, Wake>();
+  /** Wakes by target; the inner maps are mutated, snapshots below are copies. */
+  private readonly byTarget = new Map<string, Map<string, Wake>>();
+  /** Immutable per-target snapshots, rebuilt on the first read after a change. */
+  private readonly snapshots = new Map<string, ReadonlyMap<string, Wake>>();
+  private readonly listeners = new Map<string, Set<() => void>>();
+
+  get(wakeToken: string): Wake | undefined {
+    return this.all.get(wakeToken);
+  }
+
+  /** The conversation of a wake, when it is known. */
+  targetOf(wakeToken: string): string | undefined {
+    return this.all.get(wakeToken)?.target;
+  }
+
+  /** Applies one update; false (and nobody notified) when it is stale. */
+  apply(incoming: Wake): boolean {
+    const current = this.all.get(incoming.wakeToken);
+    if (!supersedes(current, incoming)) return false;
+    this.all.set(incoming.wakeToken, incoming);
+    if (current !== undefined && current.target !== incoming.target) this.drop(current);
+    let mine = this.byTarget.get(incoming.target);
+    if (mine === undefined) this.byTarget.set(incoming.target, (mine = new Map()));
+    mine.set(incoming.wakeToken, incoming);
+    this.snapshots.delete(incoming.target);
+    this.notify(`t:${incoming.target}`);
+    this.notify(`w:${incoming.wakeToken}`);
+    return true;
+  }
+
+  applyAll(incoming: readonly Wake[]): void {
+    for (const w of incoming) this.apply(w);
+  }
+
+  /** The wakes of one conversation: the same object until one of them changes. */
+  wakesOf(target: string): ReadonlyMap<string, Wake> {
+    let snap = this.snapshots.get(target);
+    if (snap === undefined) {
+      const mine = this.byTarget.get(target);
+      snap = mine === undefined ? EMPTY : new Map(mine);
+      this.snapshots.set(target, snap);
+    }
+    return snap;
+  }
+
+  /** `key`: `t:<target>` (the wakes of a conversation) or `w:<wakeToken>` (one wake). */
+  subscribe(key: string, listener: () => void): () => void {
+    let set = this.listeners.get(key);
+    if (set === undefined) this.listeners.set(key, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(key);
+    };
+  }
+
+  private drop(w: Wake): void {
+    this.byTarget.get(w.target)?.delete(w.wakeToken);
+    this.snapshots.delete(w.target);
+    this.notify(`t:${w.target}`);
+  }
+
+  private notify(key: string): void {
+    const set = this.listeners.get(key);
+    if (set !== undefined) for (const l of [...set]) l();
+  }
+}
+
+/** The wakes of `target`; re-renders only when one of them changes. */
+export function useTargetWakes(book: WakeBook, target: string): ReadonlyMap<string, Wake> {
+  const subscribe = useCallback((l: () => void) => book.subscribe(`t:${target}`, l), [book, target]);
+  return useSyncExternalStore(subscribe, () => book.wakesOf(target));
+}
+
+/** One wake (undefined while unknown, or when `wakeToken` is null); re-renders only when it changes. */
+export function useWake(book: WakeBook, wakeToken: string | null): Wake | undefined {
+  const subscribe = useCallback(
+    (l: () => void) => (wakeToken === null ? () => undefined : book.subscribe(`w:${wakeToken}`, l)),
+    [book, wakeToken],
+  );
+  return useSyncExternalStore(subscribe, () => (wakeToken === null ? undefined : book.get(wakeToken)));
+}
+
+/**
+ * The conversations of some wakes, as one string (stable while they do not change), for a
+ * component that must re-render when a wake's conversation becomes known (approval chips).
+ */
+export function useTargetsOf(book: WakeBook, wakeTokens: readonly string[]): string {
+  const key = wakeTokens.join('\n');
+  const subscribe = useCallback(
+    (l: () => void) => {
+      const offs = key === '' ? [] : key.split('\n').map((t) => book.subscribe(`w:${t}`, l));
+      return () => offs.forEach((off) => off());
+    },
+    [book, key],
+  );
+  return useSyncExternalStore(subscribe, () => wakeTokens.map((t) => book.targetOf(t) ?? '').join('\n'));
 }
