@@ -109,6 +109,10 @@ export class AgentSession {
   #downReason: FailureReason | null = null;
   #ready: Promise<boolean> = Promise.resolve(false);
   #stopped = false;
+  /** The lifecycle's deliveries are followed (once, by the first start or a replacement). */
+  #following = false;
+  /** issue 14: a replacement process is starting; its first `ready` is a process replacement (§6.6). */
+  #replacing = false;
 
   /** Give this to the adapter (`RuntimeDeps.host`): the lifecycle decides every final-check. */
   readonly host: TurnBoundaryHost = {
@@ -159,7 +163,68 @@ export class AgentSession {
    * shows as crashed, `onRuntimeDown` is told) when it could not be built or started.
    */
   async start(made: MadeAdapter): Promise<boolean> {
-    const { lifecycle, agentId, log } = this.#o;
+    const { lifecycle, agentId } = this.#o;
+    this.#followDeliveries();
+    if (made.ok) this.#lifeGen = lifecycle.generation(agentId);
+    return this.#launch(made);
+  }
+
+  /**
+   * issue 14: the agent's configuration changed (a workspace or permission policy chosen in the UI).
+   * The running process is replaced by `made` exactly as a crashed one is (contract §6.6): admission
+   * pauses, the old process is stopped (its pending approvals are cancelled by its exit), and when
+   * the new one is ready its runtime-visible rows are recovered into it (one recovery wake per
+   * target) and rows it never saw are re-offered. Resolves false when the new runtime cannot start
+   * (the rows that waited for it then end `failed`, as when a crashed runtime gives up).
+   */
+  async replace(made: MadeAdapter, detail: string): Promise<boolean> {
+    const { lifecycle, agentId } = this.#o;
+    if (this.#stopped) return false;
+    lifecycle.onProcessExited(agentId, this.#lifeGen, detail, 'runtime_error');
+    const old = this.#adapter;
+    this.#adapter = null;
+    this.#replacing = true;
+    this.#delivered = false;
+    // The old process's last events still reach the state and the bus (its exit cancels its pending
+    // approvals) but settle nothing: an interrupted turn of a process we ended is no runtime error.
+    this.#adapterGen = Number.MAX_SAFE_INTEGER;
+    await old?.stop();
+    this.#events?.unsubscribe();
+    this.#events = null;
+    this.#adapterGen = -1;
+    this.#downReason = null;
+    this.#setState('starting');
+    this.#followDeliveries();
+    const ok = await this.#launch(made);
+    if (!ok && this.#replacing) {
+      this.#replacing = false;
+      lifecycle.onRuntimeError(
+        agentId,
+        this.#lifeGen,
+        made.ok ? 'the restarted runtime could not start' : made.message,
+        {
+          processExited: true,
+          reason: this.#downReason ?? 'runtime_error',
+        },
+      );
+    }
+    return ok;
+  }
+
+  /** Subscribes to the lifecycle's deliveries for this agent, once. */
+  #followDeliveries(): void {
+    if (this.#following) return;
+    this.#following = true;
+    const { lifecycle, agentId } = this.#o;
+    this.#subs.add(
+      lifecycle.deliveries$.pipe(filter((d) => d.agentId === agentId)).subscribe((d) => {
+        void this.#deliver(d);
+      }),
+    );
+  }
+
+  async #launch(made: MadeAdapter): Promise<boolean> {
+    const { agentId, log } = this.#o;
     if (!made.ok) {
       log?.error('agent runtime not created', { agentId, code: made.code, message: made.message });
       this.#down(made.message);
@@ -168,13 +233,7 @@ export class AgentSession {
     const adapter = made.adapter;
     this.#adapter = adapter;
     // Rows admitted while the first process starts wait for it (never fail for being early).
-    this.#lifeGen = lifecycle.generation(agentId);
     this.#events = adapter.events$.subscribe((e) => this.#onEvent(e));
-    this.#subs.add(
-      lifecycle.deliveries$.pipe(filter((d) => d.agentId === agentId)).subscribe((d) => {
-        void this.#deliver(d);
-      }),
-    );
     this.#ready = adapter.start().then((res) => {
       if (!res.ok) {
         log?.error('runtime could not start', {
@@ -270,10 +329,11 @@ export class AgentSession {
     if (e.generation < this.#adapterGen) return;
     switch (e.type) {
       case 'ready': {
-        if (this.#adapterGen === -1) {
+        if (this.#adapterGen === -1 && !this.#replacing) {
           this.#adapterGen = e.generation;
           return;
         }
+        this.#replacing = false;
         if (e.generation === this.#adapterGen) return;
         // A restarted process: the lifecycle's next generation (§6.6, §8.3).
         this.#adapterGen = e.generation;
