@@ -171,13 +171,13 @@ export class AgentSession {
 
   /**
    * issue 14: the agent's configuration changed (a workspace or permission policy chosen in the UI).
-   * The running process is replaced by `made` exactly as a crashed one is (contract §6.6): admission
+   * The running process is replaced by the one `build` makes, exactly as a crashed one is (contract §6.6): admission
    * pauses, the old process is stopped (its pending approvals are cancelled by its exit), and when
    * the new one is ready its runtime-visible rows are recovered into it (one recovery wake per
    * target) and rows it never saw are re-offered. Resolves false when the new runtime cannot start
    * (the rows that waited for it then end `failed`, as when a crashed runtime gives up).
    */
-  async replace(made: MadeAdapter, detail: string): Promise<boolean> {
+  async replace(build: () => MadeAdapter, detail: string): Promise<boolean> {
     const { lifecycle, agentId } = this.#o;
     if (this.#stopped) return false;
     lifecycle.onProcessExited(agentId, this.#lifeGen, detail, 'runtime_error');
@@ -191,10 +191,14 @@ export class AgentSession {
     await old?.stop();
     this.#events?.unsubscribe();
     this.#events = null;
+    // The daemon stopped meanwhile: nothing new is started (no orphans).
+    if (this.#stopped) return false;
     this.#adapterGen = -1;
     this.#downReason = null;
     this.#setState('starting');
     this.#followDeliveries();
+    // Built only now: a new MCP token is issued once the old process is gone.
+    const made = build();
     const ok = await this.#launch(made);
     if (!ok && this.#replacing) {
       this.#replacing = false;

@@ -263,7 +263,7 @@ describe('AgentSession.replace: a new configuration restarts the runtime (issue 
       s.adapter.emit({ type: 'exit', code: 0, signal: null, expected: true });
     };
     const next = new ScriptedAdapter();
-    expect(await s.session.replace({ ok: true, adapter: next }, 'restarted with a new workspace')).toBe(true);
+    expect(await s.session.replace(() => ({ ok: true, adapter: next }), 'restarted with a new workspace')).toBe(true);
     expect(s.adapter.stops).toBe(1);
     expect(s.statusOf('w1').at(-1)).toBe('completed_without_visible_reply');
     expect(s.statuses.find((e) => e.wakeToken === 'w1' && e.status === 'completed_without_visible_reply')?.detail).toBe(
@@ -283,7 +283,7 @@ describe('AgentSession.replace: a new configuration restarts the runtime (issue 
     s.post('w1');
     await flush();
     expect(
-      await s.session.replace({ ok: false, code: 'workspace_invalid', message: 'no such folder' }, 'restarted'),
+      await s.session.replace(() => ({ ok: false, code: 'workspace_invalid', message: 'no such folder' }), 'restarted'),
     ).toBe(false);
     expect(s.statusOf('w1').at(-1)).toBe('failed');
     expect(s.down).toEqual(['no such folder']);
