@@ -107,6 +107,8 @@ export class AgentSession {
   /** issue 15: the reason of `#lastError`, and why the runtime is down (deliveries then fail with it). */
   #lastReason: FailureReason | null = null;
   #downReason: FailureReason | null = null;
+  /** What `#down` last said (a delivery to a runtime that could not be built fails with it). */
+  #downDetail: string | null = null;
   #ready: Promise<boolean> = Promise.resolve(false);
   #stopped = false;
   /** The lifecycle's deliveries are followed (once, by the first start or a replacement). */
@@ -165,7 +167,7 @@ export class AgentSession {
   async start(made: MadeAdapter): Promise<boolean> {
     const { lifecycle, agentId } = this.#o;
     this.#followDeliveries();
-    if (made.ok) this.#lifeGen = lifecycle.generation(agentId);
+    this.#lifeGen = lifecycle.generation(agentId);
     return this.#launch(made);
   }
 
@@ -195,22 +197,22 @@ export class AgentSession {
     if (this.#stopped) return false;
     this.#adapterGen = -1;
     this.#downReason = null;
+    this.#downDetail = null;
     this.#setState('starting');
     this.#followDeliveries();
     // Built only now: a new MCP token is issued once the old process is gone.
     const made = build();
     const ok = await this.#launch(made);
     if (!ok && this.#replacing) {
+      // No replacement comes: what waited for one ends failed (as after gave_up, §9.2), and the
+      // table re-opens on a new generation so later wakes fail at delivery with the reason the
+      // runtime is down — never held forever.
       this.#replacing = false;
-      lifecycle.onRuntimeError(
-        agentId,
-        this.#lifeGen,
-        made.ok ? 'the restarted runtime could not start' : made.message,
-        {
-          processExited: true,
-          reason: this.#downReason ?? 'runtime_error',
-        },
-      );
+      lifecycle.onRuntimeError(agentId, this.#lifeGen, this.#downDetail ?? 'the restarted runtime could not start', {
+        reason: this.#downReason ?? 'runtime_error',
+      });
+      this.#lifeGen = lifecycle.generation(agentId) + 1;
+      lifecycle.onProcessReplaced(agentId, this.#lifeGen);
     }
     return ok;
   }
@@ -437,8 +439,19 @@ export class AgentSession {
     const { lifecycle, agentId, ports } = this.#o;
     await this.#ready;
     const adapter = this.#adapter;
-    if (adapter === null || d.generation !== this.#lifeGen) return;
+    if (d.generation !== this.#lifeGen) return;
     const tokens = d.wakes.map((w) => w.wakeToken);
+    if (adapter === null) {
+      // issue 14: no runtime could be built (e.g. its workspace is not a folder): the wake ends with why.
+      lifecycle.onDeliveryFailed(
+        agentId,
+        d.generation,
+        tokens,
+        this.#downDetail ?? 'the runtime is not running',
+        this.#downReason ?? 'runtime_error',
+      );
+      return;
+    }
     const text = ports.renderDelivery(d, this.#delivered ? 'wake' : 'fresh');
     if (text === null) {
       lifecycle.onDeliveryFailed(
@@ -466,6 +479,7 @@ export class AgentSession {
   }
 
   #down(detail: string): void {
+    this.#downDetail = detail;
     this.#setState('crashed');
     this.#o.ports.onRuntimeDown(detail);
   }

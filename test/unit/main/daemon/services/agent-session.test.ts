@@ -278,7 +278,7 @@ describe('AgentSession.replace: a new configuration restarts the runtime (issue 
     expect(s.statusOf('w2')).toEqual(['queued', 'delivered']);
   });
 
-  it('a replacement that cannot be built ends the rows that waited for it failed and reports the runtime down', async () => {
+  it('a replacement that cannot be built ends the rows that waited for it failed, reports the runtime down, and fails later wakes with why', async () => {
     const s = await setup();
     s.post('w1');
     await flush();
@@ -287,6 +287,11 @@ describe('AgentSession.replace: a new configuration restarts the runtime (issue 
     ).toBe(false);
     expect(s.statusOf('w1').at(-1)).toBe('failed');
     expect(s.down).toEqual(['no such folder']);
+    // A later wake is not held forever: it fails at once with why the runtime is down.
+    s.post('w2', 2);
+    await flush();
+    expect(s.statusOf('w2')).toEqual(['queued', 'failed']);
+    expect(s.statuses.find((e) => e.wakeToken === 'w2' && e.status === 'failed')?.detail).toBe('no such folder');
   });
 });
 
