@@ -40,9 +40,8 @@ import { PromptTrajectory } from './prompt/prompt-trajectory.js';
 import { compileThreadContract } from './prompt/thread-contract.js';
 import { sendSurfaceFor } from './prompt/tool-names.js';
 import { projectRoot } from './project-root.js';
-import { createRuntimeAdapter, type RuntimeDeps } from './runtime/runtime-factory.js';
+import { createRuntimeAdapter, runtimeDirOf, type RuntimeDeps } from './runtime/runtime-factory.js';
 import { workspaceOf } from './runtime/workspace.js';
-import { runtimeDirOf } from './runtime/runtime-factory.js';
 import { fileSessionStore } from './runtime/runtime-session-store.js';
 import { AgentSettings } from './services/agent-settings.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
@@ -390,9 +389,6 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       liveAgents[index] = agent;
       wakes.registerAgent(agentProfile(agent));
       settings.refresh();
-      // A new workspace is a new project: its session starts fresh (never resumed into another folder).
-      if (change.workspaceChanged)
-        fileSessionStore(join(runtimeDirOf(options.dataDir, agent.id), 'session.json')).clear();
       log.info('agent restarting with its configuration from agentteam.json', {
         agentId: agent.id,
         cwd: workspaceOf(agent.cwd, options.dataDir),
@@ -400,7 +396,15 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       });
       const detail = 'the agent was restarted to apply its new workspace or permissions';
       const next = (restarts.get(agent.id) ?? Promise.resolve())
-        .then(() => session.replace(() => buildRuntime(agent, session), detail))
+        .then(() =>
+          session.replace(() => {
+            // A new workspace is a new project: once the old process is gone, its stored session is
+            // forgotten, so the new one starts fresh (never resumed into another folder).
+            if (change.workspaceChanged)
+              fileSessionStore(join(runtimeDirOf(options.dataDir, agent.id), 'session.json')).clear();
+            return buildRuntime(agent, session);
+          }, detail),
+        )
         .then(() => readiness.check(agent.id));
       restarts.set(
         agent.id,
