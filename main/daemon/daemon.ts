@@ -405,7 +405,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
             return buildRuntime(agent, session);
           }, detail),
         )
-        .then(() => readiness.check(agent.id));
+        // Not part of the chain: a later restart must not wait for a probe (wakes would reach the old process).
+        .then(() => void readiness.check(agent.id));
       restarts.set(
         agent.id,
         next.catch(() => undefined),
