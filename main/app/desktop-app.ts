@@ -13,6 +13,7 @@ import { createAppLog, type AppLog } from './app-log.js';
 import { APP_ENTRY_URL, handleAppProtocol, registerAppScheme } from './app-protocol.js';
 import { createAppWindow } from './create-app-window.js';
 import { CrashLoopGuard } from './crash-loop-guard.js';
+import { folderPickerHandlers } from './folder-picker.js';
 import { openIpcGate, type IpcGate } from './ipc-gate.js';
 import { startAlertNotifier } from './notifications.js';
 import { openSettingsStore, settingsHandlers } from './settings-store.js';
@@ -116,7 +117,18 @@ export class DesktopApp {
         ...(this.deps.agentCli === undefined ? {} : { agentCli: this.deps.agentCli }),
       });
       this.daemon = daemon;
-      handlers = { ...daemon.api, ...settingsHandlers(settings, daemon.api) };
+      handlers = {
+        ...daemon.api,
+        ...settingsHandlers(settings, daemon.api),
+        // issue 14: the workspace folder picker, opened by the main process behind the gate.
+        ...folderPickerHandlers(
+          {
+            showOpenDialog: (parent, o) =>
+              parent === null ? dialog.showOpenDialog(o) : dialog.showOpenDialog(parent, o),
+          },
+          () => (this.window !== null && !this.window.isDestroyed() ? this.window : null),
+        ),
+      };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       log.error('the daemon could not start', { error: reason });

@@ -40,9 +40,11 @@ import { PromptTrajectory } from './prompt/prompt-trajectory.js';
 import { compileThreadContract } from './prompt/thread-contract.js';
 import { sendSurfaceFor } from './prompt/tool-names.js';
 import { projectRoot } from './project-root.js';
-import { createRuntimeAdapter, type RuntimeDeps } from './runtime/runtime-factory.js';
+import { createRuntimeAdapter, runtimeDirOf, type RuntimeDeps } from './runtime/runtime-factory.js';
 import { workspaceOf } from './runtime/workspace.js';
 import { prepareAgentCli } from './runtime/agent-cli-shim.js';
+import { fileSessionStore } from './runtime/runtime-session-store.js';
+import { AgentSettings } from './services/agent-settings.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import type { PersonProfile } from './runtime/auth/person-profile.js';
 import { probeAgent } from './runtime/readiness.js';
@@ -83,6 +85,16 @@ export interface CreateDaemonOptions extends DaemonOptions {
 
 const quietLog: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
 
+/** The wake lifecycle's profile of an agent. */
+const agentProfile = (agent: AgentConfig) => ({
+  agentId: agent.id,
+  publicName: agent.id,
+  displayName: agent.name,
+  runtime: agent.runtime,
+  model: agent.model,
+  language: agent.language,
+});
+
 /** The first conversation every data dir has. */
 export const GENERAL = targetKey('#general');
 
@@ -107,7 +119,11 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   tightenDataDir(options.dataDir, { log });
   // issue 14: `agentteam` on every runtime's PATH (agent-cli-shim.ts), refreshed at each start.
   const agentCli = prepareAgentCli(options.dataDir, options.agentCli, config.agents, log);
+  // The agents as they run: their entries at start, or the file's entry after a restart from the
+  // agent detail (issue 14: a workspace or policy chosen in the UI restarts that agent with it).
   const agentsById = new Map(config.agents.map((a) => [a.id, a]));
+  const applied = (a: AgentConfig): AgentConfig => agentsById.get(a.id) ?? a;
+  const liveAgents = [...config.agents];
   const agentName = (id: string): string => agentsById.get(id)?.name ?? id;
   const out = new ApiEvents(store, agentName);
   const subs: Subscription[] = [];
@@ -134,6 +150,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       // The delivery channels the Settings page edits: local, and Telegram when configured (issue 18).
       channels: [LOCAL_CHANNEL, ...(config.channels.telegram !== undefined ? ['telegram'] : [])],
       log,
+      // issue 14: "restart to apply" compares the file with what runs; `allow` applies at once (read per request).
+      appliedAgents: () =>
+        liveAgents.map((a) => ({ ...a, allow: source.config.agents.find((f) => f.id === a.id)?.allow ?? a.allow })),
     });
     source.watch();
     subs.push(settings.changed$.subscribe((s) => out.settings(s)));
@@ -292,10 +311,26 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
 
     // 7. One session per agent: its wakes restored, its runtime built around the session's host and started.
     const root = projectRoot();
+    const mcpServer = mcp;
+    const buildRuntime = (agent: AgentConfig, session: AgentSession): MadeAdapter => {
+      const contract = compileThreadContract(agent, sendSurfaceFor(agent.runtime, agent.agentTools));
+      return createRuntime(agent, {
+        mcp: mcpServer.issueToken(agent.id),
+        ...(agentCli === undefined ? {} : { agentCli }),
+        host: session.host,
+        dataDir: options.dataDir,
+        projectRoot: root,
+        threadContractFingerprint: contract.fingerprint,
+        threadContractText: contract.text,
+        log,
+        pids,
+        ...(options.person === undefined ? {} : { person: options.person }),
+      });
+    };
     const agentState = (a: AgentConfig): Agent['state'] => sessions.get(a.id)?.state ?? 'crashed';
     // issue 15: readiness per agent (CLI, version, sign-in), checked at start and on demand.
     const readiness = new AgentReadinessService({
-      agents: config.agents,
+      agents: liveAgents,
       probe: (a) =>
         probeAgent(a, {
           dataDir: options.dataDir,
@@ -303,7 +338,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           ...(options.person === undefined ? {} : { person: options.person }),
         }),
       restartCap: DEFAULT_RESTART_POLICY.maxRestarts,
-      changed: (a) => out.agent(a, agentState(a), agentMore(a)),
+      changed: (a) => out.agent(applied(a), agentState(a), agentMore(applied(a))),
     });
     const agentMore = (a: AgentConfig) => ({
       readiness: readiness.readiness(a, agentState(a)),
@@ -315,18 +350,11 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // A changed agentteam.json may have changed an agent's rules: the rows and details show the file.
     subs.push(
       source.state$.pipe(skip(1)).subscribe(() => {
-        for (const a of config.agents) out.agent(a, agentState(a), agentMore(a));
+        for (const a of liveAgents) out.agent(a, agentState(a), agentMore(a));
       }),
     );
     for (const agent of config.agents) {
-      wakes.registerAgent({
-        agentId: agent.id,
-        publicName: agent.id,
-        displayName: agent.name,
-        runtime: agent.runtime,
-        model: agent.model,
-        language: agent.language,
-      });
+      wakes.registerAgent(agentProfile(agent));
       const session = new AgentSession({
         agentId: agent.id,
         approvals,
@@ -335,7 +363,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         log,
         ports: {
           ...storedPrompts(agent, store, trajectory),
-          onState: (state) => out.agent(agent, state, agentMore(agent)),
+          onState: (state) => out.agent(applied(agent), state, agentMore(applied(agent))),
           onRestart: (attempt) => readiness.restart(agent, attempt),
           onRuntimeDown: (detail) => alerts.runtimeDown(agent.name, detail),
           // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).
@@ -343,21 +371,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         },
       });
       sessions.set(agent.id, session);
-      const contract = compileThreadContract(agent, sendSurfaceFor(agent.runtime, agent.agentTools));
-      const made = createRuntime(agent, {
-        mcp: mcp.issueToken(agent.id),
-        ...(agentCli === undefined ? {} : { agentCli }),
-        host: session.host,
-        dataDir: options.dataDir,
-        projectRoot: root,
-        threadContractFingerprint: contract.fingerprint,
-        threadContractText: contract.text,
-        log,
-        pids,
-        ...(options.person === undefined ? {} : { person: options.person }),
-      });
       // The session follows the lifecycle's deliveries before anything is admitted (start subscribes synchronously).
-      void session.start(made);
+      void session.start(buildRuntime(agent, session));
       // A daemon restart (issue 16): in-flight wakes are recovered (one recovery wake per target,
       // launched before the still-queued wakes re-enter the FIFO in their stored order).
       const restored = wakes.restore(agent.id, (frontiers) =>
@@ -372,6 +387,41 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         });
     }
     void readiness.check();
+    // issue 14: an agent's workspace / policy chosen in the UI is saved into agentteam.json, then the
+    // agent restarts with its file entry (restartAgent); a revoked rule applies at once.
+    const restarts = new Map<string, Promise<unknown>>();
+    const restartAgent = (agent: AgentConfig, change: { readonly workspaceChanged: boolean }): void => {
+      const session = sessions.get(agent.id);
+      const index = liveAgents.findIndex((a) => a.id === agent.id);
+      if (session === undefined || index < 0) return;
+      agentsById.set(agent.id, agent);
+      liveAgents[index] = agent;
+      wakes.registerAgent(agentProfile(agent));
+      settings.refresh();
+      log.info('agent restarting with its configuration from agentteam.json', {
+        agentId: agent.id,
+        cwd: workspaceOf(agent.cwd, options.dataDir),
+        permissions: agent.permissions,
+      });
+      const detail = 'the agent was restarted to apply its new workspace or permissions';
+      const next = (restarts.get(agent.id) ?? Promise.resolve())
+        .then(() =>
+          session.replace(() => {
+            // A new workspace is a new project: once the old process is gone, its stored session is
+            // forgotten, so the new one starts fresh (never resumed into another folder).
+            if (change.workspaceChanged)
+              fileSessionStore(join(runtimeDirOf(options.dataDir, agent.id), 'session.json')).clear();
+            return buildRuntime(agent, session);
+          }, detail),
+        )
+        // Not part of the chain: a later restart must not wait for a probe (wakes would reach the old process).
+        .then(() => void readiness.check(agent.id));
+      restarts.set(
+        agent.id,
+        next.catch(() => undefined),
+      );
+    };
+    const agentSettings = new AgentSettings({ source, restart: restartAgent });
     // issue 15: our own refusals of an agent's message_send are recorded on the wakes it is handling.
     subs.push(
       mcp.toolCalls$.subscribe((c) => {
@@ -385,7 +435,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const api = createDaemonApi({
       store,
       conversations,
-      agents: () => config.agents.map((a) => toAgent(a, agentState(a), agentMore(a))),
+      agents: () => liveAgents.map((a) => toAgent(a, agentState(a), agentMore(a))),
+      agentSettings,
       checkAgents: (agentId) => readiness.check(agentId),
       approvals,
       agentName,

@@ -1,7 +1,8 @@
 /**
  * issue 14: the operator's approvals from a terminal (DESIGN.md "More CLI"):
  * `agentteam approvals [--data-dir DIR] [--json]`, `agentteam approve [--data-dir DIR] ID [--scope once|session|always]`,
- * `agentteam deny [--data-dir DIR] ID [--reason TEXT]`. They talk to the running daemon with the
+ * `agentteam deny [--data-dir DIR] ID [--reason TEXT]`, `agentteam revoke [--data-dir DIR] --agent ID RULE`
+ * (an "always" rule out of the agent's `allow` list, as the agent detail's Revoke does). They talk to the running daemon with the
  * serve token (an operator surface); an agent has no way to answer (no MCP tool exists for it).
  * Exit codes as every command: 0 ok, 1 no daemon / refused, 2 bad input.
  */
@@ -29,7 +30,12 @@ export function approvalJson(a: Approval) {
   };
 }
 
-function parse(argv: readonly string[], options: Record<string, { type: 'string' | 'boolean' }>, positionals: number) {
+function parse(
+  argv: readonly string[],
+  options: Record<string, { type: 'string' | 'boolean' }>,
+  positionals: number,
+  positional = 'approval ID',
+) {
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: positionals > 0 });
@@ -42,7 +48,7 @@ function parse(argv: readonly string[], options: Record<string, { type: 'string'
   const dataDir = typeof given === 'string' ? given : defaultDataDir();
   if (parsed.positionals.length !== positionals)
     throw new ApprovalUsageError(
-      positionals === 1 ? 'give exactly one approval ID' : 'this command takes no arguments',
+      positionals === 1 ? `give exactly one ${positional}` : 'this command takes no arguments',
     );
   return { values: parsed.values, id: parsed.positionals[0] ?? '', dataDir };
 }
@@ -80,6 +86,29 @@ export async function answerCommand(decision: 'allow' | 'deny', argv: readonly s
     });
     if (!r.ok) return failed(io, r);
     io.out(values.json === true ? JSON.stringify(approvalJson(r.value)) : `${r.value.id} ${r.value.status}`);
+    return 0;
+  });
+}
+
+/** `agentteam revoke --agent ID RULE`: removes exactly that "always" rule (the agent detail's Revoke). */
+export async function revokeCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const {
+    values,
+    id: rule,
+    dataDir,
+  } = parse(
+    argv,
+    { 'data-dir': { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' } },
+    1,
+    'rule, e.g. "Bash(npm test)"',
+  );
+  const agentId = values.agent;
+  if (typeof agentId !== 'string' || agentId.trim() === '') throw new ApprovalUsageError('--agent ID is required');
+  return withDaemon(dataDir, io, async (client) => {
+    const r = await client.call('agents.revokeRule', { agentId, rule });
+    if (!r.ok) return failed(io, r);
+    const allow = r.value.allow ?? [];
+    io.out(values.json === true ? JSON.stringify({ agentId, allow }) : `revoked ${rule} (${agentId})`);
     return 0;
   });
 }

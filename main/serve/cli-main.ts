@@ -9,7 +9,7 @@ import type { Agent, Message, Wake } from '../../shared/api/contract.js';
 import { DEFAULT_PERMISSION_POLICY } from '../../shared/config.js';
 import { parseTarget } from '../../shared/target.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
-import { ApprovalUsageError, answerCommand, approvalsCommand } from './approvals-cli.js';
+import { ApprovalUsageError, answerCommand, approvalsCommand, revokeCommand } from './approvals-cli.js';
 import { failed, withDaemon } from './daemon-client.js';
 import { defaultDataDir } from './default-data-dir.js';
 import {
@@ -305,6 +305,8 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
         return await answerCommand('allow', rest, io);
       case 'deny':
         return await answerCommand('deny', rest, io);
+      case 'revoke':
+        return await revokeCommand(rest, io);
       default:
         io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
         return 2;
@@ -328,5 +330,6 @@ const USAGE_TEXT = `Usage:
   agentteam approvals [--data-dir DIR] [--json]    what agents asked the operator (pending, allowed, denied, expired, cancelled)
   agentteam approve [--data-dir DIR] ID [--scope once|session|always]
   agentteam deny [--data-dir DIR] ID [--reason TEXT]
+  agentteam revoke [--data-dir DIR] --agent ID RULE   removes an "always" rule, e.g. revoke --agent claude 'Bash(npm test)'
 ${AGENT_USAGE}
 --data-dir defaults to the app's data folder`;

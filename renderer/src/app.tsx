@@ -550,11 +550,14 @@ function Connected({
             const agent = agents.find((a) => a.id === view.agentId);
             return agent === undefined ? null : (
               <AgentDetail
+                key={agent.id}
                 api={api}
                 agent={agent}
                 language={language}
                 onMessage={(id) => void openConversation(`dm:@${id}`)}
                 onOpenWake={(token) => setInspecting(token)}
+                // issue 14: the OS folder picker lives in the desktop app's main process (IPC has no connection state).
+                canChooseFolder={connection === null}
               />
             );
           })()}

@@ -25,6 +25,10 @@ export const API_CALL_NAMES = [
   'telegram.removeBinding',
   'approvals.list',
   'approvals.answer',
+  // issue 14: an agent's workspace / policy from the UI, revoking an "always" rule, the desktop folder picker
+  'agents.update',
+  'agents.revokeRule',
+  'desktop.chooseFolder',
 ] as const;
 
 /** Every event pushed from the daemon to the renderer. */

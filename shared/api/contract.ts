@@ -382,6 +382,32 @@ export const apiCalls = {
       .strict(),
     ApprovalSchema,
   ),
+  // --- issue 14: an agent's workspace and policy chosen in the UI, its "always" rules revoked ---
+  // (operator surfaces only: IPC gate, token WebSocket; never MCP). Written into agentteam.json
+  // through the config source; a changed workspace or policy restarts the agent's runtime.
+  'agents.update': call(
+    z
+      .object({
+        agentId: z.string().min(1).max(64),
+        /** An absolute path to an existing folder. */
+        cwd: z.string().min(1).max(4096).optional(),
+        permissions: z.enum(PERMISSION_POLICIES).optional(),
+      })
+      .strict(),
+    AgentSchema,
+  ),
+  'agents.revokeRule': call(
+    z.object({ agentId: z.string().min(1).max(64), rule: z.string().min(1).max(2000) }).strict(),
+    AgentSchema,
+  ),
+  /**
+   * The OS folder picker (issue 14). Only the desktop app answers it (main process, behind the IPC
+   * gate); the daemon and `agentteam serve` answer `unavailable`. `path` is null when cancelled.
+   */
+  'desktop.chooseFolder': call(
+    z.object({ defaultPath: z.string().min(1).max(4096).optional() }).strict(),
+    z.object({ path: z.string().nullable() }),
+  ),
 } as const satisfies Record<ApiCallName, CallSchemas>;
 
 /** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
@@ -438,6 +464,10 @@ export const API_ERROR_CODES = [
   'unknown_channel',
   // issue 17: agentteam.json holds an edit that cannot be used; fix it before saving from the UI.
   'config_invalid',
+  // --- issue 14: an agent's settings edited from the UI (agents.update, agents.revokeRule) ---
+  'unknown_agent',
+  'unknown_rule',
+  'workspace_invalid',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

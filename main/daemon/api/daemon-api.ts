@@ -6,6 +6,7 @@
 import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { ApprovalService } from '../approvals/approval-service.js';
+import type { AgentSettings } from '../services/agent-settings.js';
 import type { ConversationService } from '../services/conversation-service.js';
 import type { TelegramService } from '../telegram/telegram-service.js';
 import type { Store } from '../store/index.js';
@@ -30,6 +31,8 @@ export interface DaemonApiDeps {
   readonly telegram: Pick<TelegramService, 'status' | 'bindings'>;
   /** issue 14: answered only through this API (IPC gate, token WebSocket, CLI); MCP has no such tool. */
   readonly approvals?: ApprovalService;
+  /** issue 14: an agent's workspace / policy from the UI, and revoking its "always" rules (operator only). */
+  readonly agentSettings?: Pick<AgentSettings, 'update' | 'revokeRule'>;
 }
 
 const DEFAULT_PAGE = 100;
@@ -39,6 +42,16 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     const parsed = parseTarget(text);
     if (!parsed.ok) throw new ApiError('invalid_target', parsed.error.message);
     return parsed.key;
+  };
+  const agentSettings = () => {
+    if (d.agentSettings === undefined) throw new ApiError('unavailable', 'This daemon does not edit agents.');
+    return d.agentSettings;
+  };
+  /** The agent as the API shows it, after a change. */
+  const agent = (agentId: string): Agent => {
+    const found = d.agents().find((a) => a.id === agentId);
+    if (found === undefined) throw new ApiError('unknown_agent', `There is no agent "${agentId}"; see agentteam.json.`);
+    return found;
   };
   const approvals = (): ApprovalService => {
     if (d.approvals === undefined) throw new ApiError('unavailable', 'This daemon does not handle approvals.');
@@ -113,6 +126,24 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     'approvals.answer': async ({ id, decision, scope, reason }) => {
       const r = approvals().answer(id, decision, scope ?? 'once', reason);
       return toApproval(r, d.agentName(r.agentId));
+    },
+    'agents.update': async ({ agentId, cwd, permissions }) => {
+      agentSettings().update(agentId, {
+        ...(cwd === undefined ? {} : { cwd }),
+        ...(permissions === undefined ? {} : { permissions }),
+      });
+      return agent(agentId);
+    },
+    'agents.revokeRule': async ({ agentId, rule }) => {
+      agentSettings().revokeRule(agentId, rule);
+      return agent(agentId);
+    },
+    // The OS folder picker belongs to the desktop app's main process (main/app/folder-picker.ts).
+    'desktop.chooseFolder': async () => {
+      throw new ApiError(
+        'unavailable',
+        'Choosing a folder with the system picker is only possible in the desktop app; type the full path instead.',
+      );
     },
   };
 }

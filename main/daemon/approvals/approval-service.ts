@@ -3,7 +3,8 @@
  * (approval-port.ts) becomes a durable `approvals` row the operator answers from an authenticated
  * surface (IPC gate, token WebSocket, CLI — never an agent through MCP):
  *
- * - an agent's `allow` rules (agentteam.json) and this session's rules answer at once, recorded;
+ * - an agent's `allow` rules (agentteam.json as it is now: one source, no copy kept here) and this
+ *   session's rules answer at once, recorded;
  * - otherwise the row is `pending`, the turn's silence clock pauses (`approval.wait` on the bus:
  *   the wait is operator-visible, DESIGN.md "decided choices"), and the operator's answer, the
  *   expiry (`approvalTimeoutSeconds`, a deny whose reason the agent sees) or a runtime/daemon
@@ -68,8 +69,6 @@ export class ApprovalService {
   readonly #waiting = new Map<string, Waiter>();
   /** `session` rules per agent, forgotten when its runtime restarts (a new session). */
   readonly #sessionRules = new Map<string, Set<string>>();
-  /** `always` rules added while the daemon runs (the config object is read once at start). */
-  readonly #addedRules = new Map<string, Set<string>>();
   readonly #changes = new Subject<ApprovalRecord>();
   /** Every created or settled request (API events, OS notifications). */
   readonly changes$ = this.#changes.asObservable();
@@ -110,7 +109,10 @@ export class ApprovalService {
       answeredAt: null,
     };
     this.#o.table.insert(record);
-    const standing = policy.allow.includes(ask.rule) || this.#addedRules.get(origin.agentId)?.has(ask.rule);
+    // ONE source for `always` rules: agentteam.json as it is now (`policyOf` reads the config source,
+    // which reloads after an "always" write and on every edit). No copy is kept here, so a rule
+    // revoked in the UI or deleted by hand stops answering at once.
+    const standing = policy.allow.includes(ask.rule);
     const session = this.#sessionRules.get(origin.agentId)?.has(ask.rule);
     if (standing || session) {
       // Recorded, never asked: the rule the operator granted answers (listed on the agent).
@@ -146,9 +148,6 @@ export class ApprovalService {
           'unavailable',
           `The rule ${record.rule} could not be saved (${failed}); nothing was changed.`,
         );
-      let added = this.#addedRules.get(record.agentId);
-      if (added === undefined) this.#addedRules.set(record.agentId, (added = new Set()));
-      added.add(record.rule);
     }
     if (decision === 'allow' && scope === 'session') {
       let rules = this.#sessionRules.get(record.agentId);

@@ -23,3 +23,23 @@ export function checkWorkspace(agentId: string, path: string): string | null {
     ? null
     : `The workspace of agent "${agentId}" is not a folder: ${path}. Set "cwd" of agent "${agentId}" in agentteam.json to a project folder.`;
 }
+
+/**
+ * A workspace chosen in the UI or over the API (issue 14): it must be absolute (a relative path
+ * would silently resolve against the data dir), then pass the same check as at start. Returns the
+ * normalized path, or the message a person can act on.
+ */
+export function checkChosenWorkspace(
+  agentId: string,
+  path: string,
+): { readonly ok: true; readonly path: string } | { readonly ok: false; readonly message: string } {
+  const trimmed = path.trim();
+  if (!isAbsolute(trimmed))
+    return {
+      ok: false,
+      message: `The workspace of agent "${agentId}" must be a full (absolute) path to a folder: "${trimmed}" is not.`,
+    };
+  const normalized = resolve(trimmed);
+  const invalid = checkWorkspace(agentId, normalized);
+  return invalid === null ? { ok: true, path: normalized } : { ok: false, message: invalid };
+}

@@ -109,8 +109,14 @@ export class AgentSession {
   /** issue 15: the reason of `#lastError`, and why the runtime is down (deliveries then fail with it). */
   #lastReason: FailureReason | null = null;
   #downReason: FailureReason | null = null;
+  /** What `#down` last said (a delivery to a runtime that could not be built fails with it). */
+  #downDetail: string | null = null;
   #ready: Promise<boolean> = Promise.resolve(false);
   #stopped = false;
+  /** The lifecycle's deliveries are followed (once, by the first start or a replacement). */
+  #following = false;
+  /** issue 14: a replacement process is starting; its first `ready` is a process replacement (§6.6). */
+  #replacing = false;
 
   /** Give this to the adapter (`RuntimeDeps.host`): the lifecycle decides every final-check. */
   readonly host: TurnBoundaryHost = {
@@ -161,7 +167,72 @@ export class AgentSession {
    * shows as crashed, `onRuntimeDown` is told) when it could not be built or started.
    */
   async start(made: MadeAdapter): Promise<boolean> {
-    const { lifecycle, agentId, log } = this.#o;
+    const { lifecycle, agentId } = this.#o;
+    this.#followDeliveries();
+    this.#lifeGen = lifecycle.generation(agentId);
+    return this.#launch(made);
+  }
+
+  /**
+   * issue 14: the agent's configuration changed (a workspace or permission policy chosen in the UI).
+   * The running process is replaced by the one `build` makes, exactly as a crashed one is (contract §6.6): admission
+   * pauses, the old process is stopped (its pending approvals are cancelled by its exit), and when
+   * the new one is ready its runtime-visible rows are recovered into it (one recovery wake per
+   * target) and rows it never saw are re-offered. Resolves false when the new runtime cannot start
+   * (the rows that waited for it then end `failed`, as when a crashed runtime gives up).
+   */
+  async replace(build: () => MadeAdapter, detail: string): Promise<boolean> {
+    const { lifecycle, agentId } = this.#o;
+    if (this.#stopped) return false;
+    lifecycle.onProcessExited(agentId, this.#lifeGen, detail, 'runtime_error');
+    const old = this.#adapter;
+    this.#adapter = null;
+    this.#replacing = true;
+    this.#delivered = false;
+    // The old process's last events still reach the state and the bus (its exit cancels its pending
+    // approvals) but settle nothing: an interrupted turn of a process we ended is no runtime error.
+    this.#adapterGen = Number.MAX_SAFE_INTEGER;
+    await old?.stop();
+    this.#events?.unsubscribe();
+    this.#events = null;
+    // The daemon stopped meanwhile: nothing new is started (no orphans).
+    if (this.#stopped) return false;
+    this.#adapterGen = -1;
+    this.#downReason = null;
+    this.#downDetail = null;
+    this.#setState('starting');
+    this.#followDeliveries();
+    // Built only now: a new MCP token is issued once the old process is gone.
+    const made = build();
+    const ok = await this.#launch(made);
+    if (!ok && this.#replacing) {
+      // No replacement comes: what waited for one ends failed (as after gave_up, §9.2), and the
+      // table re-opens on a new generation so later wakes fail at delivery with the reason the
+      // runtime is down — never held forever.
+      this.#replacing = false;
+      lifecycle.onRuntimeError(agentId, this.#lifeGen, this.#downDetail ?? 'the restarted runtime could not start', {
+        reason: this.#downReason ?? 'runtime_error',
+      });
+      this.#lifeGen = lifecycle.generation(agentId) + 1;
+      lifecycle.onProcessReplaced(agentId, this.#lifeGen);
+    }
+    return ok;
+  }
+
+  /** Subscribes to the lifecycle's deliveries for this agent, once. */
+  #followDeliveries(): void {
+    if (this.#following) return;
+    this.#following = true;
+    const { lifecycle, agentId } = this.#o;
+    this.#subs.add(
+      lifecycle.deliveries$.pipe(filter((d) => d.agentId === agentId)).subscribe((d) => {
+        void this.#deliver(d);
+      }),
+    );
+  }
+
+  async #launch(made: MadeAdapter): Promise<boolean> {
+    const { agentId, log } = this.#o;
     if (!made.ok) {
       log?.error('agent runtime not created', { agentId, code: made.code, message: made.message });
       this.#down(made.message);
@@ -170,13 +241,7 @@ export class AgentSession {
     const adapter = made.adapter;
     this.#adapter = adapter;
     // Rows admitted while the first process starts wait for it (never fail for being early).
-    this.#lifeGen = lifecycle.generation(agentId);
     this.#events = adapter.events$.subscribe((e) => this.#onEvent(e));
-    this.#subs.add(
-      lifecycle.deliveries$.pipe(filter((d) => d.agentId === agentId)).subscribe((d) => {
-        void this.#deliver(d);
-      }),
-    );
     this.#ready = adapter.start().then((res) => {
       if (!res.ok) {
         log?.error('runtime could not start', {
@@ -275,10 +340,11 @@ export class AgentSession {
     if (e.generation < this.#adapterGen) return;
     switch (e.type) {
       case 'ready': {
-        if (this.#adapterGen === -1) {
+        if (this.#adapterGen === -1 && !this.#replacing) {
           this.#adapterGen = e.generation;
           return;
         }
+        this.#replacing = false;
         if (e.generation === this.#adapterGen) return;
         // A restarted process: the lifecycle's next generation (§6.6, §8.3).
         this.#adapterGen = e.generation;
@@ -380,8 +446,19 @@ export class AgentSession {
     // A daemon stopping while the runtime started: the store may already be closed.
     if (this.#stopped) return;
     const adapter = this.#adapter;
-    if (adapter === null || d.generation !== this.#lifeGen) return;
+    if (d.generation !== this.#lifeGen) return;
     const tokens = d.wakes.map((w) => w.wakeToken);
+    if (adapter === null) {
+      // issue 14: no runtime could be built (e.g. its workspace is not a folder): the wake ends with why.
+      lifecycle.onDeliveryFailed(
+        agentId,
+        d.generation,
+        tokens,
+        this.#downDetail ?? 'the runtime is not running',
+        this.#downReason ?? 'runtime_error',
+      );
+      return;
+    }
     const text = ports.renderDelivery(d, this.#delivered ? 'wake' : 'fresh');
     if (text === null) {
       lifecycle.onDeliveryFailed(
@@ -409,6 +486,7 @@ export class AgentSession {
   }
 
   #down(detail: string): void {
+    this.#downDetail = detail;
     this.#setState('crashed');
     this.#o.ports.onRuntimeDown(detail);
   }

@@ -19,6 +19,7 @@ import {
   LOCAL_CHANNEL,
   channelSettings,
   type ChannelSettings,
+  type Config,
   type PromptLanguage,
 } from '../../../shared/config.js';
 import type { JsonEdit } from '../config/json-edit.js';
@@ -130,6 +131,11 @@ export interface DaemonSettingsOptions {
   /** The delivery channels this daemon has; `settings.update` accepts only these. */
   readonly channels?: readonly string[];
   readonly log?: DaemonLog;
+  /**
+   * issue 14: the agents as they run now (an agent restarted with a workspace or policy chosen in
+   * the UI runs its file entry); `restartNeeded` compares the file with these. Default: as at start.
+   */
+  readonly appliedAgents?: () => Config['agents'];
 }
 
 const quietLog: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
@@ -139,6 +145,7 @@ export class DaemonSettings {
   readonly #port: SettingsPort | undefined;
   readonly #channels: readonly string[];
   readonly #log: DaemonLog;
+  readonly #appliedAgents: (() => Config['agents']) | undefined;
   readonly #changed = new Subject<Settings>();
   readonly #sub: Subscription;
   #language: PromptLanguage;
@@ -153,6 +160,7 @@ export class DaemonSettings {
     this.#port = options.port;
     this.#channels = options.channels ?? [LOCAL_CHANNEL];
     this.#log = options.log ?? quietLog;
+    this.#appliedAgents = options.appliedAgents;
     const saved = this.#port?.load();
     this.#language = saved?.language ?? 'en';
     if (saved?.channels !== undefined) this.#migrateLegacyChannels(saved.channels);
@@ -203,6 +211,12 @@ export class DaemonSettings {
     return this.#current;
   }
 
+  /** issue 14: what runs changed (an agent restarted with its file entry): recompute and tell the UI. */
+  refresh(): void {
+    this.#current = this.#compute(this.#source.state);
+    this.#changed.next(this.#current);
+  }
+
   dispose(): void {
     this.#sub.unsubscribe();
     this.#changed.complete();
@@ -215,8 +229,9 @@ export class DaemonSettings {
       channels[name] = channelSettings(loaded.config, name);
       origins[name] = channelOrigins(loaded.raw, name);
     }
+    const applied = { ...this.#source.initial, agents: this.#appliedAgents?.() ?? this.#source.initial.agents };
     const restartNeeded = (['agents', 'limits'] as const).filter(
-      (k) => JSON.stringify(loaded.config[k]) !== JSON.stringify(this.#source.initial[k]),
+      (k) => JSON.stringify(loaded.config[k]) !== JSON.stringify(applied[k]),
     );
     return {
       language: this.#language,

@@ -1,6 +1,6 @@
 /**
  * One agent in detail (issue 15, issue 17 "Agents"): runtime, CLI version, workspace, permission
- * policy and "always" rules (issue 14), model,
+ * policy and "always" rules (issue 14: both chosen here, each rule with a Revoke), model,
  * readiness with its one-sentence fix and a Retry (re-checks without a model call), and its
  * recent wakes. Copy comes from shared/agent-readiness.ts (the CLI prints the same sentences).
  */
@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { readinessFix, readinessLabel, runtimeLabel } from '../../../shared/agent-readiness.js';
 import type { Agent, ClientApi, Wake } from '../../../shared/api/contract.js';
 import type { Language } from '../i18n/copy.js';
+import { AgentAllowRules, AgentSettingsForm } from './agent-settings-form.js';
 
 const WORDS = {
   en: {
@@ -16,8 +17,6 @@ const WORDS = {
     workspace: 'Workspace',
     permissions: 'Permissions',
     fullWarning: 'no questions asked: every command and edit runs',
-    allowRules: 'Always allowed',
-    allowHint: 'Remove a rule from "allow" in agentteam.json to revoke it.',
     model: 'Model',
     defaultModel: 'default',
     readiness: 'Readiness',
@@ -37,8 +36,6 @@ const WORDS = {
     workspace: '工作目录',
     permissions: '权限',
     fullWarning: '不再询问：所有命令和改动都会直接执行',
-    allowRules: '始终允许',
-    allowHint: '从 agentteam.json 的 "allow" 中删除一条规则即可撤销。',
     model: '模型',
     defaultModel: '默认',
     readiness: '就绪状态',
@@ -68,10 +65,13 @@ export function AgentDetail({
   language,
   onMessage,
   onOpenWake,
+  canChooseFolder = false,
 }: {
   api: ClientApi;
   agent: Agent;
   language: Language;
+  /** issue 14: the desktop app's folder picker is offered (IPC transport only). */
+  canChooseFolder?: boolean;
   onMessage(agentId: string): void;
   onOpenWake(wakeToken: string): void;
 }) {
@@ -79,6 +79,7 @@ export function AgentDetail({
   const [wakes, setWakes] = useState<Wake[]>([]);
   const [checking, setChecking] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
   useEffect(() => {
     let live = true;
     void api.wakes.list({ limit: 200 }).then((r) => {
@@ -116,21 +117,6 @@ export function AgentDetail({
               <code>{agent.permissions}</code>
               {agent.permissions === 'full' && <span className="permissions-full"> ⚠ {w.fullWarning}</span>}
             </dd>
-            {(agent.allow?.length ?? 0) > 0 && (
-              <>
-                <dt>{w.allowRules}</dt>
-                <dd data-field="allow">
-                  <ul className="allow-rules">
-                    {agent.allow?.map((rule) => (
-                      <li key={rule}>
-                        <code>{rule}</code>
-                      </li>
-                    ))}
-                  </ul>
-                  <p className="readiness-fix">{w.allowHint}</p>
-                </dd>
-              </>
-            )}
           </>
         )}
         <dt>{w.model}</dt>
@@ -167,6 +153,21 @@ export function AgentDetail({
         </button>
       </div>
       {error !== null && <p role="alert">{error}</p>}
+      {!agent.demo && (
+        // issue 14: chosen here, saved into agentteam.json; keyed so a saved change resets the draft.
+        <>
+          <AgentSettingsForm
+            key={`${agent.cwd ?? ''}\n${agent.permissions ?? ''}`}
+            api={api}
+            agent={agent}
+            language={language}
+            canChooseFolder={canChooseFolder}
+            saved={saved}
+            onSaved={setSaved}
+          />
+          <AgentAllowRules api={api} agent={agent} language={language} />
+        </>
+      )}
       <h2>{w.recent}</h2>
       {wakes.length === 0 ? (
         <p>{w.none}</p>

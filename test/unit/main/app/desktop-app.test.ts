@@ -139,6 +139,20 @@ describe('desktop app composition root', () => {
     expect(readFileSync(join(dir, 'user-data', 'data', 'settings.json'), 'utf8')).toContain('zh-CN');
   });
 
+  it('issue 14: desktop.chooseFolder is answered by the main process with a folder picker on the app window', async () => {
+    await started();
+    const window = theWindow();
+    fake.dialog.nextOpenDialog = { canceled: false, filePaths: ['/home/me/project'] };
+    expect(
+      await fake.ipcMain.invoke(channelOf('desktop.chooseFolder'), window, window.webContents.mainFrame, {}),
+    ).toEqual({ ok: true, value: { path: '/home/me/project' } });
+    expect(fake.dialog.openDialogs).toHaveLength(1);
+    expect(fake.dialog.openDialogs[0]?.[0]).toBe(window);
+    expect(fake.dialog.openDialogs[0]?.[1]).toMatchObject({ properties: expect.arrayContaining(['openDirectory']) });
+    // Never the daemon's answer (it has no picker).
+    expect(daemon.calls.map(([name]) => name)).not.toContain('desktop.chooseFolder');
+  });
+
   it('pushes daemon events to the window', async () => {
     await started();
     daemon.events.next({ name: 'wake.updated', payload: sampleWake({ status: 'delivered' }) });

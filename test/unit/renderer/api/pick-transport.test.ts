@@ -35,6 +35,8 @@ describe('transport choice', () => {
       'agents',
       'approvals',
       'conversations',
+      // issue 14: the desktop app's folder picker (answered only behind the IPC gate)
+      'desktop',
       'events',
       'messages',
       'settings',

@@ -31,8 +31,10 @@ function service(allow: string[] = []) {
     table: store.approvals,
     bus,
     policyOf: () => ({ approvalTimeoutSeconds: 60, allow }),
+    // Like the config source: the rule lands in the list `policyOf` reads (the service keeps no copy).
     persistRule: (agentId, rule) => {
       persisted.push([agentId, rule]);
+      allow.push(rule);
       return null;
     },
     scheduler,

@@ -251,6 +251,51 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
   });
 });
 
+describe('AgentSession.replace: a new configuration restarts the runtime (issue 14)', () => {
+  it('the old process is stopped (its interrupted turn fails nothing), the new one recovers the runtime-visible rows and takes new ones as a fresh session', async () => {
+    const s = await setup();
+    s.post('w1');
+    await flush();
+    s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
+    // Stopping a process mid-turn: its turn ends interrupted, then it exits as asked.
+    s.adapter.stop = async () => {
+      s.adapter.stops += 1;
+      s.adapter.emit({ type: 'turn_end', outcome: 'interrupted' });
+      s.adapter.emit({ type: 'exit', code: 0, signal: null, expected: true });
+    };
+    const next = new ScriptedAdapter();
+    expect(await s.session.replace(() => ({ ok: true, adapter: next }), 'restarted with a new workspace')).toBe(true);
+    expect(s.adapter.stops).toBe(1);
+    expect(s.statusOf('w1').at(-1)).toBe('completed_without_visible_reply');
+    expect(s.statuses.find((e) => e.wakeToken === 'w1' && e.status === 'completed_without_visible_reply')?.detail).toBe(
+      'process_replaced',
+    );
+    expect(s.recovered).toEqual([['w1']]);
+    expect(s.states.slice(-3)).toEqual(['stopped', 'starting', 'idle']);
+    s.post('w2', 2);
+    await flush();
+    expect(next.delivered).toEqual(['DELIVERY m_w2']);
+    expect(s.turns.at(-1)).toBe('fresh');
+    expect(s.statusOf('w2')).toEqual(['queued', 'delivered']);
+  });
+
+  it('a replacement that cannot be built ends the rows that waited for it failed, reports the runtime down, and fails later wakes with why', async () => {
+    const s = await setup();
+    s.post('w1');
+    await flush();
+    expect(
+      await s.session.replace(() => ({ ok: false, code: 'workspace_invalid', message: 'no such folder' }), 'restarted'),
+    ).toBe(false);
+    expect(s.statusOf('w1').at(-1)).toBe('failed');
+    expect(s.down).toEqual(['no such folder']);
+    // A later wake is not held forever: it fails at once with why the runtime is down.
+    s.post('w2', 2);
+    await flush();
+    expect(s.statusOf('w2')).toEqual(['queued', 'failed']);
+    expect(s.statuses.find((e) => e.wakeToken === 'w2' && e.status === 'failed')?.detail).toBe('no such folder');
+  });
+});
+
 describe('AgentSession: the agent state and the hook bus bridge', () => {
   it('a turn: busy, turn.start with the wakes it carries (remembered for the turn), tool and local-text counts, turn.end, idle', async () => {
     const s = await setup();

@@ -125,6 +125,22 @@ describe('DaemonSettings: agentteam.json is the one source of channel settings',
     expect(s.config?.restartNeeded).toEqual(['agents']);
   });
 
+  it('issue 14: "restart to apply" compares the file with the agents as they run; refresh() tells the UI when they change', async () => {
+    writeFileSync(file(), FILE_TEXT);
+    const source = ConfigSource.open(dir.path);
+    let running = source.initial.agents;
+    const settings = new DaemonSettings({ source, appliedAgents: () => running });
+    open.push(settings, source);
+    writeFileSync(file(), FILE_TEXT.replace('"runtime": "demo" }', '"runtime": "demo", "cwd": "/srv/project" }'));
+    source.reload();
+    expect(settings.current.config?.restartNeeded).toEqual(['agents']);
+    // The agent was restarted with its file entry (agent detail → agents.update): nothing left to apply.
+    running = source.config.agents;
+    const changed = firstValueFrom(settings.changed$);
+    settings.refresh();
+    expect((await changed).config?.restartNeeded).toEqual([]);
+  });
+
   it('an invalid edit keeps the last valid settings, and the error reaches the UI', async () => {
     const { source, settings } = make();
     const changed = firstValueFrom(settings.changed$.pipe(filter((s) => s.config?.error != null)));

@@ -1,0 +1,45 @@
+/**
+ * issue 14: an agent's entry in agentteam.json edited from the UI — its workspace (`cwd`), its
+ * permission policy, and the revocation of one of its "always" rules. Each is a minimal edit of
+ * that one key, computed from the file as it is at the time of the write (the agent's index), and
+ * goes through the config source's one write path (validated, atomic, reloaded: config-source.ts).
+ */
+import { ApiError } from '../../../shared/api/contract.js';
+import type { Config, PermissionPolicy } from '../../../shared/config.js';
+import type { JsonEdit } from './json-edit.js';
+
+/** What the agent detail view may change. */
+export interface AgentSettingsChange {
+  readonly cwd?: string;
+  readonly permissions?: PermissionPolicy;
+}
+
+function indexOf(config: Config, agentId: string): number {
+  const index = config.agents.findIndex((a) => a.id === agentId);
+  if (index < 0) throw new ApiError('unknown_agent', `There is no agent "${agentId}" in agentteam.json.`);
+  return index;
+}
+
+/** The edits that set the agent's `cwd` and/or `permissions` (none for a value it already has). */
+export function agentSettingsEdits(config: Config, agentId: string, change: AgentSettingsChange): JsonEdit[] {
+  const index = indexOf(config, agentId);
+  const agent = config.agents[index]!;
+  const edits: JsonEdit[] = [];
+  if (change.cwd !== undefined && change.cwd !== agent.cwd)
+    edits.push({ path: ['agents', index, 'cwd'], value: change.cwd });
+  if (change.permissions !== undefined && change.permissions !== agent.permissions)
+    edits.push({ path: ['agents', index, 'permissions'], value: change.permissions });
+  return edits;
+}
+
+/** The edit that removes exactly `rule` from the agent's `allow` list; an unknown rule is a clear error. */
+export function revokeRuleEdits(config: Config, agentId: string, rule: string): JsonEdit[] {
+  const index = indexOf(config, agentId);
+  const allow = config.agents[index]!.allow;
+  if (!allow.includes(rule))
+    throw new ApiError(
+      'unknown_rule',
+      `Agent "${agentId}" has no "always" rule ${JSON.stringify(rule)}; its rules are: ${allow.length === 0 ? 'none' : allow.map((r) => JSON.stringify(r)).join(', ')}.`,
+    );
+  return [{ path: ['agents', index, 'allow'], value: allow.filter((r) => r !== rule) }];
+}
