@@ -342,7 +342,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     });
     const agentMore = (a: AgentConfig) => ({
       readiness: readiness.readiness(a, agentState(a)),
-      cwd: workspaceOf(a.cwd, options.dataDir),
+      cwd: workspaceOf(a.cwd, options.dataDir, a.id),
       auth: a.auth,
       // issue 14: the "always" rules as the file has them now (added by an answer or removed by hand).
       allow: currentAgent(a.id)?.allow ?? a.allow,
@@ -400,7 +400,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       settings.refresh();
       log.info('agent restarting with its configuration from agentteam.json', {
         agentId: agent.id,
-        cwd: workspaceOf(agent.cwd, options.dataDir),
+        cwd: workspaceOf(agent.cwd, options.dataDir, agent.id),
         permissions: agent.permissions,
       });
       const detail = 'the agent was restarted to apply its new workspace or permissions';

@@ -3,7 +3,7 @@
  * Code (stream-json), Codex (app-server) or OpenCode (serve) driver, or the in-process demo.
  */
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { AgentConfig } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-types.js';
 import { agentToolsEnv } from '../mcp/agent-tools-env.js';
@@ -24,7 +24,7 @@ import type { RuntimeDriver } from './runtime-driver.js';
 import type { RuntimePidRecorder } from './runtime-pids.js';
 import { fileSessionStore, type RuntimeSessionStore } from './runtime-session-store.js';
 import { RuntimeSkeleton } from './runtime-skeleton.js';
-import { checkWorkspace, workspaceOf } from './workspace.js';
+import { checkWorkspace, prepareWorkspace, workspaceOf } from './workspace.js';
 
 export interface RuntimeDeps {
   /** From `AgentteamMcpServer.issueToken(agent.id)`. */
@@ -79,8 +79,8 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
   }
   const runtimeDir = runtimeDirOf(deps.dataDir, agent.id);
   // issue 14: the workspace is checked before anything starts (a clear error, nothing spawned).
-  const workspace = workspaceOf(agent.cwd, deps.dataDir);
-  const invalid = checkWorkspace(agent.id, workspace);
+  const workspace = workspaceOf(agent.cwd, deps.dataDir, agent.id);
+  const invalid = prepareWorkspace(agent.id, agent.cwd, deps.dataDir);
   if (invalid !== null) return { ok: false, code: 'workspace_invalid', message: invalid };
   return {
     ok: true,
@@ -117,7 +117,7 @@ function driverFor(
   runtimeDir: string,
   deps: RuntimeDeps,
 ): RuntimeDriver {
-  const cwd = isAbsolute(agent.cwd) ? agent.cwd : resolve(deps.dataDir, agent.cwd);
+  const cwd = workspaceOf(agent.cwd, deps.dataDir, agent.id);
   const { args, env, model } = agent;
   if (kind === 'claude-code')
     return new ClaudeDriver({

@@ -3,12 +3,36 @@
  * starts, so a typo gives one clear error naming the agent and the path instead of a CLI that
  * dies with ENOENT (or, worse, runs somewhere else).
  */
-import { statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { mkdirSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 
-/** The absolute workspace of an agent (`cwd` relative to the data dir). */
-export function workspaceOf(cwd: string, dataDir: string): string {
+/** The `cwd` of an agent whose entry names none (shared/config.ts default). */
+export const DEFAULT_CWD = '.';
+
+/**
+ * The absolute workspace of an agent: `cwd` relative to the data dir; an agent that names none
+ * works in its own `<data-dir>/workspaces/<agent id>`, never in the data dir itself, which holds
+ * agentteam.json (its own `allow` rules), the store and every agent's token: an `auto-edit` agent
+ * working there could rewrite what it is allowed to do without asking.
+ */
+export function workspaceOf(cwd: string, dataDir: string, agentId: string): string {
+  if (cwd === DEFAULT_CWD) return join(dataDir, 'workspaces', agentId);
   return isAbsolute(cwd) ? cwd : resolve(dataDir, cwd);
+}
+
+/**
+ * The workspace a runtime starts in, checked (null = usable); the default one is made on demand
+ * (owner-only, like the rest of the data dir).
+ */
+export function prepareWorkspace(agentId: string, cwd: string, dataDir: string): string | null {
+  const path = workspaceOf(cwd, dataDir, agentId);
+  if (cwd === DEFAULT_CWD)
+    try {
+      mkdirSync(path, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      return `The workspace of agent "${agentId}" could not be made: ${path} (${err instanceof Error ? err.message : String(err)}).`;
+    }
+  return checkWorkspace(agentId, path);
 }
 
 /** null when the workspace exists and is a directory; else the message a person can act on. */

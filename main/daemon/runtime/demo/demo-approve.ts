@@ -15,7 +15,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { approvalRule } from '../../../../shared/approvals.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../approval-port.js';
-import { workspaceOf } from '../workspace.js';
+import { DEFAULT_CWD, workspaceOf } from '../workspace.js';
 
 export const DEMO_FILE = 'agentteam-demo.txt';
 /** What `/approve` writes: the approval's diff shows exactly these lines. */
@@ -25,7 +25,6 @@ export const DEMO_FILE_LINES = [
 ] as const;
 
 /** The config's default `cwd` (shared/config.ts): the data dir itself. */
-const DEFAULT_CWD = '.';
 
 export interface DemoWorkspace {
   /** Absolute folder the demo writes into. */
@@ -35,9 +34,7 @@ export interface DemoWorkspace {
 }
 
 export function demoWorkspace(cwd: string, dataDir: string, agentId: string): DemoWorkspace {
-  return cwd === DEFAULT_CWD
-    ? { path: join(dataDir, 'workspaces', agentId), create: true }
-    : { path: workspaceOf(cwd, dataDir), create: false };
+  return { path: workspaceOf(cwd, dataDir, agentId), create: cwd === DEFAULT_CWD };
 }
 
 const minusLines = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
