@@ -97,14 +97,29 @@ async function bareAgentWork(agents: number, calls: number): Promise<{ latencies
 }
 
 /** Rows per table in the daemon's store (read-only, beside the running daemon: WAL allows it). */
-type StoreRows = Record<'messages' | 'wakes' | 'wake_events' | 'prompt_inputs' | 'audit' | 'undelivered', number>;
+type StoreRows = Record<
+  'messages' | 'wakes' | 'wake_events' | 'prompt_inputs' | 'audit' | 'undelivered' | 'final_checks',
+  number
+>;
 
 function storeRows(dataDir: string): StoreRows {
   const db = new DatabaseSync(join(dataDir, 'agentteam.db'), { readOnly: true });
   try {
-    const out: StoreRows = { messages: 0, wakes: 0, wake_events: 0, prompt_inputs: 0, audit: 0, undelivered: 0 };
+    const out: StoreRows = {
+      messages: 0,
+      wakes: 0,
+      wake_events: 0,
+      prompt_inputs: 0,
+      audit: 0,
+      undelivered: 0,
+      final_checks: 0,
+    };
     for (const t of Object.keys(out) as Array<keyof StoreRows>)
-      out[t] = Number(db.prepare(`SELECT count(*) AS n FROM ${t}`).get()?.n ?? 0);
+      if (t !== 'final_checks') out[t] = Number(db.prepare(`SELECT count(*) AS n FROM ${t}`).get()?.n ?? 0);
+    // A final-check per wake means the agent did not answer its delivery in its own turn (issue 19).
+    out.final_checks = Number(
+      db.prepare(`SELECT count(*) AS n FROM prompt_inputs WHERE kind = 'final_check'`).get()?.n ?? 0,
+    );
     return out;
   } finally {
     db.close();
@@ -229,6 +244,7 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
     const commitsPerWake = Number.isFinite(commitDelta)
       ? commitDelta / total
       : (rows0.messages + rows0.wake_events + rows0.prompt_inputs + rows0.audit + rows0.undelivered) / total;
+    const finalChecksPerWake = rows0.final_checks / total;
     const commitMs = rawCommitMs(quick ? 50 : 200);
 
     // Chips of #a0: ACK (endedAt) → chip seen. Give the last chips a moment to land (event-driven wait, bounded).
@@ -328,6 +344,7 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
       daemonAddedP50Ms: r2(addedP50),
       daemonCpuMsPerWake: r2(daemonCpuMsPerWake),
       commitsPerWake: r2(commitsPerWake),
+      finalChecksPerWake: r2(finalChecksPerWake),
       rawCommitP50Ms: r2(commitMs),
       storeRows: rows0,
       bareAgentCpuMsPerCall: r2(bareCpu),
