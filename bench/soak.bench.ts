@@ -9,6 +9,7 @@
  * lost or duplicated). Also: sends, kills, recoveredWakes, recoveryWakes, lost, duplicated (goal 0 and 0).
  */
 import { runKill9Soak } from '../test/fixtures/kill9-soak.js';
+import type { Figure } from './bench-kit.js';
 
 function flag(args: readonly string[], name: string, fallback: number): number {
   const i = args.indexOf(`--${name}`);
@@ -37,5 +38,17 @@ export default async function soak(args: string[]): Promise<Record<string, unkno
     lost: r.lost,
     duplicated: r.duplicated,
     gapFree: r.gapFree,
+    figures: [
+      {
+        name: `acknowledged sends kept exactly once across ${r.kills} kill -9 of the daemon`,
+        value: kept,
+        unit: 'sends',
+        baseline: r.acked,
+        ratio: r.acked === 0 ? 0 : Number((kept / r.acked).toFixed(4)),
+        goal: 'lost 0, duplicated 0, gap-free',
+        met: r.lost === 0 && r.duplicated === 0 && r.gapFree,
+        note: `${r.sends} sends, ${r.wakes} wakes, ${r.recoveredWakes} recovered, ${r.recoveryWakes} recovery wakes; lost ${r.lost}, duplicated ${r.duplicated}`,
+      },
+    ] satisfies Figure[],
   };
 }
