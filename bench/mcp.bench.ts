@@ -20,6 +20,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CommunicationHandler } from '../main/daemon/mcp/communication-handler.js';
 import { startMcpServer } from '../main/daemon/mcp/mcp-server.js';
+import type { Figure } from './bench-kit.js';
 
 function openDb(path: string): {
   insert: (agent: string, target: string, content: string) => number;
@@ -227,5 +228,17 @@ export default async function (args: string[]): Promise<Record<string, unknown>>
     sync: process.env.BENCH_SYNC ?? 'FULL',
     n,
     rounds,
+    figures: [
+      {
+        name: 'message_send round trips/s (sequential, durable insert) vs bare HTTP echo + insert',
+        value: Math.round(value),
+        unit: 'calls/s',
+        baseline: Math.round(baseline),
+        ratio: Number((value / baseline).toFixed(3)),
+        goal: 'ratio ≥ 0.5',
+        met: value / baseline >= 0.5,
+        note: `p50 ${median(mcp.map((x) => x.p50Ms)).toFixed(3)} ms vs ${median(raw.map((x) => x.p50Ms)).toFixed(3)} ms; through the SDK client ${Math.round(median(sdk.map((x) => x.perSecond)))}/s`,
+      },
+    ] satisfies Figure[],
   };
 }

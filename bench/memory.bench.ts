@@ -205,6 +205,13 @@ export default async function memory(args: string[]): Promise<Record<string, unk
   const first = checkpoints[0]?.heapMB as number;
   const last = checkpoints.at(-1)?.heapMB as number;
   const growth = (last - first) / first;
+  // The leak slope: bytes per wake from the middle checkpoint to the last (a bounded cache that
+  // fills during the first checkpoints shows in `growth`, a leak in both).
+  const mid = checkpoints[Math.floor(checkpoints.length / 2)];
+  const slope =
+    mid === undefined || checkpoints.length < 3
+      ? Number.NaN
+      : ((last - mid.heapMB) * MB) / ((checkpoints.at(-1)?.wakes as number) - mid.wakes);
   const figures: Figure[] = [
     {
       name: 'daemon idle (demo agent only): heap after GC',
@@ -228,6 +235,12 @@ export default async function memory(args: string[]): Promise<Record<string, unk
       met: growth <= 0.05,
       note: `growth ${r2(growth * 100)} %; checkpoints ${checkpoints.map((c) => `${c.wakes}:${c.heapMB}MB/${c.rssMB}MB rss`).join(', ')}`,
     },
+    {
+      name: 'heap growth per wake, middle checkpoint → last (leak slope)',
+      value: r2(slope),
+      unit: 'B/wake',
+      note: `from ${mid?.wakes ?? '?'} to ${checkpoints.at(-1)?.wakes ?? '?'} wakes; a leak of one small object per wake would show as ≥ 100 B/wake`,
+    },
   ];
   return {
     value: last,
@@ -240,6 +253,7 @@ export default async function memory(args: string[]): Promise<Record<string, unk
     cli,
     wakes: checkpoints.at(-1)?.wakes ?? 0,
     heapGrowthPercent: r2(growth * 100),
+    heapBytesPerWakeSecondHalf: r2(slope),
     checkpoints,
     wakesPerSecond: r2(((checkpoints.at(-1)?.wakes ?? 0) / (performance.now() - t0)) * 1000),
     figures,

@@ -14,6 +14,7 @@ import { renderFinalCheck } from '../main/daemon/prompt/final-check.js';
 import { AgentConfigSchema, PROMPT_LANGUAGES, type AgentConfig, type PromptLanguage } from '../shared/config.js';
 import { targetKey } from '../shared/target.js';
 import { RUNTIMES, type RuntimeKind } from '../shared/wake-status.js';
+import type { Figure } from './bench-kit.js';
 
 const agentFor = (runtime: RuntimeKind, language: PromptLanguage): AgentConfig =>
   AgentConfigSchema.parse({ id: 'agent', name: 'Agent', runtime, language });
@@ -102,5 +103,27 @@ export default async function (args: string[]): Promise<Record<string, unknown>>
     minOverheadBytes: Math.min(...overheads),
     finalCheckBytes,
     rounds,
+    figures: [
+      {
+        name: 'deliveries compiled/s vs bare envelopes',
+        value: Math.round(value),
+        unit: 'deliveries/s',
+        baseline: Math.round(baseline),
+        ratio: Number((value / baseline).toFixed(4)),
+        note: `${(1e6 / value).toFixed(2)} µs per delivery`,
+      },
+      {
+        name: 'bytes written per wake beyond the envelope (turn context + tail reminder), largest',
+        value: Math.max(...overheads),
+        unit: 'B',
+        note: `smallest ${Math.min(...overheads)} B; per runtime/surface/language ${JSON.stringify(overheadBytes)}`,
+      },
+      {
+        name: 'one-wake final-check prompt, largest',
+        value: Math.max(...Object.values(finalCheckBytes)),
+        unit: 'B',
+        note: JSON.stringify(finalCheckBytes),
+      },
+    ] satisfies Figure[],
   };
 }

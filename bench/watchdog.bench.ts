@@ -15,6 +15,7 @@ import { SilenceWatchdogSchema } from '../shared/config.js';
 import { HookBus } from '../main/daemon/bus/hook-bus.js';
 import type { MessageDeliveredEvent, RuntimeLocalEvent, TurnStartEvent } from '../main/daemon/bus/hook-events.js';
 import { silenceWatchdog } from '../main/daemon/watchdog/silence-watchdog.js';
+import type { Figure } from './bench-kit.js';
 
 function arg(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(`--${name}`);
@@ -222,7 +223,27 @@ export default async function watchdogBench(args: string[]) {
     events,
     visibleShare: Number(visibleShare.toFixed(4)),
     rounds,
-    goal: { ratio: 0.5, bytesPerTurn: 1024 },
+    goal: 'ratio ≥ 0.5; ≤ 1,024 B per active turn',
+    figures: [
+      {
+        name: 'hook bus + silence watchdog events/s vs raw Map + setTimeout',
+        value: Math.round(value),
+        unit: 'events/s',
+        baseline: Math.round(baseline),
+        ratio: Number((value / baseline).toFixed(3)),
+        goal: 'ratio ≥ 0.5',
+        met: value / baseline >= 0.5,
+        note: `ratio over rounds ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}; ${turns} turns, ${events} events`,
+      },
+      {
+        name: 'heap per active turn',
+        value: Math.round(bytesPerTurn),
+        unit: 'B',
+        baseline: Math.round(baselineBytesPerTurn),
+        goal: '≤ 1,024 B',
+        met: bytesPerTurn <= 1024,
+      },
+    ] satisfies Figure[],
     ...(naive === null
       ? {}
       : { naiveEventsPerSecond: Math.round(naive.eventsPerSecond), naiveBytesPerTurn: Math.round(naive.bytesPerTurn) }),

@@ -164,11 +164,21 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // issue 19: durable commits (fsyncs) of the store, so a benchmark can count them per wake.
     new Counter({
       name: 'store_commits_total',
-      help: 'Durable store transactions committed',
+      help: 'Store write transactions committed (either durability class)',
       registers: [registry],
       collect() {
         this.reset();
         this.inc(store.commits);
+      },
+    });
+    // issue 19: of those, the ones synced before returning (synchronous=FULL; store/durability.ts).
+    new Counter({
+      name: 'store_durable_commits_total',
+      help: 'Store write transactions committed with synchronous=FULL (one WAL fsync each)',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(store.durableCommits);
       },
     });
     const wakeMetrics = createWakeMetrics(registry);

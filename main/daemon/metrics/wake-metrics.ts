@@ -13,49 +13,69 @@ export interface WakeMetrics {
   failed(runtime: RuntimeKind): void;
 }
 
-function counter<L extends string>(
-  registry: Registry,
-  name: string,
-  help: string,
-  labelNames: readonly L[],
-): Counter<L> {
+/** One label set's count, a plain number on the hot path (issue 19). */
+interface Tally {
+  readonly labels: Record<string, string>;
+  n: number;
+}
+
+/** The tallies behind each counter this module registered, so a second caller on one registry shares them. */
+const talliesOf = new WeakMap<object, Map<string, Tally>>();
+
+/**
+ * A counter whose values live in plain numbers and reach prom-client only when the registry is
+ * read (`collect`, at scrape time). issue 19: `labels(…).inc()` hashes the label object on every
+ * call (prom-client's `inc` → `hashObject`); per wake transition that was a visible share of the
+ * lifecycle's time in the `wake` benchmark's profile.
+ */
+function tallied(registry: Registry, name: string, help: string, labelNames: readonly string[]): Map<string, Tally> {
   // Both composition roots may build on one registry; reuse a counter already registered there.
   const existing = registry.getSingleMetric(name);
-  if (existing !== undefined) return existing as Counter<L>;
-  return new Counter<L>({ name, help, labelNames, registers: [registry] });
+  if (existing !== undefined) {
+    const known = talliesOf.get(existing);
+    if (known === undefined) throw new Error(`internal: metric ${name} was registered outside wake-metrics.ts`);
+    return known;
+  }
+  const tallies = new Map<string, Tally>();
+  const counter = new Counter({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const t of tallies.values()) this.inc(t.labels, t.n);
+    },
+  });
+  talliesOf.set(counter, tallies);
+  return tallies;
+}
+
+function count(tallies: Map<string, Tally>, key: string, labels: () => Record<string, string>): void {
+  const t = tallies.get(key);
+  if (t !== undefined) t.n += 1;
+  else tallies.set(key, { labels: labels(), n: 1 });
 }
 
 export function createWakeMetrics(registry: Registry): WakeMetrics {
-  const received = counter(registry, 'wake_received_total', 'Wakes received by the daemon.', ['runtime']);
-  const replySent = counter(registry, 'wake_reply_sent_total', 'Wakes that ended with a confirmed visible reply.', [
+  const received = tallied(registry, 'wake_received_total', 'Wakes received by the daemon.', ['runtime']);
+  const replySent = tallied(registry, 'wake_reply_sent_total', 'Wakes that ended with a confirmed visible reply.', [
     'runtime',
   ]);
-  const noReply = counter(
+  const noReply = tallied(
     registry,
     'wake_completed_without_visible_reply_total',
     'Wakes that ended without a visible reply.',
     ['runtime', 'reason'],
   );
-  const failed = counter(registry, 'wake_failed_total', 'Wakes that ended failed.', ['runtime']);
-  // Label sets are few and bounded: cache each child so the hot path skips label hashing.
-  const byRuntime = (c: Counter<'runtime'>) => {
-    const children = new Map<RuntimeKind, { inc(): void }>();
-    return (runtime: RuntimeKind) => {
-      let child = children.get(runtime);
-      if (child === undefined) children.set(runtime, (child = c.labels({ runtime })));
-      child.inc();
-    };
-  };
-  const noReplyChildren = new Map<string, { inc(): void }>();
+  const failed = tallied(registry, 'wake_failed_total', 'Wakes that ended failed.', ['runtime']);
+  const byRuntime = (tallies: Map<string, Tally>) => (runtime: RuntimeKind) =>
+    count(tallies, runtime, () => ({ runtime }));
   return {
     received: byRuntime(received),
     replySent: byRuntime(replySent),
-    completedWithoutVisibleReply: (runtime, reason) => {
-      const key = runtime + '\u0000' + reason;
-      let child = noReplyChildren.get(key);
-      if (child === undefined) noReplyChildren.set(key, (child = noReply.labels({ runtime, reason })));
-      child.inc();
-    },
+    completedWithoutVisibleReply: (runtime, reason) =>
+      count(noReply, runtime + '\u0000' + reason, () => ({ runtime, reason })),
     failed: byRuntime(failed),
   };
 }

@@ -1,18 +1,22 @@
 /**
  * The durable local store (issue 3) on built-in `node:sqlite`: WAL, `synchronous=FULL` (every
- * commit of a message, wake event or marker is on disk before the call returns), versioned
- * migrations, one writer per data dir (writer-lock.ts).
+ * commit of a message, a terminal status or a marker is on disk before the call returns; a wake's
+ * progress and timeline commit with `synchronous=NORMAL` and are on disk with the next FULL
+ * commit — durability.ts says why that keeps every promise, issue 19), versioned migrations, one
+ * writer per data dir (writer-lock.ts).
  *
  * This facade is the store's one public face. It owns the connection (store-database.ts), the
  * transactions and every rule that spans tables; each table's statements live in tables/.
  * The API is synchronous (DatabaseSync): each public write is one short IMMEDIATE transaction, so
- * a caller that got a return value knows it is durable, and no other write can interleave inside it.
+ * a caller that got a return value knows it is committed (durable per its class, durability.ts), and
+ * no other write can interleave inside it.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { randomUUID } from 'node:crypto';
 import type { TargetKey } from '../../../shared/target.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-types.js';
+import { wakeEventDurability, type Durability } from './durability.js';
 import { openReadable, openWritable } from './store-database.js';
 import { recoveryBatchId, recoveryWakeToken, responseMessageId } from './store-ids.js';
 import type {
@@ -97,9 +101,14 @@ export class Store {
   private readonly savepoint: StatementSync;
   private readonly release: StatementSync;
   private readonly rollbackTo: StatementSync;
+  private readonly syncNormal: StatementSync;
+  private readonly syncFull: StatementSync;
   /** Transactions open on this connection: 0 outside, 1 in `tx`, more in nested batches. */
   private depth = 0;
+  /** The class of the open transaction (outside one the connection is always FULL). */
+  private durability: Durability = 'full';
   #commits = 0;
+  #durableCommits = 0;
   private closed = false;
 
   private constructor(
@@ -132,6 +141,8 @@ export class Store {
     this.savepoint = db.prepare('SAVEPOINT nested');
     this.release = db.prepare('RELEASE nested');
     this.rollbackTo = db.prepare('ROLLBACK TO nested');
+    this.syncNormal = db.prepare('PRAGMA synchronous=NORMAL');
+    this.syncFull = db.prepare('PRAGMA synchronous=FULL');
   }
 
   /**
@@ -167,9 +178,14 @@ export class Store {
     }
   }
 
-  /** Write transactions committed since open (each one durable commit: fsync with synchronous=FULL). */
+  /** Write transactions committed since open, in either durability class. */
   get commits(): number {
     return this.#commits;
+  }
+
+  /** Of those, the FULL ones: each one fsync of the WAL before the call returned (durability.ts). */
+  get durableCommits(): number {
+    return this.#durableCommits;
   }
 
   /** True for a store from `openReadOnly`: every write throws (calling one is a bug). */
@@ -349,6 +365,11 @@ export class Store {
     const at = this.iso();
     const detail = e.detail === undefined ? null : boundedDetail(e.detail);
     const reason = e.reason ?? null;
+    // issue 19: its class is decided before the transaction opens (the daemon is the only writer).
+    const durability = wakeEventDurability(e.kind, e.status, () => {
+      const wake = this.wakes.get(e.wakeToken);
+      return wake !== undefined && this.cursors.get(wake.agentId, wake.target).repliedUpToSeq >= wake.targetSeq;
+    });
     return this.tx(() => {
       const current = this.wakes.statusOf(e.wakeToken);
       if (current === undefined) return false;
@@ -372,7 +393,7 @@ export class Store {
         at,
       });
       return true;
-    });
+    }, durability);
   }
 
   getWake(wakeToken: string): WakeRecord | undefined {
@@ -406,11 +427,12 @@ export class Store {
       text: p.text,
       at: this.iso(),
     };
+    // Trajectory (contract §8.4) of prompts written into a runtime process: NORMAL (durability.ts).
     const seq = this.tx(() => {
       const s = this.promptInputs.insert(entry);
       for (const token of entry.wakeTokens) this.promptInputs.link(token, s);
       return s;
-    });
+    }, 'normal');
     return { ...entry, seq };
   }
 
@@ -420,7 +442,7 @@ export class Store {
    * cannot keep the turn context without its delivery.
    */
   appendPromptInputs(inputs: readonly PromptInputInput[]): PromptInputRecord[] {
-    return this.tx(() => inputs.map((p) => this.appendPromptInput(p)));
+    return this.tx(() => inputs.map((p) => this.appendPromptInput(p)), 'normal');
   }
 
   /** The prompt_input entries that carried a wake, in the order they were sent. */
@@ -591,15 +613,27 @@ export class Store {
    * another `tx` (a batch such as appendPromptInputs), it joins that transaction under a
    * SAVEPOINT, so an inner failure undoes only its own writes and the outer COMMIT is the one
    * durable commit.
+   *
+   * `durability` (durability.ts) is set on the connection before BEGIN and put back to FULL after
+   * the commit, so an autocommit write outside `tx` is always FULL. A nested call joins the outer
+   * transaction's class; a FULL write inside a NORMAL transaction is a bug (it would not be
+   * synced) and throws.
    */
-  private tx<T>(fn: () => T): T {
-    if (this.depth > 0) return this.nested(fn);
-    this.begin.run();
-    this.depth = 1;
+  private tx<T>(fn: () => T, durability: Durability = 'full'): T {
+    if (this.depth > 0) {
+      if (durability === 'full' && this.durability === 'normal')
+        throw new TypeError('internal: a FULL write cannot join a NORMAL transaction');
+      return this.nested(fn);
+    }
+    if (durability === 'normal') this.syncNormal.run();
+    this.durability = durability;
     try {
+      this.begin.run();
+      this.depth = 1;
       const result = fn();
       this.commit.run();
       this.#commits += 1;
+      if (durability === 'full') this.#durableCommits += 1;
       this.conversations.committed();
       return result;
     } catch (err) {
@@ -611,6 +645,10 @@ export class Store {
       throw err;
     } finally {
       this.depth = 0;
+      if (this.durability === 'normal') {
+        this.durability = 'full';
+        this.syncFull.run();
+      }
     }
   }
 

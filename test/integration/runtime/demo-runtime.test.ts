@@ -103,6 +103,18 @@ describe('demo runtime', () => {
     expect(rec.types(1)).toEqual(['turn_start', 'local_text', 'turn_end:completed']);
   });
 
+  it('input delivered during a turn is answered in that turn, before its boundary (issue 19: no backlog)', async () => {
+    await demo.deliver('@demo /slow\nexact target "#build:ab12cd"');
+    await rec.waitFor((e) => e.type === 'local_text');
+    await demo.deliver('@demo hi\nexact target "#general"');
+    scheduler.flush();
+    await rec.waitFor((e) => e.type === 'turn_end');
+    expect(rec.types(1)).toEqual(['turn_start', 'local_text', 'tool_call', 'tool_call', 'turn_end:completed']);
+    expect(handler.sends.map((s) => s.target)).toEqual(['#build:ab12cd', '#general']);
+    // The boundary is asked once, when nothing is queued: no final-check for input already answered.
+    expect(host.calls).toBe(1);
+  });
+
   it('an interrupt ends a quiet task without a reply', async () => {
     await demo.deliver('/slow exact target "#general"');
     await rec.waitFor((e) => e.type === 'local_text');

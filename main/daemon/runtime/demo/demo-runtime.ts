@@ -151,15 +151,23 @@ export class DemoRuntime implements RuntimeAdapter {
 
   private async drain(): Promise<void> {
     try {
-      for (let text = this.pending.shift(); text !== undefined; text = this.pending.shift()) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        await this.runTurn(text).catch((err: unknown) =>
+      while (this.pending.length > 0 && !this.stopped)
+        await this.runTurn().catch((err: unknown) =>
           this.options.log?.error('demo turn failed', { error: String(err) }),
         );
-      }
     } finally {
       this.draining = null;
     }
+  }
+
+  /**
+   * The next queued input, read as a real runtime reads it: after yielding to the event loop, so
+   * the host has marked the rows of a delivery runtime-visible (its `deliver` returned) before
+   * this turn answers it or reaches its boundary.
+   */
+  private async nextInput(): Promise<string | undefined> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return this.stopped ? undefined : this.pending.shift();
   }
 
   async interrupt(): Promise<void> {
@@ -181,45 +189,33 @@ export class DemoRuntime implements RuntimeAdapter {
     this.events.emit(this.generation, event);
   }
 
-  private async runTurn(text: string): Promise<void> {
-    if (this.stopped) return;
+  /**
+   * One turn: answers every input queued for it, including input delivered while it runs, and
+   * only then reaches its boundary. issue 19: a turn used to answer one delivery and then meet
+   * the final-check of the input delivered meanwhile (the host sees it runtime-visible and
+   * unreplied), answer that, and leave the input itself queued for a later turn; under a closed
+   * loop every turn closed several wakes but consumed one input, so the queue (and the daemon's
+   * heap) grew without bound and most replies came from final-checks. A real CLI reads the
+   * input queued during its turn before it stops, as this does.
+   */
+  private async runTurn(): Promise<void> {
+    const first = await this.nextInput();
+    if (first === undefined) return;
     this.turnOpen = true;
     this.emit({ type: 'turn_start', sessionId: null });
-    const target = exactTargets(text)[0] ?? null;
     try {
-      const command = demoCommand(text);
-      if (command === 'slow') {
-        const ms = demoTaskMs(this.options.env);
-        this.emit({ type: 'local_text', ...textMetrics('Working on the long demo task…') });
-        const finished = await firstValueFrom(
-          race(timer(ms, this.scheduler).pipe(map(() => true)), this.interrupts.pipe(map(() => false))),
-        );
-        if (!finished) return this.endTurn('interrupted');
-        if (target !== null)
-          await this.send(
-            target,
-            `${DEMO_LABEL} Finished the long quiet task after ${Math.round(ms / 1000)} s. While I was quiet, the daemon showed "Working…" beacons so you were never left wondering.`,
-          );
-      } else if (command === 'react') {
-        // A confirmed reaction to the triggering message is a visible reply too (contract §9.2).
-        const trigger = parseEnvelopes(text).at(-1);
-        if (trigger !== undefined) await this.react(trigger.messageId, '👍');
-      } else if (command === 'approve') {
-        const answer = await this.askToWrite();
-        if (answer === null) return this.endTurn('interrupted');
-        const written = answer.decision === 'allow' ? await writeDemoFile(this.options.workspace) : null;
-        if (target !== null)
-          await this.send(target, demoApproveReply(DEMO_LABEL, this.options.workspace.path, answer, written));
-      } else if (command === 'local') {
-        // Deliberately local-only: the daemon's final-check at the boundary is what gets a reply out.
-        this.emit({ type: 'local_text', ...textMetrics('This answer stays in my local output and is never posted.') });
-      } else if (target !== null) {
-        await this.send(
-          target,
-          `${DEMO_LABEL} Hi! I am the demo agent: no LLM, just a script that talks to AgentTeam like a real runtime. Send "/slow" for a long quiet task (watch the beacons), "/local" for an answer that only reaches you after the final-check, "/react" for a reaction instead of a message, or "/approve" to see an approval: I ask to write ${DEMO_FILE} in my workspace, and you allow or deny it.`,
-        );
+      if (!(await this.answer(first))) return this.endTurn('interrupted');
+      for (let checks = 0; ;) {
+        const text = await this.nextInput();
+        if (text !== undefined) {
+          if (!(await this.answer(text))) return this.endTurn('interrupted');
+          continue;
+        }
+        // Nothing queued: the boundary. Final-checks the demo answers in one turn are bounded;
+        // the host sends at most one per row anyway (contract §6.4).
+        if (this.stopped || checks >= MAX_BOUNDARIES_PER_TURN || !(await this.boundary())) break;
+        checks += 1;
       }
-      await this.boundaries();
       this.endTurn('completed');
     } catch (err) {
       this.emit({
@@ -230,30 +226,70 @@ export class DemoRuntime implements RuntimeAdapter {
     }
   }
 
-  /** The turn boundary hook (same contract as the Claude Stop hook): answer each final-check in the same turn. */
-  private async boundaries(): Promise<void> {
-    for (let i = 0; i < MAX_BOUNDARIES_PER_TURN; i += 1) {
-      let check: string | null;
-      try {
-        check = await this.options.host.onTurnBoundary();
-      } catch (err) {
-        this.emit({
-          type: 'final_check',
-          outcome: 'failed',
-          via: 'user_message',
-          detail: boundedDetail(`host error: ${err instanceof Error ? err.message : String(err)}`),
-        });
-        return;
-      }
-      if (check === null) return;
-      this.emit({ type: 'final_check', outcome: 'injected', via: 'user_message', detail: null });
-      for (const target of exactTargets(check)) {
+  /** Answers one input per its command; false when an interrupt ended a quiet task. */
+  private async answer(text: string): Promise<boolean> {
+    const target = exactTargets(text)[0] ?? null;
+    const command = demoCommand(text);
+    if (command === 'slow') {
+      const ms = demoTaskMs(this.options.env);
+      this.emit({ type: 'local_text', ...textMetrics('Working on the long demo task…') });
+      const finished = await firstValueFrom(
+        race(timer(ms, this.scheduler).pipe(map(() => true)), this.interrupts.pipe(map(() => false))),
+      );
+      if (!finished) return false;
+      if (target !== null)
         await this.send(
           target,
-          `${DEMO_LABEL} Here is the answer I had only written locally; the final-check reminded me to post it through message_send.`,
+          `${DEMO_LABEL} Finished the long quiet task after ${Math.round(ms / 1000)} s. While I was quiet, the daemon showed "Working…" beacons so you were never left wondering.`,
         );
-      }
+    } else if (command === 'react') {
+      // A confirmed reaction to the triggering message is a visible reply too (contract §9.2).
+      const trigger = parseEnvelopes(text).at(-1);
+      if (trigger !== undefined) await this.react(trigger.messageId, '👍');
+    } else if (command === 'approve') {
+      const answer = await this.askToWrite();
+      if (answer === null) return false;
+      const written = answer.decision === 'allow' ? await writeDemoFile(this.options.workspace) : null;
+      if (target !== null)
+        await this.send(target, demoApproveReply(DEMO_LABEL, this.options.workspace.path, answer, written));
+    } else if (command === 'local') {
+      // Deliberately local-only: the daemon's final-check at the boundary is what gets a reply out.
+      this.emit({ type: 'local_text', ...textMetrics('This answer stays in my local output and is never posted.') });
+    } else if (target !== null) {
+      await this.send(
+        target,
+        `${DEMO_LABEL} Hi! I am the demo agent: no LLM, just a script that talks to AgentTeam like a real runtime. Send "/slow" for a long quiet task (watch the beacons), "/local" for an answer that only reaches you after the final-check, "/react" for a reaction instead of a message, or "/approve" to see an approval: I ask to write ${DEMO_FILE} in my workspace, and you allow or deny it.`,
+      );
     }
+    return true;
+  }
+
+  /**
+   * The turn boundary hook (same contract as the Claude Stop hook): a final-check is answered in
+   * the same turn. False when the host has none (the turn may end).
+   */
+  private async boundary(): Promise<boolean> {
+    let check: string | null;
+    try {
+      check = await this.options.host.onTurnBoundary();
+    } catch (err) {
+      this.emit({
+        type: 'final_check',
+        outcome: 'failed',
+        via: 'user_message',
+        detail: boundedDetail(`host error: ${err instanceof Error ? err.message : String(err)}`),
+      });
+      return false;
+    }
+    if (check === null) return false;
+    this.emit({ type: 'final_check', outcome: 'injected', via: 'user_message', detail: null });
+    for (const target of exactTargets(check)) {
+      await this.send(
+        target,
+        `${DEMO_LABEL} Here is the answer I had only written locally; the final-check reminded me to post it through message_send.`,
+      );
+    }
+    return true;
   }
 
   /**

@@ -24,4 +24,16 @@ describe('wake metrics (contract §10.2)', () => {
     createWakeMetrics(registry).received('demo');
     expect(await registry.metrics()).toContain('wake_received_total{runtime="demo"} 2');
   });
+
+  it('counts in plain numbers and hands them over at each scrape without double counting (issue 19)', async () => {
+    const registry = new Registry();
+    const m = createWakeMetrics(registry);
+    for (let i = 0; i < 3; i++) m.completedWithoutVisibleReply('demo', 'no_reply');
+    m.completedWithoutVisibleReply('demo', 'signal_only');
+    expect(await registry.metrics()).toContain('reason="no_reply"} 3');
+    m.completedWithoutVisibleReply('demo', 'no_reply');
+    const text = await registry.metrics();
+    expect(text).toContain('wake_completed_without_visible_reply_total{runtime="demo",reason="no_reply"} 4');
+    expect(text).toContain('wake_completed_without_visible_reply_total{runtime="demo",reason="signal_only"} 1');
+  });
 });

@@ -619,3 +619,81 @@ describe('durable commits (issue 19: fewer fsyncs per wake)', () => {
     expect(store.takeUndelivered(general)).toEqual([]);
   });
 });
+
+describe('durability classes (issue 19, store/durability.ts)', () => {
+  const sync = () => (store as unknown as { db: DatabaseSync }).db.prepare('PRAGMA synchronous').get()?.synchronous;
+  const wakeOn = (token: string, targetSeq: number) =>
+    store.insertWake({
+      wakeToken: token,
+      messageId: `msg_${token}`,
+      agentId: 'claude',
+      runtime: 'claude-code',
+      target: general,
+      targetSeq,
+      deliveryClass: 'visible_reply',
+    });
+
+  it('syncs admission and replies; a wake’s progress and timeline commit NORMAL; the connection is FULL again after', () => {
+    const message = op(general, 'hello').message;
+    wakeOn('w1', message.seq);
+    const d0 = store.durableCommits;
+    const c0 = store.commits;
+    store.appendPromptInputs([
+      { agentId: 'claude', wakeTokens: ['w1'], kind: 'turn_context', text: 'context' },
+      { agentId: 'claude', wakeTokens: ['w1'], kind: 'delivery', text: 'delivery' },
+    ]);
+    expect(store.appendWakeEvent({ wakeToken: 'w1', kind: 'status', status: 'delivered' })).toBe(true);
+    expect(store.appendWakeEvent({ wakeToken: 'w1', kind: 'beacon', detail: 'Working…' })).toBe(true);
+    expect(store.commits - c0).toBe(3);
+    expect(store.durableCommits).toBe(d0);
+    // An autocommit write after a NORMAL transaction is FULL again (the pragma is per connection).
+    expect(sync()).toBe(2);
+    // The reply and its RepliedUpToSeq: FULL.
+    store.appendMessage({
+      target: general,
+      authorId: 'claude',
+      authorKind: 'agent',
+      content: 'answer',
+      responseId: 'r1',
+      repliedUpToSeq: message.seq,
+    });
+    expect(store.durableCommits).toBe(d0 + 1);
+    // reply_sent covered by that durable RepliedUpToSeq: the restart re-derives it, so NORMAL.
+    expect(store.appendWakeEvent({ wakeToken: 'w1', kind: 'status', status: 'reply_sent' })).toBe(true);
+    expect(store.durableCommits).toBe(d0 + 1);
+    expect(store.getWake('w1')?.status).toBe('reply_sent');
+    // The reply's delivery line on the timeline, after the end: NORMAL.
+    expect(store.appendWakeEvent({ wakeToken: 'w1', kind: 'delivery', detail: 'local · delivered' })).toBe(true);
+    expect(store.durableCommits).toBe(d0 + 1);
+    expect(sync()).toBe(2);
+  });
+
+  it('syncs a reply_sent no stored reply covers, the other terminal statuses and alerts', () => {
+    const a = op(general, 'one').message;
+    const b = op(general, 'two').message;
+    const c = op(general, 'three').message;
+    wakeOn('wa', a.seq);
+    wakeOn('wb', b.seq);
+    wakeOn('wc', c.seq);
+    const d0 = store.durableCommits;
+    // e.g. a confirmed reaction as the reply: nothing durable would re-derive it after a power loss.
+    store.appendWakeEvent({ wakeToken: 'wa', kind: 'status', status: 'reply_sent' });
+    expect(store.durableCommits).toBe(d0 + 1);
+    store.appendWakeEvent({ wakeToken: 'wb', kind: 'status', status: 'failed', reason: 'runtime_error' });
+    expect(store.durableCommits).toBe(d0 + 2);
+    store.appendWakeEvent({ wakeToken: 'wc', kind: 'status', status: 'completed_without_visible_reply' });
+    expect(store.durableCommits).toBe(d0 + 3);
+    store.appendWakeEvent({ wakeToken: 'wc', kind: 'alert', detail: 'uncertain: the reply may not have arrived' });
+    expect(store.durableCommits).toBe(d0 + 4);
+  });
+
+  it('a NORMAL commit survives closing and reopening the store (a process end loses no committed write)', () => {
+    const message = op(general, 'hello').message;
+    wakeOn('w1', message.seq);
+    store.appendWakeEvent({ wakeToken: 'w1', kind: 'status', status: 'delivered' });
+    store.close();
+    store = Store.open(dir.path, { now });
+    expect(store.getWake('w1')?.status).toBe('delivered');
+    expect(store.agentCursor('claude', general).seenUpToSeq).toBe(message.seq);
+  });
+});
