@@ -53,7 +53,8 @@ test('the workspace path field: an invalid path is refused naming it, a valid on
   await openDetail(app);
   const detail = detailOf(app);
   const field = detail.getByLabel('Workspace folder');
-  await expect(field).toHaveValue(serve.dataDir);
+  // No cwd configured: the agent's own folder under the data dir, never the data dir itself.
+  await expect(field).toHaveValue(join(serve.dataDir, 'workspaces', 'claude'));
   // The browser has no OS folder picker (desktop app only).
   await expect(detail.getByRole('button', { name: 'Choose folder…' })).toHaveCount(0);
   const save = detail.getByRole('button', { name: 'Save and restart' });
