@@ -1,5 +1,6 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -201,6 +202,46 @@ describe('serve WebSocket bridge', () => {
     expect(await gotB).toEqual({ event: 'wake.updated', payload: wake });
     a.close();
     b.close();
+  });
+
+  it('sends a burst of pushes as whole frames, in order, in one socket write per client per event-loop turn', async () => {
+    const clients = [await connected(), await connected()];
+    const n = 100;
+    const received = clients.map((ws) => {
+      const tokens: string[] = [];
+      return new Promise<string[]>((resolve) =>
+        ws.on('message', (data) => {
+          const frame = JSON.parse(data.toString()) as { event: string; payload: { wakeToken: string } };
+          if (frame.event === 'wake.updated') tokens.push(frame.payload.wakeToken);
+          if (tokens.length === n) resolve(tokens);
+        }),
+      );
+    });
+    // Every write a server socket hands to the kernel (net.Socket's _write/_writev), during the burst.
+    const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+    const writes = { count: 0 };
+    const originals = { _write: proto._write, _writev: proto._writev };
+    proto._write = function (this: Socket, ...args: unknown[]) {
+      writes.count += 1;
+      return originals._write.apply(this, args);
+    };
+    proto._writev = function (this: Socket, ...args: unknown[]) {
+      writes.count += 1;
+      return originals._writev.apply(this, args);
+    };
+    try {
+      const expected = Array.from({ length: n }, (_, i) => `w_${i}`);
+      for (const wakeToken of expected)
+        daemon.events.next({ name: 'wake.updated', payload: wakeFixture({ wakeToken, status: 'delivered' }) });
+      expect(writes.count).toBe(0);
+      expect(await Promise.all(received)).toEqual([expected, expected]);
+      // One write per client (before: one per frame per client, 200).
+      expect(writes.count).toBe(clients.length);
+    } finally {
+      proto._write = originals._write;
+      proto._writev = originals._writev;
+    }
+    for (const ws of clients) ws.close();
   });
 
   it('closes a connection that sends something other than a JSON envelope', async () => {
