@@ -98,6 +98,8 @@ function renderResults(results: Result[], quick: boolean, loadBefore: number[]):
     '',
     'Every figure is measured against its raw baseline in the same run, so the ratio (oriented so that',
     'higher is better) says more than the absolute figure when the machine is shared and loaded.',
+    'Where a goal is not met, bench/PROFILES.md has the profile that shows where the time goes and',
+    'the change that would meet it.',
     '',
     '| benchmark | figure | value | baseline | ratio | goal | met |',
     '|---|---|---|---|---|---|---|',
