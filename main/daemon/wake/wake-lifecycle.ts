@@ -5,7 +5,7 @@
  * Synchronous and timer-free (DESIGN.md "Reactive core"): the runtime adapter reports turn
  * boundaries and asks whether a final-check is due; the watchdog and retries live elsewhere.
  */
-import { Subject, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { PromptLanguage } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import {
@@ -28,6 +28,7 @@ import {
   type TerminalOutcome,
   type TurnBoundaryKind,
 } from './pending-delivery.js';
+import { EventStream } from './event-stream.js';
 import { PendingDeliveryTable } from './pending-delivery-table.js';
 import type { FinalCheckRenderer, WakeCorrelationPort, WakeJournal, WakeJournalEvent } from './wake-ports.js';
 import type { WakeStatusEvent } from './wake-status-event.js';
@@ -115,8 +116,9 @@ interface AgentSlot {
 export class WakeLifecycle {
   readonly #o: WakeLifecycleOptions;
   readonly #agents = new Map<string, AgentSlot>();
-  readonly #status = new Subject<WakeStatusEvent>();
-  readonly #deliveries = new Subject<WakeDelivery>();
+  // issue 19: not RxJS Subjects: their `next` allocates per call (event-stream.ts).
+  readonly #status = new EventStream<WakeStatusEvent>();
+  readonly #deliveries = new EventStream<WakeDelivery>();
   readonly #now: () => number;
   /** ISO text of the last timestamp: events in the same millisecond share it (hot path). */
   #lastMs = Number.NaN;
@@ -124,9 +126,9 @@ export class WakeLifecycle {
   readonly #targetCache = new Map<string, TargetKey | null>();
 
   /** Every wake status change (§10.1), after it was persisted. */
-  readonly wakeStatus$: Observable<WakeStatusEvent> = this.#status.asObservable();
+  readonly wakeStatus$: Observable<WakeStatusEvent> = this.#status.observable;
   /** Rows the runtime adapter must write into the runtime now; it answers with `onDelivered`. */
-  readonly deliveries$: Observable<WakeDelivery> = this.#deliveries.asObservable();
+  readonly deliveries$: Observable<WakeDelivery> = this.#deliveries.observable;
 
   constructor(options: WakeLifecycleOptions) {
     this.#o = options;
