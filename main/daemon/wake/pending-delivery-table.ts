@@ -36,6 +36,18 @@ export interface ReplacementResult {
 }
 
 const NONE: readonly TableEffect[] = [];
+// issue 19: the outcomes every settled row shares, built once instead of once per row (readonly values).
+const REPLY_SENT: TerminalOutcome = Object.freeze({ status: 'reply_sent', reason: null, detail: null });
+const SIGNAL_ONLY: TerminalOutcome = Object.freeze({
+  status: 'completed_without_visible_reply',
+  reason: 'signal_only',
+  detail: null,
+});
+const NO_REPLY: TerminalOutcome = Object.freeze({
+  status: 'completed_without_visible_reply',
+  reason: 'no_reply',
+  detail: null,
+});
 
 export class PendingDeliveryTable {
   readonly #capacity: number;
@@ -134,7 +146,7 @@ export class PendingDeliveryTable {
     // Deleting the current entry while iterating a Map is well-defined, so no copy is needed.
     for (const row of this.#rows.values()) {
       if (row.deliveryClass === 'visible_reply' && row.targetKey === targetKey && row.targetSeq <= seenUpToSeq) {
-        this.#end(row, { status: 'reply_sent', reason: null, detail: null }, effects);
+        this.#end(row, REPLY_SENT, effects);
       }
     }
     this.#admit(effects);
@@ -171,10 +183,10 @@ export class PendingDeliveryTable {
       if (!this.#visible.has(row.wakeToken)) continue;
       if (row.deliveryClass === 'signal_only') {
         // contract §9.3: a signal-only row carries only its classification.
-        this.#end(row, { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null }, effects);
+        this.#end(row, SIGNAL_ONLY, effects);
       } else if (row.status === 'final_check_sent') {
         // contract §6.4: the final-check turn ended without a confirmed reply: terminal, never re-injected.
-        this.#end(row, { status: 'completed_without_visible_reply', reason: 'no_reply', detail: null }, effects);
+        this.#end(row, NO_REPLY, effects);
       } else {
         row.status = 'final_check_sent';
         effects.push({ kind: 'final_check_sent', row });

@@ -36,6 +36,9 @@ import type { WakeStatusEvent } from './wake-status-event.js';
 /** Bounded failure detail (contract §9.3: "bounded runtime failure detail"). */
 export const DEFAULT_PENDING_CAPACITY = 32;
 const TARGET_CACHE_SIZE = 1024;
+// issue 19: `enqueue`'s two possible answers, shared instead of built per wake.
+const ADMITTED = Object.freeze({ admitted: true });
+const NOT_ADMITTED = Object.freeze({ admitted: false });
 
 export interface AgentProfile {
   readonly agentId: string;
@@ -250,15 +253,15 @@ export class WakeLifecycle {
   enqueue(
     agentId: string,
     wake: InboundWake,
-    options: { readonly recorded?: boolean } = {},
+    options?: { readonly recorded?: boolean },
   ): { readonly admitted: boolean } {
     const slot = this.#slot(agentId);
-    if (slot.table.has(wake.wakeToken)) return { admitted: slot.table.row(wake.wakeToken) !== undefined };
+    if (slot.table.has(wake.wakeToken)) return slot.table.row(wake.wakeToken) !== undefined ? ADMITTED : NOT_ADMITTED;
     const targetKey = this.#canonical(wake.target);
     const target = targetKey ?? wake.target;
     const { runtime } = slot.profile;
     // Routed wakes come from stored messages, whose targets are canonical; an unparseable one is kept as given.
-    if (options.recorded !== true)
+    if (options?.recorded !== true)
       this.#o.journal.insertWake({
         wakeToken: wake.wakeToken,
         messageId: wake.messageId,
@@ -271,13 +274,11 @@ export class WakeLifecycle {
     this.#o.metrics.received(runtime);
     this.#publish(
       slot,
-      {
-        wakeToken: wake.wakeToken,
-        messageId: wake.messageId,
-        target,
-        targetSeq: wake.targetSeq,
-        deliveryClass: wake.deliveryClass,
-      },
+      wake.wakeToken,
+      wake.messageId,
+      target,
+      wake.targetSeq,
+      wake.deliveryClass,
       'queued',
       null,
       null,
@@ -293,7 +294,7 @@ export class WakeLifecycle {
       sendableTargets: wake.sendableTargets,
     });
     this.#apply(slot, effects);
-    return { admitted: slot.table.row(wake.wakeToken) !== undefined };
+    return slot.table.row(wake.wakeToken) !== undefined ? ADMITTED : NOT_ADMITTED;
   }
 
   /** The adapter wrote these rows into runtime process `generation`: they are runtime-visible. */
@@ -302,7 +303,7 @@ export class WakeLifecycle {
     for (const token of slot.table.markDelivered(generation, wakeTokens)) {
       const row = slot.table.row(token) as PendingDelivery;
       this.#o.journal.appendWakeEvent({ wakeToken: token, kind: 'status', status: 'delivered' });
-      this.#publish(slot, row, 'delivered', null, null, null);
+      this.#publishRow(slot, row, 'delivered', null, null, null);
     }
   }
 
@@ -562,13 +563,16 @@ export class WakeLifecycle {
             kind: 'final_check',
             status: 'final_check_sent',
           });
-          this.#publish(slot, row, 'final_check_sent', null, null, null);
+          this.#publishRow(slot, row, 'final_check_sent', null, null, null);
           break;
         case 'terminal': {
           const { status, reason } = effect.outcome;
           // issue 15: a wake that ends without a reply after a refused send says which refusal happened.
-          const refusal = slot.refusals.get(row.wakeToken);
-          slot.refusals.delete(row.wakeToken);
+          let refusal: SendRefusalCode | undefined;
+          if (slot.refusals.size > 0) {
+            refusal = slot.refusals.get(row.wakeToken);
+            slot.refusals.delete(row.wakeToken);
+          }
           const detail =
             refusal !== undefined && status !== 'reply_sent'
               ? boundedDetail(
@@ -577,13 +581,14 @@ export class WakeLifecycle {
               : effect.outcome.detail;
           this.#o.correlation?.release(row.wakeToken);
           // The journal is the durable half of "one terminal per wake, ever" (§6.2).
-          const event: WakeJournalEvent = {
+          // Keys absent when there is none (the port's shape); built without spread copies (issue 19).
+          const event: { -readonly [K in keyof WakeJournalEvent]: WakeJournalEvent[K] } = {
             wakeToken: row.wakeToken,
             kind: 'status',
             status,
-            ...(reason === null ? {} : { reason }),
-            ...(detail === null ? {} : { detail }),
           };
+          if (reason !== null) event.reason = reason;
+          if (detail !== null) event.detail = detail;
           if (!this.#o.journal.appendWakeEvent(event)) {
             this.#o.log?.warn('wake: journal refused a second terminal status', { wakeToken: row.wakeToken, status });
             break;
@@ -593,7 +598,7 @@ export class WakeLifecycle {
           else if (status === 'failed') this.#o.metrics.failed(runtime);
           else this.#o.metrics.completedWithoutVisibleReply(runtime, reason);
           const localText = row.localTextBytes > 0 ? { bytes: row.localTextBytes, runes: row.localTextRunes } : null;
-          this.#publish(slot, row, status, reason, detail, localText);
+          this.#publishRow(slot, row, status, reason, detail, localText);
           break;
         }
       }
@@ -636,15 +641,36 @@ export class WakeLifecycle {
     return this.#lastIso;
   }
 
+  #publishRow(
+    slot: AgentSlot,
+    row: PendingDelivery,
+    status: WakeStatus,
+    reason: string | null,
+    detail: string | null,
+    localText: WakeStatusEvent['localText'],
+  ): void {
+    this.#publish(
+      slot,
+      row.wakeToken,
+      row.messageId,
+      row.target,
+      row.targetSeq,
+      row.deliveryClass,
+      status,
+      reason,
+      detail,
+      localText,
+    );
+  }
+
+  /** The row's fields as arguments, not an object: a queued wake has no row yet (issue 19: no copy per event). */
   #publish(
     slot: AgentSlot,
-    row: {
-      readonly wakeToken: string;
-      readonly messageId: string;
-      readonly target: string;
-      readonly targetSeq: number;
-      readonly deliveryClass: DeliveryClass;
-    },
+    wakeToken: string,
+    messageId: string,
+    target: string,
+    targetSeq: number,
+    deliveryClass: DeliveryClass,
     status: WakeStatus,
     reason: string | null,
     detail: string | null,
@@ -653,16 +679,16 @@ export class WakeLifecycle {
     const p = slot.profile;
     const event: WakeStatusEvent = {
       type: 'wake_status',
-      wakeToken: row.wakeToken,
-      messageId: row.messageId,
+      wakeToken,
+      messageId,
       agentId: p.agentId,
       agentName: p.publicName,
       agentDisplayName: p.displayName,
       runtime: p.runtime,
       model: p.model,
-      target: row.target,
-      targetSeq: row.targetSeq,
-      deliveryClass: row.deliveryClass,
+      target,
+      targetSeq,
+      deliveryClass,
       status,
       reason,
       detail,
@@ -672,9 +698,8 @@ export class WakeLifecycle {
     // issue 19: the line is written synchronously to stderr; at info on every transition it cost
     // 13 % of the daemon's CPU under 20 busy agents. Operators need the outcome (terminal
     // statuses, §6.2) at info; queued/delivered/final_check_sent are in the journal and at debug.
-    if (isTerminal(status))
-      this.#o.log?.info('wake status', { wakeToken: row.wakeToken, agentId: p.agentId, status, reason });
-    else this.#o.log?.debug('wake status', { wakeToken: row.wakeToken, agentId: p.agentId, status, reason });
+    if (isTerminal(status)) this.#o.log?.info('wake status', { wakeToken, agentId: p.agentId, status, reason });
+    else this.#o.log?.debug('wake status', { wakeToken, agentId: p.agentId, status, reason });
     this.#status.next(event);
   }
 }
