@@ -606,18 +606,9 @@ export class WakeLifecycle {
     if (admitted !== null) {
       // Group by generation: re-offered rows after a replacement share the new one.
       const generation = admitted[0]?.generation ?? slot.table.generation;
-      this.#deliveries.next({
-        agentId: slot.profile.agentId,
-        generation,
-        wakes: admitted.map((r) => ({
-          wakeToken: r.wakeToken,
-          messageId: r.messageId,
-          target: r.target,
-          targetKey: r.targetKey,
-          targetSeq: r.targetSeq,
-          deliveryClass: r.deliveryClass,
-        })),
-      });
+      // The rows themselves, not a copy of each (issue 19): the fields a delivery carries are
+      // readonly on a row, so a consumer reading them later (after `await`) sees the same values.
+      this.#deliveries.next({ agentId: slot.profile.agentId, generation, wakes: admitted });
     }
   }
 
