@@ -110,6 +110,17 @@ export class PendingDeliveryTable {
   /** A new wake: admitted now if the FIFO has room, else it waits in order. Duplicates are ignored. */
   enqueue(wake: WakeAdmission): readonly TableEffect[] {
     if (this.has(wake.wakeToken)) return NONE;
+    if (this.#accepting && this.#queueHead === this.#queue.length && this.#rows.size < this.#capacity) {
+      // issue 19: nothing waits and there is room, so the wake is admitted at once (FIFO order holds:
+      // it is the only one); it skips the queue and its token set, and the consumed queue is dropped.
+      if (this.#queueHead !== 0) {
+        this.#queue = [];
+        this.#queueHead = 0;
+      }
+      const row = this.#rowOf(wake);
+      this.#rows.set(wake.wakeToken, row);
+      return [{ kind: 'admitted', row }];
+    }
     this.#queue.push(wake);
     this.#queuedTokens.add(wake.wakeToken);
     const effects: TableEffect[] = [];
@@ -373,22 +384,26 @@ export class PendingDeliveryTable {
     effects.push({ kind: 'terminal', row, outcome });
   }
 
+  #rowOf(wake: WakeAdmission): PendingDelivery {
+    return new PendingDelivery(
+      wake.messageId,
+      wake.target,
+      wake.targetKey,
+      wake.targetSeq,
+      wake.wakeToken,
+      wake.deliveryClass,
+      this.#generation,
+      wake.sendableTargets?.length ? wake.sendableTargets : null,
+    );
+  }
+
   /** §9.1: admit queued wakes strictly in order while the FIFO has room. */
   #admit(effects: TableEffect[]): void {
     while (this.#accepting && this.#rows.size < this.#capacity && this.#queueHead < this.#queue.length) {
       const wake = this.#queue[this.#queueHead] as WakeAdmission;
       this.#queueHead += 1;
       this.#queuedTokens.delete(wake.wakeToken);
-      const row = new PendingDelivery(
-        wake.messageId,
-        wake.target,
-        wake.targetKey,
-        wake.targetSeq,
-        wake.wakeToken,
-        wake.deliveryClass,
-        this.#generation,
-        wake.sendableTargets?.length ? wake.sendableTargets : null,
-      );
+      const row = this.#rowOf(wake);
       this.#rows.set(wake.wakeToken, row);
       effects.push({ kind: 'admitted', row });
     }
