@@ -283,6 +283,7 @@ export class WakeLifecycle {
       null,
       null,
       null,
+      this.#iso(),
     );
     const effects = slot.table.enqueue({
       wakeToken: wake.wakeToken,
@@ -300,10 +301,11 @@ export class WakeLifecycle {
   /** The adapter wrote these rows into runtime process `generation`: they are runtime-visible. */
   onDelivered(agentId: string, generation: number, wakeTokens: readonly string[]): void {
     const slot = this.#slot(agentId);
+    let at: string | undefined;
     for (const token of slot.table.markDelivered(generation, wakeTokens)) {
       const row = slot.table.row(token) as PendingDelivery;
       this.#o.journal.appendWakeEvent({ wakeToken: token, kind: 'status', status: 'delivered' });
-      this.#publishRow(slot, row, 'delivered', null, null, null);
+      this.#publishRow(slot, row, 'delivered', null, null, null, (at ??= this.#iso()));
     }
   }
 
@@ -551,6 +553,9 @@ export class WakeLifecycle {
 
   #apply(slot: AgentSlot, effects: readonly TableEffect[]): void {
     let admitted: PendingDelivery[] | null = null;
+    // issue 19: one clock read per batch of effects (the events of one transition share its time);
+    // read lazily, so a batch that publishes nothing reads no clock.
+    let at: string | undefined;
     for (const effect of effects) {
       const row = effect.row;
       switch (effect.kind) {
@@ -563,7 +568,7 @@ export class WakeLifecycle {
             kind: 'final_check',
             status: 'final_check_sent',
           });
-          this.#publishRow(slot, row, 'final_check_sent', null, null, null);
+          this.#publishRow(slot, row, 'final_check_sent', null, null, null, (at ??= this.#iso()));
           break;
         case 'terminal': {
           const { status, reason } = effect.outcome;
@@ -598,7 +603,7 @@ export class WakeLifecycle {
           else if (status === 'failed') this.#o.metrics.failed(runtime);
           else this.#o.metrics.completedWithoutVisibleReply(runtime, reason);
           const localText = row.localTextBytes > 0 ? { bytes: row.localTextBytes, runes: row.localTextRunes } : null;
-          this.#publishRow(slot, row, status, reason, detail, localText);
+          this.#publishRow(slot, row, status, reason, detail, localText, (at ??= this.#iso()));
           break;
         }
       }
@@ -639,6 +644,7 @@ export class WakeLifecycle {
     reason: string | null,
     detail: string | null,
     localText: WakeStatusEvent['localText'],
+    at: string,
   ): void {
     this.#publish(
       slot,
@@ -651,6 +657,7 @@ export class WakeLifecycle {
       reason,
       detail,
       localText,
+      at,
     );
   }
 
@@ -666,6 +673,7 @@ export class WakeLifecycle {
     reason: string | null,
     detail: string | null,
     localText: WakeStatusEvent['localText'],
+    at: string,
   ): void {
     const p = slot.profile;
     const event: WakeStatusEvent = {
@@ -684,7 +692,7 @@ export class WakeLifecycle {
       reason,
       detail,
       localText,
-      at: this.#iso(),
+      at,
     };
     // issue 19: the line is written synchronously to stderr; at info on every transition it cost
     // 13 % of the daemon's CPU under 20 busy agents. Operators need the outcome (terminal
