@@ -53,8 +53,6 @@ export class PendingDeliveryTable {
   readonly #capacity: number;
   /** Insertion order is FIFO order (Map iteration order), which §9.1 requires. */
   readonly #rows = new Map<string, PendingDelivery>();
-  /** Rows the runtime adapter has confirmed runtime-visible (§9.1: a row is a runtime-visible message). */
-  readonly #visible = new Set<string>();
   /** Wakes beyond capacity, oldest first; admitted strictly in this order, never dropped. */
   #queue: WakeAdmission[] = [];
   #queueHead = 0;
@@ -94,7 +92,7 @@ export class PendingDeliveryTable {
   }
   /** Whether the row was written into the runtime (delivered or final-check sent) and has not ended. */
   isVisible(wakeToken: string): boolean {
-    return this.#visible.has(wakeToken);
+    return this.#rows.get(wakeToken)?.visible === true;
   }
   /** Whether the wake is in the table or the queue (a terminal wake is neither). */
   has(wakeToken: string): boolean {
@@ -138,8 +136,8 @@ export class PendingDeliveryTable {
     const changed: string[] = [];
     for (const token of wakeTokens) {
       const row = this.#rows.get(token);
-      if (row === undefined || row.generation !== generation || this.#visible.has(token)) continue;
-      this.#visible.add(token);
+      if (row === undefined || row.generation !== generation || row.visible) continue;
+      row.visible = true;
       if (row.targetKey !== null) this.#scope.add(row.targetKey);
       if (row.sendableTargets !== null) for (const t of row.sendableTargets) this.#scope.add(t);
       changed.push(token);
@@ -191,7 +189,7 @@ export class PendingDeliveryTable {
     const effects: TableEffect[] = [];
     const groups = new Map<TargetKey | null, Array<{ messageId: string; targetSeq: number; wakeToken: string }>>();
     for (const row of this.#rows.values()) {
-      if (!this.#visible.has(row.wakeToken)) continue;
+      if (!row.visible) continue;
       if (row.deliveryClass === 'signal_only') {
         // contract §9.3: a signal-only row carries only its classification.
         this.#end(row, SIGNAL_ONLY, effects);
@@ -261,7 +259,7 @@ export class PendingDeliveryTable {
     if (generation !== this.#generation) return NONE;
     const effects: TableEffect[] = [];
     for (const row of [...this.#rows.values()]) {
-      if (this.#visible.has(row.wakeToken) && isRecoveryMessage(row.messageId))
+      if (row.visible && isRecoveryMessage(row.messageId))
         this.#end(row, { status: 'failed', reason, detail }, effects);
     }
     this.#scope = new Set();
@@ -316,7 +314,7 @@ export class PendingDeliveryTable {
   #recoverVisible(cause: RecoveryCause, effects: TableEffect[]): RecoveryFrontier[] {
     const recovery = new Map<TargetKey, { frontier: RecoveryFrontier; tokens: string[] }>();
     for (const row of [...this.#rows.values()]) {
-      if (!this.#visible.has(row.wakeToken)) continue;
+      if (!row.visible) continue;
       if (row.deliveryClass === 'signal_only') {
         this.#end(row, { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null }, effects);
         continue;
@@ -355,9 +353,8 @@ export class PendingDeliveryTable {
   /** Local assistant text seen in `generation`: only its counts are kept (§6.5). */
   noteLocalText(generation: number, bytes: number, runes: number): void {
     if (generation !== this.#generation) return;
-    for (const token of this.#visible) {
-      const row = this.#rows.get(token);
-      if (row === undefined) continue;
+    for (const row of this.#rows.values()) {
+      if (!row.visible) continue;
       row.localTextBytes += bytes;
       row.localTextRunes += runes;
     }
@@ -380,7 +377,6 @@ export class PendingDeliveryTable {
   /** §9.4 cleanup: remove the row (releasing its FIFO slot) and report the terminal. */
   #end(row: PendingDelivery, outcome: TerminalOutcome, effects: TableEffect[]): void {
     this.#rows.delete(row.wakeToken);
-    this.#visible.delete(row.wakeToken);
     effects.push({ kind: 'terminal', row, outcome });
   }
 
