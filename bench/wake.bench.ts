@@ -11,8 +11,8 @@
  * Rates are per second of main-thread CPU time, not wall time (threadCpuMs).
  */
 import { Registry } from 'prom-client';
-import { Subject } from 'rxjs';
 import { createWakeMetrics } from '../main/daemon/metrics/wake-metrics.js';
+import { EventStream } from '../main/daemon/wake/event-stream.js';
 import { WakeLifecycle, type WakeJournal } from '../main/daemon/wake/index.js';
 import { targetKey, type TargetKey } from '../shared/target.js';
 
@@ -171,7 +171,7 @@ function runBaseline(rounds: number): number {
 /**
  * The floor of what a transition must do by contract, for the profile figure (issue 19): the raw
  * baseline plus, per transition, one wake_status event object (the fields contract §10 names)
- * through an RxJS Subject with one subscriber, and a prom-client counter for each received and
+ * through the lifecycle's event stream (an RxJS Observable multicast, event-stream.ts) with one subscriber, and a prom-client counter for each received and
  * terminal wake. No table, no queue, no journal call, no scope.
  */
 function runFloor(
@@ -180,9 +180,9 @@ function runFloor(
 ): number {
   const registry = new Registry();
   const metrics = createWakeMetrics(registry);
-  const status$ = new Subject<Record<string, unknown>>();
+  const status$ = new EventStream<Record<string, unknown>>();
   let seen = 0;
-  status$.subscribe(() => (seen += 1));
+  status$.observable.subscribe(() => (seen += 1));
   // The parts left out (for the profile figure) still count the transition.
   const m = parts.metrics
     ? metrics
@@ -354,7 +354,7 @@ export default async function (args: string[]): Promise<Record<string, unknown>>
         goal: 'ratio ≥ 0.25',
         met: value / baseline >= 0.25,
         note:
-          `CPU per transition: lifecycle ${lifecycleUs.toFixed(3)} µs = raw Map ${rawUs.toFixed(3)} + one wake_status event object through the Subject ${eventUs.toFixed(3)} + counters ${metricsUs.toFixed(3)} + the rest ${(lifecycleUs - rawUs - eventUs - metricsUs).toFixed(3)} µs ` +
+          `CPU per transition: lifecycle ${lifecycleUs.toFixed(3)} µs = raw Map ${rawUs.toFixed(3)} + one wake_status event object through the event stream ${eventUs.toFixed(3)} + counters ${metricsUs.toFixed(3)} + the rest ${(lifecycleUs - rawUs - eventUs - metricsUs).toFixed(3)} µs ` +
           `(the pending table's FIFO/scope, the final-check aggregation by target, the deliveries stream, the journal calls; GC included). ` +
           `The contract floor (raw + event + counters) runs at ${Math.round(floor)}/s = ${(floor / baseline).toFixed(3)} of raw; the lifecycle is ${(value / floor).toFixed(3)} of that floor.`,
       },

@@ -51,10 +51,34 @@ function tallied(registry: Registry, name: string, help: string, labelNames: rea
   return tallies;
 }
 
-function count(tallies: Map<string, Tally>, key: string, labels: () => Record<string, string>): void {
-  const t = tallies.get(key);
+/** One runtime's tally (issue 19: labels are built on first use only, no closure per call). */
+function countRuntime(tallies: Map<string, Tally>, runtime: RuntimeKind): void {
+  const t = tallies.get(runtime);
   if (t !== undefined) t.n += 1;
-  else tallies.set(key, { labels: labels(), n: 1 });
+  else tallies.set(runtime, { labels: { runtime }, n: 1 });
+}
+
+/**
+ * The (runtime, reason) counter: tallies looked up runtime → reason, so a call concatenates no
+ * key string (a fresh cons string that Map.get must flatten and hash every time, issue 19).
+ */
+function byRuntimeAndReason(tallies: Map<string, Tally>): (runtime: RuntimeKind, reason: string) => void {
+  const index = new Map<string, Map<string, Tally>>();
+  return (runtime, reason) => {
+    let byReason = index.get(runtime);
+    if (byReason === undefined) index.set(runtime, (byReason = new Map()));
+    const t = byReason.get(reason);
+    if (t !== undefined) {
+      t.n += 1;
+      return;
+    }
+    // Another caller on the same registry may have counted this label set already (shared tallies).
+    const key = runtime + '\u0000' + reason;
+    const shared = tallies.get(key) ?? { labels: { runtime, reason }, n: 0 };
+    tallies.set(key, shared);
+    byReason.set(reason, shared);
+    shared.n += 1;
+  };
 }
 
 export function createWakeMetrics(registry: Registry): WakeMetrics {
@@ -69,13 +93,10 @@ export function createWakeMetrics(registry: Registry): WakeMetrics {
     ['runtime', 'reason'],
   );
   const failed = tallied(registry, 'wake_failed_total', 'Wakes that ended failed.', ['runtime']);
-  const byRuntime = (tallies: Map<string, Tally>) => (runtime: RuntimeKind) =>
-    count(tallies, runtime, () => ({ runtime }));
   return {
-    received: byRuntime(received),
-    replySent: byRuntime(replySent),
-    completedWithoutVisibleReply: (runtime, reason) =>
-      count(noReply, runtime + '\u0000' + reason, () => ({ runtime, reason })),
-    failed: byRuntime(failed),
+    received: (runtime) => countRuntime(received, runtime),
+    replySent: (runtime) => countRuntime(replySent, runtime),
+    completedWithoutVisibleReply: byRuntimeAndReason(noReply),
+    failed: (runtime) => countRuntime(failed, runtime),
   };
 }

@@ -36,13 +36,23 @@ export interface ReplacementResult {
 }
 
 const NONE: readonly TableEffect[] = [];
+// issue 19: the outcomes every settled row shares, built once instead of once per row (readonly values).
+const REPLY_SENT: TerminalOutcome = Object.freeze({ status: 'reply_sent', reason: null, detail: null });
+const SIGNAL_ONLY: TerminalOutcome = Object.freeze({
+  status: 'completed_without_visible_reply',
+  reason: 'signal_only',
+  detail: null,
+});
+const NO_REPLY: TerminalOutcome = Object.freeze({
+  status: 'completed_without_visible_reply',
+  reason: 'no_reply',
+  detail: null,
+});
 
 export class PendingDeliveryTable {
   readonly #capacity: number;
   /** Insertion order is FIFO order (Map iteration order), which §9.1 requires. */
   readonly #rows = new Map<string, PendingDelivery>();
-  /** Rows the runtime adapter has confirmed runtime-visible (§9.1: a row is a runtime-visible message). */
-  readonly #visible = new Set<string>();
   /** Wakes beyond capacity, oldest first; admitted strictly in this order, never dropped. */
   #queue: WakeAdmission[] = [];
   #queueHead = 0;
@@ -82,7 +92,7 @@ export class PendingDeliveryTable {
   }
   /** Whether the row was written into the runtime (delivered or final-check sent) and has not ended. */
   isVisible(wakeToken: string): boolean {
-    return this.#visible.has(wakeToken);
+    return this.#rows.get(wakeToken)?.visible === true;
   }
   /** Whether the wake is in the table or the queue (a terminal wake is neither). */
   has(wakeToken: string): boolean {
@@ -98,6 +108,17 @@ export class PendingDeliveryTable {
   /** A new wake: admitted now if the FIFO has room, else it waits in order. Duplicates are ignored. */
   enqueue(wake: WakeAdmission): readonly TableEffect[] {
     if (this.has(wake.wakeToken)) return NONE;
+    if (this.#accepting && this.#queueHead === this.#queue.length && this.#rows.size < this.#capacity) {
+      // issue 19: nothing waits and there is room, so the wake is admitted at once (FIFO order holds:
+      // it is the only one); it skips the queue and its token set, and the consumed queue is dropped.
+      if (this.#queueHead !== 0) {
+        this.#queue = [];
+        this.#queueHead = 0;
+      }
+      const row = this.#rowOf(wake);
+      this.#rows.set(wake.wakeToken, row);
+      return [{ kind: 'admitted', row }];
+    }
     this.#queue.push(wake);
     this.#queuedTokens.add(wake.wakeToken);
     const effects: TableEffect[] = [];
@@ -115,8 +136,8 @@ export class PendingDeliveryTable {
     const changed: string[] = [];
     for (const token of wakeTokens) {
       const row = this.#rows.get(token);
-      if (row === undefined || row.generation !== generation || this.#visible.has(token)) continue;
-      this.#visible.add(token);
+      if (row === undefined || row.generation !== generation || row.visible) continue;
+      row.visible = true;
       if (row.targetKey !== null) this.#scope.add(row.targetKey);
       if (row.sendableTargets !== null) for (const t of row.sendableTargets) this.#scope.add(t);
       changed.push(token);
@@ -134,7 +155,7 @@ export class PendingDeliveryTable {
     // Deleting the current entry while iterating a Map is well-defined, so no copy is needed.
     for (const row of this.#rows.values()) {
       if (row.deliveryClass === 'visible_reply' && row.targetKey === targetKey && row.targetSeq <= seenUpToSeq) {
-        this.#end(row, { status: 'reply_sent', reason: null, detail: null }, effects);
+        this.#end(row, REPLY_SENT, effects);
       }
     }
     this.#admit(effects);
@@ -168,13 +189,13 @@ export class PendingDeliveryTable {
     const effects: TableEffect[] = [];
     const groups = new Map<TargetKey | null, Array<{ messageId: string; targetSeq: number; wakeToken: string }>>();
     for (const row of this.#rows.values()) {
-      if (!this.#visible.has(row.wakeToken)) continue;
+      if (!row.visible) continue;
       if (row.deliveryClass === 'signal_only') {
         // contract §9.3: a signal-only row carries only its classification.
-        this.#end(row, { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null }, effects);
+        this.#end(row, SIGNAL_ONLY, effects);
       } else if (row.status === 'final_check_sent') {
         // contract §6.4: the final-check turn ended without a confirmed reply: terminal, never re-injected.
-        this.#end(row, { status: 'completed_without_visible_reply', reason: 'no_reply', detail: null }, effects);
+        this.#end(row, NO_REPLY, effects);
       } else {
         row.status = 'final_check_sent';
         effects.push({ kind: 'final_check_sent', row });
@@ -238,7 +259,7 @@ export class PendingDeliveryTable {
     if (generation !== this.#generation) return NONE;
     const effects: TableEffect[] = [];
     for (const row of [...this.#rows.values()]) {
-      if (this.#visible.has(row.wakeToken) && isRecoveryMessage(row.messageId))
+      if (row.visible && isRecoveryMessage(row.messageId))
         this.#end(row, { status: 'failed', reason, detail }, effects);
     }
     this.#scope = new Set();
@@ -293,7 +314,7 @@ export class PendingDeliveryTable {
   #recoverVisible(cause: RecoveryCause, effects: TableEffect[]): RecoveryFrontier[] {
     const recovery = new Map<TargetKey, { frontier: RecoveryFrontier; tokens: string[] }>();
     for (const row of [...this.#rows.values()]) {
-      if (!this.#visible.has(row.wakeToken)) continue;
+      if (!row.visible) continue;
       if (row.deliveryClass === 'signal_only') {
         this.#end(row, { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null }, effects);
         continue;
@@ -332,9 +353,8 @@ export class PendingDeliveryTable {
   /** Local assistant text seen in `generation`: only its counts are kept (§6.5). */
   noteLocalText(generation: number, bytes: number, runes: number): void {
     if (generation !== this.#generation) return;
-    for (const token of this.#visible) {
-      const row = this.#rows.get(token);
-      if (row === undefined) continue;
+    for (const row of this.#rows.values()) {
+      if (!row.visible) continue;
       row.localTextBytes += bytes;
       row.localTextRunes += runes;
     }
@@ -357,8 +377,20 @@ export class PendingDeliveryTable {
   /** §9.4 cleanup: remove the row (releasing its FIFO slot) and report the terminal. */
   #end(row: PendingDelivery, outcome: TerminalOutcome, effects: TableEffect[]): void {
     this.#rows.delete(row.wakeToken);
-    this.#visible.delete(row.wakeToken);
     effects.push({ kind: 'terminal', row, outcome });
+  }
+
+  #rowOf(wake: WakeAdmission): PendingDelivery {
+    return new PendingDelivery(
+      wake.messageId,
+      wake.target,
+      wake.targetKey,
+      wake.targetSeq,
+      wake.wakeToken,
+      wake.deliveryClass,
+      this.#generation,
+      wake.sendableTargets?.length ? wake.sendableTargets : null,
+    );
   }
 
   /** §9.1: admit queued wakes strictly in order while the FIFO has room. */
@@ -367,16 +399,7 @@ export class PendingDeliveryTable {
       const wake = this.#queue[this.#queueHead] as WakeAdmission;
       this.#queueHead += 1;
       this.#queuedTokens.delete(wake.wakeToken);
-      const row = new PendingDelivery(
-        wake.messageId,
-        wake.target,
-        wake.targetKey,
-        wake.targetSeq,
-        wake.wakeToken,
-        wake.deliveryClass,
-        this.#generation,
-        wake.sendableTargets?.length ? wake.sendableTargets : null,
-      );
+      const row = this.#rowOf(wake);
       this.#rows.set(wake.wakeToken, row);
       effects.push({ kind: 'admitted', row });
     }

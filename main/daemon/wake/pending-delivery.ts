@@ -36,6 +36,12 @@ export interface WakeAdmission {
  */
 export class PendingDelivery {
   status: PendingDeliveryStatus = 'awaiting_check';
+  /**
+   * The runtime adapter confirmed the row written into the runtime (§9.1: a row is a runtime-visible
+   * message); it stays so until the row ends. A field, not a set of tokens: checked on every
+   * boundary for every row (issue 19).
+   */
+  visible = false;
   localTextBytes = 0;
   localTextRunes = 0;
   constructor(

@@ -5,7 +5,7 @@
  * Synchronous and timer-free (DESIGN.md "Reactive core"): the runtime adapter reports turn
  * boundaries and asks whether a final-check is due; the watchdog and retries live elsewhere.
  */
-import { Subject, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { PromptLanguage } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import {
@@ -28,6 +28,7 @@ import {
   type TerminalOutcome,
   type TurnBoundaryKind,
 } from './pending-delivery.js';
+import { EventStream } from './event-stream.js';
 import { PendingDeliveryTable } from './pending-delivery-table.js';
 import type { FinalCheckRenderer, WakeCorrelationPort, WakeJournal, WakeJournalEvent } from './wake-ports.js';
 import type { WakeStatusEvent } from './wake-status-event.js';
@@ -35,6 +36,9 @@ import type { WakeStatusEvent } from './wake-status-event.js';
 /** Bounded failure detail (contract §9.3: "bounded runtime failure detail"). */
 export const DEFAULT_PENDING_CAPACITY = 32;
 const TARGET_CACHE_SIZE = 1024;
+// issue 19: `enqueue`'s two possible answers, shared instead of built per wake.
+const ADMITTED = Object.freeze({ admitted: true });
+const NOT_ADMITTED = Object.freeze({ admitted: false });
 
 export interface AgentProfile {
   readonly agentId: string;
@@ -115,8 +119,9 @@ interface AgentSlot {
 export class WakeLifecycle {
   readonly #o: WakeLifecycleOptions;
   readonly #agents = new Map<string, AgentSlot>();
-  readonly #status = new Subject<WakeStatusEvent>();
-  readonly #deliveries = new Subject<WakeDelivery>();
+  // issue 19: not RxJS Subjects: their `next` allocates per call (event-stream.ts).
+  readonly #status = new EventStream<WakeStatusEvent>();
+  readonly #deliveries = new EventStream<WakeDelivery>();
   readonly #now: () => number;
   /** ISO text of the last timestamp: events in the same millisecond share it (hot path). */
   #lastMs = Number.NaN;
@@ -124,9 +129,9 @@ export class WakeLifecycle {
   readonly #targetCache = new Map<string, TargetKey | null>();
 
   /** Every wake status change (§10.1), after it was persisted. */
-  readonly wakeStatus$: Observable<WakeStatusEvent> = this.#status.asObservable();
+  readonly wakeStatus$: Observable<WakeStatusEvent> = this.#status.observable;
   /** Rows the runtime adapter must write into the runtime now; it answers with `onDelivered`. */
-  readonly deliveries$: Observable<WakeDelivery> = this.#deliveries.asObservable();
+  readonly deliveries$: Observable<WakeDelivery> = this.#deliveries.observable;
 
   constructor(options: WakeLifecycleOptions) {
     this.#o = options;
@@ -248,15 +253,15 @@ export class WakeLifecycle {
   enqueue(
     agentId: string,
     wake: InboundWake,
-    options: { readonly recorded?: boolean } = {},
+    options?: { readonly recorded?: boolean },
   ): { readonly admitted: boolean } {
     const slot = this.#slot(agentId);
-    if (slot.table.has(wake.wakeToken)) return { admitted: slot.table.row(wake.wakeToken) !== undefined };
+    if (slot.table.has(wake.wakeToken)) return slot.table.row(wake.wakeToken) !== undefined ? ADMITTED : NOT_ADMITTED;
     const targetKey = this.#canonical(wake.target);
     const target = targetKey ?? wake.target;
     const { runtime } = slot.profile;
     // Routed wakes come from stored messages, whose targets are canonical; an unparseable one is kept as given.
-    if (options.recorded !== true)
+    if (options?.recorded !== true)
       this.#o.journal.insertWake({
         wakeToken: wake.wakeToken,
         messageId: wake.messageId,
@@ -269,17 +274,16 @@ export class WakeLifecycle {
     this.#o.metrics.received(runtime);
     this.#publish(
       slot,
-      {
-        wakeToken: wake.wakeToken,
-        messageId: wake.messageId,
-        target,
-        targetSeq: wake.targetSeq,
-        deliveryClass: wake.deliveryClass,
-      },
+      wake.wakeToken,
+      wake.messageId,
+      target,
+      wake.targetSeq,
+      wake.deliveryClass,
       'queued',
       null,
       null,
       null,
+      this.#iso(),
     );
     const effects = slot.table.enqueue({
       wakeToken: wake.wakeToken,
@@ -291,16 +295,17 @@ export class WakeLifecycle {
       sendableTargets: wake.sendableTargets,
     });
     this.#apply(slot, effects);
-    return { admitted: slot.table.row(wake.wakeToken) !== undefined };
+    return slot.table.row(wake.wakeToken) !== undefined ? ADMITTED : NOT_ADMITTED;
   }
 
   /** The adapter wrote these rows into runtime process `generation`: they are runtime-visible. */
   onDelivered(agentId: string, generation: number, wakeTokens: readonly string[]): void {
     const slot = this.#slot(agentId);
+    let at: string | undefined;
     for (const token of slot.table.markDelivered(generation, wakeTokens)) {
       const row = slot.table.row(token) as PendingDelivery;
       this.#o.journal.appendWakeEvent({ wakeToken: token, kind: 'status', status: 'delivered' });
-      this.#publish(slot, row, 'delivered', null, null, null);
+      this.#publishRow(slot, row, 'delivered', null, null, null, (at ??= this.#iso()));
     }
   }
 
@@ -548,6 +553,9 @@ export class WakeLifecycle {
 
   #apply(slot: AgentSlot, effects: readonly TableEffect[]): void {
     let admitted: PendingDelivery[] | null = null;
+    // issue 19: one clock read per batch of effects (the events of one transition share its time);
+    // read lazily, so a batch that publishes nothing reads no clock.
+    let at: string | undefined;
     for (const effect of effects) {
       const row = effect.row;
       switch (effect.kind) {
@@ -560,13 +568,16 @@ export class WakeLifecycle {
             kind: 'final_check',
             status: 'final_check_sent',
           });
-          this.#publish(slot, row, 'final_check_sent', null, null, null);
+          this.#publishRow(slot, row, 'final_check_sent', null, null, null, (at ??= this.#iso()));
           break;
         case 'terminal': {
           const { status, reason } = effect.outcome;
           // issue 15: a wake that ends without a reply after a refused send says which refusal happened.
-          const refusal = slot.refusals.get(row.wakeToken);
-          slot.refusals.delete(row.wakeToken);
+          let refusal: SendRefusalCode | undefined;
+          if (slot.refusals.size > 0) {
+            refusal = slot.refusals.get(row.wakeToken);
+            slot.refusals.delete(row.wakeToken);
+          }
           const detail =
             refusal !== undefined && status !== 'reply_sent'
               ? boundedDetail(
@@ -575,13 +586,14 @@ export class WakeLifecycle {
               : effect.outcome.detail;
           this.#o.correlation?.release(row.wakeToken);
           // The journal is the durable half of "one terminal per wake, ever" (§6.2).
-          const event: WakeJournalEvent = {
+          // Keys absent when there is none (the port's shape); built without spread copies (issue 19).
+          const event: { -readonly [K in keyof WakeJournalEvent]: WakeJournalEvent[K] } = {
             wakeToken: row.wakeToken,
             kind: 'status',
             status,
-            ...(reason === null ? {} : { reason }),
-            ...(detail === null ? {} : { detail }),
           };
+          if (reason !== null) event.reason = reason;
+          if (detail !== null) event.detail = detail;
           if (!this.#o.journal.appendWakeEvent(event)) {
             this.#o.log?.warn('wake: journal refused a second terminal status', { wakeToken: row.wakeToken, status });
             break;
@@ -591,7 +603,7 @@ export class WakeLifecycle {
           else if (status === 'failed') this.#o.metrics.failed(runtime);
           else this.#o.metrics.completedWithoutVisibleReply(runtime, reason);
           const localText = row.localTextBytes > 0 ? { bytes: row.localTextBytes, runes: row.localTextRunes } : null;
-          this.#publish(slot, row, status, reason, detail, localText);
+          this.#publishRow(slot, row, status, reason, detail, localText, (at ??= this.#iso()));
           break;
         }
       }
@@ -599,18 +611,9 @@ export class WakeLifecycle {
     if (admitted !== null) {
       // Group by generation: re-offered rows after a replacement share the new one.
       const generation = admitted[0]?.generation ?? slot.table.generation;
-      this.#deliveries.next({
-        agentId: slot.profile.agentId,
-        generation,
-        wakes: admitted.map((r) => ({
-          wakeToken: r.wakeToken,
-          messageId: r.messageId,
-          target: r.target,
-          targetKey: r.targetKey,
-          targetSeq: r.targetSeq,
-          deliveryClass: r.deliveryClass,
-        })),
-      });
+      // The rows themselves, not a copy of each (issue 19): the fields a delivery carries are
+      // readonly on a row, so a consumer reading them later (after `await`) sees the same values.
+      this.#deliveries.next({ agentId: slot.profile.agentId, generation, wakes: admitted });
     }
   }
 
@@ -634,45 +637,68 @@ export class WakeLifecycle {
     return this.#lastIso;
   }
 
-  #publish(
+  #publishRow(
     slot: AgentSlot,
-    row: {
-      readonly wakeToken: string;
-      readonly messageId: string;
-      readonly target: string;
-      readonly targetSeq: number;
-      readonly deliveryClass: DeliveryClass;
-    },
+    row: PendingDelivery,
     status: WakeStatus,
     reason: string | null,
     detail: string | null,
     localText: WakeStatusEvent['localText'],
+    at: string,
+  ): void {
+    this.#publish(
+      slot,
+      row.wakeToken,
+      row.messageId,
+      row.target,
+      row.targetSeq,
+      row.deliveryClass,
+      status,
+      reason,
+      detail,
+      localText,
+      at,
+    );
+  }
+
+  /** The row's fields as arguments, not an object: a queued wake has no row yet (issue 19: no copy per event). */
+  #publish(
+    slot: AgentSlot,
+    wakeToken: string,
+    messageId: string,
+    target: string,
+    targetSeq: number,
+    deliveryClass: DeliveryClass,
+    status: WakeStatus,
+    reason: string | null,
+    detail: string | null,
+    localText: WakeStatusEvent['localText'],
+    at: string,
   ): void {
     const p = slot.profile;
     const event: WakeStatusEvent = {
       type: 'wake_status',
-      wakeToken: row.wakeToken,
-      messageId: row.messageId,
+      wakeToken,
+      messageId,
       agentId: p.agentId,
       agentName: p.publicName,
       agentDisplayName: p.displayName,
       runtime: p.runtime,
       model: p.model,
-      target: row.target,
-      targetSeq: row.targetSeq,
-      deliveryClass: row.deliveryClass,
+      target,
+      targetSeq,
+      deliveryClass,
       status,
       reason,
       detail,
       localText,
-      at: this.#iso(),
+      at,
     };
     // issue 19: the line is written synchronously to stderr; at info on every transition it cost
     // 13 % of the daemon's CPU under 20 busy agents. Operators need the outcome (terminal
     // statuses, §6.2) at info; queued/delivered/final_check_sent are in the journal and at debug.
-    if (isTerminal(status))
-      this.#o.log?.info('wake status', { wakeToken: row.wakeToken, agentId: p.agentId, status, reason });
-    else this.#o.log?.debug('wake status', { wakeToken: row.wakeToken, agentId: p.agentId, status, reason });
+    if (isTerminal(status)) this.#o.log?.info('wake status', { wakeToken, agentId: p.agentId, status, reason });
+    else this.#o.log?.debug('wake status', { wakeToken, agentId: p.agentId, status, reason });
     this.#status.next(event);
   }
 }
