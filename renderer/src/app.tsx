@@ -423,34 +423,22 @@ function Connected({
    * The approval chips of one status area: the conversation's, or the open thread's (issue 14).
    * Memoised elements, so the memoised views below do not re-render for nothing (issue 19).
    */
-  const conversationChips = useMemo(
-    () =>
-      target === null ? null : (
+  const approvalChipsOf = useCallback(
+    (chipTarget: string | null) =>
+      chipTarget === null ? null : (
         <ApprovalChips
           api={api}
           approvals={approvals}
           wakes={wakes}
-          target={target}
+          target={chipTarget}
           language={language}
           onOpenWake={openWake}
         />
       ),
-    [api, approvals, wakes, target, language, openWake],
+    [api, approvals, wakes, language, openWake],
   );
-  const threadChips = useMemo(
-    () =>
-      threadOpen === null ? null : (
-        <ApprovalChips
-          api={api}
-          approvals={approvals}
-          wakes={wakes}
-          target={threadOpen}
-          language={language}
-          onOpenWake={openWake}
-        />
-      ),
-    [api, approvals, wakes, threadOpen, language, openWake],
-  );
+  const conversationChips = useMemo(() => approvalChipsOf(target), [approvalChipsOf, target]);
+  const threadChips = useMemo(() => approvalChipsOf(threadOpen), [approvalChipsOf, threadOpen]);
   const dismissAlert = useCallback((id: string) => setDismissed((d) => new Set(d).add(id)), []);
   const threadsByRoot = useMemo(() => {
     const list = target === null ? [] : (threads.get(target) ?? []);
