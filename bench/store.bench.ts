@@ -1,7 +1,9 @@
 /**
  * `npm run bench -- store [N] [ROUNDS]`: durable appends/s and p99 latency of `Store.appendMessage`
- * against raw `node:sqlite` autocommit INSERTs with the same pragmas (WAL, synchronous=FULL) in
- * the same run, into fresh databases on the same disk (os.tmpdir(); set TMPDIR to move it).
+ * against raw `node:sqlite` autocommit INSERTs with the same pragmas (WAL, synchronous=FULL) and
+ * the same schema — the messages table and its full-text index (migration v4: FTS5 trigram,
+ * filled by a trigger) — in the same run, into fresh databases on the same disk (os.tmpdir(); set
+ * TMPDIR to move it). A third side without the full-text index says what search costs per append.
  *
  * The machine is shared, so load changes during a run: each round keeps both databases open and
  * alternates batches of BATCH appends between them (which side goes first alternates too), so
@@ -29,7 +31,7 @@ interface Side {
   close(): void;
 }
 
-function openRaw(dir: string): Side {
+function openRaw(dir: string, fullText: boolean): Side {
   const db = new DatabaseSync(join(dir, 'raw.db'));
   db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;');
   // The store's messages table, column for column and index for index (main/daemon/store/migrations.ts),
@@ -39,6 +41,12 @@ function openRaw(dir: string): Side {
     author_id TEXT NOT NULL, author_kind TEXT NOT NULL CHECK (author_kind IN ('operator', 'agent')), content TEXT NOT NULL,
     created_at TEXT NOT NULL, response_id TEXT, chunk_index INTEGER, redelivered INTEGER NOT NULL DEFAULT 0,
     UNIQUE (target, seq), CHECK ((response_id IS NULL) = (chunk_index IS NULL))) STRICT`);
+  // migration v4 (issue 17 search), statement for statement.
+  if (fullText)
+    db.exec(`CREATE VIRTUAL TABLE messages_fts USING fts5 (content, content = 'messages', content_rowid = 'rowid_', tokenize = 'trigram');
+    CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+      INSERT INTO messages_fts (rowid, content) VALUES (new.rowid_, new.content);
+    END;`);
   const insert: StatementSync =
     db.prepare(`INSERT INTO messages (id, target, seq, author_id, author_kind, content, created_at, response_id, chunk_index)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -98,18 +106,26 @@ function summarise(latenciesNs: number[]): Sample {
   return { perSecond: latenciesNs.length / (total / 1e9), p50Ms: at(0.5), p99Ms: at(0.99) };
 }
 
-function round(n: number, first: 'raw' | 'store'): { raw: Sample; store: Sample } {
-  const rawDir = mkdtempSync(join(tmpdir(), 'agentteam-bench-raw-'));
-  const storeDir = mkdtempSync(join(tmpdir(), 'agentteam-bench-store-'));
-  const sides = { raw: openRaw(rawDir), store: openStore(storeDir) };
-  const latencies = { raw: [] as number[], store: [] as number[] };
+type SideName = 'raw' | 'store' | 'bare';
+const SIDES: readonly SideName[] = ['raw', 'store', 'bare'];
+type RoundResult = Record<SideName, Sample>;
+
+function round(n: number, offset: number): RoundResult {
+  const dirs = Object.fromEntries(
+    SIDES.map((k) => [k, mkdtempSync(join(tmpdir(), `agentteam-bench-${k}-`))]),
+  ) as Record<SideName, string>;
+  const sides: Record<SideName, Side> = {
+    raw: openRaw(dirs.raw, true),
+    store: openStore(dirs.store),
+    bare: openRaw(dirs.bare, false),
+  };
+  const latencies: Record<SideName, number[]> = { raw: [], store: [], bare: [] };
   try {
     for (let start = 0; start < n; start += BATCH) {
-      const order =
-        (start / BATCH) % 2 === 0
-          ? [first, first === 'raw' ? 'store' : 'raw']
-          : [first === 'raw' ? 'store' : 'raw', first];
-      for (const name of order as Array<'raw' | 'store'>) {
+      // Who goes first rotates per batch (and per round), so every side sees the same load.
+      const k = (start / BATCH + offset) % SIDES.length;
+      const order = [...SIDES.slice(k), ...SIDES.slice(0, k)];
+      for (const name of order) {
         for (let i = start; i < Math.min(n, start + BATCH); i++) {
           const t0 = process.hrtime.bigint();
           sides[name].append(i);
@@ -118,12 +134,12 @@ function round(n: number, first: 'raw' | 'store'): { raw: Sample; store: Sample 
       }
     }
   } finally {
-    sides.raw.close();
-    sides.store.close();
-    rmSync(rawDir, { recursive: true, force: true });
-    rmSync(storeDir, { recursive: true, force: true });
+    for (const k of SIDES) {
+      sides[k].close();
+      rmSync(dirs[k], { recursive: true, force: true });
+    }
   }
-  return { raw: summarise(latencies.raw), store: summarise(latencies.store) };
+  return { raw: summarise(latencies.raw), store: summarise(latencies.store), bare: summarise(latencies.bare) };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -136,11 +152,11 @@ export default async function (args: string[]): Promise<Record<string, unknown>>
   const n = Number(pos[0] ?? (quick ? 300 : 2000));
   const rounds = Number(pos[1] ?? (quick ? 2 : 5));
   const gc = (globalThis as { gc?: () => void }).gc;
-  round(Math.min(200, n), 'raw'); // warm-up (JIT, page cache), not counted
-  const results: Array<{ raw: Sample; store: Sample }> = [];
+  round(Math.min(200, n), 0); // warm-up (JIT, page cache), not counted
+  const results: RoundResult[] = [];
   for (let r = 0; r < rounds; r++) {
     gc?.();
-    const res = round(n, r % 2 === 0 ? 'raw' : 'store');
+    const res = round(n, r);
     results.push(res);
     console.error(
       `round ${r + 1}/${rounds}: store ${Math.round(res.store.perSecond)}/s p99 ${r3(res.store.p99Ms)} ms; raw ${Math.round(res.raw.perSecond)}/s p99 ${r3(res.raw.p99Ms)} ms; ratio ${r3(res.store.perSecond / res.raw.perSecond)}`,
@@ -162,10 +178,11 @@ export default async function (args: string[]): Promise<Record<string, unknown>>
     rawP99Ms: r3(median(results.map((x) => x.raw.p99Ms))),
     p99Ratio: r3(median(results.map((x) => x.raw.p99Ms / x.store.p99Ms))),
     pragmas: 'journal_mode=WAL synchronous=FULL',
+    fullTextShare: r3(median(results.map((x) => x.raw.perSecond / x.bare.perSecond))),
     dir: tmpdir(),
     figures: [
       {
-        name: 'store appends/s vs raw node:sqlite insert (WAL, synchronous=FULL)',
+        name: 'store appends/s vs raw node:sqlite insert (WAL, synchronous=FULL, same schema and full-text index)',
         value: Math.round(value),
         unit: 'appends/s',
         baseline: Math.round(baseline),
@@ -173,6 +190,14 @@ export default async function (args: string[]): Promise<Record<string, unknown>>
         goal: 'ratio ≥ 0.75',
         met: median(results.map((x) => x.store.perSecond / x.raw.perSecond)) >= 0.75,
         note: `p50 ${r3(median(results.map((x) => x.store.p50Ms)))} ms vs raw ${r3(median(results.map((x) => x.raw.p50Ms)))} ms`,
+      },
+      {
+        name: 'what the full-text index (search) costs: raw inserts/s with it vs without',
+        value: Math.round(median(results.map((x) => x.raw.perSecond))),
+        unit: 'inserts/s',
+        baseline: Math.round(median(results.map((x) => x.bare.perSecond))),
+        ratio: r3(median(results.map((x) => x.raw.perSecond / x.bare.perSecond))),
+        note: `the FTS5 trigram index written by a trigger on every message (migration v4); p50 ${r3(median(results.map((x) => x.raw.p50Ms)))} ms vs ${r3(median(results.map((x) => x.bare.p50Ms)))} ms without`,
       },
       {
         name: 'store append p99 vs raw',
