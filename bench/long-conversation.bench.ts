@@ -577,7 +577,7 @@ export default async function longConversation(args: string[]): Promise<Record<s
         ratio: r2(sf.searchBaselineP95Ms / sf.searchP95Ms),
         goal: '≤ 300 ms (200 ms debounce + ≤ 100 ms)',
         met: sf.searchP95Ms <= 300,
-        note: `p50 ${sf.searchP50Ms} ms (rare ${sf.searchRareP50Ms}, common ${sf.searchCommonP50Ms}, phrase ${sf.searchPhraseP50Ms}), including the search box's deliberate 200 ms debounce; baseline = bare messages.search round trip p95 (p50 ${sf.searchBaselineP50Ms} ms); in process: Store.searchMessages p50 ${sf.searchStoreP50Ms} / p95 ${sf.searchStoreP95Ms} ms vs raw node:sqlite FTS5 p50 ${sf.searchRawP50Ms} / p95 ${sf.searchRawP95Ms} ms`,
+        note: `p50 ${sf.searchP50Ms} ms (rare ${sf.searchRareP50Ms}, common ${sf.searchCommonP50Ms}, phrase ${sf.searchPhraseP50Ms}), including the search box's deliberate 200 ms debounce (beyond it: p95 ${r2(sf.searchP95Ms - 200)} ms); baseline = bare messages.search round trip p95 (p50 ${sf.searchBaselineP50Ms} ms); in process: Store.searchMessages p50 ${sf.searchStoreP50Ms} / p95 ${sf.searchStoreP95Ms} ms vs raw node:sqlite FTS5 p50 ${sf.searchRawP50Ms} / p95 ${sf.searchRawP95Ms} ms`,
       },
     ];
     return {
