@@ -79,6 +79,20 @@ function childrenRss(pid: number): number {
   return total;
 }
 
+/**
+ * What stays: the smallest of three heap-after-GC readings a second apart. One reading swung
+ * ±2–5 MB between checkpoints (work finishing after the last wake ended: delivery confirmations,
+ * timers); a leak raises every reading.
+ */
+async function retainedHeap(serve: Serve): Promise<number> {
+  const readings: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, 1000)); // a bench letting the daemon go quiet, not a test
+    readings.push(await heapAfterGc(serve));
+  }
+  return Math.min(...readings);
+}
+
 async function settleIdle(
   serve: Serve,
   agents: number,
@@ -191,9 +205,12 @@ export default async function memory(args: string[]): Promise<Record<string, unk
         }),
       );
       sent += step * agents;
+      // Every wake of this step is terminal; the agents' turns may still be closing (boundary
+      // hook, turn end): measure once all are idle, so a checkpoint never counts in-flight turns.
+      await settleIdle(serve, agents, 30_000);
       checkpoints.push({
         wakes: sent,
-        heapMB: r2((await heapAfterGc(serve)) / MB),
+        heapMB: r2((await retainedHeap(serve)) / MB),
         rssMB: r2((await rss(serve)) / MB),
       });
       console.error(`memory: ${JSON.stringify(checkpoints.at(-1))}`);
