@@ -58,6 +58,9 @@ export type PromptLanguage = (typeof PROMPT_LANGUAGES)[number];
 /** issue 14: the agent-tools surface an agent's prompt names (prompt/tool-names.ts `SendSurfaceKind`). */
 export const AGENT_TOOLS_SURFACES = ['mcp', 'cli'] as const;
 
+/** An agent that names no `cwd` works in its own `<data-dir>/workspaces/<id>` (main/daemon/runtime/workspace.ts). */
+export const DEFAULT_AGENT_CWD = '.';
+
 export const AgentConfigSchema = z.strictObject({
   /** Stable id: the member name in targets (`dm:@id`) and mentions (`@id`). */
   id: z
@@ -72,7 +75,7 @@ export const AgentConfigSchema = z.strictObject({
   command: z.string().min(1).nullable().default(null),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
-  cwd: z.string().min(1).default('.'),
+  cwd: z.string().min(1).default(DEFAULT_AGENT_CWD),
   model: z.string().min(1).nullable().default(null),
   /** Language of the contract block and reminders in this agent's prompts. */
   language: z.enum(PROMPT_LANGUAGES).default('en'),

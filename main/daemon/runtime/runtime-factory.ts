@@ -15,7 +15,6 @@ import { prepareOpencodeSignIn } from './auth/opencode-auth.js';
 import { currentPersonProfile, type PersonProfile } from './auth/person-profile.js';
 import { ClaudeDriver } from './claude-code/claude-driver.js';
 import { CodexDriver } from './codex/codex-driver.js';
-import { demoWorkspace } from './demo/demo-approve.js';
 import { DemoRuntime } from './demo/demo-runtime.js';
 import { OPENCODE_PERSON_LOGIN_PROVIDER } from './opencode/opencode-config.js';
 import { OpencodeDriver } from './opencode/opencode-driver.js';
@@ -24,7 +23,7 @@ import type { RuntimeDriver } from './runtime-driver.js';
 import type { RuntimePidRecorder } from './runtime-pids.js';
 import { fileSessionStore, type RuntimeSessionStore } from './runtime-session-store.js';
 import { RuntimeSkeleton } from './runtime-skeleton.js';
-import { checkWorkspace, prepareWorkspace, workspaceOf } from './workspace.js';
+import { prepareWorkspace, workspaceOf } from './workspace.js';
 
 export interface RuntimeDeps {
   /** From `AgentteamMcpServer.issueToken(agent.id)`. */
@@ -60,11 +59,12 @@ export function runtimeDirOf(dataDir: string, agentId: string): string {
 
 export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): RuntimeAdapterResult {
   const log = deps.log !== undefined ? { log: deps.log } : {};
-  if (agent.runtime === 'demo') {
-    // issue 14: the demo has a workspace too (`/approve` writes there); a configured one is checked like any.
-    const workspace = demoWorkspace(agent.cwd, deps.dataDir, agent.id);
-    const invalid = workspace.create ? null : checkWorkspace(agent.id, workspace.path);
-    if (invalid !== null) return { ok: false, code: 'workspace_invalid', message: invalid };
+  // issue 14: the workspace is checked (the default one made) before anything starts: a clear
+  // error, nothing spawned. The demo has one too (`/approve` writes there).
+  const invalid = prepareWorkspace(agent.id, agent.cwd, deps.dataDir);
+  if (invalid !== null) return { ok: false, code: 'workspace_invalid', message: invalid };
+  const workspace = workspaceOf(agent.cwd, deps.dataDir, agent.id);
+  if (agent.runtime === 'demo')
     return {
       ok: true,
       adapter: new DemoRuntime({
@@ -76,12 +76,7 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
         ...log,
       }),
     };
-  }
   const runtimeDir = runtimeDirOf(deps.dataDir, agent.id);
-  // issue 14: the workspace is checked before anything starts (a clear error, nothing spawned).
-  const workspace = workspaceOf(agent.cwd, deps.dataDir, agent.id);
-  const invalid = prepareWorkspace(agent.id, agent.cwd, deps.dataDir);
-  if (invalid !== null) return { ok: false, code: 'workspace_invalid', message: invalid };
   return {
     ok: true,
     adapter: new RuntimeSkeleton({

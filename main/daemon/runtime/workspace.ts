@@ -5,9 +5,7 @@
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-
-/** The `cwd` of an agent whose entry names none (shared/config.ts default). */
-export const DEFAULT_CWD = '.';
+import { DEFAULT_AGENT_CWD } from '../../../shared/config.js';
 
 /**
  * The absolute workspace of an agent: `cwd` relative to the data dir; an agent that names none
@@ -16,7 +14,7 @@ export const DEFAULT_CWD = '.';
  * working there could rewrite what it is allowed to do without asking.
  */
 export function workspaceOf(cwd: string, dataDir: string, agentId: string): string {
-  if (cwd === DEFAULT_CWD) return join(dataDir, 'workspaces', agentId);
+  if (cwd === DEFAULT_AGENT_CWD) return join(dataDir, 'workspaces', agentId);
   return isAbsolute(cwd) ? cwd : resolve(dataDir, cwd);
 }
 
@@ -26,7 +24,7 @@ export function workspaceOf(cwd: string, dataDir: string, agentId: string): stri
  */
 export function prepareWorkspace(agentId: string, cwd: string, dataDir: string): string | null {
   const path = workspaceOf(cwd, dataDir, agentId);
-  if (cwd === DEFAULT_CWD)
+  if (cwd === DEFAULT_AGENT_CWD)
     try {
       mkdirSync(path, { recursive: true, mode: 0o700 });
     } catch (err) {

@@ -45,7 +45,7 @@ beforeEach(async () => {
     mcp: mcp.issueToken('demo'),
     host,
     env: { DEMO_TASK_MS: '50000' },
-    workspace: { path: workspace, create: false },
+    workspace,
     scheduler,
   });
   rec = new RuntimeEventRecorder(demo.events$);
@@ -129,7 +129,7 @@ describe('demo runtime', () => {
       mcp: { url: mcp.url, token: 'nope', headers: { Authorization: 'Bearer nope' } },
       host,
       env: {},
-      workspace: { path: workspace, create: false },
+      workspace,
     });
     const result = await bad.start();
     expect(result.ok).toBe(false);

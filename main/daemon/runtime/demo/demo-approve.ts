@@ -6,16 +6,13 @@
  * real one: a `Write` of one path, summary "path (+N −M)", detail the diff (as Claude's
  * `can_use_tool` Write is shown, claude-permissions.ts).
  *
- * The workspace: the agent's `cwd` when one is configured (checked at start like every runtime's,
- * workspace.ts); with the default `"."` — the data dir itself, which holds the store and
- * agentteam.json — the demo uses `<data-dir>/workspaces/<agent id>`, created only when the
- * operator allows the write.
+ * The workspace is the agent's like every runtime's (workspace.ts: its `cwd`, or its own
+ * `<data-dir>/workspaces/<agent id>`, checked or made at start).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { approvalRule } from '../../../../shared/approvals.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../approval-port.js';
-import { DEFAULT_CWD, workspaceOf } from '../workspace.js';
 
 export const DEMO_FILE = 'agentteam-demo.txt';
 /** What `/approve` writes: the approval's diff shows exactly these lines. */
@@ -23,19 +20,6 @@ export const DEMO_FILE_LINES = [
   'Hello from the AgentTeam demo agent.',
   'You allowed this write: an agent changes your files only with your approval.',
 ] as const;
-
-/** The config's default `cwd` (shared/config.ts): the data dir itself. */
-
-export interface DemoWorkspace {
-  /** Absolute folder the demo writes into. */
-  readonly path: string;
-  /** The demo's own folder under the data dir: made on the first allowed write. A configured `cwd` is never made. */
-  readonly create: boolean;
-}
-
-export function demoWorkspace(cwd: string, dataDir: string, agentId: string): DemoWorkspace {
-  return { path: workspaceOf(cwd, dataDir, agentId), create: cwd === DEFAULT_CWD };
-}
 
 const minusLines = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
 
@@ -58,10 +42,9 @@ export function readBefore(path: string): Promise<string | null> {
 }
 
 /** Writes the file after an allow; resolves with an error text, or null. */
-export async function writeDemoFile(workspace: DemoWorkspace): Promise<string | null> {
+export async function writeDemoFile(workspace: string): Promise<string | null> {
   try {
-    if (workspace.create) await mkdir(workspace.path, { recursive: true });
-    await writeFile(join(workspace.path, DEMO_FILE), `${DEMO_FILE_LINES.join('\n')}\n`, { flag: 'w' });
+    await writeFile(join(workspace, DEMO_FILE), `${DEMO_FILE_LINES.join('\n')}\n`, { flag: 'w' });
     return null;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);

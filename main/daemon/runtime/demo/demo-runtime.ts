@@ -42,14 +42,7 @@ import {
   type TurnBoundaryHost,
 } from '../runtime-adapter.js';
 import { RuntimeEventStream } from '../runtime-event-stream.js';
-import {
-  demoApproveReply,
-  demoFileAsk,
-  readBefore,
-  writeDemoFile,
-  DEMO_FILE,
-  type DemoWorkspace,
-} from './demo-approve.js';
+import { demoApproveReply, demoFileAsk, readBefore, writeDemoFile, DEMO_FILE } from './demo-approve.js';
 import { shortSignalFetch } from './short-signal-fetch.js';
 
 export const DEMO_LABEL = '[demo]';
@@ -64,8 +57,8 @@ export interface DemoRuntimeOptions {
   readonly host: TurnBoundaryHost;
   /** The agent's `env` from config: `DEMO_TASK_MS` sets the quiet task's length. */
   readonly env: Readonly<Record<string, string>>;
-  /** issue 14: where `/approve` writes (demo-approve.ts `demoWorkspace`). */
-  readonly workspace: DemoWorkspace;
+  /** issue 14: where `/approve` writes: the agent's workspace (workspace.ts), made or checked at start. */
+  readonly workspace: string;
   readonly scheduler?: SchedulerLike;
   readonly log?: DaemonLog;
 }
@@ -251,7 +244,7 @@ export class DemoRuntime implements RuntimeAdapter {
       if (answer === null) return false;
       const written = answer.decision === 'allow' ? await writeDemoFile(this.options.workspace) : null;
       if (target !== null)
-        await this.send(target, demoApproveReply(DEMO_LABEL, this.options.workspace.path, answer, written));
+        await this.send(target, demoApproveReply(DEMO_LABEL, this.options.workspace, answer, written));
     } else if (command === 'local') {
       // Deliberately local-only: the daemon's final-check at the boundary is what gets a reply out.
       this.emit({ type: 'local_text', ...textMetrics('This answer stays in my local output and is never posted.') });
@@ -298,7 +291,7 @@ export class DemoRuntime implements RuntimeAdapter {
    * request is then cancelled by the agent session at the runtime's exit, or expires).
    */
   private async askToWrite(): Promise<ApprovalAnswer | null> {
-    const path = join(this.options.workspace.path, DEMO_FILE);
+    const path = join(this.options.workspace, DEMO_FILE);
     const ask = demoFileAsk(path, await readBefore(path));
     // A stop during the read above has already signalled `interrupts`: do not ask after it.
     if (this.stopped) return null;

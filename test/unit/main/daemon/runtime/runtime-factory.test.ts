@@ -1,9 +1,10 @@
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentConfigSchema } from '../../../../../shared/config.js';
 import { ClaudeDriver } from '../../../../../main/daemon/runtime/claude-code/claude-driver.js';
 import { CodexDriver } from '../../../../../main/daemon/runtime/codex/codex-driver.js';
-import { demoWorkspace } from '../../../../../main/daemon/runtime/demo/demo-approve.js';
 import { DemoRuntime } from '../../../../../main/daemon/runtime/demo/demo-runtime.js';
 import { OpencodeDriver } from '../../../../../main/daemon/runtime/opencode/opencode-driver.js';
 import {
@@ -12,12 +13,14 @@ import {
   runtimeDirOf,
 } from '../../../../../main/daemon/runtime/runtime-factory.js';
 import { RuntimeSkeleton } from '../../../../../main/daemon/runtime/runtime-skeleton.js';
+import { workspaceOf } from '../../../../../main/daemon/runtime/workspace.js';
 
 const deps = {
   mcp: { url: 'http://127.0.0.1:1/mcp', token: 't', headers: { Authorization: 'Bearer t' } },
   host: { onTurnBoundary: async () => null },
   // issue 14: the workspace (cwd "." of the data dir) must exist before a runtime is built.
-  dataDir: tmpdir(),
+  // Its own data dir: building a runtime makes the agent's default workspace under it.
+  dataDir: mkdtempSync(join(tmpdir(), 'agentteam-factory-')),
   projectRoot: '/app',
   threadContractFingerprint: 'fp',
 };
@@ -45,9 +48,9 @@ describe('createRuntimeAdapter', () => {
     );
     expect(made).toMatchObject({ ok: false, code: 'workspace_invalid' });
     expect(made.ok ? '' : made.message).toMatch(/workspace of agent "demo" does not exist: \/no\/such\/project/);
-    expect(demoWorkspace('.', '/data', 'demo')).toEqual({ path: '/data/workspaces/demo', create: true });
-    expect(demoWorkspace('proj', '/data', 'demo')).toEqual({ path: '/data/proj', create: false });
-    expect(demoWorkspace('/abs/proj', '/data', 'demo')).toEqual({ path: '/abs/proj', create: false });
+    expect(workspaceOf('.', '/data', 'demo')).toBe('/data/workspaces/demo');
+    expect(workspaceOf('proj', '/data', 'demo')).toBe('/data/proj');
+    expect(workspaceOf('/abs/proj', '/data', 'demo')).toBe('/abs/proj');
   });
 
   it('builds every CLI runtime as the one skeleton around its driver, without starting it', () => {
