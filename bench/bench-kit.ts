@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Browser } from '@playwright/test';
 import WebSocket from 'ws';
+import { CHROMIUM_LAUNCH } from '../test/fixtures/chromium.js';
 
 export const ROOT = join(import.meta.dirname, '..');
 
@@ -196,18 +197,7 @@ export async function startServe(
 
 /** Debian's Chromium, headless, with the browser tests' flags (playwright.config.ts). */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  return chromium.launch(CHROMIUM_LAUNCH);
 }
 
 /** CPU seconds (user + system) the daemon process has used, from its own process.cpuUsage(). */
