@@ -14,7 +14,7 @@ import type { Observable, Subscription } from 'rxjs';
 import { API_CALL_NAMES, channelOf } from '../../shared/api/api-names.js';
 import type { ApiEvent, ApiHandlers, ApiResult } from '../../shared/api/contract.js';
 import { answerCall, checkedEvent } from '../daemon/api/api-gate.js';
-import type { DaemonLog } from '../daemon/daemon-types.js';
+import type { DaemonLog } from '../daemon/daemon-log.js';
 
 /** Channels that libraries register on `ipcMain` by themselves; the gate closes them (one gate, no side doors). */
 export const LIBRARY_CHANNELS = ['__ELECTRON_LOG__', 'electron-store-get-data'] as const;

@@ -6,6 +6,7 @@ import type { Observable } from 'rxjs';
 import type { Registry } from 'prom-client';
 import type { ApiEvent, ApiHandlers } from '../../shared/api/contract.js';
 import type { AgentCliLauncher } from './runtime/agent-cli-shim.js';
+import type { DaemonLog } from './daemon-log.js';
 
 export interface DaemonOptions {
   /** Holds agentteam.json, the SQLite store, the writer lock and per-agent runtime homes. */
@@ -19,12 +20,6 @@ export interface DaemonOptions {
   readonly agentCli?: AgentCliLauncher;
 }
 
-export interface DaemonLog {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-  debug(message: string, fields?: Record<string, unknown>): void;
-}
 
 export interface Daemon {
   /** One handler per call of the shared API contract; expected failures throw `ApiError`. */

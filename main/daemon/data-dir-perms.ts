@@ -10,7 +10,7 @@
 import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONFIG_FILE } from './config/load-config.js';
-import type { DaemonLog } from './daemon-types.js';
+import type { DaemonLog } from './daemon-log.js';
 
 const PRIVATE_DIR = 0o700;
 const PRIVATE_FILE = 0o600;

@@ -16,7 +16,8 @@ import type { ApiEvent } from '../../shared/api/contract.js';
 import { WS_API_PATH, WS_MAX_PAYLOAD_BYTES, WsRequestSchema, type WsResponse } from '../../shared/api/ws-protocol.js';
 import { answerCall, checkedEvent } from '../daemon/api/api-gate.js';
 import { describeIssues } from '../daemon/api/describe-issues.js';
-import type { Daemon, DaemonLog } from '../daemon/daemon-types.js';
+import type { DaemonLog } from '../daemon/daemon-log.js';
+import type { Daemon } from '../daemon/daemon-types.js';
 import { tokenMatches } from './token.js';
 import { WriteBatcher } from './write-batcher.js';
 

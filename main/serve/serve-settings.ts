@@ -14,7 +14,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError, SettingsSchema } from '../../shared/api/contract.js';
-import type { DaemonLog } from '../daemon/daemon-types.js';
+import type { DaemonLog } from '../daemon/daemon-log.js';
 import type { SettingsPort } from '../daemon/index.js';
 
 export const SETTINGS_FILE = 'settings.json';

@@ -21,7 +21,7 @@ import {
   type ApiHandlers,
   type ApiResult,
 } from '../../../shared/api/contract.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import { describeIssues } from './describe-issues.js';
 
 export interface AnswerOptions {

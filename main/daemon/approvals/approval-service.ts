@@ -18,7 +18,7 @@ import { Subject, asyncScheduler, timer, type SchedulerLike, type Subscription }
 import type { ApprovalDecision, ApprovalScope, ApprovalStatus } from '../../../shared/approvals.js';
 import { ApiError } from '../../../shared/api/contract.js';
 import type { HookBus } from '../bus/hook-bus.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../runtime/approval-port.js';
 import type { ApprovalInput, ApprovalRecord, ApprovalSettle } from '../store/index.js';
 

@@ -16,7 +16,7 @@ import { basename, dirname } from 'node:path';
 import { BehaviorSubject, Observable, debounceTime, type SchedulerLike, type Subscription } from 'rxjs';
 import { ApiError } from '../../../shared/api/contract.js';
 import { ConfigSchema, type Config } from '../../../shared/config.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import { applyJsonEdits, type JsonEdit } from './json-edit.js';
 import { loadConfig, type ConfigError, type ConfigLoad } from './load-config.js';
 

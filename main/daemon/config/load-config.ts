@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { ConfigSchema, legacyToggles, type Config } from '../../../shared/config.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 
 export const CONFIG_FILE = 'agentteam.json';
 

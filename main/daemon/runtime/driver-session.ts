@@ -5,7 +5,7 @@
  */
 import type { SchedulerLike } from 'rxjs';
 import type { FailureReason } from '../../../shared/wake-status.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import type { ApprovalAnswer, ApprovalAsk } from './approval-port.js';
 import type { RuntimeProcess } from './runtime-process.js';
 

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentConfig } from '../../../shared/config.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import { agentToolsEnv } from '../mcp/agent-tools-env.js';
 import { agentCliTrusted, type InstalledAgentCli } from './agent-cli-shim.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';

@@ -19,7 +19,7 @@
  */
 import { asyncScheduler, firstValueFrom, from, map, race, timer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { FailureReason, RuntimeKind } from '../../../shared/wake-status.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import { classifyRuntimeFailure } from './failure-classifier.js';
 import { PromptQueue } from './prompt-queue.js';
 import { boundedDetail, textMetrics } from '../diagnostics.js';

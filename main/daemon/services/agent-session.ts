@@ -27,7 +27,7 @@ import type { Agent } from '../../../shared/api/contract.js';
 import { LOCAL_CHANNEL } from '../../../shared/config.js';
 import type { HookBus } from '../bus/hook-bus.js';
 import type { FailureReason } from '../../../shared/wake-status.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../runtime/approval-port.js';
 import type { RuntimeAdapter, RuntimeEventEnvelope, TurnBoundaryHost } from '../runtime/runtime-adapter.js';
 import type { RecoveryCause, RecoveryFrontier } from '../wake/pending-delivery.js';

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Subscription } from 'rxjs';
 import { LOCAL_CHANNEL } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import type { DeliveryTracker } from '../delivery/delivery-tracker.js';
 import type {
   CommunicationHandler,

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../../shared/api/contract.js';
 import { parseTarget, type Target, type TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import type { DeliveryTracker } from '../delivery/delivery-tracker.js';
 import { agentsToWake } from '../router/mention-router.js';
 import type { MessageRecord, Store } from '../store/index.js';

@@ -18,7 +18,7 @@
  */
 import type { Subscription } from 'rxjs';
 import { isTerminal, type RuntimeKind } from '../../../shared/wake-status.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import { markerIdOfRecoveryMessage, recoveryWakeToken } from '../store/store-ids.js';
 import type { Store } from '../store/index.js';
 import type { RecoveryCause, RecoveryFrontier } from '../wake/pending-delivery.js';

@@ -24,7 +24,7 @@ import {
 } from '../../../shared/config.js';
 import type { JsonEdit } from '../config/json-edit.js';
 import type { ConfigSource, ConfigState } from '../config/config-source.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 
 /** UI-only preferences. */
 export interface UiPrefs {

@@ -6,7 +6,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import { migrate, SCHEMA_VERSION } from './migrations.js';
 import { StoreError } from './store-errors.js';
 import { WriterLock } from './writer-lock.js';

@@ -15,7 +15,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { randomUUID } from 'node:crypto';
 import type { TargetKey } from '../../../shared/target.js';
 import { isTerminal } from '../../../shared/wake-status.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import { wakeEventDurability, type Durability } from './durability.js';
 import { openReadable, openWritable } from './store-database.js';
 import { recoveryBatchId, recoveryWakeToken, responseMessageId } from './store-ids.js';

@@ -25,7 +25,7 @@ import type { Observable, Subscription } from 'rxjs';
 import { ApiError } from '../../../shared/api/contract.js';
 import type { ApprovalDecision, ApprovalScope } from '../../../shared/approvals.js';
 import type { PromptLanguage } from '../../../shared/config.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import type { ApprovalRecord } from '../store/index.js';
 import { classifyTelegramError, describeTelegramError } from './telegram-api.js';
 import {

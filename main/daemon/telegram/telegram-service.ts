@@ -28,7 +28,7 @@ import {
 } from '../../../shared/config.js';
 import { HookBus } from '../bus/hook-bus.js';
 import type { DeliveryResultEvent, ResponseOutboundEvent } from '../bus/hook-events.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import type { DeliveryAlert, DeliveryTracker } from '../delivery/delivery-tracker.js';
 import { beaconText } from '../watchdog/beacon-router.js';
 import type { Beacon } from '../watchdog/silence-beacons.js';

@@ -15,7 +15,7 @@ import {
   type SendRefusalCode,
   type WakeStatus,
 } from '../../../shared/wake-status.js';
-import type { DaemonLog } from '../daemon-types.js';
+import type { DaemonLog } from '../daemon-log.js';
 import { boundedDetail, textMetrics } from '../diagnostics.js';
 import type { WakeMetrics } from '../metrics/wake-metrics.js';
 import {

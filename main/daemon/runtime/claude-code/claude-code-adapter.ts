@@ -4,7 +4,7 @@
  * fingerprint) around the Claude Code stream-json driver (claude-driver.ts).
  */
 import type { SchedulerLike } from 'rxjs';
-import type { DaemonLog } from '../../daemon-types.js';
+import type { DaemonLog } from '../../daemon-log.js';
 import type { TurnBoundaryHost } from '../runtime-adapter.js';
 import type { RuntimeSessionStore } from '../runtime-session-store.js';
 import { RuntimeSkeleton } from '../runtime-skeleton.js';

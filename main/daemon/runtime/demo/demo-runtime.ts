@@ -26,7 +26,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import { asyncScheduler, firstValueFrom, from, race, Subject, timer, type SchedulerLike } from 'rxjs';
 import { map } from 'rxjs/operators';
-import type { DaemonLog } from '../../daemon-types.js';
+import type { DaemonLog } from '../../daemon-log.js';
 import { TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-names.js';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
 import { parseEnvelopes } from '../../prompt/envelope.js';

@@ -8,7 +8,7 @@ import {
   loadConfig,
   type ConfigLoad,
 } from '../../../../../main/daemon/config/load-config.js';
-import type { DaemonLog } from '../../../../../main/daemon/daemon-types.js';
+import type { DaemonLog } from '../../../../../main/daemon/daemon-log.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
 import { NOBODY_UID, privilegeDrop, runAsNobody } from '../../../../fixtures/unprivileged.js';
 
