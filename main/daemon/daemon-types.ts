@@ -20,7 +20,6 @@ export interface DaemonOptions {
   readonly agentCli?: AgentCliLauncher;
 }
 
-
 export interface Daemon {
   /** One handler per call of the shared API contract; expected failures throw `ApiError`. */
   readonly api: ApiHandlers;
