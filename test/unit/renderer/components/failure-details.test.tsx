@@ -1,0 +1,41 @@
+// @vitest-environment happy-dom
+/** FailureDetails (UI.md "Failure Details"): the reason in plain words first, the raw detail as text, neutral for no-reply. */
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Wake } from '../../../../shared/api/contract.js';
+import { FailureDetails } from '../../../../renderer/src/components/failure-details.js';
+
+const wake = (over: Partial<Wake>): Wake =>
+  ({
+    wakeToken: 'wk_1',
+    agentId: 'claude',
+    runtime: 'claude-code',
+    target: '#general',
+    status: 'failed',
+    reason: 'auth_required',
+    detail: 'Not logged in · Please run /login',
+    ...over,
+  }) as Wake;
+
+afterEach(cleanup);
+
+describe('FailureDetails', () => {
+  it('a failed wake shows the fix in words, then the raw detail as text (never markup)', () => {
+    render(<FailureDetails wake={wake({ detail: '<b>Not logged in</b>' })} language="en" />);
+    expect(screen.getByText('Failure details').tagName).toBe('SUMMARY');
+    const raw = document.querySelector('pre.failure-raw');
+    expect(raw?.textContent).toBe('<b>Not logged in</b>');
+    expect(raw?.querySelector('b')).toBeNull();
+    expect(document.querySelector('.failure-words')?.textContent).toMatch(/sign/i);
+  });
+
+  it('a wake that ended without a reply and no refusal shows nothing', () => {
+    const { container } = render(
+      <FailureDetails
+        wake={wake({ status: 'completed_without_visible_reply', reason: null, detail: null })}
+        language="en"
+      />,
+    );
+    expect(container.innerHTML).toBe('');
+  });
+});
