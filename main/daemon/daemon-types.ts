@@ -6,7 +6,11 @@ import type { Observable } from 'rxjs';
 import type { Registry } from 'prom-client';
 import type { ApiEvent, ApiHandlers } from '../../shared/api/contract.js';
 import type { AgentCliLauncher } from './runtime/agent-cli-shim.js';
+import type { PersonProfile } from './runtime/auth/person-profile.js';
 import type { DaemonLog } from './daemon-log.js';
+import type { RuntimeFactory } from './services/agent-runtime.js';
+import type { SettingsPort } from './settings/daemon-settings.js';
+import type { TelegramTuning } from './telegram/telegram-service.js';
 
 export interface DaemonOptions {
   /** Holds agentteam.json, the SQLite store, the writer lock and per-agent runtime homes. */
@@ -18,6 +22,19 @@ export interface DaemonOptions {
    * its own binary with `--agentteam-cli`). The daemon puts a shim for it on every runtime's PATH.
    */
   readonly agentCli?: AgentCliLauncher;
+}
+
+export interface CreateDaemonOptions extends DaemonOptions {
+  /** Where the UI's settings are kept (electron-store in the app, settings.json in serve); in memory when absent. */
+  readonly settings?: SettingsPort;
+  /** Replaces `createRuntimeAdapter` (tests of the assembly only). */
+  readonly createRuntime?: RuntimeFactory;
+  /** issue 15: whose CLI sign-in agents with `auth: "cli-login"` reuse (default: this process's user). */
+  readonly person?: PersonProfile;
+  /** Telegram channel timing (tests make it small); the defaults suit the real Bot API. */
+  readonly telegram?: TelegramTuning;
+  /** Where `botTokenEnv` is read; `process.env` when absent. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 export interface Daemon {

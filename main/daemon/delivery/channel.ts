@@ -66,6 +66,8 @@ export interface ChannelSendRequest {
   readonly redelivered: boolean;
   /** 1 for the first attempt. */
   readonly attempt: number;
+  /** issue 16: a reply's RepliedUpToSeq (the SeenUpToSeq it was sent with), stored with it in one transaction. */
+  readonly repliedUpToSeq?: number;
 }
 
 export interface Channel {

@@ -14,6 +14,8 @@ export interface AppendAgentMessage {
   readonly chunkIndex: number;
   /** Shown as a re-delivery (preserveUndelivered). */
   readonly redelivered: boolean;
+  /** issue 16: the TargetSeq this reply covers, recorded in the same transaction as the reply (contract §9.2). */
+  readonly repliedUpToSeq?: number;
 }
 
 export interface AppendedMessage {

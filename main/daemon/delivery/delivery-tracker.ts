@@ -48,6 +48,8 @@ export interface SendRequest {
   readonly purpose?: DeliveryPurpose;
   /** Deliver on this named channel (e.g. `telegram` for a bound conversation) instead of the target's own. */
   readonly channel?: string;
+  /** issue 16: a reply's SeenUpToSeq, which the local channel stores with the reply as its RepliedUpToSeq. */
+  readonly repliedUpToSeq?: number;
 }
 
 export interface ChunkOutcome {
@@ -162,6 +164,7 @@ interface ChunkJob {
   readonly content: string;
   readonly redelivered: boolean;
   readonly purpose: DeliveryPurpose;
+  readonly repliedUpToSeq?: number;
 }
 
 export class DeliveryTracker {
@@ -338,6 +341,7 @@ export class DeliveryTracker {
         responseId,
         purpose,
         wakeToken: this.turns.get(request.turnId)?.wakeTokens[0] ?? null,
+        ...(request.repliedUpToSeq === undefined ? {} : { repliedUpToSeq: request.repliedUpToSeq }),
       };
       for (let i = 0; i < chunks.length; i++) {
         this.bus.emit('response.outbound', {
@@ -558,6 +562,7 @@ export class DeliveryTracker {
             content: job.content,
             redelivered: job.redelivered,
             attempt,
+            ...(job.repliedUpToSeq === undefined ? {} : { repliedUpToSeq: job.repliedUpToSeq }),
           }),
       }).subscribe(({ effect, state }) => {
         switch (effect.type) {

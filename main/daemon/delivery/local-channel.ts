@@ -30,6 +30,7 @@ export class LocalChannel implements Channel {
         responseId: request.responseId,
         chunkIndex: request.chunkIndex,
         redelivered: request.redelivered,
+        ...(request.repliedUpToSeq === undefined ? {} : { repliedUpToSeq: request.repliedUpToSeq }),
       });
       return Promise.resolve({
         ok: true,

@@ -4,14 +4,20 @@
  * tracker (response_id, chunks, ACK, retry) → local channel → result with the target's
  * SeenUpToSeq → the wake table settles rows with TargetSeq <= SeenUpToSeq (§9.2).
  *
- * It follows the wakes itself: a `delivered` wake raises the agent's SeenUpToSeq of its
- * target; a wake that ended without a reply raises the tracker's `no_response` alert
- * (watchdog spec B, when the channel's `alertOnNoResponse` is on).
+ * SeenUpToSeq lives in the store only (the agent's cursor, raised in the transaction that records
+ * a wake `delivered`, issue 16). A reply carries it on its send request as its RepliedUpToSeq, which
+ * the local channel stores with the reply in one transaction (contract §9.2).
+ *
+ * It follows the wakes itself: a wake that ended without a reply raises the tracker's
+ * `no_response` alert (watchdog spec B, when the channel's `alertOnNoResponse` is on). And it
+ * follows the MCP server's tool calls: our own refusals of an agent's `message_send` are recorded
+ * on the wakes it is handling (issue 15).
  */
 import { randomUUID } from 'node:crypto';
-import type { Subscription } from 'rxjs';
+import { Subscription, type Observable } from 'rxjs';
 import { LOCAL_CHANNEL } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
+import { SEND_REFUSAL_CODES, type SendRefusalCode } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { DeliveryTracker } from '../delivery/delivery-tracker.js';
 import type {
@@ -21,6 +27,8 @@ import type {
   ReactionArgs,
   ToolRefusal,
 } from '../mcp/communication-handler.js';
+import { TOOL_MESSAGE_SEND } from '../mcp/mcp-names.js';
+import type { McpToolCallRecord } from '../mcp/mcp-server.js';
 import type { MessageRecord, ReactionRecord, Store } from '../store/index.js';
 import { RECOVERY_CAUSES } from '../wake/pending-delivery.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
@@ -34,54 +42,42 @@ export interface CommunicationServiceOptions {
   readonly currentTurn: (agentId: string) => string | null;
   /** A new message, or (with its reactions) an existing one whose reactions changed. */
   readonly onMessageStored: (message: MessageRecord, reactions?: readonly ReactionRecord[]) => void;
-  /** issue 16: the durable SeenUpToSeq (the store's cursor), so it survives a restart. */
-  readonly seenCursor?: (agentId: string, target: TargetKey) => number;
-  /** issue 16: where a reply's SeenUpToSeq waits, by response id, for the append that stores the reply. */
-  readonly replyFrontiers?: ReplyFrontiers;
+  /** A wake's timeline changed outside its status stream (a refusal recorded on it). */
+  readonly onWakeChanged?: (wakeToken: string) => void;
   readonly log?: DaemonLog;
-}
-
-/**
- * issue 16: the SeenUpToSeq each reply in flight was sent with, by its response id. The local
- * channel's append reads it so the store records what the reply covered in the same
- * transaction as the reply (a restart then never asks again for a reply that landed, §6.6).
- */
-export class ReplyFrontiers {
-  readonly #byResponse = new Map<string, number>();
-  set(responseId: string, seenUpToSeq: number): void {
-    this.#byResponse.set(responseId, seenUpToSeq);
-  }
-  get(responseId: string): number | undefined {
-    return this.#byResponse.get(responseId);
-  }
-  delete(responseId: string): void {
-    this.#byResponse.delete(responseId);
-  }
 }
 
 /** Details of a no-reply end whose inputs a recovery continuation re-delivers (contract §6.6): no alert for those. */
 const RECOVERED_DETAILS: ReadonlySet<string> = new Set(RECOVERY_CAUSES);
 
+const isSendRefusal = (outcome: string): outcome is SendRefusalCode =>
+  (SEND_REFUSAL_CODES as readonly string[]).includes(outcome);
+
 export class CommunicationService implements CommunicationHandler {
-  /** SeenUpToSeq per agent and target: the highest TargetSeq made runtime-visible to the agent. */
-  readonly #seen = new Map<string, Map<TargetKey, number>>();
-  readonly #wakes: Subscription;
+  readonly #subs = new Subscription();
 
   constructor(private readonly o: CommunicationServiceOptions) {
-    this.#wakes = o.lifecycle.wakeStatus$.subscribe((e) => this.#onWakeStatus(e));
+    this.#subs.add(o.lifecycle.wakeStatus$.subscribe((e) => this.#onWakeStatus(e)));
   }
 
-  /** Stops following the wakes. */
+  /** Stops following the wakes and the tool calls. */
   dispose(): void {
-    this.#wakes.unsubscribe();
+    this.#subs.unsubscribe();
+  }
+
+  /** issue 15: records our own refusals of an agent's `message_send` on the wakes it is handling. */
+  followToolCalls(toolCalls$: Observable<McpToolCallRecord>): void {
+    this.#subs.add(
+      toolCalls$.subscribe((c) => {
+        if (c.tool !== TOOL_MESSAGE_SEND || !isSendRefusal(c.outcome)) return;
+        const refused = `the agent's ${TOOL_MESSAGE_SEND} was refused`;
+        for (const token of this.o.lifecycle.onSendRefused(c.agentId, c.outcome, refused)) this.o.onWakeChanged?.(token);
+      }),
+    );
   }
 
   #onWakeStatus(e: WakeStatusEvent): void {
-    if (e.status === 'delivered') {
-      // Routed wakes carry canonical targets (the store's); SeenUpToSeq is kept per TargetKey.
-      const parsed = parseTarget(e.target);
-      if (parsed.ok) this.#markSeen(e.agentId, parsed.key, e.targetSeq);
-    } else if (
+    if (
       e.status === 'completed_without_visible_reply' &&
       e.reason === 'no_reply' &&
       !RECOVERED_DETAILS.has(e.detail ?? '')
@@ -97,16 +93,9 @@ export class CommunicationService implements CommunicationHandler {
     }
   }
 
-  /** A wake's message was written into the agent's runtime: its TargetSeq is now seen. */
-  #markSeen(agentId: string, target: TargetKey, seq: number): void {
-    let perTarget = this.#seen.get(agentId);
-    if (perTarget === undefined) this.#seen.set(agentId, (perTarget = new Map()));
-    if ((perTarget.get(target) ?? 0) < seq) perTarget.set(target, seq);
-  }
-
+  /** SeenUpToSeq: the highest TargetSeq of `target` made runtime-visible to the agent (the store's cursor). */
   seenUpToSeq(agentId: string, target: TargetKey): number {
-    const live = this.#seen.get(agentId)?.get(target) ?? 0;
-    return Math.max(live, this.o.seenCursor?.(agentId, target) ?? 0);
+    return this.o.store.agentCursor(agentId, target).seenUpToSeq;
   }
 
   async messageSend(agentId: string, args: MessageSendArgs): Promise<MessageSendResult | ToolRefusal> {
@@ -119,20 +108,15 @@ export class CommunicationService implements CommunicationHandler {
     // DESIGN.md: SeenUpToSeq is what the agent had seen *before* the send.
     const seenUpToSeq = this.seenUpToSeq(agentId, args.target);
     const turnId = this.o.currentTurn(agentId) ?? `turn_none_${randomUUID()}`;
-    const frontiers = this.o.replyFrontiers;
-    const responseId = frontiers === undefined ? undefined : `rsp_${randomUUID()}`;
-    if (responseId !== undefined) frontiers?.set(responseId, seenUpToSeq);
-    const outcome = await this.o.tracker
-      .send({
-        turnId,
-        agentId,
-        target: args.target,
-        content: args.content,
-        ...(responseId === undefined ? {} : { responseId }),
-      })
-      .finally(() => {
-        if (responseId !== undefined) frontiers?.delete(responseId);
-      });
+    // issue 16: the reply is stored with what it covered (its RepliedUpToSeq), in the same transaction.
+    const outcome = await this.o.tracker.send({
+      turnId,
+      agentId,
+      target: args.target,
+      content: args.content,
+      responseId: `rsp_${randomUUID()}`,
+      repliedUpToSeq: seenUpToSeq,
+    });
     if (outcome.status === 'failed_final' || outcome.status === 'uncertain') {
       this.o.log?.warn('message_send not delivered', {
         agentId,

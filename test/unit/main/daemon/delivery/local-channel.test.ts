@@ -59,4 +59,13 @@ describe('LocalChannel', () => {
     });
     expect(store.messages).toEqual([]);
   });
+
+  it("issue 16: a reply's RepliedUpToSeq reaches the append with the reply (one transaction); none when absent", async () => {
+    const store = new MemoryStore();
+    const channel = new LocalChannel(store);
+    await channel.send({ ...request, repliedUpToSeq: 4 });
+    await channel.send({ ...request, responseId: 'r2' });
+    expect(store.messages[0]).toMatchObject({ responseId: 'r1', repliedUpToSeq: 4 });
+    expect(store.messages[1]).not.toHaveProperty('repliedUpToSeq');
+  });
 });

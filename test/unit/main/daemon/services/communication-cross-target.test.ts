@@ -23,6 +23,7 @@ function setup() {
       { id: 'helper', kind: 'agent', name: 'Helper' },
     ],
     getMessage: () => undefined,
+    agentCursor: () => ({ seenUpToSeq: 0, repliedUpToSeq: 0 }),
   } as unknown as Store;
   const service = new CommunicationService({
     store,

@@ -1,0 +1,42 @@
+/**
+ * issue 19: the store's commits on a given prom-client `Registry`, so a benchmark can count
+ * durable commits (fsyncs) per wake. The store counts in plain numbers; the counters read them
+ * only when the registry is scraped.
+ */
+import { Counter, type Registry } from 'prom-client';
+
+/** What the store counts (store.ts `commits`, `durableCommits`). */
+export interface StoreCommitCounts {
+  /** Write transactions committed since open, in either durability class. */
+  readonly commits: number;
+  /** Of those, the ones synced before returning (synchronous=FULL; store/durability.ts). */
+  readonly durableCommits: number;
+}
+
+/** A counter showing `read()` at each scrape. */
+function scraped(registry: Registry, name: string, help: string, read: () => number): void {
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+}
+
+export function createStoreMetrics(registry: Registry, store: StoreCommitCounts): void {
+  scraped(
+    registry,
+    'store_commits_total',
+    'Store write transactions committed (either durability class)',
+    () => store.commits,
+  );
+  scraped(
+    registry,
+    'store_durable_commits_total',
+    'Store write transactions committed with synchronous=FULL (one WAL fsync each)',
+    () => store.durableCommits,
+  );
+}

@@ -1,0 +1,248 @@
+/**
+ * The agent roster: the agents as agentteam.json has them and as they run (issue 14: a workspace
+ * or policy chosen in the UI restarts that agent with its file entry; until then it runs the
+ * entry it started with). One registry, one lookup. It also owns:
+ * - the agent view of the API (`toAgent` + readiness, workspace, sign-in, `allow` as the file
+ *   has it now), re-emitted on `updated$` when a session's state, a readiness or the file changes;
+ * - the wake lifecycle's profile of each agent (registered at launch and at each restart);
+ * - the per-agent restart chain: restarts of one agent run one after another.
+ */
+import { join } from 'node:path';
+import { Subject, Subscription, skip, type Observable } from 'rxjs';
+import type { Agent } from '../../../shared/api/contract.js';
+import { AgentConfigSchema, type AgentConfig, type Config } from '../../../shared/config.js';
+import { toAgent } from '../api/api-mappers.js';
+import type { ApprovalPolicyOf } from '../approvals/approval-service.js';
+import type { DaemonLog } from '../daemon-log.js';
+import type { SendSurfaceKind } from '../prompt/tool-names.js';
+import type { ReadinessProbe } from '../runtime/readiness.js';
+import { runtimeDirOf } from '../runtime/runtime-factory.js';
+import { fileSessionStore } from '../runtime/runtime-session-store.js';
+import { DEFAULT_RESTART_POLICY } from '../runtime/supervisor.js';
+import { workspaceOf } from '../runtime/workspace.js';
+import type { AgentProfile, WakeLifecycle } from '../wake/wake-lifecycle.js';
+import { AgentReadinessService } from './agent-readiness.js';
+import type { AgentSession, MadeAdapter } from './agent-session.js';
+
+/** What the roster drives of an agent's session (services/agent-session.ts). */
+export type RosterSession = Pick<AgentSession, 'state' | 'turnId' | 'wakesOfTurn' | 'start' | 'replace' | 'stop'>;
+
+/** What an `agent.updated` event is built from (api-mappers.ts `toAgent`). */
+export interface AgentUpdate {
+  readonly agent: AgentConfig;
+  readonly state: Agent['state'];
+  readonly more: Partial<Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'allow'>>;
+}
+
+export interface AgentRosterOptions {
+  /** The agents as agentteam.json had them at start: the ones that run. */
+  readonly agents: readonly AgentConfig[];
+  /** agentteam.json as it is now (issue 17: watched); `state$` replays the current state first. */
+  readonly file: { readonly config: Config; readonly state$: Observable<unknown> };
+  readonly lifecycle: Pick<WakeLifecycle, 'registerAgent'>;
+  readonly dataDir: string;
+  /** issue 15: one agent's CLI and sign-in check (runtime/readiness.ts `probeAgent`). */
+  readonly probe: (agent: AgentConfig) => Promise<ReadinessProbe>;
+  /** The running entries changed (a restart applied the file's entry): "restart to apply" is computed again. */
+  readonly applied?: () => void;
+  readonly log?: DaemonLog;
+}
+
+/** The approval policy of an agent the file no longer names: the schema's defaults (shared/config.ts). */
+const DEFAULT_POLICY: ApprovalPolicyOf = AgentConfigSchema.pick({ approvalTimeoutSeconds: true, allow: true }).parse(
+  {},
+);
+const DEFAULT_AGENT_TOOLS: SendSurfaceKind = AgentConfigSchema.shape.agentTools.parse(undefined);
+
+const RESTART_DETAIL = 'the agent was restarted to apply its new workspace or permissions';
+
+/** The wake lifecycle's profile of an agent. */
+const profileOf = (agent: AgentConfig): AgentProfile => ({
+  agentId: agent.id,
+  publicName: agent.id,
+  displayName: agent.name,
+  runtime: agent.runtime,
+  model: agent.model,
+  language: agent.language,
+});
+
+interface Entry {
+  /** The entry as it runs. */
+  config: AgentConfig;
+  session: RosterSession | null;
+  build: ((agent: AgentConfig) => MadeAdapter) | null;
+  /** The tail of this agent's restart chain. */
+  restarts: Promise<unknown>;
+}
+
+export class AgentRoster {
+  readonly #o: AgentRosterOptions;
+  readonly #entries = new Map<string, Entry>();
+  /** The running entries in file order; the readiness service reads this same array. */
+  readonly #running: AgentConfig[];
+  readonly #readiness: AgentReadinessService;
+  readonly #updated = new Subject<AgentUpdate>();
+  readonly #subs = new Subscription();
+  /** An agent's view changed. */
+  readonly updated$: Observable<AgentUpdate> = this.#updated.asObservable();
+
+  constructor(options: AgentRosterOptions) {
+    this.#o = options;
+    this.#running = [...options.agents];
+    for (const config of options.agents)
+      this.#entries.set(config.id, { config, session: null, build: null, restarts: Promise.resolve() });
+    this.#readiness = new AgentReadinessService({
+      agents: this.#running,
+      probe: options.probe,
+      restartCap: DEFAULT_RESTART_POLICY.maxRestarts,
+      changed: (a) => this.changed(a.id),
+    });
+  }
+
+  /** The agents as they run, in file order. */
+  running(): readonly AgentConfig[] {
+    return this.#running;
+  }
+
+  /** An agent's entry as it runs. */
+  agent(agentId: string): AgentConfig | undefined {
+    return this.#entries.get(agentId)?.config;
+  }
+
+  /** An agent's display name (its id when unknown). */
+  readonly name = (agentId: string): string => this.agent(agentId)?.name ?? agentId;
+
+  ids(): ReadonlySet<string> {
+    return new Set(this.#entries.keys());
+  }
+
+  runtimeOf(agentId: string): AgentConfig['runtime'] {
+    return this.agent(agentId)?.runtime ?? 'demo';
+  }
+
+  agentToolsOf(agentId: string): SendSurfaceKind {
+    return this.agent(agentId)?.agentTools ?? DEFAULT_AGENT_TOOLS;
+  }
+
+  session(agentId: string): RosterSession | undefined {
+    return this.#entries.get(agentId)?.session ?? undefined;
+  }
+
+  /** issue 14: the rules as agentteam.json has them now (a rule deleted by hand stops answering). */
+  policyOf(agentId: string): ApprovalPolicyOf {
+    return this.#fileEntry(agentId) ?? this.agent(agentId) ?? DEFAULT_POLICY;
+  }
+
+  /** What runs, with `allow` read from the file (it applies at once): "restart to apply" compares the file with it. */
+  appliedAgents(): AgentConfig[] {
+    return this.#running.map((a) => ({ ...a, allow: this.#fileEntry(a.id)?.allow ?? a.allow }));
+  }
+
+  views(): Agent[] {
+    return this.#running.map((a) => {
+      const u = this.#update(a);
+      return toAgent(u.agent, u.state, u.more);
+    });
+  }
+
+  /** Re-emits an agent's view (its session's state changed). */
+  changed(agentId: string): void {
+    const agent = this.agent(agentId);
+    if (agent !== undefined) this.#updated.next(this.#update(agent));
+  }
+
+  /** issue 15: a restart was scheduled (attempt n), or the runtime is up again (null). */
+  restarting(agentId: string, attempt: number | null): void {
+    const agent = this.agent(agentId);
+    if (agent !== undefined) this.#readiness.restart(agent, attempt);
+  }
+
+  /** Probes the agents (all, or the named one). */
+  check(agentId?: string): Promise<void> {
+    return this.#readiness.check(agentId);
+  }
+
+  /** Registers the agent with the wake lifecycle and starts its session with the runtime `build` makes. */
+  launch(agentId: string, session: RosterSession, build: (agent: AgentConfig) => MadeAdapter): void {
+    const entry = this.#entries.get(agentId);
+    if (entry === undefined) return;
+    this.#o.lifecycle.registerAgent(profileOf(entry.config));
+    entry.session = session;
+    entry.build = build;
+    // The session follows the lifecycle's deliveries before anything is admitted (start subscribes synchronously).
+    void session.start(build(entry.config));
+  }
+
+  /** Follows agentteam.json (a changed file may have changed an agent's rules) and checks every agent's readiness. */
+  start(): void {
+    this.#subs.add(
+      this.#o.file.state$.pipe(skip(1)).subscribe(() => {
+        for (const a of this.#running) this.changed(a.id);
+      }),
+    );
+    void this.check();
+  }
+
+  /**
+   * issue 14: the agent runs `agent` (its entry as saved into agentteam.json) from now on: its
+   * process is replaced, after any restart of it still under way. Unknown or not launched: ignored.
+   */
+  restart(agent: AgentConfig, change: { readonly workspaceChanged: boolean }): void {
+    const entry = this.#entries.get(agent.id);
+    const session = entry?.session ?? null;
+    const build = entry?.build ?? null;
+    if (entry === undefined || session === null || build === null) return;
+    entry.config = agent;
+    this.#running[this.#running.findIndex((a) => a.id === agent.id)] = agent;
+    this.#o.lifecycle.registerAgent(profileOf(agent));
+    this.#o.applied?.();
+    this.#o.log?.info('agent restarting with its configuration from agentteam.json', {
+      agentId: agent.id,
+      cwd: workspaceOf(agent.cwd, this.#o.dataDir, agent.id),
+      permissions: agent.permissions,
+    });
+    const next = entry.restarts
+      .then(() =>
+        session.replace(() => {
+          // A new workspace is a new project: once the old process is gone, its stored session is
+          // forgotten, so the new one starts fresh (never resumed into another folder).
+          if (change.workspaceChanged)
+            fileSessionStore(join(runtimeDirOf(this.#o.dataDir, agent.id), 'session.json')).clear();
+          return build(agent);
+        }, RESTART_DETAIL),
+      )
+      // Not part of the chain: a later restart must not wait for a probe (wakes would reach the old process).
+      .then(() => void this.check(agent.id));
+    entry.restarts = next.catch(() => undefined);
+  }
+
+  /** Stops every session (its runtime ends: no orphans). */
+  async stop(): Promise<void> {
+    await Promise.allSettled([...this.#entries.values()].map((e) => e.session?.stop()));
+  }
+
+  /** Stops following the file; no view is emitted any more. */
+  dispose(): void {
+    this.#subs.unsubscribe();
+    this.#updated.complete();
+  }
+
+  #fileEntry(agentId: string): AgentConfig | undefined {
+    return this.#o.file.config.agents.find((a) => a.id === agentId);
+  }
+
+  #update(agent: AgentConfig): AgentUpdate {
+    const state = this.session(agent.id)?.state ?? 'crashed';
+    return {
+      agent,
+      state,
+      more: {
+        readiness: this.#readiness.readiness(agent, state),
+        cwd: workspaceOf(agent.cwd, this.#o.dataDir, agent.id),
+        auth: agent.auth,
+        // issue 14: the "always" rules as the file has them now (added by an answer or removed by hand).
+        allow: this.#fileEntry(agent.id)?.allow ?? agent.allow,
+      },
+    };
+  }
+}
