@@ -71,7 +71,8 @@ export class CommunicationService implements CommunicationHandler {
       toolCalls$.subscribe((c) => {
         if (c.tool !== TOOL_MESSAGE_SEND || !isSendRefusal(c.outcome)) return;
         const refused = `the agent's ${TOOL_MESSAGE_SEND} was refused`;
-        for (const token of this.o.lifecycle.onSendRefused(c.agentId, c.outcome, refused)) this.o.onWakeChanged?.(token);
+        for (const token of this.o.lifecycle.onSendRefused(c.agentId, c.outcome, refused))
+          this.o.onWakeChanged?.(token);
       }),
     );
   }

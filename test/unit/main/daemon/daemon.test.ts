@@ -10,6 +10,7 @@ import { ReplaySubject, Subject, filter, firstValueFrom, timeout } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, Wake } from '../../../../shared/api/contract.js';
 import { createDaemon, type Daemon } from '../../../../main/daemon/index.js';
+import { Store } from '../../../../main/daemon/store/index.js';
 import type {
   DeliverResult,
   RuntimeAdapter,
@@ -127,5 +128,95 @@ describe('createDaemon wiring', () => {
     const held = await wakeOf(daemon, '#three', c.messageId);
     expect({ status: held.status, beacons: held.beacons }).toEqual({ status: 'queued', beacons: 0 });
     runtime.release();
+  });
+});
+
+/** Whether something still listens at `url` (any HTTP answer counts; a refused connection does not). */
+const listening = (url: string): Promise<boolean> =>
+  fetch(url, { method: 'POST' }).then(
+    () => true,
+    () => false,
+  );
+
+/** Whether the data dir's writer lock is held (the store is open): a second store cannot open. */
+const storeHeld = (dir: string): boolean => {
+  try {
+    Store.open(dir).close();
+    return false;
+  } catch {
+    return true;
+  }
+};
+
+describe('createDaemon disposal: stop() and a failed start are one path', () => {
+  async function twoAgents(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'agentteam-daemon-unit-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    await writeFile(
+      join(dir, 'agentteam.json'),
+      JSON.stringify({
+        agents: [
+          { id: 'agent1', name: 'One', runtime: 'claude-code' },
+          { id: 'agent2', name: 'Two', runtime: 'claude-code' },
+        ],
+      }),
+    );
+    return dir;
+  }
+
+  it('a start failing half-way disposes everything built so far, in reverse: runtimes, then MCP, then the store', async () => {
+    const dir = await twoAgents();
+    const runtime = new ScriptedRuntime();
+    let mcpUrl = '';
+    const atStop: Array<{ mcp: boolean; store: boolean }> = [];
+    const stop = runtime.stop.bind(runtime);
+    runtime.stop = async () => {
+      atStop.push({ mcp: await listening(mcpUrl), store: storeHeld(dir) });
+      await stop();
+    };
+    const started = createDaemon({
+      dataDir: dir,
+      createRuntime: (agent, deps) => {
+        if (agent.id === 'agent2') throw new Error('the second runtime cannot be built');
+        mcpUrl = deps.mcp.url;
+        return { ok: true, adapter: runtime };
+      },
+    });
+    await expect(started).rejects.toThrow('the second runtime cannot be built');
+    // The first agent's runtime was stopped while the MCP server and the store were still there.
+    expect(atStop).toEqual([{ mcp: true, store: true }]);
+    expect(await listening(mcpUrl)).toBe(false);
+    expect(storeHeld(dir)).toBe(false);
+  });
+
+  it('stop is idempotent: concurrent and later calls share one disposal', async () => {
+    const dir = await twoAgents();
+    const runtimes: ScriptedRuntime[] = [];
+    const daemon = await createDaemon({
+      dataDir: dir,
+      createRuntime: () => {
+        const r = new ScriptedRuntime();
+        runtimes.push(r);
+        return { ok: true, adapter: r };
+      },
+    });
+    let stops = 0;
+    for (const r of runtimes) {
+      const stop = r.stop.bind(r);
+      r.stop = () => {
+        stops += 1;
+        return stop();
+      };
+    }
+    let completed = false;
+    daemon.events$.subscribe({ complete: () => (completed = true) });
+    const first = daemon.stop();
+    const second = daemon.stop();
+    expect(second).toBe(first);
+    await first;
+    await daemon.stop();
+    expect(stops).toBe(2);
+    expect(completed).toBe(true);
+    expect(storeHeld(dir)).toBe(false);
   });
 });

@@ -133,7 +133,9 @@ describe('AgentRoster: the agent views', () => {
     s.state = 'idle';
     r.edit([agentOf({ id: 'a', allow: [], cwd: '/elsewhere' })]);
     // The file's cwd waits for a restart; its rules apply at once.
-    expect(r.roster.views()).toMatchObject([{ id: 'a', state: 'idle', allow: [], cwd: join(r.dir, 'workspaces', 'a') }]);
+    expect(r.roster.views()).toMatchObject([
+      { id: 'a', state: 'idle', allow: [], cwd: join(r.dir, 'workspaces', 'a') },
+    ]);
     expect(r.roster.appliedAgents()).toMatchObject([{ id: 'a', allow: [], cwd: '.' }]);
   });
 

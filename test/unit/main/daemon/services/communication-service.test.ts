@@ -79,17 +79,20 @@ function overStore() {
   closers.push(() => service.dispose());
   /** An operator message on #general waking the agent; returns its wake token. */
   const post = (content: string): { token: string; seq: number } => {
-    const { wakes } = store.admitMessage({ target: general, authorId: 'operator', authorKind: 'operator', content }, (m) => [
-      {
-        wakeToken: `wk_${m.seq}`,
-        messageId: m.id,
-        agentId: 'demo',
-        runtime: 'demo',
-        target: general,
-        targetSeq: m.seq,
-        deliveryClass: 'visible_reply',
-      },
-    ]);
+    const { wakes } = store.admitMessage(
+      { target: general, authorId: 'operator', authorKind: 'operator', content },
+      (m) => [
+        {
+          wakeToken: `wk_${m.seq}`,
+          messageId: m.id,
+          agentId: 'demo',
+          runtime: 'demo',
+          target: general,
+          targetSeq: m.seq,
+          deliveryClass: 'visible_reply',
+        },
+      ],
+    );
     const w = wakes[0];
     if (w === undefined) throw new Error('no wake');
     lifecycle.enqueue('demo', { ...w, target: w.target }, { recorded: true });
