@@ -175,13 +175,8 @@ export class WakeLifecycle {
   } {
     const slot = this.#slot(agentId);
     const journal = this.#o.journal;
-    const replied = new Map<TargetKey, number>();
-    const repliedUpToSeq = (key: TargetKey | null): number => {
-      if (key === null) return 0;
-      let seq = replied.get(key);
-      if (seq === undefined) replied.set(key, (seq = journal.agentCursor?.(agentId, key).repliedUpToSeq ?? 0));
-      return seq;
-    };
+    const repliedUpToSeq = (key: TargetKey | null) =>
+      key === null ? 0 : (journal.agentCursor?.(agentId, key).repliedUpToSeq ?? 0);
     const inFlight = [
       ...journal.listWakes({ agentId, status: 'delivered' }),
       ...journal.listWakes({ agentId, status: 'final_check_sent' }),
