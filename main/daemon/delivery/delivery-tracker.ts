@@ -3,10 +3,11 @@
  * `turn_id` + `response_id` (UUID) pair; each chunk is tracked independently through the
  * pure state machine of delivery-state.ts, driven by the chunk-flow.ts pipeline on the injected
  * RxJS scheduler (ACK timeout; retry after `retryDelayMs`, or `retry_after` of a 429 when longer,
- * with identical content and the same response_id). A response is its chunks in order
- * (`concatMap`), concluded once; the Promise of `send` is only the boundary to its callers. The MCP `message_send` tool calls `send`; its result is what the tool
- * returns (`sent | already_sent` + message ids and seq), and every confirmed chunk is emitted
- * as `message.delivered` on the bus, which is what resets the silence watchdog.
+ * with identical content and the same response_id). A response, sent or re-delivered (one flow),
+ * is its chunks in order (`concatMap`), concluded once; the Promise of `send` is only the boundary
+ * to its callers. The MCP `message_send` tool calls `send`; its result is what the tool returns
+ * (`sent | already_sent` + message ids and seq), and every confirmed chunk is emitted as
+ * `message.delivered` on the bus, which is what resets the silence watchdog.
  *
  * Alerts (`alertOnFailure`, `alertOnNoResponse`) are status-surface entries on `alert$`; the app
  * adds OS notifications. They are never chat messages authored as the agent (UI.md).
@@ -28,7 +29,7 @@ import {
 } from 'rxjs';
 import type { ResponseDeliveryConfig } from '../../../shared/config.js';
 import type { HookBus } from '../bus/hook-bus.js';
-import type { AckStatus, Channel, DeliveryPurpose } from './channel.js';
+import type { AckStatus, Channel, ChannelSendRequest, DeliveryPurpose } from './channel.js';
 import { chunkFlow } from './chunk-flow.js';
 import type { UndeliveredPort, UndeliveredRow } from './delivery-ports.js';
 import type { ChunkFinal, ChunkPolicy, ChunkState } from './delivery-state.js';
@@ -48,8 +49,6 @@ export interface SendRequest {
   readonly purpose?: DeliveryPurpose;
   /** Deliver on this named channel (e.g. `telegram` for a bound conversation) instead of the target's own. */
   readonly channel?: string;
-  /** issue 16: a reply's SeenUpToSeq, which the local channel stores with the reply as its RepliedUpToSeq. */
-  readonly repliedUpToSeq?: number;
 }
 
 export interface ChunkOutcome {
@@ -100,25 +99,6 @@ export interface DeliveryAlert {
   readonly at: string;
 }
 
-/** A turn of an operator-triggered wake ended with zero outbound responses: the wake lifecycle takes over (final-check first). */
-export interface NoResponseEvent {
-  readonly turnId: string;
-  readonly agentId: string;
-  readonly channel: string;
-  readonly wakeTokens: readonly string[];
-}
-
-export interface DeliveryStats {
-  attempts: number;
-  retries: number;
-  delivered: number;
-  failedFinal: number;
-  uncertain: number;
-  lateAcksSuppressed: number;
-  preserved: number;
-  redelivered: number;
-}
-
 export interface DeliveryTrackerOptions {
   readonly bus: HookBus;
   /** The channel that delivers to a target (the local conversation channel for local targets). */
@@ -144,27 +124,22 @@ export const ALERT_COPY = {
   no_response: 'Received — back to idle',
 } as const;
 
-interface TurnInfo {
-  readonly agentId: string;
-  readonly channel: string;
-  /** Released one by one as the wakes end (contract §9.4). */
-  wakeTokens: readonly string[];
-  outbound: number;
-}
+/** One chunk as the channel receives it, less the attempt number the chunk flow adds. */
+type ChunkRequest = Omit<ChannelSendRequest, 'attempt'>;
 
-interface ChunkJob {
-  readonly turnId: string;
-  readonly agentId: string;
-  readonly target: string;
+/**
+ * One response through delivery confirmation. A send and a re-delivery are the same flow and
+ * differ only in this data: the chunks (their ids, indexes and `redelivered` mark), the channel,
+ * the purpose, and the wake an alert names.
+ */
+interface ResponseJob {
+  /** In chunk order; never empty. Each goes to the channel as it is, with the attempt number added. */
+  readonly chunks: readonly ChunkRequest[];
   readonly channel: Channel;
   readonly config: ResponseDeliveryConfig;
-  readonly responseId: string;
-  readonly chunkIndex: number;
-  readonly chunkCount: number;
-  readonly content: string;
-  readonly redelivered: boolean;
   readonly purpose: DeliveryPurpose;
-  readonly repliedUpToSeq?: number;
+  /** The wake an alert names: the turn's first wake for a send; none for a re-delivery. */
+  readonly wakeToken: string | null;
 }
 
 export class DeliveryTracker {
@@ -174,29 +149,17 @@ export class DeliveryTracker {
   private readonly ackTimeoutMs: number;
   private readonly dedupeWindow: number;
   private readonly responses = new Map<string, Promise<SendOutcome>>();
-  private readonly turns = new Map<string, TurnInfo>();
+  /** The wakes of each running turn, released one by one as they end (contract §9.4). */
+  private readonly turns = new Map<string, readonly string[]>();
   /** Emits (and replays) at stop(): every chunk flow, running or starting, settles now. */
   private readonly stopping = new ReplaySubject<void>(1);
   /** Running chunk flows (one removes itself when it completes). */
   private readonly flows = new Subscription();
   private readonly alerts = new Subject<DeliveryAlert>();
-  private readonly noResponses = new Subject<NoResponseEvent>();
   private readonly subscriptions: Subscription[];
   private stopped = false;
 
-  readonly stats: DeliveryStats = {
-    attempts: 0,
-    retries: 0,
-    delivered: 0,
-    failedFinal: 0,
-    uncertain: 0,
-    lateAcksSuppressed: 0,
-    preserved: 0,
-    redelivered: 0,
-  };
   readonly alert$: Observable<DeliveryAlert> = this.alerts.asObservable();
-  /** spec B "NO_RESPONSE_DETECTED": handed to the wake lifecycle, which sends the final-check first. */
-  readonly noResponse$: Observable<NoResponseEvent> = this.noResponses.asObservable();
 
   constructor(private readonly options: DeliveryTrackerOptions) {
     this.bus = options.bus;
@@ -205,36 +168,21 @@ export class DeliveryTracker {
     this.ackTimeoutMs = options.ackTimeoutMs ?? 30_000;
     this.dedupeWindow = options.dedupeWindow ?? 4096;
     this.subscriptions = [
-      options.bus.turnStart$.subscribe((e) =>
-        this.turns.set(e.turnId, { agentId: e.agentId, channel: e.channel, wakeTokens: e.wakeTokens, outbound: 0 }),
-      ),
-      options.bus.responseOutbound$.subscribe((e) => {
-        const turn = this.turns.get(e.turnId);
-        if (turn !== undefined && e.purpose === 'reply') turn.outbound += 1;
-      }),
-      options.bus.turnEnd$.subscribe((e) => {
-        const turn = this.turns.get(e.turnId);
-        if (turn === undefined) return;
-        this.turns.delete(e.turnId);
-        // Only an operator-triggered turn (one serving wakes) can be missing a response.
-        if (turn.outbound === 0 && turn.wakeTokens.length > 0)
-          this.noResponses.next({
-            turnId: e.turnId,
-            agentId: turn.agentId,
-            channel: turn.channel,
-            wakeTokens: turn.wakeTokens,
-          });
-      }),
+      options.bus.turnStart$.subscribe((e) => this.turns.set(e.turnId, e.wakeTokens)),
+      options.bus.turnEnd$.subscribe((e) => this.turns.delete(e.turnId)),
     ];
   }
 
   /**
-   * contract §9.4 (issue 16): a wake reached its terminal status; no retry or no-response check
-   * of a running turn is owned by it any longer (the wake lifecycle's correlation port).
+   * contract §9.4 (issue 16): a wake reached its terminal status; an alert of its running turn
+   * no longer names it (the wake lifecycle's correlation port).
    */
   releaseWake(wakeToken: string): void {
-    for (const turn of this.turns.values())
-      if (turn.wakeTokens.includes(wakeToken)) turn.wakeTokens = turn.wakeTokens.filter((t) => t !== wakeToken);
+    for (const [turnId, tokens] of this.turns) {
+      if (!tokens.includes(wakeToken)) continue;
+      const rest = tokens.filter((t) => t !== wakeToken);
+      this.turns.set(turnId, rest);
+    }
   }
 
   /**
@@ -259,7 +207,7 @@ export class DeliveryTracker {
     const previous = this.responses.get(responseId);
     if (previous !== undefined)
       return previous.then((o) => (o.status === 'sent' ? { ...o, status: 'already_sent' } : o));
-    const outcome = lastValueFrom(this.response$(request, responseId));
+    const outcome = lastValueFrom(this.response$(() => this.sendJob(request, responseId)));
     this.responses.set(responseId, outcome);
     if (this.responses.size > this.dedupeWindow) {
       const oldest = this.responses.keys().next().value;
@@ -289,7 +237,7 @@ export class DeliveryTracker {
     }
     return lastValueFrom(
       from(groups.values()).pipe(
-        concatMap((group) => this.redelivery$(group)),
+        concatMap((group) => this.response$(() => this.redeliveryJob(group))),
         toArray(),
       ),
     );
@@ -319,144 +267,93 @@ export class DeliveryTracker {
     this.stopped = true;
     // Alerts end first: a response settled by the stop itself raises none (as before).
     this.alerts.complete();
-    this.noResponses.complete();
     this.stopping.next();
     this.flows.unsubscribe();
     for (const s of this.subscriptions) s.unsubscribe();
   }
 
-  /** One response: its outbound events, then its chunks in order, concluded once. */
-  private response$(request: SendRequest, responseId: string): Observable<SendOutcome> {
-    return defer(() => {
-      const channel = this.channelOf(request.channel, request.target);
-      const config = this.options.settingsFor(channel.name);
-      const chunks = request.chunks !== undefined && request.chunks.length > 0 ? request.chunks : [request.content];
-      const purpose = request.purpose ?? 'reply';
-      const job = {
+  /** A `send`: the request's chunks (or its whole content as one), on its channel or the target's own. */
+  private sendJob(request: SendRequest, responseId: string): ResponseJob {
+    const channel = this.channelOf(request.channel, request.target);
+    const contents = request.chunks !== undefined && request.chunks.length > 0 ? request.chunks : [request.content];
+    return {
+      // What the channel needs from the request is put on each chunk here, once; the flow passes it on as it is.
+      chunks: contents.map((content, chunkIndex) => ({
         turnId: request.turnId,
         agentId: request.agentId,
         target: request.target,
-        channel,
-        config,
         responseId,
-        purpose,
-        wakeToken: this.turns.get(request.turnId)?.wakeTokens[0] ?? null,
+        chunkIndex,
+        chunkCount: contents.length,
+        content,
+        redelivered: false,
         ...(request.repliedUpToSeq === undefined ? {} : { repliedUpToSeq: request.repliedUpToSeq }),
-      };
-      for (let i = 0; i < chunks.length; i++) {
-        this.bus.emit('response.outbound', {
-          turnId: request.turnId,
-          responseId,
-          chunkIndex: i,
-          chunkCount: chunks.length,
-          agentId: request.agentId,
-          target: request.target,
-          content: chunks[i]!,
-          redelivered: false,
-          purpose,
-        });
-      }
-      // In order: chunk i+1 is sent only once chunk i is final, so the operator reads them in order.
-      return from(chunks).pipe(
-        concatMap((content, chunkIndex) =>
-          this.chunk$({ ...job, chunkIndex, chunkCount: chunks.length, content, redelivered: false }),
-        ),
-        toArray(),
-        map((results) =>
-          this.conclude(
-            job,
-            results,
-            chunks.map((content, chunkIndex) => ({
-              agentId: request.agentId,
-              target: request.target,
-              turnId: request.turnId,
-              responseId,
-              chunkIndex,
-              content,
-            })),
-          ),
-        ),
-      );
-    });
+      })),
+      channel,
+      config: this.options.settingsFor(channel.name),
+      purpose: request.purpose ?? 'reply',
+      wakeToken: this.turns.get(request.turnId)?.[0] ?? null,
+    };
   }
 
-  /** spec B "preserve response for re-delivery": one preserved response again, same response_id and chunk indexes, marked `redelivered`. */
-  private redelivery$(group: readonly UndeliveredRow[]): Observable<SendOutcome> {
+  /** spec B "preserve response for re-delivery": a kept response again, same response_id and chunk indexes, marked `redelivered`. */
+  private redeliveryJob(group: readonly UndeliveredRow[]): ResponseJob {
+    const first = group[0]!;
+    const channel = this.channelOf(first.channel, first.target);
+    const chunkCount = Math.max(...group.map((r) => r.chunkIndex)) + 1;
+    return {
+      chunks: group.map((row) => ({
+        turnId: row.turnId,
+        agentId: row.agentId,
+        target: row.target,
+        responseId: first.responseId,
+        chunkIndex: row.chunkIndex,
+        chunkCount,
+        content: row.content,
+        redelivered: true,
+      })),
+      channel,
+      config: this.options.settingsFor(channel.name),
+      purpose: 'reply',
+      wakeToken: null,
+    };
+  }
+
+  /**
+   * One response, a send or a re-delivery alike: its outbound events, then its chunks in order
+   * (chunk i+1 is sent only once chunk i is final, so the operator reads them in order), concluded
+   * once. The job is built on subscription, so a channel that cannot be found fails this response.
+   */
+  private response$(jobOf: () => ResponseJob): Observable<SendOutcome> {
     return defer(() => {
-      const first = group[0]!;
-      const responseId = first.responseId;
-      const channel = this.channelOf(first.channel, first.target);
-      const config = this.options.settingsFor(channel.name);
-      const chunkCount = Math.max(...group.map((r) => r.chunkIndex)) + 1;
-      for (const row of group) {
+      const job = jobOf();
+      for (const c of job.chunks) {
         this.bus.emit('response.outbound', {
-          turnId: row.turnId,
-          responseId,
-          chunkIndex: row.chunkIndex,
-          chunkCount,
-          agentId: row.agentId,
-          target: row.target,
-          content: row.content,
-          redelivered: true,
-          purpose: 'reply',
+          turnId: c.turnId,
+          responseId: c.responseId,
+          chunkIndex: c.chunkIndex,
+          chunkCount: c.chunkCount,
+          agentId: c.agentId,
+          target: c.target,
+          content: c.content,
+          redelivered: c.redelivered,
+          purpose: job.purpose,
         });
       }
-      return from(group).pipe(
-        concatMap((row) => {
-          this.stats.redelivered += 1;
-          return this.chunk$({
-            turnId: row.turnId,
-            agentId: row.agentId,
-            target: row.target,
-            channel,
-            config,
-            responseId,
-            chunkIndex: row.chunkIndex,
-            chunkCount,
-            content: row.content,
-            redelivered: true,
-            purpose: 'reply',
-          });
-        }),
+      return from(job.chunks).pipe(
+        concatMap((chunk) => this.chunk$(job, chunk)),
         toArray(),
-        map((results) =>
-          this.conclude(
-            {
-              turnId: first.turnId,
-              agentId: first.agentId,
-              target: first.target,
-              channel,
-              config,
-              responseId,
-              purpose: 'reply',
-              wakeToken: null,
-            },
-            results,
-            group,
-          ),
-        ),
+        map((results) => this.conclude(job, results)),
       );
     });
   }
 
   /** Builds the response outcome; preserves and alerts once per response (not per chunk). */
-  private conclude(
-    job: {
-      turnId: string;
-      agentId: string;
-      target: string;
-      channel: Channel;
-      config: ResponseDeliveryConfig;
-      responseId: string;
-      purpose: DeliveryPurpose;
-      wakeToken: string | null;
-    },
-    results: readonly ChunkOutcome[],
-    contents: ReadonlyArray<Omit<UndeliveredRow, 'reason'>>,
-  ): SendOutcome {
+  private conclude(job: ResponseJob, results: readonly ChunkOutcome[]): SendOutcome {
+    const first = job.chunks[0]!;
     const delivered = results.filter((r) => r.state === 'delivered');
     const base = {
-      responseId: job.responseId,
+      responseId: first.responseId,
       messageIds: delivered.map((r) => r.messageId!),
       seq: delivered.at(-1)?.seq ?? null,
       chunks: results,
@@ -472,15 +369,19 @@ export class DeliveryTracker {
       for (const r of results) {
         // An uncertain chunk is kept only where a resend cannot duplicate it (idempotent channel).
         const keep = r.state === 'failed_final' || (r.state === 'uncertain' && job.channel.idempotent);
-        const row = contents.find((c) => c.chunkIndex === r.chunkIndex);
-        if (!keep || row === undefined) continue;
+        const chunk = job.chunks.find((c) => c.chunkIndex === r.chunkIndex);
+        if (!keep || chunk === undefined) continue;
         try {
           this.options.undelivered.saveUndelivered({
-            ...row,
+            agentId: chunk.agentId,
+            target: chunk.target,
+            turnId: chunk.turnId,
+            responseId: chunk.responseId,
+            chunkIndex: chunk.chunkIndex,
+            content: chunk.content,
             reason: r.failure ?? 'unknown',
             channel: job.channel.name,
           });
-          this.stats.preserved += 1;
           saved += 1;
         } catch {
           saveFailed = true;
@@ -498,12 +399,12 @@ export class DeliveryTracker {
             : ALERT_COPY.delivery_failed;
       this.alert({
         kind: status === 'uncertain' ? 'delivery_uncertain' : 'delivery_failed',
-        turnId: job.turnId,
-        agentId: job.agentId,
+        turnId: first.turnId,
+        agentId: first.agentId,
         channel: job.channel.name,
-        target: job.target,
+        target: first.target,
         wakeToken: job.wakeToken,
-        responseId: job.responseId,
+        responseId: first.responseId,
         message,
       });
     }
@@ -536,10 +437,10 @@ export class DeliveryTracker {
 
   /**
    * One chunk until its final state: emits its outcome once, then completes. The chunk's flow
-   * may outlive that (a late answer is still folded, only to be counted), so it runs in the
+   * may outlive that (a late answer is still folded, and suppressed), so it runs in the
    * tracker's own subscription, ended at stop().
    */
-  private chunk$(job: ChunkJob): Observable<ChunkOutcome> {
+  private chunk$(job: ResponseJob, chunk: ChunkRequest): Observable<ChunkOutcome> {
     const policy: ChunkPolicy = {
       retryCount: job.config.enabled ? job.config.retryCount : 0,
       retryDelayMs: job.config.retryDelayMs,
@@ -551,46 +452,19 @@ export class DeliveryTracker {
         ackTimeoutMs: this.ackTimeoutMs,
         scheduler: this.scheduler,
         abort$: this.stopping,
-        send: (attempt) =>
-          job.channel.send({
-            turnId: job.turnId,
-            agentId: job.agentId,
-            target: job.target,
-            responseId: job.responseId,
-            chunkIndex: job.chunkIndex,
-            chunkCount: job.chunkCount,
-            content: job.content,
-            redelivered: job.redelivered,
-            attempt,
-            ...(job.repliedUpToSeq === undefined ? {} : { repliedUpToSeq: job.repliedUpToSeq }),
-          }),
+        send: (attempt) => job.channel.send({ ...chunk, attempt }),
       }).subscribe(({ effect, state }) => {
-        switch (effect.type) {
-          case 'attempt':
-            this.stats.attempts += 1;
-            break;
-          case 'schedule_retry':
-            this.stats.retries += 1;
-            break;
-          case 'late_ack_suppressed':
-            this.stats.lateAcksSuppressed += 1;
-            break;
-          case 'final':
-            subscriber.next(this.finish(job, state, effect.state));
-            subscriber.complete();
-            break;
-        }
+        if (effect.type !== 'final') return;
+        subscriber.next(this.finish(job, chunk, state, effect.state));
+        subscriber.complete();
       });
       if (!flow.closed) this.flows.add(flow);
     });
   }
 
-  private finish(job: ChunkJob, state: ChunkState, final: ChunkFinal): ChunkOutcome {
-    if (final === 'delivered') this.stats.delivered += 1;
-    else if (final === 'failed_final') this.stats.failedFinal += 1;
-    else this.stats.uncertain += 1;
+  private finish(job: ResponseJob, chunk: ChunkRequest, state: ChunkState, final: ChunkFinal): ChunkOutcome {
     const outcome: ChunkOutcome = {
-      chunkIndex: job.chunkIndex,
+      chunkIndex: chunk.chunkIndex,
       state: final,
       attempts: state.attempts,
       messageId: state.messageId,
@@ -599,12 +473,12 @@ export class DeliveryTracker {
       failure: final === 'delivered' ? null : state.failure,
     };
     this.bus.emit('delivery.result', {
-      turnId: job.turnId,
-      responseId: job.responseId,
-      chunkIndex: job.chunkIndex,
-      chunkCount: job.chunkCount,
-      agentId: job.agentId,
-      target: job.target,
+      turnId: chunk.turnId,
+      responseId: chunk.responseId,
+      chunkIndex: chunk.chunkIndex,
+      chunkCount: chunk.chunkCount,
+      agentId: chunk.agentId,
+      target: chunk.target,
       channel: job.channel.name,
       state: final,
       attempts: state.attempts,
@@ -612,16 +486,16 @@ export class DeliveryTracker {
       seq: state.seq,
       ack: state.ack,
       failure: outcome.failure,
-      redelivered: job.redelivered,
+      redelivered: chunk.redelivered,
       purpose: job.purpose,
     });
     // Only a confirmed reply is operator-visible output: it resets the silence watchdog (spec A).
     if (final === 'delivered' && job.purpose === 'reply' && state.messageId !== null) {
       this.bus.emit('message.delivered', {
-        turnId: job.turnId,
-        agentId: job.agentId,
+        turnId: chunk.turnId,
+        agentId: chunk.agentId,
         channel: job.channel.name,
-        target: job.target,
+        target: chunk.target,
         messageId: state.messageId,
         kind: 'message',
       });

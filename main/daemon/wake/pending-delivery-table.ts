@@ -12,7 +12,6 @@ import type { TargetKey } from '../../../shared/target.js';
 import {
   isRecoveryMessage,
   PendingDelivery,
-  failureReasonOf,
   type RecoveryCause,
   type FinalCheckGroup,
   type RecoveryFrontier,
@@ -21,6 +20,7 @@ import {
   type TurnBoundaryKind,
   type WakeAdmission,
 } from './pending-delivery.js';
+import { recoveryDecision, recoveryFrontiers, type StoredWakeFacts } from './recovery-rule.js';
 
 /** Result of a turn boundary: the final-check to inject (rows now `final_check_sent`) or null. */
 export interface BoundaryResult {
@@ -28,6 +28,9 @@ export interface BoundaryResult {
   /** Non-null: inject one final-check now and skip idle/compaction for this boundary (§9.2). */
   readonly finalCheck: FinalCheckGroup[] | null;
 }
+
+/** A wake as the journal stores it, with what it knows beyond the row (daemon restart, issue 16). */
+export type StoredWake = WakeAdmission & StoredWakeFacts;
 
 export interface ReplacementResult {
   readonly effects: readonly TableEffect[];
@@ -305,49 +308,60 @@ export class PendingDeliveryTable {
   }
 
   /**
-   * Ends every runtime-visible row for a recovery (§6.6): `visible_reply` rows with an exact
-   * target end `completed_without_visible_reply` (no_reply, detail = the cause) and give one
-   * frontier per canonical target (highest TargetSeq, all their wake tokens in FIFO order);
-   * signal-only rows keep their classification; a synthetic recovery row is never recovered
-   * again and ends `failed` with the cause as reason.
+   * After a daemon restart (§6.6, issue 16; §8.3: the rows of the old process are not restored):
+   * the wakes the journal holds in flight belonged to a process that is gone. Each ends by the
+   * recovery rule (recovery-rule.ts, cause `daemon_restarted`) with what the journal knows of it;
+   * a wake already in this table or its queue is skipped. They never held a slot here, so nothing
+   * is admitted: the caller launches the recovery, then `requeue`s the stored queue.
    */
+  restoreInFlight(wakes: readonly StoredWake[]): ReplacementResult {
+    const effects: TableEffect[] = [];
+    const recovered: PendingDelivery[] = [];
+    for (const w of wakes) {
+      if (this.has(w.wakeToken)) continue;
+      // Generation -1: the row belonged to no process of this daemon.
+      const row = new PendingDelivery(
+        w.messageId,
+        w.target,
+        w.targetKey,
+        w.targetSeq,
+        w.wakeToken,
+        w.deliveryClass,
+        -1,
+      );
+      const { outcome, recover } = recoveryDecision(row, 'daemon_restarted', w);
+      if (recover) recovered.push(row);
+      effects.push({ kind: 'terminal', row, outcome });
+    }
+    return { effects, recovery: recoveryFrontiers(recovered) };
+  }
+
+  /**
+   * §9.1 after a daemon restart: the wakes still stored `queued` re-enter the FIFO in their stored
+   * order (never dropped, never reordered). Returns the admissions and how many re-entered (a wake
+   * already here, e.g. a recovery wake launched just before, is skipped).
+   */
+  requeue(wakes: readonly WakeAdmission[]): { readonly effects: readonly TableEffect[]; readonly requeued: number } {
+    const effects: TableEffect[] = [];
+    let requeued = 0;
+    for (const w of wakes) {
+      if (this.has(w.wakeToken)) continue;
+      effects.push(...this.enqueue(w));
+      requeued += 1;
+    }
+    return { effects, requeued };
+  }
+
+  /** Ends every runtime-visible row by the recovery rule (recovery-rule.ts) and returns the frontiers. */
   #recoverVisible(cause: RecoveryCause, effects: TableEffect[]): RecoveryFrontier[] {
-    const recovery = new Map<TargetKey, { frontier: RecoveryFrontier; tokens: string[] }>();
+    const recovered: PendingDelivery[] = [];
     for (const row of [...this.#rows.values()]) {
       if (!row.visible) continue;
-      if (row.deliveryClass === 'signal_only') {
-        this.#end(row, { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null }, effects);
-        continue;
-      }
-      if (isRecoveryMessage(row.messageId)) {
-        this.#end(
-          row,
-          {
-            status: 'failed',
-            reason: failureReasonOf(cause),
-            detail: `the recovery continuation was interrupted too (${cause})`,
-          },
-          effects,
-        );
-        continue;
-      }
-      if (row.targetKey !== null) {
-        const prev = recovery.get(row.targetKey);
-        const frontier: RecoveryFrontier = {
-          target: row.targetKey,
-          targetSeq: row.targetSeq,
-          messageId: row.messageId,
-          wakeToken: row.wakeToken,
-        };
-        if (prev === undefined) recovery.set(row.targetKey, { frontier, tokens: [row.wakeToken] });
-        else {
-          prev.tokens.push(row.wakeToken);
-          if (prev.frontier.targetSeq < row.targetSeq) prev.frontier = frontier;
-        }
-      }
-      this.#end(row, { status: 'completed_without_visible_reply', reason: 'no_reply', detail: cause }, effects);
+      const { outcome, recover } = recoveryDecision(row, cause);
+      if (recover) recovered.push(row);
+      this.#end(row, outcome, effects);
     }
-    return [...recovery.values()].map(({ frontier, tokens }) => ({ ...frontier, wakeTokens: tokens }));
+    return recoveryFrontiers(recovered);
   }
 
   /** Local assistant text seen in `generation`: only its counts are kept (§6.5). */

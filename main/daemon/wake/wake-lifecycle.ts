@@ -18,19 +18,24 @@ import {
 import type { DaemonLog } from '../daemon-log.js';
 import { boundedDetail, textMetrics } from '../diagnostics.js';
 import type { WakeMetrics } from '../metrics/wake-metrics.js';
-import {
-  isRecoveryMessage,
+import type {
+  DeliveryClass,
   PendingDelivery,
-  type DeliveryClass,
-  type RecoveryCause,
-  type RecoveryFrontier,
-  type TableEffect,
-  type TerminalOutcome,
-  type TurnBoundaryKind,
+  RecoveryCause,
+  RecoveryFrontier,
+  TableEffect,
+  TurnBoundaryKind,
+  WakeAdmission,
 } from './pending-delivery.js';
 import { EventStream } from './event-stream.js';
 import { PendingDeliveryTable } from './pending-delivery-table.js';
-import type { FinalCheckRenderer, WakeCorrelationPort, WakeJournal, WakeJournalEvent } from './wake-ports.js';
+import type {
+  FinalCheckRenderer,
+  JournalQueuedWake,
+  WakeCorrelationPort,
+  WakeJournal,
+  WakeJournalEvent,
+} from './wake-ports.js';
 import type { WakeStatusEvent } from './wake-status-event.js';
 
 /** Bounded failure detail (contract §9.3: "bounded runtime failure detail"). */
@@ -151,19 +156,14 @@ export class WakeLifecycle {
 
   /**
    * After a daemon restart (§8.3: the send scope and the rows of the old process are not
-   * restored). Wakes the journal holds in flight (`delivered` / `final_check_sent`) belonged to
-   * a process that is gone (issue 16, contract §6.6):
-   * - a reply that already landed (the agent's stored RepliedUpToSeq of the target covers the
-   *   wake) settles it `reply_sent` (detail `already_sent`): it is never asked again;
-   * - a synthetic recovery wake, or a wake a recovery already covered, cannot be recovered
-   *   again (at most one recovery per wake): `failed`, reason `daemon_restarted`;
-   * - any other `visible_reply` wake ends by the ordinary rule, `completed_without_visible_reply`
-   *   (no_reply, detail `daemon_restarted`), and its exact target comes back as a recovery
-   *   frontier (one per canonical target, highest TargetSeq, every covered wake token);
-   * - signal-only rows end with their classification.
-   * Then `recover` is called with the frontiers (the daemon persists the markers and enqueues
-   * the one recovery wake) BEFORE the wakes still `queued` re-enter the FIFO in their stored
-   * order (§9.1: never dropped, never reordered; the recovered inputs were older).
+   * restored). The table decides by the recovery rule (recovery-rule.ts, contract §6.6): the
+   * wakes the journal holds in flight (`delivered` / `final_check_sent`) end — `reply_sent`
+   * (detail `already_sent`) when the agent's stored RepliedUpToSeq covers them, `failed`
+   * (`daemon_restarted`) when they cannot be recovered again, else by the ordinary rule — and
+   * their exact targets come back as recovery frontiers. This applies it: the terminals go to the
+   * journal and the bus, then `recover` is called with the frontiers (the daemon persists the
+   * markers and enqueues the one recovery wake) BEFORE the wakes still `queued` re-enter the FIFO
+   * in their stored order (§9.1: never dropped, never reordered; the recovered inputs were older).
    */
   restore(
     agentId: string,
@@ -175,74 +175,25 @@ export class WakeLifecycle {
   } {
     const slot = this.#slot(agentId);
     const journal = this.#o.journal;
-    const ended: TableEffect[] = [];
-    const recovery = new Map<TargetKey, { frontier: RecoveryFrontier; tokens: string[] }>();
+    const repliedUpToSeq = (key: TargetKey | null) =>
+      key === null ? 0 : (journal.agentCursor?.(agentId, key).repliedUpToSeq ?? 0);
     const inFlight = [
       ...journal.listWakes({ agentId, status: 'delivered' }),
       ...journal.listWakes({ agentId, status: 'final_check_sent' }),
-    ];
-    for (const w of inFlight) {
-      if (slot.table.has(w.wakeToken)) continue;
-      const key = this.#canonical(w.target);
-      const row = new PendingDelivery(w.messageId, w.target, key, w.targetSeq, w.wakeToken, w.deliveryClass, -1);
-      const end = (outcome: TerminalOutcome) => ended.push({ kind: 'terminal', row, outcome });
-      if (w.deliveryClass === 'signal_only') {
-        end({ status: 'completed_without_visible_reply', reason: 'signal_only', detail: null });
-        continue;
-      }
-      const replied = key === null ? 0 : (journal.agentCursor?.(agentId, key).repliedUpToSeq ?? 0);
-      if (replied >= w.targetSeq) {
-        end({ status: 'reply_sent', reason: null, detail: 'already_sent' });
-        continue;
-      }
-      if (key === null || isRecoveryMessage(w.messageId) || (w.recoveries ?? 0) > 0) {
-        end({
-          status: 'failed',
-          reason: 'daemon_restarted',
-          detail:
-            key === null
-              ? 'the daemon restarted and this wake has no exact target to recover'
-              : 'the daemon restarted while this wake was already being recovered once',
-        });
-        continue;
-      }
-      end({ status: 'completed_without_visible_reply', reason: 'no_reply', detail: 'daemon_restarted' });
-      const prev = recovery.get(key);
-      const frontier: RecoveryFrontier = {
-        target: key,
-        targetSeq: w.targetSeq,
-        messageId: w.messageId,
-        wakeToken: w.wakeToken,
-      };
-      if (prev === undefined) recovery.set(key, { frontier, tokens: [w.wakeToken] });
-      else {
-        prev.tokens.push(w.wakeToken);
-        if (prev.frontier.targetSeq < w.targetSeq) prev.frontier = frontier;
-      }
-    }
-    // These rows never reached this process's table; the terminal half of the helper still applies.
+    ].map((w) => {
+      const targetKey = this.#canonical(w.target);
+      return { ...this.#admission(w, targetKey), recoveries: w.recoveries, repliedUpToSeq: repliedUpToSeq(targetKey) };
+    });
+    const { effects: ended, recovery } = slot.table.restoreInFlight(inFlight);
     this.#apply(slot, ended);
-    const frontiers = [...recovery.values()].map(({ frontier, tokens }) => ({ ...frontier, wakeTokens: tokens }));
     // Always: pending markers of an earlier run are launched here too, before the queued wakes.
-    recover?.(frontiers);
-    let requeued = 0;
-    const admitted: TableEffect[] = [];
-    for (const w of journal.listWakes({ agentId, status: 'queued' })) {
-      if (slot.table.has(w.wakeToken)) continue;
-      admitted.push(
-        ...slot.table.enqueue({
-          wakeToken: w.wakeToken,
-          messageId: w.messageId,
-          target: w.target,
-          targetKey: this.#canonical(w.target),
-          targetSeq: w.targetSeq,
-          deliveryClass: w.deliveryClass,
-        }),
-      );
-      requeued += 1;
-    }
+    recover?.(recovery);
+    const queued = journal
+      .listWakes({ agentId, status: 'queued' })
+      .map((w) => this.#admission(w, this.#canonical(w.target)));
+    const { effects: admitted, requeued } = slot.table.requeue(queued);
     this.#apply(slot, admitted);
-    return { requeued, ended: ended.length, recovery: frontiers };
+    return { requeued, ended: ended.length, recovery };
   }
 
   /**
@@ -615,6 +566,18 @@ export class WakeLifecycle {
       // readonly on a row, so a consumer reading them later (after `await`) sees the same values.
       this.#deliveries.next({ agentId: slot.profile.agentId, generation, wakes: admitted });
     }
+  }
+
+  /** A stored wake as the table takes it (the journal keeps no sendable targets: §8.3, not restored). */
+  #admission(w: JournalQueuedWake, targetKey: TargetKey | null): WakeAdmission {
+    return {
+      wakeToken: w.wakeToken,
+      messageId: w.messageId,
+      target: w.target,
+      targetKey,
+      targetSeq: w.targetSeq,
+      deliveryClass: w.deliveryClass,
+    };
   }
 
   /** Canonical TargetKey of a target text, or null; memoised (targets are few, the cache is bounded). */

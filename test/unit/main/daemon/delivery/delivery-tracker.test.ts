@@ -11,11 +11,13 @@ import {
   ALERT_COPY,
   DeliveryTracker,
   type DeliveryAlert,
-  type NoResponseEvent,
 } from '../../../../../main/daemon/delivery/delivery-tracker.js';
 import { LocalChannel } from '../../../../../main/daemon/delivery/local-channel.js';
+import { Store } from '../../../../../main/daemon/store/index.js';
+import { targetKey } from '../../../../../shared/target.js';
 import { FaultChannel, type Fault } from '../../../../fixtures/fault-channel.js';
 import { MemoryStore } from '../../../../fixtures/memory-store.js';
+import { makeTempDir } from '../../../../fixtures/temp-dir.js';
 import { StepScheduler, drive } from '../../../../fixtures/virtual-time.js';
 
 type Recorded = { [K in keyof HookEventMap]: { name: K; event: HookEventMap[K] } }[keyof HookEventMap];
@@ -47,8 +49,6 @@ function setup(
   for (const name of HOOK_NAMES) bus.on(name).subscribe((event) => events.push({ name, event } as Recorded));
   const alerts: DeliveryAlert[] = [];
   tracker.alert$.subscribe((a) => alerts.push(a));
-  const noResponses: NoResponseEvent[] = [];
-  tracker.noResponse$.subscribe((e) => noResponses.push(e));
   const results = () =>
     events
       .filter((e): e is Extract<Recorded, { name: 'delivery.result' }> => e.name === 'delivery.result')
@@ -58,7 +58,7 @@ function setup(
     content = 'Found it: the retry loop',
     extra: { chunks?: string[]; responseId?: string; purpose?: 'reply' | 'beacon' } = {},
   ) => drive(scheduler, tracker.send({ turnId: 't1', agentId: 'claude', target: '#general', content, ...extra }));
-  return { scheduler, bus, store, channel, tracker, events, alerts, noResponses, results, delivered, send };
+  return { scheduler, bus, store, channel, tracker, events, alerts, results, delivered, send };
 }
 
 function faults(script: Fault[], idempotent = false, extra: { retryAfterMs?: number } = {}) {
@@ -255,7 +255,6 @@ describe('DeliveryTracker', () => {
     expect(outcome).toMatchObject({ status: 'already_sent', messageIds: ['x1'] });
     // the held first ACK is released once the retry was answered
     await drive(t.scheduler, Promise.resolve());
-    expect(t.tracker.stats.lateAcksSuppressed).toBe(1);
     expect(channel.visible).toHaveLength(1);
     expect(t.results()).toHaveLength(1);
     expect(t.delivered()).toHaveLength(1);
@@ -333,32 +332,56 @@ describe('DeliveryTracker', () => {
     expect(t.store.messages).toEqual([]);
   });
 
-  describe('no-response detection', () => {
-    it('an operator-triggered turn ending with zero outbound is handed to the wake lifecycle', async () => {
-      const t = setup();
-      t.bus.emit('turn.start', { turnId: 't1', agentId: 'claude', channel: 'local', wakeTokens: ['w1'] });
-      t.bus.emit('turn.start', { turnId: 't2', agentId: 'claude', channel: 'local', wakeTokens: ['w2'] });
-      t.bus.emit('turn.start', { turnId: 't3', agentId: 'claude', channel: 'local', wakeTokens: [] });
-      await drive(
-        t.scheduler,
-        t.tracker.send({ turnId: 't2', agentId: 'claude', target: '#general', content: 'reply' }),
-      );
-      await drive(
-        t.scheduler,
-        t.tracker.send({
-          turnId: 't1',
-          agentId: 'claude',
-          target: '#general',
-          content: '🧠 Working…',
-          purpose: 'beacon',
-        }),
-      );
-      for (const turnId of ['t1', 't2', 't3']) t.bus.emit('turn.end', { turnId });
-      expect(t.noResponses).toEqual([{ turnId: 't1', agentId: 'claude', channel: 'local', wakeTokens: ['w1'] }]);
-      // The hand-over raises no alert by itself: the final-check comes first.
-      expect(t.alerts).toEqual([]);
-    });
+  it('one flow for a send and its re-delivery: every chunk reaches the channel with the same fields, the re-delivery marked', async () => {
+    const channel = faults(['ok', 'refused', 'refused', 'ok']);
+    const t = setup({ channel });
+    expect(await t.send('', { chunks: ['one', 'two'] })).toMatchObject({ status: 'failed_final', preserved: true });
+    const [again] = await drive(t.scheduler, t.tracker.redeliver('#general'));
+    expect(again).toMatchObject({ status: 'sent', responseId: 'id-1' });
+    const chunk = { turnId: 't1', agentId: 'claude', target: '#general', responseId: 'id-1', chunkCount: 2 };
+    expect(channel.requests).toEqual([
+      { ...chunk, chunkIndex: 0, content: 'one', redelivered: false, attempt: 1 },
+      { ...chunk, chunkIndex: 1, content: 'two', redelivered: false, attempt: 1 },
+      { ...chunk, chunkIndex: 1, content: 'two', redelivered: false, attempt: 2 },
+      { ...chunk, chunkIndex: 1, content: 'two', redelivered: true, attempt: 1 },
+    ]);
+    expect(t.results().map((r) => [r.chunkIndex, r.state, r.redelivered])).toEqual([
+      [0, 'delivered', false],
+      [1, 'failed_final', false],
+      [1, 'delivered', true],
+    ]);
+  });
 
+  it('a re-delivery that fails again is kept again in the real store (the kept row is the chunk, not the taken record)', async () => {
+    const dir = makeTempDir();
+    const store = Store.open(dir.path);
+    try {
+      store.ensureConversation(targetKey('#general'));
+      const scheduler = new StepScheduler();
+      const channel = faults(['refused', 'refused', 'refused', 'refused']);
+      const config = ResponseDeliverySchema.parse({});
+      const tracker = new DeliveryTracker({
+        bus: new HookBus(),
+        channelFor: () => channel,
+        settingsFor: () => config,
+        undelivered: store,
+        scheduler,
+        newId: () => 'r1',
+      });
+      const target = targetKey('#general');
+      await drive(scheduler, tracker.send({ turnId: 't1', agentId: 'claude', target, content: 'kept' }));
+      const [again] = await drive(scheduler, tracker.redeliver(target));
+      expect(again).toMatchObject({ status: 'failed_final', preserved: true });
+      expect(store.takeUndelivered(target).map((r) => [r.responseId, r.chunkIndex, r.content, r.channel])).toEqual([
+        ['r1', 0, 'kept', 'fault'],
+      ]);
+    } finally {
+      store.close();
+      dir.remove();
+    }
+  });
+
+  describe('no-response detection', () => {
     it('raiseNoResponseAlert: a neutral status alert when alertOnNoResponse, nothing otherwise', () => {
       const on = setup();
       expect(

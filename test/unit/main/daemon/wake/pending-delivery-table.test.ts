@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { targetKey } from '../../../../../shared/target.js';
 import { PendingDeliveryTable, type WakeAdmission } from '../../../../../main/daemon/wake/index.js';
 
+const general = targetKey('#general');
+
 const wake = (
   n: number,
   target = '#general',
@@ -83,5 +85,55 @@ describe('PendingDeliveryTable (pure, contract §9)', () => {
 
   it('rejects a capacity that is not a positive integer (a bug, so it throws)', () => {
     expect(() => new PendingDeliveryTable(0)).toThrow(/capacity/);
+  });
+});
+
+describe('PendingDeliveryTable applies the one rule', () => {
+  it('restoreInFlight: the journal facts decide, one frontier per target, nothing admitted, a wake already here skipped', () => {
+    const t = new PendingDeliveryTable(4);
+    t.enqueue(wake(9));
+    const r = t.restoreInFlight([
+      { ...wake(1), repliedUpToSeq: 1 },
+      { ...wake(2), repliedUpToSeq: 1 },
+      { ...wake(3, '#ops'), recoveries: 1 },
+      { ...wake(4, '#general', 'signal_only') },
+      { ...wake(5), repliedUpToSeq: 1 },
+      { ...wake(9), repliedUpToSeq: 0 },
+    ]);
+    expect(r.effects.map((e) => [e.kind, e.row.wakeToken, e.kind === 'terminal' ? e.outcome.status : null])).toEqual([
+      ['terminal', 'w1', 'reply_sent'],
+      ['terminal', 'w2', 'completed_without_visible_reply'],
+      ['terminal', 'w3', 'failed'],
+      ['terminal', 'w4', 'completed_without_visible_reply'],
+      ['terminal', 'w5', 'completed_without_visible_reply'],
+    ]);
+    expect(r.recovery).toEqual([
+      { target: general, targetSeq: 5, messageId: 'm5', wakeToken: 'w5', wakeTokens: ['w2', 'w5'] },
+    ]);
+    // The restored rows never entered the table; the wake already there is untouched.
+    expect([...t.rows()].map((row) => row.wakeToken)).toEqual(['w9']);
+  });
+
+  it('requeue: the stored queue re-enters in order behind the FIFO bound, wakes already here are not counted', () => {
+    const t = new PendingDeliveryTable(2);
+    t.enqueue(wake(1));
+    const r = t.requeue([wake(1), wake(2), wake(3)]);
+    expect(r.requeued).toBe(2);
+    expect(r.effects.map((e) => [e.kind, e.row.wakeToken])).toEqual([['admitted', 'w2']]);
+    expect(t.queued).toBe(1);
+  });
+
+  it('processReplaced and contextReset end visible rows by the same rule as a daemon restart (only the cause differs)', () => {
+    const wakes = [wake(1), wake(2, '#ops', 'signal_only'), wake(3), wake(4, '#ops')];
+    const replaced = new PendingDeliveryTable(4);
+    for (const w of wakes) replaced.enqueue(w);
+    replaced.markDelivered(0, ['w1', 'w2', 'w3', 'w4']);
+    const a = replaced.processReplaced(1);
+    // A fresh table after the restart: the same wakes, now only in the journal.
+    const b = new PendingDeliveryTable(4).restoreInFlight(wakes);
+    const ends = (effects: typeof a.effects) =>
+      effects.flatMap((e) => (e.kind === 'terminal' ? [[e.row.wakeToken, e.outcome.status, e.outcome.reason]] : []));
+    expect(ends(a.effects)).toEqual(ends(b.effects));
+    expect(a.recovery).toEqual(b.recovery);
   });
 });

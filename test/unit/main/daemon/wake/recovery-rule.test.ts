@@ -1,0 +1,160 @@
+/**
+ * The recovery rule (contract §6.6, issue 16) as a table: one row per case, for every cause. The
+ * pending-delivery table applies it to its own rows and to the in-flight wakes of a daemon restart
+ * (pending-delivery-table.test.ts checks both paths).
+ */
+import { describe, expect, it } from 'vitest';
+import { targetKey, type TargetKey } from '../../../../../shared/target.js';
+import {
+  RECOVERY_MESSAGE_PREFIX,
+  type DeliveryClass,
+  type RecoveryCause,
+} from '../../../../../main/daemon/wake/pending-delivery.js';
+import {
+  recoveryDecision,
+  recoveryFrontiers,
+  type StoredWakeFacts,
+} from '../../../../../main/daemon/wake/recovery-rule.js';
+
+const general = targetKey('#general');
+const ops = targetKey('#ops');
+
+interface Case {
+  readonly name: string;
+  readonly deliveryClass?: DeliveryClass;
+  readonly messageId?: string;
+  readonly targetKey?: TargetKey | null;
+  readonly facts?: StoredWakeFacts;
+  readonly cause: RecoveryCause;
+  readonly outcome: { status: string; reason: string | null; detail: string | null };
+  readonly recover: boolean;
+}
+
+const recoveryId = `${RECOVERY_MESSAGE_PREFIX}1`;
+const noReply = (cause: RecoveryCause) => ({
+  status: 'completed_without_visible_reply',
+  reason: 'no_reply',
+  detail: cause,
+});
+const signalOnly = { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null };
+
+const CASES: readonly Case[] = [
+  // the ordinary rule: ended no_reply with the cause, its exact target recovered
+  ...(['process_replaced', 'context_compacted', 'context_overflow', 'daemon_restarted'] as const).map(
+    (cause): Case => ({ name: `a visible_reply wake, ${cause}`, cause, outcome: noReply(cause), recover: true }),
+  ),
+  // signal-only keeps its classification, whatever the cause or the facts
+  ...(['process_replaced', 'daemon_restarted'] as const).map((cause): Case => ({
+    name: `a signal_only wake, ${cause}`,
+    deliveryClass: 'signal_only',
+    facts: { repliedUpToSeq: 9, recoveries: 1 },
+    cause,
+    outcome: signalOnly,
+    recover: false,
+  })),
+  // a synthetic recovery wake is never recovered twice: failed with the reason of the cause
+  {
+    name: 'a recovery wake, process_replaced',
+    messageId: recoveryId,
+    cause: 'process_replaced',
+    outcome: {
+      status: 'failed',
+      reason: 'cli_exited',
+      detail: 'the recovery continuation was interrupted too (process_replaced)',
+    },
+    recover: false,
+  },
+  {
+    name: 'a recovery wake, context_compacted',
+    messageId: recoveryId,
+    cause: 'context_compacted',
+    outcome: {
+      status: 'failed',
+      reason: 'context_overflow',
+      detail: 'the recovery continuation was interrupted too (context_compacted)',
+    },
+    recover: false,
+  },
+  {
+    name: 'a recovery wake, daemon_restarted',
+    messageId: recoveryId,
+    cause: 'daemon_restarted',
+    outcome: {
+      status: 'failed',
+      reason: 'daemon_restarted',
+      detail: 'the daemon restarted while this wake was already being recovered once',
+    },
+    recover: false,
+  },
+  {
+    name: 'a wake a recovery already covered, daemon_restarted',
+    facts: { recoveries: 1 },
+    cause: 'daemon_restarted',
+    outcome: {
+      status: 'failed',
+      reason: 'daemon_restarted',
+      detail: 'the daemon restarted while this wake was already being recovered once',
+    },
+    recover: false,
+  },
+  // no exact target: nothing to recover into
+  {
+    name: 'no exact target, process_replaced',
+    targetKey: null,
+    cause: 'process_replaced',
+    outcome: noReply('process_replaced'),
+    recover: false,
+  },
+  {
+    name: 'no exact target, daemon_restarted',
+    targetKey: null,
+    cause: 'daemon_restarted',
+    outcome: {
+      status: 'failed',
+      reason: 'daemon_restarted',
+      detail: 'the daemon restarted and this wake has no exact target to recover',
+    },
+    recover: false,
+  },
+  // a reply that already landed (stored RepliedUpToSeq covers the TargetSeq 3) settles it
+  {
+    name: 'a landed reply, daemon_restarted',
+    facts: { repliedUpToSeq: 3, recoveries: 1 },
+    cause: 'daemon_restarted',
+    outcome: { status: 'reply_sent', reason: null, detail: 'already_sent' },
+    recover: false,
+  },
+  {
+    name: 'a reply below the wake, daemon_restarted',
+    facts: { repliedUpToSeq: 2 },
+    cause: 'daemon_restarted',
+    outcome: noReply('daemon_restarted'),
+    recover: true,
+  },
+];
+
+describe('the recovery rule (contract §6.6)', () => {
+  it.each(CASES)('$name', (c) => {
+    const row = {
+      deliveryClass: c.deliveryClass ?? 'visible_reply',
+      messageId: c.messageId ?? 'm3',
+      targetKey: c.targetKey === undefined ? general : c.targetKey,
+      targetSeq: 3,
+    };
+    expect(recoveryDecision(row, c.cause, c.facts)).toEqual({ outcome: c.outcome, recover: c.recover });
+  });
+
+  it('frontiers: one per canonical target in first-seen order, at its highest TargetSeq, every wake token in FIFO order', () => {
+    const row = (n: number, key: TargetKey, seq: number) => ({
+      targetKey: key,
+      targetSeq: seq,
+      messageId: `m${n}`,
+      wakeToken: `w${n}`,
+    });
+    expect(recoveryFrontiers([row(1, general, 4), row(2, ops, 1), row(3, general, 2), row(4, general, 7)])).toEqual([
+      { target: general, targetSeq: 7, messageId: 'm4', wakeToken: 'w4', wakeTokens: ['w1', 'w3', 'w4'] },
+      { target: ops, targetSeq: 1, messageId: 'm2', wakeToken: 'w2', wakeTokens: ['w2'] },
+    ]);
+    expect(recoveryFrontiers([])).toEqual([]);
+  });
+});
