@@ -23,14 +23,10 @@ import type { ApprovalAnswer, ApprovalAsk } from '../runtime/approval-port.js';
 import type { RuntimeAdapter, RuntimeEventEnvelope, TurnBoundaryHost } from '../runtime/runtime-adapter.js';
 import type { RecoveryCause, RecoveryFrontier } from '../wake/pending-delivery.js';
 import type { WakeDelivery, WakeLifecycle } from '../wake/wake-lifecycle.js';
-import {
-  agentSessionStep,
-  initialAgentSessionState,
-  type AgentSessionCall,
-  type AgentSessionEvent,
-  type AgentSessionState,
-  type RuntimeInput,
-} from './agent-session-machine.js';
+import type { AgentSessionCall } from './agent-session-calls.js';
+import type { AgentSessionEvent, RuntimeInput } from './agent-session-events.js';
+import { agentSessionStep } from './agent-session-machine.js';
+import { initialAgentSessionState, type AgentSessionState } from './agent-session-state.js';
 
 export interface PromptInputRecord {
   readonly agentId: string;
