@@ -1,0 +1,417 @@
+/**
+ * Every decision of an agent session (agent-session.ts), as a pure machine (STYLE.md habit 6):
+ * `agentSessionStep(state, event) → [state, calls]`. The shell feeds what happened (a runtime
+ * event, a start, a replacement, a delivery, a turn boundary) with the facts only I/O can read
+ * (a new turn id, the pending rows, the lifecycle's generation), and performs the calls in order
+ * (`AgentSessionCall`). No timers, no clock, no I/O here.
+ *
+ * For each runtime event, in this order:
+ * 1. the agent's state (`starting` → `idle` ⇄ `busy`, `crashed`, `stopped`) and the hook bus
+ *    bridge: `turn.start` (with the wakes the turn carries), `turn.end`, runtime-local tool
+ *    calls and local-text counts — never the text (contract §6.5) — whatever its generation;
+ * 2. the lifecycle, for events of the current process generation only, and not after `stop`
+ *    (STYLE.md "generation-tagged watches": a stale event can never settle a newer turn).
+ *
+ * Generations: the lifecycle numbers processes from its table's generation; each restarted or
+ * replacing process is the next one (`lifecycleGeneration`), mapped from the adapter's own
+ * process generation (`process`).
+ */
+import type { Agent } from '../../../shared/api/contract.js';
+import { LOCAL_CHANNEL } from '../../../shared/config.js';
+import type { FailureReason } from '../../../shared/wake-status.js';
+import type { DeliverResult } from '../runtime/runtime-adapter.js';
+import type { FinalCheckInjection, WakeDelivery } from '../wake/wake-lifecycle.js';
+import type { AgentSessionCall } from './agent-session-calls.js';
+import type { AgentSessionEvent, Envelope, RuntimeInput } from './agent-session-events.js';
+import { TURNS_KEPT, type AgentSessionState, type ProcessWatch } from './agent-session-state.js';
+
+export type AgentSessionStep = readonly [AgentSessionState, readonly AgentSessionCall[]];
+
+/**
+ * One decision: the state after `event` and what the shell performs for it, in order. Pure:
+ * `state` is never changed (an event that changes nothing returns it as it is).
+ */
+export function agentSessionStep(state: AgentSessionState, event: AgentSessionEvent): AgentSessionStep {
+  const calls: AgentSessionCall[] = [];
+  const next = decide(state, event, calls);
+  return [next, calls];
+}
+
+function decide(s: AgentSessionState, e: AgentSessionEvent, calls: AgentSessionCall[]): AgentSessionState {
+  switch (e.type) {
+    case 'start':
+      return follow({ ...s, lifecycleGeneration: e.tableGeneration }, calls);
+    case 'runtime_unbuilt':
+      calls.push({
+        call: 'log_error',
+        message: 'agent runtime not created',
+        fields: { agentId: s.agentId, code: e.code, message: e.message },
+      });
+      return down(s, e.message, calls);
+    case 'runtime_attached':
+      return { ...s, runtime: e.runtime };
+    case 'start_failed':
+      calls.push({
+        call: 'log_error',
+        message: 'runtime could not start',
+        fields: { agentId: s.agentId, runtime: e.runtime, code: e.result.code, message: e.result.message },
+      });
+      return down({ ...s, downReason: e.result.reason ?? 'cli_exited' }, e.result.message, calls);
+    case 'launch_settled':
+      return !e.ok && s.agentState === 'starting' ? agentStateTo(s, 'crashed', calls) : s;
+    case 'replace':
+      return replace(s, e.detail, calls);
+    case 'retired':
+      return retired(s, calls);
+    case 'replacement_settled':
+      return replacementSettled(s, e, calls);
+    case 'stop':
+      return { ...s, stopped: true };
+    case 'stopped':
+      return agentStateTo(s, 'stopped', calls);
+    case 'delivery_due':
+      return deliveryDue(s, e.delivery, calls);
+    case 'delivery_rendered':
+      return deliveryRendered(s, e.delivery, e.text, calls);
+    case 'delivery_written':
+      return deliveryWritten(s, e.delivery, e.result, calls);
+    case 'turn_boundary':
+      // contract §6.4: the lifecycle alone decides every final-check; none after stop.
+      if (!s.stopped) calls.push({ call: 'choose_final_check', generation: s.lifecycleGeneration });
+      return s;
+    case 'final_check_chosen':
+      return finalCheckChosen(s, e.injection, calls);
+    default: {
+      const bridged = bridge(s, e, calls);
+      return bridged.stopped || !counts(bridged.process, e.generation) ? bridged : settle(bridged, e, calls);
+    }
+  }
+}
+
+/** Whether an event of process `generation` may settle anything. */
+function counts(process: ProcessWatch, generation: number): boolean {
+  switch (process.phase) {
+    case 'retiring':
+      return false;
+    case 'live':
+      return generation >= process.generation;
+    default:
+      return true;
+  }
+}
+
+// —— 1. The agent's state and the hook bus: every event, whatever its generation ——
+
+function bridge(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]): AgentSessionState {
+  switch (e.type) {
+    case 'ready':
+      calls.push({ call: 'report_restart', attempt: null });
+      return agentStateTo({ ...s, downReason: null }, 'idle', calls);
+    case 'restart_scheduled':
+      calls.push({ call: 'report_restart', attempt: e.attempt });
+      return s;
+    case 'turn_start': {
+      const started = agentStateTo({ ...s, turnId: e.turnId }, 'busy', calls);
+      const wakeTokens = e.pending.map((r) => r.wakeToken);
+      const first = e.pending[0];
+      calls.push({
+        call: 'turn.start',
+        event: {
+          turnId: e.turnId,
+          agentId: s.agentId,
+          channel: LOCAL_CHANNEL,
+          wakeTokens,
+          ...(first ? { target: first.target } : {}),
+        },
+      });
+      return { ...started, turnWakes: remember(s.turnWakes, e.turnId, wakeTokens) };
+    }
+    case 'tool_call':
+      if (s.turnId !== null)
+        calls.push({ call: 'runtime.local', event: { turnId: s.turnId, kind: 'tool_call', tool: e.name } });
+      return s;
+    case 'local_text':
+      // Counts only: the text itself never reaches the daemon's host side (contract §6.5).
+      if (s.turnId !== null)
+        calls.push({
+          call: 'runtime.local',
+          event: { turnId: s.turnId, kind: 'local_text', bytes: e.bytes, runes: e.runes },
+        });
+      return s;
+    case 'operator_wait':
+      return operatorWait(s, e.waiting, calls);
+    case 'turn_end':
+      return agentStateTo(endTurn(s, calls), 'idle', calls);
+    case 'exit':
+      // issue 14: the process that asked is gone: its pending approvals are cancelled (no chip waits forever).
+      calls.push({
+        call: 'cancel_approvals',
+        reason: e.expected ? 'the agent was stopped' : 'the runtime exited before an answer',
+      });
+      return agentStateTo(endTurn(s, calls), e.expected ? 'stopped' : 'starting', calls);
+    case 'gave_up':
+      return agentStateTo(s, 'crashed', calls);
+    default:
+      return s;
+  }
+}
+
+/**
+ * issue 14 "Liveness from the runtime where it exists": while the runtime says it waits on the
+ * operator, the turn's silence clock is paused by the same `approval.wait` the daemon's pending
+ * approvals use (the watchdog counts waits: paused while either says so, restarted from zero
+ * when the last ends). Balanced per turn: one "on" for the turn it was said in, one "off".
+ */
+function operatorWait(s: AgentSessionState, waiting: boolean, calls: AgentSessionCall[]): AgentSessionState {
+  const turnId = s.turnId;
+  if (waiting && turnId !== null && s.operatorWaitTurn !== turnId) {
+    calls.push({ call: 'approval.wait', event: { turnId, agentId: s.agentId, waiting: true } });
+    return { ...s, operatorWaitTurn: turnId };
+  }
+  if (!waiting && s.operatorWaitTurn !== null) {
+    calls.push({ call: 'approval.wait', event: { turnId: s.operatorWaitTurn, agentId: s.agentId, waiting: false } });
+    return { ...s, operatorWaitTurn: null };
+  }
+  return s;
+}
+
+function endTurn(s: AgentSessionState, calls: AgentSessionCall[]): AgentSessionState {
+  if (s.turnId !== null) calls.push({ call: 'turn.end', event: { turnId: s.turnId } });
+  return s.turnId === null && s.operatorWaitTurn === null ? s : { ...s, turnId: null, operatorWaitTurn: null };
+}
+
+function remember(
+  turnWakes: ReadonlyMap<string, readonly string[]>,
+  turnId: string,
+  wakeTokens: readonly string[],
+): ReadonlyMap<string, readonly string[]> {
+  const next = new Map(turnWakes).set(turnId, wakeTokens);
+  if (next.size > TURNS_KEPT) next.delete(next.keys().next().value as string);
+  return next;
+}
+
+// —— 2. The lifecycle: events of the current process generation only ——
+
+function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]): AgentSessionState {
+  switch (e.type) {
+    case 'ready':
+      return ready(s, e, calls);
+    case 'context_reset':
+      // issue 16: recover the runtime-visible rows into the continued (compacted) session.
+      // issue 24 changes this one row: a native compaction (`context_compacted`) becomes a
+      // continuation (rows stay pending, nothing recovered); only `context_overflow` recovers.
+      calls.push({ call: 'context_reset', generation: s.lifecycleGeneration, cause: e.cause });
+      return { ...s, resetInTurn: s.turnId !== null };
+    case 'runtime_error':
+      return { ...s, lastError: { detail: e.detail, reason: e.reason ?? null } };
+    case 'final_check': {
+      const injection = s.lastInjection;
+      if (e.outcome === 'failed' && injection !== null)
+        calls.push({
+          call: 'final_check_undeliverable',
+          generation: injection.generation,
+          wakeTokens: injection.wakeTokens,
+          detail: e.detail,
+        });
+      return s;
+    }
+    case 'turn_end':
+      // A turn that failed because its context overflowed was recovered at the reset (§6.6).
+      if (e.outcome !== 'completed' && !s.resetInTurn)
+        calls.push({
+          call: 'fail_pending',
+          generation: s.lifecycleGeneration,
+          detail:
+            s.lastError?.detail ??
+            (e.outcome === 'interrupted' ? 'the turn was interrupted' : 'the runtime turn failed'),
+          reason: s.lastError?.reason ?? 'runtime_error',
+          processExited: false,
+        });
+      return { ...s, resetInTurn: false, lastError: null };
+    case 'exit':
+      return exited(s, e, calls);
+    case 'gave_up': {
+      const detail = `the runtime crashed ${e.restarts} times and is no longer restarted`;
+      // No replacement comes: the rows that waited for one end `failed` now (§9.2).
+      calls.push({
+        call: 'fail_pending',
+        generation: s.lifecycleGeneration,
+        detail,
+        reason: 'cli_exited',
+        processExited: true,
+      });
+      return down({ ...s, downReason: 'cli_exited' }, detail, calls);
+    }
+    case 'local_text':
+      calls.push({ call: 'count_local_text', generation: s.lifecycleGeneration, bytes: e.bytes, runes: e.runes });
+      return s;
+    default:
+      // Tool calls settle nothing (contract §9.2).
+      return s;
+  }
+}
+
+function ready(
+  s: AgentSessionState,
+  e: Envelope<'ready'> & { readonly tableGeneration: number },
+  calls: AgentSessionCall[],
+): AgentSessionState {
+  const live: ProcessWatch = { phase: 'live', generation: e.generation };
+  if (s.process.phase === 'awaiting_ready') return { ...s, process: live };
+  if (s.process.phase === 'live' && s.process.generation === e.generation) return s;
+  // A restarted (or replacing) process: the lifecycle's next generation (§6.6, §8.3).
+  const generation = e.tableGeneration + 1;
+  calls.push({ call: 'process_replaced', generation });
+  return { ...s, process: live, lifecycleGeneration: generation };
+}
+
+function exited(s: AgentSessionState, e: Envelope<'exit'>, calls: AgentSessionCall[]): AgentSessionState {
+  // A process that never became ready is a failed start, reported by the start itself
+  // (issue 15: a missing CLI must fail its wakes with `cli_missing`, not hold them queued).
+  if (e.expected || s.process.phase !== 'live') return s;
+  const detail =
+    s.lastError?.detail ??
+    `the ${s.runtime ?? 'agent'} runtime exited unexpectedly (${e.signal ?? `code ${e.code ?? '?'}`})`;
+  // issue 16: the replacement recovers the runtime-visible rows (§6.6); nothing is failed for the crash itself.
+  calls.push({
+    call: 'process_exited',
+    generation: s.lifecycleGeneration,
+    detail,
+    reason: s.lastError?.reason ?? 'cli_exited',
+  });
+  return { ...s, lastError: null, resetInTurn: false };
+}
+
+// —— Replacement (issue 14, contract §6.6) ——
+
+function replace(s: AgentSessionState, detail: string, calls: AgentSessionCall[]): AgentSessionState {
+  if (s.stopped) return s;
+  calls.push({ call: 'process_exited', generation: s.lifecycleGeneration, detail, reason: 'runtime_error' });
+  // The old process's last events still reach the state and the bus (its exit cancels its pending
+  // approvals) but settle nothing: an interrupted turn of a process we ended is no runtime error.
+  return { ...s, runtime: null, process: { phase: 'retiring' }, delivered: false };
+}
+
+function retired(s: AgentSessionState, calls: AgentSessionCall[]): AgentSessionState {
+  // The daemon stopped meanwhile: nothing new is started (no orphans).
+  if (s.stopped) return s;
+  const reopened = { ...s, process: { phase: 'awaiting_replacement' } as const, downReason: null, downDetail: null };
+  return follow(agentStateTo(reopened, 'starting', calls), calls);
+}
+
+function replacementSettled(
+  s: AgentSessionState,
+  e: { readonly ok: boolean; readonly tableGeneration: number },
+  calls: AgentSessionCall[],
+): AgentSessionState {
+  if (e.ok || s.process.phase !== 'awaiting_replacement') return s;
+  // No replacement comes: what waited for one ends failed (as after gave_up, §9.2), and the
+  // table re-opens on a new generation so later wakes fail at delivery with the reason the
+  // runtime is down — never held forever. (Every row just ended: nothing is recovered.)
+  const generation = e.tableGeneration + 1;
+  calls.push(
+    {
+      call: 'fail_pending',
+      generation: s.lifecycleGeneration,
+      detail: s.downDetail ?? 'the restarted runtime could not start',
+      reason: s.downReason ?? 'runtime_error',
+      processExited: false,
+    },
+    { call: 'process_replaced', generation },
+  );
+  return { ...s, process: { phase: 'awaiting_ready' }, lifecycleGeneration: generation };
+}
+
+// —— Deliveries (contract §9.2) and the turn boundary (§6.4, §8.3) ——
+
+function deliveryDue(s: AgentSessionState, d: WakeDelivery, calls: AgentSessionCall[]): AgentSessionState {
+  // A daemon stopping while the runtime started: the store may already be closed.
+  if (s.stopped || d.generation !== s.lifecycleGeneration) return s;
+  if (s.runtime === null)
+    // issue 14: no runtime could be built (e.g. its workspace is not a folder): the wake ends with why.
+    calls.push(failDelivery(d, s.downDetail ?? 'the runtime is not running', s.downReason ?? 'runtime_error'));
+  else calls.push({ call: 'render_delivery', delivery: d, turn: s.delivered ? 'wake' : 'fresh' });
+  return s;
+}
+
+function deliveryRendered(
+  s: AgentSessionState,
+  d: WakeDelivery,
+  text: string | null,
+  calls: AgentSessionCall[],
+): AgentSessionState {
+  if (text === null) {
+    calls.push(failDelivery(d, 'the delivery prompt could not be built', 'runtime_error'));
+    return s;
+  }
+  calls.push(
+    { call: 'record_prompt_input', kind: 'delivery', wakeTokens: tokensOf(d), text },
+    { call: 'write_prompt', delivery: d, text },
+  );
+  return s.delivered ? s : { ...s, delivered: true };
+}
+
+function deliveryWritten(
+  s: AgentSessionState,
+  d: WakeDelivery,
+  result: DeliverResult,
+  calls: AgentSessionCall[],
+): AgentSessionState {
+  if (result.ok) calls.push({ call: 'mark_delivered', generation: d.generation, wakeTokens: tokensOf(d) });
+  // issue 15: a runtime that is down fails the delivery with the reason it went down for.
+  else
+    calls.push(
+      failDelivery(d, result.message, result.code === 'not_running' ? (s.downReason ?? 'cli_exited') : 'cli_exited'),
+    );
+  return s;
+}
+
+function finalCheckChosen(
+  s: AgentSessionState,
+  injection: FinalCheckInjection | null,
+  calls: AgentSessionCall[],
+): AgentSessionState {
+  if (injection !== null)
+    calls.push(
+      // Recorded before the injection is tried (§6.4, §8.4).
+      {
+        call: 'record_prompt_input',
+        kind: 'final_check',
+        wakeTokens: injection.wakeTokens,
+        text: injection.finalCheck,
+      },
+      { call: 'answer_final_check', finalCheck: injection.finalCheck },
+    );
+  return { ...s, lastInjection: injection };
+}
+
+function failDelivery(d: WakeDelivery, detail: string, reason: FailureReason): AgentSessionCall {
+  return { call: 'fail_delivery', generation: d.generation, wakeTokens: tokensOf(d), detail, reason };
+}
+
+function tokensOf(d: WakeDelivery): readonly string[] {
+  return d.wakes.map((w) => w.wakeToken);
+}
+
+// —— Shared steps ——
+
+/** Follows the lifecycle's deliveries for this agent, once. */
+function follow(s: AgentSessionState, calls: AgentSessionCall[]): AgentSessionState {
+  if (s.following) return s;
+  calls.push({ call: 'follow_deliveries' });
+  return { ...s, following: true };
+}
+
+/** The runtime could not be built or started, or gave up: crashed, and the daemon is told why. */
+function down(s: AgentSessionState, detail: string, calls: AgentSessionCall[]): AgentSessionState {
+  const crashed = agentStateTo({ ...s, downDetail: detail }, 'crashed', calls);
+  calls.push({ call: 'report_down', detail });
+  return crashed;
+}
+
+/** A change of the agent's state is reported; a repeat is not. */
+function agentStateTo(s: AgentSessionState, agentState: Agent['state'], calls: AgentSessionCall[]): AgentSessionState {
+  if (s.agentState === agentState) return s;
+  calls.push({ call: 'report_state', state: agentState });
+  return { ...s, agentState };
+}

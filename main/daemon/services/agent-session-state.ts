@@ -1,0 +1,79 @@
+/**
+ * What an agent session remembers between events (agent-session-machine.ts): immutable, the
+ * process and lifecycle generations inside it.
+ */
+import type { Agent } from '../../../shared/api/contract.js';
+import type { FailureReason, RuntimeKind } from '../../../shared/wake-status.js';
+import type { FinalCheckInjection } from '../wake/wake-lifecycle.js';
+
+/** Which runtime process's events settle wakes (STYLE.md "generation-tagged watches"). */
+export type ProcessWatch =
+  /** No process is ready yet: every event counts, the first `ready` names the generation. */
+  | { readonly phase: 'awaiting_ready' }
+  /** issue 14: the old process is being stopped for a replacement: none of its events settle anything. */
+  | { readonly phase: 'retiring' }
+  /** The old process is gone: the new one's first `ready` is a process replacement (§6.6). */
+  | { readonly phase: 'awaiting_replacement' }
+  /** Events of `generation` or later count; a later `ready` is a restarted process. */
+  | { readonly phase: 'live'; readonly generation: number };
+
+/** The last `runtime_error` of the running turn: the detail (and reason) its failure ends rows with. */
+export interface RuntimeErrorNote {
+  readonly detail: string;
+  readonly reason: FailureReason | null;
+}
+
+export interface AgentSessionState {
+  readonly agentId: string;
+  readonly agentState: Agent['state'];
+  /** `stop` was asked: nothing more is settled or delivered. */
+  readonly stopped: boolean;
+  /** The lifecycle's deliveries are followed (once, by the first start or a replacement). */
+  readonly following: boolean;
+  /** The attached adapter's runtime; null while none is (not built, or being replaced). */
+  readonly runtime: RuntimeKind | null;
+  readonly process: ProcessWatch;
+  /** The lifecycle generation the current process maps to (-1 before `start`). */
+  readonly lifecycleGeneration: number;
+  /** A delivery was written into this process's session: the next is a wake, not fresh (§8.1). */
+  readonly delivered: boolean;
+  /** The running turn (delivery correlation), or null between turns. */
+  readonly turnId: string | null;
+  /** issue 14: the turn the runtime said it waits on the operator in (its own signal), if it still does. */
+  readonly operatorWaitTurn: string | null;
+  /** The wakes recent turns carried at their `turn.start` (at most `TURNS_KEPT`, oldest dropped). */
+  readonly turnWakes: ReadonlyMap<string, readonly string[]>;
+  /** issue 16: the running turn's context was reset; its error end is that reset, not a runtime error. */
+  readonly resetInTurn: boolean;
+  readonly lastError: RuntimeErrorNote | null;
+  /** The last final-check the lifecycle chose (a `final_check failed` event ends its rows). */
+  readonly lastInjection: FinalCheckInjection | null;
+  /** issue 15: why the runtime is down (deliveries then fail with it). */
+  readonly downReason: FailureReason | null;
+  /** What the last "runtime down" said (a delivery to a runtime that could not be built fails with it). */
+  readonly downDetail: string | null;
+}
+
+/** Recent turns remembered per agent (a late retry result of an older turn is simply not shown on a wake). */
+export const TURNS_KEPT = 256;
+
+export function initialAgentSessionState(agentId: string): AgentSessionState {
+  return {
+    agentId,
+    agentState: 'starting',
+    stopped: false,
+    following: false,
+    runtime: null,
+    process: { phase: 'awaiting_ready' },
+    lifecycleGeneration: -1,
+    delivered: false,
+    turnId: null,
+    operatorWaitTurn: null,
+    turnWakes: new Map(),
+    resetInTurn: false,
+    lastError: null,
+    lastInjection: null,
+    downReason: null,
+    downDetail: null,
+  };
+}
