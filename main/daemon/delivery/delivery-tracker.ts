@@ -49,6 +49,8 @@ export interface SendRequest {
   readonly purpose?: DeliveryPurpose;
   /** Deliver on this named channel (e.g. `telegram` for a bound conversation) instead of the target's own. */
   readonly channel?: string;
+  /** issue 16: a reply's SeenUpToSeq, which the local channel stores with the reply as its RepliedUpToSeq. */
+  readonly repliedUpToSeq?: number;
 }
 
 export interface ChunkOutcome {
