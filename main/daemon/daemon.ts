@@ -53,7 +53,7 @@ import { DEFAULT_RESTART_POLICY } from './runtime/supervisor.js';
 import { AgentReadinessService } from './services/agent-readiness.js';
 import { SEND_REFUSAL_CODES, type SendRefusalCode } from '../../shared/wake-status.js';
 import { AgentSession, type MadeAdapter } from './services/agent-session.js';
-import { ApiEvents } from './services/api-events.js';
+import { ApiEvents } from './api/api-events.js';
 import { CommunicationService, ReplyFrontiers } from './services/communication-service.js';
 import { ConversationService, OPERATOR_ID, OPERATOR_NAME } from './services/conversation-service.js';
 import { RecoveryService } from './services/recovery-service.js';
