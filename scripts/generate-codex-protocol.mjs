@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Regenerates main/daemon/runtime/codex/protocol/ from the installed Codex CLI:
+ * Regenerates main/daemon/runtime/codex/generated/ from the installed Codex CLI:
  *
  *   node scripts/generate-codex-protocol.mjs            # rewrite the committed folder
  *   node scripts/generate-codex-protocol.mjs --out DIR  # write elsewhere (the drift test does this)
@@ -9,8 +9,11 @@
  * HOME and CODEX_HOME, then this script keeps only the files transitively imported by ROOTS (the
  * message unions and the responses codex-rpc-client.ts maps), adds `.js` to the relative imports
  * (the repo compiles with `moduleResolution: nodenext`) and writes an index.ts re-exporting them.
- * The output depends only on the CLI version: test/unit/main/daemon/runtime/codex/codex-protocol.test.ts
- * fails when the committed folder differs from what the installed CLI generates.
+ * Every file says it is generated (ts-rs's own header; this script's on each index.ts), the folder
+ * is `linguist-generated` in .gitattributes, and code reaches it only through codex-protocol.ts
+ * (scripts/lint/generated-imports.js). The output depends only on the CLI version:
+ * test/unit/main/daemon/runtime/codex/codex-protocol-drift.test.ts fails when the committed folder
+ * differs from what the installed CLI generates.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +22,7 @@ import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const DEFAULT_OUT = join(REPO, 'main/daemon/runtime/codex/protocol');
+const DEFAULT_OUT = join(REPO, 'main/daemon/runtime/codex/generated');
 const CODEX = join(REPO, 'node_modules/.bin/codex');
 
 /** What codex-rpc-client.ts imports; everything else in the generated tree is pruned. */

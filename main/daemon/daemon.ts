@@ -42,7 +42,7 @@ import { AgentRoster } from './services/agent-roster.js';
 import { agentRuntimeBuilder } from './services/agent-runtime.js';
 import { AgentSession } from './services/agent-session.js';
 import { AgentSettings } from './services/agent-settings.js';
-import { ApiEvents } from './services/api-events.js';
+import { ApiEvents } from './api/api-events.js';
 import { CommunicationService } from './services/communication-service.js';
 import { ConversationService, OPERATOR_ID, OPERATOR_NAME } from './services/conversation-service.js';
 import { RecoveryService } from './services/recovery-service.js';

@@ -15,7 +15,7 @@ import type { Subscription } from 'rxjs';
 import type { ApiEvent } from '../../shared/api/contract.js';
 import { WS_API_PATH, WS_MAX_PAYLOAD_BYTES, WsRequestSchema, type WsResponse } from '../../shared/api/ws-protocol.js';
 import { answerCall, checkedEvent } from '../daemon/api/api-gate.js';
-import { describeIssues } from '../daemon/api/describe-issues.js';
+import { describeIssues } from '../../shared/api/describe-issues.js';
 import type { DaemonLog } from '../daemon/daemon-log.js';
 import type { Daemon } from '../daemon/daemon-types.js';
 import { tokenMatches } from './token.js';

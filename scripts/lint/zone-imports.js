@@ -10,10 +10,11 @@
  * `await import('electron')`; `@electron/remote`). Why not `import-x/no-restricted-paths`: it resolves
  * each specifier first and silently skips one it cannot resolve (a `.js` specifier of a `.ts` file
  * without a TypeScript resolver, a file not written yet). Here a relative specifier is resolved by
- * path arithmetic alone, so nothing is skipped.
+ * path arithmetic alone (module-specifiers.js), so nothing is skipped. Inside main/daemon/, the
+ * order of the daemon's rooms is daemon-layers.js; the gate of generated code is generated-imports.js.
  */
 import { builtinModules } from 'node:module';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { moduleSpecifierVisitors, reachedPath, repoPathOf } from './module-specifiers.js';
 
 const NODE_BUILTINS = new Set(builtinModules.map((m) => m.replace(/^node:/, '')));
 
@@ -102,10 +103,8 @@ export function zoneOf(rel) {
  * @param {Zone & { node: boolean }} zone
  */
 export function violation(zone, rel, spec) {
-  if (spec.startsWith('.') || spec.startsWith('/')) {
-    const target = relative('.', resolve(dirname(rel), spec))
-      .split(sep)
-      .join('/');
+  const target = reachedPath(rel, spec);
+  if (target !== null) {
     if (zone.folders.some((f) => inFolder(target, f))) return null;
     return `'${spec}' reaches ${target}`;
   }
@@ -122,36 +121,19 @@ export const zoneImportsRule = {
     schema: [],
   },
   create(context) {
-    const root = context.cwd;
-    const rel = relative(root, context.filename).split(sep).join('/');
+    const rel = repoPathOf(context);
     const zone = zoneOf(rel);
     if (zone === undefined) return {};
-    /** @param {import('eslint').Rule.Node} node @param {import('eslint').Rule.Node | null | undefined} source */
-    const check = (node, source) => {
-      if (source === null || source === undefined) return;
-      if (source.type !== 'Literal' || typeof source.value !== 'string') {
-        if (source.type === 'TemplateLiteral' && source.expressions.length === 0) {
-          return check(node, { type: 'Literal', value: source.quasis[0]?.value.cooked ?? '', raw: '' });
-        }
+    return moduleSpecifierVisitors(
+      (node, spec) => {
+        const why = violation(zone, rel, spec);
+        if (why !== null) context.report({ node, message: `${why}. ${zone.why} (DESIGN.md zones).` });
+      },
+      (node) =>
         context.report({
           node,
           message: `${zone.why} (DESIGN.md zones). A computed module specifier cannot be checked: use a string literal.`,
-        });
-        return;
-      }
-      const why = violation(zone, rel, source.value);
-      if (why !== null) context.report({ node, message: `${why}. ${zone.why} (DESIGN.md zones).` });
-    };
-    return {
-      ImportDeclaration: (node) => check(node, node.source),
-      ExportAllDeclaration: (node) => check(node, node.source),
-      ExportNamedDeclaration: (node) => check(node, node.source),
-      ImportExpression: (node) => check(node, node.source),
-      CallExpression: (node) => {
-        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments.length > 0) {
-          check(node, /** @type {import('eslint').Rule.Node} */ (node.arguments[0]));
-        }
-      },
-    };
+        }),
+    );
   },
 };

@@ -22,7 +22,7 @@ import {
   type ApiResult,
 } from '../../../shared/api/contract.js';
 import type { DaemonLog } from '../daemon-log.js';
-import { describeIssues } from './describe-issues.js';
+import { describeIssues } from '../../../shared/api/describe-issues.js';
 
 export interface AnswerOptions {
   /**

@@ -5,18 +5,15 @@
  */
 import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
-import type { ApprovalService } from '../approvals/approval-service.js';
-import type { AgentSettings } from '../services/agent-settings.js';
-import type { ConversationService } from '../services/conversation-service.js';
-import type { TelegramService } from '../telegram/telegram-service.js';
 import type { Store } from '../store/index.js';
+import type { AgentSettingsPort, ApprovalsPort, ConversationsPort, TelegramPort } from './api-ports.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
 import { toApproval, toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
 
 export interface DaemonApiDeps {
   readonly store: Store;
-  readonly conversations: ConversationService;
+  readonly conversations: ConversationsPort;
   readonly agents: () => Agent[];
   /** issue 15: re-checks readiness (all agents, or one); rejects an unknown id with `invalid_request`. */
   readonly checkAgents?: (agentId?: string) => Promise<void>;
@@ -28,11 +25,11 @@ export interface DaemonApiDeps {
     settings?: unknown;
   }) => Settings;
   /** The Telegram channel (issue 18): health and bindings for the Settings page. */
-  readonly telegram: Pick<TelegramService, 'status' | 'bindings'>;
+  readonly telegram: TelegramPort;
   /** issue 14: answered only through this API (IPC gate, token WebSocket, CLI); MCP has no such tool. */
-  readonly approvals?: ApprovalService;
+  readonly approvals?: ApprovalsPort;
   /** issue 14: an agent's workspace / policy from the UI, and revoking its "always" rules (operator only). */
-  readonly agentSettings?: Pick<AgentSettings, 'update' | 'revokeRule'>;
+  readonly agentSettings?: AgentSettingsPort;
 }
 
 const DEFAULT_PAGE = 100;
@@ -53,7 +50,7 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     if (found === undefined) throw new ApiError('unknown_agent', `There is no agent "${agentId}"; see agentteam.json.`);
     return found;
   };
-  const approvals = (): ApprovalService => {
+  const approvals = (): ApprovalsPort => {
     if (d.approvals === undefined) throw new ApiError('unavailable', 'This daemon does not handle approvals.');
     return d.approvals;
   };

@@ -7,8 +7,7 @@
  * operator-visible output delivery"). Runtime text never travels on the bus: a
  * `local_text` event carries byte and rune counts only (contract §6.5).
  */
-import type { AckStatus, DeliveryPurpose } from '../delivery/channel.js';
-import type { ChunkFinal } from '../delivery/delivery-state.js';
+import type { AckStatus, ChunkFinal, DeliveryPurpose } from './delivery-words.js';
 
 /** A runtime turn began; the wakes it serves are listed so beacons can be shown on their chips. */
 export interface TurnStartEvent {

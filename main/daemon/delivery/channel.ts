@@ -8,7 +8,9 @@
  * (timeout after send, connection lost after send) could have landed: resending could show the
  * operator the same reply twice (research/reliability-perf.md §1, Telegram `TimedOut`), so it
  * becomes `uncertain` with an alert, unless the channel deduplicates by response_id + chunk.
+ * `AckStatus` and `DeliveryPurpose`, which the hook bus carries too, live in bus/delivery-words.ts.
  */
+import type { AckStatus } from '../bus/delivery-words.js';
 
 /** Why a send did not produce an ACK. */
 export type ChannelFailure =
@@ -28,15 +30,6 @@ export type ChannelFailure =
   | { readonly kind: 'ack_timeout' }
   /** Refused for good (4xx, unknown target, content too large): retrying cannot help. */
   | { readonly kind: 'rejected'; readonly code: string; readonly detail: string };
-
-/** `already_sent`: the channel recognised this response_id + chunk and returned the first message. */
-export type AckStatus = 'sent' | 'already_sent';
-
-/**
- * What a response is: an agent reply; a silence beacon posted as a channel message; or an alert
- * notice posted on an external channel (issue 18). Only a reply is the turn's response or settles a wake.
- */
-export type DeliveryPurpose = 'reply' | 'beacon' | 'alert';
 
 export interface ChannelAck {
   readonly ok: true;

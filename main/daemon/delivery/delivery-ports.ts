@@ -2,7 +2,7 @@
  * Narrow ports onto the message store (built in parallel; the integrator binds the real one).
  * The method shapes are exactly those the store provides; nothing else of the store is needed.
  */
-import type { AckStatus } from './channel.js';
+import type { AckStatus } from '../bus/delivery-words.js';
 
 export interface AppendAgentMessage {
   readonly target: string;

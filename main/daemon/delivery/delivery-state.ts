@@ -13,11 +13,10 @@
  * attempt after a final state; a resend only after a failure known not delivered, or on an
  * idempotent channel.
  */
-import { classifyFailure, retryDelayFor, failureCode, type AckStatus, type ChannelFailure } from './channel.js';
+import type { AckStatus, ChunkFinal } from '../bus/delivery-words.js';
+import { classifyFailure, retryDelayFor, failureCode, type ChannelFailure } from './channel.js';
 
 export type ChunkPhase = 'generated' | 'sending' | 'delivery_failed' | 'delivered' | 'failed_final' | 'uncertain';
-/** The final delivery states of a chunk (the one home of this type: bus events and outcomes use it). */
-export type ChunkFinal = 'delivered' | 'failed_final' | 'uncertain';
 
 export interface ChunkState {
   readonly phase: ChunkPhase;

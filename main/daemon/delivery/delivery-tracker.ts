@@ -28,11 +28,12 @@ import {
   type SchedulerLike,
 } from 'rxjs';
 import type { ResponseDeliveryConfig } from '../../../shared/config.js';
+import type { AckStatus, ChunkFinal, DeliveryPurpose } from '../bus/delivery-words.js';
 import type { HookBus } from '../bus/hook-bus.js';
-import type { AckStatus, Channel, ChannelSendRequest, DeliveryPurpose } from './channel.js';
+import type { Channel, ChannelSendRequest } from './channel.js';
 import { chunkFlow } from './chunk-flow.js';
 import type { UndeliveredPort, UndeliveredRow } from './delivery-ports.js';
-import type { ChunkFinal, ChunkPolicy, ChunkState } from './delivery-state.js';
+import type { ChunkPolicy, ChunkState } from './delivery-state.js';
 
 export interface SendRequest {
   readonly turnId: string;

@@ -19,7 +19,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { Subject, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { parseTarget } from '../../../shared/target.js';
-import { describeIssues } from '../api/describe-issues.js';
+import { describeIssues } from '../../../shared/api/describe-issues.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { CommunicationHandler, ToolRefusal } from './communication-handler.js';
 import { MCP_PATH, MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from './mcp-names.js';

@@ -34,6 +34,8 @@ describe('zone rules (allowlists per folder)', () => {
     ['main/daemon/x.ts', "export * from '../app/window.js';"],
     ['main/daemon/x.ts', "const e = require('electron');"],
     ['main/daemon/x.ts', 'const e = await import(`electron`);'],
+    ['main/daemon/x.ts', "type App = import('electron').App;"],
+    ['renderer/src/x.ts', "import fs = require('node:fs');"],
     ['main/daemon/wake/x.ts', "import { x } from '../../serve/server.js';"],
     ['main/daemon/x.ts', "import { x } from '../app/window.js';"],
     ['main/daemon/x.ts', "import { x } from '../../renderer/src/app.js';"],

@@ -2,8 +2,8 @@
  * The Claude Code stream-json messages the adapter reads (stdout of `claude -p --output-format
  * stream-json --verbose --input-format stream-json`), as one union discriminated by `type`.
  *
- * Claude Code ships no schema generator (Codex does: ../codex/protocol/), so these are written
- * by hand from research/runtimes.md §3 "Claude Code" (the `system/init`, `assistant`, `user`
+ * Claude Code ships no schema generator (Codex does: ../codex/generated/, behind ../codex/codex-protocol.ts),
+ * so these are written by hand from research/runtimes.md §3 "Claude Code" (the `system/init`, `assistant`, `user`
  * tool_result and `result` events of a real turn, the wake-1 excerpt) and §3 "final-check"
  * (the control protocol: `initialize` with a `Stop` hook, `hook_callback`, `can_use_tool`,
  * `control_response`). Only the fields the adapter reads are written out, and a field the

@@ -22,10 +22,15 @@ import type { PermissionPolicy } from '../../../../shared/config.js';
 import { approvalRule } from '../../../../shared/approvals.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../approval-port.js';
 import type { DriverContext } from '../driver-session.js';
-import { isItem, isNotification, isServerRequest, type ServerNotification } from './codex-protocol.js';
+import {
+  isItem,
+  isNotification,
+  isServerRequest,
+  type AskForApproval,
+  type SandboxMode,
+  type ServerNotification,
+} from './codex-protocol.js';
 import type { RpcServerRequest } from './codex-rpc-client.js';
-import type { AskForApproval } from './protocol/v2/AskForApproval.js';
-import type { SandboxMode } from './protocol/v2/SandboxMode.js';
 
 export function codexThreadPolicy(policy: PermissionPolicy): {
   readonly approvalPolicy: AskForApproval;

@@ -13,8 +13,7 @@ import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtim
 import { runtimeBaseEnv } from '../runtime-env.js';
 import { MCP_TOKEN_ENV } from '../agent-provider.js';
 import { writeCodexHome, type CodexProvider } from './codex-config.js';
-import type { ThreadResumeParams } from './protocol/v2/ThreadResumeParams.js';
-import { isItem } from './codex-protocol.js';
+import { isItem, type ThreadResumeParams } from './codex-protocol.js';
 import { CodexRpcClient, type RpcNotification } from './codex-rpc-client.js';
 import { codexFailure } from './codex-failure.js';
 import { answerCodexServerRequest } from './codex-server-requests.js';

@@ -4,7 +4,7 @@
  * status-bearing variant keeps the HTTP status for the detail.
  */
 import type { FailureReason } from '../../../../shared/wake-status.js';
-import type { CodexErrorInfo, TurnError } from './protocol/v2/index.js';
+import type { CodexErrorInfo, TurnError } from './codex-protocol.js';
 
 const BY_KIND: Readonly<Partial<Record<string, FailureReason>>> = {
   unauthorized: 'auth_required',

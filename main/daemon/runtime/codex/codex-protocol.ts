@@ -1,31 +1,52 @@
 /**
  * The Codex app-server protocol by method name, over the types generated from the installed CLI
- * (./protocol/, `node scripts/generate-codex-protocol.mjs`; research/runtimes.md §3). ts-rs emits
+ * (./generated/, `node scripts/generate-codex-protocol.mjs`; research/runtimes.md §3). ts-rs emits
  * the message unions (`ClientRequest`, `ServerNotification`, `ServerRequest`) but no method →
  * response map, so the responses the adapter reads are mapped here by hand, each to its generated
  * type. The narrowing helpers let the runtime's mapping code switch on `method` / `type` instead of
  * probing strings out of `unknown`.
  */
-import type { ApplyPatchApprovalResponse } from './protocol/ApplyPatchApprovalResponse.js';
-import type { ClientNotification } from './protocol/ClientNotification.js';
-import type { ClientRequest } from './protocol/ClientRequest.js';
-import type { ExecCommandApprovalResponse } from './protocol/ExecCommandApprovalResponse.js';
-import type { InitializeResponse } from './protocol/InitializeResponse.js';
-import type { ServerNotification } from './protocol/ServerNotification.js';
-import type { ServerRequest } from './protocol/ServerRequest.js';
-import type { CommandExecutionRequestApprovalResponse } from './protocol/v2/CommandExecutionRequestApprovalResponse.js';
-import type { DynamicToolCallResponse } from './protocol/v2/DynamicToolCallResponse.js';
-import type { FileChangeRequestApprovalResponse } from './protocol/v2/FileChangeRequestApprovalResponse.js';
-import type { McpServerElicitationRequestResponse } from './protocol/v2/McpServerElicitationRequestResponse.js';
-import type { PermissionsRequestApprovalResponse } from './protocol/v2/PermissionsRequestApprovalResponse.js';
-import type { ThreadItem } from './protocol/v2/ThreadItem.js';
-import type { ThreadResumeResponse } from './protocol/v2/ThreadResumeResponse.js';
-import type { ThreadStartResponse } from './protocol/v2/ThreadStartResponse.js';
-import type { ToolRequestUserInputResponse } from './protocol/v2/ToolRequestUserInputResponse.js';
-import type { TurnInterruptResponse } from './protocol/v2/TurnInterruptResponse.js';
-import type { TurnStartResponse } from './protocol/v2/TurnStartResponse.js';
+import type { ApplyPatchApprovalResponse } from './generated/ApplyPatchApprovalResponse.js';
+import type { ClientNotification } from './generated/ClientNotification.js';
+import type { ClientRequest } from './generated/ClientRequest.js';
+import type { ExecCommandApprovalResponse } from './generated/ExecCommandApprovalResponse.js';
+import type { InitializeResponse } from './generated/InitializeResponse.js';
+import type { ServerNotification } from './generated/ServerNotification.js';
+import type { ServerRequest } from './generated/ServerRequest.js';
+import type { CommandExecutionRequestApprovalResponse } from './generated/v2/CommandExecutionRequestApprovalResponse.js';
+import type { DynamicToolCallResponse } from './generated/v2/DynamicToolCallResponse.js';
+import type { FileChangeRequestApprovalResponse } from './generated/v2/FileChangeRequestApprovalResponse.js';
+import type { McpServerElicitationRequestResponse } from './generated/v2/McpServerElicitationRequestResponse.js';
+import type { PermissionsRequestApprovalResponse } from './generated/v2/PermissionsRequestApprovalResponse.js';
+import type { ThreadItem } from './generated/v2/ThreadItem.js';
+import type { ThreadResumeResponse } from './generated/v2/ThreadResumeResponse.js';
+import type { ThreadStartResponse } from './generated/v2/ThreadStartResponse.js';
+import type { ToolRequestUserInputResponse } from './generated/v2/ToolRequestUserInputResponse.js';
+import type { TurnInterruptResponse } from './generated/v2/TurnInterruptResponse.js';
+import type { TurnStartResponse } from './generated/v2/TurnStartResponse.js';
+import type { AskForApproval } from './generated/v2/AskForApproval.js';
+import type { CodexErrorInfo } from './generated/v2/CodexErrorInfo.js';
+import type { SandboxMode } from './generated/v2/SandboxMode.js';
+import type { ThreadResumeParams } from './generated/v2/ThreadResumeParams.js';
+import type { TurnError } from './generated/v2/TurnError.js';
+import type { TurnStatus } from './generated/v2/TurnStatus.js';
 
-export type { ServerNotification, ServerRequest };
+/**
+ * The one way into ./generated/ (STYLE.md habit 18; scripts/lint/generated-imports.js): the message
+ * unions, and the generated words the adapter names itself — the thread policy it asks for
+ * (codex-approvals.ts), the resume params (codex-driver.ts), a failed turn's error (codex-failure.ts)
+ * and a turn's status (codex-rpc-typed.test.ts).
+ */
+export type {
+  AskForApproval,
+  CodexErrorInfo,
+  SandboxMode,
+  ServerNotification,
+  ServerRequest,
+  ThreadResumeParams,
+  TurnError,
+  TurnStatus,
+};
 
 // ── client → server requests ────────────────────────────────────────────────
 

@@ -8,7 +8,7 @@
  * requests by method, notifications as the `ServerNotification` union and server requests as
  * the `ServerRequest` union, both discriminated by `method`. The client checks the envelope
  * only (a `method` string, an `id`); the params are the CLI's own, pinned by its version and the
- * drift test of ./protocol/. A method a newer CLI adds still arrives and falls to `default:`.
+ * drift test of ./generated/. A method a newer CLI adds still arrives and falls to `default:`.
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';

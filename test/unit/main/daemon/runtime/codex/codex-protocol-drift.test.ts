@@ -1,5 +1,5 @@
 /**
- * The committed Codex protocol types (main/daemon/runtime/codex/protocol/) are exactly what the
+ * The committed Codex protocol types (main/daemon/runtime/codex/generated/) are exactly what the
  * installed CLI generates through scripts/generate-codex-protocol.mjs: a codex upgrade that changes
  * the protocol fails here until `node scripts/generate-codex-protocol.mjs` is run and committed.
  */
@@ -10,7 +10,7 @@ import { join, relative, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const REPO = resolve(import.meta.dirname, '../../../../../..');
-const COMMITTED = join(REPO, 'main/daemon/runtime/codex/protocol');
+const COMMITTED = join(REPO, 'main/daemon/runtime/codex/generated');
 
 async function tree(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();

@@ -21,8 +21,8 @@ import {
   type ServerRequestOf,
   type ServerRequestResponses,
   type ThreadItemOf,
+  type TurnStatus,
 } from '../../../../../../main/daemon/runtime/codex/codex-protocol.js';
-import type { TurnStatus } from '../../../../../../main/daemon/runtime/codex/protocol/v2/TurnStatus.js';
 
 interface Line {
   readonly id?: number | string;

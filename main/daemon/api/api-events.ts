@@ -5,7 +5,7 @@
 import { Subject, type Observable } from 'rxjs';
 import type { Agent, Alert, ApiEvent, Settings } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
-import { toAgent, toApproval, toMessage, toWake } from '../api/api-mappers.js';
+import { toAgent, toApproval, toMessage, toWake } from './api-mappers.js';
 import type { ApprovalRecord, MessageRecord, ReactionRecord, Store } from '../store/index.js';
 
 export class ApiEvents {

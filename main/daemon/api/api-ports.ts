@@ -1,0 +1,41 @@
+/**
+ * What the daemon API calls on the services it answers for, as ports (STYLE.md habit 16: imports
+ * point down). The conversation, agent-settings, approval and Telegram services sit above the API
+ * room; each satisfies its port structurally, so `api/` names only the methods it calls and the
+ * words of the rooms below it (store records, config edits, the shared contract).
+ */
+import type { TelegramStatus } from '../../../shared/api/contract.js';
+import type { ApprovalDecision, ApprovalScope, ApprovalStatus } from '../../../shared/approvals.js';
+import type { TargetKey } from '../../../shared/target.js';
+import type { AgentSettingsChange } from '../config/agent-edits.js';
+import type { ApprovalRecord, MessageRecord } from '../store/index.js';
+
+/** The operator's side of a conversation (services/conversation-service.ts). */
+export interface ConversationsPort {
+  /** Canonical key of a target typed by a person; throws `ApiError` (`invalid_target`, `unknown_target`). */
+  parse(text: string): TargetKey;
+  /** Stores an operator message and wakes the agents it addresses. */
+  post(targetText: string, content: string): { readonly message: MessageRecord };
+}
+
+/** issue 14: an agent's workspace / policy and its "always" rules (services/agent-settings.ts). */
+export interface AgentSettingsPort {
+  /** Whether something changed (and the agent restarts). */
+  update(agentId: string, change: AgentSettingsChange): boolean;
+  revokeRule(agentId: string, rule: string): void;
+}
+
+/** issue 14: approvals listed and answered by the operator (approvals/approval-service.ts). */
+export interface ApprovalsPort {
+  list(filter?: { status?: ApprovalStatus; limit?: number; wakeToken?: string }): ApprovalRecord[];
+  answer(id: string, decision: ApprovalDecision, scope?: ApprovalScope, reason?: string): ApprovalRecord;
+}
+
+/** issue 18: the Telegram channel's health and bindings for the Settings page (telegram/telegram-service.ts). */
+export interface TelegramPort {
+  status(): TelegramStatus;
+  readonly bindings: {
+    add(input: { chatId: number; target: string; allowFrom: readonly number[] }): void;
+    remove(chatId: number): void;
+  };
+}
