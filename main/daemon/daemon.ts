@@ -44,7 +44,7 @@ import { AgentSession } from './services/agent-session.js';
 import { AgentSettings } from './services/agent-settings.js';
 import { ApiEvents } from './api/api-events.js';
 import { CommunicationService } from './services/communication-service.js';
-import { ConversationService, OPERATOR_ID, OPERATOR_NAME } from './services/conversation-service.js';
+import { ConversationService, seedConversations } from './services/conversation-service.js';
 import { RecoveryService } from './services/recovery-service.js';
 import { storedPrompts } from './services/stored-prompts.js';
 import { DaemonSettings } from './settings/daemon-settings.js';
@@ -57,9 +57,6 @@ import { BeaconRouter } from './watchdog/beacon-router.js';
 import { silenceWatchdog } from './watchdog/silence-watchdog.js';
 
 const quietLog: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
-
-/** The first conversation every data dir has. */
-export const GENERAL = targetKey('#general');
 
 export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon> {
   const log = options.log ?? quietLog;
@@ -87,10 +84,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // issue 14: `agentteam` on every runtime's PATH (agent-cli-shim.ts), refreshed at each start.
     const agentCli = prepareAgentCli(dataDir, options.agentCli, config.agents, log);
     await pids.reap(log);
-    store.upsertMember({ id: OPERATOR_ID, kind: 'operator', name: OPERATOR_NAME });
-    for (const a of config.agents) store.upsertMember({ id: a.id, kind: 'agent', name: a.name });
-    store.ensureConversation(GENERAL);
-    for (const a of config.agents) store.ensureConversation(targetKey(`dm:@${a.id}`));
+    seedConversations(store, config.agents);
 
     // 3. Metrics and the hook bus; 4. the wake lifecycle, journaled in the store; final-checks rendered by the prompt compiler.
     //    The roster and the tracker below are read only once wakes flow, after this function returned.
@@ -294,15 +288,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         },
       });
       roster.launch(agent.id, session, (a) => buildRuntime(a, session.host));
-      // A daemon restart (issue 16): in-flight wakes are recovered (one recovery wake per target,
-      // launched before the still-queued wakes re-enter the FIFO in their stored order).
-      const {
-        ended,
-        requeued,
-        recovery: recovered,
-      } = wakes.restore(agent.id, (frontiers) => recovery.recover(agent.id, frontiers, 'daemon_restarted'));
-      if (ended > 0 || requeued > 0)
-        log.info('wakes restored', { agentId: agent.id, ended, requeued, recovered: recovered.length });
+      recovery.restore(agent.id);
     }
     roster.start();
 

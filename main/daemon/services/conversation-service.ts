@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../../shared/api/contract.js';
-import { parseTarget, type Target, type TargetKey } from '../../../shared/target.js';
+import { parseTarget, targetKey, type Target, type TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { DeliveryTracker } from '../delivery/delivery-tracker.js';
@@ -16,6 +16,20 @@ import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
 /** The one person at this desk (member id of the operator). */
 export const OPERATOR_ID = 'operator';
 export const OPERATOR_NAME = 'You';
+
+/** The first conversation every data dir has. */
+export const GENERAL = targetKey('#general');
+
+/** Members and the conversations every start has: the operator, each agent, `#general` and each agent's DM. */
+export function seedConversations(
+  store: Store,
+  agents: readonly { readonly id: string; readonly name: string }[],
+): void {
+  store.upsertMember({ id: OPERATOR_ID, kind: 'operator', name: OPERATOR_NAME });
+  for (const a of agents) store.upsertMember({ id: a.id, kind: 'agent', name: a.name });
+  store.ensureConversation(GENERAL);
+  for (const a of agents) store.ensureConversation(targetKey(`dm:@${a.id}`));
+}
 
 export interface ConversationServiceOptions {
   readonly store: Store;

@@ -46,6 +46,19 @@ export class RecoveryService {
     });
   }
 
+  /**
+   * A daemon restart (issue 16): the agent's in-flight wakes are ended by the recovery rule and
+   * recovered (one recovery wake per target, launched before the still-queued wakes re-enter the
+   * FIFO in their stored order).
+   */
+  restore(agentId: string): void {
+    const { ended, requeued, recovery } = this.#o.lifecycle.restore(agentId, (frontiers) =>
+      this.recover(agentId, frontiers, 'daemon_restarted'),
+    );
+    if (ended > 0 || requeued > 0)
+      this.#o.log?.info('wakes restored', { agentId, ended, requeued, recovered: recovery.length });
+  }
+
   /** Persists a batch of frontiers (one marker per target) and launches the next marker if none runs. */
   recover(agentId: string, frontiers: readonly RecoveryFrontier[], cause: RecoveryCause): void {
     const { store, log } = this.#o;
