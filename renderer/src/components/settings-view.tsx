@@ -23,8 +23,7 @@ import {
   type ChannelSettings,
   type PromptLanguage,
 } from '../../../shared/config.js';
-import { LANGUAGES, type Language } from '../i18n/copy.js';
-import { settingsCopy, type SettingsCopyKey } from '../i18n/settings-copy.js';
+import { copy, LANGUAGES, type CopyKey, type Language } from '../i18n/copy.js';
 import { CHANNEL_SECTIONS } from './settings-channel-sections.js';
 import { TelegramSettings } from './telegram-settings.js';
 import './settings-view.css';
@@ -96,7 +95,7 @@ function numberProblem(
   section: Section,
   key: string,
   rule: NumberRule,
-): { key: SettingsCopyKey; vars?: Record<string, number> } | null {
+): { key: CopyKey; vars?: Record<string, number> } | null {
   const trimmed = text.trim();
   const n = Number(trimmed);
   if (trimmed === '' || !Number.isFinite(n)) return { key: 'settings.invalid.number' };
@@ -113,7 +112,7 @@ function numberProblem(
 type Outcome = { kind: 'saved'; toFile: boolean } | { kind: 'failed'; message: string } | { kind: 'invalid' };
 
 export function SettingsView({ settings, language, onSave, telegram }: SettingsViewProps) {
-  const t = (k: SettingsCopyKey, vars?: Record<string, string | number>) => settingsCopy(language, k, vars);
+  const t = (k: CopyKey, vars?: Record<string, string | number>) => copy(language, k, vars);
   const channels = Object.keys(settings.channels);
   const [channel, setChannel] = useState(channels[0] ?? 'local');
   const [edits, setEdits] = useState<ReadonlyMap<string, Draft>>(new Map());
@@ -136,7 +135,7 @@ export function SettingsView({ settings, language, onSave, telegram }: SettingsV
   const isDirty = (key: string) => dirtyKeys.includes(key);
 
   const problems = useMemo(() => {
-    const out = new Map<string, { key: SettingsCopyKey; vars?: Record<string, number> }>();
+    const out = new Map<string, { key: CopyKey; vars?: Record<string, number> }>();
     for (const [key, draft] of edits) {
       if (typeof draft !== 'string' || key === LANGUAGE_KEY) continue;
       const [, path = ''] = key.split('/');
@@ -227,7 +226,7 @@ export function SettingsView({ settings, language, onSave, telegram }: SettingsV
   const renderField = (section: Section, f: Field) => {
     const key = fieldKey(channel, section, f.key);
     const id = `${ids}-${section}-${f.key}`;
-    const label = t(`settings.${section === 'silenceWatchdog' ? 'watchdog' : 'delivery'}.${f.key}` as SettingsCopyKey);
+    const label = t(`settings.${section === 'silenceWatchdog' ? 'watchdog' : 'delivery'}.${f.key}` as CopyKey);
     const originId = `${id}-origin`;
     const errorId = `${id}-error`;
     if (f.kind === 'bool') {
@@ -310,7 +309,7 @@ export function SettingsView({ settings, language, onSave, telegram }: SettingsV
             {t('settings.restart', {
               sections: restart
                 .map((s) => (s === 'agents' || s === 'limits' ? t(`settings.restart.${s}`) : s))
-                .join(language === 'zh-CN' ? '、' : ', '),
+                .join(t('settings.restart.separator')),
             })}
           </p>
         )}
