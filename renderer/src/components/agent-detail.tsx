@@ -7,49 +7,8 @@
 import { useEffect, useState } from 'react';
 import { readinessFix, readinessLabel, runtimeLabel } from '../../../shared/agent-readiness.js';
 import type { Agent, ClientApi, Wake } from '../../../shared/api/contract.js';
-import type { Language } from '../i18n/copy.js';
+import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { AgentAllowRules, AgentSettingsForm } from './agent-settings-form.js';
-
-const WORDS = {
-  en: {
-    runtime: 'Runtime',
-    version: 'CLI version',
-    workspace: 'Workspace',
-    permissions: 'Permissions',
-    fullWarning: 'no questions asked: every command and edit runs',
-    model: 'Model',
-    defaultModel: 'default',
-    readiness: 'Readiness',
-    signIn: 'Sign-in',
-    signInCli: 'your CLI login',
-    signInEnv: "keys in this agent's env",
-    retry: 'Retry',
-    checking: 'Checking…',
-    recent: 'Recent wakes',
-    none: 'No wakes yet.',
-    message: 'Message',
-    unknown: 'unknown',
-  },
-  'zh-CN': {
-    runtime: '运行时',
-    version: '命令行版本',
-    workspace: '工作目录',
-    permissions: '权限',
-    fullWarning: '不再询问：所有命令和改动都会直接执行',
-    model: '模型',
-    defaultModel: '默认',
-    readiness: '就绪状态',
-    signIn: '登录方式',
-    signInCli: '你的命令行登录',
-    signInEnv: '此智能体 env 中的密钥',
-    retry: '重试',
-    checking: '正在检查…',
-    recent: '最近的唤醒',
-    none: '还没有唤醒。',
-    message: '发消息',
-    unknown: '未知',
-  },
-} as const;
 
 /** The readiness of a row or the detail: label and fix, translated. */
 export function agentReadinessText(agent: Agent, language: Language): { label: string; fix: string | null } {
@@ -75,7 +34,7 @@ export function AgentDetail({
   onMessage(agentId: string): void;
   onOpenWake(wakeToken: string): void;
 }) {
-  const w = WORDS[language];
+  const t = (key: CopyKey) => copy(language, key);
   const [wakes, setWakes] = useState<Wake[]>([]);
   const [checking, setChecking] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -101,33 +60,35 @@ export function AgentDetail({
     <section className="page agent-detail" aria-labelledby="agent-detail-title" data-agent={agent.id}>
       <h1 id="agent-detail-title">{agent.name}</h1>
       <dl className="agent-facts">
-        <dt>{w.runtime}</dt>
+        <dt>{t('agentDetail.runtime')}</dt>
         <dd data-field="runtime">{runtimeLabel(agent.runtime)}</dd>
-        <dt>{w.version}</dt>
-        <dd data-field="cli-version">{agent.readiness?.cliVersion ?? (agent.demo ? '—' : w.unknown)}</dd>
-        <dt>{w.workspace}</dt>
+        <dt>{t('agentDetail.version')}</dt>
+        <dd data-field="cli-version">{agent.readiness?.cliVersion ?? (agent.demo ? '—' : t('agentDetail.unknown'))}</dd>
+        <dt>{t('agentDetail.workspace')}</dt>
         <dd data-field="cwd">
           <code>{agent.cwd ?? '—'}</code>
         </dd>
         {!agent.demo && agent.permissions !== undefined && (
           // issue 14: the policy, and the operator's "always" rules exactly as they were shown.
           <>
-            <dt>{w.permissions}</dt>
+            <dt>{t('agentDetail.permissions')}</dt>
             <dd data-field="permissions" data-permissions={agent.permissions}>
               <code>{agent.permissions}</code>
-              {agent.permissions === 'full' && <span className="permissions-full"> ⚠ {w.fullWarning}</span>}
+              {agent.permissions === 'full' && (
+                <span className="permissions-full"> ⚠ {t('agentDetail.fullWarning')}</span>
+              )}
             </dd>
           </>
         )}
-        <dt>{w.model}</dt>
-        <dd data-field="model">{agent.model ?? w.defaultModel}</dd>
+        <dt>{t('agentDetail.model')}</dt>
+        <dd data-field="model">{agent.model ?? t('agentDetail.defaultModel')}</dd>
         {!agent.demo && (
           <>
-            <dt>{w.signIn}</dt>
-            <dd data-field="auth">{agent.auth === 'env' ? w.signInEnv : w.signInCli}</dd>
+            <dt>{t('agentDetail.signIn')}</dt>
+            <dd data-field="auth">{agent.auth === 'env' ? t('agentDetail.signInEnv') : t('agentDetail.signInCli')}</dd>
           </>
         )}
-        <dt>{w.readiness}</dt>
+        <dt>{t('agentDetail.readiness')}</dt>
         <dd data-field="readiness" data-readiness={state}>
           <strong>{label}</strong>
           {fix !== null && <p className="readiness-fix">{fix}</p>}
@@ -146,10 +107,10 @@ export function AgentDetail({
             });
           }}
         >
-          {checking ? w.checking : w.retry}
+          {checking ? t('agentDetail.checking') : t('agentDetail.retry')}
         </button>
         <button type="button" onClick={() => onMessage(agent.id)}>
-          {w.message}
+          {t('agentDetail.message')}
         </button>
       </div>
       {error !== null && <p role="alert">{error}</p>}
@@ -168,9 +129,9 @@ export function AgentDetail({
           <AgentAllowRules api={api} agent={agent} language={language} />
         </>
       )}
-      <h2>{w.recent}</h2>
+      <h2>{t('agentDetail.recent')}</h2>
       {wakes.length === 0 ? (
-        <p>{w.none}</p>
+        <p>{t('agentDetail.none')}</p>
       ) : (
         <ul className="agent-wakes">
           {wakes.map((x) => (

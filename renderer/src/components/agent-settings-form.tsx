@@ -8,63 +8,8 @@
 import { useId, useState } from 'react';
 import type { Agent, ClientApi } from '../../../shared/api/contract.js';
 import { PERMISSION_POLICIES, type PermissionPolicy } from '../../../shared/config.js';
-import type { Language } from '../i18n/copy.js';
+import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import './agent-settings-form.css';
-
-const WORDS = {
-  en: {
-    title: 'Workspace and permissions',
-    workspace: 'Workspace folder',
-    workspaceHint: 'The full path of the project folder the agent works in.',
-    /** Before the daemon's refusal (its text names the path and is already plain English). */
-    invalidLead: '',
-    choose: 'Choose folder…',
-    permissions: 'Permissions',
-    policy: {
-      ask: 'Ask — you approve each action',
-      'read-only': 'Read only',
-      'auto-edit': 'Edit files — commands still ask',
-      full: '⚠ Full — no questions asked',
-    },
-    fullWarning: 'Every command and file edit runs without asking you.',
-    save: 'Save and restart',
-    saving: 'Saving…',
-    restartNote:
-      'Saving writes agentteam.json and restarts the agent. Work it had started is delivered again to the restarted agent.',
-    saved: 'Saved to agentteam.json. The agent is restarting.',
-    rules: 'Always allowed',
-    rulesNone: 'No "always" rules. Answering an approval with "Always" adds one here.',
-    rulesHint: 'Revoking applies at once: the next such request asks you again.',
-    revoke: 'Revoke',
-    revokeLabel: (rule: string) => `Revoke ${rule}`,
-    revoked: (rule: string) => `Revoked ${rule}.`,
-  },
-  'zh-CN': {
-    title: '工作目录与权限',
-    workspace: '工作目录',
-    workspaceHint: '智能体工作所在项目文件夹的完整路径。',
-    invalidLead: '无法使用该工作目录，未做任何更改。',
-    choose: '选择文件夹…',
-    permissions: '权限',
-    policy: {
-      ask: '询问 — 每个操作由你批准',
-      'read-only': '只读',
-      'auto-edit': '可改文件 — 命令仍需询问',
-      full: '⚠ 完全 — 不再询问',
-    },
-    fullWarning: '所有命令和文件改动都会直接执行，不再询问你。',
-    save: '保存并重启',
-    saving: '正在保存…',
-    restartNote: '保存会写入 agentteam.json 并重启该智能体。它已开始处理的内容会重新交给重启后的智能体。',
-    saved: '已保存到 agentteam.json，智能体正在重启。',
-    rules: '始终允许',
-    rulesNone: '没有“始终允许”的规则。在批准请求时选择“始终”会在这里添加一条。',
-    rulesHint: '撤销立即生效：下次同样的请求会再次询问你。',
-    revoke: '撤销',
-    revokeLabel: (rule: string) => `撤销 ${rule}`,
-    revoked: (rule: string) => `已撤销 ${rule}。`,
-  },
-} as const;
 
 /** The workspace + policy form. Keyed by the agent's saved values, so a save (or a file edit) resets the draft. */
 export function AgentSettingsForm({
@@ -84,7 +29,7 @@ export function AgentSettingsForm({
   saved: boolean;
   onSaved(saved: boolean): void;
 }) {
-  const w = WORDS[language];
+  const t = (key: CopyKey, vars?: Record<string, string>) => copy(language, key, vars);
   const ids = useId();
   const [cwd, setCwd] = useState(agent.cwd ?? '');
   const [permissions, setPermissions] = useState<PermissionPolicy>(agent.permissions ?? 'ask');
@@ -93,6 +38,8 @@ export function AgentSettingsForm({
   const [error, setError] = useState<{ readonly code: string; readonly message: string } | null>(null);
   const setSaved = onSaved;
   const cwdError = error?.code === 'workspace_invalid' ? error.message : null;
+  /** Before the daemon's refusal (empty in English: the refusal names the path in plain English). */
+  const invalidLead = t('agentSettings.invalidLead');
   const cwdChanged = cwd.trim() !== (agent.cwd ?? '');
   const policyChanged = permissions !== (agent.permissions ?? 'ask');
   const dirty = cwdChanged || policyChanged;
@@ -122,7 +69,7 @@ export function AgentSettingsForm({
   };
   return (
     <section className="agent-settings" aria-labelledby={`${ids}-title`}>
-      <h2 id={`${ids}-title`}>{w.title}</h2>
+      <h2 id={`${ids}-title`}>{t('agentSettings.title')}</h2>
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -130,7 +77,7 @@ export function AgentSettingsForm({
         }}
       >
         <div className="as-field">
-          <label htmlFor={`${ids}-cwd`}>{w.workspace}</label>
+          <label htmlFor={`${ids}-cwd`}>{t('agentSettings.workspace')}</label>
           <div className="as-control">
             <input
               id={`${ids}-cwd`}
@@ -148,22 +95,22 @@ export function AgentSettingsForm({
             />
             {canChooseFolder && (
               <button type="button" className="as-button" onClick={choose}>
-                {w.choose}
+                {t('agentSettings.choose')}
               </button>
             )}
           </div>
           {cwdError !== null && (
             <p id={`${ids}-cwd-error`} role="alert" className="as-error">
-              {w.invalidLead !== '' && <span className="as-error-lead">{w.invalidLead} </span>}
+              {invalidLead !== '' && <span className="as-error-lead">{invalidLead} </span>}
               {cwdError}
             </p>
           )}
           <p id={`${ids}-cwd-hint`} className="as-hint">
-            {w.workspaceHint}
+            {t('agentSettings.workspaceHint')}
           </p>
         </div>
         <div className="as-field">
-          <label htmlFor={`${ids}-policy`}>{w.permissions}</label>
+          <label htmlFor={`${ids}-policy`}>{t('agentSettings.permissions')}</label>
           <div className="as-control">
             <select
               id={`${ids}-policy`}
@@ -176,12 +123,12 @@ export function AgentSettingsForm({
             >
               {PERMISSION_POLICIES.map((p) => (
                 <option key={p} value={p}>
-                  {w.policy[p]}
+                  {t(`agentSettings.policy.${p}`)}
                 </option>
               ))}
             </select>
           </div>
-          {permissions === 'full' && <p className="as-warning permissions-full">⚠ {w.fullWarning}</p>}
+          {permissions === 'full' && <p className="as-warning permissions-full">⚠ {t('agentSettings.fullWarning')}</p>}
         </div>
         {error !== null && cwdError === null && (
           <p role="alert" className="as-error">
@@ -190,12 +137,12 @@ export function AgentSettingsForm({
         )}
         <div className="as-actions">
           <button type="submit" className="as-button as-primary" disabled={!dirty || saving}>
-            {saving ? w.saving : w.save}
+            {saving ? t('agentSettings.saving') : t('agentSettings.save')}
           </button>
-          <p className="as-hint">{w.restartNote}</p>
+          <p className="as-hint">{t('agentSettings.restartNote')}</p>
         </div>
         <p role="status" className="as-saved">
-          {saved ? w.saved : ''}
+          {saved ? t('agentSettings.saved') : ''}
         </p>
       </form>
     </section>
@@ -204,7 +151,7 @@ export function AgentSettingsForm({
 
 /** The agent's "always" rules, exactly as they were shown when allowed, each with a Revoke. */
 export function AgentAllowRules({ api, agent, language }: { api: ClientApi; agent: Agent; language: Language }) {
-  const w = WORDS[language];
+  const t = (key: CopyKey, vars?: Record<string, string>) => copy(language, key, vars);
   const ids = useId();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -212,9 +159,9 @@ export function AgentAllowRules({ api, agent, language }: { api: ClientApi; agen
   const rules = agent.allow ?? [];
   return (
     <section className="agent-rules" aria-labelledby={`${ids}-rules`}>
-      <h2 id={`${ids}-rules`}>{w.rules}</h2>
+      <h2 id={`${ids}-rules`}>{t('agentSettings.rules')}</h2>
       {rules.length === 0 ? (
-        <p className="as-hint">{w.rulesNone}</p>
+        <p className="as-hint">{t('agentSettings.rulesNone')}</p>
       ) : (
         <>
           <ul className="allow-rules" data-field="allow">
@@ -224,7 +171,7 @@ export function AgentAllowRules({ api, agent, language }: { api: ClientApi; agen
                 <button
                   type="button"
                   className="as-button"
-                  aria-label={w.revokeLabel(rule)}
+                  aria-label={t('agentSettings.revokeLabel', { rule })}
                   disabled={busy !== null}
                   onClick={() => {
                     setBusy(rule);
@@ -237,12 +184,12 @@ export function AgentAllowRules({ api, agent, language }: { api: ClientApi; agen
                     });
                   }}
                 >
-                  {w.revoke}
+                  {t('agentSettings.revoke')}
                 </button>
               </li>
             ))}
           </ul>
-          <p className="as-hint">{w.rulesHint}</p>
+          <p className="as-hint">{t('agentSettings.rulesHint')}</p>
         </>
       )}
       {error !== null && (
@@ -251,7 +198,7 @@ export function AgentAllowRules({ api, agent, language }: { api: ClientApi; agen
         </p>
       )}
       <p role="status" className="as-saved">
-        {done !== null ? w.revoked(done) : ''}
+        {done !== null ? t('agentSettings.revoked', { rule: done }) : ''}
       </p>
     </section>
   );

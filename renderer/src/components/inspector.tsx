@@ -14,7 +14,6 @@ import { FailureDetails } from './failure-details.js';
 import { formatDateTime, formatTimeSeconds } from '../i18n/format.js';
 import { promptKindText, shortWakeId, timelineLine } from '../status/timeline-copy.js';
 import { CHIP_ICONS, chipElapsed, chipKind, chipText } from '../status/wake-chips.js';
-import { approvalCopy } from '../i18n/approval-copy.js';
 import { APPROVAL_ICON } from '../status/approval-chip.js';
 import { WakeApprovals } from '../status/wake-approvals.js';
 
@@ -91,7 +90,7 @@ export function Inspector({ api, wakeToken, wake, agents, language, waiting = fa
               <span className="chip-icon" aria-hidden="true">
                 {APPROVAL_ICON}
               </span>
-              <span className="chip-text">{approvalCopy(language, 'approvals.status.pending')}</span>
+              <span className="chip-text">{copy(language, 'approvals.status.pending')}</span>
             </span>
           ) : (
             <span className={`chip chip-static chip-${kind}`} data-status={shown.status}>

@@ -10,7 +10,6 @@ import type { Agent, ClientApi, SearchResult } from '../../../shared/api/contrac
 import { conversationTitle } from '../conversations/conversation-title.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { formatDateTime, formatDay, formatTime } from '../i18n/format.js';
-import { searchCopy } from '../i18n/search-copy.js';
 import './search-box.css';
 
 export interface SearchBoxProps {
@@ -126,15 +125,15 @@ export function SearchBox({ search, agents, language, onPick }: SearchBoxProps) 
   const showResults = open && query.trim() !== '';
   const status =
     state.kind === 'searching'
-      ? searchCopy(language, 'search.searching')
+      ? copy(language, 'search.searching')
       : state.kind === 'failed'
-        ? searchCopy(language, 'search.failed', { message: state.message })
+        ? copy(language, 'search.failed', { message: state.message })
         : state.kind === 'done'
           ? state.results.length === 0
-            ? searchCopy(language, 'search.none', { query: query.trim() })
+            ? copy(language, 'search.none', { query: query.trim() })
             : state.results.length === 1
-              ? searchCopy(language, 'search.one')
-              : searchCopy(language, 'search.count', { count: state.results.length })
+              ? copy(language, 'search.one')
+              : copy(language, 'search.count', { count: state.results.length })
           : '';
   return (
     <div className={`search${showResults ? ' open' : ''}`} role="search" onKeyDown={onKeyDown}>
@@ -147,9 +146,9 @@ export function SearchBox({ search, agents, language, onPick }: SearchBoxProps) 
           type="search"
           className="search-input"
           value={query}
-          placeholder={searchCopy(language, 'search.placeholder')}
-          aria-label={searchCopy(language, 'search.label')}
-          title={searchCopy(language, 'search.shortcut')}
+          placeholder={copy(language, 'search.placeholder')}
+          aria-label={copy(language, 'search.label')}
+          title={copy(language, 'search.shortcut')}
           // Only while the results exist: an id that names nothing is an invalid ARIA reference.
           aria-controls={showResults ? 'search-results' : undefined}
           aria-keyshortcuts="Control+F Meta+F /"
@@ -163,7 +162,7 @@ export function SearchBox({ search, agents, language, onPick }: SearchBoxProps) 
           <button
             type="button"
             className="icon-button search-close"
-            aria-label={searchCopy(language, 'search.close')}
+            aria-label={copy(language, 'search.close')}
             onClick={close}
           >
             ×
@@ -171,12 +170,7 @@ export function SearchBox({ search, agents, language, onPick }: SearchBoxProps) 
         )}
       </div>
       {showResults && (
-        <div
-          id="search-results"
-          className="search-results"
-          aria-label={searchCopy(language, 'search.results')}
-          role="region"
-        >
+        <div id="search-results" className="search-results" aria-label={copy(language, 'search.results')} role="region">
           <p className="search-status" role="status">
             {status}
           </p>
@@ -196,7 +190,7 @@ export function SearchBox({ search, agents, language, onPick }: SearchBoxProps) 
                     >
                       <span className="search-hit-head">
                         <span className="search-hit-where">
-                          {searchCopy(language, 'search.by', { author, conversation: where })}
+                          {copy(language, 'search.by', { author, conversation: where })}
                         </span>
                         <time dateTime={r.createdAt} title={formatDateTime(r.createdAt, language)}>
                           {formatDay(r.createdAt, language, Date.now(), {
@@ -217,7 +211,7 @@ export function SearchBox({ search, agents, language, onPick }: SearchBoxProps) 
           )}
           {state.kind === 'done' && state.nextBefore !== null && (
             <button type="button" className="search-more" onClick={() => void run(query.trim(), state.nextBefore!)}>
-              {searchCopy(language, 'search.more')}
+              {copy(language, 'search.more')}
             </button>
           )}
         </div>

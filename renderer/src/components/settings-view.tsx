@@ -17,15 +17,10 @@
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ClientApi, ConfigStatus, Settings } from '../../../shared/api/contract.js';
-import {
-  ResponseDeliverySchema,
-  SilenceWatchdogSchema,
-  type ChannelSettings,
-  type PromptLanguage,
-} from '../../../shared/config.js';
-import { LANGUAGES, type Language } from '../i18n/copy.js';
-import { settingsCopy, type SettingsCopyKey } from '../i18n/settings-copy.js';
+import type { ChannelSettings, PromptLanguage } from '../../../shared/config.js';
+import { copy, LANGUAGES, type CopyKey, type Language } from '../i18n/copy.js';
 import { CHANNEL_SECTIONS } from './settings-channel-sections.js';
+import { FIELDS, SECTIONS, numberProblem, type Field, type NumberProblem, type Section } from './settings-fields.js';
 import { TelegramSettings } from './telegram-settings.js';
 import './settings-view.css';
 
@@ -48,36 +43,6 @@ export interface SettingsViewProps {
   readonly telegram?: ClientApi['telegram'];
 }
 
-type Section = 'silenceWatchdog' | 'responseDelivery';
-interface NumberRule {
-  readonly min: number;
-  readonly max: number;
-  readonly integer: boolean;
-  /** `min` itself is not allowed (a threshold of 0 s would beacon at once). */
-  readonly exclusiveMin?: boolean;
-}
-type Field =
-  | { readonly kind: 'bool'; readonly key: string }
-  | { readonly kind: 'number'; readonly key: string; readonly rule: NumberRule };
-
-// The bounds of shared/config.ts, for the inline message; the schema itself is the final judge below.
-const FIELDS: Record<Section, readonly Field[]> = {
-  silenceWatchdog: [
-    { kind: 'bool', key: 'enabled' },
-    { kind: 'number', key: 'thresholdSeconds', rule: { min: 0, max: 86_400, integer: false, exclusiveMin: true } },
-    { kind: 'number', key: 'maxBeacons', rule: { min: 0, max: 100, integer: true } },
-  ],
-  responseDelivery: [
-    { kind: 'bool', key: 'enabled' },
-    { kind: 'number', key: 'retryCount', rule: { min: 0, max: 10, integer: true } },
-    { kind: 'number', key: 'retryDelayMs', rule: { min: 0, max: 600_000, integer: true } },
-    { kind: 'bool', key: 'alertOnFailure' },
-    { kind: 'bool', key: 'alertOnNoResponse' },
-    { kind: 'bool', key: 'preserveUndelivered' },
-  ],
-};
-const SECTION_SCHEMAS = { silenceWatchdog: SilenceWatchdogSchema, responseDelivery: ResponseDeliverySchema };
-const SECTIONS: readonly Section[] = ['silenceWatchdog', 'responseDelivery'];
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', 'zh-CN': '简体中文' };
 const LANGUAGE_KEY = 'language';
 
@@ -90,30 +55,10 @@ function savedValue(settings: Settings, channel: string, section: Section, key: 
   return typeof value === 'boolean' ? value : String(value ?? '');
 }
 
-/** The copy key of what is wrong with a number field's text, or null when it is valid. */
-function numberProblem(
-  text: string,
-  section: Section,
-  key: string,
-  rule: NumberRule,
-): { key: SettingsCopyKey; vars?: Record<string, number> } | null {
-  const trimmed = text.trim();
-  const n = Number(trimmed);
-  if (trimmed === '' || !Number.isFinite(n)) return { key: 'settings.invalid.number' };
-  if (rule.integer && !Number.isInteger(n)) return { key: 'settings.invalid.integer' };
-  const below = rule.exclusiveMin === true ? n <= rule.min : n < rule.min;
-  const range = rule.exclusiveMin === true ? 'settings.invalid.positive' : 'settings.invalid.range';
-  if (below || n > rule.max) return { key: range, vars: { min: rule.min, max: rule.max } };
-  const schema = SECTION_SCHEMAS[section].shape[key as keyof (typeof SECTION_SCHEMAS)[typeof section]['shape']];
-  if (schema !== undefined && !schema.safeParse(n).success)
-    return { key: range, vars: { min: rule.min, max: rule.max } };
-  return null;
-}
-
 type Outcome = { kind: 'saved'; toFile: boolean } | { kind: 'failed'; message: string } | { kind: 'invalid' };
 
 export function SettingsView({ settings, language, onSave, telegram }: SettingsViewProps) {
-  const t = (k: SettingsCopyKey, vars?: Record<string, string | number>) => settingsCopy(language, k, vars);
+  const t = (k: CopyKey, vars?: Record<string, string | number>) => copy(language, k, vars);
   const channels = Object.keys(settings.channels);
   const [channel, setChannel] = useState(channels[0] ?? 'local');
   const [edits, setEdits] = useState<ReadonlyMap<string, Draft>>(new Map());
@@ -136,7 +81,7 @@ export function SettingsView({ settings, language, onSave, telegram }: SettingsV
   const isDirty = (key: string) => dirtyKeys.includes(key);
 
   const problems = useMemo(() => {
-    const out = new Map<string, { key: SettingsCopyKey; vars?: Record<string, number> }>();
+    const out = new Map<string, NumberProblem>();
     for (const [key, draft] of edits) {
       if (typeof draft !== 'string' || key === LANGUAGE_KEY) continue;
       const [, path = ''] = key.split('/');
@@ -227,7 +172,7 @@ export function SettingsView({ settings, language, onSave, telegram }: SettingsV
   const renderField = (section: Section, f: Field) => {
     const key = fieldKey(channel, section, f.key);
     const id = `${ids}-${section}-${f.key}`;
-    const label = t(`settings.${section === 'silenceWatchdog' ? 'watchdog' : 'delivery'}.${f.key}` as SettingsCopyKey);
+    const label = t(f.label);
     const originId = `${id}-origin`;
     const errorId = `${id}-error`;
     if (f.kind === 'bool') {
@@ -310,7 +255,7 @@ export function SettingsView({ settings, language, onSave, telegram }: SettingsV
             {t('settings.restart', {
               sections: restart
                 .map((s) => (s === 'agents' || s === 'limits' ? t(`settings.restart.${s}`) : s))
-                .join(language === 'zh-CN' ? '、' : ', '),
+                .join(t('settings.restart.separator')),
             })}
           </p>
         )}

@@ -3,7 +3,7 @@
  * Chinese dates; English follows the browser's English variant (en-US 12-hour, en-GB 24-hour).
  * The time zone is the machine's. Formatters are built once per language.
  */
-import type { Language } from './copy.js';
+import type { Language } from './language.js';
 
 /** The Intl locale of a UI language. */
 export function localeOf(language: Language): string {

@@ -7,10 +7,10 @@
  */
 import { useEffect, useState } from 'react';
 import type { Approval, ClientApi } from '../../../shared/api/contract.js';
-import { approvalCopy, approvalStatusText } from '../i18n/approval-copy.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { formatDateTime, formatTimeSeconds } from '../i18n/format.js';
 import { ApprovalAnswerButtons } from './approval-chip.js';
+import { approvalStatusText } from './approval-status-text.js';
 import './wake-approvals.css';
 
 /** This wake's requests, oldest first, kept current from `approval.updated` events. */
@@ -60,7 +60,7 @@ export function WakeApprovals({
   if (approvals.length === 0) return null;
   return (
     <section className="wake-approvals" aria-labelledby="wake-approvals-title">
-      <h3 id="wake-approvals-title">{approvalCopy(language, 'approvals.heading', { count: approvals.length })}</h3>
+      <h3 id="wake-approvals-title">{copy(language, 'approvals.heading', { count: approvals.length })}</h3>
       <ol>
         {approvals.map((a) => (
           <li key={a.id} data-approval={a.id} data-approval-status={a.status}>
@@ -73,7 +73,7 @@ export function WakeApprovals({
             </div>
             <p className="wake-approval-summary">{a.summary}</p>
             {a.reason !== null && (
-              <p className="wake-approval-reason">{approvalCopy(language, 'approvals.reason', { reason: a.reason })}</p>
+              <p className="wake-approval-reason">{copy(language, 'approvals.reason', { reason: a.reason })}</p>
             )}
             <pre className="wake-approval-detail" tabIndex={0} aria-label={copy(language, 'approval.detail')}>
               {a.detail.split('\n').map((line, i) => (

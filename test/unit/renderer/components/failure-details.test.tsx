@@ -38,4 +38,23 @@ describe('FailureDetails', () => {
     );
     expect(container.innerHTML).toBe('');
   });
+
+  it('speaks 简体中文, and names our own refusal of a wake that ended without a reply', () => {
+    render(<FailureDetails wake={wake({})} language="zh-CN" />);
+    expect(screen.getByText('失败详情').tagName).toBe('SUMMARY');
+    cleanup();
+    render(
+      <FailureDetails
+        wake={wake({
+          status: 'completed_without_visible_reply',
+          reason: null,
+          detail: 'message_send refused: rate_limited: x',
+        })}
+        language="en"
+      />,
+    );
+    // Not a failure (contract §10.3): the summary stays neutral.
+    expect(screen.getByText('Details').tagName).toBe('SUMMARY');
+    expect(document.querySelector('.failure-words')?.textContent).toMatch(/per-minute message limit/);
+  });
 });

@@ -1,0 +1,35 @@
+/**
+ * The app shell: its title, the connection to the daemon and a generic error.
+ */
+import { copyTable } from '../copy-table.js';
+
+export const APP_COPY = [
+  copyTable('app', {
+    en: {
+      'app.title': 'AgentTeam',
+    },
+    'zh-CN': {
+      'app.title': 'AgentTeam',
+    },
+  }),
+  copyTable('connection', {
+    en: {
+      'connection.connecting': 'Connecting to the daemon…',
+      'connection.lost': 'Connection to the daemon lost — reconnecting…',
+      'connection.noToken': 'Open the URL printed by "agentteam serve" (it carries the access token).',
+    },
+    'zh-CN': {
+      'connection.connecting': '正在连接守护进程…',
+      'connection.lost': '与守护进程的连接已断开，正在重连…',
+      'connection.noToken': '请打开 "agentteam serve" 打印的网址（其中包含访问令牌）。',
+    },
+  }),
+  copyTable('error', {
+    en: {
+      'error.generic': 'Something went wrong: {message}',
+    },
+    'zh-CN': {
+      'error.generic': '出现问题：{message}',
+    },
+  }),
+] as const;

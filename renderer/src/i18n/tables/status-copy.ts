@@ -1,0 +1,88 @@
+/**
+ * Wake status words: the chips, the alerts and the inspector's timeline (UI.md "Chips and copy").
+ * Neutral: the UI reports a status, it never speaks for the agent (contract §10.3, §7.3).
+ */
+import { copyTable } from '../copy-table.js';
+
+export const STATUS_COPY = [
+  copyTable('chip', {
+    en: {
+      'chip.queued': 'Queued',
+      'chip.working': 'Working',
+      'chip.beacon': 'Working…',
+      'chip.escalated': 'Extended processing — still working. Response may be delayed.',
+      'chip.checking': 'Checking for a reply',
+      'chip.replied': 'Replied',
+      'chip.receivedIdle': 'Received — back to idle',
+      'chip.failed': "Couldn't complete",
+      'chip.details': 'Details',
+    },
+    'zh-CN': {
+      'chip.queued': '排队中',
+      'chip.working': '处理中',
+      'chip.beacon': '处理中…',
+      'chip.escalated': '处理时间较长，仍在处理，回复可能延迟。',
+      'chip.checking': '正在确认回复',
+      'chip.replied': '已回复',
+      'chip.receivedIdle': '已收到消息并回到空闲',
+      'chip.failed': '未能完成',
+      'chip.details': '详情',
+    },
+  }),
+  copyTable('alert', {
+    en: {
+      'alert.deliveryFailed': 'Reply not delivered — kept for re-delivery',
+      'alert.deliveryUncertain': 'Delivery unconfirmed',
+      'alert.escalation': 'Extended processing — still working. Response may be delayed.',
+      'alert.noResponse': 'Received — back to idle',
+      'alert.runtimeCrashed': 'Runtime stopped unexpectedly',
+      'alert.dismiss': 'Dismiss',
+    },
+    'zh-CN': {
+      'alert.deliveryFailed': '回复未送达，已保留待重新投递',
+      'alert.deliveryUncertain': '投递未确认',
+      'alert.escalation': '处理时间较长，仍在处理，回复可能延迟。',
+      'alert.noResponse': '已收到消息并回到空闲',
+      'alert.runtimeCrashed': '运行时意外停止',
+      'alert.dismiss': '关闭',
+    },
+  }),
+  copyTable('status', {
+    en: {
+      'status.label': 'Agent status',
+      'status.idle': 'No active work',
+    },
+    'zh-CN': {
+      'status.label': '智能体状态',
+      'status.idle': '当前无进行中的工作',
+    },
+  }),
+  copyTable('timeline', {
+    en: {
+      'timeline.queued': 'Queued',
+      'timeline.delivered': 'Delivered to {agent}',
+      'timeline.final_check_sent': 'Final check sent',
+      'timeline.reply_sent': 'Replied',
+      'timeline.failed': "Couldn't complete",
+      'timeline.completed_without_visible_reply': 'Received — back to idle',
+    },
+    'zh-CN': {
+      'timeline.queued': '排队中',
+      'timeline.delivered': '已送达 {agent}',
+      'timeline.final_check_sent': '已发送最终确认',
+      'timeline.reply_sent': '已回复',
+      'timeline.failed': '未能完成',
+      'timeline.completed_without_visible_reply': '已收到消息并回到空闲',
+    },
+  }),
+  copyTable('reason', {
+    en: {
+      'reason.signal_only': 'A notice only — no reply expected',
+      'reason.final_check_undeliverable': 'The final check could not be sent',
+    },
+    'zh-CN': {
+      'reason.signal_only': '仅为通知，无需回复',
+      'reason.final_check_undeliverable': '最终确认无法发送',
+    },
+  }),
+] as const;

@@ -1,0 +1,114 @@
+// @vitest-environment happy-dom
+/** One agent in detail: its facts, readiness with the fix, Retry, Message and its recent wakes. */
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Agent, ApiResult } from '../../../../shared/api/contract.js';
+import { AgentDetail } from '../../../../renderer/src/components/agent-detail.js';
+import { agentOf, wakeOf } from '../../../fixtures/contract-values.js';
+import { ok, scriptedClientApi, type CallScript } from '../../../fixtures/scripted-client-api.js';
+
+afterEach(cleanup);
+
+const signIn: NonNullable<Agent['readiness']> = {
+  state: 'needs_sign_in',
+  ready: false,
+  reason: 'auth_required',
+  cliVersion: '2.1.0',
+  detail: null,
+  restart: null,
+  checkedAt: null,
+};
+
+function setup(agent: Agent, language: 'en' | 'zh-CN' = 'en', script: CallScript = {}) {
+  const fake = scriptedClientApi({ 'wakes.list': () => ok([]), ...script });
+  const onMessage = vi.fn();
+  const onOpenWake = vi.fn();
+  render(
+    <AgentDetail api={fake.api} agent={agent} language={language} onMessage={onMessage} onOpenWake={onOpenWake} />,
+  );
+  return { fake, onMessage, onOpenWake };
+}
+const fact = (field: string) => document.querySelector(`dd[data-field="${field}"]`)?.textContent;
+
+describe('AgentDetail', () => {
+  it('shows runtime, CLI version, workspace, policy, model, sign-in and readiness with its fix', () => {
+    setup(agentOf({ readiness: signIn, cwd: '/w/app', permissions: 'full', model: 'opus', auth: 'env' }));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Claude');
+    expect(fact('runtime')).toBe('Claude Code');
+    expect(fact('cli-version')).toBe('2.1.0');
+    expect(fact('cwd')).toBe('/w/app');
+    expect(fact('permissions')).toBe('full ⚠ no questions asked: every command and edit runs');
+    expect(fact('model')).toBe('opus');
+    expect(fact('auth')).toBe("keys in this agent's env");
+    expect(document.querySelector('dd[data-field="readiness"] strong')?.textContent).toBe('Needs sign-in');
+    expect(document.querySelector('.readiness-fix')?.textContent).toBe("Set `ANTHROPIC_API_KEY` in this agent's env.");
+  });
+
+  it('says what is unknown or default, in 简体中文', () => {
+    setup(agentOf(), 'zh-CN');
+    expect(screen.getByText('命令行版本')).toBeTruthy();
+    expect(fact('cli-version')).toBe('未知');
+    expect(fact('model')).toBe('默认');
+    expect(fact('auth')).toBe('你的命令行登录');
+    expect(screen.getByRole('button', { name: '重试' })).toBeTruthy();
+  });
+
+  it('a demo agent has no sign-in, policy or settings form', () => {
+    setup(agentOf({ demo: true, runtime: 'demo', permissions: 'ask' }));
+    expect(fact('auth')).toBeUndefined();
+    expect(fact('permissions')).toBeUndefined();
+    expect(fact('cli-version')).toBe('—');
+    expect(screen.queryByRole('heading', { name: 'Workspace and permissions' })).toBeNull();
+  });
+
+  it("lists its own latest wakes, newest first, and opens one's inspector", async () => {
+    const wakes = [
+      wakeOf({ wakeToken: 'wk_a', agentId: 'claude', status: 'reply_sent' }),
+      wakeOf({ wakeToken: 'wk_other', agentId: 'codex' }),
+      wakeOf({ wakeToken: 'wk_b', agentId: 'claude', status: 'failed', reason: 'auth_required' }),
+    ];
+    const { fake, onOpenWake } = setup(agentOf(), 'en', { 'wakes.list': () => ok(wakes) });
+    await screen.findByRole('button', { name: /#general · failed \(auth_required\)/ });
+    expect([...document.querySelectorAll('[data-wake]')].map((b) => b.getAttribute('data-wake'))).toEqual([
+      'wk_b',
+      'wk_a',
+    ]);
+    expect(fake.requestsOf('wakes.list')).toEqual([{ limit: 200 }]);
+    await userEvent.click(document.querySelector('[data-wake="wk_a"]') as HTMLElement);
+    expect(onOpenWake).toHaveBeenCalledExactlyOnceWith('wk_a');
+  });
+
+  it('says so when it has no wakes', async () => {
+    setup(agentOf());
+    expect(await screen.findByText('No wakes yet.')).toBeTruthy();
+  });
+
+  it('Retry re-checks the agent: disabled while checking, the refusal shown after', async () => {
+    const answer = Promise.withResolvers<ApiResult<Agent[]>>();
+    const { fake } = setup(agentOf(), 'en', { 'agents.check': () => answer.promise });
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    const checking = screen.getByRole('button', { name: 'Checking…' }) as HTMLButtonElement;
+    expect(checking.disabled).toBe(true);
+    expect(fake.requestsOf('agents.check')).toEqual([{ agentId: 'claude' }]);
+    answer.resolve({ ok: false, code: 'unavailable', message: 'the daemon is not running' });
+    expect((await screen.findByRole('alert')).textContent).toBe('the daemon is not running');
+    expect((screen.getByRole('button', { name: 'Retry' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('Message calls back with its id', async () => {
+    const { onMessage } = setup(agentOf({ id: 'codex' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Message' }));
+    expect(onMessage).toHaveBeenCalledExactlyOnceWith('codex');
+  });
+
+  it('renders a workspace path and a failure reason as text, never markup', async () => {
+    setup(agentOf({ cwd: '<i>/w</i>' }), 'en', {
+      'wakes.list': () => ok([wakeOf({ status: 'failed', reason: '<b>x</b>' })]),
+    });
+    await waitFor(() => expect(document.querySelector('[data-wake]')).not.toBeNull());
+    expect(document.querySelector('section i, section b')).toBeNull();
+    expect(fact('cwd')).toBe('<i>/w</i>');
+    expect(document.querySelector('[data-wake]')?.textContent).toContain('(<b>x</b>)');
+  });
+});

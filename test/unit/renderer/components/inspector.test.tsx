@@ -1,0 +1,154 @@
+// @vitest-environment happy-dom
+/** The inspector of one wake: its timeline in plain words, what the agent was sent, Esc closes. */
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PromptInput, Wake, WakeEvent } from '../../../../shared/api/contract.js';
+import { Inspector, type InspectorProps } from '../../../../renderer/src/components/inspector.js';
+import { agentOf, wakeOf } from '../../../fixtures/contract-values.js';
+import { ok, scriptedClientApi, type CallScript } from '../../../fixtures/scripted-client-api.js';
+
+afterEach(cleanup);
+
+const at = '2026-03-02T09:05:00.000Z';
+const event = (over: Partial<WakeEvent>): WakeEvent => ({
+  wakeToken: 'wk_1a2b3c4d5e',
+  kind: 'status',
+  status: null,
+  reason: null,
+  detail: null,
+  at,
+  ...over,
+});
+const prompt = (over: Partial<PromptInput>): PromptInput => ({
+  id: 'p1',
+  seq: 1,
+  agentId: 'claude',
+  wakeTokens: ['wk_1a2b3c4d5e'],
+  kind: 'turn_context',
+  text: 'hello',
+  at,
+  ...over,
+});
+const wake = wakeOf({ wakeToken: 'wk_1a2b3c4d5e', status: 'reply_sent', endedAt: at });
+const inspected = {
+  wake,
+  events: [
+    event({ status: 'queued' }),
+    event({ status: 'delivered' }),
+    event({ kind: 'final_check', reason: 'signal_only' }),
+    event({ status: 'reply_sent' }),
+  ],
+  promptInputs: [
+    prompt({ id: 'p1', text: '<b>Do</b> the thing' }),
+    prompt({ id: 'p2', seq: 2, kind: 'final_check', text: 'Did you reply?' }),
+  ],
+};
+
+function setup(over: Partial<InspectorProps> = {}, script: CallScript = {}) {
+  const fake = scriptedClientApi({
+    'wakes.inspect': () => ok(inspected),
+    'approvals.list': () => ok([]),
+    ...script,
+  });
+  const props: InspectorProps = {
+    api: fake.api,
+    wakeToken: 'wk_1a2b3c4d5e',
+    wake,
+    agents: [agentOf()],
+    language: 'en',
+    onClose: vi.fn(),
+    ...over,
+  };
+  const view = render(<Inspector {...props} />);
+  return { fake, props, view };
+}
+
+describe('Inspector', () => {
+  it('is titled by agent and conversation, with its status chip, start time and short wake id', async () => {
+    setup();
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Claude · #general');
+    const summary = document.querySelector('.inspector-summary') as HTMLElement;
+    expect(summary.querySelector('.chip')?.getAttribute('data-status')).toBe('reply_sent');
+    expect(summary.querySelector('.chip-text')?.textContent).toBe('Replied');
+    expect(
+      within(summary).getByText('Started').nextElementSibling?.querySelector('time')?.getAttribute('dateTime'),
+    ).toBe(wake.createdAt);
+    expect(within(summary).getByText('Wake id')).toBeTruthy();
+    expect(summary.querySelector('.wake-id')?.textContent).toBe('1a2b3c4d');
+    expect(summary.querySelector('.wake-id')?.getAttribute('title')).toBe('wk_1a2b3c4d5e');
+    await screen.findByText('Delivered to Claude');
+  });
+
+  it('says Loading… until it knows the wake', () => {
+    setup({ wake: undefined }, { 'wakes.inspect': () => new Promise(() => undefined) });
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Loading…');
+    expect(document.querySelector('.inspector-summary')).toBeNull();
+  });
+
+  it('tells the timeline in plain words, never a bare status token', async () => {
+    setup();
+    await screen.findByText('Delivered to Claude');
+    const rows = [...document.querySelectorAll('ol.timeline li')];
+    expect(rows.map((r) => r.querySelector('.timeline-kind')?.textContent)).toEqual([
+      'Queued',
+      'Delivered to Claude',
+      'Final check sent',
+      'Replied',
+    ]);
+    expect(rows[2]?.querySelector('.timeline-reason')?.textContent).toBe('A notice only — no reply expected');
+    expect(rows.map((r) => r.getAttribute('data-status'))).toEqual(['queued', 'delivered', null, 'reply_sent']);
+  });
+
+  it('shows what the agent was sent, in order, as text never markup', async () => {
+    setup();
+    expect((await screen.findByRole('heading', { name: 'What the agent was sent (2)' })).tagName).toBe('H3');
+    const inputs = [...document.querySelectorAll('ol.prompt-inputs li')];
+    expect(inputs.map((i) => i.querySelector('.prompt-kind')?.textContent)).toEqual(['Message', 'Final check']);
+    const text = inputs[0]?.querySelector('pre') as HTMLElement;
+    expect(text.textContent).toBe('<b>Do</b> the thing');
+    expect(text.querySelector('b')).toBeNull();
+  });
+
+  it('says when nothing was sent yet', async () => {
+    setup({}, { 'wakes.inspect': () => ok({ ...inspected, promptInputs: [] }) });
+    expect(await screen.findByText('Nothing has been sent to the agent for this yet.')).toBeTruthy();
+  });
+
+  it('a wake waiting for approval says so, never "Working"', () => {
+    setup({ waiting: true, wake: wakeOf({ wakeToken: 'wk_1a2b3c4d5e' }) });
+    const chip = document.querySelector('.inspector-summary .chip') as HTMLElement;
+    expect(chip.getAttribute('data-status')).toBe('waiting_approval');
+    expect(chip.textContent).toBe('✋Waiting for your approval');
+  });
+
+  it("shows the daemon's refusal", async () => {
+    setup({}, { 'wakes.inspect': () => ({ ok: false, code: 'unknown_wake', message: 'no such wake' }) });
+    expect((await screen.findByRole('alert')).textContent).toBe('Something went wrong: no such wake');
+  });
+
+  it('asks again when the live wake changes', async () => {
+    const { fake, props, view } = setup();
+    await vi.waitFor(() => expect(fake.requestsOf('wakes.inspect')).toHaveLength(1));
+    view.rerender(<Inspector {...props} wake={{ ...wake, beacons: 1 } satisfies Wake} />);
+    await vi.waitFor(() => expect(fake.requestsOf('wakes.inspect')).toHaveLength(2));
+    expect(fake.requestsOf('wakes.inspect')[1]).toEqual({ wakeToken: 'wk_1a2b3c4d5e' });
+  });
+
+  it('focuses Close on open; Close and Escape close it', async () => {
+    const { props } = setup();
+    const close = screen.getByRole('button', { name: 'Close' });
+    expect(document.activeElement).toBe(close);
+    await userEvent.keyboard('{Escape}');
+    expect(props.onClose).toHaveBeenCalledTimes(1);
+    await userEvent.click(close);
+    expect(props.onClose).toHaveBeenCalledTimes(2);
+  });
+
+  it('speaks 简体中文', async () => {
+    setup({ language: 'zh-CN' });
+    expect(await screen.findByText('已送达 Claude')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: '时间线' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '关闭' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,150 @@
+// @vitest-environment happy-dom
+/** The sidebar: channels, DMs and their threads, agents with state, settings; a new channel by name. */
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Agent, Conversation } from '../../../../shared/api/contract.js';
+import { Sidebar, type SidebarProps, type View } from '../../../../renderer/src/components/sidebar.js';
+import { agentOf, conversationOf } from '../../../fixtures/contract-values.js';
+
+afterEach(cleanup);
+
+const conversations: Conversation[] = [
+  conversationOf('#general'),
+  conversationOf('#build'),
+  conversationOf('#general:ab12cd', { parent: '#general' }),
+  conversationOf('dm:@claude'),
+];
+const agents: Agent[] = [agentOf({ id: 'claude', name: 'Claude', readiness: readiness('ready') })];
+
+function readiness(state: 'ready' | 'needs_sign_in'): NonNullable<Agent['readiness']> {
+  return {
+    state,
+    ready: state === 'ready',
+    reason: null,
+    cliVersion: null,
+    detail: null,
+    restart: null,
+    checkedAt: null,
+  };
+}
+
+function setup(over: Partial<SidebarProps> = {}) {
+  const props: SidebarProps = {
+    conversations,
+    agents,
+    view: { kind: 'conversation', target: '#general' },
+    language: 'en',
+    onSelect: vi.fn<(view: View) => void>(),
+    unread: () => 0,
+    threadLabels: new Map([['#general:ab12cd', 'Fix the build']]),
+    drawerOpen: false,
+    onCreateChannel: vi.fn(async () => null),
+    ...over,
+  };
+  render(<Sidebar {...props} />);
+  return props;
+}
+const link = (target: string) => document.querySelector(`button[data-target="${target}"]`) as HTMLButtonElement;
+
+describe('Sidebar', () => {
+  it('lists channels (threads under their parent) and direct messages by their titles', () => {
+    setup();
+    const channels = within(screen.getByRole('list', { name: 'Channels' }))
+      .getAllByRole('button')
+      .map((b) => b.textContent);
+    expect(channels).toEqual(['#build', '#general', '↳ Fix the build']);
+    expect(within(screen.getByRole('list', { name: 'Direct' })).getByRole('button').textContent).toBe('Claude');
+    expect(link('#general').getAttribute('aria-current')).toBe('page');
+    expect(link('#build').getAttribute('aria-current')).toBeNull();
+  });
+
+  it('a thread without a label is called "Thread"', () => {
+    setup({ threadLabels: new Map() });
+    expect(link('#general:ab12cd').textContent).toBe('↳ Thread');
+  });
+
+  it('shows unread counts with words for assistive technology (en and 简体中文)', () => {
+    setup({ unread: (c) => (c.target === '#build' ? 3 : 0) });
+    expect(link('#build').querySelector('.unread-badge')?.textContent).toBe('3 3 unread');
+    expect(link('#general').querySelector('.unread-badge')).toBeNull();
+    cleanup();
+    setup({ unread: (c) => (c.target === '#build' ? 3 : 0), language: 'zh-CN' });
+    expect(link('#build').querySelector('.visually-hidden')?.textContent).toBe(' 3 条未读');
+    expect(screen.getByRole('navigation', { name: '会话' })).toBeTruthy();
+  });
+
+  it('calls back with the view chosen: a conversation, the agents, one agent, settings', async () => {
+    const { onSelect } = setup();
+    await userEvent.click(link('dm:@claude'));
+    await userEvent.click(screen.getByRole('button', { name: 'Agents' }));
+    await userEvent.click(document.querySelector('li[data-agent="claude"] button') as HTMLElement);
+    await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    expect(vi.mocked(onSelect).mock.calls).toEqual([
+      [{ kind: 'conversation', target: 'dm:@claude' }],
+      [{ kind: 'agents' }],
+      [{ kind: 'agent', agentId: 'claude' }],
+      [{ kind: 'settings' }],
+    ]);
+  });
+
+  it('creates a channel from a typed name (with or without "#"), closing the field once created', async () => {
+    const { onCreateChannel } = setup();
+    await userEvent.click(screen.getByRole('button', { name: '+ New channel' }));
+    const input = screen.getByRole('textbox', { name: 'Channel name, e.g. #build' });
+    expect(document.activeElement).toBe(input);
+    await userEvent.type(input, ' release {Enter}');
+    expect(onCreateChannel).toHaveBeenCalledExactlyOnceWith('#release');
+    expect(await screen.findByRole('button', { name: '+ New channel' })).toBeTruthy();
+    expect(screen.queryByRole('textbox')).toBeNull();
+  });
+
+  it("keeps the field open with the daemon's message when the channel is refused", async () => {
+    const onCreateChannel = vi.fn(async () => 'target "#Bad!" is not a channel name');
+    setup({ onCreateChannel });
+    await userEvent.click(screen.getByRole('button', { name: '+ New channel' }));
+    await userEvent.type(screen.getByRole('textbox'), '#Bad!{Enter}');
+    expect((await screen.findByRole('alert')).textContent).toBe('target "#Bad!" is not a channel name');
+    expect(onCreateChannel).toHaveBeenCalledWith('#Bad!');
+    expect(screen.getByRole('textbox')).toBeTruthy();
+  });
+
+  it('Escape closes the new-channel field without creating one', async () => {
+    const { onCreateChannel } = setup();
+    await userEvent.click(screen.getByRole('button', { name: '+ New channel' }));
+    await userEvent.type(screen.getByRole('textbox'), 'x{Escape}');
+    expect(screen.queryByRole('textbox')).toBeNull();
+    expect(onCreateChannel).not.toHaveBeenCalled();
+  });
+
+  it("shows each agent's runtime, state or readiness, policy and workspace", () => {
+    setup({
+      agents: [
+        agentOf({ id: 'claude', state: 'busy', readiness: readiness('ready'), permissions: 'full', cwd: '/w/app' }),
+        agentOf({ id: 'codex', name: 'Codex', runtime: 'codex', readiness: readiness('needs_sign_in') }),
+        agentOf({ id: 'demo', name: 'Demo', runtime: 'demo', demo: true, permissions: 'ask' }),
+      ],
+    });
+    const row = (id: string) => document.querySelector(`li[data-agent="${id}"]`) as HTMLElement;
+    expect(row('claude').querySelector('.agent-state-text')?.textContent).toBe('busy');
+    expect(row('claude').querySelector('.state-dot')?.textContent).toBe('●');
+    expect(row('claude').querySelector('[data-permissions="full"]')?.textContent).toBe('⚠ full');
+    expect(row('claude').querySelector('.agent-cwd')?.textContent).toBe('/w/app');
+    expect(row('codex').querySelector('.agent-runtime')?.textContent).toBe('Codex');
+    expect(row('codex').querySelector('.agent-state-text')?.textContent).toBe('Needs sign-in');
+    expect(row('codex').querySelector('.state-dot')?.textContent).toBe('⚠');
+    expect(row('codex').querySelector('button')?.getAttribute('title')).toMatch(/codex login/);
+    expect(row('demo').querySelector('.agent-runtime')?.textContent).toBe('demo');
+    expect(row('demo').querySelector('.agent-row-meta')).toBeNull();
+  });
+
+  it('renders agent and thread labels as text, never markup', () => {
+    setup({
+      agents: [agentOf({ name: '<b>Claude</b>' })],
+      threadLabels: new Map([['#general:ab12cd', '<script>x()</script>']]),
+    });
+    expect(document.querySelector('nav b, nav script')).toBeNull();
+    expect(link('dm:@claude').textContent).toBe('<b>Claude</b>');
+    expect(link('#general:ab12cd').textContent).toBe('↳ <script>x()</script>');
+  });
+});

@@ -1,0 +1,146 @@
+// @vitest-environment happy-dom
+/** The one status area: this conversation's wake chips (a chip opens the inspector), failure details on demand, alerts. */
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Alert } from '../../../../shared/api/contract.js';
+import { StatusArea, type StatusAreaProps } from '../../../../renderer/src/components/status-area.js';
+import { WakeBook } from '../../../../renderer/src/status/wake-store.js';
+import { wakeOf } from '../../../fixtures/contract-values.js';
+
+afterEach(cleanup);
+
+const alertOf = (over: Partial<Alert> = {}): Alert => ({
+  id: 'al_1',
+  kind: 'delivery_failed',
+  target: '#general',
+  wakeToken: null,
+  responseId: null,
+  message: 'the daemon says so',
+  at: new Date().toISOString(),
+  ...over,
+});
+
+function setup(over: Partial<StatusAreaProps> = {}) {
+  const wakes = new WakeBook();
+  const props: StatusAreaProps = {
+    target: '#general',
+    wakes,
+    alerts: [],
+    language: 'en',
+    onOpenWake: vi.fn(),
+    onDismissAlert: vi.fn(),
+    dismissed: new Set(),
+    ...over,
+  };
+  const view = render(<StatusArea {...props} />);
+  return { props, view, book: props.wakes };
+}
+const chip = (token: string) => document.querySelector(`[data-wake="${token}"]`) as HTMLElement | null;
+
+describe('StatusArea', () => {
+  it('is the live region "Agent status", named by its pane when asked (en and 简体中文)', () => {
+    setup();
+    expect(screen.getByRole('status', { name: 'Agent status' }).getAttribute('data-target')).toBe('#general');
+    cleanup();
+    setup({ label: 'Thread status' });
+    expect(screen.getByRole('status', { name: 'Thread status' })).toBeTruthy();
+    cleanup();
+    setup({ language: 'zh-CN' });
+    expect(screen.getByRole('status', { name: '智能体状态' })).toBeTruthy();
+  });
+
+  it("shows this conversation's active wakes, each chip with its raw status, and follows their updates", () => {
+    const wakes = new WakeBook();
+    wakes.applyAll([
+      wakeOf({ wakeToken: 'wk_1', status: 'delivered' }),
+      wakeOf({ wakeToken: 'wk_2', status: 'queued', agentName: 'Codex', createdAt: '2026-03-02T09:06:00.000Z' }),
+      wakeOf({ wakeToken: 'wk_x', target: '#other' }),
+    ]);
+    setup({ wakes });
+    expect(chip('wk_x')).toBeNull();
+    const first = chip('wk_1') as HTMLElement;
+    expect(first.getAttribute('data-status')).toBe('delivered');
+    expect(first.querySelector('.chip-agent')?.textContent).toBe('Claude');
+    expect(first.querySelector('.chip-text')?.textContent).toBe('Working');
+    expect(first.querySelector('.chip-elapsed')?.getAttribute('aria-hidden')).toBe('true');
+    expect(chip('wk_2')?.querySelector('.chip-text')?.textContent).toBe('Queued');
+    act(() => void wakes.apply(wakeOf({ wakeToken: 'wk_1', status: 'delivered', beacons: 1 })));
+    expect(chip('wk_1')?.querySelector('.chip-text')?.textContent).toBe('Working…');
+  });
+
+  it('says the chip in 简体中文', () => {
+    const wakes = new WakeBook();
+    wakes.apply(wakeOf({ status: 'final_check_sent' }));
+    setup({ wakes, language: 'zh-CN' });
+    expect(chip('wk_1')?.querySelector('.chip-text')?.textContent).toBe('正在确认回复');
+  });
+
+  it('a chip opens the inspector of its wake from its button', async () => {
+    const wakes = new WakeBook();
+    wakes.apply(wakeOf());
+    const { props } = setup({ wakes });
+    const button = within(chip('wk_1') as HTMLElement).getByRole('button');
+    await userEvent.click(button);
+    expect(props.onOpenWake).toHaveBeenCalledExactlyOnceWith('wk_1', button);
+  });
+
+  it('a failed wake shows its details only when expanded: words first, the raw detail as text', async () => {
+    const wakes = new WakeBook();
+    wakes.apply(wakeOf({ status: 'failed', reason: 'auth_required', detail: '<b>Not logged in</b>' }));
+    setup({ wakes });
+    const details = screen.getByRole('button', { name: 'Details' });
+    expect(details.getAttribute('aria-expanded')).toBe('false');
+    expect(document.querySelector('.chip-detail-text')).toBeNull();
+    await userEvent.click(details);
+    expect(details.getAttribute('aria-expanded')).toBe('true');
+    const shown = document.getElementById(details.getAttribute('aria-controls') ?? '') as HTMLElement;
+    expect(shown.querySelector('.failure-words')?.textContent).toMatch(/sign/i);
+    expect(shown.querySelector('.failure-raw')?.textContent).toBe('<b>Not logged in</b>');
+    expect(shown.querySelector('b')).toBeNull();
+    await userEvent.click(details);
+    expect(document.querySelector('.chip-detail-text')).toBeNull();
+  });
+
+  it('only a failed chip has Details', () => {
+    const wakes = new WakeBook();
+    wakes.apply(wakeOf({ status: 'completed_without_visible_reply', endedAt: '2026-03-02T09:06:00.000Z' }));
+    setup({ wakes });
+    expect(chip('wk_1')?.querySelector('.chip-text')?.textContent).toBe('Received — back to idle');
+    expect(screen.queryByRole('button', { name: 'Details' })).toBeNull();
+  });
+
+  it('a wake waiting for an approval gives its chip to the approval chip', () => {
+    const wakes = new WakeBook();
+    wakes.apply(wakeOf());
+    setup({ wakes, waitingWakes: new Set(['wk_1']), approvalChips: <span data-testid="approval">✋</span> });
+    expect(chip('wk_1')).toBeNull();
+    expect(screen.getByTestId('approval')).toBeTruthy();
+  });
+
+  it('shows alerts in neutral words, naming the agent of a known wake; Dismiss calls back with the id', async () => {
+    const wakes = new WakeBook();
+    wakes.apply(wakeOf({ wakeToken: 'wk_9', status: 'reply_sent', endedAt: '2026-03-02T09:06:00.000Z' }));
+    const { props } = setup({
+      wakes,
+      alerts: [alertOf({ id: 'al_7', wakeToken: 'wk_9', kind: 'delivery_uncertain' })],
+    });
+    const alert = document.querySelector('[data-alert="delivery_uncertain"]') as HTMLElement;
+    expect(alert.getAttribute('data-alert-wake')).toBe('wk_9');
+    expect(alert.querySelector('.chip-agent')?.textContent).toBe('Claude');
+    expect(alert.querySelector('.chip-text')?.textContent).toBe('Delivery unconfirmed');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Dismiss' }));
+    expect(props.onDismissAlert).toHaveBeenCalledExactlyOnceWith('al_7');
+  });
+
+  it('hides dismissed alerts and those of other conversations', () => {
+    setup({
+      alerts: [alertOf({ id: 'a' }), alertOf({ id: 'b', kind: 'runtime_crashed' }), alertOf({ id: 'c', target: '#x' })],
+      dismissed: new Set(['a']),
+    });
+    expect([...document.querySelectorAll('[data-alert]')].map((a) => a.getAttribute('data-alert'))).toEqual([
+      'runtime_crashed',
+    ]);
+    expect(screen.getByText('Runtime stopped unexpectedly')).toBeTruthy();
+  });
+});

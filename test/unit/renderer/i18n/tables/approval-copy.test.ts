@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { COPY_KEYS, copy } from '../../../../../renderer/src/i18n/copy.js';
+
+const APPROVAL_COPY_KEYS = COPY_KEYS.filter((k) => k.startsWith('approvals.'));
+
+describe('approval copy of the inspector (issue 14)', () => {
+  it('has every key in English and 简体中文, with the same placeholders', () => {
+    expect(APPROVAL_COPY_KEYS.length).toBeGreaterThan(0);
+    for (const key of APPROVAL_COPY_KEYS) {
+      const en = copy('en', key);
+      const zh = copy('zh-CN', key);
+      expect(zh, key).not.toBe('');
+      expect(zh.match(/\{\w+\}/g)?.sort() ?? [], key).toEqual(en.match(/\{\w+\}/g)?.sort() ?? []);
+    }
+  });
+});

@@ -1,0 +1,124 @@
+// @vitest-environment happy-dom
+/** issue 14: the approval chip (Allow/Deny, opens its wake's inspector) and the pending approvals kept from events. */
+import { act, cleanup, render, renderHook, screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Approval, ApiResult } from '../../../../shared/api/contract.js';
+import {
+  ApprovalChips,
+  usePendingApprovals,
+  waitingWakes,
+  type ApprovalChipsProps,
+} from '../../../../renderer/src/status/approval-chip.js';
+import { WakeBook } from '../../../../renderer/src/status/wake-store.js';
+import { approvalOf, wakeOf } from '../../../fixtures/contract-values.js';
+import { ok, scriptedClientApi, type CallScript } from '../../../fixtures/scripted-client-api.js';
+
+afterEach(cleanup);
+
+function setup(over: Partial<ApprovalChipsProps> = {}, script: CallScript = {}) {
+  const fake = scriptedClientApi(script);
+  const wakes = new WakeBook();
+  wakes.apply(wakeOf({ wakeToken: 'wk_1', target: '#general' }));
+  wakes.apply(wakeOf({ wakeToken: 'wk_2', target: '#other' }));
+  const props: ApprovalChipsProps = {
+    api: fake.api,
+    approvals: [approvalOf()],
+    wakes,
+    target: '#general',
+    language: 'en',
+    ...over,
+  };
+  render(<ApprovalChips {...props} />);
+  return { fake, props };
+}
+const chip = (id: string) => document.querySelector(`[data-approval="${id}"]`) as HTMLElement;
+
+describe('ApprovalChips', () => {
+  it('says who waits for what, with Allow and Deny (en and 简体中文)', () => {
+    setup();
+    const c = chip('ap_1');
+    expect(c.getAttribute('data-status')).toBe('waiting_approval');
+    expect(c.getAttribute('data-wake')).toBe('wk_1');
+    expect(c.querySelector('.chip-icon')?.textContent).toBe('✋');
+    expect(c.querySelector('.chip-agent')?.textContent).toBe('Claude');
+    expect(c.querySelector('.chip-text')?.textContent).toBe('Waiting for your approval: npm test');
+    expect(
+      within(c)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['✋Claude·Waiting for your approval: npm test', 'Allow', 'Deny']);
+    cleanup();
+    setup({ language: 'zh-CN' });
+    expect(chip('ap_1').querySelector('.chip-text')?.textContent).toBe('等待你的批准：npm test');
+    expect(within(chip('ap_1')).getByRole('button', { name: '允许' })).toBeTruthy();
+  });
+
+  it("shows on its wakes' conversation only; one asked between turns shows everywhere", () => {
+    setup({
+      approvals: [
+        approvalOf({ id: 'here' }),
+        approvalOf({ id: 'there', wakeTokens: ['wk_2'] }),
+        approvalOf({ id: 'between', wakeTokens: [] }),
+      ],
+    });
+    expect([...document.querySelectorAll('[data-approval]')].map((c) => c.getAttribute('data-approval'))).toEqual([
+      'here',
+      'between',
+    ]);
+  });
+
+  it('Allow answers the request; both buttons wait for the answer', async () => {
+    const answer = Promise.withResolvers<ApiResult<Approval>>();
+    const { fake } = setup({}, { 'approvals.answer': () => answer.promise });
+    await userEvent.click(screen.getByRole('button', { name: 'Allow' }));
+    expect(fake.requestsOf('approvals.answer')).toEqual([{ id: 'ap_1', decision: 'allow' }]);
+    expect((screen.getByRole('button', { name: 'Deny' }) as HTMLButtonElement).disabled).toBe(true);
+    answer.resolve(ok(approvalOf({ status: 'allowed', scope: 'once' })));
+    await vi.waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Deny' }) as HTMLButtonElement).disabled).toBe(false),
+    );
+  });
+
+  it('Deny answers deny', async () => {
+    const { fake } = setup({}, { 'approvals.answer': () => ok(approvalOf({ status: 'denied' })) });
+    await userEvent.click(screen.getByRole('button', { name: 'Deny' }));
+    expect(fake.requestsOf('approvals.answer')).toEqual([{ id: 'ap_1', decision: 'deny' }]);
+  });
+
+  it("opens its wake's inspector from the chip", async () => {
+    const onOpenWake = vi.fn();
+    setup({ onOpenWake });
+    const main = chip('ap_1').querySelector('.chip-main') as HTMLElement;
+    expect(main.getAttribute('aria-expanded')).toBeNull();
+    await userEvent.click(main);
+    expect(onOpenWake).toHaveBeenCalledExactlyOnceWith('wk_1', main);
+  });
+
+  it('without a wake, expands the full command in place, as text never markup', async () => {
+    setup({ approvals: [approvalOf({ wakeTokens: [], detail: '<img src=x onerror=alert(1)>rm -rf build' })] });
+    const main = chip('ap_1').querySelector('.chip-main') as HTMLElement;
+    expect(main.getAttribute('title')).toBe('Full command or change');
+    expect(main.getAttribute('aria-expanded')).toBe('false');
+    await userEvent.click(main);
+    expect(main.getAttribute('aria-expanded')).toBe('true');
+    const pre = document.getElementById(main.getAttribute('aria-controls') ?? '') as HTMLElement;
+    expect(pre.tagName).toBe('PRE');
+    expect(pre.textContent).toBe('<img src=x onerror=alert(1)>rm -rf build');
+    expect(pre.querySelector('img')).toBeNull();
+  });
+});
+
+describe('usePendingApprovals and waitingWakes', () => {
+  it('lists the pending approvals, then follows approval.updated events', async () => {
+    const fake = scriptedClientApi({ 'approvals.list': () => ok([approvalOf({ id: 'a' })]) });
+    const { result } = renderHook(() => usePendingApprovals(fake.api));
+    await vi.waitFor(() => expect(result.current.map((a) => a.id)).toEqual(['a']));
+    expect(fake.requestsOf('approvals.list')).toEqual([{ status: 'pending' }]);
+    act(() => fake.emit({ name: 'approval.updated', payload: approvalOf({ id: 'b', wakeTokens: ['wk_3'] }) }));
+    expect(result.current.map((a) => a.id)).toEqual(['a', 'b']);
+    act(() => fake.emit({ name: 'approval.updated', payload: approvalOf({ id: 'a', status: 'allowed' }) }));
+    expect(result.current.map((a) => a.id)).toEqual(['b']);
+    expect([...waitingWakes(result.current)]).toEqual(['wk_3']);
+  });
+});
