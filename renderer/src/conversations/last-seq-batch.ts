@@ -7,21 +7,8 @@
  * conversation object, the same object when none of them raises a lastSeq).
  */
 
-/** A hidden window gets no animation frames; this bounds the wait there. */
-const MAX_WAIT_MS = 100;
-
-/** Runs `flush` once, soon; returns the function that cancels it. */
+/** Runs `flush` once, soon (the next animation frame: state/next-frame.ts); returns the function that cancels it. */
 export type FrameScheduler = (flush: () => void) => () => void;
-
-/** The next animation frame, or `MAX_WAIT_MS` when frames do not come, whichever is first. */
-const nextFrame: FrameScheduler = (flush) => {
-  const frame = requestAnimationFrame(flush);
-  const timer = setTimeout(flush, MAX_WAIT_MS);
-  return () => {
-    cancelAnimationFrame(frame);
-    clearTimeout(timer);
-  };
-};
 
 /** Remembers the highest seq per target and hands them all to `apply` in the next frame. */
 export class LastSeqBatch {
@@ -30,7 +17,7 @@ export class LastSeqBatch {
 
   constructor(
     private readonly apply: (batch: ReadonlyMap<string, number>) => void,
-    private readonly schedule: FrameScheduler = nextFrame,
+    private readonly schedule: FrameScheduler,
   ) {}
 
   bump(target: string, seq: number): void {

@@ -8,6 +8,7 @@ import { createContext, useContext, useEffect, useMemo, useState, type ReactNode
 import type { Approval, ClientApi } from '../../../shared/api/contract.js';
 import { usePendingApprovals, waitingWakes } from '../status/approval-chip.js';
 import { AppState, type AppStateOptions } from './app-state.js';
+import { nextFrame } from './next-frame.js';
 
 export interface AppContext {
   readonly state: AppState;
@@ -18,13 +19,13 @@ export interface AppContext {
 
 const Context = createContext<AppContext | null>(null);
 
-export interface AppStateProviderProps extends AppStateOptions {
+export interface AppStateProviderProps extends Omit<AppStateOptions, 'frames'> {
   readonly api: ClientApi;
   readonly children: ReactNode;
 }
 
 export function AppStateProvider({ api, children, ...options }: AppStateProviderProps) {
-  const [state] = useState(() => new AppState(api, options));
+  const [state] = useState(() => new AppState(api, { frames: nextFrame, ...options }));
   useEffect(() => state.start(), [state]);
   const approvals = usePendingApprovals(api);
   const value = useMemo(() => ({ state, approvals, waiting: waitingWakes(approvals) }), [state, approvals]);

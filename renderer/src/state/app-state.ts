@@ -23,6 +23,7 @@ import { AgentStore } from './agent-store.js';
 import { AlertStore } from './alert-store.js';
 import { ConversationStore } from './conversation-store.js';
 import { MessageStore } from './message-store.js';
+import type { MarkerStorage } from '../conversations/read-markers.js';
 import { ReadMarkerStore } from './read-marker-store.js';
 import { ThreadStore } from './thread-store.js';
 import { languageOf, type SettingsStore } from './settings.js';
@@ -37,9 +38,9 @@ export interface TransportConnection {
 export interface AppStateOptions {
   readonly connection?: TransportConnection | null;
   /** Where read markers are kept (this browser's localStorage). */
-  readonly storage?: Pick<Storage, 'getItem' | 'setItem'>;
-  /** When lastSeq bumps are applied (default: the next animation frame). */
-  readonly frames?: FrameScheduler;
+  readonly storage?: MarkerStorage;
+  /** When lastSeq bumps are applied: the next animation frame in the window (state/next-frame.ts). */
+  readonly frames: FrameScheduler;
 }
 
 export class AppState {
@@ -61,7 +62,7 @@ export class AppState {
 
   constructor(
     readonly api: ClientApi,
-    private readonly options: AppStateOptions = {},
+    private readonly options: AppStateOptions,
   ) {
     this.conversations = new ConversationStore(api, options.frames);
     this.messages = new MessageStore(api, (message) => this.lastError.set(message));

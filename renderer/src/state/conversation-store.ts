@@ -16,7 +16,8 @@ export class ConversationStore extends KeyedStore {
 
   constructor(
     private readonly api: Pick<ClientApi, 'conversations'>,
-    schedule?: FrameScheduler,
+    /** When lastSeq bumps are applied: the next animation frame in the window (state/next-frame.ts). */
+    schedule: FrameScheduler,
   ) {
     super();
     this.batch = new LastSeqBatch((b) => this.raise(b), schedule);

@@ -11,13 +11,12 @@ import {
   markRead,
   saveReadMarkers,
   unreadCount,
+  type MarkerStorage,
   type ReadMarkers,
 } from '../conversations/read-markers.js';
 import { KeyedStore, useStoreKey } from './keyed-store.js';
 
 const KEY = 'markers';
-
-type MarkerStorage = Pick<Storage, 'getItem' | 'setItem'>;
 
 export class ReadMarkerStore extends KeyedStore {
   private markers: ReadMarkers;
