@@ -94,9 +94,13 @@ export function useThreadsByRoot(store: ThreadStore, target: string): ReadonlyMa
   );
 }
 
-/** The summary of an open thread (its root message), once its parent's threads are listed. */
+/** The summary of an open thread (its root message), once its parent's threads are listed (asked for if not yet). */
 export function useThreadSummary(store: ThreadStore, thread: string): ThreadSummary | undefined {
-  return useStoreKey(store, `p:${threadParent(thread) ?? ''}`, () => store.summaryOf(thread));
+  const parent = threadParent(thread);
+  useEffect(() => {
+    if (parent !== null) store.want([parent]);
+  }, [store, parent]);
+  return useStoreKey(store, `p:${parent ?? ''}`, () => store.summaryOf(thread));
 }
 
 export function useThreadLabels(store: ThreadStore): ReadonlyMap<string, string> {
