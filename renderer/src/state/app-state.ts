@@ -4,29 +4,29 @@
  * then the API's events, each routed to the store it concerns. Components reach it through one
  * context (state/app-state-context.tsx); the shell keeps only layout and navigation.
  */
-import type {
-  ApiEvent,
-  ClientApi,
-  Conversation,
-  Limits,
-  Settings,
-  ThreadSummary,
-  Wake,
+import {
+  DEFAULT_LIMITS,
+  type ApiEvent,
+  type ClientApi,
+  type Conversation,
+  type Limits,
+  type Settings,
+  type ThreadSummary,
+  type Wake,
 } from '../../../shared/api/contract.js';
-import { DEFAULT_LIMITS } from '../../../shared/api/contract.js';
 import { threadParent } from '../../../shared/target.js';
 import type { ConnectionState } from '../api/ws-client.js';
 import type { FrameScheduler } from '../conversations/last-seq-batch.js';
+import type { MarkerStorage } from '../conversations/read-markers.js';
 import { copy } from '../i18n/copy.js';
 import { WakeBook } from '../status/wake-store.js';
 import { AgentStore } from './agent-store.js';
 import { AlertStore } from './alert-store.js';
 import { ConversationStore } from './conversation-store.js';
 import { MessageStore } from './message-store.js';
-import type { MarkerStorage } from '../conversations/read-markers.js';
 import { ReadMarkerStore } from './read-marker-store.js';
-import { ThreadStore } from './thread-store.js';
 import { languageOf, type SettingsStore } from './settings.js';
+import { ThreadStore } from './thread-store.js';
 import { ValueStore } from './value-store.js';
 
 /** The WebSocket transport's connection (the IPC transport has none: it is always open). */
@@ -74,7 +74,7 @@ export class AppState {
   /** Starts the feed: events, the connection, the first load. Returns the function that stops it. */
   start(): () => void {
     const offEvents = this.api.events.subscribe((event) => this.route(event));
-    const offList = this.conversations.subscribe('conversations', () => this.listed());
+    const offList = this.conversations.onChange(() => this.listed());
     void this.loadAll();
     const offConnection = this.options.connection?.subscribe((s) => {
       this.connection.set(s);

@@ -27,6 +27,11 @@ export class ConversationStore extends KeyedStore {
     return this.list;
   }
 
+  /** Calls `listener` after each change of the list; returns the function that stops it. */
+  onChange(listener: () => void): () => void {
+    return this.subscribe(KEY, listener);
+  }
+
   /** The answer of `conversations.list`. */
   replace(list: readonly Conversation[]): void {
     this.list = list;

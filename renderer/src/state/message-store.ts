@@ -5,10 +5,10 @@
  * `message.stored` merged into the log it belongs to. Keyed by conversation (`t:<target>`), so a
  * message re-renders the pane of its own conversation only.
  */
+import { useEffect, useMemo } from 'react';
 import type { ApiRequest, ApiResponse, ClientApi, Message } from '../../../shared/api/contract.js';
 import { emptyLog, mergeMessages, olderPageCursor, type MessageLog } from '../conversations/message-log.js';
 import { KeyedStore, useStoreKey } from './keyed-store.js';
-import { useEffect, useMemo } from 'react';
 
 const PAGE = 200;
 const LOADING_OLDER = 'loadingOlder';

@@ -4,10 +4,10 @@
  * again when a reply lands in one of them, and a thread started from a message added at once.
  * Keys: `p:<parent>` (the threads of one conversation) and `labels` (every thread's label).
  */
+import { useEffect, useMemo } from 'react';
 import type { ApiResult, ClientApi, ThreadSummary } from '../../../shared/api/contract.js';
 import { threadParent } from '../../../shared/target.js';
 import { KeyedStore, useStoreKey } from './keyed-store.js';
-import { useEffect, useMemo } from 'react';
 
 const LABELS = 'labels';
 const NONE: readonly ThreadSummary[] = [];
