@@ -141,3 +141,12 @@ export function targetFromKey(key: TargetKey): Target {
 export function parentOf(target: Target): Target {
   return target.thread === null ? target : { ...target, thread: null };
 }
+
+/**
+ * The parent conversation of a thread target, as its TargetKey (`#dev:ab12` → `#dev`), or null
+ * when `text` is not a thread (a channel, a DM) or not a target at all.
+ */
+export function threadParent(text: string): TargetKey | null {
+  const parsed = parseTarget(text);
+  return parsed.ok && parsed.target.thread !== null ? formatTarget(parentOf(parsed.target)) : null;
+}

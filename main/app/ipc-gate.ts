@@ -14,6 +14,7 @@ import type { Observable, Subscription } from 'rxjs';
 import { API_CALL_NAMES, channelOf } from '../../shared/api/api-names.js';
 import type { ApiEvent, ApiHandlers, ApiResult } from '../../shared/api/contract.js';
 import { answerCall, checkedEvent } from '../daemon/api/api-gate.js';
+import { handlersFor, limitsApi } from '../daemon/api/limits-api.js';
 import type { DaemonLog } from '../daemon/daemon-log.js';
 
 /** Channels that libraries register on `ipcMain` by themselves; the gate closes them (one gate, no side doors). */
@@ -60,6 +61,8 @@ function refuseSender(
 /** Registers one handler per call of the contract and starts pushing events. */
 export function openIpcGate(options: IpcGateOptions): IpcGate {
   const { handlers, isAllowedOrigin, log } = options;
+  // `limits.get` is answered from the limit this gate names in its refusals (issue 23).
+  const limits = limitsApi(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes });
   const windows = new Map<number, BrowserWindow>();
   let closed = false;
 
@@ -76,7 +79,7 @@ export function openIpcGate(options: IpcGateOptions): IpcGate {
         log.warn('ipc: sender refused', { call: name, reason: refused });
         return { ok: false, code: 'forbidden_sender', message: `${name}: ${refused}.` };
       }
-      return answerCall(handlers, name, raw, log, {
+      return answerCall(handlersFor(name, handlers, limits), name, raw, log, {
         checkResponse: options.checkResponses ?? true,
         transport: 'ipc',
         ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),

@@ -16,6 +16,7 @@ import type { ApiEvent } from '../../shared/api/contract.js';
 import { WS_API_PATH, WS_MAX_PAYLOAD_BYTES, WsRequestSchema, type WsResponse } from '../../shared/api/ws-protocol.js';
 import { answerCall, checkedEvent } from '../daemon/api/api-gate.js';
 import { describeIssues } from '../../shared/api/describe-issues.js';
+import { handlersFor, limitsApi } from '../daemon/api/limits-api.js';
 import type { DaemonLog } from '../daemon/daemon-log.js';
 import type { Daemon } from '../daemon/daemon-types.js';
 import { tokenMatches } from './token.js';
@@ -105,6 +106,8 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   let closing = false;
   let inFlight = 0;
   let drained: (() => void) | null = null;
+  // `limits.get` is answered from the daemon's limits (issue 23).
+  const limits = limitsApi(daemon.limits);
 
   // Guards against DNS rebinding: a page on another name resolving to 127.0.0.1 is refused.
   const hostAllowed = (host: string | undefined): boolean => host === `${HOST}:${port}` || host === `localhost:${port}`;
@@ -267,7 +270,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
       });
     inFlight += 1;
     try {
-      const result = await answerCall(daemon.api, call, request, log, {
+      const result = await answerCall(handlersFor(call, daemon.api, limits), call, request, log, {
         checkResponse: options.checkResponses ?? false,
         transport: 'ws',
         ...(daemon.limits === undefined ? {} : { maxMessageBytes: daemon.limits.maxMessageBytes }),

@@ -29,6 +29,8 @@ export const API_CALL_NAMES = [
   'agents.update',
   'agents.revokeRule',
   'desktop.chooseFolder',
+  // issue 23: the limits the daemon applies, so the renderer never restates them
+  'limits.get',
 ] as const;
 
 /** Every event pushed from the daemon to the renderer. */

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { AUTH_MODES, READINESS_STATES } from '../agent-readiness.js';
 import { APPROVAL_DECISIONS, APPROVAL_KINDS, APPROVAL_SCOPES, APPROVAL_STATUSES } from '../approvals.js';
-import { ChannelSettingsSchema, PERMISSION_POLICIES, PROMPT_LANGUAGES } from '../config.js';
+import { ChannelSettingsSchema, DaemonLimitsSchema, PERMISSION_POLICIES, PROMPT_LANGUAGES } from '../config.js';
 import { RUNTIMES, WAKE_STATUSES } from '../wake-status.js';
 import type { ApiCallName, ApiEventName } from './api-names.js';
 
@@ -268,6 +268,13 @@ const TelegramChatIdRequest = z
   .int()
   .refine((n) => n !== 0, 'a Telegram chat id');
 
+/**
+ * The limits the daemon applies that the renderer must know before it sends (issue 23): the
+ * composer blocks a message over `maxMessageBytes` instead of restating the number. Fields and
+ * defaults are the config schema's (`limits` in agentteam.json, shared/config.ts).
+ */
+const LimitsSchema = z.object({ maxMessageBytes: DaemonLimitsSchema.shape.maxMessageBytes });
+
 const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) => ({ request, response });
 const Empty = z.object({}).strict();
 
@@ -408,6 +415,11 @@ export const apiCalls = {
     z.object({ defaultPath: z.string().min(1).max(4096).optional() }).strict(),
     z.object({ path: z.string().nullable() }),
   ),
+  /**
+   * issue 23: the limits in effect (agentteam.json at the daemon's start). Each transport answers
+   * it from the daemon's `limits` (main/daemon/api/limits-api.ts), beside the daemon's handlers.
+   */
+  'limits.get': call(Empty, LimitsSchema),
 } as const satisfies Record<ApiCallName, CallSchemas>;
 
 /** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
@@ -445,6 +457,10 @@ export type Approval = z.infer<typeof ApprovalSchema>;
 export type Alert = z.infer<typeof AlertSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;
 export type TelegramStatus = z.infer<typeof TelegramStatusSchema>;
+export type Limits = z.infer<typeof LimitsSchema>;
+
+/** The limits of a daemon whose agentteam.json sets none: the schema's defaults, never a second literal. */
+export const DEFAULT_LIMITS: Limits = LimitsSchema.parse({});
 
 /** Stable error codes at the API boundary (STYLE.md habit 9). */
 export const API_ERROR_CODES = [
@@ -485,9 +501,17 @@ export class ApiError extends Error {
   }
 }
 
-/** The daemon side of the contract: one async handler per call. */
-export type ApiHandlers = {
-  [K in ApiCallName]: (request: z.infer<(typeof apiCalls)[K]['request']>) => Promise<ApiResponse<K>>;
+type ApiHandler<K extends ApiCallName> = (request: z.infer<(typeof apiCalls)[K]['request']>) => Promise<ApiResponse<K>>;
+
+/**
+ * Calls each transport answers from the daemon's public face (`Daemon.limits`) rather than from a
+ * daemon handler (main/daemon/api/limits-api.ts; the IPC gate and serve's WebSocket bridge add it).
+ */
+export type TransportCallName = 'limits.get';
+
+/** The daemon side of the contract: one async handler per call; the transports' own calls may be left to them. */
+export type ApiHandlers = { [K in Exclude<ApiCallName, TransportCallName>]: ApiHandler<K> } & {
+  [K in TransportCallName]?: ApiHandler<K>;
 };
 
 type DomainOf<K extends string> = K extends `${infer D}.${string}` ? D : never;

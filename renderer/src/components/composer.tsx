@@ -15,11 +15,13 @@ export interface ComposerProps {
   /** The accessible name and placeholder (default: "Message {target}"); a thread pane says "Reply in thread". */
   readonly label?: string;
   readonly placeholder?: string;
+  /** The daemon's `limits.maxMessageBytes` (issue 23: `limits.get`); the schema's default when not given. */
+  readonly maxMessageBytes?: number;
   /** Resolves with an error message, or null when sent. */
   onSend(content: string): Promise<string | null>;
 }
 
-export function Composer({ target, agents, language, label, placeholder, onSend }: ComposerProps) {
+export function Composer({ target, agents, language, label, placeholder, maxMessageBytes, onSend }: ComposerProps) {
   const [text, setText] = useState('');
   const [mention, setMention] = useState<MentionQuery | null>(null);
   const [active, setActive] = useState(0);
@@ -30,7 +32,7 @@ export function Composer({ target, agents, language, label, placeholder, onSend 
   const hintId = useId();
   const options = mention === null ? [] : matchAgents(agents, mention.query);
   const open = options.length > 0;
-  const budget = byteBudget(text);
+  const budget = byteBudget(text, maxMessageBytes);
   const counterId = useId();
 
   const refreshMention = (value: string, caret: number): void => {

@@ -1,39 +1,23 @@
 /**
  * One conversation: a header (title as a person reads it, a slot for tools such as search),
- * virtualised messages, the one status area, then the composer (UI.md layout; issue 17).
+ * then its message pane — virtualised messages, the one status area, the composer (UI.md
+ * layout; issue 17).
  */
 import { memo, type ReactNode } from 'react';
-import type { Agent, Alert, Message, ThreadSummary } from '../../../shared/api/contract.js';
+import type { Message } from '../../../shared/api/contract.js';
 import { conversationTitle } from '../conversations/conversation-title.js';
-import type { MessageLog } from '../conversations/message-log.js';
-import { copy, type Language } from '../i18n/copy.js';
-import { Composer } from './composer.js';
-import { MessageList } from './message-list.js';
-import { StatusArea } from './status-area.js';
-import type { WakeBook } from '../status/wake-store.js';
+import { copy } from '../i18n/copy.js';
+import { useAgents } from '../state/agent-store.js';
+import { useAppState } from '../state/app-state-context.js';
+import { useLanguage } from '../state/settings.js';
+import { useThreadsByRoot } from '../state/thread-store.js';
+import { MessagePane } from './message-pane.js';
 
 export interface ConversationViewProps {
   readonly target: string;
-  readonly log: MessageLog;
-  readonly loadingOlder: boolean;
-  readonly wakes: WakeBook;
-  readonly alerts: readonly Alert[];
-  readonly dismissed: ReadonlySet<string>;
-  readonly agents: readonly Agent[];
-  readonly language: Language;
-  /** Threads under this conversation, by root message id. */
-  readonly threads: ReadonlyMap<string, ThreadSummary>;
-  /** issue 14: approval chips for the status area, and the wakes they stand for. */
-  readonly approvalChips?: ReactNode;
-  readonly waitingWakes?: ReadonlySet<string>;
-  onLoadOlder(): void;
-  onSend(content: string): Promise<string | null>;
-  onOpenWake(wakeToken: string, opener: HTMLElement): void;
-  onDismissAlert(id: string): void;
-  /** issue 17: a search result opened here (scroll to it), and paging of such a window. */
+  /** issue 17: a search result opened here (scroll to it). */
   readonly focusSeq?: { readonly seq: number; readonly nonce: number } | null;
-  onLoadNewer?(): void;
-  onLoadLatest?(): void;
+  onOpenWake(wakeToken: string, opener: HTMLElement): void;
   onReplyInThread(message: Message): void;
   onOpenConversation(target: string): void;
   onOpenDrawer(opener: HTMLElement): void;
@@ -43,7 +27,11 @@ export interface ConversationViewProps {
 
 /** Memoised (issue 19): the shell re-renders for other conversations' messages; this view does not. */
 export const ConversationView = memo(function ConversationView(props: ConversationViewProps) {
-  const { target, log, language, agents } = props;
+  const { target } = props;
+  const { state } = useAppState();
+  const agents = useAgents(state.agents);
+  const language = useLanguage(state.settings);
+  const threads = useThreadsByRoot(state.threads, target);
   const title = conversationTitle(target, agents, language);
   return (
     <section className="conversation" aria-labelledby="conversation-title">
@@ -72,41 +60,15 @@ export const ConversationView = memo(function ConversationView(props: Conversati
           {props.headerTools}
         </div>
       </header>
-      <MessageList
+      <MessagePane
         target={target}
         title={title.title}
-        messages={log.messages}
-        hasMore={log.hasMore}
-        loadingOlder={props.loadingOlder}
-        language={language}
-        agents={agents}
-        threads={props.threads}
-        onLoadOlder={props.onLoadOlder}
-        hasNewer={log.hasNewer ?? false}
+        threads={threads}
         focusSeq={props.focusSeq ?? null}
-        {...(props.onLoadNewer ? { onLoadNewer: props.onLoadNewer } : {})}
-        {...(props.onLoadLatest ? { onLoadLatest: props.onLoadLatest } : {})}
-        {...(title.kind === 'thread' ? {} : { onReplyInThread: props.onReplyInThread })}
-      />
-      <StatusArea
-        target={target}
-        wakes={props.wakes}
-        alerts={props.alerts}
-        dismissed={props.dismissed}
-        language={language}
+        composerLabel={copy(language, 'composer.label', { target: title.title })}
+        composerPlaceholder={copy(language, 'composer.placeholder', { target: title.title })}
         onOpenWake={props.onOpenWake}
-        onDismissAlert={props.onDismissAlert}
-        approvalChips={props.approvalChips}
-        waitingWakes={props.waitingWakes}
-      />
-      <Composer
-        key={target}
-        target={target}
-        agents={agents}
-        language={language}
-        label={copy(language, 'composer.label', { target: title.title })}
-        placeholder={copy(language, 'composer.placeholder', { target: title.title })}
-        onSend={props.onSend}
+        {...(title.kind === 'thread' ? {} : { onReplyInThread: props.onReplyInThread })}
       />
     </section>
   );

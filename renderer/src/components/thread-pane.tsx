@@ -1,49 +1,36 @@
 /**
- * The thread pane (issue 17): a thread's root message, its replies, its own status area and a
- * reply composer, beside the conversation on wide screens and a full-screen sheet on narrow ones.
- * The thread is an ordinary conversation (`#channel:shortid`), titled "Thread in #channel".
- * Esc closes it when no inspector is open above it.
+ * The thread pane (issue 17): a thread's root message, then its message pane — replies, its own
+ * status area and a reply composer — beside the conversation on wide screens and a full-screen
+ * sheet on narrow ones. The thread is an ordinary conversation (`#channel:shortid`), titled
+ * "Thread in #channel". Esc closes it when no inspector is open above it.
  */
-import { memo, useEffect, useRef, type ReactNode } from 'react';
-import type { Agent, Alert, ThreadSummary } from '../../../shared/api/contract.js';
+import { memo, useEffect, useRef } from 'react';
 import { conversationTitle } from '../conversations/conversation-title.js';
-import type { MessageLog } from '../conversations/message-log.js';
-import { copy, type Language } from '../i18n/copy.js';
+import { copy } from '../i18n/copy.js';
 import { formatDateTime, formatTime } from '../i18n/format.js';
-import { Composer } from './composer.js';
-import { MessageList } from './message-list.js';
-import { StatusArea } from './status-area.js';
-import type { WakeBook } from '../status/wake-store.js';
+import { useAgents } from '../state/agent-store.js';
+import { useAppState } from '../state/app-state-context.js';
+import { useLanguage } from '../state/settings.js';
+import { useThreadSummary } from '../state/thread-store.js';
+import { MessagePane } from './message-pane.js';
 
 export interface ThreadPaneProps {
   readonly target: string;
-  readonly summary: ThreadSummary | undefined;
-  readonly log: MessageLog;
-  readonly loadingOlder: boolean;
-  readonly wakes: WakeBook;
-  readonly alerts: readonly Alert[];
-  readonly dismissed: ReadonlySet<string>;
-  readonly agents: readonly Agent[];
-  readonly language: Language;
   /** An inspector is open above the pane: Esc belongs to it. */
   readonly covered: boolean;
-  /** issue 14: approval chips for the thread's status area, and the wakes they stand for. */
-  readonly approvalChips?: ReactNode;
-  readonly waitingWakes?: ReadonlySet<string>;
-  onLoadOlder(): void;
-  onSend(content: string): Promise<string | null>;
-  onOpenWake(wakeToken: string, opener: HTMLElement): void;
-  onDismissAlert(id: string): void;
-  /** issue 17: a search result opened here (scroll to it), and paging of such a window. */
+  /** issue 17: a search result opened here (scroll to it). */
   readonly focusSeq?: { readonly seq: number; readonly nonce: number } | null;
-  onLoadNewer?(): void;
-  onLoadLatest?(): void;
+  onOpenWake(wakeToken: string, opener: HTMLElement): void;
   onClose(): void;
 }
 
 /** Memoised (issue 19): the shell re-renders for other conversations' messages; this view does not. */
 export const ThreadPane = memo(function ThreadPane(props: ThreadPaneProps) {
-  const { target, summary, language, agents, covered, onClose } = props;
+  const { target, covered, onClose } = props;
+  const { state } = useAppState();
+  const agents = useAgents(state.agents);
+  const language = useLanguage(state.settings);
+  const summary = useThreadSummary(state.threads, target);
   const title = conversationTitle(target, agents, language);
   const closeRef = useRef<HTMLButtonElement>(null);
   const root = summary?.root ?? null;
@@ -90,41 +77,15 @@ export const ThreadPane = memo(function ThreadPane(props: ThreadPaneProps) {
           <div className="message-body">{root.content}</div>
         </div>
       )}
-      <MessageList
+      <MessagePane
         target={target}
         title={title.title}
-        messages={props.log.messages}
-        hasMore={props.log.hasMore}
-        loadingOlder={props.loadingOlder}
-        language={language}
-        agents={agents}
         emptyText={copy(language, 'thread.empty')}
-        onLoadOlder={props.onLoadOlder}
-        hasNewer={props.log.hasNewer ?? false}
+        statusLabel={copy(language, 'thread.status')}
         focusSeq={props.focusSeq ?? null}
-        {...(props.onLoadNewer ? { onLoadNewer: props.onLoadNewer } : {})}
-        {...(props.onLoadLatest ? { onLoadLatest: props.onLoadLatest } : {})}
-      />
-      <StatusArea
-        target={target}
-        wakes={props.wakes}
-        alerts={props.alerts}
-        dismissed={props.dismissed}
-        language={language}
-        label={copy(language, 'thread.status')}
+        composerLabel={copy(language, 'composer.replyLabel')}
+        composerPlaceholder={copy(language, 'composer.replyPlaceholder')}
         onOpenWake={props.onOpenWake}
-        onDismissAlert={props.onDismissAlert}
-        approvalChips={props.approvalChips}
-        waitingWakes={props.waitingWakes}
-      />
-      <Composer
-        key={target}
-        target={target}
-        agents={agents}
-        language={language}
-        label={copy(language, 'composer.replyLabel')}
-        placeholder={copy(language, 'composer.replyPlaceholder')}
-        onSend={props.onSend}
       />
     </aside>
   );

@@ -1,9 +1,11 @@
 /**
  * The composer's byte counter (issue 17): messages are limited in UTF-8 bytes
- * (shared/config.ts `limits.maxMessageBytes`, default 32 KB; the daemon refuses more). The
- * counter shows from 75 % of the limit, and sending is blocked above it.
+ * (shared/config.ts `limits.maxMessageBytes`; the daemon refuses more). The limit is the daemon's,
+ * from `limits.get` (issue 23), the schema's default until it is known. The counter shows from
+ * 75 % of the limit, and sending is blocked above it.
  */
-export const MAX_MESSAGE_BYTES = 32_768;
+import { DEFAULT_LIMITS } from '../../../shared/api/contract.js';
+
 const SHOW_FROM = 0.75;
 
 export interface ByteBudget {
@@ -17,7 +19,7 @@ export interface ByteBudget {
 
 const encoder = new TextEncoder();
 
-export function byteBudget(text: string, limit = MAX_MESSAGE_BYTES): ByteBudget {
+export function byteBudget(text: string, limit = DEFAULT_LIMITS.maxMessageBytes): ByteBudget {
   const bytes = encoder.encode(text).length;
   const kb = (n: number) => (Math.floor((n / 1024) * 10) / 10).toFixed(n % 1024 === 0 ? 0 : 1);
   return {

@@ -1,5 +1,6 @@
 /** Sidebar grouping: channels, direct messages, and threads under their parent conversation. */
 import type { Conversation } from '../../../shared/api/contract.js';
+import { threadParent } from '../../../shared/target.js';
 
 export interface ConversationGroups {
   readonly channels: readonly Conversation[];
@@ -13,8 +14,8 @@ const byTarget = (a: Conversation, b: Conversation): number => a.target.localeCo
 export function groupConversations(conversations: readonly Conversation[]): ConversationGroups {
   const threads = new Map<string, Conversation[]>();
   for (const c of conversations) {
-    if (c.kind !== 'thread') continue;
-    const parent = c.parent ?? c.target.slice(0, c.target.lastIndexOf(':'));
+    const parent = c.kind === 'thread' ? (c.parent ?? threadParent(c.target)) : null;
+    if (parent === null) continue;
     threads.set(parent, [...(threads.get(parent) ?? []), c].sort(byTarget));
   }
   return {

@@ -3,7 +3,7 @@
  * display name; a thread is "Thread in #channel" (never `#channel:shortid`).
  */
 import type { Agent } from '../../../shared/api/contract.js';
-import { parseTarget } from '../../../shared/target.js';
+import { parseTarget, threadParent } from '../../../shared/target.js';
 import { copy, type Language } from '../i18n/copy.js';
 
 /** The title of a conversation's main line (a channel or a DM), without thread. */
@@ -26,9 +26,9 @@ export interface ConversationTitle {
 export function conversationTitle(target: string, agents: readonly Agent[], language: Language): ConversationTitle {
   const parsed = parseTarget(target);
   if (!parsed.ok) return { title: target, parentTitle: null, parent: null, kind: 'channel' };
-  if (parsed.target.thread === null)
+  const parent = threadParent(target);
+  if (parent === null)
     return { title: baseTitle(target, agents), parentTitle: null, parent: null, kind: parsed.target.kind };
-  const parent = target.slice(0, target.lastIndexOf(':'));
   const parentTitle = baseTitle(parent, agents);
   return {
     title: copy(language, 'conversation.threadIn', { parent: parentTitle }),

@@ -9,7 +9,13 @@ const KEY = 'agentteam.read.v1';
 
 export type ReadMarkers = Readonly<Record<string, number>>;
 
-export function loadReadMarkers(storage: Pick<Storage, 'getItem'> | undefined): ReadMarkers {
+/** Where markers are kept: this browser's localStorage (typed here so the markers need no DOM). */
+export interface MarkerStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+export function loadReadMarkers(storage: Pick<MarkerStorage, 'getItem'> | undefined): ReadMarkers {
   try {
     const raw = storage?.getItem(KEY);
     const parsed: unknown = raw === null || raw === undefined ? {} : JSON.parse(raw);
@@ -20,7 +26,7 @@ export function loadReadMarkers(storage: Pick<Storage, 'getItem'> | undefined): 
   }
 }
 
-export function saveReadMarkers(storage: Pick<Storage, 'setItem'> | undefined, markers: ReadMarkers): void {
+export function saveReadMarkers(storage: Pick<MarkerStorage, 'setItem'> | undefined, markers: ReadMarkers): void {
   try {
     storage?.setItem(KEY, JSON.stringify(markers));
   } catch {

@@ -9,11 +9,13 @@
  * re-render the whole shell — sidebar, both status areas, composer — for a wake of a
  * conversation not even on screen (95 long tasks, the longest 385 ms). Now an update is O(1)
  * here and wakes only the subscribers of its own conversation (`useTargetWakes`) or its own
- * token (`useWake`): a status area re-renders for its conversation's wakes only.
+ * token (`useWake`): a status area re-renders for its conversation's wakes only. The subscription
+ * mechanism is the one every renderer store shares (state/keyed-store.ts, issue 23).
  */
 import { useCallback, useSyncExternalStore } from 'react';
 import type { Wake } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
+import { KeyedStore, useStoreKey } from '../state/keyed-store.js';
 
 const RANK: Record<Wake['status'], number> = {
   queued: 0,
@@ -34,13 +36,13 @@ export function supersedes(current: Wake | undefined, incoming: Wake): boolean {
 
 const EMPTY: ReadonlyMap<string, Wake> = new Map();
 
-export class WakeBook {
+/** Keys: `t:<target>` (the wakes of a conversation) and `w:<wakeToken>` (one wake). */
+export class WakeBook extends KeyedStore {
   private readonly all = new Map<string, Wake>();
   /** Wakes by target; the inner maps are mutated, snapshots below are copies. */
   private readonly byTarget = new Map<string, Map<string, Wake>>();
   /** Immutable per-target snapshots, rebuilt on the first read after a change. */
   private readonly snapshots = new Map<string, ReadonlyMap<string, Wake>>();
-  private readonly listeners = new Map<string, Set<() => void>>();
 
   get(wakeToken: string): Wake | undefined {
     return this.all.get(wakeToken);
@@ -81,42 +83,23 @@ export class WakeBook {
     return snap;
   }
 
-  /** `key`: `t:<target>` (the wakes of a conversation) or `w:<wakeToken>` (one wake). */
-  subscribe(key: string, listener: () => void): () => void {
-    let set = this.listeners.get(key);
-    if (set === undefined) this.listeners.set(key, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(key);
-    };
-  }
-
   private drop(w: Wake): void {
     this.byTarget.get(w.target)?.delete(w.wakeToken);
     this.snapshots.delete(w.target);
     this.notify(`t:${w.target}`);
   }
-
-  private notify(key: string): void {
-    const set = this.listeners.get(key);
-    if (set !== undefined) for (const l of [...set]) l();
-  }
 }
 
 /** The wakes of `target`; re-renders only when one of them changes. */
 export function useTargetWakes(book: WakeBook, target: string): ReadonlyMap<string, Wake> {
-  const subscribe = useCallback((l: () => void) => book.subscribe(`t:${target}`, l), [book, target]);
-  return useSyncExternalStore(subscribe, () => book.wakesOf(target));
+  return useStoreKey(book, `t:${target}`, () => book.wakesOf(target));
 }
 
 /** One wake (undefined while unknown, or when `wakeToken` is null); re-renders only when it changes. */
 export function useWake(book: WakeBook, wakeToken: string | null): Wake | undefined {
-  const subscribe = useCallback(
-    (l: () => void) => (wakeToken === null ? () => undefined : book.subscribe(`w:${wakeToken}`, l)),
-    [book, wakeToken],
+  return useStoreKey(book, wakeToken === null ? null : `w:${wakeToken}`, () =>
+    wakeToken === null ? undefined : book.get(wakeToken),
   );
-  return useSyncExternalStore(subscribe, () => (wakeToken === null ? undefined : book.get(wakeToken)));
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   parseTarget,
   targetFromKey,
   targetKey,
+  threadParent,
   TARGET_MAX_LENGTH,
   type Target,
   type TargetErrorCode,
@@ -64,6 +65,22 @@ describe('parseTarget: the four forms', () => {
     expect(d.ok && formatTarget(parentOf(d.target))).toBe('dm:@claude');
     const c = parseTarget('#general');
     expect(c.ok && parentOf(c.target)).toEqual(c.ok && c.target);
+  });
+});
+
+describe('threadParent: the conversation a thread belongs to', () => {
+  it.each([
+    ['#general:ab12', '#general'],
+    ['dm:@claude:x9y8z7', 'dm:@claude'],
+    // Canonical, whatever the thread was written as.
+    [' #Build-Ops:AbCd ', '#build-ops'],
+  ])('%j → %s', (thread, parent) => {
+    expect(threadParent(thread)).toBe(parent);
+  });
+
+  it('is null for a conversation that is not a thread, and for text that is not a target', () => {
+    for (const text of ['#general', 'dm:@claude', '', 'general:ab12', '#general:', '#a:b:c'])
+      expect(threadParent(text)).toBeNull();
   });
 });
 

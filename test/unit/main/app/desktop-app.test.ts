@@ -153,6 +153,16 @@ describe('desktop app composition root', () => {
     expect(daemon.calls.map(([name]) => name)).not.toContain('desktop.chooseFolder');
   });
 
+  it('issue 23: limits.get answers the daemon’s limits through the gate', async () => {
+    Object.assign(daemon, { limits: { maxMessageBytes: 102_400 } });
+    await started();
+    const window = theWindow();
+    expect(await fake.ipcMain.invoke(channelOf('limits.get'), window, window.webContents.mainFrame, {})).toEqual({
+      ok: true,
+      value: { maxMessageBytes: 102_400 },
+    });
+  });
+
   it('pushes daemon events to the window', async () => {
     await started();
     daemon.events.next({ name: 'wake.updated', payload: sampleWake({ status: 'delivered' }) });

@@ -141,6 +141,22 @@ describe('ipc gate', () => {
     });
   });
 
+  it('issue 23: answers limits.get with the limit it names in its refusals, the schema default without one', async () => {
+    const limitsOf = () => fake.ipcMain.invoke(channelOf('limits.get'), window, window.webContents.mainFrame, {});
+    expect(await limitsOf()).toEqual({ ok: true, value: { maxMessageBytes: 32_768 } });
+    gate.close();
+    gate = openIpcGate({
+      handlers: daemon.api,
+      events$: daemon.events$,
+      isAllowedOrigin: isAppUrl,
+      log,
+      maxMessageBytes: 102_400,
+    });
+    gate.addWindow(asWindow(window));
+    expect(await limitsOf()).toEqual({ ok: true, value: { maxMessageBytes: 102_400 } });
+    expect(daemon.calls).toEqual([]);
+  });
+
   it('checks every daemon answer against the contract (unpackaged: checkResponses defaults to true)', async () => {
     daemon.api['messages.send'] = (async () => ({ messageId: 1 })) as unknown as (typeof daemon.api)['messages.send'];
     gate.close();

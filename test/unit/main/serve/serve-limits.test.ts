@@ -69,4 +69,25 @@ describe('the real limit, in bytes', () => {
     expect(closed).toBeNull();
     ws.close();
   });
+
+  it('issue 23: limits.get answers the daemon’s limit over the WebSocket, the schema default when it names none', async () => {
+    const ask = async (port: number, id: number) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/api?token=${TOKEN}`);
+      await new Promise((r) => ws.once('open', r));
+      const got = frames(ws);
+      ws.send(JSON.stringify({ id, call: 'limits.get', request: {} }));
+      const answer = await until(() => got.find((f) => f.id === id));
+      ws.close();
+      return answer;
+    };
+    const raised = Object.assign(createScriptedDaemon(), { limits: { maxMessageBytes: 102_400 } });
+    const other = await startServeServer({ daemon: raised, token: TOKEN, port: 0, rendererDir: null });
+    const plain = await startServeServer({ daemon: createScriptedDaemon(), token: TOKEN, port: 0, rendererDir: null });
+    try {
+      expect(await ask(other.port, 1)).toEqual({ id: 1, ok: true, value: { maxMessageBytes: 102_400 } });
+      expect(await ask(plain.port, 2)).toEqual({ id: 2, ok: true, value: { maxMessageBytes: 32_768 } });
+    } finally {
+      await Promise.all([other.close(), plain.close()]);
+    }
+  });
 });

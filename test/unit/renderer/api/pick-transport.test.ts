@@ -38,6 +38,8 @@ describe('transport choice', () => {
       // issue 14: the desktop app's folder picker (answered only behind the IPC gate)
       'desktop',
       'events',
+      // issue 23: the daemon's limits (answered by each transport)
+      'limits',
       'messages',
       'settings',
       'telegram',
