@@ -11,8 +11,39 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expectNoHorizontalOverflow, useLanguage } from './chat-helpers.js';
-import { demoConfig, expect, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
+import { demoConfig, expect, screenshot, sendFromComposer, statusArea, test as base } from './fixtures.js';
 
+/**
+ * The masks cover what a clock decides, but a mask is as wide as its text: "12:40 AM" is wider than
+ * "1:40 AM", so a run between 10:00 and 12:59 moved the masks' edges. In these tests every clock
+ * reading is formatted as one fixed instant (in the page's own locale and options), so the masked
+ * text — and the layout around it — is the same at any hour.
+ */
+const FIXED_CLOCK_TEXT = () => {
+  const Real = Intl.DateTimeFormat;
+  const instant = new Date('2026-01-05T13:23:45.000Z');
+  const Fixed = function (this: unknown, ...args: ConstructorParameters<typeof Intl.DateTimeFormat>) {
+    const real = new Real(...args);
+    const o = real.resolvedOptions();
+    if (o.hour === undefined && o.minute === undefined) return real;
+    return new Proxy(real, {
+      get(target, key) {
+        if (key === 'format') return () => target.format(instant);
+        if (key === 'formatToParts') return () => target.formatToParts(instant);
+        const v = Reflect.get(target, key, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+  } as unknown as typeof Intl.DateTimeFormat;
+  Object.assign(Fixed, { supportedLocalesOf: Real.supportedLocalesOf.bind(Real), prototype: Real.prototype });
+  Intl.DateTimeFormat = Fixed;
+};
+const test = base.extend({
+  page: async ({ page }, use) => {
+    await page.addInitScript(FIXED_CLOCK_TEXT);
+    await use(page);
+  },
+});
 test.use({ config: demoConfig(), timezoneId: 'UTC', locale: 'en-US' });
 
 const WIDTHS = [
