@@ -16,7 +16,7 @@ import {
   type FakeHandlers,
 } from '../../fixtures/fake-client-api.js';
 import { layOutMessageLists, renderInApp } from '../../fixtures/render-in-app.js';
-import { wakeFixture } from '../../fixtures/wake-fixture.js';
+import { wakeFixture } from '../../fixtures/contract-values.js';
 
 beforeAll(layOutMessageLists);
 afterEach(cleanup);

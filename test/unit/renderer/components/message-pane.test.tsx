@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MessagePane, type MessagePaneProps } from '../../../../renderer/src/components/message-pane.js';
 import { fakeClientApi, messageFixture } from '../../../fixtures/fake-client-api.js';
 import { layOutMessageLists, renderInApp } from '../../../fixtures/render-in-app.js';
-import { wakeFixture } from '../../../fixtures/wake-fixture.js';
+import { wakeFixture } from '../../../fixtures/contract-values.js';
 
 beforeAll(layOutMessageLists);
 afterEach(cleanup);

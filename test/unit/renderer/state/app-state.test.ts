@@ -15,7 +15,7 @@ import {
   type FakeHandlers,
 } from '../../../fixtures/fake-client-api.js';
 import { manualFrames } from '../../../fixtures/manual-frames.js';
-import { wakeFixture } from '../../../fixtures/wake-fixture.js';
+import { wakeFixture } from '../../../fixtures/contract-values.js';
 
 const zh: Settings = { language: 'zh-CN', channels: { local: ChannelSettingsSchema.parse({}) } };
 
