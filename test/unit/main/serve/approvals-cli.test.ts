@@ -112,6 +112,7 @@ describe('agentteam approvals / approve show exactly what is allowed', () => {
       `  always: Bash(${visible})`,
     ]);
     // Nothing a terminal would act on reaches it.
+    // eslint-disable-next-line no-control-regex
     expect(io.outLines.join('\n')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/u);
   });
 
