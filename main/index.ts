@@ -4,6 +4,8 @@
  *
  * issue 14: started with `--agentteam-cli` (by the `agentteam` shim on an agent's PATH) the binary
  * is the agents' CLI for one command and exits: nothing of the app is booted (app/app-cli.ts).
+ * issue 29: the shim passes `--agentteam-cli --` so Chromium never reads an agent's argument as
+ * a switch; `appCliArgs` strips that `--`.
  */
 import { app } from 'electron';
 import { fileURLToPath } from 'node:url';

@@ -25,11 +25,19 @@ export const APP_CLI_SWITCH = '--agentteam-cli';
  */
 const LINUX_HEADLESS = ['--ozone-platform=headless', '--disable-gpu'];
 
-/** The CLI arguments after `--agentteam-cli`, or null for a normal app start. */
+/**
+ * What the shim puts between our switch and the agent's arguments (issue 29): Chromium stops
+ * reading switches at `--`, so an agent's `--renderer-cmd-prefix=…` or `--inspect-brk` is never
+ * acted on by the launcher.
+ */
+const END_OF_SWITCHES = '--';
+
+/** The CLI arguments after `--agentteam-cli` (and its `--`, stripped), or null for a normal app start. */
 export function appCliArgs(argv: readonly string[]): string[] | null {
   const at = argv.indexOf(APP_CLI_SWITCH);
   // argv[0] is the binary; the switch is never a value of an earlier option we define.
-  return at < 1 ? null : argv.slice(at + 1);
+  if (at < 1) return null;
+  return argv.slice(argv[at + 1] === END_OF_SWITCHES ? at + 2 : at + 1);
 }
 
 export interface AppBinary {
@@ -47,7 +55,7 @@ export interface AppBinary {
 export function appAgentCli(bin: AppBinary): AgentCliLauncher {
   const command = bin.platform === 'linux' && bin.appImage ? bin.appImage : bin.execPath;
   const chromium = bin.platform === 'linux' ? LINUX_HEADLESS : [];
-  return { command, args: [...chromium, ...(bin.isPackaged ? [] : [bin.appPath]), APP_CLI_SWITCH] };
+  return { command, args: [...chromium, ...(bin.isPackaged ? [] : [bin.appPath]), APP_CLI_SWITCH, END_OF_SWITCHES] };
 }
 
 /** Runs one agent command; the exit code. Anything but `agent …` is a usage error naming the Node CLI. */

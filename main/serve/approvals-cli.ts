@@ -5,6 +5,11 @@
  * (an "always" rule out of the agent's `allow` list, as the agent detail's Revoke does). They talk to the running daemon with the
  * serve token (an operator surface); an agent has no way to answer (no MCP tool exists for it).
  * Exit codes as every command: 0 ok, 1 no daemon / refused, 2 bad input.
+ *
+ * issue 29 "What you approve is what you see": every agent-supplied field printed in text mode
+ * (tool, summary, detail, rule, agent name and id) goes through `escapeForTerminal`, so an escape
+ * sequence that would hide part of a command shows as `\x1b…` instead; `approve` prints the full
+ * command it allows (and for `--scope always` the exact rule it grants) before granting.
  */
 import { parseArgs } from 'node:util';
 import { APPROVAL_SCOPES, type ApprovalScope } from '../../shared/approvals.js';
@@ -12,6 +17,7 @@ import type { Approval } from '../../shared/api/contract.js';
 import { failed, withDaemon } from './daemon-client.js';
 import { defaultDataDir } from './default-data-dir.js';
 import type { CliIo } from './serve-command.js';
+import { escapeForTerminal } from './terminal-text.js';
 
 export class ApprovalUsageError extends Error {}
 
@@ -60,10 +66,36 @@ export async function approvalsCommand(argv: readonly string[], io: CliIo): Prom
     if (!r.ok) return failed(io, r);
     const rows = r.value.map(approvalJson);
     if (values.json === true) io.out(JSON.stringify(rows));
-    else
-      for (const a of rows) io.out(`${a.id}  ${a.agentId}  ${a.status}  ${a.tool}: ${a.summary.replace(/\n/g, ' ')}`);
+    else for (const a of r.value) approvalLines(a).forEach((line) => io.out(line));
     return 0;
   });
+}
+
+/** The most pending approvals one `approvals.list` returns (the contract's cap). */
+const LIST_CAP = 1000;
+
+/** Agent-supplied text on a terminal: each line escaped, never interpreted. */
+function shown(text: string): string[] {
+  return text.split(/\r?\n/).map(escapeForTerminal);
+}
+
+/**
+ * An approval in text mode: a heading line, then the full command or diff (`detail`), one
+ * terminal line per line of it, and the rule an "always" would grant.
+ */
+function approvalLines(a: Approval): string[] {
+  const who = `${escapeForTerminal(a.agentName)} (${escapeForTerminal(a.agentId)})`;
+  const head = `${escapeForTerminal(a.id)}  ${who}  ${a.status}  ${escapeForTerminal(a.tool)}: ${escapeForTerminal(a.summary)}`;
+  return [head, ...shown(a.detail).map((line) => `    ${line}`), `  always: ${escapeForTerminal(a.rule)}`];
+}
+
+/** What `approve` is about to allow, printed before it is granted. */
+function allowPreview(a: Approval, scope: ApprovalScope | undefined): string[] {
+  return [
+    `Allowing ${escapeForTerminal(a.agentName)} (${escapeForTerminal(a.agentId)}) ${escapeForTerminal(a.tool)}, exactly:`,
+    ...shown(a.detail).map((line) => `    ${line}`),
+    ...(scope === 'always' ? [`and granting always the rule: ${escapeForTerminal(a.rule)}`] : []),
+  ];
 }
 
 export async function answerCommand(decision: 'allow' | 'deny', argv: readonly string[], io: CliIo): Promise<number> {
@@ -78,6 +110,20 @@ export async function answerCommand(decision: 'allow' | 'deny', argv: readonly s
     throw new ApprovalUsageError(`--scope must be one of ${APPROVAL_SCOPES.join(', ')}`);
   const reason = typeof values.reason === 'string' ? values.reason : undefined;
   return withDaemon(dataDir, io, async (client) => {
+    if (decision === 'allow' && values.json !== true) {
+      const pending = await client.call('approvals.list', { status: 'pending', limit: LIST_CAP });
+      if (!pending.ok) return failed(io, pending);
+      const a = pending.value.find((p) => p.id === id);
+      if (a !== undefined) allowPreview(a, scope as ApprovalScope | undefined).forEach((line) => io.out(line));
+      else if (pending.value.length >= LIST_CAP) {
+        // Never allow what was not shown: it could not be looked up among this many.
+        io.err(
+          `agentteam approve: ${escapeForTerminal(id)} is not among the first ${LIST_CAP} pending approvals; nothing was allowed.`,
+        );
+        return 1;
+      }
+      // Not pending at all: the daemon's answer below says why (unknown, or already answered).
+    }
     const r = await client.call('approvals.answer', {
       id,
       decision,
@@ -85,7 +131,11 @@ export async function answerCommand(decision: 'allow' | 'deny', argv: readonly s
       ...(reason !== undefined ? { reason } : {}),
     });
     if (!r.ok) return failed(io, r);
-    io.out(values.json === true ? JSON.stringify(approvalJson(r.value)) : `${r.value.id} ${r.value.status}`);
+    io.out(
+      values.json === true
+        ? JSON.stringify(approvalJson(r.value))
+        : `${escapeForTerminal(r.value.id)} ${r.value.status}${r.value.scope === 'always' && decision === 'allow' ? ` (always: ${escapeForTerminal(r.value.rule)})` : ''}`,
+    );
     return 0;
   });
 }
@@ -108,7 +158,11 @@ export async function revokeCommand(argv: readonly string[], io: CliIo): Promise
     const r = await client.call('agents.revokeRule', { agentId, rule });
     if (!r.ok) return failed(io, r);
     const allow = r.value.allow ?? [];
-    io.out(values.json === true ? JSON.stringify({ agentId, allow }) : `revoked ${rule} (${agentId})`);
+    io.out(
+      values.json === true
+        ? JSON.stringify({ agentId, allow })
+        : `revoked ${escapeForTerminal(rule)} (${escapeForTerminal(agentId)})`,
+    );
     return 0;
   });
 }

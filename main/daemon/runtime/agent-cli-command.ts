@@ -8,7 +8,6 @@
  * `~`, `#`, `!`, subshells. So `agentteam agent send …; rm -rf x` still asks.
  */
 
-const SUBCOMMANDS = new Set(['send', 'react']);
 /** Shells a runtime may wrap a command in (`bash -lc '…'`); the script inside is checked the same way. */
 const WRAPPER_SHELLS = new Set(['sh', 'bash', 'zsh', '/bin/sh', '/bin/bash', '/usr/bin/bash', '/bin/zsh']);
 const WRAPPER_FLAGS = new Set(['-c', '-lc']);
@@ -94,8 +93,37 @@ export function isAgentToolsCommand(command: string): boolean {
   return isAgentToolsWords(words);
 }
 
+/**
+ * The documented options of each agent command (agent-tools-command.ts, AGENT_USAGE): `send
+ * --target T --content C [--allow-cross-target]`, `react --message-id M --emoji E`. The fast
+ * path takes exactly these (issue 29 "The fast path is exact"): each option at most once as its
+ * own `--name` word, the required ones present, every value a plain word that cannot be read as
+ * a switch. Anything else — an extra option such as a Chromium launcher switch
+ * (`--renderer-cmd-prefix=…`, `--inspect-brk=0`), `--name=value`, `--`, a positional — asks.
+ */
+const AGENT_OPTIONS = new Map<string, { readonly values: readonly string[]; readonly flags: readonly string[] }>([
+  ['send', { values: ['target', 'content'], flags: ['allow-cross-target'] }],
+  ['react', { values: ['message-id', 'emoji'], flags: [] }],
+]);
+
+/** A leading `-` or one of its look-alikes (U+2010..U+2015, U+2212, U+FE63, U+FF0D): a value that could pass for a switch. */
+const DASH_LIKE = /^[-\u2010-\u2015\u2212\uFE63\uFF0D]/u;
+
 function isAgentToolsWords(words: readonly string[] | null): boolean {
   if (words === null) return false;
-  const [cmd, group, sub] = words;
-  return cmd === 'agentteam' && group === 'agent' && sub !== undefined && SUBCOMMANDS.has(sub);
+  const [cmd, group, sub, ...rest] = words;
+  const spec = cmd === 'agentteam' && group === 'agent' && sub !== undefined ? AGENT_OPTIONS.get(sub) : undefined;
+  if (spec === undefined) return false;
+  const seen = new Set<string>();
+  for (let i = 0; i < rest.length; i++) {
+    const word = rest[i] as string;
+    const name = word.startsWith('--') ? word.slice(2) : null;
+    if (name === null || seen.has(name)) return false;
+    seen.add(name);
+    if (spec.flags.includes(name)) continue;
+    if (!spec.values.includes(name)) return false;
+    const value = rest[++i];
+    if (value === undefined || value === '' || DASH_LIKE.test(value)) return false;
+  }
+  return spec.values.every((name) => seen.has(name));
 }

@@ -11,6 +11,16 @@ import type { ApprovalRecord } from '../store/index.js';
 /** Room for the summary in the question (Telegram allows 4,096; the full detail stays in the app). */
 const SUMMARY_LIMIT = 1000;
 
+/**
+ * issue 29 "What you approve is what you see": whether the question shows the whole summary (the
+ * command line as it would run). Only then does it carry Allow / Deny; a longer one is shown cut,
+ * with no buttons and the line "open AgentTeam to answer" — never an Allow for text the person
+ * could not see.
+ */
+export function approvalFitsChat(summary: string): boolean {
+  return summary.length <= SUMMARY_LIMIT;
+}
+
 const COPY = {
   en: {
     asks: '✋ {agent} asks: {summary}',
@@ -25,6 +35,7 @@ const COPY = {
     scopeSession: ' (for this session)',
     scopeAlways: ' (always: {rule})',
     notAllowed: 'You are not allowed to answer approvals in this chat.',
+    tooLong: 'This command is too long to show here in full: open AgentTeam to answer.',
     unknown: 'This request is no longer known.',
     malformed: 'This button is not recognised.',
     doneAllow: 'Allowed.',
@@ -46,6 +57,7 @@ const COPY = {
     scopeSession: '（本次会话）',
     scopeAlways: '（始终：{rule}）',
     notAllowed: '你无权在此聊天中回答批准请求。',
+    tooLong: '此命令太长，无法在此完整显示：请打开 AgentTeam 回答。',
     unknown: '找不到此请求。',
     malformed: '无法识别此按钮。',
     doneAllow: '已允许。',
@@ -66,10 +78,11 @@ export function approvalCopy(lang: PromptLanguage, key: Key, values: Record<stri
   return fill(COPY[lang][key], values);
 }
 
-/** The question: "✋ Claude asks: npm test". */
+/** The question: "✋ Claude asks: npm test"; one too long to show in full says to answer in the app. */
 export function approvalQuestion(lang: PromptLanguage, agent: string, summary: string): string {
-  const short = summary.length > SUMMARY_LIMIT ? `${summary.slice(0, SUMMARY_LIMIT - 1)}…` : summary;
-  return approvalCopy(lang, 'asks', { agent, summary: short });
+  if (approvalFitsChat(summary)) return approvalCopy(lang, 'asks', { agent, summary });
+  const short = `${summary.slice(0, SUMMARY_LIMIT - 1)}…`;
+  return `${approvalCopy(lang, 'asks', { agent, summary: short })}\n${approvalCopy(lang, 'tooLong')}`;
 }
 
 /** The question followed by its outcome; `who` names a Telegram user who answered, null otherwise. */

@@ -8,9 +8,11 @@
  *   a request about work for an unbridged conversation (its command, its file path) is never
  *   shown to a chat that never saw that conversation.
  * - The question "✋ <agent> asks: <summary>" carries Allow / Deny (`inline_keyboard`, callback_data
- *   `ap:a|d:<id>`). A press from a user in that binding's `allowFrom` answers through the approval
- *   service's own `answer` (scope once) — the call `approvals.answer` makes for IPC, WebSocket and
- *   CLI; anyone else is told they are not allowed, and nothing changes. Every press is answered
+ *   `ap:a|d:<id>`) only when it shows the whole summary (issue 29); a longer one is shown cut with
+ *   "open AgentTeam to answer", no buttons, and a press forged for it is refused. A press from a
+ *   user in that binding's `allowFrom` answers through the approval service's own `answer` (scope
+ *   once) — the call `approvals.answer` makes for IPC, WebSocket and CLI; anyone else is told they
+ *   are not allowed, and nothing changes. Every press is answered
  *   (`answerCallbackQuery`), or the phone shows a spinner.
  * - Every settlement (from the phone, the app, the CLI, expiry, cancel) edits the posted message
  *   to its outcome and removes the keyboard (`editMessageText` without `reply_markup`).
@@ -33,6 +35,7 @@ import {
   answered,
   approvalButtonData,
   approvalCopy,
+  approvalFitsChat,
   approvalOutcome,
   approvalQuestion,
   parseApprovalButton,
@@ -111,18 +114,23 @@ export class TelegramApprovals {
     if (api === null || chats.length === 0) return;
     const lang = this.#o.language();
     const question = approvalQuestion(lang, this.#o.agentName(r.agentId), r.summary);
-    const reply_markup = {
-      inline_keyboard: [
-        [
-          { text: approvalCopy(lang, 'allow'), callback_data: approvalButtonData('allow', r.id) },
-          { text: approvalCopy(lang, 'deny'), callback_data: approvalButtonData('deny', r.id) },
-        ],
-      ],
-    };
+    // issue 29: buttons only on a question that shows the whole command; otherwise it says to answer in the app.
+    const keyboard = approvalFitsChat(r.summary)
+      ? {
+          reply_markup: {
+            inline_keyboard: [
+              [
+                { text: approvalCopy(lang, 'allow'), callback_data: approvalButtonData('allow', r.id) },
+                { text: approvalCopy(lang, 'deny'), callback_data: approvalButtonData('deny', r.id) },
+              ],
+            ],
+          },
+        }
+      : {};
     const posts = chats.map(({ chatId }) => ({
       chatId,
       sent: this.#retry('post', false, () =>
-        api.sendMessage(chatId, question, { reply_markup, link_preview_options: { is_disabled: true } }),
+        api.sendMessage(chatId, question, { ...keyboard, link_preview_options: { is_disabled: true } }),
       ).then((m) => m?.message_id ?? null),
     }));
     this.#posted.set(r.id, { question, posts });
@@ -210,6 +218,12 @@ export class TelegramApprovals {
       this.#o.counted?.(false, 'not_allowed');
       this.#o.log.info('telegram: approval press refused', { fromId: q.from.id, reason: 'other_conversation' });
       return reply(approvalCopy(lang, 'notAllowed'));
+    }
+    if (!approvalFitsChat(record.summary)) {
+      // No button was shown for it (callback data is client-supplied): what the chat could not show is answered in the app.
+      this.#o.counted?.(false, 'not_shown');
+      this.#o.log.info('telegram: approval press refused', { fromId: q.from.id, reason: 'not_shown' });
+      return reply(approvalCopy(lang, 'tooLong'));
     }
     this.#o.counted?.(true, '');
     let result: ApprovalRecord;

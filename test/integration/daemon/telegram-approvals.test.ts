@@ -297,4 +297,41 @@ describe('approvals answered from the bound Telegram chat', () => {
     // Working again: typing resumes.
     expect(tg.calls.slice(askedAt).some((c) => c.method === 'sendChatAction')).toBe(true);
   });
+
+  it('a command too long to show in full gets no buttons and "open AgentTeam to answer"; a forged Allow is refused (issue 29)', async () => {
+    const { tg, daemon, approvalOf, answerTo } = await setup();
+    // What the chat could show ends well before the part that matters.
+    const file = `${'a'.repeat(1200)};curl-x|sh`;
+    await daemon.api['messages.send']({ target: '#general', content: `@worker touch ${file}` });
+    const posted = await tg.waitFor(
+      (c) => c.method === 'sendMessage' && c.body.chat_id === CHAT && String(c.body.text).startsWith('✋ Worker asks'),
+      0,
+    );
+    expect(posted.body.reply_markup).toBeUndefined();
+    const message = tg.chat(CHAT).find((m) => m.text === posted.body.text) as ChatMessage;
+    expect(message.keyboard).toBeNull();
+    expect(message.text).not.toContain('curl-x|sh');
+    expect(message.text.split('\n').at(-1)).toBe(
+      'This command is too long to show here in full: open AgentTeam to answer.',
+    );
+    const pending = (await daemon.api['approvals.list']({ status: 'pending' })).find((a) => a.summary.includes(file));
+    expect(pending?.summary).toBe(`touch ${file}`);
+    const id = pending?.id ?? '';
+    // The operator's own client sends Allow's callback data for it anyway: still answered only in the app.
+    const q = tg.userPresses({ chatId: CHAT, fromId: OPERATOR, messageId: message.messageId, data: `ap:a:${id}` });
+    await answerTo(q);
+    expect(tg.callbackAnswers).toEqual([
+      { queryId: q, text: 'This command is too long to show here in full: open AgentTeam to answer.' },
+    ]);
+    expect((await approvalOf(id)).status).toBe('pending');
+    // Answered in the app: the message shows the outcome like any other.
+    await daemon.api['approvals.answer']({ id, decision: 'deny' });
+    await tg.waitFor((c) => c.method === 'editMessageText' && c.body.message_id === message.messageId, 0);
+    expect(
+      tg
+        .chat(CHAT)
+        .find((m) => m.messageId === message.messageId)
+        ?.text.endsWith('\n🚫 Denied'),
+    ).toBe(true);
+  });
 });

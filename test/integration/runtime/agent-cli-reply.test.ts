@@ -8,7 +8,8 @@
  *   exact command needs no approval (our tools never ask), the reply arrives as the agent — never
  *   the operator — through the daemon's MCP tool, and the wake ends `reply_sent`.
  * - A chained command (`agentteam agent send …; touch …`) still asks the operator: denied, nothing
- *   of it ran, and the wake ends by the contract in one terminal status.
+ *   of it ran, and the wake ends by the contract in one terminal status. So does one with an extra
+ *   option (issue 29: the fast path takes only the documented options).
  * - Codex and OpenCode find the same shim from their own shell tools (Codex: `exec_command`, in a
  *   non-login shell so /etc/profile cannot reset PATH) and their own CLI command never asks either.
  */
@@ -94,6 +95,30 @@ describe.skipIf(process.platform === 'win32')(
       const { messages } = await h.api['messages.list']({ target: '#general', limit: 50 });
       expect(messages.some((m) => m.content === 'chained')).toBe(false);
     });
+
+    it(
+      'an extra option (a Chromium launcher switch) makes the command ask like any other (issue 29)',
+      { timeout: 150_000 },
+      async () => {
+        const h = harness;
+        const asked = firstValueFrom(
+          h.daemon.events$.pipe(
+            filter((e): e is Extract<ApiEvent, { name: 'approval.updated' }> => e.name === 'approval.updated'),
+            filter((e) => e.payload.status === 'pending'),
+            timeout(90_000),
+          ),
+        );
+        const command = "agentteam agent send --target '#general' --content 'crafted' '--renderer-cmd-prefix=touch x'";
+        const { wakeToken } = await h.send('#general', `[[shell:${command}]] run this`);
+        const { payload: approval } = await asked;
+        expect(approval).toMatchObject({ tool: 'Bash', summary: command, wakeTokens: [wakeToken] });
+        await h.api['approvals.answer']({ id: approval.id, decision: 'deny' });
+        const wake = await h.terminal(wakeToken, 120_000);
+        expect(isTerminal(wake.status)).toBe(true);
+        const { messages } = await h.api['messages.list']({ target: '#general', limit: 50 });
+        expect(messages.some((m) => m.content === 'crafted')).toBe(false);
+      },
+    );
   },
 );
 

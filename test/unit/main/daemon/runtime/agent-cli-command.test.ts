@@ -50,6 +50,62 @@ describe('isAgentToolsCommand', () => {
   });
 });
 
+/** issue 29 "The fast path is exact": only the documented options, each once, values plain words. */
+describe('isAgentToolsCommand takes only the documented options', () => {
+  const send = `agentteam agent send --target "#general" --content hi`;
+  const dashes = ['\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212', '\uFE63', '\uFF0D'];
+  it.each([
+    ['an extra option', `${send} '--renderer-cmd-prefix=touch x'`],
+    [
+      'an extra option before the documented ones',
+      `agentteam agent send '--renderer-cmd-prefix=touch x' --target x --content hi`,
+    ],
+    ['the launcher switch --gpu-launcher', `${send} --gpu-launcher=/tmp/x`],
+    ['the launcher switch --utility-cmd-prefix', `${send} '--utility-cmd-prefix=touch x'`],
+    ['--inspect-brk=0', `${send} --inspect-brk=0`],
+    ['--inspect', `${send} --inspect`],
+    ['a switch as a value', `agentteam agent send --target --inspect --content hi`],
+    ['a switch as the last value', `agentteam agent send --target x --content --inspect-brk=0`],
+    ['a value starting with -', `agentteam agent send --target x --content -`],
+    ['the --name=value form', `agentteam agent send --target=x --content hi`],
+    ['a -- separator', `${send} -- --inspect`],
+    ['a positional word', `${send} extra`],
+    ['a single-dash switch', `${send} -v`],
+    ['a newline between words', `${send}\n--inspect`],
+    ['a backtick', `${send} \`--inspect\``],
+    ['$()', `${send} $(echo --inspect)`],
+    ['an env assignment prefix', `FOO=1 ${send}`],
+    ['a glob', `${send} --inspect*`],
+    ['a repeated option', `${send} --content again`],
+    ['a repeated flag', `${send} --allow-cross-target --allow-cross-target`],
+    ['a missing required option (send)', `agentteam agent send --content hi`],
+    ['a missing value', `agentteam agent send --target x --content`],
+    ['a missing required option (react)', `agentteam agent react --emoji 👍`],
+    ['an option of the other command', `agentteam agent react --message-id m --emoji 👍 --target x`],
+    ['a wrapped extra option', `bash -lc 'agentteam agent send --target x --content hi --inspect'`],
+    ...dashes.map((d) => [
+      `U+${d.codePointAt(0)?.toString(16).toUpperCase()} as option dashes`,
+      `${send} ${d}${d}inspect`,
+    ]),
+    ...dashes.map((d) => [
+      `U+${d.codePointAt(0)?.toString(16).toUpperCase()} starting a value`,
+      `agentteam agent send --target x --content ${d}${d}inspect`,
+    ]),
+    ...dashes.map((d) => [
+      `U+${d.codePointAt(0)?.toString(16).toUpperCase()} in a required option`,
+      `agentteam agent send ${d}${d}target x --content hi`,
+    ]),
+  ])('asks for %s', (_what, command) => {
+    expect(isAgentToolsCommand(command)).toBe(false);
+  });
+
+  it('still takes each documented form', () => {
+    expect(isAgentToolsCommand(`${send} --allow-cross-target`)).toBe(true);
+    expect(isAgentToolsCommand(`agentteam agent send --allow-cross-target --content hi --target x`)).toBe(true);
+    expect(isAgentToolsCommand(`agentteam agent send --target x --content 'a -- b --inspect'`)).toBe(true);
+  });
+});
+
 it('the command the prompt renders, filled in as it says, never asks and carries the reply verbatim', () => {
   const reply = "Done: it's fixed — costs $5, see `make test`; 100% & <ok>\nbye";
   const command = cliSendCommand('#general:ab12').replace('<reply>', reply.replaceAll("'", `'\\''`));

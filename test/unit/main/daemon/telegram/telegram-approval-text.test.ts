@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   alreadySettled,
   approvalButtonData,
+  approvalFitsChat,
   approvalOutcome,
   approvalQuestion,
   parseApprovalButton,
@@ -47,7 +48,17 @@ describe('approval buttons and copy for Telegram', () => {
     expect(q).toBe('✋ Claude asks: npm test');
     const long = approvalQuestion('en', 'Claude', 'x'.repeat(5000));
     expect(long.length).toBeLessThan(1100);
-    expect(long.endsWith('…')).toBe(true);
+    // issue 29: cut, and it says where to answer (its buttons are left off: telegram-approvals.ts).
+    expect(long.split('\n')).toEqual([
+      `✋ Claude asks: ${'x'.repeat(999)}…`,
+      'This command is too long to show here in full: open AgentTeam to answer.',
+    ]);
+    expect(approvalQuestion('zh-CN', 'Claude', 'x'.repeat(1001)).split('\n')[1]).toBe(
+      '此命令太长，无法在此完整显示：请打开 AgentTeam 回答。',
+    );
+    expect(approvalFitsChat('x'.repeat(1000))).toBe(true);
+    expect(approvalQuestion('en', 'Claude', 'x'.repeat(1000))).toBe(`✋ Claude asks: ${'x'.repeat(1000)}`);
+    expect(approvalFitsChat('x'.repeat(1001))).toBe(false);
     expect(approvalOutcome('en', q, record({ status: 'allowed', scope: 'once' }), '@ann')).toBe(
       '✋ Claude asks: npm test\n✅ Allowed by @ann',
     );
