@@ -40,26 +40,29 @@ test.afterAll(async () => {
   await fake?.close();
 });
 
+/** The Claude agent of these tests: an endpoint and no key, so sign-in is the CLI login this HOME lacks. */
+const claudeAgent = () => ({
+  id: 'claude',
+  name: 'Claude',
+  runtime: 'claude-code' as const,
+  command: CLAUDE,
+  // An endpoint and no key: sign-in is the person's CLI login (auth "cli-login"), which this HOME lacks.
+  env: {
+    ANTHROPIC_BASE_URL: fake.url,
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    CLAUDE_CODE_MAX_RETRIES: '0',
+  },
+});
+
 test.use({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern; there are none
   config: async ({}, use) => {
     await use({
       agents: [
-        {
-          id: 'claude',
-          name: 'Claude',
-          runtime: 'claude-code',
-          command: CLAUDE,
-          // An endpoint and no key: sign-in is the person's CLI login (auth "cli-login"), which this HOME lacks.
-          env: {
-            ANTHROPIC_BASE_URL: fake.url,
-            DISABLE_TELEMETRY: '1',
-            DISABLE_ERROR_REPORTING: '1',
-            DISABLE_AUTOUPDATER: '1',
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-            CLAUDE_CODE_MAX_RETRIES: '0',
-          },
-        },
+        claudeAgent(),
         { id: 'codex', name: 'Codex', runtime: 'codex', command: 'agentteam-no-such-cli-4711' },
         { id: 'demo', name: 'Demo', runtime: 'demo' },
       ],
@@ -175,6 +178,56 @@ for (const language of ['en', 'zh-CN'] as const) {
     expect(wakes).toEqual([expect.objectContaining({ agentId: 'claude', status: 'failed', reason: 'auth_required' })]);
   });
 }
+
+test.describe('no outcome is hidden (issue 24)', () => {
+  test.use({
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern; there are none
+    config: async ({}, use) => {
+      await use({
+        agents: [claudeAgent(), { id: 'demo', name: 'Demo', runtime: 'demo', env: { DEMO_TASK_MS: '20000' } }],
+        channels: { local: {} },
+      });
+    },
+  });
+
+  test("a message to two agents: one's failure shows while the other works, and after it replies; dismissable", async ({
+    app,
+    serve,
+  }, info) => {
+    await sendFromComposer(app, '@demo @claude /slow please, both of you');
+    const area = statusArea(app);
+    const claude = area.locator('[data-wake][data-status="failed"]', { hasText: 'Claude' });
+    const demo = area.locator('[data-wake]', { hasText: 'Demo' });
+    await expect(claude).toHaveCount(1, { timeout: 45_000 });
+    await expect(claude).toContainText("Couldn't complete");
+    // The failure is on screen while Demo still works.
+    await expect(demo).toHaveAttribute('data-status', 'delivered');
+    await expect(area.locator('[data-wake]')).toHaveCount(2);
+    await screenshot(app, info, 'two-agents-failed-beside-working');
+    // Demo replies: both outcomes stay, in the one status area, never under the messages.
+    await expect(demo).toHaveAttribute('data-status', 'reply_sent', { timeout: 30_000 });
+    await expect(claude).toHaveCount(1);
+    await expect(app.locator('article.message-agent')).toHaveCount(1);
+    await expect(app.getByRole('status', { name: 'Agent status' })).toHaveCount(1);
+    await expect(app.getByRole('log').locator('[data-status]')).toHaveCount(0);
+    await screenshot(app, info, 'two-agents-failed-beside-replied');
+    const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ agentId: string }>;
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ agentId: 'claude', status: 'failed', reason: 'auth_required' }),
+        expect.objectContaining({ agentId: 'demo', status: 'reply_sent' }),
+      ]),
+    );
+    // The person dismisses the failure from the keyboard; it stays dismissed after a reload.
+    await claude.getByRole('button', { name: 'Dismiss the outcome of Claude' }).focus();
+    await app.keyboard.press('Enter');
+    await expect(claude).toHaveCount(0);
+    await expect(demo).toHaveAttribute('data-status', 'reply_sent');
+    await app.reload();
+    await expect(area.locator('[data-wake]', { hasText: 'Demo' })).toHaveAttribute('data-status', 'reply_sent');
+    await expect(claude).toHaveCount(0);
+  });
+});
 
 test.describe('our own refusals are visible', () => {
   test.use({

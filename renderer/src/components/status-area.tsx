@@ -18,6 +18,15 @@ import {
   statusChips,
 } from '../status/wake-chips.js';
 import { useTargetWakes, type WakeBook } from '../status/wake-store.js';
+import { dismissFailure, loadDismissedFailures } from '../status/dismissed-failures.js';
+
+const storage = typeof localStorage === 'undefined' ? undefined : localStorage;
+
+/** issue 24: the failed chips the person dismissed, remembered per wake in this browser. */
+function useDismissedFailures(): [ReadonlySet<string>, (wakeToken: string) => void] {
+  const [dismissed, setDismissed] = useState(() => loadDismissedFailures(storage));
+  return [dismissed, (wakeToken) => setDismissed((now) => dismissFailure(storage, now, wakeToken))];
+}
 
 /**
  * Re-renders every second while `active` (the elapsed time of active chips). The elapsed text is
@@ -65,7 +74,8 @@ export const StatusArea = memo(function StatusArea({
 }: StatusAreaProps) {
   const wakes = useTargetWakes(book, target);
   // issue 14: a wake waiting for the operator never shows "Working": its approval chip stands for it.
-  const chips = statusChips(wakes.values(), target).filter((c) => !waitingWakes?.has(c.wakeToken));
+  const [dismissedFailures, dismissFailed] = useDismissedFailures();
+  const chips = statusChips(wakes.values(), target, dismissedFailures).filter((c) => !waitingWakes?.has(c.wakeToken));
   const shownAlerts = statusAlerts(alerts, target, chips, wakes, dismissed);
   const now = useNow(chips.some((c) => c.active));
   const [expanded, setExpanded] = useState<string | null>(null);
@@ -112,6 +122,17 @@ export const StatusArea = memo(function StatusArea({
                 onClick={() => setExpanded(expanded === chip.wakeToken ? null : chip.wakeToken)}
               >
                 {copy(language, 'chip.details')}
+              </button>
+            )}
+            {chip.kind === 'failed' && (
+              // issue 24: a failure stays until a later wake of the agent ends, or the person dismisses it here.
+              <button
+                type="button"
+                className="chip-dismiss"
+                aria-label={copy(language, 'chip.dismiss', { agent: chip.agentName })}
+                onClick={() => dismissFailed(chip.wakeToken)}
+              >
+                ×
               </button>
             )}
             {chip.kind === 'failed' && expanded === chip.wakeToken && (

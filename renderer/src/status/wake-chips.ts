@@ -1,8 +1,10 @@
 /**
- * Which chips the one status area shows (UI.md; contract §10.3): the active wakes of this
- * conversation, one chip each; only when none is active, the latest relevant terminal status
- * of this scope. Terminal statuses are never rendered under historical messages, so this is
- * the only place a wake status appears. Pure, so it is unit-tested without a DOM.
+ * Which chips the one status area shows (UI.md; contract §10.3; issue 24): for the latest round
+ * of this conversation, one chip per addressed agent — its active wakes, else its latest terminal
+ * outcome — so an outcome is never hidden because another agent is still working; and an agent's
+ * `failed` outcome stays until a later wake of that agent here ends or the person dismisses it.
+ * Terminal statuses are never rendered under historical messages, so this is the only place a
+ * wake status appears. Pure, so it is unit-tested without a DOM.
  */
 import type { Alert, Wake } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
@@ -58,20 +60,68 @@ function toChip(wake: Wake): WakeChip {
 const time = (iso: string | null): number => (iso === null ? 0 : Date.parse(iso) || 0);
 
 /**
- * The chips for `target`: its active wakes (oldest first), else its latest terminal wake
- * (by end time), else none.
+ * A wake created within this long after the round's work last ended still belongs to the round:
+ * an agent woken by another agent's reply is created just after that reply ends its wake.
  */
-export function statusChips(wakes: Iterable<Wake>, target: string): WakeChip[] {
+export const ROUND_GAP_MS = 2_000;
+
+const byCreation = (a: Wake, b: Wake): number =>
+  time(a.createdAt) - time(b.createdAt) ||
+  time(a.endedAt ?? a.createdAt) - time(b.endedAt ?? b.createdAt) ||
+  a.wakeToken.localeCompare(b.wakeToken);
+
+/**
+ * The latest round of a scope: the last run of overlapping work. Walking the scope's wakes by
+ * creation time, a wake starts a new round when it is created more than `ROUND_GAP_MS` after
+ * every earlier wake of the scope has ended; otherwise (created while an earlier wake was still
+ * active, or just after it ended) it joins the current round. So the wakes of one operator
+ * message, of messages sent while agents still work, and of agents woken by agents are one
+ * round; a message sent after all work ended starts the next. Returned oldest first.
+ */
+export function latestRound(wakes: readonly Wake[]): Wake[] {
+  const sorted = [...wakes].sort(byCreation);
+  let start = 0;
+  let reach = -Infinity;
+  sorted.forEach((w, i) => {
+    if (time(w.createdAt) > reach + ROUND_GAP_MS) start = i;
+    reach = Math.max(reach, w.endedAt === null ? Infinity : time(w.endedAt));
+  });
+  return sorted.slice(start);
+}
+
+/**
+ * The chips for `target`, oldest first:
+ * - the latest round (see `latestRound`), per agent: its active wakes, one chip each; when it has
+ *   none, its newest wake of the round (the latest terminal outcome);
+ * - beside them, each agent's latest ended wake of this scope when that is `failed` and the person
+ *   has not dismissed it (`dismissed` holds wake tokens): a failure stays on screen until a later
+ *   wake of that agent here ends, whichever round it was in.
+ */
+export function statusChips(
+  wakes: Iterable<Wake>,
+  target: string,
+  dismissed: ReadonlySet<string> = new Set(),
+): WakeChip[] {
   const mine = [...wakes].filter((w) => w.target === target);
-  const active = mine
-    .filter((w) => !isTerminal(w.status))
-    .sort((a, b) => time(a.createdAt) - time(b.createdAt) || a.wakeToken.localeCompare(b.wakeToken));
-  if (active.length > 0) return active.map(toChip);
-  let latest: Wake | undefined;
-  for (const w of mine) {
-    if (latest === undefined || time(w.endedAt ?? w.createdAt) > time(latest.endedAt ?? latest.createdAt)) latest = w;
+  const shown = new Map<string, Wake>();
+  const perAgent = new Map<string, Wake[]>();
+  for (const w of latestRound(mine)) perAgent.set(w.agentId, [...(perAgent.get(w.agentId) ?? []), w]);
+  for (const agentWakes of perAgent.values()) {
+    const active = agentWakes.filter((w) => !isTerminal(w.status));
+    const newest = agentWakes[agentWakes.length - 1];
+    for (const w of active.length > 0 ? active : newest === undefined ? [] : [newest]) shown.set(w.wakeToken, w);
   }
-  return latest === undefined ? [] : [toChip(latest)];
+  const lastEnded = new Map<string, Wake>();
+  for (const w of mine) {
+    if (w.endedAt === null || !isTerminal(w.status)) continue;
+    const prev = lastEnded.get(w.agentId);
+    if (prev === undefined || time(w.endedAt) > time(prev.endedAt)) lastEnded.set(w.agentId, w);
+  }
+  for (const w of lastEnded.values()) if (w.status === 'failed') shown.set(w.wakeToken, w);
+  return [...shown.values()]
+    .filter((w) => !(w.status === 'failed' && dismissed.has(w.wakeToken)))
+    .sort(byCreation)
+    .map(toChip);
 }
 
 const CHIP_COPY: Record<ChipKind, CopyKey> = {

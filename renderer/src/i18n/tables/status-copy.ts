@@ -16,6 +16,7 @@ export const STATUS_COPY = [
       'chip.receivedIdle': 'Received — back to idle',
       'chip.failed': "Couldn't complete",
       'chip.details': 'Details',
+      'chip.dismiss': 'Dismiss the outcome of {agent}',
     },
     'zh-CN': {
       'chip.queued': '排队中',
@@ -27,6 +28,7 @@ export const STATUS_COPY = [
       'chip.receivedIdle': '已收到消息并回到空闲',
       'chip.failed': '未能完成',
       'chip.details': '详情',
+      'chip.dismiss': '关闭 {agent} 的结果',
     },
   }),
   copyTable('alert', {

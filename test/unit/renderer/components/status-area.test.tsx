@@ -144,3 +144,80 @@ describe('StatusArea', () => {
     expect(screen.getByText('Runtime stopped unexpectedly')).toBeTruthy();
   });
 });
+
+describe('StatusArea: one chip per addressed agent, no outcome hidden (issue 24)', () => {
+  afterEach(() => localStorage.clear());
+
+  const twoAgents = () => {
+    const wakes = new WakeBook();
+    wakes.applyAll([
+      wakeOf({ wakeToken: 'wk_demo', agentId: 'demo', agentName: 'Demo', status: 'delivered' }),
+      wakeOf({
+        wakeToken: 'wk_claude',
+        status: 'failed',
+        reason: 'auth_required',
+        createdAt: '2026-03-02T09:05:01.000Z',
+        endedAt: '2026-03-02T09:05:01.400Z',
+      }),
+    ]);
+    return wakes;
+  };
+
+  it("shows one agent working and another's failure side by side, and both after the first replies", () => {
+    const wakes = twoAgents();
+    setup({ wakes });
+    expect(chip('wk_demo')?.querySelector('.chip-text')?.textContent).toBe('Working');
+    expect(chip('wk_claude')?.getAttribute('data-status')).toBe('failed');
+    expect(chip('wk_claude')?.querySelector('.chip-text')?.textContent).toBe("Couldn't complete");
+    act(
+      () =>
+        void wakes.apply(
+          wakeOf({
+            wakeToken: 'wk_demo',
+            agentId: 'demo',
+            agentName: 'Demo',
+            status: 'reply_sent',
+            endedAt: '2026-03-02T09:05:20.000Z',
+          }),
+        ),
+    );
+    expect(chip('wk_demo')?.querySelector('.chip-text')?.textContent).toBe('Replied');
+    expect(chip('wk_claude')?.getAttribute('data-status')).toBe('failed');
+    expect(screen.getAllByRole('status')).toHaveLength(1);
+  });
+
+  it('the person dismisses the failure from the keyboard; the dismissal is remembered per wake', async () => {
+    const user = userEvent.setup();
+    const wakes = twoAgents();
+    setup({ wakes });
+    const dismiss = within(chip('wk_claude') as HTMLElement).getByRole('button', {
+      name: 'Dismiss the outcome of Claude',
+    });
+    expect(within(chip('wk_demo') as HTMLElement).queryByRole('button', { name: /Dismiss/ })).toBeNull();
+    dismiss.focus();
+    await user.keyboard('{Enter}');
+    expect(chip('wk_claude')).toBeNull();
+    expect(chip('wk_demo')).not.toBeNull();
+    cleanup();
+    setup({ wakes });
+    expect(chip('wk_claude')).toBeNull();
+    // A later failure of the same agent is a new outcome: it shows.
+    act(
+      () =>
+        void wakes.apply(
+          wakeOf({
+            wakeToken: 'wk_claude2',
+            status: 'failed',
+            createdAt: '2026-03-02T09:05:02.000Z',
+            endedAt: '2026-03-02T09:05:02.100Z',
+          }),
+        ),
+    );
+    expect(chip('wk_claude2')?.getAttribute('data-status')).toBe('failed');
+  });
+
+  it('names the dismiss control in 简体中文', () => {
+    setup({ wakes: twoAgents(), language: 'zh-CN' });
+    expect(within(chip('wk_claude') as HTMLElement).getByRole('button', { name: '关闭 Claude 的结果' })).toBeTruthy();
+  });
+});

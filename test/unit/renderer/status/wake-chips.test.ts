@@ -7,6 +7,7 @@ import {
   CHIP_ICONS,
   chipElapsed,
   chipText,
+  latestRound,
   statusAlerts,
   statusChips,
 } from '../../../../renderer/src/status/wake-chips.js';
@@ -87,6 +88,104 @@ describe('status area chips (contract §10.3, UI.md)', () => {
     expect(
       statusChips([w('n', 'completed_without_visible_reply', { detail: 'x', endedAt: at(1) })], '#general')[0]?.detail,
     ).toBeNull();
+  });
+});
+
+describe('status area chips: one per addressed agent of the latest round, no outcome hidden (issue 24)', () => {
+  const demo = { agentId: 'demo', agentName: 'Demo' };
+  const claude = { agentId: 'claude', agentName: 'Claude' };
+  const tokens = (chips: { wakeToken: string }[]) => chips.map((c) => c.wakeToken);
+
+  it("shows an agent's failure beside another agent's active wake (@demo /slow, then @claude fails at once)", () => {
+    const wakes = [
+      w('slow', 'delivered', { ...demo, createdAt: at(0) }),
+      w('auth', 'failed', { ...claude, reason: 'auth_required', createdAt: at(3), endedAt: at(3) }),
+    ];
+    expect(statusChips(wakes, '#general').map((c) => [c.wakeToken, c.kind])).toEqual([
+      ['slow', 'working'],
+      ['auth', 'failed'],
+    ]);
+  });
+
+  it('after the working agent replies, its outcome and the failure both stay', () => {
+    const wakes = [
+      w('slow', 'reply_sent', { ...demo, createdAt: at(0), endedAt: at(20) }),
+      w('auth', 'failed', { ...claude, createdAt: at(3), endedAt: at(3) }),
+    ];
+    expect(tokens(statusChips(wakes, '#general'))).toEqual(['slow', 'auth']);
+  });
+
+  it("an agent's newest wake of the round decides its terminal chip: one chip per agent", () => {
+    const wakes = [
+      w('d1', 'reply_sent', { ...demo, createdAt: at(0), endedAt: at(10) }),
+      w('d2', 'completed_without_visible_reply', { ...demo, createdAt: at(5), endedAt: at(12) }),
+      w('c1', 'reply_sent', { ...claude, createdAt: at(1), endedAt: at(4) }),
+    ];
+    expect(tokens(statusChips(wakes, '#general'))).toEqual(['c1', 'd2']);
+  });
+
+  it('a message sent after all work ended starts a new round: the earlier outcomes give way', () => {
+    const wakes = [
+      w('c1', 'reply_sent', { ...claude, createdAt: at(0), endedAt: at(4) }),
+      w('d1', 'delivered', { ...demo, createdAt: at(30) }),
+    ];
+    expect(tokens(statusChips(wakes, '#general'))).toEqual(['d1']);
+  });
+
+  it('an agent woken just after the round ended (by an agent reply) is still in the round', () => {
+    const wakes = [
+      w('d1', 'reply_sent', { ...demo, createdAt: at(0), endedAt: at(10) }),
+      w('c1', 'delivered', { ...claude, createdAt: at(11) }),
+    ];
+    expect(tokens(statusChips(wakes, '#general'))).toEqual(['d1', 'c1']);
+  });
+
+  it('a failure stays into later rounds until a later wake of that agent ends', () => {
+    const failed = w('auth', 'failed', { ...claude, createdAt: at(0), endedAt: at(1) });
+    const later = w('d1', 'reply_sent', { ...demo, createdAt: at(30), endedAt: at(40) });
+    expect(tokens(statusChips([failed, later], '#general'))).toEqual(['auth', 'd1']);
+    const retry = w('c2', 'delivered', { ...claude, createdAt: at(50) });
+    expect(tokens(statusChips([failed, later, retry], '#general'))).toEqual(['auth', 'c2']);
+    const retried = { ...retry, status: 'reply_sent' as const, endedAt: at(55) };
+    expect(tokens(statusChips([failed, later, retried], '#general'))).toEqual(['c2']);
+  });
+
+  it('a dismissed failure is not shown; an undismissed one of another agent still is', () => {
+    const wakes = [
+      w('f1', 'failed', { ...claude, createdAt: at(0), endedAt: at(1) }),
+      w('f2', 'failed', { ...demo, createdAt: at(0), endedAt: at(2) }),
+    ];
+    expect(tokens(statusChips(wakes, '#general', new Set(['f1'])))).toEqual(['f2']);
+    expect(tokens(statusChips(wakes, '#general', new Set(['f1', 'f2'])))).toEqual([]);
+  });
+
+  it('dismissing only hides failures, never an active wake or another outcome', () => {
+    const wakes = [
+      w('busy', 'delivered', { ...demo, createdAt: at(0) }),
+      w('ok', 'reply_sent', { ...claude, createdAt: at(1), endedAt: at(2) }),
+    ];
+    expect(tokens(statusChips(wakes, '#general', new Set(['busy', 'ok'])))).toEqual(['busy', 'ok']);
+  });
+
+  it('the same rule holds in a thread, and a thread failure never shows in its parent', () => {
+    const wakes = [
+      w('t1', 'delivered', { ...demo, target: '#general:ab12', createdAt: at(0) }),
+      w('t2', 'failed', { ...claude, target: '#general:ab12', createdAt: at(1), endedAt: at(1) }),
+    ];
+    expect(tokens(statusChips(wakes, '#general:ab12'))).toEqual(['t1', 't2']);
+    expect(statusChips(wakes, '#general')).toEqual([]);
+  });
+});
+
+describe('latestRound', () => {
+  it('is the last run of overlapping work, oldest first', () => {
+    const round = latestRound([
+      w('late', 'delivered', { createdAt: at(40) }),
+      w('early', 'reply_sent', { createdAt: at(0), endedAt: at(5) }),
+      w('overlap', 'failed', { createdAt: at(41), endedAt: at(41) }),
+    ]);
+    expect(round.map((x) => x.wakeToken)).toEqual(['late', 'overlap']);
+    expect(latestRound([])).toEqual([]);
   });
 });
 
