@@ -72,7 +72,7 @@ describe('MessagePane', () => {
       },
     });
     const user = userEvent.setup();
-    await user.click(await within(status).findByRole('button', { name: /Demo/ }));
+    await user.click(await within(status).findByRole('button', { name: /^Demo.*complete/ }));
     expect(onOpenWake).toHaveBeenCalledWith('w_1', expect.any(HTMLElement));
     await vi.waitFor(() => expect(status.querySelector('[data-alert="delivery_failed"]')).not.toBeNull());
     await user.click(within(status.querySelector<HTMLElement>('[data-alert]')!).getByRole('button'));
