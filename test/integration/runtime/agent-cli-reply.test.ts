@@ -33,6 +33,23 @@ const AGENT_CLI = nodeAgentCli(
 );
 
 let harness: DaemonHarness;
+
+/** Sends `[[shell:command]]`, expects that exact command to be asked as Bash for the wake, denies it, waits for the end. */
+async function askedThenDenied(h: DaemonHarness, command: string): Promise<void> {
+  const asked = firstValueFrom(
+    h.daemon.events$.pipe(
+      filter((e): e is Extract<ApiEvent, { name: 'approval.updated' }> => e.name === 'approval.updated'),
+      filter((e) => e.payload.status === 'pending'),
+      timeout(90_000),
+    ),
+  );
+  const { wakeToken } = await h.send('#general', `[[shell:${command}]] run this`);
+  const { payload: approval } = await asked;
+  expect(approval).toMatchObject({ tool: 'Bash', summary: command, wakeTokens: [wakeToken] });
+  await h.api['approvals.answer']({ id: approval.id, decision: 'deny' });
+  const wake = await h.terminal(wakeToken, 120_000);
+  expect(isTerminal(wake.status)).toBe(true);
+}
 beforeAll(async () => {
   harness = await DaemonHarness.start('claude-code', { agentTools: 'cli', agentCli: AGENT_CLI });
   await harness.ready(60_000);
@@ -77,20 +94,7 @@ describe.skipIf(process.platform === 'win32')(
 
     it('a chained command still asks the operator; denied, none of it runs', { timeout: 150_000 }, async () => {
       const h = harness;
-      const asked = firstValueFrom(
-        h.daemon.events$.pipe(
-          filter((e): e is Extract<ApiEvent, { name: 'approval.updated' }> => e.name === 'approval.updated'),
-          filter((e) => e.payload.status === 'pending'),
-          timeout(90_000),
-        ),
-      );
-      const command = "agentteam agent send --target '#general' --content 'chained'; touch chained.txt";
-      const { wakeToken } = await h.send('#general', `[[shell:${command}]] run this`);
-      const { payload: approval } = await asked;
-      expect(approval).toMatchObject({ tool: 'Bash', summary: command, wakeTokens: [wakeToken] });
-      await h.api['approvals.answer']({ id: approval.id, decision: 'deny' });
-      const wake = await h.terminal(wakeToken, 120_000);
-      expect(isTerminal(wake.status)).toBe(true);
+      await askedThenDenied(h, "agentteam agent send --target '#general' --content 'chained'; touch chained.txt");
       expect(existsSync(join(h.dir, 'work', 'chained.txt'))).toBe(false);
       const { messages } = await h.api['messages.list']({ target: '#general', limit: 50 });
       expect(messages.some((m) => m.content === 'chained')).toBe(false);
@@ -101,20 +105,10 @@ describe.skipIf(process.platform === 'win32')(
       { timeout: 150_000 },
       async () => {
         const h = harness;
-        const asked = firstValueFrom(
-          h.daemon.events$.pipe(
-            filter((e): e is Extract<ApiEvent, { name: 'approval.updated' }> => e.name === 'approval.updated'),
-            filter((e) => e.payload.status === 'pending'),
-            timeout(90_000),
-          ),
+        await askedThenDenied(
+          h,
+          "agentteam agent send --target '#general' --content 'crafted' '--renderer-cmd-prefix=touch x'",
         );
-        const command = "agentteam agent send --target '#general' --content 'crafted' '--renderer-cmd-prefix=touch x'";
-        const { wakeToken } = await h.send('#general', `[[shell:${command}]] run this`);
-        const { payload: approval } = await asked;
-        expect(approval).toMatchObject({ tool: 'Bash', summary: command, wakeTokens: [wakeToken] });
-        await h.api['approvals.answer']({ id: approval.id, decision: 'deny' });
-        const wake = await h.terminal(wakeToken, 120_000);
-        expect(isTerminal(wake.status)).toBe(true);
         const { messages } = await h.api['messages.list']({ target: '#general', limit: 50 });
         expect(messages.some((m) => m.content === 'crafted')).toBe(false);
       },

@@ -14,6 +14,7 @@ import { Store } from '../../../../../main/daemon/store/index.js';
 import { WakeLifecycle } from '../../../../../main/daemon/wake/index.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
 import { wakeHarness } from '../../../../fixtures/wake-harness.js';
+import { postOperatorWake } from '../../../../fixtures/operator-wake.js';
 
 const general = targetKey('#general');
 
@@ -79,24 +80,7 @@ function overStore() {
   closers.push(() => service.dispose());
   /** An operator message on #general waking the agent; returns its wake token. */
   const post = (content: string): { token: string; seq: number } => {
-    const { wakes } = store.admitMessage(
-      { target: general, authorId: 'operator', authorKind: 'operator', content },
-      (m) => [
-        {
-          wakeToken: `wk_${m.seq}`,
-          messageId: m.id,
-          agentId: 'demo',
-          runtime: 'demo',
-          target: general,
-          targetSeq: m.seq,
-          deliveryClass: 'visible_reply',
-        },
-      ],
-    );
-    const w = wakes[0];
-    if (w === undefined) throw new Error('no wake');
-    lifecycle.enqueue('demo', { ...w, target: w.target }, { recorded: true });
-    return { token: w.wakeToken, seq: w.targetSeq };
+    return postOperatorWake(store, lifecycle, general, content);
   };
   return { store, lifecycle, service, post };
 }

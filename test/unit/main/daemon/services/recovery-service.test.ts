@@ -18,6 +18,7 @@ import type { WakeStatusEvent } from '../../../../../main/daemon/wake/wake-statu
 import { AgentConfigSchema } from '../../../../../shared/config.js';
 import { targetKey } from '../../../../../shared/target.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
+import { postOperatorWake } from '../../../../fixtures/operator-wake.js';
 
 const general = targetKey('#general');
 const dirs: TempDir[] = [];
@@ -47,24 +48,7 @@ function run(dir: string) {
   lifecycle.wakeStatus$.subscribe((e) => statuses.push(e));
   lifecycle.deliveries$.subscribe((d) => deliveries.push(d));
   const post = (content: string): string => {
-    const { wakes } = store.admitMessage(
-      { target: general, authorId: 'operator', authorKind: 'operator', content },
-      (m) => [
-        {
-          wakeToken: `wk_${m.seq}`,
-          messageId: m.id,
-          agentId: 'demo',
-          runtime: 'demo',
-          target: general,
-          targetSeq: m.seq,
-          deliveryClass: 'visible_reply',
-        },
-      ],
-    );
-    const w = wakes[0];
-    if (w === undefined) throw new Error('no wake');
-    lifecycle.enqueue('demo', { ...w, target: w.target }, { recorded: true });
-    return w.wakeToken;
+    return postOperatorWake(store, lifecycle, general, content).token;
   };
   const crash = () => {
     recovery.dispose();
