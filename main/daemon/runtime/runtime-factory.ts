@@ -57,6 +57,11 @@ export function runtimeDirOf(dataDir: string, agentId: string): string {
   return join(dataDir, 'runtimes', agentId);
 }
 
+/** Where an agent's runtime remembers its session for resume: `<runtime dir>/session.json`. */
+export function sessionStoreOf(dataDir: string, agentId: string) {
+  return fileSessionStore(join(runtimeDirOf(dataDir, agentId), 'session.json'));
+}
+
 export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): RuntimeAdapterResult {
   const log = deps.log !== undefined ? { log: deps.log } : {};
   // issue 14: the workspace is checked (the default one made) before anything starts: a clear
@@ -84,7 +89,7 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
       driver: driverFor(agent, agent.runtime, runtimeDir, deps),
       host: deps.host,
       threadContractFingerprint: deps.threadContractFingerprint,
-      sessionStore: deps.sessionStore ?? fileSessionStore(join(runtimeDir, 'session.json')),
+      sessionStore: deps.sessionStore ?? sessionStoreOf(deps.dataDir, agent.id),
       ...log,
       ...(deps.pids === undefined ? {} : { pids: deps.pids }),
       agentEnv: agentToolsEnv(deps.mcp),

@@ -7,7 +7,6 @@
  * - the wake lifecycle's profile of each agent (registered at launch and at each restart);
  * - the per-agent restart chain: restarts of one agent run one after another.
  */
-import { join } from 'node:path';
 import { Subject, Subscription, skip, type Observable } from 'rxjs';
 import type { Agent } from '../../../shared/api/contract.js';
 import { AgentConfigSchema, type AgentConfig, type Config } from '../../../shared/config.js';
@@ -16,8 +15,7 @@ import type { ApprovalPolicyOf } from '../approvals/approval-service.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { SendSurfaceKind } from '../prompt/tool-names.js';
 import type { ReadinessProbe } from '../runtime/readiness.js';
-import { runtimeDirOf } from '../runtime/runtime-factory.js';
-import { fileSessionStore } from '../runtime/runtime-session-store.js';
+import { sessionStoreOf } from '../runtime/runtime-factory.js';
 import { DEFAULT_RESTART_POLICY } from '../runtime/supervisor.js';
 import { workspaceOf } from '../runtime/workspace.js';
 import type { AgentProfile, WakeLifecycle } from '../wake/wake-lifecycle.js';
@@ -206,8 +204,7 @@ export class AgentRoster {
         session.replace(() => {
           // A new workspace is a new project: once the old process is gone, its stored session is
           // forgotten, so the new one starts fresh (never resumed into another folder).
-          if (change.workspaceChanged)
-            fileSessionStore(join(runtimeDirOf(this.#o.dataDir, agent.id), 'session.json')).clear();
+          if (change.workspaceChanged) sessionStoreOf(this.#o.dataDir, agent.id).clear();
           return build(agent);
         }, RESTART_DETAIL),
       )
