@@ -181,6 +181,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         currentTurn: (id) => roster.session(id)?.turnId ?? null,
         onMessageStored: (m, reactions) => out.message(m, reactions),
         onWakeChanged: (wakeToken) => out.wake(wakeToken),
+        // issue 24: a conversation bound to a Telegram chat is delivered there; else on the local channel.
+        deliveryChannelOf: (target) => telegram.deliveryChannelOf(target) ?? LOCAL_CHANNEL,
         log,
       }),
       (c) => c.dispose(),

@@ -161,6 +161,14 @@ export class TelegramService {
     this.beacon$ = silenceWatchdog({ bus: this.#turnBus, settingsFor: () => o.settingsFor(o.name).silenceWatchdog });
   }
 
+  /**
+   * issue 24: the channel a conversation is delivered on, when it is this one (the conversation
+   * is bound to a chat); its `responseDelivery` flags then govern the conversation's alerts.
+   */
+  deliveryChannelOf(target: string): string | null {
+    return this.bindings.forTarget(target) === undefined ? null : this.#o.name;
+  }
+
   /** Starts following the bus and polling (when there is a token). */
   start(): void {
     const { bus, name } = this.#o;
