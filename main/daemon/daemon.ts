@@ -172,7 +172,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       wakesOfTurn: (agentId, turnId) => roster.session(agentId)?.wakesOfTurn(turnId) ?? [],
       changed: (wakeToken) => out.wake(wakeToken),
     });
-    const alerts = new Alerts({ timeline, raised: (alert) => out.alert(alert) });
+    const alerts = new Alerts({ timeline, raised: (alert) => out.alert(alert), agentName: roster.name, log });
     const communication = stack.adopt(
       new CommunicationService({
         store,
@@ -226,6 +226,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         // issue 14 from the phone: approval questions in the app's language, in the chats of the wakes' conversations.
         language: () => settings.current.language,
         wakeTarget: (wakeToken) => store.getWake(wakeToken)?.target,
+        wakeStatus$: wakes.wakeStatus$,
         ...(options.telegram !== undefined ? { tuning: options.telegram } : {}),
       }),
       (t) => t.stop(),

@@ -117,7 +117,9 @@ test.describe('real Claude Code CLI with the fake model', () => {
     await expect(inspector.locator('[data-prompt-kind="final_check"]')).toHaveCount(1);
     for (const text of localTexts) await expect(inspector).not.toContainText(text);
     // The no-response alert row names itself in the same neutral words; every row's time stays inside the drawer.
-    await expect(inspector.locator('.timeline [data-kind="alert"]')).toContainText('Received — back to idle');
+    await expect(inspector.locator('.timeline [data-kind="alert"]')).toContainText(
+      'Turn ended without a message — back to idle',
+    );
     // The drawer's own copy is neutral too (the prompt_input entries quote the daemon's prompts verbatim, so they are not UI copy).
     await expect(inspector.locator('.inspector-facts')).not.toContainText(FORBIDDEN_NO_REPLY_COPY);
     await expect(inspector.locator('.timeline')).not.toContainText(FORBIDDEN_NO_REPLY_COPY);

@@ -124,7 +124,7 @@ export const ALERT_COPY = {
   delivery_failed_kept: 'Reply not delivered — kept for re-delivery',
   delivery_failed: 'Reply not delivered',
   delivery_uncertain: 'Delivery unconfirmed',
-  no_response: 'Received — back to idle',
+  no_response: 'Turn ended without a message — back to idle',
 } as const;
 
 /** One chunk as the channel receives it, less the attempt number the chunk flow adds. */

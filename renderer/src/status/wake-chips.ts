@@ -172,8 +172,12 @@ export function chipElapsed(wake: Pick<Wake, 'createdAt' | 'endedAt'>, language:
   return formatElapsed(end - time(wake.createdAt), language);
 }
 
-/** Alert kinds a wake's own chip already words (escalated / received_idle). */
-const SAID_BY_CHIP: ReadonlySet<Alert['kind']> = new Set(['escalation', 'no_response']);
+/**
+ * Alert kinds a wake's own chip already words (the escalated chip). Not the no-response alert
+ * (issue 24, watchdog spec B): it is the turn's own status line — "Turn ended without a
+ * message" — shown beside the wake's neutral "Received — back to idle" chip, never hidden by it.
+ */
+const SAID_BY_CHIP: ReadonlySet<Alert['kind']> = new Set(['escalation']);
 
 /** Alerts the status area shows for `target`: those of its shown wakes, or raised since the latest shown status. */
 export function statusAlerts(
@@ -188,8 +192,8 @@ export function statusAlerts(
   return (
     alerts
       .filter((a) => !dismissed.has(a.id) && (a.target === target || (a.wakeToken !== null && shown.has(a.wakeToken))))
-      // An escalation or a no-response of a wake whose chip is shown is already said by the chip
-      // ("⚠️ Extended processing…", "Received — back to idle"): the status area says it once (UI.md).
+      // An escalation of a wake whose chip is shown is already said by the chip
+      // ("⚠️ Extended processing…"): the status area says it once (UI.md).
       .filter((a) => !(SAID_BY_CHIP.has(a.kind) && a.wakeToken !== null && shown.has(a.wakeToken)))
       .filter((a) => (a.wakeToken !== null && shown.has(a.wakeToken)) || time(a.at) >= since)
       .slice(-3)

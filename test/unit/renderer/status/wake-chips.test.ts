@@ -287,11 +287,25 @@ describe('alerts in the status area', () => {
     ).toEqual(['e']);
   });
 
-  it('does not repeat a no-response the shown chip already says ("Received — back to idle" once)', () => {
+  it('issue 24: the no-response alert is its own neutral status line beside the shown chip, in other words than the chip', () => {
     const ended = new Map([['n', w('n', 'completed_without_visible_reply', { reason: 'no_reply', endedAt: at(40) })]]);
     const endedChips = statusChips(ended.values(), '#general');
+    expect(endedChips.map((c) => c.wakeToken)).toEqual(['n']);
+    const shown = statusAlerts(
+      [alert('r', 'no_response', { wakeToken: 'n' })],
+      '#general',
+      endedChips,
+      ended,
+      new Set(),
+    );
+    expect(shown.map((a) => a.id)).toEqual(['r']);
+    for (const language of ['en', 'zh-CN'] as const)
+      expect(alertText(shown[0]!, language)).not.toBe(chipText(endedChips[0]!.kind, language));
+    expect(alertText(shown[0]!, 'en')).toBe('Turn ended without a message — back to idle');
+    expect(alertText(shown[0]!, 'zh-CN')).toBe('本轮结束，未发送消息，已回到空闲');
+    // Dismissed, it goes; the chip stays.
     expect(
-      statusAlerts([alert('r', 'no_response', { wakeToken: 'n' })], '#general', endedChips, ended, new Set()),
+      statusAlerts([alert('r', 'no_response', { wakeToken: 'n' })], '#general', endedChips, ended, new Set(['r'])),
     ).toEqual([]);
     // A delivery alert of the same wake is new information and stays.
     expect(
