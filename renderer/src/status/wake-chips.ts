@@ -158,9 +158,30 @@ export const ALERT_ICONS: Readonly<Record<Alert['kind'], string>> = {
   runtime_crashed: '⚑',
 };
 
+/**
+ * issue 24: the channel's own silence-watchdog words (`message` / `escalationMessage`), as the
+ * person wrote them; null where the schema's default stands, which is said in the UI language.
+ */
+export interface BeaconWords {
+  readonly beacon: string | null;
+  readonly escalation: string | null;
+}
+
+export const DEFAULT_BEACON_WORDS: BeaconWords = { beacon: null, escalation: null };
+
 /** The chip's status text, without the agent name, icon or elapsed time. */
-export function chipText(kind: ChipKind, language: Language): string {
-  return copy(language, CHIP_COPY[kind]);
+export function chipText(kind: ChipKind, language: Language, words: BeaconWords = DEFAULT_BEACON_WORDS): string {
+  const own = kind === 'beacon' ? words.beacon : kind === 'escalated' ? words.escalation : null;
+  return own === null ? copy(language, CHIP_COPY[kind]) : withoutIcon(own, CHIP_ICONS[kind]);
+}
+
+/** A person's text that starts with the chip's own icon (the default "🧠 Working…" does) says it once. */
+function withoutIcon(text: string, icon: string): string {
+  const bare = icon.replace(/\uFE0F/g, '');
+  const start = text.trimStart();
+  if (!start.startsWith(bare)) return text;
+  const rest = start.slice(bare.length).replace(/^\uFE0F?\s*/, '');
+  return rest === '' ? text : rest;
 }
 
 /**
@@ -208,8 +229,9 @@ const ALERT_COPY: Record<Alert['kind'], CopyKey> = {
   runtime_crashed: 'alert.runtimeCrashed',
 };
 
-/** Neutral copy for an alert, in the UI language (the daemon's own text is a fallback only). */
-export function alertText(alert: Alert, language: Language): string {
+/** Neutral copy for an alert, in the UI language (the daemon's own text is a fallback only); an escalation in the channel's own words. */
+export function alertText(alert: Alert, language: Language, words: BeaconWords = DEFAULT_BEACON_WORDS): string {
+  if (alert.kind === 'escalation' && words.escalation !== null) return words.escalation;
   return alertKindText(alert.kind, language);
 }
 

@@ -319,6 +319,19 @@ describe('alerts in the status area', () => {
     expect(statusAlerts([alert('1', 'delivery_failed')], '#general', chips, wakes, new Set(['1']))).toEqual([]);
   });
 
+  it("issue 24: a channel's own beacon words stand for the default in any language; other chips keep theirs", () => {
+    const words = { beacon: 'Crunching numbers', escalation: '⚠️ Long one — hang on' };
+    expect(chipText('beacon', 'zh-CN', words)).toBe('Crunching numbers');
+    // The escalated chip's icon leads it already: a leading ⚠️ of the person's text is said once.
+    expect(chipText('escalated', 'en', words)).toBe('Long one — hang on');
+    expect(chipText('escalated', 'en', { beacon: null, escalation: '⚠️' })).toBe('⚠️');
+    expect(chipText('working', 'en', words)).toBe('Working');
+    expect(chipText('beacon', 'zh-CN', { beacon: null, escalation: null })).toBe('处理中…');
+    expect(alertText(alert('e', 'escalation'), 'zh-CN', words)).toBe('⚠️ Long one — hang on');
+    expect(alertText(alert('e', 'escalation'), 'zh-CN')).toBe('处理时间较长，仍在处理，回复可能延迟。');
+    expect(alertText(alert('d', 'delivery_failed'), 'en', words)).toBe('Reply not delivered — kept for re-delivery');
+  });
+
   it('reads the alert kind of a journaled timeline event ("<kind>: <message>")', () => {
     expect(alertKindOfEvent('no_response: Received — back to idle')).toBe('no_response');
     expect(alertKindOfEvent('delivery_failed: x: y')).toBe('delivery_failed');
