@@ -98,7 +98,7 @@ describe('StatusArea', () => {
     const line = document.querySelector('[data-alert="no_response"]') as HTMLElement;
     expect(line.getAttribute('data-alert-wake')).toBe('wk_1');
     expect(line.querySelector('.chip-agent')?.textContent).toBe('Claude');
-    expect(line.querySelector('.chip-text')?.textContent).toBe('Turn ended without a message — back to idle');
+    expect(line.querySelector('.chip-text')?.textContent).toBe('Turn ended without a message');
     expect(screen.getByRole('status').textContent).not.toMatch(/fail|did not|didn't|no reply|unanswered/i);
   });
 

@@ -301,8 +301,8 @@ describe('alerts in the status area', () => {
     expect(shown.map((a) => a.id)).toEqual(['r']);
     for (const language of ['en', 'zh-CN'] as const)
       expect(alertText(shown[0]!, language)).not.toBe(chipText(endedChips[0]!.kind, language));
-    expect(alertText(shown[0]!, 'en')).toBe('Turn ended without a message — back to idle');
-    expect(alertText(shown[0]!, 'zh-CN')).toBe('本轮结束，未发送消息，已回到空闲');
+    expect(alertText(shown[0]!, 'en')).toBe('Turn ended without a message');
+    expect(alertText(shown[0]!, 'zh-CN')).toBe('本轮结束，未发送消息');
     // Dismissed, it goes; the chip stays.
     expect(
       statusAlerts([alert('r', 'no_response', { wakeToken: 'n' })], '#general', endedChips, ended, new Set(['r'])),
