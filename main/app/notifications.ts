@@ -2,25 +2,37 @@
  * OS notifications for what the person must not miss while the window is in the background
  * (watchdog spec B "alert operator"; DESIGN.md "Beyond the specs": alerts are statuses and
  * OS notifications, never chat messages authored as the agent): a reply that reached
- * FAILED_FINAL, and a silence-watchdog escalation. Clicking one focuses its wake.
- * Copy is neutral status text (UI.md "Chips and copy").
+ * FAILED_FINAL, a turn that ended with nothing sent (spec B no-response, issue 24), and a
+ * silence-watchdog escalation. Clicking one focuses its wake. Copy is neutral status text
+ * (UI.md "Chips and copy"), led by the agent's name when the alert carries it; a channel's own
+ * `escalationMessage` is shown as the person wrote it. `agentteam serve` has no OS
+ * notifications: there the alert is the status line in the browser and a daemon log line.
  */
 import { Notification } from 'electron';
 import { filter, type Observable, type Subscription } from 'rxjs';
 import type { Alert, ApiEvent, Approval } from '../../shared/api/contract.js';
-import type { PromptLanguage } from '../../shared/config.js';
+import { SilenceWatchdogSchema, type PromptLanguage } from '../../shared/config.js';
 
 /** Alert kinds that become OS notifications. */
-export const NOTIFIED_ALERT_KINDS = ['delivery_failed', 'escalation'] as const satisfies readonly Alert['kind'][];
+export const NOTIFIED_ALERT_KINDS = [
+  'delivery_failed',
+  'no_response',
+  'escalation',
+] as const satisfies readonly Alert['kind'][];
+
+/** The schema's escalation text: an alert carrying any other was written by the person (their channel's config). */
+const DEFAULT_ESCALATION = SilenceWatchdogSchema.parse({}).escalationMessage;
 type NotifiedKind = (typeof NOTIFIED_ALERT_KINDS)[number];
 
 const COPY: Record<PromptLanguage, Record<NotifiedKind, string>> = {
   en: {
     delivery_failed: 'Reply not delivered — kept for re-delivery',
+    no_response: 'Turn ended without a message — back to idle',
     escalation: '⚠️ Extended processing — still working. Response may be delayed.',
   },
   'zh-CN': {
     delivery_failed: '回复未送达，已保留待重新投递',
+    no_response: '本轮结束，未发送消息，已回到空闲',
     escalation: '⚠️ 处理时间较长，仍在处理，回复可能延迟。',
   },
 };
@@ -33,7 +45,9 @@ export interface NotificationContent {
 /** The notification for an alert, or null when this kind is not notified. Pure. */
 export function notificationFor(alert: Alert, language: PromptLanguage): NotificationContent | null {
   if (!(NOTIFIED_ALERT_KINDS as readonly string[]).includes(alert.kind)) return null;
-  const body = COPY[language][alert.kind as NotifiedKind];
+  const kind = alert.kind as NotifiedKind;
+  const words = kind === 'escalation' && alert.message !== DEFAULT_ESCALATION ? alert.message : COPY[language][kind];
+  const body = alert.agentName === undefined ? words : `${alert.agentName} · ${words}`;
   return { title: alert.target === null ? 'AgentTeam' : `AgentTeam · ${alert.target}`, body };
 }
 

@@ -172,7 +172,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       wakesOfTurn: (agentId, turnId) => roster.session(agentId)?.wakesOfTurn(turnId) ?? [],
       changed: (wakeToken) => out.wake(wakeToken),
     });
-    const alerts = new Alerts({ timeline, raised: (alert) => out.alert(alert) });
+    const alerts = new Alerts({ timeline, raised: (alert) => out.alert(alert), agentName: roster.name, log });
     const communication = stack.adopt(
       new CommunicationService({
         store,
@@ -181,6 +181,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         currentTurn: (id) => roster.session(id)?.turnId ?? null,
         onMessageStored: (m, reactions) => out.message(m, reactions),
         onWakeChanged: (wakeToken) => out.wake(wakeToken),
+        // issue 24: a conversation bound to a Telegram chat is delivered there; else on the local channel.
+        deliveryChannelOf: (target) => telegram.deliveryChannelOf(target) ?? LOCAL_CHANNEL,
         log,
       }),
       (c) => c.dispose(),
@@ -224,6 +226,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         // issue 14 from the phone: approval questions in the app's language, in the chats of the wakes' conversations.
         language: () => settings.current.language,
         wakeTarget: (wakeToken) => store.getWake(wakeToken)?.target,
+        wakeStatus$: wakes.wakeStatus$,
         ...(options.telegram !== undefined ? { tuning: options.telegram } : {}),
       }),
       (t) => t.stop(),

@@ -182,6 +182,8 @@ const AlertSchema = z.object({
   responseId: z.string().nullable(),
   /** Neutral status copy; never written as the agent. */
   message: z.string(),
+  /** issue 24: the display name of the agent it is about (an OS notification names it); absent when none. */
+  agentName: z.string().optional(),
   at: Iso,
 });
 

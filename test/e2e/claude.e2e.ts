@@ -9,6 +9,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { expectNoHorizontalOverflow, useLanguage } from './chat-helpers.js';
 import { FORBIDDEN_NO_REPLY_COPY, ROOT, expect, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
 
 interface FakeModel {
@@ -83,6 +84,12 @@ test.describe('real Claude Code CLI with the fake model', () => {
     const chip = statusArea(app).locator('[data-wake]');
     await expect(chip).toHaveAttribute('data-status', 'completed_without_visible_reply', { timeout: 60_000 });
     await expect(chip).toContainText('Received — back to idle');
+    // issue 24 (watchdog spec B): the turn's one no-response alert is a neutral status line beside the chip, not hidden by it.
+    const line = statusArea(app).locator('[data-alert="no_response"]');
+    await expect(line).toHaveCount(1);
+    await expect(line).toHaveAttribute('data-alert-wake', (await chip.getAttribute('data-wake')) ?? '');
+    await expect(line).toContainText('Claude');
+    await expect(line).toContainText('Turn ended without a message');
     await expect(statusArea(app)).not.toContainText(FORBIDDEN_NO_REPLY_COPY);
     // Runtime text is never relayed: no agent message appears, and no status under messages.
     await expect(app.locator('article.message-agent')).toHaveCount(0);
@@ -111,13 +118,33 @@ test.describe('real Claude Code CLI with the fake model', () => {
       expect(messages).not.toContain(text);
     }
     await screenshot(app, info, 'claude-no-reply');
+    for (const language of ['en', 'zh-CN'] as const) {
+      if (language === 'zh-CN') {
+        // From Settings, as a person does (a reload would start a page that never saw the live alert).
+        await app.setViewportSize({ width: 1280, height: 800 });
+        await app.getByRole('button', { name: /^Settings$/ }).click();
+        await app.getByLabel('Language').selectOption('zh-CN');
+        await app.getByRole('button', { name: 'Save' }).click();
+        await expect(app.getByRole('heading', { name: '设置', level: 1 })).toBeVisible();
+        await app.getByRole('button', { name: '#general' }).click();
+      }
+      for (const width of [1280, 390]) {
+        await app.setViewportSize({ width, height: 800 });
+        await expect(line).toContainText(language === 'en' ? 'Turn ended without a message' : '本轮结束，未发送消息');
+        await expect(statusArea(app)).not.toContainText(FORBIDDEN_NO_REPLY_COPY);
+        await expectNoHorizontalOverflow(app, `no-response line ${language} ${width}px`);
+        await screenshot(app, info, `claude-no-response-line-${language}-${width}`);
+      }
+    }
+    await useLanguage(app, serve, 'en');
+    await app.setViewportSize({ width: 1280, height: 800 });
     // The inspector shows the one final-check prompt the daemon injected, and still none of the local text.
     await chip.locator('.chip-main').click();
     const inspector = app.locator('aside.inspector');
     await expect(inspector.locator('[data-prompt-kind="final_check"]')).toHaveCount(1);
     for (const text of localTexts) await expect(inspector).not.toContainText(text);
     // The no-response alert row names itself in the same neutral words; every row's time stays inside the drawer.
-    await expect(inspector.locator('.timeline [data-kind="alert"]')).toContainText('Received — back to idle');
+    await expect(inspector.locator('.timeline [data-kind="alert"]')).toContainText('Turn ended without a message');
     // The drawer's own copy is neutral too (the prompt_input entries quote the daemon's prompts verbatim, so they are not UI copy).
     await expect(inspector.locator('.inspector-facts')).not.toContainText(FORBIDDEN_NO_REPLY_COPY);
     await expect(inspector.locator('.timeline')).not.toContainText(FORBIDDEN_NO_REPLY_COPY);

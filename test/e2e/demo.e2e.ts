@@ -6,6 +6,7 @@
  * never a status under historical messages, neutral copy.
  */
 import type { Locator } from '@playwright/test';
+import { expectNoHorizontalOverflow, useLanguage } from './chat-helpers.js';
 import {
   demoConfig,
   expect,
@@ -264,6 +265,46 @@ test.describe('demo runtime: the watchdog escalation', () => {
     await expect(chip).toHaveAttribute('data-status', 'reply_sent', { timeout: 15_000 });
     const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ beacons: number; status: string }>;
     expect(rows).toEqual([expect.objectContaining({ status: 'reply_sent', beacons: 1 })]);
+  });
+});
+
+test.describe("demo runtime: the channel's own beacon words (issue 24)", () => {
+  // One beacon at 2 s, the escalation at 4 s; the quiet task outlasts the screenshots.
+  const config = demoConfig({ thresholdSeconds: 2, maxBeacons: 1, demoTaskMs: 25_000 });
+  const local = (config.channels as { local: { silenceWatchdog: Record<string, unknown> } }).local;
+  local.silenceWatchdog.message = '🧠 Crunching the numbers…';
+  local.silenceWatchdog.escalationMessage = '🐢 Taking longer than usual — still on it.';
+  test.use({ config });
+
+  test("the local chip says the channel's message, then its escalationMessage, as written and with its elapsed time", async ({
+    app,
+    serve,
+  }, info) => {
+    await sendFromComposer(app, '@demo /slow');
+    const chip = statusArea(app).locator('[data-wake]');
+    await expect(chip).toHaveAttribute('data-kind', 'beacon', { timeout: 10_000 });
+    // The chip's own 🧠 leads it; the person's words follow once, then the elapsed time.
+    await expect(chip.locator('.chip-icon')).toHaveText('🧠');
+    await expect(chip.locator('.chip-text')).toHaveText('Crunching the numbers…');
+    await expect(chip.locator('.chip-elapsed')).toHaveText(/^\d+\s?s$/);
+    await screenshot(app, info, 'demo-custom-beacon-en-1280');
+    await expect(chip).toHaveAttribute('data-kind', 'escalated', { timeout: 10_000 });
+    await expect(chip.locator('.chip-text')).toHaveText('🐢 Taking longer than usual — still on it.');
+    await expect(chip.locator('.chip-elapsed')).toHaveText(/^\d+\s?s$/);
+    await expect(statusArea(app).locator('[data-alert]')).toHaveCount(0);
+    for (const language of ['en', 'zh-CN'] as const) {
+      if (language === 'zh-CN') await useLanguage(app, serve, 'zh-CN');
+      for (const width of [1280, 390]) {
+        await app.setViewportSize({ width, height: 800 });
+        // The person's words are theirs, in any UI language; the agent name and elapsed time stay beside them.
+        await expect(chip.locator('.chip-text')).toHaveText('🐢 Taking longer than usual — still on it.');
+        await expect(chip.locator('.chip-agent')).toHaveText('Demo');
+        await expectNoHorizontalOverflow(app, `escalated chip ${language} ${width}px`);
+        await screenshot(app, info, `demo-custom-escalation-${language}-${width}`);
+      }
+    }
+    await expect(chip.locator('.chip-elapsed')).toHaveText(/^\d+\s?秒$|^\d+\s?s$/);
+    await expect(chip).toHaveAttribute('data-status', 'delivered');
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Alert } from '../../../shared/api/contract.js';
+import type { DaemonLog } from '../daemon-log.js';
 import type { DeliveryAlert } from '../delivery/delivery-tracker.js';
 import type { BeaconStatus } from '../watchdog/beacon-router.js';
 import type { WakeTimeline } from '../wake/wake-timeline.js';
@@ -20,6 +21,7 @@ export function newAlert(fields: AlertFields, id = `al_${randomUUID()}`, at = ne
     wakeToken: fields.wakeToken,
     responseId: fields.responseId,
     message: fields.message,
+    ...(fields.agentName === undefined ? {} : { agentName: fields.agentName }),
     at,
   };
 }
@@ -28,6 +30,13 @@ export interface AlertsOptions {
   readonly timeline: Pick<WakeTimeline, 'alert'>;
   /** Shows the alert (the API's `alert.raised`). */
   readonly raised: (alert: Alert) => void;
+  /** issue 24: an agent's display name, carried on the alerts about it. */
+  readonly agentName?: (agentId: string) => string;
+  /**
+   * issue 24: every raised alert is also a log line; under `agentteam serve` (no OS notifications)
+   * that line on the terminal and the status line in the browser are where it shows.
+   */
+  readonly log?: DaemonLog;
 }
 
 export class Alerts {
@@ -35,21 +44,46 @@ export class Alerts {
 
   /** A delivery tracker alert (failed, uncertain, no response): on its wake's timeline, then raised. */
   delivery(a: DeliveryAlert): void {
-    const alert = newAlert(a, a.id, a.at);
+    const alert = newAlert({ ...a, ...this.#named(a.agentId) }, a.id, a.at);
     this.o.timeline.alert(alert);
-    this.o.raised(alert);
+    this.#raise(alert);
   }
 
   /** watchdog spec A: an escalation beacon is raised; `marked` are the wakes whose timeline already shows it. */
   beacon(b: BeaconStatus, marked: readonly string[]): void {
     if (b.kind !== 'escalation') return;
     const wakeToken = marked[0] ?? b.wakeTokens[0] ?? null;
-    this.o.raised(newAlert({ kind: 'escalation', target: null, wakeToken, responseId: null, message: b.text }));
+    this.#raise(
+      newAlert({
+        kind: 'escalation',
+        target: null,
+        wakeToken,
+        responseId: null,
+        message: b.text,
+        ...this.#named(b.agentId),
+      }),
+    );
   }
 
   /** The runtime could not start, or gave up after the restart cap. */
   runtimeDown(agentName: string, detail: string): void {
     const message = `${agentName} stopped: ${detail}`;
-    this.o.raised(newAlert({ kind: 'runtime_crashed', target: null, wakeToken: null, responseId: null, message }));
+    this.#raise(newAlert({ kind: 'runtime_crashed', target: null, wakeToken: null, responseId: null, message }));
+  }
+
+  #named(agentId: string): { agentName?: string } {
+    const name = this.o.agentName?.(agentId);
+    return name === undefined ? {} : { agentName: name };
+  }
+
+  #raise(alert: Alert): void {
+    this.o.log?.info('alert raised', {
+      kind: alert.kind,
+      target: alert.target,
+      wakeToken: alert.wakeToken,
+      agent: alert.agentName ?? null,
+      message: alert.message,
+    });
+    this.o.raised(alert);
   }
 }

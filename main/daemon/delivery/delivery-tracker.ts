@@ -124,7 +124,7 @@ export const ALERT_COPY = {
   delivery_failed_kept: 'Reply not delivered — kept for re-delivery',
   delivery_failed: 'Reply not delivered',
   delivery_uncertain: 'Delivery unconfirmed',
-  no_response: 'Received — back to idle',
+  no_response: 'Turn ended without a message — back to idle',
 } as const;
 
 /** One chunk as the channel receives it, less the attempt number the chunk flow adds. */
@@ -247,9 +247,11 @@ export class DeliveryTracker {
   }
 
   /**
-   * spec B "No-response detection": the wake lifecycle calls this when a wake of an
-   * operator-triggered turn reached `completed_without_visible_reply` (after its final-check).
-   * Raises a neutral `no_response` alert when the channel's `alertOnNoResponse` is on.
+   * spec B "No-response detection", the one mechanism (issue 24): the communication service calls
+   * this once per operator-triggered turn that sent nothing and whose wakes ended
+   * `completed_without_visible_reply / no_reply` after their final-check; `channel` is the one the
+   * conversation is delivered on. Raises a neutral `no_response` alert when that channel's
+   * `enabled` and `alertOnNoResponse` are on. (The tracker counts no outbound per turn itself.)
    */
   raiseNoResponseAlert(input: {
     readonly turnId: string | null;

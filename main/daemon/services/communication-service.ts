@@ -8,8 +8,12 @@
  * a wake `delivered`, issue 16). A reply carries it on its send request as its RepliedUpToSeq, which
  * the local channel stores with the reply in one transaction (contract §9.2).
  *
- * It follows the wakes itself: a wake that ended without a reply raises the tracker's
- * `no_response` alert (watchdog spec B, when the channel's `alertOnNoResponse` is on). And it
+ * It follows the wakes itself (watchdog spec B "No-response detection", issue 24): a turn whose
+ * wakes ended without a reply after their final-check (`no_reply`), and that sent nothing at all,
+ * raises one `no_response` alert — one per turn, however many of its wakes ended so — governed by
+ * the `responseDelivery` flags of the channel the conversation is delivered on (Telegram for a
+ * bound conversation, else local). Every wake is operator-triggered (an agent's message wakes no
+ * one, mention-router.ts); a signal-only row ends `signal_only` and raises nothing. And it
  * follows the MCP server's tool calls: our own refusals of an agent's `message_send` are recorded
  * on the wakes it is handling (issue 15).
  */
@@ -44,7 +48,25 @@ export interface CommunicationServiceOptions {
   readonly onMessageStored: (message: MessageRecord, reactions?: readonly ReactionRecord[]) => void;
   /** A wake's timeline changed outside its status stream (a refusal recorded on it). */
   readonly onWakeChanged?: (wakeToken: string) => void;
+  /** The channel a conversation is delivered on (its `responseDelivery` flags govern the no-response alert); default local. */
+  readonly deliveryChannelOf?: (target: string) => string;
   readonly log?: DaemonLog;
+}
+
+/** How many recent turns the service remembers (that sent something, that were alerted). */
+const TURNS_REMEMBERED = 1024;
+
+/** A set that forgets its oldest entries beyond `TURNS_REMEMBERED`. */
+class RecentTurns {
+  readonly #ids = new Set<string>();
+  has(id: string): boolean {
+    return this.#ids.has(id);
+  }
+  add(id: string): void {
+    this.#ids.delete(id);
+    this.#ids.add(id);
+    if (this.#ids.size > TURNS_REMEMBERED) this.#ids.delete(this.#ids.values().next().value as string);
+  }
 }
 
 /** Details of a no-reply end whose inputs a recovery continuation re-delivers (contract §6.6): no alert for those. */
@@ -55,6 +77,10 @@ const isSendRefusal = (outcome: string): outcome is SendRefusalCode =>
 
 export class CommunicationService implements CommunicationHandler {
   readonly #subs = new Subscription();
+  /** Turns that sent a reply or a reaction: not a zero-outbound turn (spec B). */
+  readonly #outbound = new RecentTurns();
+  /** Turns whose no_response alert was raised (one per turn). */
+  readonly #alerted = new RecentTurns();
 
   constructor(private readonly o: CommunicationServiceOptions) {
     this.#subs.add(o.lifecycle.wakeStatus$.subscribe((e) => this.#onWakeStatus(e)));
@@ -78,20 +104,27 @@ export class CommunicationService implements CommunicationHandler {
   }
 
   #onWakeStatus(e: WakeStatusEvent): void {
-    if (
-      e.status === 'completed_without_visible_reply' &&
-      e.reason === 'no_reply' &&
-      !RECOVERED_DETAILS.has(e.detail ?? '')
-    ) {
-      // The tracker checks the channel's `alertOnNoResponse`.
-      this.o.tracker.raiseNoResponseAlert({
-        turnId: this.o.currentTurn(e.agentId),
-        agentId: e.agentId,
-        channel: LOCAL_CHANNEL,
-        target: e.target,
-        wakeToken: e.wakeToken,
-      });
-    }
+    if (e.status !== 'completed_without_visible_reply' || e.reason !== 'no_reply') return;
+    if (RECOVERED_DETAILS.has(e.detail ?? '')) return;
+    const turnId = this.o.currentTurn(e.agentId);
+    // The wakes of one turn end together at its boundary; without a turn, the wake is its own.
+    const key = turnId ?? `wake:${e.wakeToken}`;
+    if (this.#outbound.has(key) || this.#alerted.has(key)) return;
+    this.#alerted.add(key);
+    // The tracker checks the channel's `enabled` and `alertOnNoResponse`.
+    this.o.tracker.raiseNoResponseAlert({
+      turnId,
+      agentId: e.agentId,
+      channel: this.o.deliveryChannelOf?.(e.target) ?? LOCAL_CHANNEL,
+      target: e.target,
+      wakeToken: e.wakeToken,
+    });
+  }
+
+  /** The agent's running turn delivered something operator-visible (spec B: it is not a zero-outbound turn). */
+  #sentInTurn(agentId: string): void {
+    const turnId = this.o.currentTurn(agentId);
+    if (turnId !== null) this.#outbound.add(turnId);
   }
 
   /** SeenUpToSeq: the highest TargetSeq of `target` made runtime-visible to the agent (the store's cursor). */
@@ -133,6 +166,7 @@ export class CommunicationService implements CommunicationHandler {
     }
     const messageId = outcome.messageIds[outcome.messageIds.length - 1];
     if (messageId === undefined) throw new Error('internal: a delivered response has no message id');
+    this.#sentInTurn(agentId);
     if (outcome.status === 'sent') {
       for (const id of outcome.messageIds) {
         const stored = this.o.store.getMessage(id);
@@ -184,6 +218,7 @@ export class CommunicationService implements CommunicationHandler {
         message: `Message "${args.messageId}" is not one you were woken by and have not answered; to reply, call message_send with its target.`,
       };
     }
+    this.#sentInTurn(agentId);
     // Visible: stored with the message and shown under it.
     this.o.store.addReaction({ messageId: args.messageId, authorId: agentId, emoji: args.emoji });
     this.o.onMessageStored(message, this.o.store.reactionsOf([message.id]).get(message.id));

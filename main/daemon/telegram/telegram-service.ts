@@ -13,13 +13,21 @@
  *   runs and never resets it (unless `resetOnTypingOnly`).
  * - Alerts (delivery failed / unconfirmed, no response) about a bound conversation are posted as
  *   neutral notices (purpose `alert`): never written as the agent, never a reply.
+ * - Status (issue 24, the local status area's rule): each agent's outcome is its own notice,
+ *   `<agent> · <status>` like a beacon, never `<agent>: …` like a reply. A wake of a bound
+ *   conversation that ends `failed` is posted at once with its reason in plain words; a notice is
+ *   a message of its own, so another agent's "Working…" beacons or reply never hide or overwrite
+ *   it. A turn that ended with nothing sent is the no-response notice (governed by this channel's
+ *   `alertOnNoResponse`); a reply is the reply itself.
  */
 import { statSync } from 'node:fs';
 import type { Api } from 'grammy';
 import type { Update } from 'grammy/types';
 import { Counter, type Registry } from 'prom-client';
 import { Subscription, interval, startWith, takeUntil, filter, type Observable } from 'rxjs';
+import { failureWords, httpStatusOf } from '../../../shared/agent-readiness.js';
 import type { TelegramStatus } from '../../../shared/api/contract.js';
+import { isFailureReason } from '../../../shared/wake-status.js';
 import {
   LOCAL_CHANNEL,
   type ChannelSettings,
@@ -30,6 +38,7 @@ import { HookBus } from '../bus/hook-bus.js';
 import type { DeliveryResultEvent, ResponseOutboundEvent } from '../bus/hook-events.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { DeliveryAlert, DeliveryTracker } from '../delivery/delivery-tracker.js';
+import type { WakeStatusEvent } from '../wake/wake-status-event.js';
 import { beaconText } from '../watchdog/beacon-router.js';
 import type { Beacon } from '../watchdog/silence-beacons.js';
 import { silenceWatchdog } from '../watchdog/silence-watchdog.js';
@@ -77,7 +86,15 @@ export interface TelegramServiceOptions {
   readonly language?: () => PromptLanguage;
   /** issue 14 from the phone: the conversation a wake answers, to find the chat an approval belongs in. */
   readonly wakeTarget?: (wakeToken: string) => string | undefined;
+  /** issue 24: every wake status change (the lifecycle's `wakeStatus$`): a bound wake's failure is posted. */
+  readonly wakeStatus$?: Observable<WakeStatusEvent>;
 }
+
+/** issue 24: the status words of the chat's notices (neutral, UI.md "Chips and copy"), in the app's language. */
+const STATUS_WORDS: Record<PromptLanguage, { readonly failed: string; readonly noResponse: string }> = {
+  en: { failed: "Couldn't complete", noResponse: 'Turn ended without a message — back to idle' },
+  'zh-CN': { failed: '未能完成', noResponse: '本轮结束，未发送消息，已回到空闲' },
+};
 
 type IgnoredReason = 'unbound_chat' | 'not_allowed' | 'not_text';
 
@@ -161,6 +178,14 @@ export class TelegramService {
     this.beacon$ = silenceWatchdog({ bus: this.#turnBus, settingsFor: () => o.settingsFor(o.name).silenceWatchdog });
   }
 
+  /**
+   * issue 24: the channel a conversation is delivered on, when it is this one (the conversation
+   * is bound to a chat); its `responseDelivery` flags then govern the conversation's alerts.
+   */
+  deliveryChannelOf(target: string): string | null {
+    return this.bindings.forTarget(target) === undefined ? null : this.#o.name;
+  }
+
   /** Starts following the bus and polling (when there is a token). */
   start(): void {
     const { bus, name } = this.#o;
@@ -197,6 +222,10 @@ export class TelegramService {
     this.#subs.add(bus.responseOutbound$.subscribe((e) => this.#onOutbound(e)));
     this.#subs.add(bus.deliveryResult$.subscribe((e) => this.#onResult(e)));
     this.#subs.add(this.#o.tracker.alert$.subscribe((a) => this.#postAlert(a)));
+    if (this.#o.wakeStatus$ !== undefined)
+      this.#subs.add(
+        this.#o.wakeStatus$.pipe(filter((e) => e.status === 'failed')).subscribe((e) => this.#postFailed(e)),
+      );
     if (this.#pollApi !== null) {
       // The bot's identity, and the first sign of health: a long poll may stay open for its whole timeout.
       void this.#pollApi.getMe().then(
@@ -394,19 +423,40 @@ export class TelegramService {
     const where = a.channel === this.#o.name ? 'in this chat' : `in ${a.target}`;
     const text =
       a.kind === 'no_response'
-        ? `ℹ️ ${this.#o.agentName(a.agentId)}: ${a.message}`
+        ? // issue 24: a status, worded like a beacon (`<agent> · …`), never like a reply (`<agent>: …`).
+          `ℹ️ ${this.#o.agentName(a.agentId)} · ${this.#words().noResponse}`
         : a.kind === 'delivery_uncertain'
           ? `⚠️ ${a.message}: a reply from ${this.#o.agentName(a.agentId)} ${where} may not have arrived. It was not resent, to avoid a duplicate; the app has it.`
           : `⚠️ ${a.message}: a reply from ${this.#o.agentName(a.agentId)} ${where}.`;
+    this.#postNotice(a.agentId, a.target, a.turnId ?? `alert_${a.id}`, `alert:${a.id}`, text);
+  }
+
+  /** issue 24: a bound wake that ended `failed`: its own notice, the reason in plain words and the fix. */
+  #postFailed(e: WakeStatusEvent): void {
+    if (this.#sendApi === null || this.bindings.forTarget(e.target) === undefined) return;
+    const language = this.#o.language?.() ?? 'en';
+    const reason = isFailureReason(e.reason) ? e.reason : 'runtime_error';
+    const words = failureWords(reason, language, { runtime: e.runtime, httpStatus: httpStatusOf(e.detail) });
+    const text = `⚠️ ${e.agentDisplayName} · ${STATUS_WORDS[language].failed} — ${words}`;
+    // Deterministic: one notice per wake, ever.
+    this.#postNotice(e.agentId, e.target, `outcome_${e.wakeToken}`, `outcome:${e.wakeToken}`, text);
+  }
+
+  #words(): (typeof STATUS_WORDS)[PromptLanguage] {
+    return STATUS_WORDS[this.#o.language?.() ?? 'en'];
+  }
+
+  /** A neutral notice in the chat (purpose `alert`: never a reply, never resets the watchdog). */
+  #postNotice(agentId: string, target: string, turnId: string, id: string, content: string): void {
     void this.#o.tracker
       .send({
         channel: this.#o.name,
-        turnId: a.turnId ?? `alert_${a.id}`,
-        agentId: a.agentId,
-        target: a.target,
-        content: text,
+        turnId,
+        agentId,
+        target,
+        content,
         purpose: 'alert',
-        responseId: `${MIRROR_PREFIX}alert:${a.id}`,
+        responseId: `${MIRROR_PREFIX}${id}`,
       })
       .catch(() => undefined);
   }

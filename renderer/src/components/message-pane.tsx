@@ -12,7 +12,7 @@ import { useAgents } from '../state/agent-store.js';
 import { useAlerts } from '../state/alert-store.js';
 import { useAppState } from '../state/app-state-context.js';
 import { useLoadingOlder, useMessageLog } from '../state/message-store.js';
-import { useLanguage } from '../state/settings.js';
+import { useBeaconWords, useLanguage } from '../state/settings.js';
 import { useValue } from '../state/value-store.js';
 import { Composer } from './composer.js';
 import { MessageList } from './message-list.js';
@@ -46,6 +46,7 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
   const loadingOlder = useLoadingOlder(state.messages);
   const agents = useAgents(state.agents);
   const language = useLanguage(state.settings);
+  const beaconWords = useBeaconWords(state.settings);
   const { alerts, dismissed } = useAlerts(state.alerts);
   const { maxMessageBytes } = useValue(state.limits);
   const { messages, alerts: alertStore } = state;
@@ -99,6 +100,7 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
         onDismissAlert={onDismissAlert}
         approvalChips={approvalChips}
         waitingWakes={waiting}
+        beaconWords={beaconWords}
         {...(props.statusLabel === undefined ? {} : { label: props.statusLabel })}
       />
       <Composer

@@ -16,6 +16,8 @@ import {
   chipText,
   statusAlerts,
   statusChips,
+  DEFAULT_BEACON_WORDS,
+  type BeaconWords,
 } from '../status/wake-chips.js';
 import { useTargetWakes, type WakeBook } from '../status/wake-store.js';
 import { dismissFailure, loadDismissedFailures } from '../status/dismissed-failures.js';
@@ -57,6 +59,8 @@ export interface StatusAreaProps {
   /** issue 14: the approval chips (status/approval-chip.tsx), and the wakes they stand for. */
   readonly approvalChips?: ReactNode;
   readonly waitingWakes?: ReadonlySet<string>;
+  /** issue 24: the channel's own beacon / escalation words (null: the translated default); the chip keeps its elapsed time. */
+  readonly beaconWords?: BeaconWords;
 }
 
 /** Memoised: it re-renders for its own conversation's wakes and alerts, not for the shell's other state. */
@@ -71,6 +75,7 @@ export const StatusArea = memo(function StatusArea({
   label,
   approvalChips,
   waitingWakes,
+  beaconWords = DEFAULT_BEACON_WORDS,
 }: StatusAreaProps) {
   const wakes = useTargetWakes(book, target);
   // issue 14: a wake waiting for the operator never shows "Working": its approval chip stands for it.
@@ -90,7 +95,7 @@ export const StatusArea = memo(function StatusArea({
       {chips.map((chip) => {
         const wake = wakes.get(chip.wakeToken);
         if (wake === undefined) return null;
-        const text = chipText(chip.kind, language);
+        const text = chipText(chip.kind, language, beaconWords);
         const detailsId = `detail-${chip.wakeToken}`;
         return (
           <span
@@ -166,7 +171,7 @@ export const StatusArea = memo(function StatusArea({
                 </span>
               </>
             )}
-            <span className="chip-text">{alertText(alert, language)}</span>
+            <span className="chip-text">{alertText(alert, language, beaconWords)}</span>
             <button
               type="button"
               className="chip-dismiss"

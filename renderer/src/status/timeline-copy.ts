@@ -5,6 +5,7 @@
  */
 import { refusalOf, refusalWords } from '../../../shared/agent-readiness.js';
 import type { PromptInput, Wake, WakeEvent } from '../../../shared/api/contract.js';
+import { SilenceWatchdogSchema } from '../../../shared/config.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { alertKindOfEvent, alertKindText } from './wake-chips.js';
 
@@ -37,6 +38,21 @@ export interface TimelineLine {
   readonly note: string | null;
 }
 
+const WATCHDOG_DEFAULTS = SilenceWatchdogSchema.parse({});
+
+/**
+ * issue 24: a beacon or escalation the channel said in its own words (`message` /
+ * `escalationMessage`): the journaled text, as it was shown; null for the defaults, which the
+ * label already says in the UI language.
+ */
+function ownBeaconWords(event: WakeEvent): string | null {
+  const text = event.detail;
+  if (text === null) return null;
+  if (event.kind === 'beacon') return text.startsWith(WATCHDOG_DEFAULTS.message) ? null : text;
+  if (event.kind === 'escalation') return text === WATCHDOG_DEFAULTS.escalationMessage ? null : text;
+  return null;
+}
+
 export function timelineLine(event: WakeEvent, agentName: string, language: Language): TimelineLine {
   const label =
     event.kind === 'status' && event.status !== null
@@ -48,6 +64,8 @@ export function timelineLine(event: WakeEvent, agentName: string, language: Lang
     // issue 15: a refused message_send is named in plain words on its own row.
     const refusal = refusalOf(event.detail);
     note = kind !== null ? alertKindText(kind, language) : refusal !== null ? refusalWords(refusal, language) : null;
+  } else if (event.kind === 'beacon' || event.kind === 'escalation') {
+    note = ownBeaconWords(event);
   } else if (event.reason !== null && Object.hasOwn(REASON_COPY, event.reason)) {
     note = copy(language, REASON_COPY[event.reason] as CopyKey);
   }

@@ -158,9 +158,30 @@ export const ALERT_ICONS: Readonly<Record<Alert['kind'], string>> = {
   runtime_crashed: '⚑',
 };
 
+/**
+ * issue 24: the channel's own silence-watchdog words (`message` / `escalationMessage`), as the
+ * person wrote them; null where the schema's default stands, which is said in the UI language.
+ */
+export interface BeaconWords {
+  readonly beacon: string | null;
+  readonly escalation: string | null;
+}
+
+export const DEFAULT_BEACON_WORDS: BeaconWords = { beacon: null, escalation: null };
+
 /** The chip's status text, without the agent name, icon or elapsed time. */
-export function chipText(kind: ChipKind, language: Language): string {
-  return copy(language, CHIP_COPY[kind]);
+export function chipText(kind: ChipKind, language: Language, words: BeaconWords = DEFAULT_BEACON_WORDS): string {
+  const own = kind === 'beacon' ? words.beacon : kind === 'escalated' ? words.escalation : null;
+  return own === null ? copy(language, CHIP_COPY[kind]) : withoutIcon(own, CHIP_ICONS[kind]);
+}
+
+/** A person's text that starts with the chip's own icon (the default "🧠 Working…" does) says it once. */
+function withoutIcon(text: string, icon: string): string {
+  const bare = icon.replace(/\uFE0F/g, '');
+  const start = text.trimStart();
+  if (!start.startsWith(bare)) return text;
+  const rest = start.slice(bare.length).replace(/^\uFE0F?\s*/, '');
+  return rest === '' ? text : rest;
 }
 
 /**
@@ -172,8 +193,12 @@ export function chipElapsed(wake: Pick<Wake, 'createdAt' | 'endedAt'>, language:
   return formatElapsed(end - time(wake.createdAt), language);
 }
 
-/** Alert kinds a wake's own chip already words (escalated / received_idle). */
-const SAID_BY_CHIP: ReadonlySet<Alert['kind']> = new Set(['escalation', 'no_response']);
+/**
+ * Alert kinds a wake's own chip already words (the escalated chip). Not the no-response alert
+ * (issue 24, watchdog spec B): it is the turn's own status line — "Turn ended without a
+ * message" — shown beside the wake's neutral "Received — back to idle" chip, never hidden by it.
+ */
+const SAID_BY_CHIP: ReadonlySet<Alert['kind']> = new Set(['escalation']);
 
 /** Alerts the status area shows for `target`: those of its shown wakes, or raised since the latest shown status. */
 export function statusAlerts(
@@ -188,8 +213,8 @@ export function statusAlerts(
   return (
     alerts
       .filter((a) => !dismissed.has(a.id) && (a.target === target || (a.wakeToken !== null && shown.has(a.wakeToken))))
-      // An escalation or a no-response of a wake whose chip is shown is already said by the chip
-      // ("⚠️ Extended processing…", "Received — back to idle"): the status area says it once (UI.md).
+      // An escalation of a wake whose chip is shown is already said by the chip
+      // ("⚠️ Extended processing…"): the status area says it once (UI.md).
       .filter((a) => !(SAID_BY_CHIP.has(a.kind) && a.wakeToken !== null && shown.has(a.wakeToken)))
       .filter((a) => (a.wakeToken !== null && shown.has(a.wakeToken)) || time(a.at) >= since)
       .slice(-3)
@@ -204,8 +229,9 @@ const ALERT_COPY: Record<Alert['kind'], CopyKey> = {
   runtime_crashed: 'alert.runtimeCrashed',
 };
 
-/** Neutral copy for an alert, in the UI language (the daemon's own text is a fallback only). */
-export function alertText(alert: Alert, language: Language): string {
+/** Neutral copy for an alert, in the UI language (the daemon's own text is a fallback only); an escalation in the channel's own words. */
+export function alertText(alert: Alert, language: Language, words: BeaconWords = DEFAULT_BEACON_WORDS): string {
+  if (alert.kind === 'escalation' && words.escalation !== null) return words.escalation;
   return alertKindText(alert.kind, language);
 }
 

@@ -31,13 +31,17 @@ interface Running {
   stop(): Promise<void>;
 }
 
-async function setup(telegram: Record<string, unknown> = {}, demoEnv: Record<string, string> = {}) {
+async function setup(
+  telegram: Record<string, unknown> = {},
+  demoEnv: Record<string, string> = {},
+  moreAgents: ReadonlyArray<Record<string, unknown>> = [],
+) {
   const tg = await startFakeTelegram();
   cleanups.push(() => tg.close());
   const dir = await mkdtemp(join(tmpdir(), 'agentteam-telegram-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   const config = {
-    agents: [{ id: 'demo', name: 'Demo', runtime: 'demo', env: demoEnv }],
+    agents: [{ id: 'demo', name: 'Demo', runtime: 'demo', env: demoEnv }, ...moreAgents],
     channels: {
       telegram: {
         botTokenEnv: 'AGENTTEAM_TEST_TG_TOKEN',
@@ -185,6 +189,40 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     // Beacons are channel messages, never replies: one reply result only.
     expect(m.get('delivery_results_total{channel="telegram",purpose="reply",state="delivered"}')).toBe(1);
     expect(m.get('delivery_results_total{channel="telegram",purpose="beacon",state="delivered"}')).toBe(3);
+  });
+
+  it("issue 24: one agent's failure is its own neutral notice in the chat, never hidden or overwritten by another's beacons or reply", async () => {
+    const { tg, start } = await setup(
+      { silenceWatchdog: { thresholdSeconds: 0.5, maxBeacons: 1 } },
+      { DEMO_TASK_MS: '1500' },
+      [{ id: 'codex', name: 'Codex', runtime: 'codex', command: 'agentteam-no-such-cli-4711' }],
+    );
+    const r = await start();
+    tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: '@demo @codex /slow please, both of you' });
+    const failed = await tg.waitFor(isSend('⚠️ Codex · '), undefined, 20_000);
+    expect(String(failed.body.text)).toMatch(/^⚠️ Codex · Couldn't complete — .*(not found|install)/i);
+    await tg.waitFor(isSend('Demo: [demo] Finished'), undefined, 20_000);
+    const wakes = await r.daemon.api['wakes.list']({ target: '#general' });
+    expect(wakes.map((w) => [w.agentId, w.status, w.reason]).sort()).toEqual([
+      ['codex', 'failed', 'cli_missing'],
+      ['demo', 'reply_sent', null],
+    ]);
+    const chat = tg.chat(CHAT);
+    const texts = chat.map((m) => m.text);
+    // The failure came first and is still there, as it was posted: Demo's beacon and reply are messages of their own.
+    const failure = texts.findIndex((t) => t.startsWith('⚠️ Codex · '));
+    const beacon = texts.findIndex((t) => t.startsWith('Demo · 🧠 Working…'));
+    const reply = texts.findIndex((t) => t.startsWith('Demo: [demo] Finished'));
+    expect(failure).toBeGreaterThanOrEqual(0);
+    expect(failure).toBeLessThan(beacon);
+    expect(beacon).toBeLessThan(reply);
+    expect(chat[failure]!.edits).toBe(0);
+    expect(tg.calls.filter((c) => c.method === 'editMessageText')).toEqual([]);
+    // One notice per failed wake; it is a status, never written as the agent (`Codex: …`), never a reply.
+    expect(texts.filter((t) => t.includes('Codex'))).toHaveLength(1);
+    expect(texts.some((t) => t.startsWith('Codex:'))).toBe(false);
+    const m = parseMetrics(await r.daemon.metrics.metrics());
+    expect(m.get('delivery_results_total{channel="telegram",purpose="alert",state="delivered"}')).toBe(1);
   });
 
   it('FAILED_FINAL (500 twice): alert, kept, re-delivered once on the next message from the chat', async () => {

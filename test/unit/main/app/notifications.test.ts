@@ -14,7 +14,8 @@ const alert = (kind: Alert['kind'], overrides: Partial<Alert> = {}): Alert => ({
   target: '#general',
   wakeToken: 'w_7',
   responseId: 'r_1',
-  message: 'status copy',
+  // What the daemon puts there: an escalation carries its channel's escalationMessage (here the default).
+  message: kind === 'escalation' ? '⚠️ Extended processing — still working. Response may be delayed.' : 'status copy',
   at: '2026-11-30T07:00:00.000Z',
   ...overrides,
 });
@@ -37,8 +38,28 @@ describe('notifications', () => {
     });
   });
 
-  it('notifies nothing else (uncertain deliveries, no-response, crashes stay in the status area)', () => {
-    for (const kind of ['delivery_uncertain', 'no_response', 'runtime_crashed'] as const)
+  it('issue 24: a turn that ended with nothing sent (spec B no-response) is notified, named, neutral, in both languages', () => {
+    expect(notificationFor(alert('no_response', { agentName: 'Claude' }), 'en')).toEqual({
+      title: 'AgentTeam · #general',
+      body: 'Claude · Turn ended without a message — back to idle',
+    });
+    expect(notificationFor(alert('no_response', { agentName: 'Claude' }), 'zh-CN')?.body).toBe(
+      'Claude · 本轮结束，未发送消息，已回到空闲',
+    );
+    expect(notificationFor(alert('no_response'), 'en')?.body).toBe('Turn ended without a message — back to idle');
+  });
+
+  it("issue 24: an escalation shows the channel's own escalationMessage as written; the default one is translated", () => {
+    const custom = alert('escalation', { message: '⏳ Still digging, hang on', agentName: 'Codex' });
+    expect(notificationFor(custom, 'zh-CN')?.body).toBe('Codex · ⏳ Still digging, hang on');
+    const standard = alert('escalation', {
+      message: '⚠️ Extended processing — still working. Response may be delayed.',
+    });
+    expect(notificationFor(standard, 'zh-CN')?.body).toBe('⚠️ 处理时间较长，仍在处理，回复可能延迟。');
+  });
+
+  it('notifies nothing else (uncertain deliveries, crashes stay in the status area)', () => {
+    for (const kind of ['delivery_uncertain', 'runtime_crashed'] as const)
       expect(notificationFor(alert(kind), 'en')).toBeNull();
   });
 
@@ -52,20 +73,23 @@ describe('notifications', () => {
       focusWake: (t) => focused.push(t),
     });
     events.next({ name: 'alert.raised', payload: alert('delivery_failed') });
-    events.next({ name: 'alert.raised', payload: alert('no_response') });
+    events.next({ name: 'alert.raised', payload: alert('delivery_uncertain') });
     language = 'zh-CN';
     events.next({ name: 'alert.raised', payload: alert('escalation', { wakeToken: 'w_9' }) });
+    events.next({ name: 'alert.raised', payload: alert('no_response', { wakeToken: 'w_11' }) });
     expect(fake.Notification.shown.map((n) => n.options.body)).toEqual([
       'Reply not delivered — kept for re-delivery',
       '⚠️ 处理时间较长，仍在处理，回复可能延迟。',
+      '本轮结束，未发送消息，已回到空闲',
     ]);
     expect(fake.Notification.shown[0]?.options.urgency).toBe('critical');
     fake.Notification.shown[1]?.emit('click');
-    expect(focused).toEqual(['w_9']);
+    fake.Notification.shown[2]?.emit('click');
+    expect(focused).toEqual(['w_9', 'w_11']);
     notifier.dispose();
     expect(fake.Notification.shown[0]?.closed).toBe(true);
     events.next({ name: 'alert.raised', payload: alert('delivery_failed') });
-    expect(fake.Notification.shown).toHaveLength(2);
+    expect(fake.Notification.shown).toHaveLength(3);
   });
 
   it('stays quiet where the OS has no notifications', () => {

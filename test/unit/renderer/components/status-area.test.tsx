@@ -69,6 +69,39 @@ describe('StatusArea', () => {
     expect(chip('wk_1')?.querySelector('.chip-text')?.textContent).toBe('Working…');
   });
 
+  it("issue 24: the local channel's own beacon and escalation words replace the default, and the chip keeps its elapsed time", () => {
+    const wakes = new WakeBook();
+    wakes.applyAll([
+      wakeOf({ wakeToken: 'wk_1', status: 'delivered', beacons: 2 }),
+      wakeOf({ wakeToken: 'wk_2', agentName: 'Codex', status: 'delivered', beacons: 5, escalated: true }),
+    ]);
+    setup({
+      wakes,
+      language: 'zh-CN',
+      beaconWords: { beacon: '🧠 Still digging', escalation: '⏳ This one takes a while' },
+    });
+    // A leading copy of the chip's own icon is said once; the person's words are shown as written (not translated).
+    expect(chip('wk_1')?.querySelector('.chip-text')?.textContent).toBe('Still digging');
+    expect(chip('wk_1')?.querySelector('.chip-icon')?.textContent).toBe('🧠');
+    expect(chip('wk_1')?.querySelector('.chip-elapsed')?.textContent).not.toBe('');
+    expect(chip('wk_2')?.querySelector('.chip-text')?.textContent).toBe('⏳ This one takes a while');
+    expect(chip('wk_2')?.querySelector('.chip-elapsed')?.textContent).not.toBe('');
+  });
+
+  it('issue 24: a no-response alert is a neutral status line beside the wake\'s own "Received — back to idle" chip', () => {
+    const wakes = new WakeBook();
+    wakes.apply(
+      wakeOf({ status: 'completed_without_visible_reply', reason: 'no_reply', endedAt: '2026-03-02T09:06:00.000Z' }),
+    );
+    setup({ wakes, alerts: [alertOf({ id: 'al_n', kind: 'no_response', wakeToken: 'wk_1' })] });
+    expect(chip('wk_1')?.querySelector('.chip-text')?.textContent).toBe('Received — back to idle');
+    const line = document.querySelector('[data-alert="no_response"]') as HTMLElement;
+    expect(line.getAttribute('data-alert-wake')).toBe('wk_1');
+    expect(line.querySelector('.chip-agent')?.textContent).toBe('Claude');
+    expect(line.querySelector('.chip-text')?.textContent).toBe('Turn ended without a message');
+    expect(screen.getByRole('status').textContent).not.toMatch(/fail|did not|didn't|no reply|unanswered/i);
+  });
+
   it('says the chip in 简体中文', () => {
     const wakes = new WakeBook();
     wakes.apply(wakeOf({ status: 'final_check_sent' }));

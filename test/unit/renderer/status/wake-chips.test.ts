@@ -287,11 +287,25 @@ describe('alerts in the status area', () => {
     ).toEqual(['e']);
   });
 
-  it('does not repeat a no-response the shown chip already says ("Received — back to idle" once)', () => {
+  it('issue 24: the no-response alert is its own neutral status line beside the shown chip, in other words than the chip', () => {
     const ended = new Map([['n', w('n', 'completed_without_visible_reply', { reason: 'no_reply', endedAt: at(40) })]]);
     const endedChips = statusChips(ended.values(), '#general');
+    expect(endedChips.map((c) => c.wakeToken)).toEqual(['n']);
+    const shown = statusAlerts(
+      [alert('r', 'no_response', { wakeToken: 'n' })],
+      '#general',
+      endedChips,
+      ended,
+      new Set(),
+    );
+    expect(shown.map((a) => a.id)).toEqual(['r']);
+    for (const language of ['en', 'zh-CN'] as const)
+      expect(alertText(shown[0]!, language)).not.toBe(chipText(endedChips[0]!.kind, language));
+    expect(alertText(shown[0]!, 'en')).toBe('Turn ended without a message');
+    expect(alertText(shown[0]!, 'zh-CN')).toBe('本轮结束，未发送消息');
+    // Dismissed, it goes; the chip stays.
     expect(
-      statusAlerts([alert('r', 'no_response', { wakeToken: 'n' })], '#general', endedChips, ended, new Set()),
+      statusAlerts([alert('r', 'no_response', { wakeToken: 'n' })], '#general', endedChips, ended, new Set(['r'])),
     ).toEqual([]);
     // A delivery alert of the same wake is new information and stays.
     expect(
@@ -303,6 +317,19 @@ describe('alerts in the status area', () => {
 
   it('drops dismissed alerts', () => {
     expect(statusAlerts([alert('1', 'delivery_failed')], '#general', chips, wakes, new Set(['1']))).toEqual([]);
+  });
+
+  it("issue 24: a channel's own beacon words stand for the default in any language; other chips keep theirs", () => {
+    const words = { beacon: 'Crunching numbers', escalation: '⚠️ Long one — hang on' };
+    expect(chipText('beacon', 'zh-CN', words)).toBe('Crunching numbers');
+    // The escalated chip's icon leads it already: a leading ⚠️ of the person's text is said once.
+    expect(chipText('escalated', 'en', words)).toBe('Long one — hang on');
+    expect(chipText('escalated', 'en', { beacon: null, escalation: '⚠️' })).toBe('⚠️');
+    expect(chipText('working', 'en', words)).toBe('Working');
+    expect(chipText('beacon', 'zh-CN', { beacon: null, escalation: null })).toBe('处理中…');
+    expect(alertText(alert('e', 'escalation'), 'zh-CN', words)).toBe('⚠️ Long one — hang on');
+    expect(alertText(alert('e', 'escalation'), 'zh-CN')).toBe('处理时间较长，仍在处理，回复可能延迟。');
+    expect(alertText(alert('d', 'delivery_failed'), 'en', words)).toBe('Reply not delivered — kept for re-delivery');
   });
 
   it('reads the alert kind of a journaled timeline event ("<kind>: <message>")', () => {

@@ -71,6 +71,53 @@ describe('alerts (the one place an Alert is built)', () => {
     expect(s.onTimeline).toEqual([]);
   });
 
+  it("issue 24: an alert about an agent carries its display name, and every raised alert is a log line (serve's only notice besides the browser)", () => {
+    const raised: Alert[] = [];
+    const lines: Array<[string, Record<string, unknown> | undefined]> = [];
+    const log = {
+      info: (m: string, f?: Record<string, unknown>) => void lines.push([m, f]),
+      warn() {},
+      error() {},
+      debug() {},
+    };
+    const alerts = new Alerts({
+      timeline: { alert: () => undefined },
+      raised: (a) => raised.push(a),
+      agentName: (id) => (id === 'a' ? 'Claude' : id),
+      log,
+    });
+    alerts.delivery({
+      id: 'n1',
+      kind: 'no_response',
+      turnId: 't',
+      agentId: 'a',
+      channel: 'local',
+      target: '#general',
+      wakeToken: 'w1',
+      responseId: null,
+      message: 'Turn ended without a message — back to idle',
+      at: '2026-01-01T00:00:00.000Z',
+    });
+    alerts.beacon(beacon({ kind: 'escalation', text: 'silent' }), ['w2']);
+    expect(raised.map((a) => [a.kind, a.agentName])).toEqual([
+      ['no_response', 'Claude'],
+      ['escalation', 'Claude'],
+    ]);
+    expect(lines).toEqual([
+      [
+        'alert raised',
+        {
+          kind: 'no_response',
+          target: '#general',
+          wakeToken: 'w1',
+          agent: 'Claude',
+          message: 'Turn ended without a message — back to idle',
+        },
+      ],
+      ['alert raised', expect.objectContaining({ kind: 'escalation', wakeToken: 'w2', agent: 'Claude' })],
+    ]);
+  });
+
   it('a runtime that stays down is a runtime_crashed alert naming the agent', () => {
     const s = setup();
     s.alerts.runtimeDown('Claude', 'spawn ENOENT');

@@ -393,7 +393,9 @@ describe('DeliveryTracker', () => {
           wakeToken: 'w1',
         }),
       ).toBe(true);
-      expect(on.alerts).toMatchObject([{ kind: 'no_response', message: 'Received — back to idle', wakeToken: 'w1' }]);
+      expect(on.alerts).toMatchObject([
+        { kind: 'no_response', message: 'Turn ended without a message — back to idle', wakeToken: 'w1' },
+      ]);
       const off = setup({ config: { alertOnNoResponse: false } });
       expect(
         off.tracker.raiseNoResponseAlert({

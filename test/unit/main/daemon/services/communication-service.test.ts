@@ -5,7 +5,7 @@ import { ResponseDeliverySchema } from '../../../../../shared/config.js';
 import { targetKey } from '../../../../../shared/target.js';
 import { SEND_REFUSAL_CODES } from '../../../../../shared/wake-status.js';
 import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
-import { DeliveryTracker } from '../../../../../main/daemon/delivery/delivery-tracker.js';
+import { DeliveryTracker, type DeliveryAlert } from '../../../../../main/daemon/delivery/delivery-tracker.js';
 import { LocalChannel } from '../../../../../main/daemon/delivery/local-channel.js';
 import type { McpToolCallRecord } from '../../../../../main/daemon/mcp/mcp-server.js';
 import { createWakeMetrics } from '../../../../../main/daemon/metrics/wake-metrics.js';
@@ -19,23 +19,30 @@ import { postOperatorWake } from '../../../../fixtures/operator-wake.js';
 const general = targetKey('#general');
 
 /** The service follows the wakes itself: the no_response alert from a no-reply end, refusals from the tool calls. */
-function setup() {
+function setup(deliveryChannelOf?: (target: string) => string) {
   const h = wakeHarness({ autoDeliver: false });
   const noResponse: unknown[] = [];
   const changed: string[] = [];
+  const turn = { id: 'turn_1' as string | null };
   const tracker = { raiseNoResponseAlert: (input: unknown) => noResponse.push(input) } as unknown as DeliveryTracker;
   const service = new CommunicationService({
     store: {} as Store,
     lifecycle: h.lifecycle,
     tracker,
-    currentTurn: () => 'turn_1',
+    currentTurn: () => turn.id,
     onMessageStored: () => undefined,
     onWakeChanged: (token) => changed.push(token),
+    ...(deliveryChannelOf === undefined ? {} : { deliveryChannelOf }),
   });
   const toolCalls = new Subject<McpToolCallRecord>();
   service.followToolCalls(toolCalls);
   const call = (tool: string, outcome: string) => toolCalls.next({ agentId: h.agentId, tool, outcome, durationMs: 1 });
-  return { h, service, noResponse, changed, call };
+  /** The runtime's turn ends twice (the final-check, then the boundary after it): unresolved rows end no_reply. */
+  const endTurnTwice = () => {
+    h.lifecycle.onTurnBoundary(h.agentId, 0);
+    h.lifecycle.onTurnBoundary(h.agentId, 0);
+  };
+  return { h, service, noResponse, changed, call, turn, endTurnTwice };
 }
 
 const dirs: TempDir[] = [];
@@ -46,7 +53,7 @@ afterEach(() => {
 });
 
 /** Over the real store: the lifecycle journaled in it, the tracker delivering on the local channel into it. */
-function overStore() {
+function overStore(currentTurn: () => string | null = () => 'turn_1') {
   const dir = makeTempDir('agentteam-communication-');
   dirs.push(dir);
   const store = Store.open(dir.path);
@@ -74,15 +81,18 @@ function overStore() {
     store,
     lifecycle,
     tracker,
-    currentTurn: () => 'turn_1',
+    currentTurn,
     onMessageStored: () => undefined,
   });
   closers.push(() => service.dispose());
-  /** An operator message on #general waking the agent; returns its wake token. */
-  const post = (content: string): { token: string; seq: number } => {
-    return postOperatorWake(store, lifecycle, general, content);
+  const alerts: DeliveryAlert[] = [];
+  const sub = tracker.alert$.subscribe((a) => alerts.push(a));
+  closers.push(() => sub.unsubscribe());
+  /** An operator message on `target` (default #general) waking the agent; returns its wake token. */
+  const post = (content: string, target = general): { token: string; seq: number } => {
+    return postOperatorWake(store, lifecycle, target, content, 'demo', (seq) => `wk_${target}_${seq}`);
   };
-  return { store, lifecycle, service, post };
+  return { store, lifecycle, service, post, alerts };
 }
 
 describe('CommunicationService follows the wakes', () => {
@@ -121,6 +131,71 @@ describe('CommunicationService follows the wakes', () => {
     s.h.lifecycle.onTurnBoundary(s.h.agentId, 0);
     expect(s.noResponse).toEqual([
       { turnId: 'turn_1', agentId: s.h.agentId, channel: 'local', target: '#general', wakeToken: a },
+    ]);
+  });
+
+  it('issue 24: one no_response alert per turn, however many of its wakes ended no_reply; another turn has its own', () => {
+    const s = setup();
+    const a = s.h.wake('#general');
+    const b = s.h.wake('#build');
+    s.h.lifecycle.onDelivered(s.h.agentId, 0, [a, b]);
+    s.endTurnTwice();
+    expect(s.noResponse).toEqual([
+      { turnId: 'turn_1', agentId: s.h.agentId, channel: 'local', target: '#general', wakeToken: a },
+    ]);
+    s.turn.id = 'turn_2';
+    const c = s.h.wake('#general');
+    s.h.lifecycle.onDelivered(s.h.agentId, 0, [c]);
+    s.endTurnTwice();
+    expect(s.noResponse).toHaveLength(2);
+    expect(s.noResponse[1]).toMatchObject({ turnId: 'turn_2', wakeToken: c });
+  });
+
+  it('issue 24: the alert is governed by the channel the conversation is delivered on (a bound chat: telegram)', () => {
+    const s = setup((target) => (target === '#phone' ? 'telegram' : 'local'));
+    const a = s.h.wake('#phone');
+    s.h.lifecycle.onDelivered(s.h.agentId, 0, [a]);
+    s.endTurnTwice();
+    expect(s.noResponse).toEqual([
+      { turnId: 'turn_1', agentId: s.h.agentId, channel: 'telegram', target: '#phone', wakeToken: a },
+    ]);
+  });
+
+  it('issue 24: without a running turn each no_reply wake is its own (nothing merged by accident)', () => {
+    const s = setup();
+    s.turn.id = null;
+    const a = s.h.wake('#general');
+    const b = s.h.wake('#build');
+    s.h.lifecycle.onDelivered(s.h.agentId, 0, [a, b]);
+    s.endTurnTwice();
+    expect(s.noResponse).toEqual([
+      expect.objectContaining({ turnId: null, wakeToken: a }),
+      expect.objectContaining({ turnId: null, wakeToken: b }),
+    ]);
+  });
+
+  it('issue 24 (spec B "zero outbound"): a turn that sent a reply raises no alert for its other no_reply wake; a silent turn does', async () => {
+    let turn = 'turn_1';
+    const s = overStore(() => turn);
+    const other = targetKey('#other');
+    s.store.ensureConversation(other);
+    const a = s.post('one');
+    const b = s.post('two', other);
+    s.lifecycle.onDelivered('demo', 0, [a.token, b.token]);
+    const r = await s.service.messageSend('demo', { target: general, content: 'done', allowCrossTarget: false });
+    expect(r).toMatchObject({ ok: true, status: 'sent' });
+    s.lifecycle.onTurnBoundary('demo', 0);
+    s.lifecycle.onTurnBoundary('demo', 0);
+    expect(s.store.getWake(b.token)).toMatchObject({ status: 'completed_without_visible_reply', reason: 'no_reply' });
+    expect(s.alerts).toEqual([]);
+
+    turn = 'turn_2';
+    const c = s.post('three', other);
+    s.lifecycle.onDelivered('demo', 0, [c.token]);
+    s.lifecycle.onTurnBoundary('demo', 0);
+    s.lifecycle.onTurnBoundary('demo', 0);
+    expect(s.alerts).toEqual([
+      expect.objectContaining({ kind: 'no_response', turnId: 'turn_2', target: '#other', wakeToken: c.token }),
     ]);
   });
 
