@@ -606,6 +606,15 @@ export class Store {
     return this.audit.list();
   }
 
+  /**
+   * Runs `fn` in ONE transaction: the writes of every call it makes commit together, or none does
+   * (it throws, or the process dies before the commit). issue 24: the terminal statuses of the
+   * wakes a recovery continues and the recovery's markers (contract §6.6).
+   */
+  transaction<T>(fn: () => T): T {
+    return this.tx(fn);
+  }
+
   // ---------------------------------------------------------------- internals
 
   /**

@@ -48,6 +48,8 @@ const journal: WakeJournal = {
   insertWake: () => undefined,
   appendWakeEvent: () => true,
   listWakes: () => [],
+  transaction: (fn) => fn(),
+  saveRecoveryBatch: () => undefined,
   appendAudit: () => undefined,
 };
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
