@@ -113,6 +113,7 @@ describe('a recovery is never lost (issue 24, contract §6.6)', () => {
       expect(b.store.listWakeEvents(token).filter((e) => e.status !== null && isTerminal(e.status))).toHaveLength(1);
     }
     expect(b.store.listRecoveryMarkers('demo')).toEqual([]);
+    expect(b.store.recoveryLinks('wk_1')).toEqual({ continuedIn: null, continues: [] });
     expect(b.store.listWakes().filter((w) => w.messageId.startsWith('msg_recovery_'))).toEqual([]);
     expect(b.lost).toEqual([
       {
@@ -148,6 +149,11 @@ describe('a recovery is never lost (issue 24, contract §6.6)', () => {
       expect(recoveryWake).toMatchObject({ status: 'queued', target: general, targetSeq: 2 });
       for (const token of originals)
         expect(c.store.listWakeEvents(token).filter((e) => e.status !== null && isTerminal(e.status))).toHaveLength(1);
+      // The inspector's links: each original is continued in the recovery wake, which continues both.
+      const recoveryToken = recoveryWakeToken(marker?.id ?? '');
+      for (const token of originals)
+        expect(c.store.recoveryLinks(token)).toEqual({ continuedIn: recoveryToken, continues: [] });
+      expect(c.store.recoveryLinks(recoveryToken)).toEqual({ continuedIn: null, continues: originals });
     },
   );
 });
