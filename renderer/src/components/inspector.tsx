@@ -108,7 +108,9 @@ export function Inspector({
               <span className="chip-icon" aria-hidden="true">
                 {CHIP_ICONS[kind]}
               </span>
-              <span className="chip-text">{chipText(kind, language)}</span>
+              <span className="chip-text">
+                {chipText(kind, language, shown.status === 'failed' && shown.recoveries > 0)}
+              </span>
               <span className="chip-elapsed">{chipElapsed(shown, language, Date.now())}</span>
             </span>
           )}

@@ -90,7 +90,7 @@ export const StatusArea = memo(function StatusArea({
       {chips.map((chip) => {
         const wake = wakes.get(chip.wakeToken);
         if (wake === undefined) return null;
-        const text = chipText(chip.kind, language);
+        const text = chipText(chip.kind, language, chip.continued);
         const detailsId = `detail-${chip.wakeToken}`;
         return (
           <span

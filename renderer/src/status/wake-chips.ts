@@ -24,6 +24,8 @@ export interface WakeChip {
   /** Failure detail, present only for `failed`; shown only when the person expands it. */
   readonly detail: string | null;
   readonly active: boolean;
+  /** issue 24: a `failed` wake whose work a recovery continuation re-delivered in a new wake (§6.6). */
+  readonly continued: boolean;
 }
 
 /** The chip kind of a wake: its status, refined by beacons and the escalation while working. */
@@ -54,6 +56,7 @@ function toChip(wake: Wake): WakeChip {
     agentName: wake.agentName,
     detail: wake.status === 'failed' ? wake.detail : null,
     active: !isTerminal(wake.status),
+    continued: wake.status === 'failed' && wake.recoveries > 0,
   };
 }
 
@@ -159,8 +162,9 @@ export const ALERT_ICONS: Readonly<Record<Alert['kind'], string>> = {
 };
 
 /** The chip's status text, without the agent name, icon or elapsed time. */
-export function chipText(kind: ChipKind, language: Language): string {
-  return copy(language, CHIP_COPY[kind]);
+/** A chip's words; a failure that a recovery continued says so (issue 24: never a bare "couldn't complete"). */
+export function chipText(kind: ChipKind, language: Language, continued = false): string {
+  return copy(language, kind === 'failed' && continued ? 'chip.failedContinued' : CHIP_COPY[kind]);
 }
 
 /**
