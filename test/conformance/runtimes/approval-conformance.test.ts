@@ -96,7 +96,7 @@ describe.each(RUNTIMES)('%s approvals (real CLI, fake model, permissions "ask")'
   );
 
   it(
-    'a runtime restart with a pending request cancels it (no chip left waiting) and the wake ends by §6.6 (process replaced)',
+    'a runtime restart with a pending request cancels it (no chip left waiting) and the wake ends failed/cli_exited, recovered by §6.6 (issue 24)',
     async () => {
       const wake = h.post('[[shell:touch crashed.txt]] And one more.', '#ap-restart');
       const asked = await h.approval((a) => a.status === 'pending' && a.wakeTokens.includes(wake));
