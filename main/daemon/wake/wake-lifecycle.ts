@@ -645,7 +645,15 @@ export class WakeLifecycle {
           return null;
         }
       });
-      this.#o.onRecoveryLost?.({ agentId, cause, wakeTokens: [...covered], detail: why });
+      try {
+        this.#o.onRecoveryLost?.({ agentId, cause, wakeTokens: [...covered], detail: why });
+      } catch (alertErr) {
+        // The alert writes to the same store: a store that refuses it is logged, never thrown at the runtime's subscriber.
+        log?.error('wake: the alert of a lost recovery could not be raised', {
+          agentId,
+          error: alertErr instanceof Error ? alertErr.message : String(alertErr),
+        });
+      }
       return { ended: failed, saved: NO_FRONTIERS };
     }
   }
