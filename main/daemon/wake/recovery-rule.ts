@@ -114,13 +114,17 @@ const RULES = Object.fromEntries(
     ruleOf(cause, undefined),
   ]),
 ) as Partial<Record<RecoveryCause, CauseRule>>;
-const DAEMON_RESTARTED_RULE = ruleOf('daemon_restarted', DAEMON_RESTARTED);
+/** A failure's rule per cause, built once per failure (one per replacement, shared by its rows). */
+const FAILURE_RULES = new WeakMap<SessionFailure, Map<RecoveryCause, CauseRule>>();
 
 function ruleFor(cause: RecoveryCause, failure: SessionFailure | undefined): CauseRule {
-  if (cause === 'daemon_restarted' && (failure === undefined || failure === DAEMON_RESTARTED))
-    return DAEMON_RESTARTED_RULE;
-  if (SESSION_FAILURE_CAUSES.has(cause)) return ruleOf(cause, failure ?? PROCESS_REPLACED);
-  return RULES[cause] as CauseRule;
+  if (!SESSION_FAILURE_CAUSES.has(cause)) return RULES[cause] as CauseRule;
+  const f = failure ?? (cause === 'daemon_restarted' ? DAEMON_RESTARTED : PROCESS_REPLACED);
+  let byCause = FAILURE_RULES.get(f);
+  if (byCause === undefined) FAILURE_RULES.set(f, (byCause = new Map()));
+  let rule = byCause.get(cause);
+  if (rule === undefined) byCause.set(cause, (rule = ruleOf(cause, f)));
+  return rule;
 }
 
 /**
