@@ -35,6 +35,8 @@ const noopJournal: WakeJournal = {
   insertWake: () => undefined,
   appendWakeEvent: () => true,
   listWakes: () => [],
+  transaction: (fn) => fn(),
+  saveRecoveryBatch: () => undefined,
   appendAudit: () => undefined,
 };
 

@@ -111,6 +111,11 @@ export interface FailureWordsInput {
   readonly auth?: AuthMode;
   /** `provider_error`: the HTTP status, when known. */
   readonly httpStatus?: number | null;
+  /**
+   * issue 24 (contract §6.6): a recovery continuation re-delivered the wake's work in a new wake
+   * (the wake's `recoveries` > 0): the words say so instead of asking to send it again.
+   */
+  readonly continued?: boolean;
 }
 
 /** A failed wake's reason in plain words, with the fix (UI.md "Failure Details"). Never a bare internal token. */
@@ -138,6 +143,10 @@ export function failureWords(reason: FailureReason, language: CopyLanguage, inpu
         ? `未找到 ${name} 命令行工具。${readinessFix('cli_missing', language, fixInput) ?? ''}`
         : `The ${name} CLI was not found. ${readinessFix('cli_missing', language, fixInput) ?? ''}`;
     case 'cli_exited':
+      if (input.continued === true)
+        return zh
+          ? `${name} 工作时进程意外退出——已在新的唤醒中继续。如果反复出现，请查看下面的原始信息。`
+          : `${name} exited unexpectedly while it worked — continued in a new wake. If this repeats, see the raw detail below.`;
       return zh
         ? `${name} 进程意外退出。它会自动重启；如果反复出现，请查看下面的原始信息。`
         : `The ${name} process exited unexpectedly. It restarts on its own; if this repeats, see the raw detail below.`;
@@ -146,9 +155,21 @@ export function failureWords(reason: FailureReason, language: CopyLanguage, inpu
         ? '对话已超出模型的上下文长度。请开启新的会话，或缩短消息。'
         : "The conversation no longer fits the model's context window. Start a new conversation or send a shorter message.";
     case 'daemon_restarted':
+      if (input.continued === true)
+        return zh
+          ? `AgentTeam 在 ${name} 工作时重新启动——已在新的唤醒中继续。`
+          : `AgentTeam restarted while ${name} worked — continued in a new wake.`;
       return zh
         ? 'AgentTeam 在处理过程中重新启动。如有需要，请再次发送消息。'
         : 'AgentTeam restarted while this was being handled. Send the message again if it is still needed.';
+    case 'process_replaced':
+      if (input.continued === true)
+        return zh
+          ? `${name} 工作时因设置更改而重新启动——已在新的唤醒中继续。`
+          : `${name} restarted with its new settings while it worked — continued in a new wake.`;
+      return zh
+        ? `${name} 在处理过程中因设置更改而重新启动。如有需要，请再次发送消息。`
+        : `${name} restarted with its new settings while this was being handled. Send the message again if it is still needed.`;
     case 'approval_expired':
       return zh
         ? '等待批准超时，操作未执行。如仍需要，请再次发送消息。'

@@ -27,6 +27,8 @@ export const FAILURE_REASONS = [
   'cli_exited',
   'context_overflow',
   'daemon_restarted',
+  // issue 24: the agent's runtime was restarted by AgentTeam (its configuration changed) while it worked.
+  'process_replaced',
   'approval_expired',
   'runtime_error',
 ] as const;

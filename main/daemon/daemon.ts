@@ -101,6 +101,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         correlation: { release: (wakeToken) => tracker.releaseWake(wakeToken) },
         defaultCapacity: config.limits.pendingCapacity,
         log,
+        // issue 24: a recovery that could not be saved fails its wakes; the operator is told.
+        onRecoveryLost: (lost) => alerts.recoveryLost(roster.name(lost.agentId), lost),
       }),
       (w) => w.dispose(),
     );

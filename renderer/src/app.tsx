@@ -293,6 +293,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
           language={language}
           waiting={waiting.has(inspecting)}
           onClose={closeInspector}
+          onOpenWake={setInspecting}
         />
       )}
       {switcher && (

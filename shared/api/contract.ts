@@ -337,7 +337,15 @@ export const apiCalls = {
   ),
   'wakes.inspect': call(
     z.object({ wakeToken: z.string().min(1).max(100) }).strict(),
-    z.object({ wake: WakeSchema, events: z.array(WakeEventSchema), promptInputs: z.array(PromptInputSchema) }),
+    z.object({
+      wake: WakeSchema,
+      events: z.array(WakeEventSchema),
+      promptInputs: z.array(PromptInputSchema),
+      /** issue 24 (contract §6.6): the recovery wake that continues this one (optional so older producers parse). */
+      continuedIn: z.string().nullable().default(null),
+      /** issue 24: the original wakes this recovery wake continues, in order. */
+      continues: z.array(z.string()).default([]),
+    }),
   ),
   // issue 17: threads started from a message; their messages come from `messages.list`.
   'threads.list': call(z.object({ parent: TargetText }).strict(), z.array(ThreadSummarySchema)),

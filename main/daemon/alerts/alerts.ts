@@ -65,6 +65,24 @@ export class Alerts {
     );
   }
 
+  /**
+   * issue 24 (contract §6.6 "fail closed and publish runtime failure evidence"): a recovery could
+   * not be saved, so the wakes it would have continued ended `failed`: one alert, on each wake's timeline.
+   */
+  recoveryLost(agentName: string, lost: { readonly wakeTokens: readonly string[]; readonly detail: string }): void {
+    const message = `${agentName}'s interrupted work could not be continued (${lost.detail}); send the message again if it is still needed.`;
+    for (const wakeToken of lost.wakeTokens) this.o.timeline.alert({ wakeToken, kind: 'runtime_crashed', message });
+    this.o.raised(
+      newAlert({
+        kind: 'runtime_crashed',
+        target: null,
+        wakeToken: lost.wakeTokens[0] ?? null,
+        responseId: null,
+        message,
+      }),
+    );
+  }
+
   /** The runtime could not start, or gave up after the restart cap. */
   runtimeDown(agentName: string, detail: string): void {
     const message = `${agentName} stopped: ${detail}`;

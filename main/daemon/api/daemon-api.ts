@@ -94,6 +94,7 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
         wake: toWake(wake, d.agentName(wake.agentId)),
         events: d.store.listWakeEvents(wakeToken).map(toWakeEvent),
         promptInputs: d.store.listPromptInputs(wakeToken).map(toPromptInput),
+        ...d.store.recoveryLinks(wakeToken),
       };
     },
     ...createSearchApi(d.store),

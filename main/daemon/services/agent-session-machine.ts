@@ -286,7 +286,8 @@ function exited(s: AgentSessionState, e: Envelope<'exit'>, calls: AgentSessionCa
 
 function replace(s: AgentSessionState, detail: string, calls: AgentSessionCall[]): AgentSessionState {
   if (s.stopped) return s;
-  calls.push({ call: 'process_exited', generation: s.lifecycleGeneration, detail, reason: 'runtime_error' });
+  // issue 24: the replacement ends the old process's runtime-visible rows `failed/process_replaced`.
+  calls.push({ call: 'process_exited', generation: s.lifecycleGeneration, detail, reason: 'process_replaced' });
   // The old process's last events still reach the state and the bus (its exit cancels its pending
   // approvals) but settle nothing: an interrupted turn of a process we ended is no runtime error.
   return { ...s, runtime: null, process: { phase: 'retiring' }, delivered: false };

@@ -1,11 +1,13 @@
 /**
  * Context recovery end to end (contract §6.6, issue 16). When a session's runtime-visible rows
  * were lost — the daemon restarted, the runtime process was replaced, or the runtime compacted
- * or overflowed its context — the wake lifecycle ends those rows by the ordinary rule and hands
- * their recovery frontiers here. This service:
+ * or overflowed its context — the wake lifecycle ends those rows (`failed` with the session's
+ * failure, issue 24) and, in the same store transaction, persists their recovery frontiers as one
+ * recovery batch (one deterministic marker per canonical target, the exact target and its highest
+ * unresolved TargetSeq, the bounded original wake tokens, the cause): never "ended and not
+ * recovered". It then hands the saved frontiers here. This service:
  *
- * 1. persists them as one recovery batch (one deterministic marker per canonical target, the
- *    exact target and its highest unresolved TargetSeq, the bounded original wake tokens, the cause);
+ * 1. logs the batch;
  * 2. launches ONE marker at a time per agent: the marker becomes `replay_pending` and its
  *    synthetic recovery wake (deterministic token, the marker's synthetic message id, never a
  *    revived original token) is recorded `queued` in the same transaction, then enters the FIFO
@@ -14,7 +16,9 @@
  *    pending marker (the other targets wait in durable deferred delivery, §6.6).
  *
  * After a restart the same rules pick up where the store left off: a launched marker whose wake
- * already ended is settled; one whose wake is still queued is simply waited for.
+ * already ended is settled; one whose wake is still queued is simply waited for. A store error
+ * here is logged, never thrown out of the subscriber that called it: the marker stays durable
+ * and the next launch (the next recovery wake's end, or the next start) picks it up.
  */
 import type { Subscription } from 'rxjs';
 import { isTerminal, type RuntimeKind } from '../../../shared/wake-status.js';
@@ -41,8 +45,10 @@ export class RecoveryService {
       if (!isTerminal(e.status)) return;
       const markerId = markerIdOfRecoveryMessage(e.messageId);
       if (markerId === null) return;
-      this.#o.store.settleRecoveryMarker(markerId);
-      this.launchNext(e.agentId);
+      this.#guarded(e.agentId, 'settle', () => {
+        this.#o.store.settleRecoveryMarker(markerId);
+        this.launchNext(e.agentId);
+      });
     });
   }
 
@@ -59,22 +65,27 @@ export class RecoveryService {
       this.#o.log?.info('wakes restored', { agentId, ended, requeued, recovered: recovery.length });
   }
 
-  /** Persists a batch of frontiers (one marker per target) and launches the next marker if none runs. */
+  /**
+   * A batch of frontiers the lifecycle saved (one marker per target, with the originals'
+   * terminals): launches the next marker if none runs.
+   */
   recover(agentId: string, frontiers: readonly RecoveryFrontier[], cause: RecoveryCause): void {
-    const { store, log } = this.#o;
-    if (frontiers.length > 0) {
-      const markers = store.saveRecoveryBatch(
+    if (frontiers.length > 0)
+      this.#o.log?.info('recovery markers saved', { agentId, cause, targets: frontiers.map((f) => f.target) });
+    this.#guarded(agentId, 'launch', () => this.launchNext(agentId));
+  }
+
+  /** A store error while settling or launching is logged; the durable marker waits for the next launch. */
+  #guarded(agentId: string, step: 'settle' | 'launch', fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.#o.log?.error('recovery: the store refused a step; the marker waits for the next launch', {
         agentId,
-        frontiers.map((f) => ({
-          target: f.target,
-          frontierSeq: f.targetSeq,
-          wakeTokens: f.wakeTokens ?? [f.wakeToken],
-        })),
-        cause,
-      );
-      log?.info('recovery markers saved', { agentId, cause, markers: markers.map((m) => m.id) });
+        step,
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
-    this.launchNext(agentId);
   }
 
   /** Launches the oldest pending marker of an agent unless one of its recovery wakes is still open. */

@@ -18,7 +18,7 @@ import { isTerminal } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-log.js';
 import { wakeEventDurability, type Durability } from './durability.js';
 import { openReadable, openWritable } from './store-database.js';
-import { recoveryBatchId, recoveryWakeToken, responseMessageId } from './store-ids.js';
+import { markerIdOfRecoveryMessage, recoveryBatchId, recoveryWakeToken, responseMessageId } from './store-ids.js';
 import type {
   AppendMessageInput,
   AppendMessageResult,
@@ -579,6 +579,21 @@ export class Store {
     return this.recoveryMarkers.ofAgent(agentId);
   }
 
+  /**
+   * issue 24 (the inspector): the recovery wake that continues an original wake (`continuedIn`,
+   * once launched), and the original wakes a recovery wake continues (`continues`, FIFO order).
+   */
+  recoveryLinks(wakeToken: string): { readonly continuedIn: string | null; readonly continues: string[] } {
+    const wake = this.wakes.get(wakeToken);
+    if (wake === undefined) return { continuedIn: null, continues: [] };
+    const ownMarker = markerIdOfRecoveryMessage(wake.messageId);
+    const continues = ownMarker === null ? [] : (this.recoveryMarkers.get(ownMarker)?.wakeTokens ?? []);
+    const covering = this.recoveryMarkers.covering(wake.agentId, wakeToken);
+    const next = covering === undefined ? null : recoveryWakeToken(covering.id);
+    const continuedIn = next !== null && this.wakes.statusOf(next) !== undefined ? next : null;
+    return { continuedIn, continues: [...continues] };
+  }
+
   // ---------------------------------------------------------------- reactions (contract §9.2)
 
   /** Stores a reaction; `already` when this author had put this emoji on this message before. */
@@ -604,6 +619,15 @@ export class Store {
 
   listAudit(): AuditRecord[] {
     return this.audit.list();
+  }
+
+  /**
+   * Runs `fn` in ONE transaction: the writes of every call it makes commit together, or none does
+   * (it throws, or the process dies before the commit). issue 24: the terminal statuses of the
+   * wakes a recovery continues and the recovery's markers (contract §6.6).
+   */
+  transaction<T>(fn: () => T): T {
+    return this.tx(fn);
   }
 
   // ---------------------------------------------------------------- internals

@@ -20,7 +20,14 @@ import {
   type TurnBoundaryKind,
   type WakeAdmission,
 } from './pending-delivery.js';
-import { recoveryDecision, recoveryFrontiers, type StoredWakeFacts } from './recovery-rule.js';
+import {
+  DAEMON_RESTARTED,
+  PROCESS_REPLACED,
+  recoveryDecision,
+  recoveryFrontiers,
+  type SessionFailure,
+  type StoredWakeFacts,
+} from './recovery-rule.js';
 
 /** Result of a turn boundary: the final-check to inject (rows now `final_check_sent`) or null. */
 export interface BoundaryResult {
@@ -65,6 +72,8 @@ export class PendingDeliveryTable {
   #accepting = true;
   /** contract §8.3: exact sendable destinations of runtime-visible inputs in this generation. */
   #scope = new Set<TargetKey>();
+  /** issue 24: why the process of this generation exited, until its replacement ends its rows with it. */
+  #exit: SessionFailure | null = null;
 
   constructor(capacity: number, generation = 0) {
     if (!Number.isInteger(capacity) || capacity < 1)
@@ -252,14 +261,16 @@ export class PendingDeliveryTable {
   }
 
   /**
-   * The runtime process of `generation` exited unexpectedly (issue 16): nothing more is admitted
-   * until `processReplaced`, and the send scope retires (§8.3). Runtime-visible synthetic
-   * recovery rows end `failed` now (at most one recovery per wake, so a message that kills the
-   * runtime cannot loop); every other row waits for the replacement, which recovers the
-   * runtime-visible ones (§6.6) and re-offers the rest — none is failed for the crash.
+   * The runtime process of `generation` exited unexpectedly, or is being replaced (issue 16):
+   * nothing more is admitted until `processReplaced`, and the send scope retires (§8.3).
+   * Runtime-visible synthetic recovery rows end `failed` now (at most one recovery per wake, so a
+   * message that kills the runtime cannot loop); every other row waits for the replacement, which
+   * ends the runtime-visible ones `failed` with this exit's reason and detail (issue 24: a crash is
+   * never reclassified) and recovers them (§6.6), and re-offers the rest.
    */
   processExited(generation: number, detail: string, reason: FailureReason = 'cli_exited'): readonly TableEffect[] {
     if (generation !== this.#generation) return NONE;
+    this.#exit = { reason, detail };
     const effects: TableEffect[] = [];
     for (const row of [...this.#rows.values()]) {
       if (row.visible && isRecoveryMessage(row.messageId))
@@ -272,10 +283,10 @@ export class PendingDeliveryTable {
 
   /**
    * A new runtime process (`newGeneration` > current) replaces the old one. contract §8.3: the
-   * send scope is not restored. §6.6: runtime-visible rows of the old process end by the
-   * ordinary rule (`completed_without_visible_reply`, no_reply) and their exact targets and
-   * highest unresolved TargetSeq per canonical target come back as recovery frontiers; rows
-   * that were admitted but never reached the old process are re-offered to the new one.
+   * send scope is not restored. §6.6: runtime-visible rows of the old process end `failed` with
+   * the reason and detail of its exit (`cli_exited`, `process_replaced`, …; issue 24) and their
+   * exact targets and highest unresolved TargetSeq per canonical target come back as recovery
+   * frontiers; rows that were admitted but never reached the old process are re-offered to the new one.
    */
   processReplaced(newGeneration: number): ReplacementResult {
     if (newGeneration <= this.#generation) return { effects: NONE, recovery: [] };
@@ -283,7 +294,9 @@ export class PendingDeliveryTable {
     this.#generation = newGeneration;
     this.#accepting = true;
     this.#scope = new Set();
-    const recovery = this.#recoverVisible('process_replaced', effects);
+    const failure = this.#exit ?? PROCESS_REPLACED;
+    this.#exit = null;
+    const recovery = this.#recoverVisible('process_replaced', effects, failure);
     for (const row of [...this.#rows.values()]) {
       row.generation = newGeneration;
       row.status = 'awaiting_check';
@@ -310,7 +323,7 @@ export class PendingDeliveryTable {
   /**
    * After a daemon restart (§6.6, issue 16; §8.3: the rows of the old process are not restored):
    * the wakes the journal holds in flight belonged to a process that is gone. Each ends by the
-   * recovery rule (recovery-rule.ts, cause `daemon_restarted`) with what the journal knows of it;
+   * recovery rule (recovery-rule.ts, cause `daemon_restarted`: `failed`, issue 24) with what the journal knows of it;
    * a wake already in this table or its queue is skipped. They never held a slot here, so nothing
    * is admitted: the caller launches the recovery, then `requeue`s the stored queue.
    */
@@ -329,7 +342,7 @@ export class PendingDeliveryTable {
         w.deliveryClass,
         -1,
       );
-      const { outcome, recover } = recoveryDecision(row, 'daemon_restarted', w);
+      const { outcome, recover } = recoveryDecision(row, 'daemon_restarted', w, DAEMON_RESTARTED);
       if (recover) recovered.push(row);
       effects.push({ kind: 'terminal', row, outcome });
     }
@@ -353,11 +366,11 @@ export class PendingDeliveryTable {
   }
 
   /** Ends every runtime-visible row by the recovery rule (recovery-rule.ts) and returns the frontiers. */
-  #recoverVisible(cause: RecoveryCause, effects: TableEffect[]): RecoveryFrontier[] {
+  #recoverVisible(cause: RecoveryCause, effects: TableEffect[], failure?: SessionFailure): RecoveryFrontier[] {
     const recovered: PendingDelivery[] = [];
     for (const row of [...this.#rows.values()]) {
       if (!row.visible) continue;
-      const { outcome, recover } = recoveryDecision(row, cause);
+      const { outcome, recover } = recoveryDecision(row, cause, undefined, failure);
       if (recover) recovered.push(row);
       this.#end(row, outcome, effects);
     }

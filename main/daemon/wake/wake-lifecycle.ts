@@ -18,14 +18,16 @@ import {
 import type { DaemonLog } from '../daemon-log.js';
 import { boundedDetail, textMetrics } from '../diagnostics.js';
 import type { WakeMetrics } from '../metrics/wake-metrics.js';
-import type {
-  DeliveryClass,
-  PendingDelivery,
-  RecoveryCause,
-  RecoveryFrontier,
-  TableEffect,
-  TurnBoundaryKind,
-  WakeAdmission,
+import {
+  failureReasonOf,
+  type DeliveryClass,
+  type PendingDelivery,
+  type RecoveryCause,
+  type RecoveryFrontier,
+  type TableEffect,
+  type TerminalOutcome,
+  type TurnBoundaryKind,
+  type WakeAdmission,
 } from './pending-delivery.js';
 import { EventStream } from './event-stream.js';
 import { PendingDeliveryTable } from './pending-delivery-table.js';
@@ -44,6 +46,25 @@ const TARGET_CACHE_SIZE = 1024;
 // issue 19: `enqueue`'s two possible answers, shared instead of built per wake.
 const ADMITTED = Object.freeze({ admitted: true });
 const NOT_ADMITTED = Object.freeze({ admitted: false });
+const NO_FRONTIERS: readonly RecoveryFrontier[] = Object.freeze([]);
+
+/** A wake's terminal as the journal records it: the table's outcome, with the refusal it names (issue 15). */
+interface Ended {
+  readonly row: PendingDelivery;
+  readonly status: TerminalOutcome['status'];
+  readonly reason: string | null;
+  readonly detail: string | null;
+}
+
+/** issue 24 (contract §6.6 "fail closed"): a recovery whose markers could not be saved, and the wakes it failed. */
+export interface RecoveryLost {
+  readonly agentId: string;
+  readonly cause: RecoveryCause;
+  /** The original wakes that now end `failed` instead of being continued. */
+  readonly wakeTokens: readonly string[];
+  /** Why the save failed (bounded). */
+  readonly detail: string;
+}
 
 export interface AgentProfile {
   readonly agentId: string;
@@ -65,6 +86,8 @@ export interface WakeLifecycleOptions {
   /** Epoch milliseconds (default `Date.now`); injected so tests and marbles control time. */
   readonly now?: () => number;
   readonly log?: DaemonLog;
+  /** issue 24: a recovery could not be saved, so its wakes ended `failed` (the daemon raises an alert). */
+  readonly onRecoveryLost?: (lost: RecoveryLost) => void;
 }
 
 export interface InboundWake {
@@ -160,10 +183,11 @@ export class WakeLifecycle {
    * wakes the journal holds in flight (`delivered` / `final_check_sent`) end — `reply_sent`
    * (detail `already_sent`) when the agent's stored RepliedUpToSeq covers them, `failed`
    * (`daemon_restarted`) when they cannot be recovered again, else by the ordinary rule — and
-   * their exact targets come back as recovery frontiers. This applies it: the terminals go to the
-   * journal and the bus, then `recover` is called with the frontiers (the daemon persists the
-   * markers and enqueues the one recovery wake) BEFORE the wakes still `queued` re-enter the FIFO
-   * in their stored order (§9.1: never dropped, never reordered; the recovered inputs were older).
+   * their exact targets come back as recovery frontiers. This applies it: the terminals and the
+   * recovery markers go to the journal in one transaction (issue 24), then to the bus, then
+   * `recover` is called with the saved frontiers (the daemon enqueues the one recovery wake) BEFORE
+   * the wakes still `queued` re-enter the FIFO in their stored order (§9.1: never dropped, never
+   * reordered; the recovered inputs were older).
    */
   restore(
     agentId: string,
@@ -184,8 +208,9 @@ export class WakeLifecycle {
       const targetKey = this.#canonical(w.target);
       return { ...this.#admission(w, targetKey), recoveries: w.recoveries, repliedUpToSeq: repliedUpToSeq(targetKey) };
     });
-    const { effects: ended, recovery } = slot.table.restoreInFlight(inFlight);
-    this.#apply(slot, ended);
+    const restored = slot.table.restoreInFlight(inFlight);
+    const ended = restored.effects;
+    const recovery = this.#apply(slot, ended, restored.recovery, 'daemon_restarted');
     // Always: pending markers of an earlier run are launched here too, before the queued wakes.
     recover?.(recovery);
     const queued = journal
@@ -368,25 +393,25 @@ export class WakeLifecycle {
   /**
    * The runtime compacted or lost its context in the same process (issue 16, contract §6.6):
    * runtime-visible rows end by the ordinary rule and come back as recovery frontiers for one
-   * recovery continuation into the compacted session.
+   * recovery continuation into the compacted session; the markers are saved with their terminals
+   * (issue 24). Returns the frontiers saved.
    */
   onContextReset(agentId: string, generation: number, cause: RecoveryCause): readonly RecoveryFrontier[] {
     const slot = this.#slot(agentId);
     const result = slot.table.contextReset(generation, cause);
-    this.#apply(slot, result.effects);
-    return result.recovery;
+    return this.#apply(slot, result.effects, result.recovery, cause);
   }
 
   /**
-   * A new runtime process took over (§6.6, §8.3). Returns the recovery frontiers of the old
-   * process (one per canonical target, highest unresolved TargetSeq) for the integrator's
-   * synthetic recovery wakes; the original wakes end by the ordinary rule here.
+   * A new runtime process took over (§6.6, §8.3). The original wakes end `failed` with the old
+   * process's exit (issue 24) and the recovery markers of the old process (one per canonical
+   * target, highest unresolved TargetSeq) are saved in the same transaction; returns the frontiers
+   * saved, for the integrator's synthetic recovery wakes.
    */
   onProcessReplaced(agentId: string, newGeneration: number): readonly RecoveryFrontier[] {
     const slot = this.#slot(agentId);
     const result = slot.table.processReplaced(newGeneration);
-    this.#apply(slot, result.effects);
-    return result.recovery;
+    return this.#apply(slot, result.effects, result.recovery, 'process_replaced');
   }
 
   /** §9.2: only `sent` / `already_sent` with a canonical TargetKey and SeenUpToSeq settle rows. Returns how many. */
@@ -502,11 +527,29 @@ export class WakeLifecycle {
     return slot;
   }
 
-  #apply(slot: AgentSlot, effects: readonly TableEffect[]): void {
+  /**
+   * Applies the table's effects: each terminal to the journal, then to the metrics and the bus;
+   * admitted rows go out as one delivery. With recovery `frontiers` (issue 24, contract §6.6) the
+   * terminals and the recovery markers are written in ONE transaction before anything is
+   * announced; if that write fails, the recovery is not lost silently: the wakes it would have
+   * continued end `failed` with the session's failure reason, `onRecoveryLost` raises an alert, and
+   * no frontier is returned. Returns the frontiers saved.
+   */
+  #apply(
+    slot: AgentSlot,
+    effects: readonly TableEffect[],
+    frontiers: readonly RecoveryFrontier[] = NO_FRONTIERS,
+    cause?: RecoveryCause,
+  ): readonly RecoveryFrontier[] {
+    // Two phases only when a recovery must commit with its terminals; the hot path writes and
+    // announces each terminal at once (issue 19: no per-batch arrays).
+    const ends =
+      frontiers.length > 0 && cause !== undefined ? this.#persistRecovery(slot, effects, frontiers, cause) : null;
     let admitted: PendingDelivery[] | null = null;
     // issue 19: one clock read per batch of effects (the events of one transition share its time);
     // read lazily, so a batch that publishes nothing reads no clock.
     let at: string | undefined;
+    let k = 0;
     for (const effect of effects) {
       const row = effect.row;
       switch (effect.kind) {
@@ -522,39 +565,19 @@ export class WakeLifecycle {
           this.#publishRow(slot, row, 'final_check_sent', null, null, null, (at ??= this.#iso()));
           break;
         case 'terminal': {
-          const { status, reason } = effect.outcome;
-          // issue 15: a wake that ends without a reply after a refused send says which refusal happened.
-          let refusal: SendRefusalCode | undefined;
-          if (slot.refusals.size > 0) {
-            refusal = slot.refusals.get(row.wakeToken);
-            slot.refusals.delete(row.wakeToken);
-          }
-          const detail =
-            refusal !== undefined && status !== 'reply_sent'
-              ? boundedDetail(
-                  `message_send refused: ${refusal}${effect.outcome.detail ? `; ${effect.outcome.detail}` : ''}`,
-                )
-              : effect.outcome.detail;
-          this.#o.correlation?.release(row.wakeToken);
-          // The journal is the durable half of "one terminal per wake, ever" (§6.2).
-          // Keys absent when there is none (the port's shape); built without spread copies (issue 19).
-          const event: { -readonly [K in keyof WakeJournalEvent]: WakeJournalEvent[K] } = {
-            wakeToken: row.wakeToken,
-            kind: 'status',
-            status,
-          };
-          if (reason !== null) event.reason = reason;
-          if (detail !== null) event.detail = detail;
-          if (!this.#o.journal.appendWakeEvent(event)) {
-            this.#o.log?.warn('wake: journal refused a second terminal status', { wakeToken: row.wakeToken, status });
+          let end: Ended | null;
+          if (ends === null) {
+            end = this.#ended(slot, row, effect.outcome);
+            if (!this.#write(end)) end = null;
+          } else end = ends.ended[k++] ?? null;
+          if (end === null) {
+            this.#o.log?.warn('wake: journal refused a second terminal status', {
+              wakeToken: row.wakeToken,
+              status: effect.outcome.status,
+            });
             break;
           }
-          const { runtime } = slot.profile;
-          if (status === 'reply_sent') this.#o.metrics.replySent(runtime);
-          else if (status === 'failed') this.#o.metrics.failed(runtime);
-          else this.#o.metrics.completedWithoutVisibleReply(runtime, reason);
-          const localText = row.localTextBytes > 0 ? { bytes: row.localTextBytes, runes: row.localTextRunes } : null;
-          this.#publishRow(slot, row, status, reason, detail, localText, (at ??= this.#iso()));
+          this.#announceEnd(slot, end, (at ??= this.#iso()));
           break;
         }
       }
@@ -566,6 +589,113 @@ export class WakeLifecycle {
       // readonly on a row, so a consumer reading them later (after `await`) sees the same values.
       this.#deliveries.next({ agentId: slot.profile.agentId, generation, wakes: admitted });
     }
+    return ends === null ? frontiers : ends.saved;
+  }
+
+  /**
+   * issue 24: the terminals of a recovery's transition and its markers, in one transaction. On
+   * failure (fail closed, §6.6) the covered wakes end `failed` instead, written one by one; a
+   * store that refuses even those is logged, never thrown at the caller (a runtime event's
+   * subscriber). Returns, in effect order, what was written for each terminal (null: nothing).
+   */
+  #persistRecovery(
+    slot: AgentSlot,
+    effects: readonly TableEffect[],
+    frontiers: readonly RecoveryFrontier[],
+    cause: RecoveryCause,
+  ): { readonly ended: ReadonlyArray<Ended | null>; readonly saved: readonly RecoveryFrontier[] } {
+    const { journal, log } = this.#o;
+    const agentId = slot.profile.agentId;
+    const ends: Ended[] = [];
+    for (const e of effects) if (e.kind === 'terminal') ends.push(this.#ended(slot, e.row, e.outcome));
+    const markers = frontiers.map((f) => ({
+      target: f.target,
+      frontierSeq: f.targetSeq,
+      wakeTokens: f.wakeTokens ?? [f.wakeToken],
+    }));
+    try {
+      const written = journal.transaction(() => {
+        const w = ends.map((end) => (this.#write(end) ? end : null));
+        journal.saveRecoveryBatch(agentId, markers, cause);
+        return w;
+      });
+      return { ended: written, saved: frontiers };
+    } catch (err) {
+      const why = boundedDetail(err instanceof Error ? err.message : String(err));
+      const covered = new Set(markers.flatMap((m) => m.wakeTokens));
+      log?.error('wake: the recovery could not be saved; its wakes end failed', { agentId, cause, error: why });
+      const failed = ends.map((end): Ended | null => {
+        const closed: Ended = covered.has(end.row.wakeToken)
+          ? {
+              row: end.row,
+              status: 'failed',
+              reason: end.status === 'failed' ? end.reason : failureReasonOf(cause),
+              detail: boundedDetail(
+                `the recovery continuation could not be saved (${why})${end.detail === null ? '' : `; ${end.detail}`}`,
+              ),
+            }
+          : end;
+        try {
+          return this.#write(closed) ? closed : null;
+        } catch (writeErr) {
+          log?.error('wake: the journal refused a failed terminal', {
+            wakeToken: end.row.wakeToken,
+            error: writeErr instanceof Error ? writeErr.message : String(writeErr),
+          });
+          return null;
+        }
+      });
+      try {
+        this.#o.onRecoveryLost?.({ agentId, cause, wakeTokens: [...covered], detail: why });
+      } catch (alertErr) {
+        // The alert writes to the same store: a store that refuses it is logged, never thrown at the runtime's subscriber.
+        log?.error('wake: the alert of a lost recovery could not be raised', {
+          agentId,
+          error: alertErr instanceof Error ? alertErr.message : String(alertErr),
+        });
+      }
+      return { ended: failed, saved: NO_FRONTIERS };
+    }
+  }
+
+  /** The terminal of a row as the journal records it (issue 15: it names the refusal it follows). */
+  #ended(slot: AgentSlot, row: PendingDelivery, outcome: TerminalOutcome): Ended {
+    const { status, reason } = outcome;
+    let refusal: SendRefusalCode | undefined;
+    if (slot.refusals.size > 0) {
+      refusal = slot.refusals.get(row.wakeToken);
+      slot.refusals.delete(row.wakeToken);
+    }
+    const detail =
+      refusal !== undefined && status !== 'reply_sent'
+        ? boundedDetail(`message_send refused: ${refusal}${outcome.detail ? `; ${outcome.detail}` : ''}`)
+        : outcome.detail;
+    return { row, status, reason, detail };
+  }
+
+  /** The journal is the durable half of "one terminal per wake, ever" (§6.2): false when it refused. */
+  #write(end: Ended): boolean {
+    // Keys absent when there is none (the port's shape); built without spread copies (issue 19).
+    const event: { -readonly [K in keyof WakeJournalEvent]: WakeJournalEvent[K] } = {
+      wakeToken: end.row.wakeToken,
+      kind: 'status',
+      status: end.status,
+    };
+    if (end.reason !== null) event.reason = end.reason;
+    if (end.detail !== null) event.detail = end.detail;
+    return this.#o.journal.appendWakeEvent(event);
+  }
+
+  /** A written terminal: retry ownership released (§9.4), counted, published. */
+  #announceEnd(slot: AgentSlot, end: Ended, at: string): void {
+    const { row, status, reason, detail } = end;
+    this.#o.correlation?.release(row.wakeToken);
+    const { runtime } = slot.profile;
+    if (status === 'reply_sent') this.#o.metrics.replySent(runtime);
+    else if (status === 'failed') this.#o.metrics.failed(runtime);
+    else this.#o.metrics.completedWithoutVisibleReply(runtime, reason as string);
+    const localText = row.localTextBytes > 0 ? { bytes: row.localTextBytes, runes: row.localTextRunes } : null;
+    this.#publishRow(slot, row, status, reason, detail, localText, at);
   }
 
   /** A stored wake as the table takes it (the journal keeps no sendable targets: §8.3, not restored). */

@@ -7,7 +7,14 @@ import type { WakeEventKind } from '../../../shared/api/contract.js';
 import type { PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
-import type { DeliveryClass, FinalCheckGroup } from './pending-delivery.js';
+import type { DeliveryClass, FinalCheckGroup, RecoveryCause } from './pending-delivery.js';
+
+/** One recovery marker to save: the exact target, its highest unresolved TargetSeq, the wakes it covers. */
+export interface RecoveryMarkerSave {
+  readonly target: TargetKey;
+  readonly frontierSeq: number;
+  readonly wakeTokens: readonly string[];
+}
 
 export interface WakeJournalInsert {
   readonly wakeToken: string;
@@ -54,6 +61,14 @@ export interface WakeJournal {
   }): readonly JournalQueuedWake[];
   /** issue 16: the agent's durable cursors on a target (absent: a journal that keeps none, treated as 0). */
   agentCursor?(agentId: string, target: TargetKey): { readonly seenUpToSeq: number; readonly repliedUpToSeq: number };
+  /**
+   * issue 24 (contract §6.6): runs `fn` in ONE store transaction — every write it makes commits
+   * together, or (it throws, or the daemon dies) none does. The terminals of the wakes a recovery
+   * continues and the recovery's markers are written so: never "ended and not recovered".
+   */
+  transaction<T>(fn: () => T): T;
+  /** contract §6.6: one recovery batch, one marker per canonical target (the store's `saveRecoveryBatch`). */
+  saveRecoveryBatch(agentId: string, markers: readonly RecoveryMarkerSave[], cause: RecoveryCause): unknown;
   appendAudit(audit: {
     readonly agentId: string;
     readonly kind: 'cross_target_send';

@@ -14,6 +14,7 @@ export function wakeOutcomeWords(wake: Wake, language: Language): string | null 
     return failureWords(isFailureReason(wake.reason) ? wake.reason : 'runtime_error', language, {
       runtime: wake.runtime,
       httpStatus: httpStatusOf(wake.detail),
+      continued: wake.recoveries > 0,
     });
   const refusal = refusalOf(wake.detail);
   return refusal === null ? null : refusalWords(refusal, language);

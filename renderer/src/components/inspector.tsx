@@ -27,9 +27,20 @@ export interface InspectorProps {
   /** issue 14: the wake waits for the operator's approval: its chip says so, never "Working". */
   readonly waiting?: boolean;
   onClose(): void;
+  /** issue 24: open another wake's inspector (the recovery that continues this one, or the wakes it continues). */
+  onOpenWake?(wakeToken: string): void;
 }
 
-export function Inspector({ api, wakeToken, wake, agents, language, waiting = false, onClose }: InspectorProps) {
+export function Inspector({
+  api,
+  wakeToken,
+  wake,
+  agents,
+  language,
+  waiting = false,
+  onClose,
+  onOpenWake,
+}: InspectorProps) {
   const [data, setData] = useState<ApiResponse<'wakes.inspect'> | null>(null);
   const [error, setError] = useState<string | null>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -97,7 +108,9 @@ export function Inspector({ api, wakeToken, wake, agents, language, waiting = fa
               <span className="chip-icon" aria-hidden="true">
                 {CHIP_ICONS[kind]}
               </span>
-              <span className="chip-text">{chipText(kind, language)}</span>
+              <span className="chip-text">
+                {chipText(kind, language, { continued: shown.status === 'failed' && shown.recoveries > 0 })}
+              </span>
               <span className="chip-elapsed">{chipElapsed(shown, language, Date.now())}</span>
             </span>
           )}
@@ -114,6 +127,28 @@ export function Inspector({ api, wakeToken, wake, agents, language, waiting = fa
                 {shortWakeId(wakeToken)}
               </code>
             </dd>
+            {data !== null && (data.continuedIn !== null || data.continues.length > 0) && (
+              <>
+                <dt>{t('inspector.continuation')}</dt>
+                <dd className="continuation">
+                  {data.continuedIn !== null && (
+                    <WakeLink
+                      token={data.continuedIn}
+                      label={t('inspector.continuedIn', { wake: shortWakeId(data.continuedIn) })}
+                      onOpenWake={onOpenWake}
+                    />
+                  )}
+                  {data.continues.map((original) => (
+                    <WakeLink
+                      key={original}
+                      token={original}
+                      label={t('inspector.continues', { wake: shortWakeId(original) })}
+                      onOpenWake={onOpenWake}
+                    />
+                  ))}
+                </dd>
+              </>
+            )}
           </dl>
         </div>
       )}
@@ -161,5 +196,34 @@ export function Inspector({ api, wakeToken, wake, agents, language, waiting = fa
         </>
       )}
     </aside>
+  );
+}
+
+/** issue 24 (contract §6.6): a link between an original wake and the recovery wake that continues it. */
+function WakeLink({
+  token,
+  label,
+  onOpenWake,
+}: {
+  readonly token: string;
+  readonly label: string;
+  readonly onOpenWake: ((wakeToken: string) => void) | undefined;
+}) {
+  if (onOpenWake === undefined)
+    return (
+      <span className="wake-link" data-wake-link={token} title={token}>
+        {label}
+      </span>
+    );
+  return (
+    <button
+      type="button"
+      className="link-button wake-link"
+      data-wake-link={token}
+      title={token}
+      onClick={() => onOpenWake(token)}
+    >
+      {label}
+    </button>
   );
 }

@@ -95,7 +95,7 @@ export const StatusArea = memo(function StatusArea({
       {chips.map((chip) => {
         const wake = wakes.get(chip.wakeToken);
         if (wake === undefined) return null;
-        const text = chipText(chip.kind, language, beaconWords);
+        const text = chipText(chip.kind, language, { words: beaconWords, continued: chip.continued });
         const detailsId = `detail-${chip.wakeToken}`;
         return (
           <span

@@ -24,6 +24,8 @@ export interface WakeChip {
   /** Failure detail, present only for `failed`; shown only when the person expands it. */
   readonly detail: string | null;
   readonly active: boolean;
+  /** issue 24: a `failed` wake whose work a recovery continuation re-delivered in a new wake (§6.6). */
+  readonly continued: boolean;
 }
 
 /** The chip kind of a wake: its status, refined by beacons and the escalation while working. */
@@ -54,6 +56,7 @@ function toChip(wake: Wake): WakeChip {
     agentName: wake.agentName,
     detail: wake.status === 'failed' ? wake.detail : null,
     active: !isTerminal(wake.status),
+    continued: wake.status === 'failed' && wake.recoveries > 0,
   };
 }
 
@@ -169,8 +172,17 @@ export interface BeaconWords {
 
 export const DEFAULT_BEACON_WORDS: BeaconWords = { beacon: null, escalation: null };
 
+/** What a chip's words depend on besides its kind: the channel's own beacon words, a continued failure. */
+export interface ChipTextOptions {
+  readonly words?: BeaconWords;
+  /** A failure that a recovery continued says so (issue 24: never a bare "couldn't complete"). */
+  readonly continued?: boolean;
+}
+
 /** The chip's status text, without the agent name, icon or elapsed time. */
-export function chipText(kind: ChipKind, language: Language, words: BeaconWords = DEFAULT_BEACON_WORDS): string {
+export function chipText(kind: ChipKind, language: Language, options: ChipTextOptions = {}): string {
+  if (kind === 'failed' && options.continued === true) return copy(language, 'chip.failedContinued');
+  const words = options.words ?? DEFAULT_BEACON_WORDS;
   const own = kind === 'beacon' ? words.beacon : kind === 'escalated' ? words.escalation : null;
   return own === null ? copy(language, CHIP_COPY[kind]) : withoutIcon(own, CHIP_ICONS[kind]);
 }

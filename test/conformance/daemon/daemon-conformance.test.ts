@@ -216,7 +216,7 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
   );
 
   it(
-    'runtime crash mid-turn: nothing fails; the restarted runtime gets one recovery wake that replies, then the next wake replies (contract §6.6, issue 16)',
+    'runtime crash mid-turn: the wake ends failed/cli_exited (never "no visible reply"); the restarted runtime gets one recovery wake that replies, then the next wake replies (contract §6.6, §9.2, issues 16 and 24)',
     async () => {
       await h.idle(20_000);
       const before = wakeCounters(await h.daemon.metrics.metrics(), runtime);
@@ -227,12 +227,10 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
       // The whole process group, as a crash or the OOM killer would end it.
       process.kill(-(cli[0]?.pid ?? 0), 'SIGKILL');
       const wake = await h.terminal(wakeToken, 40_000);
-      // The replacement process ends the runtime-visible row by the ordinary rule and recovers it.
-      expect({ status: wake.status, reason: wake.reason, detail: wake.detail }).toEqual({
-        status: 'completed_without_visible_reply',
-        reason: 'no_reply',
-        detail: 'process_replaced',
-      });
+      // issue 24: the replacement process ends the runtime-visible row failed with the crash's reason
+      // (contract §9.2 "runtime error → failed", §12 "never reclassified") and recovers it.
+      expect({ status: wake.status, reason: wake.reason }).toEqual({ status: 'failed', reason: 'cli_exited' });
+      expect(wake.detail).toMatch(/exited|SIGKILL|signal/i);
       // One synthetic recovery wake on the exact target, delivered into the restarted session.
       const recoveryWake = async () =>
         (await h.api['wakes.list']({ target: '#conf-crash', limit: 100 })).find((w) =>
@@ -242,8 +240,17 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
       const recovered = await recoveryWake();
       expect(recovered).toBeDefined();
       expect((await h.terminal(recovered?.wakeToken ?? '', 60_000)).status).toBe('reply_sent');
+      // The original says it was continued, and the inspector links the two wakes both ways.
+      expect(
+        (await h.api['wakes.list']({ target: '#conf-crash', limit: 100 })).find((w) => w.wakeToken === wakeToken)
+          ?.recoveries,
+      ).toBe(1);
+      expect((await h.api['wakes.inspect']({ wakeToken })).continuedIn).toBe(recovered?.wakeToken);
+      expect((await h.api['wakes.inspect']({ wakeToken: recovered?.wakeToken ?? '' })).continues).toEqual([wakeToken]);
+      // §10.2: the crash is one failure; `no_reply` counts only agents that ended without the tool.
       const counters = wakeCounters(await h.daemon.metrics.metrics(), runtime);
-      expect(counters.failed).toBe(before.failed);
+      expect(counters.failed).toBe(before.failed + 1);
+      expect(counters.noReply).toBe(before.noReply);
       await h.idle(60_000);
       const next = await h.send('#conf-crash', '[[tool]] Are you back?');
       expect((await h.terminal(next.wakeToken, 40_000)).status).toBe('reply_sent');

@@ -2,7 +2,7 @@
  * issue 14 on the real Claude Code CLI (fake model): a workspace and policy chosen from the agent
  * detail (`agents.update`) restart the agent's runtime with them. In-flight work is handled as at
  * any process replacement (contract §6.6): a pending approval is cancelled, the wake the old
- * process had seen ends by the ordinary rule (process_replaced) and is recovered into the new
+ * process had seen ends `failed/process_replaced` (issue 24) and is recovered into the new
  * process. The next wake's shell command runs in the NEW folder without a question (`full`).
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -45,13 +45,10 @@ it('a restart while a turn waits for an approval: the approval is cancelled, the
   await h.api['agents.update']({ agentId: h.agentId, permissions: 'auto-edit' });
   await approval((a) => a.id === asked.id && a.status === 'cancelled', 30_000);
   const done = await h.terminal(wakeToken, 60_000);
-  expect({ status: done.status, reason: done.reason }).toEqual({
-    status: 'completed_without_visible_reply',
-    reason: 'no_reply',
-  });
+  expect({ status: done.status, reason: done.reason }).toEqual({ status: 'failed', reason: 'process_replaced' });
   // The old process, told "cancelled" as it stops, may still try to reply: refused (its send scope
   // retired, §8.3) and recorded; the input is recovered into the new process instead.
-  expect(done.detail).toMatch(/process_replaced$/);
+  expect(done.recoveries).toBe(1);
   expect(existsSync(join(h.dir, 'work', 'inflight.txt'))).toBe(false);
   // The recovery continuation re-delivers the input to the restarted agent: one recovery wake, one terminal status.
   const recovery = (await h.api['wakes.list']({})).filter((w) => w.wakeToken !== wakeToken && w.target === '#inflight');

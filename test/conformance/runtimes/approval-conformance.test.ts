@@ -96,7 +96,7 @@ describe.each(RUNTIMES)('%s approvals (real CLI, fake model, permissions "ask")'
   );
 
   it(
-    'a runtime restart with a pending request cancels it (no chip left waiting) and the wake ends by §6.6 (process replaced)',
+    'a runtime restart with a pending request cancels it (no chip left waiting) and the wake ends failed/cli_exited, recovered by §6.6 (issue 24)',
     async () => {
       const wake = h.post('[[shell:touch crashed.txt]] And one more.', '#ap-restart');
       const asked = await h.approval((a) => a.status === 'pending' && a.wakeTokens.includes(wake));
@@ -104,14 +104,10 @@ describe.each(RUNTIMES)('%s approvals (real CLI, fake model, permissions "ask")'
       process.kill(h.inner.pid as number, 'SIGKILL');
       const cancelled = await h.approval((a) => a.id === asked.id && a.status === 'cancelled');
       expect(cancelled.reason).toMatch(/exited/);
-      // issue 16 (contract §6.6): a replaced process's runtime-visible wake ends by the ordinary rule
-      // (no_reply, detail process_replaced) and is recovered by a continuation — not failed for the crash.
+      // issue 24 (contract §9.2, §12): the crashed process's runtime-visible wake ends failed with the
+      // crash's reason, and is recovered by a continuation (§6.6) — never "no visible reply".
       const done = await h.terminal(wake);
-      expect({ status: done.status, reason: done.reason, detail: done.detail }).toEqual({
-        status: 'completed_without_visible_reply',
-        reason: 'no_reply',
-        detail: 'process_replaced',
-      });
+      expect({ status: done.status, reason: done.reason }).toEqual({ status: 'failed', reason: 'cli_exited' });
       await ready;
       expect(existsSync(join(h.cwd, 'crashed.txt'))).toBe(false);
     },

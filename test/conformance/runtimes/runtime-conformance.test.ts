@@ -120,7 +120,7 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
   );
 
   it.skipIf(!resumesAfterMidTurnCrash(kind))(
-    'crash mid-turn → the wake ends without a visible reply for the recovery (§6.6), capped restart resumes the same session, next wake replies',
+    'crash mid-turn → the wake ends failed/cli_exited and is recovered (§6.6, issue 24), capped restart resumes the same session, next wake replies',
     async () => {
       const sessionBefore = h.runtimeEvents.filter((e) => e.type === 'ready').at(-1);
       const wake = h.post('[[slow:60:500]] [[tool]] Crash during this.', '#conf-crash');
@@ -130,11 +130,10 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
       const ready = h.nextRuntimeEvent((e) => e.type === 'ready');
       process.kill(-(pid as number), 'SIGKILL');
       const terminal = await h.terminal(wake);
-      // issue 16 (contract §6.6): a crash fails nothing; the replacement process ends the runtime-visible
-      // row by the ordinary rule and hands its frontier to recovery (the daemon suite covers the recovery wake).
-      expect(terminal.status).toBe('completed_without_visible_reply');
-      expect(terminal.reason).toBe('no_reply');
-      expect(terminal.detail).toBe('process_replaced');
+      // issue 24 (contract §9.2, §12): the replacement process ends the runtime-visible row failed with
+      // the crash's reason and hands its frontier to recovery (the daemon suite covers the recovery wake).
+      expect(terminal.status).toBe('failed');
+      expect(terminal.reason).toBe('cli_exited');
       expect(h.runtimeEvents.some((e) => e.type === 'restart_scheduled')).toBe(true);
       const again = await ready;
       expect(again.type === 'ready' && again.resumed).toBe(true);

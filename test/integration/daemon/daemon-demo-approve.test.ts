@@ -175,7 +175,12 @@ describe('@demo /approve through the assembled daemon', () => {
     expect(old).toMatchObject({ id: approval.id, status: 'cancelled' });
     if (asked === undefined) throw new Error('no pending approval');
     const wakes = await again.api['wakes.list']({});
-    expect(wakes.find((w) => w.wakeToken === wake)).toMatchObject({ status: 'completed_without_visible_reply' });
+    // issue 24: failed with the restart's reason (never "no visible reply"), and continued by the recovery.
+    expect(wakes.find((w) => w.wakeToken === wake)).toMatchObject({
+      status: 'failed',
+      reason: 'daemon_restarted',
+      recoveries: 1,
+    });
     const [recovery] = asked.wakeTokens;
     expect(recovery).not.toBe(wake);
     const ended = terminal(again.events$, recovery ?? '');

@@ -5,10 +5,11 @@
  * - No runtime process of the killed daemon survives the restart (stdin EOF or the pid registry
  *   reaped at start), and the restarted daemon runs its own.
  * - The acknowledged operator message is stored once, with one wake.
- * - That wake, delivered but not terminal when the daemon died, ends once
- *   (`completed_without_visible_reply`, detail `daemon_restarted`, recoveries 1) and ONE recovery
- *   wake re-delivers it (contract §6.6): the model receives the recovery prompt with the original
- *   message, answers through message_send, and the recovery wake ends `reply_sent` once.
+ * - That wake, delivered but not terminal when the daemon died, ends once (`failed`, reason
+ *   `daemon_restarted`, recoveries 1 — issue 24: never "no visible reply") and ONE recovery wake
+ *   re-delivers it (contract §6.6): the model receives the recovery prompt with the original
+ *   message, answers through message_send, and the recovery wake ends `reply_sent` once. The
+ *   inspector links the original to the recovery wake that continued it.
  *
  * Bounded (< 90 s): Codex starts in a few seconds; the slow answer is 3 s. Linux (/proc) only.
  */
@@ -113,7 +114,7 @@ describe.skipIf(!existsSync('/proc/self/stat'))('kill -9 of the daemon during a 
       expect(messages.map((m) => m.seq)).toEqual(messages.map((_, i) => i + 1));
       const original = wakes.filter((w) => w.messageId === sent.messageId);
       expect(original).toHaveLength(1);
-      expect(original[0]).toMatchObject({ status: 'completed_without_visible_reply', detail: 'daemon_restarted' });
+      expect(original[0]).toMatchObject({ status: 'failed', reason: 'daemon_restarted' });
       expect(original[0]!.recoveries).toBe(1);
 
       // ONE recovery wake, answered once, carrying the original message to the model.
@@ -130,6 +131,8 @@ describe.skipIf(!existsSync('/proc/self/stat'))('kill -9 of the daemon during a 
       );
       expect(recoveryPrompts.length).toBeGreaterThan(0);
       expect(messages.filter((m) => m.authorId === AGENT)).toHaveLength(1);
+      const inspected = await call(c2.call('wakes.inspect', { wakeToken: original[0]!.wakeToken }));
+      expect(inspected.continuedIn).toBe(recoveries[0]!.wakeToken);
       c2.close();
 
       second.child.kill('SIGTERM');

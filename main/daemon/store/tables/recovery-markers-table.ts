@@ -21,6 +21,7 @@ export class RecoveryMarkersTable {
   private readonly launchStmt: StatementSync;
   private readonly settleStmt: StatementSync;
   private readonly ofAgentStmt: StatementSync;
+  private readonly coveringStmt: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.getStmt = db.prepare('SELECT * FROM recovery_markers WHERE id = $id');
@@ -43,6 +44,10 @@ export class RecoveryMarkersTable {
       `UPDATE recovery_markers SET state = 'settled', settled_at = $at WHERE id = $id AND state = 'replay_pending'`,
     );
     this.ofAgentStmt = db.prepare('SELECT * FROM recovery_markers WHERE agent_id = $agentId ORDER BY ord');
+    this.coveringStmt = db.prepare(
+      `SELECT * FROM recovery_markers WHERE agent_id = $agentId AND state != 'superseded'
+        AND EXISTS (SELECT 1 FROM json_each(wake_tokens) WHERE value = $token) ORDER BY ord DESC LIMIT 1`,
+    );
   }
 
   /**
@@ -102,6 +107,12 @@ export class RecoveryMarkersTable {
   /** False if the marker is not `replay_pending`. */
   settle(id: string, at: string): boolean {
     return Number(this.settleStmt.run({ id, at }).changes) === 1;
+  }
+
+  /** issue 24: the latest live marker of an agent that covers an original wake, if any. */
+  covering(agentId: string, wakeToken: string): RecoveryMarkerRecord | undefined {
+    const row = this.coveringStmt.get({ agentId, token: wakeToken });
+    return row === undefined ? undefined : toMarker(row);
   }
 
   ofAgent(agentId: string): RecoveryMarkerRecord[] {

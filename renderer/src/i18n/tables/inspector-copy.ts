@@ -26,6 +26,9 @@ export const INSPECTOR_COPY = [
       'inspector.reason': 'Reason: {reason}',
       'inspector.wakeId': 'Wake id',
       'inspector.started': 'Started',
+      'inspector.continuedIn': 'Continued in wake {wake}',
+      'inspector.continues': 'Continues wake {wake}',
+      'inspector.continuation': 'Recovery',
     },
     'zh-CN': {
       'inspector.title': '{agent} · {conversation}',
@@ -48,6 +51,9 @@ export const INSPECTOR_COPY = [
       'inspector.reason': '原因：{reason}',
       'inspector.wakeId': '唤醒编号',
       'inspector.started': '开始时间',
+      'inspector.continuedIn': '已在唤醒 {wake} 中继续',
+      'inspector.continues': '继续唤醒 {wake}',
+      'inspector.continuation': '恢复',
     },
   }),
   copyTable('prompt', {

@@ -43,6 +43,8 @@ const inspected = {
     prompt({ id: 'p1', text: '<b>Do</b> the thing' }),
     prompt({ id: 'p2', seq: 2, kind: 'final_check', text: 'Did you reply?' }),
   ],
+  continuedIn: null as string | null,
+  continues: [] as string[],
 };
 
 function setup(over: Partial<InspectorProps> = {}, script: CallScript = {}) {
@@ -143,6 +145,38 @@ describe('Inspector', () => {
     expect(props.onClose).toHaveBeenCalledTimes(1);
     await userEvent.click(close);
     expect(props.onClose).toHaveBeenCalledTimes(2);
+  });
+
+  it('issue 24: a failed original says it was continued, in plain words, and links to the recovery wake that continues it', async () => {
+    const failed = wakeOf({
+      wakeToken: 'wk_1a2b3c4d5e',
+      status: 'failed',
+      reason: 'daemon_restarted',
+      detail: 'AgentTeam restarted while the agent was working on this wake',
+      recoveries: 1,
+      endedAt: at,
+    });
+    const onOpenWake = vi.fn();
+    setup(
+      { wake: failed, onOpenWake },
+      { 'wakes.inspect': () => ok({ ...inspected, wake: failed, continuedIn: 'wk_recovery_9f8e7d6c5b' }) },
+    );
+    const link = await screen.findByRole('button', { name: 'Continued in wake 9f8e7d6c' });
+    expect(screen.getByText('AgentTeam restarted while Claude Code worked — continued in a new wake.')).toBeTruthy();
+    await userEvent.click(link);
+    expect(onOpenWake).toHaveBeenCalledWith('wk_recovery_9f8e7d6c5b');
+  });
+
+  it('issue 24: a recovery wake links to each wake it continues (en, zh-CN)', async () => {
+    const recovery = wakeOf({ wakeToken: 'wk_recovery_9f8e7d6c5b', messageId: 'msg_recovery_9f8e7d6c5b' });
+    const script = { 'wakes.inspect': () => ok({ ...inspected, wake: recovery, continues: ['wk_1a2b3c4d5e'] }) };
+    const onOpenWake = vi.fn();
+    const { view } = setup({ wakeToken: recovery.wakeToken, wake: recovery, onOpenWake }, script);
+    await userEvent.click(await screen.findByRole('button', { name: 'Continues wake 1a2b3c4d' }));
+    expect(onOpenWake).toHaveBeenCalledWith('wk_1a2b3c4d5e');
+    view.unmount();
+    setup({ wakeToken: recovery.wakeToken, wake: recovery, language: 'zh-CN', onOpenWake }, script);
+    expect(await screen.findByRole('button', { name: '继续唤醒 1a2b3c4d' })).toBeTruthy();
   });
 
   it('speaks 简体中文', async () => {

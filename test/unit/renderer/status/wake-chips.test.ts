@@ -207,6 +207,20 @@ describe('chip copy (UI.md table)', () => {
     expect(chipText(kind as never, lang)).toBe(text);
   });
 
+  it('issue 24: a failure a recovery continued says so, on its chip, in en and zh-CN; one not continued stays "couldn\'t complete"', () => {
+    const original = w('orig', 'failed', { reason: 'daemon_restarted', recoveries: 1, endedAt: at(10) });
+    const recovery = w('wk_recovery_1', 'delivered', { createdAt: at(11) });
+    const chips = statusChips([original, recovery], '#general');
+    expect(chips.map((c) => [c.wakeToken, c.kind, c.continued])).toEqual([
+      ['orig', 'failed', true],
+      ['wk_recovery_1', 'working', false],
+    ]);
+    expect(chipText('failed', 'en', { continued: true })).toBe('Interrupted — continued in a new wake');
+    expect(chipText('failed', 'zh-CN', { continued: true })).toBe('已中断——已在新的唤醒中继续');
+    const lost = statusChips([w('lost', 'failed', { reason: 'daemon_restarted', endedAt: at(10) })], '#general');
+    expect(lost.map((c) => c.continued)).toEqual([false]);
+  });
+
   it('every chip has an elapsed time from the start of work: live while active, frozen once ended (issue 17)', () => {
     expect(chipElapsed({ createdAt: at(0), endedAt: null }, 'en', now)).toBe('1m 30s');
     expect(chipElapsed({ createdAt: at(0), endedAt: null }, 'zh-CN', now)).toBe('1分30秒');
@@ -321,12 +335,12 @@ describe('alerts in the status area', () => {
 
   it("issue 24: a channel's own beacon words stand for the default in any language; other chips keep theirs", () => {
     const words = { beacon: 'Crunching numbers', escalation: '⚠️ Long one — hang on' };
-    expect(chipText('beacon', 'zh-CN', words)).toBe('Crunching numbers');
+    expect(chipText('beacon', 'zh-CN', { words })).toBe('Crunching numbers');
     // The escalated chip's icon leads it already: a leading ⚠️ of the person's text is said once.
-    expect(chipText('escalated', 'en', words)).toBe('Long one — hang on');
-    expect(chipText('escalated', 'en', { beacon: null, escalation: '⚠️' })).toBe('⚠️');
-    expect(chipText('working', 'en', words)).toBe('Working');
-    expect(chipText('beacon', 'zh-CN', { beacon: null, escalation: null })).toBe('处理中…');
+    expect(chipText('escalated', 'en', { words })).toBe('Long one — hang on');
+    expect(chipText('escalated', 'en', { words: { beacon: null, escalation: '⚠️' } })).toBe('⚠️');
+    expect(chipText('working', 'en', { words })).toBe('Working');
+    expect(chipText('beacon', 'zh-CN', { words: { beacon: null, escalation: null } })).toBe('处理中…');
     expect(alertText(alert('e', 'escalation'), 'zh-CN', words)).toBe('⚠️ Long one — hang on');
     expect(alertText(alert('e', 'escalation'), 'zh-CN')).toBe('处理时间较长，仍在处理，回复可能延迟。');
     expect(alertText(alert('d', 'delivery_failed'), 'en', words)).toBe('Reply not delivered — kept for re-delivery');

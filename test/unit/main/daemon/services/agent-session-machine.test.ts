@@ -183,7 +183,7 @@ const replacement: Row[] = [
     event: { type: 'replace', detail: 'restarted with a new workspace' },
     changes: { runtime: null, process: { phase: 'retiring' }, delivered: false },
     calls: [
-      { call: 'process_exited', generation: 0, detail: 'restarted with a new workspace', reason: 'runtime_error' },
+      { call: 'process_exited', generation: 0, detail: 'restarted with a new workspace', reason: 'process_replaced' },
     ],
   },
   {
@@ -939,7 +939,7 @@ describe('agentSessionStep: the generation rules over a sequence', () => {
       { type: 'delivery_due', delivery: { ...D, generation: 1 } },
     ]);
     expect(lifecycleCalls(calls)).toEqual([
-      { call: 'process_exited', generation: 0, detail: 'restarted', reason: 'runtime_error' },
+      { call: 'process_exited', generation: 0, detail: 'restarted', reason: 'process_replaced' },
       { call: 'process_replaced', generation: 1 },
     ]);
     expect(calls.at(-1)).toEqual({ call: 'render_delivery', delivery: { ...D, generation: 1 }, turn: 'fresh' });

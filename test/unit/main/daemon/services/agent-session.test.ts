@@ -48,6 +48,8 @@ const journal: WakeJournal = {
   insertWake: () => undefined,
   appendWakeEvent: () => true,
   listWakes: () => [],
+  transaction: (fn) => fn(),
+  saveRecoveryBatch: () => undefined,
   appendAudit: () => undefined,
 };
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -182,9 +184,10 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
     expect(terminal?.detail).toMatch(/final_check_undeliverable: process gone/);
   });
 
-  // issue 16 changed this on purpose: a crash no longer fails the runtime-visible rows; the
-  // replacement recovers them (contract §6.6: ordinary end + one recovery frontier per target).
-  it('crash → rows wait for the replacement, which recovers them; the restarted process is a new lifecycle generation; stale events are ignored', async () => {
+  // issue 16: the replacement recovers the runtime-visible rows (one recovery frontier per target);
+  // issue 24 (contract §9.2, §12): they end `failed/cli_exited` with the crash's detail — a crash is
+  // never reclassified as "no visible reply".
+  it('crash → rows wait for the replacement, which ends them failed/cli_exited and recovers them; the restarted process is a new lifecycle generation; stale events are ignored', async () => {
     const s = await setup();
     s.post('w1');
     await flush();
@@ -192,10 +195,9 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
     expect(s.statusOf('w1').at(-1)).toBe('delivered');
     s.adapter.generation = 2;
     s.adapter.emit({ type: 'ready', sessionId: 's1', resumed: true });
-    expect(s.statusOf('w1').at(-1)).toBe('completed_without_visible_reply');
-    expect(
-      s.statuses.find((e) => e.wakeToken === 'w1' && e.status !== 'delivered' && e.status !== 'queued')?.detail,
-    ).toBe('process_replaced');
+    expect(s.statusOf('w1').at(-1)).toBe('failed');
+    const ended = s.statuses.find((e) => e.wakeToken === 'w1' && e.status === 'failed');
+    expect([ended?.reason, ended?.detail]).toEqual(['cli_exited', 'the codex runtime exited unexpectedly (SIGKILL)']);
     expect(s.recovered).toEqual([['w1']]);
     expect(s.lifecycle.generation('a1')).toBe(1);
     s.adapter.emit({ type: 'turn_end', outcome: 'error' }, 1);
@@ -266,10 +268,10 @@ describe('AgentSession.replace: a new configuration restarts the runtime (issue 
     const next = new ScriptedAdapter();
     expect(await s.session.replace(() => ({ ok: true, adapter: next }), 'restarted with a new workspace')).toBe(true);
     expect(s.adapter.stops).toBe(1);
-    expect(s.statusOf('w1').at(-1)).toBe('completed_without_visible_reply');
-    expect(s.statuses.find((e) => e.wakeToken === 'w1' && e.status === 'completed_without_visible_reply')?.detail).toBe(
-      'process_replaced',
-    );
+    // issue 24: a reconfiguration is a replacement, not "no visible reply".
+    expect(s.statusOf('w1').at(-1)).toBe('failed');
+    const ended = s.statuses.find((e) => e.wakeToken === 'w1' && e.status === 'failed');
+    expect([ended?.reason, ended?.detail]).toEqual(['process_replaced', 'restarted with a new workspace']);
     expect(s.recovered).toEqual([['w1']]);
     expect(s.states.slice(-3)).toEqual(['stopped', 'starting', 'idle']);
     s.post('w2', 2);

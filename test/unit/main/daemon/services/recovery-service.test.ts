@@ -125,10 +125,11 @@ describe('daemon restart recovers in-flight wakes (contract §6.6, issue 16)', (
     expect(restored.ended).toBe(3);
     const end = (t: string) => b.store.getWake(t);
     expect([end('wk_1')?.status, end('wk_1')?.detail]).toEqual(['reply_sent', 'already_sent']);
+    // issue 24: failed with why, and continued (its recovery saved in the same transaction).
     expect([end('wk_2')?.status, end('wk_2')?.reason, end('wk_2')?.detail, end('wk_2')?.recoveries]).toEqual([
-      'completed_without_visible_reply',
-      'no_reply',
+      'failed',
       'daemon_restarted',
+      'AgentTeam restarted while the agent was working on this wake',
       1,
     ]);
     expect(end('wk_3')?.recoveries).toBe(1);

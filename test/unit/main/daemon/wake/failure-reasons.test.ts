@@ -46,13 +46,13 @@ describe('failure reasons the wake layer gives (issue 15)', () => {
     expect(r.recovery).toEqual([]);
   });
 
-  it('a recovery whose process is replaced again ends failed: cli_exited', () => {
+  it('a recovery whose process is replaced again ends failed: process_replaced (issue 24: the reason of the replacement)', () => {
     const t = visibleRecoveryRow();
     const r = t.processReplaced(1);
     expect(failedOf(r.effects)).toEqual([
       {
         status: 'failed',
-        reason: 'cli_exited',
+        reason: 'process_replaced',
         detail: 'the recovery continuation was interrupted too (process_replaced)',
       },
     ]);

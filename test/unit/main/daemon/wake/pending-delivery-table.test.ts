@@ -102,10 +102,11 @@ describe('PendingDeliveryTable applies the one rule', () => {
     ]);
     expect(r.effects.map((e) => [e.kind, e.row.wakeToken, e.kind === 'terminal' ? e.outcome.status : null])).toEqual([
       ['terminal', 'w1', 'reply_sent'],
-      ['terminal', 'w2', 'completed_without_visible_reply'],
+      // issue 24: the daemon restart is a failure of the wakes it interrupted, recovered or not.
+      ['terminal', 'w2', 'failed'],
       ['terminal', 'w3', 'failed'],
       ['terminal', 'w4', 'completed_without_visible_reply'],
-      ['terminal', 'w5', 'completed_without_visible_reply'],
+      ['terminal', 'w5', 'failed'],
     ]);
     expect(r.recovery).toEqual([
       { target: general, targetSeq: 5, messageId: 'm5', wakeToken: 'w5', wakeTokens: ['w2', 'w5'] },
@@ -123,7 +124,7 @@ describe('PendingDeliveryTable applies the one rule', () => {
     expect(t.queued).toBe(1);
   });
 
-  it('processReplaced and contextReset end visible rows by the same rule as a daemon restart (only the cause differs)', () => {
+  it('processReplaced ends visible rows by the same rule as a daemon restart (only the failure differs)', () => {
     const wakes = [wake(1), wake(2, '#ops', 'signal_only'), wake(3), wake(4, '#ops')];
     const replaced = new PendingDeliveryTable(4);
     for (const w of wakes) replaced.enqueue(w);
@@ -133,7 +134,34 @@ describe('PendingDeliveryTable applies the one rule', () => {
     const b = new PendingDeliveryTable(4).restoreInFlight(wakes);
     const ends = (effects: typeof a.effects) =>
       effects.flatMap((e) => (e.kind === 'terminal' ? [[e.row.wakeToken, e.outcome.status, e.outcome.reason]] : []));
-    expect(ends(a.effects)).toEqual(ends(b.effects));
+    const reasonOf = (failure: string) => [
+      ['w1', 'failed', failure],
+      ['w2', 'completed_without_visible_reply', 'signal_only'],
+      ['w3', 'failed', failure],
+      ['w4', 'failed', failure],
+    ];
+    expect(ends(a.effects)).toEqual(reasonOf('process_replaced'));
+    expect(ends(b.effects)).toEqual(reasonOf('daemon_restarted'));
     expect(a.recovery).toEqual(b.recovery);
+  });
+
+  it("issue 24: a crash's replacement fails the visible rows with the exit's reason and detail, once; the next replacement does not reuse it", () => {
+    const t = new PendingDeliveryTable(4);
+    t.enqueue(wake(1));
+    t.enqueue(wake(2));
+    t.markDelivered(0, ['w1']);
+    expect(t.processExited(0, 'the codex runtime exited unexpectedly (SIGKILL)', 'cli_exited')).toEqual([]);
+    const r = t.processReplaced(1);
+    expect(r.effects.flatMap((e) => (e.kind === 'terminal' ? [[e.row.wakeToken, e.outcome]] : []))).toEqual([
+      ['w1', { status: 'failed', reason: 'cli_exited', detail: 'the codex runtime exited unexpectedly (SIGKILL)' }],
+    ]);
+    expect(r.recovery.map((f) => f.wakeTokens)).toEqual([['w1']]);
+    // w2 never reached the dead process: re-offered, and a replacement without an exit says so.
+    t.markDelivered(1, ['w2']);
+    const again = t.processReplaced(2);
+    expect(again.effects.find((e) => e.kind === 'terminal')).toMatchObject({
+      row: { wakeToken: 'w2' },
+      outcome: { status: 'failed', reason: 'process_replaced' },
+    });
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The recovery rule (contract §6.6, issue 16) as a table: one row per case, for every cause. The
  * pending-delivery table applies it to its own rows and to the in-flight wakes of a daemon restart
- * (pending-delivery-table.test.ts checks both paths).
+ * (pending-delivery-table.test.ts checks both paths). issue 24: a session that ended by a failure
+ * (a crash, a replacement, a daemon restart) fails its originals with that failure, never
+ * `completed_without_visible_reply`; only a context reset keeps the ordinary rule here.
  */
 import { describe, expect, it } from 'vitest';
 import { targetKey, type TargetKey } from '../../../../../shared/target.js';
@@ -11,8 +13,11 @@ import {
   type RecoveryCause,
 } from '../../../../../main/daemon/wake/pending-delivery.js';
 import {
+  DAEMON_RESTARTED,
+  PROCESS_REPLACED,
   recoveryDecision,
   recoveryFrontiers,
+  type SessionFailure,
   type StoredWakeFacts,
 } from '../../../../../main/daemon/wake/recovery-rule.js';
 
@@ -26,6 +31,8 @@ interface Case {
   readonly targetKey?: TargetKey | null;
   readonly facts?: StoredWakeFacts;
   readonly cause: RecoveryCause;
+  /** The failure the session ended with (a crash's exit); absent: the rule's default for the cause. */
+  readonly failure?: SessionFailure;
   readonly outcome: { status: string; reason: string | null; detail: string | null };
   readonly recover: boolean;
 }
@@ -37,12 +44,45 @@ const noReply = (cause: RecoveryCause) => ({
   detail: cause,
 });
 const signalOnly = { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null };
+const crash: SessionFailure = { reason: 'cli_exited', detail: 'the claude-code runtime exited unexpectedly (SIGKILL)' };
+const reconfigured: SessionFailure = { reason: 'process_replaced', detail: "the agent's workspace changed" };
+const failedWith = (f: SessionFailure) => ({ status: 'failed', reason: f.reason, detail: f.detail });
 
 const CASES: readonly Case[] = [
-  // the ordinary rule: ended no_reply with the cause, its exact target recovered
-  ...(['process_replaced', 'context_compacted', 'context_overflow', 'daemon_restarted'] as const).map(
-    (cause): Case => ({ name: `a visible_reply wake, ${cause}`, cause, outcome: noReply(cause), recover: true }),
-  ),
+  // a context reset in a live session: the ordinary rule, ended no_reply with the cause, its exact target recovered
+  ...(['context_compacted', 'context_overflow'] as const).map((cause): Case => ({
+    name: `a visible_reply wake, ${cause}`,
+    cause,
+    outcome: noReply(cause),
+    recover: true,
+  })),
+  // issue 24: a session that failed fails its originals with that failure, and still recovers them
+  {
+    name: 'a visible_reply wake, process_replaced after a crash',
+    cause: 'process_replaced',
+    failure: crash,
+    outcome: failedWith(crash),
+    recover: true,
+  },
+  {
+    name: 'a visible_reply wake, process_replaced by a new configuration',
+    cause: 'process_replaced',
+    failure: reconfigured,
+    outcome: failedWith(reconfigured),
+    recover: true,
+  },
+  {
+    name: 'a visible_reply wake, process_replaced with no exit reported',
+    cause: 'process_replaced',
+    outcome: failedWith(PROCESS_REPLACED),
+    recover: true,
+  },
+  {
+    name: 'a visible_reply wake, daemon_restarted',
+    cause: 'daemon_restarted',
+    outcome: failedWith(DAEMON_RESTARTED),
+    recover: true,
+  },
   // signal-only keeps its classification, whatever the cause or the facts
   ...(['process_replaced', 'daemon_restarted'] as const).map((cause): Case => ({
     name: `a signal_only wake, ${cause}`,
@@ -54,9 +94,10 @@ const CASES: readonly Case[] = [
   })),
   // a synthetic recovery wake is never recovered twice: failed with the reason of the cause
   {
-    name: 'a recovery wake, process_replaced',
+    name: 'a recovery wake, process_replaced after a crash',
     messageId: recoveryId,
     cause: 'process_replaced',
+    failure: crash,
     outcome: {
       status: 'failed',
       reason: 'cli_exited',
@@ -99,10 +140,18 @@ const CASES: readonly Case[] = [
   },
   // no exact target: nothing to recover into
   {
-    name: 'no exact target, process_replaced',
+    name: 'no exact target, process_replaced after a crash',
     targetKey: null,
     cause: 'process_replaced',
-    outcome: noReply('process_replaced'),
+    failure: crash,
+    outcome: failedWith(crash),
+    recover: false,
+  },
+  {
+    name: 'no exact target, context_overflow',
+    targetKey: null,
+    cause: 'context_overflow',
+    outcome: noReply('context_overflow'),
     recover: false,
   },
   {
@@ -128,7 +177,7 @@ const CASES: readonly Case[] = [
     name: 'a reply below the wake, daemon_restarted',
     facts: { repliedUpToSeq: 2 },
     cause: 'daemon_restarted',
-    outcome: noReply('daemon_restarted'),
+    outcome: failedWith(DAEMON_RESTARTED),
     recover: true,
   },
 ];
@@ -141,7 +190,22 @@ describe('the recovery rule (contract §6.6)', () => {
       targetKey: c.targetKey === undefined ? general : c.targetKey,
       targetSeq: 3,
     };
-    expect(recoveryDecision(row, c.cause, c.facts)).toEqual({ outcome: c.outcome, recover: c.recover });
+    expect(recoveryDecision(row, c.cause, c.facts, c.failure)).toEqual({ outcome: c.outcome, recover: c.recover });
+  });
+
+  it('issue 24: no_reply is never the end of a session that failed, whatever the wake', () => {
+    for (const cause of ['process_replaced', 'daemon_restarted'] as const)
+      for (const messageId of ['m3', recoveryId])
+        for (const key of [general, null])
+          for (const facts of [undefined, { recoveries: 1 }, { repliedUpToSeq: 1 }]) {
+            const { outcome } = recoveryDecision(
+              { deliveryClass: 'visible_reply', messageId, targetKey: key, targetSeq: 3 },
+              cause,
+              facts,
+              cause === 'process_replaced' ? crash : undefined,
+            );
+            expect(outcome.status).toBe('failed');
+          }
   });
 
   it('frontiers: one per canonical target in first-seen order, at its highest TargetSeq, every wake token in FIFO order', () => {

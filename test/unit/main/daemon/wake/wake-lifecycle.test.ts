@@ -242,7 +242,7 @@ describe('contract §9.1 bounded FIFO admission', () => {
     expect(h.deliveries.flatMap((d) => d.wakes.map((w) => w.wakeToken))).toEqual(tokens);
   });
 
-  it('restore() after a daemon restart ends in-flight wakes by the ordinary rule and re-admits queued ones in stored order', () => {
+  it('restore() after a daemon restart ends in-flight wakes failed/daemon_restarted, saves their recovery with them and re-admits queued ones in stored order', () => {
     const h = wakeHarness({ capacity: 2 });
     const tokens = [1, 2, 3, 4].map((i) => h.wake('#general', { targetSeq: i }));
     h.lifecycle.onTurnBoundary(h.agentId, 0); // tokens[0..1] final_check_sent; 2..3 queued
@@ -257,9 +257,17 @@ describe('contract §9.1 bounded FIFO admission', () => {
         { target: '#general', targetSeq: 2, messageId: 'm2', wakeToken: tokens[1], wakeTokens: [tokens[0], tokens[1]] },
       ],
     });
+    const restarted = 'AgentTeam restarted while the agent was working on this wake';
     expect(h2.terminals().map((e) => [e.wakeToken, e.status, e.reason, e.detail])).toEqual([
-      [tokens[0], 'completed_without_visible_reply', 'no_reply', 'daemon_restarted'],
-      [tokens[1], 'completed_without_visible_reply', 'no_reply', 'daemon_restarted'],
+      [tokens[0], 'failed', 'daemon_restarted', restarted],
+      [tokens[1], 'failed', 'daemon_restarted', restarted],
+    ]);
+    expect(h2.journal.recoveryBatches).toEqual([
+      {
+        agentId: h2.agentId,
+        cause: 'daemon_restarted',
+        markers: [{ target: '#general', frontierSeq: 2, wakeTokens: [tokens[0], tokens[1]] }],
+      },
     ]);
     expect(h2.lifecycle.pending(h2.agentId).map((r) => r.wakeToken)).toEqual([tokens[2]]);
     // §8.3: the scope is not restored, it comes back only with a runtime-visible input
@@ -311,25 +319,88 @@ describe('contract §9.4 terminal cleanup', () => {
 });
 
 describe('contract §6.6 process replacement', () => {
-  it('ends runtime-visible rows by the ordinary rule, returns one recovery frontier per canonical target, re-offers undelivered rows', () => {
+  it('a crash: runtime-visible rows end failed/cli_exited with their recovery saved in the same transaction, one frontier per canonical target; undelivered rows re-offered', async () => {
     const h = wakeHarness({ autoDeliver: false });
     const a = h.wake('#general', { targetSeq: 3 });
     const b = h.wake('#general', { targetSeq: 7 });
     const c = h.wake('dm:@ann:zz99', { targetSeq: 2 });
     const notYet = h.wake('#ops', { targetSeq: 1 });
     h.lifecycle.onDelivered(h.agentId, 0, [a, b, c]);
+    h.lifecycle.onProcessExited(h.agentId, 0, 'the claude-code runtime exited unexpectedly (SIGKILL)', 'cli_exited');
     const recovery = h.lifecycle.onProcessReplaced(h.agentId, 1);
     expect(recovery).toEqual([
       { target: '#general', targetSeq: 7, messageId: 'm2', wakeToken: b, wakeTokens: [a, b] },
       { target: 'dm:@ann:zz99', targetSeq: 2, messageId: 'm3', wakeToken: c, wakeTokens: [c] },
     ]);
-    expect(h.terminals().map((e) => [e.wakeToken, e.status, e.reason])).toEqual([
-      [a, 'completed_without_visible_reply', 'no_reply'],
-      [b, 'completed_without_visible_reply', 'no_reply'],
-      [c, 'completed_without_visible_reply', 'no_reply'],
+    const crash = 'the claude-code runtime exited unexpectedly (SIGKILL)';
+    expect(h.terminals().map((e) => [e.wakeToken, e.status, e.reason, e.detail])).toEqual([
+      [a, 'failed', 'cli_exited', crash],
+      [b, 'failed', 'cli_exited', crash],
+      [c, 'failed', 'cli_exited', crash],
     ]);
+    expect(h.journal.recoveryBatches).toEqual([
+      {
+        agentId: h.agentId,
+        cause: 'process_replaced',
+        markers: [
+          { target: '#general', frontierSeq: 7, wakeTokens: [a, b] },
+          { target: 'dm:@ann:zz99', frontierSeq: 2, wakeTokens: [c] },
+        ],
+      },
+    ]);
+    // §10.2: a crash is counted as a failure, never as "no visible reply".
+    expect(await h.counter('wake_completed_without_visible_reply_total', { reason: 'no_reply' })).toBe(0);
+    expect(await h.counter('wake_failed_total', { runtime: 'claude-code' })).toBe(3);
     expect(h.deliveries.at(-1)).toMatchObject({ generation: 1, wakes: [{ wakeToken: notYet }] });
     expect(h.lifecycle.onProcessReplaced(h.agentId, 1)).toEqual([]);
+  });
+
+  it('fail closed (§6.6): a recovery the journal cannot save rolls back with its terminals; the wakes end failed with why, an alert is raised, nothing is thrown or recovered', async () => {
+    const h = wakeHarness({ autoDeliver: false });
+    const a = h.wake('#general', { targetSeq: 1 });
+    const signal = h.wake('#general', { targetSeq: 2, deliveryClass: 'signal_only' });
+    h.lifecycle.onDelivered(h.agentId, 0, [a, signal]);
+    h.lifecycle.onProcessExited(h.agentId, 0, 'the codex runtime exited unexpectedly (code 1)', 'cli_exited');
+    h.journal.failNextRecoverySaves = 1;
+    const before = h.journal.events.length;
+    expect(h.lifecycle.onProcessReplaced(h.agentId, 1)).toEqual([]);
+    // Nothing of the failed transaction stayed; each wake got exactly one terminal afterwards.
+    expect(h.journal.recoveryBatches).toEqual([]);
+    expect(h.journal.events.slice(before).map((e) => [e.wakeToken, e.status, e.reason])).toEqual([
+      [a, 'failed', 'cli_exited'],
+      [signal, 'completed_without_visible_reply', 'signal_only'],
+    ]);
+    expect(h.journal.wakes.get(a)).toMatchObject({ status: 'failed', terminalsAccepted: 1, terminalsRefused: 0 });
+    expect(h.journal.wakes.get(a)?.detail).toBe(
+      'the recovery continuation could not be saved (SQLITE_FULL: database or disk is full); the codex runtime exited unexpectedly (code 1)',
+    );
+    expect(h.terminals(a)).toHaveLength(1);
+    expect(h.lost).toEqual([
+      {
+        agentId: h.agentId,
+        cause: 'process_replaced',
+        wakeTokens: [a],
+        detail: 'SQLITE_FULL: database or disk is full',
+      },
+    ]);
+    expect(h.logs.some((l) => l.level === 'error' && /recovery could not be saved/.test(l.message))).toBe(true);
+    expect(await h.counter('wake_failed_total', { runtime: 'claude-code' })).toBe(1);
+  });
+
+  it('fail closed on a daemon restart too: the in-flight wakes end failed/daemon_restarted, not recovered, and restore still requeues the rest', () => {
+    const h = wakeHarness({ capacity: 1 });
+    const inFlight = h.wake('#general', { targetSeq: 1 });
+    const queued = h.wake('#general', { targetSeq: 2 });
+    const h2 = wakeHarness({ capacity: 1 });
+    for (const [k, v] of h.journal.wakes) h2.journal.wakes.set(k, v);
+    h2.journal.failNextRecoverySaves = 1;
+    const launched: unknown[] = [];
+    const restored = h2.lifecycle.restore(h2.agentId, (frontiers) => launched.push(frontiers));
+    expect(restored).toMatchObject({ ended: 1, requeued: 1, recovery: [] });
+    expect(launched).toEqual([[]]);
+    expect(h2.journal.wakes.get(inFlight)).toMatchObject({ status: 'failed', reason: 'daemon_restarted' });
+    expect(h2.lost.map((l) => l.wakeTokens)).toEqual([[inFlight]]);
+    expect(h2.lifecycle.pending(h2.agentId).map((r) => r.wakeToken)).toEqual([queued]);
   });
 });
 

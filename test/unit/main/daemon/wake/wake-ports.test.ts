@@ -49,6 +49,16 @@ interface StoreLike {
     readonly targetSeq: number;
     readonly deliveryClass: DeliveryClass;
   }>;
+  transaction<T>(fn: () => T): T;
+  saveRecoveryBatch(
+    agentId: string,
+    markers: ReadonlyArray<{
+      readonly target: TargetKey;
+      readonly frontierSeq: number;
+      readonly wakeTokens?: readonly string[];
+    }>,
+    cause?: string | null,
+  ): unknown;
   appendAudit(a: {
     readonly agentId: string;
     readonly kind: 'cross_target_send';
