@@ -1,7 +1,7 @@
 /**
  * The recovery rule (contract §6.6, issue 16), in one home: how a runtime-visible wake ends when
- * the session that saw it is gone — its process was replaced, its context was compacted or
- * overflowed, or the daemon restarted — and which exact targets come back as recovery frontiers
+ * the session that saw it is gone — its process was replaced, its context overflowed, or the
+ * daemon restarted — and which exact targets come back as recovery frontiers
  * for one recovery continuation. Pure data in, decisions out; the pending-delivery table applies
  * it to its own rows and to the in-flight wakes the journal holds after a daemon restart.
  */
@@ -49,7 +49,12 @@ const SIGNAL_ONLY = decision({ status: 'completed_without_visible_reply', reason
 const ALREADY_SENT = decision({ status: 'reply_sent', reason: null, detail: 'already_sent' });
 
 function ruleOf(cause: RecoveryCause): CauseRule {
-  const noReply: TerminalOutcome = { status: 'completed_without_visible_reply', reason: 'no_reply', detail: cause };
+  // issue 24: an overflow's originals say so (`context_overflow`), never `no_reply` (the agent's own silence).
+  const noReply: TerminalOutcome = {
+    status: 'completed_without_visible_reply',
+    reason: cause === 'context_overflow' ? 'context_overflow' : 'no_reply',
+    detail: cause,
+  };
   const restarted = cause === 'daemon_restarted';
   return {
     recovered: decision(noReply, true),

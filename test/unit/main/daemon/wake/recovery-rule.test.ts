@@ -31,18 +31,22 @@ interface Case {
 }
 
 const recoveryId = `${RECOVERY_MESSAGE_PREFIX}1`;
+// issue 24: an overflow's originals end with the reason that says so, never `no_reply`.
 const noReply = (cause: RecoveryCause) => ({
   status: 'completed_without_visible_reply',
-  reason: 'no_reply',
+  reason: cause === 'context_overflow' ? 'context_overflow' : 'no_reply',
   detail: cause,
 });
 const signalOnly = { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null };
 
 const CASES: readonly Case[] = [
-  // the ordinary rule: ended no_reply with the cause, its exact target recovered
-  ...(['process_replaced', 'context_compacted', 'context_overflow', 'daemon_restarted'] as const).map(
-    (cause): Case => ({ name: `a visible_reply wake, ${cause}`, cause, outcome: noReply(cause), recover: true }),
-  ),
+  // the ordinary rule: ended with the cause, its exact target recovered
+  ...(['process_replaced', 'context_overflow', 'daemon_restarted'] as const).map((cause): Case => ({
+    name: `a visible_reply wake, ${cause}`,
+    cause,
+    outcome: noReply(cause),
+    recover: true,
+  })),
   // signal-only keeps its classification, whatever the cause or the facts
   ...(['process_replaced', 'daemon_restarted'] as const).map((cause): Case => ({
     name: `a signal_only wake, ${cause}`,
@@ -65,14 +69,21 @@ const CASES: readonly Case[] = [
     recover: false,
   },
   {
-    name: 'a recovery wake, context_compacted',
+    name: 'a recovery wake, context_overflow',
     messageId: recoveryId,
-    cause: 'context_compacted',
+    cause: 'context_overflow',
     outcome: {
       status: 'failed',
       reason: 'context_overflow',
-      detail: 'the recovery continuation was interrupted too (context_compacted)',
+      detail: 'the recovery continuation was interrupted too (context_overflow)',
     },
+    recover: false,
+  },
+  {
+    name: 'no exact target, context_overflow',
+    targetKey: null,
+    cause: 'context_overflow',
+    outcome: noReply('context_overflow'),
     recover: false,
   },
   {
