@@ -55,7 +55,7 @@ describe.each(Object.keys(OPTIONS) as RealRuntime[])(
       h = undefined;
     }, 60_000);
 
-    it('the wake stays pending through the compaction and ends reply_sent: one wake, nothing recovered or re-sent', async () => {
+    it('the wake stays pending through the compaction and ends reply_sent: one wake per message, nothing recovered or re-sent', async () => {
       h = await DaemonHarness.start(runtime, OPTIONS[runtime]);
       await h.ready(90_000);
       await h.api['conversations.create']({ target: TARGET }).catch(() => undefined);
