@@ -288,6 +288,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           onState: () => roster.changed(agent.id),
           onRestart: (attempt) => roster.restarting(agent.id, attempt),
           onRuntimeDown: (detail) => alerts.runtimeDown(agent.name, detail),
+          // issue 24: a native compaction is a continuation: a timeline entry on the wakes, nothing else.
+          onContextCompacted: () => timeline.compacted(agent.id),
           // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).
           onRecovery: (frontiers, cause) => recovery.recover(agent.id, frontiers, cause),
         },

@@ -15,7 +15,16 @@ export { channelOf, isApiCallName, splitCallName, type ApiCallName, type ApiEven
 /** The contract's vocabularies, one definition each; the store and the wake lifecycle use these types. */
 export const CONVERSATION_KINDS = ['channel', 'dm', 'thread'] as const;
 export const AUTHOR_KINDS = ['operator', 'agent'] as const;
-export const WAKE_EVENT_KINDS = ['status', 'beacon', 'escalation', 'final_check', 'delivery', 'alert'] as const;
+/** `compaction` (issue 24): the runtime compacted its context while working on the wake, and went on. */
+export const WAKE_EVENT_KINDS = [
+  'status',
+  'beacon',
+  'escalation',
+  'final_check',
+  'delivery',
+  'alert',
+  'compaction',
+] as const;
 /** contract §8.4: what a `prompt_input` entry records. */
 export const PROMPT_INPUT_KINDS = ['turn_context', 'delivery', 'final_check', 'recovery'] as const;
 export type ConversationKind = (typeof CONVERSATION_KINDS)[number];

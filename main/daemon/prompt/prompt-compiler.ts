@@ -143,19 +143,17 @@ export interface RecoveryMarker {
 }
 
 /** What ended the session a recovery continues (issue 16); `context_overflow` when not given. */
-export type RecoveryPromptCause = 'context_overflow' | 'context_compacted' | 'process_replaced' | 'daemon_restarted';
+export type RecoveryPromptCause = 'context_overflow' | 'process_replaced' | 'daemon_restarted';
 
 const RECOVERY_CAUSE_COPY: Readonly<Record<PromptLanguage, Readonly<Record<RecoveryPromptCause, string>>>> = {
   en: {
     context_overflow:
       'Your previous runtime session ended because its context window was full; this is a fresh session.',
-    context_compacted: 'Your runtime session was compacted; earlier inputs may be missing from what you remember.',
     process_replaced: 'Your runtime process was restarted while you were handling inputs.',
     daemon_restarted: 'AgentTeam restarted while you were handling inputs.',
   },
   'zh-CN': {
     context_overflow: '你之前的 runtime 会话因 context window 超限而结束；这是一个新的会话。',
-    context_compacted: '你的 runtime 会话已被压缩；你记得的内容里可能缺少之前的输入。',
     process_replaced: '你处理输入时，runtime 进程被重新启动了。',
     daemon_restarted: '你处理输入时，AgentTeam 重新启动了。',
   },

@@ -23,8 +23,10 @@ export type DriverEvent =
    * operator (Codex `thread/status/changed` `activeFlags: ["waitingOnApproval"]`), on each change.
    */
   | { readonly type: 'operator_wait'; readonly waiting: boolean }
-  /** issue 16: the runtime compacted its context, or refused a prompt as too long (contract §6.6). */
-  | { readonly type: 'context_reset'; readonly cause: 'context_compacted' | 'context_overflow' }
+  /** issue 24: the runtime compacted its own context and continues the session (a continuation). */
+  | { readonly type: 'context_compacted' }
+  /** issue 16: the provider refused the context as too long and the session cannot go on (contract §6.6). */
+  | { readonly type: 'context_reset'; readonly cause: 'context_overflow' }
   /** `failed` carries the wire's error (the skeleton bounds it). */
   | {
       readonly type: 'turn_ended';

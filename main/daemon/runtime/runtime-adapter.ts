@@ -34,9 +34,15 @@ export type RuntimeEvent =
   /** bus `turn.end`. */
   | { readonly type: 'turn_end'; readonly outcome: 'completed' | 'error' | 'interrupted' }
   /**
-   * issue 16, contract §6.6: the session's context was compacted (the runtime summarised it) or
-   * overflowed (the provider refused the prompt as too long) in this process: what the runtime
-   * had been shown may be gone, so the host recovers the runtime-visible inputs.
+   * issue 24, contract §8.3, §9.2: the runtime compacted its own context (Claude Code
+   * `compact_boundary`, Codex `contextCompaction`, OpenCode `session.compacted`) and goes on in
+   * the same session: a continuation. The wakes stay pending, the send scope survives, nothing is
+   * re-sent; the turn ends by the ordinary rule (its one final-check restores the decision point).
+   */
+  | { readonly type: 'context_compacted' }
+  /**
+   * issue 16, contract §6.6: the provider refused the session's context as too long and the
+   * runtime cannot continue it (no native compaction): the host recovers the runtime-visible inputs.
    */
   | { readonly type: 'context_reset'; readonly cause: ContextResetCause }
   /** A runtime/provider error, bounded detail (≤ DETAIL_MAX chars, diagnostics.ts). */
@@ -47,8 +53,8 @@ export type RuntimeEvent =
   /** The restart cap was reached; the runtime stays down until started again. */
   | { readonly type: 'gave_up'; readonly restarts: number };
 
-/** Why a runtime's context was reset in the same process (issue 16). */
-export type ContextResetCause = 'context_compacted' | 'context_overflow';
+/** Why a runtime's context was reset (issue 16); a native compaction is no reset (issue 24). */
+export type ContextResetCause = 'context_overflow';
 
 /**
  * Every event carries the process generation it came from, so a stale event of an old

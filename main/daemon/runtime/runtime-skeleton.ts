@@ -359,6 +359,10 @@ export class RuntimeSkeleton implements RuntimeAdapter {
         // issue 14: the runtime's own liveness signal; the host pauses the silence clock with it.
         this.#events.emit(generation, { type: 'operator_wait', waiting: e.waiting });
         return;
+      case 'context_compacted':
+        // issue 24: a continuation of the same turn; the host only notes it on the wakes' timelines.
+        this.#events.emit(generation, { type: 'context_compacted' });
+        return;
       case 'context_reset':
         // issue 16: the host recovers what the runtime had been shown (contract §6.6).
         this.#events.emit(generation, { type: 'context_reset', cause: e.cause });

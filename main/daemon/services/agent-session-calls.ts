@@ -71,7 +71,9 @@ export type AgentSessionCall =
     }
   /** §6.6, §8.3: a new process is the lifecycle's `generation`; its recovery frontiers go to `onRecovery`. */
   | { readonly call: 'process_replaced'; readonly generation: number }
-  /** issue 16: the context was reset in the same process; the recovery frontiers go to `onRecovery`. */
+  /** issue 24: the runtime compacted its context and goes on; the live wakes' timelines note it. */
+  | { readonly call: 'note_compaction' }
+  /** issue 16: the context overflowed; the recovery frontiers go to `onRecovery`. */
   | { readonly call: 'context_reset'; readonly generation: number; readonly cause: ContextResetCause }
   /** Counts only (contract §6.5): they reach the wake status as diagnostics, never the text. */
   | {

@@ -196,10 +196,14 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
   switch (e.type) {
     case 'ready':
       return ready(s, e, calls);
+    case 'context_compacted':
+      // issue 24 (§8.3, §9.2): a native compaction is a continuation: the rows stay pending, the
+      // send scope survives, nothing is recovered or re-sent; only the wakes' timelines note it.
+      calls.push({ call: 'note_compaction' });
+      return s;
     case 'context_reset':
-      // issue 16: recover the runtime-visible rows into the continued (compacted) session.
-      // issue 24 changes this one row: a native compaction (`context_compacted`) becomes a
-      // continuation (rows stay pending, nothing recovered); only `context_overflow` recovers.
+      // issue 16 (§6.6): the context overflowed and the session cannot go on: recover the
+      // runtime-visible rows.
       calls.push({ call: 'context_reset', generation: s.lifecycleGeneration, cause: e.cause });
       return { ...s, resetInTurn: s.turnId !== null };
     case 'runtime_error':

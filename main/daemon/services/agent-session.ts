@@ -50,9 +50,14 @@ export interface AgentSessionPorts {
   recordPromptInput(record: PromptInputRecord): void;
   /**
    * contract §6.6: the frontiers of runtime-visible rows whose session was lost (the process was
-   * replaced, or the context compacted / overflowed), for one synthetic recovery wake each.
+   * replaced, or the context overflowed), for one synthetic recovery wake each.
    */
   onRecovery(frontiers: readonly RecoveryFrontier[], cause: RecoveryCause): void;
+  /**
+   * issue 24: the runtime compacted its context and goes on in the same session (a continuation,
+   * contract §8.3, §9.2): nothing ends or is recovered; the wakes it works on note it on their timelines.
+   */
+  onContextCompacted(): void;
   /** The runtime could not be built or started, or gave up after the restart cap. */
   onRuntimeDown(detail: string): void;
   /** The agent's state changed. */
@@ -294,6 +299,9 @@ export class AgentSession {
         return lifecycle.onProcessExited(agentId, c.generation, c.detail, c.reason);
       case 'process_replaced':
         return this.#recover(lifecycle.onProcessReplaced(agentId, c.generation), 'process_replaced');
+      case 'note_compaction':
+        this.#o.log?.info('runtime compacted its context; the turn continues', { agentId });
+        return ports.onContextCompacted();
       case 'context_reset':
         return this.#recover(lifecycle.onContextReset(agentId, c.generation, c.cause), c.cause);
       case 'count_local_text':

@@ -250,6 +250,36 @@ const MIGRATIONS: readonly Migration[] = [
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  // ---- issue 24: a native compaction is a continuation, noted on the wake's timeline ----
+  {
+    version: 7,
+    name: 'wake event kind compaction',
+    sql: `
+      -- The runtime compacted its context while working on the wake and went on (contract §8.3):
+      -- the inspector shows "context compacted". SQLite cannot change a CHECK: the append-only
+      -- table is rebuilt with its rows, ids, index and triggers as they were.
+      DROP TRIGGER wake_events_append_only_update;
+      DROP TRIGGER wake_events_append_only_delete;
+      CREATE TABLE wake_events_v7 (
+        id         INTEGER PRIMARY KEY,
+        wake_token TEXT NOT NULL REFERENCES wakes (token),
+        kind       TEXT NOT NULL CHECK (kind IN ('status', 'beacon', 'escalation', 'final_check', 'delivery', 'alert', 'compaction')),
+        status     TEXT,
+        reason     TEXT,
+        detail     TEXT,
+        at         TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO wake_events_v7 (id, wake_token, kind, status, reason, detail, at)
+        SELECT id, wake_token, kind, status, reason, detail, at FROM wake_events;
+      DROP TABLE wake_events;
+      ALTER TABLE wake_events_v7 RENAME TO wake_events;
+      CREATE INDEX wake_events_token ON wake_events (wake_token, id);
+      CREATE TRIGGER wake_events_append_only_update BEFORE UPDATE ON wake_events
+        BEGIN SELECT RAISE(ABORT, 'wake_events is append-only'); END;
+      CREATE TRIGGER wake_events_append_only_delete BEFORE DELETE ON wake_events
+        BEGIN SELECT RAISE(ABORT, 'wake_events is append-only'); END;
+    `,
+  },
   // ---- issue 17: search across conversations (FTS5) ----
   {
     version: 4,

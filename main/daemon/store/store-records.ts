@@ -194,7 +194,7 @@ export interface RecoveryMarkerRecord {
   readonly frontierSeq: number;
   readonly wakeTokens: string[];
   readonly state: RecoveryMarkerState;
-  /** What ended the recovered session (`daemon_restarted`, `process_replaced`, `context_compacted`, `context_overflow`); null when unknown. */
+  /** What ended the recovered session (`daemon_restarted`, `process_replaced`, `context_overflow`; `context_compacted` in stores older than issue 24); null when unknown. */
   readonly cause: string | null;
   readonly createdAt: string;
   readonly launchedAt: string | null;

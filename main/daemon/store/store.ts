@@ -64,7 +64,12 @@ import { ThreadsQuery, type ThreadRecord } from './tables/threads-query.js';
 export { DB_FILE } from './store-database.js';
 
 /** Event kinds that only make sense while a wake is active. */
-const ACTIVE_ONLY_EVENT_KINDS: ReadonlySet<WakeEventKind> = new Set(['beacon', 'escalation', 'final_check']);
+const ACTIVE_ONLY_EVENT_KINDS: ReadonlySet<WakeEventKind> = new Set([
+  'beacon',
+  'escalation',
+  'final_check',
+  'compaction',
+]);
 
 /** One page of `searchMessages`: hits newest first; `nextBefore` continues with older ones. */
 interface MessageSearchResult {

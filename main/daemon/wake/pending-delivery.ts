@@ -58,8 +58,12 @@ export class PendingDelivery {
   ) {}
 }
 
-/** Reasons carried by `completed_without_visible_reply` (contract §9.3). */
-export type NoReplyReason = 'no_reply' | 'signal_only';
+/**
+ * Reasons carried by `completed_without_visible_reply` (contract §9.3): `no_reply` only when the
+ * agent ended its turns without the tool after its final-check; `context_overflow` for the
+ * originals of an overflow whose recovery continues them (issue 24).
+ */
+export type NoReplyReason = 'no_reply' | 'signal_only' | 'context_overflow';
 
 export type TerminalOutcome =
   | { readonly status: 'reply_sent'; readonly reason: null; readonly detail: string | null }
@@ -99,14 +103,10 @@ export interface RecoveryFrontier {
 
 /**
  * What ended the session whose runtime-visible rows a recovery continues (issue 16): the daemon
- * died, the runtime process was replaced, or the runtime compacted / overflowed its context.
+ * died, the runtime process was replaced, or its context overflowed and it cannot go on. A native
+ * compaction is none of these: the session continues (issue 24, contract §8.3).
  */
-export const RECOVERY_CAUSES = [
-  'daemon_restarted',
-  'process_replaced',
-  'context_compacted',
-  'context_overflow',
-] as const;
+export const RECOVERY_CAUSES = ['daemon_restarted', 'process_replaced', 'context_overflow'] as const;
 export type RecoveryCause = (typeof RECOVERY_CAUSES)[number];
 
 /** The `failed` reason (shared/wake-status.ts FAILURE_REASONS) of a wake whose recovery was itself interrupted. */

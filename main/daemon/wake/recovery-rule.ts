@@ -1,7 +1,7 @@
 /**
  * The recovery rule (contract §6.6, issue 16), in one home: how a runtime-visible wake ends when
- * the session that saw it is gone — its process was replaced, its context was compacted or
- * overflowed, or the daemon restarted — and which exact targets come back as recovery frontiers
+ * the session that saw it is gone — its process was replaced, its context overflowed, or the
+ * daemon restarted — and which exact targets come back as recovery frontiers
  * for one recovery continuation. Pure data in, decisions out; the pending-delivery table applies
  * it to its own rows and to the in-flight wakes the journal holds after a daemon restart.
  *
@@ -81,12 +81,16 @@ const ALREADY_SENT = decision({ status: 'reply_sent', reason: null, detail: 'alr
 
 function ruleOf(cause: RecoveryCause, failure: SessionFailure | undefined): CauseRule {
   const restarted = cause === 'daemon_restarted';
-  // issue 24: a session that ended by a failure fails its originals with it; a context reset in a
-  // live session still ends them by the ordinary rule (its own issue).
+  // issue 24: a session that ended by a failure fails its originals with it; an overflow's
+  // originals end without a reply and say so (`context_overflow`), never `no_reply` (the agent's own silence).
   const ended: TerminalOutcome =
     failure !== undefined
       ? { status: 'failed', reason: failure.reason, detail: failure.detail }
-      : { status: 'completed_without_visible_reply', reason: 'no_reply', detail: cause };
+      : {
+          status: 'completed_without_visible_reply',
+          reason: cause === 'context_overflow' ? 'context_overflow' : 'no_reply',
+          detail: cause,
+        };
   return {
     recovered: decision(ended, true),
     recoveredAgain: decision({

@@ -59,6 +59,19 @@ export class WakeTimeline {
     return marked;
   }
 
+  /**
+   * issue 24: the runtime compacted its context and goes on (a continuation, contract §8.3): the
+   * wakes it is working on now keep a "context compacted" entry for the inspector; nothing else
+   * changes. Returns the wakes it marked.
+   */
+  compacted(agentId: string): readonly string[] {
+    const marked = this.o.lifecycle
+      .workingOn(agentId, [])
+      .filter((wakeToken) => this.o.journal.appendWakeEvent({ wakeToken, kind: 'compaction' }));
+    for (const wakeToken of marked) this.o.changed(wakeToken);
+    return marked;
+  }
+
   /** Each delivery attempt's outcome of a reply goes on the wakes of its turn that answer on its target. */
   delivery(r: DeliveryResultEvent): void {
     if (r.purpose !== 'reply') return;

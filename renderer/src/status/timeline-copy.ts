@@ -24,12 +24,18 @@ const EVENT_COPY: Record<Exclude<WakeEvent['kind'], 'status'>, CopyKey> = {
   final_check: 'inspector.event.final_check',
   delivery: 'inspector.event.delivery',
   alert: 'inspector.event.alert',
+  compaction: 'inspector.event.compaction',
 };
 
-/** Reasons worth a line of their own; `no_reply` is already said by its status. */
+/**
+ * Reasons of an ending without a reply worth a line of their own; `no_reply` is already said by
+ * its status (a `failed` reason is told by the failure details instead).
+ */
 const REASON_COPY: Readonly<Record<string, CopyKey>> = {
   signal_only: 'reason.signal_only',
   final_check_undeliverable: 'reason.final_check_undeliverable',
+  // issue 24: an overflow restart's originals end without a reply here; their recovery continues.
+  context_overflow: 'reason.context_overflow',
 };
 
 export interface TimelineLine {
@@ -66,7 +72,7 @@ export function timelineLine(event: WakeEvent, agentName: string, language: Lang
     note = kind !== null ? alertKindText(kind, language) : refusal !== null ? refusalWords(refusal, language) : null;
   } else if (event.kind === 'beacon' || event.kind === 'escalation') {
     note = ownBeaconWords(event);
-  } else if (event.reason !== null && Object.hasOwn(REASON_COPY, event.reason)) {
+  } else if (event.status !== 'failed' && event.reason !== null && Object.hasOwn(REASON_COPY, event.reason)) {
     note = copy(language, REASON_COPY[event.reason] as CopyKey);
   }
   return { label, note };

@@ -1,14 +1,15 @@
 /**
- * Context reset end to end with each REAL runtime CLI (issue 16, contract §6.6): the fake model
+ * Context overflow end to end with each REAL runtime CLI (issue 16, contract §6.6): the fake model
  * refuses the turn's context as too long once (`[[overflow]]`, each provider's own refusal:
  * Anthropic "prompt is too long", Responses `context_length_exceeded`, Chat Completions "maximum
- * context length"), and the CLI reports it its own way (Claude Code "Prompt is too long" result or
- * a compact_boundary; Codex `contextWindowExceeded`; OpenCode `ContextOverflowError` or a
- * `session.compacted` after its own compaction, whose summary request the fake answers).
+ * context length"), and the CLI reports that it cannot go on its own way (Claude Code "Prompt is
+ * too long" result; Codex `contextWindowExceeded`; OpenCode `ContextOverflowError`). A native
+ * compaction is no reset: compaction.test.ts (issue 24).
  *
  * Checked through the store and the API: the driver's context_reset became ONE recovery marker
  * with the exact target, the frontier (the message's TargetSeq) and the original wake token; the
- * original wake ends once (completed_without_visible_reply, detail = the cause, recoveries 1);
+ * original wake ends once (completed_without_visible_reply, reason and detail `context_overflow`
+ * — never `no_reply`, issue 24 — recoveries 1);
  * ONE synthetic recovery wake is delivered into the same runtime process (no replacement) with
  * the compiled recovery prompt, which the fake model received with the unanswered message
  * re-delivered in it; the model answers it through message_send → reply_sent, exactly once.
@@ -23,7 +24,7 @@ import { DaemonHarness, runtimeProcesses, type RealRuntime } from '../../fixture
 
 const RUNTIMES: readonly RealRuntime[] = ['claude-code', 'codex', 'opencode'];
 const TARGET = '#ctx-reset';
-const RESET_CAUSES = ['context_overflow', 'context_compacted'];
+const RESET_CAUSES = ['context_overflow'];
 
 describe.each(RUNTIMES)('%s: a context reset is recovered into the continued session (real CLI)', (runtime) => {
   let h: DaemonHarness | undefined;
@@ -44,6 +45,7 @@ describe.each(RUNTIMES)('%s: a context reset is recovered into the continued ses
 
     // The original wake ends by the ordinary rule, once, its detail naming the reset (§6.6).
     expect(original.status).toBe('completed_without_visible_reply');
+    expect(original.reason).toBe('context_overflow');
     expect(RESET_CAUSES).toContain(original.detail);
     const cause = original.detail as string;
 

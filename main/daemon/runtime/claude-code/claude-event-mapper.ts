@@ -45,8 +45,8 @@ export function mapClaudeEvent(state: ClaudeTurnState, ev: ClaudeStreamMessage):
         if (ev.session_id !== undefined) out.push({ type: 'session', sessionId: ev.session_id });
         openTurn();
       } else if (ev.subtype === 'compact_boundary') {
-        // issue 16 (§6.6): Claude Code compacted the session (`/compact` or auto-compact).
-        out.push({ type: 'context_reset', cause: 'context_compacted' });
+        // issue 24: Claude Code compacted the session (`/compact` or auto-compact) and goes on: a continuation.
+        out.push({ type: 'context_compacted' });
       }
       break;
     }

@@ -163,26 +163,25 @@ class CodexSession implements DriverSession {
       : { ok: false, message: `codex turn/interrupt failed: ${boundedDetail(res.error.message)}` };
   }
 
-  /** issue 16: the context reset already reported in the running turn (one per cause and turn). */
-  #resetCause: 'context_compacted' | 'context_overflow' | null = null;
-
   /**
-   * issue 16: the turn whose context overflowed. Codex compacts that context at the start of the
-   * next turn (a `contextCompaction` item before the new turn's own input): the same reset, whose
-   * rows the overflow already recovered — reported again it would end the recovery continuation
-   * that turn carries. Cleared by the first compaction after it, or when a later turn ends.
+   * What the running turn already reported, once each: the overflow comes as an `error` and again
+   * on the failed `turn/completed` (issue 16); a compaction as the `contextCompaction` item and its
+   * deprecated `thread/compacted` twin (issue 24). Cleared when the turn ends.
    */
-  #overflowTurnId: string | null = null;
+  #reported = { overflow: false, compacted: false };
 
-  #contextReset(cause: 'context_compacted' | 'context_overflow'): void {
-    if (this.#resetCause === cause) return;
-    this.#resetCause = cause;
-    if (cause === 'context_overflow') this.#overflowTurnId = this.#turnId ?? '';
-    else if (this.#overflowTurnId !== null) {
-      this.#overflowTurnId = null;
-      return;
-    }
-    this.#ctx.emit({ type: 'context_reset', cause });
+  /** issue 16 (§6.6): the provider refused the context as too long; Codex cannot go on with it. */
+  #overflowed(): void {
+    if (this.#reported.overflow) return;
+    this.#reported.overflow = true;
+    this.#ctx.emit({ type: 'context_reset', cause: 'context_overflow' });
+  }
+
+  /** issue 24: Codex compacted the thread's context (auto or `thread/compact/start`) and goes on: a continuation. */
+  #compacted(): void {
+    if (this.#reported.compacted) return;
+    this.#reported.compacted = true;
+    this.#ctx.emit({ type: 'context_compacted' });
   }
 
   #onNotification(n: RpcNotification): void {
@@ -205,19 +204,19 @@ class CodexSession implements DriverSession {
         const item = n.params.item;
         if (!this.#ours(n.params.threadId)) return;
         if (isItem(item, 'agentMessage')) emit({ type: 'local_text', text: item.text });
-        else if (isItem(item, 'contextCompaction')) this.#contextReset('context_compacted');
+        else if (isItem(item, 'contextCompaction')) this.#compacted();
         return;
       }
-      // issue 16 (§6.6): the deprecated twin of the `contextCompaction` item; one reset per turn either way.
+      // The deprecated twin of the `contextCompaction` item: one compaction per turn either way.
       case 'thread/compacted':
-        if (this.#ours(n.params.threadId)) this.#contextReset('context_compacted');
+        if (this.#ours(n.params.threadId)) this.#compacted();
         return;
       case 'error':
         // Kept for the turn's failure detail; Codex may still retry (willRetry).
         if (!this.#ours(n.params.threadId)) return;
         this.#lastError = n.params.error.message;
         this.#lastFailure = codexFailure(n.params.error) ?? this.#lastFailure;
-        if (n.params.error.codexErrorInfo === 'contextWindowExceeded') this.#contextReset('context_overflow');
+        if (n.params.error.codexErrorInfo === 'contextWindowExceeded') this.#overflowed();
         return;
       case 'turn/completed': {
         if (!this.#ours(n.params.threadId)) return;
@@ -229,9 +228,8 @@ class CodexSession implements DriverSession {
         const failure = outcome === 'failed' ? (codexFailure(turn.error) ?? this.#lastFailure) : null;
         const error =
           outcome === 'completed' ? null : failure?.status != null ? `HTTP ${failure.status}: ${message}` : message;
-        if (turn.error?.codexErrorInfo === 'contextWindowExceeded') this.#contextReset('context_overflow');
-        else if (this.#overflowTurnId !== null && this.#overflowTurnId !== turn.id) this.#overflowTurnId = null;
-        this.#resetCause = null;
+        if (turn.error?.codexErrorInfo === 'contextWindowExceeded') this.#overflowed();
+        this.#reported = { overflow: false, compacted: false };
         this.#lastFailure = null;
         this.#lastCompletedTurnId = turn.id;
         this.#turnId = null;

@@ -261,7 +261,8 @@ class OpencodeSession implements DriverSession {
       // issue 16 (§6.6): the provider refused the context as too long.
       if (name === 'ContextOverflowError') this.#ctx.emit({ type: 'context_reset', cause: 'context_overflow' });
     } else if (isOpencodeEvent(e, 'session.compacted')) {
-      if (this.#ours(e.properties.sessionID)) this.#ctx.emit({ type: 'context_reset', cause: 'context_compacted' });
+      // issue 24: OpenCode compacted the session (its own auto-compaction or `summarize`) and goes on.
+      if (this.#ours(e.properties.sessionID)) this.#ctx.emit({ type: 'context_compacted' });
     } else if (isOpencodeEvent(e, 'message.updated')) {
       const { info } = e.properties;
       if (this.#ours(e.properties.sessionID) && info.role === 'assistant') this.#assistantMessages.add(info.id);

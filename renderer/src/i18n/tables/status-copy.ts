@@ -83,10 +83,12 @@ export const STATUS_COPY = [
     en: {
       'reason.signal_only': 'A notice only — no reply expected',
       'reason.final_check_undeliverable': 'The final check could not be sent',
+      'reason.context_overflow': 'Its context window was full; a recovery continues the work',
     },
     'zh-CN': {
       'reason.signal_only': '仅为通知，无需回复',
       'reason.final_check_undeliverable': '最终确认无法发送',
+      'reason.context_overflow': '上下文窗口已满，由恢复继续处理',
     },
   }),
 ] as const;

@@ -102,6 +102,23 @@ describe('Inspector', () => {
     expect(rows.map((r) => r.getAttribute('data-status'))).toEqual(['queued', 'delivered', null, 'reply_sent']);
   });
 
+  it('a native compaction is one timeline line between the statuses (issue 24), in both languages', async () => {
+    const compacted = {
+      ...inspected,
+      events: [
+        event({ status: 'queued' }),
+        event({ status: 'delivered' }),
+        event({ kind: 'compaction' }),
+        event({ status: 'reply_sent' }),
+      ],
+    };
+    setup({}, { 'wakes.inspect': () => ok(compacted) });
+    await screen.findByText('Context compacted — still working');
+    cleanup();
+    setup({ language: 'zh-CN' }, { 'wakes.inspect': () => ok(compacted) });
+    await screen.findByText('上下文已压缩，仍在处理');
+  });
+
   it('shows what the agent was sent, in order, as text never markup', async () => {
     setup();
     expect((await screen.findByRole('heading', { name: 'What the agent was sent (2)' })).tagName).toBe('H3');

@@ -588,12 +588,19 @@ const turns: Row[] = [
     calls: [],
   },
   {
-    // issue 24 changes this row for `context_compacted` (a continuation): see agent-session-machine.ts `settle`.
-    name: 'context_reset in a turn: the runtime-visible rows are recovered (issue 16), the turn is marked reset',
+    // issue 24: this row asserted a compaction as a reset (recovered); it is a continuation now.
+    name: 'context_compacted in a turn: a continuation (issue 24): only the timeline notes it; nothing recovered, the turn not marked',
     state: IN_TURN,
-    event: rt({ type: 'context_reset', cause: 'context_compacted', generation: 1 }),
+    event: rt({ type: 'context_compacted', generation: 1 }),
+    changes: {},
+    calls: [{ call: 'note_compaction' }],
+  },
+  {
+    name: 'context_reset in a turn (an overflow): the runtime-visible rows are recovered (issue 16), the turn is marked reset',
+    state: IN_TURN,
+    event: rt({ type: 'context_reset', cause: 'context_overflow', generation: 1 }),
     changes: { resetInTurn: true },
-    calls: [{ call: 'context_reset', generation: 0, cause: 'context_compacted' }],
+    calls: [{ call: 'context_reset', generation: 0, cause: 'context_overflow' }],
   },
   {
     name: 'context_reset between turns: recovered, no turn to mark',
@@ -853,6 +860,7 @@ const EVENT_KINDS: Record<AgentSessionEvent['type'], true> = {
   final_check: true,
   operator_wait: true,
   turn_end: true,
+  context_compacted: true,
   context_reset: true,
   runtime_error: true,
   exit: true,

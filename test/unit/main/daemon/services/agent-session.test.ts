@@ -4,7 +4,7 @@ import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
 import type { HookEventMap } from '../../../../../main/daemon/bus/hook-events.js';
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { TargetKey } from '../../../../../shared/target.js';
+import { targetKey, type TargetKey } from '../../../../../shared/target.js';
 import { createWakeMetrics } from '../../../../../main/daemon/metrics/wake-metrics.js';
 import type {
   DeliverResult,
@@ -69,6 +69,7 @@ async function setup() {
   const states: Agent['state'][] = [];
   const turns: Array<'fresh' | 'wake'> = [];
   const recovered: string[][] = [];
+  const compactions: Array<readonly string[]> = [];
   const bus = new HookBus();
   const hooks: Array<{ name: string; event: HookEventMap[keyof HookEventMap] }> = [];
   bus.turnStart$.subscribe((event) => hooks.push({ name: 'turn.start', event }));
@@ -87,6 +88,8 @@ async function setup() {
       recordPromptInput: (r) => prompts.push(r),
       onRuntimeDown: (d) => down.push(d),
       onRecovery: (frontiers) => recovered.push(frontiers.map((f) => f.wakeToken)),
+      // What the daemon's timeline marks: the wakes the runtime works on at the compaction.
+      onContextCompacted: () => compactions.push(lifecycle.workingOn('a1', [])),
       onState: (state) => states.push(state),
     },
   });
@@ -100,7 +103,21 @@ async function setup() {
       deliveryClass: 'visible_reply',
     });
   const statusOf = (token: string) => statuses.filter((s) => s.wakeToken === token).map((s) => s.status);
-  return { adapter, lifecycle, session, statuses, prompts, down, states, turns, recovered, hooks, post, statusOf };
+  return {
+    adapter,
+    lifecycle,
+    session,
+    statuses,
+    prompts,
+    down,
+    states,
+    turns,
+    recovered,
+    compactions,
+    hooks,
+    post,
+    statusOf,
+  };
 }
 
 describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', () => {
@@ -227,6 +244,28 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
     expect(s.statusOf('w1').at(-1)).toBe('delivered');
   });
 
+  it('a native compaction is a continuation (issue 24): rows stay pending, the send scope survives, nothing is recovered; the turn ends by the ordinary rule', async () => {
+    const s = await setup();
+    s.post('w1');
+    await flush();
+    s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
+    s.adapter.emit({ type: 'context_compacted' });
+    expect(s.compactions).toEqual([['w1']]);
+    expect(s.recovered).toEqual([]);
+    expect(s.statusOf('w1')).toEqual(['queued', 'delivered']);
+    expect(s.lifecycle.checkSendScope('a1', targetKey('#general'), false)).toEqual({ ok: true, crossTarget: false });
+    // Nothing was written again into the session.
+    expect(s.adapter.delivered).toEqual(['DELIVERY m_w1']);
+    s.adapter.emit({ type: 'turn_end', outcome: 'completed' });
+    // The one final-check at the turn's end, then the ordinary no-reply ending.
+    expect(await s.session.host.onTurnBoundary()).toBe('FINAL-CHECK #general');
+    expect(await s.session.host.onTurnBoundary()).toBeNull();
+    expect(s.statusOf('w1')).toEqual(['queued', 'delivered', 'final_check_sent', 'completed_without_visible_reply']);
+    expect(s.statuses.find((e) => e.wakeToken === 'w1' && e.status === 'completed_without_visible_reply')?.reason).toBe(
+      'no_reply',
+    );
+  });
+
   it('a context reset recovers the runtime-visible rows into the same session; the failed turn it caused fails nothing more', async () => {
     const s = await setup();
     s.post('w1');
@@ -234,6 +273,10 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
     s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
     s.adapter.emit({ type: 'context_reset', cause: 'context_overflow' });
     expect(s.statusOf('w1').at(-1)).toBe('completed_without_visible_reply');
+    // issue 24: the original says why it ended without a reply: its context overflowed.
+    expect(s.statuses.find((e) => e.wakeToken === 'w1' && e.status === 'completed_without_visible_reply')?.reason).toBe(
+      'context_overflow',
+    );
     expect(s.recovered).toEqual([['w1']]);
     s.post('w2', 2);
     s.adapter.emit({ type: 'turn_end', outcome: 'error' });
@@ -382,6 +425,7 @@ describe('AgentSession: the agent state and the hook bus bridge', () => {
           renderDelivery: () => 'D',
           recordPromptInput: () => undefined,
           onRecovery: () => undefined,
+          onContextCompacted: () => undefined,
           onRuntimeDown: (d) => down.push(d),
           onState: (state) => states.push(state),
         },

@@ -381,6 +381,61 @@ describe('wakes', () => {
     expect(store.getWake('w1')).toEqual(row);
   });
 
+  it('records a compaction on an active wake without changing its status, and refuses it after the end (issue 24)', () => {
+    wake('w1');
+    store.appendWakeEvent({ wakeToken: 'w1', kind: 'status', status: 'delivered' });
+    expect(store.appendWakeEvent({ wakeToken: 'w1', kind: 'compaction' })).toBe(true);
+    expect(store.getWake('w1')?.status).toBe('delivered');
+    expect(store.listWakeEvents('w1').at(-1)).toMatchObject({ kind: 'compaction', status: null, reason: null });
+    store.appendWakeEvent({ wakeToken: 'w1', kind: 'status', status: 'reply_sent' });
+    expect(store.appendWakeEvent({ wakeToken: 'w1', kind: 'compaction' })).toBe(false);
+    expect(store.listWakeEvents('w1').map((e) => e.kind)).toEqual(['status', 'status', 'compaction', 'status']);
+  });
+
+  it('migration 7 rebuilds wake_events for the compaction kind: every event and id kept, still append-only (issue 24)', () => {
+    wake('w1');
+    store.appendWakeEvent({ wakeToken: 'w1', kind: 'status', status: 'delivered' });
+    store.appendWakeEvent({ wakeToken: 'w1', kind: 'beacon', detail: 'still working' });
+    const before = store.listWakeEvents('w1');
+    store.close();
+    // Take the table back to version 6 (its CHECK without `compaction`), as an older AgentTeam left it.
+    const db = new DatabaseSync(join(dir.path, DB_FILE));
+    db.exec(`
+      DROP TRIGGER wake_events_append_only_update; DROP TRIGGER wake_events_append_only_delete;
+      CREATE TABLE old_events (
+        id INTEGER PRIMARY KEY, wake_token TEXT NOT NULL REFERENCES wakes (token),
+        kind TEXT NOT NULL CHECK (kind IN ('status', 'beacon', 'escalation', 'final_check', 'delivery', 'alert')),
+        status TEXT, reason TEXT, detail TEXT, at TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO old_events SELECT * FROM wake_events;
+      DROP TABLE wake_events;
+      ALTER TABLE old_events RENAME TO wake_events;
+      CREATE INDEX wake_events_token ON wake_events (wake_token, id);
+      CREATE TRIGGER wake_events_append_only_update BEFORE UPDATE ON wake_events
+        BEGIN SELECT RAISE(ABORT, 'wake_events is append-only'); END;
+      CREATE TRIGGER wake_events_append_only_delete BEFORE DELETE ON wake_events
+        BEGIN SELECT RAISE(ABORT, 'wake_events is append-only'); END;
+      PRAGMA user_version = 6;
+    `);
+    expect(() => db.exec(`INSERT INTO wake_events (wake_token, kind, at) VALUES ('w1', 'compaction', 'x')`)).toThrow(
+      /CHECK constraint failed/,
+    );
+    db.close();
+    store = Store.open(dir.path, { now });
+    expect(store.listWakeEvents('w1')).toEqual(before);
+    expect(store.appendWakeEvent({ wakeToken: 'w1', kind: 'compaction' })).toBe(true);
+    store.close();
+    const after = new DatabaseSync(join(dir.path, DB_FILE));
+    try {
+      expect(() => after.exec(`UPDATE wake_events SET detail = 'changed'`)).toThrow(/append-only/);
+      expect(() => after.exec(`DELETE FROM wake_events`)).toThrow(/append-only/);
+      expect(after.prepare('PRAGMA user_version').get()?.user_version).toBe(SCHEMA_VERSION);
+    } finally {
+      after.close();
+    }
+    store = Store.open(dir.path, { now });
+  });
+
   it('still records delivery and alert events after the end, without changing the status', () => {
     wake('w1');
     store.appendWakeEvent({ wakeToken: 'w1', kind: 'status', status: 'reply_sent' });

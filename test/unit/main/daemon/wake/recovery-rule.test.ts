@@ -38,9 +38,10 @@ interface Case {
 }
 
 const recoveryId = `${RECOVERY_MESSAGE_PREFIX}1`;
+// issue 24: an overflow's originals end with the reason that says so, never `no_reply`.
 const noReply = (cause: RecoveryCause) => ({
   status: 'completed_without_visible_reply',
-  reason: 'no_reply',
+  reason: cause === 'context_overflow' ? 'context_overflow' : 'no_reply',
   detail: cause,
 });
 const signalOnly = { status: 'completed_without_visible_reply', reason: 'signal_only', detail: null };
@@ -49,8 +50,8 @@ const reconfigured: SessionFailure = { reason: 'process_replaced', detail: "the 
 const failedWith = (f: SessionFailure) => ({ status: 'failed', reason: f.reason, detail: f.detail });
 
 const CASES: readonly Case[] = [
-  // a context reset in a live session: the ordinary rule, ended no_reply with the cause, its exact target recovered
-  ...(['context_compacted', 'context_overflow'] as const).map((cause): Case => ({
+  // a context overflow in a live session: the ordinary rule, ended with the cause, its exact target recovered
+  ...(['context_overflow'] as const).map((cause): Case => ({
     name: `a visible_reply wake, ${cause}`,
     cause,
     outcome: noReply(cause),
@@ -106,14 +107,21 @@ const CASES: readonly Case[] = [
     recover: false,
   },
   {
-    name: 'a recovery wake, context_compacted',
+    name: 'a recovery wake, context_overflow',
     messageId: recoveryId,
-    cause: 'context_compacted',
+    cause: 'context_overflow',
     outcome: {
       status: 'failed',
       reason: 'context_overflow',
-      detail: 'the recovery continuation was interrupted too (context_compacted)',
+      detail: 'the recovery continuation was interrupted too (context_overflow)',
     },
+    recover: false,
+  },
+  {
+    name: 'no exact target, context_overflow',
+    targetKey: null,
+    cause: 'context_overflow',
+    outcome: noReply('context_overflow'),
     recover: false,
   },
   {

@@ -102,6 +102,24 @@ describe('WakeLifecycle.workingOn + WakeTimeline.beacon (watchdog spec A)', () =
   });
 });
 
+describe('WakeTimeline.compacted (issue 24: a compaction is a continuation)', () => {
+  it('notes the compaction on every wake the runtime works on (final-check sent too); a queued or ended wake gets none', () => {
+    const s = setup({ autoDeliver: false });
+    const a = s.h.wake('#one');
+    const b = s.h.wake('#two');
+    const queued = s.h.wake('#three');
+    s.h.lifecycle.onDelivered(s.h.agentId, 0, [a, b]);
+    s.h.lifecycle.onTurnBoundary(s.h.agentId, 0);
+    s.ended.add(b);
+    expect(s.timeline.compacted(s.h.agentId)).toEqual([a]);
+    expect(s.entries).toEqual([{ wakeToken: a, kind: 'compaction' }]);
+    expect(s.changed).toEqual([a]);
+    expect(s.entries.some((e) => e.wakeToken === queued)).toBe(false);
+    // Nothing ends or moves: the wakes stay as they were.
+    expect(s.h.lifecycle.workingOn(s.h.agentId, [])).toEqual([a, b]);
+  });
+});
+
 describe('WakeTimeline.delivery and alert', () => {
   it("a reply's delivery outcome goes on its turn's wakes that answer on its target; beacons posted as messages do not", () => {
     const s = setup();

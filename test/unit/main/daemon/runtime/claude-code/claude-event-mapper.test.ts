@@ -91,7 +91,8 @@ describe('mapClaudeEvent', () => {
 });
 
 describe('mapClaudeEvent: context resets (issue 16, contract §6.6)', () => {
-  it('a compact_boundary system event is a context reset (compacted); the turn stays open', () => {
+  // issue 24: this asserted a context reset; a compaction is a continuation of the same turn now.
+  it.each(['manual', 'auto'])('a compact_boundary (%s) is a compaction, no reset; the turn stays open', (trigger) => {
     const state = initialTurnState();
     state.turnOpen = true;
     expect(
@@ -99,9 +100,9 @@ describe('mapClaudeEvent: context resets (issue 16, contract §6.6)', () => {
         type: 'system',
         subtype: 'compact_boundary',
         session_id: 's1',
-        compact_metadata: { trigger: 'manual', pre_tokens: 1200 },
+        compact_metadata: { trigger, pre_tokens: 1200 },
       }),
-    ).toEqual([{ type: 'context_reset', cause: 'context_compacted' }]);
+    ).toEqual([{ type: 'context_compacted' }]);
     expect(state.turnOpen).toBe(true);
   });
 

@@ -1,12 +1,12 @@
 /**
- * The Codex driver's context-reset mapping (issue 16, contract §6.6), against a fake
+ * The Codex driver's context mapping (issue 16, contract §6.6; issue 24), against a fake
  * `codex app-server` peer on two streams speaking the notifications the real CLI sends (recorded
  * from codex against the fake model: test/conformance/daemon/context-reset.test.ts):
  * - `error` / failed `turn/completed` with `codexErrorInfo: contextWindowExceeded` → ONE
  *   `context_reset` (context_overflow) before the turn ends;
- * - the compaction Codex runs at the start of the next turn because of that overflow
- *   (`contextCompaction` item + its `thread/compacted` twin) is the same reset: not reported again;
- * - a later compaction → ONE `context_reset` (context_compacted), twin included;
+ * - a compaction (`contextCompaction` item + its `thread/compacted` twin), also the one Codex runs
+ *   at the start of the turn after an overflow → ONE `context_compacted` per turn (a continuation,
+ *   issue 24: this used to be a `context_reset`);
  * - another thread's compaction → nothing.
  */
 import { createInterface } from 'node:readline';
@@ -73,9 +73,10 @@ const overflow = {
   codexErrorInfo: 'contextWindowExceeded',
 };
 const resets = (events: readonly DriverEvent[]) => events.filter((e) => e.type === 'context_reset');
+const compactions = (events: readonly DriverEvent[]) => events.filter((e) => e.type === 'context_compacted');
 
-describe('Codex driver: context resets (issue 16)', () => {
-  it('an overflow is one reset; the compaction Codex runs for it next turn is not a second one', async () => {
+describe('Codex driver: context overflow and compaction (issues 16, 24)', () => {
+  it('an overflow is one reset (error + failed turn/completed); the compaction Codex runs next turn is a continuation', async () => {
     const { events, notify } = await openSession();
     await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_1' } });
     await notify('error', { threadId: THREAD, turnId: 'turn_1', error: overflow, willRetry: false });
@@ -85,7 +86,8 @@ describe('Codex driver: context resets (issue 16)', () => {
     expect(events.findIndex((e) => e.type === 'context_reset')).toBeLessThan(ended);
     expect(events[ended]).toMatchObject({ type: 'turn_ended', outcome: 'failed' });
 
-    // The next turn (the recovery continuation) opens with Codex's compaction of the overflowed context.
+    // The next turn (the recovery continuation) opens with Codex's compaction of the overflowed
+    // context: a compaction, which the session continues (issue 24), never a second reset.
     await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_2' } });
     await notify('item/completed', {
       threadId: THREAD,
@@ -95,32 +97,25 @@ describe('Codex driver: context resets (issue 16)', () => {
     await notify('thread/compacted', { threadId: THREAD, turnId: 'turn_2' });
     await notify('turn/completed', { threadId: THREAD, turn: { id: 'turn_2', status: 'completed', error: null } });
     expect(resets(events)).toHaveLength(1);
-
-    // A later compaction is a reset of its own, reported once (item and its deprecated twin).
-    await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_3' } });
-    await notify('item/completed', {
-      threadId: THREAD,
-      turnId: 'turn_3',
-      item: { type: 'contextCompaction', id: 'c2' },
-    });
-    await notify('thread/compacted', { threadId: THREAD, turnId: 'turn_3' });
-    expect(resets(events)).toEqual([
-      { type: 'context_reset', cause: 'context_overflow' },
-      { type: 'context_reset', cause: 'context_compacted' },
-    ]);
+    expect(compactions(events)).toHaveLength(1);
   });
 
-  it('an overflow whose next turn does not compact leaves later compactions reported', async () => {
+  it('a compaction is one context_compacted per turn (the item and its deprecated twin), never a reset', async () => {
     const { events, notify } = await openSession();
-    await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_1' } });
-    await notify('turn/completed', { threadId: THREAD, turn: { id: 'turn_1', status: 'failed', error: overflow } });
-    await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_2' } });
-    await notify('turn/completed', { threadId: THREAD, turn: { id: 'turn_2', status: 'completed', error: null } });
-    await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_3' } });
-    await notify('thread/compacted', { threadId: THREAD, turnId: 'turn_3' });
-    expect(resets(events).map((e) => e.type === 'context_reset' && e.cause)).toEqual([
-      'context_overflow',
+    for (const turn of ['turn_1', 'turn_2']) {
+      await notify('turn/started', { threadId: THREAD, turn: { id: turn } });
+      await notify('item/completed', { threadId: THREAD, turnId: turn, item: { type: 'contextCompaction', id: turn } });
+      await notify('thread/compacted', { threadId: THREAD, turnId: turn });
+      await notify('turn/completed', { threadId: THREAD, turn: { id: turn, status: 'completed', error: null } });
+    }
+    expect(resets(events)).toEqual([]);
+    expect(events.map((e) => e.type)).toEqual([
+      'turn_started',
       'context_compacted',
+      'turn_ended',
+      'turn_started',
+      'context_compacted',
+      'turn_ended',
     ]);
   });
 
@@ -130,5 +125,6 @@ describe('Codex driver: context resets (issue 16)', () => {
     await notify('thread/compacted', { threadId: 'other', turnId: 'x' });
     await notify('error', { threadId: 'other', turnId: 'x', error: overflow, willRetry: false });
     expect(resets(events)).toEqual([]);
+    expect(compactions(events)).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@
  * - `session.error` ContextOverflowError → ONE `context_reset` (context_overflow), and the turn
  *   then ends failed with the error;
  * - `session.compacted` (after `POST /session/:id/summarize`, or OpenCode's own compaction) →
- *   ONE `context_reset` (context_compacted);
+ *   ONE `context_compacted`, inside the running turn: a continuation, no reset (issue 24: this
+ *   used to be a `context_reset`);
  * - another session's events → nothing; other errors → no reset.
  */
 import { createServer, type ServerResponse } from 'node:http';
@@ -112,13 +113,17 @@ describe('OpenCode driver: context resets (issue 16)', () => {
     expect(events.at(-1)).toMatchObject({ outcome: 'failed', error: expect.stringContaining('ContextOverflowError') });
   });
 
-  it('session.compacted is one context_compacted reset', async () => {
+  it('session.compacted in a turn is one context_compacted, no reset; the turn goes on and ends completed', async () => {
     const { events, send } = await openSession();
+    await send('session.status', { sessionID: SESSION, status: { type: 'busy' } });
     await send('session.compacted', { sessionID: SESSION });
-    expect(resets(events)).toEqual([{ type: 'context_reset', cause: 'context_compacted' }]);
+    await send('session.status', { sessionID: SESSION, status: { type: 'idle' } });
+    expect(resets(events)).toEqual([]);
+    expect(events.map((e) => e.type)).toEqual(['turn_started', 'context_compacted', 'turn_ended']);
+    expect(events.at(-1)).toMatchObject({ outcome: 'completed' });
   });
 
-  it('another session’s compaction or overflow, and other errors, are no reset', async () => {
+  it('another session’s compaction or overflow, and other errors, are no reset and no compaction', async () => {
     const { events, send } = await openSession();
     await send('session.compacted', { sessionID: 'ses_other' });
     await send('session.error', {
