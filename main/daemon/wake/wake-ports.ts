@@ -9,7 +9,7 @@ import type { TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
 import type { DeliveryClass, FinalCheckGroup } from './pending-delivery.js';
 
-export interface WakeJournalInsert {
+export interface WakeJournalInsert extends WakeAgentFields {
   readonly wakeToken: string;
   readonly messageId: string;
   readonly agentId: string;
@@ -17,6 +17,17 @@ export interface WakeJournalInsert {
   readonly target: TargetKey;
   readonly targetSeq: number;
   readonly deliveryClass: DeliveryClass;
+}
+
+/**
+ * contract §10.1: who the wake is for as the daemon resolved it when it accepted the wake — the
+ * agent's public technical name and display name — and the model of its runtime context. A wake
+ * recorded without them (an older store, a test journal) reads them from the running config.
+ */
+export interface WakeAgentFields {
+  readonly agentName?: string;
+  readonly agentDisplayName?: string;
+  readonly model?: string | null;
 }
 
 export interface WakeJournalEvent {
@@ -59,6 +70,8 @@ export interface WakeJournal {
     readonly kind: 'cross_target_send';
     readonly target: TargetKey;
     readonly messageId: string;
+    /** The wakes the agent was handling when it sent (their timelines show the send). */
+    readonly wakeTokens: readonly string[];
   }): unknown;
 }
 

@@ -43,6 +43,7 @@ const inspected = {
     prompt({ id: 'p1', text: '<b>Do</b> the thing' }),
     prompt({ id: 'p2', seq: 2, kind: 'final_check', text: 'Did you reply?' }),
   ],
+  audit: [],
 };
 
 function setup(over: Partial<InspectorProps> = {}, script: CallScript = {}) {

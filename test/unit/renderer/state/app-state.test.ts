@@ -116,7 +116,9 @@ describe('AppState: events in, snapshots out', () => {
 
   it('wake.focusRequested: the wake is fetched, applied, and handed to the shell to show', async () => {
     const wake = wakeFixture({ wakeToken: 'w9', target: '#dev', status: 'failed' });
-    const { fake, state } = await started({ 'wakes.inspect': async () => ({ wake, events: [], promptInputs: [] }) });
+    const { fake, state } = await started({
+      'wakes.inspect': async () => ({ wake, events: [], promptInputs: [], audit: [] }),
+    });
     const shown = vi.fn();
     state.onFocusWake(shown);
     fake.emit({ name: 'wake.focusRequested', payload: { wakeToken: 'w9' } });
