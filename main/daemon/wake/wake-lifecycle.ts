@@ -430,6 +430,11 @@ export class WakeLifecycle {
     return settled;
   }
 
+  /** Whether a reaction to this message would settle a row of the agent (nothing changes). */
+  awaitsReaction(input: { readonly agentId: string; readonly messageId: string }): boolean {
+    return this.#slot(input.agentId).table.awaitsReaction(input.messageId);
+  }
+
   /** §9.2: a confirmed reaction to the triggering message settles exactly that row. */
   onReactionConfirmed(input: { readonly agentId: string; readonly messageId: string }): boolean {
     const slot = this.#slot(input.agentId);
