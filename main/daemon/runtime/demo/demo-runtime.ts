@@ -68,7 +68,7 @@ export interface DemoRuntimeOptions {
 type DemoCommand = 'slow' | 'local' | 'react' | 'approve' | 'cross' | 'reply';
 
 /** `/cross <target>`: the target the demo sends to across its scope (issue 24). */
-const CROSS = /(?:^|\s)\/cross\s+(\S+)/i;
+const CROSS = /(?:^|\s)\/cross\s+((?:#|dm:@)[^\s<]+)/i;
 
 export function demoCommand(text: string): DemoCommand {
   if (/(^|\s)\/slow\b/i.test(text)) return 'slow';
