@@ -212,6 +212,19 @@ export function channelSettings(config: Config, channel: string): ChannelSetting
     : { silenceWatchdog: entry.silenceWatchdog, responseDelivery: entry.responseDelivery };
 }
 
+/**
+ * An agent entry as it takes effect: without its legacy visible-reply toggles, which are read and
+ * never applied (§7.3; issue 24). Comparing the file
+ * with what runs uses this, so editing a toggle that changes nothing never reads "restart to
+ * apply" (§7.3: no hint of a switch).
+ */
+export function effectiveAgent(
+  agent: AgentConfig,
+): Omit<AgentConfig, 'visibleReplyContract' | 'visible_reply_contract_enabled'> {
+  const { visibleReplyContract: _v, visible_reply_contract_enabled: _e, ...effective } = agent;
+  return effective;
+}
+
 /** JSON paths of legacy visible-reply toggles present in a config (logged once, never applied). */
 export function legacyToggles(config: Config): string[] {
   const paths: string[] = [];

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { readinessFix, readinessLabel } from '../../shared/agent-readiness.js';
-import type { Agent, Message, Wake } from '../../shared/api/contract.js';
+import type { Agent, AuditRecord, Message, Wake } from '../../shared/api/contract.js';
 import { DEFAULT_PERMISSION_POLICY } from '../../shared/config.js';
 import { parseTarget } from '../../shared/target.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
@@ -92,13 +92,20 @@ function target(values: Record<string, unknown>): string {
   return parsed.key;
 }
 
-/** One object per wake, exactly the fields DESIGN.md names for `wakes --json`. */
+/**
+ * One object per wake, exactly the fields DESIGN.md names for `wakes --json` — with the contract
+ * §10.1 fields: the agent's technical and display names as resolved when the wake was accepted,
+ * and the model of its runtime context (null when none is set).
+ */
 export function wakeJson(w: Wake) {
   return {
     wakeToken: w.wakeToken,
     messageId: w.messageId,
     agentId: w.agentId,
+    agentTechnicalName: w.agentTechnicalName,
+    agentName: w.agentName,
     runtime: w.runtime,
+    model: w.model,
     target: w.target,
     status: w.status,
     reason: w.reason,
@@ -210,6 +217,45 @@ async function messages(argv: readonly string[], io: CliIo): Promise<number> {
   });
 }
 
+/** issue 24 (contract §8.3): one audit record for `audit --json`. */
+export function auditJson(a: AuditRecord) {
+  return {
+    id: a.id,
+    kind: a.kind,
+    agentId: a.agentId,
+    agentName: a.agentName,
+    target: a.target,
+    messageId: a.messageId,
+    wakeTokens: a.wakeTokens,
+    at: a.at,
+  };
+}
+
+/** How `audit` names a kind in text mode. */
+const AUDIT_WORDS: Record<AuditRecord['kind'], string> = { cross_target_send: 'cross-target send' };
+
+/** issue 24: `agentteam audit [--json] [--limit N]`, newest first. */
+async function audit(argv: readonly string[], io: CliIo): Promise<number> {
+  const values = parse(argv, ['data-dir', 'json', 'limit']);
+  const dataDir = dataDirOf(values);
+  const limit = intOption(values, 'limit', 1, 1000) ?? 1000;
+  return withDaemon(dataDir, io, async (client) => {
+    const r = await client.call('audit.list', { limit });
+    if (!r.ok) return failed(io, r);
+    const rows = r.value.map(auditJson);
+    if (values.json === true) io.out(JSON.stringify(rows));
+    // Names and targets come from agents and config: never control sequences on the terminal (issue 16).
+    else
+      for (const a of rows)
+        io.out(
+          escapeForTerminal(
+            `${a.at}  ${a.agentName} (${a.agentId})  ${AUDIT_WORDS[a.kind]} to ${a.target}  message ${a.messageId}${a.wakeTokens.length === 0 ? '' : `  wakes ${a.wakeTokens.join(',')}`}`,
+          ),
+        );
+    return 0;
+  });
+}
+
 /** issue 15 (DESIGN.md "More CLI"): the fields of `agents --json`, the fix in English. */
 export function agentJson(a: Agent) {
   const r = a.readiness;
@@ -294,6 +340,8 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
         return await wakes(rest, io);
       case 'messages':
         return await messages(rest, io);
+      case 'audit':
+        return await audit(rest, io);
       case 'agent':
         return await agentCommand(rest, { io });
       case 'agents':
@@ -326,6 +374,7 @@ const USAGE_TEXT = `Usage:
                                                     a channel that does not exist is an error unless --create
   agentteam wakes [--data-dir DIR] --json [--target T] [--limit N]    one JSON array, one object per wake
   agentteam messages [--data-dir DIR] --target '#general' --json [--limit N]
+  agentteam audit [--data-dir DIR] [--json] [--limit N]   the audited sends (cross-target), newest first
   agentteam agents [--data-dir DIR] [--json] [--check]   each agent's runtime, readiness and the fix (--check: re-check now)
   agentteam approvals [--data-dir DIR] [--json]    what agents asked the operator (pending, allowed, denied, expired, cancelled)
   agentteam approve [--data-dir DIR] ID [--scope once|session|always]

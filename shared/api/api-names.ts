@@ -14,6 +14,8 @@ export const API_CALL_NAMES = [
   'messages.send',
   'wakes.list',
   'wakes.inspect',
+  // issue 24: the audit of cross-target sends (contract §8.3)
+  'audit.list',
   'threads.list',
   'threads.start',
   'agents.list',

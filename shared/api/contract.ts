@@ -27,10 +27,13 @@ export const WAKE_EVENT_KINDS = [
 ] as const;
 /** contract §8.4: what a `prompt_input` entry records. */
 export const PROMPT_INPUT_KINDS = ['turn_context', 'delivery', 'final_check', 'recovery'] as const;
+/** contract §8.3: what the audit records (issue 24 shows it). */
+export const AUDIT_KINDS = ['cross_target_send'] as const;
 export type ConversationKind = (typeof CONVERSATION_KINDS)[number];
 export type AuthorKind = (typeof AUTHOR_KINDS)[number];
 export type WakeEventKind = (typeof WAKE_EVENT_KINDS)[number];
 export type PromptInputKind = (typeof PROMPT_INPUT_KINDS)[number];
+export type AuditKind = (typeof AUDIT_KINDS)[number];
 
 const TargetText = z.string().min(1).max(200);
 const Iso = z.string();
@@ -89,8 +92,13 @@ const WakeSchema = z.object({
   wakeToken: z.string(),
   messageId: z.string(),
   agentId: z.string(),
+  /** The agent's display name (contract §10.1: as resolved when the wake was accepted). */
   agentName: z.string(),
+  /** contract §10.1: the agent's public technical name (what mentions and `dm:@` use), as resolved then. */
+  agentTechnicalName: z.string(),
   runtime: z.enum(RUNTIMES),
+  /** contract §10.1: the model of the runtime context, null when the agent's config sets none. */
+  model: z.string().nullable(),
   target: z.string(),
   status: z.enum(WAKE_STATUSES),
   reason: z.string().nullable(),
@@ -112,6 +120,23 @@ const WakeEventSchema = z.object({
   status: z.enum(WAKE_STATUSES).nullable(),
   reason: z.string().nullable(),
   detail: z.string().nullable(),
+  at: Iso,
+});
+
+/**
+ * contract §8.3 (issue 24): one audited send — today only an explicit cross-target send
+ * (`allow_cross_target`) — with the wakes the agent was handling when it sent.
+ */
+const AuditRecordSchema = z.object({
+  id: z.number().int(),
+  agentId: z.string(),
+  /** The agent's display name now. */
+  agentName: z.string(),
+  kind: z.enum(AUDIT_KINDS),
+  /** Where the message went. */
+  target: z.string(),
+  messageId: z.string(),
+  wakeTokens: z.array(z.string()),
   at: Iso,
 });
 
@@ -354,7 +379,14 @@ export const apiCalls = {
       continuedIn: z.string().nullable().default(null),
       /** issue 24: the original wakes this recovery wake continues, in order. */
       continues: z.array(z.string()).default([]),
+      /** issue 24: the audited sends made while this wake was being handled, oldest first. */
+      audit: z.array(AuditRecordSchema),
     }),
+  ),
+  /** issue 24 (contract §8.3): the audit records, newest first (`agentteam audit`). */
+  'audit.list': call(
+    z.object({ limit: z.number().int().min(1).max(1000).optional() }).strict(),
+    z.array(AuditRecordSchema),
   ),
   // issue 17: threads started from a message; their messages come from `messages.list`.
   'threads.list': call(z.object({ parent: TargetText }).strict(), z.array(ThreadSummarySchema)),
@@ -470,6 +502,7 @@ export type SearchResult = z.infer<typeof SearchResultSchema>;
 export type Wake = z.infer<typeof WakeSchema>;
 export type WakeEvent = z.infer<typeof WakeEventSchema>;
 export type PromptInput = z.infer<typeof PromptInputSchema>;
+export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 export type Agent = z.infer<typeof AgentSchema>;
 export type AgentReadiness = z.infer<typeof AgentReadinessSchema>;
 export type Approval = z.infer<typeof ApprovalSchema>;

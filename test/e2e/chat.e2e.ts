@@ -215,6 +215,43 @@ test.describe('inspector and chips, humanized', () => {
   });
 });
 
+test.describe('the audit on the timeline (issue 24)', () => {
+  test('a cross-target send shows on the sending wake’s timeline, en and zh-CN, at 1280 and 390 px; agentteam audit lists it', async ({
+    app,
+    serve,
+  }, info) => {
+    await apiCall(app, serve, 'conversations.create', { target: '#ops' });
+    await sendFromComposer(app, '@demo /cross #ops');
+    const chip = statusArea(app).locator('[data-wake]');
+    await expect(chip).toHaveAttribute('data-status', 'reply_sent', { timeout: 15_000 });
+    const wakeToken = await chip.getAttribute('data-wake');
+    for (const width of [1280, 390]) {
+      await app.setViewportSize({ width, height: width === 1280 ? 800 : 844 });
+      for (const language of ['en', 'zh-CN'] as const) {
+        await useLanguage(app, serve, language);
+        await statusArea(app).locator('[data-wake] .chip-main').click();
+        const row = app.locator('aside.inspector .timeline li[data-kind="cross_target_send"]');
+        await expect(row).toHaveCount(1);
+        await expect(row.locator('.timeline-kind')).toHaveText(
+          language === 'en' ? 'Sent to #ops — cross-target' : '已发送到 #ops — 跨目标发送',
+        );
+        // Between the delivery and the reply, in time order.
+        await expect(app.locator('aside.inspector .timeline li').last()).toHaveAttribute('data-status', 'reply_sent');
+        await expectNoHorizontalOverflow(app, `inspector ${language} ${width}`);
+        await screenshot(app, info, `inspector-cross-target-${language}-${width}`);
+        await app.keyboard.press('Escape');
+      }
+    }
+    const audit = await serve.cli('audit', '--json');
+    expect(audit.code).toBe(0);
+    expect(JSON.parse(audit.stdout)).toEqual([
+      expect.objectContaining({ kind: 'cross_target_send', agentId: 'demo', target: '#ops', wakeTokens: [wakeToken] }),
+    ]);
+    const text = await serve.cli('audit');
+    expect(text.stdout).toMatch(/Demo \(demo\) {2}cross-target send to #ops {2}message msg_/);
+  });
+});
+
 test.describe('the live region', () => {
   // A 4.5 s quiet task under a 1 s watchdog: a beacon at 1 s, then the chip stays "Working…" while its clock runs.
   test.use({ config: demoConfig({ demoTaskMs: 4500, maxBeacons: 10 }) });

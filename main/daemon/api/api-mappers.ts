@@ -5,6 +5,7 @@
 import type {
   Agent,
   Approval,
+  AuditRecord as ApiAuditRecord,
   Conversation,
   Message,
   PromptInput,
@@ -14,6 +15,7 @@ import type {
 import type { AgentConfig } from '../../../shared/config.js';
 import type {
   ApprovalRecord,
+  AuditRecord,
   ConversationRecord,
   MessageRecord,
   PromptInputRecord,
@@ -42,13 +44,19 @@ export function toMessage(m: MessageRecord, reactions: readonly ReactionRecord[]
   };
 }
 
-export function toWake(w: WakeRecord, agentName: string): Wake {
+/**
+ * `displayName` is the agent's display name now: used only for a wake journaled without the
+ * §10.1 names (before issue 24); the names resolved when the wake was accepted win.
+ */
+export function toWake(w: WakeRecord, displayName: string): Wake {
   return {
     wakeToken: w.wakeToken,
     messageId: w.messageId,
     agentId: w.agentId,
-    agentName,
+    agentName: w.agentDisplayName ?? displayName,
+    agentTechnicalName: w.agentName ?? w.agentId,
     runtime: w.runtime,
+    model: w.model,
     target: w.target,
     status: w.status,
     reason: w.reason,
@@ -60,6 +68,19 @@ export function toWake(w: WakeRecord, agentName: string): Wake {
     createdAt: w.createdAt,
     endedAt: w.endedAt,
     recoveries: w.recoveries,
+  };
+}
+
+export function toAudit(a: AuditRecord, agentName: string): ApiAuditRecord {
+  return {
+    id: a.id,
+    agentId: a.agentId,
+    agentName,
+    kind: a.kind,
+    target: a.target,
+    messageId: a.messageId,
+    wakeTokens: [...a.wakeTokens],
+    at: a.at,
   };
 }
 

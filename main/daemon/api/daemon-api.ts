@@ -9,7 +9,7 @@ import type { Store } from '../store/index.js';
 import type { AgentSettingsPort, ApprovalsPort, ConversationsPort, TelegramPort } from './api-ports.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
-import { toApproval, toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
+import { toApproval, toAudit, toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
 
 export interface DaemonApiDeps {
   readonly store: Store;
@@ -95,8 +95,10 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
         events: d.store.listWakeEvents(wakeToken).map(toWakeEvent),
         promptInputs: d.store.listPromptInputs(wakeToken).map(toPromptInput),
         ...d.store.recoveryLinks(wakeToken),
+        audit: d.store.auditOfWake(wakeToken).map((a) => toAudit(a, d.agentName(a.agentId))),
       };
     },
+    'audit.list': async ({ limit }) => d.store.listAudit(limit).map((a) => toAudit(a, d.agentName(a.agentId))),
     ...createSearchApi(d.store),
     ...createThreadApi(d.store, (text) => d.conversations.parse(text)),
     'agents.list': async () => d.agents(),

@@ -83,30 +83,94 @@ function distinctTargets(targets: readonly TargetKey[]): TargetKey[] {
   return [...new Set(targets)];
 }
 
-function assemble(
+/**
+ * One part of a written prompt, before the tail: the ordinary delivery of stored messages, or
+ * the recovery continuation of one marker (§6.6). A prompt is one or more parts and ONE tail.
+ */
+export interface PromptPart {
+  readonly kind: 'delivery' | 'recovery';
+  readonly body: string;
+  /** Distinct exact targets of the part, in order. */
+  readonly targets: readonly TargetKey[];
+  readonly wakeTokens: readonly string[];
+}
+
+/** What is written into the runtime for one or more parts: one turn context, the parts, one tail. */
+export interface CompiledPrompt {
+  readonly text: string;
+  readonly turnContext: string;
+  /** Distinct exact targets of all parts, in order: the ones the tail names. */
+  readonly targets: readonly TargetKey[];
+  readonly fingerprints: CompiledDelivery['fingerprints'];
+  /**
+   * §8.4, in order: the turn context (with every part's wakes), then each part's text with
+   * its wakes; the last part's text ends with the tail, so the records join into what was written.
+   */
+  readonly promptInputs: readonly PromptInputDraft[];
+}
+
+/**
+ * issue 24: one tail reminder per written prompt, whatever the batch — a recovery continuation
+ * written together with ordinary deliveries gets no second reminder (§8.2: "appended once at
+ * the end"). The tail names every part's exact targets.
+ */
+export function compilePrompt(
   agent: PromptAgent,
+  parts: readonly PromptPart[],
   options: CompileOptions,
-  kind: CompiledDelivery['kind'],
-  body: string,
-  targets: readonly TargetKey[],
-  wakeTokens: readonly string[],
-): CompiledDelivery {
+): CompiledPrompt {
+  if (parts.length === 0) throw new Error('internal: compilePrompt needs at least one part');
   const surface = surfaceOf(agent, options.surface);
-  const turnContext = compileTurnContext(agent, options);
-  const delivery = `${body}\n\n${renderTailReminder(surface, agent.language, targets)}`;
+  const context = compileTurnContext(agent, options);
+  const turnContext = context.text;
+  const targets = distinctTargets(parts.flatMap((p) => p.targets));
+  const tail = renderTailReminder(surface, agent.language, targets);
+  const last = parts.length - 1;
+  const texts = parts.map((p, i) => (i === last ? `${p.body}\n\n${tail}` : p.body));
   return {
-    kind,
-    turn: options.turn,
-    text: `${turnContext.text}\n\n${delivery}`,
-    turnContext: turnContext.text,
-    delivery,
+    text: [turnContext, ...texts].join('\n\n'),
+    turnContext,
     targets,
-    wakeTokens,
-    fingerprints: { threadContract: turnContext.threadContractFingerprint, turnContext: turnContext.fingerprint },
+    fingerprints: { threadContract: context.threadContractFingerprint, turnContext: context.fingerprint },
     promptInputs: [
-      { agentId: agent.id, wakeTokens, kind: 'turn_context', text: turnContext.text },
-      { agentId: agent.id, wakeTokens, kind, text: delivery },
+      {
+        agentId: agent.id,
+        wakeTokens: [...new Set(parts.flatMap((p) => p.wakeTokens))],
+        kind: 'turn_context',
+        text: turnContext,
+      },
+      ...parts.map((p, i) => ({ agentId: agent.id, wakeTokens: p.wakeTokens, kind: p.kind, text: texts[i] as string })),
     ],
+  };
+}
+
+function assemble(agent: PromptAgent, options: CompileOptions, part: PromptPart): CompiledDelivery {
+  const prompt = compilePrompt(agent, [part], options);
+  const delivery = prompt.promptInputs[1]?.text as string;
+  return {
+    kind: part.kind,
+    turn: options.turn,
+    text: prompt.text,
+    turnContext: prompt.turnContext,
+    delivery,
+    targets: part.targets,
+    wakeTokens: part.wakeTokens,
+    fingerprints: prompt.fingerprints,
+    promptInputs: [
+      { agentId: agent.id, wakeTokens: part.wakeTokens, kind: 'turn_context', text: prompt.turnContext },
+      { agentId: agent.id, wakeTokens: part.wakeTokens, kind: part.kind, text: delivery },
+    ],
+  };
+}
+
+/** The delivery part of stored messages: their envelopes, in order (several wakes, possibly several targets). */
+export function deliveryPart(messages: readonly DeliveryMessage[]): PromptPart {
+  if (messages.length === 0) throw new Error('internal: a delivery needs at least one message');
+  return {
+    kind: 'delivery',
+    body: messages.map((m) => renderEnvelope(m)).join('\n\n'),
+    targets: distinctTargets(messages.map((m) => m.target)),
+    wakeTokens: messages.map((m) => m.wakeToken),
   };
 }
 
@@ -120,15 +184,7 @@ export function compileDelivery(
   options: CompileOptions,
 ): CompiledDelivery {
   if (messages.length === 0) throw new Error('internal: compileDelivery needs at least one message');
-  const body = messages.map((m) => renderEnvelope(m)).join('\n\n');
-  return assemble(
-    agent,
-    options,
-    'delivery',
-    body,
-    distinctTargets(messages.map((m) => m.target)),
-    messages.map((m) => m.wakeToken),
-  );
+  return assemble(agent, options, deliveryPart(messages));
 }
 
 /** A persisted context-recovery marker (§6.6): one exact target and its frontier. */
@@ -185,7 +241,13 @@ export function compileRecovery(
   marker: RecoveryMarker,
   options: RecoveryOptions = {},
 ): CompiledDelivery {
-  const { cause = 'context_overflow', messages = [], ...compile } = options;
+  const compile = options.surface === undefined ? {} : { surface: options.surface };
+  return assemble(agent, { ...compile, turn: 'fresh' }, recoveryPart(agent, marker, options));
+}
+
+/** The recovery part of one marker (§6.6): its block, then the same target's unanswered inputs again. */
+export function recoveryPart(agent: PromptAgent, marker: RecoveryMarker, options: RecoveryOptions = {}): PromptPart {
+  const { cause = 'context_overflow', messages = [] } = options;
   const seq = checkedSeq(marker.targetSeq, 'TargetSeq');
   const target = checkedTarget(marker.target);
   const again = messages.filter((m) => m.target === marker.target);
@@ -193,5 +255,5 @@ export function compileRecovery(
   const copy = `${RECOVERY_CAUSE_COPY[agent.language][cause]} ${RECOVERY_COPY[agent.language](seq, again.length > 0)}`;
   const envelopes = again.map((m) => `\n\n${renderEnvelope(m)}`).join('');
   const body = `${head}\n${copy}\n</agentteam-recovery>${envelopes}`;
-  return assemble(agent, { ...compile, turn: 'fresh' }, 'recovery', body, [marker.target], [marker.wakeToken]);
+  return { kind: 'recovery', body, targets: [marker.target], wakeTokens: [marker.wakeToken] };
 }

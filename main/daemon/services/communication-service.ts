@@ -211,7 +211,8 @@ export class CommunicationService implements CommunicationHandler {
       };
     }
     // contract §9.2: a confirmed reaction to the triggering message settles exactly that row.
-    if (!this.o.lifecycle.onReactionConfirmed({ agentId, messageId: args.messageId })) {
+    const input = { agentId, messageId: args.messageId };
+    if (!this.o.lifecycle.awaitsReaction(input)) {
       return {
         ok: false,
         code: 'unknown_message',
@@ -219,9 +220,11 @@ export class CommunicationService implements CommunicationHandler {
       };
     }
     this.#sentInTurn(agentId);
-    // Visible: stored with the message and shown under it.
+    // issue 24: stored (visible with the message) before it settles the wake, as a reply is
+    // stored before its send result: a wake never reads "replied" over a reaction that is not there.
     this.o.store.addReaction({ messageId: args.messageId, authorId: agentId, emoji: args.emoji });
     this.o.onMessageStored(message, this.o.store.reactionsOf([message.id]).get(message.id));
+    this.o.lifecycle.onReactionConfirmed(input);
     this.o.log?.info('reaction confirmed', { agentId, messageId: args.messageId });
     return { ok: true };
   }

@@ -102,6 +102,8 @@ export class ConversationService {
           messageId: stored.id,
           agentId,
           runtime: this.o.runtimeOf(agentId),
+          // contract §10.1: the names and model resolved now, as the wake status events carry them.
+          ...this.o.lifecycle.wakeAgent(agentId),
           target,
           targetSeq: stored.seq,
           deliveryClass: 'visible_reply' as const,

@@ -101,6 +101,7 @@ export class RecoveryService {
     const launched = store.launchRecovery(agentId, (m) => ({
       agentId,
       runtime: this.#o.runtimeOf(agentId),
+      ...lifecycle.wakeAgent(agentId),
       target: m.target,
       targetSeq: m.frontierSeq,
       deliveryClass: 'visible_reply',

@@ -9,10 +9,11 @@
  */
 import type { AgentConfig } from '../../../shared/config.js';
 import {
-  compileDelivery,
-  compileRecovery,
-  type CompiledDelivery,
+  compilePrompt,
+  deliveryPart,
+  recoveryPart,
   type DeliveryMessage,
+  type PromptPart,
   type RecoveryPromptCause,
 } from '../prompt/prompt-compiler.js';
 import type { PromptTrajectory } from '../prompt/prompt-trajectory.js';
@@ -43,7 +44,7 @@ export function storedPrompts(
   };
 
   /** contract §6.6: the continuation of one marker, or null when the marker is gone. */
-  const recovery = (w: DeliveryWake): CompiledDelivery | null => {
+  const recovery = (w: DeliveryWake): PromptPart | null => {
     const markerId = markerIdOfRecoveryMessage(w.messageId);
     const marker = markerId === null ? undefined : store.getRecoveryMarker(markerId);
     if (marker === undefined) return null;
@@ -65,7 +66,7 @@ export function storedPrompts(
     const cause = (RECOVERY_CAUSES as readonly string[]).includes(marker.cause ?? '')
       ? (marker.cause as RecoveryPromptCause)
       : undefined;
-    return compileRecovery(
+    return recoveryPart(
       agent,
       {
         syntheticMessageId: marker.syntheticMessageId,
@@ -74,7 +75,6 @@ export function storedPrompts(
         targetSeq: marker.frontierSeq,
       },
       {
-        surface: agent.agentTools,
         ...(cause === undefined ? {} : { cause }),
         messages: [...again.values()].sort((a, b) => a.targetSeq - b.targetSeq),
       },
@@ -84,7 +84,7 @@ export function storedPrompts(
   return {
     renderDelivery(d, turn) {
       const messages: DeliveryMessage[] = [];
-      const recoveries: CompiledDelivery[] = [];
+      const recoveries: PromptPart[] = [];
       for (const w of d.wakes) {
         if (markerIdOfRecoveryMessage(w.messageId) !== null) {
           const r = recovery(w);
@@ -96,14 +96,13 @@ export function storedPrompts(
         if (m === null) return null;
         messages.push(m);
       }
-      // contract §8.1: the contract block rides every wake, resume and fresh turn (once per written prompt).
-      const compiled =
-        messages.length > 0 ? compileDelivery(agent, messages, { turn, surface: agent.agentTools }) : null;
-      const parts = [...recoveries, ...(compiled === null ? [] : [compiled])];
-      const [first, ...rest] = parts;
-      if (first === undefined) return null;
-      for (const p of parts) trajectory.record(p === first ? p.promptInputs : [p.promptInputs[1]]);
-      return [first.text, ...rest.map((p) => p.delivery)].join('\n\n');
+      // contract §8.1: the contract block rides every wake, resume and fresh turn, and §8.2 the
+      // tail ends the delivery: each once per written prompt, however many parts it has (issue 24).
+      const parts = messages.length > 0 ? [...recoveries, deliveryPart(messages)] : recoveries;
+      if (parts.length === 0) return null;
+      const prompt = compilePrompt(agent, parts, { turn, surface: agent.agentTools });
+      trajectory.record(prompt.promptInputs);
+      return prompt.text;
     },
     recordPromptInput(r) {
       // Deliveries are already in the trajectory (compiled above).

@@ -18,6 +18,7 @@ import {
   ChannelSettingsSchema,
   LOCAL_CHANNEL,
   channelSettings,
+  effectiveAgent,
   type ChannelSettings,
   type Config,
   type PromptLanguage,
@@ -230,9 +231,14 @@ export class DaemonSettings {
       origins[name] = channelOrigins(loaded.raw, name);
     }
     const applied = { ...this.#source.initial, agents: this.#appliedAgents?.() ?? this.#source.initial.agents };
-    const restartNeeded = (['agents', 'limits'] as const).filter(
-      (k) => JSON.stringify(loaded.config[k]) !== JSON.stringify(applied[k]),
-    );
+    // What takes effect, not the text: a legacy visible-reply toggle changes nothing, so editing
+    // one never asks for a restart (§7.3; the top-level toggles are outside both keys).
+    const effective = (c: Pick<Config, 'agents' | 'limits'>) => ({
+      agents: JSON.stringify(c.agents.map(effectiveAgent)),
+      limits: JSON.stringify(c.limits),
+    });
+    const [file, running] = [effective(loaded.config), effective(applied)];
+    const restartNeeded = (['agents', 'limits'] as const).filter((k) => file[k] !== running[k]);
     return {
       language: this.#language,
       channels,

@@ -5,6 +5,7 @@ export { LOCK_OWNER_FILE } from './writer-lock.js';
 export { SCHEMA_VERSION } from './migrations.js';
 export type { ThreadRecord } from './tables/threads-query.js';
 export type {
+  AuditRecord,
   ConversationRecord,
   MessageRecord,
   PromptInputRecord,

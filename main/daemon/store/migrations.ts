@@ -280,6 +280,22 @@ const MIGRATIONS: readonly Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'wake_events is append-only'); END;
     `,
   },
+  // ---- issue 24: the §10.1 fields in the journal; the wakes an audited send came from ----
+  {
+    version: 8,
+    name: 'wake agent names and model, audit wake tokens',
+    sql: `
+      -- contract §10.1: the agent's public technical name and display name as the daemon resolved
+      -- them when it accepted the wake, and the model of its runtime context (null: none set, or a
+      -- wake recorded before this version).
+      ALTER TABLE wakes ADD COLUMN agent_name TEXT;
+      ALTER TABLE wakes ADD COLUMN agent_display_name TEXT;
+      ALTER TABLE wakes ADD COLUMN model TEXT;
+      -- contract §8.3: the wakes the agent was handling when it sent across targets (a JSON array),
+      -- so the send shows on their timelines.
+      ALTER TABLE audit ADD COLUMN wake_tokens TEXT NOT NULL DEFAULT '[]';
+    `,
+  },
   // ---- issue 17: search across conversations (FTS5) ----
   {
     version: 4,

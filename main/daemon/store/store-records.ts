@@ -6,17 +6,22 @@ import type { TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
 import type { DeliveryClass } from '../wake/pending-delivery.js';
 import type { WakeJournalInsert } from '../wake/wake-ports.js';
-import type { AuthorKind, ConversationKind, PromptInputKind, WakeEventKind } from '../../../shared/api/contract.js';
+import type {
+  AuditKind,
+  AuthorKind,
+  ConversationKind,
+  PromptInputKind,
+  WakeEventKind,
+} from '../../../shared/api/contract.js';
 
 /** The contract's vocabularies (shared/api/contract.ts), re-exported under the store's names. */
-export type { ConversationKind, PromptInputKind, WakeEventKind };
+export type { AuditKind, ConversationKind, PromptInputKind, WakeEventKind };
 
 export type MemberKind = AuthorKind;
 /** The wake lifecycle's (contract §5); the store keeps it as text. */
 export type { DeliveryClass } from '../wake/pending-delivery.js';
 /** contract §6.6: `pending` waits in durable deferred delivery; `replay_pending` was launched in a fresh runtime. */
 export type RecoveryMarkerState = 'pending' | 'replay_pending' | 'settled' | 'superseded';
-export type AuditKind = 'cross_target_send';
 
 export interface MemberRecord {
   readonly id: string;
@@ -89,7 +94,13 @@ export interface WakeRecord {
   readonly wakeToken: string;
   readonly messageId: string;
   readonly agentId: string;
+  /** contract §10.1: the agent's public technical name when the wake was accepted (null: recorded before issue 24). */
+  readonly agentName: string | null;
+  /** contract §10.1: its display name then (null: recorded before issue 24). */
+  readonly agentDisplayName: string | null;
   readonly runtime: RuntimeKind;
+  /** contract §10.1: the model of the runtime context, when one is set. */
+  readonly model: string | null;
   readonly target: TargetKey;
   readonly targetSeq: number;
   readonly deliveryClass: DeliveryClass;
@@ -207,6 +218,8 @@ export interface AuditInput {
   readonly target: TargetKey;
   readonly messageId: string;
   readonly detail?: string;
+  /** The wakes the agent was handling when it sent (issue 24: shown on their timelines). */
+  readonly wakeTokens?: readonly string[];
 }
 
 export interface AuditRecord {
@@ -216,6 +229,7 @@ export interface AuditRecord {
   readonly target: TargetKey;
   readonly messageId: string;
   readonly detail: string | null;
+  readonly wakeTokens: readonly string[];
   readonly at: string;
 }
 

@@ -622,8 +622,14 @@ export class Store {
     this.audit.append(a, this.iso());
   }
 
-  listAudit(): AuditRecord[] {
-    return this.audit.list();
+  /** Newest first (issue 24: `agentteam audit`); `limit` records at most. */
+  listAudit(limit?: number): AuditRecord[] {
+    return this.audit.newest(limit);
+  }
+
+  /** The audit records of the sends made while this wake was being handled, oldest first. */
+  auditOfWake(wakeToken: string): AuditRecord[] {
+    return this.audit.ofWake(wakeToken);
   }
 
   /**

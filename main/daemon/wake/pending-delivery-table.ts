@@ -176,14 +176,24 @@ export class PendingDeliveryTable {
 
   /** contract §9.2: a confirmed reaction to the triggering message settles exactly that row. */
   reactionConfirmed(messageId: string): readonly TableEffect[] {
-    for (const row of this.#rows.values()) {
-      if (row.messageId !== messageId || row.deliveryClass !== 'visible_reply') continue;
-      const effects: TableEffect[] = [];
-      this.#end(row, { status: 'reply_sent', reason: null, detail: 'reaction' }, effects);
-      this.#admit(effects);
-      return effects;
-    }
-    return NONE;
+    const row = this.#reactionRow(messageId);
+    if (row === undefined) return NONE;
+    const effects: TableEffect[] = [];
+    this.#end(row, { status: 'reply_sent', reason: null, detail: 'reaction' }, effects);
+    this.#admit(effects);
+    return effects;
+  }
+
+  /** Whether a reaction to `messageId` would settle a row (issue 24: asked before the reaction is stored). */
+  awaitsReaction(messageId: string): boolean {
+    return this.#reactionRow(messageId) !== undefined;
+  }
+
+  /** The row a reaction to the triggering message settles: exactly that message's `visible_reply` row. */
+  #reactionRow(messageId: string): PendingDelivery | undefined {
+    for (const row of this.#rows.values())
+      if (row.messageId === messageId && row.deliveryClass === 'visible_reply') return row;
+    return undefined;
   }
 
   /**

@@ -34,6 +34,7 @@ import { PendingDeliveryTable } from './pending-delivery-table.js';
 import type {
   FinalCheckRenderer,
   JournalQueuedWake,
+  WakeAgentFields,
   WakeCorrelationPort,
   WakeJournal,
   WakeJournalEvent,
@@ -246,6 +247,7 @@ export class WakeLifecycle {
         target: target as TargetKey,
         targetSeq: wake.targetSeq,
         deliveryClass: wake.deliveryClass,
+        ...this.wakeAgent(agentId),
       });
     this.#o.metrics.received(runtime);
     this.#publish(
@@ -272,6 +274,16 @@ export class WakeLifecycle {
     });
     this.#apply(slot, effects);
     return slot.table.row(wake.wakeToken) !== undefined ? ADMITTED : NOT_ADMITTED;
+  }
+
+  /**
+   * contract §10.1: the agent's public technical name, display name and model as the daemon
+   * resolves them now — what a wake accepted now records in the journal (a caller that stores
+   * the wake itself, e.g. with its message, spreads this into the record).
+   */
+  wakeAgent(agentId: string): Required<WakeAgentFields> {
+    const p = this.#slot(agentId).profile;
+    return { agentName: p.publicName, agentDisplayName: p.displayName, model: p.model };
   }
 
   /** The adapter wrote these rows into runtime process `generation`: they are runtime-visible. */
@@ -423,11 +435,15 @@ export class WakeLifecycle {
       (result.status === 'sent' || result.status === 'already_sent')
     ) {
       // contract §8.3: an explicit cross-target send is allowed and audited.
+      // issue 24: on the timelines of the wakes the runtime was handling (runtime-visible rows).
+      const wakeTokens: string[] = [];
+      for (const row of slot.table.rows()) if (slot.table.isVisible(row.wakeToken)) wakeTokens.push(row.wakeToken);
       this.#o.journal.appendAudit({
         agentId: result.agentId,
         kind: 'cross_target_send',
         target: result.targetKey,
         messageId: result.messageId,
+        wakeTokens,
       });
     }
     if (result.status !== 'sent' && result.status !== 'already_sent') return 0;
@@ -437,6 +453,11 @@ export class WakeLifecycle {
     let settled = 0;
     for (const e of effects) if (e.kind === 'terminal') settled += 1;
     return settled;
+  }
+
+  /** Whether a reaction to this message would settle a row of the agent (nothing changes). */
+  awaitsReaction(input: { readonly agentId: string; readonly messageId: string }): boolean {
+    return this.#slot(input.agentId).table.awaitsReaction(input.messageId);
   }
 
   /** §9.2: a confirmed reaction to the triggering message settles exactly that row. */
@@ -790,7 +811,20 @@ export class WakeLifecycle {
     // issue 19: the line is written synchronously to stderr; at info on every transition it cost
     // 13 % of the daemon's CPU under 20 busy agents. Operators need the outcome (terminal
     // statuses, §6.2) at info; queued/delivered/final_check_sent are in the journal and at debug.
-    if (isTerminal(status)) this.#o.log?.info('wake status', { wakeToken, agentId: p.agentId, status, reason });
+    // contract §10.1: the terminal line carries who (id, technical and display name), runtime,
+    // model and target; the agent id is a log field, never a metric label (wake-metrics.ts).
+    if (isTerminal(status))
+      this.#o.log?.info('wake status', {
+        wakeToken,
+        agentId: p.agentId,
+        agentName: p.publicName,
+        agentDisplayName: p.displayName,
+        runtime: p.runtime,
+        model: p.model,
+        target,
+        status,
+        reason,
+      });
     else this.#o.log?.debug('wake status', { wakeToken, agentId: p.agentId, status, reason });
     this.#status.next(event);
   }

@@ -16,7 +16,7 @@ export interface RecoveryMarkerSave {
   readonly wakeTokens: readonly string[];
 }
 
-export interface WakeJournalInsert {
+export interface WakeJournalInsert extends WakeAgentFields {
   readonly wakeToken: string;
   readonly messageId: string;
   readonly agentId: string;
@@ -24,6 +24,17 @@ export interface WakeJournalInsert {
   readonly target: TargetKey;
   readonly targetSeq: number;
   readonly deliveryClass: DeliveryClass;
+}
+
+/**
+ * contract §10.1: who the wake is for as the daemon resolved it when it accepted the wake — the
+ * agent's public technical name and display name — and the model of its runtime context. A wake
+ * recorded without them (an older store, a test journal) reads them from the running config.
+ */
+export interface WakeAgentFields {
+  readonly agentName?: string;
+  readonly agentDisplayName?: string;
+  readonly model?: string | null;
 }
 
 export interface WakeJournalEvent {
@@ -74,6 +85,8 @@ export interface WakeJournal {
     readonly kind: 'cross_target_send';
     readonly target: TargetKey;
     readonly messageId: string;
+    /** The wakes the agent was handling when it sent (their timelines show the send). */
+    readonly wakeTokens: readonly string[];
   }): unknown;
 }
 

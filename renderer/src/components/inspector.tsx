@@ -12,7 +12,7 @@ import { conversationTitle } from '../conversations/conversation-title.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { FailureDetails } from './failure-details.js';
 import { formatDateTime, formatTimeSeconds } from '../i18n/format.js';
-import { promptKindText, shortWakeId, timelineLine } from '../status/timeline-copy.js';
+import { auditLine, promptKindText, shortWakeId, timelineLine, timelineRows } from '../status/timeline-copy.js';
 import { CHIP_ICONS, chipElapsed, chipKind, chipText } from '../status/wake-chips.js';
 import { APPROVAL_ICON } from '../status/approval-chip.js';
 import { WakeApprovals } from '../status/wake-approvals.js';
@@ -158,14 +158,23 @@ export function Inspector({
       {data === null && error === null && <p>{t('inspector.loading')}</p>}
       {data !== null && (
         <ol className="timeline">
-          {data.events.map((e, i) => {
-            const line = timelineLine(e, data.wake.agentName, language);
+          {timelineRows(data.events, data.audit).map((row, i) => {
+            // issue 24: an audited send (contract §8.3) sits among the events, in time order.
+            const line =
+              row.kind === 'event'
+                ? timelineLine(row.event, data.wake.agentName, language)
+                : auditLine(row.audit, conversationTitle(row.audit.target, agents, language).title, language);
+            const at = row.kind === 'event' ? row.event.at : row.audit.at;
             return (
-              <li key={i} data-kind={e.kind} data-status={e.status ?? undefined}>
+              <li
+                key={i}
+                data-kind={row.kind === 'event' ? row.event.kind : row.audit.kind}
+                data-status={row.kind === 'event' ? (row.event.status ?? undefined) : undefined}
+              >
                 <span className="timeline-kind">{line.label}</span>
                 {line.note !== null && <span className="timeline-reason">{line.note}</span>}
-                <time dateTime={e.at} title={formatDateTime(e.at, language)}>
-                  {formatTimeSeconds(e.at, language)}
+                <time dateTime={at} title={formatDateTime(at, language)}>
+                  {formatTimeSeconds(at, language)}
                 </time>
               </li>
             );

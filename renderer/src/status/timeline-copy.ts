@@ -4,7 +4,7 @@
  * 简体中文. Pure, so it is unit-tested without a DOM.
  */
 import { refusalOf, refusalWords } from '../../../shared/agent-readiness.js';
-import type { PromptInput, Wake, WakeEvent } from '../../../shared/api/contract.js';
+import type { AuditRecord, PromptInput, Wake, WakeEvent } from '../../../shared/api/contract.js';
 import { SilenceWatchdogSchema } from '../../../shared/config.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { alertKindOfEvent, alertKindText } from './wake-chips.js';
@@ -76,6 +76,39 @@ export function timelineLine(event: WakeEvent, agentName: string, language: Lang
     note = copy(language, REASON_COPY[event.reason] as CopyKey);
   }
   return { label, note };
+}
+
+const AUDIT_COPY: Record<AuditRecord['kind'], CopyKey> = {
+  cross_target_send: 'inspector.event.cross_target_send',
+};
+
+/**
+ * issue 24 (contract §8.3): an audited send made while the wake was handled, e.g. "Sent to #ops —
+ * cross-target". `where` is the destination as a person reads it (conversation-title.ts).
+ */
+export const auditLine = (a: AuditRecord, where: string, language: Language): TimelineLine => ({
+  label: copy(language, AUDIT_COPY[a.kind], { target: where }),
+  note: null,
+});
+
+/** One row of the inspector's timeline: a wake event, or an audited send. */
+export type TimelineRow =
+  { readonly kind: 'event'; readonly event: WakeEvent } | { readonly kind: 'audit'; readonly audit: AuditRecord };
+
+/**
+ * The wake's events and its audited sends in one time order: each audit record goes after the
+ * events of its time or earlier (ISO times of one clock compare as text), the events keep theirs.
+ */
+export function timelineRows(events: readonly WakeEvent[], audit: readonly AuditRecord[]): TimelineRow[] {
+  const rows: TimelineRow[] = [];
+  let next = 0;
+  for (const event of events) {
+    while (next < audit.length && (audit[next] as AuditRecord).at < event.at)
+      rows.push({ kind: 'audit', audit: audit[next++] as AuditRecord });
+    rows.push({ kind: 'event', event });
+  }
+  while (next < audit.length) rows.push({ kind: 'audit', audit: audit[next++] as AuditRecord });
+  return rows;
 }
 
 const PROMPT_COPY: Record<PromptInput['kind'], CopyKey> = {

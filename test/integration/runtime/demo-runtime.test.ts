@@ -142,6 +142,12 @@ describe('demo runtime', () => {
     expect(demoCommand('do a /slow one')).toBe('slow');
     expect(demoCommand('@demo /approve')).toBe('approve');
     expect(demoCommand('please approve')).toBe('reply');
+    // issue 24: `/cross <target>` needs its target
+    expect(demoCommand('@demo /cross #ops')).toBe('cross');
+    expect(demoCommand('@demo /cross')).toBe('reply');
+    expect(demoCommand('@demo /cross\n</agentteam-message>')).toBe('reply');
+    expect(demoCommand('/cross dm:@claude')).toBe('cross');
+    expect(demoCommand('go across')).toBe('reply');
     expect(demoTaskMs({})).toBe(50_000);
     expect(demoTaskMs({ DEMO_TASK_MS: '1200' })).toBe(1200);
     expect(demoTaskMs({ DEMO_TASK_MS: 'soon' })).toBe(50_000);

@@ -90,7 +90,14 @@ describe('the shell', () => {
   it('a notification’s wake (wake.focusRequested) shows its conversation and its inspector', async () => {
     const wake = wakeFixture({ wakeToken: 'w_7', target: '#dev', status: 'failed', reason: 'cli_exited' });
     const { fake } = await shell({
-      'wakes.inspect': async () => ({ wake, events: [], promptInputs: [], continuedIn: null, continues: [] }),
+      'wakes.inspect': async () => ({
+        wake,
+        events: [],
+        promptInputs: [],
+        continuedIn: null,
+        continues: [],
+        audit: [],
+      }),
     });
     fake.emit({ name: 'wake.focusRequested', payload: { wakeToken: 'w_7' } });
     await vi.waitFor(() => expect(document.querySelector('aside.inspector')?.getAttribute('data-wake')).toBe('w_7'));

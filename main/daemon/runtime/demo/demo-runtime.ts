@@ -17,6 +17,8 @@
  * - `/approve` asks the operator, through the approval path every runtime uses, to write a small
  *            file into its workspace; allowed → written, then a reply; denied/expired → nothing
  *            written, a reply that says so (demo-approve.ts);
+ * - `/cross #other` posts a note to `#other` on purpose (`allow_cross_target`, contract §8.3:
+ *            allowed and audited), then replies where it was asked;
  * - anything else: an immediate reply via message_send.
  * Commands, not words: the turn context itself talks about "local" output.
  */
@@ -63,13 +65,17 @@ export interface DemoRuntimeOptions {
   readonly log?: DaemonLog;
 }
 
-type DemoCommand = 'slow' | 'local' | 'react' | 'approve' | 'reply';
+type DemoCommand = 'slow' | 'local' | 'react' | 'approve' | 'cross' | 'reply';
+
+/** `/cross <target>`: the target the demo sends to across its scope (issue 24). */
+const CROSS = /(?:^|\s)\/cross\s+((?:#|dm:@)[^\s<]+)/i;
 
 export function demoCommand(text: string): DemoCommand {
   if (/(^|\s)\/slow\b/i.test(text)) return 'slow';
   if (/(^|\s)\/local\b/i.test(text)) return 'local';
   if (/(^|\s)\/react\b/i.test(text)) return 'react';
   if (/(^|\s)\/approve\b/i.test(text)) return 'approve';
+  if (CROSS.test(text)) return 'cross';
   return 'reply';
 }
 
@@ -245,6 +251,10 @@ export class DemoRuntime implements RuntimeAdapter {
       const written = answer.decision === 'allow' ? await writeDemoFile(this.options.workspace) : null;
       if (target !== null)
         await this.send(target, demoApproveReply(DEMO_LABEL, this.options.workspace, answer, written));
+    } else if (command === 'cross') {
+      const elsewhere = CROSS.exec(text)?.[1] ?? '';
+      await this.send(elsewhere, `${DEMO_LABEL} A note sent here on purpose from another conversation.`, true);
+      if (target !== null) await this.send(target, `${DEMO_LABEL} I also posted a note in ${elsewhere}, on purpose.`);
     } else if (command === 'local') {
       // Deliberately local-only: the daemon's final-check at the boundary is what gets a reply out.
       this.emit({ type: 'local_text', ...textMetrics('This answer stays in my local output and is never posted.') });
@@ -311,10 +321,11 @@ export class DemoRuntime implements RuntimeAdapter {
     })) as CallToolResult;
   }
 
-  private async send(target: string, content: string): Promise<CallToolResult> {
+  private async send(target: string, content: string, allowCrossTarget = false): Promise<CallToolResult> {
     if (this.client === null) throw new Error('not connected');
     this.emit({ type: 'tool_call', name: TOOL_MESSAGE_SEND });
-    return (await this.client.callTool({ name: TOOL_MESSAGE_SEND, arguments: { target, content } })) as CallToolResult;
+    const args = allowCrossTarget ? { target, content, allow_cross_target: true } : { target, content };
+    return (await this.client.callTool({ name: TOOL_MESSAGE_SEND, arguments: args })) as CallToolResult;
   }
 
   private endTurn(outcome: 'completed' | 'error' | 'interrupted'): void {

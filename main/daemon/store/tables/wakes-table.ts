@@ -36,8 +36,8 @@ export class WakesTable {
 
   constructor(private readonly db: DatabaseSync) {
     this.insertStmt =
-      db.prepare(`INSERT INTO wakes (token, message_id, agent_id, runtime, target, target_seq, delivery_class, status, created_at, updated_at)
-      VALUES ($token, $messageId, $agentId, $runtime, $target, $targetSeq, $deliveryClass, 'queued', $at, $at)`);
+      db.prepare(`INSERT INTO wakes (token, message_id, agent_id, agent_name, agent_display_name, runtime, model, target, target_seq, delivery_class, status, created_at, updated_at)
+      VALUES ($token, $messageId, $agentId, $agentName, $agentDisplayName, $runtime, $model, $target, $targetSeq, $deliveryClass, 'queued', $at, $at)`);
     this.statusStmt = db.prepare('SELECT status FROM wakes WHERE token = $token');
     this.mirrorStmt = db.prepare(`UPDATE wakes SET
         status = $status,
@@ -65,7 +65,10 @@ export class WakesTable {
       token: w.wakeToken,
       messageId: w.messageId,
       agentId: w.agentId,
+      agentName: w.agentName ?? null,
+      agentDisplayName: w.agentDisplayName ?? null,
       runtime: w.runtime,
+      model: w.model ?? null,
       target: w.target,
       targetSeq: w.targetSeq,
       deliveryClass: w.deliveryClass,
@@ -124,7 +127,10 @@ function toWake(r: Row): WakeRecord {
     wakeToken: String(r.token),
     messageId: String(r.message_id),
     agentId: String(r.agent_id),
+    agentName: str(r.agent_name),
+    agentDisplayName: str(r.agent_display_name),
     runtime: String(r.runtime) as RuntimeKind,
+    model: str(r.model),
     target: String(r.target) as TargetKey,
     targetSeq: Number(r.target_seq),
     deliveryClass: String(r.delivery_class) as DeliveryClass,

@@ -42,6 +42,7 @@ describe('agentteam CLI without a daemon', () => {
   it.each([
     ['send', ['send', '--data-dir', 'DIR', '--target', '#general', '--text', 'hi']],
     ['wakes', ['wakes', '--data-dir', 'DIR', '--json']],
+    ['audit', ['audit', '--data-dir', 'DIR', '--json']],
     ['messages', ['messages', '--data-dir', 'DIR', '--target', '#general', '--json']],
   ])('%s prints one line and exits 1', async (_name, argv) => {
     const io = captureIo();
@@ -118,7 +119,12 @@ describe('agentteam serve + send/wakes/messages', () => {
     expect(send.outLines).toEqual(['sent msg_1 seq 1 to #general']);
 
     daemon.wakes[0] = {
-      ...wakeFixture({ wakeToken: 'w_1', status: 'completed_without_visible_reply', reason: 'no_reply' }),
+      ...wakeFixture({
+        wakeToken: 'w_1',
+        status: 'completed_without_visible_reply',
+        reason: 'no_reply',
+        model: 'demo-model-1',
+      }),
       beacons: 2,
       finalCheck: true,
     };
@@ -128,6 +134,10 @@ describe('agentteam serve + send/wakes/messages', () => {
     expect(Object.keys(rows[0] ?? {}).sort()).toEqual(
       [
         'agentId',
+        // contract §10.1 (issue 24): the technical and display names, and the model
+        'agentTechnicalName',
+        'agentName',
+        'model',
         'beacons',
         'createdAt',
         'endedAt',
@@ -147,6 +157,10 @@ describe('agentteam serve + send/wakes/messages', () => {
       reason: 'no_reply',
       beacons: 2,
       finalCheck: true,
+      agentId: 'demo',
+      agentTechnicalName: 'demo',
+      agentName: 'Demo',
+      model: 'demo-model-1',
     });
 
     const msgs = captureIo();
@@ -174,6 +188,58 @@ describe('agentteam serve + send/wakes/messages', () => {
     expect(existsSync(join(dataDir, 'serve.json'))).toBe(false);
     const after = captureIo();
     expect(await runCli(['wakes', '--data-dir', dataDir, '--json'], { io: after })).toBe(1);
+  });
+
+  it('issue 24: audit lists the audited sends newest first, --json as they are, text escaped for the terminal', async () => {
+    const daemon = createScriptedDaemon();
+    daemon.audit.push(
+      {
+        id: 2,
+        agentId: 'demo',
+        agentName: 'Demo\u001b]52;c;aGk=\u0007',
+        kind: 'cross_target_send',
+        target: 'dm:@claude',
+        messageId: 'msg_9',
+        wakeTokens: [],
+        at: '2026-03-02T09:06:00.000Z',
+      },
+      {
+        id: 1,
+        agentId: 'demo',
+        agentName: 'Demo',
+        kind: 'cross_target_send',
+        target: '#ops',
+        messageId: 'msg_7',
+        wakeTokens: ['wk_a', 'wk_b'],
+        at: '2026-03-02T09:05:00.000Z',
+      },
+    );
+    const { exit, stop } = await startServe(daemon);
+    const json = captureIo();
+    expect(await runCli(['audit', '--data-dir', dataDir, '--json'], { io: json })).toBe(0);
+    const rows = JSON.parse(json.outLines[0] ?? '') as Array<Record<string, unknown>>;
+    expect(rows.map((r) => r.id)).toEqual([2, 1]);
+    expect(rows[1]).toEqual({
+      id: 1,
+      kind: 'cross_target_send',
+      agentId: 'demo',
+      agentName: 'Demo',
+      target: '#ops',
+      messageId: 'msg_7',
+      wakeTokens: ['wk_a', 'wk_b'],
+      at: '2026-03-02T09:05:00.000Z',
+    });
+    const text = captureIo();
+    expect(await runCli(['audit', '--data-dir', dataDir, '--limit', '5'], { io: text })).toBe(0);
+    expect(text.outLines).toEqual([
+      '2026-03-02T09:06:00.000Z  Demo\\x1b]52;c;aGk=\\x07 (demo)  cross-target send to dm:@claude  message msg_9',
+      '2026-03-02T09:05:00.000Z  Demo (demo)  cross-target send to #ops  message msg_7  wakes wk_a,wk_b',
+    ]);
+    const one = captureIo();
+    expect(await runCli(['audit', '--data-dir', dataDir, '--json', '--limit', '1'], { io: one })).toBe(0);
+    expect((JSON.parse(one.outLines[0] ?? '') as unknown[]).length).toBe(1);
+    stop('SIGINT');
+    await exit;
   });
 
   it('pages through every message, oldest first', async () => {

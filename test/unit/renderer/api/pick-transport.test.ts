@@ -34,6 +34,8 @@ describe('transport choice', () => {
     expect(Object.keys(bridge).sort()).toEqual([
       'agents',
       'approvals',
+      // issue 24: the audit of cross-target sends
+      'audit',
       'conversations',
       // issue 14: the desktop app's folder picker (answered only behind the IPC gate)
       'desktop',

@@ -45,6 +45,7 @@ const inspected = {
   ],
   continuedIn: null as string | null,
   continues: [] as string[],
+  audit: [],
 };
 
 function setup(over: Partial<InspectorProps> = {}, script: CallScript = {}) {
@@ -117,6 +118,47 @@ describe('Inspector', () => {
     cleanup();
     setup({ language: 'zh-CN' }, { 'wakes.inspect': () => ok(compacted) });
     await screen.findByText('上下文已压缩，仍在处理');
+  });
+
+  it('issue 24: a cross-target send shows among the events in time order, in plain words (en + zh-CN)', async () => {
+    const later = '2026-03-02T09:05:03.000Z';
+    const script: CallScript = {
+      'wakes.inspect': () =>
+        ok({
+          ...inspected,
+          events: [
+            event({ status: 'queued' }),
+            event({ status: 'delivered' }),
+            event({ status: 'reply_sent', at: '2026-03-02T09:05:04.000Z' }),
+          ],
+          audit: [
+            {
+              id: 1,
+              agentId: 'claude',
+              agentName: 'Claude',
+              kind: 'cross_target_send',
+              target: '#ops',
+              messageId: 'msg_7',
+              wakeTokens: ['wk_1a2b3c4d5e'],
+              at: later,
+            },
+          ],
+        }),
+    };
+    setup({}, script);
+    await screen.findByText('Sent to #ops — cross-target');
+    const rows = [...document.querySelectorAll('ol.timeline li')];
+    expect(rows.map((r) => r.querySelector('.timeline-kind')?.textContent)).toEqual([
+      'Queued',
+      'Delivered to Claude',
+      'Sent to #ops — cross-target',
+      'Replied',
+    ]);
+    expect(rows[2]?.getAttribute('data-kind')).toBe('cross_target_send');
+    expect(rows[2]?.querySelector('time')?.getAttribute('dateTime')).toBe(later);
+    cleanup();
+    setup({ language: 'zh-CN' }, script);
+    expect((await screen.findByText('已发送到 #ops — 跨目标发送')).className).toBe('timeline-kind');
   });
 
   it('shows what the agent was sent, in order, as text never markup', async () => {

@@ -117,7 +117,14 @@ describe('AppState: events in, snapshots out', () => {
   it('wake.focusRequested: the wake is fetched, applied, and handed to the shell to show', async () => {
     const wake = wakeFixture({ wakeToken: 'w9', target: '#dev', status: 'failed' });
     const { fake, state } = await started({
-      'wakes.inspect': async () => ({ wake, events: [], promptInputs: [], continuedIn: null, continues: [] }),
+      'wakes.inspect': async () => ({
+        wake,
+        events: [],
+        promptInputs: [],
+        continuedIn: null,
+        continues: [],
+        audit: [],
+      }),
     });
     const shown = vi.fn();
     state.onFocusWake(shown);

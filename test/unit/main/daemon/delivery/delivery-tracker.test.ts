@@ -202,6 +202,58 @@ describe('DeliveryTracker', () => {
     expect(b.alerts).toEqual([]);
   });
 
+  describe('issue 24: responseDelivery.enabled: false turns the safety net off, not delivery', () => {
+    // Every other key asks for the most; `enabled: false` overrides them all.
+    const off = {
+      enabled: false,
+      retryCount: 3,
+      preserveUndelivered: true,
+      alertOnFailure: true,
+      alertOnNoResponse: true,
+    };
+
+    it('a failing reply is tried once: no retry, nothing preserved, no alert, nothing re-delivered later', async () => {
+      const channel = faults(['refused', 'refused', 'refused', 'refused']);
+      const t = setup({ channel, config: off });
+      expect(await t.send('the answer')).toMatchObject({
+        status: 'failed_final',
+        code: 'connection_refused',
+        preserved: false,
+      });
+      expect(channel.requests).toHaveLength(1);
+      expect(t.results()).toEqual([expect.objectContaining({ state: 'failed_final', attempts: 1 })]);
+      expect(t.store.undelivered).toEqual([]);
+      expect(t.alerts).toEqual([]);
+      expect(await drive(t.scheduler, t.tracker.redeliver('#general'))).toEqual([]);
+      expect(channel.requests).toHaveLength(1);
+    });
+
+    it('an unconfirmed reply raises no delivery_uncertain alert', async () => {
+      const t = setup({ channel: faults(['timeout_after_send']), config: off });
+      expect((await t.send()).status).toBe('uncertain');
+      expect(t.alerts).toEqual([]);
+    });
+
+    it('a turn that ends with no reply raises no no_response alert', () => {
+      const t = setup({ config: off });
+      const input = { turnId: 't1', agentId: 'claude', channel: 'local', target: '#general', wakeToken: 'wk_1' };
+      expect(t.tracker.raiseNoResponseAlert(input)).toBe(false);
+      expect(t.alerts).toEqual([]);
+      // The same turn with the net on: the alert (so the assertion above could fail).
+      const on = setup();
+      expect(on.tracker.raiseNoResponseAlert(input)).toBe(true);
+      expect(on.alerts.map((a) => a.kind)).toEqual(['no_response']);
+    });
+
+    it('a reply that can be delivered still is: sent, one attempt, stored and confirmed', async () => {
+      const t = setup({ config: off });
+      expect(await t.send('hello')).toMatchObject({ status: 'sent' });
+      expect(t.results()).toEqual([expect.objectContaining({ state: 'delivered', attempts: 1 })]);
+      expect(t.store.messages.map((m) => m.content)).toEqual(['hello']);
+      expect(t.delivered()).toHaveLength(1);
+    });
+  });
+
   describe('ambiguous outcomes are never blindly resent', () => {
     it('timeout after send on a channel without idempotency: uncertain, one attempt, one delivery_uncertain alert', async () => {
       const channel = faults(['timeout_after_send']);

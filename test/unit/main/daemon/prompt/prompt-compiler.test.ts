@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   compileDelivery,
+  compilePrompt,
   compileRecovery,
   compileTurnContext,
+  deliveryPart,
+  recoveryPart,
   TURN_KINDS,
 } from '../../../../../main/daemon/prompt/prompt-compiler.js';
 import {
@@ -280,6 +283,55 @@ describe('context recovery continuation (contract §6.6)', () => {
       'call `message_send` (tool namespace `mcp__agentteam`) with the exact target "dm:@alice:ff00"',
     );
     expect(c.turnContext).toBe(compileTurnContext(agentFor('codex'), { turn: 'fresh' }).text);
+  });
+});
+
+describe('one tail reminder per written prompt, whatever the batch (issue 24, contract §8.2)', () => {
+  for (const language of PROMPT_LANGUAGES)
+    it(`a recovery continuation written with ordinary deliveries ends with ONE tail naming every target (${language})`, () => {
+      const agent = agentFor('claude-code', language);
+      const marker = (id: string, target: string, seq: number) => ({
+        syntheticMessageId: `rc_${id}`,
+        wakeToken: `wk_r${id}`,
+        target: targetKey(target),
+        targetSeq: seq,
+      });
+      const parts = [
+        recoveryPart(agent, marker('1', '#ops', 3)),
+        recoveryPart(agent, marker('2', 'dm:@alice', 1)),
+        deliveryPart([
+          message({ messageId: 'm_1', wakeToken: 'wk_1', target: '#general' }),
+          message({ messageId: 'm_2', wakeToken: 'wk_2', target: '#ops', targetSeq: 5 }),
+        ]),
+      ];
+      const prompt = compilePrompt(agent, parts, { turn: 'wake' });
+      const opening = language === 'en' ? 'Self-check before you write:' : '结束前先自检：';
+      expect(occurrences(prompt.text, opening)).toBe(1);
+      expect(prompt.targets).toEqual(['#ops', 'dm:@alice', '#general']);
+      const tail = tailReminder(prompt.text);
+      for (const t of prompt.targets) expect(tail).toContain(`"${t}"`);
+      // The turn context leads it once; the records join into exactly what was written (§8.4).
+      expect(occurrences(prompt.text, prompt.turnContext)).toBe(1);
+      expect(prompt.promptInputs.map((p) => [p.kind, p.wakeTokens])).toEqual([
+        ['turn_context', ['wk_r1', 'wk_r2', 'wk_1', 'wk_2']],
+        ['recovery', ['wk_r1']],
+        ['recovery', ['wk_r2']],
+        ['delivery', ['wk_1', 'wk_2']],
+      ]);
+      expect(prompt.promptInputs.map((p) => p.text).join('\n\n')).toBe(prompt.text);
+      expect(prompt.promptInputs.slice(1, 3).every((p) => !p.text.includes(opening))).toBe(true);
+    });
+
+  it('a single part compiles as compileDelivery / compileRecovery do', () => {
+    const agent = agentFor('codex');
+    const m = message();
+    expect(compilePrompt(agent, [deliveryPart([m])], { turn: 'wake' }).text).toBe(
+      compileDelivery(agent, [m], { turn: 'wake' }).text,
+    );
+    const marker = { syntheticMessageId: 'rc_1', wakeToken: 'wk_r1', target: targetKey('#ops'), targetSeq: 2 };
+    expect(compilePrompt(agent, [recoveryPart(agent, marker)], { turn: 'fresh' }).text).toBe(
+      compileRecovery(agent, marker).text,
+    );
   });
 });
 

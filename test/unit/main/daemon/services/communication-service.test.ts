@@ -122,6 +122,33 @@ describe('CommunicationService follows the wakes', () => {
     expect(s.store.agentCursor('demo', general)).toEqual({ seenUpToSeq: 1, repliedUpToSeq: 1 });
   });
 
+  it('issue 24: a reaction is stored before it settles its wake; one to a message nobody awaits stores nothing', async () => {
+    const s = overStore();
+    const a = s.post('thumbs up please');
+    s.lifecycle.onDelivered('demo', 0, [a.token]);
+    const messageId = s.store.getWake(a.token)?.messageId ?? '';
+    const storedWhenSettled: string[][] = [];
+    const sub = s.lifecycle.wakeStatus$.subscribe((e) => {
+      if (e.wakeToken === a.token && e.status === 'reply_sent')
+        storedWhenSettled.push((s.store.reactionsOf([messageId]).get(messageId) ?? []).map((r) => r.emoji));
+    });
+    expect(await s.service.reaction('demo', { messageId, emoji: '👍' })).toEqual({ ok: true });
+    sub.unsubscribe();
+    expect(storedWhenSettled).toEqual([['👍']]);
+    expect(s.store.getWake(a.token)).toMatchObject({ status: 'reply_sent', detail: 'reaction' });
+    // The wake is settled: a second reaction to the same message is refused and not stored.
+    expect(await s.service.reaction('demo', { messageId, emoji: '🎉' })).toMatchObject({
+      ok: false,
+      code: 'unknown_message',
+    });
+    expect(
+      s.store
+        .reactionsOf([messageId])
+        .get(messageId)
+        ?.map((r) => r.emoji),
+    ).toEqual(['👍']);
+  });
+
   it('a wake ending without a visible reply (no_reply) asks the tracker for its no_response alert; signal_only does not', () => {
     const s = setup();
     const a = s.h.wake('#general');

@@ -141,6 +141,30 @@ describe('DaemonSettings: agentteam.json is the one source of channel settings',
     expect((await changed).config?.restartNeeded).toEqual([]);
   });
 
+  it('issue 24: editing a legacy visible-reply key (per agent or top level) never reads "restart to apply" (§7.3)', () => {
+    const { source, settings } = make();
+    for (const edited of [
+      FILE_TEXT.replace('"runtime": "demo" }', '"runtime": "demo", "visibleReplyContract": { "enabled": false } }'),
+      FILE_TEXT.replace('"runtime": "demo" }', '"runtime": "demo", "visible_reply_contract_enabled": false }'),
+      FILE_TEXT.replace('"agents"', '"visibleReplyContract": false, "visible_reply_contract_enabled": 0, "agents"'),
+    ]) {
+      writeFileSync(file(), edited);
+      expect(source.reload()).toBe(true);
+      expect(settings.current.config?.error).toBeNull();
+      expect(settings.current.config?.restartNeeded).toEqual([]);
+    }
+    // A real change beside a legacy key still does.
+    writeFileSync(
+      file(),
+      FILE_TEXT.replace('"runtime": "demo" }', '"runtime": "demo", "visibleReplyContract": false }').replace(
+        '"Demo"',
+        '"Demo 2"',
+      ),
+    );
+    expect(source.reload()).toBe(true);
+    expect(settings.current.config?.restartNeeded).toEqual(['agents']);
+  });
+
   it('an invalid edit keeps the last valid settings, and the error reaches the UI', async () => {
     const { source, settings } = make();
     const changed = firstValueFrom(settings.changed$.pipe(filter((s) => s.config?.error != null)));

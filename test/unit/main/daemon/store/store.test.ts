@@ -314,6 +314,13 @@ describe('wakes', () => {
     expect(store.listWakeEvents('w1').map((e) => [e.kind, e.status])).toEqual([['status', 'queued']]);
   });
 
+  it('journals the §10.1 fields it was given (names, model) and null for a wake recorded without them', () => {
+    const named = wake('w1', { agentName: 'claude', agentDisplayName: 'Claude', model: 'claude-sonnet-4-5' });
+    expect(named).toMatchObject({ agentName: 'claude', agentDisplayName: 'Claude', model: 'claude-sonnet-4-5' });
+    expect(store.getWake('w1')).toMatchObject({ agentName: 'claude', agentDisplayName: 'Claude' });
+    expect(wake('w2', { model: null })).toMatchObject({ agentName: null, agentDisplayName: null, model: null });
+  });
+
   it('rejects a duplicate wake token as a bug', () => {
     wake('w1');
     expect(() => wake('w1')).toThrow();
@@ -611,19 +618,32 @@ describe('context recovery markers (contract §6.6)', () => {
 });
 
 describe('audit of cross-target sends (contract §8.3)', () => {
-  it('appends and lists in order', () => {
+  it('appends, lists newest first (at most limit) and finds the records of a sending wake', () => {
     store.appendAudit({
       agentId: 'claude',
       kind: 'cross_target_send',
       target: thread,
       messageId: 'msg_1',
       detail: 'from #general',
+      wakeTokens: ['wk_a', 'wk_b'],
     });
     store.appendAudit({ agentId: 'codex', kind: 'cross_target_send', target: dm, messageId: 'msg_2' });
-    expect(store.listAudit().map((a) => [a.agentId, a.target, a.messageId, a.detail])).toEqual([
-      ['claude', '#general:ab12', 'msg_1', 'from #general'],
-      ['codex', 'dm:@claude', 'msg_2', null],
+    store.appendAudit({
+      agentId: 'claude',
+      kind: 'cross_target_send',
+      target: dm,
+      messageId: 'msg_3',
+      wakeTokens: ['wk_b'],
+    });
+    expect(store.listAudit().map((a) => [a.agentId, a.target, a.messageId, a.detail, a.wakeTokens])).toEqual([
+      ['claude', 'dm:@claude', 'msg_3', null, ['wk_b']],
+      ['codex', 'dm:@claude', 'msg_2', null, []],
+      ['claude', '#general:ab12', 'msg_1', 'from #general', ['wk_a', 'wk_b']],
     ]);
+    expect(store.listAudit(1).map((a) => a.messageId)).toEqual(['msg_3']);
+    expect(store.auditOfWake('wk_b').map((a) => a.messageId)).toEqual(['msg_1', 'msg_3']);
+    expect(store.auditOfWake('wk_a').map((a) => a.messageId)).toEqual(['msg_1']);
+    expect(store.auditOfWake('wk_none')).toEqual([]);
   });
 });
 

@@ -38,7 +38,7 @@ describe('contract §8.3 turn message-send scope', () => {
 
   it('rejects a send outside the scope with an actionable message unless allow_cross_target, which is allowed and audited', () => {
     const h = wakeHarness();
-    h.wake('#general', { targetSeq: 1 });
+    const sending = h.wake('#general', { targetSeq: 1 });
     const rejected = h.lifecycle.checkSendScope(h.agentId, ops, false);
     expect(rejected).toMatchObject({ ok: false, code: 'out_of_scope' });
     if (!rejected.ok) expect(rejected.message).toContain('allow_cross_target');
@@ -52,7 +52,8 @@ describe('contract §8.3 turn message-send scope', () => {
       crossTarget: true,
     });
     expect(h.journal.audits).toEqual([
-      { agentId: h.agentId, kind: 'cross_target_send', target: '#ops', messageId: 'out1' },
+      // issue 24: on the timeline of the wake being handled when it sent
+      { agentId: h.agentId, kind: 'cross_target_send', target: '#ops', messageId: 'out1', wakeTokens: [sending] },
     ]);
     // a cross-target send settles nothing of the other target
     expect(h.lifecycle.pending(h.agentId)).toHaveLength(1);

@@ -435,6 +435,39 @@ describe('contract §10 observability', () => {
     });
   });
 
+  it('journals the §10.1 names and model with the wake, and the terminal info line carries them (issue 24)', () => {
+    const h = wakeHarness();
+    const w = h.wake('#general');
+    expect(h.journal.wakes.get(w)).toMatchObject({
+      agentName: 'claude',
+      agentDisplayName: 'Claude',
+      model: 'claude-sonnet-4-5',
+    });
+    expect(h.lifecycle.wakeAgent(h.agentId)).toEqual({
+      agentName: 'claude',
+      agentDisplayName: 'Claude',
+      model: 'claude-sonnet-4-5',
+    });
+    h.lifecycle.onTurnBoundary(h.agentId, 0);
+    h.lifecycle.onTurnBoundary(h.agentId, 0);
+    const info = h.logs.filter((l) => l.level === 'info' && l.message === 'wake status');
+    expect(info).toEqual([
+      expect.objectContaining({
+        fields: {
+          wakeToken: w,
+          agentId: 'claude',
+          agentName: 'claude',
+          agentDisplayName: 'Claude',
+          runtime: 'claude-code',
+          model: 'claude-sonnet-4-5',
+          target: '#general',
+          status: 'completed_without_visible_reply',
+          reason: 'no_reply',
+        },
+      }),
+    ]);
+  });
+
   it('counts received, reply_sent, failed and no-reply by runtime, never by agent id', async () => {
     const h = wakeHarness({ runtime: 'opencode' });
     h.wake('#general', { targetSeq: 1 });
