@@ -34,7 +34,6 @@ import type {
 import { TOOL_MESSAGE_SEND } from '../mcp/mcp-names.js';
 import type { McpToolCallRecord } from '../mcp/mcp-server.js';
 import type { MessageRecord, ReactionRecord, Store } from '../store/index.js';
-import { RECOVERY_CAUSES } from '../wake/pending-delivery.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
 
@@ -69,9 +68,6 @@ class RecentTurns {
   }
 }
 
-/** Details of a no-reply end whose inputs a recovery continuation re-delivers (contract §6.6): no alert for those. */
-const RECOVERED_DETAILS: ReadonlySet<string> = new Set(RECOVERY_CAUSES);
-
 const isSendRefusal = (outcome: string): outcome is SendRefusalCode =>
   (SEND_REFUSAL_CODES as readonly string[]).includes(outcome);
 
@@ -105,7 +101,8 @@ export class CommunicationService implements CommunicationHandler {
 
   #onWakeStatus(e: WakeStatusEvent): void {
     if (e.status !== 'completed_without_visible_reply' || e.reason !== 'no_reply') return;
-    if (RECOVERED_DETAILS.has(e.detail ?? '')) return;
+    // issue 24: `no_reply` means only the agent's own silence after its final-check; a lost session's
+    // originals end `failed` or `context_overflow`, and their recovery continues the work.
     const turnId = this.o.currentTurn(e.agentId);
     // The wakes of one turn end together at its boundary; without a turn, the wake is its own.
     const key = turnId ?? `wake:${e.wakeToken}`;
