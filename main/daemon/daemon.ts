@@ -227,7 +227,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         log,
         // issue 14 from the phone: approval questions in the app's language, in the chats of the wakes' conversations.
         language: () => settings.current.language,
-        wakeTarget: (wakeToken) => store.getWake(wakeToken)?.target,
+        wakeOf: (wakeToken) => store.getWake(wakeToken),
         wakeStatus$: wakes.wakeStatus$,
         ...(options.telegram !== undefined ? { tuning: options.telegram } : {}),
       }),

@@ -84,16 +84,26 @@ export interface TelegramServiceOptions {
   readonly tuning?: TelegramTuning;
   /** issue 14 from the phone: the app's language (`settings.language`) for approval questions. Default en. */
   readonly language?: () => PromptLanguage;
-  /** issue 14 from the phone: the conversation a wake answers, to find the chat an approval belongs in. */
-  readonly wakeTarget?: (wakeToken: string) => string | undefined;
+  /**
+   * The stored wake: its conversation (issue 14: the chat an approval belongs in) and its recoveries
+   * (issue 24: a failure a recovery continues says so).
+   */
+  readonly wakeOf?: (wakeToken: string) => { readonly target: string; readonly recoveries: number } | undefined;
   /** issue 24: every wake status change (the lifecycle's `wakeStatus$`): a bound wake's failure is posted. */
   readonly wakeStatus$?: Observable<WakeStatusEvent>;
 }
 
 /** issue 24: the status words of the chat's notices (neutral, UI.md "Chips and copy"), in the app's language. */
-const STATUS_WORDS: Record<PromptLanguage, { readonly failed: string; readonly noResponse: string }> = {
-  en: { failed: "Couldn't complete", noResponse: 'Turn ended without a message — back to idle' },
-  'zh-CN': { failed: '未能完成', noResponse: '本轮结束，未发送消息，已回到空闲' },
+const STATUS_WORDS: Record<
+  PromptLanguage,
+  { readonly failed: string; readonly interrupted: string; readonly noResponse: string }
+> = {
+  en: {
+    failed: "Couldn't complete",
+    interrupted: 'Interrupted',
+    noResponse: 'Turn ended without a message — back to idle',
+  },
+  'zh-CN': { failed: '未能完成', interrupted: '已中断', noResponse: '本轮结束，未发送消息，已回到空闲' },
 };
 
 type IgnoredReason = 'unbound_chat' | 'not_allowed' | 'not_text';
@@ -279,7 +289,7 @@ export class TelegramService {
       api: () => this.#sendApi,
       forChat: (chatId) => this.bindings.forChat(chatId),
       forTarget: (target) => this.bindings.forTarget(target),
-      wakeTarget: this.#o.wakeTarget ?? (() => undefined),
+      wakeTarget: (wakeToken) => this.#o.wakeOf?.(wakeToken)?.target,
       agentName: this.#o.agentName,
       language: this.#o.language ?? (() => 'en'),
       log: this.#o.log,
@@ -436,8 +446,11 @@ export class TelegramService {
     if (this.#sendApi === null || this.bindings.forTarget(e.target) === undefined) return;
     const language = this.#o.language?.() ?? 'en';
     const reason = isFailureReason(e.reason) ? e.reason : 'runtime_error';
-    const words = failureWords(reason, language, { runtime: e.runtime, httpStatus: httpStatusOf(e.detail) });
-    const text = `⚠️ ${e.agentDisplayName} · ${STATUS_WORDS[language].failed} — ${words}`;
+    // The recovery markers are saved with the terminal (one transaction): a continued failure says so.
+    const continued = (this.#o.wakeOf?.(e.wakeToken)?.recoveries ?? 0) > 0;
+    const words = failureWords(reason, language, { runtime: e.runtime, httpStatus: httpStatusOf(e.detail), continued });
+    const status = continued ? STATUS_WORDS[language].interrupted : STATUS_WORDS[language].failed;
+    const text = `⚠️ ${e.agentDisplayName} · ${status} — ${words}`;
     // Deterministic: one notice per wake, ever.
     this.#postNotice(e.agentId, e.target, `outcome_${e.wakeToken}`, `outcome:${e.wakeToken}`, text);
   }

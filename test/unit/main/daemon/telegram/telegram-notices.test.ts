@@ -50,6 +50,8 @@ function setup(telegramDelivery: Record<string, unknown> = {}) {
     setChannelCursor: (c: string, p: number) => void cursors.set(c, p),
   };
   const wakeStatus$ = new Subject<WakeStatusEvent>();
+  /** The wakes a recovery continues (their markers are saved with their terminal). */
+  const recovered = new Set<string>();
   const language = { now: 'en' as PromptLanguage };
   const local = { name: 'local', idempotent: true } as unknown as Channel;
   // The tracker delivers on the service's channel, which exists once the service does.
@@ -81,6 +83,7 @@ function setup(telegramDelivery: Record<string, unknown> = {}) {
     tuning: { pollTimeoutSeconds: 1, sendTimeoutMs: 500, pollBackoffMs: 100 },
     language: () => language.now,
     wakeStatus$,
+    wakeOf: (token) => ({ target: '#general', recoveries: recovered.has(token) ? 1 : 0 }),
   });
   ref.service = service;
   service.start();
@@ -115,7 +118,7 @@ function setup(telegramDelivery: Record<string, unknown> = {}) {
       target,
       wakeToken: 'wk_2',
     });
-  return { service, wakeStatus$, failed, noResponse, language };
+  return { service, wakeStatus$, failed, noResponse, language, recovered };
 }
 
 const texts = () => tg.chat(CHAT).map((m) => m.text);
@@ -153,5 +156,22 @@ describe('Telegram status notices (issue 24)', () => {
       expect.stringMatching(/^⚠️ Claude · 未能完成 — /),
     ]);
     expect(tg.calls.filter((c) => c.method === 'sendMessage')).toHaveLength(2);
+  });
+
+  it('a failure a recovery continues says so: interrupted, continued in a new wake (en, zh-CN)', async () => {
+    const s = setup();
+    s.recovered.add('wk_c1').add('wk_c2');
+    s.wakeStatus$.next(s.failed({ wakeToken: 'wk_c1', reason: 'cli_exited', detail: 'exit 1' }));
+    await tg.waitFor((c) => c.method === 'sendMessage');
+    s.language.now = 'zh-CN';
+    s.wakeStatus$.next(s.failed({ wakeToken: 'wk_c2', reason: 'daemon_restarted', detail: null }));
+    await tg.waitFor((c) => c.method === 'sendMessage' && String(c.body.text).includes('已中断'));
+    expect(texts()).toEqual([
+      expect.stringMatching(
+        /^⚠️ Claude · Interrupted — Claude.* exited unexpectedly while it worked — continued in a new wake/,
+      ),
+      expect.stringMatching(/^⚠️ Claude · 已中断 — /),
+    ]);
+    expect(texts().some((t) => t.includes("Couldn't complete"))).toBe(false);
   });
 });
