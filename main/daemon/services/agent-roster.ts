@@ -201,7 +201,10 @@ export class AgentRoster {
     });
     // A new workspace is a new project: its stored session is forgotten, so the new process starts
     // fresh (never resumed into another folder).
-    this.#replace(entry, session, build, { forgetSession: change.workspaceChanged, detail: RESTART_DETAIL });
+    this.#replace(entry, session, () => build(agent), {
+      forgetSession: change.workspaceChanged,
+      detail: RESTART_DETAIL,
+    });
   }
 
   /**
@@ -215,14 +218,15 @@ export class AgentRoster {
     const session = entry?.session ?? null;
     const build = entry?.build ?? null;
     if (entry === undefined || session === null || build === null) return;
-    this.#replace(entry, session, build, { forgetSession: true, detail });
+    // The entry as it runs once the restarts before this one are done.
+    this.#replace(entry, session, () => build(entry.config), { forgetSession: true, detail });
   }
 
   /** The one replacement path (`AgentSession.replace`), on this agent's restart chain. */
   #replace(
     entry: Entry,
     session: RosterSession,
-    build: (agent: AgentConfig) => MadeAdapter,
+    build: () => MadeAdapter,
     how: { readonly forgetSession: boolean; readonly detail: string },
   ): void {
     const next = entry.restarts
@@ -230,7 +234,7 @@ export class AgentRoster {
         session.replace(() => {
           // Once the old process is gone (nothing can save its session again).
           if (how.forgetSession) this.#forgetSession(entry.config.id);
-          return build(entry.config);
+          return build();
         }, how.detail),
       )
       // Not part of the chain: a later restart must not wait for a probe (wakes would reach the old process).
