@@ -218,6 +218,18 @@ export class AgentRoster {
     const session = entry?.session ?? null;
     const build = entry?.build ?? null;
     if (entry === undefined || session === null || build === null) return;
+    // Forgotten now, so a daemon killed before the replacement never resumes the overflowed
+    // session either; and again once the old process is gone.
+    const store = sessionStoreOf(this.#o.dataDir, agentId);
+    const forgotten = store.load()?.sessionId ?? null;
+    store.clear();
+    this.#o.log?.info(
+      'context overflowed: the stored runtime session is forgotten; the agent continues in a fresh one',
+      {
+        agentId,
+        sessionId: forgotten,
+      },
+    );
     // The entry as it runs once the restarts before this one are done.
     this.#replace(entry, session, () => build(entry.config), { forgetSession: true, detail });
   }
@@ -233,23 +245,13 @@ export class AgentRoster {
       .then(() =>
         session.replace(() => {
           // Once the old process is gone (nothing can save its session again).
-          if (how.forgetSession) this.#forgetSession(entry.config.id);
+          if (how.forgetSession) sessionStoreOf(this.#o.dataDir, entry.config.id).clear();
           return build();
         }, how.detail),
       )
       // Not part of the chain: a later restart must not wait for a probe (wakes would reach the old process).
       .then(() => void this.check(entry.config.id));
     entry.restarts = next.catch(() => undefined);
-  }
-
-  #forgetSession(agentId: string): void {
-    const store = sessionStoreOf(this.#o.dataDir, agentId);
-    const forgotten = store.load()?.sessionId ?? null;
-    store.clear();
-    this.#o.log?.info('stored runtime session forgotten: the next process starts a fresh session', {
-      agentId,
-      sessionId: forgotten,
-    });
   }
 
   /** Stops every session (its runtime ends: no orphans). */

@@ -314,7 +314,6 @@ export class AgentSession {
       case 'context_reset':
         return this.#recover(lifecycle.onContextReset(agentId, c.generation, c.cause), c.cause);
       case 'renew_session':
-        this.#o.log?.info('context overflowed: the agent continues in a fresh session', { agentId });
         return ports.renewSession(c.detail);
       case 'count_local_text':
         return lifecycle.onLocalTextCounts(agentId, c.generation, { bytes: c.bytes, runes: c.runes });

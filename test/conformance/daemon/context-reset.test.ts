@@ -124,7 +124,9 @@ describe.each(RUNTIMES)('%s: a context overflow is recovered into a fresh sessio
     // without resume, and it runs under another session (Claude Code) / thread (Codex) / session
     // (OpenCode) id, in another process.
     expect(h.logLines.some((l) => l.message === 'recovery markers saved' && l.fields.cause === cause)).toBe(true);
-    const forgotten = h.logLines.filter((l) => l.message.startsWith('stored runtime session forgotten'));
+    const forgotten = h.logLines.filter((l) =>
+      l.message.startsWith('context overflowed: the stored runtime session is forgotten'),
+    );
     expect(forgotten).toHaveLength(1);
     const overflowed = forgotten[0]!.fields.sessionId;
     expect(typeof overflowed).toBe('string');

@@ -258,10 +258,13 @@ describe('AgentRoster: launch and restart', () => {
     writeFileSync(stored, JSON.stringify({ sessionId: 's1', fingerprint: 'f' }));
     r.roster.restart(agentOf({ id: 'a', cwd: '/one' }), { workspaceChanged: false });
     r.roster.renew('a', 'the context window overflowed');
+    // Forgotten at once (a daemon killed before the replacement never resumes it either).
+    expect(existsSync(stored)).toBe(false);
     await settle();
-    // It waits for the restart under way (one replacement at a time); the stored session is still there.
+    // The replacement waits for the restart under way (one replacement at a time).
     expect(s.replacements).toHaveLength(1);
-    expect(existsSync(stored)).toBe(true);
+    // Whatever the old process saved meanwhile is forgotten again once it is gone.
+    writeFileSync(stored, JSON.stringify({ sessionId: 's1', fingerprint: 'f' }));
     s.replacements[0]?.finish();
     await settle();
     expect(s.replacements.map((x) => [x.built, x.detail])).toEqual([
