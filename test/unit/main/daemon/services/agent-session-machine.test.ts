@@ -187,6 +187,14 @@ const replacement: Row[] = [
     ],
   },
   {
+    // issue 24: the renewal an overflow asked for (its process already retires since the reset).
+    name: "replace for an overflow's renewal: the same replacement (admission pauses, the next delivery is fresh)",
+    state: { ...LIVE, delivered: true, process: { phase: 'retiring' } },
+    event: { type: 'replace', detail: RENEW_DETAIL },
+    changes: { runtime: null, delivered: false },
+    calls: [{ call: 'process_exited', generation: 0, detail: RENEW_DETAIL, reason: 'process_replaced' }],
+  },
+  {
     name: 'replace after stop: nothing',
     state: STOPPED,
     event: { type: 'replace', detail: 'restarted' },
