@@ -318,6 +318,40 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
     expect(s.states.slice(-2)).toEqual(['starting', 'idle']);
   });
 
+  it('a recovery that overflows its fresh session too ends failed/context_overflow, is never recovered again, and the session is renewed again', async () => {
+    const s = await setup();
+    const fresh = new ScriptedAdapter();
+    const third = new ScriptedAdapter();
+    s.renew.with = () => fresh;
+    s.post('w1');
+    await flush();
+    s.adapter.emit({ type: 'context_reset', cause: 'context_overflow' });
+    // The recovery wake (a synthetic message, as the recovery service enqueues it).
+    s.lifecycle.enqueue('a1', {
+      wakeToken: 'wk_recovery_1',
+      messageId: 'msg_recovery_1',
+      target: '#general',
+      targetSeq: 1,
+      deliveryClass: 'visible_reply',
+    });
+    await s.renew.done;
+    await flush();
+    expect(fresh.delivered).toEqual(['DELIVERY msg_recovery_1']);
+    s.renew.with = () => third;
+    fresh.emit({ type: 'context_reset', cause: 'context_overflow' });
+    const ended = s.statuses.find((e) => e.wakeToken === 'wk_recovery_1' && e.status === 'failed');
+    expect(ended?.reason).toBe('context_overflow');
+    expect(s.recovered).toEqual([['w1']]);
+    expect(s.renewals).toEqual([RENEW_DETAIL, RENEW_DETAIL]);
+    expect(await s.renew.done).toBe(true);
+    expect(fresh.stops).toBe(1);
+    // The third session takes new work as a fresh one.
+    s.post('w2', 2);
+    await flush();
+    expect(third.delivered).toEqual(['DELIVERY m_w2']);
+    expect(s.turns.at(-1)).toBe('fresh');
+  });
+
   it('an expected exit fails nothing; stop stops the adapter and answers no more final-checks', async () => {
     const s = await setup();
     s.post('w1');
