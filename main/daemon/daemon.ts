@@ -292,6 +292,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           onContextCompacted: () => timeline.compacted(agent.id),
           // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).
           onRecovery: (frontiers, cause) => recovery.recover(agent.id, frontiers, cause),
+          // issue 24 (§6.6): after an overflow the process is replaced by one in a fresh session.
+          renewSession: (detail) => roster.renew(agent.id, detail),
         },
       });
       roster.launch(agent.id, session, (a) => buildRuntime(a, session.host));

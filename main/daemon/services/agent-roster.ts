@@ -199,17 +199,58 @@ export class AgentRoster {
       cwd: workspaceOf(agent.cwd, this.#o.dataDir, agent.id),
       permissions: agent.permissions,
     });
+    // A new workspace is a new project: its stored session is forgotten, so the new process starts
+    // fresh (never resumed into another folder).
+    this.#replace(entry, session, () => build(agent), {
+      forgetSession: change.workspaceChanged,
+      detail: RESTART_DETAIL,
+    });
+  }
+
+  /**
+   * issue 24 (contract §6.6): the agent's context overflowed and its session cannot go on: its
+   * process is replaced, with the entry it runs, by one that starts a fresh session (the stored
+   * session forgotten: no `--resume`, a new Codex thread, a new OpenCode session), after any
+   * restart of it still under way. Unknown or not launched: ignored.
+   */
+  renew(agentId: string, detail: string): void {
+    const entry = this.#entries.get(agentId);
+    const session = entry?.session ?? null;
+    const build = entry?.build ?? null;
+    if (entry === undefined || session === null || build === null) return;
+    // Forgotten now, so a daemon killed before the replacement never resumes the overflowed
+    // session either; and again once the old process is gone.
+    const store = sessionStoreOf(this.#o.dataDir, agentId);
+    const forgotten = store.load()?.sessionId ?? null;
+    store.clear();
+    this.#o.log?.info(
+      'context overflowed: the stored runtime session is forgotten; the agent continues in a fresh one',
+      {
+        agentId,
+        sessionId: forgotten,
+      },
+    );
+    // The entry as it runs once the restarts before this one are done.
+    this.#replace(entry, session, () => build(entry.config), { forgetSession: true, detail });
+  }
+
+  /** The one replacement path (`AgentSession.replace`), on this agent's restart chain. */
+  #replace(
+    entry: Entry,
+    session: RosterSession,
+    build: () => MadeAdapter,
+    how: { readonly forgetSession: boolean; readonly detail: string },
+  ): void {
     const next = entry.restarts
       .then(() =>
         session.replace(() => {
-          // A new workspace is a new project: once the old process is gone, its stored session is
-          // forgotten, so the new one starts fresh (never resumed into another folder).
-          if (change.workspaceChanged) sessionStoreOf(this.#o.dataDir, agent.id).clear();
-          return build(agent);
-        }, RESTART_DETAIL),
+          // Once the old process is gone (nothing can save its session again).
+          if (how.forgetSession) sessionStoreOf(this.#o.dataDir, entry.config.id).clear();
+          return build();
+        }, how.detail),
       )
       // Not part of the chain: a later restart must not wait for a probe (wakes would reach the old process).
-      .then(() => void this.check(agent.id));
+      .then(() => void this.check(entry.config.id));
     entry.restarts = next.catch(() => undefined);
   }
 

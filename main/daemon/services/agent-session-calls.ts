@@ -75,6 +75,8 @@ export type AgentSessionCall =
   | { readonly call: 'note_compaction' }
   /** issue 16: the context overflowed; the recovery frontiers go to `onRecovery`. */
   | { readonly call: 'context_reset'; readonly generation: number; readonly cause: ContextResetCause }
+  /** issue 24 (§6.6): the overflowed session cannot go on: its process is replaced by one in a fresh session. */
+  | { readonly call: 'renew_session'; readonly detail: string }
   /** Counts only (contract §6.5): they reach the wake status as diagnostics, never the text. */
   | {
       readonly call: 'count_local_text';

@@ -25,6 +25,9 @@ import type { AgentSessionCall } from './agent-session-calls.js';
 import type { AgentSessionEvent, Envelope, RuntimeInput } from './agent-session-events.js';
 import { TURNS_KEPT, type AgentSessionState, type ProcessWatch } from './agent-session-state.js';
 
+/** Why an overflowed session's process is replaced (issue 24, §6.6): the replacement's detail. */
+export const RENEW_DETAIL = 'the context window overflowed; the agent continues in a fresh session';
+
 export type AgentSessionStep = readonly [AgentSessionState, readonly AgentSessionCall[]];
 
 /**
@@ -202,10 +205,16 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
       calls.push({ call: 'note_compaction' });
       return s;
     case 'context_reset':
-      // issue 16 (§6.6): the context overflowed and the session cannot go on: recover the
-      // runtime-visible rows.
-      calls.push({ call: 'context_reset', generation: s.lifecycleGeneration, cause: e.cause });
-      return { ...s, resetInTurn: s.turnId !== null };
+      // issue 16, 24 (§6.6): the context overflowed and the session cannot go on: the runtime-visible
+      // rows end and are recovered, and the session is renewed: the process is replaced (`replace`)
+      // by one that starts a fresh session. The overflowed process settles nothing more, and
+      // deliveries wait for the fresh one (the replacement re-offers them): nothing, the recovery
+      // wake included, is written into the overflowed session.
+      calls.push(
+        { call: 'context_reset', generation: s.lifecycleGeneration, cause: e.cause },
+        { call: 'renew_session', detail: RENEW_DETAIL },
+      );
+      return { ...s, process: { phase: 'retiring' } };
     case 'runtime_error':
       return { ...s, lastError: { detail: e.detail, reason: e.reason ?? null } };
     case 'final_check': {
@@ -220,8 +229,8 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
       return s;
     }
     case 'turn_end':
-      // A turn that failed because its context overflowed was recovered at the reset (§6.6).
-      if (e.outcome !== 'completed' && !s.resetInTurn)
+      // (A turn that failed because its context overflowed ends in the retiring process: it settles nothing, §6.6.)
+      if (e.outcome !== 'completed')
         calls.push({
           call: 'fail_pending',
           generation: s.lifecycleGeneration,
@@ -231,7 +240,7 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
           reason: s.lastError?.reason ?? 'runtime_error',
           processExited: false,
         });
-      return { ...s, resetInTurn: false, lastError: null };
+      return { ...s, lastError: null };
     case 'exit':
       return exited(s, e, calls);
     case 'gave_up': {
@@ -283,7 +292,7 @@ function exited(s: AgentSessionState, e: Envelope<'exit'>, calls: AgentSessionCa
     detail,
     reason: s.lastError?.reason ?? 'cli_exited',
   });
-  return { ...s, lastError: null, resetInTurn: false };
+  return { ...s, lastError: null };
 }
 
 // —— Replacement (issue 14, contract §6.6) ——
@@ -330,8 +339,10 @@ function replacementSettled(
 // —— Deliveries (contract §9.2) and the turn boundary (§6.4, §8.3) ——
 
 function deliveryDue(s: AgentSessionState, d: WakeDelivery, calls: AgentSessionCall[]): AgentSessionState {
-  // A daemon stopping while the runtime started: the store may already be closed.
-  if (s.stopped || d.generation !== s.lifecycleGeneration) return s;
+  // A daemon stopping while the runtime started: the store may already be closed. While the
+  // process retires (a replacement, a renewal after an overflow) the row waits: the replacement
+  // re-offers it to the new process (never written into the old one, never failed for being early).
+  if (s.stopped || d.generation !== s.lifecycleGeneration || s.process.phase === 'retiring') return s;
   if (s.runtime === null)
     // issue 14: no runtime could be built (e.g. its workspace is not a folder): the wake ends with why.
     calls.push(failDelivery(d, s.downDetail ?? 'the runtime is not running', s.downReason ?? 'runtime_error'));

@@ -43,8 +43,6 @@ export interface AgentSessionState {
   readonly operatorWaitTurn: string | null;
   /** The wakes recent turns carried at their `turn.start` (at most `TURNS_KEPT`, oldest dropped). */
   readonly turnWakes: ReadonlyMap<string, readonly string[]>;
-  /** issue 16: the running turn's context was reset; its error end is that reset, not a runtime error. */
-  readonly resetInTurn: boolean;
   readonly lastError: RuntimeErrorNote | null;
   /** The last final-check the lifecycle chose (a `final_check failed` event ends its rows). */
   readonly lastInjection: FinalCheckInjection | null;
@@ -70,7 +68,6 @@ export function initialAgentSessionState(agentId: string): AgentSessionState {
     turnId: null,
     operatorWaitTurn: null,
     turnWakes: new Map(),
-    resetInTurn: false,
     lastError: null,
     lastInjection: null,
     downReason: null,

@@ -12,7 +12,10 @@
  * - `host.onTurnBoundary` → `lifecycle.onTurnBoundary`: the returned final-check is what the
  *   adapter injects into the same session (§6.4, §8.3), recorded as `prompt_input` (§8.4);
  * - an unexpected `exit` → `onProcessExited`; the adapter restarts it with backoff, and the next
- *   `ready` → `onProcessReplaced`, whose recovery frontiers go to `onRecovery` (§6.6).
+ *   `ready` → `onProcessReplaced`, whose recovery frontiers go to `onRecovery` (§6.6);
+ * - a context overflow (`context_reset`) → `onContextReset` (the originals end, their recovery
+ *   markers are saved) and `renewSession`: the owner replaces the process (`replace`) by one that
+ *   starts a fresh session; the recovery wake is delivered only once that one is ready (§6.6).
  */
 import { randomUUID } from 'node:crypto';
 import { Subscription, filter } from 'rxjs';
@@ -58,6 +61,12 @@ export interface AgentSessionPorts {
    * contract §8.3, §9.2): nothing ends or is recovered; the wakes it works on note it on their timelines.
    */
   onContextCompacted(): void;
+  /**
+   * issue 24 (§6.6): the context overflowed and the session cannot go on: replace this session's
+   * process (`replace`) by one that starts a fresh session, its stored session forgotten (never
+   * resumed). Until the replacement is ready, deliveries wait (it re-offers them).
+   */
+  renewSession(detail: string): void;
   /** The runtime could not be built or started, or gave up after the restart cap. */
   onRuntimeDown(detail: string): void;
   /** The agent's state changed. */
@@ -304,6 +313,8 @@ export class AgentSession {
         return ports.onContextCompacted();
       case 'context_reset':
         return this.#recover(lifecycle.onContextReset(agentId, c.generation, c.cause), c.cause);
+      case 'renew_session':
+        return ports.renewSession(c.detail);
       case 'count_local_text':
         return lifecycle.onLocalTextCounts(agentId, c.generation, { bytes: c.bytes, runes: c.runes });
     }

@@ -1,8 +1,9 @@
 /**
  * Context recovery end to end (contract §6.6, issue 16). When a session's runtime-visible rows
- * were lost — the daemon restarted, the runtime process was replaced, or the runtime compacted
- * or overflowed its context — the wake lifecycle ends those rows (`failed` with the session's
- * failure, issue 24) and, in the same store transaction, persists their recovery frontiers as one
+ * were lost — the daemon restarted, the runtime process was replaced, or the runtime's context
+ * overflowed (then the agent session starts a fresh session for the recovery, issue 24) — the
+ * wake lifecycle ends those rows (`failed` with the session's failure; `context_overflow` after
+ * an overflow, issue 24) and, in the same store transaction, persists their recovery frontiers as one
  * recovery batch (one deterministic marker per canonical target, the exact target and its highest
  * unresolved TargetSeq, the bounded original wake tokens, the cause): never "ended and not
  * recovered". It then hands the saved frontiers here. This service:

@@ -317,10 +317,10 @@ export class PendingDeliveryTable {
   }
 
   /**
-   * The runtime of `generation` lost or compacted its context in the same process (issue 16,
-   * contract §6.6): its runtime-visible rows end by the ordinary rule and come back as recovery
-   * frontiers, exactly as at a replacement; rows not yet visible stay and are delivered into the
-   * continued session. A stale generation is a no-op.
+   * The context of the runtime of `generation` overflowed (issue 16, contract §6.6): its
+   * runtime-visible rows end (`context_overflow`) and come back as recovery frontiers, exactly as
+   * at a replacement; rows not yet visible stay, and the replacement that starts the fresh session
+   * (issue 24) re-offers them to it. A stale generation is a no-op.
    */
   contextReset(generation: number, cause: RecoveryCause): ReplacementResult {
     if (generation !== this.#generation) return { effects: NONE, recovery: [] };

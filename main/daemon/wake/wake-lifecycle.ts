@@ -403,10 +403,11 @@ export class WakeLifecycle {
   }
 
   /**
-   * The runtime compacted or lost its context in the same process (issue 16, contract §6.6):
-   * runtime-visible rows end by the ordinary rule and come back as recovery frontiers for one
-   * recovery continuation into the compacted session; the markers are saved with their terminals
-   * (issue 24). Returns the frontiers saved.
+   * The runtime's context overflowed and its session cannot go on (issue 16, contract §6.6):
+   * runtime-visible rows end (`completed_without_visible_reply/context_overflow`) and come back as
+   * recovery frontiers for one recovery continuation per target into the fresh session the agent
+   * session starts (issue 24: its process is replaced, never resumed); the markers are saved with
+   * their terminals. Returns the frontiers saved.
    */
   onContextReset(agentId: string, generation: number, cause: RecoveryCause): readonly RecoveryFrontier[] {
     const slot = this.#slot(agentId);

@@ -10,13 +10,17 @@
  * with the exact target, the frontier (the message's TargetSeq) and the original wake token; the
  * original wake ends once (completed_without_visible_reply, reason and detail `context_overflow`
  * — never `no_reply`, issue 24 — recoveries 1);
- * ONE synthetic recovery wake is delivered into the same runtime process (no replacement) with
- * the compiled recovery prompt, which the fake model received with the unanswered message
- * re-delivered in it; the model answers it through message_send → reply_sent, exactly once.
+ * ONE synthetic recovery wake is delivered into a FRESH session (issue 24, §6.6: the overflowed
+ * session cannot go on): the process is replaced, its stored session forgotten and the new one
+ * started without resume (another session / thread id, another process), and only then is the
+ * compiled recovery prompt written; the fake model received it in a conversation without the
+ * overflowing history (the unanswered message appears once: re-delivered in the recovery prompt);
+ * the model answers it through message_send → reply_sent, exactly once.
  *
  * Run one runtime at a time: `npm run test:unit -- test/conformance/daemon/context-reset.test.ts -t codex`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { sessionStoreOf } from '../../../main/daemon/runtime/runtime-factory.js';
 import { Store } from '../../../main/daemon/store/index.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import { targetKey } from '../../../shared/target.js';
@@ -26,7 +30,7 @@ const RUNTIMES: readonly RealRuntime[] = ['claude-code', 'codex', 'opencode'];
 const TARGET = '#ctx-reset';
 const RESET_CAUSES = ['context_overflow'];
 
-describe.each(RUNTIMES)('%s: a context reset is recovered into the continued session (real CLI)', (runtime) => {
+describe.each(RUNTIMES)('%s: a context overflow is recovered into a fresh session (real CLI)', (runtime) => {
   let h: DaemonHarness | undefined;
 
   afterEach(async () => {
@@ -34,7 +38,7 @@ describe.each(RUNTIMES)('%s: a context reset is recovered into the continued ses
     h = undefined;
   }, 60_000);
 
-  it('one marker (exact target + frontier), one recovery wake with the recovery prompt, answered once', async () => {
+  it('one marker (exact target + frontier), one recovery wake with the recovery prompt in a fresh session, answered once', async () => {
     h = await DaemonHarness.start(runtime);
     await h.ready(90_000);
     await h.api['conversations.create']({ target: TARGET }).catch(() => undefined);
@@ -92,6 +96,10 @@ describe.each(RUNTIMES)('%s: a context reset is recovered into the continued ses
     const atModel = h.model.requests.filter((r) => JSON.stringify(r.body).includes(head.replace(/"/g, '\\"')));
     expect(atModel.length).toBeGreaterThan(0);
     expect(JSON.stringify(atModel[0]!.body)).toContain(sent.messageId);
+    // issue 24: a conversation without the overflowing history: the unanswered message reaches the
+    // model once (re-delivered in the recovery prompt), never also as the overflowed session's turn.
+    for (const r of atModel)
+      expect(JSON.stringify(r.body).split('Please summarize the whole design history.').length - 1).toBe(1);
     const inspected = await h.api['wakes.inspect']({ wakeToken: recovery!.wakeToken });
     const prompt = inspected.promptInputs.find((p) => p.kind === 'recovery');
     expect(prompt?.text).toContain(head);
@@ -112,10 +120,24 @@ describe.each(RUNTIMES)('%s: a context reset is recovered into the continued ses
     );
     expect(replies).toHaveLength(1);
 
-    // The continued session: the same runtime process, never replaced.
+    // issue 24 (§6.6): a fresh session: the stored session was forgotten, the new process started
+    // without resume, and it runs under another session (Claude Code) / thread (Codex) / session
+    // (OpenCode) id, in another process.
     expect(h.logLines.some((l) => l.message === 'recovery markers saved' && l.fields.cause === cause)).toBe(true);
+    const forgotten = h.logLines.filter((l) =>
+      l.message.startsWith('context overflowed: the stored runtime session is forgotten'),
+    );
+    expect(forgotten).toHaveLength(1);
+    const overflowed = forgotten[0]!.fields.sessionId;
+    expect(typeof overflowed).toBe('string');
+    const fresh = sessionStoreOf(h.dir, h.agentId).load()?.sessionId;
+    expect(typeof fresh).toBe('string');
+    expect(fresh).not.toBe(overflowed);
+    const starts = h.logLines.filter((l) => l.message === `${runtime} starting` && l.fields.agentId === h!.agentId);
+    expect(starts.map((l) => l.fields.resume)).toEqual([false, false]);
     const pidsAfter = (runtimeProcesses(h.dir) ?? []).map((p) => p.pid);
-    expect(pidsAfter.filter((p) => pidsBefore.includes(p)).length).toBeGreaterThan(0);
+    expect(pidsAfter.length).toBeGreaterThan(0);
+    expect(pidsAfter.filter((p) => pidsBefore.includes(p))).toEqual([]);
     console.info(`${runtime}: context reset reported as ${cause}`);
   }, 180_000);
 });

@@ -250,6 +250,40 @@ describe('AgentRoster: launch and restart', () => {
     expect(existsSync(stored)).toBe(false);
   });
 
+  it('an overflow renews the session (issue 24, §6.6): the same entry, its stored session forgotten, after the restart under way', async () => {
+    const r = setup();
+    const s = r.launch('a');
+    const stored = join(r.dir, 'runtimes', 'a', 'session.json');
+    mkdirSync(join(r.dir, 'runtimes', 'a'), { recursive: true });
+    writeFileSync(stored, JSON.stringify({ sessionId: 's1', fingerprint: 'f' }));
+    r.roster.restart(agentOf({ id: 'a', cwd: '/one' }), { workspaceChanged: false });
+    r.roster.renew('a', 'the context window overflowed');
+    // Forgotten at once (a daemon killed before the replacement never resumes it either).
+    expect(existsSync(stored)).toBe(false);
+    await settle();
+    // The replacement waits for the restart under way (one replacement at a time).
+    expect(s.replacements).toHaveLength(1);
+    // Whatever the old process saved meanwhile is forgotten again once it is gone.
+    writeFileSync(stored, JSON.stringify({ sessionId: 's1', fingerprint: 'f' }));
+    s.replacements[0]?.finish();
+    await settle();
+    expect(s.replacements.map((x) => [x.built, x.detail])).toEqual([
+      [made(agentOf({ id: 'a', cwd: '/one' })), expect.any(String)],
+      // The entry as it runs now (the restart's), never resumed.
+      [made(agentOf({ id: 'a', cwd: '/one' })), 'the context window overflowed'],
+    ]);
+    expect(existsSync(stored)).toBe(false);
+    expect(r.registered.map((p) => p.agentId)).toEqual(['a', 'a']);
+  });
+
+  it('a renewal of an unknown agent, or one not launched, is ignored', async () => {
+    const r = setup();
+    r.roster.renew('zed', 'overflow');
+    r.roster.renew('b', 'overflow');
+    await settle();
+    expect(r.probes).toEqual([]);
+  });
+
   it('an unknown agent, or one not launched, is ignored', async () => {
     const r = setup();
     r.roster.restart(agentOf({ id: 'zed' }), { workspaceChanged: true });

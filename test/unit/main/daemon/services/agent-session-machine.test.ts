@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { TargetKey } from '../../../../../shared/target.js';
 import type { AgentSessionCall } from '../../../../../main/daemon/services/agent-session-calls.js';
 import type { AgentSessionEvent, RuntimeInput } from '../../../../../main/daemon/services/agent-session-events.js';
-import { agentSessionStep } from '../../../../../main/daemon/services/agent-session-machine.js';
+import { RENEW_DETAIL, agentSessionStep } from '../../../../../main/daemon/services/agent-session-machine.js';
 import {
   TURNS_KEPT,
   initialAgentSessionState,
@@ -187,6 +187,14 @@ const replacement: Row[] = [
     ],
   },
   {
+    // issue 24: the renewal an overflow asked for (its process already retires since the reset).
+    name: "replace for an overflow's renewal: the same replacement (admission pauses, the next delivery is fresh)",
+    state: { ...LIVE, delivered: true, process: { phase: 'retiring' } },
+    event: { type: 'replace', detail: RENEW_DETAIL },
+    changes: { runtime: null, delivered: false },
+    calls: [{ call: 'process_exited', generation: 0, detail: RENEW_DETAIL, reason: 'process_replaced' }],
+  },
+  {
     name: 'replace after stop: nothing',
     state: STOPPED,
     event: { type: 'replace', detail: 'restarted' },
@@ -274,6 +282,15 @@ const deliveries: Row[] = [
   {
     name: 'delivery_due of another lifecycle generation: nothing',
     state: { ...LIVE, lifecycleGeneration: 1 },
+    event: { type: 'delivery_due', delivery: D },
+    changes: {},
+    calls: [],
+  },
+  {
+    // issue 24: a replacement or an overflow's renewal is under way: the row is held, never written
+    // into the old process nor failed for being early; the replacement re-offers it.
+    name: 'delivery_due while the process retires: held (the replacement re-offers it)',
+    state: { ...LIVE, process: { phase: 'retiring' } },
     event: { type: 'delivery_due', delivery: D },
     changes: {},
     calls: [],
@@ -564,10 +581,11 @@ const turns: Row[] = [
     ],
   },
   {
-    name: 'turn_end error after a context reset in the turn: it was recovered, nothing fails',
-    state: { ...IN_TURN, resetInTurn: true, lastError: { detail: 'Prompt is too long', reason: null } },
+    // issue 24: the overflowed process retires at the reset; its failed turn's end settles nothing.
+    name: 'turn_end error after a context reset in the turn (the process retires): recovered at the reset, nothing fails',
+    state: { ...IN_TURN, process: { phase: 'retiring' }, lastError: { detail: 'Prompt is too long', reason: null } },
     event: turnEnd('error'),
-    changes: { agentState: 'idle', turnId: null, resetInTurn: false, lastError: null },
+    changes: { agentState: 'idle', turnId: null },
     calls: [
       { call: 'turn.end', event: { turnId: 't1' } },
       { call: 'report_state', state: 'idle' },
@@ -596,18 +614,32 @@ const turns: Row[] = [
     calls: [{ call: 'note_compaction' }],
   },
   {
-    name: 'context_reset in a turn (an overflow): the runtime-visible rows are recovered (issue 16), the turn is marked reset',
+    // issue 24 (§6.6): this row recovered into the same session; an overflow renews the session now.
+    name: 'context_reset in a turn (an overflow): the runtime-visible rows are recovered and the session renewed; the overflowed process retires',
     state: IN_TURN,
     event: rt({ type: 'context_reset', cause: 'context_overflow', generation: 1 }),
-    changes: { resetInTurn: true },
-    calls: [{ call: 'context_reset', generation: 0, cause: 'context_overflow' }],
+    changes: { process: { phase: 'retiring' } },
+    calls: [
+      { call: 'context_reset', generation: 0, cause: 'context_overflow' },
+      { call: 'renew_session', detail: RENEW_DETAIL },
+    ],
   },
   {
-    name: 'context_reset between turns: recovered, no turn to mark',
+    name: 'context_reset between turns: recovered and renewed the same way',
     state: LIVE,
     event: rt({ type: 'context_reset', cause: 'context_overflow', generation: 1 }),
-    changes: { resetInTurn: false },
-    calls: [{ call: 'context_reset', generation: 0, cause: 'context_overflow' }],
+    changes: { process: { phase: 'retiring' } },
+    calls: [
+      { call: 'context_reset', generation: 0, cause: 'context_overflow' },
+      { call: 'renew_session', detail: RENEW_DETAIL },
+    ],
+  },
+  {
+    name: 'context_reset of the retiring process (a second refusal before the renewal): nothing more',
+    state: { ...IN_TURN, process: { phase: 'retiring' } },
+    event: rt({ type: 'context_reset', cause: 'context_overflow', generation: 1 }),
+    changes: {},
+    calls: [],
   },
   {
     name: 'final_check failed: the rows of the last injection end at once (Phase 4, no retry)',
@@ -697,10 +729,10 @@ const processes: Row[] = [
     ],
   },
   {
-    name: 'exit, unexpected, after a runtime error: its detail and reason; the reset mark goes',
-    state: { ...LIVE, resetInTurn: true, lastError: { detail: 'out of memory', reason: 'provider_error' } },
+    name: 'exit, unexpected, after a runtime error: its detail and reason; the error note goes',
+    state: { ...LIVE, lastError: { detail: 'out of memory', reason: 'provider_error' } },
     event: exit(false, null, 1),
-    changes: { agentState: 'starting', resetInTurn: false, lastError: null },
+    changes: { agentState: 'starting', lastError: null },
     calls: [
       { call: 'cancel_approvals', reason: 'the runtime exited before an answer' },
       { call: 'report_state', state: 'starting' },

@@ -14,6 +14,7 @@ import type {
   StartResult,
 } from '../../../../../main/daemon/runtime/runtime-adapter.js';
 import { AgentSession, type PromptInputRecord } from '../../../../../main/daemon/services/agent-session.js';
+import { RENEW_DETAIL } from '../../../../../main/daemon/services/agent-session-machine.js';
 import { WakeLifecycle } from '../../../../../main/daemon/wake/wake-lifecycle.js';
 import type { WakeJournal } from '../../../../../main/daemon/wake/wake-ports.js';
 import type { WakeStatusEvent } from '../../../../../main/daemon/wake/wake-status-event.js';
@@ -70,6 +71,9 @@ async function setup() {
   const turns: Array<'fresh' | 'wake'> = [];
   const recovered: string[][] = [];
   const compactions: Array<readonly string[]> = [];
+  /** What `renewSession` was asked with, and what it does (the roster replaces the process: `renewWith`). */
+  const renewals: string[] = [];
+  const renew: { with: (() => RuntimeAdapter) | null; done: Promise<boolean> | null } = { with: null, done: null };
   const bus = new HookBus();
   const hooks: Array<{ name: string; event: HookEventMap[keyof HookEventMap] }> = [];
   bus.turnStart$.subscribe((event) => hooks.push({ name: 'turn.start', event }));
@@ -90,6 +94,13 @@ async function setup() {
       onRecovery: (frontiers) => recovered.push(frontiers.map((f) => f.wakeToken)),
       // What the daemon's timeline marks: the wakes the runtime works on at the compaction.
       onContextCompacted: () => compactions.push(lifecycle.workingOn('a1', [])),
+      // As the roster does (agent-roster.ts `renew`): one replacement, on a later tick.
+      renewSession: (detail) => {
+        renewals.push(detail);
+        const make = renew.with;
+        if (make !== null)
+          renew.done = Promise.resolve().then(() => session.replace(() => ({ ok: true, adapter: make() }), detail));
+      },
       onState: (state) => states.push(state),
     },
   });
@@ -114,6 +125,8 @@ async function setup() {
     turns,
     recovered,
     compactions,
+    renewals,
+    renew,
     hooks,
     post,
     statusOf,
@@ -266,8 +279,11 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
     );
   });
 
-  it('a context reset recovers the runtime-visible rows into the same session; the failed turn it caused fails nothing more', async () => {
+  // issue 24 (§6.6): this test asserted the recovery went into the same, overflowed session.
+  it('a context reset recovers the runtime-visible rows into a FRESH session: nothing more is written into the overflowed one', async () => {
     const s = await setup();
+    const fresh = new ScriptedAdapter();
+    s.renew.with = () => fresh;
     s.post('w1');
     await flush();
     s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
@@ -278,10 +294,62 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
       'context_overflow',
     );
     expect(s.recovered).toEqual([['w1']]);
+    expect(s.renewals).toEqual([RENEW_DETAIL]);
+    // The recovery wake (the recovery service enqueues it at once) and a new message, while the
+    // overflowed process's failed turn ends: neither is written into it, neither fails.
+    s.post('w_recovery', 1);
     s.post('w2', 2);
     s.adapter.emit({ type: 'turn_end', outcome: 'error' });
     await flush();
+    expect(s.adapter.delivered).toEqual(['DELIVERY m_w1']);
+    expect(await s.renew.done).toBe(true);
+    await flush();
+    expect(s.adapter.stops).toBe(1);
+    // Delivered only once the fresh session is ready, as its first (fresh) turn.
+    expect(fresh.delivered).toEqual(['DELIVERY m_w_recovery,m_w2']);
+    expect(s.turns.at(-1)).toBe('fresh');
+    expect(s.statusOf('w_recovery')).toEqual(['queued', 'delivered']);
     expect(s.statusOf('w2')).toEqual(['queued', 'delivered']);
+    // One terminal for the original, none for the others; nothing recovered twice.
+    expect(s.statusOf('w1').filter((st) => st !== 'queued' && st !== 'delivered')).toEqual([
+      'completed_without_visible_reply',
+    ]);
+    expect(s.recovered).toEqual([['w1']]);
+    expect(s.states.slice(-2)).toEqual(['starting', 'idle']);
+  });
+
+  it('a recovery that overflows its fresh session too ends failed/context_overflow, is never recovered again, and the session is renewed again', async () => {
+    const s = await setup();
+    const fresh = new ScriptedAdapter();
+    const third = new ScriptedAdapter();
+    s.renew.with = () => fresh;
+    s.post('w1');
+    await flush();
+    s.adapter.emit({ type: 'context_reset', cause: 'context_overflow' });
+    // The recovery wake (a synthetic message, as the recovery service enqueues it).
+    s.lifecycle.enqueue('a1', {
+      wakeToken: 'wk_recovery_1',
+      messageId: 'msg_recovery_1',
+      target: '#general',
+      targetSeq: 1,
+      deliveryClass: 'visible_reply',
+    });
+    await s.renew.done;
+    await flush();
+    expect(fresh.delivered).toEqual(['DELIVERY msg_recovery_1']);
+    s.renew.with = () => third;
+    fresh.emit({ type: 'context_reset', cause: 'context_overflow' });
+    const ended = s.statuses.find((e) => e.wakeToken === 'wk_recovery_1' && e.status === 'failed');
+    expect(ended?.reason).toBe('context_overflow');
+    expect(s.recovered).toEqual([['w1']]);
+    expect(s.renewals).toEqual([RENEW_DETAIL, RENEW_DETAIL]);
+    expect(await s.renew.done).toBe(true);
+    expect(fresh.stops).toBe(1);
+    // The third session takes new work as a fresh one.
+    s.post('w2', 2);
+    await flush();
+    expect(third.delivered).toEqual(['DELIVERY m_w2']);
+    expect(s.turns.at(-1)).toBe('fresh');
   });
 
   it('an expected exit fails nothing; stop stops the adapter and answers no more final-checks', async () => {
@@ -426,6 +494,7 @@ describe('AgentSession: the agent state and the hook bus bridge', () => {
           recordPromptInput: () => undefined,
           onRecovery: () => undefined,
           onContextCompacted: () => undefined,
+          renewSession: () => undefined,
           onRuntimeDown: (d) => down.push(d),
           onState: (state) => states.push(state),
         },
