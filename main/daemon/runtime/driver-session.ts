@@ -25,6 +25,8 @@ export type DriverEvent =
   | { readonly type: 'operator_wait'; readonly waiting: boolean }
   /** issue 16: the runtime compacted its context, or refused a prompt as too long (contract §6.6). */
   | { readonly type: 'context_reset'; readonly cause: 'context_compacted' | 'context_overflow' }
+  /** issue 29: a line of the runtime's output over the reader's cap was dropped (line-reader.ts); its length only. */
+  | { readonly type: 'input_dropped'; readonly chars: number; readonly limit: number }
   /** `failed` carries the wire's error (the skeleton bounds it). */
   | {
       readonly type: 'turn_ended';

@@ -46,12 +46,25 @@ export interface AgentSessionState {
   /** issue 16: the running turn's context was reset; its error end is that reset, not a runtime error. */
   readonly resetInTurn: boolean;
   readonly lastError: RuntimeErrorNote | null;
+  /**
+   * issue 29 "Turns end": the running turn was asked to end (its `turnTimeoutMinutes` passed, or
+   * the operator stopped it); its non-completed end fails its rows with this, whatever the runtime
+   * said, and no final-check is chosen at its boundary.
+   */
+  readonly turnEndAsked: TurnEndNote | null;
   /** The last final-check the lifecycle chose (a `final_check failed` event ends its rows). */
   readonly lastInjection: FinalCheckInjection | null;
   /** issue 15: why the runtime is down (deliveries then fail with it). */
   readonly downReason: FailureReason | null;
   /** What the last "runtime down" said (a delivery to a runtime that could not be built fails with it). */
   readonly downDetail: string | null;
+}
+
+/** Why the daemon ended a turn (issue 29), and the detail its rows end with. */
+export interface TurnEndNote {
+  readonly turnId: string;
+  readonly detail: string;
+  readonly reason: 'turn_timeout' | 'stopped_by_operator';
 }
 
 /** Recent turns remembered per agent (a late retry result of an older turn is simply not shown on a wake). */
@@ -72,6 +85,7 @@ export function initialAgentSessionState(agentId: string): AgentSessionState {
     turnWakes: new Map(),
     resetInTurn: false,
     lastError: null,
+    turnEndAsked: null,
     lastInjection: null,
     downReason: null,
     downDetail: null,
