@@ -39,6 +39,7 @@ import { probeAgent } from './runtime/readiness.js';
 import { createRuntimeAdapter } from './runtime/runtime-factory.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import { AgentRoster } from './services/agent-roster.js';
+import { TurnDeadlines } from './services/turn-deadlines.js';
 import { agentRuntimeBuilder } from './services/agent-runtime.js';
 import { AgentSession } from './services/agent-session.js';
 import { AgentSettings } from './services/agent-settings.js';
@@ -271,6 +272,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       shared: { dataDir, projectRoot: root, log, pids, ...person, ...(agentCli === undefined ? {} : { agentCli }) },
     });
     stack.defer(() => roster.stop());
+    const sessions = new Map<string, AgentSession>();
     for (const agent of config.agents) {
       const session = new AgentSession({
         agentId: agent.id,
@@ -287,10 +289,24 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           onRecovery: (frontiers, cause) => recovery.recover(agent.id, frontiers, cause),
         },
       });
+      sessions.set(agent.id, session);
       roster.launch(agent.id, session, (a) => buildRuntime(a, session.host));
       recovery.restore(agent.id);
     }
     roster.start();
+    // issue 29 "Turns end": each turn's `turnTimeoutMinutes` deadline, and the operator's Stop.
+    const turns = stack.adopt(
+      new TurnDeadlines({
+        bus,
+        session: (id) => sessions.get(id),
+        timeoutMinutesOf: (id) => roster.agent(id)?.turnTimeoutMinutes,
+        agentName: roster.name,
+        ...(options.turnScheduler === undefined ? {} : { scheduler: options.turnScheduler }),
+        log,
+      }),
+      (t) => t.dispose(),
+    );
+    turns.start();
 
     const api = createDaemonApi({
       store,
@@ -301,6 +317,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       agentSettings: new AgentSettings({ source, restart: (agent, change) => roster.restart(agent, change) }),
       checkAgents: (agentId) => roster.check(agentId),
       approvals,
+      turns,
       agentName: roster.name,
       settings: () => settings.current,
       updateSettings: (patch) => settings.update(patch),

@@ -420,6 +420,13 @@ export const apiCalls = {
    * it from the daemon's `limits` (main/daemon/api/limits-api.ts), beside the daemon's handlers.
    */
   'limits.get': call(Empty, LimitsSchema),
+  /**
+   * issue 29 "Turns end": the operator stops the agent's working turn at once, through the
+   * runtime's own interrupt; its wakes end `failed` with `stopped_by_operator` and the agent takes
+   * the next message. An operator call like `approvals.answer` (IPC gate, token WebSocket, CLI;
+   * never MCP). `not_working` when the agent has no running turn.
+   */
+  'agents.stop': call(z.object({ agentId: z.string().min(1).max(64) }).strict(), AgentSchema),
 } as const satisfies Record<ApiCallName, CallSchemas>;
 
 /** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
@@ -484,6 +491,8 @@ export const API_ERROR_CODES = [
   'unknown_agent',
   'unknown_rule',
   'workspace_invalid',
+  // issue 29: agents.stop of an agent that is not working on a turn (nothing to stop)
+  'not_working',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -6,7 +6,7 @@
 import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { Store } from '../store/index.js';
-import type { AgentSettingsPort, ApprovalsPort, ConversationsPort, TelegramPort } from './api-ports.js';
+import type { AgentSettingsPort, ApprovalsPort, ConversationsPort, TelegramPort, TurnsPort } from './api-ports.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
 import { toApproval, toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
@@ -30,6 +30,8 @@ export interface DaemonApiDeps {
   readonly approvals?: ApprovalsPort;
   /** issue 14: an agent's workspace / policy from the UI, and revoking its "always" rules (operator only). */
   readonly agentSettings?: AgentSettingsPort;
+  /** issue 29: the operator's Stop of a working turn (operator only, like approvals). */
+  readonly turns?: TurnsPort;
 }
 
 const DEFAULT_PAGE = 100;
@@ -133,6 +135,11 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     },
     'agents.revokeRule': async ({ agentId, rule }) => {
       agentSettings().revokeRule(agentId, rule);
+      return agent(agentId);
+    },
+    'agents.stop': async ({ agentId }) => {
+      if (d.turns === undefined) throw new ApiError('unavailable', 'This daemon does not stop turns.');
+      d.turns.stop(agentId);
       return agent(agentId);
     },
     // The OS folder picker belongs to the desktop app's main process (main/app/folder-picker.ts).
