@@ -111,6 +111,8 @@ export const DaemonLimitsSchema = z.strictObject({
   maxMessageBytes: z.number().int().min(1).max(1_048_576).default(32_768),
   /** message_send calls one agent may make per minute. */
   sendsPerMinute: z.number().int().min(1).max(10_000).default(60),
+  /** issue 29: conversations one agent may start per hour (a send to a target that does not exist yet). */
+  conversationsPerHour: z.number().int().min(1).max(10_000).default(30),
 });
 
 // ---- Telegram channel (issue 18; DESIGN.md "Telegram channel") ----------------------------------

@@ -180,6 +180,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         lifecycle: wakes,
         tracker,
         currentTurn: (id) => roster.session(id)?.turnId ?? null,
+        conversationsPerHour: config.limits.conversationsPerHour,
         onMessageStored: (m, reactions) => out.message(m, reactions),
         onWakeChanged: (wakeToken) => out.wake(wakeToken),
         log,

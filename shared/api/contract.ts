@@ -285,7 +285,11 @@ interface CallSchemas {
 
 /** Every call: request and response schemas. Exactly the names of `API_CALL_NAMES` (api-names.ts). */
 export const apiCalls = {
-  'conversations.list': call(Empty, z.array(ConversationSchema)),
+  /**
+   * Every conversation; issue 29: with `target`, only that one (none when it does not exist), so a
+   * client checking one channel never fetches them all (at 26 k they exceeded a WebSocket message).
+   */
+  'conversations.list': call(z.object({ target: TargetText.optional() }).strict(), z.array(ConversationSchema)),
   'conversations.create': call(z.object({ target: TargetText }).strict(), ConversationSchema),
   'messages.list': call(
     z

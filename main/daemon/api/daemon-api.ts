@@ -57,7 +57,11 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     return d.approvals;
   };
   return {
-    'conversations.list': async () => d.store.listConversations().map(toConversation),
+    'conversations.list': async ({ target }) => {
+      if (target === undefined) return d.store.listConversations().map(toConversation);
+      const one = d.store.getConversation(existing(target));
+      return one === undefined ? [] : [toConversation(one)];
+    },
     'conversations.create': async ({ target }) =>
       toConversation(d.store.ensureConversation(d.conversations.parse(target))),
     'messages.list': async ({ target, beforeSeq, afterSeq, aroundSeq, limit }) => {
