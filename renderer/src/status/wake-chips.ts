@@ -21,6 +21,10 @@ export interface WakeChip {
   readonly status: Wake['status'];
   readonly kind: ChipKind;
   readonly agentName: string;
+  /** issue 29: whose turn the chip stands for (its Stop ends that agent's working turn). */
+  readonly agentId: string;
+  /** issue 29: a `failed` chip the operator stopped (UI.md "Stopped · Details"). */
+  readonly stopped: boolean;
   /** Failure detail, present only for `failed`; shown only when the person expands it. */
   readonly detail: string | null;
   readonly active: boolean;
@@ -52,6 +56,8 @@ function toChip(wake: Wake): WakeChip {
     status: wake.status,
     kind: chipKind(wake),
     agentName: wake.agentName,
+    agentId: wake.agentId,
+    stopped: wake.status === 'failed' && wake.reason === 'stopped_by_operator',
     detail: wake.status === 'failed' ? wake.detail : null,
     active: !isTerminal(wake.status),
   };
@@ -159,8 +165,15 @@ export const ALERT_ICONS: Readonly<Record<Alert['kind'], string>> = {
 };
 
 /** The chip's status text, without the agent name, icon or elapsed time. */
-export function chipText(kind: ChipKind, language: Language): string {
-  return copy(language, CHIP_COPY[kind]);
+export function chipText(kind: ChipKind, language: Language, stopped = false): string {
+  return copy(language, stopped ? 'chip.stopped' : CHIP_COPY[kind]);
+}
+
+/** issue 29 (UI.md "Every working chip has Stop"): the chips of a turn still running. */
+const WORKING_KINDS: ReadonlySet<ChipKind> = new Set(['working', 'beacon', 'escalated', 'checking']);
+
+export function chipCanStop(kind: ChipKind): boolean {
+  return WORKING_KINDS.has(kind);
 }
 
 /**
