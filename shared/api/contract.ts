@@ -163,8 +163,8 @@ const ApprovalSchema = z.object({
   summary: z.string(),
   /** The full command or diff: shown escaped, never rendered as HTML. */
   detail: z.string(),
-  /** What "always" records in the agent's `allow` list. */
-  rule: z.string(),
+  /** What "always" records in the agent's `allow` list; null: no exact rule, only "once" is offered (issue 29). */
+  rule: z.string().nullable(),
   status: z.enum(APPROVAL_STATUSES),
   scope: z.enum(APPROVAL_SCOPES).nullable(),
   /** A deny's reason, as the agent reads it. */
