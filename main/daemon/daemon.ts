@@ -308,6 +308,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       (t) => t.dispose(),
     );
     turns.start();
+    // issue 29 from the phone: the working status of a bound conversation carries Stop.
+    telegram.attachStops(turns);
 
     const api = createDaemonApi({
       store,

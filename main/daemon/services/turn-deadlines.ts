@@ -71,12 +71,17 @@ export class TurnDeadlines {
    * `ApiError` `unknown_agent` for an agent that is not running, `not_working` when it is
    * not working on a turn (nothing to stop).
    */
-  stop(agentId: string): void {
+  stop(agentId: string, turnId?: string): void {
     const session = this.#o.session(agentId);
     if (session === undefined || this.#o.timeoutMinutesOf(agentId) === undefined)
       throw new ApiError('unknown_agent', `There is no agent "${agentId}"; see agentteam.json.`);
-    const turnId = session.turnId;
-    if (turnId === null || !this.#end(agentId, turnId, 'stopped_by_operator', 'the operator stopped the turn'))
+    const running = session.turnId;
+    // `turnId`: the turn the operator saw working (Telegram's button); another turn is not stopped.
+    if (
+      running === null ||
+      (turnId !== undefined && turnId !== running) ||
+      !this.#end(agentId, running, 'stopped_by_operator', 'the operator stopped the turn')
+    )
       throw new ApiError(
         'not_working',
         `${this.#o.agentName(agentId)} (${agentId}) is not working on a turn; there is nothing to stop.`,
