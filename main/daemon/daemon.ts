@@ -301,6 +301,11 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         bus,
         session: (id) => sessions.get(id),
         timeoutMinutesOf: (id) => roster.agent(id)?.turnTimeoutMinutes,
+        // A runtime that ignores its own interrupt: its process is replaced, as a crashed one is.
+        restart: (id, detail) => {
+          const agent = roster.agent(id);
+          if (agent !== undefined) roster.restart(agent, { workspaceChanged: false }, detail);
+        },
         agentName: roster.name,
         ...(options.turnScheduler === undefined ? {} : { scheduler: options.turnScheduler }),
         log,

@@ -185,7 +185,7 @@ export class AgentRoster {
    * issue 14: the agent runs `agent` (its entry as saved into agentteam.json) from now on: its
    * process is replaced, after any restart of it still under way. Unknown or not launched: ignored.
    */
-  restart(agent: AgentConfig, change: { readonly workspaceChanged: boolean }): void {
+  restart(agent: AgentConfig, change: { readonly workspaceChanged: boolean }, detail = RESTART_DETAIL): void {
     const entry = this.#entries.get(agent.id);
     const session = entry?.session ?? null;
     const build = entry?.build ?? null;
@@ -194,7 +194,7 @@ export class AgentRoster {
     this.#running[this.#running.findIndex((a) => a.id === agent.id)] = agent;
     this.#o.lifecycle.registerAgent(profileOf(agent));
     this.#o.applied?.();
-    this.#o.log?.info('agent restarting with its configuration from agentteam.json', {
+    this.#o.log?.info(detail === RESTART_DETAIL ? 'agent restarting with its configuration from agentteam.json' : 'agent restarting', {
       agentId: agent.id,
       cwd: workspaceOf(agent.cwd, this.#o.dataDir, agent.id),
       permissions: agent.permissions,
@@ -206,7 +206,7 @@ export class AgentRoster {
           // forgotten, so the new one starts fresh (never resumed into another folder).
           if (change.workspaceChanged) sessionStoreOf(this.#o.dataDir, agent.id).clear();
           return build(agent);
-        }, RESTART_DETAIL),
+        }, detail),
       )
       // Not part of the chain: a later restart must not wait for a probe (wakes would reach the old process).
       .then(() => void this.check(agent.id));

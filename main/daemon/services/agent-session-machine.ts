@@ -330,7 +330,18 @@ function exited(s: AgentSessionState, e: Envelope<'exit'>, calls: AgentSessionCa
 
 function replace(s: AgentSessionState, detail: string, calls: AgentSessionCall[]): AgentSessionState {
   if (s.stopped) return s;
-  calls.push({ call: 'process_exited', generation: s.lifecycleGeneration, detail, reason: 'runtime_error' });
+  // issue 29: a turn the daemon asked to end that did not end (its runtime ignored the interrupt):
+  // its rows end `failed` with why it was ended — never recovered into the replacement.
+  const asked = s.turnEndAsked;
+  if (asked !== null && asked.turnId === s.turnId)
+    calls.push({
+      call: 'fail_pending',
+      generation: s.lifecycleGeneration,
+      detail: `${asked.detail}; the runtime did not end the turn, so it was restarted`,
+      reason: asked.reason,
+      processExited: true,
+    });
+  else calls.push({ call: 'process_exited', generation: s.lifecycleGeneration, detail, reason: 'runtime_error' });
   // The old process's last events still reach the state and the bus (its exit cancels its pending
   // approvals) but settle nothing: an interrupted turn of a process we ended is no runtime error.
   return { ...s, runtime: null, process: { phase: 'retiring' }, delivered: false };

@@ -204,6 +204,11 @@ export class AgentSession {
     return true;
   }
 
+  /** issue 29: whether turn `turnId` was asked to end and is still running (its runtime ignored the interrupt). */
+  stillEnding(turnId: string): boolean {
+    return this.#s.turnId === turnId && this.#s.turnEndAsked?.turnId === turnId;
+  }
+
   /** Stops delivering and stops the adapter (no orphans); the adapter's last events still reach the bus. Idempotent. */
   async stop(): Promise<void> {
     this.#feed({ type: 'stop' });

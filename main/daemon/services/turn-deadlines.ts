@@ -23,7 +23,14 @@ type TurnEndReason = 'turn_timeout' | 'stopped_by_operator';
 export interface TurnDeadlinesOptions {
   readonly bus: HookBus;
   /** The agent's session (undefined: not launched). */
-  readonly session: (agentId: string) => Pick<AgentSession, 'endTurn' | 'turnId'> | undefined;
+  readonly session: (agentId: string) => Pick<AgentSession, 'endTurn' | 'turnId' | 'stillEnding'> | undefined;
+  /**
+   * A turn asked to end that is still running after `graceMs` (its runtime ignored its own
+   * interrupt): the agent's process is replaced (its rows then end `failed` with the reason).
+   */
+  readonly restart?: (agentId: string, detail: string) => void;
+  /** How long a runtime has to end a turn after its interrupt; 30 s by default. */
+  readonly graceMs?: number;
   /** The agent's `turnTimeoutMinutes` as it runs (undefined: unknown agent). */
   readonly timeoutMinutesOf: (agentId: string) => number | undefined;
   readonly agentName: (agentId: string) => string;
@@ -37,6 +44,8 @@ export class TurnDeadlines {
   readonly #subs = new Subscription();
   /** The deadline of each live turn, by turn id. */
   readonly #timers = new Map<string, Subscription>();
+  /** After an interrupt: the time the runtime has to end that turn, by turn id. */
+  readonly #graces = new Map<string, Subscription>();
 
   constructor(options: TurnDeadlinesOptions) {
     this.#o = options;
@@ -62,6 +71,8 @@ export class TurnDeadlines {
       bus.turnEnd$.subscribe(({ turnId }) => {
         this.#timers.get(turnId)?.unsubscribe();
         this.#timers.delete(turnId);
+        this.#graces.get(turnId)?.unsubscribe();
+        this.#graces.delete(turnId);
       }),
     );
   }
@@ -91,16 +102,31 @@ export class TurnDeadlines {
   /** Cancels every deadline; nothing more is ended. */
   dispose(): void {
     this.#subs.unsubscribe();
-    for (const t of this.#timers.values()) t.unsubscribe();
+    for (const t of [...this.#timers.values(), ...this.#graces.values()]) t.unsubscribe();
     this.#timers.clear();
+    this.#graces.clear();
   }
 
   #end(agentId: string, turnId: string, reason: TurnEndReason, detail: string): boolean {
     const ended = this.#o.session(agentId)?.endTurn(reason, detail, turnId) ?? false;
-    if (ended) this.#o.log?.info('turn ended by the daemon', { agentId, turnId, reason });
-    return ended;
+    if (!ended) return false;
+    this.#o.log?.info('turn ended by the daemon', { agentId, turnId, reason });
+    // The runtime's own interrupt first; a runtime that ignores it is replaced after the grace.
+    if (this.#o.restart !== undefined && !this.#graces.has(turnId)) {
+      const grace = timer(this.#o.graceMs ?? STOP_GRACE_MS, this.#scheduler).subscribe(() => {
+        this.#graces.delete(turnId);
+        if (this.#o.session(agentId)?.stillEnding(turnId) !== true) return;
+        this.#o.log?.warn('runtime did not end an interrupted turn: restarting it', { agentId, turnId, reason });
+        this.#o.restart?.(agentId, detail);
+      });
+      this.#graces.set(turnId, grace);
+    }
+    return true;
   }
 }
+
+/** How long a runtime has to end a turn after its own interrupt before its process is replaced. */
+const STOP_GRACE_MS = 30_000;
 
 const timeoutDetail = (minutes: number): string =>
   `the turn ran longer than ${minutes} minute${minutes === 1 ? '' : 's'} (turnTimeoutMinutes) and was interrupted`;

@@ -13,6 +13,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, type Agent, type ApiEvent, type Wake } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
+import type {
+  DeliverResult,
+  RuntimeAdapter,
+  RuntimeEventEnvelope,
+  StartResult,
+} from '../../../main/daemon/runtime/runtime-adapter.js';
+import { Subject } from 'rxjs';
 
 const dirs: string[] = [];
 const daemons: Daemon[] = [];
@@ -121,7 +128,9 @@ describe('issue 29: a working turn ends with a reason', () => {
     const busy = agentState(daemon.events$, 'busy');
     const slow = await send(daemon, '@demo /slow');
     await busy;
-    // Virtual time: the deadline (3 min) is the only action on this scheduler.
+    // Virtual time up to the deadline (3 min) only: the 30 s grace its interrupt gives the runtime
+    // is then cancelled by the turn's end (the demo honours its interrupt).
+    scheduler.maxFrames = 3 * 60_000;
     scheduler.flush();
     expect(scheduler.frame).toBe(3 * 60_000);
     const wake = await slow.done;
@@ -134,5 +143,83 @@ describe('issue 29: a working turn ends with a reason', () => {
     await idle;
     // The finished turn's deadline was cancelled at its end: nothing is left to fire.
     expect(scheduler.actions.filter((a) => !a.closed)).toHaveLength(0);
+  });
+});
+
+/** A runtime whose turn never ends and that ignores its own interrupt (a hung CLI). */
+class DeafRuntime implements RuntimeAdapter {
+  readonly runtime = 'claude-code' as const;
+  readonly #events = new Subject<RuntimeEventEnvelope>();
+  readonly events$ = this.#events.asObservable();
+  interrupts = 0;
+  stopped = false;
+
+  async start(): Promise<StartResult> {
+    this.#events.next({ type: 'ready', sessionId: null, resumed: false, generation: 1 });
+    return { ok: true, sessionId: null, resumed: false };
+  }
+  async deliver(): Promise<DeliverResult> {
+    this.#events.next({ type: 'turn_start', sessionId: null, generation: 1 });
+    return { ok: true };
+  }
+  async interrupt(): Promise<void> {
+    this.interrupts += 1;
+  }
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.#events.next({ type: 'exit', code: 0, signal: null, expected: true, generation: 1 });
+    this.#events.complete();
+  }
+}
+
+describe('issue 29: a runtime that ignores its own interrupt', () => {
+  it('is replaced after the grace; the wake ends failed / stopped_by_operator (never recovered into the new process)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentteam-turns-deaf-'));
+    dirs.push(dir);
+    await writeFile(
+      join(dir, 'agentteam.json'),
+      JSON.stringify({ agents: [{ id: 'deaf', name: 'Deaf', runtime: 'claude-code' }] }),
+    );
+    const runtimes: DeafRuntime[] = [];
+    const scheduler = new VirtualTimeScheduler();
+    const daemon = await createDaemon({
+      dataDir: dir,
+      turnScheduler: scheduler,
+      createRuntime: () => {
+        const runtime = new DeafRuntime();
+        runtimes.push(runtime);
+        return { ok: true, adapter: runtime };
+      },
+    });
+    daemons.push(daemon);
+    const busy = firstValueFrom(
+      daemon.events$.pipe(
+        filter((e) => e.name === 'agent.updated' && e.payload.id === 'deaf' && e.payload.state === 'busy'),
+      ),
+    );
+    let token = '';
+    const done = terminal(daemon.events$, () => token);
+    const sent = await daemon.api['messages.send']({ target: '#general', content: '@deaf work forever' });
+    token =
+      (await daemon.api['wakes.list']({ target: '#general' })).find((w) => w.messageId === sent.messageId)?.wakeToken ??
+      '';
+    await busy;
+    await daemon.api['agents.stop']({ agentId: 'deaf' });
+    expect(runtimes[0]?.interrupts).toBe(1);
+    // The runtime ignored it: the grace (30 s, virtual) passes, and its process is replaced.
+    const replaced = firstValueFrom(
+      daemon.events$.pipe(
+        filter((e) => e.name === 'agent.updated' && e.payload.id === 'deaf' && e.payload.state === 'idle'),
+      ),
+    );
+    scheduler.flush();
+    const wake = await done;
+    expect(wake).toMatchObject({ status: 'failed', reason: 'stopped_by_operator' });
+    expect(wake.detail).toBe('the operator stopped the turn; the runtime did not end the turn, so it was restarted');
+    await replaced;
+    expect(runtimes).toHaveLength(2);
+    expect(runtimes[0]?.stopped).toBe(true);
+    expect(runtimes[1]?.stopped).toBe(false);
   });
 });

@@ -187,6 +187,25 @@ const replacement: Row[] = [
     ],
   },
   {
+    name: 'replace of a turn asked to end that did not (issue 29): its rows fail with the reason, not recovered',
+    state: {
+      ...IN_TURN,
+      delivered: true,
+      turnEndAsked: { turnId: 't1', reason: 'stopped_by_operator', detail: 'stopped' },
+    },
+    event: { type: 'replace', detail: 'stopped' },
+    changes: { runtime: null, process: { phase: 'retiring' }, delivered: false },
+    calls: [
+      {
+        call: 'fail_pending',
+        generation: 0,
+        detail: 'stopped; the runtime did not end the turn, so it was restarted',
+        reason: 'stopped_by_operator',
+        processExited: true,
+      },
+    ],
+  },
+  {
     name: 'replace after stop: nothing',
     state: STOPPED,
     event: { type: 'replace', detail: 'restarted' },
