@@ -7,7 +7,7 @@
  * test's). The wake ends `failed` with that reason, and the same process takes the next message.
  */
 import { VirtualTimeScheduler, firstValueFrom } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TurnDeadlines } from '../../../main/daemon/services/turn-deadlines.js';
 import { RuntimeHarness, type RealRuntimeKind } from '../../fixtures/runtime-harness.js';
 
@@ -16,16 +16,19 @@ const RUNTIMES: readonly RealRuntimeKind[] = (process.env.TURNS_END_RUNTIMES?.sp
   'codex',
   'opencode',
 ];
-const CASE_TIMEOUT = 90_000;
+const CASE_TIMEOUT = 120_000;
 /** 10 minutes of quiet streaming: the model never finishes within a test. */
 const NEVER_ENDS = '[[slow:600:1000]] A very long answer, please.';
 
 describe.each(RUNTIMES)('%s: a turn that never ends is ended (real CLI, fake model)', (kind) => {
   let h: RuntimeHarness;
   let deadlines: TurnDeadlines;
-  const scheduler = new VirtualTimeScheduler();
+  let scheduler: VirtualTimeScheduler;
 
-  beforeAll(async () => {
+  // One runtime process per case: OpenCode's session is unusable for a while after an abort (below),
+  // so a case never inherits the previous case's stopped session.
+  beforeEach(async () => {
+    scheduler = new VirtualTimeScheduler();
     h = await RuntimeHarness.start(kind);
     deadlines = new TurnDeadlines({
       bus: h.bus,
@@ -37,7 +40,7 @@ describe.each(RUNTIMES)('%s: a turn that never ends is ended (real CLI, fake mod
     deadlines.start();
   }, 180_000);
 
-  afterAll(async () => {
+  afterEach(async () => {
     deadlines?.dispose();
     await h?.stop();
   }, 60_000);
