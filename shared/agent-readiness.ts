@@ -174,6 +174,14 @@ export function failureWords(reason: FailureReason, language: CopyLanguage, inpu
       return zh
         ? '等待批准超时，操作未执行。如仍需要，请再次发送消息。'
         : 'An approval request timed out, so the action did not run. Send the message again if it is still needed.';
+    case 'turn_timeout':
+      return zh
+        ? '这一轮运行超过了此智能体的轮次时限（turnTimeoutMinutes），AgentTeam 已中断它。如仍需要，请再次发送消息。'
+        : "This turn ran longer than the agent's turn limit (turnTimeoutMinutes), so AgentTeam interrupted it. Send the message again if it is still needed.";
+    case 'stopped_by_operator':
+      return zh
+        ? '你停止了这一轮。智能体会接收下一条消息。'
+        : 'You stopped this turn. The agent takes the next message.';
     case 'runtime_error':
       return zh
         ? `${name} 报告了一个错误。请查看下面的原始信息。`

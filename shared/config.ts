@@ -94,6 +94,11 @@ export const AgentConfigSchema = z.strictObject({
    */
   agentTools: z.enum(AGENT_TOOLS_SURFACES).default('mcp'),
   // --- end issue 14 ---
+  /**
+   * issue 29 "Turns end": a turn still running after this many minutes is interrupted through
+   * the runtime's own interrupt, and its wakes end `failed` with `turn_timeout` (at most a week).
+   */
+  turnTimeoutMinutes: z.number().int().min(1).max(10_080).default(120),
   visibleReplyContract: LegacyVisibleReplyContract.optional(),
   visible_reply_contract_enabled: z.unknown().optional(),
 });
@@ -106,6 +111,8 @@ export const DaemonLimitsSchema = z.strictObject({
   maxMessageBytes: z.number().int().min(1).max(1_048_576).default(32_768),
   /** message_send calls one agent may make per minute. */
   sendsPerMinute: z.number().int().min(1).max(10_000).default(60),
+  /** issue 29: conversations one agent may start per hour (a send to a target that does not exist yet). */
+  conversationsPerHour: z.number().int().min(1).max(10_000).default(30),
 });
 
 // ---- Telegram channel (issue 18; DESIGN.md "Telegram channel") ----------------------------------

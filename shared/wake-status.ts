@@ -30,6 +30,10 @@ export const FAILURE_REASONS = [
   // issue 24: the agent's runtime was restarted by AgentTeam (its configuration changed) while it worked.
   'process_replaced',
   'approval_expired',
+  /** issue 29: the turn ran longer than the agent's `turnTimeoutMinutes`; the daemon interrupted it. */
+  'turn_timeout',
+  /** issue 29: the operator stopped the working turn (Stop on its chip, `agentteam stop`, Telegram). */
+  'stopped_by_operator',
   'runtime_error',
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];

@@ -2,7 +2,7 @@
  * The daemon's public face, shared by its two composition roots (`agentteam serve` and the
  * Electron main process). Both build it with the same factory, `createDaemon`.
  */
-import type { Observable } from 'rxjs';
+import type { Observable, SchedulerLike } from 'rxjs';
 import type { Registry } from 'prom-client';
 import type { ApiEvent, ApiHandlers } from '../../shared/api/contract.js';
 import type { AgentCliLauncher } from './runtime/agent-cli-shim.js';
@@ -35,6 +35,8 @@ export interface CreateDaemonOptions extends DaemonOptions {
   readonly telegram?: TelegramTuning;
   /** Where `botTokenEnv` is read; `process.env` when absent. */
   readonly env?: NodeJS.ProcessEnv;
+  /** issue 29: the scheduler of the turns' `turnTimeoutMinutes` deadlines (tests: virtual time); async by default. */
+  readonly turnScheduler?: SchedulerLike;
 }
 
 export interface Daemon {

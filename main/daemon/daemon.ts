@@ -39,6 +39,7 @@ import { probeAgent } from './runtime/readiness.js';
 import { createRuntimeAdapter } from './runtime/runtime-factory.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import { AgentRoster } from './services/agent-roster.js';
+import { TurnDeadlines } from './services/turn-deadlines.js';
 import { agentRuntimeBuilder } from './services/agent-runtime.js';
 import { AgentSession } from './services/agent-session.js';
 import { AgentSettings } from './services/agent-settings.js';
@@ -181,6 +182,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         lifecycle: wakes,
         tracker,
         currentTurn: (id) => roster.session(id)?.turnId ?? null,
+        conversationsPerHour: config.limits.conversationsPerHour,
         onMessageStored: (m, reactions) => out.message(m, reactions),
         onWakeChanged: (wakeToken) => out.wake(wakeToken),
         // issue 24: a conversation bound to a Telegram chat is delivered there; else on the local channel.
@@ -276,6 +278,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       shared: { dataDir, projectRoot: root, log, pids, ...person, ...(agentCli === undefined ? {} : { agentCli }) },
     });
     stack.defer(() => roster.stop());
+    const sessions = new Map<string, AgentSession>();
     for (const agent of config.agents) {
       const session = new AgentSession({
         agentId: agent.id,
@@ -296,10 +299,31 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           renewSession: (detail) => roster.renew(agent.id, detail),
         },
       });
+      sessions.set(agent.id, session);
       roster.launch(agent.id, session, (a) => buildRuntime(a, session.host));
       recovery.restore(agent.id);
     }
     roster.start();
+    // issue 29 "Turns end": each turn's `turnTimeoutMinutes` deadline, and the operator's Stop.
+    const turns = stack.adopt(
+      new TurnDeadlines({
+        bus,
+        session: (id) => sessions.get(id),
+        timeoutMinutesOf: (id) => roster.agent(id)?.turnTimeoutMinutes,
+        // A runtime that ignores its own interrupt: its process is replaced, as a crashed one is.
+        restart: (id, detail) => {
+          const agent = roster.agent(id);
+          if (agent !== undefined) roster.restart(agent, { workspaceChanged: false }, detail);
+        },
+        agentName: roster.name,
+        ...(options.turnScheduler === undefined ? {} : { scheduler: options.turnScheduler }),
+        log,
+      }),
+      (t) => t.dispose(),
+    );
+    turns.start();
+    // issue 29 from the phone: the working status of a bound conversation carries Stop.
+    telegram.attachStops(turns);
 
     const api = createDaemonApi({
       store,
@@ -310,6 +334,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       agentSettings: new AgentSettings({ source, restart: (agent, change) => roster.restart(agent, change) }),
       checkAgents: (agentId) => roster.check(agentId),
       approvals,
+      turns,
       agentName: roster.name,
       settings: () => settings.current,
       updateSettings: (patch) => settings.update(patch),

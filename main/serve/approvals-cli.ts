@@ -86,7 +86,9 @@ function shown(text: string): string[] {
 function approvalLines(a: Approval): string[] {
   const who = `${escapeForTerminal(a.agentName)} (${escapeForTerminal(a.agentId)})`;
   const head = `${escapeForTerminal(a.id)}  ${who}  ${a.status}  ${escapeForTerminal(a.tool)}: ${escapeForTerminal(a.summary)}`;
-  return [head, ...shown(a.detail).map((line) => `    ${line}`), `  always: ${escapeForTerminal(a.rule)}`];
+  // issue 29: a request with no exact rule can only be allowed once.
+  const always = a.rule === null ? '(none: only --scope once)' : escapeForTerminal(a.rule);
+  return [head, ...shown(a.detail).map((line) => `    ${line}`), `  always: ${always}`];
 }
 
 /** What `approve` is about to allow, printed before it is granted. */
@@ -94,7 +96,7 @@ function allowPreview(a: Approval, scope: ApprovalScope | undefined): string[] {
   return [
     `Allowing ${escapeForTerminal(a.agentName)} (${escapeForTerminal(a.agentId)}) ${escapeForTerminal(a.tool)}, exactly:`,
     ...shown(a.detail).map((line) => `    ${line}`),
-    ...(scope === 'always' ? [`and granting always the rule: ${escapeForTerminal(a.rule)}`] : []),
+    ...(scope === 'always' && a.rule !== null ? [`and granting always the rule: ${escapeForTerminal(a.rule)}`] : []),
   ];
 }
 
@@ -134,7 +136,7 @@ export async function answerCommand(decision: 'allow' | 'deny', argv: readonly s
     io.out(
       values.json === true
         ? JSON.stringify(approvalJson(r.value))
-        : `${escapeForTerminal(r.value.id)} ${r.value.status}${r.value.scope === 'always' && decision === 'allow' ? ` (always: ${escapeForTerminal(r.value.rule)})` : ''}`,
+        : `${escapeForTerminal(r.value.id)} ${r.value.status}${r.value.scope === 'always' && decision === 'allow' ? ` (always: ${escapeForTerminal(r.value.rule ?? '')})` : ''}`,
     );
     return 0;
   });

@@ -10,6 +10,7 @@ import { DEFAULT_PERMISSION_POLICY } from '../../shared/config.js';
 import { parseTarget } from '../../shared/target.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
 import { ApprovalUsageError, answerCommand, approvalsCommand, revokeCommand } from './approvals-cli.js';
+import { STOP_USAGE, StopUsageError, stopCommand } from './stop-cli.js';
 import { failed, withDaemon } from './daemon-client.js';
 import { defaultDataDir } from './default-data-dir.js';
 import {
@@ -142,7 +143,8 @@ async function send(argv: readonly string[], io: CliIo): Promise<number> {
     const parsed = parseTarget(to);
     if (parsed.ok && parsed.target.kind === 'channel') {
       const channel = `#${parsed.target.channel}`;
-      const list = await client.call('conversations.list', {});
+      // issue 29: that one channel only (listing them all could exceed a WebSocket message).
+      const list = await client.call('conversations.list', { target: channel });
       if (!list.ok) return failed(io, list);
       if (!list.value.some((c) => c.target === channel)) {
         if (values.create !== true) {
@@ -355,12 +357,15 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
         return await answerCommand('deny', rest, io);
       case 'revoke':
         return await revokeCommand(rest, io);
+      // issue 29: the operator's Stop of a working turn
+      case 'stop':
+        return await stopCommand(rest, io);
       default:
         io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
         return 2;
     }
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ApprovalUsageError) {
+    if (err instanceof UsageError || err instanceof ApprovalUsageError || err instanceof StopUsageError) {
       io.err(`agentteam ${command}: ${err.message}; run "agentteam --help".`);
       return 2;
     }
@@ -380,5 +385,6 @@ const USAGE_TEXT = `Usage:
   agentteam approve [--data-dir DIR] ID [--scope once|session|always]
   agentteam deny [--data-dir DIR] ID [--reason TEXT]
   agentteam revoke [--data-dir DIR] --agent ID RULE   removes an "always" rule, e.g. revoke --agent claude 'Bash(npm test)'
+${STOP_USAGE}
 ${AGENT_USAGE}
 --data-dir defaults to the app's data folder`;

@@ -24,6 +24,9 @@ export interface DaemonClient {
   close(): void;
 }
 
+/** `ws`'s error when a message is over `maxPayload` (it then closes with RFC 6455 code 1009). */
+const WS_TOO_BIG = 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH';
+
 const noDaemon = (dataDir: string): ConnectError => ({
   ok: false,
   code: 'no_daemon',
@@ -82,24 +85,31 @@ export async function connectDaemon(
     pending.get(parsed.data.id)?.(parsed.data);
     pending.delete(parsed.data.id);
   });
-  const lost = {
-    ok: false as const,
-    code: 'unavailable' as const,
-    message: 'the daemon closed the connection; is it shutting down?',
-  };
+  // issue 29: why the connection closed, so a too-large answer is not mistaken for a daemon shutting down.
+  let tooBig = false;
+  const lost = (): Extract<ApiResult<never>, { ok: false }> => ({
+    ok: false,
+    code: 'unavailable',
+    message: tooBig
+      ? `the daemon's answer was larger than the CLI accepts (${WS_MAX_PAYLOAD_BYTES} bytes per WebSocket message); ask for less (e.g. --limit or --target).`
+      : 'the daemon closed the connection; is it shutting down?',
+  });
+  ws.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === WS_TOO_BIG) tooBig = true;
+  });
   ws.on('close', () => {
     for (const resolve of pending.values()) resolve(null);
     pending.clear();
   });
   const client: DaemonClient = {
     async call(name, request) {
-      if (ws.readyState !== WebSocket.OPEN) return lost;
+      if (ws.readyState !== WebSocket.OPEN) return lost();
       const id = nextId++;
       const parsed = await new Promise<WsResponse | null>((resolve) => {
         pending.set(id, resolve);
         ws.send(JSON.stringify({ id, call: name, request }));
       });
-      if (parsed === null) return lost;
+      if (parsed === null) return lost();
       if (!parsed.ok) return { ok: false, code: parsed.code, message: parsed.message };
       const value = apiCalls[name].response.safeParse(parsed.value);
       if (!value.success)

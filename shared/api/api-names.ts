@@ -33,6 +33,8 @@ export const API_CALL_NAMES = [
   'desktop.chooseFolder',
   // issue 23: the limits the daemon applies, so the renderer never restates them
   'limits.get',
+  // issue 29: the operator's Stop of an agent's working turn (the chip, `agentteam stop`, Telegram)
+  'agents.stop',
 ] as const;
 
 /** Every event pushed from the daemon to the renderer. */

@@ -197,8 +197,8 @@ const ApprovalSchema = z.object({
   summary: z.string(),
   /** The full command or diff: shown escaped, never rendered as HTML. */
   detail: z.string(),
-  /** What "always" records in the agent's `allow` list. */
-  rule: z.string(),
+  /** What "always" records in the agent's `allow` list; null: no exact rule, only "once" is offered (issue 29). */
+  rule: z.string().nullable(),
   status: z.enum(APPROVAL_STATUSES),
   scope: z.enum(APPROVAL_SCOPES).nullable(),
   /** A deny's reason, as the agent reads it. */
@@ -321,7 +321,11 @@ interface CallSchemas {
 
 /** Every call: request and response schemas. Exactly the names of `API_CALL_NAMES` (api-names.ts). */
 export const apiCalls = {
-  'conversations.list': call(Empty, z.array(ConversationSchema)),
+  /**
+   * Every conversation; issue 29: with `target`, only that one (none when it does not exist), so a
+   * client checking one channel never fetches them all (at 26 k they exceeded a WebSocket message).
+   */
+  'conversations.list': call(z.object({ target: TargetText.optional() }).strict(), z.array(ConversationSchema)),
   'conversations.create': call(z.object({ target: TargetText }).strict(), ConversationSchema),
   'messages.list': call(
     z
@@ -471,6 +475,13 @@ export const apiCalls = {
    * it from the daemon's `limits` (main/daemon/api/limits-api.ts), beside the daemon's handlers.
    */
   'limits.get': call(Empty, LimitsSchema),
+  /**
+   * issue 29 "Turns end": the operator stops the agent's working turn at once, through the
+   * runtime's own interrupt; its wakes end `failed` with `stopped_by_operator` and the agent takes
+   * the next message. An operator call like `approvals.answer` (IPC gate, token WebSocket, CLI;
+   * never MCP). `not_working` when the agent has no running turn.
+   */
+  'agents.stop': call(z.object({ agentId: z.string().min(1).max(64) }).strict(), AgentSchema),
 } as const satisfies Record<ApiCallName, CallSchemas>;
 
 /** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
@@ -536,6 +547,8 @@ export const API_ERROR_CODES = [
   'unknown_agent',
   'unknown_rule',
   'workspace_invalid',
+  // issue 29: agents.stop of an agent that is not working on a turn (nothing to stop)
+  'not_working',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -257,7 +257,7 @@ test.describe('demo runtime: the watchdog escalation', () => {
     await expect(chip).toHaveAttribute('data-status', 'delivered');
     await expect(chip.locator('.chip-icon')).toHaveText('⚠️');
     await expect(chip.locator('.chip-text')).toHaveText(
-      'Extended processing — still working. Response may be delayed.',
+      'Extended processing — still working. Response may be delayed. You can stop it.',
     );
     // The escalation alert of the shown wake is not repeated beside its chip (UI.md: one status area, said once).
     await expect(statusArea(app).locator('[data-alert]')).toHaveCount(0);

@@ -25,6 +25,12 @@ export interface AgentSettingsPort {
   revokeRule(agentId: string, rule: string): void;
 }
 
+/** issue 29: the operator's Stop of an agent's running turn (services/turn-deadlines.ts). */
+export interface TurnsPort {
+  /** Throws `ApiError` `unknown_agent` / `not_working`. */
+  stop(agentId: string): void;
+}
+
 /** issue 14: approvals listed and answered by the operator (approvals/approval-service.ts). */
 export interface ApprovalsPort {
   list(filter?: { status?: ApprovalStatus; limit?: number; wakeToken?: string }): ApprovalRecord[];

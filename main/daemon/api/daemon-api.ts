@@ -6,7 +6,7 @@
 import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { Store } from '../store/index.js';
-import type { AgentSettingsPort, ApprovalsPort, ConversationsPort, TelegramPort } from './api-ports.js';
+import type { AgentSettingsPort, ApprovalsPort, ConversationsPort, TelegramPort, TurnsPort } from './api-ports.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
 import { toApproval, toAudit, toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
@@ -30,6 +30,8 @@ export interface DaemonApiDeps {
   readonly approvals?: ApprovalsPort;
   /** issue 14: an agent's workspace / policy from the UI, and revoking its "always" rules (operator only). */
   readonly agentSettings?: AgentSettingsPort;
+  /** issue 29: the operator's Stop of a working turn (operator only, like approvals). */
+  readonly turns?: TurnsPort;
 }
 
 const DEFAULT_PAGE = 100;
@@ -55,7 +57,11 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     return d.approvals;
   };
   return {
-    'conversations.list': async () => d.store.listConversations().map(toConversation),
+    'conversations.list': async ({ target }) => {
+      if (target === undefined) return d.store.listConversations().map(toConversation);
+      const one = d.store.getConversation(existing(target));
+      return one === undefined ? [] : [toConversation(one)];
+    },
     'conversations.create': async ({ target }) =>
       toConversation(d.store.ensureConversation(d.conversations.parse(target))),
     'messages.list': async ({ target, beforeSeq, afterSeq, aroundSeq, limit }) => {
@@ -136,6 +142,11 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     },
     'agents.revokeRule': async ({ agentId, rule }) => {
       agentSettings().revokeRule(agentId, rule);
+      return agent(agentId);
+    },
+    'agents.stop': async ({ agentId }) => {
+      if (d.turns === undefined) throw new ApiError('unavailable', 'This daemon does not stop turns.');
+      d.turns.stop(agentId);
       return agent(agentId);
     },
     // The OS folder picker belongs to the desktop app's main process (main/app/folder-picker.ts).

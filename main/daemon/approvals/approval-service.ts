@@ -112,8 +112,9 @@ export class ApprovalService {
     // ONE source for `always` rules: agentteam.json as it is now (`policyOf` reads the config source,
     // which reloads after an "always" write and on every edit). No copy is kept here, so a rule
     // revoked in the UI or deleted by hand stops answering at once.
-    const standing = policy.allow.includes(ask.rule);
-    const session = this.#sessionRules.get(origin.agentId)?.has(ask.rule);
+    // issue 29: a request with no exact rule is never answered by a rule.
+    const standing = ask.rule !== null && policy.allow.includes(ask.rule);
+    const session = ask.rule !== null && this.#sessionRules.get(origin.agentId)?.has(ask.rule) === true;
     if (standing || session) {
       // Recorded, never asked: the rule the operator granted answers (listed on the agent).
       this.#settle(record, 'allowed', standing ? 'always' : 'session', null);
@@ -141,18 +142,21 @@ export class ApprovalService {
     if (record === undefined) throw new ApiError('unknown_approval', `There is no approval "${id}".`);
     if (record.status !== 'pending')
       throw new ApiError('approval_settled', `Approval "${id}" is already ${record.status}; nothing was changed.`);
-    if (decision === 'allow' && scope === 'always') {
-      const failed = this.#o.persistRule?.(record.agentId, record.rule) ?? null;
+    const rule = record.rule;
+    if (decision === 'allow' && scope !== 'once' && rule === null)
+      throw new ApiError(
+        'invalid_request',
+        `Approval "${id}" can only be allowed once: what it asks for (${record.tool}) has no exact rule to allow for the ${scope === 'always' ? 'future' : 'session'}; nothing was changed.`,
+      );
+    if (decision === 'allow' && scope === 'always' && rule !== null) {
+      const failed = this.#o.persistRule?.(record.agentId, rule) ?? null;
       if (failed !== null)
-        throw new ApiError(
-          'unavailable',
-          `The rule ${record.rule} could not be saved (${failed}); nothing was changed.`,
-        );
+        throw new ApiError('unavailable', `The rule ${rule} could not be saved (${failed}); nothing was changed.`);
     }
-    if (decision === 'allow' && scope === 'session') {
+    if (decision === 'allow' && scope === 'session' && rule !== null) {
       let rules = this.#sessionRules.get(record.agentId);
       if (rules === undefined) this.#sessionRules.set(record.agentId, (rules = new Set()));
-      rules.add(record.rule);
+      rules.add(rule);
     }
     const text = reason?.trim() ? reason.trim() : null;
     const denyReason = decision === 'deny' ? (text ?? 'The operator denied this request.') : null;

@@ -1,5 +1,6 @@
 /**
- * Per-agent token bucket for communication writes (shared/config.ts `limits.sendsPerMinute`).
+ * Per-agent token bucket for communication writes (shared/config.ts `limits.sendsPerMinute`) and,
+ * over an hour, for the conversations an agent starts (issue 29 `limits.conversationsPerHour`).
  * Pure: time comes from the caller, so tests drive it without timers.
  */
 export interface RateDecision {
@@ -17,17 +18,21 @@ export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly refillPerMs: number;
 
-  /** `perMinute` calls per minute per key, with a burst of the same size. */
-  constructor(private readonly perMinute: number) {
-    if (!(perMinute > 0)) throw new Error(`internal: rate perMinute must be > 0, got ${perMinute}`);
-    this.refillPerMs = perMinute / 60_000;
+  /** `perWindow` calls per window (a minute unless told) per key, with a burst of the same size. */
+  constructor(
+    private readonly perWindow: number,
+    windowMs = 60_000,
+  ) {
+    if (!(perWindow > 0)) throw new Error(`internal: rate perWindow must be > 0, got ${perWindow}`);
+    if (!(windowMs > 0)) throw new Error(`internal: rate windowMs must be > 0, got ${windowMs}`);
+    this.refillPerMs = perWindow / windowMs;
   }
 
   /** Takes one token for `key` at time `now` (ms) when one is available. */
   take(key: string, now: number): RateDecision {
-    const bucket = this.buckets.get(key) ?? { tokens: this.perMinute, updatedAt: now };
+    const bucket = this.buckets.get(key) ?? { tokens: this.perWindow, updatedAt: now };
     const elapsed = Math.max(0, now - bucket.updatedAt);
-    bucket.tokens = Math.min(this.perMinute, bucket.tokens + elapsed * this.refillPerMs);
+    bucket.tokens = Math.min(this.perWindow, bucket.tokens + elapsed * this.refillPerMs);
     bucket.updatedAt = now;
     this.buckets.set(key, bucket);
     if (bucket.tokens >= 1) {

@@ -19,8 +19,13 @@ export interface ApprovalAsk {
   readonly summary: string;
   /** The full command or diff (shown escaped, never as HTML). */
   readonly detail: string;
-  /** What an "always" answer records, e.g. `Bash(npm test)` (shared/approvals.ts `approvalRule`). */
-  readonly rule: string;
+  /**
+   * What an "always" answer records, e.g. `Bash(npm test)` (shared/approvals.ts `approvalRule`).
+   * issue 29: null when what is asked cannot be stated exactly (input to a running terminal, a
+   * file change whose files the runtime did not name, a permission profile): then only "once"
+   * is offered — never a rule broader or vaguer than what was shown.
+   */
+  readonly rule: string | null;
 }
 
 export interface ApprovalAnswer {

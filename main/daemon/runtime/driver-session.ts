@@ -27,6 +27,8 @@ export type DriverEvent =
   | { readonly type: 'context_compacted' }
   /** issue 16: the provider refused the context as too long and the session cannot go on (contract §6.6). */
   | { readonly type: 'context_reset'; readonly cause: 'context_overflow' }
+  /** issue 29: a line of the runtime's output over the reader's cap was dropped (line-reader.ts); its length only. */
+  | { readonly type: 'input_dropped'; readonly chars: number; readonly limit: number }
   /** `failed` carries the wire's error (the skeleton bounds it). */
   | {
       readonly type: 'turn_ended';

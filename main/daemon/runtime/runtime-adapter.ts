@@ -45,6 +45,11 @@ export type RuntimeEvent =
    * runtime cannot continue it (no native compaction): the host recovers the runtime-visible inputs.
    */
   | { readonly type: 'context_reset'; readonly cause: ContextResetCause }
+  /**
+   * issue 29: a line of the runtime's output was over the line reader's cap and dropped (its
+   * length only, never its text); the runtime keeps running.
+   */
+  | { readonly type: 'input_dropped'; readonly chars: number; readonly limit: number }
   /** A runtime/provider error, bounded detail (≤ DETAIL_MAX chars, diagnostics.ts). */
   | { readonly type: 'runtime_error'; readonly detail: string; readonly reason?: FailureReason }
   /** The runtime process (or in-process agent) ended; `expected` when stop() asked for it. */

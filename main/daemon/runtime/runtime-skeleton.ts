@@ -363,6 +363,15 @@ export class RuntimeSkeleton implements RuntimeAdapter {
         // issue 24: a continuation of the same turn; the host only notes it on the wakes' timelines.
         this.#events.emit(generation, { type: 'context_compacted' });
         return;
+      case 'input_dropped':
+        // issue 29: reported, never fatal: the line is gone, the runtime keeps running.
+        this.#o.log?.warn('runtime output line over the cap dropped', {
+          runtime: this.runtime,
+          chars: e.chars,
+          limit: e.limit,
+        });
+        this.#events.emit(generation, { type: 'input_dropped', chars: e.chars, limit: e.limit });
+        return;
       case 'context_reset':
         // issue 16: the host recovers what the runtime had been shown (contract §6.6).
         this.#events.emit(generation, { type: 'context_reset', cause: e.cause });

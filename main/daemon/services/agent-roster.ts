@@ -185,7 +185,7 @@ export class AgentRoster {
    * issue 14: the agent runs `agent` (its entry as saved into agentteam.json) from now on: its
    * process is replaced, after any restart of it still under way. Unknown or not launched: ignored.
    */
-  restart(agent: AgentConfig, change: { readonly workspaceChanged: boolean }): void {
+  restart(agent: AgentConfig, change: { readonly workspaceChanged: boolean }, detail = RESTART_DETAIL): void {
     const entry = this.#entries.get(agent.id);
     const session = entry?.session ?? null;
     const build = entry?.build ?? null;
@@ -194,16 +194,19 @@ export class AgentRoster {
     this.#running[this.#running.findIndex((a) => a.id === agent.id)] = agent;
     this.#o.lifecycle.registerAgent(profileOf(agent));
     this.#o.applied?.();
-    this.#o.log?.info('agent restarting with its configuration from agentteam.json', {
-      agentId: agent.id,
-      cwd: workspaceOf(agent.cwd, this.#o.dataDir, agent.id),
-      permissions: agent.permissions,
-    });
+    this.#o.log?.info(
+      detail === RESTART_DETAIL ? 'agent restarting with its configuration from agentteam.json' : 'agent restarting',
+      {
+        agentId: agent.id,
+        cwd: workspaceOf(agent.cwd, this.#o.dataDir, agent.id),
+        permissions: agent.permissions,
+      },
+    );
     // A new workspace is a new project: its stored session is forgotten, so the new process starts
     // fresh (never resumed into another folder).
     this.#replace(entry, session, () => build(agent), {
       forgetSession: change.workspaceChanged,
-      detail: RESTART_DETAIL,
+      detail,
     });
   }
 

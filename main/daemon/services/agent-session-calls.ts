@@ -16,6 +16,7 @@ export type AgentSessionCall =
   | { readonly call: 'report_restart'; readonly attempt: number | null }
   | { readonly call: 'report_down'; readonly detail: string }
   | { readonly call: 'log_error'; readonly message: string; readonly fields: Readonly<Record<string, unknown>> }
+  | { readonly call: 'log_warn'; readonly message: string; readonly fields: Readonly<Record<string, unknown>> }
   /** contract §8.4: every prompt written into the runtime is a `prompt_input` trajectory entry. */
   | {
       readonly call: 'record_prompt_input';
@@ -30,6 +31,8 @@ export type AgentSessionCall =
   | { readonly call: 'approval.wait'; readonly event: HookEventMap['approval.wait'] }
   /** issue 14: the process that asked is gone: its pending approvals are cancelled. */
   | { readonly call: 'cancel_approvals'; readonly reason: string }
+  /** issue 29: the runtime's own interrupt of the running turn (it then ends `interrupted`). */
+  | { readonly call: 'interrupt_runtime' }
   // deliveries (the shell answers with `delivery_rendered`, then `delivery_written`)
   | { readonly call: 'follow_deliveries' }
   | { readonly call: 'render_delivery'; readonly delivery: WakeDelivery; readonly turn: 'fresh' | 'wake' }

@@ -50,6 +50,16 @@ export type ShellEvent =
   | { readonly type: 'delivery_rendered'; readonly delivery: WakeDelivery; readonly text: string | null }
   /** The adapter's answer to a delivery written into it. */
   | { readonly type: 'delivery_written'; readonly delivery: WakeDelivery; readonly result: DeliverResult }
+  /**
+   * issue 29 "Turns end": end the running turn `turnId` through the runtime's own interrupt (its
+   * timeout passed, or the operator stopped it). A turn that already ended is left alone.
+   */
+  | {
+      readonly type: 'end_turn';
+      readonly turnId: string;
+      readonly reason: 'turn_timeout' | 'stopped_by_operator';
+      readonly detail: string;
+    }
   /** The adapter asks at a turn boundary (`host.onTurnBoundary`, contract §8.3). */
   | { readonly type: 'turn_boundary' }
   /** The lifecycle's answer at that boundary: the one final-check to inject, or null. */

@@ -79,9 +79,13 @@ function decide(s: AgentSessionState, e: AgentSessionEvent, calls: AgentSessionC
     case 'delivery_written':
       return deliveryWritten(s, e.delivery, e.result, calls);
     case 'turn_boundary':
-      // contract §6.4: the lifecycle alone decides every final-check; none after stop.
-      if (!s.stopped) calls.push({ call: 'choose_final_check', generation: s.lifecycleGeneration });
+      // contract §6.4: the lifecycle alone decides every final-check; none after stop, nor in a
+      // turn being ended (issue 29: a final-check would start the work again).
+      if (!s.stopped && s.turnEndAsked === null)
+        calls.push({ call: 'choose_final_check', generation: s.lifecycleGeneration });
       return s;
+    case 'end_turn':
+      return endTurnAsked(s, e, calls);
     case 'final_check_chosen':
       return finalCheckChosen(s, e.injection, calls);
     default: {
@@ -114,7 +118,8 @@ function bridge(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
       calls.push({ call: 'report_restart', attempt: e.attempt });
       return s;
     case 'turn_start': {
-      const started = agentStateTo({ ...s, turnId: e.turnId }, 'busy', calls);
+      // A note of an earlier turn the daemon asked to end never reaches this one (issue 29).
+      const started = agentStateTo({ ...s, turnId: e.turnId, turnEndAsked: null }, 'busy', calls);
       const wakeTokens = e.pending.map((r) => r.wakeToken);
       const first = e.pending[0];
       calls.push({
@@ -145,6 +150,14 @@ function bridge(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
       return operatorWait(s, e.waiting, calls);
     case 'turn_end':
       return agentStateTo(endTurn(s, calls), 'idle', calls);
+    case 'input_dropped':
+      // issue 29: reported (log; the turn's failure detail if it then fails), never fatal.
+      calls.push({
+        call: 'log_warn',
+        message: 'runtime output line over the cap dropped',
+        fields: { agentId: s.agentId, chars: e.chars, limit: e.limit },
+      });
+      return s;
     case 'exit':
       // issue 14: the process that asked is gone: its pending approvals are cancelled (no chip waits forever).
       calls.push({
@@ -183,6 +196,22 @@ function endTurn(s: AgentSessionState, calls: AgentSessionCall[]): AgentSessionS
   return s.turnId === null && s.operatorWaitTurn === null ? s : { ...s, turnId: null, operatorWaitTurn: null };
 }
 
+/**
+ * issue 29 "Turns end": the running turn is interrupted through the runtime's own interrupt; its
+ * pending approvals are cancelled (the runtime would otherwise wait on them), and its end fails
+ * its rows with the reason (`settle`'s `turn_end`). Asked once per turn; a turn that already
+ * ended (a late timer, a second Stop) is left alone.
+ */
+function endTurnAsked(
+  s: AgentSessionState,
+  e: Extract<AgentSessionEvent, { readonly type: 'end_turn' }>,
+  calls: AgentSessionCall[],
+): AgentSessionState {
+  if (s.stopped || s.turnId !== e.turnId || s.turnEndAsked?.turnId === e.turnId) return s;
+  calls.push({ call: 'cancel_approvals', reason: e.detail }, { call: 'interrupt_runtime' });
+  return { ...s, turnEndAsked: { turnId: e.turnId, detail: e.detail, reason: e.reason } };
+}
+
 function remember(
   turnWakes: ReadonlyMap<string, readonly string[]>,
   turnId: string,
@@ -217,6 +246,17 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
       return { ...s, process: { phase: 'retiring' } };
     case 'runtime_error':
       return { ...s, lastError: { detail: e.detail, reason: e.reason ?? null } };
+    case 'input_dropped':
+      // A dropped line may have been the turn's end: if the turn then fails, this is why.
+      return s.lastError !== null
+        ? s
+        : {
+            ...s,
+            lastError: {
+              detail: `a line of runtime output (${e.chars} characters) was over the ${e.limit}-character cap and was dropped`,
+              reason: null,
+            },
+          };
     case 'final_check': {
       const injection = s.lastInjection;
       if (e.outcome === 'failed' && injection !== null)
@@ -228,19 +268,23 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
         });
       return s;
     }
-    case 'turn_end':
+    case 'turn_end': {
       // (A turn that failed because its context overflowed ends in the retiring process: it settles nothing, §6.6.)
+      // issue 29: a turn the daemon ended fails with why it was ended, whatever the runtime said.
+      const asked = s.turnEndAsked;
       if (e.outcome !== 'completed')
         calls.push({
           call: 'fail_pending',
           generation: s.lifecycleGeneration,
           detail:
+            asked?.detail ??
             s.lastError?.detail ??
             (e.outcome === 'interrupted' ? 'the turn was interrupted' : 'the runtime turn failed'),
-          reason: s.lastError?.reason ?? 'runtime_error',
+          reason: asked?.reason ?? s.lastError?.reason ?? 'runtime_error',
           processExited: false,
         });
-      return { ...s, lastError: null };
+      return { ...s, lastError: null, turnEndAsked: null };
+    }
     case 'exit':
       return exited(s, e, calls);
     case 'gave_up': {
@@ -299,8 +343,19 @@ function exited(s: AgentSessionState, e: Envelope<'exit'>, calls: AgentSessionCa
 
 function replace(s: AgentSessionState, detail: string, calls: AgentSessionCall[]): AgentSessionState {
   if (s.stopped) return s;
-  // issue 24: the replacement ends the old process's runtime-visible rows `failed/process_replaced`.
-  calls.push({ call: 'process_exited', generation: s.lifecycleGeneration, detail, reason: 'process_replaced' });
+  // issue 29: a turn the daemon asked to end that did not end (its runtime ignored the interrupt):
+  // its rows end `failed` with why it was ended — never recovered into the replacement.
+  const asked = s.turnEndAsked;
+  if (asked !== null && asked.turnId === s.turnId)
+    calls.push({
+      call: 'fail_pending',
+      generation: s.lifecycleGeneration,
+      detail: `${asked.detail}; the runtime did not end the turn, so it was restarted`,
+      reason: asked.reason,
+      processExited: true,
+    });
+  // issue 24: otherwise the replacement ends the old process's runtime-visible rows `failed/process_replaced`.
+  else calls.push({ call: 'process_exited', generation: s.lifecycleGeneration, detail, reason: 'process_replaced' });
   // The old process's last events still reach the state and the bus (its exit cancels its pending
   // approvals) but settle nothing: an interrupted turn of a process we ended is no runtime error.
   return { ...s, runtime: null, process: { phase: 'retiring' }, delivered: false };

@@ -44,12 +44,25 @@ export interface AgentSessionState {
   /** The wakes recent turns carried at their `turn.start` (at most `TURNS_KEPT`, oldest dropped). */
   readonly turnWakes: ReadonlyMap<string, readonly string[]>;
   readonly lastError: RuntimeErrorNote | null;
+  /**
+   * issue 29 "Turns end": the running turn was asked to end (its `turnTimeoutMinutes` passed, or
+   * the operator stopped it); its non-completed end fails its rows with this, whatever the runtime
+   * said, and no final-check is chosen at its boundary.
+   */
+  readonly turnEndAsked: TurnEndNote | null;
   /** The last final-check the lifecycle chose (a `final_check failed` event ends its rows). */
   readonly lastInjection: FinalCheckInjection | null;
   /** issue 15: why the runtime is down (deliveries then fail with it). */
   readonly downReason: FailureReason | null;
   /** What the last "runtime down" said (a delivery to a runtime that could not be built fails with it). */
   readonly downDetail: string | null;
+}
+
+/** Why the daemon ended a turn (issue 29), and the detail its rows end with. */
+export interface TurnEndNote {
+  readonly turnId: string;
+  readonly detail: string;
+  readonly reason: 'turn_timeout' | 'stopped_by_operator';
 }
 
 /** Recent turns remembered per agent (a late retry result of an older turn is simply not shown on a wake). */
@@ -69,6 +82,7 @@ export function initialAgentSessionState(agentId: string): AgentSessionState {
     operatorWaitTurn: null,
     turnWakes: new Map(),
     lastError: null,
+    turnEndAsked: null,
     lastInjection: null,
     downReason: null,
     downDetail: null,

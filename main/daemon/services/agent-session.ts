@@ -204,6 +204,25 @@ export class AgentSession {
     return ok;
   }
 
+  /**
+   * issue 29 "Turns end": ends the running turn through the runtime's own interrupt (Claude Code's
+   * stream-json `interrupt`, Codex `turn/interrupt`, OpenCode's session abort, the demo's); its
+   * wakes end `failed` with `reason` once the runtime says the turn ended. `turnId` names the
+   * turn meant (a timer's, or the one the operator saw working); null: whichever is running.
+   * Resolves false when no turn is running (or a different one is).
+   */
+  endTurn(reason: 'turn_timeout' | 'stopped_by_operator', detail: string, turnId: string | null = null): boolean {
+    const running = this.#s.turnId;
+    if (running === null || (turnId !== null && turnId !== running) || this.#s.stopped) return false;
+    this.#feed({ type: 'end_turn', turnId: running, reason, detail });
+    return true;
+  }
+
+  /** issue 29: whether turn `turnId` was asked to end and is still running (its runtime ignored the interrupt). */
+  stillEnding(turnId: string): boolean {
+    return this.#s.turnId === turnId && this.#s.turnEndAsked?.turnId === turnId;
+  }
+
   /** Stops delivering and stops the adapter (no orphans); the adapter's last events still reach the bus. Idempotent. */
   async stop(): Promise<void> {
     this.#feed({ type: 'stop' });
@@ -260,6 +279,10 @@ export class AgentSession {
         return ports.onRuntimeDown(c.detail);
       case 'log_error':
         return this.#o.log?.error(c.message, c.fields);
+      case 'log_warn':
+        return this.#o.log?.warn(c.message, c.fields);
+      case 'interrupt_runtime':
+        return void this.#adapter?.interrupt();
       case 'record_prompt_input':
         return ports.recordPromptInput({ agentId, kind: c.kind, wakeTokens: c.wakeTokens, text: c.text });
       case 'turn.start':

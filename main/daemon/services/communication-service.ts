@@ -33,6 +33,7 @@ import type {
 } from '../mcp/communication-handler.js';
 import { TOOL_MESSAGE_SEND } from '../mcp/mcp-names.js';
 import type { McpToolCallRecord } from '../mcp/mcp-server.js';
+import { RateLimiter } from '../mcp/rate-limiter.js';
 import type { MessageRecord, ReactionRecord, Store } from '../store/index.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
@@ -49,8 +50,16 @@ export interface CommunicationServiceOptions {
   readonly onWakeChanged?: (wakeToken: string) => void;
   /** The channel a conversation is delivered on (its `responseDelivery` flags govern the no-response alert); default local. */
   readonly deliveryChannelOf?: (target: string) => string;
+  /** issue 29: shared/config.ts `limits.conversationsPerHour` (conversations one agent may start per hour). */
+  readonly conversationsPerHour?: number;
+  /** The clock of that limit (ms); `Date.now` by default. */
+  readonly now?: () => number;
   readonly log?: DaemonLog;
 }
+
+/** shared/config.ts's default of `limits.conversationsPerHour`. */
+const DEFAULT_CONVERSATIONS_PER_HOUR = 30;
+const HOUR_MS = 3_600_000;
 
 /** How many recent turns the service remembers (that sent something, that were alerted). */
 const TURNS_REMEMBERED = 1024;
@@ -77,9 +86,14 @@ export class CommunicationService implements CommunicationHandler {
   readonly #outbound = new RecentTurns();
   /** Turns whose no_response alert was raised (one per turn). */
   readonly #alerted = new RecentTurns();
+  /** issue 29: one bucket per agent of the conversations it starts, refilled over an hour. */
+  readonly #conversations: RateLimiter;
+  readonly #conversationsPerHour: number;
 
   constructor(private readonly o: CommunicationServiceOptions) {
     this.#subs.add(o.lifecycle.wakeStatus$.subscribe((e) => this.#onWakeStatus(e)));
+    this.#conversationsPerHour = o.conversationsPerHour ?? DEFAULT_CONVERSATIONS_PER_HOUR;
+    this.#conversations = new RateLimiter(this.#conversationsPerHour, HOUR_MS);
   }
 
   /** Stops following the wakes and the tool calls. */
@@ -135,6 +149,9 @@ export class CommunicationService implements CommunicationHandler {
     if (scope.crossTarget) {
       const unknown = this.#unknownDm(args.target);
       if (unknown !== null) return unknown;
+      // issue 29: a send that starts a conversation takes one of the agent's conversations per hour.
+      const limited = this.#conversationLimited(agentId, args.target);
+      if (limited !== null) return limited;
     }
     // DESIGN.md: SeenUpToSeq is what the agent had seen *before* the send.
     const seenUpToSeq = this.seenUpToSeq(agentId, args.target);
@@ -179,6 +196,23 @@ export class CommunicationService implements CommunicationHandler {
       crossTarget: scope.crossTarget,
     });
     return { ok: true, status: outcome.status, targetKey: args.target, seenUpToSeq, messageId };
+  }
+
+  /**
+   * issue 29 "Bounded input everywhere": conversations per agent per hour are limited like
+   * messages (a token bucket, ../mcp/rate-limiter.ts); the refusal names the limit and its key.
+   * Only a send to a conversation that does not exist yet takes a token.
+   */
+  #conversationLimited(agentId: string, target: TargetKey): ToolRefusal | null {
+    if (this.o.store.getConversation(target) !== undefined) return null;
+    const rate = this.#conversations.take(agentId, (this.o.now ?? Date.now)());
+    if (rate.allowed) return null;
+    const minutes = Math.max(1, Math.ceil(Math.round(rate.retryAfterMs / 1000) / 60));
+    return {
+      ok: false,
+      code: 'rate_limited',
+      message: `You have started ${this.#conversationsPerHour} new conversations in the last hour, the limit (limits.conversationsPerHour in agentteam.json); "${target}" was not created and nothing was sent. Send to a conversation that exists, or wait ${minutes} min.`,
+    };
   }
 
   /**

@@ -105,9 +105,9 @@ function outcomeLine(lang: PromptLanguage, r: ApprovalRecord, who: string | null
   }
 }
 
-function scopeText(lang: PromptLanguage, scope: ApprovalScope | null, rule: string): string {
+function scopeText(lang: PromptLanguage, scope: ApprovalScope | null, rule: string | null): string {
   if (scope === 'session') return approvalCopy(lang, 'scopeSession');
-  if (scope === 'always') return approvalCopy(lang, 'scopeAlways', { rule });
+  if (scope === 'always' && rule !== null) return approvalCopy(lang, 'scopeAlways', { rule });
   return '';
 }
 

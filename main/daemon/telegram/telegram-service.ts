@@ -44,6 +44,7 @@ import type { Beacon } from '../watchdog/silence-beacons.js';
 import { silenceWatchdog } from '../watchdog/silence-watchdog.js';
 import { createTelegramApi, DEFAULT_API_ROOT, describeTelegramError } from './telegram-api.js';
 import { TelegramApprovals, type TelegramApprovalPort } from './telegram-approvals.js';
+import { TelegramStops, type TelegramStopPort } from './telegram-stops.js';
 import { TelegramBindings, type BindingStore } from './telegram-bindings.js';
 import { CHUNK_LIMIT, TelegramChannel } from './telegram-channel.js';
 import { startTelegramPoller, type CursorPort } from './telegram-poller.js';
@@ -138,6 +139,8 @@ export class TelegramService {
   readonly #counts = { accepted: 0, ignored: 0, duplicates: 0, delivered: 0, failedFinal: 0, uncertain: 0 };
   /** Approval questions and their buttons (attachApprovals); null until the approval service exists. */
   #approvals: TelegramApprovals | null = null;
+  /** issue 29: the Stop button on the working status of bound conversations. */
+  #stops: TelegramStops | null = null;
 
   constructor(o: TelegramServiceOptions) {
     this.#o = o;
@@ -301,6 +304,20 @@ export class TelegramService {
     });
   }
 
+  /** issue 29 from the phone: the working status of a bound conversation carries Stop (telegram-stops.ts). */
+  attachStops(turns: TelegramStopPort): void {
+    this.#stops = new TelegramStops({
+      turns,
+      api: () => this.#sendApi,
+      forChat: (chatId) => this.bindings.forChat(chatId),
+      forTarget: (target) => this.bindings.forTarget(target),
+      agentName: this.#o.agentName,
+      language: this.#o.language ?? (() => 'en'),
+      log: this.#o.log,
+    });
+    this.#subs.add(this.#o.bus.turnEnd$.subscribe((e) => this.#stops?.turnEnded(e.turnId)));
+  }
+
   stop(): void {
     this.#approvals?.stop();
     this.#subs.unsubscribe();
@@ -341,6 +358,8 @@ export class TelegramService {
   /** One update from the chat: an operator message of the bound conversation, or ignored and counted. */
   #onUpdate(update: Update): void {
     if (update.callback_query !== undefined) {
+      if (this.#stops !== null && TelegramStops.handles(update.callback_query))
+        return this.#stops.onCallback(update.callback_query);
       if (this.#approvals !== null) return this.#approvals.onCallback(update.callback_query);
       // Always answered, or the phone shows a spinner: nothing here takes button presses.
       void this.#sendApi?.answerCallbackQuery(update.callback_query.id).catch(() => undefined);
@@ -413,6 +432,7 @@ export class TelegramService {
 
   #postBeacon(b: Beacon): void {
     if (b.target === null || this.#sendApi === null) return;
+    this.#stops?.beacon(b);
     void this.#o.tracker
       .send({
         channel: this.#o.name,

@@ -109,7 +109,10 @@ export function Inspector({
                 {CHIP_ICONS[kind]}
               </span>
               <span className="chip-text">
-                {chipText(kind, language, { continued: shown.status === 'failed' && shown.recoveries > 0 })}
+                {chipText(kind, language, {
+                  continued: shown.status === 'failed' && shown.recoveries > 0,
+                  stopped: shown.status === 'failed' && shown.reason === 'stopped_by_operator',
+                })}
               </span>
               <span className="chip-elapsed">{chipElapsed(shown, language, Date.now())}</span>
             </span>

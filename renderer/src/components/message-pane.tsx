@@ -56,6 +56,11 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
   const onLoadLatest = useCallback(() => messages.loadLatest(target), [messages, target]);
   const onSend = useCallback((content: string) => messages.send(target, content), [messages, target]);
   const onDismissAlert = useCallback((id: string) => alertStore.dismiss(id), [alertStore]);
+  // issue 29: a working chip's Stop (an operator call, like answering an approval).
+  const onStop = useCallback(
+    (agentId: string) => state.api.agents.stop({ agentId }).then((r) => (r.ok ? null : r.message)),
+    [state.api],
+  );
   // issue 14: the approval chips of this status area; memoised so the status area does not re-render for nothing.
   const approvalChips = useMemo(
     () => (
@@ -101,6 +106,7 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
         approvalChips={approvalChips}
         waitingWakes={waiting}
         beaconWords={beaconWords}
+        onStop={onStop}
         {...(props.statusLabel === undefined ? {} : { label: props.statusLabel })}
       />
       <Composer

@@ -12,6 +12,7 @@ import {
   ALERT_ICONS,
   CHIP_ICONS,
   alertText,
+  chipCanStop,
   chipElapsed,
   chipText,
   statusAlerts,
@@ -61,6 +62,11 @@ export interface StatusAreaProps {
   readonly waitingWakes?: ReadonlySet<string>;
   /** issue 24: the channel's own beacon / escalation words (null: the translated default); the chip keeps its elapsed time. */
   readonly beaconWords?: BeaconWords;
+  /**
+   * issue 29: Stop on a working chip ends that agent's turn (`agents.stop`); resolves with the
+   * refusal's message when the daemon refused it (e.g. the turn had just ended), else null.
+   */
+  onStop?(agentId: string): Promise<string | null>;
 }
 
 /** Memoised: it re-renders for its own conversation's wakes and alerts, not for the shell's other state. */
@@ -76,6 +82,7 @@ export const StatusArea = memo(function StatusArea({
   approvalChips,
   waitingWakes,
   beaconWords = DEFAULT_BEACON_WORDS,
+  onStop,
 }: StatusAreaProps) {
   const wakes = useTargetWakes(book, target);
   // issue 14: a wake waiting for the operator never shows "Working": its approval chip stands for it.
@@ -84,6 +91,23 @@ export const StatusArea = memo(function StatusArea({
   const shownAlerts = statusAlerts(alerts, target, chips, wakes, dismissed);
   const now = useNow(chips.some((c) => c.active));
   const [expanded, setExpanded] = useState<string | null>(null);
+  // issue 29: the chips whose Stop was pressed (disabled until the turn ends), and a refusal to show.
+  const [stopping, setStopping] = useState<ReadonlySet<string>>(new Set());
+  const [stopRefusal, setStopRefusal] = useState<{ wakeToken: string; message: string } | null>(null);
+  const stop = (wakeToken: string, agentId: string) => {
+    if (onStop === undefined) return;
+    setStopping((s) => new Set(s).add(wakeToken));
+    setStopRefusal(null);
+    void onStop(agentId).then((refused) => {
+      if (refused === null) return;
+      setStopRefusal({ wakeToken, message: refused });
+      setStopping((s) => {
+        const next = new Set(s);
+        next.delete(wakeToken);
+        return next;
+      });
+    });
+  };
   return (
     <div
       className="status-area"
@@ -95,7 +119,11 @@ export const StatusArea = memo(function StatusArea({
       {chips.map((chip) => {
         const wake = wakes.get(chip.wakeToken);
         if (wake === undefined) return null;
-        const text = chipText(chip.kind, language, { words: beaconWords, continued: chip.continued });
+        const text = chipText(chip.kind, language, {
+          words: beaconWords,
+          continued: chip.continued,
+          stopped: chip.stopped,
+        });
         const detailsId = `detail-${chip.wakeToken}`;
         return (
           <span
@@ -118,6 +146,23 @@ export const StatusArea = memo(function StatusArea({
                 {chipElapsed(wake, language, now)}
               </span>
             </button>
+            {onStop !== undefined && chipCanStop(chip.kind) && (
+              // issue 29 (UI.md "Every working chip has Stop"): ends the turn now, through the runtime's own interrupt.
+              <button
+                type="button"
+                className="chip-stop"
+                aria-label={copy(language, 'chip.stopLabel', { agent: chip.agentName })}
+                disabled={stopping.has(chip.wakeToken)}
+                onClick={() => stop(chip.wakeToken, chip.agentId)}
+              >
+                {copy(language, 'chip.stop')}
+              </button>
+            )}
+            {stopRefusal?.wakeToken === chip.wakeToken && chipCanStop(chip.kind) && (
+              <span className="chip-detail-text" role="alert">
+                {copy(language, 'chip.stopFailed', { reason: stopRefusal.message })}
+              </span>
+            )}
             {chip.kind === 'failed' && (
               <button
                 type="button"

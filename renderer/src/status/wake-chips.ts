@@ -21,6 +21,10 @@ export interface WakeChip {
   readonly status: Wake['status'];
   readonly kind: ChipKind;
   readonly agentName: string;
+  /** issue 29: whose turn the chip stands for (its Stop ends that agent's working turn). */
+  readonly agentId: string;
+  /** issue 29: a `failed` chip the operator stopped (UI.md "Stopped · Details"). */
+  readonly stopped: boolean;
   /** Failure detail, present only for `failed`; shown only when the person expands it. */
   readonly detail: string | null;
   readonly active: boolean;
@@ -54,6 +58,8 @@ function toChip(wake: Wake): WakeChip {
     status: wake.status,
     kind: chipKind(wake),
     agentName: wake.agentName,
+    agentId: wake.agentId,
+    stopped: wake.status === 'failed' && wake.reason === 'stopped_by_operator',
     detail: wake.status === 'failed' ? wake.detail : null,
     active: !isTerminal(wake.status),
     continued: wake.status === 'failed' && wake.recoveries > 0,
@@ -177,10 +183,13 @@ export interface ChipTextOptions {
   readonly words?: BeaconWords;
   /** A failure that a recovery continued says so (issue 24: never a bare "couldn't complete"). */
   readonly continued?: boolean;
+  /** issue 29: a failure the operator stopped reads "Stopped". */
+  readonly stopped?: boolean;
 }
 
 /** The chip's status text, without the agent name, icon or elapsed time. */
 export function chipText(kind: ChipKind, language: Language, options: ChipTextOptions = {}): string {
+  if (kind === 'failed' && options.stopped === true) return copy(language, 'chip.stopped');
   if (kind === 'failed' && options.continued === true) return copy(language, 'chip.failedContinued');
   const words = options.words ?? DEFAULT_BEACON_WORDS;
   const own = kind === 'beacon' ? words.beacon : kind === 'escalated' ? words.escalation : null;
@@ -194,6 +203,13 @@ function withoutIcon(text: string, icon: string): string {
   if (!start.startsWith(bare)) return text;
   const rest = start.slice(bare.length).replace(/^\uFE0F?\s*/, '');
   return rest === '' ? text : rest;
+}
+
+/** issue 29 (UI.md "Every working chip has Stop"): the chips of a turn still running. */
+const WORKING_KINDS: ReadonlySet<ChipKind> = new Set(['working', 'beacon', 'escalated', 'checking']);
+
+export function chipCanStop(kind: ChipKind): boolean {
+  return WORKING_KINDS.has(kind);
 }
 
 /**

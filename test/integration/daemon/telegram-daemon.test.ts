@@ -171,7 +171,13 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     await tg.waitFor(isSend('Demo: [demo] Finished'), undefined, 20_000);
     const [wake] = await r.daemon.api['wakes.list']({ target: '#general' });
     await timelineWith(r, wake!.wakeToken, (d) => d.includes('delivery telegram: delivered · 1 attempt'));
-    const texts = sentTexts(tg);
+    // issue 29: the working status also carries one Stop offer (telegram-stops.ts), edited when the turn ends.
+    const offer = 'Demo is working on this. Stop the turn?';
+    const offered = await tg.waitFor((c) => c.method === 'sendMessage' && String(c.body.text).includes(offer), 0);
+    expect(offered.body.text).toBe(`⏹ ${offer}`);
+    const ended = 'Demo finished this turn.';
+    await tg.waitFor((c) => c.method === 'editMessageText' && c.body.text === ended, 0);
+    const texts = sentTexts(tg).filter((t) => t !== ended);
     expect(texts.slice(0, 3).map((t) => t.replace(/[\d.]+s$/, 'Ns'))).toEqual([
       'Demo · 🧠 Working… Ns',
       'Demo · 🧠 Working… Ns',

@@ -113,7 +113,9 @@ class ClaudeSession implements DriverSession {
   }
 
   open(): Promise<ConnectResult> {
-    const parser = new StreamJsonParser();
+    const parser = new StreamJsonParser({
+      onDropped: (d) => this.#ctx.emit({ type: 'input_dropped', chars: d.chars, limit: d.limit }),
+    });
     const stdout = this.#ctx.process.stdout;
     stdout.setEncoding('utf8');
     stdout.on('data', (chunk: string) => {

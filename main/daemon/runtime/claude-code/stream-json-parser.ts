@@ -1,27 +1,34 @@
 /**
  * Splits Claude Code's `--output-format stream-json` stdout into JSON objects, one per line.
  * A line that is not a JSON object is reported, never thrown (the CLI may print a plain
- * error line such as "No conversation found with session ID: …").
+ * error line such as "No conversation found with session ID: …"). The lines are the shared
+ * bounded reader's (../line-reader.ts, issue 29): linear, and a line over its cap is dropped
+ * and reported through `onDropped`.
  */
+import { LineReader, type LineReaderOptions } from '../line-reader.js';
+
 export type StreamJsonLine =
   { readonly ok: true; readonly value: Record<string, unknown> } | { readonly ok: false; readonly line: string };
 
 export class StreamJsonParser {
-  private buffer = '';
+  readonly #lines: LineReader;
+
+  constructor(options: LineReaderOptions = {}) {
+    this.#lines = new LineReader(options);
+  }
 
   /** Feeds a chunk; returns the complete lines it finished. */
   push(chunk: string): StreamJsonLine[] {
-    this.buffer += chunk;
-    const lines = this.buffer.split('\n');
-    this.buffer = lines.pop() ?? '';
-    return lines.filter((l) => l.trim() !== '').map(parseLine);
+    return this.#lines
+      .push(chunk)
+      .filter((l) => l.trim() !== '')
+      .map(parseLine);
   }
 
   /** The unterminated rest at end of stream. */
   end(): StreamJsonLine[] {
-    const rest = this.buffer;
-    this.buffer = '';
-    return rest.trim() === '' ? [] : [parseLine(rest)];
+    const rest = this.#lines.end();
+    return rest === null || rest.trim() === '' ? [] : [parseLine(rest)];
   }
 }
 

@@ -1,9 +1,11 @@
 /**
  * An agent's permission policy on Codex's own mechanism (issue 14; research/runtimes.md
  * appendix): the thread's `approvalPolicy` and `sandbox` (thread/start and thread/resume), and
- * the app-server's server→client requests `item/commandExecution/requestApproval` and
- * `item/fileChange/requestApproval`, answered with the operator's decision (`accept` /
- * `decline`; the model then reads "rejected by user").
+ * the app-server's server→client approval requests — `item/commandExecution/requestApproval`
+ * (a command, input to a running terminal, a command for a person, network access),
+ * `item/fileChange/requestApproval`, `item/permissions/requestApproval` and the legacy
+ * `execCommandApproval` / `applyPatchApproval` — answered with the operator's decision (`accept`
+ * / `decline`, `approved` / `denied`; the model then reads "rejected by user").
  *
  * | policy      | approvalPolicy | sandbox              | questions                                    |
  * |-------------|----------------|----------------------|----------------------------------------------|
@@ -73,39 +75,158 @@ export class CodexApprovals {
     }
   }
 
-  /** The operator's answer to an approval request, or null when `r` is not one this module answers. */
+  /**
+   * The operator's answer to an approval request, or null when `r` is not one this module answers.
+   * issue 29: every approval request kind of the app-server protocol (./generated/ServerRequest.ts),
+   * each as Codex defines it; a rule ("always") only for what can be stated exactly.
+   */
   answer(r: RpcServerRequest): Promise<{ readonly result: unknown }> | null {
     if (isServerRequest(r, 'item/commandExecution/requestApproval')) {
-      const command = r.params.command ?? '(a command)';
-      const detail = [command, r.params.cwd ? `in ${r.params.cwd}` : '', r.params.reason ?? '']
-        .filter((l) => l !== '')
-        .join('\n');
+      const ask = commandExecutionAsk(r.params);
+      return this.ctx.askApproval(ask).then((a) => ({ result: { decision: decisionOf(a) } }));
+    }
+    if (isServerRequest(r, 'item/fileChange/requestApproval')) {
+      const ask = fileChangeAsk(this.#changes.get(r.params.itemId) ?? [], r.params.reason, r.params.grantRoot);
+      return this.ctx.askApproval(ask).then((a) => ({ result: { decision: decisionOf(a) } }));
+    }
+    if (isServerRequest(r, 'item/permissions/requestApproval')) {
+      // Extra sandbox permissions (network, file-system paths) for this turn: granted as asked, or none.
+      const { permissions, reason, cwd } = r.params;
+      const wanted = JSON.stringify(permissions);
+      const ask: ApprovalAsk = {
+        kind: 'other',
+        tool: 'Permissions',
+        summary: `more sandbox permissions for this turn: ${wanted}`,
+        detail: [wanted, `in ${cwd}`, reason ?? ''].filter((l) => l !== '').join('\n'),
+        // A permission profile is not a command or a file: nothing exact to allow "always".
+        rule: null,
+      };
+      return this.ctx.askApproval(ask).then((a) => ({
+        result: {
+          permissions:
+            a.decision === 'allow'
+              ? {
+                  ...(permissions.network === null ? {} : { network: permissions.network }),
+                  ...(permissions.fileSystem === null ? {} : { fileSystem: permissions.fileSystem }),
+                }
+              : {},
+          scope: 'turn',
+        },
+      }));
+    }
+    // The v1 (legacy) requests an older app-server still sends; `ReviewDecision` answers them.
+    if (isServerRequest(r, 'execCommandApproval')) {
+      const command = shellWords(r.params.command);
       const ask: ApprovalAsk = {
         kind: 'command',
         tool: 'Bash',
         summary: command,
-        detail,
-        rule: approvalRule('Bash', command),
+        detail: [command, `in ${r.params.cwd}`, r.params.reason ?? ''].filter((l) => l !== '').join('\n'),
+        rule: command === '' ? null : approvalRule('Bash', command),
       };
-      return this.ctx.askApproval(ask).then((a) => ({ result: { decision: decisionOf(a) } }));
+      return this.ctx.askApproval(ask).then((a) => ({ result: { decision: reviewDecisionOf(a) } }));
     }
-    if (isServerRequest(r, 'item/fileChange/requestApproval')) {
-      const changes = this.#changes.get(r.params.itemId) ?? [];
-      const paths = changes.map((c) => c.path);
-      const added = changes.reduce((n, c) => n + lineCount(c.diff, '+'), 0);
-      const removed = changes.reduce((n, c) => n + lineCount(c.diff, '-'), 0);
-      const where = paths.length === 0 ? (r.params.grantRoot ?? 'files') : paths.join(', ');
-      const ask: ApprovalAsk = {
-        kind: 'file_change',
-        tool: 'Edit',
-        summary: `${where} (+${added} −${removed})`,
-        detail: changes.map((c) => `${c.path}\n${c.diff}`).join('\n') || (r.params.reason ?? where),
-        rule: approvalRule('Edit', where),
-      };
-      return this.ctx.askApproval(ask).then((a) => ({ result: { decision: decisionOf(a) } }));
+    if (isServerRequest(r, 'applyPatchApproval')) {
+      const changes = Object.entries(r.params.fileChanges).flatMap(([path, c]) =>
+        c === undefined ? [] : [{ path, diff: c.type === 'update' ? c.unified_diff : c.content }],
+      );
+      const ask = fileChangeAsk(changes, r.params.reason, r.params.grantRoot);
+      return this.ctx.askApproval(ask).then((a) => ({ result: { decision: reviewDecisionOf(a) } }));
     }
     return null;
   }
+}
+
+type CommandExecutionParams = Extract<
+  RpcServerRequest,
+  { readonly method: 'item/commandExecution/requestApproval' }
+>['params'];
+
+/**
+ * `item/commandExecution/requestApproval` by its `kind` (generated/v2/CommandExecutionApprovalKind.ts):
+ * - `command`: a command the model runs — "always" records exactly `Bash(command)`;
+ * - `writeStdin`: input sent to a terminal that is already running — what it does depends on that
+ *   process, so only "once";
+ * - `humanCommand`: a command Codex presents to a person for a one-time decision
+ *   (generated/InitializeCapabilities.ts `requiredHumanApproval`) — only "once".
+ * A managed-network prompt (`networkApprovalContext`) asks for access to one host: "always"
+ * records exactly `Network(protocol://host)`.
+ */
+function commandExecutionAsk(p: CommandExecutionParams): ApprovalAsk {
+  const command = p.command ?? '';
+  const context = [p.cwd ? `in ${p.cwd}` : '', p.reason ?? ''].filter((l) => l !== '');
+  if (p.networkApprovalContext !== undefined && p.networkApprovalContext !== null) {
+    const { host, protocol } = p.networkApprovalContext;
+    const target = `${protocol}://${host}`;
+    return {
+      kind: 'other',
+      tool: 'Network',
+      summary: `network access to ${target}${command === '' ? '' : ` for: ${command}`}`,
+      detail: [target, ...(command === '' ? [] : [command]), ...context].join('\n'),
+      rule: approvalRule('Network', target),
+    };
+  }
+  switch (p.kind) {
+    case 'writeStdin':
+      return {
+        kind: 'other',
+        tool: 'Stdin',
+        summary: `input to a running command: ${command === '' ? '(no text shown)' : command}`,
+        detail: [command, ...context].join('\n'),
+        rule: null,
+      };
+    case 'humanCommand':
+      return { kind: 'command', tool: 'Bash', summary: command, detail: [command, ...context].join('\n'), rule: null };
+    default:
+      return {
+        kind: 'command',
+        tool: 'Bash',
+        summary: command === '' ? '(a command Codex did not show)' : command,
+        detail: [command, ...context].filter((l) => l !== '').join('\n'),
+        // An unnamed command cannot be allowed "always".
+        rule: command === '' ? null : approvalRule('Bash', command),
+      };
+  }
+}
+
+/**
+ * A file change: the files and diffs Codex announced for it. "always" records exactly
+ * `Edit(<paths>)` only when Codex named the files; a change it did not name, or a `grantRoot`
+ * (writes under a folder for the session), is only "once" (issue 29: no `Edit(files)`).
+ */
+function fileChangeAsk(
+  changes: ReadonlyArray<{ path: string; diff: string }>,
+  reason: string | null | undefined,
+  grantRoot: string | null | undefined,
+): ApprovalAsk {
+  const paths = changes.map((c) => c.path);
+  const added = changes.reduce((n, c) => n + lineCount(c.diff, '+'), 0);
+  const removed = changes.reduce((n, c) => n + lineCount(c.diff, '-'), 0);
+  const root = grantRoot ?? null;
+  const where =
+    root !== null ? `writes under ${root}` : paths.length === 0 ? 'files Codex did not name' : paths.join(', ');
+  const detail =
+    [changes.map((c) => `${c.path}\n${c.diff}`).join('\n'), root === null ? '' : `writes under ${root}`, reason ?? '']
+      .filter((l) => l !== '')
+      .join('\n') || where;
+  return {
+    kind: 'file_change',
+    tool: 'Edit',
+    summary: paths.length === 0 ? where : `${where} (+${added} −${removed})`,
+    detail,
+    rule: root === null && paths.length > 0 ? approvalRule('Edit', paths.join(', ')) : null,
+  };
+}
+
+/** argv as one exact shell line: a word with anything but safe characters is single-quoted. */
+function shellWords(argv: readonly string[]): string {
+  return argv.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`)).join(' ');
+}
+
+function reviewDecisionOf(a: ApprovalAnswer): 'approved' | { denied: { rejection: string } } {
+  return a.decision === 'allow'
+    ? 'approved'
+    : { denied: { rejection: a.reason ?? 'The operator denied this request in AgentTeam.' } };
 }
 
 function decisionOf(a: ApprovalAnswer): 'accept' | 'decline' {

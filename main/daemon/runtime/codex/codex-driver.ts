@@ -105,6 +105,7 @@ class CodexSession implements DriverSession {
         return approvals.answer(r) ?? answerCodexServerRequest(r);
       },
       onBadLine: () => ctx.log?.debug('codex: non-JSON stdout line ignored', { agentId }),
+      onDroppedLine: (d) => ctx.emit({ type: 'input_dropped', chars: d.chars, limit: d.limit }),
     });
   }
 

@@ -10,7 +10,6 @@
  * only (a `method` string, an `id`); the params are the CLI's own, pinned by its version and the
  * drift test of ./generated/. A method a newer CLI adds still arrives and falls to `default:`.
  */
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type {
   ClientNotificationMethod,
@@ -20,6 +19,7 @@ import type {
   ServerNotification,
   ServerRequest,
 } from './codex-protocol.js';
+import { LineReader, type DroppedLine } from '../line-reader.js';
 
 export type JsonRpcId = number | string;
 
@@ -49,6 +49,8 @@ export interface CodexRpcHandlers {
     | Promise<{ readonly result: unknown } | { readonly error: RpcError }>;
   /** A line that is not JSON-RPC (diagnostics only). */
   onBadLine?(line: string): void;
+  /** issue 29: a line over the reader's cap was dropped (its length only; the stream goes on). */
+  onDroppedLine?(dropped: DroppedLine): void;
   /** stdout closed: every pending request resolves with an error. */
   onClose?(): void;
 }
@@ -62,16 +64,28 @@ export class CodexRpcClient {
   #nextId = 1;
   #closed = false;
 
-  constructor(input: Readable, output: Writable, handlers: CodexRpcHandlers) {
+  constructor(input: Readable, output: Writable, handlers: CodexRpcHandlers, maxLineChars?: number) {
     this.#out = output;
-    const lines = createInterface({ input, crlfDelay: Infinity });
-    lines.on('line', (line) => this.#onLine(line, handlers));
-    lines.on('close', () => {
+    // issue 29: the shared bounded reader (linear, capped), not an unbounded readline buffer.
+    const lines = new LineReader({
+      ...(maxLineChars === undefined ? {} : { maxLineChars }),
+      onDropped: (d) => handlers.onDroppedLine?.(d),
+    });
+    input.setEncoding('utf8');
+    input.on('data', (chunk: string) => {
+      for (const line of lines.push(chunk)) this.#onLine(line, handlers);
+    });
+    const close = () => {
+      if (this.#closed) return;
+      const rest = lines.end();
+      if (rest !== null) this.#onLine(rest, handlers);
       this.#closed = true;
       for (const resolve of this.#pending.values()) resolve({ ok: false, error: RPC_CLOSED });
       this.#pending.clear();
       handlers.onClose?.();
-    });
+    };
+    input.on('end', close);
+    input.on('close', close);
     // A write to a dead process must not crash the daemon; the close path reports it.
     output.on('error', () => undefined);
   }

@@ -138,7 +138,14 @@ class OpencodeSession implements DriverSession {
         ok: false,
         message: proc.exit !== null ? 'opencode serve exited during startup' : 'opencode serve did not answer in time',
       };
-    const stream = await client.events((e) => this.#onEvent(e));
+    const stream = await client.events(
+      (e) => this.#onEvent(e),
+      (bad) => {
+        // issue 29: an over-long line is reported on the wake; other bad frames stay diagnostics.
+        if (bad.dropped !== undefined) this.#ctx.emit({ type: 'input_dropped', ...bad.dropped });
+        else this.#ctx.log?.debug('opencode: undecodable event frame ignored', { kind: bad.kind, reason: bad.reason });
+      },
+    );
     if (!stream.ok) return { ok: false, message: `opencode event stream failed: ${stream.message}` };
     this.#stream = stream.body;
 

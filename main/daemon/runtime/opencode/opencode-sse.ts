@@ -3,17 +3,25 @@
  * the SSE framing is `eventsource-parser`'s (chunk boundaries, multi-line `data:`, comments and
  * keep-alives, CR/LF/CRLF line ends), each event's `data` is one JSON `{type, properties}`.
  * A frame that is not such an object is reported as a value (`onBad`), never thrown; the next
- * frame is independent.
+ * frame is independent. The text reaches the SSE parser line by line through the shared bounded
+ * reader (../line-reader.ts, issue 29): linear, and a line over its cap is dropped and reported
+ * (`kind: 'line_dropped'`), the stream goes on.
  */
 import { createParser } from 'eventsource-parser';
+import { LineReader, type DroppedLine } from '../line-reader.js';
 import type { OpencodeEvent } from './opencode-events.js';
 
 export interface OpencodeBadFrame {
-  /** `sse`: the framing itself (a field SSE does not know); `json`: `data` is not JSON; `shape`: not `{type}`; `handler`: the consumer threw. */
-  readonly kind: 'sse' | 'json' | 'shape' | 'handler';
+  /**
+   * `sse`: the framing itself (a field SSE does not know); `json`: `data` is not JSON; `shape`: not
+   * `{type}`; `handler`: the consumer threw; `line_dropped`: a line over the reader's cap (issue 29).
+   */
+  readonly kind: 'sse' | 'json' | 'shape' | 'handler' | 'line_dropped';
   readonly reason: string;
   /** The frame's `data` (or the offending line), bounded. */
   readonly data: string;
+  /** `line_dropped`: the dropped line's length and the cap (never its text). */
+  readonly dropped?: DroppedLine;
 }
 
 const MAX_BAD_DATA = 300;
@@ -26,6 +34,7 @@ interface OpencodeEventDecoder {
 export function createOpencodeEventDecoder(
   onEvent: (e: OpencodeEvent) => void,
   onBad: (bad: OpencodeBadFrame) => void = () => undefined,
+  maxLineChars?: number,
 ): OpencodeEventDecoder {
   const bad = (kind: OpencodeBadFrame['kind'], reason: string, data: string) =>
     onBad({ kind, reason, data: data.slice(0, MAX_BAD_DATA) });
@@ -50,5 +59,20 @@ export function createOpencodeEventDecoder(
     },
     onError: (err) => bad('sse', err.message, err.line ?? ''),
   });
-  return { feed: (chunk) => parser.feed(chunk) };
+  const lines = new LineReader({
+    lineEnds: 'any',
+    ...(maxLineChars === undefined ? {} : { maxLineChars }),
+    onDropped: (dropped) =>
+      onBad({
+        kind: 'line_dropped',
+        reason: `a line of ${dropped.chars} characters is over the ${dropped.limit}-character cap`,
+        data: '',
+        dropped,
+      }),
+  });
+  return {
+    feed: (chunk) => {
+      for (const line of lines.push(chunk)) parser.feed(`${line}\n`);
+    },
+  };
 }

@@ -13,7 +13,8 @@ export interface ApprovalInput {
   readonly tool: string;
   readonly summary: string;
   readonly detail: string;
-  readonly rule: string;
+  /** issue 29: null when the request has no exact rule (stored as '', never a valid rule). */
+  readonly rule: string | null;
   readonly createdAt: string;
   readonly expiresAt: string;
 }
@@ -69,7 +70,7 @@ export class ApprovalsTable {
       tool: a.tool,
       summary: a.summary,
       detail: a.detail,
-      rule: a.rule,
+      rule: a.rule ?? '',
       createdAt: a.createdAt,
       expiresAt: a.expiresAt,
     });
@@ -107,7 +108,7 @@ function toApproval(r: Row): ApprovalRecord {
     tool: String(r.tool),
     summary: String(r.summary),
     detail: String(r.detail),
-    rule: String(r.rule),
+    rule: String(r.rule) === '' ? null : String(r.rule),
     status: String(r.status) as ApprovalStatus,
     scope: str(r.scope) as ApprovalScope | null,
     reason: str(r.reason),

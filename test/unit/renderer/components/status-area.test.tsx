@@ -254,3 +254,64 @@ describe('StatusArea: one chip per addressed agent, no outcome hidden (issue 24)
     expect(within(chip('wk_claude') as HTMLElement).getByRole('button', { name: '关闭 Claude 的结果' })).toBeTruthy();
   });
 });
+
+describe('StatusArea: Stop on a working chip (issue 29)', () => {
+  it('every working chip has Stop; it calls onStop with the agent, once, and no terminal chip has it', async () => {
+    const wakes = new WakeBook();
+    wakes.applyAll([
+      wakeOf({ wakeToken: 'wk_1', status: 'delivered', agentId: 'claude' }),
+      wakeOf({ wakeToken: 'wk_2', status: 'final_check_sent', agentId: 'codex', agentName: 'Codex' }),
+      wakeOf({ wakeToken: 'wk_3', status: 'queued', agentId: 'oc', agentName: 'OpenCode' }),
+    ]);
+    const onStop = vi.fn(async () => null);
+    setup({ wakes, onStop });
+    const stop = screen.getByRole('button', { name: 'Stop the turn of Claude' });
+    expect(screen.getByRole('button', { name: 'Stop the turn of Codex' })).toBeTruthy();
+    // A queued wake has no running turn yet.
+    expect(screen.queryByRole('button', { name: 'Stop the turn of OpenCode' })).toBeNull();
+    await userEvent.click(stop);
+    expect(onStop).toHaveBeenCalledWith('claude');
+    expect((stop as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.click(stop);
+    expect(onStop).toHaveBeenCalledTimes(1);
+  });
+
+  it('a refused Stop says why, and can be pressed again', async () => {
+    const wakes = new WakeBook();
+    wakes.apply(wakeOf({ wakeToken: 'wk_1', status: 'delivered', agentId: 'claude' }));
+    const onStop = vi.fn(async () => 'Claude (claude) is not working on a turn; there is nothing to stop.');
+    setup({ wakes, onStop });
+    const stop = screen.getByRole('button', { name: 'Stop the turn of Claude' });
+    await userEvent.click(stop);
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Could not stop: Claude (claude) is not working on a turn; there is nothing to stop.',
+    );
+    expect((stop as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a stopped wake reads "Stopped · Details" (en and 简体中文); the escalation says it may be stopped', () => {
+    const wakes = new WakeBook();
+    wakes.applyAll([
+      wakeOf({
+        wakeToken: 'wk_1',
+        status: 'failed',
+        reason: 'stopped_by_operator',
+        detail: 'the operator stopped the turn',
+      }),
+      wakeOf({ wakeToken: 'wk_2', status: 'delivered', escalated: true, agentId: 'codex', agentName: 'Codex' }),
+    ]);
+    setup({ wakes, onStop: vi.fn(async () => null) });
+    expect(chip('wk_1')?.querySelector('.chip-text')?.textContent).toBe('Stopped');
+    expect(within(chip('wk_1') as HTMLElement).getByRole('button', { name: 'Details' })).toBeTruthy();
+    expect(chip('wk_2')?.querySelector('.chip-text')?.textContent).toBe(
+      'Extended processing — still working. Response may be delayed. You can stop it.',
+    );
+    cleanup();
+    setup({ wakes, language: 'zh-CN', onStop: vi.fn(async () => null) });
+    expect(chip('wk_1')?.querySelector('.chip-text')?.textContent).toBe('已停止');
+    expect(chip('wk_2')?.querySelector('.chip-text')?.textContent).toBe(
+      '处理时间较长，仍在处理，回复可能延迟。你可以停止它。',
+    );
+    expect(screen.getByRole('button', { name: '停止 Codex 的这一轮' })).toBeTruthy();
+  });
+});

@@ -196,7 +196,7 @@ describe('chip copy (UI.md table)', () => {
     ['working', 'en', 'Working'],
     ['beacon', 'en', 'Working…'],
     ['beacon', 'zh-CN', '处理中…'],
-    ['escalated', 'en', 'Extended processing — still working. Response may be delayed.'],
+    ['escalated', 'en', 'Extended processing — still working. Response may be delayed. You can stop it.'],
     ['checking', 'zh-CN', '正在确认回复'],
     ['replied', 'en', 'Replied'],
     ['received_idle', 'en', 'Received — back to idle'],

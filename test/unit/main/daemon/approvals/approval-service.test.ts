@@ -144,3 +144,31 @@ describe('ApprovalService', () => {
     });
   });
 });
+
+describe('issue 29: a request with no exact rule is allowed only once', () => {
+  const inexact: ApprovalAsk = {
+    kind: 'other',
+    tool: 'Stdin',
+    summary: 'input to a running command: y',
+    detail: 'y',
+    rule: null,
+  };
+
+  it('"always" and "session" are refused naming why, nothing is saved; "once" allows it; no rule ever answers it', async () => {
+    const s = service();
+    const answer = s.request(origin, inexact);
+    const [pending] = s.list({ status: 'pending' });
+    expect(pending?.rule).toBeNull();
+    for (const scope of ['always', 'session'] as const)
+      expect(() => s.answer(pending!.id, 'allow', scope)).toThrow(
+        /can only be allowed once: what it asks for \(Stdin\) has no exact rule/,
+      );
+    expect(persisted).toEqual([]);
+    expect(s.list({ status: 'pending' })).toHaveLength(1);
+    s.answer(pending!.id, 'allow', 'once');
+    await expect(answer).resolves.toMatchObject({ decision: 'allow', scope: 'once' });
+    // Asked again: still asked (nothing standing answers a request without a rule).
+    void s.request(origin, inexact);
+    expect(s.list({ status: 'pending' })).toHaveLength(1);
+  });
+});

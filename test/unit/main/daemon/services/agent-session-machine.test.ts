@@ -195,6 +195,25 @@ const replacement: Row[] = [
     calls: [{ call: 'process_exited', generation: 0, detail: RENEW_DETAIL, reason: 'process_replaced' }],
   },
   {
+    name: 'replace of a turn asked to end that did not (issue 29): its rows fail with the reason, not recovered',
+    state: {
+      ...IN_TURN,
+      delivered: true,
+      turnEndAsked: { turnId: 't1', reason: 'stopped_by_operator', detail: 'stopped' },
+    },
+    event: { type: 'replace', detail: 'stopped' },
+    changes: { runtime: null, process: { phase: 'retiring' }, delivered: false },
+    calls: [
+      {
+        call: 'fail_pending',
+        generation: 0,
+        detail: 'stopped; the runtime did not end the turn, so it was restarted',
+        reason: 'stopped_by_operator',
+        processExited: true,
+      },
+    ],
+  },
+  {
     name: 'replace after stop: nothing',
     state: STOPPED,
     event: { type: 'replace', detail: 'restarted' },
@@ -592,6 +611,103 @@ const turns: Row[] = [
     ],
   },
   {
+    name: 'end_turn (issue 29): the approvals of the turn are cancelled, the runtime interrupted, the reason noted',
+    state: IN_TURN,
+    event: { type: 'end_turn', turnId: 't1', reason: 'stopped_by_operator', detail: 'stopped by the operator' },
+    changes: { turnEndAsked: { turnId: 't1', reason: 'stopped_by_operator', detail: 'stopped by the operator' } },
+    calls: [{ call: 'cancel_approvals', reason: 'stopped by the operator' }, { call: 'interrupt_runtime' }],
+  },
+  {
+    name: 'end_turn of a turn that already ended (a late timer): nothing',
+    state: { ...IN_TURN, turnId: 't2' },
+    event: { type: 'end_turn', turnId: 't1', reason: 'turn_timeout', detail: 'timed out' },
+    changes: {},
+    calls: [],
+  },
+  {
+    name: 'end_turn asked twice for one turn: interrupted once',
+    state: { ...IN_TURN, turnEndAsked: { turnId: 't1', reason: 'turn_timeout', detail: 'timed out' } },
+    event: { type: 'end_turn', turnId: 't1', reason: 'stopped_by_operator', detail: 'stopped' },
+    changes: {},
+    calls: [],
+  },
+  {
+    name: 'end_turn after stop: nothing',
+    state: { ...IN_TURN, stopped: true },
+    event: { type: 'end_turn', turnId: 't1', reason: 'turn_timeout', detail: 'timed out' },
+    changes: {},
+    calls: [],
+  },
+  {
+    name: 'turn_end interrupted after end_turn: the rows fail with its reason, not the runtime error',
+    state: {
+      ...IN_TURN,
+      lastError: { detail: 'aborted', reason: null },
+      turnEndAsked: { turnId: 't1', reason: 'turn_timeout', detail: 'the turn ran over 120 minutes' },
+    },
+    event: turnEnd('interrupted'),
+    changes: { agentState: 'idle', turnId: null, lastError: null, turnEndAsked: null },
+    calls: [
+      { call: 'turn.end', event: { turnId: 't1' } },
+      { call: 'report_state', state: 'idle' },
+      {
+        call: 'fail_pending',
+        generation: 0,
+        detail: 'the turn ran over 120 minutes',
+        reason: 'turn_timeout',
+        processExited: false,
+      },
+    ],
+  },
+  {
+    name: 'turn_end completed after end_turn (it finished first): nothing fails',
+    state: { ...IN_TURN, turnEndAsked: { turnId: 't1', reason: 'stopped_by_operator', detail: 'stopped' } },
+    event: turnEnd('completed'),
+    changes: { agentState: 'idle', turnId: null, turnEndAsked: null },
+    calls: [
+      { call: 'turn.end', event: { turnId: 't1' } },
+      { call: 'report_state', state: 'idle' },
+    ],
+  },
+  {
+    name: 'turn_boundary of a turn being ended: no final-check is chosen',
+    state: { ...IN_TURN, turnEndAsked: { turnId: 't1', reason: 'stopped_by_operator', detail: 'stopped' } },
+    event: { type: 'turn_boundary' },
+    changes: {},
+    calls: [],
+  },
+  {
+    name: 'input_dropped (issue 29): logged, and the turn failure detail if none is known',
+    state: IN_TURN,
+    event: rt({ type: 'input_dropped', chars: 20, limit: 10, generation: 1 }),
+    changes: {
+      lastError: {
+        detail: 'a line of runtime output (20 characters) was over the 10-character cap and was dropped',
+        reason: null,
+      },
+    },
+    calls: [
+      {
+        call: 'log_warn',
+        message: 'runtime output line over the cap dropped',
+        fields: { agentId: 'a1', chars: 20, limit: 10 },
+      },
+    ],
+  },
+  {
+    name: 'input_dropped after a runtime error: the error stays the detail',
+    state: { ...IN_TURN, lastError: { detail: 'boom', reason: null } },
+    event: rt({ type: 'input_dropped', chars: 20, limit: 10, generation: 1 }),
+    changes: {},
+    calls: [
+      {
+        call: 'log_warn',
+        message: 'runtime output line over the cap dropped',
+        fields: { agentId: 'a1', chars: 20, limit: 10 },
+      },
+    ],
+  },
+  {
     name: 'runtime_error: remembered for the turn end (its reason too)',
     state: IN_TURN,
     event: rt({ type: 'runtime_error', detail: 'API error 400', reason: 'provider_error', generation: 1 }),
@@ -895,6 +1011,8 @@ const EVENT_KINDS: Record<AgentSessionEvent['type'], true> = {
   context_compacted: true,
   context_reset: true,
   runtime_error: true,
+  input_dropped: true,
+  end_turn: true,
   exit: true,
   restart_scheduled: true,
   gave_up: true,

@@ -1,9 +1,14 @@
-/** issue 16 "Inputs": a deliberate cross-target send to a DM goes only to a member that exists (never `dm:@nobody`). */
+/**
+ * issue 16 "Inputs": a deliberate cross-target send to a DM goes only to a member that exists (never `dm:@nobody`).
+ * issue 29: the conversations an agent starts are limited per hour (a real store tells which exist).
+ */
 import { describe, expect, it } from 'vitest';
-import { targetKey } from '../../../../../shared/target.js';
+import { join } from 'node:path';
+import { targetKey, type TargetKey } from '../../../../../shared/target.js';
 import type { DeliveryTracker } from '../../../../../main/daemon/delivery/delivery-tracker.js';
 import { CommunicationService } from '../../../../../main/daemon/services/communication-service.js';
-import type { Store } from '../../../../../main/daemon/store/index.js';
+import { Store as RealStore, type Store } from '../../../../../main/daemon/store/index.js';
+import { makeTempDir } from '../../../../fixtures/temp-dir.js';
 import { wakeHarness } from '../../../../fixtures/wake-harness.js';
 
 function setup() {
@@ -23,6 +28,7 @@ function setup() {
       { id: 'helper', kind: 'agent', name: 'Helper' },
     ],
     getMessage: () => undefined,
+    getConversation: () => undefined,
     agentCursor: () => ({ seenUpToSeq: 0, repliedUpToSeq: 0 }),
   } as unknown as Store;
   const service = new CommunicationService({
@@ -69,5 +75,55 @@ describe('cross-target sends to a DM', () => {
       allowCrossTarget: false,
     });
     expect(r).toMatchObject({ ok: false, code: 'out_of_scope' });
+  });
+});
+
+describe('issue 29: conversations an agent starts per hour are limited like messages', () => {
+  it('a send that would start a conversation over the limit is refused naming the limit; existing ones are not counted; the bucket refills', async () => {
+    const dir = makeTempDir('agentteam-conversation-limit-');
+    const store = RealStore.open(join(dir.path, 'data'));
+    try {
+      const h = wakeHarness({ autoDeliver: false });
+      const sent: string[] = [];
+      const tracker = {
+        raiseNoResponseAlert: () => undefined,
+        // Stored as the local channel does: the conversation exists from the first message on.
+        send: async (r: { target: TargetKey }) => {
+          store.ensureConversation(r.target);
+          sent.push(r.target);
+          return { status: 'sent', messageIds: ['m_1'] };
+        },
+      } as unknown as DeliveryTracker;
+      let now = 0;
+      const service = new CommunicationService({
+        store,
+        lifecycle: h.lifecycle,
+        tracker,
+        currentTurn: () => 'turn_1',
+        onMessageStored: () => undefined,
+        conversationsPerHour: 2,
+        now: () => now,
+      });
+      const send = (t: string) =>
+        service.messageSend(h.agentId, { target: targetKey(t), content: 'hi', allowCrossTarget: true });
+      expect(await send('#new-1')).toMatchObject({ ok: true });
+      expect(await send('#new-2')).toMatchObject({ ok: true });
+      const refused = await send('#new-3');
+      expect(refused).toMatchObject({ ok: false, code: 'rate_limited' });
+      expect((refused as { message: string }).message).toBe(
+        'You have started 2 new conversations in the last hour, the limit (limits.conversationsPerHour in agentteam.json); "#new-3" was not created and nothing was sent. Send to a conversation that exists, or wait 30 min.',
+      );
+      expect(store.getConversation(targetKey('#new-3'))).toBeUndefined();
+      // A conversation that exists takes no token, even at the limit.
+      expect(await send('#new-1')).toMatchObject({ ok: true });
+      // Half an hour (and a second) refills one of the two.
+      now = 30 * 60_000 + 1000;
+      expect(await send('#new-3')).toMatchObject({ ok: true });
+      expect(await send('#new-4')).toMatchObject({ ok: false, code: 'rate_limited' });
+      expect(sent).toEqual(['#new-1', '#new-2', '#new-1', '#new-3']);
+    } finally {
+      store.close();
+      dir.remove();
+    }
   });
 });

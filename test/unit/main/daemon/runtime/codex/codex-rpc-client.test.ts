@@ -90,3 +90,27 @@ describe('CodexRpcClient (newline JSON-RPC without a jsonrpc field)', () => {
     expect(await s.client.request('turn/start', TURN)).toEqual({ ok: false, error: RPC_CLOSED });
   });
 });
+
+describe('CodexRpcClient on the bounded line reader (issue 29)', () => {
+  it('a line over the cap is reported by its length and dropped; the next notification arrives', async () => {
+    const fromServer = new PassThrough();
+    const notifications: RpcNotification[] = [];
+    const dropped: Array<{ chars: number; limit: number }> = [];
+    new CodexRpcClient(
+      fromServer,
+      new PassThrough(),
+      {
+        onNotification: (n) => notifications.push(n),
+        onServerRequest: () => ({ result: null }),
+        onDroppedLine: (d) => dropped.push(d),
+      },
+      100,
+    );
+    const big = JSON.stringify({ method: 'item/agentMessage/delta', params: { delta: 'd'.repeat(200) } });
+    fromServer.write(`${big.slice(0, 50)}`);
+    fromServer.write(`${big.slice(50)}\n{"method":"thread/started","params":{}}\n`);
+    await tick();
+    expect(dropped).toEqual([{ chars: big.length, limit: 100 }]);
+    expect(notifications.map((n) => n.method)).toEqual(['thread/started']);
+  });
+});

@@ -130,3 +130,26 @@ describe('OpenCode /event decoding', () => {
     expect(isOpencodeEvent(end, 'session.idle') && end.properties.sessionID).toBe('ses_1');
   });
 });
+
+describe('the SSE decoder on the bounded line reader (issue 29)', () => {
+  it('a data line over the cap is reported (line_dropped, its length) and the next frame decodes', () => {
+    const bad: OpencodeBadFrame[] = [];
+    const events: OpencodeEvent[] = [];
+    const decoder = createOpencodeEventDecoder(
+      (e) => events.push(e),
+      (b) => bad.push(b),
+      200,
+    );
+    const big = `data: ${JSON.stringify({ type: 'x', properties: { text: 'p'.repeat(300) } })}`;
+    decoder.feed(`${big}\n\ndata: ${status}\n\n`);
+    expect(events.map((e) => e.type)).toEqual(['session.status']);
+    expect(bad).toEqual([
+      {
+        kind: 'line_dropped',
+        reason: `a line of ${big.length} characters is over the 200-character cap`,
+        data: '',
+        dropped: { chars: big.length, limit: 200 },
+      },
+    ]);
+  });
+});

@@ -1,0 +1,45 @@
+/**
+ * issue 29 "Turns end": `agentteam stop [--data-dir DIR] --agent ID [--json]`, the terminal's
+ * Stop of an agent's working turn (as the working chip's Stop and Telegram's). It calls the
+ * operator API `agents.stop` with the serve token; the turn ends through the runtime's own
+ * interrupt and its wakes end `failed` with `stopped_by_operator`. Exit codes as every command:
+ * 0 stopped, 1 no daemon / not working / unknown agent, 2 bad input.
+ */
+import { parseArgs } from 'node:util';
+import { failed, withDaemon } from './daemon-client.js';
+import { defaultDataDir } from './default-data-dir.js';
+import type { CliIo } from './serve-command.js';
+import { escapeForTerminal } from './terminal-text.js';
+
+export class StopUsageError extends Error {}
+
+export const STOP_USAGE =
+  '  agentteam stop [--data-dir DIR] --agent ID [--json]   stops the agent\'s working turn now (its wakes end "stopped by operator")';
+
+export async function stopCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: { 'data-dir': { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    throw new StopUsageError(err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err));
+  }
+  const given = values['data-dir'];
+  if (typeof given === 'string' && given.trim() === '') throw new StopUsageError('--data-dir must not be empty');
+  const agentId = values.agent;
+  if (typeof agentId !== 'string' || agentId.trim() === '') throw new StopUsageError('--agent ID is required');
+  return withDaemon(typeof given === 'string' ? given : defaultDataDir(), io, async (client) => {
+    const r = await client.call('agents.stop', { agentId });
+    if (!r.ok) return failed(io, r);
+    io.out(
+      values.json === true
+        ? JSON.stringify({ agentId, stopped: true })
+        : `stopped the working turn of ${escapeForTerminal(r.value.name)} (${escapeForTerminal(agentId)})`,
+    );
+    return 0;
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * issue 29 "Turns end" on the real `claude`, `codex` and `opencode` CLIs against the fake model:
+ * a turn the model never finishes (`[[slow:…]]`, a stream far longer than the test) is ended
+ * through the runtime's own interrupt — Claude Code's stream-json `interrupt`, Codex
+ * `turn/interrupt`, OpenCode's session abort — by the operator's Stop (`stopped_by_operator`) or
+ * by the turn's deadline (`turn_timeout`, on virtual time: the deadline's scheduler is the
+ * test's). The wake ends `failed` with that reason, and the same process takes the next message.
+ */
+import { VirtualTimeScheduler, firstValueFrom } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TurnDeadlines } from '../../../main/daemon/services/turn-deadlines.js';
+import { RuntimeHarness, type RealRuntimeKind } from '../../fixtures/runtime-harness.js';
+
+const RUNTIMES: readonly RealRuntimeKind[] = (process.env.TURNS_END_RUNTIMES?.split(',') as RealRuntimeKind[]) ?? [
+  'claude-code',
+  'codex',
+  'opencode',
+];
+const CASE_TIMEOUT = 120_000;
+/** 10 minutes of quiet streaming: the model never finishes within a test. */
+const NEVER_ENDS = '[[slow:600:1000]] A very long answer, please.';
+
+describe.each(RUNTIMES)('%s: a turn that never ends is ended (real CLI, fake model)', (kind) => {
+  let h: RuntimeHarness;
+  let deadlines: TurnDeadlines;
+  let scheduler: VirtualTimeScheduler;
+
+  // One runtime process per case: OpenCode's session is unusable for a while after an abort (below),
+  // so a case never inherits the previous case's stopped session.
+  beforeEach(async () => {
+    scheduler = new VirtualTimeScheduler();
+    h = await RuntimeHarness.start(kind);
+    deadlines = new TurnDeadlines({
+      bus: h.bus,
+      session: (id) => (id === h.agentId ? h.session : undefined),
+      timeoutMinutesOf: (id) => (id === h.agentId ? 2 : undefined),
+      agentName: () => 'Agent One',
+      scheduler,
+    });
+    deadlines.start();
+  }, 180_000);
+
+  afterEach(async () => {
+    deadlines?.dispose();
+    await h?.stop();
+  }, 60_000);
+
+  /** Posts a never-ending request and resolves once its turn has started (and the model is streaming). */
+  async function startNeverEnding(target: string): Promise<string> {
+    const started = firstValueFrom(h.bus.turnStart$);
+    const wake = h.post(NEVER_ENDS, target);
+    await started;
+    expect(h.session.turnId).not.toBeNull();
+    return wake;
+  }
+
+  /**
+   * The same process answers the next message. Not asserted on OpenCode 1.18.33: right after
+   * `POST /session/:id/abort` its next prompts in that session end at once with
+   * `session.error` "UnknownError: All fibers interrupted without error" (after `idle`), for a
+   * few seconds — an OpenCode bug (observed here; see anomalyco/opencode#16721 for its abort
+   * problems). The stop itself is asserted on every runtime.
+   */
+  async function takesTheNext(target: string): Promise<void> {
+    if (kind === 'opencode') return;
+    const next = h.post('[[tool]] And now a short one.', target);
+    const done = await h.terminal(next);
+    expect(done.status).toBe('reply_sent');
+  }
+
+  it(
+    'Stop: failed / stopped_by_operator at once, then the agent takes the next message',
+    async () => {
+      const wake = await startNeverEnding('#stop');
+      const ended = firstValueFrom(h.bus.turnEnd$);
+      deadlines.stop(h.agentId);
+      await ended;
+      const done = await h.terminal(wake);
+      expect(done.status).toBe('failed');
+      expect(done.reason).toBe('stopped_by_operator');
+      expect(done.detail).toBe('the operator stopped the turn');
+      // Through the runtime's own interrupt: the process did not exit.
+      expect(h.runtimeEvents.filter((e) => e.type === 'exit')).toHaveLength(0);
+      await takesTheNext('#stop-next');
+    },
+    CASE_TIMEOUT,
+  );
+
+  it(
+    'turnTimeoutMinutes: failed / turn_timeout when the deadline passes, then the agent takes the next message',
+    async () => {
+      const wake = await startNeverEnding('#timeout');
+      const ended = firstValueFrom(h.bus.turnEnd$);
+      scheduler.flush();
+      await ended;
+      const done = await h.terminal(wake);
+      expect(done.status).toBe('failed');
+      expect(done.reason).toBe('turn_timeout');
+      expect(done.detail).toBe('the turn ran longer than 2 minutes (turnTimeoutMinutes) and was interrupted');
+      expect(h.runtimeEvents.filter((e) => e.type === 'exit')).toHaveLength(0);
+      await takesTheNext('#timeout-next');
+    },
+    CASE_TIMEOUT,
+  );
+});
