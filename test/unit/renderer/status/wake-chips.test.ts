@@ -342,7 +342,7 @@ describe('alerts in the status area', () => {
     expect(chipText('working', 'en', { words })).toBe('Working');
     expect(chipText('beacon', 'zh-CN', { words: { beacon: null, escalation: null } })).toBe('处理中…');
     expect(alertText(alert('e', 'escalation'), 'zh-CN', words)).toBe('⚠️ Long one — hang on');
-    expect(alertText(alert('e', 'escalation'), 'zh-CN')).toBe('处理时间较长，仍在处理，回复可能延迟。');
+    expect(alertText(alert('e', 'escalation'), 'zh-CN')).toBe('处理时间较长，仍在处理，回复可能延迟。你可以停止它。');
     expect(alertText(alert('d', 'delivery_failed'), 'en', words)).toBe('Reply not delivered — kept for re-delivery');
   });
 
