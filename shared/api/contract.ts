@@ -484,6 +484,8 @@ export const API_ERROR_CODES = [
   'unknown_agent',
   'unknown_rule',
   'workspace_invalid',
+  // issue 29: an operator call on a connection without this start's operator key (e.g. a process an agent started).
+  'operator_only',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -22,6 +22,7 @@ import { startServeServer, type ServeServer } from '../../../main/serve/serve-se
 import { makeTempDir, type TempDir } from '../../fixtures/temp-dir.js';
 
 const TOKEN = 'S'.repeat(43);
+const OPERATOR = 'O'.repeat(43);
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 // The person's own layout (4-space indent, one agent per line): it must survive every write byte for byte.
 const PERSON = [
@@ -51,8 +52,16 @@ beforeEach(async () => {
   writeFileSync(join(dir.path, 'a-file.txt'), 'not a folder');
   writeFileSync(file(), PERSON);
   daemon = await createDaemon({ dataDir: join(dir.path, 'data'), log: quiet });
-  server = await startServeServer({ daemon, token: TOKEN, port: 0, rendererDir: null, checkResponses: true });
-  ws = new WebSocket(`ws://127.0.0.1:${server.port}/api?token=${TOKEN}`);
+  server = await startServeServer({
+    daemon,
+    token: TOKEN,
+    operatorKey: OPERATOR,
+    port: 0,
+    rendererDir: null,
+    checkResponses: true,
+  });
+  // The operator's UI: opened from the printed URL, with this start's operator key (issue 29).
+  ws = new WebSocket(`ws://127.0.0.1:${server.port}/api?token=${TOKEN}&operator=${OPERATOR}`);
   await new Promise((r) => ws.once('open', r));
   fake.resetElectronFake();
   gate = openIpcGate({ handlers: daemon.api, events$: daemon.events$, isAllowedOrigin: isAppUrl, log: quiet });
