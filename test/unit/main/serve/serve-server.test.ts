@@ -215,7 +215,7 @@ describe('serve WebSocket bridge', () => {
     stale.close();
     const operator = await open(`?token=${TOKEN}&operator=${OPERATOR}`);
     if (typeof operator === 'number') throw new Error(`upgrade refused: ${operator}`);
-    expect(await call(operator, id++, 'approvals.answer', { id: 'ap_1', decision: 'allow' })).toMatchObject({
+    expect(await call(operator, id, 'approvals.answer', { id: 'ap_1', decision: 'allow' })).toMatchObject({
       ok: true,
       value: { id: 'ap_1', status: 'allowed' },
     });
