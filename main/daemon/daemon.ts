@@ -268,7 +268,15 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const buildRuntime = agentRuntimeBuilder({
       createRuntime: options.createRuntime ?? createRuntimeAdapter,
       issueToken: (agentId) => mcp.issueToken(agentId),
-      shared: { dataDir, projectRoot: root, log, pids, ...person, ...(agentCli === undefined ? {} : { agentCli }) },
+      shared: {
+        dataDir,
+        projectRoot: root,
+        log,
+        pids,
+        ...person,
+        ...(agentCli === undefined ? {} : { agentCli }),
+        ...(options.privateDirs === undefined ? {} : { privateDirs: options.privateDirs }),
+      },
     });
     stack.defer(() => roster.stop());
     for (const agent of config.agents) {
@@ -298,7 +306,11 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       agents: () => roster.views(),
       // issue 14: an agent's workspace / policy chosen in the UI is saved into agentteam.json, then the
       // agent restarts with its file entry; a revoked rule applies at once.
-      agentSettings: new AgentSettings({ source, restart: (agent, change) => roster.restart(agent, change) }),
+      agentSettings: new AgentSettings({
+        source,
+        privateDirs: { dataDir, others: options.privateDirs ?? [] },
+        restart: (agent, change) => roster.restart(agent, change),
+      }),
       checkAgents: (agentId) => roster.check(agentId),
       approvals,
       agentName: roster.name,

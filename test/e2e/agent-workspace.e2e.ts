@@ -6,8 +6,8 @@
  * picker: the "Choose folder…" button exists only in the desktop app.
  */
 import type { Page } from '@playwright/test';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { expect, expectNoSeriousAxeViolations, screenshot, test } from './fixtures.js';
 
 test.use({
@@ -44,6 +44,11 @@ async function chooseLanguage(page: Page, language: 'zh-CN'): Promise<void> {
   await expect(page.getByRole('heading', { name: '设置', level: 1 })).toBeVisible();
 }
 
+const cleanup: string[] = [];
+test.afterEach(async () => {
+  await Promise.all(cleanup.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
 const configText = (dataDir: string) => readFile(join(dataDir, 'agentteam.json'), 'utf8');
 
 test('the workspace path field: an invalid path is refused naming it, a valid one is saved and the agent restarts with it', async ({
@@ -71,11 +76,21 @@ test('the workspace path field: an invalid path is refused naming it, a valid on
   await field.fill('relative/project');
   await save.click();
   await expect(alert).toContainText('must be a full (absolute) path to a folder: "relative/project"');
+  // issue 29: never a folder that contains or lies inside the data dir (the one with agentteam.json and the grants).
+  await field.fill(dirname(serve.dataDir));
+  await save.click();
+  await expect(alert).toContainText(`(${dirname(serve.dataDir)}) contains AgentTeam's data folder ${serve.dataDir}`);
+  await expect(alert).toContainText('Choose a project folder for agent "claude"');
+  await field.fill(join(serve.dataDir, 'bin'));
+  await save.click();
+  await expect(alert).toContainText(`lies inside AgentTeam's data folder ${serve.dataDir}`);
   expect(await configText(serve.dataDir)).toBe(before);
   await screenshot(app, info, 'agent-workspace-invalid-en');
 
-  const project = join(serve.dataDir, 'project');
+  // A project folder beside the data dir (never inside it: issue 29).
+  const project = `${serve.dataDir}-project`;
   await mkdir(project);
+  cleanup.push(project);
   await field.fill(project);
   await save.click();
   await expect(detail.getByRole('status').filter({ hasText: 'Saved to agentteam.json' })).toContainText(
@@ -86,7 +101,7 @@ test('the workspace path field: an invalid path is refused naming it, a valid on
   await expect(alert).toHaveCount(0);
   expect(JSON.parse(await configText(serve.dataDir)).agents[0]).toMatchObject({ id: 'claude', cwd: project });
   // The agent row shows the new workspace too.
-  await expect(app.locator('.agent-states li[data-agent="claude"]')).toContainText('project');
+  await expect(app.locator('.agent-states li[data-agent="claude"]')).toContainText('-project');
 
   // The policy: ⚠ for full, saved the same way.
   await detail.getByLabel('Permissions', { exact: true }).selectOption('full');

@@ -33,6 +33,8 @@ export interface RuntimeDeps {
   readonly dataDir: string;
   /** Where this project is installed (node_modules/.bin of the runtime CLIs). */
   readonly projectRoot: string;
+  /** issue 29: folders besides the data dir no workspace may overlap (the app's user-data folder). */
+  readonly privateDirs?: readonly string[];
   /** Thread-contract fingerprint of this agent's start (from the prompt compiler). */
   readonly threadContractFingerprint: string;
   /** The thread contract itself, where the runtime has a carrier for it (Claude's system prompt, Codex's developer instructions). */
@@ -66,7 +68,7 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
   const log = deps.log !== undefined ? { log: deps.log } : {};
   // issue 14: the workspace is checked (the default one made) before anything starts: a clear
   // error, nothing spawned. The demo has one too (`/approve` writes there).
-  const invalid = prepareWorkspace(agent.id, agent.cwd, deps.dataDir);
+  const invalid = prepareWorkspace(agent.id, agent.cwd, deps.dataDir, deps.privateDirs);
   if (invalid !== null) return { ok: false, code: 'workspace_invalid', message: invalid };
   const workspace = workspaceOf(agent.cwd, deps.dataDir, agent.id);
   if (agent.runtime === 'demo')

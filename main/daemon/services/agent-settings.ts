@@ -5,7 +5,8 @@
  * path Settings "Save" and an "always" answer use), and the UI's view follows from the file.
  *
  * - A workspace must be absolute and an existing folder (runtime/workspace.ts, the check every
- *   start makes); a bad one is refused naming the path, and nothing is written.
+ *   start makes) that does not overlap the data dir (issue 29); a bad one is refused naming the
+ *   path, and nothing is written.
  * - A changed workspace or policy restarts the agent's runtime with the new configuration (the
  *   daemon's `restart`, which replaces the process as a crash restart does, contract §6.6).
  * - A revoked rule needs no restart: approvals read the rules from the file at each request.
@@ -14,7 +15,7 @@ import { ApiError } from '../../../shared/api/contract.js';
 import type { AgentConfig, Config } from '../../../shared/config.js';
 import { agentSettingsEdits, revokeRuleEdits, type AgentSettingsChange } from '../config/agent-edits.js';
 import type { JsonEdit } from '../config/json-edit.js';
-import { checkChosenWorkspace } from '../runtime/workspace.js';
+import { checkChosenWorkspace, type PrivateDirs } from '../runtime/workspace.js';
 
 export interface AgentSettingsOptions {
   /** The config source (its `write` is the one write path; `config` what is in effect now). */
@@ -22,6 +23,8 @@ export interface AgentSettingsOptions {
     readonly config: Config;
     write(edits: (fresh: Config) => readonly JsonEdit[]): void;
   };
+  /** issue 29: the folders a chosen workspace must not overlap (the data dir, the app's folder). */
+  readonly privateDirs: PrivateDirs;
   /** Restarts the agent's runtime with its configuration as the file has it now. */
   readonly restart: (agent: AgentConfig, change: { readonly workspaceChanged: boolean }) => void;
 }
@@ -38,7 +41,7 @@ export class AgentSettings {
     const before = this.#agent(agentId);
     let cwd = change.cwd;
     if (cwd !== undefined) {
-      const checked = checkChosenWorkspace(agentId, cwd);
+      const checked = checkChosenWorkspace(agentId, cwd, this.#o.privateDirs);
       if (!checked.ok) throw new ApiError('workspace_invalid', `${checked.message} Nothing was changed.`);
       cwd = checked.path;
     }
