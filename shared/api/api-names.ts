@@ -29,6 +29,8 @@ export const API_CALL_NAMES = [
   'agents.update',
   'agents.revokeRule',
   'desktop.chooseFolder',
+  // issue 29: confirming an "always" rule found in agentteam.json without the daemon's grant
+  'agents.confirmRule',
   // issue 23: the limits the daemon applies, so the renderer never restates them
   'limits.get',
 ] as const;
@@ -44,6 +46,7 @@ export const OPERATOR_CALL_NAMES = [
   'approvals.answer',
   'agents.update',
   'agents.revokeRule',
+  'agents.confirmRule',
   'telegram.addBinding',
   'telegram.removeBinding',
 ] as const satisfies readonly ApiCallName[];

@@ -145,8 +145,10 @@ const AgentSchema = z.object({
   // Optional so older doubles of the contract stay valid; the daemon always sends them.
   /** The agent's permission policy (config key, default `ask`). */
   permissions: z.enum(PERMISSION_POLICIES).optional(),
-  /** The operator's "always" rules, exactly as shown when allowed (e.g. `Bash(npm test)`). */
+  /** The operator's "always" rules, exactly as shown when allowed (e.g. `Bash(npm test)`): the daemon's grants (issue 29). */
   allow: z.array(z.string()).optional(),
+  /** issue 29: rules agentteam.json lists that the daemon never granted: "needs your confirmation", not applied. */
+  unconfirmedAllow: z.array(z.string()).optional(),
 });
 
 /** issue 14: a runtime's permission question, asked of the operator (shared/approvals.ts). */
@@ -404,6 +406,11 @@ export const apiCalls = {
     AgentSchema,
   ),
   'agents.revokeRule': call(
+    z.object({ agentId: z.string().min(1).max(64), rule: z.string().min(1).max(2000) }).strict(),
+    AgentSchema,
+  ),
+  /** issue 29: the operator confirms a rule agentteam.json lists without a grant; from then on it applies. */
+  'agents.confirmRule': call(
     z.object({ agentId: z.string().min(1).max(64), rule: z.string().min(1).max(2000) }).strict(),
     AgentSchema,
   ),

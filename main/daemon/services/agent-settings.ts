@@ -13,7 +13,7 @@
  */
 import { ApiError } from '../../../shared/api/contract.js';
 import type { AgentConfig, Config } from '../../../shared/config.js';
-import { agentSettingsEdits, revokeRuleEdits, type AgentSettingsChange } from '../config/agent-edits.js';
+import { agentSettingsEdits, type AgentSettingsChange } from '../config/agent-edits.js';
 import type { JsonEdit } from '../config/json-edit.js';
 import { checkChosenWorkspace, type PrivateDirs } from '../runtime/workspace.js';
 
@@ -25,6 +25,8 @@ export interface AgentSettingsOptions {
   };
   /** issue 29: the folders a chosen workspace must not overlap (the data dir, the app's folder). */
   readonly privateDirs: PrivateDirs;
+  /** issue 29: the daemon's "always" grants (approvals/agent-grants.ts). */
+  readonly grants: { revoke(agentId: string, rule: string): void; confirm(agentId: string, rule: string): void };
   /** Restarts the agent's runtime with its configuration as the file has it now. */
   readonly restart: (agent: AgentConfig, change: { readonly workspaceChanged: boolean }) => void;
 }
@@ -58,10 +60,16 @@ export class AgentSettings {
     return true;
   }
 
-  /** Removes exactly `rule` from the agent's `allow`; it stops answering at once (no restart). */
+  /** Takes back exactly `rule` (the grant and its line in agentteam.json); it stops answering at once (no restart). */
   revokeRule(agentId: string, rule: string): void {
     this.#agent(agentId);
-    this.#o.source.write((fresh) => revokeRuleEdits(fresh, agentId, rule));
+    this.#o.grants.revoke(agentId, rule);
+  }
+
+  /** issue 29: the operator confirms a rule agentteam.json lists without a grant; it applies from now on. */
+  confirmRule(agentId: string, rule: string): void {
+    this.#agent(agentId);
+    this.#o.grants.confirm(agentId, rule);
   }
 
   #agent(agentId: string): AgentConfig {

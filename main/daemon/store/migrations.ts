@@ -280,6 +280,22 @@ const MIGRATIONS: readonly Migration[] = [
       INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
     `,
   },
+  // ---- issue 29: "always" grants are daemon-owned ----
+  {
+    version: 29,
+    name: 'daemon-owned always grants',
+    sql: `
+      -- The rules an operator granted ("Always", or confirming one found in agentteam.json). The
+      -- approval path answers only from here; agentteam.json's "allow" lists them for reading.
+      CREATE TABLE grants (
+        agent_id    TEXT NOT NULL,
+        rule        TEXT NOT NULL,
+        granted_at  TEXT NOT NULL,
+        approval_id TEXT,
+        PRIMARY KEY (agent_id, rule)
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The newest version (versions may skip numbers: each issue owns its number). */

@@ -150,7 +150,8 @@ describe.each(transports)('over the %s', (_name, call) => {
 
   it('agents.revokeRule removes exactly that rule; an unknown rule or agent is a clear error', async () => {
     const r = await call<Agent>('agents.revokeRule', { agentId: 'claude', rule: 'Bash(ls)' });
-    expect(r).toMatchObject({ ok: true, value: { allow: ['Bash(npm test)'] } });
+    // issue 29: rules the person wrote into the file are not grants until confirmed.
+    expect(r).toMatchObject({ ok: true, value: { allow: [], unconfirmedAllow: ['Bash(npm test)'] } });
     expect(readFileSync(file(), 'utf8')).toBe(PERSON.replace('["Bash(ls)", "Bash(npm test)"]', '[ "Bash(npm test)" ]'));
     const again = await call('agents.revokeRule', { agentId: 'claude', rule: 'Bash(ls)' });
     expect(again).toMatchObject({ ok: false, code: 'unknown_rule' });
@@ -161,6 +162,34 @@ describe.each(transports)('over the %s', (_name, call) => {
     });
     const settings = await call<Settings>('settings.get', {});
     expect(settings.ok && settings.value.config?.restartNeeded).toEqual([]);
+  });
+
+  it("issue 29: the file's rules wait for confirmation; agents.confirmRule grants one (the store), unchanged file", async () => {
+    const listed = await call<Agent[]>('agents.list', {});
+    expect(listed.ok && listed.value.find((a) => a.id === 'claude')).toMatchObject({
+      allow: [],
+      unconfirmedAllow: ['Bash(ls)', 'Bash(npm test)'],
+    });
+    const r = await call<Agent>('agents.confirmRule', { agentId: 'claude', rule: 'Bash(npm test)' });
+    expect(r).toMatchObject({ ok: true, value: { allow: ['Bash(npm test)'], unconfirmedAllow: ['Bash(ls)'] } });
+    expect(readFileSync(file(), 'utf8')).toBe(PERSON);
+    expect(await call('agents.confirmRule', { agentId: 'claude', rule: 'Bash(rm -rf /)' })).toMatchObject({
+      ok: false,
+      code: 'unknown_rule',
+    });
+    // The serve token alone (what an agent's process can read) confirms nothing.
+    const tokenOnly = new WebSocket(`ws://127.0.0.1:${server.port}/api?token=${TOKEN}`);
+    await new Promise((resolve) => tokenOnly.once('open', resolve));
+    const refused = await new Promise<Record<string, unknown>>((resolve) => {
+      tokenOnly.once('message', (d) => resolve(JSON.parse(String(d)) as Record<string, unknown>));
+      tokenOnly.send(
+        JSON.stringify({ id: 1, call: 'agents.confirmRule', request: { agentId: 'claude', rule: 'Bash(ls)' } }),
+      );
+    });
+    tokenOnly.close();
+    expect(refused).toMatchObject({ ok: false, code: 'operator_only' });
+    const after = await call<Agent[]>('agents.list', {});
+    expect(after.ok && after.value.find((a) => a.id === 'claude')?.unconfirmedAllow).toEqual(['Bash(ls)']);
   });
 });
 

@@ -7,7 +7,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentConfig } from '../../../../../shared/config.js';
+import { AgentGrants } from '../../../../../main/daemon/approvals/agent-grants.js';
 import { ConfigSource } from '../../../../../main/daemon/config/config-source.js';
+import { Store } from '../../../../../main/daemon/store/index.js';
 import { checkChosenWorkspace } from '../../../../../main/daemon/runtime/workspace.js';
 import { AgentSettings } from '../../../../../main/daemon/services/agent-settings.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
@@ -25,6 +27,8 @@ const PERSON = [
 
 let dir: TempDir;
 let source: ConfigSource;
+let store: Store;
+let grants: AgentGrants;
 let restarts: Array<{ agent: AgentConfig; workspaceChanged: boolean }>;
 let settings: AgentSettings;
 const file = () => join(dir.path, 'data', 'agentteam.json');
@@ -37,14 +41,20 @@ beforeEach(() => {
   writeFileSync(join(dir.path, 'notes.txt'), 'a file');
   writeFileSync(file(), PERSON);
   source = ConfigSource.open(join(dir.path, 'data'));
+  store = Store.open(join(dir.path, 'data'));
+  grants = new AgentGrants({ table: store.grants, file: source });
+  grants.start();
   restarts = [];
   settings = new AgentSettings({
     source,
+    grants,
     privateDirs: { dataDir: join(dir.path, 'data') },
     restart: (agent, change) => restarts.push({ agent, workspaceChanged: change.workspaceChanged }),
   });
 });
 afterEach(() => {
+  grants.dispose();
+  store.close();
   source.close();
   dir.remove();
 });
