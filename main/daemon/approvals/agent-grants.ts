@@ -13,7 +13,7 @@
 import { Subject, skip, type Observable, type Subscription } from 'rxjs';
 import { ApiError } from '../../../shared/api/contract.js';
 import type { Config } from '../../../shared/config.js';
-import { allowRuleEdits } from '../config/allow-rules.js';
+import { addAllowRule } from '../config/allow-rules.js';
 import { revokeRuleEdits } from '../config/agent-edits.js';
 import type { JsonEdit } from '../config/json-edit.js';
 import type { DaemonLog } from '../daemon-log.js';
@@ -37,8 +37,6 @@ export interface AgentGrantsOptions {
   readonly now?: () => Date;
   readonly log?: DaemonLog;
 }
-
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export class AgentGrants {
   readonly #o: AgentGrantsOptions;
@@ -76,11 +74,10 @@ export class AgentGrants {
    */
   grant(agentId: string, rule: string, approvalId: string | null): string | null {
     const added = this.#o.table.add({ agentId, rule, grantedAt: this.#now().toISOString(), approvalId });
-    try {
-      this.#o.file.write((fresh) => allowRuleEdits(fresh, agentId, rule));
-    } catch (err) {
+    const failed = addAllowRule(this.#o.file, agentId, rule);
+    if (failed !== null) {
       if (added) this.#o.table.remove(agentId, rule);
-      return message(err);
+      return failed;
     }
     this.#o.log?.info('grant added', { agentId, rule, approvalId });
     this.#changed.next(agentId);
