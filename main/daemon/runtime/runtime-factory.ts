@@ -23,7 +23,7 @@ import type { RuntimeDriver } from './runtime-driver.js';
 import type { RuntimePidRecorder } from './runtime-pids.js';
 import { fileSessionStore, type RuntimeSessionStore } from './runtime-session-store.js';
 import { RuntimeSkeleton } from './runtime-skeleton.js';
-import { prepareWorkspace, workspaceOf } from './workspace.js';
+import { prepareWorkspace, toolDeniedPaths, workspaceOf } from './workspace.js';
 
 export interface RuntimeDeps {
   /** From `AgentteamMcpServer.issueToken(agent.id)`. */
@@ -136,6 +136,8 @@ function driverFor(
       auth: agent.auth,
       ...(deps.person === undefined ? {} : { person: deps.person }),
       permissions: agent.permissions,
+      // issue 29: its file tools are denied the daemon's state in the data dir (read at each launch).
+      deniedPaths: () => toolDeniedPaths(deps.dataDir, agent.id),
     });
   const common = {
     agentId: agent.id,

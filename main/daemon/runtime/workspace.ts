@@ -3,7 +3,7 @@
  * starts, so a typo gives one clear error naming the agent and the path instead of a CLI that
  * dies with ENOENT (or, worse, runs somewhere else).
  */
-import { mkdirSync, realpathSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DEFAULT_AGENT_CWD } from '../../../shared/config.js';
 
@@ -127,4 +127,49 @@ export function checkChosenWorkspace(
   const normalized = resolve(trimmed);
   const invalid = checkWorkspace(agentId, normalized) ?? workspaceOverlap(agentId, normalized, dirs);
   return invalid === null ? { ok: true, path: normalized } : { ok: false, message: invalid };
+}
+
+/** What the daemon keeps at the top of the data dir, denied to tools even before it exists (serve writes serve-token after start). */
+const DAEMON_STATE = [
+  'agentteam.json',
+  'agentteam.db',
+  'serve-token',
+  'serve.json',
+  'settings.json',
+  'bin',
+  'runtimes',
+  'runtime-pids',
+];
+
+/**
+ * issue 29: the paths under the data dir an agent's tools are denied where its CLI can deny paths
+ * (Claude Code's Read/Edit deny rules) — everything but its own workspace folder: agentteam.json,
+ * the store, the tokens, the shim, every agent's runtime home (the CLI's own state there is the
+ * CLI's, not its tools') and the other agents' workspaces. Real paths, directories marked by a
+ * trailing `/`. A CLI's deny rule cannot carve an exception, so the data dir is listed by entry.
+ */
+export function toolDeniedPaths(dataDir: string, agentId: string): string[] {
+  const list = (dir: string): string[] => {
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  };
+  const data = realOf(dataDir);
+  const top = [...new Set([...DAEMON_STATE, ...list(data)])].filter((n) => n !== 'workspaces');
+  const others = list(join(data, 'workspaces')).filter((n) => n !== agentId);
+  const mark = (path: string, dirByDefault: boolean): string => {
+    let dir = dirByDefault;
+    try {
+      dir = statSync(path).isDirectory();
+    } catch {
+      // Not there yet: named as the daemon will make it.
+    }
+    return dir ? `${path}/` : path;
+  };
+  return [
+    ...top.sort().map((n) => mark(join(data, n), ['bin', 'runtimes', 'runtime-pids'].includes(n))),
+    ...others.sort().map((n) => mark(join(data, 'workspaces', n), true)),
+  ];
 }

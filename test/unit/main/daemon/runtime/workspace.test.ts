@@ -1,8 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepareWorkspace, workspaceOf, workspaceOverlap } from '../../../../../main/daemon/runtime/workspace.js';
+import { claudeDenyArgs } from '../../../../../main/daemon/runtime/claude-code/claude-launch.js';
+import {
+  prepareWorkspace,
+  toolDeniedPaths,
+  workspaceOf,
+  workspaceOverlap,
+} from '../../../../../main/daemon/runtime/workspace.js';
 
 describe('workspace of an agent (issue 14)', () => {
   const dirs: string[] = [];
@@ -91,5 +97,50 @@ describe('workspace of an agent (issue 14)', () => {
       );
       expect(prepareWorkspace('claude', join(h, 'projects', 'app'), dataDir, [userData])).toBeNull();
     });
+  });
+});
+
+describe("the data dir denied to the agents' tools (issue 29)", () => {
+  it("lists every daemon entry (also those made later) and the other agents' workspaces, never the agent's own", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'agentteam-deny-'));
+    try {
+      mkdirSync(join(dataDir, 'workspaces', 'claude'), { recursive: true });
+      mkdirSync(join(dataDir, 'workspaces', 'codex'), { recursive: true });
+      mkdirSync(join(dataDir, 'runtimes', 'claude'), { recursive: true });
+      writeFileSync(join(dataDir, 'agentteam.json'), '{}');
+      writeFileSync(join(dataDir, 'agentteam.db-wal'), '');
+      const denied = toolDeniedPaths(dataDir, 'claude');
+      const d = realpathSync(dataDir);
+      expect(denied).toEqual(
+        expect.arrayContaining([
+          join(d, 'agentteam.json'),
+          join(d, 'agentteam.db'),
+          join(d, 'agentteam.db-wal'),
+          join(d, 'serve-token'),
+          `${join(d, 'bin')}/`,
+          `${join(d, 'runtimes')}/`,
+          `${join(d, 'workspaces', 'codex')}/`,
+        ]),
+      );
+      expect(denied.some((p) => p.startsWith(join(d, 'workspaces', 'claude')))).toBe(false);
+      expect(denied).not.toContain(`${join(d, 'workspaces')}/`);
+      // As Claude Code rules: `//` = from the filesystem root; a folder with its subtree.
+      const args = claudeDenyArgs([join(d, 'serve-token'), `${join(d, 'bin')}/`]);
+      expect(args[0]).toBe('--settings');
+      expect(JSON.parse(args[1] ?? '{}')).toEqual({
+        permissions: {
+          deny: [
+            `Read(/${join(d, 'serve-token')})`,
+            `Edit(/${join(d, 'serve-token')})`,
+            `Read(/${join(d, 'bin')}/**)`,
+            `Edit(/${join(d, 'bin')}/**)`,
+          ],
+        },
+      });
+      expect(args[1]).toContain('"Read(//');
+      expect(claudeDenyArgs([])).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
