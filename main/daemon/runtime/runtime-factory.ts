@@ -23,7 +23,7 @@ import type { RuntimeDriver } from './runtime-driver.js';
 import type { RuntimePidRecorder } from './runtime-pids.js';
 import { fileSessionStore, type RuntimeSessionStore } from './runtime-session-store.js';
 import { RuntimeSkeleton } from './runtime-skeleton.js';
-import { prepareWorkspace, toolDeniedPaths, workspaceOf } from './workspace.js';
+import { prepareWorkspace, realDataDir, toolDeniedPaths, workspaceOf } from './workspace.js';
 
 export interface RuntimeDeps {
   /** From `AgentteamMcpServer.issueToken(agent.id)`. */
@@ -169,6 +169,8 @@ function driverFor(
   const ocProvider = agentProviderFromEnv(agent.env);
   return new OpencodeDriver({
     ...common,
+    // issue 29: the data dir (real path) is an external directory its tools may never enter.
+    deniedDirs: [realDataDir(deps.dataDir)],
     provider:
       ocProvider !== null && ocProvider.apiKeyEnv === null && agent.auth === 'cli-login'
         ? { ...ocProvider, id: OPENCODE_PERSON_LOGIN_PROVIDER }

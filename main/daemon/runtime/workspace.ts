@@ -41,6 +41,11 @@ function realOf(path: string): string {
   }
 }
 
+/** The data dir with its symlinks resolved (what a CLI compares its tools' paths with). */
+export function realDataDir(dataDir: string): string {
+  return realOf(dataDir);
+}
+
 /** Whether `inner` is `outer` or lies below it (both real paths). */
 function within(outer: string, inner: string): boolean {
   const rel = relative(outer, inner);

@@ -29,7 +29,7 @@ export interface OpencodeConfigInput {
   readonly model: string | null;
   readonly provider: AgentProvider | null;
   /** issue 14: the `permission` key (opencode-permissions.ts); absent → OpenCode's default. */
-  readonly permission?: Readonly<Record<string, string>>;
+  readonly permission?: Readonly<Record<string, string | Readonly<Record<string, string>>>>;
 }
 
 export interface OpencodeDirs {

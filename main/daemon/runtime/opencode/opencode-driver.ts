@@ -40,6 +40,8 @@ export interface OpencodeDriverOptions extends AgentLaunchOptions {
   readonly signIn?: (dataDir: string) => void;
   /** issue 14: the agent's permission policy (opencode-permissions.ts); default `read-only`. */
   readonly permissions?: PermissionPolicy;
+  /** issue 29: folders its tools are denied under every policy (`external_directory`: the data dir). */
+  readonly deniedDirs?: readonly string[];
 }
 
 /** A port taken between our probe and OpenCode's bind shows as a failed readiness: try another. */
@@ -68,7 +70,7 @@ export class OpencodeDriver implements RuntimeDriver {
       mcpUrl: o.mcp.url,
       model: o.model,
       provider: o.provider,
-      permission: opencodePermissionConfig(o.permissions ?? 'read-only'),
+      permission: opencodePermissionConfig(o.permissions ?? 'read-only', o.deniedDirs ?? []),
     });
     o.signIn?.(dirs.data);
     this.#server = { port: await freePort(), password: randomBytes(24).toString('base64url') };
