@@ -31,7 +31,7 @@ describe.each(['claude-code', 'opencode'] as const)('%s', (runtime) => {
   }
 
   it(
-    "Read of agentteam.json and of the store is refused; a file in the agent's own workspace is read",
+    "a read of agentteam.json and of the shim is refused; a file in the agent's own workspace is read",
     { timeout: 300_000 },
     async () => {
       const secret = 'workspace-file-4711';
