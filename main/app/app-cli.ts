@@ -12,11 +12,16 @@
  * parsing, the launcher and the dispatch are unit-tested under Node; main/index.ts supplies
  * `app.exit`.
  */
-import { agentCommand, type AgentCommandIo } from '../daemon/mcp/agent-tools-command.js';
+import {
+  AGENT_ONLY_SWITCH,
+  END_OF_SWITCHES,
+  agentOnlyCommand,
+  type AgentCommandIo,
+} from '../daemon/mcp/agent-tools-command.js';
 import type { AgentCliLauncher } from '../daemon/runtime/agent-cli-shim.js';
 
 /** The switch that turns the app binary into the agents' CLI for one invocation. */
-export const APP_CLI_SWITCH = '--agentteam-cli';
+export const APP_CLI_SWITCH = AGENT_ONLY_SWITCH;
 
 /**
  * Chromium switches the shim puts before ours on Linux: the CLI path never opens a window, but
@@ -25,12 +30,9 @@ export const APP_CLI_SWITCH = '--agentteam-cli';
  */
 const LINUX_HEADLESS = ['--ozone-platform=headless', '--disable-gpu'];
 
-/**
- * What the shim puts between our switch and the agent's arguments (issue 29): Chromium stops
- * reading switches at `--`, so an agent's `--renderer-cmd-prefix=…` or `--inspect-brk` is never
- * acted on by the launcher.
- */
-const END_OF_SWITCHES = '--';
+// What the shim puts between our switch and the agent's arguments (issue 29), END_OF_SWITCHES:
+// Chromium stops reading switches at `--`, so an agent's `--renderer-cmd-prefix=…` or
+// `--inspect-brk` is never acted on by the launcher.
 
 /** The CLI arguments after `--agentteam-cli` (and its `--`, stripped), or null for a normal app start. */
 export function appCliArgs(argv: readonly string[]): string[] | null {
@@ -64,12 +66,5 @@ export async function runAppCli(
   io: AgentCommandIo,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<number> {
-  const [group, ...rest] = args;
-  if (group !== 'agent') {
-    io.err(
-      `agentteam: the desktop app runs only "agentteam agent send|react" (for agents); "${group ?? ''}" needs the agentteam CLI of a source install ("node bin/agentteam.mjs").`,
-    );
-    return 2;
-  }
-  return agentCommand(rest, { io, env });
+  return agentOnlyCommand(args, { io, env }, 'the agentteam CLI of a source install ("node bin/agentteam.mjs")');
 }

@@ -114,6 +114,8 @@ export class DesktopApp {
         dataDir: this.dataDir,
         log,
         settings: settings.port(),
+        // issue 29: no agent workspace may overlap the app's own folder either.
+        privateDirs: [app.getPath('userData')],
         ...(this.deps.agentCli === undefined ? {} : { agentCli: this.deps.agentCli }),
       });
       this.daemon = daemon;

@@ -22,6 +22,11 @@ export interface DaemonOptions {
    * its own binary with `--agentteam-cli`). The daemon puts a shim for it on every runtime's PATH.
    */
   readonly agentCli?: AgentCliLauncher;
+  /**
+   * issue 29: folders besides the data dir no agent workspace may overlap (the desktop app's
+   * user-data folder, which holds the data dir, its settings and logs).
+   */
+  readonly privateDirs?: readonly string[];
 }
 
 export interface CreateDaemonOptions extends DaemonOptions {

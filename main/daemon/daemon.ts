@@ -16,9 +16,9 @@ import { LOCAL_CHANNEL, TELEGRAM_CHANNEL, type Config } from '../../shared/confi
 import { targetKey } from '../../shared/target.js';
 import { Alerts } from './alerts/alerts.js';
 import { createDaemonApi } from './api/daemon-api.js';
+import { AgentGrants } from './approvals/agent-grants.js';
 import { ApprovalService } from './approvals/approval-service.js';
 import { HookBus } from './bus/hook-bus.js';
-import { addAllowRule } from './config/allow-rules.js';
 import { ConfigSource } from './config/config-source.js';
 import { CONFIG_FILE } from './config/load-config.js';
 import type { DaemonLog } from './daemon-log.js';
@@ -86,6 +86,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const agentCli = prepareAgentCli(dataDir, options.agentCli, config.agents, log);
     await pids.reap(log);
     seedConversations(store, config.agents);
+    // issue 29: the "always" grants are the daemon's (the store); agentteam.json lists them for reading.
+    const grants = stack.adopt(new AgentGrants({ table: store.grants, file: source, log }), (g) => g.dispose());
+    grants.start();
 
     // 3. Metrics and the hook bus; 4. the wake lifecycle, journaled in the store; final-checks rendered by the prompt compiler.
     //    The roster and the tracker below are read only once wakes flow, after this function returned.
@@ -114,6 +117,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         file: source,
         lifecycle: wakes,
         dataDir,
+        grants,
         probe: (a) => probeAgent(a, { dataDir, projectRoot: root, ...person }),
         applied: () => settings.refresh(),
         log,
@@ -142,6 +146,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const subs = stack.adopt(new Subscription(), (s) => s.unsubscribe());
     subs.add(settings.changed$.subscribe((s) => out.settings(s)));
     subs.add(roster.updated$.subscribe((u) => out.agent(u.agent, u.state, u.more)));
+    subs.add(grants.changed$.subscribe((agentId) => roster.changed(agentId)));
 
     // 7. Watchdog + delivery confirmation (watchdog spec A + B on one bus) and the beacon router that
     //    posts beacons through it. The local channel speaks canonical target text; the store, TargetKey.
@@ -257,10 +262,13 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       new ApprovalService({
         table: store.approvals,
         bus,
-        // The rules as agentteam.json has them now (issue 17: it is watched), so a rule deleted by hand stops answering.
-        policyOf: (id) => roster.policyOf(id),
-        // `always`: a minimal, validated rewrite of that agent's `allow` through the config source.
-        persistRule: (id, rule) => addAllowRule(source, id, rule),
+        // issue 29: the timeout from agentteam.json, the rules only as the daemon granted them (the store).
+        policyOf: (id) => ({
+          approvalTimeoutSeconds: roster.policyOf(id).approvalTimeoutSeconds,
+          allow: grants.rules(id),
+        }),
+        // `always`: granted in the store, then listed in that agent's `allow` in agentteam.json (for reading).
+        persistRule: (id, rule, approvalId) => grants.grant(id, rule, approvalId),
         log,
       }),
       (a) => a.dispose(),
@@ -275,7 +283,15 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const buildRuntime = agentRuntimeBuilder({
       createRuntime: options.createRuntime ?? createRuntimeAdapter,
       issueToken: (agentId) => mcp.issueToken(agentId),
-      shared: { dataDir, projectRoot: root, log, pids, ...person, ...(agentCli === undefined ? {} : { agentCli }) },
+      shared: {
+        dataDir,
+        projectRoot: root,
+        log,
+        pids,
+        ...person,
+        ...(agentCli === undefined ? {} : { agentCli }),
+        ...(options.privateDirs === undefined ? {} : { privateDirs: options.privateDirs }),
+      },
     });
     stack.defer(() => roster.stop());
     const sessions = new Map<string, AgentSession>();
@@ -331,7 +347,12 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       agents: () => roster.views(),
       // issue 14: an agent's workspace / policy chosen in the UI is saved into agentteam.json, then the
       // agent restarts with its file entry; a revoked rule applies at once.
-      agentSettings: new AgentSettings({ source, restart: (agent, change) => roster.restart(agent, change) }),
+      agentSettings: new AgentSettings({
+        source,
+        privateDirs: { dataDir, others: options.privateDirs ?? [] },
+        grants,
+        restart: (agent, change) => roster.restart(agent, change),
+      }),
       checkAgents: (agentId) => roster.check(agentId),
       approvals,
       turns,

@@ -3,7 +3,9 @@
  * `agentteam approvals [--data-dir DIR] [--json]`, `agentteam approve [--data-dir DIR] ID [--scope once|session|always]`,
  * `agentteam deny [--data-dir DIR] ID [--reason TEXT]`, `agentteam revoke [--data-dir DIR] --agent ID RULE`
  * (an "always" rule out of the agent's `allow` list, as the agent detail's Revoke does). They talk to the running daemon with the
- * serve token (an operator surface); an agent has no way to answer (no MCP tool exists for it).
+ * serve token and, for approve / deny / revoke, the operator key `agentteam serve` printed at its
+ * start, from `AGENTTEAM_OPERATOR_KEY` (issue 29: the token file alone, which an agent's process can
+ * read, answers nothing); an agent has no MCP tool for it either.
  * Exit codes as every command: 0 ok, 1 no daemon / refused, 2 bad input.
  *
  * issue 29 "What you approve is what you see": every agent-supplied field printed in text mode
@@ -12,6 +14,7 @@
  * command it allows (and for `--scope always` the exact rule it grants) before granting.
  */
 import { parseArgs } from 'node:util';
+import { OPERATOR_KEY_ENV } from '../../shared/api/ws-protocol.js';
 import { APPROVAL_SCOPES, type ApprovalScope } from '../../shared/approvals.js';
 import type { Approval } from '../../shared/api/contract.js';
 import { failed, withDaemon } from './daemon-client.js';
@@ -100,7 +103,18 @@ function allowPreview(a: Approval, scope: ApprovalScope | undefined): string[] {
   ];
 }
 
-export async function answerCommand(decision: 'allow' | 'deny', argv: readonly string[], io: CliIo): Promise<number> {
+/** issue 29: the operator key the operator exported from what `agentteam serve` printed (never a file). */
+export function operatorKeyFrom(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const key = env[OPERATOR_KEY_ENV]?.trim();
+  return key === undefined || key === '' ? undefined : key;
+}
+
+export async function answerCommand(
+  decision: 'allow' | 'deny',
+  argv: readonly string[],
+  io: CliIo,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<number> {
   const options: Record<string, { type: 'string' | 'boolean' }> = {
     'data-dir': { type: 'string' },
     json: { type: 'boolean' },
@@ -111,39 +125,48 @@ export async function answerCommand(decision: 'allow' | 'deny', argv: readonly s
   if (scope !== undefined && !(APPROVAL_SCOPES as readonly unknown[]).includes(scope))
     throw new ApprovalUsageError(`--scope must be one of ${APPROVAL_SCOPES.join(', ')}`);
   const reason = typeof values.reason === 'string' ? values.reason : undefined;
-  return withDaemon(dataDir, io, async (client) => {
-    if (decision === 'allow' && values.json !== true) {
-      const pending = await client.call('approvals.list', { status: 'pending', limit: LIST_CAP });
-      if (!pending.ok) return failed(io, pending);
-      const a = pending.value.find((p) => p.id === id);
-      if (a !== undefined) allowPreview(a, scope as ApprovalScope | undefined).forEach((line) => io.out(line));
-      else if (pending.value.length >= LIST_CAP) {
-        // Never allow what was not shown: it could not be looked up among this many.
-        io.err(
-          `agentteam approve: ${escapeForTerminal(id)} is not among the first ${LIST_CAP} pending approvals; nothing was allowed.`,
-        );
-        return 1;
+  return withDaemon(
+    dataDir,
+    io,
+    async (client) => {
+      if (decision === 'allow' && values.json !== true) {
+        const pending = await client.call('approvals.list', { status: 'pending', limit: LIST_CAP });
+        if (!pending.ok) return failed(io, pending);
+        const a = pending.value.find((p) => p.id === id);
+        if (a !== undefined) allowPreview(a, scope as ApprovalScope | undefined).forEach((line) => io.out(line));
+        else if (pending.value.length >= LIST_CAP) {
+          // Never allow what was not shown: it could not be looked up among this many.
+          io.err(
+            `agentteam approve: ${escapeForTerminal(id)} is not among the first ${LIST_CAP} pending approvals; nothing was allowed.`,
+          );
+          return 1;
+        }
+        // Not pending at all: the daemon's answer below says why (unknown, or already answered).
       }
-      // Not pending at all: the daemon's answer below says why (unknown, or already answered).
-    }
-    const r = await client.call('approvals.answer', {
-      id,
-      decision,
-      ...(scope !== undefined ? { scope: scope as ApprovalScope } : {}),
-      ...(reason !== undefined ? { reason } : {}),
-    });
-    if (!r.ok) return failed(io, r);
-    io.out(
-      values.json === true
-        ? JSON.stringify(approvalJson(r.value))
-        : `${escapeForTerminal(r.value.id)} ${r.value.status}${r.value.scope === 'always' && decision === 'allow' ? ` (always: ${escapeForTerminal(r.value.rule ?? '')})` : ''}`,
-    );
-    return 0;
-  });
+      const r = await client.call('approvals.answer', {
+        id,
+        decision,
+        ...(scope !== undefined ? { scope: scope as ApprovalScope } : {}),
+        ...(reason !== undefined ? { reason } : {}),
+      });
+      if (!r.ok) return failed(io, r);
+      io.out(
+        values.json === true
+          ? JSON.stringify(approvalJson(r.value))
+          : `${escapeForTerminal(r.value.id)} ${r.value.status}${r.value.scope === 'always' && decision === 'allow' ? ` (always: ${escapeForTerminal(r.value.rule ?? '')})` : ''}`,
+      );
+      return 0;
+    },
+    operatorKeyFrom(env),
+  );
 }
 
 /** `agentteam revoke --agent ID RULE`: removes exactly that "always" rule (the agent detail's Revoke). */
-export async function revokeCommand(argv: readonly string[], io: CliIo): Promise<number> {
+export async function revokeCommand(
+  argv: readonly string[],
+  io: CliIo,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<number> {
   const {
     values,
     id: rule,
@@ -156,15 +179,20 @@ export async function revokeCommand(argv: readonly string[], io: CliIo): Promise
   );
   const agentId = values.agent;
   if (typeof agentId !== 'string' || agentId.trim() === '') throw new ApprovalUsageError('--agent ID is required');
-  return withDaemon(dataDir, io, async (client) => {
-    const r = await client.call('agents.revokeRule', { agentId, rule });
-    if (!r.ok) return failed(io, r);
-    const allow = r.value.allow ?? [];
-    io.out(
-      values.json === true
-        ? JSON.stringify({ agentId, allow })
-        : `revoked ${escapeForTerminal(rule)} (${escapeForTerminal(agentId)})`,
-    );
-    return 0;
-  });
+  return withDaemon(
+    dataDir,
+    io,
+    async (client) => {
+      const r = await client.call('agents.revokeRule', { agentId, rule });
+      if (!r.ok) return failed(io, r);
+      const allow = r.value.allow ?? [];
+      io.out(
+        values.json === true
+          ? JSON.stringify({ agentId, allow })
+          : `revoked ${escapeForTerminal(rule)} (${escapeForTerminal(agentId)})`,
+      );
+      return 0;
+    },
+    operatorKeyFrom(env),
+  );
 }

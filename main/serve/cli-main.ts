@@ -29,6 +29,8 @@ export interface CliDeps {
   readonly createDaemon: (options: DaemonOptions) => Promise<Daemon>;
   /** Overrides for `serve` (tests). */
   readonly serve?: Partial<Pick<ServeCommandDeps, 'rendererDir' | 'stopRequested' | 'onListening'>>;
+  /** The environment the operator commands read `AGENTTEAM_OPERATOR_KEY` from (issue 29); default process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   /** issue 14: how this process runs the CLI again, for the `agentteam` shim on the agents' PATH (cli.ts). */
   readonly agentCli?: AgentCliLauncher;
 }
@@ -312,6 +314,7 @@ async function serve(argv: readonly string[], deps: CliDeps): Promise<number> {
 /** Runs one CLI invocation; returns the exit code. */
 export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): Promise<number> {
   const io = deps?.io ?? processIo;
+  const env = deps?.env ?? process.env;
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     (command === undefined ? io.err : io.out)(`${USAGE_TEXT}: ${defaultDataDir()}.`);
@@ -352,14 +355,14 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
       case 'approvals':
         return await approvalsCommand(rest, io);
       case 'approve':
-        return await answerCommand('allow', rest, io);
+        return await answerCommand('allow', rest, io, env);
       case 'deny':
-        return await answerCommand('deny', rest, io);
+        return await answerCommand('deny', rest, io, env);
       case 'revoke':
-        return await revokeCommand(rest, io);
+        return await revokeCommand(rest, io, env);
       // issue 29: the operator's Stop of a working turn
       case 'stop':
-        return await stopCommand(rest, io);
+        return await stopCommand(rest, io, env);
       default:
         io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
         return 2;
@@ -386,5 +389,6 @@ const USAGE_TEXT = `Usage:
   agentteam deny [--data-dir DIR] ID [--reason TEXT]
   agentteam revoke [--data-dir DIR] --agent ID RULE   removes an "always" rule, e.g. revoke --agent claude 'Bash(npm test)'
 ${STOP_USAGE}
+    approve, deny, revoke and stop need AGENTTEAM_OPERATOR_KEY as "agentteam serve" printed it at its start
 ${AGENT_USAGE}
 --data-dir defaults to the app's data folder`;

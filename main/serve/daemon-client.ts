@@ -1,6 +1,7 @@
 /**
  * The CLI's connection to a running `agentteam serve`: the same WebSocket bridge and
- * envelope as the renderer, authenticated with the token in the data dir. Expected failures
+ * envelope as the renderer, authenticated with the token in the data dir; the operator's
+ * commands also present the operator key `agentteam serve` printed (issue 29). Expected failures
  * are values with a stable code and a one-line message (STYLE.md habit 9).
  */
 import { resolve } from 'node:path';
@@ -12,7 +13,13 @@ import {
   type ApiResponse,
   type ApiResult,
 } from '../../shared/api/contract.js';
-import { WS_API_PATH, WS_MAX_PAYLOAD_BYTES, WsResponseSchema, type WsResponse } from '../../shared/api/ws-protocol.js';
+import {
+  WS_API_PATH,
+  WS_MAX_PAYLOAD_BYTES,
+  WS_OPERATOR_PARAM,
+  WsResponseSchema,
+  type WsResponse,
+} from '../../shared/api/ws-protocol.js';
 import { pidAlive, readServeState } from './serve-state.js';
 import { readToken } from './token.js';
 import type { CliIo } from './serve-command.js';
@@ -37,6 +44,8 @@ const noDaemon = (dataDir: string): ConnectError => ({
 export async function connectDaemon(
   dataDir: string,
   timeoutMs = 5000,
+  // issue 29: the operator key `agentteam serve` printed at its start; without it operator calls are refused.
+  operatorKey?: string,
 ): Promise<{ ok: true; client: DaemonClient } | ConnectError> {
   const state = await readServeState(dataDir);
   if (state === null || !pidAlive(state.pid)) return noDaemon(dataDir);
@@ -47,7 +56,8 @@ export async function connectDaemon(
       code: 'auth_failed',
       message: `${dataDir}/serve-token is missing or unreadable; restart "agentteam serve --data-dir ${dataDir}".`,
     };
-  const ws = new WebSocket(`ws://127.0.0.1:${state.port}${WS_API_PATH}`, {
+  const operator = operatorKey?.trim() ? `?${WS_OPERATOR_PARAM}=${encodeURIComponent(operatorKey.trim())}` : '';
+  const ws = new WebSocket(`ws://127.0.0.1:${state.port}${WS_API_PATH}${operator}`, {
     headers: { authorization: `Bearer ${token}` },
     maxPayload: WS_MAX_PAYLOAD_BYTES,
     handshakeTimeout: timeoutMs,
@@ -132,8 +142,10 @@ export async function withDaemon(
   dataDir: string,
   io: CliIo,
   body: (client: DaemonClient) => Promise<number>,
+  /** issue 29: the operator's commands present the key from `AGENTTEAM_OPERATOR_KEY`. */
+  operatorKey?: string,
 ): Promise<number> {
-  const connected = await connectDaemon(resolve(dataDir));
+  const connected = await connectDaemon(resolve(dataDir), 5000, operatorKey);
   if (!connected.ok) {
     io.err(`agentteam: ${connected.message}`);
     return 1;

@@ -4,6 +4,7 @@
  * (daemon/runtime/agent-cli-shim.ts). Only module-loading flags of this process are kept (a
  * source checkout runs under a TypeScript loader); `--inspect` and the like are not repeated.
  */
+import { AGENT_ONLY_SWITCH, END_OF_SWITCHES } from '../daemon/mcp/agent-tools-command.js';
 import type { AgentCliLauncher } from '../daemon/runtime/agent-cli-shim.js';
 
 /** Node flags that decide how the entry is loaded: repeated so the shim loads it the same way. */
@@ -30,7 +31,10 @@ function loaderArgs(execArgv: readonly string[]): string[] {
   return kept;
 }
 
-/** `node [loader flags] <entry>`: `entry` is the CLI's entry file (out/main/cli.js when built). */
+/**
+ * `node [loader flags] <entry> --agentteam-cli --`: `entry` is the CLI's entry file (out/main/cli.js
+ * when built); the switch makes that run `agentteam agent …` only (issue 29, serve/cli.ts).
+ */
 export function nodeAgentCli(execPath: string, execArgv: readonly string[], entry: string): AgentCliLauncher {
-  return { command: execPath, args: [...loaderArgs(execArgv), entry] };
+  return { command: execPath, args: [...loaderArgs(execArgv), entry, AGENT_ONLY_SWITCH, END_OF_SWITCHES] };
 }

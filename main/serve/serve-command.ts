@@ -14,7 +14,8 @@ import type { DaemonLog } from '../daemon/daemon-log.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
 import { startServeServer, type ServeServer } from './serve-server.js';
 import { pidAlive, readServeState, removeServeState, writeServeState } from './serve-state.js';
-import { loadOrCreateToken } from './token.js';
+import { OPERATOR_KEY_ENV } from '../../shared/api/ws-protocol.js';
+import { loadOrCreateToken, newOperatorKey } from './token.js';
 
 export interface CliIo {
   out(line: string): void;
@@ -30,6 +31,8 @@ export interface ServeCommandDeps {
   /** Called once the server listens (tests use it instead of parsing stdout). */
   readonly onListening?: (server: ServeServer) => void;
   readonly pid?: number;
+  /** issue 29: the operator key of this start (tests); default a fresh random one. */
+  readonly operatorKey?: string;
   /** issue 14: how to run this CLI again (the `agentteam` shim on the agents' PATH). */
   readonly agentCli?: AgentCliLauncher;
 }
@@ -91,9 +94,11 @@ export async function serveCommand(dataDirArg: string, port: number, deps: Serve
     io.err(`agentteam: could not write ${dataDir}/serve-token: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
+  // issue 29: this start's operator key, in memory only: printed below, never written to a file.
+  const operatorKey = deps.operatorKey ?? newOperatorKey();
   let server: ServeServer;
   try {
-    server = await startServeServer({ daemon, token, port, rendererDir: deps.rendererDir, log });
+    server = await startServeServer({ daemon, token, operatorKey, port, rendererDir: deps.rendererDir, log });
   } catch (err) {
     await daemon.stop();
     const code = (err as NodeJS.ErrnoException).code;
@@ -110,7 +115,11 @@ export async function serveCommand(dataDirArg: string, port: number, deps: Serve
       'agentteam: the UI is not built (no out/renderer); the API, /metrics and /healthz still work. Run "npm run build" for the UI.',
     );
   // The token is printed once, as part of the URL (issue 8); it is also in <data-dir>/serve-token.
+  // The operator key (issue 29) is only here: the URL's fragment for the UI, the variable for the CLI.
   io.out(`AgentTeam is serving ${dataDir} at ${server.url}`);
+  io.out(
+    `Operator commands (approve, deny, revoke) from another terminal: export ${OPERATOR_KEY_ENV}=${operatorKey} (valid until this daemon stops).`,
+  );
   deps.onListening?.(server);
 
   const signal = await deps.stopRequested;

@@ -13,7 +13,14 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Subscription } from 'rxjs';
 import type { ApiEvent } from '../../shared/api/contract.js';
-import { WS_API_PATH, WS_MAX_PAYLOAD_BYTES, WsRequestSchema, type WsResponse } from '../../shared/api/ws-protocol.js';
+import { isApiCallName, isOperatorCall } from '../../shared/api/api-names.js';
+import {
+  WS_API_PATH,
+  WS_MAX_PAYLOAD_BYTES,
+  WS_OPERATOR_PARAM,
+  WsRequestSchema,
+  type WsResponse,
+} from '../../shared/api/ws-protocol.js';
 import { answerCall, checkedEvent } from '../daemon/api/api-gate.js';
 import { describeIssues } from '../../shared/api/describe-issues.js';
 import { handlersFor, limitsApi } from '../daemon/api/limits-api.js';
@@ -25,6 +32,13 @@ import { WriteBatcher } from './write-batcher.js';
 export interface ServeServerOptions {
   readonly daemon: Daemon;
   readonly token: string;
+  /**
+   * issue 29: this start's operator key (serve-command.ts makes it; memory only). A connection that
+   * presents it (`?operator=`) may make the operator calls (shared/api/api-names.ts
+   * `OPERATOR_CALL_NAMES`); one with the serve token alone — any process of this user can read
+   * that file, so an agent's can — gets every other call, and `operator_only` for these.
+   */
+  readonly operatorKey: string;
   /** 0 picks a free port. */
   readonly port: number;
   /** The built renderer (`out/renderer`); null serves no UI (API and metrics only). */
@@ -44,7 +58,10 @@ export interface ServeServer {
   readonly port: number;
   /** `http://127.0.0.1:PORT/` (without the token). */
   readonly origin: string;
-  /** The URL a person opens: origin plus `?token=`. */
+  /**
+   * The URL a person opens: origin plus `?token=` and, in the fragment (never sent in a request,
+   * so never in a log or a Referer), `#operator=` — the operator key the UI connects with.
+   */
   readonly url: string;
   /** Stops accepting calls, lets in-flight calls finish, closes sockets and the listener. Idempotent. */
   close(): Promise<void>;
@@ -97,9 +114,18 @@ function presentedToken(req: IncomingMessage, url: URL): string | null {
   return url.searchParams.get('token');
 }
 
+/** Why an operator call was refused, and what the operator does instead (issue 29). */
+export function operatorOnlyMessage(call: string): string {
+  return (
+    `${call} is the operator's to make: it is answered only for the AgentTeam UI opened from the URL "agentteam serve" printed at its start, ` +
+    `or for the CLI with that start's operator key in AGENTTEAM_OPERATOR_KEY — never for the serve token alone, which any process ` +
+    `of this user (an agent's command too) can read. Nothing was changed.`
+  );
+}
+
 /** Starts the server; resolves once it listens on 127.0.0.1. */
 export async function startServeServer(options: ServeServerOptions): Promise<ServeServer> {
-  const { daemon, token } = options;
+  const { daemon, token, operatorKey } = options;
   const log = options.log ?? SILENT_LOG;
   const drainTimeoutMs = options.drainTimeoutMs ?? 10_000;
   let port = options.port;
@@ -210,6 +236,8 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     if (!originAllowed(req.headers.origin)) return reject(socket, 403, 'Forbidden');
     if (!tokenMatches(token, presentedToken(req, url))) return reject(socket, 401, 'Unauthorized');
     if (closing) return reject(socket, 503, 'Service Unavailable');
+    // A wrong or stale operator key (an earlier start's) is no error: the connection is just not the operator's.
+    const operator = tokenMatches(operatorKey, url.searchParams.get(WS_OPERATOR_PARAM));
     wss.handleUpgrade(req, socket, head, (ws) => {
       clients.add(ws);
       // ws writes its frames to this very socket: corking it keeps each frame whole and in order.
@@ -220,7 +248,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
         if (isBinary) return ws.close(1003, 'text frames only');
         const size = frameBytes(data);
         if (size > WS_MAX_PAYLOAD_BYTES) return refuseOversized(ws, data, size);
-        void answer(ws, data.toString());
+        void answer(ws, data.toString(), operator);
       });
     });
   });
@@ -245,7 +273,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
       );
   }
 
-  async function answer(ws: WebSocket, text: string): Promise<void> {
+  async function answer(ws: WebSocket, text: string, operator: boolean): Promise<void> {
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -268,6 +296,10 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
         code: 'unavailable',
         message: 'The daemon is shutting down; try again when it is back.',
       });
+    if (!operator && isApiCallName(call) && isOperatorCall(call)) {
+      log.warn('serve: operator call refused without the operator key', { call });
+      return reply({ id, ok: false, code: 'operator_only', message: operatorOnlyMessage(call) });
+    }
     inFlight += 1;
     try {
       const result = await answerCall(handlersFor(call, daemon.api, limits), call, request, log, {
@@ -342,7 +374,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   return {
     port,
     origin,
-    url: `${origin}?token=${encodeURIComponent(token)}`,
+    url: `${origin}?token=${encodeURIComponent(token)}#${WS_OPERATOR_PARAM}=${encodeURIComponent(operatorKey)}`,
     close: () => (closed ??= close()),
   };
 }

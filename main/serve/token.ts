@@ -39,6 +39,14 @@ export async function loadOrCreateToken(dataDir: string): Promise<string> {
   return token;
 }
 
+/**
+ * issue 29: a fresh operator key for one start of `agentteam serve` (256 random bits, base64url).
+ * Held in memory and printed once; never stored, so no file an agent can read holds it.
+ */
+export function newOperatorKey(): string {
+  return randomBytes(32).toString('base64url');
+}
+
 /** Constant-time comparison of a presented token with the expected one. */
 export function tokenMatches(expected: string, presented: string | null | undefined): boolean {
   if (typeof presented !== 'string') return false;

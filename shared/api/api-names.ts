@@ -31,11 +31,35 @@ export const API_CALL_NAMES = [
   'agents.update',
   'agents.revokeRule',
   'desktop.chooseFolder',
+  // issue 29: confirming an "always" rule found in agentteam.json without the daemon's grant
+  'agents.confirmRule',
   // issue 23: the limits the daemon applies, so the renderer never restates them
   'limits.get',
   // issue 29: the operator's Stop of an agent's working turn (the chip, `agentteam stop`, Telegram)
   'agents.stop',
 ] as const;
+
+/**
+ * issue 29: the calls only the operator makes — they answer an approval or widen what an agent
+ * may do. `agentteam serve` answers them only on a connection that presented this start's
+ * operator key (held in memory, printed in the URL at start, never written to a file an agent can
+ * read); the serve token alone, which any process of the same user can read, never suffices.
+ * The desktop app's IPC is the operator's own window and needs none.
+ */
+export const OPERATOR_CALL_NAMES = [
+  'approvals.answer',
+  'agents.update',
+  'agents.revokeRule',
+  'agents.confirmRule',
+  'agents.stop',
+  'telegram.addBinding',
+  'telegram.removeBinding',
+] as const satisfies readonly ApiCallName[];
+
+const operatorCalls: ReadonlySet<string> = new Set(OPERATOR_CALL_NAMES);
+
+/** Whether a call is one only the operator makes (issue 29). */
+export const isOperatorCall = (name: ApiCallName): boolean => operatorCalls.has(name);
 
 /** Every event pushed from the daemon to the renderer. */
 export const API_EVENT_NAMES = [

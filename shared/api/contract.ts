@@ -179,8 +179,10 @@ const AgentSchema = z.object({
   // Optional so older doubles of the contract stay valid; the daemon always sends them.
   /** The agent's permission policy (config key, default `ask`). */
   permissions: z.enum(PERMISSION_POLICIES).optional(),
-  /** The operator's "always" rules, exactly as shown when allowed (e.g. `Bash(npm test)`). */
+  /** The operator's "always" rules, exactly as shown when allowed (e.g. `Bash(npm test)`): the daemon's grants (issue 29). */
   allow: z.array(z.string()).optional(),
+  /** issue 29: rules agentteam.json lists that the daemon never granted: "needs your confirmation", not applied. */
+  unconfirmedAllow: z.array(z.string()).optional(),
 });
 
 /** issue 14: a runtime's permission question, asked of the operator (shared/approvals.ts). */
@@ -462,6 +464,11 @@ export const apiCalls = {
     z.object({ agentId: z.string().min(1).max(64), rule: z.string().min(1).max(2000) }).strict(),
     AgentSchema,
   ),
+  /** issue 29: the operator confirms a rule agentteam.json lists without a grant; from then on it applies. */
+  'agents.confirmRule': call(
+    z.object({ agentId: z.string().min(1).max(64), rule: z.string().min(1).max(2000) }).strict(),
+    AgentSchema,
+  ),
   /**
    * The OS folder picker (issue 14). Only the desktop app answers it (main process, behind the IPC
    * gate); the daemon and `agentteam serve` answer `unavailable`. `path` is null when cancelled.
@@ -549,6 +556,8 @@ export const API_ERROR_CODES = [
   'workspace_invalid',
   // issue 29: agents.stop of an agent that is not working on a turn (nothing to stop)
   'not_working',
+  // issue 29: an operator call on a connection without this start's operator key (e.g. a process an agent started).
+  'operator_only',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -10,6 +10,13 @@ import { API_ERROR_CODES } from './contract.js';
 
 /** Path of the WebSocket bridge on the serve origin. */
 export const WS_API_PATH = '/api';
+/**
+ * issue 29: the query parameter (on `/api`) and URL-fragment key (on the page) that carry this
+ * start's operator key; without it a connection gets no operator call (api-names.ts).
+ */
+export const WS_OPERATOR_PARAM = 'operator';
+/** The environment variable the CLI's operator commands (approve, deny, revoke) read the operator key from. */
+export const OPERATOR_KEY_ENV = 'AGENTTEAM_OPERATOR_KEY';
 /** Largest frame either side accepts (a message body is at most 1 MiB, plus JSON overhead). */
 export const WS_MAX_PAYLOAD_BYTES = 2 * 1024 * 1024;
 

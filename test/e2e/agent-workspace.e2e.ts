@@ -6,8 +6,8 @@
  * picker: the "Choose folder…" button exists only in the desktop app.
  */
 import type { Page } from '@playwright/test';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { expect, expectNoSeriousAxeViolations, screenshot, test } from './fixtures.js';
 
 test.use({
@@ -44,6 +44,11 @@ async function chooseLanguage(page: Page, language: 'zh-CN'): Promise<void> {
   await expect(page.getByRole('heading', { name: '设置', level: 1 })).toBeVisible();
 }
 
+const cleanup: string[] = [];
+test.afterEach(async () => {
+  await Promise.all(cleanup.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
 const configText = (dataDir: string) => readFile(join(dataDir, 'agentteam.json'), 'utf8');
 
 test('the workspace path field: an invalid path is refused naming it, a valid one is saved and the agent restarts with it', async ({
@@ -71,11 +76,21 @@ test('the workspace path field: an invalid path is refused naming it, a valid on
   await field.fill('relative/project');
   await save.click();
   await expect(alert).toContainText('must be a full (absolute) path to a folder: "relative/project"');
+  // issue 29: never a folder that contains or lies inside the data dir (the one with agentteam.json and the grants).
+  await field.fill(dirname(serve.dataDir));
+  await save.click();
+  await expect(alert).toContainText(`(${dirname(serve.dataDir)}) contains AgentTeam's data folder ${serve.dataDir}`);
+  await expect(alert).toContainText('Choose a project folder for agent "claude"');
+  await field.fill(join(serve.dataDir, 'bin'));
+  await save.click();
+  await expect(alert).toContainText(`lies inside AgentTeam's data folder ${serve.dataDir}`);
   expect(await configText(serve.dataDir)).toBe(before);
   await screenshot(app, info, 'agent-workspace-invalid-en');
 
-  const project = join(serve.dataDir, 'project');
+  // A project folder beside the data dir (never inside it: issue 29).
+  const project = `${serve.dataDir}-project`;
   await mkdir(project);
+  cleanup.push(project);
   await field.fill(project);
   await save.click();
   await expect(detail.getByRole('status').filter({ hasText: 'Saved to agentteam.json' })).toContainText(
@@ -86,7 +101,7 @@ test('the workspace path field: an invalid path is refused naming it, a valid on
   await expect(alert).toHaveCount(0);
   expect(JSON.parse(await configText(serve.dataDir)).agents[0]).toMatchObject({ id: 'claude', cwd: project });
   // The agent row shows the new workspace too.
-  await expect(app.locator('.agent-states li[data-agent="claude"]')).toContainText('project');
+  await expect(app.locator('.agent-states li[data-agent="claude"]')).toContainText('-project');
 
   // The policy: ⚠ for full, saved the same way.
   await detail.getByLabel('Permissions', { exact: true }).selectOption('full');
@@ -98,19 +113,39 @@ test('the workspace path field: an invalid path is refused naming it, a valid on
   await expectNoSeriousAxeViolations(app, 'agent detail with the workspace form');
 });
 
-test('Revoke removes exactly that "always" rule from agentteam.json, by keyboard', async ({ app, serve }, info) => {
+test('issue 29: rules written into agentteam.json need confirmation; Confirm grants one, Remove and Revoke take rules out, by keyboard', async ({
+  app,
+  serve,
+}, info) => {
   await openDetail(app);
   const detail = detailOf(app);
-  const rules = detail.locator('ul.allow-rules li');
-  await expect(rules).toHaveCount(2);
+  // The config was written as a file (as anyone able to edit it could): nothing is granted yet.
+  const granted = detail.locator('ul[data-field="allow"] li');
+  const waiting = detail.getByRole('group', { name: '⚠ Needs your confirmation' }).locator('li');
+  await expect(granted).toHaveCount(0);
+  await expect(waiting).toHaveCount(2);
+  await expect(detail.getByRole('group', { name: '⚠ Needs your confirmation' })).toContainText(
+    'you did not grant them here, so they are not applied',
+  );
   await screenshot(app, info, 'agent-rules-en');
-  const revoke = detail.getByRole('button', { name: 'Revoke Bash(ls)' });
-  await revoke.focus();
+  const confirm = detail.getByRole('button', { name: 'Confirm Bash(npm test)' });
+  await confirm.focus();
   await app.keyboard.press('Enter');
-  await expect(rules).toHaveCount(1);
-  await expect(rules.first().locator('code')).toHaveText('Bash(npm test)');
-  await expect(detail.getByRole('status').filter({ hasText: 'Revoked' })).toHaveText('Revoked Bash(ls).');
+  await expect(granted).toHaveCount(1);
+  await expect(granted.first().locator('code')).toHaveText('Bash(npm test)');
+  await expect(waiting).toHaveCount(1);
+  await expect(detail.getByRole('status').filter({ hasText: 'Confirmed' })).toHaveText(
+    'Confirmed Bash(npm test): it is allowed from now on.',
+  );
+  await screenshot(app, info, 'agent-rules-confirmed-en');
+  await detail.getByRole('button', { name: 'Remove Bash(ls)' }).click();
+  await expect(waiting).toHaveCount(0);
+  await expect(detail.getByRole('group', { name: '⚠ Needs your confirmation' })).toHaveCount(0);
   expect(JSON.parse(await configText(serve.dataDir)).agents[0].allow).toEqual(['Bash(npm test)']);
+  await detail.getByRole('button', { name: 'Revoke Bash(npm test)' }).click();
+  await expect(granted).toHaveCount(0);
+  await expect(detail.getByRole('status').filter({ hasText: 'Revoked' })).toHaveText('Revoked Bash(npm test).');
+  expect(JSON.parse(await configText(serve.dataDir)).agents[0].allow).toEqual([]);
   // What the CLI sees is the same file.
   const listed = JSON.parse((await serve.cli('agents', '--json')).stdout) as Array<{ id: string; cwd: string }>;
   expect(listed.find((a) => a.id === 'claude')).toBeDefined();
@@ -128,8 +163,16 @@ test('zh-CN: the form, the refusal and Revoke in 简体中文', async ({ app, se
   await expect(detail.getByRole('alert')).toContainText(join(serve.dataDir, 'nope'));
   await expect(detail.getByLabel('权限', { exact: true })).toBeVisible();
   await screenshot(app, info, 'agent-workspace-invalid-zh-CN');
-  await detail.getByRole('button', { name: '撤销 Bash(npm test)' }).click();
-  await expect(detail.getByRole('status').filter({ hasText: '已撤销' })).toHaveText('已撤销 Bash(npm test)。');
+  await expect(detail.getByRole('group', { name: '⚠ 需要你确认' })).toContainText('只确认你自己添加的规则');
+  await screenshot(app, info, 'agent-rules-zh-CN');
+  // The rules at phone width: each rule and its two buttons fit.
+  await app.setViewportSize({ width: 390, height: 844 });
+  await detail.locator('.agent-rules').scrollIntoViewIfNeeded();
+  await screenshot(app, info, 'agent-rules-zh-CN-390');
+  await detail.getByRole('button', { name: '删除 Bash(npm test)' }).click();
+  await expect(detail.getByRole('status').filter({ hasText: '已从' })).toHaveText(
+    '已从 agentteam.json 删除 Bash(npm test)。',
+  );
   expect(JSON.parse(await configText(serve.dataDir)).agents[0].allow).toEqual(['Bash(ls)']);
 });
 

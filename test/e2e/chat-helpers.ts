@@ -8,9 +8,12 @@ import { expect, type ServeHandle } from './fixtures.js';
 /** One call of the API contract over a fresh WebSocket from the page; resolves with its value or throws. */
 export async function apiCall<T = unknown>(page: Page, serve: ServeHandle, call: string, request: unknown): Promise<T> {
   const answer = await page.evaluate(
-    async ({ origin, token, call, request }) =>
+    async ({ origin, token, operatorKey, call, request }) =>
       new Promise<{ ok: boolean; value?: unknown; message?: string }>((resolve, reject) => {
-        const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/api?token=${encodeURIComponent(token)}`);
+        // As the operator's UI does (issue 29): the token and this start's operator key.
+        const ws = new WebSocket(
+          `${origin.replace(/^http/, 'ws')}/api?token=${encodeURIComponent(token)}&operator=${encodeURIComponent(operatorKey)}`,
+        );
         ws.onerror = () => reject(new Error('websocket error'));
         ws.onopen = () => ws.send(JSON.stringify({ id: 1, call, request }));
         ws.onmessage = (e) => {
@@ -20,7 +23,7 @@ export async function apiCall<T = unknown>(page: Page, serve: ServeHandle, call:
           resolve(frame);
         };
       }),
-    { origin: serve.origin, token: serve.token, call, request },
+    { origin: serve.origin, token: serve.token, operatorKey: serve.operatorKey, call, request },
   );
   if (!answer.ok) throw new Error(`${call}: ${answer.message}`);
   return answer.value as T;

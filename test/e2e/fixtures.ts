@@ -24,9 +24,11 @@ export interface ServeHandle {
   readonly url: string;
   readonly origin: string;
   readonly token: string;
+  /** issue 29: this start's operator key, from the printed URL's fragment. */
+  readonly operatorKey: string;
   readonly dataDir: string;
   readonly stderr: () => string;
-  /** Runs `agentteam <args...> --data-dir <dataDir>`; resolves with exit code and output. */
+  /** Runs `agentteam <args...> --data-dir <dataDir>` as the operator (AGENTTEAM_OPERATOR_KEY set); resolves with exit code and output. */
   cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
@@ -55,7 +57,7 @@ async function waitForUrl(child: ChildProcessWithoutNullStreams, stderr: () => s
       reject(new Error(`agentteam serve exited (${code}) before printing its URL:\n${stderr()}`));
     child.once('exit', onExit);
     lines.on('line', (line) => {
-      const m = /at (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w%-]+)/.exec(line);
+      const m = /at (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w%-]+#operator=[\w%-]+)/.exec(line);
       if (m?.[1] === undefined) return;
       child.off('exit', onExit);
       resolve(m[1]);
@@ -82,9 +84,11 @@ export const test = base.extend<Fixtures>({
       url,
       origin: parsed.origin,
       token: parsed.searchParams.get('token') ?? '',
+      operatorKey: new URLSearchParams(parsed.hash.slice(1)).get('operator') ?? '',
       dataDir,
       stderr: () => err,
-      cli: (...args) => runNode([BIN, ...args, '--data-dir', dataDir], env),
+      cli: (...args) =>
+        runNode([BIN, ...args, '--data-dir', dataDir], { ...env, AGENTTEAM_OPERATOR_KEY: handle.operatorKey }),
     };
     await use(handle);
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

@@ -108,7 +108,7 @@ export function toPromptInput(p: PromptInputRecord): PromptInput {
 export function toAgent(
   a: AgentConfig,
   state: Agent['state'],
-  more: Partial<Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'allow'>> = {},
+  more: Partial<Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'allow' | 'unconfirmedAllow'>> = {},
 ): Agent {
   return {
     id: a.id,

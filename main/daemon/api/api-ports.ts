@@ -23,6 +23,8 @@ export interface AgentSettingsPort {
   /** Whether something changed (and the agent restarts). */
   update(agentId: string, change: AgentSettingsChange): boolean;
   revokeRule(agentId: string, rule: string): void;
+  /** issue 29: a rule agentteam.json lists without a grant, confirmed by the operator. */
+  confirmRule(agentId: string, rule: string): void;
 }
 
 /** issue 29: the operator's Stop of an agent's running turn (services/turn-deadlines.ts). */

@@ -149,6 +149,10 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       d.turns.stop(agentId);
       return agent(agentId);
     },
+    'agents.confirmRule': async ({ agentId, rule }) => {
+      agentSettings().confirmRule(agentId, rule);
+      return agent(agentId);
+    },
     // The OS folder picker belongs to the desktop app's main process (main/app/folder-picker.ts).
     'desktop.chooseFolder': async () => {
       throw new ApiError(

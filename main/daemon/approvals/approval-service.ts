@@ -3,13 +3,14 @@
  * (approval-port.ts) becomes a durable `approvals` row the operator answers from an authenticated
  * surface (IPC gate, token WebSocket, CLI — never an agent through MCP):
  *
- * - an agent's `allow` rules (agentteam.json as it is now: one source, no copy kept here) and this
- *   session's rules answer at once, recorded;
+ * - an agent's "always" grants (issue 29: the daemon's own, in the store — approvals/agent-grants.ts;
+ *   a rule merely written into agentteam.json is never one) and this session's rules answer at
+ *   once, recorded;
  * - otherwise the row is `pending`, the turn's silence clock pauses (`approval.wait` on the bus:
  *   the wait is operator-visible, DESIGN.md "decided choices"), and the operator's answer, the
  *   expiry (`approvalTimeoutSeconds`, a deny whose reason the agent sees) or a runtime/daemon
  *   restart (`cancelled`) settles it — exactly once (the store's `WHERE status = 'pending'`);
- * - `always` writes exactly the rule that was shown into the agent's config.
+ * - `always` grants exactly the rule that was shown (stored, and listed in the agent's config).
  *
  * Expiry timers run on the injected RxJS scheduler (virtual time in tests).
  */
@@ -47,10 +48,10 @@ export interface ApprovalPolicyOf {
 export interface ApprovalServiceOptions {
   readonly table: ApprovalTablePort;
   readonly bus?: HookBus;
-  /** The agent's timeout and `allow` rules (agentteam.json). */
+  /** The agent's timeout (agentteam.json) and the rules the daemon granted it (issue 29: the store). */
   readonly policyOf: (agentId: string) => ApprovalPolicyOf;
-  /** `always`: writes the rule into the agent's `allow` list; resolves with an error text, or null. */
-  readonly persistRule?: (agentId: string, rule: string) => string | null;
+  /** `always`: grants the rule (approval `approvalId`); returns an error text, or null. */
+  readonly persistRule?: (agentId: string, rule: string, approvalId: string) => string | null;
   readonly scheduler?: SchedulerLike;
   readonly now?: () => Date;
   readonly log?: DaemonLog;
@@ -109,9 +110,8 @@ export class ApprovalService {
       answeredAt: null,
     };
     this.#o.table.insert(record);
-    // ONE source for `always` rules: agentteam.json as it is now (`policyOf` reads the config source,
-    // which reloads after an "always" write and on every edit). No copy is kept here, so a rule
-    // revoked in the UI or deleted by hand stops answering at once.
+    // ONE source for `always` rules: the daemon's grants as they are now (`policyOf` reads the store).
+    // No copy is kept here, so a rule revoked in the UI or taken out of the file stops answering at once.
     // issue 29: a request with no exact rule is never answered by a rule.
     const standing = ask.rule !== null && policy.allow.includes(ask.rule);
     const session = ask.rule !== null && this.#sessionRules.get(origin.agentId)?.has(ask.rule) === true;
@@ -149,7 +149,7 @@ export class ApprovalService {
         `Approval "${id}" can only be allowed once: what it asks for (${record.tool}) has no exact rule to allow for the ${scope === 'always' ? 'future' : 'session'}; nothing was changed.`,
       );
     if (decision === 'allow' && scope === 'always' && rule !== null) {
-      const failed = this.#o.persistRule?.(record.agentId, rule) ?? null;
+      const failed = this.#o.persistRule?.(record.agentId, rule, record.id) ?? null;
       if (failed !== null)
         throw new ApiError('unavailable', `The rule ${rule} could not be saved (${failed}); nothing was changed.`);
     }

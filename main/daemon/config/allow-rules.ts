@@ -1,6 +1,8 @@
 /**
  * issue 14: an operator's "always" answer becomes a visible, revocable rule in that agent's
  * entry of agentteam.json (`"allow": ["Bash(npm test)"]`) — exactly the rule that was shown.
+ * issue 29: the grant itself is the daemon's (the store, approvals/agent-grants.ts); this line
+ * in the file lists it for reading, and a rule written there by anyone else is never applied.
  * Written through the config source (issue 17: agentteam.json is the one source of truth): only
  * that agent's `allow` value changes, every other byte stays as the person wrote it; nothing is
  * written while the file holds an edit that cannot be used; the result is validated, written

@@ -107,3 +107,40 @@ export async function agentCommand(argv: readonly string[], deps: AgentCommandDe
     throw err;
   }
 }
+
+/**
+ * The switch every agents' shim puts before the agent's arguments (runtime/agent-cli-shim.ts),
+ * then `--`: that run is `agentteam agent send|react` and nothing else. Issue 29: under
+ * `agentteam serve` the shim once ran the whole CLI (approve, deny, revoke); now the Node entry
+ * (serve/cli.ts) and the desktop binary (main/app/app-cli.ts) both see this switch and run only
+ * `agentOnlyCommand`. (The operator key, not this, is what refuses an operator call: a process can
+ * run the CLI entry without the shim; the shim just offers agents nothing else.)
+ */
+export const AGENT_ONLY_SWITCH = '--agentteam-cli';
+/** Chromium and our parser stop reading switches here: nothing of the agent's is taken as a launcher switch. */
+export const END_OF_SWITCHES = '--';
+
+/** The agent's arguments when `args` starts with the switch (its `--` stripped), or null for a normal CLI run. */
+export function agentOnlyArgs(args: readonly string[]): string[] | null {
+  if (args[0] !== AGENT_ONLY_SWITCH) return null;
+  return args.slice(args[1] === END_OF_SWITCHES ? 2 : 1);
+}
+
+/**
+ * Runs one command of the agents' shim: `agent …` only; anything else is a usage error (exit 2)
+ * naming where the operator's commands are (`operatorCli`, e.g. "the agentteam CLI in a terminal").
+ */
+export async function agentOnlyCommand(
+  args: readonly string[],
+  deps: AgentCommandDeps,
+  operatorCli: string,
+): Promise<number> {
+  const [group, ...rest] = args;
+  if (group !== 'agent') {
+    deps.io.err(
+      `agentteam: the agents' agentteam runs only "agentteam agent send|react"; "${group ?? ''}" is the operator's and needs ${operatorCli}.`,
+    );
+    return 2;
+  }
+  return agentCommand(rest, deps);
+}

@@ -23,7 +23,7 @@ import type { RuntimeDriver } from './runtime-driver.js';
 import type { RuntimePidRecorder } from './runtime-pids.js';
 import { fileSessionStore, type RuntimeSessionStore } from './runtime-session-store.js';
 import { RuntimeSkeleton } from './runtime-skeleton.js';
-import { prepareWorkspace, workspaceOf } from './workspace.js';
+import { prepareWorkspace, realDataDir, toolDeniedPaths, workspaceOf } from './workspace.js';
 
 export interface RuntimeDeps {
   /** From `AgentteamMcpServer.issueToken(agent.id)`. */
@@ -33,6 +33,8 @@ export interface RuntimeDeps {
   readonly dataDir: string;
   /** Where this project is installed (node_modules/.bin of the runtime CLIs). */
   readonly projectRoot: string;
+  /** issue 29: folders besides the data dir no workspace may overlap (the app's user-data folder). */
+  readonly privateDirs?: readonly string[];
   /** Thread-contract fingerprint of this agent's start (from the prompt compiler). */
   readonly threadContractFingerprint: string;
   /** The thread contract itself, where the runtime has a carrier for it (Claude's system prompt, Codex's developer instructions). */
@@ -66,7 +68,7 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
   const log = deps.log !== undefined ? { log: deps.log } : {};
   // issue 14: the workspace is checked (the default one made) before anything starts: a clear
   // error, nothing spawned. The demo has one too (`/approve` writes there).
-  const invalid = prepareWorkspace(agent.id, agent.cwd, deps.dataDir);
+  const invalid = prepareWorkspace(agent.id, agent.cwd, deps.dataDir, deps.privateDirs);
   if (invalid !== null) return { ok: false, code: 'workspace_invalid', message: invalid };
   const workspace = workspaceOf(agent.cwd, deps.dataDir, agent.id);
   if (agent.runtime === 'demo')
@@ -134,6 +136,8 @@ function driverFor(
       auth: agent.auth,
       ...(deps.person === undefined ? {} : { person: deps.person }),
       permissions: agent.permissions,
+      // issue 29: its file tools are denied the daemon's state in the data dir (read at each launch).
+      deniedPaths: () => toolDeniedPaths(deps.dataDir, agent.id),
     });
   const common = {
     agentId: agent.id,
@@ -165,6 +169,8 @@ function driverFor(
   const ocProvider = agentProviderFromEnv(agent.env);
   return new OpencodeDriver({
     ...common,
+    // issue 29: the data dir (real path) is an external directory its tools may never enter.
+    deniedDirs: [realDataDir(deps.dataDir)],
     provider:
       ocProvider !== null && ocProvider.apiKeyEnv === null && agent.auth === 'cli-login'
         ? { ...ocProvider, id: OPENCODE_PERSON_LOGIN_PROVIDER }

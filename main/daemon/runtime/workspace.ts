@@ -3,8 +3,8 @@
  * starts, so a typo gives one clear error naming the agent and the path instead of a CLI that
  * dies with ENOENT (or, worse, runs somewhere else).
  */
-import { mkdirSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DEFAULT_AGENT_CWD } from '../../../shared/config.js';
 
 /**
@@ -19,10 +19,76 @@ export function workspaceOf(cwd: string, dataDir: string, agentId: string): stri
 }
 
 /**
- * The workspace a runtime starts in, checked (null = usable); the default one is made on demand
- * (owner-only, like the rest of the data dir).
+ * issue 29: the folders no workspace may overlap — the data dir (agentteam.json, the store with the
+ * grants, the tokens, the agents' shim) and, in the desktop app, its user-data folder. Only the
+ * agent's own `<data-dir>/workspaces/<agent id>` (the default workspace, holding none of those)
+ * lies inside the data dir and is allowed.
  */
-export function prepareWorkspace(agentId: string, cwd: string, dataDir: string): string | null {
+export interface PrivateDirs {
+  readonly dataDir: string;
+  /** The desktop app's user-data folder (it holds the data dir by default), or none. */
+  readonly others?: readonly string[];
+}
+
+/** `path` with every symlink resolved; a path that does not exist yet keeps its missing tail on its nearest real ancestor. */
+function realOf(path: string): string {
+  const abs = resolve(path);
+  try {
+    return realpathSync(abs);
+  } catch {
+    const parent = dirname(abs);
+    return parent === abs ? abs : join(realOf(parent), basename(abs));
+  }
+}
+
+/** The data dir with its symlinks resolved (what a CLI compares its tools' paths with). */
+export function realDataDir(dataDir: string): string {
+  return realOf(dataDir);
+}
+
+/** Whether `inner` is `outer` or lies below it (both real paths). */
+function within(outer: string, inner: string): boolean {
+  const rel = relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * null when the workspace overlaps none of the private folders (compared after `realpath`, so a
+ * symlink into the data dir is caught); else the message a person can act on, naming the agent
+ * and both paths. The everyday case is `cwd` = the home folder, which contains the default data dir.
+ */
+export function workspaceOverlap(agentId: string, path: string, dirs: PrivateDirs): string | null {
+  const workspace = realOf(path);
+  const own = realOf(join(dirs.dataDir, 'workspaces', agentId));
+  const fix = `Choose a project folder for agent "${agentId}" (its "cwd" in agentteam.json, or Workspace in the agent's detail) that neither contains nor lies inside it.`;
+  for (const [i, dir] of [dirs.dataDir, ...(dirs.others ?? [])].entries()) {
+    const privateDir = realOf(dir);
+    const what =
+      i === 0
+        ? `AgentTeam's data folder ${privateDir}, which holds agentteam.json, the approvals and grants and the tokens`
+        : `AgentTeam's app folder ${privateDir}, which holds the data folder, settings and logs`;
+    if (i === 0 && within(own, workspace)) continue;
+    const why = `an agent working there could change what it is allowed to do. ${fix}`;
+    if (workspace === privateDir) return `The workspace of agent "${agentId}" is ${what}: ${why}`;
+    if (within(workspace, privateDir))
+      return `The workspace of agent "${agentId}" (${workspace}) contains ${what}: ${why}`;
+    if (within(privateDir, workspace))
+      return `The workspace of agent "${agentId}" (${workspace}) lies inside ${what}: ${why}`;
+  }
+  return null;
+}
+
+/**
+ * The workspace a runtime starts in, checked (null = usable); the default one is made on demand
+ * (owner-only, like the rest of the data dir). issue 29: one that overlaps the data dir (or the
+ * app's folder) is refused — a relative `cwd` too, which resolves against the data dir.
+ */
+export function prepareWorkspace(
+  agentId: string,
+  cwd: string,
+  dataDir: string,
+  others: readonly string[] = [],
+): string | null {
   const path = workspaceOf(cwd, dataDir, agentId);
   if (cwd === DEFAULT_AGENT_CWD)
     try {
@@ -30,7 +96,7 @@ export function prepareWorkspace(agentId: string, cwd: string, dataDir: string):
     } catch (err) {
       return `The workspace of agent "${agentId}" could not be made: ${path} (${err instanceof Error ? err.message : String(err)}).`;
     }
-  return checkWorkspace(agentId, path);
+  return checkWorkspace(agentId, path) ?? workspaceOverlap(agentId, path, { dataDir, others });
 }
 
 /** null when the workspace exists and is a directory; else the message a person can act on. */
@@ -48,12 +114,14 @@ export function checkWorkspace(agentId: string, path: string): string | null {
 
 /**
  * A workspace chosen in the UI or over the API (issue 14): it must be absolute (a relative path
- * would silently resolve against the data dir), then pass the same check as at start. Returns the
+ * would silently resolve against the data dir), then pass the same checks as at start (issue 29:
+ * never overlapping the data dir). Returns the
  * normalized path, or the message a person can act on.
  */
 export function checkChosenWorkspace(
   agentId: string,
   path: string,
+  dirs: PrivateDirs,
 ): { readonly ok: true; readonly path: string } | { readonly ok: false; readonly message: string } {
   const trimmed = path.trim();
   if (!isAbsolute(trimmed))
@@ -62,6 +130,51 @@ export function checkChosenWorkspace(
       message: `The workspace of agent "${agentId}" must be a full (absolute) path to a folder: "${trimmed}" is not.`,
     };
   const normalized = resolve(trimmed);
-  const invalid = checkWorkspace(agentId, normalized);
+  const invalid = checkWorkspace(agentId, normalized) ?? workspaceOverlap(agentId, normalized, dirs);
   return invalid === null ? { ok: true, path: normalized } : { ok: false, message: invalid };
+}
+
+/** What the daemon keeps at the top of the data dir, denied to tools even before it exists (serve writes serve-token after start). */
+const DAEMON_STATE = [
+  'agentteam.json',
+  'agentteam.db',
+  'serve-token',
+  'serve.json',
+  'settings.json',
+  'bin',
+  'runtimes',
+  'runtime-pids',
+];
+
+/**
+ * issue 29: the paths under the data dir an agent's tools are denied where its CLI can deny paths
+ * (Claude Code's Read/Edit deny rules) — everything but its own workspace folder: agentteam.json,
+ * the store, the tokens, the shim, every agent's runtime home (the CLI's own state there is the
+ * CLI's, not its tools') and the other agents' workspaces. Real paths, directories marked by a
+ * trailing `/`. A CLI's deny rule cannot carve an exception, so the data dir is listed by entry.
+ */
+export function toolDeniedPaths(dataDir: string, agentId: string): string[] {
+  const list = (dir: string): string[] => {
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  };
+  const data = realOf(dataDir);
+  const top = [...new Set([...DAEMON_STATE, ...list(data)])].filter((n) => n !== 'workspaces');
+  const others = list(join(data, 'workspaces')).filter((n) => n !== agentId);
+  const mark = (path: string, dirByDefault: boolean): string => {
+    let dir = dirByDefault;
+    try {
+      dir = statSync(path).isDirectory();
+    } catch {
+      // Not there yet: named as the daemon will make it.
+    }
+    return dir ? `${path}/` : path;
+  };
+  return [
+    ...top.sort().map((n) => mark(join(data, n), ['bin', 'runtimes', 'runtime-pids'].includes(n))),
+    ...others.sort().map((n) => mark(join(data, 'workspaces', n), true)),
+  ];
 }

@@ -29,7 +29,7 @@ export type RosterSession = Pick<AgentSession, 'state' | 'turnId' | 'wakesOfTurn
 export interface AgentUpdate {
   readonly agent: AgentConfig;
   readonly state: Agent['state'];
-  readonly more: Partial<Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'allow'>>;
+  readonly more: Partial<Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'allow' | 'unconfirmedAllow'>>;
 }
 
 export interface AgentRosterOptions {
@@ -39,6 +39,8 @@ export interface AgentRosterOptions {
   readonly file: { readonly config: Config; readonly state$: Observable<unknown> };
   readonly lifecycle: Pick<WakeLifecycle, 'registerAgent'>;
   readonly dataDir: string;
+  /** issue 29: the rules the daemon granted each agent, and those agentteam.json lists without a grant. */
+  readonly grants?: { rules(agentId: string): string[]; unconfirmed(agentId: string): string[] };
   /** issue 15: one agent's CLI and sign-in check (runtime/readiness.ts `probeAgent`). */
   readonly probe: (agent: AgentConfig) => Promise<ReadinessProbe>;
   /** The running entries changed (a restart applied the file's entry): "restart to apply" is computed again. */
@@ -81,6 +83,7 @@ export class AgentRoster {
   readonly #readiness: AgentReadinessService;
   readonly #updated = new Subject<AgentUpdate>();
   readonly #subs = new Subscription();
+  #disposed = false;
   /** An agent's view changed. */
   readonly updated$: Observable<AgentUpdate> = this.#updated.asObservable();
 
@@ -126,7 +129,7 @@ export class AgentRoster {
     return this.#entries.get(agentId)?.session ?? undefined;
   }
 
-  /** issue 14: the rules as agentteam.json has them now (a rule deleted by hand stops answering). */
+  /** The agent's entry as agentteam.json has it now (its approval timeout; issue 29: its rules come from the grants). */
   policyOf(agentId: string): ApprovalPolicyOf {
     return this.#fileEntry(agentId) ?? this.agent(agentId) ?? DEFAULT_POLICY;
   }
@@ -145,6 +148,8 @@ export class AgentRoster {
 
   /** Re-emits an agent's view (its session's state changed). */
   changed(agentId: string): void {
+    // After dispose no view is built (a session may still settle while the daemon stops; the store is closed).
+    if (this.#disposed) return;
     const agent = this.agent(agentId);
     if (agent !== undefined) this.#updated.next(this.#update(agent));
   }
@@ -264,6 +269,7 @@ export class AgentRoster {
 
   /** Stops following the file; no view is emitted any more. */
   dispose(): void {
+    this.#disposed = true;
     this.#subs.unsubscribe();
     this.#updated.complete();
   }
@@ -281,8 +287,9 @@ export class AgentRoster {
         readiness: this.#readiness.readiness(agent, state),
         cwd: workspaceOf(agent.cwd, this.#o.dataDir, agent.id),
         auth: agent.auth,
-        // issue 14: the "always" rules as the file has them now (added by an answer or removed by hand).
-        allow: this.#fileEntry(agent.id)?.allow ?? agent.allow,
+        // issue 29: the "always" rules as the daemon granted them; what the file adds is only shown, never applied.
+        allow: this.#o.grants?.rules(agent.id) ?? this.#fileEntry(agent.id)?.allow ?? agent.allow,
+        ...(this.#o.grants === undefined ? {} : { unconfirmedAllow: this.#o.grants.unconfirmed(agent.id) }),
       },
     };
   }

@@ -5,16 +5,17 @@
  * path Settings "Save" and an "always" answer use), and the UI's view follows from the file.
  *
  * - A workspace must be absolute and an existing folder (runtime/workspace.ts, the check every
- *   start makes); a bad one is refused naming the path, and nothing is written.
+ *   start makes) that does not overlap the data dir (issue 29); a bad one is refused naming the
+ *   path, and nothing is written.
  * - A changed workspace or policy restarts the agent's runtime with the new configuration (the
  *   daemon's `restart`, which replaces the process as a crash restart does, contract §6.6).
  * - A revoked rule needs no restart: approvals read the rules from the file at each request.
  */
 import { ApiError } from '../../../shared/api/contract.js';
 import type { AgentConfig, Config } from '../../../shared/config.js';
-import { agentSettingsEdits, revokeRuleEdits, type AgentSettingsChange } from '../config/agent-edits.js';
+import { agentSettingsEdits, type AgentSettingsChange } from '../config/agent-edits.js';
 import type { JsonEdit } from '../config/json-edit.js';
-import { checkChosenWorkspace } from '../runtime/workspace.js';
+import { checkChosenWorkspace, type PrivateDirs } from '../runtime/workspace.js';
 
 export interface AgentSettingsOptions {
   /** The config source (its `write` is the one write path; `config` what is in effect now). */
@@ -22,6 +23,10 @@ export interface AgentSettingsOptions {
     readonly config: Config;
     write(edits: (fresh: Config) => readonly JsonEdit[]): void;
   };
+  /** issue 29: the folders a chosen workspace must not overlap (the data dir, the app's folder). */
+  readonly privateDirs: PrivateDirs;
+  /** issue 29: the daemon's "always" grants (approvals/agent-grants.ts). */
+  readonly grants: { revoke(agentId: string, rule: string): void; confirm(agentId: string, rule: string): void };
   /** Restarts the agent's runtime with its configuration as the file has it now. */
   readonly restart: (agent: AgentConfig, change: { readonly workspaceChanged: boolean }) => void;
 }
@@ -38,7 +43,7 @@ export class AgentSettings {
     const before = this.#agent(agentId);
     let cwd = change.cwd;
     if (cwd !== undefined) {
-      const checked = checkChosenWorkspace(agentId, cwd);
+      const checked = checkChosenWorkspace(agentId, cwd, this.#o.privateDirs);
       if (!checked.ok) throw new ApiError('workspace_invalid', `${checked.message} Nothing was changed.`);
       cwd = checked.path;
     }
@@ -55,10 +60,16 @@ export class AgentSettings {
     return true;
   }
 
-  /** Removes exactly `rule` from the agent's `allow`; it stops answering at once (no restart). */
+  /** Takes back exactly `rule` (the grant and its line in agentteam.json); it stops answering at once (no restart). */
   revokeRule(agentId: string, rule: string): void {
     this.#agent(agentId);
-    this.#o.source.write((fresh) => revokeRuleEdits(fresh, agentId, rule));
+    this.#o.grants.revoke(agentId, rule);
+  }
+
+  /** issue 29: the operator confirms a rule agentteam.json lists without a grant; it applies from now on. */
+  confirmRule(agentId: string, rule: string): void {
+    this.#agent(agentId);
+    this.#o.grants.confirm(agentId, rule);
   }
 
   #agent(agentId: string): AgentConfig {

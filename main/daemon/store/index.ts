@@ -15,3 +15,4 @@ export type {
   WakeRecord,
 } from './store-records.js';
 export type { ApprovalInput, ApprovalRecord, ApprovalSettle } from './tables/approvals-table.js';
+export type { GrantRecord } from './tables/grants-table.js';

@@ -326,9 +326,25 @@ const MIGRATIONS: readonly Migration[] = [
       INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
     `,
   },
+  // ---- issue 29: "always" grants are daemon-owned ----
+  {
+    version: 9,
+    name: 'daemon-owned always grants',
+    sql: `
+      -- The rules an operator granted ("Always", or confirming one found in agentteam.json). The
+      -- approval path answers only from here; agentteam.json's "allow" lists them for reading.
+      CREATE TABLE grants (
+        agent_id    TEXT NOT NULL,
+        rule        TEXT NOT NULL,
+        granted_at  TEXT NOT NULL,
+        approval_id TEXT,
+        PRIMARY KEY (agent_id, rule)
+      ) STRICT;
+    `,
+  },
 ];
 
-/** The newest version (versions may skip numbers: each issue owns its number). */
+/** The newest version. */
 export const SCHEMA_VERSION = MIGRATIONS.reduce((v, m) => Math.max(v, m.version), 0);
 
 /** Applies the migrations this file has and the database lacks; refuses a database newer than this code. */
@@ -340,7 +356,7 @@ export function migrate(db: DatabaseSync, path: string, log: DaemonLog | undefin
       `The store ${path} has schema version ${current}, newer than this AgentTeam (${SCHEMA_VERSION}); update AgentTeam or use another --data-dir.`,
     );
   }
-  // In version order whatever the list order (each issue owns its number; branches land in any order).
+  // In version order whatever the list order.
   for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
     if (m.version <= current) continue;
     db.exec('BEGIN IMMEDIATE');

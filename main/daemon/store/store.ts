@@ -45,6 +45,7 @@ import type {
 } from './store-records.js';
 import type { WriterLock } from './writer-lock.js';
 import { ApprovalsTable } from './tables/approvals-table.js';
+import { GrantsTable } from './tables/grants-table.js';
 import { AgentCursorsTable } from './tables/agent-cursors-table.js';
 import { AuditTable } from './tables/audit-table.js';
 import { ChannelStateTable, type StoredTelegramBinding } from './tables/channel-state-table.js';
@@ -100,6 +101,8 @@ export class Store {
   private readonly channelState: ChannelStateTable;
   /** issue 14: the approvals table; its rules (expiry, restart) live in approvals/approval-service.ts. */
   readonly approvals: ApprovalsTable;
+  /** issue 29: the "always" rules the daemon granted (approvals/agent-grants.ts applies them). */
+  readonly grants: GrantsTable;
   private readonly begin: StatementSync;
   private readonly commit: StatementSync;
   private readonly rollback: StatementSync;
@@ -140,6 +143,7 @@ export class Store {
     this.threads = new ThreadsQuery(db);
     this.channelState = new ChannelStateTable(db);
     this.approvals = new ApprovalsTable(db);
+    this.grants = new GrantsTable(db);
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');

@@ -7,7 +7,16 @@ import type { ClientApi } from '../../../shared/api/contract.js';
 /** What transport choice reads from the page's global object (kept minimal so it is testable anywhere). */
 export interface HostWindow {
   readonly agentteam?: ClientApi;
-  readonly location: { readonly search: string; readonly protocol: string; readonly host: string };
+  readonly location: {
+    readonly search: string;
+    readonly protocol: string;
+    readonly host: string;
+    /** issue 29: `#operator=` of the URL `agentteam serve` printed. */
+    readonly hash?: string;
+  };
+  /** issue 29: keeps the operator key of this tab across reloads once it left the address bar. */
+  readonly sessionStorage?: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+  readonly history?: { replaceState(data: unknown, unused: string, url?: string): void };
 }
 
 export const hostWindow = (): HostWindow => globalThis as unknown as HostWindow;

@@ -12,7 +12,7 @@ import {
   type ApiResult,
   type ClientApi,
 } from '../../../shared/api/contract.js';
-import { WS_API_PATH, WsServerFrameSchema } from '../../../shared/api/ws-protocol.js';
+import { WS_API_PATH, WS_OPERATOR_PARAM, WsServerFrameSchema } from '../../../shared/api/ws-protocol.js';
 import { isApiEventName } from '../../../shared/api/api-names.js';
 import { buildClientApi } from '../../../shared/api/client-api.js';
 
@@ -29,10 +29,14 @@ interface Pending {
   resolve(result: ApiResult<unknown>): void;
 }
 
-/** The `ws://host/api?token=` URL for a page served at `location`. */
-export function wsUrlFor(location: { protocol: string; host: string }, token: string): string {
+/**
+ * The `ws://host/api?token=` URL for a page served at `location`, with `&operator=` when the page
+ * was opened with this start's operator key (issue 29: operator calls need it).
+ */
+export function wsUrlFor(location: { protocol: string; host: string }, token: string, operatorKey?: string): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}${WS_API_PATH}?token=${encodeURIComponent(token)}`;
+  const operator = operatorKey ? `&${WS_OPERATOR_PARAM}=${encodeURIComponent(operatorKey)}` : '';
+  return `${scheme}//${location.host}${WS_API_PATH}?token=${encodeURIComponent(token)}${operator}`;
 }
 
 export function createWsClient(

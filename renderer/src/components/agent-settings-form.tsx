@@ -1,6 +1,6 @@
 /**
  * issue 14: an agent's workspace and permission policy, chosen on its detail view, and its
- * "always" rules with a Revoke each. Saved into agentteam.json by the daemon (`agents.update`,
+ * "always" rules with a Revoke each (issue 29: plus the file's rules that wait for confirmation). Saved into agentteam.json by the daemon (`agents.update`,
  * `agents.revokeRule`: validated, only that key, atomic). A new workspace or policy restarts the
  * agent — said next to the Save button. The folder picker exists only in the desktop app (the
  * main process opens it behind the IPC gate); in the browser the path field is the way in.
@@ -149,14 +149,46 @@ export function AgentSettingsForm({
   );
 }
 
-/** The agent's "always" rules, exactly as they were shown when allowed, each with a Revoke. */
+/** What the operator last did to a rule, for the status line. */
+type RuleDone = {
+  readonly rule: string;
+  readonly key: 'agentSettings.revoked' | 'agentSettings.confirmed' | 'agentSettings.removed';
+};
+
+/**
+ * The agent's "always" rules, exactly as they were shown when allowed, each with a Revoke; and
+ * (issue 29) the rules agentteam.json lists that the daemon never granted — not applied until the
+ * operator confirms one (Confirm) or takes it out of the file (Remove).
+ */
 export function AgentAllowRules({ api, agent, language }: { api: ClientApi; agent: Agent; language: Language }) {
   const t = (key: CopyKey, vars?: Record<string, string>) => copy(language, key, vars);
   const ids = useId();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<RuleDone | null>(null);
   const rules = agent.allow ?? [];
+  const unconfirmed = agent.unconfirmedAllow ?? [];
+  const act = (rule: string, call: 'revokeRule' | 'confirmRule', key: RuleDone['key']) => {
+    setBusy(rule);
+    setError(null);
+    setDone(null);
+    void api.agents[call]({ agentId: agent.id, rule }).then((r) => {
+      setBusy(null);
+      if (!r.ok) setError(r.message);
+      else setDone({ rule, key });
+    });
+  };
+  const button = (rule: string, label: CopyKey, text: CopyKey, onClick: () => void) => (
+    <button
+      type="button"
+      className="as-button"
+      aria-label={t(label, { rule })}
+      disabled={busy !== null}
+      onClick={onClick}
+    >
+      {t(text)}
+    </button>
+  );
   return (
     <section className="agent-rules" aria-labelledby={`${ids}-rules`}>
       <h2 id={`${ids}-rules`}>{t('agentSettings.rules')}</h2>
@@ -168,29 +200,35 @@ export function AgentAllowRules({ api, agent, language }: { api: ClientApi; agen
             {rules.map((rule) => (
               <li key={rule}>
                 <code>{rule}</code>
-                <button
-                  type="button"
-                  className="as-button"
-                  aria-label={t('agentSettings.revokeLabel', { rule })}
-                  disabled={busy !== null}
-                  onClick={() => {
-                    setBusy(rule);
-                    setError(null);
-                    setDone(null);
-                    void api.agents.revokeRule({ agentId: agent.id, rule }).then((r) => {
-                      setBusy(null);
-                      if (!r.ok) setError(r.message);
-                      else setDone(rule);
-                    });
-                  }}
-                >
-                  {t('agentSettings.revoke')}
-                </button>
+                {button(rule, 'agentSettings.revokeLabel', 'agentSettings.revoke', () =>
+                  act(rule, 'revokeRule', 'agentSettings.revoked'),
+                )}
               </li>
             ))}
           </ul>
           <p className="as-hint">{t('agentSettings.rulesHint')}</p>
         </>
+      )}
+      {unconfirmed.length > 0 && (
+        <div className="unconfirmed-rules" role="group" aria-labelledby={`${ids}-unconfirmed`}>
+          <h3 id={`${ids}-unconfirmed`}>⚠ {t('agentSettings.unconfirmed')}</h3>
+          <p className="as-hint">{t('agentSettings.unconfirmedHint')}</p>
+          <ul className="allow-rules" data-field="unconfirmed-allow">
+            {unconfirmed.map((rule) => (
+              <li key={rule}>
+                <code>{rule}</code>
+                <span className="rule-actions">
+                  {button(rule, 'agentSettings.confirmLabel', 'agentSettings.confirm', () =>
+                    act(rule, 'confirmRule', 'agentSettings.confirmed'),
+                  )}
+                  {button(rule, 'agentSettings.removeLabel', 'agentSettings.remove', () =>
+                    act(rule, 'revokeRule', 'agentSettings.removed'),
+                  )}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       {error !== null && (
         <p role="alert" className="as-error">
@@ -198,7 +236,7 @@ export function AgentAllowRules({ api, agent, language }: { api: ClientApi; agen
         </p>
       )}
       <p role="status" className="as-saved">
-        {done !== null ? t('agentSettings.revoked', { rule: done }) : ''}
+        {done !== null ? t(done.key, { rule: done.rule }) : ''}
       </p>
     </section>
   );

@@ -5,10 +5,10 @@
  * process had seen ends `failed/process_replaced` (issue 24) and is recovered into the new
  * process. The next wake's shell command runs in the NEW folder without a question (`full`).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { filter, firstValueFrom, map, skipWhile, timeout } from 'rxjs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import type { Approval } from '../../../shared/api/contract.js';
 import { DaemonHarness } from '../../fixtures/daemon-harness.js';
 
@@ -49,7 +49,7 @@ it('a restart while a turn waits for an approval: the approval is cancelled, the
   // The old process, told "cancelled" as it stops, may still try to reply: refused (its send scope
   // retired, §8.3) and recorded; the input is recovered into the new process instead.
   expect(done.recoveries).toBe(1);
-  expect(existsSync(join(h.dir, 'work', 'inflight.txt'))).toBe(false);
+  expect(existsSync(join(h.workspace, 'inflight.txt'))).toBe(false);
   // The recovery continuation re-delivers the input to the restarted agent: one recovery wake, one terminal status.
   const recovery = (await h.api['wakes.list']({})).filter((w) => w.wakeToken !== wakeToken && w.target === '#inflight');
   expect(recovery).toHaveLength(1);
@@ -58,8 +58,10 @@ it('a restart while a turn waits for an approval: the approval is cancelled, the
 }, 180_000);
 
 it('agents.update {cwd, permissions} restarts the real CLI there: the next command runs in the new folder, unasked', async () => {
-  const next = join(h.dir, 'next-project');
+  // Beside the data dir, never inside it (issue 29).
+  const next = `${h.dir}-next-project`;
   mkdirSync(next);
+  onTestFinished(() => rmSync(next, { recursive: true, force: true }));
   // Restarted = the agent went through `starting` and is idle again (the new process is ready).
   const restarted = firstValueFrom(
     h.daemon.events$.pipe(
@@ -83,7 +85,7 @@ it('agents.update {cwd, permissions} restarts the real CLI there: the next comma
   const done = await h.terminal(wakeToken, 90_000);
   expect(done.status).toBe('reply_sent');
   expect(existsSync(join(next, 'moved.txt'))).toBe(true);
-  expect(existsSync(join(h.dir, 'work', 'moved.txt'))).toBe(false);
+  expect(existsSync(join(h.workspace, 'moved.txt'))).toBe(false);
   // `full`: nothing was asked of the operator.
   expect((await h.api['approvals.list']({})).filter((a) => a.summary.includes('moved.txt'))).toEqual([]);
 }, 180_000);

@@ -22,6 +22,7 @@ import { startServeServer, type ServeServer } from '../../../main/serve/serve-se
 import { makeTempDir, type TempDir } from '../../fixtures/temp-dir.js';
 
 const TOKEN = 'S'.repeat(43);
+const OPERATOR = 'O'.repeat(43);
 const quiet = { info() {}, warn() {}, error() {}, debug() {} };
 // The person's own layout (4-space indent, one agent per line): it must survive every write byte for byte.
 const PERSON = [
@@ -51,8 +52,16 @@ beforeEach(async () => {
   writeFileSync(join(dir.path, 'a-file.txt'), 'not a folder');
   writeFileSync(file(), PERSON);
   daemon = await createDaemon({ dataDir: join(dir.path, 'data'), log: quiet });
-  server = await startServeServer({ daemon, token: TOKEN, port: 0, rendererDir: null, checkResponses: true });
-  ws = new WebSocket(`ws://127.0.0.1:${server.port}/api?token=${TOKEN}`);
+  server = await startServeServer({
+    daemon,
+    token: TOKEN,
+    operatorKey: OPERATOR,
+    port: 0,
+    rendererDir: null,
+    checkResponses: true,
+  });
+  // The operator's UI: opened from the printed URL, with this start's operator key (issue 29).
+  ws = new WebSocket(`ws://127.0.0.1:${server.port}/api?token=${TOKEN}&operator=${OPERATOR}`);
   await new Promise((r) => ws.once('open', r));
   fake.resetElectronFake();
   gate = openIpcGate({ handlers: daemon.api, events$: daemon.events$, isAllowedOrigin: isAppUrl, log: quiet });
@@ -141,7 +150,8 @@ describe.each(transports)('over the %s', (_name, call) => {
 
   it('agents.revokeRule removes exactly that rule; an unknown rule or agent is a clear error', async () => {
     const r = await call<Agent>('agents.revokeRule', { agentId: 'claude', rule: 'Bash(ls)' });
-    expect(r).toMatchObject({ ok: true, value: { allow: ['Bash(npm test)'] } });
+    // issue 29: rules the person wrote into the file are not grants until confirmed.
+    expect(r).toMatchObject({ ok: true, value: { allow: [], unconfirmedAllow: ['Bash(npm test)'] } });
     expect(readFileSync(file(), 'utf8')).toBe(PERSON.replace('["Bash(ls)", "Bash(npm test)"]', '[ "Bash(npm test)" ]'));
     const again = await call('agents.revokeRule', { agentId: 'claude', rule: 'Bash(ls)' });
     expect(again).toMatchObject({ ok: false, code: 'unknown_rule' });
@@ -152,6 +162,34 @@ describe.each(transports)('over the %s', (_name, call) => {
     });
     const settings = await call<Settings>('settings.get', {});
     expect(settings.ok && settings.value.config?.restartNeeded).toEqual([]);
+  });
+
+  it("issue 29: the file's rules wait for confirmation; agents.confirmRule grants one (the store), unchanged file", async () => {
+    const listed = await call<Agent[]>('agents.list', {});
+    expect(listed.ok && listed.value.find((a) => a.id === 'claude')).toMatchObject({
+      allow: [],
+      unconfirmedAllow: ['Bash(ls)', 'Bash(npm test)'],
+    });
+    const r = await call<Agent>('agents.confirmRule', { agentId: 'claude', rule: 'Bash(npm test)' });
+    expect(r).toMatchObject({ ok: true, value: { allow: ['Bash(npm test)'], unconfirmedAllow: ['Bash(ls)'] } });
+    expect(readFileSync(file(), 'utf8')).toBe(PERSON);
+    expect(await call('agents.confirmRule', { agentId: 'claude', rule: 'Bash(rm -rf /)' })).toMatchObject({
+      ok: false,
+      code: 'unknown_rule',
+    });
+    // The serve token alone (what an agent's process can read) confirms nothing.
+    const tokenOnly = new WebSocket(`ws://127.0.0.1:${server.port}/api?token=${TOKEN}`);
+    await new Promise((resolve) => tokenOnly.once('open', resolve));
+    const refused = await new Promise<Record<string, unknown>>((resolve) => {
+      tokenOnly.once('message', (d) => resolve(JSON.parse(String(d)) as Record<string, unknown>));
+      tokenOnly.send(
+        JSON.stringify({ id: 1, call: 'agents.confirmRule', request: { agentId: 'claude', rule: 'Bash(ls)' } }),
+      );
+    });
+    tokenOnly.close();
+    expect(refused).toMatchObject({ ok: false, code: 'operator_only' });
+    const after = await call<Agent[]>('agents.list', {});
+    expect(after.ok && after.value.find((a) => a.id === 'claude')?.unconfirmedAllow).toEqual(['Bash(ls)']);
   });
 });
 

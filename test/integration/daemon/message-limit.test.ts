@@ -34,7 +34,13 @@ it('a raised limit (100 KB): the renderer learns it, the composer accepts 40 KB,
   );
   const daemon: Daemon = await createDaemon({ dataDir: dir });
   cleanups.push(() => daemon.stop());
-  const server: ServeServer = await startServeServer({ daemon, token: TOKEN, port: 0, rendererDir: null });
+  const server: ServeServer = await startServeServer({
+    daemon,
+    token: TOKEN,
+    operatorKey: 'O'.repeat(43),
+    port: 0,
+    rendererDir: null,
+  });
   cleanups.push(() => server.close());
   const client: WsClient = createWsClient(`ws://127.0.0.1:${server.port}/api?token=${TOKEN}`);
   cleanups.push(() => client.close());

@@ -95,7 +95,7 @@ describe.skipIf(process.platform === 'win32')(
     it('a chained command still asks the operator; denied, none of it runs', { timeout: 150_000 }, async () => {
       const h = harness;
       await askedThenDenied(h, "agentteam agent send --target '#general' --content 'chained'; touch chained.txt");
-      expect(existsSync(join(h.dir, 'work', 'chained.txt'))).toBe(false);
+      expect(existsSync(join(h.workspace, 'chained.txt'))).toBe(false);
       const { messages } = await h.api['messages.list']({ target: '#general', limit: 50 });
       expect(messages.some((m) => m.content === 'chained')).toBe(false);
     });

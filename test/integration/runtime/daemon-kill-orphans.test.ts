@@ -35,12 +35,14 @@ describe.skipIf(!existsSync('/proc/self/stat'))('kill -9 of the daemon leaves no
     model = await startFakeOpenAi();
     dataDir = await mkdtemp(join(tmpdir(), 'agentteam-orphans-'));
     await mkdir(join(dataDir, 'home'));
-    await mkdir(join(dataDir, 'work'));
+    await mkdir(join(dataDir, 'workspaces', AGENT), { recursive: true });
     const env = { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'fake-key' };
     await writeFile(
       join(dataDir, 'agentteam.json'),
       JSON.stringify({
-        agents: [{ id: AGENT, name: 'OpenCode', runtime: 'opencode', env, cwd: 'work', model: 'fake-model' }],
+        agents: [
+          { id: AGENT, name: 'OpenCode', runtime: 'opencode', env, cwd: `workspaces/${AGENT}`, model: 'fake-model' },
+        ],
       }),
     );
 

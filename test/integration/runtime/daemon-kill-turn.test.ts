@@ -59,12 +59,14 @@ describe.skipIf(!existsSync('/proc/self/stat'))('kill -9 of the daemon during a 
       model = await startFakeOpenAi();
       dataDir = await mkdtemp(join(tmpdir(), 'agentteam-kill-turn-'));
       await mkdir(join(dataDir, 'home'));
-      await mkdir(join(dataDir, 'work'));
+      await mkdir(join(dataDir, 'workspaces', AGENT), { recursive: true });
       const env = { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: 'fake-key' };
       await writeFile(
         join(dataDir, 'agentteam.json'),
         JSON.stringify({
-          agents: [{ id: AGENT, name: 'Codex', runtime: 'codex', env, cwd: 'work', model: 'fake-model' }],
+          agents: [
+            { id: AGENT, name: 'Codex', runtime: 'codex', env, cwd: `workspaces/${AGENT}`, model: 'fake-model' },
+          ],
         }),
         { mode: 0o600 },
       );

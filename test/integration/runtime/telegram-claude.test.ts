@@ -28,14 +28,14 @@ describe('Telegram-bound conversation with Claude Code (real CLI, fake model, fa
     tg = await startFakeTelegram();
     model = await startFakeAnthropic();
     dir = await mkdtemp(join(tmpdir(), 'agentteam-tg-claude-'));
-    await mkdir(join(dir, 'work'), { recursive: true });
+    await mkdir(join(dir, 'workspaces', 'claude1'), { recursive: true });
     const config = {
       agents: [
         {
           id: 'claude1',
           name: 'Claude',
           runtime: 'claude-code',
-          cwd: 'work',
+          cwd: 'workspaces/claude1',
           model: 'fake-model',
           env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'fake-key-tg', CLAUDE_CODE_MAX_RETRIES: '0' },
         },
@@ -95,7 +95,7 @@ describe('Telegram-bound conversation with Claude Code (real CLI, fake model, fa
     );
     expect(String(asked.body.text)).toMatch(/^✋ Claude asks: .*touch phone\.txt/);
     // Claude's Bash has not run: it waits for the operator.
-    expect(existsSync(join(dir, 'work', 'phone.txt'))).toBe(false);
+    expect(existsSync(join(dir, 'workspaces', 'claude1', 'phone.txt'))).toBe(false);
     const question = tg.chat(CHAT).find((m) => m.text === asked.body.text);
     if (question === undefined) throw new Error('the question is not shown in the chat');
     tg.userPresses({ chatId: CHAT, fromId: OPERATOR, messageId: question.messageId, button: 'Allow' });
@@ -104,7 +104,7 @@ describe('Telegram-bound conversation with Claude Code (real CLI, fake model, fa
       since,
       90_000,
     );
-    expect(existsSync(join(dir, 'work', 'phone.txt'))).toBe(true);
+    expect(existsSync(join(dir, 'workspaces', 'claude1', 'phone.txt'))).toBe(true);
     expect(tg.chat(CHAT).find((m) => m.messageId === question.messageId)).toMatchObject({
       text: `${String(asked.body.text)}\n✅ Allowed by @user${OPERATOR}`,
       keyboard: null,

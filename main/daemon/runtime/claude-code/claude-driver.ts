@@ -48,6 +48,8 @@ export interface ClaudeDriverOptions extends AgentLaunchOptions {
   readonly person?: PersonProfile;
   /** issue 14: the agent's permission policy (claude-permissions.ts). */
   readonly permissions?: PermissionPolicy;
+  /** issue 29: paths under the data dir its tools are denied (workspace.ts `toolDeniedPaths`), read at each launch. */
+  readonly deniedPaths?: () => readonly string[];
 }
 
 const STOP_HOOK_ID = 'agentteam_stop';
@@ -83,6 +85,7 @@ export class ClaudeDriver implements RuntimeDriver {
       ...(o.auth === undefined ? {} : { auth: o.auth }),
       ...(o.person === undefined ? {} : { person: o.person }),
       ...(o.permissions !== undefined ? { permissions: o.permissions } : {}),
+      ...(o.deniedPaths === undefined ? {} : { deniedPaths: o.deniedPaths() }),
     });
     mkdirSync(launch.home, { recursive: true, mode: 0o700 });
     mkdirSync(launch.configDir, { recursive: true, mode: 0o700 });

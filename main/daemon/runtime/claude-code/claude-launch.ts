@@ -45,6 +45,8 @@ export interface ClaudeLaunchInput {
   readonly person?: PersonProfile;
   /** issue 14: the agent's permission policy (claude-permissions.ts); absent → `read-only` (dontAsk). */
   readonly permissions?: PermissionPolicy;
+  /** issue 29: paths its tools are denied under every policy (workspace.ts `toolDeniedPaths`; a trailing `/` marks a folder). */
+  readonly deniedPaths?: readonly string[];
 }
 
 export interface ClaudeLaunch {
@@ -61,6 +63,25 @@ export function resolveClaudeCommand(command: string | null, projectRoot: string
   if (command !== null) return command;
   const local = join(projectRoot, 'node_modules', '.bin', 'claude');
   return existsSync(local) ? local : 'claude';
+}
+
+/**
+ * issue 29: `--settings` with `permissions.deny` rules keeping Claude Code's own file tools (Read,
+ * Edit/Write and the searches) out of the data dir's daemon state. `//` starts an absolute path in
+ * a rule; a folder is denied with its whole subtree (`/**`). Deny rules win in every permission
+ * mode, `bypassPermissions` (our `full`) included. They do not bind a Bash command (`cat` reads
+ * what `Read` may not): under `ask` and `auto-edit` commands are asked; under `full` nothing is.
+ * JSON, not `--disallowedTools`, so a path with a space or a comma stays one rule.
+ */
+export function claudeDenyArgs(paths: readonly string[]): string[] {
+  if (paths.length === 0) return [];
+  const rules = paths.flatMap((p) => {
+    const dir = p.endsWith('/');
+    // An absolute path `/x/y` becomes the rule path `//x/y`.
+    const path = `/${dir ? p.slice(0, -1) : p}`;
+    return dir ? [`Read(${path}/**)`, `Edit(${path}/**)`] : [`Read(${path})`, `Edit(${path})`];
+  });
+  return ['--settings', JSON.stringify({ permissions: { deny: rules } })];
 }
 
 export function claudeLaunch(input: ClaudeLaunchInput): ClaudeLaunch {
@@ -89,6 +110,7 @@ export function claudeLaunch(input: ClaudeLaunchInput): ClaudeLaunch {
     `${CLAUDE_SEND_TOOL},${CLAUDE_REACTION_TOOL}`,
     ...claudePermissionArgs(input.permissions ?? 'read-only'),
     ...CLAUDE_ISOLATION_ARGS,
+    ...claudeDenyArgs(input.deniedPaths ?? []),
   ];
   if (input.threadContract) args.push('--append-system-prompt', input.threadContract);
   if (input.model !== null) args.push('--model', input.model);

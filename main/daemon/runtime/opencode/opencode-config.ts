@@ -29,7 +29,7 @@ export interface OpencodeConfigInput {
   readonly model: string | null;
   readonly provider: AgentProvider | null;
   /** issue 14: the `permission` key (opencode-permissions.ts); absent → OpenCode's default. */
-  readonly permission?: Readonly<Record<string, string>>;
+  readonly permission?: Readonly<Record<string, string | Readonly<Record<string, string>>>>;
 }
 
 export interface OpencodeDirs {
@@ -121,6 +121,33 @@ export function opencodeIsolationEnv(dirs: OpencodeDirs, password: string, mcpTo
     OPENCODE_DISABLE_SHARE: '1',
     npm_config_registry: DEAD_NPM_REGISTRY,
   };
+}
+
+/**
+ * issue 29: the shell OpenCode's tools run their commands in. OpenCode starts its `bash` tool with
+ * its own environment (which must hold `OPENCODE_SERVER_PASSWORD` for the server), and offers no
+ * setting to keep a variable out of it (only plugins can, and `--pure` keeps plugins off). So
+ * `$SHELL` is this wrapper, named `bash` as OpenCode expects: it unsets the password and execs the
+ * real shell, so a command cannot answer its own permission requests with it. (A process of the
+ * same user can still read `/proc/<opencode pid>/environ`: see the README's security section.)
+ */
+export async function writeToolShell(dirs: OpencodeDirs, realShell: string): Promise<string> {
+  const dir = join(dirs.home, 'tool-shell');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, 'bash');
+  const quoted = `'${realShell.replaceAll("'", `'\\''`)}'`;
+  await writeFile(
+    file,
+    [
+      '#!/bin/sh',
+      "# Written by AgentTeam: OpenCode's tool shell, without the daemon's server password (issue 29).",
+      'unset OPENCODE_SERVER_PASSWORD',
+      `exec ${quoted} "$@"`,
+      '',
+    ].join('\n'),
+    { mode: 0o700 },
+  );
+  return file;
 }
 
 /** Creates the XDG dirs (0700) and writes the global `opencode.json` (0600). */

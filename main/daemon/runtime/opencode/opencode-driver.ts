@@ -6,6 +6,7 @@
  * drives the turn: `session.status` busy → turn start, idle → turn end; tool parts → tool
  * calls; `session.error` → the turn fails (aborts: interrupted).
  */
+import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../free-port.js';
 import { boundedDetail } from '../runtime-adapter.js';
@@ -22,7 +23,7 @@ import {
 } from './opencode-client.js';
 import { isOpencodeEvent, type OpencodeBusEventOf, type OpencodePermissionAsked } from './opencode-events.js';
 import type { AgentProvider } from '../agent-provider.js';
-import { opencodeDirs, opencodeIsolationEnv, writeOpencodeHome } from './opencode-config.js';
+import { opencodeDirs, opencodeIsolationEnv, writeOpencodeHome, writeToolShell } from './opencode-config.js';
 import { markSubmitWritten } from '../submit-timing.js';
 import type { PermissionPolicy } from '../../../../shared/config.js';
 import { opencodeApprovalAsk, opencodePermissionConfig, opencodeReply } from './opencode-permissions.js';
@@ -40,6 +41,13 @@ export interface OpencodeDriverOptions extends AgentLaunchOptions {
   readonly signIn?: (dataDir: string) => void;
   /** issue 14: the agent's permission policy (opencode-permissions.ts); default `read-only`. */
   readonly permissions?: PermissionPolicy;
+  /** issue 29: folders its tools are denied under every policy (`external_directory`: the data dir). */
+  readonly deniedDirs?: readonly string[];
+}
+
+/** The shell OpenCode would pick on its own: bash where there is one, else sh. */
+function realBash(): string {
+  return ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p)) ?? '/bin/sh';
 }
 
 /** A port taken between our probe and OpenCode's bind shows as a failed readiness: try another. */
@@ -68,15 +76,22 @@ export class OpencodeDriver implements RuntimeDriver {
       mcpUrl: o.mcp.url,
       model: o.model,
       provider: o.provider,
-      permission: opencodePermissionConfig(o.permissions ?? 'read-only'),
+      permission: opencodePermissionConfig(o.permissions ?? 'read-only', o.deniedDirs ?? []),
     });
     o.signIn?.(dirs.data);
+    // issue 29: the tools' commands run without the server password (opencode-config.ts writeToolShell).
+    const toolShell = process.platform === 'win32' ? null : await writeToolShell(dirs, realBash());
     this.#server = { port: await freePort(), password: randomBytes(24).toString('base64url') };
     const { port, password } = this.#server;
     return {
       command: o.command,
       args: ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--pure', ...o.args],
-      env: { ...runtimeBaseEnv(), ...o.env, ...opencodeIsolationEnv(dirs, password, o.mcp.token) },
+      env: {
+        ...runtimeBaseEnv(),
+        ...o.env,
+        ...opencodeIsolationEnv(dirs, password, o.mcp.token),
+        ...(toolShell === null ? {} : { SHELL: toolShell }),
+      },
       cwd: o.cwd,
     };
   }

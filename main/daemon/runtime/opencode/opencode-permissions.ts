@@ -22,8 +22,23 @@ import type { OpencodePermissionAsked } from './opencode-events.js';
 
 type Action = 'ask' | 'allow' | 'deny';
 
-export function opencodePermissionConfig(policy: PermissionPolicy): Record<string, Action> {
-  const all = (a: Action) => ({ edit: a, bash: a, webfetch: a, external_directory: a });
+/**
+ * issue 29: `external_directory` as OpenCode's pattern object — the policy's action for any folder
+ * outside the workspace, and `deny` for each of `denied` (the data dir, under every policy). OpenCode
+ * asks it with the pattern `<folder of the path>/*` and the longest matching key wins (its `*`
+ * spans `/`), so `<data dir>/*` covers everything below the data dir; the agent's own workspace
+ * is its project, never external. The CLI's own state there is written by the CLI, not a tool.
+ */
+function externalDirectory(action: Action, denied: readonly string[]): Action | Record<string, Action> {
+  if (denied.length === 0) return action;
+  return { '*': action, ...Object.fromEntries(denied.map((d) => [`${d.replace(/\/+$/, '')}/*`, 'deny' as const])) };
+}
+
+export function opencodePermissionConfig(
+  policy: PermissionPolicy,
+  denied: readonly string[] = [],
+): Record<string, Action | Record<string, Action>> {
+  const all = (a: Action) => ({ edit: a, bash: a, webfetch: a, external_directory: externalDirectory(a, denied) });
   switch (policy) {
     case 'read-only':
       return all('deny');

@@ -112,6 +112,15 @@ export const AGENTS_COPY = [
       'agentSettings.revoke': 'Revoke',
       'agentSettings.revokeLabel': 'Revoke {rule}',
       'agentSettings.revoked': 'Revoked {rule}.',
+      'agentSettings.unconfirmed': 'Needs your confirmation',
+      'agentSettings.unconfirmedHint':
+        'These rules are in agentteam.json, but you did not grant them here, so they are not applied. Confirm only a rule you added yourself.',
+      'agentSettings.confirm': 'Confirm',
+      'agentSettings.confirmLabel': 'Confirm {rule}',
+      'agentSettings.remove': 'Remove',
+      'agentSettings.removeLabel': 'Remove {rule}',
+      'agentSettings.confirmed': 'Confirmed {rule}: it is allowed from now on.',
+      'agentSettings.removed': 'Removed {rule} from agentteam.json.',
     },
     'zh-CN': {
       'agentSettings.title': '工作目录与权限',
@@ -136,6 +145,15 @@ export const AGENTS_COPY = [
       'agentSettings.revoke': '撤销',
       'agentSettings.revokeLabel': '撤销 {rule}',
       'agentSettings.revoked': '已撤销 {rule}。',
+      'agentSettings.unconfirmed': '需要你确认',
+      'agentSettings.unconfirmedHint':
+        '这些规则写在 agentteam.json 中，但不是你在这里授予的，因此不会生效。只确认你自己添加的规则。',
+      'agentSettings.confirm': '确认',
+      'agentSettings.confirmLabel': '确认 {rule}',
+      'agentSettings.remove': '删除',
+      'agentSettings.removeLabel': '删除 {rule}',
+      'agentSettings.confirmed': '已确认 {rule}：从现在起允许。',
+      'agentSettings.removed': '已从 agentteam.json 删除 {rule}。',
     },
   }),
 ] as const;

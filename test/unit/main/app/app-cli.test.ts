@@ -111,7 +111,9 @@ describe('runAppCli', () => {
   it('refuses anything but the agent commands, naming the Node CLI', async () => {
     const r = io();
     expect(await runAppCli(['serve'], r.io, {})).toBe(2);
-    expect(r.err.join('\n')).toMatch(/runs only "agentteam agent send\|react".*"serve" needs the agentteam CLI/);
+    expect(r.err.join('\n')).toMatch(
+      /runs only "agentteam agent send\|react"; "serve" is the operator's and needs the agentteam CLI of a source install/,
+    );
   });
 
   it('runs the real agent command (outside a runtime it says what is missing)', async () => {

@@ -18,6 +18,7 @@ let dataDir: string;
 let daemon: ScriptedDaemon;
 let stop: (signal: string) => void;
 let exit: Promise<number>;
+let operator: Record<string, string>;
 
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'approvals-cli-'));
@@ -34,7 +35,8 @@ beforeEach(async () => {
     createDaemon: async () => daemon,
     serve: { rendererDir: null, stopRequested, onListening: listening },
   });
-  await ready;
+  // issue 29: the operator's commands carry the operator key from the printed URL (its fragment).
+  operator = { AGENTTEAM_OPERATOR_KEY: new URL((await ready).url).hash.replace('#operator=', '') };
 });
 
 afterEach(async () => {
@@ -55,18 +57,38 @@ describe('agentteam approvals / approve / deny', () => {
     expect(rows[0]).toMatchObject({ id: 'ap_1', status: 'pending', tool: 'Bash', wakeTokens: ['w_1'] });
   });
 
+  it('issue 29: approve and deny without the operator key are refused naming the key, and change nothing', async () => {
+    for (const argv of [
+      ['approve', '--data-dir', dataDir, 'ap_1', '--scope', 'always'],
+      ['deny', '--data-dir', dataDir, 'ap_1'],
+    ]) {
+      const io = captureIo();
+      // What an agent's command has: the serve token in the data dir, no operator key (or a wrong one).
+      expect(await runCli(argv, { io, env: {} })).toBe(1);
+      expect(io.errLines.join('\n')).toMatch(
+        /approvals\.answer is the operator's to make.*AGENTTEAM_OPERATOR_KEY.*\(operator_only\)/,
+      );
+      const wrong = captureIo();
+      expect(await runCli(argv, { io: wrong, env: { AGENTTEAM_OPERATOR_KEY: 'x'.repeat(43) } })).toBe(1);
+      expect(wrong.errLines.join('\n')).toMatch(/\(operator_only\)/);
+    }
+    expect(daemon.approvals[0]?.status).toBe('pending');
+  });
+
   it('approve allows, deny denies with the reason the agent will read; a second answer is refused', async () => {
     const io = captureIo();
-    expect(await runCli(['approve', '--data-dir', dataDir, 'ap_1'], { io })).toBe(0);
+    expect(await runCli(['approve', '--data-dir', dataDir, 'ap_1'], { io, env: operator })).toBe(0);
     // issue 29: the exact command it allows comes first, then the answer.
     expect(io.outLines).toEqual(['Allowing Demo (demo) Bash, exactly:', '    touch approved.txt', 'ap_1 allowed']);
-    expect(await runCli(['deny', '--data-dir', dataDir, 'ap_2', '--reason', 'not in this folder'], { io })).toBe(0);
+    expect(
+      await runCli(['deny', '--data-dir', dataDir, 'ap_2', '--reason', 'not in this folder'], { io, env: operator }),
+    ).toBe(0);
     expect(daemon.approvals[1]).toMatchObject({ status: 'denied', reason: 'not in this folder' });
     const again = captureIo();
-    expect(await runCli(['deny', '--data-dir', dataDir, 'ap_1'], { io: again })).toBe(1);
+    expect(await runCli(['deny', '--data-dir', dataDir, 'ap_1'], { io: again, env: operator })).toBe(1);
     expect(again.errLines[0]).toMatch(/already allowed.*\(approval_settled\)/);
     const unknown = captureIo();
-    expect(await runCli(['approve', '--data-dir', dataDir, 'ap_nope'], { io: unknown })).toBe(1);
+    expect(await runCli(['approve', '--data-dir', dataDir, 'ap_nope'], { io: unknown, env: operator })).toBe(1);
     expect(unknown.errLines[0]).toMatch(/unknown_approval/);
   });
 
@@ -118,7 +140,7 @@ describe('agentteam approvals / approve show exactly what is allowed', () => {
 
   it('approve prints the full command it allows before granting it', async () => {
     const io = captureIo();
-    expect(await runCli(['approve', '--data-dir', dataDir, 'ap_3'], { io })).toBe(0);
+    expect(await runCli(['approve', '--data-dir', dataDir, 'ap_3'], { io, env: operator })).toBe(0);
     expect(io.outLines).toEqual([
       'Allowing Rev\\u{202e}iew (demo) Bash\\x07, exactly:',
       `    ${visible}`,
@@ -129,7 +151,9 @@ describe('agentteam approvals / approve show exactly what is allowed', () => {
 
   it('approve --scope always names the exact rule it grants, before and after', async () => {
     const io = captureIo();
-    expect(await runCli(['approve', '--data-dir', dataDir, 'ap_3', '--scope', 'always'], { io })).toBe(0);
+    expect(await runCli(['approve', '--data-dir', dataDir, 'ap_3', '--scope', 'always'], { io, env: operator })).toBe(
+      0,
+    );
     expect(io.outLines).toEqual([
       'Allowing Rev\\u{202e}iew (demo) Bash\\x07, exactly:',
       `    ${visible}`,
@@ -142,7 +166,7 @@ describe('agentteam approvals / approve show exactly what is allowed', () => {
 
   it('deny prints its answer escaped too', async () => {
     const io = captureIo();
-    expect(await runCli(['deny', '--data-dir', dataDir, 'ap_3'], { io })).toBe(0);
+    expect(await runCli(['deny', '--data-dir', dataDir, 'ap_3'], { io, env: operator })).toBe(0);
     expect(io.outLines).toEqual(['ap_3 denied']);
   });
 });

@@ -1,5 +1,5 @@
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -107,7 +107,16 @@ describe('agentteam serve + send/wakes/messages', () => {
     const daemon = createScriptedDaemon();
     const { io, server, exit, stop } = await startServe(daemon);
     const token = (await import('node:fs/promises')).readFile(join(dataDir, 'serve-token'), 'utf8');
-    expect(io.outLines).toEqual([`AgentTeam is serving ${dataDir} at ${server.url}`]);
+    const operatorKey = new URL(server.url).hash.replace('#operator=', '');
+    expect(operatorKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(io.outLines).toEqual([
+      `AgentTeam is serving ${dataDir} at ${server.url}`,
+      `Operator commands (approve, deny, revoke) from another terminal: export AGENTTEAM_OPERATOR_KEY=${operatorKey} (valid until this daemon stops).`,
+    ]);
+    // issue 29: the operator key is in memory only — no file of the data dir holds it.
+    for (const name of readdirSync(dataDir))
+      if (statSync(join(dataDir, name)).isFile())
+        expect(readFileSync(join(dataDir, name), 'utf8')).not.toContain(operatorKey);
     expect(server.url).toContain(`?token=${(await token).trim()}`);
     expect((await stat(join(dataDir, 'serve-token'))).mode & 0o777).toBe(0o600);
     expect(existsSync(join(dataDir, 'serve.json'))).toBe(true);

@@ -16,6 +16,7 @@ function captureIo(): CliIo & { outLines: string[]; errLines: string[] } {
 let dir: TempDir;
 let stop: (signal: string) => void;
 let exit: Promise<number>;
+let operator: Record<string, string>;
 const file = () => join(dir.path, 'agentteam.json');
 
 beforeEach(async () => {
@@ -41,7 +42,8 @@ beforeEach(async () => {
     io: captureIo(),
     serve: { rendererDir: null, stopRequested, onListening: listening },
   });
-  await ready;
+  // issue 29: revoke carries the operator key from the printed URL (its fragment).
+  operator = { AGENTTEAM_OPERATOR_KEY: new URL((await ready).url).hash.replace('#operator=', '') };
 });
 afterEach(async () => {
   stop('SIGTERM');
@@ -51,11 +53,15 @@ afterEach(async () => {
 
 it('removes exactly that rule from agentteam.json; an unknown rule exits 1 naming the rules there are', async () => {
   const io = captureIo();
-  expect(await runCli(['revoke', '--data-dir', dir.path, '--agent', 'claude', 'Bash(ls)'], { io })).toBe(0);
+  expect(await runCli(['revoke', '--data-dir', dir.path, '--agent', 'claude', 'Bash(ls)'], { io, env: operator })).toBe(
+    0,
+  );
   expect(io.outLines).toEqual(['revoked Bash(ls) (claude)']);
   expect(JSON.parse(readFileSync(file(), 'utf8')).agents[0].allow).toEqual(['Bash(npm test)']);
   const again = captureIo();
-  expect(await runCli(['revoke', '--data-dir', dir.path, '--agent', 'claude', 'Bash(ls)'], { io: again })).toBe(1);
+  expect(
+    await runCli(['revoke', '--data-dir', dir.path, '--agent', 'claude', 'Bash(ls)'], { io: again, env: operator }),
+  ).toBe(1);
   expect(again.errLines[0]).toMatch(/no "always" rule "Bash\(ls\)".*"Bash\(npm test\)".*\(unknown_rule\)/);
 });
 

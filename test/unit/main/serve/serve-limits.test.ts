@@ -16,7 +16,7 @@ let server: ServeServer;
 
 beforeEach(async () => {
   daemon = Object.assign(createScriptedDaemon(), { limits: { maxMessageBytes: 32_768 } });
-  server = await startServeServer({ daemon, token: TOKEN, port: 0, rendererDir: null });
+  server = await startServeServer({ daemon, token: TOKEN, operatorKey: 'O'.repeat(43), port: 0, rendererDir: null });
 });
 afterEach(async () => {
   await server.close();
@@ -81,8 +81,20 @@ describe('the real limit, in bytes', () => {
       return answer;
     };
     const raised = Object.assign(createScriptedDaemon(), { limits: { maxMessageBytes: 102_400 } });
-    const other = await startServeServer({ daemon: raised, token: TOKEN, port: 0, rendererDir: null });
-    const plain = await startServeServer({ daemon: createScriptedDaemon(), token: TOKEN, port: 0, rendererDir: null });
+    const other = await startServeServer({
+      daemon: raised,
+      token: TOKEN,
+      operatorKey: 'O'.repeat(43),
+      port: 0,
+      rendererDir: null,
+    });
+    const plain = await startServeServer({
+      daemon: createScriptedDaemon(),
+      token: TOKEN,
+      operatorKey: 'O'.repeat(43),
+      port: 0,
+      rendererDir: null,
+    });
     try {
       expect(await ask(other.port, 1)).toEqual({ id: 1, ok: true, value: { maxMessageBytes: 102_400 } });
       expect(await ask(plain.port, 2)).toEqual({ id: 2, ok: true, value: { maxMessageBytes: 32_768 } });

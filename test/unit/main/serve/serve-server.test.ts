@@ -6,9 +6,16 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SERVE_CSP, startServeServer, type ServeServer } from '../../../../main/serve/serve-server.js';
-import { createScriptedDaemon, wakeFixture, type ScriptedDaemon } from '../../../fixtures/scripted-daemon.js';
+import { OPERATOR_CALL_NAMES } from '../../../../shared/api/api-names.js';
+import {
+  approvalFixture,
+  createScriptedDaemon,
+  wakeFixture,
+  type ScriptedDaemon,
+} from '../../../fixtures/scripted-daemon.js';
 
 const TOKEN = 'T'.repeat(43);
+const OPERATOR = 'O'.repeat(43);
 let dir: string;
 let daemon: ScriptedDaemon;
 let server: ServeServer;
@@ -20,7 +27,14 @@ beforeEach(async () => {
   await writeFile(join(dir, 'assets', 'app.js'), 'console.log(1)');
   await writeFile(join(tmpdir(), 'serve-secret.txt'), 'secret');
   daemon = createScriptedDaemon();
-  server = await startServeServer({ daemon, token: TOKEN, port: 0, rendererDir: dir, checkResponses: true });
+  server = await startServeServer({
+    daemon,
+    token: TOKEN,
+    operatorKey: OPERATOR,
+    port: 0,
+    rendererDir: dir,
+    checkResponses: true,
+  });
 });
 afterEach(async () => {
   await server.close();
@@ -87,7 +101,8 @@ async function call(ws: WebSocket, id: number, name: string, request: unknown): 
 describe('serve HTTP', () => {
   it('listens on 127.0.0.1 only and answers /healthz without a token', async () => {
     expect(server.origin).toBe(`http://127.0.0.1:${server.port}/`);
-    expect(server.url).toBe(`${server.origin}?token=${TOKEN}`);
+    // issue 29: the operator key only in the fragment (never sent in a request, so never in a log).
+    expect(server.url).toBe(`${server.origin}?token=${TOKEN}#operator=${OPERATOR}`);
     const r = await get('/healthz');
     expect(r.status).toBe(200);
     expect(r.body).toBe('ok\n');
@@ -166,6 +181,47 @@ describe('serve WebSocket bridge', () => {
     expect(big).toMatchObject({ id: 3, ok: false, code: 'content_too_large' });
     expect(daemon.messages).toHaveLength(0);
     ws.close();
+  });
+
+  it('issue 29: refuses every operator call on a connection with the serve token alone, and answers it with the operator key', async () => {
+    daemon.approvals.push(approvalFixture({ id: 'ap_1' }));
+    const tokenOnly = await connected();
+    const calls: Array<[string, unknown]> = [
+      ['approvals.answer', { id: 'ap_1', decision: 'allow', scope: 'always' }],
+      ['agents.update', { agentId: 'demo', permissions: 'full' }],
+      ['agents.revokeRule', { agentId: 'demo', rule: 'Bash(ls)' }],
+      ['telegram.addBinding', { chatId: '1', target: '#general' }],
+      ['telegram.removeBinding', { chatId: '1' }],
+    ];
+    expect(calls.map(([name]) => name).sort()).toEqual([...OPERATOR_CALL_NAMES].sort());
+    let id = 10;
+    for (const [name, request] of calls) {
+      const reply = await call(tokenOnly, id++, name, request);
+      expect(reply).toMatchObject({ ok: false, code: 'operator_only' });
+      expect(reply.message).toContain(`${name} is the operator's to make`);
+      expect(reply.message).toContain('AGENTTEAM_OPERATOR_KEY');
+    }
+    // Nothing reached the daemon: the approval is still pending.
+    expect(daemon.approvals[0]?.status).toBe('pending');
+    // Other calls keep working with the token alone (the CLI's send, list, the agents' tools).
+    expect(await call(tokenOnly, id++, 'approvals.list', {})).toMatchObject({ ok: true });
+    tokenOnly.close();
+    // A wrong (e.g. an earlier start's) operator key is just no operator key.
+    const stale = await open(`?token=${TOKEN}&operator=${'X'.repeat(43)}`);
+    if (typeof stale === 'number') throw new Error(`upgrade refused: ${stale}`);
+    expect(await call(stale, id++, 'approvals.answer', { id: 'ap_1', decision: 'allow' })).toMatchObject({
+      code: 'operator_only',
+    });
+    stale.close();
+    const operator = await open(`?token=${TOKEN}&operator=${OPERATOR}`);
+    if (typeof operator === 'number') throw new Error(`upgrade refused: ${operator}`);
+    expect(await call(operator, id, 'approvals.answer', { id: 'ap_1', decision: 'allow' })).toMatchObject({
+      ok: true,
+      value: { id: 'ap_1', status: 'allowed' },
+    });
+    operator.close();
+    // The operator key without the serve token opens nothing.
+    expect(await open(`?operator=${OPERATOR}`)).toBe(401);
   });
 
   it('answers an unknown call with unknown_call', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../../../shared/api/contract.js';
 import { buildClientApi } from '../../../../shared/api/client-api.js';
 import { ipcClient, type HostWindow } from '../../../../renderer/src/api/ipc-client.js';
-import { pickTransport } from '../../../../renderer/src/api/pick-transport.js';
+import { operatorKeyOf, pickTransport } from '../../../../renderer/src/api/pick-transport.js';
 
 const fakeWindow = (extra: Record<string, unknown>, search = '') =>
   ({ location: { search, protocol: 'http:', host: '127.0.0.1:1' }, ...extra }) as unknown as HostWindow;
@@ -20,6 +20,30 @@ describe('transport choice', () => {
 
   it('without a bridge or a token, asks for the printed URL', () => {
     expect(pickTransport(fakeWindow({}))).toEqual({ kind: 'none', reason: 'no_token' });
+  });
+
+  it('issue 29: takes the operator key from the URL fragment, keeps it for the tab and clears it from the address bar', () => {
+    const stored = new Map<string, string>();
+    const replaced: Array<string | undefined> = [];
+    const storage = {
+      getItem: (k: string) => stored.get(k) ?? null,
+      setItem: (k: string, v: string) => stored.set(k, v),
+    };
+    const history = { replaceState: (_d: unknown, _u: string, url?: string) => replaced.push(url) };
+    const opened = {
+      location: { search: '?token=t', hash: '#operator=K1', protocol: 'http:', host: '127.0.0.1:1' },
+      sessionStorage: storage,
+      history,
+    } as HostWindow;
+    expect(operatorKeyOf(opened)).toBe('K1');
+    // The fragment is gone from the address bar; the token stays (a reload still connects).
+    expect(replaced).toEqual(['?token=t']);
+    // A reload of the same tab (no fragment any more) still has it.
+    const reloaded = { ...opened, location: { ...opened.location, hash: '' } } as HostWindow;
+    expect(operatorKeyOf(reloaded)).toBe('K1');
+    // Another tab opened from a bookmark (no fragment, its own storage) is not the operator's.
+    const bookmark = { ...reloaded, sessionStorage: { getItem: () => null, setItem: () => undefined } } as HostWindow;
+    expect(operatorKeyOf(bookmark)).toBeUndefined();
   });
 
   it('treats a partial bridge as absent', () => {

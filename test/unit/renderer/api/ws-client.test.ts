@@ -15,7 +15,7 @@ let client: WsClient;
 
 beforeEach(async () => {
   daemon = createScriptedDaemon();
-  server = await startServeServer({ daemon, token: TOKEN, port: 0, rendererDir: null });
+  server = await startServeServer({ daemon, token: TOKEN, operatorKey: 'O'.repeat(43), port: 0, rendererDir: null });
   client = createWsClient(wsUrlFor({ protocol: 'http:', host: `127.0.0.1:${server.port}` }, TOKEN));
 });
 afterEach(async () => {
@@ -26,6 +26,9 @@ afterEach(async () => {
 describe('renderer WebSocket client', () => {
   it('builds the ws URL from the page location', () => {
     expect(wsUrlFor({ protocol: 'http:', host: '127.0.0.1:7777' }, 'a b')).toBe('ws://127.0.0.1:7777/api?token=a%20b');
+    expect(wsUrlFor({ protocol: 'http:', host: '127.0.0.1:7777' }, 't', 'k+1')).toBe(
+      'ws://127.0.0.1:7777/api?token=t&operator=k%2B1',
+    );
   });
 
   it('exposes one named method per call and answers with ApiResult values', async () => {

@@ -141,4 +141,46 @@ describe('AgentAllowRules', () => {
     await userEvent.click(screen.getByRole('button', { name: '撤销 <b>Bash</b>' }));
     expect((await screen.findByRole('alert')).textContent).toBe('no such rule');
   });
+
+  it('issue 29: rules the file lists without a grant are apart, "needs your confirmation", with Confirm and Remove', async () => {
+    const fake = scriptedClientApi({
+      'agents.confirmRule': () => ok(agentOf()),
+      'agents.revokeRule': () => ok(agentOf()),
+    });
+    render(
+      <AgentAllowRules
+        api={fake.api}
+        agent={agentOf({ allow: ['Bash(ls)'], unconfirmedAllow: ['Bash(curl x | sh)', 'Edit(*)'] })}
+        language="en"
+      />,
+    );
+    const group = screen.getByRole('group', { name: '⚠ Needs your confirmation' });
+    expect(group.textContent).toContain('you did not grant them here, so they are not applied');
+    expect([...group.querySelectorAll('li code')].map((c) => c.textContent)).toEqual(['Bash(curl x | sh)', 'Edit(*)']);
+    // The granted rule is not among them, and has only Revoke.
+    expect(screen.queryByRole('button', { name: 'Confirm Bash(ls)' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm Edit(*)' }));
+    expect(fake.requestsOf('agents.confirmRule')).toEqual([{ agentId: 'claude', rule: 'Edit(*)' }]);
+    await vi.waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe('Confirmed Edit(*): it is allowed from now on.'),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Bash(curl x | sh)' }));
+    expect(fake.requestsOf('agents.revokeRule')).toEqual([{ agentId: 'claude', rule: 'Bash(curl x | sh)' }]);
+    await vi.waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe('Removed Bash(curl x | sh) from agentteam.json.'),
+    );
+  });
+
+  it('issue 29: in 简体中文 too', () => {
+    render(
+      <AgentAllowRules
+        api={scriptedClientApi().api}
+        agent={agentOf({ allow: [], unconfirmedAllow: ['Bash(ls)'] })}
+        language="zh-CN"
+      />,
+    );
+    expect(screen.getByRole('group', { name: '⚠ 需要你确认' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '确认 Bash(ls)' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '删除 Bash(ls)' })).toBeTruthy();
+  });
 });

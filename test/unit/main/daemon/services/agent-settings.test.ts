@@ -7,7 +7,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentConfig } from '../../../../../shared/config.js';
+import { AgentGrants } from '../../../../../main/daemon/approvals/agent-grants.js';
 import { ConfigSource } from '../../../../../main/daemon/config/config-source.js';
+import { Store } from '../../../../../main/daemon/store/index.js';
 import { checkChosenWorkspace } from '../../../../../main/daemon/runtime/workspace.js';
 import { AgentSettings } from '../../../../../main/daemon/services/agent-settings.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
@@ -25,9 +27,12 @@ const PERSON = [
 
 let dir: TempDir;
 let source: ConfigSource;
+let store: Store;
+let grants: AgentGrants;
 let restarts: Array<{ agent: AgentConfig; workspaceChanged: boolean }>;
 let settings: AgentSettings;
 const file = () => join(dir.path, 'data', 'agentteam.json');
+const dirs = () => ({ dataDir: join(dir.path, 'data') });
 
 beforeEach(() => {
   dir = makeTempDir('agentteam-agent-settings-');
@@ -36,20 +41,27 @@ beforeEach(() => {
   writeFileSync(join(dir.path, 'notes.txt'), 'a file');
   writeFileSync(file(), PERSON);
   source = ConfigSource.open(join(dir.path, 'data'));
+  store = Store.open(join(dir.path, 'data'));
+  grants = new AgentGrants({ table: store.grants, file: source });
+  grants.start();
   restarts = [];
   settings = new AgentSettings({
     source,
+    grants,
+    privateDirs: { dataDir: join(dir.path, 'data') },
     restart: (agent, change) => restarts.push({ agent, workspaceChanged: change.workspaceChanged }),
   });
 });
 afterEach(() => {
+  grants.dispose();
+  store.close();
   source.close();
   dir.remove();
 });
 
 describe('checkChosenWorkspace', () => {
   it('accepts an absolute existing folder, normalized', () => {
-    expect(checkChosenWorkspace('claude', ` ${join(dir.path, 'project')}/ `)).toEqual({
+    expect(checkChosenWorkspace('claude', ` ${join(dir.path, 'project')}/ `, dirs())).toEqual({
       ok: true,
       path: join(dir.path, 'project'),
     });
@@ -58,16 +70,38 @@ describe('checkChosenWorkspace', () => {
     ['relative/project', /must be a full \(absolute\) path to a folder: "relative\/project" is not/],
     ['.', /must be a full \(absolute\) path/],
   ])('refuses the relative %j', (path, message) => {
-    const r = checkChosenWorkspace('claude', path);
+    const r = checkChosenWorkspace('claude', path, dirs());
     expect(r.ok).toBe(false);
     expect(!r.ok && r.message).toMatch(message);
   });
   it('refuses a missing path and a file, naming the agent and the path (the start check)', () => {
     const missing = join(dir.path, 'nope');
-    const r1 = checkChosenWorkspace('claude', missing);
+    const r1 = checkChosenWorkspace('claude', missing, dirs());
     expect(!r1.ok && r1.message).toContain(`The workspace of agent "claude" does not exist: ${missing}`);
-    const r2 = checkChosenWorkspace('claude', join(dir.path, 'notes.txt'));
+    const r2 = checkChosenWorkspace('claude', join(dir.path, 'notes.txt'), dirs());
     expect(!r2.ok && r2.message).toContain(`is not a folder: ${join(dir.path, 'notes.txt')}`);
+  });
+});
+
+describe('checkChosenWorkspace: never the data dir (issue 29)', () => {
+  it('refuses the data dir, a folder inside it and one containing it, naming the agent, both paths and the fix; nothing is written', () => {
+    const data = join(dir.path, 'data');
+    mkdirSync(join(data, 'bin'));
+    const before = readFileSync(file(), 'utf8');
+    for (const [cwd, how] of [
+      [data, "is AgentTeam's data folder"],
+      [join(data, 'bin'), "lies inside AgentTeam's data folder"],
+      [dir.path, "contains AgentTeam's data folder"],
+    ] as const) {
+      const r = checkChosenWorkspace('claude', cwd, dirs());
+      expect(!r.ok && r.message).toContain(`The workspace of agent "claude"`);
+      expect(!r.ok && r.message).toContain(how);
+      expect(!r.ok && r.message).toContain(data);
+      expect(!r.ok && r.message).toContain('Choose a project folder for agent "claude"');
+      expect(() => settings.update('claude', { cwd })).toThrow(/Nothing was changed/);
+    }
+    expect(readFileSync(file(), 'utf8')).toBe(before);
+    expect(restarts).toEqual([]);
   });
 });
 

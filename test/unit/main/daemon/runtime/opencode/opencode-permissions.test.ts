@@ -16,6 +16,16 @@ describe('OpenCode permission policy', () => {
     expect(opencodePermissionConfig(policy)).toEqual(expected);
   });
 
+  it("issue 29: the data dir is an external directory denied under every policy, the policy's action elsewhere", () => {
+    for (const policy of ['read-only', 'ask', 'auto-edit', 'full'] as const) {
+      const plain = opencodePermissionConfig(policy).external_directory;
+      expect(opencodePermissionConfig(policy, ['/home/p/.config/agentteam/data/']).external_directory).toEqual({
+        '*': plain,
+        '/home/p/.config/agentteam/data/*': 'deny',
+      });
+    }
+  });
+
   it('a bash permission.asked is shown as its command', () => {
     const asked = {
       id: 'per_1',
