@@ -30,9 +30,9 @@ export const API_CALL_NAMES = [
   // issue 14: an agent's workspace / policy from the UI, revoking an "always" rule, the desktop folder picker
   'agents.update',
   'agents.revokeRule',
-  'desktop.chooseFolder',
   // issue 29: confirming an "always" rule found in agentteam.json without the daemon's grant
   'agents.confirmRule',
+  'desktop.chooseFolder',
   // issue 23: the limits the daemon applies, so the renderer never restates them
   'limits.get',
   // issue 29: the operator's Stop of an agent's working turn (the chip, `agentteam stop`, Telegram)

@@ -190,6 +190,8 @@ describe('serve WebSocket bridge', () => {
       ['approvals.answer', { id: 'ap_1', decision: 'allow', scope: 'always' }],
       ['agents.update', { agentId: 'demo', permissions: 'full' }],
       ['agents.revokeRule', { agentId: 'demo', rule: 'Bash(ls)' }],
+      ['agents.confirmRule', { agentId: 'demo', rule: 'Bash(ls)' }],
+      ['agents.stop', { agentId: 'demo' }],
       ['telegram.addBinding', { chatId: '1', target: '#general' }],
       ['telegram.removeBinding', { chatId: '1' }],
     ];

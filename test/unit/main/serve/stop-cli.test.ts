@@ -22,6 +22,8 @@ let dir: TempDir;
 let stop: (signal: string) => void;
 let exit: Promise<number>;
 let client: DaemonClient;
+/** The operator key this start printed (the URL's fragment): Stop is an operator call (issue 29). */
+let env: Record<string, string>;
 
 beforeEach(async () => {
   dir = makeTempDir('agentteam-stop-cli-');
@@ -36,7 +38,7 @@ beforeEach(async () => {
     io: captureIo(),
     serve: { rendererDir: null, stopRequested, onListening: listening },
   });
-  await ready;
+  env = { AGENTTEAM_OPERATOR_KEY: new URL((await ready).url).hash.replace('#operator=', '') };
   const connected = await connectDaemon(dir.path);
   if (!connected.ok) throw new Error(connected.message);
   client = connected.client;
@@ -62,7 +64,7 @@ it('stops the working turn: exit 0, its wake failed / stopped_by_operator; then 
   if (!sent.ok) throw new Error(sent.message);
   await untilAgent('busy');
   const io = captureIo();
-  expect(await runCli(['stop', '--data-dir', dir.path, '--agent', 'demo'], { io })).toBe(0);
+  expect(await runCli(['stop', '--data-dir', dir.path, '--agent', 'demo'], { io, env })).toBe(0);
   expect(io.outLines).toEqual(['stopped the working turn of Demo (demo)']);
   await untilAgent('idle');
   const wakes = await client.call('wakes.list', { target: '#general' });
@@ -73,7 +75,7 @@ it('stops the working turn: exit 0, its wake failed / stopped_by_operator; then 
   });
 
   const idle = captureIo();
-  expect(await runCli(['stop', '--data-dir', dir.path, '--agent', 'demo'], { io: idle })).toBe(1);
+  expect(await runCli(['stop', '--data-dir', dir.path, '--agent', 'demo'], { io: idle, env })).toBe(1);
   expect(idle.errLines).toEqual([
     'agentteam: Demo (demo) is not working on a turn; there is nothing to stop. (not_working)',
   ]);
