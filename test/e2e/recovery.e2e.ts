@@ -6,7 +6,6 @@
  * in wake …") and back ("Continues wake …"). English and 简体中文, 1280 and 390 px wide.
  */
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { apiCall, expectNoHorizontalOverflow, useLanguage } from './chat-helpers.js';
 import { demoConfig, expect, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
 
@@ -28,7 +27,8 @@ for (const language of ['en', 'zh-CN'] as const) {
     const area = statusArea(app);
     await expect(area.locator('[data-status="delivered"]')).toHaveCount(1);
 
-    const folder = join(serve.dataDir, 'new-workspace');
+    // Beside the data dir, never inside it (issue 29 refuses that).
+    const folder = `${serve.dataDir}-new-workspace-${language}`;
     await mkdir(folder);
     await apiCall(app, serve, 'agents.update', { agentId: 'demo', cwd: folder });
 
