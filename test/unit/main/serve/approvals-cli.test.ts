@@ -4,15 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../../main/serve/cli-main.js';
-import type { CliIo } from '../../../../main/serve/serve-command.js';
 import type { ServeServer } from '../../../../main/serve/serve-server.js';
 import { approvalFixture, createScriptedDaemon, type ScriptedDaemon } from '../../../fixtures/scripted-daemon.js';
-
-function captureIo(): CliIo & { outLines: string[]; errLines: string[] } {
-  const outLines: string[] = [];
-  const errLines: string[] = [];
-  return { outLines, errLines, out: (l) => outLines.push(l), err: (l) => errLines.push(l) };
-}
+import { captureIo } from '../../../fixtures/capture-io.js';
 
 let dataDir: string;
 let daemon: ScriptedDaemon;

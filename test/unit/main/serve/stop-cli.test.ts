@@ -8,15 +8,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { runCli } from '../../../../main/serve/cli-main.js';
 import { connectDaemon, type DaemonClient } from '../../../../main/serve/daemon-client.js';
-import type { CliIo } from '../../../../main/serve/serve-command.js';
 import type { ServeServer } from '../../../../main/serve/serve-server.js';
 import { makeTempDir, type TempDir } from '../../../fixtures/temp-dir.js';
-
-function captureIo(): CliIo & { outLines: string[]; errLines: string[] } {
-  const outLines: string[] = [];
-  const errLines: string[] = [];
-  return { outLines, errLines, out: (l) => outLines.push(l), err: (l) => errLines.push(l) };
-}
+import { captureIo } from '../../../fixtures/capture-io.js';
 
 let dir: TempDir;
 let stop: (signal: string) => void;
