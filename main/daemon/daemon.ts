@@ -294,7 +294,6 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       },
     });
     stack.defer(() => roster.stop());
-    const sessions = new Map<string, AgentSession>();
     for (const agent of config.agents) {
       const session = new AgentSession({
         agentId: agent.id,
@@ -315,7 +314,6 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           renewSession: (detail) => roster.renew(agent.id, detail),
         },
       });
-      sessions.set(agent.id, session);
       roster.launch(agent.id, session, (a) => buildRuntime(a, session.host));
       recovery.restore(agent.id);
     }
@@ -324,7 +322,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const turns = stack.adopt(
       new TurnDeadlines({
         bus,
-        session: (id) => sessions.get(id),
+        session: (id) => roster.session(id),
         timeoutMinutesOf: (id) => roster.agent(id)?.turnTimeoutMinutes,
         // A runtime that ignores its own interrupt: its process is replaced, as a crashed one is.
         restart: (id, detail) => {

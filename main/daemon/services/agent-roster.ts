@@ -23,7 +23,10 @@ import { AgentReadinessService } from './agent-readiness.js';
 import type { AgentSession, MadeAdapter } from './agent-session.js';
 
 /** What the roster drives of an agent's session (services/agent-session.ts). */
-export type RosterSession = Pick<AgentSession, 'state' | 'turnId' | 'wakesOfTurn' | 'start' | 'replace' | 'stop'>;
+export type RosterSession = Pick<
+  AgentSession,
+  'state' | 'turnId' | 'wakesOfTurn' | 'start' | 'replace' | 'stop' | 'endTurn' | 'stillEnding'
+>;
 
 /** What an `agent.updated` event is built from (api-mappers.ts `toAgent`). */
 export interface AgentUpdate {

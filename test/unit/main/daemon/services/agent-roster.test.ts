@@ -31,6 +31,13 @@ class FakeSession implements RosterSession {
   wakesOfTurn(): readonly string[] {
     return [];
   }
+  /** No turn runs here: nothing to end (issue 29's Stop reaches sessions through the roster). */
+  endTurn(): boolean {
+    return false;
+  }
+  stillEnding(): boolean {
+    return false;
+  }
   start(m: MadeAdapter): Promise<boolean> {
     this.started.push(m);
     return Promise.resolve(true);
