@@ -28,7 +28,8 @@ export function addPlatformEntries(lock) {
     for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {
       const key = `node_modules/${name}`;
       if (pk[key]) continue;
-      const m = /-(darwin|linux|windows|win32)-(arm64|x64)(-baseline)?(-musl)?$/.exec(name);
+      // opencode's names (`-baseline`, `-musl`) and napi-rs's (`-gnu`, `-musl`, `-msvc`).
+      const m = /-(darwin|linux|windows|win32)-(arm64|x64)(-baseline)?(?:-(musl|gnu|msvc))?$/.exec(name);
       if (!m) {
         unknown.push(name);
         continue;
@@ -40,7 +41,7 @@ export function addPlatformEntries(lock) {
         optional: true,
         os: [m[1] === 'windows' ? 'win32' : m[1]],
       };
-      if (m[4]) e.libc = ['musl'];
+      if (m[4] === 'musl' || m[4] === 'gnu') e.libc = [m[4] === 'musl' ? 'musl' : 'glibc'];
       pk[key] = e;
       added.push(key);
     }

@@ -99,11 +99,13 @@ function publish(name: string, version: string, text: string): Buffer {
 describe('package-lock.json as committed', () => {
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
 
-  it('only opencode platform builds the mirror lacks go without an integrity, each optional with its os and cpu', () => {
+  it('only the platform builds the mirror lacks (opencode, and napi-rs clipboard builds of the ACP CLIs) go without an integrity, each optional with its os and cpu', () => {
     const missing = entriesWithoutIntegrity(lock);
     expect(missing.length).toBeGreaterThan(0);
     for (const { key, name } of missing) {
-      expect(name).toMatch(/^opencode-(darwin|linux|windows)-(arm64|x64)(-baseline)?(-musl)?$/);
+      expect(name).toMatch(
+        /^(opencode-(darwin|linux|windows)-(arm64|x64)(-baseline)?(-musl)?|@teddyzhu\/clipboard-(darwin|linux|win32)-(arm64|x64)(-gnu|-msvc)?)$/,
+      );
       expect(lock.packages[key]).toMatchObject({ optional: true, os: [expect.any(String)], cpu: [expect.any(String)] });
       expect(lock.packages[key].resolved).toBeUndefined();
     }
