@@ -8,7 +8,7 @@
  *     process is bundled and loads only `electron` and Node built-ins;
  *   - the fuses of electron-builder.yml were really flipped in the executable (the stub
  *     carries Electron's fuse wire with Electron's defaults, so flipping is observable);
- *   - every package-lock.json entry has an integrity, but for opencode's platform builds the
+ *   - every package-lock.json entry has an integrity, but for the optional platform builds the
  *     registry mirror here lacks; with --release (a release machine) none may lack one.
  * Prints one line per check and exits non-zero on any failure.
  *
@@ -130,10 +130,10 @@ if (
 // --fill-integrity`) accepts none without.
 const release = process.argv.includes('--release');
 const unchecked = entriesWithoutIntegrity(JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')));
-const notPlatform = unchecked.filter((e) => !/^opencode-(darwin|linux|windows)-/.test(e.name));
+const notPlatform = unchecked.filter((e) => !e.platform);
 check(
   notPlatform.length === 0,
-  `every lock entry but opencode's unfetchable platform builds has an integrity${notPlatform.length ? `: missing for ${notPlatform.map((e) => e.name).join(', ')}` : ''}`,
+  `every lock entry but the unfetchable optional platform builds (opencode's, napi-rs clipboard's) has an integrity${notPlatform.length ? `: missing for ${notPlatform.map((e) => e.name).join(', ')}` : ''}`,
 );
 if (release) {
   check(

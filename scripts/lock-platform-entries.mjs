@@ -55,11 +55,19 @@ export function addPlatformEntries(lock) {
 /** The package name of a lock key (`node_modules/a/node_modules/@s/b` → `@s/b`). */
 const nameOfKey = (key) => key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length);
 
-/** Lock entries that npm fetches (not the root, not links, not bundled) and that carry no integrity. */
+/**
+ * Lock entries that npm fetches (not the root, not links, not bundled) and that carry no integrity;
+ * `platform` marks an optional build for one os/cpu (what addPlatformEntries writes).
+ */
 export function entriesWithoutIntegrity(lock) {
   return Object.entries(lock.packages)
     .filter(([key, e]) => key !== '' && !e.link && !e.inBundle && !e.integrity)
-    .map(([key, e]) => ({ key, name: nameOfKey(key), version: e.version }));
+    .map(([key, e]) => ({
+      key,
+      name: nameOfKey(key),
+      version: e.version,
+      platform: Boolean(e.optional && e.os?.length && e.cpu?.length),
+    }));
 }
 
 /** `sha512-<base64>` of bytes, as npm writes `integrity`. */

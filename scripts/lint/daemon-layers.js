@@ -25,7 +25,7 @@
  *    alerts below the channels (they import delivery, wake and watchdog); settings just above the
  *    config it edits; metrics, router, diagnostics.ts and project-root.ts are leaves (wake counts
  *    into metrics/, so metrics/ cannot reach wake or store); daemon-log.ts, the log port every
- *    room takes, is the floor.
+ *    room takes, is the floor. git/ (the one git runner, issue 26) is a leaf too.
  */
 import { moduleSpecifierVisitors, reachedPath, repoPathOf } from './module-specifiers.js';
 
@@ -48,7 +48,7 @@ export const DAEMON_LAYERS = [
   ['watchdog'],
   ['delivery'],
   ['settings'],
-  ['bus', 'config', 'metrics', 'router', 'diagnostics.ts', 'project-root.ts'],
+  ['bus', 'config', 'metrics', 'router', 'git', 'diagnostics.ts', 'project-root.ts'],
   ['daemon-log.ts'],
 ];
 

@@ -102,7 +102,8 @@ describe('package-lock.json as committed', () => {
   it('only the platform builds the mirror lacks (opencode, and napi-rs clipboard builds of the ACP CLIs) go without an integrity, each optional with its os and cpu', () => {
     const missing = entriesWithoutIntegrity(lock);
     expect(missing.length).toBeGreaterThan(0);
-    for (const { key, name } of missing) {
+    for (const { key, name, platform } of missing) {
+      expect(platform).toBe(true);
       expect(name).toMatch(
         /^(opencode-(darwin|linux|windows)-(arm64|x64)(-baseline)?(-musl)?|@teddyzhu\/clipboard-(darwin|linux|win32)-(arm64|x64)(-gnu|-msvc)?)$/,
       );
