@@ -14,6 +14,8 @@ interface Lock {
   [key: string]: unknown;
 }
 export function addPlatformEntries(lock: Lock): { added: string[]; unknown: string[] };
-export function entriesWithoutIntegrity(lock: Lock): { key: string; name: string; version: string | undefined }[];
+export function entriesWithoutIntegrity(
+  lock: Lock,
+): { key: string; name: string; version: string | undefined; platform: boolean }[];
 export function sha512Integrity(bytes: Uint8Array): string;
 export function fillIntegrity(lock: Lock, registry: string, fetchImpl?: typeof fetch): Promise<string[]>;
