@@ -37,6 +37,9 @@ export const API_CALL_NAMES = [
   'limits.get',
   // issue 29: the operator's Stop of an agent's working turn (the chip, `agentteam stop`, Telegram)
   'agents.stop',
+  // issue 26: the changes of a wake, and an isolated agent's changes since its base (read only)
+  'wakes.changes',
+  'agents.changes',
 ] as const;
 
 /**

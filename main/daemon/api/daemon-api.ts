@@ -6,10 +6,26 @@
 import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { Store } from '../store/index.js';
-import type { AgentSettingsPort, ApprovalsPort, ConversationsPort, TelegramPort, TurnsPort } from './api-ports.js';
+import type {
+  AgentSettingsPort,
+  ApprovalsPort,
+  ChangesPort,
+  ConversationsPort,
+  TelegramPort,
+  TurnsPort,
+} from './api-ports.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
-import { toApproval, toAudit, toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
+import {
+  toApproval,
+  toAudit,
+  toConversation,
+  toMessage,
+  toPromptInput,
+  toWake,
+  toWakeChanges,
+  toWakeEvent,
+} from './api-mappers.js';
 
 export interface DaemonApiDeps {
   readonly store: Store;
@@ -32,6 +48,8 @@ export interface DaemonApiDeps {
   readonly agentSettings?: AgentSettingsPort;
   /** issue 29: the operator's Stop of a working turn (operator only, like approvals). */
   readonly turns?: TurnsPort;
+  /** issue 26: an isolated agent's changes since its base (services/wake-changes.ts). */
+  readonly changes?: ChangesPort;
 }
 
 const DEFAULT_PAGE = 100;
@@ -152,6 +170,17 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     'agents.confirmRule': async ({ agentId, rule }) => {
       agentSettings().confirmRule(agentId, rule);
       return agent(agentId);
+    },
+    // issue 26: what a wake changed (stored when it ended), and an isolated agent's changes since its base.
+    'wakes.changes': async ({ wakeToken }) => {
+      const wake = d.store.getWake(wakeToken);
+      if (wake === undefined) throw new ApiError('unknown_wake', `There is no wake "${wakeToken}".`);
+      return toWakeChanges(wake.wakeToken, wake.agentId, d.store.wakeChanges.get(wakeToken));
+    },
+    'agents.changes': async ({ agentId }) => {
+      agent(agentId);
+      if (d.changes === undefined) throw new ApiError('unavailable', 'This daemon does not track changes.');
+      return d.changes.sinceBase(agentId);
     },
     // The OS folder picker belongs to the desktop app's main process (main/app/folder-picker.ts).
     'desktop.chooseFolder': async () => {

@@ -6,14 +6,8 @@
  * with their counts and the reason their patch is not inlined. The patch text is read by the
  * renderer's diff parser (gitdiff-parser); nothing here parses hunks.
  */
+import type { ChangeStatus, PatchOmission } from '../../../shared/changes.js';
 import { runGit } from './git-cli.js';
-
-export const CHANGE_STATUSES = ['added', 'modified', 'deleted', 'renamed', 'copied', 'type_changed'] as const;
-export type ChangeStatus = (typeof CHANGE_STATUSES)[number];
-
-/** Why a changed file's patch is listed but not inlined. */
-export const PATCH_OMISSIONS = ['binary', 'too_large', 'too_many_files'] as const;
-export type PatchOmission = (typeof PATCH_OMISSIONS)[number];
 
 export interface ChangedFile {
   readonly path: string;
