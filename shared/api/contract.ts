@@ -528,6 +528,25 @@ export const apiCalls = {
   'wakes.changes': call(z.object({ wakeToken: z.string().min(1).max(100) }).strict(), WakeChangesSchema),
   /** issue 26: an isolated agent's worktree now against its base branch (`not_isolated` for an agent in its own folder). */
   'agents.changes': call(z.object({ agentId: z.string().min(1).max(64) }).strict(), ChangesSinceBaseSchema),
+  /**
+   * issue 26: a comment on one line of a wake's changes. Sent as the operator's message to the
+   * wake's agent in the thread of the wake's message (its own thread when it is in one already),
+   * quoting `path:line` and the hunk header (shared/changes.ts); it wakes the agent like any message.
+   */
+  'wakes.comment': call(
+    z
+      .object({
+        wakeToken: z.string().min(1).max(100),
+        path: z.string().min(1).max(4096),
+        line: z.number().int().positive(),
+        side: z.enum(['old', 'new']),
+        hunkHeader: z.string().min(1).max(1000),
+        lineText: z.string().max(2000).optional(),
+        text: z.string().trim().min(1).max(65_536),
+      })
+      .strict(),
+    z.object({ messageId: z.string(), seq: z.number().int(), target: z.string() }),
+  ),
 } as const satisfies Record<ApiCallName, CallSchemas>;
 
 /** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */

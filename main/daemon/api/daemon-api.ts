@@ -4,6 +4,7 @@
  * zod schemas before calling these; expected failures throw `ApiError` with a stable code.
  */
 import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
+import { reviewCommentText } from '../../../shared/changes.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { Store } from '../store/index.js';
 import type {
@@ -74,6 +75,7 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     if (d.approvals === undefined) throw new ApiError('unavailable', 'This daemon does not handle approvals.');
     return d.approvals;
   };
+  const threads = createThreadApi(d.store, (text) => d.conversations.parse(text));
   return {
     'conversations.list': async ({ target }) => {
       if (target === undefined) return d.store.listConversations().map(toConversation);
@@ -124,7 +126,7 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     },
     'audit.list': async ({ limit }) => d.store.listAudit(limit).map((a) => toAudit(a, d.agentName(a.agentId))),
     ...createSearchApi(d.store),
-    ...createThreadApi(d.store, (text) => d.conversations.parse(text)),
+    ...threads,
     'agents.list': async () => d.agents(),
     'agents.check': async ({ agentId }) => {
       if (agentId !== undefined && !d.agents().some((a) => a.id === agentId))
@@ -176,6 +178,18 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       const wake = d.store.getWake(wakeToken);
       if (wake === undefined) throw new ApiError('unknown_wake', `There is no wake "${wakeToken}".`);
       return toWakeChanges(wake.wakeToken, wake.agentId, d.store.wakeChanges.get(wakeToken));
+    },
+    'wakes.comment': async ({ wakeToken, text, ...at }) => {
+      const wake = d.store.getWake(wakeToken);
+      if (wake === undefined) throw new ApiError('unknown_wake', `There is no wake "${wakeToken}".`);
+      const parsed = parseTarget(wake.target);
+      const thread =
+        parsed.ok && parsed.target.thread !== null
+          ? wake.target
+          : (await threads['threads.start']({ messageId: wake.messageId })).target;
+      const content = reviewCommentText(wake.agentName ?? wake.agentId, { ...at, text });
+      const { message } = d.conversations.post(thread, content);
+      return { messageId: message.id, seq: message.seq, target: message.target };
     },
     'agents.changes': async ({ agentId }) => {
       agent(agentId);

@@ -10,7 +10,9 @@
  * published together (a batch delivered at once, or one wake ending as the next is delivered)
  * share one snapshot, so the end of one wake and the start of the next are the same tree and no
  * change falls between them or counts twice. What the agent writes in the moment between its
- * turn's end and that snapshot is counted in the ending wake (a few milliseconds under load).
+ * turn's end and that snapshot is counted in the ending wake; likewise an edit made in the
+ * milliseconds between delivery and the start snapshot counts before the wake (a real CLI makes
+ * its first edit after a model call, seconds later).
  */
 import type { Observable, Subscription } from 'rxjs';
 import { isTerminal } from '../../../shared/wake-status.js';
