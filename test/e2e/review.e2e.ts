@@ -5,7 +5,7 @@
  * (it wakes it: the demo answers there); side by side and unified; 简体中文; axe light and dark.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -26,6 +26,8 @@ test.use({
 });
 
 async function approveAndOpen(app: Page, allow: string): Promise<void> {
+  // Each test's wake writes the file anew (the same text twice would be no change).
+  rmSync(join(repo, 'agentteam-demo.txt'), { force: true });
   await sendFromComposer(app, '@demo /approve');
   await approvalChip(app).getByRole('button', { name: allow }).click();
   await expect(wakeChip(app)).toHaveAttribute('data-status', 'reply_sent');

@@ -34,6 +34,7 @@ export function ReviewPane({ api, wakeToken, language, revision }: ReviewPanePro
   useEffect(() => {
     void store.load();
   }, [store, revision]);
+  useEffect(() => store.follow(), [store]);
 
   const c = state.changes;
   return (

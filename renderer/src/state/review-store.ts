@@ -50,6 +50,16 @@ export class ReviewStore extends ValueStore<ReviewState> {
     this.#patch({ changes: r.value, error: null, file });
   }
 
+  /**
+   * Re-reads on every `wake.updated` of this wake: the daemon stores the changes just after the
+   * terminal status, and says so with one more update (the status alone does not change).
+   */
+  follow(): () => void {
+    return this.api.events.subscribe((e) => {
+      if (e.name === 'wake.updated' && e.payload.wakeToken === this.wakeToken) void this.load();
+    });
+  }
+
   showFile(path: string): void {
     this.#patch({ file: path, commenting: null });
   }
