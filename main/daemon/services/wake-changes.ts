@@ -23,15 +23,8 @@ import { GitError, workTreeRoot } from '../git/git-cli.js';
 import { mergeBase, snapshotWorkTree } from '../git/snapshot.js';
 import type { WakeChangesRecord, WakeChangeState } from '../store/index.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
+import type { AgentWorktree, WorktreeOf } from './worktree-contract.js';
 
-/** issue 26 (the worktree part's port): an isolated agent's worktree, or null for one that works in its `cwd`. */
-export interface AgentWorktree {
-  readonly path: string;
-  readonly branch: string;
-  readonly base: string;
-  readonly repoRoot: string;
-}
-export type WorktreeOf = (agentId: string) => AgentWorktree | null;
 
 /** The store's `wake_changes` table, as this service uses it. */
 export interface WakeChangesTablePort {
