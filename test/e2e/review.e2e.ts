@@ -42,6 +42,11 @@ test('the wake lists its file and hunk; a comment by keyboard goes to the agent 
   await expect(pane.getByRole('heading', { name: 'Changes' })).toBeVisible();
   await expect(pane.locator('.review-files button')).toHaveText(['agentteam-demo.txtadded+2 −0']);
   await expect(pane.locator('.review-diff')).toContainText('Hello from the AgentTeam demo agent.');
+  // The approval of the file change links to the same view.
+  await expect(app.locator('aside.inspector .wake-approval-review')).toHaveAttribute(
+    'href',
+    `#${(await pane.getByRole('heading', { name: 'Changes' }).getAttribute('id')) ?? ''}`,
+  );
   for (const scheme of ['light', 'dark'] as const) {
     await app.emulateMedia({ colorScheme: scheme });
     await expectNoSeriousAxeViolations(app, `review pane, ${scheme}`);

@@ -32,6 +32,7 @@ export const REVIEW_COPY = [
       'review.status.renamed': 'renamed',
       'review.status.copied': 'copied',
       'review.status.type_changed': 'type changed',
+      'review.open': 'Review the changes',
     },
     'zh-CN': {
       'review.title': '改动',
@@ -60,6 +61,7 @@ export const REVIEW_COPY = [
       'review.status.renamed': '重命名',
       'review.status.copied': '复制',
       'review.status.type_changed': '类型改变',
+      'review.open': '审阅改动',
     },
   }),
 ] as const;
