@@ -38,6 +38,7 @@ import { prepareAgentCli } from './runtime/agent-cli-shim.js';
 import { probeAgent } from './runtime/readiness.js';
 import { createRuntimeAdapter } from './runtime/runtime-factory.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
+import { workspaceOf } from './runtime/workspace.js';
 import { AgentRoster } from './services/agent-roster.js';
 import { TurnDeadlines } from './services/turn-deadlines.js';
 import { agentRuntimeBuilder } from './services/agent-runtime.js';
@@ -48,6 +49,7 @@ import { CommunicationService } from './services/communication-service.js';
 import { ConversationService, seedConversations } from './services/conversation-service.js';
 import { RecoveryService } from './services/recovery-service.js';
 import { storedPrompts } from './services/stored-prompts.js';
+import { WakeChanges } from './services/wake-changes.js';
 import { DaemonSettings } from './settings/daemon-settings.js';
 import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
 import { Store } from './store/index.js';
@@ -200,6 +202,21 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const runtimeOf = (agentId: string) => roster.runtimeOf(agentId);
     const recovery = stack.adopt(new RecoveryService({ store, lifecycle: wakes, runtimeOf, log }), (r) => r.dispose());
     subs.add(wakes.wakeStatus$.subscribe((e) => out.wake(e.wakeToken)));
+    // issue 26: the changes of every wake — its workspace snapshotted (git) when delivered and when ended, off the hot path.
+    const changes = stack.adopt(
+      new WakeChanges({
+        table: store.wakeChanges,
+        wakeStatus$: wakes.wakeStatus$,
+        workspaceOf: (id) => {
+          const agent = roster.agent(id);
+          return agent === undefined ? undefined : workspaceOf(agent.cwd, dataDir, id);
+        },
+        changed: (wakeToken) => out.wake(wakeToken),
+        log,
+      }),
+      (c) => c.dispose(),
+    );
+    changes.start();
     // Beacons on the local conversation are status updates on the wakes' chips, never messages.
     subs.add(beacons.status$.subscribe((b) => alerts.beacon(b, timeline.beacon(b))));
     subs.add(tracker.alert$.subscribe((a) => alerts.delivery(a)));
@@ -354,6 +371,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       checkAgents: (agentId) => roster.check(agentId),
       approvals,
       turns,
+      changes,
       agentName: roster.name,
       settings: () => settings.current,
       updateSettings: (patch) => settings.update(patch),

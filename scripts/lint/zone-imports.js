@@ -87,9 +87,9 @@ export const ZONES = [
     name: 'renderer',
     files: (rel) => rel.startsWith('renderer/'),
     node: false,
-    packages: /^(react|react-dom|@tanstack\/react-virtual|zod|rxjs)$/,
+    packages: /^(react|react-dom|@tanstack\/react-virtual|zod|rxjs|react-diff-view)$/,
     folders: ['renderer', 'shared'],
-    why: 'renderer/ runs in the browser: React, @tanstack/react-virtual, zod, rxjs, renderer/ and shared/ — never electron or node:*',
+    why: 'renderer/ runs in the browser: React, @tanstack/react-virtual, zod, rxjs, react-diff-view (issue 26 review pane), renderer/ and shared/ — never electron or node:*',
   },
 ];
 

@@ -37,6 +37,11 @@ export const API_CALL_NAMES = [
   'limits.get',
   // issue 29: the operator's Stop of an agent's working turn (the chip, `agentteam stop`, Telegram)
   'agents.stop',
+  // issue 26: the changes of a wake, and an isolated agent's changes since its base (read only)
+  'wakes.changes',
+  'agents.changes',
+  // issue 26: a review comment on a line of a wake's changes, sent to its agent in the wake's thread
+  'wakes.comment',
 ] as const;
 
 /**

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { AUTH_MODES, READINESS_STATES } from '../agent-readiness.js';
 import { APPROVAL_DECISIONS, APPROVAL_KINDS, APPROVAL_SCOPES, APPROVAL_STATUSES } from '../approvals.js';
+import { CHANGE_STATUSES, PATCH_OMISSIONS, WAKE_CHANGE_STATES } from '../changes.js';
 import { ChannelSettingsSchema, DaemonLimitsSchema, PERMISSION_POLICIES, PROMPT_LANGUAGES } from '../config.js';
 import { RUNTIMES, WAKE_STATUSES } from '../wake-status.js';
 import type { ApiCallName, ApiEventName } from './api-names.js';
@@ -313,6 +314,36 @@ const TelegramChatIdRequest = z
  */
 const LimitsSchema = z.object({ maxMessageBytes: DaemonLimitsSchema.shape.maxMessageBytes });
 
+/** issue 26: one changed file of a wake (git/diff.ts): counts null for a binary file, `patch` null with `omitted` saying why. */
+const ChangedFileSchema = z.object({
+  path: z.string(),
+  oldPath: z.string().nullable(),
+  status: z.enum(CHANGE_STATUSES),
+  added: z.number().int().nullable(),
+  removed: z.number().int().nullable(),
+  binary: z.boolean(),
+  patch: z.string().nullable(),
+  omitted: z.enum(PATCH_OMISSIONS).nullable(),
+});
+const WakeChangesSchema = z.object({
+  wakeToken: z.string(),
+  agentId: z.string(),
+  state: z.enum(WAKE_CHANGE_STATES),
+  /** The agent's workspace when the wake was delivered (null for `none`). */
+  workspace: z.string().nullable(),
+  reason: z.string().nullable(),
+  files: z.array(ChangedFileSchema),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+});
+const ChangesSinceBaseSchema = z.object({
+  agentId: z.string(),
+  branch: z.string(),
+  base: z.string(),
+  workspace: z.string(),
+  files: z.array(ChangedFileSchema),
+});
+
 const call = <Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) => ({ request, response });
 const Empty = z.object({}).strict();
 
@@ -489,6 +520,33 @@ export const apiCalls = {
    * never MCP). `not_working` when the agent has no running turn.
    */
   'agents.stop': call(z.object({ agentId: z.string().min(1).max(64) }).strict(), AgentSchema),
+  /**
+   * issue 26: the files a wake changed in its agent's workspace (snapshots when it was delivered
+   * and when it ended). `state`: `none` when the wake never reached its runtime; `pending` while
+   * it runs; `untracked` outside git (`reason` says why); `failed` when git could not answer.
+   */
+  'wakes.changes': call(z.object({ wakeToken: z.string().min(1).max(100) }).strict(), WakeChangesSchema),
+  /** issue 26: an isolated agent's worktree now against its base branch (`not_isolated` for an agent in its own folder). */
+  'agents.changes': call(z.object({ agentId: z.string().min(1).max(64) }).strict(), ChangesSinceBaseSchema),
+  /**
+   * issue 26: a comment on one line of a wake's changes. Sent as the operator's message to the
+   * wake's agent in the thread of the wake's message (its own thread when it is in one already),
+   * quoting `path:line` and the hunk header (shared/changes.ts); it wakes the agent like any message.
+   */
+  'wakes.comment': call(
+    z
+      .object({
+        wakeToken: z.string().min(1).max(100),
+        path: z.string().min(1).max(4096),
+        line: z.number().int().positive(),
+        side: z.enum(['old', 'new']),
+        hunkHeader: z.string().min(1).max(1000),
+        lineText: z.string().max(2000).optional(),
+        text: z.string().trim().min(1).max(65_536),
+      })
+      .strict(),
+    z.object({ messageId: z.string(), seq: z.number().int(), target: z.string() }),
+  ),
 } as const satisfies Record<ApiCallName, CallSchemas>;
 
 /** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
@@ -528,6 +586,9 @@ export type Alert = z.infer<typeof AlertSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;
 export type TelegramStatus = z.infer<typeof TelegramStatusSchema>;
 export type Limits = z.infer<typeof LimitsSchema>;
+export type ChangedFile = z.infer<typeof ChangedFileSchema>;
+export type WakeChanges = z.infer<typeof WakeChangesSchema>;
+export type ChangesSinceBase = z.infer<typeof ChangesSinceBaseSchema>;
 
 /** The limits of a daemon whose agentteam.json sets none: the schema's defaults, never a second literal. */
 export const DEFAULT_LIMITS: Limits = LimitsSchema.parse({});
@@ -558,6 +619,8 @@ export const API_ERROR_CODES = [
   'not_working',
   // issue 29: an operator call on a connection without this start's operator key (e.g. a process an agent started).
   'operator_only',
+  // issue 26: "changes since base" of an agent that works in its own folder, not a worktree
+  'not_isolated',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -52,7 +52,8 @@ const WIDTHS = [
 ] as const;
 const SCHEMES = ['light', 'dark'] as const;
 
-const masks = (page: Page) => [page.locator('time, .chip-elapsed, .wake-id')];
+// issue 26: the review pane's "not tracked" reason names the run's temporary workspace.
+const masks = (page: Page) => [page.locator('time, .chip-elapsed, .wake-id, .review-untracked')];
 
 async function settle(page: Page): Promise<void> {
   // No focus ring or caret left from the last action, fonts loaded.

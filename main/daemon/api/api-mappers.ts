@@ -10,6 +10,7 @@ import type {
   Message,
   PromptInput,
   Wake,
+  WakeChanges,
   WakeEvent,
 } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
@@ -20,6 +21,7 @@ import type {
   MessageRecord,
   PromptInputRecord,
   ReactionRecord,
+  WakeChangesRecord,
   WakeEventRecord,
   WakeRecord,
 } from '../store/index.js';
@@ -142,5 +144,30 @@ export function toApproval(r: ApprovalRecord, agentName: string): Approval {
     createdAt: r.createdAt,
     expiresAt: r.expiresAt,
     answeredAt: r.answeredAt,
+  };
+}
+
+/** issue 26: a wake's stored changes as the API shows them; `none` for a wake that never reached its runtime. */
+export function toWakeChanges(wakeToken: string, agentId: string, r: WakeChangesRecord | undefined): WakeChanges {
+  if (r === undefined)
+    return {
+      wakeToken,
+      agentId,
+      state: 'none',
+      workspace: null,
+      reason: null,
+      files: [],
+      startedAt: null,
+      endedAt: null,
+    };
+  return {
+    wakeToken,
+    agentId,
+    state: r.state,
+    workspace: r.workspace,
+    reason: r.reason,
+    files: r.files.map((f) => ({ ...f })),
+    startedAt: r.startedAt,
+    endedAt: r.endedAt,
   };
 }

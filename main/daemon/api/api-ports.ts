@@ -4,7 +4,7 @@
  * room; each satisfies its port structurally, so `api/` names only the methods it calls and the
  * words of the rooms below it (store records, config edits, the shared contract).
  */
-import type { TelegramStatus } from '../../../shared/api/contract.js';
+import type { ChangesSinceBase, TelegramStatus } from '../../../shared/api/contract.js';
 import type { ApprovalDecision, ApprovalScope, ApprovalStatus } from '../../../shared/approvals.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { AgentSettingsChange } from '../config/agent-edits.js';
@@ -46,4 +46,10 @@ export interface TelegramPort {
     add(input: { chatId: number; target: string; allowFrom: readonly number[] }): void;
     remove(chatId: number): void;
   };
+}
+
+/** issue 26: an isolated agent's worktree against its base (services/wake-changes.ts). */
+export interface ChangesPort {
+  /** Throws `ApiError` `not_isolated` for an agent that works in its own folder. */
+  sinceBase(agentId: string): Promise<ChangesSinceBase>;
 }

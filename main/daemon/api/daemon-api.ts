@@ -4,12 +4,29 @@
  * zod schemas before calling these; expected failures throw `ApiError` with a stable code.
  */
 import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
+import { reviewCommentText } from '../../../shared/changes.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { Store } from '../store/index.js';
-import type { AgentSettingsPort, ApprovalsPort, ConversationsPort, TelegramPort, TurnsPort } from './api-ports.js';
+import type {
+  AgentSettingsPort,
+  ApprovalsPort,
+  ChangesPort,
+  ConversationsPort,
+  TelegramPort,
+  TurnsPort,
+} from './api-ports.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
-import { toApproval, toAudit, toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
+import {
+  toApproval,
+  toAudit,
+  toConversation,
+  toMessage,
+  toPromptInput,
+  toWake,
+  toWakeChanges,
+  toWakeEvent,
+} from './api-mappers.js';
 
 export interface DaemonApiDeps {
   readonly store: Store;
@@ -32,6 +49,8 @@ export interface DaemonApiDeps {
   readonly agentSettings?: AgentSettingsPort;
   /** issue 29: the operator's Stop of a working turn (operator only, like approvals). */
   readonly turns?: TurnsPort;
+  /** issue 26: an isolated agent's changes since its base (services/wake-changes.ts). */
+  readonly changes?: ChangesPort;
 }
 
 const DEFAULT_PAGE = 100;
@@ -56,6 +75,7 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     if (d.approvals === undefined) throw new ApiError('unavailable', 'This daemon does not handle approvals.');
     return d.approvals;
   };
+  const threads = createThreadApi(d.store, (text) => d.conversations.parse(text));
   return {
     'conversations.list': async ({ target }) => {
       if (target === undefined) return d.store.listConversations().map(toConversation);
@@ -106,7 +126,7 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     },
     'audit.list': async ({ limit }) => d.store.listAudit(limit).map((a) => toAudit(a, d.agentName(a.agentId))),
     ...createSearchApi(d.store),
-    ...createThreadApi(d.store, (text) => d.conversations.parse(text)),
+    ...threads,
     'agents.list': async () => d.agents(),
     'agents.check': async ({ agentId }) => {
       if (agentId !== undefined && !d.agents().some((a) => a.id === agentId))
@@ -152,6 +172,29 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     'agents.confirmRule': async ({ agentId, rule }) => {
       agentSettings().confirmRule(agentId, rule);
       return agent(agentId);
+    },
+    // issue 26: what a wake changed (stored when it ended), and an isolated agent's changes since its base.
+    'wakes.changes': async ({ wakeToken }) => {
+      const wake = d.store.getWake(wakeToken);
+      if (wake === undefined) throw new ApiError('unknown_wake', `There is no wake "${wakeToken}".`);
+      return toWakeChanges(wake.wakeToken, wake.agentId, d.store.wakeChanges.get(wakeToken));
+    },
+    'wakes.comment': async ({ wakeToken, text, ...at }) => {
+      const wake = d.store.getWake(wakeToken);
+      if (wake === undefined) throw new ApiError('unknown_wake', `There is no wake "${wakeToken}".`);
+      const parsed = parseTarget(wake.target);
+      const thread =
+        parsed.ok && parsed.target.thread !== null
+          ? wake.target
+          : (await threads['threads.start']({ messageId: wake.messageId })).target;
+      const content = reviewCommentText(wake.agentName ?? wake.agentId, { ...at, text });
+      const { message } = d.conversations.post(thread, content);
+      return { messageId: message.id, seq: message.seq, target: message.target };
+    },
+    'agents.changes': async ({ agentId }) => {
+      agent(agentId);
+      if (d.changes === undefined) throw new ApiError('unavailable', 'This daemon does not track changes.');
+      return d.changes.sinceBase(agentId);
     },
     // The OS folder picker belongs to the desktop app's main process (main/app/folder-picker.ts).
     'desktop.chooseFolder': async () => {

@@ -16,3 +16,4 @@ export type {
 } from './store-records.js';
 export type { ApprovalInput, ApprovalRecord, ApprovalSettle } from './tables/approvals-table.js';
 export type { GrantRecord } from './tables/grants-table.js';
+export type { WakeChangesRecord, WakeChangeState } from './tables/wake-changes-table.js';

@@ -342,6 +342,31 @@ const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  // ---- issue 26: the changes of every wake ----
+  {
+    version: 11,
+    name: 'wake changes',
+    sql: `
+      -- One row per wake of an agent whose workspace was looked at: the snapshots taken when the
+      -- wake was delivered and when it ended (git tree ids), and the files changed between them
+      -- (a JSON array: path, old_path, status, added, removed, binary, the bounded patch or why it
+      -- is omitted). 'untracked' with its reason when the workspace is not in a git work tree.
+      CREATE TABLE wake_changes (
+        wake_token TEXT PRIMARY KEY,
+        agent_id   TEXT NOT NULL,
+        state      TEXT NOT NULL,
+        workspace  TEXT NOT NULL,
+        root       TEXT,
+        reason     TEXT,
+        start_tree TEXT,
+        end_tree   TEXT,
+        files      TEXT NOT NULL DEFAULT '[]',
+        started_at TEXT NOT NULL,
+        ended_at   TEXT
+      ) STRICT;
+      CREATE INDEX wake_changes_agent ON wake_changes (agent_id, started_at);
+    `,
+  },
 ];
 
 /** The newest version. */

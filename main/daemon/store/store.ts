@@ -46,6 +46,7 @@ import type {
 import type { WriterLock } from './writer-lock.js';
 import { ApprovalsTable } from './tables/approvals-table.js';
 import { GrantsTable } from './tables/grants-table.js';
+import { WakeChangesTable } from './tables/wake-changes-table.js';
 import { AgentCursorsTable } from './tables/agent-cursors-table.js';
 import { AuditTable } from './tables/audit-table.js';
 import { ChannelStateTable, type StoredTelegramBinding } from './tables/channel-state-table.js';
@@ -103,6 +104,8 @@ export class Store {
   readonly approvals: ApprovalsTable;
   /** issue 29: the "always" rules the daemon granted (approvals/agent-grants.ts applies them). */
   readonly grants: GrantsTable;
+  /** issue 26: per wake, its workspace's snapshots and changed files (services/wake-changes.ts writes them). */
+  readonly wakeChanges: WakeChangesTable;
   private readonly begin: StatementSync;
   private readonly commit: StatementSync;
   private readonly rollback: StatementSync;
@@ -144,6 +147,7 @@ export class Store {
     this.channelState = new ChannelStateTable(db);
     this.approvals = new ApprovalsTable(db);
     this.grants = new GrantsTable(db);
+    this.wakeChanges = new WakeChangesTable(db);
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');

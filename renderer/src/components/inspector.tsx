@@ -16,6 +16,7 @@ import { auditLine, promptKindText, shortWakeId, timelineLine, timelineRows } fr
 import { CHIP_ICONS, chipElapsed, chipKind, chipText } from '../status/wake-chips.js';
 import { APPROVAL_ICON } from '../status/approval-chip.js';
 import { WakeApprovals } from '../status/wake-approvals.js';
+import { ReviewPane } from './review-pane.js';
 
 export interface InspectorProps {
   readonly api: ClientApi;
@@ -157,6 +158,8 @@ export function Inspector({
       )}
       {shown !== undefined && <FailureDetails wake={shown} language={language} />}
       <WakeApprovals api={api} wakeToken={wakeToken} language={language} />
+      {/* issue 26: what this wake changed in its agent's workspace, with comments that go back to the agent. */}
+      <ReviewPane api={api} wakeToken={wakeToken} language={language} revision={revision} />
       <h3>{t('inspector.timeline')}</h3>
       {data === null && error === null && <p>{t('inspector.loading')}</p>}
       {data !== null && (

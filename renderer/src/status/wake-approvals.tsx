@@ -83,6 +83,12 @@ export function WakeApprovals({
                 </span>
               ))}
             </pre>
+            {/* issue 26: a file change links to the wake's review pane (the same view of its changes). */}
+            {a.kind === 'file_change' && (
+              <a className="wake-approval-review" href={`#review-title-${wakeToken}`}>
+                {copy(language, 'review.open')}
+              </a>
+            )}
             {a.status === 'pending' && (
               <div className="wake-approval-actions">
                 <ApprovalAnswerButtons api={api} approval={a} language={language} />

@@ -425,6 +425,8 @@ describe('wakes', () => {
       -- and without migration 8's columns, so 7 and 8 both run again
       ALTER TABLE wakes DROP COLUMN agent_name; ALTER TABLE wakes DROP COLUMN agent_display_name;
       ALTER TABLE wakes DROP COLUMN model; ALTER TABLE audit DROP COLUMN wake_tokens; DROP TABLE grants;
+      -- and without migration 11's table (issue 26)
+      DROP TABLE wake_changes;
       PRAGMA user_version = 6;
     `);
     expect(() => db.exec(`INSERT INTO wake_events (wake_token, kind, at) VALUES ('w1', 'compaction', 'x')`)).toThrow(
