@@ -37,6 +37,10 @@ export const API_CALL_NAMES = [
   'limits.get',
   // issue 29: the operator's Stop of an agent's working turn (the chip, `agentteam stop`, Telegram)
   'agents.stop',
+  // issue 25: agent chains (who woke whom, the hop budget) and the Team board
+  'chains.list',
+  'chains.continue',
+  'team.board',
 ] as const;
 
 /**
@@ -54,6 +58,8 @@ export const OPERATOR_CALL_NAMES = [
   'agents.stop',
   'telegram.addBinding',
   'telegram.removeBinding',
+  // issue 25: only the operator grants a paused chain another hop budget
+  'chains.continue',
 ] as const satisfies readonly ApiCallName[];
 
 const operatorCalls: ReadonlySet<string> = new Set(OPERATOR_CALL_NAMES);
@@ -70,6 +76,9 @@ export const API_EVENT_NAMES = [
   'wake.focusRequested',
   'settings.changed',
   'approval.updated',
+  // issue 25: a chain's hop count or status changed; one agent's Team board entry changed
+  'chain.updated',
+  'team.updated',
 ] as const;
 
 export type ApiCallName = (typeof API_CALL_NAMES)[number];

@@ -4,7 +4,7 @@
  * room; each satisfies its port structurally, so `api/` names only the methods it calls and the
  * words of the rooms below it (store records, config edits, the shared contract).
  */
-import type { TelegramStatus } from '../../../shared/api/contract.js';
+import type { Chain, TeamAgent, TelegramStatus } from '../../../shared/api/contract.js';
 import type { ApprovalDecision, ApprovalScope, ApprovalStatus } from '../../../shared/approvals.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { AgentSettingsChange } from '../config/agent-edits.js';
@@ -46,4 +46,12 @@ export interface TelegramPort {
     add(input: { chatId: number; target: string; allowFrom: readonly number[] }): void;
     remove(chatId: number): void;
   };
+}
+
+/** issue 25: agent chains and the Team board (services/team-service.ts). */
+export interface TeamsPort {
+  listChains(filter: { readonly target?: TargetKey; readonly pausedOnly?: boolean; readonly limit?: number }): Chain[];
+  /** The operator's Continue; throws `ApiError` `unknown_chain` / `not_paused`. */
+  continueChain(request: { readonly chainId?: string; readonly target?: TargetKey }): Chain;
+  board(): TeamAgent[];
 }

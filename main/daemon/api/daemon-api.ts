@@ -6,7 +6,14 @@
 import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { Store } from '../store/index.js';
-import type { AgentSettingsPort, ApprovalsPort, ConversationsPort, TelegramPort, TurnsPort } from './api-ports.js';
+import type {
+  AgentSettingsPort,
+  ApprovalsPort,
+  ConversationsPort,
+  TeamsPort,
+  TelegramPort,
+  TurnsPort,
+} from './api-ports.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
 import { toApproval, toAudit, toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
@@ -32,6 +39,8 @@ export interface DaemonApiDeps {
   readonly agentSettings?: AgentSettingsPort;
   /** issue 29: the operator's Stop of a working turn (operator only, like approvals). */
   readonly turns?: TurnsPort;
+  /** issue 25: chains (Continue is operator only) and the Team board. */
+  readonly teams?: TeamsPort;
 }
 
 const DEFAULT_PAGE = 100;
@@ -55,6 +64,10 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
   const approvals = (): ApprovalsPort => {
     if (d.approvals === undefined) throw new ApiError('unavailable', 'This daemon does not handle approvals.');
     return d.approvals;
+  };
+  const teams = (): TeamsPort => {
+    if (d.teams === undefined) throw new ApiError('unavailable', 'This daemon does not follow agent chains.');
+    return d.teams;
   };
   return {
     'conversations.list': async ({ target }) => {
@@ -153,6 +166,19 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       agentSettings().confirmRule(agentId, rule);
       return agent(agentId);
     },
+    // --- issue 25 ---
+    'chains.list': async ({ target, pausedOnly, limit }) =>
+      teams().listChains({
+        ...(target === undefined ? {} : { target: existing(target) }),
+        ...(pausedOnly === undefined ? {} : { pausedOnly }),
+        ...(limit === undefined ? {} : { limit }),
+      }),
+    'chains.continue': async ({ chainId, target }) =>
+      teams().continueChain({
+        ...(chainId === undefined ? {} : { chainId }),
+        ...(target === undefined ? {} : { target: existing(target) }),
+      }),
+    'team.board': async () => teams().board(),
     // The OS folder picker belongs to the desktop app's main process (main/app/folder-picker.ts).
     'desktop.chooseFolder': async () => {
       throw new ApiError(
