@@ -6,6 +6,7 @@ export { SCHEMA_VERSION } from './migrations.js';
 export type { ThreadRecord } from './tables/threads-query.js';
 export type {
   AuditRecord,
+  ChainRecord,
   ConversationRecord,
   MessageRecord,
   PromptInputRecord,
