@@ -7,6 +7,7 @@ export type { ThreadRecord } from './tables/threads-query.js';
 export type {
   AuditRecord,
   ChainRecord,
+  HeldWake,
   ConversationRecord,
   MessageRecord,
   PromptInputRecord,

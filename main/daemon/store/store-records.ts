@@ -129,6 +129,12 @@ export interface WakeRecord {
   readonly askedByName?: string | null;
 }
 
+/** issue 25: an agent-caused wake a paused chain held back (Continue admits it). */
+export interface HeldWake {
+  readonly agentId: string;
+  readonly cause: 'agent_mention' | 'hand_back';
+}
+
 /** issue 25: a chain (tables/chains-table.ts). */
 export interface ChainRecord {
   readonly id: string;
@@ -138,7 +144,8 @@ export interface ChainRecord {
   readonly budget: number;
   readonly continues: number;
   readonly heldMessageId: string | null;
-  readonly heldFor: readonly string[];
+  /** The agents the held message would have woken, and why. */
+  readonly heldFor: readonly HeldWake[];
   readonly startedAt: string;
   readonly pausedAt: string | null;
   readonly updatedAt: string;

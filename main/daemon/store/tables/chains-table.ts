@@ -6,7 +6,7 @@
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { TargetKey } from '../../../../shared/target.js';
-import type { ChainRecord } from '../store-records.js';
+import type { ChainRecord, HeldWake } from '../store-records.js';
 import { clampLimit, str, type Row } from './table-row.js';
 
 export class ChainsTable {
@@ -75,9 +75,15 @@ function toChain(r: Row): ChainRecord {
     budget: Number(r.budget),
     continues: Number(r.continues),
     heldMessageId: str(r.held_message_id),
-    heldFor: Array.isArray(heldFor) ? heldFor.map(String) : [],
+    heldFor: Array.isArray(heldFor) ? heldFor.filter(isHeldWake) : [],
     startedAt: String(r.started_at),
     pausedAt: str(r.paused_at),
     updatedAt: String(r.updated_at),
   };
+}
+
+function isHeldWake(v: unknown): v is HeldWake {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.agentId === 'string' && (o.cause === 'agent_mention' || o.cause === 'hand_back');
 }
