@@ -19,7 +19,7 @@
  *            written, a reply that says so (demo-approve.ts);
  * - `/cross #other` posts a note to `#other` on purpose (`allow_cross_target`, contract §8.3:
  *            allowed and audited), then replies where it was asked;
- * - `/ask @agent question` (issue 25) asks another agent where it was asked; when that agent's
+ * - `/ask agent question` (issue 25) asks another agent where it was asked; when that agent's
  *            reply is handed back (a `signal_only` workflow callback), posts what it answered.
  *            Asked by another agent, the demo gives a scripted answer (it has no LLM);
  * - anything else: an immediate reply via message_send.
@@ -72,8 +72,11 @@ type DemoCommand = 'slow' | 'local' | 'react' | 'approve' | 'cross' | 'ask' | 'a
 
 /** `/cross <target>`: the target the demo sends to across its scope (issue 24). */
 const CROSS = /(?:^|\s)\/cross\s+((?:#|dm:@)[^\s<]+)/i;
-/** `/ask @agent question` (issue 25). */
-const ASK = /(?:^|\s)\/ask\s+@([a-z0-9][a-z0-9._-]{0,63})\s+([\s\S]+)/i;
+/**
+ * `/ask agent question` (issue 25; `@agent` works too, but an operator's `@agent` also wakes that
+ * agent directly, as every operator mention does).
+ */
+const ASK = /(?:^|\s)\/ask\s+@?([a-z0-9][a-z0-9._-]{0,63})\s+([\s\S]+)/i;
 /** The ask line the prompt compiler puts before an agent-caused delivery (prompt/team-context.ts). */
 const ASK_LINE = /<agentteam-ask cause="(agent_mention|hand_back)" from="@([^"]+)">/g;
 
