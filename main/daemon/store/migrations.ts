@@ -365,8 +365,8 @@ const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
       CREATE INDEX chains_target ON chains (target, started_at);
       ALTER TABLE wakes ADD COLUMN chain_id TEXT;
-      ALTER TABLE wakes ADD COLUMN cause TEXT NOT NULL DEFAULT 'operator'
-        CHECK (cause IN ('operator', 'agent_mention', 'hand_back', 'recovery'));
+      -- 'operator' | 'agent_mention' | 'hand_back' | 'recovery' (shared/api/contract.ts WAKE_CAUSES)
+      ALTER TABLE wakes ADD COLUMN cause TEXT NOT NULL DEFAULT 'operator';
       ALTER TABLE wakes ADD COLUMN hop INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE wakes ADD COLUMN hop_budget INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE wakes ADD COLUMN asked_by TEXT;

@@ -110,7 +110,8 @@ export class MessagesTable {
       responseId: row.response_id === null ? null : String(row.response_id),
       chunkIndex: row.chunk_index === null ? null : Number(row.chunk_index),
       redelivered: Number(row.redelivered) === 1,
-      chainId: row.chain_id === undefined || row.chain_id === null ? null : String(row.chain_id),
+      // issue 25: only when it has one (a record without a chain reads as before).
+      ...(row.chain_id === undefined || row.chain_id === null ? {} : { chainId: String(row.chain_id) }),
     };
   }
 }
