@@ -11,6 +11,7 @@ import { parseTarget } from '../../shared/target.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
 import { ApprovalUsageError, answerCommand, approvalsCommand, revokeCommand } from './approvals-cli.js';
 import { STOP_USAGE, StopUsageError, stopCommand } from './stop-cli.js';
+import { CHAIN_USAGE, ChainUsageError, chainCommand } from './chain-cli.js';
 import { failed, withDaemon } from './daemon-client.js';
 import { defaultDataDir } from './default-data-dir.js';
 import {
@@ -363,12 +364,20 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
       // issue 29: the operator's Stop of a working turn
       case 'stop':
         return await stopCommand(rest, io, env);
+      // issue 25: the operator's Continue of a chain of agents paused at its hop budget
+      case 'chain':
+        return await chainCommand(rest, io, env);
       default:
         io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
         return 2;
     }
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ApprovalUsageError || err instanceof StopUsageError) {
+    if (
+      err instanceof UsageError ||
+      err instanceof ApprovalUsageError ||
+      err instanceof StopUsageError ||
+      err instanceof ChainUsageError
+    ) {
       io.err(`agentteam ${command}: ${err.message}; run "agentteam --help".`);
       return 2;
     }
@@ -389,6 +398,7 @@ const USAGE_TEXT = `Usage:
   agentteam deny [--data-dir DIR] ID [--reason TEXT]
   agentteam revoke [--data-dir DIR] --agent ID RULE   removes an "always" rule, e.g. revoke --agent claude 'Bash(npm test)'
 ${STOP_USAGE}
-    approve, deny, revoke and stop need AGENTTEAM_OPERATOR_KEY as "agentteam serve" printed it at its start
+${CHAIN_USAGE}
+    approve, deny, revoke, stop and chain continue need AGENTTEAM_OPERATOR_KEY as "agentteam serve" printed it at its start
 ${AGENT_USAGE}
 --data-dir defaults to the app's data folder`;

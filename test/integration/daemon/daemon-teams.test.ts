@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { filter, firstValueFrom, mergeMap, from, startWith } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, type Wake } from '../../../shared/api/contract.js';
+import { ApiError, type ApiEvent, type Wake } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
 
@@ -121,7 +121,12 @@ describe('agent teams on the assembled daemon (two demo agents)', () => {
   it('at the hop budget the hand-back is held and the chain pauses; Continue (after a restart) grants more and delivers it', async () => {
     const first = await start(teamConfig(1));
     const paused = firstValueFrom(
-      first.daemon.events$.pipe(filter((e) => e.name === 'chain.updated' && e.payload.status === 'paused')),
+      first.daemon.events$.pipe(
+        filter(
+          (e): e is Extract<ApiEvent, { name: 'chain.updated' }> =>
+            e.name === 'chain.updated' && e.payload.status === 'paused',
+        ),
+      ),
     );
     const sent = await first.daemon.api['messages.send']({ target: '#general', content: '@demo /ask helper ping?' });
     const event = await paused;
