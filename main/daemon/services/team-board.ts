@@ -7,7 +7,7 @@
  * Precedence, "who needs me" first: waiting for the operator's approval, needs sign-in, failed
  * (crashed, CLI missing, stopped), working on a conversation, idle.
  */
-import type { Agent, TeamAgent } from '../../../shared/api/contract.js';
+import type { Agent, TeamAgent, TeamAgentState } from '../../../shared/api/contract.js';
 import type { ApprovalRecord, Store } from '../store/index.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
 
@@ -22,11 +22,13 @@ export interface TeamBoardOptions {
   readonly changed?: (entry: TeamAgent) => void;
 }
 
+const IDLE: TeamAgentState = 'idle';
+
 const blank = (a: Agent): TeamAgent => ({
   agentId: a.id,
   name: a.name,
   runtime: a.runtime,
-  state: 'idle',
+  state: IDLE,
   target: null,
   title: null,
   since: null,

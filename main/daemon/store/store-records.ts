@@ -2,6 +2,7 @@
  * Plain-object records the store returns. Times are ISO-8601 strings; TargetKeys are canonical
  * (shared/target.ts). Field names follow shared/api/contract.ts where the same thing appears.
  */
+import type { ChainStatus } from '../../../shared/api/contract.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
 import type { DeliveryClass } from '../wake/pending-delivery.js';
@@ -139,7 +140,7 @@ export interface HeldWake {
 export interface ChainRecord {
   readonly id: string;
   readonly target: TargetKey;
-  readonly status: 'open' | 'paused';
+  readonly status: ChainStatus;
   readonly hops: number;
   readonly budget: number;
   readonly continues: number;

@@ -3,6 +3,7 @@
  * the journal to the store, the renderer to the prompt compiler, the correlation port to the
  * delivery tracker / runtime adapter. All synchronous: the lifecycle never awaits.
  */
+import type { WakeCause } from '../../../shared/api/contract.js';
 import type { WakeEventKind } from '../../../shared/api/contract.js';
 import type { PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
@@ -32,7 +33,7 @@ export interface WakeJournalInsert extends WakeAgentFields, WakeChainFields {
  */
 export interface WakeChainFields {
   readonly chainId?: string | null;
-  readonly cause?: 'operator' | 'agent_mention' | 'hand_back' | 'recovery';
+  readonly cause?: WakeCause;
   readonly hop?: number;
   readonly hopBudget?: number;
   readonly askedById?: string | null;
