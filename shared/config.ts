@@ -113,6 +113,11 @@ export const DaemonLimitsSchema = z.strictObject({
   sendsPerMinute: z.number().int().min(1).max(10_000).default(60),
   /** issue 29: conversations one agent may start per hour (a send to a target that does not exist yet). */
   conversationsPerHour: z.number().int().min(1).max(10_000).default(30),
+  /**
+   * issue 25: agent-caused wakes (an agent's mention of another agent, hand-backs included) one
+   * chain may cause before it pauses for the operator's Continue (each Continue grants this many more).
+   */
+  agentHops: z.number().int().min(1).max(1000).default(6),
 });
 
 // ---- Telegram channel (issue 18; DESIGN.md "Telegram channel") ----------------------------------

@@ -12,6 +12,7 @@ import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
 import { ApprovalUsageError, answerCommand, approvalsCommand, revokeCommand } from './approvals-cli.js';
 import { STOP_USAGE, StopUsageError, stopCommand } from './stop-cli.js';
 import { CHANGES_USAGE, ChangesUsageError, changesCommand } from './changes-cli.js';
+import { CHAIN_USAGE, ChainUsageError, chainCommand } from './chain-cli.js';
 import { failed, withDaemon } from './daemon-client.js';
 import { defaultDataDir } from './default-data-dir.js';
 import {
@@ -367,6 +368,9 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
       // issue 26: the changes of a wake, or an isolated agent's since its base
       case 'changes':
         return await changesCommand(rest, io);
+      // issue 25: the operator's Continue of a chain of agents paused at its hop budget
+      case 'chain':
+        return await chainCommand(rest, io, env);
       default:
         io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
         return 2;
@@ -376,7 +380,8 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
       err instanceof UsageError ||
       err instanceof ApprovalUsageError ||
       err instanceof StopUsageError ||
-      err instanceof ChangesUsageError
+      err instanceof ChangesUsageError ||
+      err instanceof ChainUsageError
     ) {
       io.err(`agentteam ${command}: ${err.message}; run "agentteam --help".`);
       return 2;
@@ -399,6 +404,7 @@ const USAGE_TEXT = `Usage:
   agentteam revoke [--data-dir DIR] --agent ID RULE   removes an "always" rule, e.g. revoke --agent claude 'Bash(npm test)'
 ${STOP_USAGE}
 ${CHANGES_USAGE}
-    approve, deny, revoke and stop need AGENTTEAM_OPERATOR_KEY as "agentteam serve" printed it at its start
+${CHAIN_USAGE}
+    approve, deny, revoke, stop and chain continue need AGENTTEAM_OPERATOR_KEY as "agentteam serve" printed it at its start
 ${AGENT_USAGE}
 --data-dir defaults to the app's data folder`;

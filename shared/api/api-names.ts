@@ -42,6 +42,10 @@ export const API_CALL_NAMES = [
   'agents.changes',
   // issue 26: a review comment on a line of a wake's changes, sent to its agent in the wake's thread
   'wakes.comment',
+  // issue 25: agent chains (who woke whom, the hop budget) and the Team board
+  'chains.list',
+  'chains.continue',
+  'team.board',
 ] as const;
 
 /**
@@ -59,6 +63,8 @@ export const OPERATOR_CALL_NAMES = [
   'agents.stop',
   'telegram.addBinding',
   'telegram.removeBinding',
+  // issue 25: only the operator grants a paused chain another hop budget
+  'chains.continue',
 ] as const satisfies readonly ApiCallName[];
 
 const operatorCalls: ReadonlySet<string> = new Set(OPERATOR_CALL_NAMES);
@@ -75,6 +81,9 @@ export const API_EVENT_NAMES = [
   'wake.focusRequested',
   'settings.changed',
   'approval.updated',
+  // issue 25: a chain's hop count or status changed; one agent's Team board entry changed
+  'chain.updated',
+  'team.updated',
 ] as const;
 
 export type ApiCallName = (typeof API_CALL_NAMES)[number];

@@ -35,6 +35,21 @@ export type AuthorKind = (typeof AUTHOR_KINDS)[number];
 export type WakeEventKind = (typeof WAKE_EVENT_KINDS)[number];
 export type PromptInputKind = (typeof PROMPT_INPUT_KINDS)[number];
 export type AuditKind = (typeof AUDIT_KINDS)[number];
+// --- issue 25: agent teams ---
+/**
+ * What caused a wake: the operator's message, another agent's mention (`agent_mention`), the
+ * hand-back of an asked agent's reply to the agent that asked (`hand_back`, contract §9.1 workflow
+ * callback, `signal_only`), or a recovery continuation (§6.6). `agent_mention` and `hand_back`
+ * are agent-caused: each takes one hop of its chain's budget.
+ */
+export const WAKE_CAUSES = ['operator', 'agent_mention', 'hand_back', 'recovery'] as const;
+/** A chain is `open` (agents may wake agents) or `paused` (its hop budget is spent; the operator's Continue grants more). */
+export const CHAIN_STATUSES = ['open', 'paused'] as const;
+/** The Team board's state of one agent (issue 25). */
+export const TEAM_AGENT_STATES = ['working', 'waiting_approval', 'failed', 'needs_sign_in', 'idle'] as const;
+export type WakeCause = (typeof WAKE_CAUSES)[number];
+export type ChainStatus = (typeof CHAIN_STATUSES)[number];
+export type TeamAgentState = (typeof TEAM_AGENT_STATES)[number];
 
 const TargetText = z.string().min(1).max(200);
 const Iso = z.string();
@@ -62,6 +77,11 @@ const MessageSchema = z.object({
   redelivered: z.boolean(),
   /** Confirmed reactions (contract §9.2: a reaction to the triggering message is a visible reply). */
   reactions: z.array(z.object({ emoji: z.string(), authorId: z.string(), authorName: z.string() })).default([]),
+  // --- issue 25 (optional so older producers and doubles stay valid; the daemon always sends them) ---
+  /** The chain the message belongs to: an operator message starts its own (its id); an agent's, the chain it works in. */
+  chainId: z.string().nullable().optional(),
+  /** An agent's message: the other agents it addressed (`@id`), woken or not (a paused chain wakes no one). */
+  addressed: z.array(z.object({ agentId: z.string(), name: z.string() })).optional(),
 });
 
 /**
@@ -113,6 +133,68 @@ const WakeSchema = z.object({
   endedAt: Iso.nullable(),
   /** contract §6.6 (issue 16): recovery continuations that re-delivered this wake's input (at most one). */
   recoveries: z.number().int().default(0),
+  // --- issue 25: the chain the wake belongs to (optional so older producers and doubles stay valid; the daemon always sends them) ---
+  /** The operator message that started the chain (null: a wake stored before chains existed). */
+  chainId: z.string().nullable().optional(),
+  cause: z.enum(WAKE_CAUSES).optional(),
+  /** The chain's agent-caused wakes counted when this one was accepted, this one included (0: operator or recovery wake). */
+  hop: z.number().int().nonnegative().optional(),
+  /** The chain's hop budget then (`limits.agentHops` × (1 + Continues)). */
+  hopBudget: z.number().int().nonnegative().optional(),
+  /** The agent whose message caused this wake (a mention, or the reply handed back), else null. */
+  askedById: z.string().nullable().optional(),
+  /** That agent's display name. */
+  askedByName: z.string().nullable().optional(),
+});
+
+/**
+ * issue 25: a chain — the operator message that started it and every wake that followed from it.
+ * At `hops === budget` further agent-caused wakes are withheld and the chain is `paused` until the
+ * operator's Continue (`chains.continue`) grants another `limits.agentHops`.
+ */
+const ChainSchema = z.object({
+  /** The id of the operator message that started it. */
+  chainId: z.string(),
+  /** The conversation of that message. */
+  target: z.string(),
+  status: z.enum(CHAIN_STATUSES),
+  /** Agent-caused wakes so far (mentions and hand-backs). */
+  hops: z.number().int().nonnegative(),
+  budget: z.number().int().nonnegative(),
+  /** Continues granted so far. */
+  continues: z.number().int().nonnegative(),
+  /** The first agent message whose wakes were withheld (Continue routes it), null while open. */
+  heldMessageId: z.string().nullable(),
+  /** Agents that message addressed (what Continue wakes). */
+  heldFor: z.array(z.object({ agentId: z.string(), name: z.string() })),
+  startedAt: Iso,
+  pausedAt: Iso.nullable(),
+  updatedAt: Iso,
+});
+
+/**
+ * issue 25: one agent on the Team board, from the roster, session, approval and readiness state
+ * (no second source of truth). `working` names the conversation of its oldest wake being handled.
+ */
+const TeamAgentSchema = z.object({
+  agentId: z.string(),
+  name: z.string(),
+  runtime: z.enum(RUNTIMES),
+  state: z.enum(TEAM_AGENT_STATES),
+  /** `working`: the conversation it works on; `waiting_approval`: the one whose turn asked (when known). */
+  target: z.string().nullable(),
+  /** That conversation's title. */
+  title: z.string().nullable(),
+  /** `working` / `waiting_approval`: since when. */
+  since: Iso.nullable(),
+  /** `working`: the wake being handled. */
+  wakeToken: z.string().nullable(),
+  /** `waiting_approval`: the pending approval. */
+  approvalId: z.string().nullable(),
+  /** `failed` / `needs_sign_in`: the failure vocabulary's reason (`auth_required`, `cli_missing`, …). */
+  reason: z.string().nullable(),
+  /** Whether the agent can take work now (readiness). */
+  ready: z.boolean(),
 });
 
 const WakeEventSchema = z.object({
@@ -547,6 +629,29 @@ export const apiCalls = {
       .strict(),
     z.object({ messageId: z.string(), seq: z.number().int(), target: z.string() }),
   ),
+  // --- issue 25: chains and the Team board ---
+  /** Chains newest first; with `target`, that conversation's only; `pausedOnly` for the status area. */
+  'chains.list': call(
+    z
+      .object({
+        target: TargetText.optional(),
+        pausedOnly: z.boolean().optional(),
+        limit: z.number().int().min(1).max(1000).optional(),
+      })
+      .strict(),
+    z.array(ChainSchema),
+  ),
+  /**
+   * The operator's Continue of a paused chain (UI, `agentteam chain continue`, Telegram button):
+   * another `limits.agentHops`, and the held message's addressed agents are woken. By `chainId`, or
+   * the newest paused chain of `target`, or the newest paused chain anywhere. `not_paused` when none is.
+   */
+  'chains.continue': call(
+    z.object({ chainId: z.string().min(1).max(100).optional(), target: TargetText.optional() }).strict(),
+    ChainSchema,
+  ),
+  /** Every agent with what it is doing now (the Team view). */
+  'team.board': call(Empty, z.array(TeamAgentSchema)),
 } as const satisfies Record<ApiCallName, CallSchemas>;
 
 /** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
@@ -564,6 +669,10 @@ export const apiEvents = {
   'settings.changed': SettingsSchema,
   /** issue 14: an approval was asked or settled. */
   'approval.updated': ApprovalSchema,
+  /** issue 25: a chain's hops or status changed (paused at its budget, continued). */
+  'chain.updated': ChainSchema,
+  /** issue 25: one agent's Team board entry changed. */
+  'team.updated': TeamAgentSchema,
 } as const satisfies Record<ApiEventName, z.ZodType>;
 
 export type ApiRequest<K extends ApiCallName> = z.input<(typeof apiCalls)[K]['request']>;
@@ -589,6 +698,8 @@ export type Limits = z.infer<typeof LimitsSchema>;
 export type ChangedFile = z.infer<typeof ChangedFileSchema>;
 export type WakeChanges = z.infer<typeof WakeChangesSchema>;
 export type ChangesSinceBase = z.infer<typeof ChangesSinceBaseSchema>;
+export type Chain = z.infer<typeof ChainSchema>;
+export type TeamAgent = z.infer<typeof TeamAgentSchema>;
 
 /** The limits of a daemon whose agentteam.json sets none: the schema's defaults, never a second literal. */
 export const DEFAULT_LIMITS: Limits = LimitsSchema.parse({});
@@ -621,6 +732,9 @@ export const API_ERROR_CODES = [
   'operator_only',
   // issue 26: "changes since base" of an agent that works in its own folder, not a worktree
   'not_isolated',
+  // issue 25: chains.continue of an unknown chain, or of one that is not paused
+  'unknown_chain',
+  'not_paused',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

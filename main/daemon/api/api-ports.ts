@@ -4,7 +4,7 @@
  * room; each satisfies its port structurally, so `api/` names only the methods it calls and the
  * words of the rooms below it (store records, config edits, the shared contract).
  */
-import type { ChangesSinceBase, TelegramStatus } from '../../../shared/api/contract.js';
+import type { Chain, ChangesSinceBase, TeamAgent, TelegramStatus } from '../../../shared/api/contract.js';
 import type { ApprovalDecision, ApprovalScope, ApprovalStatus } from '../../../shared/approvals.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { AgentSettingsChange } from '../config/agent-edits.js';
@@ -52,4 +52,12 @@ export interface TelegramPort {
 export interface ChangesPort {
   /** Throws `ApiError` `not_isolated` for an agent that works in its own folder. */
   sinceBase(agentId: string): Promise<ChangesSinceBase>;
+}
+
+/** issue 25: agent chains and the Team board (services/team-service.ts). */
+export interface TeamsPort {
+  listChains(filter: { readonly target?: TargetKey; readonly pausedOnly?: boolean; readonly limit?: number }): Chain[];
+  /** The operator's Continue; throws `ApiError` `unknown_chain` / `not_paused`. */
+  continueChain(request: { readonly chainId?: string; readonly target?: TargetKey }): Chain;
+  board(): TeamAgent[];
 }

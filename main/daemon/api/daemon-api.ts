@@ -12,12 +12,14 @@ import type {
   ApprovalsPort,
   ChangesPort,
   ConversationsPort,
+  TeamsPort,
   TelegramPort,
   TurnsPort,
 } from './api-ports.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
 import {
+  agentNamesOf,
   toApproval,
   toAudit,
   toConversation,
@@ -51,6 +53,8 @@ export interface DaemonApiDeps {
   readonly turns?: TurnsPort;
   /** issue 26: an isolated agent's changes since its base (services/wake-changes.ts). */
   readonly changes?: ChangesPort;
+  /** issue 25: chains (Continue is operator only) and the Team board. */
+  readonly teams?: TeamsPort;
 }
 
 const DEFAULT_PAGE = 100;
@@ -76,6 +80,10 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     return d.approvals;
   };
   const threads = createThreadApi(d.store, (text) => d.conversations.parse(text));
+  const teams = (): TeamsPort => {
+    if (d.teams === undefined) throw new ApiError('unavailable', 'This daemon does not follow agent chains.');
+    return d.teams;
+  };
   return {
     'conversations.list': async ({ target }) => {
       if (target === undefined) return d.store.listConversations().map(toConversation);
@@ -99,7 +107,8 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       const hasMore = rows.length > page;
       const shown = hasMore ? rows.slice(rows.length - page) : rows;
       const reactions = d.store.reactionsOf(shown.map((m) => m.id));
-      return { messages: shown.map((m) => toMessage(m, reactions.get(m.id))), hasMore };
+      const agents = agentNamesOf(d.store);
+      return { messages: shown.map((m) => toMessage(m, reactions.get(m.id), agents)), hasMore };
     },
     'messages.send': async ({ target, content }) => {
       const { message } = d.conversations.post(target, content);
@@ -196,6 +205,19 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       if (d.changes === undefined) throw new ApiError('unavailable', 'This daemon does not track changes.');
       return d.changes.sinceBase(agentId);
     },
+    // --- issue 25 ---
+    'chains.list': async ({ target, pausedOnly, limit }) =>
+      teams().listChains({
+        ...(target === undefined ? {} : { target: existing(target) }),
+        ...(pausedOnly === undefined ? {} : { pausedOnly }),
+        ...(limit === undefined ? {} : { limit }),
+      }),
+    'chains.continue': async ({ chainId, target }) =>
+      teams().continueChain({
+        ...(chainId === undefined ? {} : { chainId }),
+        ...(target === undefined ? {} : { target: existing(target) }),
+      }),
+    'team.board': async () => teams().board(),
     // The OS folder picker belongs to the desktop app's main process (main/app/folder-picker.ts).
     'desktop.chooseFolder': async () => {
       throw new ApiError(

@@ -3,6 +3,7 @@
  * the journal to the store, the renderer to the prompt compiler, the correlation port to the
  * delivery tracker / runtime adapter. All synchronous: the lifecycle never awaits.
  */
+import type { WakeCause } from '../../../shared/api/contract.js';
 import type { WakeEventKind } from '../../../shared/api/contract.js';
 import type { PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
@@ -16,7 +17,7 @@ export interface RecoveryMarkerSave {
   readonly wakeTokens: readonly string[];
 }
 
-export interface WakeJournalInsert extends WakeAgentFields {
+export interface WakeJournalInsert extends WakeAgentFields, WakeChainFields {
   readonly wakeToken: string;
   readonly messageId: string;
   readonly agentId: string;
@@ -24,6 +25,19 @@ export interface WakeJournalInsert extends WakeAgentFields {
   readonly target: TargetKey;
   readonly targetSeq: number;
   readonly deliveryClass: DeliveryClass;
+}
+
+/**
+ * issue 25: the chain a wake belongs to (the operator message that started it), what caused it,
+ * and — for an agent-caused wake — its hop in the chain's budget and the agent that asked.
+ */
+export interface WakeChainFields {
+  readonly chainId?: string | null;
+  readonly cause?: WakeCause;
+  readonly hop?: number;
+  readonly hopBudget?: number;
+  readonly askedById?: string | null;
+  readonly askedByName?: string | null;
 }
 
 /**

@@ -110,6 +110,25 @@ async function timelineWith(r: Running, wakeToken: string, pred: (details: strin
 }
 
 describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', () => {
+  // issue 25: agent-to-agent messages in a bound conversation reach the chat like any reply.
+  it('issue 25: an ask from the phone — the agent-to-agent question, the answer and the handed-back summary all reach the chat', async () => {
+    const { tg, start } = await setup({}, {}, [{ id: 'helper', name: 'Helper', runtime: 'demo' }]);
+    const r = await start();
+    tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: '@demo /ask helper which test first?' });
+    await tg.waitFor(isSend('Demo: [demo] Helper answered: You asked: "which test first?"'));
+    expect(sentTexts(tg)).toEqual([
+      'Demo: [demo] @helper which test first?',
+      expect.stringMatching(/^Helper: \[demo\] You asked: "which test first\?"/),
+      expect.stringMatching(/^Demo: \[demo\] Helper answered: You asked: "which test first\?"/),
+    ]);
+    const wakes = await r.daemon.api['wakes.list']({ target: '#general' });
+    expect(wakes.map((w) => [w.agentId, w.cause, w.status])).toEqual([
+      ['demo', 'operator', 'reply_sent'],
+      ['helper', 'agent_mention', 'reply_sent'],
+      ['demo', 'hand_back', 'completed_without_visible_reply'],
+    ]);
+  });
+
   it('an allowed user’s message wakes the agent; its reply reaches the chat once; others are ignored and counted', async () => {
     const { tg, start, logLines } = await setup();
     const r = await start();

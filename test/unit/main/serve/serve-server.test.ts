@@ -194,6 +194,8 @@ describe('serve WebSocket bridge', () => {
       ['agents.stop', { agentId: 'demo' }],
       ['telegram.addBinding', { chatId: '1', target: '#general' }],
       ['telegram.removeBinding', { chatId: '1' }],
+      // issue 25: Continue of a paused chain
+      ['chains.continue', {}],
     ];
     expect(calls.map(([name]) => name).sort()).toEqual([...OPERATOR_CALL_NAMES].sort());
     let id = 10;

@@ -99,6 +99,28 @@ describe('loadConfig', () => {
     });
   });
 
+  // issue 25: the hop budget of a chain of agents
+  it('limits.agentHops defaults to 6 and takes a file value', () => {
+    write({ agents: [] });
+    const r = loadConfig(dir.path);
+    expect(r.ok && r.config.limits.agentHops).toBe(6);
+    write({ agents: [], limits: { agentHops: 2 } });
+    const two = loadConfig(dir.path);
+    expect(two.ok && two.config.limits.agentHops).toBe(2);
+  });
+
+  it.each<[unknown, RegExp]>([
+    [0, /limits\.agentHops: .*(>=|at least|too small).*1/i],
+    [2.5, /limits\.agentHops: .*integer/i],
+    ['6', /limits\.agentHops: .*number/i],
+  ])('refuses limits.agentHops %j naming the file and the path, and changes nothing', (value, message) => {
+    write({ agents: [], limits: { agentHops: value } });
+    const e = failure(loadUnchanged());
+    expect(e.code).toBe('config_invalid');
+    expect(e.message.startsWith(`${file()}: `)).toBe(true);
+    expect(e.message).toMatch(message);
+  });
+
   it('refuses an unknown runtime naming the file, the JSON path and the expectation, and changes nothing', () => {
     write({ agents: [{ id: 'claude', name: 'Claude', runtime: 'gpt' }] });
     const e = failure(loadUnchanged());

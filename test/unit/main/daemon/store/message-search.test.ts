@@ -111,6 +111,10 @@ describe('message search (issue 17: SQLite FTS5, trigram)', () => {
       ALTER TABLE wakes DROP COLUMN recoveries; ALTER TABLE recovery_markers DROP COLUMN cause; DROP TABLE agent_cursors;
       ALTER TABLE wakes DROP COLUMN agent_name; ALTER TABLE wakes DROP COLUMN agent_display_name;
       ALTER TABLE wakes DROP COLUMN model; ALTER TABLE audit DROP COLUMN wake_tokens; DROP TABLE grants;
+      DROP TABLE chains; ALTER TABLE messages DROP COLUMN chain_id;
+      ALTER TABLE wakes DROP COLUMN chain_id; ALTER TABLE wakes DROP COLUMN cause; ALTER TABLE wakes DROP COLUMN hop;
+      ALTER TABLE wakes DROP COLUMN hop_budget; ALTER TABLE wakes DROP COLUMN asked_by;
+      ALTER TABLE wakes DROP COLUMN asked_by_name;
       PRAGMA user_version = 3;
     `);
     db.close();

@@ -1,0 +1,171 @@
+/**
+ * issue 25, model-based (fast-check): for any sequence of agent messages — who speaks, whom it
+ * mentions (itself included), over a real Store, the real wake lifecycle, delivery tracker,
+ * communication and team services — every chain has at most its budget of agent-caused wakes
+ * (mentions and hand-backs), its `hops` counts exactly those, every wake ends with exactly one
+ * terminal status, and none is left active.
+ */
+import fc from 'fast-check';
+import { Registry } from 'prom-client';
+import { afterEach, expect, it } from 'vitest';
+import { ResponseDeliverySchema } from '../../../../../shared/config.js';
+import { targetKey } from '../../../../../shared/target.js';
+import { isTerminal } from '../../../../../shared/wake-status.js';
+import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
+import { DeliveryTracker } from '../../../../../main/daemon/delivery/delivery-tracker.js';
+import { LocalChannel } from '../../../../../main/daemon/delivery/local-channel.js';
+import { createWakeMetrics } from '../../../../../main/daemon/metrics/wake-metrics.js';
+import { CommunicationService } from '../../../../../main/daemon/services/communication-service.js';
+import { ConversationService } from '../../../../../main/daemon/services/conversation-service.js';
+import { TeamService } from '../../../../../main/daemon/services/team-service.js';
+import { Store } from '../../../../../main/daemon/store/index.js';
+import { WakeLifecycle } from '../../../../../main/daemon/wake/index.js';
+import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
+
+const AGENTS = ['ann', 'bob', 'cy'] as const;
+const general = targetKey('#general');
+const dirs: TempDir[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => d.remove()));
+
+function team(agentHops: number) {
+  const dir = makeTempDir('agentteam-chains-model-');
+  dirs.push(dir);
+  const store = Store.open(dir.path);
+  store.upsertMember({ id: 'operator', kind: 'operator', name: 'You' });
+  for (const a of AGENTS) store.upsertMember({ id: a, kind: 'agent', name: a.toUpperCase() });
+  store.ensureConversation(general);
+  const lifecycle = new WakeLifecycle({
+    journal: store,
+    metrics: createWakeMetrics(new Registry()),
+    renderFinalCheck: () => 'FINAL CHECK',
+    defaultCapacity: 4,
+  });
+  for (const a of AGENTS)
+    lifecycle.registerAgent({ agentId: a, publicName: a, displayName: a.toUpperCase(), runtime: 'demo', model: null });
+  const tracker = new DeliveryTracker({
+    bus: new HookBus(),
+    channelFor: () =>
+      new LocalChannel({ appendMessage: (m) => store.appendMessage({ ...m, target: targetKey(m.target) }) }),
+    settingsFor: () => ResponseDeliverySchema.parse({}),
+    undelivered: store,
+  });
+  const ids = new Set<string>(AGENTS);
+  const chains = new TeamService({
+    store,
+    lifecycle,
+    agentHops,
+    agentIds: () => ids,
+    runtimeOf: () => 'demo',
+    displayName: (id) => id.toUpperCase(),
+  });
+  let turn = 0;
+  const communication = new CommunicationService({
+    store,
+    lifecycle,
+    tracker,
+    currentTurn: () => `turn_${turn}`,
+    onMessageStored: () => undefined,
+    team: chains,
+  });
+  const conversations = new ConversationService({
+    store,
+    lifecycle,
+    tracker,
+    agentIds: () => ids,
+    runtimeOf: () => 'demo',
+    maxMessageBytes: 32_768,
+    onMessageStored: () => undefined,
+    chains,
+  });
+  /** One turn of `agent`: its rows become runtime-visible, it sends `content` (when given), the turn ends. */
+  const runTurn = async (agent: string, content: string | null): Promise<boolean> => {
+    const rows = lifecycle.pending(agent);
+    if (rows.length === 0) return false;
+    turn += 1;
+    lifecycle.onDelivered(
+      agent,
+      lifecycle.generation(agent),
+      rows.map((r) => r.wakeToken),
+    );
+    if (content !== null) await communication.messageSend(agent, { target: general, content, allowCrossTarget: false });
+    // A final-check turn that sends nothing ends its rows `no_reply`; signal-only rows end at the first boundary.
+    if (lifecycle.onTurnBoundary(agent, lifecycle.generation(agent)) !== null)
+      lifecycle.onTurnBoundary(agent, lifecycle.generation(agent));
+    return true;
+  };
+  const close = () => {
+    communication.dispose();
+    void tracker.stop();
+    lifecycle.dispose();
+    store.close();
+  };
+  return { store, conversations, chains, runTurn, close };
+}
+
+const step = fc.record({
+  speaker: fc.constantFrom(...AGENTS),
+  mentions: fc.subarray([...AGENTS]),
+  silent: fc.boolean(),
+});
+
+it('agent-caused wakes per chain never exceed its budget; every wake ends exactly once', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 4 }),
+      fc.array(step, { minLength: 1, maxLength: 25 }),
+      fc.boolean(),
+      async (budget, steps, continueOnce) => {
+        const t = team(budget);
+        try {
+          t.conversations.post('#general', '@ann start');
+          let continued = false;
+          for (const s of steps) {
+            const content = s.silent ? null : `${s.mentions.map((m) => `@${m}`).join(' ')} reply`;
+            await t.runTurn(s.speaker, content);
+            const paused = t.store.listChains({ pausedOnly: true });
+            if (continueOnce && !continued && paused.length > 0) {
+              t.chains.continueChain({});
+              continued = true;
+            }
+          }
+          // Drain: every agent's remaining rows end (final-check, then no_reply; signal-only at once).
+          for (let i = 0; i < 200; i += 1) {
+            let ran = false;
+            for (const a of AGENTS) ran = (await t.runTurn(a, null)) || ran;
+            if (!ran) break;
+          }
+          const wakes = t.store.listWakes({});
+          for (const chain of t.store.listChains({})) {
+            const agentCaused = wakes.filter(
+              (w) => w.chainId === chain.id && (w.cause === 'agent_mention' || w.cause === 'hand_back'),
+            );
+            expect(agentCaused.length).toBeLessThanOrEqual(chain.budget);
+            expect(chain.hops).toBe(agentCaused.length);
+            expect(chain.budget).toBe(budget * (1 + chain.continues));
+            // A wake's hop is its place in the chain's count, each once.
+            expect(agentCaused.map((w) => w.hop).sort((x, y) => (x ?? 0) - (y ?? 0))).toEqual(
+              agentCaused.map((_, i) => i + 1),
+            );
+          }
+          for (const w of wakes) {
+            expect(w.agentId === w.askedById).toBe(false);
+            const terminals = t.store
+              .listWakeEvents(w.wakeToken)
+              .filter((e) => e.status !== null && isTerminal(e.status));
+            expect(terminals).toHaveLength(1);
+            if (w.cause === 'hand_back')
+              expect([w.deliveryClass, w.status, w.reason]).toEqual([
+                'signal_only',
+                'completed_without_visible_reply',
+                'signal_only',
+              ]);
+          }
+          expect(t.store.listWakes({ activeOnly: true })).toEqual([]);
+        } finally {
+          t.close();
+        }
+      },
+    ),
+    { numRuns: 25 },
+  );
+});
