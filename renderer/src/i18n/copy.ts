@@ -15,6 +15,7 @@ import { SEARCH_COPY } from './tables/search-copy.js';
 import { SETTINGS_COPY } from './tables/settings-copy.js';
 import { STATUS_COPY } from './tables/status-copy.js';
 import { TELEGRAM_COPY } from './tables/telegram-copy.js';
+import { TEAM_COPY } from './tables/team-copy.js';
 
 export { LANGUAGES, type Language };
 
@@ -29,6 +30,7 @@ export const COPY_TABLES = [
   ...SEARCH_COPY,
   ...SETTINGS_COPY,
   ...TELEGRAM_COPY,
+  ...TEAM_COPY,
 ] as const;
 
 type KeysOf<T> = T extends CopyTable<string, infer K> ? K : never;
