@@ -18,8 +18,9 @@ import { SearchBox } from './components/search-box.js';
 import { Switcher } from './components/switcher.js';
 import { ThreadPane } from './components/thread-pane.js';
 import { copy } from './i18n/copy.js';
-import { useWake } from './status/wake-store.js';
+import { useChainWakes, useWake } from './status/wake-store.js';
 import { useAgents } from './state/agent-store.js';
+import { useChain } from './state/chain-store.js';
 import { AppStateProvider, useAppState } from './state/app-state-context.js';
 import { useConversations } from './state/conversation-store.js';
 import { useUnread } from './state/read-marker-store.js';
@@ -76,6 +77,10 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
   const opener = useRef<HTMLElement | null>(null);
   const target = view.kind === 'conversation' ? view.target : null;
   const inspectedWake = useWake(state.wakes, inspecting);
+  // issue 25: the inspected wake's chain (who woke whom).
+  const chainId = inspectedWake?.chainId ?? null;
+  const chainWakes = useChainWakes(state.wakes, chainId);
+  const chain = useChain(state.chains, chainId);
 
   useEffect(() => {
     document.documentElement.lang = language;
@@ -294,6 +299,8 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
           waiting={waiting.has(inspecting)}
           onClose={closeInspector}
           onOpenWake={setInspecting}
+          chainWakes={chainWakes}
+          chainPaused={chain?.status === 'paused'}
         />
       )}
       {switcher && (

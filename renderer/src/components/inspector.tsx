@@ -16,6 +16,7 @@ import { auditLine, promptKindText, shortWakeId, timelineLine, timelineRows } fr
 import { CHIP_ICONS, chipElapsed, chipKind, chipText } from '../status/wake-chips.js';
 import { APPROVAL_ICON } from '../status/approval-chip.js';
 import { WakeApprovals } from '../status/wake-approvals.js';
+import { ChainView } from '../status/chain-view.js';
 
 export interface InspectorProps {
   readonly api: ClientApi;
@@ -29,6 +30,9 @@ export interface InspectorProps {
   onClose(): void;
   /** issue 24: open another wake's inspector (the recovery that continues this one, or the wakes it continues). */
   onOpenWake?(wakeToken: string): void;
+  /** issue 25: the wakes of this wake's chain, oldest first (who woke whom), and whether it is paused. */
+  readonly chainWakes?: readonly Wake[];
+  readonly chainPaused?: boolean;
 }
 
 export function Inspector({
@@ -40,6 +44,8 @@ export function Inspector({
   waiting = false,
   onClose,
   onOpenWake,
+  chainWakes = [],
+  chainPaused = false,
 }: InspectorProps) {
   const [data, setData] = useState<ApiResponse<'wakes.inspect'> | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -156,6 +162,13 @@ export function Inspector({
         </div>
       )}
       {shown !== undefined && <FailureDetails wake={shown} language={language} />}
+      <ChainView
+        wakes={chainWakes}
+        current={wakeToken}
+        paused={chainPaused}
+        language={language}
+        {...(onOpenWake === undefined ? {} : { onOpenWake })}
+      />
       <WakeApprovals api={api} wakeToken={wakeToken} language={language} />
       <h3>{t('inspector.timeline')}</h3>
       {data === null && error === null && <p>{t('inspector.loading')}</p>}

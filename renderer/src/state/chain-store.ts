@@ -9,7 +9,7 @@ import { KeyedStore, useStoreKey } from './keyed-store.js';
 
 const time = (iso: string): number => Date.parse(iso) || 0;
 
-/** Keys: `t:<target>` (the paused chain of a conversation). */
+/** Keys: `t:<target>` (the paused chain of a conversation) and `c:<chainId>` (one chain). */
 export class ChainStore extends KeyedStore {
   private readonly byId = new Map<string, Chain>();
   private readonly paused = new Map<string, Chain | null>();
@@ -34,6 +34,7 @@ export class ChainStore extends KeyedStore {
       this.notify(`t:${current.target}`);
     }
     this.notify(`t:${chain.target}`);
+    this.notify(`c:${chain.chainId}`);
   }
 
   /** The newest paused chain of `target` (null: none): the same object until one of its chains changes. */
@@ -55,4 +56,11 @@ export class ChainStore extends KeyedStore {
 /** The paused chain of `target` (null: none); re-renders only when a chain of it changes. */
 export function usePausedChain(store: ChainStore, target: string): Chain | null {
   return useStoreKey(store, `t:${target}`, () => store.pausedChainOf(target));
+}
+
+/** One chain (undefined while unknown, or when `chainId` is null); re-renders only when it changes. */
+export function useChain(store: ChainStore, chainId: string | null): Chain | undefined {
+  return useStoreKey(store, chainId === null ? null : `c:${chainId}`, () =>
+    chainId === null ? undefined : store.get(chainId),
+  );
 }
