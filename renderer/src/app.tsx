@@ -13,6 +13,7 @@ import { AgentDetail } from './components/agent-detail.js';
 import { ConversationView } from './components/conversation-view.js';
 import { Inspector } from './components/inspector.js';
 import { SettingsView } from './components/settings-view.js';
+import { TeamView } from './components/team-view.js';
 import { Sidebar, type View } from './components/sidebar.js';
 import { SearchBox } from './components/search-box.js';
 import { Switcher } from './components/switcher.js';
@@ -23,6 +24,7 @@ import { useAgents } from './state/agent-store.js';
 import { useChain } from './state/chain-store.js';
 import { AppStateProvider, useAppState } from './state/app-state-context.js';
 import { useConversations } from './state/conversation-store.js';
+import { useTeamNeedsYou } from './state/team-store.js';
 import { useUnread } from './state/read-marker-store.js';
 import { useLanguage } from './state/settings.js';
 import { useThreadLabels } from './state/thread-store.js';
@@ -65,6 +67,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
   const error = useValue(state.lastError);
   const unread = useUnread(state.readMarkers);
   const threadLabels = useThreadLabels(state.threads);
+  const teamNeedsYou = useTeamNeedsYou(state.team);
 
   const [view, setView] = useState<View>({ kind: 'conversation', target: '#general' });
   const [inspecting, setInspecting] = useState<string | null>(null);
@@ -209,6 +212,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
         drawerOpen={drawerOpen}
         onSelect={selectView}
         onCreateChannel={openConversation}
+        teamNeedsYou={teamNeedsYou}
       />
       {drawerOpen && (
         <button
@@ -268,6 +272,16 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
               />
             );
           })()}
+        {view.kind === 'team' && (
+          <TeamView
+            team={state.team}
+            agents={agents}
+            language={language}
+            onOpenConversation={openInConversation}
+            onOpenAgent={(agentId) => selectView({ kind: 'agent', agentId })}
+            onMessage={(id) => void openConversation(`dm:@${id}`)}
+          />
+        )}
         {view.kind === 'agents' && (
           <AgentsPage agents={agents} language={language} onMessage={(id) => void openConversation(`dm:@${id}`)} />
         )}

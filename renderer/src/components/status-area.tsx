@@ -36,7 +36,7 @@ function useDismissedFailures(): [ReadonlySet<string>, (wakeToken: string) => vo
  * Re-renders every second while `active` (the elapsed time of active chips). The elapsed text is
  * `aria-hidden`, so the live region announces state changes, never clock ticks (issue 17).
  */
-function useNow(active: boolean): number {
+export function useNow(active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!active) return;

@@ -78,3 +78,8 @@ export class TeamStore extends KeyedStore {
 export function useTeamBoard(store: TeamStore): readonly TeamAgent[] {
   return useStoreKey(store, KEY, () => store.board);
 }
+
+/** issue 25: how many agents need the operator (the Team entry's badge); re-renders only when the count changes. */
+export function useTeamNeedsYou(store: TeamStore): number {
+  return useStoreKey(store, KEY, () => store.board.filter((e) => needsOperator(e.state)).length);
+}

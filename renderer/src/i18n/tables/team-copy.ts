@@ -59,9 +59,11 @@ export const TEAM_COPY = [
       'team.action.open': 'Open {conversation}',
       'team.action.review': 'Review the request',
       'team.action.fix': 'See what to do',
+      'team.action.agent': 'Open the agent',
       'team.action.signIn': 'Sign in',
       'team.action.message': 'Message',
       'team.notReady': 'not ready',
+      'team.needsYouCount': '{count} need you',
     },
     'zh-CN': {
       'team.nav': '团队',
@@ -83,9 +85,11 @@ export const TEAM_COPY = [
       'team.action.open': '打开 {conversation}',
       'team.action.review': '查看请求',
       'team.action.fix': '查看处理方法',
+      'team.action.agent': '打开智能体',
       'team.action.signIn': '去登录',
       'team.action.message': '发消息',
       'team.notReady': '未就绪',
+      'team.needsYouCount': '{count} 个需要你处理',
     },
   }),
 ] as const;
