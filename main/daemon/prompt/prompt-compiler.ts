@@ -16,6 +16,7 @@ import { checkedId, checkedSeq, checkedTarget } from './prompt-values.js';
 import { renderEnvelope } from './envelope.js';
 import { compileThreadContract } from './thread-contract.js';
 import { sendSurfaceFor, type SendSurface, type SendSurfaceKind } from './tool-names.js';
+import { renderAskLine, renderTeamBlock, type AskedBy, type TeamMate } from './team-context.js';
 
 /** §8.1: the block is rendered for each of these; the kind is recorded, the block is the same. */
 export const TURN_KINDS = ['wake', 'resume', 'fresh'] as const;
@@ -33,12 +34,16 @@ export interface DeliveryMessage {
   readonly wakeToken: string;
   readonly authorName: string;
   readonly content: string;
+  /** issue 25: an agent-caused delivery names who asked and the exact target to answer on. */
+  readonly askedBy?: AskedBy;
 }
 
 export interface CompileOptions {
   readonly turn: TurnKind;
   /** Which communication surface the agent has; `mcp` unless it is a CLI agent-tools agent. */
   readonly surface?: SendSurfaceKind;
+  /** issue 25: the other agents of the team (turn-only context: never in the thread-contract fingerprint). */
+  readonly team?: readonly TeamMate[];
 }
 
 export interface CompiledDelivery {
@@ -70,7 +75,9 @@ function surfaceOf(agent: PromptAgent, kind: SendSurfaceKind | undefined): SendS
 /** The dynamic turn context of a wake, resume or fresh turn (§8.1). */
 export function compileTurnContext(agent: PromptAgent, options: CompileOptions): CompiledTurnContext {
   const surface = surfaceOf(agent, options.surface);
-  const text = renderContractBlock(surface, agent.language);
+  const team = renderTeamBlock(options.team ?? [], agent.language);
+  const block = renderContractBlock(surface, agent.language);
+  const text = team === '' ? block : `${block}\n\n${team}`;
   const thread = compileThreadContract(agent, surface);
   return {
     text,
@@ -164,11 +171,17 @@ function assemble(agent: PromptAgent, options: CompileOptions, part: PromptPart)
 }
 
 /** The delivery part of stored messages: their envelopes, in order (several wakes, possibly several targets). */
-export function deliveryPart(messages: readonly DeliveryMessage[]): PromptPart {
+export function deliveryPart(messages: readonly DeliveryMessage[], language: PromptLanguage = 'en'): PromptPart {
   if (messages.length === 0) throw new Error('internal: a delivery needs at least one message');
   return {
     kind: 'delivery',
-    body: messages.map((m) => renderEnvelope(m)).join('\n\n'),
+    body: messages
+      .map((m) =>
+        m.askedBy === undefined
+          ? renderEnvelope(m)
+          : `${renderAskLine(m.askedBy, m.target, language)}\n${renderEnvelope(m)}`,
+      )
+      .join('\n\n'),
     targets: distinctTargets(messages.map((m) => m.target)),
     wakeTokens: messages.map((m) => m.wakeToken),
   };
@@ -184,7 +197,7 @@ export function compileDelivery(
   options: CompileOptions,
 ): CompiledDelivery {
   if (messages.length === 0) throw new Error('internal: compileDelivery needs at least one message');
-  return assemble(agent, options, deliveryPart(messages));
+  return assemble(agent, options, deliveryPart(messages, agent.language));
 }
 
 /** A persisted context-recovery marker (§6.6): one exact target and its frontier. */

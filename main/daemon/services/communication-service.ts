@@ -34,7 +34,8 @@ import type {
 import { TOOL_MESSAGE_SEND } from '../mcp/mcp-names.js';
 import type { McpToolCallRecord } from '../mcp/mcp-server.js';
 import { RateLimiter } from '../mcp/rate-limiter.js';
-import type { MessageRecord, ReactionRecord, Store } from '../store/index.js';
+import type { MessageRecord, ReactionRecord, Store, WakeRecord } from '../store/index.js';
+import type { AgentMessageInput } from './team-service.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
 
@@ -54,6 +55,8 @@ export interface CommunicationServiceOptions {
   readonly conversationsPerHour?: number;
   /** The clock of that limit (ms); `Date.now` by default. */
   readonly now?: () => number;
+  /** issue 25: routes a stored agent message to the agents it addresses and hands replies back (services/team-service.ts). */
+  readonly team?: { agentMessage(input: AgentMessageInput): readonly string[] };
   readonly log?: DaemonLog;
 }
 
@@ -181,6 +184,8 @@ export class CommunicationService implements CommunicationHandler {
     const messageId = outcome.messageIds[outcome.messageIds.length - 1];
     if (messageId === undefined) throw new Error('internal: a delivered response has no message id');
     this.#sentInTurn(agentId);
+    // issue 25: the author's wakes being handled, and those this reply settles (§9.2), read before they settle.
+    const routed = outcome.status === 'sent' ? this.#handling(agentId, args.target, seenUpToSeq) : null;
     if (outcome.status === 'sent') {
       for (const id of outcome.messageIds) {
         const stored = this.o.store.getMessage(id);
@@ -195,7 +200,36 @@ export class CommunicationService implements CommunicationHandler {
       messageId,
       crossTarget: scope.crossTarget,
     });
+    // issue 25: a message sent once (never a retried `already_sent`) wakes the agents it addresses, once.
+    const message = routed === null ? undefined : this.o.store.getMessage(messageId);
+    if (routed !== null && message !== undefined) {
+      try {
+        this.o.team?.agentMessage({ message, ...routed });
+      } catch (err) {
+        // The message is stored and delivered; a routing failure must not turn the send into a refusal.
+        this.o.log?.error('agent message routing failed', { agentId, messageId, error: String(err) });
+      }
+    }
     return { ok: true, status: outcome.status, targetKey: args.target, seenUpToSeq, messageId };
+  }
+
+  /** The author's runtime-visible wakes, and of them those a reply on `target` covering `seenUpToSeq` settles. */
+  #handling(
+    agentId: string,
+    target: TargetKey,
+    seenUpToSeq: number,
+  ): { settled: WakeRecord[]; handling: WakeRecord[] } {
+    const settled: WakeRecord[] = [];
+    const handling: WakeRecord[] = [];
+    for (const row of this.o.lifecycle.pending(agentId)) {
+      if (!row.visible) continue;
+      const wake = this.o.store.getWake(row.wakeToken);
+      if (wake === undefined) continue;
+      handling.push(wake);
+      if (row.deliveryClass === 'visible_reply' && row.targetKey === target && row.targetSeq <= seenUpToSeq)
+        settled.push(wake);
+    }
+    return { settled, handling };
   }
 
   /**

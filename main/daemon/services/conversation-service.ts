@@ -12,6 +12,7 @@ import type { DeliveryTracker } from '../delivery/delivery-tracker.js';
 import { agentsToWake } from '../router/mention-router.js';
 import type { MessageRecord, Store } from '../store/index.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
+import type { WakeChainFields } from '../wake/wake-ports.js';
 
 /** The one person at this desk (member id of the operator). */
 export const OPERATOR_ID = 'operator';
@@ -40,6 +41,8 @@ export interface ConversationServiceOptions {
   readonly runtimeOf: (agentId: string) => RuntimeKind;
   readonly maxMessageBytes: number;
   readonly onMessageStored: (message: MessageRecord) => void;
+  /** issue 25: an operator message that wakes agents starts a fresh chain (services/team-service.ts). */
+  readonly chains?: { startChain(message: MessageRecord): WakeChainFields };
   readonly log?: DaemonLog;
 }
 
@@ -96,8 +99,10 @@ export class ConversationService {
         // An inbound channel's own id (a Telegram update): the same input is stored and woken once.
         ...(options.inboundKey !== undefined ? { responseId: options.inboundKey } : {}),
       },
-      (stored) =>
-        agents.map((agentId) => ({
+      (stored) => {
+        // issue 25: in the same transaction, so a wake never exists without its chain.
+        const chain = agents.length > 0 ? (this.o.chains?.startChain(stored) ?? {}) : {};
+        return agents.map((agentId) => ({
           wakeToken: `wk_${randomUUID()}`,
           messageId: stored.id,
           agentId,
@@ -107,7 +112,9 @@ export class ConversationService {
           target,
           targetSeq: stored.seq,
           deliveryClass: 'visible_reply' as const,
-        })),
+          ...chain,
+        }));
+      },
     );
     if (status === 'already_sent') return { message, wakeTokens: [], duplicate: true };
     this.o.onMessageStored(message);

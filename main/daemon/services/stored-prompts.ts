@@ -17,6 +17,7 @@ import {
   type RecoveryPromptCause,
 } from '../prompt/prompt-compiler.js';
 import type { PromptTrajectory } from '../prompt/prompt-trajectory.js';
+import type { TeamMate } from '../prompt/team-context.js';
 import { markerIdOfRecoveryMessage } from '../store/store-ids.js';
 import type { Store } from '../store/index.js';
 import { RECOVERY_CAUSES } from '../wake/pending-delivery.js';
@@ -29,10 +30,19 @@ export function storedPrompts(
   agent: AgentConfig,
   store: Store,
   trajectory: PromptTrajectory,
+  /** issue 25: the other agents of the team now (the turn context lists them). */
+  team?: () => readonly TeamMate[],
 ): Pick<AgentSessionPorts, 'renderDelivery' | 'recordPromptInput'> {
   const stored = (w: DeliveryWake): DeliveryMessage | null => {
     const m = store.getMessage(w.messageId);
     if (m === undefined || w.targetKey === null) return null;
+    // issue 25: an agent-caused wake names who asked (or whose reply is handed back).
+    const wake = store.getWake(w.wakeToken);
+    const cause = wake?.cause;
+    const askedBy =
+      (cause === 'agent_mention' || cause === 'hand_back') && wake?.askedById != null
+        ? { cause, agentId: wake.askedById, name: wake.askedByName ?? wake.askedById }
+        : undefined;
     return {
       messageId: m.id,
       target: w.targetKey,
@@ -40,6 +50,7 @@ export function storedPrompts(
       wakeToken: w.wakeToken,
       authorName: m.authorName,
       content: m.content,
+      ...(askedBy === undefined ? {} : { askedBy }),
     };
   };
 
@@ -98,9 +109,14 @@ export function storedPrompts(
       }
       // contract §8.1: the contract block rides every wake, resume and fresh turn, and §8.2 the
       // tail ends the delivery: each once per written prompt, however many parts it has (issue 24).
-      const parts = messages.length > 0 ? [...recoveries, deliveryPart(messages)] : recoveries;
+      const parts = messages.length > 0 ? [...recoveries, deliveryPart(messages, agent.language)] : recoveries;
       if (parts.length === 0) return null;
-      const prompt = compilePrompt(agent, parts, { turn, surface: agent.agentTools });
+      const mates = team?.() ?? [];
+      const prompt = compilePrompt(agent, parts, {
+        turn,
+        surface: agent.agentTools,
+        ...(mates.length > 0 ? { team: mates } : {}),
+      });
       trajectory.record(prompt.promptInputs);
       return prompt.text;
     },

@@ -6,6 +6,8 @@ export { SCHEMA_VERSION } from './migrations.js';
 export type { ThreadRecord } from './tables/threads-query.js';
 export type {
   AuditRecord,
+  ChainRecord,
+  HeldWake,
   ConversationRecord,
   MessageRecord,
   PromptInputRecord,

@@ -342,6 +342,38 @@ const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  // ---- issue 25: agent chains ----
+  {
+    version: 10,
+    name: 'agent chains and the chain of each wake and message',
+    sql: `
+      -- A chain: the operator message that started it (its id) and every wake that followed.
+      -- hops counts its agent-caused wakes (mentions by agents, hand-backs); at hops = budget
+      -- it is paused and further agent-caused wakes are held until the operator's Continue.
+      CREATE TABLE chains (
+        id              TEXT PRIMARY KEY,
+        target          TEXT NOT NULL,
+        status          TEXT NOT NULL CHECK (status IN ('open', 'paused')),
+        hops            INTEGER NOT NULL DEFAULT 0,
+        budget          INTEGER NOT NULL,
+        continues       INTEGER NOT NULL DEFAULT 0,
+        held_message_id TEXT,
+        held_for        TEXT NOT NULL DEFAULT '[]',
+        started_at      TEXT NOT NULL,
+        paused_at       TEXT,
+        updated_at      TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX chains_target ON chains (target, started_at);
+      ALTER TABLE wakes ADD COLUMN chain_id TEXT;
+      ALTER TABLE wakes ADD COLUMN cause TEXT NOT NULL DEFAULT 'operator'
+        CHECK (cause IN ('operator', 'agent_mention', 'hand_back', 'recovery'));
+      ALTER TABLE wakes ADD COLUMN hop INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE wakes ADD COLUMN hop_budget INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE wakes ADD COLUMN asked_by TEXT;
+      ALTER TABLE wakes ADD COLUMN asked_by_name TEXT;
+      ALTER TABLE messages ADD COLUMN chain_id TEXT;
+    `,
+  },
 ];
 
 /** The newest version. */

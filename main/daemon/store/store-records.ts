@@ -55,6 +55,8 @@ export interface MessageRecord {
   readonly responseId: string | null;
   readonly chunkIndex: number | null;
   readonly redelivered: boolean;
+  /** issue 25: the chain it belongs to (null: none, or stored before chains existed). */
+  readonly chainId?: string | null;
 }
 
 export interface AppendMessageInput {
@@ -118,6 +120,35 @@ export interface WakeRecord {
   readonly endedAt: string | null;
   /** contract §6.6: recovery continuations that covered this wake (at most one). */
   readonly recoveries: number;
+  // issue 25: its chain (null: stored before chains existed); optional so test doubles stay valid, the store always reads them
+  readonly chainId?: string | null;
+  readonly cause?: 'operator' | 'agent_mention' | 'hand_back' | 'recovery';
+  readonly hop?: number;
+  readonly hopBudget?: number;
+  readonly askedById?: string | null;
+  readonly askedByName?: string | null;
+}
+
+/** issue 25: an agent-caused wake a paused chain held back (Continue admits it). */
+export interface HeldWake {
+  readonly agentId: string;
+  readonly cause: 'agent_mention' | 'hand_back';
+}
+
+/** issue 25: a chain (tables/chains-table.ts). */
+export interface ChainRecord {
+  readonly id: string;
+  readonly target: TargetKey;
+  readonly status: 'open' | 'paused';
+  readonly hops: number;
+  readonly budget: number;
+  readonly continues: number;
+  readonly heldMessageId: string | null;
+  /** The agents the held message would have woken, and why. */
+  readonly heldFor: readonly HeldWake[];
+  readonly startedAt: string;
+  readonly pausedAt: string | null;
+  readonly updatedAt: string;
 }
 
 export interface WakeEventInput {
@@ -145,6 +176,8 @@ export interface ListWakesFilter {
   /** Only wakes without a terminal status. */
   readonly activeOnly?: boolean;
   readonly status?: WakeStatus;
+  /** issue 25: only the wakes of this chain. */
+  readonly chainId?: string;
   readonly limit?: number;
   /** `oldest` (default, admission order of `queued` wakes) or `newest` first. */
   readonly order?: 'oldest' | 'newest';

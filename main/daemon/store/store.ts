@@ -20,6 +20,7 @@ import { wakeEventDurability, type Durability } from './durability.js';
 import { openReadable, openWritable } from './store-database.js';
 import { markerIdOfRecoveryMessage, recoveryBatchId, recoveryWakeToken, responseMessageId } from './store-ids.js';
 import type {
+  ChainRecord,
   AppendMessageInput,
   AppendMessageResult,
   AuditInput,
@@ -48,6 +49,7 @@ import { ApprovalsTable } from './tables/approvals-table.js';
 import { GrantsTable } from './tables/grants-table.js';
 import { AgentCursorsTable } from './tables/agent-cursors-table.js';
 import { AuditTable } from './tables/audit-table.js';
+import { ChainsTable } from './tables/chains-table.js';
 import { ChannelStateTable, type StoredTelegramBinding } from './tables/channel-state-table.js';
 import { ConversationsTable } from './tables/conversations-table.js';
 import { MembersTable } from './tables/members-table.js';
@@ -96,6 +98,7 @@ export class Store {
   private readonly recoveryMarkers: RecoveryMarkersTable;
   private readonly reactions: ReactionsTable;
   private readonly audit: AuditTable;
+  private readonly chains: ChainsTable;
   private readonly cursors: AgentCursorsTable;
   private readonly threads: ThreadsQuery;
   private readonly channelState: ChannelStateTable;
@@ -139,6 +142,7 @@ export class Store {
     this.recoveryMarkers = new RecoveryMarkersTable(db);
     this.reactions = new ReactionsTable(db, nameOf);
     this.audit = new AuditTable(db);
+    this.chains = new ChainsTable(db);
     this.cursors = new AgentCursorsTable(db);
     this.threads = new ThreadsQuery(db);
     this.channelState = new ChannelStateTable(db);
@@ -634,6 +638,34 @@ export class Store {
   /** The audit records of the sends made while this wake was being handled, oldest first. */
   auditOfWake(wakeToken: string): AuditRecord[] {
     return this.audit.ofWake(wakeToken);
+  }
+
+  // ---------------------------------------------------------------- chains (issue 25)
+
+  /** A new open chain started by an operator message (nothing when it exists). */
+  startChain(id: string, target: TargetKey, budget: number): ChainRecord {
+    this.tx(() => this.chains.insert(id, target, budget, this.iso()));
+    return this.chains.get(id) as ChainRecord;
+  }
+
+  getChain(id: string): ChainRecord | undefined {
+    return this.chains.get(id);
+  }
+
+  /** Writes a chain's hops, budget, status and held message (the service decides them). */
+  saveChain(chain: ChainRecord): ChainRecord {
+    this.tx(() => this.chains.save(chain, this.iso()));
+    return this.chains.get(chain.id) as ChainRecord;
+  }
+
+  /** Newest first. */
+  listChains(filter: { readonly target?: TargetKey; readonly pausedOnly?: boolean; readonly limit?: number } = {}) {
+    return this.chains.list(filter);
+  }
+
+  /** The chain a stored message belongs to. */
+  setMessageChain(messageId: string, chainId: string): void {
+    this.tx(() => this.messages.setChain(messageId, chainId));
   }
 
   /**

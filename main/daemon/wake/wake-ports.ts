@@ -16,7 +16,7 @@ export interface RecoveryMarkerSave {
   readonly wakeTokens: readonly string[];
 }
 
-export interface WakeJournalInsert extends WakeAgentFields {
+export interface WakeJournalInsert extends WakeAgentFields, WakeChainFields {
   readonly wakeToken: string;
   readonly messageId: string;
   readonly agentId: string;
@@ -24,6 +24,19 @@ export interface WakeJournalInsert extends WakeAgentFields {
   readonly target: TargetKey;
   readonly targetSeq: number;
   readonly deliveryClass: DeliveryClass;
+}
+
+/**
+ * issue 25: the chain a wake belongs to (the operator message that started it), what caused it,
+ * and — for an agent-caused wake — its hop in the chain's budget and the agent that asked.
+ */
+export interface WakeChainFields {
+  readonly chainId?: string | null;
+  readonly cause?: 'operator' | 'agent_mention' | 'hand_back' | 'recovery';
+  readonly hop?: number;
+  readonly hopBudget?: number;
+  readonly askedById?: string | null;
+  readonly askedByName?: string | null;
 }
 
 /**

@@ -16,6 +16,7 @@ export class MessagesTable {
   private readonly lastSeqStmt: StatementSync;
   private readonly rangeStmt: StatementSync;
   private readonly tailStmt: StatementSync;
+  private readonly setChainStmt: StatementSync;
 
   constructor(
     db: DatabaseSync,
@@ -25,6 +26,7 @@ export class MessagesTable {
       db.prepare(`INSERT INTO messages (id, target, seq, author_id, author_kind, content, created_at, response_id, chunk_index, redelivered)
       VALUES ($id, $target, $seq, $authorId, $authorKind, $content, $createdAt, $responseId, $chunkIndex, $redelivered)`);
     this.getStmt = db.prepare('SELECT * FROM messages WHERE id = $id');
+    this.setChainStmt = db.prepare('UPDATE messages SET chain_id = $chainId WHERE id = $id');
     this.nextSeqStmt = db.prepare('SELECT coalesce(max(seq), 0) + 1 AS seq FROM messages WHERE target = $target');
     this.lastSeqStmt = db.prepare('SELECT coalesce(max(seq), 0) AS last_seq FROM messages WHERE target = $target');
     this.rangeStmt = db.prepare(
@@ -66,6 +68,11 @@ export class MessagesTable {
     return message;
   }
 
+  /** issue 25: the chain a stored message belongs to. */
+  setChain(id: string, chainId: string): void {
+    this.setChainStmt.run({ id, chainId });
+  }
+
   get(id: string): MessageRecord | undefined {
     const row = this.getStmt.get({ id });
     return row === undefined ? undefined : this.toMessage(row);
@@ -103,6 +110,7 @@ export class MessagesTable {
       responseId: row.response_id === null ? null : String(row.response_id),
       chunkIndex: row.chunk_index === null ? null : Number(row.chunk_index),
       redelivered: Number(row.redelivered) === 1,
+      chainId: row.chain_id === undefined || row.chain_id === null ? null : String(row.chain_id),
     };
   }
 }

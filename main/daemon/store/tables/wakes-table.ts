@@ -36,8 +36,8 @@ export class WakesTable {
 
   constructor(private readonly db: DatabaseSync) {
     this.insertStmt =
-      db.prepare(`INSERT INTO wakes (token, message_id, agent_id, agent_name, agent_display_name, runtime, model, target, target_seq, delivery_class, status, created_at, updated_at)
-      VALUES ($token, $messageId, $agentId, $agentName, $agentDisplayName, $runtime, $model, $target, $targetSeq, $deliveryClass, 'queued', $at, $at)`);
+      db.prepare(`INSERT INTO wakes (token, message_id, agent_id, agent_name, agent_display_name, runtime, model, target, target_seq, delivery_class, status, created_at, updated_at, chain_id, cause, hop, hop_budget, asked_by, asked_by_name)
+      VALUES ($token, $messageId, $agentId, $agentName, $agentDisplayName, $runtime, $model, $target, $targetSeq, $deliveryClass, 'queued', $at, $at, $chainId, $cause, $hop, $hopBudget, $askedBy, $askedByName)`);
     this.statusStmt = db.prepare('SELECT status FROM wakes WHERE token = $token');
     this.mirrorStmt = db.prepare(`UPDATE wakes SET
         status = $status,
@@ -73,6 +73,12 @@ export class WakesTable {
       targetSeq: w.targetSeq,
       deliveryClass: w.deliveryClass,
       at,
+      chainId: w.chainId ?? null,
+      cause: w.cause ?? 'operator',
+      hop: w.hop ?? 0,
+      hopBudget: w.hopBudget ?? 0,
+      askedBy: w.askedById ?? null,
+      askedByName: w.askedByName ?? null,
     });
   }
 
@@ -114,6 +120,7 @@ export class WakesTable {
     match('target', 'target', filter.target);
     match('agent_id', 'agentId', filter.agentId);
     match('status', 'status', filter.status);
+    match('chain_id', 'chainId', filter.chainId);
     if (filter.activeOnly === true) where.push('ended_at IS NULL');
     const sql = `SELECT * FROM wakes ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ord ${filter.order === 'newest' ? 'DESC' : 'ASC'} LIMIT $limit`;
     let stmt = this.listStmts.get(sql);
@@ -145,5 +152,11 @@ function toWake(r: Row): WakeRecord {
     updatedAt: String(r.updated_at),
     endedAt: str(r.ended_at),
     recoveries: Number(r.recoveries ?? 0),
+    chainId: str(r.chain_id),
+    cause: (str(r.cause) ?? 'operator') as WakeRecord['cause'],
+    hop: Number(r.hop ?? 0),
+    hopBudget: Number(r.hop_budget ?? 0),
+    askedById: str(r.asked_by),
+    askedByName: str(r.asked_by_name),
   };
 }

@@ -39,7 +39,27 @@ describe('agentsToWake', () => {
       }),
     ).toEqual(['codex', 'claude']);
   });
-  it('never wakes anyone for an agent-authored message', () => {
+  // issue 25: agents address agents
+  it("wakes the agents an agent's message addresses, never its author, each once", () => {
+    expect(
+      agentsToWake({
+        target: t('#general'),
+        authorKind: 'agent',
+        authorId: 'claude',
+        content: '@codex review this, @claude will merge, @CODEX again, @nobody',
+        agentIds: agents,
+      }),
+    ).toEqual(['codex']);
+  });
+  it("an agent in its own DM wakes only the others it mentions; in another agent's DM, that agent", () => {
+    const own = { target: t('dm:@claude'), authorKind: 'agent' as const, authorId: 'claude', agentIds: agents };
+    expect(agentsToWake({ ...own, content: 'asking @codex' })).toEqual(['codex']);
+    expect(agentsToWake({ ...own, content: 'note to @claude' })).toEqual([]);
+    expect(
+      agentsToWake({ target: t('dm:@demo'), authorKind: 'agent', authorId: 'claude', content: 'hi', agentIds: agents }),
+    ).toEqual(['demo']);
+  });
+  it('wakes no one for an agent-authored message without its author id', () => {
     expect(
       agentsToWake({ target: t('dm:@claude'), authorKind: 'agent', content: '@codex please', agentIds: agents }),
     ).toEqual([]);
