@@ -285,12 +285,18 @@ function PausedChain({
       <span className="chip-icon" aria-hidden="true">
         ⏸
       </span>
-      <span className="chip-text">{copy(language, 'chain.paused', { count: chain.hops })}</span>
+      <span className="chip-text">
+        {chain.hops === 1 ? copy(language, 'chain.pausedOne') : copy(language, 'chain.paused', { count: chain.hops })}
+      </span>
       {onContinue !== undefined && (
         <button
           type="button"
           className="chip-continue"
-          aria-label={copy(language, 'chain.continueLabel', { count: grantOf(chain) })}
+          aria-label={
+            grantOf(chain) === 1
+              ? copy(language, 'chain.continueLabelOne')
+              : copy(language, 'chain.continueLabel', { count: grantOf(chain) })
+          }
           disabled={pending === chain.chainId}
           onClick={() => press(chain)}
         >
