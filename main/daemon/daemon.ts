@@ -48,6 +48,8 @@ import { CommunicationService } from './services/communication-service.js';
 import { ConversationService, seedConversations } from './services/conversation-service.js';
 import { RecoveryService } from './services/recovery-service.js';
 import { storedPrompts } from './services/stored-prompts.js';
+import { TeamBoard } from './services/team-board.js';
+import { TeamService } from './services/team-service.js';
 import { DaemonSettings } from './settings/daemon-settings.js';
 import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
 import { Store } from './store/index.js';
@@ -173,6 +175,17 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
 
     // 8. The wakes' timeline, the alerts and the agent's side (MCP tools) around the lifecycle.
     const trajectory = new PromptTrajectory(store);
+    // issue 25: chains of agent-caused wakes within `limits.agentHops`, hand-backs, the operator's Continue.
+    const team = new TeamService({
+      store,
+      lifecycle: wakes,
+      agentHops: config.limits.agentHops,
+      agentIds: () => roster.ids(),
+      runtimeOf: (agentId) => roster.runtimeOf(agentId),
+      displayName: roster.name,
+      onChainChanged: (chain) => out.chain(team.toChain(chain)),
+      log,
+    });
     const timeline = new WakeTimeline({
       journal: store,
       lifecycle: wakes,
@@ -188,6 +201,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         tracker,
         currentTurn: (id) => roster.session(id)?.turnId ?? null,
         conversationsPerHour: config.limits.conversationsPerHour,
+        team,
         onMessageStored: (m, reactions) => out.message(m, reactions),
         onWakeChanged: (wakeToken) => out.wake(wakeToken),
         // issue 24: a conversation bound to a Telegram chat is delivered there; else on the local channel.
@@ -213,6 +227,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       runtimeOf,
       maxMessageBytes: config.limits.maxMessageBytes,
       onMessageStored: (m) => out.message(m),
+      chains: team,
       log,
     });
 
@@ -276,6 +291,17 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     subs.add(approvals.changes$.subscribe((r) => out.approval(r)));
     // issue 14 from the phone: a bound conversation's approvals are asked (and answerable) in its Telegram chat.
     telegram.attachApprovals(approvals);
+    // issue 25: the Team board, read from the roster, the lifecycle and the approvals; live per agent.
+    const board = new TeamBoard({
+      agents: () => roster.views(),
+      lifecycle: wakes,
+      store,
+      pendingApprovals: (agentId) => approvals.list({ status: 'pending' }).filter((a) => a.agentId === agentId),
+      changed: (entry) => out.team(entry),
+    });
+    subs.add(wakes.wakeStatus$.subscribe((e) => board.refresh(e.agentId)));
+    subs.add(approvals.changes$.subscribe((r) => board.refresh(r.agentId)));
+    subs.add(roster.updated$.subscribe((u) => board.refresh(u.agent.id)));
     const staleApprovals = approvals.cancelStale();
     if (staleApprovals > 0) log.info('approvals cancelled by the restart', { count: staleApprovals });
 
@@ -302,7 +328,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         bus,
         log,
         ports: {
-          ...storedPrompts(agent, store, trajectory),
+          // issue 25: the turn context lists the other agents of the team, as they are now.
+          ...storedPrompts(agent, store, trajectory, () => roster.mates(agent.id)),
           onState: () => roster.changed(agent.id),
           onRestart: (attempt) => roster.restarting(agent.id, attempt),
           onRuntimeDown: (detail) => alerts.runtimeDown(agent.name, detail),
@@ -358,6 +385,11 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       settings: () => settings.current,
       updateSettings: (patch) => settings.update(patch),
       telegram,
+      teams: {
+        listChains: (filter) => team.listChains(filter),
+        continueChain: (request) => team.toChain(team.continueChain(request)),
+        board: () => board.board(),
+      },
     });
     let stopping: Promise<void> | null = null;
     return {

@@ -3,9 +3,9 @@
  * current record: the one stream IPC and the serve WebSocket bridge forward.
  */
 import { Subject, type Observable } from 'rxjs';
-import type { Agent, Alert, ApiEvent, Settings } from '../../../shared/api/contract.js';
+import type { Agent, Alert, ApiEvent, Chain, Settings, TeamAgent } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
-import { toAgent, toApproval, toMessage, toWake } from './api-mappers.js';
+import { agentNamesOf, toAgent, toApproval, toMessage, toWake } from './api-mappers.js';
 import type { ApprovalRecord, MessageRecord, ReactionRecord, Store } from '../store/index.js';
 
 export class ApiEvents {
@@ -25,7 +25,17 @@ export class ApiEvents {
 
   /** A new message, or (with its reactions) an existing one whose reactions changed. */
   message(m: MessageRecord, reactions?: readonly ReactionRecord[]): void {
-    this.#events.next({ name: 'message.stored', payload: toMessage(m, reactions) });
+    this.#events.next({ name: 'message.stored', payload: toMessage(m, reactions, agentNamesOf(this.store)) });
+  }
+
+  /** issue 25: a chain's hops or status changed. */
+  chain(chain: Chain): void {
+    this.#events.next({ name: 'chain.updated', payload: chain });
+  }
+
+  /** issue 25: one agent's Team board entry changed. */
+  team(entry: TeamAgent): void {
+    this.#events.next({ name: 'team.updated', payload: entry });
   }
 
   agent(agent: AgentConfig, state: Agent['state'], more: Parameters<typeof toAgent>[2] = {}): void {

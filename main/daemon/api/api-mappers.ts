@@ -13,6 +13,8 @@ import type {
   WakeEvent,
 } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
+import { parseTarget } from '../../../shared/target.js';
+import { agentsToWake } from '../router/mention-router.js';
 import type {
   ApprovalRecord,
   AuditRecord,
@@ -28,7 +30,39 @@ export function toConversation(c: ConversationRecord): Conversation {
   return { target: c.target, kind: c.kind, title: c.target, parent: c.parent, lastSeq: c.lastSeq };
 }
 
-export function toMessage(m: MessageRecord, reactions: readonly ReactionRecord[] = []): Message {
+/**
+ * issue 25: the agents an agent's message addressed (`@id`, and the agent of a DM), never its
+ * author — woken or not (a paused chain wakes no one). `agents`: every agent member, id → display name.
+ */
+export function addressedOf(
+  m: Pick<MessageRecord, 'authorId' | 'authorKind' | 'content' | 'target'>,
+  agents: ReadonlyMap<string, string>,
+): { agentId: string; name: string }[] {
+  if (m.authorKind !== 'agent') return [];
+  const parsed = parseTarget(m.target);
+  if (!parsed.ok) return [];
+  const ids = agentsToWake({
+    target: parsed.target,
+    authorKind: 'agent',
+    authorId: m.authorId,
+    content: m.content,
+    agentIds: new Set(agents.keys()),
+  });
+  return ids.map((agentId) => ({ agentId, name: agents.get(agentId) ?? agentId }));
+}
+
+/** issue 25: every agent member, id → display name (what `addressedOf` reads). */
+export function agentNamesOf(store: {
+  listMembers(): readonly { readonly id: string; readonly kind: string; readonly name: string }[];
+}): Map<string, string> {
+  return new Map(store.listMembers().flatMap((m) => (m.kind === 'agent' ? [[m.id, m.name] as const] : [])));
+}
+
+export function toMessage(
+  m: MessageRecord,
+  reactions: readonly ReactionRecord[] = [],
+  agents: ReadonlyMap<string, string> = new Map(),
+): Message {
   return {
     id: m.id,
     target: m.target,
@@ -41,6 +75,8 @@ export function toMessage(m: MessageRecord, reactions: readonly ReactionRecord[]
     responseId: m.responseId,
     redelivered: m.redelivered,
     reactions: reactions.map((r) => ({ emoji: r.emoji, authorId: r.authorId, authorName: r.authorName })),
+    chainId: m.chainId ?? null,
+    addressed: addressedOf(m, agents),
   };
 }
 
@@ -68,6 +104,12 @@ export function toWake(w: WakeRecord, displayName: string): Wake {
     createdAt: w.createdAt,
     endedAt: w.endedAt,
     recoveries: w.recoveries,
+    chainId: w.chainId ?? null,
+    cause: w.cause ?? 'operator',
+    hop: w.hop ?? 0,
+    hopBudget: w.hopBudget ?? 0,
+    askedById: w.askedById ?? null,
+    askedByName: w.askedByName ?? null,
   };
 }
 

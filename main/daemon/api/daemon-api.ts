@@ -16,7 +16,16 @@ import type {
 } from './api-ports.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
-import { toApproval, toAudit, toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
+import {
+  agentNamesOf,
+  toApproval,
+  toAudit,
+  toConversation,
+  toMessage,
+  toPromptInput,
+  toWake,
+  toWakeEvent,
+} from './api-mappers.js';
 
 export interface DaemonApiDeps {
   readonly store: Store;
@@ -92,7 +101,8 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       const hasMore = rows.length > page;
       const shown = hasMore ? rows.slice(rows.length - page) : rows;
       const reactions = d.store.reactionsOf(shown.map((m) => m.id));
-      return { messages: shown.map((m) => toMessage(m, reactions.get(m.id))), hasMore };
+      const agents = agentNamesOf(d.store);
+      return { messages: shown.map((m) => toMessage(m, reactions.get(m.id), agents)), hasMore };
     },
     'messages.send': async ({ target, content }) => {
       const { message } = d.conversations.post(target, content);

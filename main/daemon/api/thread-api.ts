@@ -8,7 +8,7 @@ import { ApiError, type ApiHandlers, type ThreadSummary } from '../../../shared/
 import { formatTarget, parentOf, parseTarget, type TargetKey } from '../../../shared/target.js';
 import { threadShortIdOf } from '../../../shared/thread-root.js';
 import type { Store, ThreadRecord } from '../store/index.js';
-import { toMessage } from './api-mappers.js';
+import { agentNamesOf, toMessage } from './api-mappers.js';
 
 type ThreadHandlers = Pick<ApiHandlers, 'threads.list' | 'threads.start'>;
 
@@ -18,7 +18,9 @@ export function createThreadApi(store: Store, parse: (text: string) => TargetKey
     const short = parsed.ok ? parsed.target.thread : null;
     const id = short === null ? undefined : store.threadRootId(parent, short);
     const message = id === undefined ? undefined : store.getMessage(id);
-    return message === undefined ? null : toMessage(message, store.reactionsOf([message.id]).get(message.id));
+    return message === undefined
+      ? null
+      : toMessage(message, store.reactionsOf([message.id]).get(message.id), agentNamesOf(store));
   };
   const summary = (t: ThreadRecord): ThreadSummary => ({
     target: t.target,

@@ -53,20 +53,20 @@ export function renderTeamBlock(mates: readonly TeamMate[], language: PromptLang
   return `<agentteam-team>\n${copy.head}\n${lines.join('\n')}\n</agentteam-team>`;
 }
 
-const ASK_COPY: Readonly<Record<PromptLanguage, Record<AskedBy['cause'], (who: string, target: string) => string>>> =
-  {
-    en: {
-      agent_mention: (who, target) =>
-        `${who} asked you in the message below. Answer on exactly "${target}"; your reply there is handed back to them.`,
-      hand_back: (who, target) =>
-        `${who} answered what you asked, in the message below on "${target}". Continue your work with it; post on "${target}" if there is something to tell, or end without a message.`,
-    },
-    'zh-CN': {
-      agent_mention: (who, target) => `${who} 在下面的消息中向你提问。请在 exact target "${target}" 上回复；你在那里的回复会转交给对方。`,
-      hand_back: (who, target) =>
-        `${who} 回答了你的问题，见下面 "${target}" 上的消息。请用它继续你的工作；有需要告知的内容就在 "${target}" 上发送，否则可以不发消息直接结束。`,
-    },
-  };
+const ASK_COPY: Readonly<Record<PromptLanguage, Record<AskedBy['cause'], (who: string, target: string) => string>>> = {
+  en: {
+    agent_mention: (who, target) =>
+      `${who} asked you in the message below. Answer on exactly "${target}"; your reply there is handed back to them.`,
+    hand_back: (who, target) =>
+      `${who} answered what you asked, in the message below on "${target}". Continue your work with it; post on "${target}" if there is something to tell, or end without a message.`,
+  },
+  'zh-CN': {
+    agent_mention: (who, target) =>
+      `${who} 在下面的消息中向你提问。请在 exact target "${target}" 上回复；你在那里的回复会转交给对方。`,
+    hand_back: (who, target) =>
+      `${who} 回答了你的问题，见下面 "${target}" 上的消息。请用它继续你的工作；有需要告知的内容就在 "${target}" 上发送，否则可以不发消息直接结束。`,
+  },
+};
 
 /** The line before an agent-caused delivery's envelope. */
 export function renderAskLine(asked: AskedBy, target: TargetKey, language: PromptLanguage): string {

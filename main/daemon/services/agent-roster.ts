@@ -7,6 +7,7 @@
  * - the wake lifecycle's profile of each agent (registered at launch and at each restart);
  * - the per-agent restart chain: restarts of one agent run one after another.
  */
+import type { TeamMate } from '../prompt/team-context.js';
 import { Subject, Subscription, skip, type Observable } from 'rxjs';
 import type { Agent } from '../../../shared/api/contract.js';
 import { AgentConfigSchema, type AgentConfig, type Config } from '../../../shared/config.js';
@@ -147,6 +148,13 @@ export class AgentRoster {
       const u = this.#update(a);
       return toAgent(u.agent, u.state, u.more);
     });
+  }
+
+  /** issue 25: the other agents of the team (id, display name, runtime, ready), as the turn context lists them. */
+  mates(agentId: string): TeamMate[] {
+    return this.views()
+      .filter((v) => v.id !== agentId)
+      .map((v) => ({ id: v.id, name: v.name, runtime: v.runtime, ready: v.readiness?.ready ?? false }));
   }
 
   /** Re-emits an agent's view (its session's state changed). */

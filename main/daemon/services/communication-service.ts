@@ -204,7 +204,12 @@ export class CommunicationService implements CommunicationHandler {
     const message = routed === null ? undefined : this.o.store.getMessage(messageId);
     if (routed !== null && message !== undefined) {
       try {
-        this.o.team?.agentMessage({ message, ...routed });
+        if (this.o.team !== undefined) {
+          this.o.team.agentMessage({ message, ...routed });
+          // Shown again with the chain it was routed in (a re-emit of a stored message updates it in place).
+          const withChain = this.o.store.getMessage(messageId);
+          if (withChain !== undefined) this.o.onMessageStored(withChain);
+        }
       } catch (err) {
         // The message is stored and delivered; a routing failure must not turn the send into a refusal.
         this.o.log?.error('agent message routing failed', { agentId, messageId, error: String(err) });

@@ -67,7 +67,14 @@ export class TeamService {
   startChain(message: MessageRecord): WakeChainFields {
     const chain = this.o.store.startChain(message.id, message.target, this.#hops);
     this.o.store.setMessageChain(message.id, chain.id);
-    return { chainId: chain.id, cause: 'operator', hop: 0, hopBudget: chain.budget, askedById: null, askedByName: null };
+    return {
+      chainId: chain.id,
+      cause: 'operator',
+      hop: 0,
+      hopBudget: chain.budget,
+      askedById: null,
+      askedByName: null,
+    };
   }
 
   /**
@@ -103,7 +110,9 @@ export class TeamService {
     const chainId = this.#chainOf(input);
     const { admitted, chain, changed } = this.o.store.transaction(() => {
       const existing =
-        chainId === null ? undefined : (this.o.store.getChain(chainId) ?? this.o.store.startChain(chainId, message.target, this.#hops));
+        chainId === null
+          ? undefined
+          : (this.o.store.getChain(chainId) ?? this.o.store.startChain(chainId, message.target, this.#hops));
       // An agent message outside any chain (nothing woke its author) starts one of its own.
       const start = existing ?? this.o.store.startChain(message.id, message.target, this.#hops);
       this.o.store.setMessageChain(message.id, start.id);
@@ -171,7 +180,10 @@ export class TeamService {
       if (chain === undefined)
         throw new ApiError('unknown_chain', `There is no chain "${request.chainId}"; see \`agentteam chain list\`.`);
       if (chain.status !== 'paused')
-        throw new ApiError('not_paused', `Chain "${chain.id}" is not paused (${chain.hops} of ${chain.budget} hops used).`);
+        throw new ApiError(
+          'not_paused',
+          `Chain "${chain.id}" is not paused (${chain.hops} of ${chain.budget} hops used).`,
+        );
       return chain;
     }
     const [newest] = this.o.store.listChains({
