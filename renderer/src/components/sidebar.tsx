@@ -157,21 +157,23 @@ export const Sidebar = memo(function Sidebar({
         {t('sidebar.direct')}
       </h2>
       <ul aria-labelledby="nav-direct">{withThreads(groups.dms)}</ul>
-      <button
-        type="button"
-        className={`nav-item team-link${teamNeedsYou > 0 ? ' has-unread' : ''}`}
-        aria-current={view.kind === 'team' ? 'page' : undefined}
-        onClick={() => onSelect({ kind: 'team' })}
-      >
-        {/* issue 25: the Team view, with how many agents need the operator. */}
-        <span className="nav-label">{t('team.nav')}</span>
-        {teamNeedsYou > 0 && (
-          <span className="unread-badge" data-needs-you={teamNeedsYou}>
-            {teamNeedsYou}
-            <span className="visually-hidden"> {copy(language, 'team.needsYouCount', { count: teamNeedsYou })}</span>
-          </span>
-        )}
-      </button>
+      {/* issue 25: the Team view, a heading of the nav like Agents, with how many agents need the operator. */}
+      <h2 className="sidebar-heading">
+        <button
+          type="button"
+          className={`nav-item heading-link team-link${teamNeedsYou > 0 ? ' has-unread' : ''}`}
+          aria-current={view.kind === 'team' ? 'page' : undefined}
+          onClick={() => onSelect({ kind: 'team' })}
+        >
+          <span className="nav-label">{t('team.nav')}</span>
+          {teamNeedsYou > 0 && (
+            <span className="unread-badge" data-needs-you={teamNeedsYou}>
+              {teamNeedsYou}
+              <span className="visually-hidden"> {copy(language, 'team.needsYouCount', { count: teamNeedsYou })}</span>
+            </span>
+          )}
+        </button>
+      </h2>
       <h2 className="sidebar-heading">
         <button
           type="button"
