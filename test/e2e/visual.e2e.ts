@@ -193,6 +193,8 @@ test.describe('team', () => {
         if (language !== 'en') await useLanguage(app, serve, language);
         await sendFromComposer(app, '@demo /approve');
         await expect(statusArea(app).locator('.chip-approval')).toHaveCount(1);
+        // "for 3s" / "for 12s": the elapsed time is left out of the layout, so its width moves nothing.
+        await app.addStyleTag({ content: '.team-elapsed { display: none; }' });
         for (const size of WIDTHS) {
           for (const scheme of SCHEMES) {
             const name = `${language}-${size.width}-${scheme}`;
@@ -212,10 +214,7 @@ test.describe('team', () => {
             );
             await settle(app);
             await screenshot(app, info, `visual-team-${name}`);
-            await expect(app).toHaveScreenshot(`team-${name}.png`, {
-              mask: [...masks(app), app.locator('.team-elapsed')],
-              maxDiffPixelRatio: 0.002,
-            });
+            await expect(app).toHaveScreenshot(`team-${name}.png`, { mask: masks(app), maxDiffPixelRatio: 0.002 });
           }
         }
       });
