@@ -19,6 +19,9 @@
  *            written, a reply that says so (demo-approve.ts);
  * - `/cross #other` posts a note to `#other` on purpose (`allow_cross_target`, contract §8.3:
  *            allowed and audited), then replies where it was asked;
+ * - `/ask @agent question` (issue 25) asks another agent where it was asked; when that agent's
+ *            reply is handed back (a `signal_only` workflow callback), posts what it answered.
+ *            Asked by another agent, the demo gives a scripted answer (it has no LLM);
  * - anything else: an immediate reply via message_send.
  * Commands, not words: the turn context itself talks about "local" output.
  */
@@ -65,12 +68,21 @@ export interface DemoRuntimeOptions {
   readonly log?: DaemonLog;
 }
 
-type DemoCommand = 'slow' | 'local' | 'react' | 'approve' | 'cross' | 'reply';
+type DemoCommand = 'slow' | 'local' | 'react' | 'approve' | 'cross' | 'ask' | 'asked' | 'handed_back' | 'reply';
 
 /** `/cross <target>`: the target the demo sends to across its scope (issue 24). */
 const CROSS = /(?:^|\s)\/cross\s+((?:#|dm:@)[^\s<]+)/i;
+/** `/ask @agent question` (issue 25). */
+const ASK = /(?:^|\s)\/ask\s+@([a-z0-9][a-z0-9._-]{0,63})\s+([\s\S]+)/i;
+/** The ask line the prompt compiler puts before an agent-caused delivery (prompt/team-context.ts). */
+const ASK_LINE = /<agentteam-ask cause="(agent_mention|hand_back)" from="@([^"]+)">/g;
 
 export function demoCommand(text: string): DemoCommand {
+  // issue 25: the last ask line names why this delivery came (another agent asked, or an answer came back).
+  const cause = [...text.matchAll(ASK_LINE)].at(-1)?.[1];
+  if (cause === 'hand_back') return 'handed_back';
+  if (cause === 'agent_mention') return 'asked';
+  if (ASK.test(parseEnvelopes(text).at(-1)?.content ?? '')) return 'ask';
   if (/(^|\s)\/slow\b/i.test(text)) return 'slow';
   if (/(^|\s)\/local\b/i.test(text)) return 'local';
   if (/(^|\s)\/react\b/i.test(text)) return 'react';
@@ -255,6 +267,23 @@ export class DemoRuntime implements RuntimeAdapter {
       const elsewhere = CROSS.exec(text)?.[1] ?? '';
       await this.send(elsewhere, `${DEMO_LABEL} A note sent here on purpose from another conversation.`, true);
       if (target !== null) await this.send(target, `${DEMO_LABEL} I also posted a note in ${elsewhere}, on purpose.`);
+    } else if (command === 'ask') {
+      // issue 25: the question goes to the other agent where the demo was asked; its reply comes back.
+      const [, agent = '', question = ''] = ASK.exec(parseEnvelopes(text).at(-1)?.content ?? '') ?? [];
+      if (target !== null) await this.send(target, `${DEMO_LABEL} @${agent.toLowerCase()} ${question.trim()}`);
+    } else if (command === 'asked') {
+      const asked = parseEnvelopes(text).at(-1);
+      const question = (asked?.content ?? '').replace(/^\[demo\]\s*/, '').replace(/@[a-z0-9][a-z0-9._-]*\s*/gi, '');
+      if (target !== null)
+        await this.send(
+          target,
+          `${DEMO_LABEL} You asked: "${question.trim()}". I am a demo agent with no LLM, so this is my scripted answer: start small, test it, then ship it.`,
+        );
+    } else if (command === 'handed_back') {
+      const answer = parseEnvelopes(text).at(-1);
+      const said = (answer?.content ?? '').replace(/^\[demo\]\s*/, '');
+      if (target !== null && answer !== undefined)
+        await this.send(target, `${DEMO_LABEL} ${answer.authorName} answered: ${said}`);
     } else if (command === 'local') {
       // Deliberately local-only: the daemon's final-check at the boundary is what gets a reply out.
       this.emit({ type: 'local_text', ...textMetrics('This answer stays in my local output and is never posted.') });
