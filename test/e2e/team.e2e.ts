@@ -47,21 +47,28 @@ for (const language of ['en', 'zh-CN'] as const) {
       await expect(chipOf(app, 'Helper')).toHaveAttribute('data-status', 'reply_sent');
       await expect(chipOf(app, 'Demo')).toHaveCount(1);
       await expect(chipOf(app, 'Demo')).toHaveAttribute('data-status', /reply_sent|completed_without_visible_reply/);
-      // The demo posted what the helper answered (its final message after the hand-back).
-      await expect(app.locator('article.message-agent')).toHaveCount(3);
+      await expect(chipOf(app, 'Demo').locator('.chip-asked-by')).toHaveText(/asked by Helper|由 Helper 请求/);
+      // The demo posted what the helper answered (its message after the hand-back).
+      await expect(app.locator('article.message-agent', { hasText: 'Helper answered' }).first()).toBeVisible();
       await screenshot(app, info, `team-handoff-${language}-1280`);
       await expectNoSeriousAxeViolations(app, `hand-off ${language}`);
 
       // The inspector of the helper's wake: the chain, from the operator's message to the hand-back.
       await chipOf(app, 'Helper').locator('.chip-main').click();
       const chain = app.locator('aside.inspector .chain-view');
-      await expect(chain.locator('li')).toHaveCount(3);
       await expect(chain.locator('li[aria-current="step"] .chain-step-who')).toHaveText(/Demo → Helper/);
-      await expect(chain.locator('li').first().locator('.chain-step-who')).toHaveText(/→ Demo/);
-      await expect(chain.locator('li[data-cause="hand_back"]')).toHaveCount(1);
+      await expect(chain.locator('li').first().locator('.chain-step-who')).toHaveText(/^(You|你) → Demo$/);
+      await expect(chain.locator('li').first()).toHaveAttribute('data-cause', 'operator');
+      await expect(chain.locator('li[data-cause="hand_back"]').first().locator('.chain-step-who')).toHaveText(
+        /Helper → Demo/,
+      );
+      // Every wake of the chain ended, each with one status; the hops stay within the budget.
       for (const li of await chain.locator('li').all())
         await expect(li).toHaveAttribute('data-status', /reply_sent|completed_without_visible_reply/);
-      await expect(chain.locator('.chain-hops')).toHaveAttribute('data-hops', '2');
+      await expect(chain.locator('.chain-hops')).toHaveAttribute('data-budget', '6');
+      const hops = Number(await chain.locator('.chain-hops').getAttribute('data-hops'));
+      expect(hops).toBeGreaterThanOrEqual(2);
+      expect(hops).toBeLessThanOrEqual(6);
       await screenshot(app, info, `team-chain-inspector-${language}-1280`);
       await expectNoSeriousAxeViolations(app, `chain inspector ${language}`);
       await app.setViewportSize({ width: 390, height: 844 });
@@ -87,22 +94,45 @@ for (const language of ['en', 'zh-CN'] as const) {
       // Every wake so far ended: the paused chain leaves none active.
       for (const chip of await statusArea(app).locator('[data-wake]').all())
         await expect(chip).toHaveAttribute('data-status', /reply_sent|completed_without_visible_reply/);
-      await expect(app.locator('article.message-agent')).toHaveCount(2);
+      // The helper answered; the hand-back to the demo is withheld, so the demo has not posted the answer.
+      await expect(app.locator('article.message-agent', { hasText: 'You asked' })).not.toHaveCount(0);
+      const answered = app.locator('article.message-agent', { hasText: 'Helper answered' });
+      await expect(answered).toHaveCount(0);
       await screenshot(app, info, `team-paused-${language}-1280`);
       await expectNoSeriousAxeViolations(app, `paused chain ${language}`);
       await app.setViewportSize({ width: 390, height: 844 });
       await expectNoHorizontalOverflow(app, `paused chain 390 ${language}`);
       await screenshot(app, info, `team-paused-${language}-390`);
 
-      // Continue by keyboard: the status goes, the hand-back reaches the demo, which posts the answer.
+      // Continue by keyboard: the hand-back reaches the demo, which posts the answer; the chain has one Continue.
       const button = paused.getByRole('button', { name: /^Continue|^继续/ });
       await button.focus();
       await app.keyboard.press('Enter');
-      await expect(statusArea(app).locator('[data-chain-status="paused"]')).toHaveCount(0);
-      await expect(app.locator('article.message-agent')).toHaveCount(3);
+      await expect(answered.first()).toBeVisible();
+      await expect(chipOf(app, 'Demo').locator('.chip-asked-by')).toHaveText(/asked by Helper|由 Helper 请求/);
       await expect(chipOf(app, 'Demo')).toHaveAttribute('data-status', /reply_sent|completed_without_visible_reply/);
-      const chains = await apiCall<Array<{ status: string; continues: number }>>(app, serve, 'chains.list', {});
-      expect(chains[0]).toMatchObject({ status: 'open', continues: 1 });
+      type ChainRow = { chainId: string; status: string; hops: number; continues: number };
+      // The chain is the operator's message's (contract: an operator message starts a fresh chain).
+      const { messages } = await apiCall<{ messages: Array<{ id: string; authorKind: string }> }>(
+        app,
+        serve,
+        'messages.list',
+        { target: '#general' },
+      );
+      const started = messages.find((m) => m.authorKind === 'operator')!.id;
+      const listed = async () =>
+        (await apiCall<ChainRow[]>(app, serve, 'chains.list', {})).find((c) => c.chainId === started);
+      await expect.poll(async () => (await listed())?.continues).toBe(1);
+      const after = (await listed())!;
+      expect(after.hops).toBeGreaterThanOrEqual(2);
+      // The status area says what the daemon says: paused again at the new count (the demo quoted a
+      // mention), or nothing when the chain stayed open.
+      const now = statusArea(app).locator(`[data-chain="${after.chainId}"]`);
+      if (after.status === 'paused')
+        await expect(now.locator('.chip-text')).toHaveText(
+          language === 'en' ? `Agents paused after ${after.hops} hand-offs` : `智能体已在 ${after.hops} 次交接后暂停`,
+        );
+      else await expect(now).toHaveCount(0);
     });
   });
 
