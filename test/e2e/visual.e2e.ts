@@ -229,6 +229,8 @@ test.describe('team', () => {
         if (language !== 'en') await useLanguage(app, serve, language);
         await sendFromComposer(app, '@demo /ask @helper what is the build status?');
         await expect(statusArea(app).locator('[data-chain-status="paused"]')).toHaveCount(1);
+        // The two agents' chips have their outcome (the paused chain leaves no wake active).
+        await expect(statusArea(app).locator('[data-wake][data-status="reply_sent"]')).toHaveCount(2);
         for (const size of WIDTHS) {
           for (const scheme of SCHEMES) {
             const name = `${language}-${size.width}-${scheme}`;
