@@ -13,15 +13,18 @@ import { AgentDetail } from './components/agent-detail.js';
 import { ConversationView } from './components/conversation-view.js';
 import { Inspector } from './components/inspector.js';
 import { SettingsView } from './components/settings-view.js';
+import { TeamView } from './components/team-view.js';
 import { Sidebar, type View } from './components/sidebar.js';
 import { SearchBox } from './components/search-box.js';
 import { Switcher } from './components/switcher.js';
 import { ThreadPane } from './components/thread-pane.js';
 import { copy } from './i18n/copy.js';
-import { useWake } from './status/wake-store.js';
+import { useChainWakes, useWake } from './status/wake-store.js';
 import { useAgents } from './state/agent-store.js';
+import { useChain } from './state/chain-store.js';
 import { AppStateProvider, useAppState } from './state/app-state-context.js';
 import { useConversations } from './state/conversation-store.js';
+import { useTeamNeedsYou } from './state/team-store.js';
 import { useUnread } from './state/read-marker-store.js';
 import { useLanguage } from './state/settings.js';
 import { useThreadLabels } from './state/thread-store.js';
@@ -64,6 +67,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
   const error = useValue(state.lastError);
   const unread = useUnread(state.readMarkers);
   const threadLabels = useThreadLabels(state.threads);
+  const teamNeedsYou = useTeamNeedsYou(state.team);
 
   const [view, setView] = useState<View>({ kind: 'conversation', target: '#general' });
   const [inspecting, setInspecting] = useState<string | null>(null);
@@ -76,6 +80,10 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
   const opener = useRef<HTMLElement | null>(null);
   const target = view.kind === 'conversation' ? view.target : null;
   const inspectedWake = useWake(state.wakes, inspecting);
+  // issue 25: the inspected wake's chain (who woke whom).
+  const chainId = inspectedWake?.chainId ?? null;
+  const chainWakes = useChainWakes(state.wakes, chainId);
+  const chain = useChain(state.chains, chainId);
 
   useEffect(() => {
     document.documentElement.lang = language;
@@ -204,6 +212,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
         drawerOpen={drawerOpen}
         onSelect={selectView}
         onCreateChannel={openConversation}
+        teamNeedsYou={teamNeedsYou}
       />
       {drawerOpen && (
         <button
@@ -263,6 +272,16 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
               />
             );
           })()}
+        {view.kind === 'team' && (
+          <TeamView
+            team={state.team}
+            agents={agents}
+            language={language}
+            onOpenConversation={openInConversation}
+            onOpenAgent={(agentId) => selectView({ kind: 'agent', agentId })}
+            onMessage={(id) => void openConversation(`dm:@${id}`)}
+          />
+        )}
         {view.kind === 'agents' && (
           <AgentsPage agents={agents} language={language} onMessage={(id) => void openConversation(`dm:@${id}`)} />
         )}
@@ -294,6 +313,8 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
           waiting={waiting.has(inspecting)}
           onClose={closeInspector}
           onOpenWake={setInspecting}
+          chainWakes={chainWakes}
+          chainPaused={chain?.status === 'paused'}
         />
       )}
       {switcher && (

@@ -173,3 +173,80 @@ test.describe('approval', () => {
     });
   }
 });
+
+// issue 25: the Team view ("who needs me" first: the demo waiting for approval, the helper idle) and
+// a paused chain's status with Continue (a baseline of the status area). The elapsed times are masked.
+test.describe('team', () => {
+  const teamAgents = (agentHops?: number) => ({
+    agents: [
+      { id: 'demo', name: 'Demo', runtime: 'demo', cwd: VISUAL_WORKSPACE },
+      { id: 'helper', name: 'Helper', runtime: 'demo', cwd: VISUAL_WORKSPACE },
+    ],
+    channels: { local: {} },
+    ...(agentHops === undefined ? {} : { limits: { agentHops } }),
+  });
+
+  test.describe('view', () => {
+    test.use({ config: teamAgents() });
+    for (const language of ['en', 'zh-CN'] as const) {
+      test(`the Team view looks right (${language}, 1280 and 390, light and dark)`, async ({ app, serve }, info) => {
+        test.setTimeout(120_000);
+        if (language !== 'en') await useLanguage(app, serve, language);
+        await sendFromComposer(app, '@demo /approve');
+        await expect(statusArea(app).locator('.chip-approval')).toHaveCount(1);
+        // "for 3s" / "for 12s": the elapsed time is left out of the layout, so its width moves nothing.
+        await app.addStyleTag({ content: '.team-elapsed { display: none; }' });
+        for (const size of WIDTHS) {
+          for (const scheme of SCHEMES) {
+            const name = `${language}-${size.width}-${scheme}`;
+            await app.setViewportSize(size);
+            await app.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+            if ((await app.locator('.team-view').count()) === 0) {
+              if (size.width < 768)
+                await app
+                  .getByRole('button', { name: /Open conversations|打开会话列表/ })
+                  .first()
+                  .click();
+              await app.getByRole('button', { name: /^Team|^团队/ }).click();
+            }
+            await expect(app.locator('[data-team-agent="demo"]')).toHaveAttribute(
+              'data-team-state',
+              'waiting_approval',
+            );
+            await settle(app);
+            await screenshot(app, info, `visual-team-${name}`);
+            await expect(app).toHaveScreenshot(`team-${name}.png`, { mask: masks(app), maxDiffPixelRatio: 0.002 });
+          }
+        }
+      });
+    }
+  });
+
+  test.describe('paused chain', () => {
+    test.use({ config: teamAgents(1) });
+    for (const language of ['en', 'zh-CN'] as const) {
+      test(`the paused chain looks right (${language}, 1280 and 390, light and dark)`, async ({ app, serve }, info) => {
+        test.setTimeout(120_000);
+        if (language !== 'en') await useLanguage(app, serve, language);
+        await sendFromComposer(app, '@demo /ask @helper what is the build status?');
+        await expect(statusArea(app).locator('[data-chain-status="paused"]')).toHaveCount(1);
+        // The two agents' chips have their outcome (the paused chain leaves no wake active).
+        await expect(statusArea(app).locator('[data-wake][data-status="reply_sent"]')).toHaveCount(2);
+        for (const size of WIDTHS) {
+          for (const scheme of SCHEMES) {
+            const name = `${language}-${size.width}-${scheme}`;
+            await app.setViewportSize(size);
+            await app.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+            await settle(app);
+            await screenshot(app, info, `visual-chain-paused-${name}`);
+            await expectNoHorizontalOverflow(app, `paused chain ${name}`);
+            await expect(statusArea(app)).toHaveScreenshot(`chain-paused-${name}.png`, {
+              mask: masks(app),
+              maxDiffPixelRatio: 0.002,
+            });
+          }
+        }
+      });
+    }
+  });
+});

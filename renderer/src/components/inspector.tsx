@@ -17,6 +17,7 @@ import { CHIP_ICONS, chipElapsed, chipKind, chipText } from '../status/wake-chip
 import { APPROVAL_ICON } from '../status/approval-chip.js';
 import { WakeApprovals } from '../status/wake-approvals.js';
 import { ReviewPane } from './review-pane.js';
+import { ChainView } from '../status/chain-view.js';
 
 export interface InspectorProps {
   readonly api: ClientApi;
@@ -30,6 +31,9 @@ export interface InspectorProps {
   onClose(): void;
   /** issue 24: open another wake's inspector (the recovery that continues this one, or the wakes it continues). */
   onOpenWake?(wakeToken: string): void;
+  /** issue 25: the wakes of this wake's chain, oldest first (who woke whom), and whether it is paused. */
+  readonly chainWakes?: readonly Wake[];
+  readonly chainPaused?: boolean;
 }
 
 export function Inspector({
@@ -41,6 +45,8 @@ export function Inspector({
   waiting = false,
   onClose,
   onOpenWake,
+  chainWakes = [],
+  chainPaused = false,
 }: InspectorProps) {
   const [data, setData] = useState<ApiResponse<'wakes.inspect'> | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -157,6 +163,13 @@ export function Inspector({
         </div>
       )}
       {shown !== undefined && <FailureDetails wake={shown} language={language} />}
+      <ChainView
+        wakes={chainWakes}
+        current={wakeToken}
+        paused={chainPaused}
+        language={language}
+        {...(onOpenWake === undefined ? {} : { onOpenWake })}
+      />
       <WakeApprovals api={api} wakeToken={wakeToken} language={language} />
       {/* issue 26: what this wake changed in its agent's workspace, with comments that go back to the agent. */}
       <ReviewPane api={api} wakeToken={wakeToken} language={language} revision={revision} />

@@ -61,6 +61,8 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
     (agentId: string) => state.api.agents.stop({ agentId }).then((r) => (r.ok ? null : r.message)),
     [state.api],
   );
+  // issue 25: Continue of a paused chain (an operator call, like Stop).
+  const onContinueChain = useCallback((chainId: string) => state.continueChain(chainId), [state]);
   // issue 14: the approval chips of this status area; memoised so the status area does not re-render for nothing.
   const approvalChips = useMemo(
     () => (
@@ -107,6 +109,8 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
         waitingWakes={waiting}
         beaconWords={beaconWords}
         onStop={onStop}
+        chains={state.chains}
+        onContinueChain={onContinueChain}
         {...(props.statusLabel === undefined ? {} : { label: props.statusLabel })}
       />
       <Composer

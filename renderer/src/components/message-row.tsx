@@ -14,6 +14,7 @@ import type { Message, ThreadSummary } from '../../../shared/api/contract.js';
 import { mentionSpans } from '../conversations/message-rows.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { formatDateTime, formatDay, formatTime, formatTimeShort } from '../i18n/format.js';
+import '../status/chain.css';
 
 interface MessageTimes {
   readonly language: Language;
@@ -120,6 +121,15 @@ export const MessageRowView = memo(function MessageRowView({
         {!grouped && (
           <header className="message-head">
             <span className="message-author">{author}</span>
+            {m.authorKind === 'agent' && m.addressed !== undefined && m.addressed.length > 0 && (
+              // issue 25: an agent addressed other agents ("Claude → @codex"), whether or not they were woken.
+              <span className="message-addressed" data-addressed={m.addressed.map((a) => a.agentId).join(' ')}>
+                <span aria-hidden="true">→ {m.addressed.map((a) => `@${a.agentId}`).join(' ')}</span>
+                <span className="visually-hidden">
+                  {copy(language, 'chain.addressedTo', { agents: m.addressed.map((a) => `@${a.agentId}`).join(', ') })}
+                </span>
+              </span>
+            )}
             <time className="message-time" dateTime={m.createdAt} title={times.full}>
               {times.time}
             </time>

@@ -12,6 +12,8 @@ export type View =
   | { readonly kind: 'agents' }
   /** issue 17: one agent's detail (agent-detail.tsx). */
   | { readonly kind: 'agent'; readonly agentId: string }
+  /** issue 25: every agent and what it is doing now (team-view.tsx). */
+  | { readonly kind: 'team' }
   | { readonly kind: 'settings' };
 
 export interface SidebarProps {
@@ -28,6 +30,8 @@ export interface SidebarProps {
   readonly drawerOpen: boolean;
   /** Resolves with an error message, or null when created. */
   onCreateChannel(target: string): Promise<string | null>;
+  /** issue 25: how many agents need the operator (the Team entry's badge). */
+  readonly teamNeedsYou?: number;
 }
 
 /** Memoised (issue 19): a message elsewhere re-renders its own link, not every link. */
@@ -81,6 +85,7 @@ export const Sidebar = memo(function Sidebar({
   unread,
   threadLabels,
   drawerOpen,
+  teamNeedsYou = 0,
 }: SidebarProps) {
   const groups = groupConversations(conversations);
   const [adding, setAdding] = useState(false);
@@ -152,6 +157,23 @@ export const Sidebar = memo(function Sidebar({
         {t('sidebar.direct')}
       </h2>
       <ul aria-labelledby="nav-direct">{withThreads(groups.dms)}</ul>
+      {/* issue 25: the Team view, a heading of the nav like Agents, with how many agents need the operator. */}
+      <h2 className="sidebar-heading">
+        <button
+          type="button"
+          className={`nav-item heading-link team-link${teamNeedsYou > 0 ? ' has-unread' : ''}`}
+          aria-current={view.kind === 'team' ? 'page' : undefined}
+          onClick={() => onSelect({ kind: 'team' })}
+        >
+          <span className="nav-label">{t('team.nav')}</span>
+          {teamNeedsYou > 0 && (
+            <span className="unread-badge" data-needs-you={teamNeedsYou}>
+              {teamNeedsYou}
+              <span className="visually-hidden"> {copy(language, 'team.needsYouCount', { count: teamNeedsYou })}</span>
+            </span>
+          )}
+        </button>
+      </h2>
       <h2 className="sidebar-heading">
         <button
           type="button"

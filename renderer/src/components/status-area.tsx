@@ -5,7 +5,7 @@
  * `data-alert-wake`, not `data-wake`, so `[data-wake]` selects wake chips only (DESIGN.md).
  */
 import { memo, useEffect, useState, type ReactNode } from 'react';
-import type { Alert } from '../../../shared/api/contract.js';
+import type { Alert, Chain } from '../../../shared/api/contract.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { wakeOutcomeWords } from './failure-details.js';
 import {
@@ -22,6 +22,7 @@ import {
 } from '../status/wake-chips.js';
 import { useTargetWakes, type WakeBook } from '../status/wake-store.js';
 import { dismissFailure, loadDismissedFailures } from '../status/dismissed-failures.js';
+import { usePausedChain, type ChainStore } from '../state/chain-store.js';
 
 const storage = typeof localStorage === 'undefined' ? undefined : localStorage;
 
@@ -35,7 +36,7 @@ function useDismissedFailures(): [ReadonlySet<string>, (wakeToken: string) => vo
  * Re-renders every second while `active` (the elapsed time of active chips). The elapsed text is
  * `aria-hidden`, so the live region announces state changes, never clock ticks (issue 17).
  */
-function useNow(active: boolean): number {
+export function useNow(active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!active) return;
@@ -67,6 +68,10 @@ export interface StatusAreaProps {
    * refusal's message when the daemon refused it (e.g. the turn had just ended), else null.
    */
   onStop?(agentId: string): Promise<string | null>;
+  /** issue 25: the window's chains; a paused chain of this conversation shows with its Continue. */
+  readonly chains?: ChainStore;
+  /** issue 25: the operator's Continue (`chains.continue`); resolves with the daemon's refusal, else null. */
+  onContinueChain?(chainId: string): Promise<string | null>;
 }
 
 /** Memoised: it re-renders for its own conversation's wakes and alerts, not for the shell's other state. */
@@ -83,6 +88,8 @@ export const StatusArea = memo(function StatusArea({
   waitingWakes,
   beaconWords = DEFAULT_BEACON_WORDS,
   onStop,
+  chains,
+  onContinueChain,
 }: StatusAreaProps) {
   const wakes = useTargetWakes(book, target);
   // issue 14: a wake waiting for the operator never shows "Working": its approval chip stands for it.
@@ -142,6 +149,15 @@ export const StatusArea = memo(function StatusArea({
                 ·
               </span>
               <span className="chip-text">{text}</span>
+              {chip.askedByName !== null && (
+                // issue 25: an agent woken by another agent says who asked ("Codex · Working · asked by Claude").
+                <>
+                  <span className="chip-sep" aria-hidden="true">
+                    ·
+                  </span>
+                  <span className="chip-asked-by">{copy(language, 'chain.askedBy', { agent: chip.askedByName })}</span>
+                </>
+              )}
               <span className="chip-elapsed" aria-hidden="true">
                 {chipElapsed(wake, language, now)}
               </span>
@@ -195,6 +211,9 @@ export const StatusArea = memo(function StatusArea({
           </span>
         );
       })}
+      {chains !== undefined && (
+        <PausedChain chains={chains} target={target} language={language} onContinue={onContinueChain} />
+      )}
       {shownAlerts.map((alert) => {
         // Name the agent when the alert belongs to a wake we know (its chip may have given way to newer wakes).
         const agentName = alert.wakeToken === null ? undefined : book.get(alert.wakeToken)?.agentName;
@@ -231,3 +250,69 @@ export const StatusArea = memo(function StatusArea({
     </div>
   );
 });
+
+/**
+ * issue 25: the neutral status of a chain at its hop budget — "Agents paused after 6 hand-offs ·
+ * Continue" — whose Continue grants another budget (an operator call, like Stop). Disabled while
+ * the call runs; a refusal is shown beside it.
+ */
+function PausedChain({
+  chains,
+  target,
+  language,
+  onContinue,
+}: {
+  readonly chains: ChainStore;
+  readonly target: string;
+  readonly language: Language;
+  readonly onContinue: ((chainId: string) => Promise<string | null>) | undefined;
+}) {
+  const chain = usePausedChain(chains, target);
+  const [pending, setPending] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<{ chainId: string; message: string } | null>(null);
+  if (chain === null) return null;
+  const press = (c: Chain) => {
+    if (onContinue === undefined) return;
+    setPending(c.chainId);
+    setRefusal(null);
+    void onContinue(c.chainId).then((refused) => {
+      setPending(null);
+      if (refused !== null) setRefusal({ chainId: c.chainId, message: refused });
+    });
+  };
+  return (
+    <span className="chip chip-chain-paused" data-chain={chain.chainId} data-chain-status={chain.status}>
+      <span className="chip-icon" aria-hidden="true">
+        ⏸
+      </span>
+      <span className="chip-text">
+        {chain.hops === 1 ? copy(language, 'chain.pausedOne') : copy(language, 'chain.paused', { count: chain.hops })}
+      </span>
+      {onContinue !== undefined && (
+        <button
+          type="button"
+          className="chip-continue"
+          aria-label={
+            grantOf(chain) === 1
+              ? copy(language, 'chain.continueLabelOne')
+              : copy(language, 'chain.continueLabel', { count: grantOf(chain) })
+          }
+          disabled={pending === chain.chainId}
+          onClick={() => press(chain)}
+        >
+          {copy(language, 'chain.continue')}
+        </button>
+      )}
+      {refusal?.chainId === chain.chainId && (
+        <span className="chip-detail-text" role="alert">
+          {copy(language, 'chain.continueFailed', { reason: refusal.message })}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** What one Continue grants: the chain's budget is `limits.agentHops` × (1 + Continues). */
+function grantOf(chain: Chain): number {
+  return Math.max(1, Math.round(chain.budget / (1 + chain.continues)));
+}

@@ -16,6 +16,7 @@ import { SETTINGS_COPY } from './tables/settings-copy.js';
 import { STATUS_COPY } from './tables/status-copy.js';
 import { TELEGRAM_COPY } from './tables/telegram-copy.js';
 import { REVIEW_COPY } from './tables/review-copy.js';
+import { TEAM_COPY } from './tables/team-copy.js';
 
 export { LANGUAGES, type Language };
 
@@ -32,6 +33,7 @@ export const COPY_TABLES = [
   ...TELEGRAM_COPY,
   // issue 26: the review pane
   ...REVIEW_COPY,
+  ...TEAM_COPY,
 ] as const;
 
 type KeysOf<T> = T extends CopyTable<string, infer K> ? K : never;

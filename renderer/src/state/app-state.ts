@@ -22,10 +22,12 @@ import { copy } from '../i18n/copy.js';
 import { WakeBook } from '../status/wake-store.js';
 import { AgentStore } from './agent-store.js';
 import { AlertStore } from './alert-store.js';
+import { ChainStore } from './chain-store.js';
 import { ConversationStore } from './conversation-store.js';
 import { MessageStore } from './message-store.js';
 import { ReadMarkerStore } from './read-marker-store.js';
 import { languageOf, type SettingsStore } from './settings.js';
+import { TeamStore } from './team-store.js';
 import { ThreadStore } from './thread-store.js';
 import { ValueStore } from './value-store.js';
 
@@ -52,6 +54,9 @@ export class AppState {
   /** issue 19: wakes live outside React state; each status area subscribes to its own conversation's. */
   readonly wakes = new WakeBook();
   readonly readMarkers: ReadMarkerStore;
+  /** issue 25: the chains (a paused one shows in its conversation's status area) and the Team board. */
+  readonly chains = new ChainStore();
+  readonly team = new TeamStore();
   readonly settings: SettingsStore = new ValueStore<Settings | null>(null);
   readonly limits = new ValueStore<Limits>(DEFAULT_LIMITS);
   readonly connection: ValueStore<ConnectionState>;
@@ -116,12 +121,26 @@ export class AppState {
     return null;
   }
 
+  /**
+   * issue 25: the operator's Continue of a paused chain (`chains.continue`): another hop budget.
+   * Resolves with the daemon's refusal (e.g. the chain was continued elsewhere), or null.
+   */
+  async continueChain(chainId: string): Promise<string | null> {
+    const r = await this.api.chains.continue({ chainId });
+    if (!r.ok) return r.message;
+    this.chains.apply(r.value);
+    return null;
+  }
+
   private async loadAll(): Promise<void> {
-    const [c, a, s, w] = await Promise.all([
+    const [c, a, s, w, ch, tb] = await Promise.all([
       this.api.conversations.list({}),
       this.api.agents.list({}),
       this.api.settings.get({}),
       this.api.wakes.list({ limit: 1000 }),
+      // issue 25: the paused chains (their status areas offer Continue) and the Team board.
+      this.api.chains.list({ pausedOnly: true }),
+      this.api.team.board({}),
       // issue 23: the daemon's limits; the schema's defaults stand when it cannot say.
       this.api.limits.get({}).then((r) => r.ok && this.limits.set(r.value)),
     ]);
@@ -129,7 +148,9 @@ export class AppState {
     if (a.ok) this.agents.replace(a.value);
     if (s.ok) this.settings.set(s.value);
     if (w.ok) this.wakes.applyAll(w.value);
-    const failed = [c, a, s, w].find((r) => !r.ok);
+    if (ch.ok) this.chains.applyAll(ch.value);
+    if (tb.ok) this.team.replace(tb.value);
+    const failed = [c, a, s, w, ch, tb].find((r) => !r.ok);
     this.lastError.set(failed !== undefined && !failed.ok ? failed.message : null);
     // Messages may have been missed while disconnected: drop cached logs, refetch on view.
     this.messages.reset();
@@ -162,6 +183,12 @@ export class AppState {
         break;
       case 'agent.updated':
         this.agents.upsert(event.payload);
+        break;
+      case 'chain.updated':
+        this.chains.apply(event.payload);
+        break;
+      case 'team.updated':
+        this.team.upsert(event.payload);
         break;
       case 'settings.changed':
         // agentteam.json changed on disk, or its edit could not be used (issue 17).

@@ -30,6 +30,8 @@ export interface WakeChip {
   readonly active: boolean;
   /** issue 24: a `failed` wake whose work a recovery continuation re-delivered in a new wake (§6.6). */
   readonly continued: boolean;
+  /** issue 25: the agent whose message woke this one ("asked by Claude"), null when the operator's did. */
+  readonly askedByName: string | null;
 }
 
 /** The chip kind of a wake: its status, refined by beacons and the escalation while working. */
@@ -63,7 +65,13 @@ function toChip(wake: Wake): WakeChip {
     detail: wake.status === 'failed' ? wake.detail : null,
     active: !isTerminal(wake.status),
     continued: wake.status === 'failed' && wake.recoveries > 0,
+    askedByName: askedBy(wake),
   };
+}
+
+/** issue 25: who asked for a wake — the agent that mentioned it, or whose reply it hands back; null: the operator. */
+export function askedBy(wake: Pick<Wake, 'askedByName' | 'askedById'>): string | null {
+  return wake.askedByName ?? wake.askedById ?? null;
 }
 
 const time = (iso: string | null): number => (iso === null ? 0 : Date.parse(iso) || 0);
@@ -82,17 +90,25 @@ const byCreation = (a: Wake, b: Wake): number =>
 /**
  * The latest round of a scope: the last run of overlapping work. Walking the scope's wakes by
  * creation time, a wake starts a new round when it is created more than `ROUND_GAP_MS` after
- * every earlier wake of the scope has ended; otherwise (created while an earlier wake was still
- * active, or just after it ended) it joins the current round. So the wakes of one operator
- * message, of messages sent while agents still work, and of agents woken by agents are one
- * round; a message sent after all work ended starts the next. Returned oldest first.
+ * every earlier wake of the scope has ended and it belongs to none of the round's chains (issue
+ * 25); otherwise (created while an earlier wake was still active, just after it ended, or woken
+ * by an agent of the same chain however late) it joins the current round. So the wakes of one
+ * operator message, of messages sent while agents still work, and of agents woken by agents are
+ * one round; a message sent after all work ended starts the next. Returned oldest first.
  */
 export function latestRound(wakes: readonly Wake[]): Wake[] {
   const sorted = [...wakes].sort(byCreation);
   let start = 0;
   let reach = -Infinity;
+  let chains = new Set<string>();
   sorted.forEach((w, i) => {
-    if (time(w.createdAt) > reach + ROUND_GAP_MS) start = i;
+    const chain = w.chainId ?? null;
+    const sameChain = chain !== null && chains.has(chain);
+    if (time(w.createdAt) > reach + ROUND_GAP_MS && !sameChain) {
+      start = i;
+      chains = new Set();
+    }
+    if (chain !== null) chains.add(chain);
     reach = Math.max(reach, w.endedAt === null ? Infinity : time(w.endedAt));
   });
   return sorted.slice(start);

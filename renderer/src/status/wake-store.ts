@@ -36,9 +36,15 @@ export function supersedes(current: Wake | undefined, incoming: Wake): boolean {
 
 const EMPTY: ReadonlyMap<string, Wake> = new Map();
 
-/** Keys: `t:<target>` (the wakes of a conversation) and `w:<wakeToken>` (one wake). */
+/**
+ * Keys: `t:<target>` (the wakes of a conversation), `w:<wakeToken>` (one wake) and, issue 25,
+ * `c:<chainId>` (the wakes of one chain: who woke whom).
+ */
 export class WakeBook extends KeyedStore {
   private readonly all = new Map<string, Wake>();
+  /** issue 25: wake tokens by chain, and their snapshots (oldest first), rebuilt on the first read after a change. */
+  private readonly byChain = new Map<string, Set<string>>();
+  private readonly chainSnapshots = new Map<string, readonly Wake[]>();
   /** Wakes by target; the inner maps are mutated, snapshots below are copies. */
   private readonly byTarget = new Map<string, Map<string, Wake>>();
   /** Immutable per-target snapshots, rebuilt on the first read after a change. */
@@ -63,8 +69,16 @@ export class WakeBook extends KeyedStore {
     if (mine === undefined) this.byTarget.set(incoming.target, (mine = new Map()));
     mine.set(incoming.wakeToken, incoming);
     this.snapshots.delete(incoming.target);
+    const chainId = incoming.chainId ?? null;
+    if (chainId !== null) {
+      let chain = this.byChain.get(chainId);
+      if (chain === undefined) this.byChain.set(chainId, (chain = new Set()));
+      chain.add(incoming.wakeToken);
+      this.chainSnapshots.delete(chainId);
+    }
     this.notify(`t:${incoming.target}`);
     this.notify(`w:${incoming.wakeToken}`);
+    if (chainId !== null) this.notify(`c:${chainId}`);
     return true;
   }
 
@@ -79,6 +93,22 @@ export class WakeBook extends KeyedStore {
       const mine = this.byTarget.get(target);
       snap = mine === undefined ? EMPTY : new Map(mine);
       this.snapshots.set(target, snap);
+    }
+    return snap;
+  }
+
+  /** issue 25: the wakes of one chain, oldest first: the same array until one of them changes. */
+  wakesOfChain(chainId: string): readonly Wake[] {
+    let snap = this.chainSnapshots.get(chainId);
+    if (snap === undefined) {
+      const tokens = [...(this.byChain.get(chainId) ?? [])];
+      snap = tokens
+        .flatMap((t) => {
+          const w = this.all.get(t);
+          return w === undefined ? [] : [w];
+        })
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.wakeToken.localeCompare(b.wakeToken));
+      this.chainSnapshots.set(chainId, snap);
     }
     return snap;
   }
@@ -99,6 +129,15 @@ export function useTargetWakes(book: WakeBook, target: string): ReadonlyMap<stri
 export function useWake(book: WakeBook, wakeToken: string | null): Wake | undefined {
   return useStoreKey(book, wakeToken === null ? null : `w:${wakeToken}`, () =>
     wakeToken === null ? undefined : book.get(wakeToken),
+  );
+}
+
+const NO_WAKES: readonly Wake[] = [];
+
+/** issue 25: the wakes of a chain, oldest first (none when `chainId` is null); re-renders when one changes. */
+export function useChainWakes(book: WakeBook, chainId: string | null): readonly Wake[] {
+  return useStoreKey(book, chainId === null ? null : `c:${chainId}`, () =>
+    chainId === null ? NO_WAKES : book.wakesOfChain(chainId),
   );
 }
 
