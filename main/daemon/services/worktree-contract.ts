@@ -1,0 +1,19 @@
+/**
+ * issue 26: the port through which other parts (the per-wake snapshots and the review pane) ask
+ * where an isolated agent works. Implemented by `WorktreeService.worktreeOf` (services/worktree-service.ts).
+ */
+
+/** An isolated agent's git worktree. */
+export interface AgentWorktree {
+  /** The worktree's folder (real path): where the agent's runtime works. */
+  readonly path: string;
+  /** Its branch, `agentteam/<agent id>`. */
+  readonly branch: string;
+  /** The branch it was made from and merges into (the repository's current branch, or `baseBranch`). */
+  readonly base: string;
+  /** The top of the person's checkout (the main work tree of the repository `cwd` lies in). */
+  readonly repoRoot: string;
+}
+
+/** The worktree of an agent with `"isolation": "worktree"` once prepared; null for any other agent. */
+export type WorktreeOf = (agentId: string) => AgentWorktree | null;
