@@ -37,6 +37,10 @@ export const API_CALL_NAMES = [
   'limits.get',
   // issue 29: the operator's Stop of an agent's working turn (the chip, `agentteam stop`, Telegram)
   'agents.stop',
+  // issue 26: an isolated agent's worktree — its changes beyond the base, merge, discard
+  'worktree.changes',
+  'worktree.merge',
+  'worktree.discard',
 ] as const;
 
 /**
@@ -54,6 +58,9 @@ export const OPERATOR_CALL_NAMES = [
   'agents.stop',
   'telegram.addBinding',
   'telegram.removeBinding',
+  // issue 26: they write the person's checkout (merge) or lose the agent's work (discard)
+  'worktree.merge',
+  'worktree.discard',
 ] as const satisfies readonly ApiCallName[];
 
 const operatorCalls: ReadonlySet<string> = new Set(OPERATOR_CALL_NAMES);

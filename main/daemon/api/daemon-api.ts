@@ -6,7 +6,14 @@
 import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { Store } from '../store/index.js';
-import type { AgentSettingsPort, ApprovalsPort, ConversationsPort, TelegramPort, TurnsPort } from './api-ports.js';
+import type {
+  AgentSettingsPort,
+  ApprovalsPort,
+  ConversationsPort,
+  TelegramPort,
+  TurnsPort,
+  WorktreesPort,
+} from './api-ports.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
 import { toApproval, toAudit, toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
@@ -32,6 +39,8 @@ export interface DaemonApiDeps {
   readonly agentSettings?: AgentSettingsPort;
   /** issue 29: the operator's Stop of a working turn (operator only, like approvals). */
   readonly turns?: TurnsPort;
+  /** issue 26: an isolated agent's worktree: its changes, merge and discard (the last two operator only). */
+  readonly worktrees?: WorktreesPort;
 }
 
 const DEFAULT_PAGE = 100;
@@ -55,6 +64,11 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
   const approvals = (): ApprovalsPort => {
     if (d.approvals === undefined) throw new ApiError('unavailable', 'This daemon does not handle approvals.');
     return d.approvals;
+  };
+  const worktrees = (): WorktreesPort => {
+    if (d.worktrees === undefined)
+      throw new ApiError('unavailable', 'This daemon does not isolate agents in worktrees.');
+    return d.worktrees;
   };
   return {
     'conversations.list': async ({ target }) => {
@@ -153,6 +167,10 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       agentSettings().confirmRule(agentId, rule);
       return agent(agentId);
     },
+    // --- issue 26 ---
+    'worktree.changes': async ({ agentId }) => worktrees().changes(agentId),
+    'worktree.merge': async ({ agentId, message }) => worktrees().merge(agentId, message),
+    'worktree.discard': async ({ agentId }) => worktrees().discard(agentId),
     // The OS folder picker belongs to the desktop app's main process (main/app/folder-picker.ts).
     'desktop.chooseFolder': async () => {
       throw new ApiError(

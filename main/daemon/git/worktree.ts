@@ -81,7 +81,8 @@ export async function repositoryOf(cwd: string): Promise<Outcome<Repository>> {
   const list = await worktrees(cwd);
   if (!list.ok) return list;
   const main = list.value[0];
-  if (main === undefined || main.bare) return fail(`the repository of ${cwd} has no main work tree (a bare repository)`);
+  if (main === undefined || main.bare)
+    return fail(`the repository of ${cwd} has no main work tree (a bare repository)`);
   return ok({ root: real(main.path), subdir: prefix.trim().replace(/\/$/, '') });
 }
 
@@ -175,7 +176,9 @@ export async function ensureWorktree(spec: WorktreeSpec): Promise<Outcome<Ensure
     return ok(repaired ? 'repaired' : 'reused');
   }
   if (existsSync(path) && readdirSync(path).length > 0)
-    return fail(`${path} already exists and is not empty: move it away (nothing was deleted) or choose another "worktreesDir"`);
+    return fail(
+      `${path} already exists and is not empty: move it away (nothing was deleted) or choose another "worktreesDir"`,
+    );
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const exists = (await branchCommit(root, branch)) !== null;
   if (!exists && (await branchCommit(root, base)) === null)
@@ -228,7 +231,8 @@ async function identityEnv(cwd: string): Promise<Record<string, string>> {
   const email = await git(['config', '--get', 'user.email'], cwd);
   const name = await git(['config', '--get', 'user.name'], cwd);
   const env: Record<string, string> = {};
-  if (email.code !== 0) Object.assign(env, { GIT_AUTHOR_EMAIL: 'agentteam@localhost', GIT_COMMITTER_EMAIL: 'agentteam@localhost' });
+  if (email.code !== 0)
+    Object.assign(env, { GIT_AUTHOR_EMAIL: 'agentteam@localhost', GIT_COMMITTER_EMAIL: 'agentteam@localhost' });
   if (name.code !== 0) Object.assign(env, { GIT_AUTHOR_NAME: 'AgentTeam', GIT_COMMITTER_NAME: 'AgentTeam' });
   return env;
 }
