@@ -11,6 +11,7 @@ import { parseTarget } from '../../shared/target.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
 import { ApprovalUsageError, answerCommand, approvalsCommand, revokeCommand } from './approvals-cli.js';
 import { STOP_USAGE, StopUsageError, stopCommand } from './stop-cli.js';
+import { WORKTREE_USAGE, WorktreeUsageError, discardCommand, mergeCommand } from './worktree-cli.js';
 import { failed, withDaemon } from './daemon-client.js';
 import { defaultDataDir } from './default-data-dir.js';
 import {
@@ -363,12 +364,22 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
       // issue 29: the operator's Stop of a working turn
       case 'stop':
         return await stopCommand(rest, io, env);
+      // issue 26: merge or discard an isolated agent's worktree
+      case 'merge':
+        return await mergeCommand(rest, io, env);
+      case 'discard':
+        return await discardCommand(rest, io, env);
       default:
         io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
         return 2;
     }
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ApprovalUsageError || err instanceof StopUsageError) {
+    if (
+      err instanceof UsageError ||
+      err instanceof ApprovalUsageError ||
+      err instanceof StopUsageError ||
+      err instanceof WorktreeUsageError
+    ) {
       io.err(`agentteam ${command}: ${err.message}; run "agentteam --help".`);
       return 2;
     }
@@ -389,6 +400,7 @@ const USAGE_TEXT = `Usage:
   agentteam deny [--data-dir DIR] ID [--reason TEXT]
   agentteam revoke [--data-dir DIR] --agent ID RULE   removes an "always" rule, e.g. revoke --agent claude 'Bash(npm test)'
 ${STOP_USAGE}
-    approve, deny, revoke and stop need AGENTTEAM_OPERATOR_KEY as "agentteam serve" printed it at its start
+${WORKTREE_USAGE}
+    approve, deny, revoke, stop, merge and discard need AGENTTEAM_OPERATOR_KEY as "agentteam serve" printed it at its start
 ${AGENT_USAGE}
 --data-dir defaults to the app's data folder`;
