@@ -194,6 +194,9 @@ describe('serve WebSocket bridge', () => {
       ['agents.stop', { agentId: 'demo' }],
       ['telegram.addBinding', { chatId: '1', target: '#general' }],
       ['telegram.removeBinding', { chatId: '1' }],
+      // issue 26
+      ['worktree.merge', { agentId: 'demo' }],
+      ['worktree.discard', { agentId: 'demo', confirm: true }],
     ];
     expect(calls.map(([name]) => name).sort()).toEqual([...OPERATOR_CALL_NAMES].sort());
     let id = 10;
