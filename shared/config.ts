@@ -58,6 +58,9 @@ export type PromptLanguage = (typeof PROMPT_LANGUAGES)[number];
 /** issue 14: the agent-tools surface an agent's prompt names (prompt/tool-names.ts `SendSurfaceKind`). */
 export const AGENT_TOOLS_SURFACES = ['mcp', 'cli'] as const;
 
+/** issue 26: where an agent works — in `cwd` itself, or in a git worktree of its own. */
+export const ISOLATION_MODES = ['none', 'worktree'] as const;
+
 /** An agent that names no `cwd` works in its own `<data-dir>/workspaces/<id>` (main/daemon/runtime/workspace.ts). */
 export const DEFAULT_AGENT_CWD = '.';
 
@@ -76,6 +79,26 @@ export const AgentConfigSchema = z.strictObject({
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().min(1).default(DEFAULT_AGENT_CWD),
+  // --- issue 26: isolation in a git worktree of the agent's own (services/worktree-service.ts) ---
+  /** `worktree`: the agent works in `<worktreesDir>/<agent id>` on branch `agentteam/<agent id>`, never in `cwd`'s checkout. */
+  isolation: z.enum(ISOLATION_MODES).default('none'),
+  /** The branch the worktree is made from and merges into; null: the branch checked out in `cwd` at the first start. */
+  baseBranch: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*\.lock$)[^\s~^:?*[\\]+$/, 'a git branch name')
+    .nullable()
+    .default(null),
+  /** Where the agent's worktree folder is made (an absolute path); null: the app's own folder beside the data dir. */
+  worktreesDir: z
+    .string()
+    .min(1)
+    .max(4096)
+    .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), 'an absolute path')
+    .nullable()
+    .default(null),
+  // --- end issue 26 ---
   model: z.string().min(1).nullable().default(null),
   /** Language of the contract block and reminders in this agent's prompts. */
   language: z.enum(PROMPT_LANGUAGES).default('en'),

@@ -40,6 +40,7 @@ import { createRuntimeAdapter } from './runtime/runtime-factory.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import { workspaceOf } from './runtime/workspace.js';
 import { AgentRoster } from './services/agent-roster.js';
+import { WorktreeService, withGitReadiness, worktreesApi } from './services/worktree-service.js';
 import { TurnDeadlines } from './services/turn-deadlines.js';
 import { agentRuntimeBuilder } from './services/agent-runtime.js';
 import { AgentSession } from './services/agent-session.js';
@@ -114,6 +115,15 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       }),
       (w) => w.dispose(),
     );
+    // issue 26: isolated agents' git worktrees (git checked once, at start).
+    const worktrees: WorktreeService = new WorktreeService({
+      dataDir,
+      ...(options.privateDirs === undefined ? {} : { privateDirs: options.privateDirs }),
+      turnRunning: (id) => (roster.session(id)?.turnId ?? null) !== null,
+      agent: (id) => roster.agent(id),
+      prepared: (id) => roster.changed(id),
+      log,
+    });
     // 5. The agents as in agentteam.json and as they run (services/agent-roster.ts), and the API's events.
     const roster: AgentRoster = stack.adopt(
       new AgentRoster({
@@ -122,7 +132,11 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         lifecycle: wakes,
         dataDir,
         grants,
-        probe: (a) => probeAgent(a, { dataDir, projectRoot: root, ...person }),
+        probe: withGitReadiness(
+          (a) => probeAgent(a, { dataDir, projectRoot: root, ...person }),
+          () => worktrees.git(),
+        ),
+        worktreeOf: (id) => worktrees.worktreeOf(id),
         applied: () => settings.refresh(),
         log,
       }),
@@ -225,6 +239,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           const agent = roster.agent(id);
           return agent === undefined ? undefined : workspaceOf(agent.cwd, dataDir, id);
         },
+        worktreeOf: (id) => worktrees.worktreeOf(id),
         changed: (wakeToken) => out.wake(wakeToken),
         log,
       }),
@@ -325,6 +340,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // 12. One session per agent: its runtime built around the session's host and started, its wakes restored.
     const buildRuntime = agentRuntimeBuilder({
       createRuntime: options.createRuntime ?? createRuntimeAdapter,
+      worktrees,
       issueToken: (agentId) => mcp.issueToken(agentId),
       shared: {
         dataDir,
@@ -408,6 +424,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         continueChain: (request) => team.toChain(team.continueChain(request)),
         board: () => board.board(),
       },
+      worktrees: worktreesApi(worktrees),
     });
     let stopping: Promise<void> | null = null;
     return {

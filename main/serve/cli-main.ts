@@ -13,6 +13,7 @@ import { ApprovalUsageError, answerCommand, approvalsCommand, revokeCommand } fr
 import { STOP_USAGE, StopUsageError, stopCommand } from './stop-cli.js';
 import { CHANGES_USAGE, ChangesUsageError, changesCommand } from './changes-cli.js';
 import { CHAIN_USAGE, ChainUsageError, chainCommand } from './chain-cli.js';
+import { WORKTREE_USAGE, WorktreeUsageError, discardCommand, mergeCommand } from './worktree-cli.js';
 import { failed, withDaemon } from './daemon-client.js';
 import { defaultDataDir } from './default-data-dir.js';
 import {
@@ -371,6 +372,11 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
       // issue 25: the operator's Continue of a chain of agents paused at its hop budget
       case 'chain':
         return await chainCommand(rest, io, env);
+      // issue 26: merge or discard an isolated agent's worktree
+      case 'merge':
+        return await mergeCommand(rest, io, env);
+      case 'discard':
+        return await discardCommand(rest, io, env);
       default:
         io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
         return 2;
@@ -381,7 +387,8 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
       err instanceof ApprovalUsageError ||
       err instanceof StopUsageError ||
       err instanceof ChangesUsageError ||
-      err instanceof ChainUsageError
+      err instanceof ChainUsageError ||
+      err instanceof WorktreeUsageError
     ) {
       io.err(`agentteam ${command}: ${err.message}; run "agentteam --help".`);
       return 2;
@@ -405,6 +412,7 @@ const USAGE_TEXT = `Usage:
 ${STOP_USAGE}
 ${CHANGES_USAGE}
 ${CHAIN_USAGE}
-    approve, deny, revoke, stop and chain continue need AGENTTEAM_OPERATOR_KEY as "agentteam serve" printed it at its start
+${WORKTREE_USAGE}
+    approve, deny, revoke, stop, chain continue, merge and discard need AGENTTEAM_OPERATOR_KEY as "agentteam serve" printed it at its start
 ${AGENT_USAGE}
 --data-dir defaults to the app's data folder`;

@@ -46,6 +46,10 @@ export const API_CALL_NAMES = [
   'chains.list',
   'chains.continue',
   'team.board',
+  // issue 26: an isolated agent's worktree — its changes beyond the base, merge, discard
+  'worktree.changes',
+  'worktree.merge',
+  'worktree.discard',
 ] as const;
 
 /**
@@ -65,6 +69,9 @@ export const OPERATOR_CALL_NAMES = [
   'telegram.removeBinding',
   // issue 25: only the operator grants a paused chain another hop budget
   'chains.continue',
+  // issue 26: they write the person's checkout (merge) or lose the agent's work (discard)
+  'worktree.merge',
+  'worktree.discard',
 ] as const satisfies readonly ApiCallName[];
 
 const operatorCalls: ReadonlySet<string> = new Set(OPERATOR_CALL_NAMES);

@@ -266,7 +266,31 @@ const AgentSchema = z.object({
   allow: z.array(z.string()).optional(),
   /** issue 29: rules agentteam.json lists that the daemon never granted: "needs your confirmation", not applied. */
   unconfirmedAllow: z.array(z.string()).optional(),
+  // --- issue 26: the worktree of an agent with `"isolation": "worktree"` (null until it is made) ---
+  isolation: z.enum(['none', 'worktree']).optional(),
+  worktree: z
+    .object({ path: z.string(), branch: z.string(), base: z.string(), repoRoot: z.string() })
+    .nullable()
+    .optional(),
+  // --- end issue 26 ---
 });
+
+/** issue 26: what an isolated agent's worktree holds beyond its base (the discard confirmation names it). */
+const WorktreeChangesSchema = z.object({
+  worktree: z.object({ path: z.string(), branch: z.string(), base: z.string(), repoRoot: z.string() }),
+  uncommitted: z.array(z.object({ path: z.string(), status: z.string() })),
+  commits: z.array(z.string()),
+});
+const WorktreeMergeSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('merged'),
+    how: z.enum(['fast-forward', 'merge-commit', 'up-to-date']),
+    commit: z.string(),
+    committed: z.boolean(),
+  }),
+  z.object({ kind: z.literal('conflict'), files: z.array(z.string()), message: z.string() }),
+  z.object({ kind: z.literal('refused'), message: z.string() }),
+]);
 
 /** issue 14: a runtime's permission question, asked of the operator (shared/approvals.ts). */
 const ApprovalSchema = z.object({
@@ -652,6 +676,19 @@ export const apiCalls = {
   ),
   /** Every agent with what it is doing now (the Team view). */
   'team.board': call(Empty, z.array(TeamAgentSchema)),
+  // --- issue 26: an isolated agent's work — what it holds beyond its base, merge into it, discard it ---
+  'worktree.changes': call(z.object({ agentId: z.string().min(1).max(64) }).strict(), WorktreeChangesSchema),
+  /** Operator only. Commits uncommitted work (`message`), then fast-forwards or merges into the base. */
+  'worktree.merge': call(
+    z.object({ agentId: z.string().min(1).max(64), message: z.string().min(1).max(2000).optional() }).strict(),
+    WorktreeMergeSchema,
+  ),
+  /** Operator only. `confirm` must be true: uncommitted work and the branch's own commits are lost. */
+  'worktree.discard': call(
+    z.object({ agentId: z.string().min(1).max(64), confirm: z.literal(true) }).strict(),
+    z.object({ commit: z.string() }),
+  ),
+  // --- end issue 26 ---
 } as const satisfies Record<ApiCallName, CallSchemas>;
 
 /** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
@@ -735,6 +772,11 @@ export const API_ERROR_CODES = [
   // issue 25: chains.continue of an unknown chain, or of one that is not paused
   'unknown_chain',
   'not_paused',
+  // --- issue 26: merge / discard of an isolated agent's worktree ---
+  'not_isolated',
+  'turn_running',
+  'git_unavailable',
+  'worktree_invalid',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -152,7 +152,9 @@ export function toPromptInput(p: PromptInputRecord): PromptInput {
 export function toAgent(
   a: AgentConfig,
   state: Agent['state'],
-  more: Partial<Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'allow' | 'unconfirmedAllow'>> = {},
+  more: Partial<
+    Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'allow' | 'unconfirmedAllow' | 'isolation' | 'worktree'>
+  > = {},
 ): Agent {
   return {
     id: a.id,

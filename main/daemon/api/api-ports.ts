@@ -4,7 +4,7 @@
  * room; each satisfies its port structurally, so `api/` names only the methods it calls and the
  * words of the rooms below it (store records, config edits, the shared contract).
  */
-import type { Chain, ChangesSinceBase, TeamAgent, TelegramStatus } from '../../../shared/api/contract.js';
+import type { ApiResponse, Chain, ChangesSinceBase, TeamAgent, TelegramStatus } from '../../../shared/api/contract.js';
 import type { ApprovalDecision, ApprovalScope, ApprovalStatus } from '../../../shared/approvals.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { AgentSettingsChange } from '../config/agent-edits.js';
@@ -60,4 +60,11 @@ export interface TeamsPort {
   /** The operator's Continue; throws `ApiError` `unknown_chain` / `not_paused`. */
   continueChain(request: { readonly chainId?: string; readonly target?: TargetKey }): Chain;
   board(): TeamAgent[];
+}
+
+/** issue 26: an isolated agent's worktree (services/worktree-service.ts); failures throw `ApiError`. */
+export interface WorktreesPort {
+  changes(agentId: string): Promise<ApiResponse<'worktree.changes'>>;
+  merge(agentId: string, message?: string): Promise<ApiResponse<'worktree.merge'>>;
+  discard(agentId: string): Promise<ApiResponse<'worktree.discard'>>;
 }

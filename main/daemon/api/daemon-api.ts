@@ -15,6 +15,7 @@ import type {
   TeamsPort,
   TelegramPort,
   TurnsPort,
+  WorktreesPort,
 } from './api-ports.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
@@ -55,6 +56,8 @@ export interface DaemonApiDeps {
   readonly changes?: ChangesPort;
   /** issue 25: chains (Continue is operator only) and the Team board. */
   readonly teams?: TeamsPort;
+  /** issue 26: an isolated agent's worktree: its changes, merge and discard (the last two operator only). */
+  readonly worktrees?: WorktreesPort;
 }
 
 const DEFAULT_PAGE = 100;
@@ -83,6 +86,11 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
   const teams = (): TeamsPort => {
     if (d.teams === undefined) throw new ApiError('unavailable', 'This daemon does not follow agent chains.');
     return d.teams;
+  };
+  const worktrees = (): WorktreesPort => {
+    if (d.worktrees === undefined)
+      throw new ApiError('unavailable', 'This daemon does not isolate agents in worktrees.');
+    return d.worktrees;
   };
   return {
     'conversations.list': async ({ target }) => {
@@ -218,6 +226,10 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
         ...(target === undefined ? {} : { target: existing(target) }),
       }),
     'team.board': async () => teams().board(),
+    // --- issue 26 ---
+    'worktree.changes': async ({ agentId }) => worktrees().changes(agentId),
+    'worktree.merge': async ({ agentId, message }) => worktrees().merge(agentId, message),
+    'worktree.discard': async ({ agentId }) => worktrees().discard(agentId),
     // The OS folder picker belongs to the desktop app's main process (main/app/folder-picker.ts).
     'desktop.chooseFolder': async () => {
       throw new ApiError(

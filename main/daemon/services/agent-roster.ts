@@ -21,7 +21,8 @@ import { DEFAULT_RESTART_POLICY } from '../runtime/supervisor.js';
 import { workspaceOf } from '../runtime/workspace.js';
 import type { AgentProfile, WakeLifecycle } from '../wake/wake-lifecycle.js';
 import { AgentReadinessService } from './agent-readiness.js';
-import type { AgentSession, MadeAdapter } from './agent-session.js';
+import type { AgentSession, MaybeMadeAdapter } from './agent-session.js';
+import type { WorktreeOf } from './worktree-contract.js';
 
 /** What the roster drives of an agent's session (services/agent-session.ts). */
 export type RosterSession = Pick<
@@ -33,7 +34,9 @@ export type RosterSession = Pick<
 export interface AgentUpdate {
   readonly agent: AgentConfig;
   readonly state: Agent['state'];
-  readonly more: Partial<Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'allow' | 'unconfirmedAllow'>>;
+  readonly more: Partial<
+    Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'allow' | 'unconfirmedAllow' | 'isolation' | 'worktree'>
+  >;
 }
 
 export interface AgentRosterOptions {
@@ -49,6 +52,8 @@ export interface AgentRosterOptions {
   readonly probe: (agent: AgentConfig) => Promise<ReadinessProbe>;
   /** The running entries changed (a restart applied the file's entry): "restart to apply" is computed again. */
   readonly applied?: () => void;
+  /** issue 26: the worktree an isolated agent works in (services/worktree-service.ts). */
+  readonly worktreeOf?: WorktreeOf;
   readonly log?: DaemonLog;
 }
 
@@ -74,7 +79,7 @@ interface Entry {
   /** The entry as it runs. */
   config: AgentConfig;
   session: RosterSession | null;
-  build: ((agent: AgentConfig) => MadeAdapter) | null;
+  build: ((agent: AgentConfig) => MaybeMadeAdapter) | null;
   /** The tail of this agent's restart chain. */
   restarts: Promise<unknown>;
 }
@@ -177,7 +182,7 @@ export class AgentRoster {
   }
 
   /** Registers the agent with the wake lifecycle and starts its session with the runtime `build` makes. */
-  launch(agentId: string, session: RosterSession, build: (agent: AgentConfig) => MadeAdapter): void {
+  launch(agentId: string, session: RosterSession, build: (agent: AgentConfig) => MaybeMadeAdapter): void {
     const entry = this.#entries.get(agentId);
     if (entry === undefined) return;
     this.#o.lifecycle.registerAgent(profileOf(entry.config));
@@ -257,7 +262,7 @@ export class AgentRoster {
   #replace(
     entry: Entry,
     session: RosterSession,
-    build: () => MadeAdapter,
+    build: () => MaybeMadeAdapter,
     how: { readonly forgetSession: boolean; readonly detail: string },
   ): void {
     const next = entry.restarts
@@ -301,6 +306,8 @@ export class AgentRoster {
         // issue 29: the "always" rules as the daemon granted them; what the file adds is only shown, never applied.
         allow: this.#o.grants?.rules(agent.id) ?? this.#fileEntry(agent.id)?.allow ?? agent.allow,
         ...(this.#o.grants === undefined ? {} : { unconfirmedAllow: this.#o.grants.unconfirmed(agent.id) }),
+        isolation: agent.isolation,
+        worktree: this.#o.worktreeOf?.(agent.id) ?? null,
       },
     };
   }

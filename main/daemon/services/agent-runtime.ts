@@ -9,7 +9,8 @@ import { compileThreadContract } from '../prompt/thread-contract.js';
 import { sendSurfaceFor } from '../prompt/tool-names.js';
 import type { TurnBoundaryHost } from '../runtime/runtime-adapter.js';
 import type { RuntimeDeps } from '../runtime/runtime-factory.js';
-import type { MadeAdapter } from './agent-session.js';
+import type { MadeAdapter, MaybeMadeAdapter } from './agent-session.js';
+import type { WorktreeService } from './worktree-service.js';
 
 /** Builds one agent's runtime adapter around its session's host; the default is `createRuntimeAdapter`. */
 export type RuntimeFactory = (agent: AgentConfig, deps: RuntimeDeps) => MadeAdapter;
@@ -20,10 +21,14 @@ export interface AgentRuntimeDeps {
   readonly issueToken: (agentId: string) => McpEndpoint;
   /** What every agent's runtime shares (data dir, project root, log, pid registry, CLI shim, person). */
   readonly shared: Omit<RuntimeDeps, 'mcp' | 'host' | 'threadContractFingerprint' | 'threadContractText'>;
+  /** issue 26: an agent with `"isolation": "worktree"` works in the worktree this prepares (made or reused first). */
+  readonly worktrees?: Pick<WorktreeService, 'prepare'>;
 }
 
-export function agentRuntimeBuilder(d: AgentRuntimeDeps): (agent: AgentConfig, host: TurnBoundaryHost) => MadeAdapter {
-  return (agent, host) => {
+export function agentRuntimeBuilder(
+  d: AgentRuntimeDeps,
+): (agent: AgentConfig, host: TurnBoundaryHost) => MaybeMadeAdapter {
+  const build = (agent: AgentConfig, host: TurnBoundaryHost): MadeAdapter => {
     const contract = compileThreadContract(agent, sendSurfaceFor(agent.runtime, agent.agentTools));
     return d.createRuntime(agent, {
       ...d.shared,
@@ -32,5 +37,17 @@ export function agentRuntimeBuilder(d: AgentRuntimeDeps): (agent: AgentConfig, h
       threadContractFingerprint: contract.fingerprint,
       threadContractText: contract.text,
     });
+  };
+  return (agent, host) => {
+    if (agent.isolation !== 'worktree' || d.worktrees === undefined) return build(agent, host);
+    // The runtime works in the agent's worktree (cwd's place in it); nothing starts when it cannot be made.
+    return d.worktrees.prepare(agent).then(
+      (cwd) => build({ ...agent, cwd }, host),
+      (err: unknown): MadeAdapter => ({
+        ok: false,
+        code: 'workspace_invalid',
+        message: err instanceof Error ? err.message : String(err),
+      }),
+    );
   };
 }

@@ -43,6 +43,9 @@ export type MadeAdapter =
   | { readonly ok: true; readonly adapter: RuntimeAdapter }
   | { readonly ok: false; readonly code: string; readonly message: string };
 
+/** issue 26: a runtime whose workspace is prepared first (an isolated agent's git worktree) is built later. */
+export type MaybeMadeAdapter = MadeAdapter | Promise<MadeAdapter>;
+
 export interface AgentSessionPorts {
   /**
    * The delivery prompt for admitted rows (prompt compiler over the stored messages), or null
@@ -153,7 +156,7 @@ export class AgentSession {
    * Starts the runtime built around `host` and begins delivering. Resolves false (the agent
    * shows as crashed, `onRuntimeDown` is told) when it could not be built or started.
    */
-  async start(made: MadeAdapter): Promise<boolean> {
+  async start(made: MaybeMadeAdapter): Promise<boolean> {
     const { lifecycle, agentId } = this.#o;
     this.#feed({ type: 'start', tableGeneration: lifecycle.generation(agentId) });
     return this.#launch(made);
@@ -167,7 +170,7 @@ export class AgentSession {
    * target) and rows it never saw are re-offered. Resolves false when the new runtime cannot start
    * (the rows that waited for it then end `failed`, as when a crashed runtime gives up).
    */
-  async replace(build: () => MadeAdapter, detail: string): Promise<boolean> {
+  async replace(build: () => MaybeMadeAdapter, detail: string): Promise<boolean> {
     const { lifecycle, agentId } = this.#o;
     this.#feed({ type: 'replace', detail });
     if (this.#s.stopped) return false;
@@ -185,7 +188,23 @@ export class AgentSession {
     return ok;
   }
 
-  async #launch(made: MadeAdapter): Promise<boolean> {
+  async #launch(made: MaybeMadeAdapter): Promise<boolean> {
+    if (!(made instanceof Promise)) return this.#attach(made);
+    // issue 26: rows admitted while the workspace is prepared wait for the runtime, as while it starts.
+    let settle: (ok: boolean) => void = () => undefined;
+    this.#ready = new Promise<boolean>((r) => (settle = r));
+    const built = await made.catch((err: unknown): MadeAdapter => ({
+      ok: false,
+      code: 'workspace_invalid',
+      message: err instanceof Error ? err.message : String(err),
+    }));
+    // The daemon stopped meanwhile: nothing is started (no orphans).
+    const ok = this.#s.stopped ? false : await this.#attach(built);
+    settle(ok);
+    return ok;
+  }
+
+  async #attach(made: MadeAdapter): Promise<boolean> {
     if (!made.ok) {
       this.#feed({ type: 'runtime_unbuilt', code: made.code, message: made.message });
       return false;

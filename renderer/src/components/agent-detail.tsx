@@ -68,6 +68,27 @@ export function AgentDetail({
         <dd data-field="cwd">
           <code>{agent.cwd ?? '—'}</code>
         </dd>
+        {agent.isolation === 'worktree' && (
+          // issue 26: where the isolated agent really works, its branch and the base it merges into.
+          <>
+            <dt>{t('agentDetail.worktree')}</dt>
+            <dd data-field="worktree">
+              {agent.worktree ? <code>{agent.worktree.path}</code> : t('agentDetail.worktreePending')}
+            </dd>
+            {agent.worktree && (
+              <>
+                <dt>{t('agentDetail.worktreeBranch')}</dt>
+                <dd data-field="worktree-branch">
+                  <code>{agent.worktree.branch}</code>
+                </dd>
+                <dt>{t('agentDetail.worktreeBase')}</dt>
+                <dd data-field="worktree-base">
+                  <code>{agent.worktree.base}</code>
+                </dd>
+              </>
+            )}
+          </>
+        )}
         {!agent.demo && agent.permissions !== undefined && (
           // issue 14: the policy, and the operator's "always" rules exactly as they were shown.
           <>

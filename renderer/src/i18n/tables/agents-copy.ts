@@ -66,6 +66,11 @@ export const AGENTS_COPY = [
       'agentDetail.none': 'No wakes yet.',
       'agentDetail.message': 'Message',
       'agentDetail.unknown': 'unknown',
+      // issue 26: an isolated agent's git worktree
+      'agentDetail.worktree': 'Worktree',
+      'agentDetail.worktreeBranch': 'Branch',
+      'agentDetail.worktreeBase': 'Merges into',
+      'agentDetail.worktreePending': 'not made yet (see Readiness)',
     },
     'zh-CN': {
       'agentDetail.runtime': '运行时',
@@ -85,6 +90,11 @@ export const AGENTS_COPY = [
       'agentDetail.none': '还没有唤醒。',
       'agentDetail.message': '发消息',
       'agentDetail.unknown': '未知',
+      // issue 26
+      'agentDetail.worktree': '工作树',
+      'agentDetail.worktreeBranch': '分支',
+      'agentDetail.worktreeBase': '合并到',
+      'agentDetail.worktreePending': '尚未创建（见就绪状态）',
     },
   }),
   copyTable('agentSettings', {

@@ -196,6 +196,9 @@ describe('serve WebSocket bridge', () => {
       ['telegram.removeBinding', { chatId: '1' }],
       // issue 25: Continue of a paused chain
       ['chains.continue', {}],
+      // issue 26
+      ['worktree.merge', { agentId: 'demo' }],
+      ['worktree.discard', { agentId: 'demo', confirm: true }],
     ];
     expect(calls.map(([name]) => name).sort()).toEqual([...OPERATOR_CALL_NAMES].sort());
     let id = 10;

@@ -45,6 +45,22 @@ describe('AgentDetail', () => {
     expect(document.querySelector('.readiness-fix')?.textContent).toBe("Set `ANTHROPIC_API_KEY` in this agent's env.");
   });
 
+  it('issue 26: an isolated agent shows its worktree, branch and base (en, zh-CN), and says when it is not made yet', () => {
+    const worktree = { path: '/w/app-worktrees/claude', branch: 'agentteam/claude', base: 'main', repoRoot: '/w/app' };
+    setup(agentOf({ cwd: '/w/app', isolation: 'worktree', worktree }));
+    expect(fact('worktree')).toBe('/w/app-worktrees/claude');
+    expect(fact('worktree-branch')).toBe('agentteam/claude');
+    expect(fact('worktree-base')).toBe('main');
+    expect(screen.getByText('Merges into')).toBeTruthy();
+    cleanup();
+    setup(agentOf({ isolation: 'worktree', worktree: null }), 'zh-CN');
+    expect(fact('worktree')).toBe('尚未创建（见就绪状态）');
+    expect(fact('worktree-branch')).toBeUndefined();
+    cleanup();
+    setup(agentOf({ isolation: 'none' }));
+    expect(fact('worktree')).toBeUndefined();
+  });
+
   it('says what is unknown or default, in 简体中文', () => {
     setup(agentOf(), 'zh-CN');
     expect(screen.getByText('命令行版本')).toBeTruthy();

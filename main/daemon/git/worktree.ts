@@ -1,0 +1,331 @@
+/**
+ * issue 26: the git mechanics of an agent's worktree — find the repository, make / reuse /
+ * repair a linked worktree, list what it changed, merge it into its base, reset it to its base.
+ * Every call goes through `runGit` (git-cli.ts); the rules (which agent, when, which message) are
+ * the worktree service's (services/worktree-service.ts). Every function answers a result a person
+ * can act on; only a missing git binary or a timeout throws (`GitError`).
+ */
+import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { runGit, type GitResult } from './git-cli.js';
+
+/** One entry of `git worktree list --porcelain`. */
+export interface WorktreeEntry {
+  readonly path: string;
+  readonly head: string | null;
+  /** The branch checked out there (`main`, not `refs/heads/main`); null when detached or bare. */
+  readonly branch: string | null;
+  readonly bare: boolean;
+  /** Its folder is gone (git would prune it). */
+  readonly prunable: boolean;
+  readonly locked: boolean;
+}
+
+export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+
+const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
+const fail = (message: string): { readonly ok: false; readonly message: string } => ({ ok: false, message });
+
+/** `path` with its symlinks resolved, or `path` itself when it does not exist. */
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+const said = (r: GitResult): string => (r.stderr.trim() || r.stdout.trim()).split('\n').slice(0, 6).join(' ');
+
+async function git(args: readonly string[], cwd: string, env?: Record<string, string>): Promise<GitResult> {
+  return runGit(args, env === undefined ? { cwd } : { cwd, env });
+}
+
+/** Parses `git worktree list --porcelain` (the first entry is the main work tree). */
+export function parseWorktreeList(output: string): WorktreeEntry[] {
+  const entries: WorktreeEntry[] = [];
+  for (const block of output.split(/\n\n+/)) {
+    const lines = block.split('\n').filter((l) => l !== '');
+    const first = lines[0];
+    if (first === undefined || !first.startsWith('worktree ')) continue;
+    const field = (name: string): string | null => {
+      const line = lines.find((l) => l === name || l.startsWith(`${name} `));
+      return line === undefined ? null : line.slice(name.length + 1);
+    };
+    const branch = field('branch');
+    entries.push({
+      path: first.slice('worktree '.length),
+      head: field('HEAD'),
+      branch: branch === null ? null : branch.replace(/^refs\/heads\//, ''),
+      bare: field('bare') !== null,
+      prunable: field('prunable') !== null,
+      locked: field('locked') !== null,
+    });
+  }
+  return entries;
+}
+
+/** The repository `cwd` lies in: the top of its main work tree (the person's checkout). */
+export interface Repository {
+  /** The main work tree's top (real path). */
+  readonly root: string;
+  /** `cwd` relative to the top of the work tree it lies in ('' at the top). */
+  readonly subdir: string;
+}
+
+/** The repository `cwd` lies in, or why not. */
+export async function repositoryOf(cwd: string): Promise<Outcome<Repository>> {
+  const top = await git(['rev-parse', '--show-toplevel', '--show-prefix'], cwd);
+  if (top.code !== 0) return fail(`${cwd} is not inside a git repository (git: ${said(top)})`);
+  const [, prefix = ''] = top.stdout.split('\n');
+  const list = await worktrees(cwd);
+  if (!list.ok) return list;
+  const main = list.value[0];
+  if (main === undefined || main.bare)
+    return fail(`the repository of ${cwd} has no main work tree (a bare repository)`);
+  return ok({ root: real(main.path), subdir: prefix.trim().replace(/\/$/, '') });
+}
+
+export async function worktrees(cwd: string): Promise<Outcome<WorktreeEntry[]>> {
+  const r = await git(['worktree', 'list', '--porcelain'], cwd);
+  if (r.code !== 0) return fail(`git worktree list failed in ${cwd}: ${said(r)}`);
+  return ok(parseWorktreeList(r.stdout));
+}
+
+/** The branch checked out in `cwd`, or null when its HEAD is detached. */
+export async function currentBranch(cwd: string): Promise<string | null> {
+  const r = await git(['symbolic-ref', '--short', '-q', 'HEAD'], cwd);
+  return r.code === 0 ? r.stdout.trim() : null;
+}
+
+/** The commit of local branch `name`, or null when there is none. */
+export async function branchCommit(root: string, name: string): Promise<string | null> {
+  const r = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${name}^{commit}`], root);
+  return r.code === 0 ? r.stdout.trim() : null;
+}
+
+/** The base recorded for an agent's branch (`branch.<name>.agentteamBase`), or null. */
+export async function recordedBase(root: string, branch: string): Promise<string | null> {
+  const r = await git(['config', '--get', `branch.${branch}.agentteamBase`], root);
+  return r.code === 0 && r.stdout.trim() !== '' ? r.stdout.trim() : null;
+}
+
+async function recordBase(root: string, branch: string, base: string): Promise<Outcome<void>> {
+  const r = await git(['config', `branch.${branch}.agentteamBase`, base], root);
+  return r.code === 0 ? ok(undefined) : fail(`could not record the base of ${branch}: ${said(r)}`);
+}
+
+export interface WorktreeSpec {
+  readonly root: string;
+  /** The worktree's folder. */
+  readonly path: string;
+  readonly branch: string;
+  readonly base: string;
+}
+
+/** What `ensureWorktree` did. */
+export type EnsureAction = 'created' | 'reused' | 'repaired';
+
+/**
+ * Makes the worktree `spec.path` on `spec.branch` (from `spec.base` when the branch is new), or
+ * reuses it. A worktree whose folder is gone is pruned and added again on its branch (its commits
+ * are on the branch; nothing uncommitted can be lost: there is no folder). A folder that holds
+ * something else, or the branch checked out elsewhere, is reported with its fix, never replaced.
+ */
+export async function ensureWorktree(spec: WorktreeSpec): Promise<Outcome<EnsureAction>> {
+  const { root, branch, base } = spec;
+  const path = real(spec.path);
+  let list = await worktrees(root);
+  if (!list.ok) return list;
+  let mine = list.value.find((w) => w.branch === branch);
+  let repaired = false;
+  if (mine !== undefined && real(mine.path) !== path && existsSync(mine.path) && !mine.prunable)
+    return fail(
+      `branch ${branch} is already checked out in ${mine.path}, not in ${path}: remove that worktree (git worktree remove ${mine.path}) or set "worktreesDir" back to the folder that holds it`,
+    );
+  if (mine !== undefined && (mine.prunable || !existsSync(mine.path))) {
+    if (existsSync(path) && readdirSync(path).length > 0)
+      return fail(
+        `the worktree of ${branch} is missing from git's records but ${path} is not empty: move its contents away (nothing was deleted), then start the agent again`,
+      );
+    const pruned = await git(['worktree', 'prune'], root);
+    if (pruned.code !== 0) return fail(`git worktree prune failed in ${root}: ${said(pruned)}`);
+    repaired = true;
+    mine = undefined;
+  }
+  if (mine === undefined && existsSync(join(path, '.git'))) {
+    // A worktree git lost track of (its folder moved back, or the repository moved): `git worktree repair`.
+    const fixed = await git(['worktree', 'repair', path], root);
+    if (fixed.code === 0) {
+      list = await worktrees(root);
+      if (!list.ok) return list;
+      mine = list.value.find((w) => real(w.path) === path && w.branch === branch);
+      if (mine !== undefined) repaired = true;
+    }
+    if (mine === undefined)
+      return fail(
+        `${path} holds a git checkout that is not the worktree of ${branch} in ${root}: move it away (nothing was deleted) or choose another "worktreesDir"`,
+      );
+  }
+  if (mine !== undefined) {
+    const top = await git(['rev-parse', '--show-toplevel'], path);
+    if (top.code !== 0 || real(top.stdout.trim()) !== path)
+      return fail(
+        `the worktree ${path} of ${branch} is broken (git: ${said(top)}): run "git worktree repair ${path}" in ${root}, or move the folder away and start the agent again`,
+      );
+    return ok(repaired ? 'repaired' : 'reused');
+  }
+  if (existsSync(path) && readdirSync(path).length > 0)
+    return fail(
+      `${path} already exists and is not empty: move it away (nothing was deleted) or choose another "worktreesDir"`,
+    );
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const exists = (await branchCommit(root, branch)) !== null;
+  if (!exists && (await branchCommit(root, base)) === null)
+    return fail(`the base branch ${base} does not exist in ${root}: set "baseBranch" to one of its branches`);
+  const add = await git(
+    exists ? ['worktree', 'add', path, branch] : ['worktree', 'add', '-b', branch, path, base],
+    root,
+  );
+  if (add.code !== 0) return fail(`git worktree add failed in ${root}: ${said(add)}`);
+  const recorded = await recordBase(root, branch, base);
+  if (!recorded.ok) return recorded;
+  return ok(repaired ? 'repaired' : 'created');
+}
+
+/** One path `git status` lists (`XY` as git prints it). */
+export interface ChangedPath {
+  readonly path: string;
+  readonly status: string;
+}
+
+/** The uncommitted changes of a work tree (tracked and untracked, ignored files left out). */
+export async function uncommitted(cwd: string, options: { untracked?: boolean } = {}): Promise<Outcome<ChangedPath[]>> {
+  const r = await git(
+    ['status', '--porcelain=v1', '-z', `--untracked-files=${options.untracked === false ? 'no' : 'all'}`],
+    cwd,
+  );
+  if (r.code !== 0) return fail(`git status failed in ${cwd}: ${said(r)}`);
+  const out: ChangedPath[] = [];
+  const fields = r.stdout.split('\0');
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i] as string;
+    if (f.length < 4) continue;
+    const status = f.slice(0, 2);
+    out.push({ path: f.slice(3), status });
+    // A rename or copy is followed by its source path.
+    if (status.startsWith('R') || status.startsWith('C')) i++;
+  }
+  return ok(out);
+}
+
+/** Commits of `branch` not on `base` (their subjects, newest first, at most `limit`). */
+export async function commitsAhead(root: string, base: string, branch: string, limit = 50): Promise<Outcome<string[]>> {
+  const r = await git(['log', '--format=%h %s', `-n${limit}`, `${base}..${branch}`], root);
+  if (r.code !== 0) return fail(`git log ${base}..${branch} failed: ${said(r)}`);
+  return ok(r.stdout.split('\n').filter((l) => l !== ''));
+}
+
+/** An identity for the daemon's own commits when the person's git has none configured. */
+async function identityEnv(cwd: string): Promise<Record<string, string>> {
+  const email = await git(['config', '--get', 'user.email'], cwd);
+  const name = await git(['config', '--get', 'user.name'], cwd);
+  const env: Record<string, string> = {};
+  if (email.code !== 0)
+    Object.assign(env, { GIT_AUTHOR_EMAIL: 'agentteam@localhost', GIT_COMMITTER_EMAIL: 'agentteam@localhost' });
+  if (name.code !== 0) Object.assign(env, { GIT_AUTHOR_NAME: 'AgentTeam', GIT_COMMITTER_NAME: 'AgentTeam' });
+  return env;
+}
+
+/** Commits everything uncommitted in `cwd` with `message`; false when there was nothing to commit. */
+export async function commitAll(cwd: string, message: string): Promise<Outcome<boolean>> {
+  const changes = await uncommitted(cwd);
+  if (!changes.ok) return changes;
+  if (changes.value.length === 0) return ok(false);
+  const add = await git(['add', '-A'], cwd);
+  if (add.code !== 0) return fail(`git add failed in ${cwd}: ${said(add)}`);
+  const commit = await git(['commit', '--no-verify', '-q', '-m', message], cwd, await identityEnv(cwd));
+  if (commit.code !== 0) return fail(`git commit failed in ${cwd}: ${said(commit)}`);
+  return ok(true);
+}
+
+export type MergeResult =
+  | { readonly kind: 'merged'; readonly how: 'fast-forward' | 'merge-commit' | 'up-to-date'; readonly commit: string }
+  | { readonly kind: 'conflict'; readonly files: readonly string[] }
+  | { readonly kind: 'refused'; readonly message: string };
+
+/**
+ * Merges `branch` into `base`: where `base` is checked out (the person's checkout, refused when
+ * its tracked files have changes), else in a temporary detached worktree whose result moves
+ * `base`. A fast-forward when possible, else a merge commit with `message`. On conflict the merge
+ * is aborted: `base` (and the checkout) are left exactly as they were.
+ */
+export async function mergeInto(
+  root: string,
+  base: string,
+  branch: string,
+  message: string,
+  scratch: string,
+): Promise<Outcome<MergeResult>> {
+  const before = await branchCommit(root, base);
+  if (before === null) return fail(`the base branch ${base} no longer exists in ${root}`);
+  const list = await worktrees(root);
+  if (!list.ok) return list;
+  const holder = list.value.find((w) => w.branch === base && !w.prunable);
+  let where: string;
+  if (holder !== undefined) {
+    where = holder.path;
+    const dirty = await uncommitted(where, { untracked: false });
+    if (!dirty.ok) return dirty;
+    if (dirty.value.length > 0)
+      return ok({
+        kind: 'refused',
+        message: `${base} is checked out in ${where}, which has uncommitted changes (${dirty.value
+          .slice(0, 5)
+          .map((c) => c.path)
+          .join(', ')}${dirty.value.length > 5 ? ', …' : ''}): commit or stash them there, then merge again`,
+      });
+  } else {
+    where = scratch;
+    if (existsSync(scratch)) await git(['worktree', 'remove', '--force', scratch], root);
+    mkdirSync(dirname(scratch), { recursive: true, mode: 0o700 });
+    const add = await git(['worktree', 'add', '--detach', scratch, base], root);
+    if (add.code !== 0) return fail(`could not prepare the merge of ${branch} (git worktree add): ${said(add)}`);
+  }
+  try {
+    const merge = await git(['merge', '--no-edit', '-m', message, branch], where, await identityEnv(where));
+    if (merge.code !== 0) {
+      const unmerged = await git(['diff', '--name-only', '--diff-filter=U', '-z'], where);
+      const files = unmerged.stdout.split('\0').filter((f) => f !== '');
+      const abort = await git(['merge', '--abort'], where);
+      const after = await branchCommit(root, base);
+      if (abort.code !== 0 || after !== before)
+        return fail(`the merge of ${branch} into ${base} failed and could not be aborted in ${where}: ${said(abort)}`);
+      if (files.length === 0) return ok({ kind: 'refused', message: `git merge refused in ${where}: ${said(merge)}` });
+      return ok({ kind: 'conflict', files });
+    }
+    const head = (await git(['rev-parse', 'HEAD'], where)).stdout.trim();
+    if (holder === undefined && head !== before) {
+      const moved = await git(['update-ref', `refs/heads/${base}`, head, before], root);
+      if (moved.code !== 0) return fail(`could not move ${base} to the merge (git update-ref): ${said(moved)}`);
+    }
+    const how = head === before ? 'up-to-date' : /Fast-forward/.test(merge.stdout) ? 'fast-forward' : 'merge-commit';
+    return ok({ kind: 'merged', how, commit: head });
+  } finally {
+    if (holder === undefined) await git(['worktree', 'remove', '--force', scratch], root);
+  }
+}
+
+/** Moves the agent's (clean) branch up to `base` after a merge, so "changes since base" starts empty. */
+export async function catchUp(path: string, base: string): Promise<void> {
+  await git(['merge', '--ff-only', '-q', base], path);
+}
+
+/** Resets the worktree `path` (and its branch) to `base`: uncommitted changes, untracked files and its own commits are gone. */
+export async function resetToBase(path: string, base: string): Promise<Outcome<string>> {
+  const reset = await git(['reset', '--hard', '-q', base], path);
+  if (reset.code !== 0) return fail(`git reset --hard ${base} failed in ${path}: ${said(reset)}`);
+  const clean = await git(['clean', '-fdq'], path);
+  if (clean.code !== 0) return fail(`git clean failed in ${path}: ${said(clean)}`);
+  return ok((await git(['rev-parse', 'HEAD'], path)).stdout.trim());
+}

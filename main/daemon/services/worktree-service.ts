@@ -1,0 +1,333 @@
+/**
+ * issue 26: isolation per agent. An agent with `"isolation": "worktree"` works in a git worktree
+ * of its own, `<worktreesDir>/<agent id>` on branch `agentteam/<agent id>`, made from its base
+ * (`baseBranch`, else the branch checked out in `cwd` at the first start; recorded in the
+ * repository's config so a restart keeps it). The worktrees folder is the app's own, beside the
+ * data dir (`<data dir>-worktrees`), never inside the data dir (no agent may work there) nor inside
+ * the person's checkout. The person's checkout is written only by an explicit merge. Git mechanics
+ * are git/worktree.ts; this service holds the rules: where, which base, when merge and discard may run.
+ */
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { ApiError } from '../../../shared/api/contract.js';
+import type { AgentConfig } from '../../../shared/config.js';
+import type { WorktreesPort } from '../api/api-ports.js';
+import type { ReadinessProbe } from '../runtime/readiness.js';
+import type { DaemonLog } from '../daemon-log.js';
+import { GitError, gitVersion, gitVersionSupported, MIN_GIT_VERSION, type GitVersion } from '../git/git-cli.js';
+import {
+  branchCommit,
+  catchUp,
+  commitAll,
+  commitsAhead,
+  currentBranch,
+  ensureWorktree,
+  mergeInto,
+  recordedBase,
+  repositoryOf,
+  resetToBase,
+  uncommitted,
+  type ChangedPath,
+} from '../git/worktree.js';
+import { workspaceOf } from '../runtime/workspace.js';
+import type { AgentWorktree, WorktreeOf } from './worktree-contract.js';
+
+export type { AgentWorktree, WorktreeOf } from './worktree-contract.js';
+
+/** The branch of an agent's worktree. */
+export const worktreeBranchOf = (agentId: string): string => `agentteam/${agentId}`;
+
+/** The app's own worktrees folder: beside the data dir, never inside it (`~/.agentteam` → `~/.agentteam-worktrees`). */
+export function defaultWorktreesDir(dataDir: string): string {
+  const abs = resolve(dataDir);
+  return join(dirname(abs), `${basename(abs)}-worktrees`);
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(resolve(path));
+    return parent === resolve(path) ? parent : join(real(parent), basename(path));
+  }
+}
+
+const within = (outer: string, inner: string): boolean => {
+  const rel = relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+/** Git on this machine, as checked once at start (readiness names it when missing or too old). */
+export type GitAvailability =
+  { readonly usable: true; readonly version: GitVersion } | { readonly usable: false; readonly detail: string };
+
+export async function checkGit(binary?: string): Promise<GitAvailability> {
+  try {
+    const version = await gitVersion(binary === undefined ? undefined : { binary, cwd: process.cwd() });
+    if (!gitVersionSupported(version))
+      return {
+        usable: false,
+        detail: `git ${version.text} is too old: install git ${MIN_GIT_VERSION.major}.${MIN_GIT_VERSION.minor} or newer (your distribution's "git" package)`,
+      };
+    return { usable: true, version };
+  } catch (err) {
+    return { usable: false, detail: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+export type WorktreeFailureCode = 'git_unavailable' | 'worktree_invalid' | 'not_isolated' | 'turn_running';
+
+export class WorktreeError extends Error {
+  constructor(
+    readonly code: WorktreeFailureCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WorktreeError';
+  }
+}
+
+/** What discarding (or merging) would touch: shown in the confirmation. */
+export interface WorktreeChanges {
+  readonly worktree: AgentWorktree;
+  readonly uncommitted: readonly ChangedPath[];
+  /** Commits on the agent's branch not on its base (`<hash> <subject>`). */
+  readonly commits: readonly string[];
+}
+
+export type MergeOutcome =
+  | {
+      readonly kind: 'merged';
+      readonly how: 'fast-forward' | 'merge-commit' | 'up-to-date';
+      readonly commit: string;
+      readonly committed: boolean;
+    }
+  | { readonly kind: 'conflict'; readonly files: readonly string[]; readonly message: string }
+  | { readonly kind: 'refused'; readonly message: string };
+
+export interface WorktreeServiceOptions {
+  readonly dataDir: string;
+  /** issue 29: folders besides the data dir no workspace may overlap. */
+  readonly privateDirs?: readonly string[];
+  /** Whether the agent's turn is running now (merge and discard are refused then). */
+  readonly turnRunning: (agentId: string) => boolean;
+  /** The agent's entry as it runs. */
+  readonly agent: (agentId: string) => AgentConfig | undefined;
+  /** Git as checked at start (default: `git` on PATH, checked on first use). */
+  readonly git?: Promise<GitAvailability>;
+  /** The agent's worktree was made, reused or repaired (its view shows it). */
+  readonly prepared?: (agentId: string) => void;
+  readonly log?: DaemonLog;
+}
+
+export class WorktreeService {
+  readonly #o: WorktreeServiceOptions;
+  readonly #prepared = new Map<string, AgentWorktree>();
+  /** One git operation per agent at a time (prepare, merge, discard). */
+  readonly #chains = new Map<string, Promise<unknown>>();
+  #git: Promise<GitAvailability> | null;
+
+  constructor(options: WorktreeServiceOptions) {
+    this.#o = options;
+    this.#git = options.git ?? null;
+  }
+
+  /** Git as checked at start. */
+  git(): Promise<GitAvailability> {
+    return (this.#git ??= checkGit());
+  }
+
+  /** The port (worktree-contract.ts): the prepared worktree of an isolated agent, else null. */
+  readonly worktreeOf: WorktreeOf = (agentId) => this.#prepared.get(agentId) ?? null;
+
+  /**
+   * Makes or reuses the agent's worktree and answers the folder its runtime works in (`cwd`'s
+   * place inside the worktree). Throws `WorktreeError` with the message a person can act on,
+   * naming the agent and the path.
+   */
+  prepare(agent: AgentConfig): Promise<string> {
+    return this.#serial(agent.id, () => this.#prepare(agent));
+  }
+
+  async #prepare(agent: AgentConfig): Promise<string> {
+    const cwd = workspaceOf(agent.cwd, this.#o.dataDir, agent.id);
+    const who = `agent "${agent.id}" (isolation "worktree")`;
+    const git = await this.git();
+    if (!git.usable)
+      throw new WorktreeError('git_unavailable', `${who} cannot start: ${git.detail}. Or set "isolation" to "none".`);
+    const repo = await repositoryOf(cwd);
+    if (!repo.ok)
+      throw new WorktreeError(
+        'worktree_invalid',
+        `${who}: "cwd" ${cwd} must be inside a git repository: ${repo.message}. Run "git init" there, choose a folder of a repository, or set "isolation" to "none".`,
+      );
+    const { root, subdir } = repo.value;
+    const branch = worktreeBranchOf(agent.id);
+    const base = agent.baseBranch ?? (await recordedBase(root, branch)) ?? (await currentBranch(root));
+    if (base === null)
+      throw new WorktreeError(
+        'worktree_invalid',
+        `${who}: the checkout ${root} has no branch checked out (a detached HEAD): set "baseBranch" of agent "${agent.id}" in agentteam.json.`,
+      );
+    if ((await branchCommit(root, base)) === null)
+      throw new WorktreeError(
+        'worktree_invalid',
+        `${who}: the base branch "${base}" does not exist in ${root}: set "baseBranch" of agent "${agent.id}" to one of its branches (git branch --list).`,
+      );
+    const dir = real(agent.worktreesDir ?? defaultWorktreesDir(this.#o.dataDir));
+    for (const [what, privateDir] of [
+      ["AgentTeam's data folder, where no agent may work", this.#o.dataDir],
+      ...(this.#o.privateDirs ?? []).map((d) => ["AgentTeam's app folder", d] as const),
+      ['the checkout itself, which only an explicit merge writes', root],
+    ] as const) {
+      const p = real(privateDir);
+      if (within(p, dir) || within(dir, p))
+        throw new WorktreeError(
+          'worktree_invalid',
+          `${who}: "worktreesDir" ${dir} overlaps ${what} (${p}): choose a folder outside both, or remove "worktreesDir" to use ${defaultWorktreesDir(this.#o.dataDir)}.`,
+        );
+    }
+    const path = join(dir, agent.id);
+    const made = await ensureWorktree({ root, path, branch, base });
+    if (!made.ok) throw new WorktreeError('worktree_invalid', `${who}: ${made.message}`);
+    const worktree: AgentWorktree = { path: real(path), branch, base, repoRoot: root };
+    this.#prepared.set(agent.id, worktree);
+    this.#o.prepared?.(agent.id);
+    this.#o.log?.info(`agent worktree ${made.value}`, { agentId: agent.id, ...worktree });
+    return subdir === '' ? worktree.path : join(worktree.path, subdir);
+  }
+
+  /** What the worktree holds beyond its base: uncommitted files and commits (the confirmation names them). */
+  async changes(agentId: string): Promise<WorktreeChanges> {
+    const worktree = this.#isolated(agentId);
+    const files = await uncommitted(worktree.path);
+    if (!files.ok) throw new WorktreeError('worktree_invalid', files.message);
+    const commits = await commitsAhead(worktree.repoRoot, worktree.base, worktree.branch);
+    if (!commits.ok) throw new WorktreeError('worktree_invalid', commits.message);
+    return { worktree, uncommitted: files.value, commits: commits.value };
+  }
+
+  /**
+   * Merges the agent's work into its base: uncommitted changes are committed first (`message`, or
+   * a default naming the agent), then a fast-forward or a merge commit. Refused while its turn runs.
+   */
+  merge(agentId: string, message?: string): Promise<MergeOutcome> {
+    return this.#serial(agentId, async () => {
+      const worktree = this.#idle(agentId);
+      const text = message?.trim() || `Work of agent ${agentId} (AgentTeam)`;
+      const committed = await commitAll(worktree.path, text);
+      if (!committed.ok) throw new WorktreeError('worktree_invalid', committed.message);
+      const scratch = join(dirname(worktree.path), `.merge-${agentId}`);
+      const merged = await mergeIntoBase(worktree, `Merge ${worktree.branch} into ${worktree.base}: ${text}`, scratch);
+      if (merged.kind === 'merged') await catchUp(worktree.path, worktree.base);
+      const result: MergeOutcome = merged.kind === 'merged' ? { ...merged, committed: committed.value } : merged;
+      this.#o.log?.info('agent worktree merge', { agentId, kind: result.kind });
+      return result;
+    });
+  }
+
+  /** Resets the agent's worktree and branch to its base. Refused while its turn runs. */
+  discard(agentId: string): Promise<{ readonly commit: string }> {
+    return this.#serial(agentId, async () => {
+      const worktree = this.#idle(agentId);
+      const reset = await resetToBase(worktree.path, worktree.base);
+      if (!reset.ok) throw new WorktreeError('worktree_invalid', reset.message);
+      this.#o.log?.info('agent worktree discarded', { agentId, base: worktree.base });
+      return { commit: reset.value };
+    });
+  }
+
+  #isolated(agentId: string): AgentWorktree {
+    const worktree = this.#prepared.get(agentId);
+    if (worktree !== undefined) return worktree;
+    const agent = this.#o.agent(agentId);
+    throw new WorktreeError(
+      'not_isolated',
+      agent === undefined
+        ? `There is no agent "${agentId}"; see agentteam.json.`
+        : agent.isolation !== 'worktree'
+          ? `Agent "${agentId}" works in its "cwd" directly ("isolation" is "none"): there is nothing to merge or discard.`
+          : `The worktree of agent "${agentId}" is not ready (its start failed: see the agent's readiness).`,
+    );
+  }
+
+  #idle(agentId: string): AgentWorktree {
+    const worktree = this.#isolated(agentId);
+    if (this.#o.turnRunning(agentId))
+      throw new WorktreeError(
+        'turn_running',
+        `Agent "${agentId}" is working on a turn in its worktree: wait until it ends (or Stop it), then try again.`,
+      );
+    return worktree;
+  }
+
+  #serial<T>(agentId: string, run: () => Promise<T>): Promise<T> {
+    const next = (this.#chains.get(agentId) ?? Promise.resolve()).then(run);
+    this.#chains.set(
+      agentId,
+      next.catch(() => undefined),
+    );
+    return next;
+  }
+}
+
+async function mergeIntoBase(worktree: AgentWorktree, message: string, scratch: string) {
+  const r = await mergeInto(worktree.repoRoot, worktree.base, worktree.branch, message, scratch);
+  if (!r.ok) throw new WorktreeError('worktree_invalid', r.message);
+  const v = r.value;
+  if (v.kind === 'conflict')
+    return {
+      kind: 'conflict' as const,
+      files: v.files,
+      message: `Merging ${worktree.branch} into ${worktree.base} conflicts in ${v.files.join(', ')}; the merge was aborted and ${worktree.base} is unchanged. Fix: resolve it in the agent's worktree (${worktree.path}: git merge ${worktree.base}, edit the files, commit — or ask the agent to), then merge again.`,
+    };
+  return v;
+}
+
+/** `GitError` (git missing, timeout) as the service's error. */
+export function asWorktreeError(err: unknown): WorktreeError | null {
+  if (err instanceof WorktreeError) return err;
+  if (err instanceof GitError) return new WorktreeError('git_unavailable', err.message);
+  return null;
+}
+
+/**
+ * Readiness (issue 15 machinery): an isolated agent without usable git shows "CLI missing" with
+ * git named in its detail (the fix: install git, or `"isolation": "none"`).
+ */
+export function withGitReadiness(
+  probe: (agent: AgentConfig) => Promise<ReadinessProbe>,
+  git: () => Promise<GitAvailability>,
+): (agent: AgentConfig) => Promise<ReadinessProbe> {
+  return async (agent) => {
+    const probed = await probe(agent);
+    if (agent.isolation !== 'worktree') return probed;
+    const g = await git();
+    return g.usable ? probed : { ...probed, outcome: 'cli_missing', detail: `git: ${g.detail}` };
+  };
+}
+
+/** The service as the API's port: its failures as `ApiError`s with the service's codes. */
+export function worktreesApi(service: WorktreeService): WorktreesPort {
+  const answer = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (err) {
+      const e = asWorktreeError(err);
+      throw e === null ? err : new ApiError(e.code, e.message);
+    }
+  };
+  return {
+    changes: (agentId) =>
+      answer(async () => {
+        const c = await service.changes(agentId);
+        return { worktree: c.worktree, uncommitted: [...c.uncommitted], commits: [...c.commits] };
+      }),
+    merge: (agentId, message) =>
+      answer(async () => {
+        const r = await service.merge(agentId, message);
+        return r.kind === 'conflict' ? { ...r, files: [...r.files] } : r;
+      }),
+    discard: (agentId) => answer(() => service.discard(agentId)),
+  };
+}
