@@ -24,7 +24,7 @@ export interface AgentRuntimeDeps {
 
 export function agentRuntimeBuilder(d: AgentRuntimeDeps): (agent: AgentConfig, host: TurnBoundaryHost) => MadeAdapter {
   return (agent, host) => {
-    const contract = compileThreadContract(agent, sendSurfaceFor(agent.runtime, agent.agentTools));
+    const contract = compileThreadContract(agent, sendSurfaceFor(agent.runtime, agent.agentTools, agent.preset));
     return d.createRuntime(agent, {
       ...d.shared,
       mcp: d.issueToken(agent.id),
