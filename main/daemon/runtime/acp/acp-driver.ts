@@ -121,7 +121,8 @@ function reasonOfStatus(status: number): FailureReason {
 
 /** Copilot: an `Error: …` line of agent text is the turn's failure (research/acp.md §4). */
 export function acpTextFailure(text: string): { readonly message: string; readonly reason: FailureReason } | null {
-  const line = /(?:^|\n)Error: ([^\n]*)/.exec(text);
+  // Its chunks are whole messages with no separator ("…Retrying...Error: …").
+  const line = /(?:^|\n|\.)\s*Error: ([^\n]*)/.exec(text);
   if (line === null) return null;
   const detail = line[1] ?? '';
   const status = /\b(?:HTTP |status |Last error: )(\d{3})\b/.exec(detail) ?? /\b(4\d\d|5\d\d)\b/.exec(detail);

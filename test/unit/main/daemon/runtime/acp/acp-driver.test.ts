@@ -93,6 +93,11 @@ describe('error shapes → failure reasons', () => {
       'provider_rate_limited',
     );
     expect(acpTextFailure('Error: Request failed (HTTP 500)')?.reason).toBe('provider_error');
+    expect(
+      acpTextFailure(
+        'Info: Request failed due to a transient API error. Retrying...Error: Authentication failed with provider at http://127.0.0.1:1/v1 (HTTP 401).',
+      ),
+    ).toMatchObject({ reason: 'auth_required' });
     expect(acpTextFailure('All good, no errors here.')).toBeNull();
   });
 });
