@@ -162,6 +162,17 @@ describe.each(PRESETS)('acp preset %s: model errors → failure reasons', (prese
   }
 });
 
+/**
+ * The guard ACP lacks (research/acp.md §8.1): an agent whose MCP connection is refused opens its
+ * session anyway, without our tools. The start must fail with the reason and the fix instead.
+ */
+describe.each(PRESETS)('acp preset %s: MCP server refused → the start fails', (preset) => {
+  it('a wrong bearer token: no authenticated tools/list → start failure naming the reason and the fix', async () => {
+    const started = RuntimeHarness.start('acp', { preset, mcpToken: 'not-the-agent-token' });
+    await expect(started).rejects.toThrow(/opened its session without AgentTeam's tools.*Fix:/);
+  }, 240_000);
+});
+
 describe.skip('acp preset gemini conformance (real CLI, fake model)', () => {
   // Reason: Gemini CLI speaks the Gemini API (`POST /v1beta/models/{m}:streamGenerateContent?alt=sse`);
   // the fake model servers here serve Anthropic and OpenAI shapes only, and the Gemini shape was not
