@@ -106,6 +106,25 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
     CASE_TIMEOUT,
   );
 
+  RUNTIME_CASES.filter((c) => c.status === 'failed').forEach(runCase);
+
+  it(
+    'restart: the agent process dies → the capped restart resumes the same session (session/resume or session/load), next wake replies',
+    async () => {
+      const before = h.runtimeEvents.filter((e) => e.type === 'ready').at(-1);
+      const pid = h.inner.diagnostics().pid;
+      expect(pid).not.toBeNull();
+      const ready = h.nextRuntimeEvent((e) => e.type === 'ready');
+      process.kill(-(pid as number), 'SIGKILL');
+      const again = await ready;
+      expect(again.type === 'ready' && again.resumed).toBe(true);
+      expect(again.type === 'ready' && before?.type === 'ready' && again.sessionId === before.sessionId).toBe(true);
+      const next = h.post('[[tool]] Are you back?', '#conf-restart');
+      expect((await h.terminal(next)).status).toBe('reply_sent');
+    },
+    CASE_TIMEOUT * 2,
+  );
+
   it('no secret in any log: the MCP bearer token and the provider key appear in no log line', () => {
     const logs = h.logLines.join('\n');
     expect(logs).not.toContain(h.mcpToken);
