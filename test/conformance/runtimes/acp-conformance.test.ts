@@ -51,7 +51,7 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
   );
 
   // Qwen keeps a failed prompt in its history (the fake model then sees its marker again), so the
-  // failing rows run after the others.
+  // failing rows run after the others, the restart included.
   const ordered = [...RUNTIME_CASES.filter((c) => c.status !== 'failed')];
   const runCase = (c: (typeof RUNTIME_CASES)[number]) =>
     it(
@@ -106,8 +106,6 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
     CASE_TIMEOUT,
   );
 
-  RUNTIME_CASES.filter((c) => c.status === 'failed').forEach(runCase);
-
   it(
     'restart: the agent process dies → the capped restart resumes the same session (session/resume or session/load), next wake replies',
     async () => {
@@ -124,6 +122,8 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
     },
     CASE_TIMEOUT * 2,
   );
+
+  RUNTIME_CASES.filter((c) => c.status === 'failed').forEach(runCase);
 
   it('no secret in any log: the MCP bearer token and the provider key appear in no log line', () => {
     const logs = h.logLines.join('\n');
