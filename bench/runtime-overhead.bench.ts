@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- runtime-overhead [claude-code|codex|opencode|all] [turns] [--quick]`: the daemon's
+ * `npm run bench -- runtime-overhead [claude-code|codex|opencode|acp:qwen|acp:copilot|all|acp] [turns] [--quick]`: the daemon's
  * overhead per turn around the real Claude Code / Codex / OpenCode CLIs (issues 10, 19), against the CLI's own turn time,
  * measured in the same run with the fake model server on 127.0.0.1.
  *
@@ -23,11 +23,24 @@
  * ratio = value/baseline = CLI turn time / daemon path time (higher is better: the daemon costs
  * less of a turn). deliver→turn.start includes the CLI's own time to begin a turn, so the
  * ratio understates the daemon. Medians; the first turn (MCP connect, lazy plugin load) is a warm-up.
+ *
+ * issue 28: `acp:<preset>` measures an ACP agent (`session/prompt` on stdin through
+ * @agentclientprotocol/sdk); `acp` runs the presets that speak Chat Completions (qwen, copilot).
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { SUBMIT_WRITTEN_CHANNEL, type SubmitWritten } from '../main/daemon/runtime/submit-timing.js';
+import type { AcpPreset } from '../shared/config.js';
 import { RuntimeHarness, type RealRuntimeKind } from '../test/fixtures/runtime-harness.js';
+
+/** `claude-code`, `codex`, `opencode` or `acp:<preset>`. */
+type BenchKind = Exclude<RealRuntimeKind, 'acp'> | `acp:${AcpPreset}`;
+
+function harnessKind(kind: BenchKind): { runtime: RealRuntimeKind; preset?: AcpPreset } {
+  return kind.startsWith('acp:')
+    ? { runtime: 'acp', preset: kind.slice(4) as AcpPreset }
+    : { runtime: kind as RealRuntimeKind };
+}
 
 interface TurnSample {
   deliverToTurnStart: number;
@@ -49,9 +62,10 @@ const median = (xs: readonly number[]): number => {
 };
 const round = (x: number) => Math.round(x * 100) / 100;
 
-async function measure(kind: RealRuntimeKind, turns: number): Promise<{ samples: TurnSample[]; startupMs: number }> {
+async function measure(kind: BenchKind, turns: number): Promise<{ samples: TurnSample[]; startupMs: number }> {
   const t0 = performance.now();
-  const h = await RuntimeHarness.start(kind);
+  const { runtime, preset } = harnessKind(kind);
+  const h = await RuntimeHarness.start(runtime, preset === undefined ? {} : { preset });
   const startupMs = performance.now() - t0;
   // Instrument the two daemon-side edges without changing behaviour.
   const adapter = h.inner;
@@ -74,7 +88,7 @@ async function measure(kind: RealRuntimeKind, turns: number): Promise<{ samples:
   // issue 19: the drivers mark when their own write is done (main/daemon/runtime/submit-timing.ts).
   const written = { at: Number.NaN };
   const onWritten = (m: unknown) => {
-    if ((m as SubmitWritten).runtime === kind) written.at = (m as SubmitWritten).at;
+    if ((m as SubmitWritten).runtime === runtime) written.at = (m as SubmitWritten).at;
   };
   subscribe(SUBMIT_WRITTEN_CHANNEL, onWritten);
   let turnStartAt = 0;
@@ -116,7 +130,12 @@ export default async function (args: string[]): Promise<Record<string, unknown>>
   const positional = args.filter((a) => !a.startsWith('--'));
   const which = positional[0] ?? 'all';
   const turns = Number(positional[1] ?? (quick ? 1 : 5));
-  const kinds: RealRuntimeKind[] = which === 'all' ? ['claude-code', 'codex', 'opencode'] : [which as RealRuntimeKind];
+  const kinds: BenchKind[] =
+    which === 'all'
+      ? ['claude-code', 'codex', 'opencode']
+      : which === 'acp'
+        ? ['acp:qwen', 'acp:copilot']
+        : [which as BenchKind];
   const perRuntime: Record<string, Record<string, number>> = {};
   let daemonSum = 0;
   let cliSum = 0;

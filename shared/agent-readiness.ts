@@ -22,6 +22,7 @@ const RUNTIME_LABEL: Record<RuntimeKind, string> = {
   codex: 'Codex',
   opencode: 'OpenCode',
   demo: 'Demo',
+  acp: 'ACP agent',
 };
 
 /** The CLI command a person runs for this runtime. */
@@ -30,18 +31,22 @@ const CLI_NAME: Record<RuntimeKind, string> = {
   codex: 'codex',
   opencode: 'opencode',
   demo: '',
+  // issue 28: the presets' CLIs (a custom ACP agent names its own "command").
+  acp: 'gemini`, `qwen` or `copilot',
 };
 const LOGIN_COMMAND: Record<RuntimeKind, string> = {
   'claude-code': 'claude login',
   codex: 'codex login',
   opencode: 'opencode auth login',
   demo: '',
+  acp: 'gemini` (Login with Google), `qwen` (/auth) or `copilot login',
 };
 const KEY_VARIABLE: Record<RuntimeKind, string> = {
   'claude-code': 'ANTHROPIC_API_KEY',
   codex: 'OPENAI_API_KEY',
   opencode: 'OPENAI_API_KEY',
   demo: '',
+  acp: 'GEMINI_API_KEY` (gemini) or `OPENAI_API_KEY` (qwen, copilot',
 };
 
 export function runtimeLabel(runtime: RuntimeKind): string {

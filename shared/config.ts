@@ -64,6 +64,14 @@ export const ISOLATION_MODES = ['none', 'worktree'] as const;
 /** An agent that names no `cwd` works in its own `<data-dir>/workspaces/<id>` (main/daemon/runtime/workspace.ts). */
 export const DEFAULT_AGENT_CWD = '.';
 
+/**
+ * issue 28: the ACP agents the daemon knows how to launch, isolate and keep offline
+ * (main/daemon/runtime/acp/acp-presets.ts; research/acp.md). `runtime: "acp"` with a preset
+ * needs nothing else; without one, `command` names any ACP agent.
+ */
+export const ACP_PRESETS = ['gemini', 'qwen', 'copilot'] as const;
+export type AcpPreset = (typeof ACP_PRESETS)[number];
+
 export const AgentConfigSchema = z.strictObject({
   /** Stable id: the member name in targets (`dm:@id`) and mentions (`@id`). */
   id: z
@@ -77,6 +85,8 @@ export const AgentConfigSchema = z.strictObject({
   /** The runtime CLI; null means the one this project installs (or `claude`/`codex`/`opencode` on PATH). */
   command: z.string().min(1).nullable().default(null),
   args: z.array(z.string()).default([]),
+  /** issue 28: with `runtime: "acp"`, the known ACP agent (flags, env, home, offline settings); see ACP_PRESETS. */
+  preset: z.enum(ACP_PRESETS).optional(),
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().min(1).default(DEFAULT_AGENT_CWD),
   // --- issue 26: isolation in a git worktree of the agent's own (services/worktree-service.ts) ---
@@ -225,6 +235,8 @@ export const ConfigSchema = z
       if (seen.has(agent.id))
         ctx.addIssue({ code: 'custom', path: ['agents', i, 'id'], message: `duplicate agent id "${agent.id}"` });
       seen.add(agent.id);
+      for (const issue of acpAgentIssues(agent))
+        ctx.addIssue({ code: 'custom', path: ['agents', i, ...issue.path], message: issue.message });
     });
     for (const d of duplicateBindings(config.channels[TELEGRAM_CHANNEL]?.bindings ?? []))
       ctx.addIssue({
@@ -234,6 +246,32 @@ export const ConfigSchema = z
       });
   });
 export type Config = z.infer<typeof ConfigSchema>;
+
+/**
+ * issue 28: an ACP agent names a preset or the agent's own command; a preset belongs to
+ * `runtime: "acp"` only. Each issue names the field and the fix.
+ */
+export function acpAgentIssues(
+  agent: Pick<AgentConfig, 'runtime' | 'preset' | 'command'>,
+): { readonly path: string[]; readonly message: string }[] {
+  if (agent.runtime !== 'acp')
+    return agent.preset === undefined
+      ? []
+      : [
+          {
+            path: ['preset'],
+            message: `"preset" is only for "runtime": "acp" (this agent's runtime is "${agent.runtime}")`,
+          },
+        ];
+  if (agent.preset === undefined && agent.command === null)
+    return [
+      {
+        path: ['command'],
+        message: `an "acp" agent needs "preset" (one of ${ACP_PRESETS.join(', ')}) or "command" naming an ACP agent (e.g. "goose" with "args": ["acp"])`,
+      },
+    ];
+  return [];
+}
 
 /** The name of the local conversation channel in `channels`. */
 export const LOCAL_CHANNEL = 'local';

@@ -6,7 +6,7 @@ export const WAKE_STATUSES = [...ACTIVE_WAKE_STATUSES, ...TERMINAL_WAKE_STATUSES
 export type TerminalWakeStatus = (typeof TERMINAL_WAKE_STATUSES)[number];
 export type WakeStatus = (typeof WAKE_STATUSES)[number];
 
-export const RUNTIMES = ['claude-code', 'codex', 'opencode', 'demo'] as const;
+export const RUNTIMES = ['claude-code', 'codex', 'opencode', 'demo', 'acp'] as const;
 export type RuntimeKind = (typeof RUNTIMES)[number];
 
 export function isTerminal(status: WakeStatus): status is TerminalWakeStatus {

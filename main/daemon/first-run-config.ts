@@ -6,7 +6,7 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { ConfigSchema, type Config } from '../../shared/config.js';
+import { ConfigSchema, type AcpPreset, type Config } from '../../shared/config.js';
 import { CONFIG_FILE } from './config/load-config.js';
 import type { RuntimeKind } from '../../shared/wake-status.js';
 
@@ -18,6 +18,8 @@ export interface OfferedRuntime {
   readonly agentId: string;
   readonly name: string;
   readonly command: string;
+  /** issue 28: an ACP agent's preset (its CLI is `command`). */
+  readonly preset?: AcpPreset;
   /** Found on PATH: seeded as an agent. Otherwise only offered (shown, not configured). */
   readonly found: boolean;
 }
@@ -33,16 +35,31 @@ const CANDIDATES = [
   { runtime: 'claude-code', agentId: 'claude', name: 'Claude', command: 'claude' },
   { runtime: 'codex', agentId: 'codex', name: 'Codex', command: 'codex' },
   { runtime: 'opencode', agentId: 'opencode', name: 'OpenCode', command: 'opencode' },
-] as const;
+  // issue 28: the ACP presets; the preset launches its CLI itself (no "command" in the seed).
+  { runtime: 'acp', agentId: 'gemini', name: 'Gemini', command: 'gemini', preset: 'gemini' },
+  { runtime: 'acp', agentId: 'qwen', name: 'Qwen', command: 'qwen', preset: 'qwen' },
+  { runtime: 'acp', agentId: 'copilot', name: 'Copilot', command: 'copilot', preset: 'copilot' },
+] as const satisfies readonly Omit<OfferedRuntime, 'found'>[];
+
+/** The agent entry a found candidate seeds: a preset names its CLI; the others name the command. */
+function seededAgent(o: OfferedRuntime): {
+  id: string;
+  name: string;
+  runtime: OfferedRuntime['runtime'];
+  command?: string;
+  preset?: AcpPreset;
+} {
+  return o.preset === undefined
+    ? { id: o.agentId, name: o.name, runtime: o.runtime, command: o.command }
+    : { id: o.agentId, name: o.name, runtime: o.runtime, preset: o.preset };
+}
 
 /** The seeded config: the demo agent always, each runtime CLI only when `isFound(command)`. */
 export function firstRunConfig(isFound: (command: string) => boolean): FirstRunSeed {
-  const offered = CANDIDATES.map((c) => ({ ...c, found: isFound(c.command) }));
+  const offered: OfferedRuntime[] = CANDIDATES.map((c) => ({ ...c, found: isFound(c.command) }));
   const agents = [
     { id: 'demo', name: 'Demo', runtime: 'demo' as const },
-    ...offered
-      .filter((o) => o.found)
-      .map((o) => ({ id: o.agentId, name: o.name, runtime: o.runtime, command: o.command })),
+    ...offered.filter((o) => o.found).map(seededAgent),
   ];
   // Channel settings are left to the schema defaults (the watchdog spec's), under "local".
   const config = ConfigSchema.parse({ agents, channels: { local: {} } });
@@ -59,7 +76,7 @@ export function seedFirstRun(dataDir: string, isFound: (command: string) => bool
     // 'wx': never overwrite a file another process wrote meanwhile.
     writeFileSync(
       file,
-      `${JSON.stringify({ agents: config.agents.map((a) => ({ id: a.id, name: a.name, runtime: a.runtime, ...(a.command !== null ? { command: a.command } : {}) })), channels: { local: {} } }, null, 2)}\n`,
+      `${JSON.stringify({ agents: config.agents.map((a) => ({ id: a.id, name: a.name, runtime: a.runtime, ...(a.command !== null ? { command: a.command } : {}), ...(a.preset !== undefined ? { preset: a.preset } : {}) })), channels: { local: {} } }, null, 2)}\n`,
       // 0600: the person may add provider keys to it later (issue 16 "Files").
       { flag: 'wx', mode: 0o600 },
     );

@@ -72,6 +72,12 @@ export interface McpEndpoint {
   readonly token: string;
   /** HTTP headers the runtime must send (the bearer token). */
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * issue 28: how many authenticated `tools/list` requests this token has had answered. A runtime
+   * that starts its session without our tools (an ACP agent whose MCP connection failed) is caught
+   * by it before the first prompt (runtime/acp/acp-driver.ts).
+   */
+  readonly toolsListed?: () => number;
 }
 
 /** One tool call as seen by the server, for metrics and diagnostics (never the content). */
@@ -134,6 +140,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
   /** sha256(token) → { agentId, token }: lookup by digest, then a constant-time compare. */
   const tokens = new Map<string, { agentId: string; token: Buffer }>();
   const tokenOfAgent = new Map<string, string>();
+  /** issue 28: answered `tools/list` per agent since its current token was issued. */
+  const toolsListedBy = new Map<string, number>();
   const sessions = new Map<string, Session>();
   const messageSendSchema = z.toJSONSchema(MessageSendInput, { io: 'input' });
   const reactionSchema = z.toJSONSchema(ReactionInput, { io: 'input' });
@@ -266,7 +274,18 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
 
   function buildServer(agentId: string): Server {
     const server = new Server({ name: MCP_SERVER_NAME, version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      toolsListedBy.set(agentId, (toolsListedBy.get(agentId) ?? 0) + 1);
+      return listedTools();
+    });
+    server.setRequestHandler(CallToolRequestSchema, (request) =>
+      callTool(agentId, request.params.name, request.params.arguments),
+    );
+    return server;
+  }
+
+  function listedTools() {
+    return {
       tools: [
         {
           name: TOOL_MESSAGE_SEND,
@@ -280,11 +299,7 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
           inputSchema: reactionSchema as CallToolResultSchemaInput,
         },
       ],
-    }));
-    server.setRequestHandler(CallToolRequestSchema, (request) =>
-      callTool(agentId, request.params.name, request.params.arguments),
-    );
-    return server;
+    };
   }
 
   function closeSession(id: string): void {
@@ -389,7 +404,13 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
       const token = randomBytes(32).toString('base64url');
       tokens.set(digest(token), { agentId, token: Buffer.from(token) });
       tokenOfAgent.set(agentId, token);
-      return { url, token, headers: { Authorization: `Bearer ${token}` } };
+      toolsListedBy.set(agentId, 0);
+      return {
+        url,
+        token,
+        headers: { Authorization: `Bearer ${token}` },
+        toolsListed: () => (tokenOfAgent.get(agentId) === token ? (toolsListedBy.get(agentId) ?? 0) : 0),
+      };
     },
     revokeToken,
     async close() {

@@ -5,7 +5,7 @@
  * point: it never contains, paraphrases or replays runtime output (its inputs are ids, targets
  * and sequences only, and each is checked), never asks to redo the task, never sends anything.
  */
-import type { PromptLanguage } from '../../../shared/config.js';
+import type { AcpPreset, PromptLanguage } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { FinalCheckGroup } from '../wake/pending-delivery.js';
@@ -30,6 +30,8 @@ export interface FinalCheckContext {
   readonly language: PromptLanguage;
   /** Agents without MCP use the CLI agent-tools surface; default `mcp`. */
   readonly surface?: SendSurfaceKind;
+  /** issue 28: an ACP agent's preset names its tools (tool-names.ts `acpToolName`). */
+  readonly preset?: AcpPreset;
 }
 
 interface Copy {
@@ -104,7 +106,11 @@ export function renderFinalCheck(groups: readonly FinalCheckGroup[], ctx: FinalC
   for (const [target, wakes] of byTarget) if (target !== null) lines.push(copy.line(target, wakeList(wakes)));
   const unavailable = byTarget.get(null);
   if (unavailable !== undefined) lines.push(copy.unavailable(wakeList(unavailable)));
-  const instruction = sendInstruction(sendSurfaceFor(ctx.runtime, ctx.surface ?? 'mcp'), ctx.language, null);
+  const instruction = sendInstruction(
+    sendSurfaceFor(ctx.runtime, ctx.surface ?? 'mcp', ctx.preset),
+    ctx.language,
+    null,
+  );
   const rules = unavailable === undefined ? copy.rest : [copy.unavailableRule, ...copy.rest];
   return [copy.heading, copy.intro, ...lines, copy.decide, copy.send(instruction), ...rules].join('\n');
 }

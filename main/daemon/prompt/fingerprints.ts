@@ -45,7 +45,8 @@ const FINGERPRINT_VERSION = 1;
 export type FingerprintAgent = Pick<
   AgentConfig,
   'id' | 'name' | 'runtime' | 'command' | 'args' | 'env' | 'cwd' | 'model'
->;
+> &
+  Partial<Pick<AgentConfig, 'preset'>>;
 
 /**
  * Thread-contract fingerprint: resume decisions compare this one (§8.1). `threadContractText`
@@ -92,6 +93,8 @@ export function runtimeStartFingerprint(agent: FingerprintAgent, start: { readon
     env: agent.env,
     cwd: agent.cwd,
     model: agent.model,
+    // issue 28: only an ACP agent has one (older fingerprints stay the same).
+    ...(agent.preset === undefined ? {} : { preset: agent.preset }),
     start,
   });
 }

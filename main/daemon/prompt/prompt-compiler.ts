@@ -69,7 +69,7 @@ export interface CompiledTurnContext {
 }
 
 function surfaceOf(agent: PromptAgent, kind: SendSurfaceKind | undefined): SendSurface {
-  return sendSurfaceFor(agent.runtime, kind ?? 'mcp');
+  return sendSurfaceFor(agent.runtime, kind ?? 'mcp', agent.preset);
 }
 
 /** The dynamic turn context of a wake, resume or fresh turn (§8.1). */

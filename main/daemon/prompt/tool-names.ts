@@ -3,7 +3,7 @@
  * research/runtimes.md "Pitfalls"). Prompts must name the tool the runtime actually offers
  * (contract §8.2, §8.3), so every prompt renders its tool reference from here.
  */
-import type { AGENT_TOOLS_SURFACES, PromptLanguage } from '../../../shared/config.js';
+import type { AcpPreset, AGENT_TOOLS_SURFACES, PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, type McpTool } from '../mcp/mcp-names.js';
@@ -46,8 +46,10 @@ export function cliSendCommand(target: string): string {
  * (research/runtimes.md §2): Claude Code `mcp__agentteam__<tool>`, Codex `<tool>` inside
  * namespace `mcp__agentteam`, OpenCode `agentteam_<tool>`, the demo agent the bare name.
  */
-export function mcpToolName(runtime: RuntimeKind, tool: McpTool): string {
+export function mcpToolName(runtime: RuntimeKind, tool: McpTool, preset?: AcpPreset): string {
   switch (runtime) {
+    case 'acp':
+      return acpToolName(preset, tool);
     case 'claude-code':
       return `mcp__${MCP_SERVER_NAME}__${tool}`;
     case 'codex':
@@ -59,14 +61,39 @@ export function mcpToolName(runtime: RuntimeKind, tool: McpTool): string {
   }
 }
 
+/**
+ * issue 28: how each ACP preset's CLI names an MCP tool of the server it got in `session/new`
+ * (research/acp.md §1, observed on the wire and asserted by the conformance test against the
+ * tools the agent really offers its model): Gemini `mcp_<server>_<tool>`, Qwen
+ * `mcp__<server>__<tool>`, Copilot `<server>-<tool>`. An agent without a preset: the bare name
+ * with its server (the prompt says which server it belongs to).
+ */
+export function acpToolName(preset: AcpPreset | undefined, tool: McpTool): string {
+  switch (preset) {
+    case 'gemini':
+      return `mcp_${MCP_SERVER_NAME}_${tool}`;
+    case 'qwen':
+      return `mcp__${MCP_SERVER_NAME}__${tool}`;
+    case 'copilot':
+      return `${MCP_SERVER_NAME}-${tool}`;
+    case undefined:
+      return tool;
+  }
+}
+
 /** The namespace tool Codex groups MCP tools under; null for runtimes with flat tool names. */
 export function mcpNamespace(runtime: RuntimeKind): string | null {
   return runtime === 'codex' ? `mcp__${MCP_SERVER_NAME}` : null;
 }
 
-export function sendSurfaceFor(runtime: RuntimeKind, kind: SendSurfaceKind = 'mcp'): SendSurface {
+export function sendSurfaceFor(runtime: RuntimeKind, kind: SendSurfaceKind = 'mcp', preset?: AcpPreset): SendSurface {
   if (kind === 'cli') return { kind, runtime, sendTool: CLI_SEND_COMMAND, namespace: null };
-  return { kind, runtime, sendTool: mcpToolName(runtime, TOOL_MESSAGE_SEND), namespace: mcpNamespace(runtime) };
+  return {
+    kind,
+    runtime,
+    sendTool: mcpToolName(runtime, TOOL_MESSAGE_SEND, preset),
+    namespace: mcpNamespace(runtime),
+  };
 }
 
 /** How a prompt refers to the send tool, e.g. "`message_send` (tool namespace `mcp__agentteam`)". */
@@ -77,7 +104,7 @@ export function sendToolRef(surface: SendSurface, language: PromptLanguage): str
     return language === 'zh-CN'
       ? `${name}（工具命名空间 \`${surface.namespace}\`）`
       : `${name} (tool namespace \`${surface.namespace}\`)`;
-  if (surface.runtime === 'demo')
+  if (surface.runtime === 'demo' || surface.sendTool === TOOL_MESSAGE_SEND)
     return language === 'zh-CN'
       ? `${name}（MCP 服务器 \`${MCP_SERVER_NAME}\`）`
       : `${name} (MCP server \`${MCP_SERVER_NAME}\`)`;

@@ -5,6 +5,7 @@
  * `codex login status`, `opencode auth list`). The credential itself is never read here.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { AgentConfig } from '../../../shared/config.js';
 import { prepareCodexSignIn } from './auth/codex-auth.js';
@@ -13,6 +14,8 @@ import { currentPersonProfile, type PersonProfile } from './auth/person-profile.
 import { claudeLaunch } from './claude-code/claude-launch.js';
 import { opencodeDirs } from './opencode/opencode-config.js';
 import { runtimeBaseEnv } from './runtime-env.js';
+import { ACP_PRESET_SPECS } from './acp/acp-presets.js';
+import { ACP_KEY_VARIABLES, personAcpLoginFile } from './auth/acp-auth.js';
 import { resolveRuntimeCommand, runtimeDirOf } from './runtime-factory.js';
 
 export type ProbeOutcome = 'ready' | 'needs_sign_in' | 'cli_missing';
@@ -64,6 +67,7 @@ const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;]*[A-Za-z
 export async function probeAgent(agent: AgentConfig, deps: ProbeDeps): Promise<ReadinessProbe> {
   const checkedAt = new Date().toISOString();
   if (agent.runtime === 'demo') return { outcome: 'ready', cliVersion: null, detail: null, checkedAt };
+  if (agent.runtime === 'acp') return probeAcpAgent(agent, deps, checkedAt);
   const person = deps.person ?? currentPersonProfile();
   const ms = deps.timeoutMs ?? 15_000;
   const runtimeDir = runtimeDirOf(deps.dataDir, agent.id);
@@ -146,4 +150,44 @@ export async function probeAgent(agent: AgentConfig, deps: ProbeDeps): Promise<R
   const count = /(\d+)\s+credentials?/i.exec(out);
   const signedIn = count !== null && Number(count[1]) > 0;
   return { outcome: signedIn ? 'ready' : 'needs_sign_in', cliVersion, detail: count?.[0] ?? null, checkedAt };
+}
+
+/**
+ * issue 28: an ACP agent is ready when its CLI launches (`--version`) and it has a sign-in: a key
+ * of its own in `env`, or (cli-login) the person's login file. A custom agent is judged by its
+ * command only (ACP has no sign-in status command).
+ */
+async function probeAcpAgent(agent: AgentConfig, deps: ProbeDeps, checkedAt: string): Promise<ReadinessProbe> {
+  const person = deps.person ?? currentPersonProfile();
+  const home = join(runtimeDirOf(deps.dataDir, agent.id), 'home');
+  const base = { ...runtimeBaseEnv(deps.processEnv ?? process.env), ...agent.env, HOME: home };
+  const preset = agent.preset ?? null;
+  const launch =
+    preset === null
+      ? { command: agent.command as string, entry: [] as readonly string[], env: {} }
+      : await ACP_PRESET_SPECS[preset].launch({
+          home,
+          sharedCache: join(deps.dataDir, 'runtimes', '.acp-cache'),
+          projectRoot: deps.projectRoot,
+          env: agent.env,
+          model: null,
+        });
+  const command = agent.command ?? launch.command;
+  const entry = agent.command === null ? launch.entry : [];
+  const version = await run(
+    command,
+    [...entry, '--version'],
+    { ...base, ...launch.env },
+    process.cwd(),
+    deps.timeoutMs ?? 15_000,
+  );
+  if (version.missing)
+    return { outcome: 'cli_missing', cliVersion: null, detail: `"${command}" was not found`, checkedAt };
+  const cliVersion = stripAnsi(version.stdout).trim().split('\n')[0]?.trim() || null;
+  if (preset === null) return { outcome: 'ready', cliVersion, detail: null, checkedAt };
+  const key = ACP_KEY_VARIABLES[preset].find((k) => agent.env[k] !== undefined);
+  if (key !== undefined) return { outcome: 'ready', cliVersion, detail: `${key} in env`, checkedAt };
+  const login = agent.auth === 'cli-login' ? personAcpLoginFile(preset, person) : null;
+  if (login !== null && existsSync(login)) return { outcome: 'ready', cliVersion, detail: 'CLI login', checkedAt };
+  return { outcome: 'needs_sign_in', cliVersion, detail: `no ${ACP_KEY_VARIABLES[preset][0]} in env`, checkedAt };
 }

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentConfig } from '../../../shared/config.js';
+import type { AcpPreset, AgentConfig } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-log.js';
 import { agentToolsEnv } from '../mcp/agent-tools-env.js';
 import { agentCliTrusted, type InstalledAgentCli } from './agent-cli-shim.js';
@@ -23,6 +23,8 @@ import type { RuntimeDriver } from './runtime-driver.js';
 import type { RuntimePidRecorder } from './runtime-pids.js';
 import { fileSessionStore, type RuntimeSessionStore } from './runtime-session-store.js';
 import { RuntimeSkeleton } from './runtime-skeleton.js';
+import { AcpDriver } from './acp/acp-driver.js';
+import { prepareAcpSignIn } from './auth/acp-auth.js';
 import { prepareWorkspace, realDataDir, toolDeniedPaths, workspaceOf } from './workspace.js';
 
 export interface RuntimeDeps {
@@ -115,12 +117,36 @@ export function resolveRuntimeCommand(command: string | null, name: 'codex' | 'o
 /** The one per-runtime part: where the wire differs (runtime-driver.ts). */
 function driverFor(
   agent: AgentConfig,
-  kind: 'claude-code' | 'codex' | 'opencode',
+  kind: Exclude<AgentConfig['runtime'], 'demo'>,
   runtimeDir: string,
   deps: RuntimeDeps,
 ): RuntimeDriver {
   const cwd = workspaceOf(agent.cwd, deps.dataDir, agent.id);
   const { args, env, model } = agent;
+  // issue 28: any ACP agent; a preset knows its CLI, env, home and modes (acp/acp-presets.ts).
+  if (kind === 'acp')
+    return new AcpDriver({
+      agentId: agent.id,
+      preset: agent.preset ?? null,
+      command: agent.command,
+      args,
+      env,
+      model,
+      cwd,
+      home: join(runtimeDir, 'home'),
+      // One package unpack (Copilot: 235 MB) for every agent of the data dir.
+      sharedCache: join(deps.dataDir, 'runtimes', '.acp-cache'),
+      projectRoot: deps.projectRoot,
+      mcp: deps.mcp,
+      permissions: agent.permissions,
+      // issue 15: the person's login file linked in (cli-login), never copied (auth/acp-auth.ts).
+      ...(agent.preset === undefined
+        ? {}
+        : {
+            signIn: (home: string) =>
+              prepareAcpSignIn(home, agent.preset as AcpPreset, agent.auth, deps.person ?? currentPersonProfile()),
+          }),
+    });
   if (kind === 'claude-code')
     return new ClaudeDriver({
       agentId: agent.id,

@@ -73,6 +73,7 @@ const profileOf = (agent: AgentConfig): AgentProfile => ({
   runtime: agent.runtime,
   model: agent.model,
   language: agent.language,
+  ...(agent.preset === undefined ? {} : { preset: agent.preset }),
 });
 
 interface Entry {

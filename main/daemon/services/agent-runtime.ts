@@ -29,7 +29,7 @@ export function agentRuntimeBuilder(
   d: AgentRuntimeDeps,
 ): (agent: AgentConfig, host: TurnBoundaryHost) => MaybeMadeAdapter {
   const build = (agent: AgentConfig, host: TurnBoundaryHost): MadeAdapter => {
-    const contract = compileThreadContract(agent, sendSurfaceFor(agent.runtime, agent.agentTools));
+    const contract = compileThreadContract(agent, sendSurfaceFor(agent.runtime, agent.agentTools, agent.preset));
     return d.createRuntime(agent, {
       ...d.shared,
       mcp: d.issueToken(agent.id),

@@ -6,7 +6,7 @@
  * boundaries and asks whether a final-check is due; the watchdog and retries live elsewhere.
  */
 import type { Observable } from 'rxjs';
-import type { PromptLanguage } from '../../../shared/config.js';
+import type { AcpPreset, PromptLanguage } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import {
   isTerminal,
@@ -76,6 +76,8 @@ export interface AgentProfile {
   readonly model: string | null;
   /** Language of the agent's prompts (the final-check is rendered in it); default `en`. */
   readonly language?: PromptLanguage;
+  /** issue 28: an ACP agent's preset (its tool names in the final-check). */
+  readonly preset?: AcpPreset;
 }
 
 export interface WakeLifecycleOptions {
@@ -352,6 +354,7 @@ export class WakeLifecycle {
       agentId: p.agentId,
       runtime: p.runtime,
       language: p.language ?? 'en',
+      ...(p.preset === undefined ? {} : { preset: p.preset }),
     });
     this.#apply(slot, result.effects);
     const wakeTokens = result.finalCheck.flatMap((g) => g.wakes.map((w) => w.wakeToken));

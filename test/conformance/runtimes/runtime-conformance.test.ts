@@ -11,7 +11,7 @@ import { finalChecksReceived } from '../../fixtures/model-final-checks.js';
 import { RuntimeHarness, type RealRuntimeKind } from '../../fixtures/runtime-harness.js';
 import { RUNTIME_CASES } from './runtime-cases.js';
 
-const RUNTIMES: readonly RealRuntimeKind[] = ['claude-code', 'codex', 'opencode'];
+const RUNTIMES: readonly Exclude<RealRuntimeKind, 'acp'>[] = ['claude-code', 'codex', 'opencode'];
 /**
  * A Claude Code session killed mid-turn has no transcript to resume yet (a fresh session follows:
  * test/integration/runtime/claude-code-adapter.test.ts covers its crash and resume paths).

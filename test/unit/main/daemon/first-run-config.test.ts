@@ -14,7 +14,20 @@ describe('first-run config', () => {
       ['claude', false],
       ['codex', false],
       ['opencode', false],
+      ['gemini', false],
+      ['qwen', false],
+      ['copilot', false],
     ]);
+  });
+
+  it('issue 28: adds an ACP agent with its preset for each ACP CLI found on PATH', () => {
+    const seed = firstRunConfig((c) => c === 'gemini' || c === 'copilot');
+    expect(seed.config.agents.map((a) => [a.id, a.runtime, a.preset ?? null, a.command])).toEqual([
+      ['demo', 'demo', null, null],
+      ['gemini', 'acp', 'gemini', null],
+      ['copilot', 'acp', 'copilot', null],
+    ]);
+    expect(ConfigSchema.parse(JSON.parse(JSON.stringify(seed.config)))).toEqual(seed.config);
   });
 
   it('adds each runtime found on PATH as an agent, with the watchdog spec defaults', () => {

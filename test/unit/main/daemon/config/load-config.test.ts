@@ -125,14 +125,14 @@ describe('loadConfig', () => {
     write({ agents: [{ id: 'claude', name: 'Claude', runtime: 'gpt' }] });
     const e = failure(loadUnchanged());
     expect(e.code).toBe('config_invalid');
-    expect(e.message).toBe(`${file()}: agents[0].runtime: expected one of claude-code|codex|opencode|demo, got "gpt"`);
+    expect(e.message).toBe(`${file()}: agents[0].runtime: expected one of claude-code|codex|opencode|demo|acp, got "gpt"`);
     expect(
       e.message.endsWith(
-        'agentteam.json: agents[0].runtime: expected one of claude-code|codex|opencode|demo, got "gpt"',
+        'agentteam.json: agents[0].runtime: expected one of claude-code|codex|opencode|demo|acp, got "gpt"',
       ),
     ).toBe(true);
     expect(e.problems).toEqual([
-      { path: 'agents[0].runtime', expectation: 'expected one of claude-code|codex|opencode|demo, got "gpt"' },
+      { path: 'agents[0].runtime', expectation: 'expected one of claude-code|codex|opencode|demo|acp, got "gpt"' },
     ]);
   });
 
@@ -211,7 +211,7 @@ describe('loadConfig', () => {
     write({ agents: [{ id: 'a', name: 'A', runtime: 'gpt' }], limits: { pendingCapacity: 'many' } });
     const e = failure(loadUnchanged());
     expect(e.message.split('\n')).toEqual([
-      `${file()}: agents[0].runtime: expected one of claude-code|codex|opencode|demo, got "gpt"`,
+      `${file()}: agents[0].runtime: expected one of claude-code|codex|opencode|demo|acp, got "gpt"`,
       `${file()}: limits.pendingCapacity: expected a number, got "many"`,
     ]);
   });

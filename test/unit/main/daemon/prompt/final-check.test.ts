@@ -68,6 +68,7 @@ describe('final-check prompt (contract §8.3)', () => {
       codex: 'call `message_send` (tool namespace `mcp__agentteam`) with that target',
       opencode: 'call `agentteam_message_send` with that target',
       demo: 'call `message_send` (MCP server `agentteam`) with that target',
+      acp: 'call `message_send` (MCP server `agentteam`) with that target',
     };
     for (const runtime of ALL_RUNTIMES)
       expect(renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], { runtime, language: 'en' })).toContain(

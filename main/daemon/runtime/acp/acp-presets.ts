@@ -1,0 +1,217 @@
+/**
+ * issue 28: what `"runtime": "acp", "preset": "<name>"` launches — the verified recipes of
+ * research/acp.md §2–§4 (Gemini CLI, Qwen Code, Copilot CLI): the entry to spawn directly (no
+ * relaunch wrapper that ignores signals), the per-agent home (`GEMINI_CLI_HOME`, `QWEN_HOME`,
+ * `COPILOT_HOME`), the settings that keep each one offline and quiet and auto-approve only our
+ * `message_send`, and its session modes for the permission policies. The provider comes from
+ * the agent's `env` as for the other runtimes (`GEMINI_API_KEY` + `GOOGLE_GEMINI_BASE_URL`;
+ * `OPENAI_API_KEY` + `OPENAI_BASE_URL` for Qwen and Copilot).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { AcpPreset, PermissionPolicy } from '../../../../shared/config.js';
+import { TOOL_MESSAGE_SEND } from '../../mcp/mcp-names.js';
+import { acpToolName } from '../../prompt/tool-names.js';
+
+export interface AcpPresetInput {
+  /** Per-agent home (HOME and the CLI's own state dir live under it). */
+  readonly home: string;
+  /** Shared by every agent of this data dir (Copilot's 235 MB package unpack). */
+  readonly sharedCache: string;
+  readonly projectRoot: string;
+  /** The agent's own env (its provider settings). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly model: string | null;
+}
+
+export interface AcpPresetLaunch {
+  readonly command: string;
+  /** Interpreter flags and entry script before the ACP flags (replaced with `command` by a config `command`). */
+  readonly entry: readonly string[];
+  /** The ACP flags. */
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** What the driver sets after `session/new` for a policy: a mode, and (Copilot) a config option. */
+export interface AcpPolicySetting {
+  readonly modeId: string | null;
+  readonly configOption?: { readonly configId: string; readonly value: string };
+}
+
+export interface AcpPresetSpec {
+  readonly label: string;
+  /** The file the preset spawns, for the cli_missing message. */
+  readonly cli: string;
+  launch(input: AcpPresetInput): Promise<AcpPresetLaunch>;
+  policy(policy: PermissionPolicy): AcpPolicySetting;
+  /** Gemini: `session/load` within the session's creation minute destroys it (upstream #28693). */
+  readonly loadsOnlyAfterCreationMinute: boolean;
+  /** Copilot: provider errors arrive as agent text (`Error: …`) with `end_turn`, not as JSON-RPC errors. */
+  readonly errorsAsText: boolean;
+  /** Qwen: its native compaction is announced as plain agent text. */
+  readonly compactionNotice: RegExp | null;
+  /** Gemini: `session/set_mode` echoes `[MODE_UPDATE] <id>` as agent text. */
+  readonly modeEcho: RegExp | null;
+}
+
+/** Node for the JS CLIs: this process's own (Electron runs as Node with ELECTRON_RUN_AS_NODE). */
+function nodeCommand(): { command: string; env: Record<string, string> } {
+  return {
+    command: process.execPath,
+    env: process.versions.electron === undefined ? {} : { ELECTRON_RUN_AS_NODE: '1' },
+  };
+}
+
+function packageFile(projectRoot: string, ...parts: string[]): string {
+  return join(projectRoot, 'node_modules', ...parts);
+}
+
+async function writeJson(file: string, value: unknown): Promise<void> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  await writeFile(file, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+}
+
+const send = (preset: AcpPreset) => acpToolName(preset, TOOL_MESSAGE_SEND);
+
+const GEMINI: AcpPresetSpec = {
+  label: 'Gemini CLI',
+  cli: '@google/gemini-cli (bundle/gemini.js)',
+  async launch({ home, projectRoot, env, model }) {
+    const entry = packageFile(projectRoot, '@google', 'gemini-cli', 'bundle', 'gemini.js');
+    // research/acp.md §2: every setting here is required offline (usage statistics → Clearcut DNS).
+    await writeJson(join(home, '.gemini', 'settings.json'), {
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, maxAttempts: 2 },
+      tools: { allowed: [send('gemini')] },
+    });
+    const node = nodeCommand();
+    return {
+      command: existsSync(entry) ? node.command : 'gemini',
+      entry: existsSync(entry) ? [entry] : [],
+      args: ['--acp'],
+      env: {
+        ...node.env,
+        HOME: home,
+        GEMINI_CLI_HOME: home,
+        // Without it gemini.js relaunches itself and its parent ignores SIGTERM.
+        GEMINI_CLI_NO_RELAUNCH: 'true',
+        // Untrusted folders never contact the ACP-provided MCP server.
+        GEMINI_CLI_TRUST_WORKSPACE: 'true',
+        ...(model === null || env.GEMINI_MODEL !== undefined ? {} : { GEMINI_MODEL: model }),
+      },
+    };
+  },
+  policy: (p) => ({ modeId: { ask: 'default', 'read-only': 'plan', 'auto-edit': 'autoEdit', full: 'yolo' }[p] }),
+  loadsOnlyAfterCreationMinute: true,
+  errorsAsText: false,
+  compactionNotice: null,
+  modeEcho: /^\[MODE_UPDATE\]/,
+};
+
+const QWEN: AcpPresetSpec = {
+  label: 'Qwen Code',
+  cli: '@qwen-code/qwen-code (cli.js)',
+  async launch({ home, projectRoot, env, model }) {
+    const entry = packageFile(projectRoot, '@qwen-code', 'qwen-code', 'cli.js');
+    const qwenHome = join(home, '.qwen');
+    await writeJson(join(qwenHome, 'settings.json'), {
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      general: { enableAutoUpdate: false },
+      // Tool search hides MCP tools from the model; `auto` is an LLM classifier call per tool call.
+      tools: { toolSearch: { enabled: false }, approvalMode: 'default' },
+      ui: { enableFollowupSuggestions: false },
+      memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false },
+      permissions: { allow: [send('qwen')] },
+    });
+    const tmp = join(home, 'tmp');
+    await mkdir(tmp, { recursive: true, mode: 0o700 });
+    const node = nodeCommand();
+    const direct = existsSync(entry);
+    return {
+      command: direct ? node.command : 'qwen',
+      // cli.js directly: cli-entry.js wraps it in a spawnSync.
+      entry: direct ? ['--expose-gc', entry] : [],
+      args: ['--acp', '--auth-type', 'openai'],
+      env: {
+        ...node.env,
+        HOME: home,
+        QWEN_HOME: qwenHome,
+        QWEN_CODE_NO_RELAUNCH: 'true',
+        // Without it MCP discovery races the first prompt (the tool is missing from it).
+        QWEN_CODE_LEGACY_MCP_BLOCKING: '1',
+        QWEN_DISABLE_AUTO_TITLE: '1',
+        QWEN_USAGE_STATISTICS_ENABLED: 'false',
+        // Its per-process socket dirs stay in the agent's home.
+        TMPDIR: tmp,
+        XDG_RUNTIME_DIR: tmp,
+        ...(model === null || env.OPENAI_MODEL !== undefined ? {} : { OPENAI_MODEL: model }),
+      },
+    };
+  },
+  policy: (p) => ({ modeId: { ask: 'default', 'read-only': 'plan', 'auto-edit': 'auto-edit', full: 'yolo' }[p] }),
+  loadsOnlyAfterCreationMinute: false,
+  errorsAsText: false,
+  compactionNotice: /^IMPORTANT: This conversation approached the input token limit/,
+  modeEcho: null,
+};
+
+const COPILOT_MODE = 'https://agentclientprotocol.com/protocol/session-modes#';
+
+const COPILOT: AcpPresetSpec = {
+  label: 'Copilot CLI',
+  cli: '@github/copilot-linux-x64 (copilot)',
+  async launch({ home, sharedCache, projectRoot, env, model }) {
+    const native = packageFile(projectRoot, '@github', `copilot-${process.platform}-${process.arch}`, 'copilot');
+    const copilotHome = join(home, '.copilot');
+    await mkdir(copilotHome, { recursive: true, mode: 0o700 });
+    await mkdir(sharedCache, { recursive: true, mode: 0o700 });
+    return {
+      command: existsSync(native) ? native : 'copilot',
+      entry: [],
+      args: ['--acp', '--no-auto-update', '--disable-client-telemetry', `--allow-tool=agentteam(${TOOL_MESSAGE_SEND})`],
+      env: {
+        HOME: home,
+        COPILOT_HOME: copilotHome,
+        XDG_CACHE_HOME: sharedCache,
+        COPILOT_OFFLINE: 'true',
+        COPILOT_AUTO_UPDATE: 'false',
+        // BYOK from the agent's OpenAI-style env, as Codex and OpenCode read it.
+        ...(env.OPENAI_BASE_URL === undefined
+          ? {}
+          : { COPILOT_PROVIDER_BASE_URL: env.OPENAI_BASE_URL, COPILOT_PROVIDER_TYPE: 'openai' }),
+        ...(env.OPENAI_API_KEY === undefined ? {} : { COPILOT_PROVIDER_API_KEY: env.OPENAI_API_KEY }),
+        ...(model === null || env.COPILOT_MODEL !== undefined ? {} : { COPILOT_MODEL: model }),
+      },
+    };
+  },
+  policy: (p) =>
+    p === 'full'
+      ? { modeId: `${COPILOT_MODE}agent`, configOption: { configId: 'allow_all', value: 'on' } }
+      : { modeId: `${COPILOT_MODE}${p === 'read-only' ? 'plan' : 'agent'}` },
+  loadsOnlyAfterCreationMinute: false,
+  errorsAsText: true,
+  compactionNotice: null,
+  modeEcho: null,
+};
+
+/** A custom ACP agent (`command` + `args`): nothing preset, spec-only behaviour. */
+export const CUSTOM_ACP: AcpPresetSpec = {
+  label: 'ACP agent',
+  cli: 'the agent command',
+  launch: () => Promise.reject(new Error('internal: a custom ACP agent launches its own command')),
+  policy: () => ({ modeId: null }),
+  loadsOnlyAfterCreationMinute: false,
+  errorsAsText: false,
+  compactionNotice: null,
+  modeEcho: null,
+};
+
+export const ACP_PRESET_SPECS: Readonly<Record<AcpPreset, AcpPresetSpec>> = {
+  gemini: GEMINI,
+  qwen: QWEN,
+  copilot: COPILOT,
+};

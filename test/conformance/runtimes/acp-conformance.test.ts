@@ -1,0 +1,200 @@
+/**
+ * issue 28: the runtime conformance table (runtime-cases.ts) for the ACP presets, with the real
+ * CLIs against the fake model servers, each built by the runtime factory from
+ * `{ "runtime": "acp", "preset": … }` and bound to the wake lifecycle by the same host binding as
+ * the native runtimes (runtime-harness.ts). One long-lived agent process per preset runs the
+ * whole table in one session, then interrupt (`session/cancel`) and stop.
+ *
+ * Gemini CLI speaks the Gemini API: its rows are skipped until the fake model server serves
+ * `:streamGenerateContent` (see the skip reason below).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AcpPreset } from '../../../shared/config.js';
+import { finalChecksReceived } from '../../fixtures/model-final-checks.js';
+import { RuntimeHarness } from '../../fixtures/runtime-harness.js';
+import { RUNTIME_CASES } from './runtime-cases.js';
+
+const CASE_TIMEOUT = 120_000;
+
+/** The name each preset's CLI gives our tool on the model wire, and how the prompt names it. */
+const TOOL_NAMES: Readonly<Record<AcpPreset, string>> = {
+  gemini: 'mcp_agentteam_message_send',
+  qwen: 'mcp__agentteam__message_send',
+  copilot: 'agentteam-message_send',
+};
+
+const PRESETS: readonly AcpPreset[] = ['qwen', 'copilot'];
+
+describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (preset) => {
+  let h: RuntimeHarness;
+
+  beforeAll(async () => {
+    h = await RuntimeHarness.start('acp', { preset, watchdogThresholdSeconds: 1 });
+  }, 240_000);
+
+  afterAll(async () => {
+    await h?.stop();
+  }, 60_000);
+
+  it(
+    'the prompt names the send tool this agent really offers its model (contract §8.2)',
+    async () => {
+      const wake = h.post('[[tool]] Which tool do you have?', '#conf-names');
+      await h.terminal(wake);
+      const delivery = h.promptInputs.find((p) => p.kind === 'delivery' && p.wakeTokens.includes(wake));
+      expect(delivery?.text).toContain(`\`${TOOL_NAMES[preset]}\``);
+      const answered = h.fake.requests.filter((r) => r.reply?.script === 'tool');
+      expect(answered.length).toBeGreaterThan(0);
+      expect(answered.every((r) => r.tools.includes(TOOL_NAMES[preset]))).toBe(true);
+    },
+    CASE_TIMEOUT,
+  );
+
+  // Qwen keeps a failed prompt in its history (the fake model then sees its marker again), so the
+  // failing rows run after the others, the restart included.
+  const ordered = [...RUNTIME_CASES.filter((c) => c.status !== 'failed')];
+  const runCase = (c: (typeof RUNTIME_CASES)[number]) =>
+    it(
+      c.name,
+      async () => {
+        const wake = h.post(c.text, c.target);
+        const terminal = await h.terminal(wake);
+        expect(terminal.status).toBe(c.status);
+        expect(terminal.reason).toBe(c.reason);
+        expect(
+          h.statusesOf(wake).filter((s) => ['reply_sent', 'failed', 'completed_without_visible_reply'].includes(s)),
+        ).toHaveLength(1);
+        expect(h.finalChecksFor(wake)).toBe(c.finalChecks);
+        expect(finalChecksReceived(h.fake.requests, c.target)).toBe(c.finalChecks);
+        const agentMessages = h.messages.filter((m) => m.author === h.agentId);
+        expect(agentMessages.filter((m) => m.target === c.target)).toHaveLength(c.sends);
+        if (c.status === 'failed') expect(terminal.detail).toMatch(/400|scripted/);
+        if (c.refusedTarget !== undefined) {
+          expect(h.refusals).toContainEqual({ target: c.refusedTarget, code: 'out_of_scope' });
+          expect(h.messages.filter((m) => m.target === c.refusedTarget)).toHaveLength(0);
+        }
+        if (c.secret !== undefined) {
+          const everywhere = JSON.stringify({
+            agentMessages,
+            statuses: h.statuses,
+            journal: h.journal,
+            logs: h.logLines,
+            toolCalls: h.toolCalls,
+            events: h.runtimeEvents,
+          });
+          expect(everywhere).not.toContain(c.secret);
+          expect(h.runtimeEvents.some((e) => e.type === 'local_text' && e.bytes >= c.secret!.length)).toBe(true);
+        }
+      },
+      CASE_TIMEOUT,
+    );
+  ordered.forEach(runCase);
+
+  it(
+    'interrupt: session/cancel ends the running turn interrupted and its wake fails (no final-check)',
+    async () => {
+      const wake = h.post('[[slow:60:500]] [[tool]] A long job.', '#conf-interrupt');
+      await h.nextRuntimeEvent((e) => e.type === 'turn_start');
+      const turnEnd = h.nextRuntimeEvent((e) => e.type === 'turn_end');
+      await h.adapter.interrupt();
+      const end = await turnEnd;
+      expect(end.type === 'turn_end' && end.outcome).toBe('interrupted');
+      const terminal = await h.terminal(wake);
+      expect(terminal.status).toBe('failed');
+      expect(h.finalChecksFor(wake)).toBe(0);
+    },
+    CASE_TIMEOUT,
+  );
+
+  it(
+    'restart: the agent process dies → the capped restart resumes the same session (session/resume or session/load), next wake replies',
+    async () => {
+      const before = h.runtimeEvents.filter((e) => e.type === 'ready').at(-1);
+      const pid = h.inner.diagnostics().pid;
+      expect(pid).not.toBeNull();
+      const ready = h.nextRuntimeEvent((e) => e.type === 'ready');
+      process.kill(-(pid as number), 'SIGKILL');
+      const again = await ready;
+      expect(again.type === 'ready' && again.resumed).toBe(true);
+      expect(again.type === 'ready' && before?.type === 'ready' && again.sessionId === before.sessionId).toBe(true);
+      const next = h.post('[[tool]] Are you back?', '#conf-restart');
+      expect((await h.terminal(next)).status).toBe('reply_sent');
+    },
+    CASE_TIMEOUT * 2,
+  );
+
+  RUNTIME_CASES.filter((c) => c.status === 'failed').forEach(runCase);
+
+  it('no secret in any log: the MCP bearer token and the provider key appear in no log line', () => {
+    const logs = h.logLines.join('\n');
+    expect(logs).not.toContain(h.mcpToken);
+    expect(logs).not.toContain('fake-key');
+  });
+
+  it(
+    'stop leaves no orphan processes',
+    async () => {
+      await h.session.stop();
+      expect(h.inner.processGroupAlive()).toBe(false);
+    },
+    CASE_TIMEOUT,
+  );
+});
+
+/**
+ * Model errors → the closed failure vocabulary (issue 15), one fresh agent per status: each CLI
+ * keeps or retries a failed request its own way (research/acp.md §3, §4).
+ */
+const ERROR_ROWS = [
+  { status: 401, reason: 'auth_required' },
+  { status: 429, reason: 'provider_rate_limited' },
+  { status: 500, reason: 'provider_error' },
+] as const;
+
+/** Rows a preset cannot finish here, with the exact reason. */
+const ERROR_SKIPS: Partial<Record<AcpPreset, Partial<Record<number, string>>>> = {
+  // research/acp.md §3: Qwen Code 0.24.4 retries a 429 forever (retry-after followed, no ACP update);
+  // only the daemon's turn timeout or Stop ends it (session/cancel), covered by the interrupt row.
+  qwen: { 429: 'Qwen Code retries HTTP 429 forever without an ACP update; the turn timeout ends it' },
+};
+
+describe.each(PRESETS)('acp preset %s: model errors → failure reasons', (preset) => {
+  for (const row of ERROR_ROWS) {
+    const skip = ERROR_SKIPS[preset]?.[row.status];
+    it.skipIf(skip !== undefined)(
+      `HTTP ${row.status} → failed / ${row.reason}${skip === undefined ? '' : ` (skipped: ${skip})`}`,
+      async () => {
+        const h = await RuntimeHarness.start('acp', { preset });
+        try {
+          const wake = h.post(`[[error${row.status}]] This request fails.`, `#conf-e${row.status}`);
+          const terminal = await h.terminal(wake);
+          expect(terminal.status).toBe('failed');
+          expect(terminal.reason).toBe(row.reason);
+          expect(terminal.detail).toContain(String(row.status));
+          expect(h.finalChecksFor(wake)).toBe(0);
+        } finally {
+          await h.stop();
+        }
+      },
+      240_000,
+    );
+  }
+});
+
+/**
+ * The guard ACP lacks (research/acp.md §8.1): an agent whose MCP connection is refused opens its
+ * session anyway, without our tools. The start must fail with the reason and the fix instead.
+ */
+describe.each(PRESETS)('acp preset %s: MCP server refused → the start fails', (preset) => {
+  it('a wrong bearer token: no authenticated tools/list → start failure naming the reason and the fix', async () => {
+    const started = RuntimeHarness.start('acp', { preset, mcpToken: 'not-the-agent-token' });
+    await expect(started).rejects.toThrow(/opened its session without AgentTeam's tools.*Fix:/);
+  }, 240_000);
+});
+
+describe.skip('acp preset gemini conformance (real CLI, fake model)', () => {
+  // Reason: Gemini CLI speaks the Gemini API (`POST /v1beta/models/{m}:streamGenerateContent?alt=sse`);
+  // the fake model servers here serve Anthropic and OpenAI shapes only, and the Gemini shape was not
+  // added in this change. The preset's recipe is research/acp.md §2 (verified by the probe).
+  it('runs the table', () => undefined);
+});
