@@ -13,7 +13,7 @@ import { formatElapsed } from '../../../shared/elapsed.js';
 
 /** What a chip says, beyond its raw `data-status`. */
 export type ChipKind =
-  'queued' | 'working' | 'beacon' | 'escalated' | 'checking' | 'replied' | 'received_idle' | 'failed';
+  'queued' | 'working' | 'beacon' | 'escalated' | 'checking' | 'replied' | 'received_idle' | 'failed' | 'paused';
 
 export interface WakeChip {
   readonly wakeToken: string;
@@ -49,6 +49,8 @@ export function chipKind(wake: Wake): ChipKind {
       return 'received_idle';
     case 'failed':
       return 'failed';
+    case 'paused':
+      return 'paused';
   }
 }
 
@@ -142,6 +144,7 @@ const CHIP_COPY: Record<ChipKind, CopyKey> = {
   replied: 'chip.replied',
   received_idle: 'chip.receivedIdle',
   failed: 'chip.failed',
+  paused: 'chip.paused',
 };
 
 /**
@@ -157,6 +160,7 @@ export const CHIP_ICONS: Readonly<Record<ChipKind, string>> = {
   replied: '✓',
   received_idle: '○',
   failed: '!',
+  paused: '⏸',
 };
 
 export const ALERT_ICONS: Readonly<Record<Alert['kind'], string>> = {
