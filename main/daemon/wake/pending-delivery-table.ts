@@ -296,11 +296,13 @@ export class PendingDeliveryTable {
   }
 
   /**
-   * issue 27: holds admission (a pause, or a daily budget reached before any row ran); rows in the
-   * table go back to the head of the queue as at `pause`. Idempotent.
+   * issue 27: holds admission (a pause, or a daily budget reached). With `takeBack` (a pause) the
+   * rows in the table go back to the head of the queue as at `pause`; without it (a budget) the
+   * rows already running finish and only later wakes wait. Idempotent.
    */
-  hold(): readonly TableEffect[] {
+  hold(takeBack = true): readonly TableEffect[] {
     this.#held = true;
+    if (!takeBack) return NONE;
     const effects: TableEffect[] = [];
     const back: WakeAdmission[] = [];
     for (const row of [...this.#rows.values()]) {

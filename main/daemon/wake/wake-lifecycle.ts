@@ -90,6 +90,11 @@ export interface WakeLifecycleOptions {
   readonly log?: DaemonLog;
   /** issue 24: a recovery could not be saved, so its wakes ended `failed` (the daemon raises an alert). */
   readonly onRecoveryLost?: (lost: RecoveryLost) => void;
+  /**
+   * issue 27: asked when a wake arrives for an agent not paused: a pause (its daily budget reached)
+   * holds admission, so the new wake — and any after it — waits `paused` until `resume`.
+   */
+  readonly admissionHold?: (agentId: string) => WakePause | null;
 }
 
 export interface InboundWake {
@@ -293,6 +298,13 @@ export class WakeLifecycle {
       null,
       this.#iso(),
     );
+    if (slot.pause === null) {
+      const hold = this.#o.admissionHold?.(agentId) ?? null;
+      if (hold !== null) {
+        slot.table.hold(false);
+        slot.pause = { ...hold, wakeTokens: new Set() };
+      }
+    }
     const effects = slot.table.enqueue({
       wakeToken: wake.wakeToken,
       messageId: wake.messageId,
@@ -303,7 +315,10 @@ export class WakeLifecycle {
       sendableTargets: wake.sendableTargets,
     });
     this.#apply(slot, effects);
-    return slot.table.row(wake.wakeToken) !== undefined ? ADMITTED : NOT_ADMITTED;
+    const admitted = slot.table.row(wake.wakeToken) !== undefined;
+    // issue 27: a wake that arrives while the agent's budget holds it waits visibly `paused`.
+    if (!admitted && slot.pause?.kind === 'daily_budget') this.#markPaused(slot, [{ ...wake, target }]);
+    return admitted ? ADMITTED : NOT_ADMITTED;
   }
 
   /**
@@ -430,25 +445,51 @@ export class WakeLifecycle {
   pause(agentId: string, generation: number | null, pause: WakePause): readonly string[] {
     const slot = this.#slot(agentId);
     if (generation !== null && generation !== slot.table.generation) return [];
-    const effects = slot.table.hold();
-    const held = slot.pause?.wakeTokens ?? new Set<string>();
-    slot.pause = { ...pause, detail: pause.detail === null ? null : boundedDetail(pause.detail), wakeTokens: held };
-    const detail = this.#pauseDetail(slot.pause);
+    const effects = slot.table.hold(pause.kind === 'usage_limit');
+    slot.pause = {
+      ...pause,
+      detail: pause.detail === null ? null : boundedDetail(pause.detail),
+      wakeTokens: slot.pause?.wakeTokens ?? new Set<string>(),
+    };
+    return this.#markPaused(
+      slot,
+      effects.flatMap((e) => (e.kind === 'paused' ? [e.row] : [])),
+    );
+  }
+
+  /** issue 27: records and publishes these waiting wakes `paused` with the slot's pause. */
+  #markPaused(
+    slot: AgentSlot,
+    wakes: ReadonlyArray<Pick<PendingDelivery, 'wakeToken' | 'messageId' | 'target' | 'targetSeq' | 'deliveryClass'>>,
+  ): string[] {
+    const pause = slot.pause;
+    if (pause === null) return [];
+    const detail = this.#pauseDetail(pause);
     let at: string | undefined;
     const tokens: string[] = [];
-    for (const e of effects) {
-      if (e.kind !== 'paused') continue;
-      const row = e.row;
-      held.add(row.wakeToken);
-      tokens.push(row.wakeToken);
+    for (const w of wakes) {
+      pause.wakeTokens.add(w.wakeToken);
+      tokens.push(w.wakeToken);
       this.#o.journal.appendWakeEvent({
-        wakeToken: row.wakeToken,
+        wakeToken: w.wakeToken,
         kind: 'status',
         status: 'paused',
         reason: pause.kind,
         detail,
       });
-      this.#publishRow(slot, row, 'paused', pause.kind, detail, null, (at ??= this.#iso()));
+      this.#publish(
+        slot,
+        w.wakeToken,
+        w.messageId,
+        w.target,
+        w.targetSeq,
+        w.deliveryClass,
+        'paused',
+        pause.kind,
+        detail,
+        null,
+        (at ??= this.#iso()),
+      );
     }
     return tokens;
   }
