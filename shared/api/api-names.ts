@@ -37,6 +37,9 @@ export const API_CALL_NAMES = [
   'limits.get',
   // issue 29: the operator's Stop of an agent's working turn (the chip, `agentteam stop`, Telegram)
   'agents.stop',
+  // issue 27: a paused agent's Try now and Cancel (the paused chip)
+  'agents.tryNow',
+  'agents.cancelPause',
 ] as const;
 
 /**
@@ -54,6 +57,9 @@ export const OPERATOR_CALL_NAMES = [
   'agents.stop',
   'telegram.addBinding',
   'telegram.removeBinding',
+  // issue 27
+  'agents.tryNow',
+  'agents.cancelPause',
 ] as const satisfies readonly ApiCallName[];
 
 const operatorCalls: ReadonlySet<string> = new Set(OPERATOR_CALL_NAMES);
