@@ -20,7 +20,7 @@
  * No silence beacon while paused: the refused turn ended (`turn.end`), and the watchdog's next turn
  * starts with the resumed delivery.
  */
-import { Subscription, asyncScheduler, timer, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, timer, type SchedulerLike, type Subscription } from 'rxjs';
 import type { OnUsageLimit } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-log.js';
 import { usageLimitResetAt } from '../runtime/failure-classifier.js';

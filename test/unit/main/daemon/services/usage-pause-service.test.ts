@@ -17,7 +17,6 @@ import {
 import { Store } from '../../../../../main/daemon/store/index.js';
 import { WakeLifecycle, type WakeDelivery } from '../../../../../main/daemon/wake/index.js';
 import type { WakeStatusEvent } from '../../../../../main/daemon/wake/wake-status-event.js';
-import { AgentConfigSchema } from '../../../../../shared/config.js';
 import { StepScheduler } from '../../../../fixtures/virtual-time.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
 
