@@ -110,7 +110,7 @@ describe('message search (issue 17: SQLite FTS5, trigram)', () => {
       ALTER TABLE undelivered DROP COLUMN channel; DROP TABLE channel_cursors; DROP TABLE telegram_bindings;
       ALTER TABLE wakes DROP COLUMN recoveries; ALTER TABLE recovery_markers DROP COLUMN cause; DROP TABLE agent_cursors;
       ALTER TABLE wakes DROP COLUMN agent_name; ALTER TABLE wakes DROP COLUMN agent_display_name;
-      ALTER TABLE wakes DROP COLUMN model; ALTER TABLE audit DROP COLUMN wake_tokens; DROP TABLE grants;
+      ALTER TABLE wakes DROP COLUMN model; ALTER TABLE audit DROP COLUMN wake_tokens; DROP TABLE grants; DROP TABLE agent_pauses;
       PRAGMA user_version = 3;
     `);
     db.close();

@@ -424,7 +424,7 @@ describe('wakes', () => {
         BEGIN SELECT RAISE(ABORT, 'wake_events is append-only'); END;
       -- and without migration 8's columns, so 7 and 8 both run again
       ALTER TABLE wakes DROP COLUMN agent_name; ALTER TABLE wakes DROP COLUMN agent_display_name;
-      ALTER TABLE wakes DROP COLUMN model; ALTER TABLE audit DROP COLUMN wake_tokens; DROP TABLE grants;
+      ALTER TABLE wakes DROP COLUMN model; ALTER TABLE audit DROP COLUMN wake_tokens; DROP TABLE grants; DROP TABLE agent_pauses;
       PRAGMA user_version = 6;
     `);
     expect(() => db.exec(`INSERT INTO wake_events (wake_token, kind, at) VALUES ('w1', 'compaction', 'x')`)).toThrow(
