@@ -61,6 +61,14 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
     (agentId: string) => state.api.agents.stop({ agentId }).then((r) => (r.ok ? null : r.message)),
     [state.api],
   );
+  // issue 27: a paused chip's Try now / Cancel (operator calls).
+  const onPause = useCallback(
+    (agentId: string, action: 'tryNow' | 'cancel') =>
+      (action === 'tryNow' ? state.api.agents.tryNow({ agentId }) : state.api.agents.cancelPause({ agentId })).then(
+        (r) => (r.ok ? null : r.message),
+      ),
+    [state.api],
+  );
   // issue 14: the approval chips of this status area; memoised so the status area does not re-render for nothing.
   const approvalChips = useMemo(
     () => (
@@ -107,6 +115,7 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
         waitingWakes={waiting}
         beaconWords={beaconWords}
         onStop={onStop}
+        onPause={onPause}
         {...(props.statusLabel === undefined ? {} : { label: props.statusLabel })}
       />
       <Composer

@@ -279,3 +279,20 @@ export function alertKindOfEvent(detail: string | null): Alert['kind'] | null {
   const kind = detail?.split(':', 1)[0] ?? '';
   return Object.hasOwn(ALERT_COPY, kind) ? (kind as Alert['kind']) : null;
 }
+
+/**
+ * issue 27: a paused chip's words — "Paused until 14:05 · usage limit", "Paused · daily budget
+ * reached" — from the wake's pause reason and the reset its status detail names (the daemon's
+ * `<kind> until <ISO time>` form, wake-lifecycle.ts), the time in the reader's clock.
+ */
+export function pausedText(wake: Pick<Wake, 'reason' | 'detail'>, language: Language): string {
+  const kind = wake.reason === 'daily_budget' ? 'daily_budget' : 'usage_limit';
+  const iso = /\buntil (\d{4}-\d\d-\d\dT[0-9:.]+Z)/.exec(wake.detail ?? '')?.[1];
+  const ms = iso === undefined ? Number.NaN : Date.parse(iso);
+  const head = Number.isFinite(ms)
+    ? copy(language, 'chip.pausedUntil', {
+        time: new Date(ms).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit', hour12: false }),
+      })
+    : copy(language, 'chip.paused');
+  return `${head} · ${copy(language, kind === 'daily_budget' ? 'chip.pause.daily_budget' : 'chip.pause.usage_limit')}`;
+}
