@@ -26,13 +26,13 @@ describe('the paused chip (issue 27)', () => {
   });
 
   it('is its own chip kind with the pause icon, and a resume supersedes it', () => {
-    const paused = wakeFixture({ status: 'paused', reason: 'usage_limit', detail });
+    const paused = wakeFixture({ wakeToken: 'w1', status: 'paused', reason: 'usage_limit', detail });
     expect(chipKind(paused)).toBe('paused');
     expect(CHIP_ICONS.paused).toBe('⏸');
-    const delivered = wakeFixture({ status: 'delivered' });
+    const delivered = wakeFixture({ wakeToken: 'w1', status: 'delivered' });
     expect(supersedes(delivered, paused)).toBe(true);
     expect(supersedes(paused, delivered)).toBe(true);
-    expect(supersedes(paused, wakeFixture({ status: 'reply_sent' }))).toBe(true);
-    expect(supersedes(wakeFixture({ status: 'reply_sent' }), paused)).toBe(false);
+    expect(supersedes(paused, wakeFixture({ wakeToken: 'w1', status: 'reply_sent' }))).toBe(true);
+    expect(supersedes(wakeFixture({ wakeToken: 'w1', status: 'reply_sent' }), paused)).toBe(false);
   });
 });
