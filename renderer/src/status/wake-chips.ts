@@ -291,7 +291,9 @@ export function pausedText(wake: Pick<Wake, 'reason' | 'detail'>, language: Lang
   const ms = iso === undefined ? Number.NaN : Date.parse(iso);
   const head = Number.isFinite(ms)
     ? copy(language, 'chip.pausedUntil', {
-        time: new Date(ms).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit', hour12: false }),
+        time: new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+          new Date(ms),
+        ),
       })
     : copy(language, 'chip.paused');
   return `${head} · ${copy(language, kind === 'daily_budget' ? 'chip.pause.daily_budget' : 'chip.pause.usage_limit')}`;
