@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { AUTH_MODES } from './agent-readiness.js';
 import { parseTarget } from './target.js';
-import { RUNTIMES } from './wake-status.js';
+import { ON_USAGE_LIMIT, RUNTIMES } from './wake-status.js';
 
 export const SilenceWatchdogSchema = z.strictObject({
   enabled: z.boolean().default(true),
@@ -132,6 +132,15 @@ export const AgentConfigSchema = z.strictObject({
    * the runtime's own interrupt, and its wakes end `failed` with `turn_timeout` (at most a week).
    */
   turnTimeoutMinutes: z.number().int().min(1).max(10_080).default(120),
+  // --- issue 27 ---
+  /**
+   * A turn refused by a usage or rate limit: `wait` pauses the wake and delivers it again once at
+   * the limit's reset; `fail` ends it `failed/provider_rate_limited` (the behaviour before issue 27).
+   */
+  onUsageLimit: z.enum(ON_USAGE_LIMIT).default('wait'),
+  /** The wait when neither the CLI's limit signal nor a `retry-after` names the reset (seconds, at most a day). */
+  usageLimitBackoffSeconds: z.number().int().min(1).max(86_400).default(300),
+  // --- end issue 27 ---
   visibleReplyContract: LegacyVisibleReplyContract.optional(),
   visible_reply_contract_enabled: z.unknown().optional(),
 });

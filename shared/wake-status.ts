@@ -1,6 +1,10 @@
 /** Wake statuses (DESIGN.md "Wake terminal statuses"; contract §5, §9). */
 export const TERMINAL_WAKE_STATUSES = ['reply_sent', 'failed', 'completed_without_visible_reply'] as const;
-export const ACTIVE_WAKE_STATUSES = ['queued', 'delivered', 'final_check_sent'] as const;
+/**
+ * issue 27: `paused` — the wake's turn was refused by a usage or rate limit (or its agent's daily
+ * budget is reached): it waits, in its place, for the reset and is delivered again once.
+ */
+export const ACTIVE_WAKE_STATUSES = ['queued', 'delivered', 'final_check_sent', 'paused'] as const;
 export const WAKE_STATUSES = [...ACTIVE_WAKE_STATUSES, ...TERMINAL_WAKE_STATUSES] as const;
 
 export type TerminalWakeStatus = (typeof TERMINAL_WAKE_STATUSES)[number];
@@ -41,6 +45,17 @@ export type FailureReason = (typeof FAILURE_REASONS)[number];
 export function isFailureReason(value: unknown): value is FailureReason {
   return typeof value === 'string' && (FAILURE_REASONS as readonly string[]).includes(value);
 }
+
+/**
+ * issue 27: why a wake is `paused` (its status event's `reason`): the provider's usage or rate
+ * limit (until its reset), or the agent's daily budget (until the next day or a raise).
+ */
+export const PAUSE_KINDS = ['usage_limit', 'daily_budget'] as const;
+export type PauseKind = (typeof PAUSE_KINDS)[number];
+
+/** issue 27: what the agent does when its provider refuses a turn for a usage or rate limit. */
+export const ON_USAGE_LIMIT = ['wait', 'fail'] as const;
+export type OnUsageLimit = (typeof ON_USAGE_LIMIT)[number];
 
 /** Our own refusals of an agent's `message_send` that a wake records (issue 15: refusals are visible). */
 export const SEND_REFUSAL_CODES = ['rate_limited', 'out_of_scope', 'content_too_large'] as const;

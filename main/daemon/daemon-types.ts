@@ -2,6 +2,7 @@
  * The daemon's public face, shared by its two composition roots (`agentteam serve` and the
  * Electron main process). Both build it with the same factory, `createDaemon`.
  */
+import type { UsageBudgetPort } from './services/usage-pause-service.js';
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Registry } from 'prom-client';
 import type { ApiEvent, ApiHandlers } from '../../shared/api/contract.js';
@@ -42,6 +43,10 @@ export interface CreateDaemonOptions extends DaemonOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** issue 29: the scheduler of the turns' `turnTimeoutMinutes` deadlines (tests: virtual time); async by default. */
   readonly turnScheduler?: SchedulerLike;
+  /** issue 27: the usage service's daily-budget port (wired at integration); never reached by default. */
+  readonly usageBudget?: UsageBudgetPort;
+  /** issue 27: the scheduler of the usage pauses' resets (tests: virtual time); async by default. */
+  readonly pauseScheduler?: SchedulerLike;
 }
 
 export interface Daemon {

@@ -42,6 +42,7 @@ import { workspaceOf } from './runtime/workspace.js';
 import { AgentRoster } from './services/agent-roster.js';
 import { WorktreeService, withGitReadiness, worktreesApi } from './services/worktree-service.js';
 import { TurnDeadlines } from './services/turn-deadlines.js';
+import { UsagePauseService } from './services/usage-pause-service.js';
 import { agentRuntimeBuilder } from './services/agent-runtime.js';
 import { AgentSession } from './services/agent-session.js';
 import { AgentSettings } from './services/agent-settings.js';
@@ -112,6 +113,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         log,
         // issue 24: a recovery that could not be saved fails its wakes; the operator is told.
         onRecoveryLost: (lost) => alerts.recoveryLost(roster.name(lost.agentId), lost),
+        // issue 27: a daily budget reached holds the agent's new wakes.
+        admissionHold: (agentId) => usagePause.admissionHold(agentId),
       }),
       (w) => w.dispose(),
     );
@@ -143,6 +146,18 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       (r) => r.dispose(),
     );
     const out = stack.adopt(new ApiEvents(store, roster.name), (o) => o.complete());
+    // issue 27 "pause, don't fail": usage limits and daily budgets pause an agent's wakes, stored across restarts.
+    const usagePause = stack.adopt(
+      new UsagePauseService({
+        lifecycle: wakes,
+        pauses: store.pauses,
+        policyOf: (id) => roster.agent(id),
+        ...(options.usageBudget === undefined ? {} : { usageBudget: options.usageBudget }),
+        ...(options.pauseScheduler === undefined ? {} : { scheduler: options.pauseScheduler }),
+        log,
+      }),
+      (u) => u.dispose(),
+    );
 
     // 6. Settings (issue 17): agentteam.json is the one source of channel settings, watched while
     //    running (an edit applies from the next turn); the UI writes into it through the daemon.
@@ -372,10 +387,12 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           onRecovery: (frontiers, cause) => recovery.recover(agent.id, frontiers, cause),
           // issue 24 (§6.6): after an overflow the process is replaced by one in a fresh session.
           renewSession: (detail) => roster.renew(agent.id, detail),
+          // issue 27: a turn refused by a usage limit pauses its wakes (or fails them with `onUsageLimit: "fail"`).
+          onUsageLimit: (generation, detail) => usagePause.onUsageLimit(agent.id, generation, detail),
         },
       });
       roster.launch(agent.id, session, (a) => buildRuntime(a, session.host));
-      recovery.restore(agent.id);
+      usagePause.restore(agent.id, (pause) => recovery.restore(agent.id, pause));
     }
     roster.start();
     // issue 29 "Turns end": each turn's `turnTimeoutMinutes` deadline, and the operator's Stop.
@@ -425,6 +442,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         board: () => board.board(),
       },
       worktrees: worktreesApi(worktrees),
+      usagePause,
     });
     let stopping: Promise<void> | null = null;
     return {

@@ -50,6 +50,9 @@ export const API_CALL_NAMES = [
   'worktree.changes',
   'worktree.merge',
   'worktree.discard',
+  // issue 27: a paused agent's Try now and Cancel (the paused chip)
+  'agents.tryNow',
+  'agents.cancelPause',
 ] as const;
 
 /**
@@ -72,6 +75,9 @@ export const OPERATOR_CALL_NAMES = [
   // issue 26: they write the person's checkout (merge) or lose the agent's work (discard)
   'worktree.merge',
   'worktree.discard',
+  // issue 27
+  'agents.tryNow',
+  'agents.cancelPause',
 ] as const satisfies readonly ApiCallName[];
 
 const operatorCalls: ReadonlySet<string> = new Set(OPERATOR_CALL_NAMES);

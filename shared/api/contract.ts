@@ -689,6 +689,16 @@ export const apiCalls = {
     z.object({ commit: z.string() }),
   ),
   // --- end issue 26 ---
+  /**
+   * issue 27 "pause, don't fail": the operator's Try now on a paused agent — its paused wakes are
+   * delivered now, before the limit's reset. Operator only. `not_paused` when nothing is paused.
+   */
+  'agents.tryNow': call(z.object({ agentId: z.string().min(1).max(64) }).strict(), AgentSchema),
+  /**
+   * issue 27: the operator's Cancel — the paused wakes end `failed/stopped_by_operator` (the operator
+   * ended that work) and the wakes behind them go on. Operator only. `not_paused` when nothing is paused.
+   */
+  'agents.cancelPause': call(z.object({ agentId: z.string().min(1).max(64) }).strict(), AgentSchema),
 } as const satisfies Record<ApiCallName, CallSchemas>;
 
 /** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
@@ -777,6 +787,8 @@ export const API_ERROR_CODES = [
   'turn_running',
   'git_unavailable',
   'worktree_invalid',
+  // issue 27: agents.tryNow / agents.cancelPause of an agent that is not paused
+  'not_paused',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

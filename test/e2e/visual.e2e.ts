@@ -250,3 +250,37 @@ test.describe('team', () => {
     }
   });
 });
+
+// issue 27: the paused chip (a usage limit, "retry after 600 seconds"), light and dark, 1280 and 390.
+test.describe('paused', () => {
+  test.use({
+    config: {
+      agents: [{ id: 'demo', name: 'Demo', runtime: 'demo', env: { DEMO_LIMIT_SECONDS: '600' } }],
+      channels: { local: {} },
+    },
+  });
+
+  for (const language of ['en', 'zh-CN'] as const) {
+    test(`the paused chip looks right (${language}, 1280 and 390, light and dark)`, async ({ app, serve }, info) => {
+      test.setTimeout(120_000);
+      if (language !== 'en') await useLanguage(app, serve, language);
+      await sendFromComposer(app, '@demo /limit');
+      const chip = statusArea(app).locator('[data-status="paused"]');
+      await expect(chip).toHaveCount(1);
+      for (const size of WIDTHS) {
+        for (const scheme of SCHEMES) {
+          const name = `${language}-${size.width}-${scheme}`;
+          await app.setViewportSize(size);
+          await app.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+          await settle(app);
+          await screenshot(app, info, `visual-paused-${name}`);
+          await expectNoHorizontalOverflow(app, `paused chip ${name}`);
+          await expect(statusArea(app)).toHaveScreenshot(`paused-chip-${name}.png`, {
+            mask: masks(app),
+            maxDiffPixelRatio: 0.002,
+          });
+        }
+      }
+    });
+  }
+});

@@ -58,6 +58,14 @@ export interface DaemonApiDeps {
   readonly teams?: TeamsPort;
   /** issue 26: an isolated agent's worktree: its changes, merge and discard (the last two operator only). */
   readonly worktrees?: WorktreesPort;
+  /** issue 27: a paused agent's Try now and Cancel (operator only). */
+  readonly usagePause?: UsagePausePort;
+}
+
+/** issue 27: the usage-pause service as the API uses it (services/usage-pause-service.ts). */
+export interface UsagePausePort {
+  tryNow(agentId: string): boolean;
+  cancel(agentId: string): readonly string[];
 }
 
 const DEFAULT_PAGE = 100;
@@ -184,6 +192,18 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     'agents.stop': async ({ agentId }) => {
       if (d.turns === undefined) throw new ApiError('unavailable', 'This daemon does not stop turns.');
       d.turns.stop(agentId);
+      return agent(agentId);
+    },
+    'agents.tryNow': async ({ agentId }) => {
+      const found = agent(agentId);
+      if (d.usagePause?.tryNow(agentId) !== true)
+        throw new ApiError('not_paused', `${found.name} has no paused work to try now.`);
+      return agent(agentId);
+    },
+    'agents.cancelPause': async ({ agentId }) => {
+      const found = agent(agentId);
+      if ((d.usagePause?.cancel(agentId).length ?? 0) === 0)
+        throw new ApiError('not_paused', `${found.name} has no paused work to cancel.`);
       return agent(agentId);
     },
     'agents.confirmRule': async ({ agentId, rule }) => {

@@ -32,3 +32,43 @@ export function classifyRuntimeFailure(detail: string | null | undefined): Failu
   for (const [pattern, reason] of RULES) if (pattern.test(text)) return reason;
   return 'runtime_error';
 }
+
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * issue 27: when a usage or rate limit the runtime reported resets (epoch ms), read from the
+ * bounded detail the runtime surfaced: the provider's `retry-after` (seconds) as the CLI quotes it,
+ * "try again in N seconds|minutes|hours", a reset instant (`resets_at`/`resetsAt` epoch seconds or
+ * ms, or ISO time), or Claude Code's own "usage limit reached|<epoch seconds>" signal. Null when the
+ * detail names none (the caller then uses the agent's configured backoff). Pure; table-tested.
+ */
+export function usageLimitResetAt(detail: string | null | undefined, nowMs: number): number | null {
+  const text = detail ?? '';
+  const claude = /usage limit reached\|(\d{10,13})/i.exec(text);
+  if (claude) return epochMs(Number(claude[1]));
+  const afterMs = /retry[-_ ]after[-_ ]ms["']?\s*[:=]?\s*["']?(\d+)/i.exec(text);
+  if (afterMs) return nowMs + Number(afterMs[1]);
+  const after = /retry[-_ ]after["']?\s*[:=]?\s*["']?(\d+(?:\.\d+)?)/i.exec(text);
+  if (after) return nowMs + Math.ceil(Number(after[1]) * 1000);
+  const tryIn = /try again in\s+(\d+(?:\.\d+)?)\s*(ms|s|sec|seconds?|m|min|minutes?|h|hours?)\b/i.exec(text);
+  if (tryIn) {
+    const unit = (tryIn[2] ?? 's').toLowerCase();
+    const key = unit === 'ms' ? 'ms' : (unit[0] as string);
+    return nowMs + Math.ceil(Number(tryIn[1]) * (UNIT_MS[key] ?? 1000));
+  }
+  const inSeconds = /resets?_in_seconds["']?\s*[:=]\s*(\d+)/i.exec(text);
+  if (inSeconds) return nowMs + Number(inSeconds[1]) * 1000;
+  const at = /resets?[-_ ]?at["']?\s*[:=]?\s*["']?(\d{10,13}|\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)?)/i.exec(
+    text,
+  );
+  if (at) {
+    const v = at[1] as string;
+    const ms = /^\d+$/.test(v) ? epochMs(Number(v)) : Date.parse(v);
+    return Number.isFinite(ms) ? ms : null;
+  }
+  return null;
+}
+
+function epochMs(n: number): number {
+  return n < 1e12 ? n * 1000 : n;
+}

@@ -76,6 +76,11 @@ export interface AgentSessionPorts {
   onState(state: Agent['state']): void;
   /** issue 15: a restart was scheduled (its attempt number), or the runtime is up again (null). */
   onRestart?(attempt: number | null): void;
+  /**
+   * issue 27: a turn ended `provider_rate_limited`: true when the usage-pause service paused its
+   * wakes (usage-pause-service.ts), false to fail them as before (`onUsageLimit: "fail"`).
+   */
+  onUsageLimit?(generation: number, detail: string): boolean;
 }
 
 /** issue 14: where the runtime's permission questions go (approvals/approval-service.ts). */
@@ -342,6 +347,12 @@ export class AgentSession {
       case 'final_check_undeliverable':
         return lifecycle.onFinalCheckUndeliverable(agentId, c.generation, c.wakeTokens, c.detail ?? undefined);
       case 'fail_pending':
+        if (
+          c.reason === 'provider_rate_limited' &&
+          !c.processExited &&
+          ports.onUsageLimit?.(c.generation, c.detail) === true
+        )
+          return;
         return lifecycle.onRuntimeError(agentId, c.generation, c.detail, {
           processExited: c.processExited,
           reason: c.reason,

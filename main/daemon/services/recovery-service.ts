@@ -27,7 +27,7 @@ import type { DaemonLog } from '../daemon-log.js';
 import { markerIdOfRecoveryMessage, recoveryWakeToken } from '../store/store-ids.js';
 import type { Store } from '../store/index.js';
 import type { RecoveryCause, RecoveryFrontier } from '../wake/pending-delivery.js';
-import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
+import type { WakeLifecycle, WakePause } from '../wake/wake-lifecycle.js';
 
 export interface RecoveryServiceOptions {
   readonly store: Store;
@@ -58,9 +58,12 @@ export class RecoveryService {
    * recovered (one recovery wake per target, launched before the still-queued wakes re-enter the
    * FIFO in their stored order).
    */
-  restore(agentId: string): void {
-    const { ended, requeued, recovery } = this.#o.lifecycle.restore(agentId, (frontiers) =>
-      this.recover(agentId, frontiers, 'daemon_restarted'),
+  restore(agentId: string, pause?: WakePause | null): void {
+    // issue 27: a stored pause keeps its wakes paused (the usage-pause service re-arms its reset).
+    const { ended, requeued, recovery } = this.#o.lifecycle.restore(
+      agentId,
+      (frontiers) => this.recover(agentId, frontiers, 'daemon_restarted'),
+      pause,
     );
     if (ended > 0 || requeued > 0)
       this.#o.log?.info('wakes restored', { agentId, ended, requeued, recovered: recovery.length });

@@ -55,6 +55,7 @@ export function wakeEventDurability(
   // Any kind may move the status too (WakeEventInput.status): the status decides then.
   if (status === undefined) return 'normal';
   if (status === 'reply_sent') return replyCovered() ? 'normal' : 'full';
-  if (isTerminal(status) || status === 'queued') return 'full';
+  // issue 27: a pause survives a restart (the recovery service re-arms its reset).
+  if (isTerminal(status) || status === 'queued' || status === 'paused') return 'full';
   return 'normal';
 }

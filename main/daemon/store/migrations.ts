@@ -399,6 +399,22 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX wake_changes_agent ON wake_changes (agent_id, started_at);
     `,
   },
+  {
+    version: 13,
+    name: 'agent pauses (issue 27)',
+    sql: `
+      -- issue 27 "pause, don't fail": an agent whose turn a usage or rate limit refused (or whose
+      -- daily budget is reached) waits until resets_at (epoch ms; NULL: until the budget says not
+      -- reached). Its wakes are stored 'paused'; after a restart the recovery service re-arms the reset.
+      CREATE TABLE agent_pauses (
+        agent_id  TEXT PRIMARY KEY,
+        kind      TEXT NOT NULL CHECK (kind IN ('usage_limit', 'daily_budget')),
+        resets_at INTEGER,
+        detail    TEXT,
+        paused_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The newest version. */

@@ -48,6 +48,7 @@ import type { WriterLock } from './writer-lock.js';
 import { ApprovalsTable } from './tables/approvals-table.js';
 import { GrantsTable } from './tables/grants-table.js';
 import { WakeChangesTable } from './tables/wake-changes-table.js';
+import { AgentPausesTable } from './tables/agent-pauses-table.js';
 import { AgentCursorsTable } from './tables/agent-cursors-table.js';
 import { AuditTable } from './tables/audit-table.js';
 import { ChainsTable } from './tables/chains-table.js';
@@ -109,6 +110,8 @@ export class Store {
   readonly grants: GrantsTable;
   /** issue 26: per wake, its workspace's snapshots and changed files (services/wake-changes.ts writes them). */
   readonly wakeChanges: WakeChangesTable;
+  /** issue 27: the agents whose work is paused (a usage limit, a daily budget), surviving a restart. */
+  readonly pauses: AgentPausesTable;
   private readonly begin: StatementSync;
   private readonly commit: StatementSync;
   private readonly rollback: StatementSync;
@@ -152,6 +155,7 @@ export class Store {
     this.approvals = new ApprovalsTable(db);
     this.grants = new GrantsTable(db);
     this.wakeChanges = new WakeChangesTable(db);
+    this.pauses = new AgentPausesTable(db);
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');

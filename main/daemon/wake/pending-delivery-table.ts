@@ -74,6 +74,11 @@ export class PendingDeliveryTable {
   #scope = new Set<TargetKey>();
   /** issue 24: why the process of this generation exited, until its replacement ends its rows with it. */
   #exit: SessionFailure | null = null;
+  /**
+   * issue 27: admission is held while the agent is paused (a usage limit until its reset, a
+   * daily budget reached): the paused rows wait at the head of the queue, later wakes behind them.
+   */
+  #held = false;
 
   constructor(capacity: number, generation = 0) {
     if (!Number.isInteger(capacity) || capacity < 1)
@@ -110,6 +115,14 @@ export class PendingDeliveryTable {
   has(wakeToken: string): boolean {
     return this.#rows.has(wakeToken) || this.#queuedTokens.has(wakeToken);
   }
+  /** issue 27: whether admission is held (the agent is paused). */
+  get held(): boolean {
+    return this.#held;
+  }
+  /** issue 27: the queued wakes in FIFO order (the paused ones first). */
+  queuedTokens(): string[] {
+    return this.#queue.slice(this.#queueHead).map((w) => w.wakeToken);
+  }
   inScope(target: TargetKey): boolean {
     return this.#scope.has(target);
   }
@@ -120,7 +133,7 @@ export class PendingDeliveryTable {
   /** A new wake: admitted now if the FIFO has room, else it waits in order. Duplicates are ignored. */
   enqueue(wake: WakeAdmission): readonly TableEffect[] {
     if (this.has(wake.wakeToken)) return NONE;
-    if (this.#accepting && this.#queueHead === this.#queue.length && this.#rows.size < this.#capacity) {
+    if (this.#accepting && !this.#held && this.#queueHead === this.#queue.length && this.#rows.size < this.#capacity) {
       // issue 19: nothing waits and there is room, so the wake is admitted at once (FIFO order holds:
       // it is the only one); it skips the queue and its token set, and the consumed queue is dropped.
       if (this.#queueHead !== 0) {
@@ -266,6 +279,82 @@ export class PendingDeliveryTable {
     for (const row of [...this.#rows.values()]) this.#end(row, { status: 'failed', reason, detail }, effects);
     this.#scope = new Set();
     if (processExited) this.#accepting = false;
+    this.#admit(effects);
+    return effects;
+  }
+
+  /**
+   * issue 27 "pause, don't fail": the turn of `generation` was refused by a usage or rate limit
+   * with a known reset. Every row still in the table leaves it, in FIFO order, back to the head of
+   * the queue (its place kept, nothing ended, its send scope retired: §8.3), and admission is held
+   * until `release`: later wakes for the agent wait behind the paused ones. A stale generation is
+   * a no-op. The effects name the paused rows (the lifecycle records and shows them `paused`).
+   */
+  pause(generation: number): readonly TableEffect[] {
+    if (generation !== this.#generation) return NONE;
+    return this.hold();
+  }
+
+  /**
+   * issue 27: holds admission (a pause, or a daily budget reached). With `takeBack` (a pause) the
+   * rows in the table go back to the head of the queue as at `pause`; without it (a budget) the
+   * rows already running finish and only later wakes wait. Idempotent.
+   */
+  hold(takeBack = true): readonly TableEffect[] {
+    this.#held = true;
+    if (!takeBack) return NONE;
+    const effects: TableEffect[] = [];
+    const back: WakeAdmission[] = [];
+    for (const row of [...this.#rows.values()]) {
+      this.#rows.delete(row.wakeToken);
+      this.#queuedTokens.add(row.wakeToken);
+      back.push({
+        wakeToken: row.wakeToken,
+        messageId: row.messageId,
+        target: row.target,
+        targetKey: row.targetKey,
+        targetSeq: row.targetSeq,
+        deliveryClass: row.deliveryClass,
+        ...(row.sendableTargets === null ? {} : { sendableTargets: row.sendableTargets }),
+      });
+      effects.push({ kind: 'paused', row });
+    }
+    if (back.length > 0) {
+      this.#queue = [...back, ...this.#queue.slice(this.#queueHead)];
+      this.#queueHead = 0;
+    }
+    this.#scope = new Set();
+    return effects;
+  }
+
+  /** issue 27: the pause ended (the reset came, Try now, a budget raised): admission resumes in FIFO order. */
+  release(): readonly TableEffect[] {
+    if (!this.#held) return NONE;
+    this.#held = false;
+    const effects: TableEffect[] = [];
+    this.#admit(effects);
+    return effects;
+  }
+
+  /**
+   * issue 27: the operator cancelled a pause: the wakes that were paused (`wakeTokens`, still at the
+   * head of the queue) end with `outcome`, and admission resumes for the wakes behind them.
+   */
+  cancelQueued(wakeTokens: ReadonlySet<string>, outcome: TerminalOutcome): readonly TableEffect[] {
+    const effects: TableEffect[] = [];
+    const kept: WakeAdmission[] = [];
+    for (const w of this.#queue.slice(this.#queueHead)) {
+      if (!wakeTokens.has(w.wakeToken)) {
+        kept.push(w);
+        continue;
+      }
+      this.#queuedTokens.delete(w.wakeToken);
+      const row = this.#rowOf(w);
+      effects.push({ kind: 'terminal', row, outcome });
+    }
+    this.#queue = kept;
+    this.#queueHead = 0;
+    this.#held = false;
     this.#admit(effects);
     return effects;
   }
@@ -432,7 +521,7 @@ export class PendingDeliveryTable {
 
   /** §9.1: admit queued wakes strictly in order while the FIFO has room. */
   #admit(effects: TableEffect[]): void {
-    while (this.#accepting && this.#rows.size < this.#capacity && this.#queueHead < this.#queue.length) {
+    while (this.#accepting && !this.#held && this.#rows.size < this.#capacity && this.#queueHead < this.#queue.length) {
       const wake = this.#queue[this.#queueHead] as WakeAdmission;
       this.#queueHead += 1;
       this.#queuedTokens.delete(wake.wakeToken);

@@ -82,7 +82,12 @@ export type TableEffect =
   /** The row's one final-check is going out (contract §6.4). */
   | { readonly kind: 'final_check_sent'; readonly row: PendingDelivery }
   /** The row reached its one terminal status and is already gone from the table (§9.4). */
-  | { readonly kind: 'terminal'; readonly row: PendingDelivery; readonly outcome: TerminalOutcome };
+  | { readonly kind: 'terminal'; readonly row: PendingDelivery; readonly outcome: TerminalOutcome }
+  /**
+   * issue 27 "pause, don't fail": the row's turn was refused by a usage or rate limit; it left the
+   * FIFO back to the head of the queue (its place kept) and waits for the limit's reset, not ended.
+   */
+  | { readonly kind: 'paused'; readonly row: PendingDelivery };
 
 /** One canonical target of a final-check and the unresolved wakes it covers (contract §8.3). */
 export interface FinalCheckGroup {

@@ -11,6 +11,7 @@ import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import {
   isTerminal,
   type FailureReason,
+  type PauseKind,
   type RuntimeKind,
   type SendRefusalCode,
   type WakeStatus,
@@ -91,6 +92,11 @@ export interface WakeLifecycleOptions {
   readonly log?: DaemonLog;
   /** issue 24: a recovery could not be saved, so its wakes ended `failed` (the daemon raises an alert). */
   readonly onRecoveryLost?: (lost: RecoveryLost) => void;
+  /**
+   * issue 27: asked when a wake arrives for an agent not paused: a pause (its daily budget reached)
+   * holds admission, so the new wake — and any after it — waits `paused` until `resume`.
+   */
+  readonly admissionHold?: (agentId: string) => WakePause | null;
 }
 
 export interface InboundWake {
@@ -140,8 +146,19 @@ export interface SendResult {
   readonly crossTarget?: boolean;
 }
 
+/** issue 27: why and until when an agent's wakes are paused. */
+export interface WakePause {
+  readonly kind: PauseKind;
+  /** Epoch milliseconds of the reset (usage limit) or of the next day (budget); null when unknown. */
+  readonly resetsAt: number | null;
+  /** Bounded detail (the runtime's limit signal), never runtime text beyond the error. */
+  readonly detail: string | null;
+}
+
 interface AgentSlot {
   profile: AgentProfile;
+  /** issue 27: the agent's pause while admission is held, and the wakes it paused. */
+  pause: (WakePause & { readonly wakeTokens: Set<string> }) | null;
   readonly table: PendingDeliveryTable;
   /** issue 15: the last refused `message_send` seen while each wake was being handled. */
   readonly refusals: Map<string, SendRefusalCode>;
@@ -177,7 +194,12 @@ export class WakeLifecycle {
       return;
     }
     const capacity = this.#o.defaultCapacity ?? DEFAULT_PENDING_CAPACITY;
-    this.#agents.set(profile.agentId, { profile, table: new PendingDeliveryTable(capacity), refusals: new Map() });
+    this.#agents.set(profile.agentId, {
+      profile,
+      table: new PendingDeliveryTable(capacity),
+      refusals: new Map(),
+      pause: null,
+    });
   }
 
   /**
@@ -195,6 +217,7 @@ export class WakeLifecycle {
   restore(
     agentId: string,
     recover?: (frontiers: readonly RecoveryFrontier[]) => void,
+    pause?: WakePause | null,
   ): {
     readonly requeued: number;
     readonly ended: number;
@@ -216,9 +239,21 @@ export class WakeLifecycle {
     const recovery = this.#apply(slot, ended, restored.recovery, 'daemon_restarted');
     // Always: pending markers of an earlier run are launched here too, before the queued wakes.
     recover?.(recovery);
-    const queued = journal
-      .listWakes({ agentId, status: 'queued' })
-      .map((w) => this.#admission(w, this.#canonical(w.target)));
+    // issue 27: the wakes a pause held (always the oldest: every row of the table paused) re-enter
+    // first and stay held with the stored pause until the recovery service's timer releases them.
+    const paused = journal.listWakes({ agentId, status: 'paused' });
+    if (paused.length > 0 || pause) {
+      slot.table.hold();
+      slot.pause = {
+        kind: pause?.kind ?? 'usage_limit',
+        resetsAt: pause?.resetsAt ?? null,
+        detail: pause?.detail ?? null,
+        wakeTokens: new Set(paused.map((w) => w.wakeToken)),
+      };
+    }
+    const queued = [...paused, ...journal.listWakes({ agentId, status: 'queued' })].map((w) =>
+      this.#admission(w, this.#canonical(w.target)),
+    );
     const { effects: admitted, requeued } = slot.table.requeue(queued);
     this.#apply(slot, admitted);
     return { requeued, ended: ended.length, recovery };
@@ -265,6 +300,13 @@ export class WakeLifecycle {
       null,
       this.#iso(),
     );
+    if (slot.pause === null) {
+      const hold = this.#o.admissionHold?.(agentId) ?? null;
+      if (hold !== null) {
+        slot.table.hold(false);
+        slot.pause = { ...hold, wakeTokens: new Set() };
+      }
+    }
     const effects = slot.table.enqueue({
       wakeToken: wake.wakeToken,
       messageId: wake.messageId,
@@ -275,7 +317,10 @@ export class WakeLifecycle {
       sendableTargets: wake.sendableTargets,
     });
     this.#apply(slot, effects);
-    return slot.table.row(wake.wakeToken) !== undefined ? ADMITTED : NOT_ADMITTED;
+    const admitted = slot.table.row(wake.wakeToken) !== undefined;
+    // issue 27: a wake that arrives while the agent's budget holds it waits visibly `paused`.
+    if (!admitted && slot.pause?.kind === 'daily_budget') this.#markPaused(slot, [{ ...wake, target }]);
+    return admitted ? ADMITTED : NOT_ADMITTED;
   }
 
   /**
@@ -392,6 +437,107 @@ export class WakeLifecycle {
         options.reason ?? 'runtime_error',
       ),
     );
+  }
+
+  /**
+   * issue 27 "pause, don't fail": the turn of `generation` was refused by a usage or rate limit with
+   * a known reset (or a budget holds the agent): every row still in the table goes back, in its
+   * place, to the head of the queue as `paused` (journal, timeline, bus), and later wakes wait
+   * behind them until `resume`. Returns the tokens paused (none for a stale generation).
+   */
+  pause(agentId: string, generation: number | null, pause: WakePause): readonly string[] {
+    const slot = this.#slot(agentId);
+    if (generation !== null && generation !== slot.table.generation) return [];
+    const effects = slot.table.hold(pause.kind === 'usage_limit');
+    slot.pause = {
+      ...pause,
+      detail: pause.detail === null ? null : boundedDetail(pause.detail),
+      wakeTokens: slot.pause?.wakeTokens ?? new Set<string>(),
+    };
+    return this.#markPaused(
+      slot,
+      effects.flatMap((e) => (e.kind === 'paused' ? [e.row] : [])),
+    );
+  }
+
+  /** issue 27: records and publishes these waiting wakes `paused` with the slot's pause. */
+  #markPaused(
+    slot: AgentSlot,
+    wakes: ReadonlyArray<Pick<PendingDelivery, 'wakeToken' | 'messageId' | 'target' | 'targetSeq' | 'deliveryClass'>>,
+  ): string[] {
+    const pause = slot.pause;
+    if (pause === null) return [];
+    const detail = this.#pauseDetail(pause);
+    let at: string | undefined;
+    const tokens: string[] = [];
+    for (const w of wakes) {
+      pause.wakeTokens.add(w.wakeToken);
+      tokens.push(w.wakeToken);
+      this.#o.journal.appendWakeEvent({
+        wakeToken: w.wakeToken,
+        kind: 'status',
+        status: 'paused',
+        reason: pause.kind,
+        detail,
+      });
+      this.#publish(
+        slot,
+        w.wakeToken,
+        w.messageId,
+        w.target,
+        w.targetSeq,
+        w.deliveryClass,
+        'paused',
+        pause.kind,
+        detail,
+        null,
+        (at ??= this.#iso()),
+      );
+    }
+    return tokens;
+  }
+
+  /** issue 27: the agent's pause, if its admission is held (with the wakes it paused). */
+  pauseOf(agentId: string): (WakePause & { readonly wakeTokens: readonly string[] }) | null {
+    const p = this.#agents.get(agentId)?.pause ?? null;
+    return p === null ? null : { kind: p.kind, resetsAt: p.resetsAt, detail: p.detail, wakeTokens: [...p.wakeTokens] };
+  }
+
+  /**
+   * issue 27: the pause ends (its reset came, the operator's Try now, a budget raised): admission
+   * resumes in FIFO order, so the paused wakes are delivered again — once — before any later one.
+   * False when the agent was not paused.
+   */
+  resume(agentId: string): boolean {
+    const slot = this.#slot(agentId);
+    if (slot.pause === null && !slot.table.held) return false;
+    slot.pause = null;
+    this.#apply(slot, slot.table.release());
+    return true;
+  }
+
+  /**
+   * issue 27: the operator cancelled the pause: the paused wakes end `failed/stopped_by_operator`
+   * (the operator ended that work; its limit did not), and the wakes behind them are admitted.
+   * Returns the tokens ended.
+   */
+  cancelPause(agentId: string, detail: string): readonly string[] {
+    const slot = this.#slot(agentId);
+    const pause = slot.pause;
+    if (pause === null) return [];
+    slot.pause = null;
+    const effects = slot.table.cancelQueued(pause.wakeTokens, {
+      status: 'failed',
+      reason: 'stopped_by_operator',
+      detail: boundedDetail(detail),
+    });
+    this.#apply(slot, effects);
+    return effects.flatMap((e) => (e.kind === 'terminal' ? [e.row.wakeToken] : []));
+  }
+
+  #pauseDetail(p: WakePause): string {
+    const until = p.resetsAt === null ? 'until further notice' : `until ${new Date(p.resetsAt).toISOString()}`;
+    return boundedDetail(`${p.kind} ${until}${p.detail === null ? '' : `; ${p.detail}`}`);
   }
 
   /**

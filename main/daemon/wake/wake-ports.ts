@@ -82,7 +82,7 @@ export interface WakeJournal {
   appendWakeEvent(event: WakeJournalEvent): boolean;
   listWakes(query: {
     readonly agentId: string;
-    readonly status: 'queued' | 'delivered' | 'final_check_sent';
+    readonly status: 'queued' | 'delivered' | 'final_check_sent' | 'paused';
   }): readonly JournalQueuedWake[];
   /** issue 16: the agent's durable cursors on a target (absent: a journal that keeps none, treated as 0). */
   agentCursor?(agentId: string, target: TargetKey): { readonly seenUpToSeq: number; readonly repliedUpToSeq: number };

@@ -63,6 +63,14 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
   );
   // issue 25: Continue of a paused chain (an operator call, like Stop).
   const onContinueChain = useCallback((chainId: string) => state.continueChain(chainId), [state]);
+  // issue 27: a paused chip's Try now / Cancel (operator calls).
+  const onPause = useCallback(
+    (agentId: string, action: 'tryNow' | 'cancel') =>
+      (action === 'tryNow' ? state.api.agents.tryNow({ agentId }) : state.api.agents.cancelPause({ agentId })).then(
+        (r) => (r.ok ? null : r.message),
+      ),
+    [state.api],
+  );
   // issue 14: the approval chips of this status area; memoised so the status area does not re-render for nothing.
   const approvalChips = useMemo(
     () => (
@@ -111,6 +119,7 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
         onStop={onStop}
         chains={state.chains}
         onContinueChain={onContinueChain}
+        onPause={onPause}
         {...(props.statusLabel === undefined ? {} : { label: props.statusLabel })}
       />
       <Composer

@@ -15,6 +15,7 @@ import {
   chipCanStop,
   chipElapsed,
   chipText,
+  pausedText,
   statusAlerts,
   statusChips,
   DEFAULT_BEACON_WORDS,
@@ -72,6 +73,11 @@ export interface StatusAreaProps {
   readonly chains?: ChainStore;
   /** issue 25: the operator's Continue (`chains.continue`); resolves with the daemon's refusal, else null. */
   onContinueChain?(chainId: string): Promise<string | null>;
+  /**
+   * issue 27: Try now / Cancel on a paused chip (`agents.tryNow`, `agents.cancelPause`); resolves
+   * with the refusal's message when the daemon refused it, else null.
+   */
+  onPause?(agentId: string, action: 'tryNow' | 'cancel'): Promise<string | null>;
 }
 
 /** Memoised: it re-renders for its own conversation's wakes and alerts, not for the shell's other state. */
@@ -90,6 +96,7 @@ export const StatusArea = memo(function StatusArea({
   onStop,
   chains,
   onContinueChain,
+  onPause,
 }: StatusAreaProps) {
   const wakes = useTargetWakes(book, target);
   // issue 14: a wake waiting for the operator never shows "Working": its approval chip stands for it.
@@ -115,6 +122,20 @@ export const StatusArea = memo(function StatusArea({
       });
     });
   };
+  // issue 27: a paused chip's Try now / Cancel share Stop's pending and refusal state.
+  const pauseAction = (wakeToken: string, agentId: string, action: 'tryNow' | 'cancel') => {
+    if (onPause === undefined) return;
+    setStopping((s) => new Set(s).add(wakeToken));
+    setStopRefusal(null);
+    void onPause(agentId, action).then((refused) => {
+      setStopping((s) => {
+        const next = new Set(s);
+        next.delete(wakeToken);
+        return next;
+      });
+      if (refused !== null) setStopRefusal({ wakeToken, message: refused });
+    });
+  };
   return (
     <div
       className="status-area"
@@ -126,11 +147,14 @@ export const StatusArea = memo(function StatusArea({
       {chips.map((chip) => {
         const wake = wakes.get(chip.wakeToken);
         if (wake === undefined) return null;
-        const text = chipText(chip.kind, language, {
-          words: beaconWords,
-          continued: chip.continued,
-          stopped: chip.stopped,
-        });
+        const text =
+          chip.kind === 'paused'
+            ? pausedText(wake, language)
+            : chipText(chip.kind, language, {
+                words: beaconWords,
+                continued: chip.continued,
+                stopped: chip.stopped,
+              });
         const detailsId = `detail-${chip.wakeToken}`;
         return (
           <span
@@ -177,6 +201,34 @@ export const StatusArea = memo(function StatusArea({
             {stopRefusal?.wakeToken === chip.wakeToken && chipCanStop(chip.kind) && (
               <span className="chip-detail-text" role="alert">
                 {copy(language, 'chip.stopFailed', { reason: stopRefusal.message })}
+              </span>
+            )}
+            {onPause !== undefined && chip.kind === 'paused' && (
+              // issue 27: Try now delivers the paused work now; Cancel ends it (failed/stopped_by_operator).
+              <>
+                {wake.reason !== 'daily_budget' && (
+                  <button
+                    type="button"
+                    className="chip-try-now"
+                    disabled={stopping.has(chip.wakeToken)}
+                    onClick={() => pauseAction(chip.wakeToken, chip.agentId, 'tryNow')}
+                  >
+                    {copy(language, 'chip.tryNow')}
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="chip-cancel-pause"
+                  disabled={stopping.has(chip.wakeToken)}
+                  onClick={() => pauseAction(chip.wakeToken, chip.agentId, 'cancel')}
+                >
+                  {copy(language, 'chip.cancelPause')}
+                </button>
+              </>
+            )}
+            {stopRefusal?.wakeToken === chip.wakeToken && chip.kind === 'paused' && (
+              <span className="chip-detail-text" role="alert">
+                {stopRefusal.message}
               </span>
             )}
             {chip.kind === 'failed' && (

@@ -16,6 +16,7 @@ const STATUS_COPY: Record<Wake['status'], CopyKey> = {
   reply_sent: 'timeline.reply_sent',
   failed: 'timeline.failed',
   completed_without_visible_reply: 'timeline.completed_without_visible_reply',
+  paused: 'timeline.paused',
 };
 
 const EVENT_COPY: Record<Exclude<WakeEvent['kind'], 'status'>, CopyKey> = {

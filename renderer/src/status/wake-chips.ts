@@ -13,7 +13,7 @@ import { formatElapsed } from '../../../shared/elapsed.js';
 
 /** What a chip says, beyond its raw `data-status`. */
 export type ChipKind =
-  'queued' | 'working' | 'beacon' | 'escalated' | 'checking' | 'replied' | 'received_idle' | 'failed';
+  'queued' | 'working' | 'beacon' | 'escalated' | 'checking' | 'replied' | 'received_idle' | 'failed' | 'paused';
 
 export interface WakeChip {
   readonly wakeToken: string;
@@ -51,6 +51,8 @@ export function chipKind(wake: Wake): ChipKind {
       return 'received_idle';
     case 'failed':
       return 'failed';
+    case 'paused':
+      return 'paused';
   }
 }
 
@@ -158,6 +160,7 @@ const CHIP_COPY: Record<ChipKind, CopyKey> = {
   replied: 'chip.replied',
   received_idle: 'chip.receivedIdle',
   failed: 'chip.failed',
+  paused: 'chip.paused',
 };
 
 /**
@@ -173,6 +176,7 @@ export const CHIP_ICONS: Readonly<Record<ChipKind, string>> = {
   replied: '✓',
   received_idle: '○',
   failed: '!',
+  paused: '⏸',
 };
 
 export const ALERT_ICONS: Readonly<Record<Alert['kind'], string>> = {
@@ -290,4 +294,23 @@ export function alertKindText(kind: Alert['kind'], language: Language): string {
 export function alertKindOfEvent(detail: string | null): Alert['kind'] | null {
   const kind = detail?.split(':', 1)[0] ?? '';
   return Object.hasOwn(ALERT_COPY, kind) ? (kind as Alert['kind']) : null;
+}
+
+/**
+ * issue 27: a paused chip's words — "Paused until 14:05 · usage limit", "Paused · daily budget
+ * reached" — from the wake's pause reason and the reset its status detail names (the daemon's
+ * `<kind> until <ISO time>` form, wake-lifecycle.ts), the time in the reader's clock.
+ */
+export function pausedText(wake: Pick<Wake, 'reason' | 'detail'>, language: Language): string {
+  const kind = wake.reason === 'daily_budget' ? 'daily_budget' : 'usage_limit';
+  const iso = /\buntil (\d{4}-\d\d-\d\dT[0-9:.]+Z)/.exec(wake.detail ?? '')?.[1];
+  const ms = iso === undefined ? Number.NaN : Date.parse(iso);
+  const head = Number.isFinite(ms)
+    ? copy(language, 'chip.pausedUntil', {
+        time: new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+          new Date(ms),
+        ),
+      })
+    : copy(language, 'chip.paused');
+  return `${head} · ${copy(language, kind === 'daily_budget' ? 'chip.pause.daily_budget' : 'chip.pause.usage_limit')}`;
 }

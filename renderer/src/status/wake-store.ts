@@ -24,6 +24,8 @@ const RANK: Record<Wake['status'], number> = {
   reply_sent: 3,
   failed: 3,
   completed_without_visible_reply: 3,
+  // issue 27: a pause and its resume alternate with `delivered` (same rank: the later event stands).
+  paused: 1,
 };
 
 /** Whether `incoming` replaces `current` (undefined: not seen yet), by the rule above. */

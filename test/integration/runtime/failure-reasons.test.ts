@@ -25,7 +25,8 @@ describe('claude-code: provider failures end failed with their reason', () => {
   ] as const)(
     '%s → %s',
     async (script, reason, status) => {
-      const h = await RuntimeHarness.start('claude-code');
+      // issue 27: `onUsageLimit: "fail"` keeps this behaviour (the default `wait` pauses a 429 instead).
+      const h = await RuntimeHarness.start('claude-code', { onUsageLimit: 'fail' });
       harnesses.push(h);
       const end = await h.terminal(h.post(`@agent1 hello ${script}`));
       expect(end).toMatchObject({ status: 'failed', reason });

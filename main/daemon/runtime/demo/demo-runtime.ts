@@ -22,6 +22,8 @@
  * - `/ask agent question` (issue 25) asks another agent where it was asked; when that agent's
  *            reply is handed back (a `signal_only` workflow callback), posts what it answered.
  *            Asked by another agent, the demo gives a scripted answer (it has no LLM);
+ * - `/limit` (issue 27) the first time: the turn is refused as a provider's usage limit would be
+ *            ("retry after DEMO_LIMIT_SECONDS", default 60) — the wake pauses; delivered again, it replies;
  * - anything else: an immediate reply via message_send.
  * Commands, not words: the turn context itself talks about "local" output.
  */
@@ -68,7 +70,11 @@ export interface DemoRuntimeOptions {
   readonly log?: DaemonLog;
 }
 
-type DemoCommand = 'slow' | 'local' | 'react' | 'approve' | 'cross' | 'ask' | 'asked' | 'handed_back' | 'reply';
+type DemoCommand =
+  'slow' | 'local' | 'react' | 'approve' | 'cross' | 'ask' | 'asked' | 'handed_back' | 'limit' | 'reply';
+
+/** issue 27: `/limit`'s refusal, ending the turn as a provider's usage limit does. */
+class DemoUsageLimit extends Error {}
 
 /** `/cross <target>`: the target the demo sends to across its scope (issue 24). */
 const CROSS = /(?:^|\s)\/cross\s+((?:#|dm:@)[^\s<]+)/i;
@@ -91,6 +97,7 @@ export function demoCommand(text: string): DemoCommand {
   if (/(^|\s)\/react\b/i.test(text)) return 'react';
   if (/(^|\s)\/approve\b/i.test(text)) return 'approve';
   if (CROSS.test(text)) return 'cross';
+  if (/(^|\s)\/limit\b/i.test(text)) return 'limit';
   return 'reply';
 }
 
@@ -112,6 +119,9 @@ export class DemoRuntime implements RuntimeAdapter {
   private turnOpen = false;
   private stopped = false;
   private readonly generation = 1;
+
+  /** issue 27: `/limit` refuses once per runtime. */
+  private limitSpent = false;
 
   constructor(private readonly options: DemoRuntimeOptions) {
     this.scheduler = options.scheduler ?? asyncScheduler;
@@ -235,6 +245,7 @@ export class DemoRuntime implements RuntimeAdapter {
       this.emit({
         type: 'runtime_error',
         detail: boundedDetail(`demo runtime: ${err instanceof Error ? err.message : String(err)}`),
+        ...(err instanceof DemoUsageLimit ? { reason: 'provider_rate_limited' as const } : {}),
       });
       this.endTurn('error');
     }
@@ -244,6 +255,11 @@ export class DemoRuntime implements RuntimeAdapter {
   private async answer(text: string): Promise<boolean> {
     const target = exactTargets(text)[0] ?? null;
     const command = demoCommand(text);
+    if (command === 'limit' && !this.limitSpent) {
+      this.limitSpent = true;
+      const seconds = Number(this.options.env.DEMO_LIMIT_SECONDS ?? 60);
+      throw new DemoUsageLimit(`usage limit reached; retry after ${Number.isFinite(seconds) ? seconds : 60} seconds`);
+    }
     if (command === 'slow') {
       const ms = demoTaskMs(this.options.env);
       this.emit({ type: 'local_text', ...textMetrics('Working on the long demo task…') });

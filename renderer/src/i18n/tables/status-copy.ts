@@ -22,6 +22,14 @@ export const STATUS_COPY = [
       'chip.stopLabel': 'Stop the turn of {agent}',
       'chip.stopped': 'Stopped',
       'chip.stopFailed': 'Could not stop: {reason}',
+      // issue 27: a paused wake (usage limit until its reset; daily budget reached).
+      'chip.paused': 'Paused',
+      'chip.pausedUntil': 'Paused until {time}',
+      'chip.pause.usage_limit': 'usage limit',
+      'chip.pause.daily_budget': 'daily budget reached',
+      'chip.tryNow': 'Try now',
+      'chip.cancelPause': 'Cancel',
+      'chip.raiseBudget': 'Raise budget',
     },
     'zh-CN': {
       'chip.queued': '排队中',
@@ -39,6 +47,14 @@ export const STATUS_COPY = [
       'chip.stopLabel': '停止 {agent} 的这一轮',
       'chip.stopped': '已停止',
       'chip.stopFailed': '无法停止：{reason}',
+      // issue 27
+      'chip.paused': '已暂停',
+      'chip.pausedUntil': '已暂停，直到 {time}',
+      'chip.pause.usage_limit': '用量上限',
+      'chip.pause.daily_budget': '已达每日预算',
+      'chip.tryNow': '立即重试',
+      'chip.cancelPause': '取消',
+      'chip.raiseBudget': '提高预算',
     },
   }),
   copyTable('alert', {
@@ -77,6 +93,7 @@ export const STATUS_COPY = [
       'timeline.reply_sent': 'Replied',
       'timeline.failed': "Couldn't complete",
       'timeline.completed_without_visible_reply': 'Received — back to idle',
+      'timeline.paused': 'Paused',
     },
     'zh-CN': {
       'timeline.queued': '排队中',
@@ -85,6 +102,7 @@ export const STATUS_COPY = [
       'timeline.reply_sent': '已回复',
       'timeline.failed': '未能完成',
       'timeline.completed_without_visible_reply': '已收到消息并回到空闲',
+      'timeline.paused': '已暂停',
     },
   }),
   copyTable('reason', {

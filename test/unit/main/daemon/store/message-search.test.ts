@@ -115,6 +115,7 @@ describe('message search (issue 17: SQLite FTS5, trigram)', () => {
       ALTER TABLE wakes DROP COLUMN chain_id; ALTER TABLE wakes DROP COLUMN cause; ALTER TABLE wakes DROP COLUMN hop;
       ALTER TABLE wakes DROP COLUMN hop_budget; ALTER TABLE wakes DROP COLUMN asked_by;
       ALTER TABLE wakes DROP COLUMN asked_by_name;
+      ALTER TABLE wakes DROP COLUMN model; ALTER TABLE audit DROP COLUMN wake_tokens; DROP TABLE grants; DROP TABLE agent_pauses;
       PRAGMA user_version = 3;
     `);
     db.close();

@@ -1,0 +1,223 @@
+/**
+ * issue 27 "pause, don't fail": the one rule for a turn refused by a usage or rate limit, and for
+ * an agent whose daily budget is reached.
+ *
+ * - A turn that ends `provider_rate_limited` (the failure classifier, a driver's structured kind)
+ *   for an agent with `onUsageLimit: "wait"` (the default) does not end its wakes: the lifecycle
+ *   pauses them in their place (FIFO: later wakes for that agent wait behind them), the reset comes
+ *   from the runtime's own limit signal or the provider's `retry-after` as the CLI surfaced it
+ *   (`usageLimitResetAt`), else the agent's `usageLimitBackoffSeconds`; one timer per agent
+ *   resumes it at the reset, and the paused wakes are delivered again — once. `"fail"` keeps
+ *   `failed/provider_rate_limited`.
+ * - Try now resumes at once; Cancel ends the paused wakes `failed/stopped_by_operator` (the
+ *   operator ended that work) and lets the wakes behind them go on.
+ * - A pause is stored (`agent_pauses`, migration 13) with its wakes (`paused` in the journal): after
+ *   a daemon restart `restore` hands it to the lifecycle's restore and re-arms its reset.
+ * - Budget (the usage port `usageBudget(agentId)`): while it says reached, a new wake for that agent
+ *   waits `paused` (`daily_budget`); it is re-checked at the port's `resetsAt` and on
+ *   `budgetChanged(agentId)` (the budget was raised, the day turned) — no polling loop.
+ *
+ * No silence beacon while paused: the refused turn ended (`turn.end`), and the watchdog's next turn
+ * starts with the resumed delivery.
+ */
+import { asyncScheduler, timer, type SchedulerLike, type Subscription } from 'rxjs';
+import type { OnUsageLimit } from '../../../shared/wake-status.js';
+import type { DaemonLog } from '../daemon-log.js';
+import { usageLimitResetAt } from '../runtime/failure-classifier.js';
+import type { AgentPauseRecord } from '../store/tables/agent-pauses-table.js';
+import type { WakeLifecycle, WakePause } from '../wake/wake-lifecycle.js';
+
+/** The usage engineer's port (message `usage contract:`): an agent's daily budget, now. */
+export interface UsageBudget {
+  readonly reached: boolean;
+  readonly kind: 'tokens' | 'cost' | null;
+  readonly used: number;
+  readonly limit: number | null;
+  /** Epoch ms (or ISO text) when the budget's day ends; null when unknown. */
+  readonly resetsAt: number | string | null;
+}
+export type UsageBudgetPort = (agentId: string) => UsageBudget;
+
+/** The default port until the usage service is wired: never reached. */
+export const NEVER_REACHED: UsageBudgetPort = () => ({
+  reached: false,
+  kind: null,
+  used: 0,
+  limit: null,
+  resetsAt: null,
+});
+
+/** Where pauses are kept across restarts (the store's `agent_pauses`). */
+export interface PauseStore {
+  save(p: AgentPauseRecord): void;
+  clear(agentId: string): boolean;
+  get(agentId: string): AgentPauseRecord | undefined;
+}
+
+export interface UsagePausePolicy {
+  readonly onUsageLimit: OnUsageLimit;
+  readonly usageLimitBackoffSeconds: number;
+}
+
+export interface UsagePauseOptions {
+  readonly lifecycle: WakeLifecycle;
+  readonly pauses: PauseStore;
+  /** The agent's policy as configured now; undefined for an unknown agent (then: fail, as before). */
+  readonly policyOf: (agentId: string) => UsagePausePolicy | undefined;
+  readonly usageBudget?: UsageBudgetPort;
+  readonly scheduler?: SchedulerLike;
+  readonly log?: DaemonLog;
+}
+
+/** The reset of a pause whose time is unknown (a budget without `resetsAt`): the next local midnight. */
+function nextDay(nowMs: number): number {
+  const d = new Date(nowMs);
+  d.setHours(24, 0, 0, 0);
+  return d.getTime();
+}
+
+export class UsagePauseService {
+  readonly #o: UsagePauseOptions;
+  readonly #scheduler: SchedulerLike;
+  readonly #timers = new Map<string, Subscription>();
+
+  constructor(options: UsagePauseOptions) {
+    this.#o = options;
+    this.#scheduler = options.scheduler ?? asyncScheduler;
+  }
+
+  /** The lifecycle's `admissionHold`: a budget reached holds the agent's new wakes. */
+  readonly admissionHold = (agentId: string): WakePause | null => {
+    const budget = (this.#o.usageBudget ?? NEVER_REACHED)(agentId);
+    if (!budget.reached) return null;
+    const resetsAt = this.#resetOf(budget.resetsAt);
+    const pause: WakePause = {
+      kind: 'daily_budget',
+      resetsAt,
+      detail: `daily ${budget.kind ?? 'usage'} budget reached (${budget.used} of ${budget.limit ?? '?'})`,
+    };
+    this.#store(agentId, pause);
+    this.#arm(agentId, resetsAt);
+    return pause;
+  };
+
+  /**
+   * A turn of `generation` ended `provider_rate_limited` with `detail`: true when its wakes are
+   * paused (the caller fails nothing), false when the agent's policy is `fail` (fail as before).
+   */
+  onUsageLimit(agentId: string, generation: number, detail: string): boolean {
+    const policy = this.#o.policyOf(agentId);
+    if (policy === undefined || policy.onUsageLimit === 'fail') return false;
+    const now = this.#scheduler.now();
+    const resetsAt = usageLimitResetAt(detail, now) ?? now + policy.usageLimitBackoffSeconds * 1000;
+    const pause: WakePause = { kind: 'usage_limit', resetsAt, detail };
+    const paused = this.#o.lifecycle.pause(agentId, generation, pause);
+    this.#store(agentId, pause);
+    this.#o.log?.info('usage limit: wakes paused until the reset', {
+      agentId,
+      resetsAt: new Date(resetsAt).toISOString(),
+      wakes: paused.length,
+    });
+    this.#arm(agentId, resetsAt);
+    return true;
+  }
+
+  /** Operator: Try now — the paused wakes are delivered now. False when the agent was not paused. */
+  tryNow(agentId: string): boolean {
+    return this.#resume(agentId, 'try_now');
+  }
+
+  /** Operator: Cancel — the paused wakes end `failed/stopped_by_operator`; returns their tokens. */
+  cancel(agentId: string): readonly string[] {
+    this.#disarm(agentId);
+    this.#o.pauses.clear(agentId);
+    return this.#o.lifecycle.cancelPause(agentId, 'the operator cancelled the paused work');
+  }
+
+  /**
+   * The budget may have changed (raised, a new day, the usage service's event): re-asks the port
+   * and releases a budget pause it no longer reaches.
+   */
+  budgetChanged(agentId: string): boolean {
+    const pause = this.#o.lifecycle.pauseOf(agentId);
+    if (pause?.kind !== 'daily_budget') return false;
+    if ((this.#o.usageBudget ?? NEVER_REACHED)(agentId).reached) return false;
+    return this.#resume(agentId, 'budget_released');
+  }
+
+  /**
+   * After a daemon restart: the stored pause goes to the lifecycle's restore (`restoreWakes`, the
+   * recovery service's), and its reset is re-armed (a reset already past resumes at once).
+   */
+  restore(agentId: string, restoreWakes: (pause: WakePause | null) => void): void {
+    const stored = this.#o.pauses.get(agentId);
+    const pause: WakePause | null =
+      stored === undefined ? null : { kind: stored.kind, resetsAt: stored.resetsAt, detail: stored.detail };
+    restoreWakes(pause);
+    if (pause !== null) this.#arm(agentId, pause.resetsAt ?? nextDay(this.#scheduler.now()));
+  }
+
+  /** Ends every timer (daemon stop); stored pauses stay for the next start. */
+  dispose(): void {
+    for (const t of this.#timers.values()) t.unsubscribe();
+    this.#timers.clear();
+  }
+
+  #resume(agentId: string, why: 'reset' | 'try_now' | 'budget_released'): boolean {
+    this.#disarm(agentId);
+    this.#o.pauses.clear(agentId);
+    const resumed = this.#o.lifecycle.resume(agentId);
+    if (resumed) this.#o.log?.info('paused wakes resumed', { agentId, why });
+    return resumed;
+  }
+
+  #arm(agentId: string, resetsAt: number): void {
+    this.#disarm(agentId);
+    const delay = Math.max(0, resetsAt - this.#scheduler.now());
+    this.#timers.set(
+      agentId,
+      timer(delay, this.#scheduler).subscribe(() => {
+        this.#timers.delete(agentId);
+        const pause = this.#o.lifecycle.pauseOf(agentId);
+        // A budget is released only when the port no longer says reached; else re-checked next day.
+        if (pause?.kind === 'daily_budget' && (this.#o.usageBudget ?? NEVER_REACHED)(agentId).reached) {
+          this.#arm(agentId, nextDay(this.#scheduler.now()));
+          return;
+        }
+        this.#resume(agentId, 'reset');
+      }),
+    );
+  }
+
+  #disarm(agentId: string): void {
+    this.#timers.get(agentId)?.unsubscribe();
+    this.#timers.delete(agentId);
+  }
+
+  #store(agentId: string, pause: WakePause): void {
+    try {
+      this.#o.pauses.save({
+        agentId,
+        kind: pause.kind,
+        resetsAt: pause.resetsAt,
+        detail: pause.detail,
+        pausedAt: new Date(this.#scheduler.now()).toISOString(),
+      });
+    } catch (err) {
+      // The pause holds in memory; only its survival of a restart is lost (logged, never thrown at a runtime subscriber).
+      this.#o.log?.error('usage pause: could not be stored', {
+        agentId,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
+
+  #resetOf(v: number | string | null): number {
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+    if (typeof v === 'string') {
+      const ms = Date.parse(v);
+      if (Number.isFinite(ms)) return ms;
+    }
+    return nextDay(this.#scheduler.now());
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * issue 27 "pause, don't fail" in a real browser against the real `agentteam serve` with the demo
+ * runtime: `/limit` is refused as a provider's usage limit ("retry after 600 seconds"), so the wake
+ * pauses and the one status area shows "⏸ Paused until HH:MM · usage limit · Try now · Cancel";
+ * Try now delivers it again at once and it ends `reply_sent` once; Cancel ends it
+ * `failed/stopped_by_operator`. Screens at 1280 and 390 px, English and 简体中文, axe.
+ */
+import { expectNoHorizontalOverflow, useLanguage } from './chat-helpers.js';
+import { expect, expectNoSeriousAxeViolations, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
+
+test.use({
+  config: {
+    agents: [{ id: 'demo', name: 'Demo', runtime: 'demo', env: { DEMO_LIMIT_SECONDS: '600' } }],
+  },
+});
+
+const WIDTHS = [1280, 390] as const;
+
+for (const language of ['en', 'zh-CN'] as const) {
+  const words =
+    language === 'en'
+      ? { paused: /^Paused until \d\d:\d\d · usage limit$/, tryNow: 'Try now', cancel: 'Cancel', replied: 'Replied' }
+      : { paused: /^已暂停，直到 \d\d:\d\d · 用量上限$/, tryNow: '立即重试', cancel: '取消', replied: '已回复' };
+
+  test(`${language}: a usage limit pauses the wake; Try now delivers it again and it replies once`, async ({
+    app,
+    serve,
+  }, info) => {
+    if (language === 'zh-CN') await useLanguage(app, serve, 'zh-CN');
+    await sendFromComposer(app, '@demo /limit');
+    const chip = statusArea(app).locator('[data-wake]');
+    await expect(chip).toHaveAttribute('data-status', 'paused');
+    await expect(chip.locator('.chip-text')).toHaveText(words.paused);
+    await expect(chip.locator('.chip-icon')).toHaveText('⏸');
+    for (const width of WIDTHS) {
+      await app.setViewportSize({ width, height: 800 });
+      await expectNoHorizontalOverflow(app, `paused chip ${width}`);
+      await screenshot(app, info, `paused-${language}-${width}`);
+    }
+    await expectNoSeriousAxeViolations(app, `paused chip, ${language}`);
+    await chip.getByRole('button', { name: words.tryNow }).click();
+    await expect(chip).toHaveAttribute('data-status', 'reply_sent');
+    await expect(chip).toContainText(words.replied);
+    const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ status: string }>;
+    expect(rows).toEqual([expect.objectContaining({ status: 'reply_sent' })]);
+    const messages = JSON.parse((await serve.cli('messages', '--target', '#general', '--json')).stdout) as Array<{
+      author: string;
+    }>;
+    expect(messages.filter((m) => m.author !== 'operator' && m.author !== 'you')).toHaveLength(1);
+  });
+
+  test(`${language}: Cancel ends the paused wake failed/stopped_by_operator`, async ({ app, serve }) => {
+    if (language === 'zh-CN') await useLanguage(app, serve, 'zh-CN');
+    await sendFromComposer(app, '@demo /limit');
+    const chip = statusArea(app).locator('[data-wake]');
+    await expect(chip).toHaveAttribute('data-status', 'paused');
+    await chip.getByRole('button', { name: words.cancel }).click();
+    await expect(chip).toHaveAttribute('data-status', 'failed');
+    const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ status: string; reason: string }>;
+    expect(rows).toEqual([expect.objectContaining({ status: 'failed', reason: 'stopped_by_operator' })]);
+  });
+}
