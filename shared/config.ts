@@ -4,6 +4,7 @@
  * Legacy visible-reply toggles are accepted and ignored (contract §7): the contract is always on.
  */
 import { z } from 'zod';
+import { BudgetSchema } from './usage.js';
 import { AUTH_MODES } from './agent-readiness.js';
 import { parseTarget } from './target.js';
 import { RUNTIMES } from './wake-status.js';
@@ -99,6 +100,8 @@ export const AgentConfigSchema = z.strictObject({
    * the runtime's own interrupt, and its wakes end `failed` with `turn_timeout` (at most a week).
    */
   turnTimeoutMinutes: z.number().int().min(1).max(10_080).default(120),
+  /** issue 27: an optional daily (UTC) budget, tokens of every kind and/or cost in USD; warned at 80 %. */
+  budget: BudgetSchema.optional(),
   visibleReplyContract: LegacyVisibleReplyContract.optional(),
   visible_reply_contract_enabled: z.unknown().optional(),
 });

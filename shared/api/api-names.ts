@@ -37,6 +37,9 @@ export const API_CALL_NAMES = [
   'limits.get',
   // issue 29: the operator's Stop of an agent's working turn (the chip, `agentteam stop`, Telegram)
   'agents.stop',
+  // issue 27: usage per agent per day, limit windows and budgets; the operator raises a budget
+  'usage.summary',
+  'agents.raiseBudget',
 ] as const;
 
 /**
@@ -54,6 +57,8 @@ export const OPERATOR_CALL_NAMES = [
   'agents.stop',
   'telegram.addBinding',
   'telegram.removeBinding',
+  // issue 27
+  'agents.raiseBudget',
 ] as const satisfies readonly ApiCallName[];
 
 const operatorCalls: ReadonlySet<string> = new Set(OPERATOR_CALL_NAMES);
@@ -70,6 +75,8 @@ export const API_EVENT_NAMES = [
   'wake.focusRequested',
   'settings.changed',
   'approval.updated',
+  // issue 27: a wake's usage was stored, or a limit window / budget changed
+  'usage.updated',
 ] as const;
 
 export type ApiCallName = (typeof API_CALL_NAMES)[number];

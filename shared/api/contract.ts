@@ -8,6 +8,7 @@ import { AUTH_MODES, READINESS_STATES } from '../agent-readiness.js';
 import { APPROVAL_DECISIONS, APPROVAL_KINDS, APPROVAL_SCOPES, APPROVAL_STATUSES } from '../approvals.js';
 import { ChannelSettingsSchema, DaemonLimitsSchema, PERMISSION_POLICIES, PROMPT_LANGUAGES } from '../config.js';
 import { RUNTIMES, WAKE_STATUSES } from '../wake-status.js';
+import { BudgetSchema, UsageSummaryRequestSchema, UsageSummarySchema, WakeUsageSchema } from '../usage.js';
 import type { ApiCallName, ApiEventName } from './api-names.js';
 
 export { channelOf, isApiCallName, splitCallName, type ApiCallName, type ApiEventName } from './api-names.js';
@@ -183,6 +184,8 @@ const AgentSchema = z.object({
   allow: z.array(z.string()).optional(),
   /** issue 29: rules agentteam.json lists that the daemon never granted: "needs your confirmation", not applied. */
   unconfirmedAllow: z.array(z.string()).optional(),
+  /** issue 27: the agent's daily budget from agentteam.json, null when it has none. */
+  budget: BudgetSchema.nullable().optional(),
 });
 
 /** issue 14: a runtime's permission question, asked of the operator (shared/approvals.ts). */
@@ -387,6 +390,8 @@ export const apiCalls = {
       continues: z.array(z.string()).default([]),
       /** issue 24: the audited sends made while this wake was being handled, oldest first. */
       audit: z.array(AuditRecordSchema),
+      /** issue 27: the usage the runtime reported for this wake's turns; null when none yet. */
+      usage: WakeUsageSchema.nullable().optional(),
     }),
   ),
   /** issue 24 (contract §8.3): the audit records, newest first (`agentteam audit`). */
@@ -489,6 +494,17 @@ export const apiCalls = {
    * never MCP). `not_working` when the agent has no running turn.
    */
   'agents.stop': call(z.object({ agentId: z.string().min(1).max(64) }).strict(), AgentSchema),
+  // --- issue 27: usage, limit windows, budgets ---
+  /** Per agent per UTC day since `since` (default: 6 days before today), the latest limit windows, the budgets. */
+  'usage.summary': call(UsageSummaryRequestSchema, UsageSummarySchema),
+  /**
+   * The operator raises (or sets, or with `budget: null` removes) an agent's daily budget: written
+   * into agentteam.json the way `agents.update` saves; a wake waiting on the budget is released.
+   */
+  'agents.raiseBudget': call(
+    z.object({ agentId: z.string().min(1).max(64), budget: BudgetSchema.nullable() }).strict(),
+    AgentSchema,
+  ),
 } as const satisfies Record<ApiCallName, CallSchemas>;
 
 /** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
@@ -506,6 +522,8 @@ export const apiEvents = {
   'settings.changed': SettingsSchema,
   /** issue 14: an approval was asked or settled. */
   'approval.updated': ApprovalSchema,
+  /** issue 27: usage of an agent changed (a wake's usage stored, a limit window announced, a budget edited). */
+  'usage.updated': z.object({ agentId: z.string() }),
 } as const satisfies Record<ApiEventName, z.ZodType>;
 
 export type ApiRequest<K extends ApiCallName> = z.input<(typeof apiCalls)[K]['request']>;
@@ -558,6 +576,8 @@ export const API_ERROR_CODES = [
   'not_working',
   // issue 29: an operator call on a connection without this start's operator key (e.g. a process an agent started).
   'operator_only',
+  // issue 27: a budget that is not a positive number of tokens / USD
+  'budget_invalid',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -6,7 +6,14 @@
 import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { Store } from '../store/index.js';
-import type { AgentSettingsPort, ApprovalsPort, ConversationsPort, TelegramPort, TurnsPort } from './api-ports.js';
+import type {
+  AgentSettingsPort,
+  ApprovalsPort,
+  ConversationsPort,
+  TelegramPort,
+  TurnsPort,
+  UsagePort,
+} from './api-ports.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
 import { toApproval, toAudit, toConversation, toMessage, toPromptInput, toWake, toWakeEvent } from './api-mappers.js';
@@ -32,6 +39,8 @@ export interface DaemonApiDeps {
   readonly agentSettings?: AgentSettingsPort;
   /** issue 29: the operator's Stop of a working turn (operator only, like approvals). */
   readonly turns?: TurnsPort;
+  /** issue 27: usage, limit windows and budgets. */
+  readonly usage?: UsagePort;
 }
 
 const DEFAULT_PAGE = 100;
@@ -55,6 +64,10 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
   const approvals = (): ApprovalsPort => {
     if (d.approvals === undefined) throw new ApiError('unavailable', 'This daemon does not handle approvals.');
     return d.approvals;
+  };
+  const usage = (): UsagePort => {
+    if (d.usage === undefined) throw new ApiError('unavailable', 'This daemon does not record usage.');
+    return d.usage;
   };
   return {
     'conversations.list': async ({ target }) => {
@@ -151,6 +164,13 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     },
     'agents.confirmRule': async ({ agentId, rule }) => {
       agentSettings().confirmRule(agentId, rule);
+      return agent(agentId);
+    },
+    // --- issue 27 ---
+    'usage.summary': async (filter) => usage().summary(filter),
+    'agents.raiseBudget': async ({ agentId, budget }) => {
+      agent(agentId);
+      usage().raiseBudget(agentId, budget);
       return agent(agentId);
     },
     // The OS folder picker belongs to the desktop app's main process (main/app/folder-picker.ts).
