@@ -46,6 +46,7 @@ import type {
 import type { WriterLock } from './writer-lock.js';
 import { ApprovalsTable } from './tables/approvals-table.js';
 import { GrantsTable } from './tables/grants-table.js';
+import { UsageTable } from './tables/usage-table.js';
 import { AgentCursorsTable } from './tables/agent-cursors-table.js';
 import { AuditTable } from './tables/audit-table.js';
 import { ChannelStateTable, type StoredTelegramBinding } from './tables/channel-state-table.js';
@@ -103,6 +104,8 @@ export class Store {
   readonly approvals: ApprovalsTable;
   /** issue 29: the "always" rules the daemon granted (approvals/agent-grants.ts applies them). */
   readonly grants: GrantsTable;
+  /** issue 27: usage per wake, limit windows, warnings given (services/usage-service.ts holds the rules). */
+  readonly usage: UsageTable;
   private readonly begin: StatementSync;
   private readonly commit: StatementSync;
   private readonly rollback: StatementSync;
@@ -144,6 +147,7 @@ export class Store {
     this.channelState = new ChannelStateTable(db);
     this.approvals = new ApprovalsTable(db);
     this.grants = new GrantsTable(db);
+    this.usage = new UsageTable(db);
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');

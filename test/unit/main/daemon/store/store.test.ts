@@ -425,6 +425,8 @@ describe('wakes', () => {
       -- and without migration 8's columns, so 7 and 8 both run again
       ALTER TABLE wakes DROP COLUMN agent_name; ALTER TABLE wakes DROP COLUMN agent_display_name;
       ALTER TABLE wakes DROP COLUMN model; ALTER TABLE audit DROP COLUMN wake_tokens; DROP TABLE grants;
+      -- and without migration 12's tables (issue 27)
+      DROP TABLE wake_usage; DROP TABLE limit_windows; DROP TABLE usage_warnings;
       PRAGMA user_version = 6;
     `);
     expect(() => db.exec(`INSERT INTO wake_events (wake_token, kind, at) VALUES ('w1', 'compaction', 'x')`)).toThrow(
