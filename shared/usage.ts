@@ -75,6 +75,9 @@ export const LimitWindowSchema = z.object({
 });
 export type LimitWindow = z.infer<typeof LimitWindowSchema>;
 
+/** A window as a runtime announces it (the daemon adds the agent and the time it saw it). */
+export type AnnouncedLimitWindow = Omit<LimitWindow, 'agentId' | 'observedAt'>;
+
 /** An agent's optional daily budget (`budget` in agentteam.json): tokens (all kinds) and/or cost. */
 export const BudgetSchema = z
   .object({

@@ -110,6 +110,8 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       const wake = d.store.getWake(wakeToken);
       if (wake === undefined) throw new ApiError('unknown_wake', `There is no wake "${wakeToken}".`);
       return {
+        // issue 27: the usage the runtime reported for this wake's turns.
+        usage: d.usage?.wake(wakeToken) ?? null,
         wake: toWake(wake, d.agentName(wake.agentId)),
         events: d.store.listWakeEvents(wakeToken).map(toWakeEvent),
         promptInputs: d.store.listPromptInputs(wakeToken).map(toPromptInput),

@@ -1008,6 +1008,8 @@ const EVENT_KINDS: Record<AgentSessionEvent['type'], true> = {
   final_check: true,
   operator_wait: true,
   turn_end: true,
+  usage: true,
+  limit_window: true,
   context_compacted: true,
   context_reset: true,
   runtime_error: true,
