@@ -4,6 +4,7 @@
  * Legacy visible-reply toggles are accepted and ignored (contract §7): the contract is always on.
  */
 import { z } from 'zod';
+import { BudgetSchema } from './usage.js';
 import { AUTH_MODES } from './agent-readiness.js';
 import { parseTarget } from './target.js';
 import { ON_USAGE_LIMIT, RUNTIMES } from './wake-status.js';
@@ -141,6 +142,8 @@ export const AgentConfigSchema = z.strictObject({
   /** The wait when neither the CLI's limit signal nor a `retry-after` names the reset (seconds, at most a day). */
   usageLimitBackoffSeconds: z.number().int().min(1).max(86_400).default(300),
   // --- end issue 27 ---
+  /** issue 27: an optional daily (UTC) budget, tokens of every kind and/or cost in USD; warned at 80 %. */
+  budget: BudgetSchema.optional(),
   visibleReplyContract: LegacyVisibleReplyContract.optional(),
   visible_reply_contract_enabled: z.unknown().optional(),
 });

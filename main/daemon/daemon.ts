@@ -60,6 +60,9 @@ import { Store } from './store/index.js';
 import { TelegramService } from './telegram/telegram-service.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
 import { WakeTimeline } from './wake/wake-timeline.js';
+import { UsageService } from './services/usage-service.js';
+import { createUsageMetrics } from './metrics/usage-metrics.js';
+import { ApiError } from '../../shared/api/contract.js';
 import { BeaconRouter } from './watchdog/beacon-router.js';
 import { silenceWatchdog } from './watchdog/silence-watchdog.js';
 
@@ -102,6 +105,16 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     collectDefaultMetrics({ register: registry });
     createStoreMetrics(registry, store);
     const bus = stack.adopt(new HookBus(), (b) => b.complete());
+    // issue 27: usage per wake / per agent per UTC day, the budgets of agentteam.json at start.
+    const usageMetrics = createUsageMetrics(registry);
+    const usage = new UsageService({
+      store,
+      now: () => new Date(),
+      budgetOf: (agentId) => config.agents.find((a) => a.id === agentId)?.budget,
+      agentIds: () => config.agents.map((a) => a.id),
+      onRecorded: (turnUsage, runtime) => usageMetrics.record(runtime, turnUsage),
+      onWarning: (warning) => log.warn('usage warning', { ...warning }),
+    });
     const wakes: WakeLifecycle = stack.adopt(
       new WakeLifecycle({
         journal: store,
@@ -383,6 +396,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           onRuntimeDown: (detail) => alerts.runtimeDown(agent.name, detail),
           // issue 24: a native compaction is a continuation: a timeline entry on the wakes, nothing else.
           onContextCompacted: () => timeline.compacted(agent.id),
+          // issue 27: the runtime's own usage report goes on the wakes it works on.
+          onUsage: (turnUsage) => usage.recordTurn(agent.id, agent.runtime, wakes.workingOn(agent.id, []), turnUsage),
+          onLimitWindow: (window) => usage.recordLimitWindow({ ...window, agentId: agent.id }),
           // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).
           onRecovery: (frontiers, cause) => recovery.recover(agent.id, frontiers, cause),
           // issue 24 (§6.6): after an overflow the process is replaced by one in a fresh session.
@@ -443,6 +459,16 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       },
       worktrees: worktreesApi(worktrees),
       usagePause,
+      usage: {
+        summary: (filter) => usage.summary(filter),
+        wake: (wakeToken) => usage.wake(wakeToken),
+        raiseBudget: () => {
+          throw new ApiError(
+            'unavailable',
+            'Raising a budget from the app is not built yet; edit "budget" in agentteam.json.',
+          );
+        },
+      },
     });
     let stopping: Promise<void> | null = null;
     return {

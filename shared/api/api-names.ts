@@ -53,6 +53,9 @@ export const API_CALL_NAMES = [
   // issue 27: a paused agent's Try now and Cancel (the paused chip)
   'agents.tryNow',
   'agents.cancelPause',
+  // issue 27: usage per agent per day, limit windows and budgets; the operator raises a budget
+  'usage.summary',
+  'agents.raiseBudget',
 ] as const;
 
 /**
@@ -78,6 +81,8 @@ export const OPERATOR_CALL_NAMES = [
   // issue 27
   'agents.tryNow',
   'agents.cancelPause',
+  // issue 27
+  'agents.raiseBudget',
 ] as const satisfies readonly ApiCallName[];
 
 const operatorCalls: ReadonlySet<string> = new Set(OPERATOR_CALL_NAMES);
@@ -97,6 +102,8 @@ export const API_EVENT_NAMES = [
   // issue 25: a chain's hop count or status changed; one agent's Team board entry changed
   'chain.updated',
   'team.updated',
+  // issue 27: a wake's usage was stored, or a limit window / budget changed
+  'usage.updated',
 ] as const;
 
 export type ApiCallName = (typeof API_CALL_NAMES)[number];

@@ -9,6 +9,7 @@ import { APPROVAL_DECISIONS, APPROVAL_KINDS, APPROVAL_SCOPES, APPROVAL_STATUSES 
 import { CHANGE_STATUSES, PATCH_OMISSIONS, WAKE_CHANGE_STATES } from '../changes.js';
 import { ChannelSettingsSchema, DaemonLimitsSchema, PERMISSION_POLICIES, PROMPT_LANGUAGES } from '../config.js';
 import { RUNTIMES, WAKE_STATUSES } from '../wake-status.js';
+import { BudgetSchema, UsageSummaryRequestSchema, UsageSummarySchema, WakeUsageSchema } from '../usage.js';
 import type { ApiCallName, ApiEventName } from './api-names.js';
 
 export { channelOf, isApiCallName, splitCallName, type ApiCallName, type ApiEventName } from './api-names.js';
@@ -273,6 +274,8 @@ const AgentSchema = z.object({
     .nullable()
     .optional(),
   // --- end issue 26 ---
+  /** issue 27: the agent's daily budget from agentteam.json, null when it has none. */
+  budget: BudgetSchema.nullable().optional(),
 });
 
 /** issue 26: what an isolated agent's worktree holds beyond its base (the discard confirmation names it). */
@@ -524,6 +527,8 @@ export const apiCalls = {
       continues: z.array(z.string()).default([]),
       /** issue 24: the audited sends made while this wake was being handled, oldest first. */
       audit: z.array(AuditRecordSchema),
+      /** issue 27: the usage the runtime reported for this wake's turns; null when none yet. */
+      usage: WakeUsageSchema.nullable().optional(),
     }),
   ),
   /** issue 24 (contract §8.3): the audit records, newest first (`agentteam audit`). */
@@ -699,6 +704,17 @@ export const apiCalls = {
    * ended that work) and the wakes behind them go on. Operator only. `not_paused` when nothing is paused.
    */
   'agents.cancelPause': call(z.object({ agentId: z.string().min(1).max(64) }).strict(), AgentSchema),
+  // --- issue 27: usage, limit windows, budgets ---
+  /** Per agent per UTC day since `since` (default: 6 days before today), the latest limit windows, the budgets. */
+  'usage.summary': call(UsageSummaryRequestSchema, UsageSummarySchema),
+  /**
+   * The operator raises (or sets, or with `budget: null` removes) an agent's daily budget: written
+   * into agentteam.json the way `agents.update` saves; a wake waiting on the budget is released.
+   */
+  'agents.raiseBudget': call(
+    z.object({ agentId: z.string().min(1).max(64), budget: BudgetSchema.nullable() }).strict(),
+    AgentSchema,
+  ),
 } as const satisfies Record<ApiCallName, CallSchemas>;
 
 /** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
@@ -720,6 +736,8 @@ export const apiEvents = {
   'chain.updated': ChainSchema,
   /** issue 25: one agent's Team board entry changed. */
   'team.updated': TeamAgentSchema,
+  /** issue 27: usage of an agent changed (a wake's usage stored, a limit window announced, a budget edited). */
+  'usage.updated': z.object({ agentId: z.string() }),
 } as const satisfies Record<ApiEventName, z.ZodType>;
 
 export type ApiRequest<K extends ApiCallName> = z.input<(typeof apiCalls)[K]['request']>;
@@ -789,6 +807,8 @@ export const API_ERROR_CODES = [
   'worktree_invalid',
   // issue 27: agents.tryNow / agents.cancelPause of an agent that is not paused
   'not_paused',
+  // issue 27: a budget that is not a positive number of tokens / USD
+  'budget_invalid',
 ] as const;
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

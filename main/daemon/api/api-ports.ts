@@ -7,6 +7,7 @@
 import type { ApiResponse, Chain, ChangesSinceBase, TeamAgent, TelegramStatus } from '../../../shared/api/contract.js';
 import type { ApprovalDecision, ApprovalScope, ApprovalStatus } from '../../../shared/approvals.js';
 import type { TargetKey } from '../../../shared/target.js';
+import type { Budget, UsageSummary, WakeUsage } from '../../../shared/usage.js';
 import type { AgentSettingsChange } from '../config/agent-edits.js';
 import type { ApprovalRecord, MessageRecord } from '../store/index.js';
 
@@ -31,6 +32,14 @@ export interface AgentSettingsPort {
 export interface TurnsPort {
   /** Throws `ApiError` `unknown_agent` / `not_working`. */
   stop(agentId: string): void;
+}
+
+/** issue 27: usage per agent per day, limit windows, budgets (services/usage-service.ts). */
+export interface UsagePort {
+  summary(filter: { agentId?: string; since?: string }): UsageSummary;
+  wake(wakeToken: string): WakeUsage | null;
+  /** Throws `ApiError` `unknown_agent` / `budget_invalid` / `config_invalid`. */
+  raiseBudget(agentId: string, budget: Budget | null): void;
 }
 
 /** issue 14: approvals listed and answered by the operator (approvals/approval-service.ts). */

@@ -15,6 +15,7 @@ import type {
   TeamsPort,
   TelegramPort,
   TurnsPort,
+  UsagePort,
   WorktreesPort,
 } from './api-ports.js';
 import { createThreadApi } from './thread-api.js';
@@ -60,6 +61,8 @@ export interface DaemonApiDeps {
   readonly worktrees?: WorktreesPort;
   /** issue 27: a paused agent's Try now and Cancel (operator only). */
   readonly usagePause?: UsagePausePort;
+  /** issue 27: usage, limit windows and budgets. */
+  readonly usage?: UsagePort;
 }
 
 /** issue 27: the usage-pause service as the API uses it (services/usage-pause-service.ts). */
@@ -99,6 +102,10 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     if (d.worktrees === undefined)
       throw new ApiError('unavailable', 'This daemon does not isolate agents in worktrees.');
     return d.worktrees;
+  };
+  const usage = (): UsagePort => {
+    if (d.usage === undefined) throw new ApiError('unavailable', 'This daemon does not record usage.');
+    return d.usage;
   };
   return {
     'conversations.list': async ({ target }) => {
@@ -142,6 +149,8 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       const wake = d.store.getWake(wakeToken);
       if (wake === undefined) throw new ApiError('unknown_wake', `There is no wake "${wakeToken}".`);
       return {
+        // issue 27: the usage the runtime reported for this wake's turns.
+        usage: d.usage?.wake(wakeToken) ?? null,
         wake: toWake(wake, d.agentName(wake.agentId)),
         events: d.store.listWakeEvents(wakeToken).map(toWakeEvent),
         promptInputs: d.store.listPromptInputs(wakeToken).map(toPromptInput),
@@ -250,6 +259,13 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     'worktree.changes': async ({ agentId }) => worktrees().changes(agentId),
     'worktree.merge': async ({ agentId, message }) => worktrees().merge(agentId, message),
     'worktree.discard': async ({ agentId }) => worktrees().discard(agentId),
+    // --- issue 27 ---
+    'usage.summary': async (filter) => usage().summary(filter),
+    'agents.raiseBudget': async ({ agentId, budget }) => {
+      agent(agentId);
+      usage().raiseBudget(agentId, budget);
+      return agent(agentId);
+    },
     // The OS folder picker belongs to the desktop app's main process (main/app/folder-picker.ts).
     'desktop.chooseFolder': async () => {
       throw new ApiError(

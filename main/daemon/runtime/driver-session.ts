@@ -4,6 +4,7 @@
  * driver opens on it (submit, interrupt, close). See runtime-driver.ts for the driver itself.
  */
 import type { SchedulerLike } from 'rxjs';
+import type { AnnouncedLimitWindow, TurnUsage } from '../../../shared/usage.js';
 import type { FailureReason } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { ApprovalAnswer, ApprovalAsk } from './approval-port.js';
@@ -25,6 +26,10 @@ export type DriverEvent =
   | { readonly type: 'operator_wait'; readonly waiting: boolean }
   /** issue 24: the runtime compacted its own context and continues the session (a continuation). */
   | { readonly type: 'context_compacted' }
+  /** issue 27: the usage of the current turn as the runtime itself reported it (runtime/usage-report.ts). */
+  | { readonly type: 'usage'; readonly usage: TurnUsage }
+  /** issue 27: a rate-limit window the provider announced (its used share and reset). */
+  | { readonly type: 'limit_window'; readonly window: AnnouncedLimitWindow }
   /** issue 16: the provider refused the context as too long and the session cannot go on (contract §6.6). */
   | { readonly type: 'context_reset'; readonly cause: 'context_overflow' }
   /** issue 29: a line of the runtime's output over the reader's cap was dropped (line-reader.ts); its length only. */

@@ -7,6 +7,7 @@
  * rune counts of local text, tool names and bounded error details, never the text itself.
  */
 import type { Observable } from 'rxjs';
+import type { AnnouncedLimitWindow, TurnUsage } from '../../../shared/usage.js';
 import type { FailureReason, RuntimeKind } from '../../../shared/wake-status.js';
 import type { ApprovalHost } from './approval-port.js';
 
@@ -40,6 +41,9 @@ export type RuntimeEvent =
    * re-sent; the turn ends by the ordinary rule (its one final-check restores the decision point).
    */
   | { readonly type: 'context_compacted' }
+  /** issue 27: the turn's usage and the provider's limit windows, as the runtime reported them. */
+  | { readonly type: 'usage'; readonly usage: TurnUsage }
+  | { readonly type: 'limit_window'; readonly window: AnnouncedLimitWindow }
   /**
    * issue 16, contract §6.6: the provider refused the session's context as too long and the
    * runtime cannot continue it (no native compaction): the host recovers the runtime-visible inputs.

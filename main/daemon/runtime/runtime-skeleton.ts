@@ -359,6 +359,11 @@ export class RuntimeSkeleton implements RuntimeAdapter {
         // issue 14: the runtime's own liveness signal; the host pauses the silence clock with it.
         this.#events.emit(generation, { type: 'operator_wait', waiting: e.waiting });
         return;
+      case 'usage':
+      case 'limit_window':
+        // issue 27: the runtime's own report, passed on unchanged (the host stores it).
+        this.#events.emit(generation, e);
+        return;
       case 'context_compacted':
         // issue 24: a continuation of the same turn; the host only notes it on the wakes' timelines.
         this.#events.emit(generation, { type: 'context_compacted' });

@@ -2,6 +2,7 @@
  * What an agent session's machine asks its shell to perform (agent-session-machine.ts), in
  * order: the closed set of effects — ports, the hook bus, approvals, deliveries, the lifecycle.
  */
+import type { AnnouncedLimitWindow, TurnUsage } from '../../../shared/usage.js';
 import type { Agent } from '../../../shared/api/contract.js';
 import type { FailureReason } from '../../../shared/wake-status.js';
 import type { HookEventMap } from '../bus/hook-events.js';
@@ -74,6 +75,9 @@ export type AgentSessionCall =
     }
   /** §6.6, §8.3: a new process is the lifecycle's `generation`; its recovery frontiers go to `onRecovery`. */
   | { readonly call: 'process_replaced'; readonly generation: number }
+  /** issue 27: the turn's usage / a limit window the runtime reported, stored on the live wakes' agent. */
+  | { readonly call: 'record_usage'; readonly usage: TurnUsage }
+  | { readonly call: 'record_limit_window'; readonly window: AnnouncedLimitWindow }
   /** issue 24: the runtime compacted its context and goes on; the live wakes' timelines note it. */
   | { readonly call: 'note_compaction' }
   /** issue 16: the context overflowed; the recovery frontiers go to `onRecovery`. */

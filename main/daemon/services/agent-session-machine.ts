@@ -228,6 +228,13 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
   switch (e.type) {
     case 'ready':
       return ready(s, e, calls);
+    case 'usage':
+      // issue 27: the runtime's own report of the turn's usage; nothing settles on it.
+      calls.push({ call: 'record_usage', usage: e.usage });
+      return s;
+    case 'limit_window':
+      calls.push({ call: 'record_limit_window', window: e.window });
+      return s;
     case 'context_compacted':
       // issue 24 (§8.3, §9.2): a native compaction is a continuation: the rows stay pending, the
       // send scope survives, nothing is recovered or re-sent; only the wakes' timelines note it.

@@ -17,6 +17,7 @@
  *   markers are saved) and `renewSession`: the owner replaces the process (`replace`) by one that
  *   starts a fresh session; the recovery wake is delivered only once that one is ready (§6.6).
  */
+import type { AnnouncedLimitWindow, TurnUsage } from '../../../shared/usage.js';
 import { randomUUID } from 'node:crypto';
 import { Subscription, filter } from 'rxjs';
 import type { Agent } from '../../../shared/api/contract.js';
@@ -64,6 +65,10 @@ export interface AgentSessionPorts {
    * contract §8.3, §9.2): nothing ends or is recovered; the wakes it works on note it on their timelines.
    */
   onContextCompacted(): void;
+  /** issue 27: the usage of the turn the runtime is working on, as it reported it; optional (tests). */
+  onUsage?(usage: TurnUsage): void;
+  /** issue 27: a rate-limit window the provider announced. */
+  onLimitWindow?(window: AnnouncedLimitWindow): void;
   /**
    * issue 24 (§6.6): the context overflowed and the session cannot go on: replace this session's
    * process (`replace`) by one that starts a fresh session, its stored session forgotten (never
@@ -366,6 +371,10 @@ export class AgentSession {
         return ports.onContextCompacted();
       case 'context_reset':
         return this.#recover(lifecycle.onContextReset(agentId, c.generation, c.cause), c.cause);
+      case 'record_usage':
+        return ports.onUsage?.(c.usage);
+      case 'record_limit_window':
+        return ports.onLimitWindow?.(c.window);
       case 'renew_session':
         return ports.renewSession(c.detail);
       case 'count_local_text':

@@ -400,6 +400,47 @@ const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 12,
+    name: 'usage per wake, limit windows, usage warnings (issue 27)',
+    sql: `
+      -- The usage the runtime reported for a wake's turns (normalised: shared/usage.ts), summed;
+      -- aggregated per agent per UTC day on read. cost_usd is NULL where the CLI reports no cost.
+      CREATE TABLE wake_usage (
+        wake_token    TEXT PRIMARY KEY,
+        agent_id      TEXT NOT NULL,
+        runtime       TEXT NOT NULL,
+        day           TEXT NOT NULL,
+        input_tokens  INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        cached_tokens INTEGER NOT NULL,
+        cost_usd      REAL,
+        turns         INTEGER NOT NULL,
+        updated_at    TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX wake_usage_agent_day ON wake_usage (agent_id, day);
+
+      -- The latest rate-limit window each agent's provider announced.
+      CREATE TABLE limit_windows (
+        agent_id       TEXT NOT NULL,
+        window         TEXT NOT NULL,
+        runtime        TEXT NOT NULL,
+        window_minutes INTEGER,
+        used_percent   REAL,
+        resets_at      TEXT,
+        observed_at    TEXT NOT NULL,
+        PRIMARY KEY (agent_id, window)
+      ) STRICT;
+
+      -- A warning given once (80 % of a window until its reset, of a budget per day): survives restarts.
+      CREATE TABLE usage_warnings (
+        agent_id TEXT NOT NULL,
+        key      TEXT NOT NULL,
+        at       TEXT NOT NULL,
+        PRIMARY KEY (agent_id, key)
+      ) STRICT;
+    `,
+  },
+  {
     version: 13,
     name: 'agent pauses (issue 27)',
     sql: `

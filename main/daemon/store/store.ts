@@ -49,6 +49,7 @@ import { ApprovalsTable } from './tables/approvals-table.js';
 import { GrantsTable } from './tables/grants-table.js';
 import { WakeChangesTable } from './tables/wake-changes-table.js';
 import { AgentPausesTable } from './tables/agent-pauses-table.js';
+import { UsageTable } from './tables/usage-table.js';
 import { AgentCursorsTable } from './tables/agent-cursors-table.js';
 import { AuditTable } from './tables/audit-table.js';
 import { ChainsTable } from './tables/chains-table.js';
@@ -112,6 +113,8 @@ export class Store {
   readonly wakeChanges: WakeChangesTable;
   /** issue 27: the agents whose work is paused (a usage limit, a daily budget), surviving a restart. */
   readonly pauses: AgentPausesTable;
+  /** issue 27: usage per wake, limit windows, warnings given (services/usage-service.ts holds the rules). */
+  readonly usage: UsageTable;
   private readonly begin: StatementSync;
   private readonly commit: StatementSync;
   private readonly rollback: StatementSync;
@@ -156,6 +159,7 @@ export class Store {
     this.grants = new GrantsTable(db);
     this.wakeChanges = new WakeChangesTable(db);
     this.pauses = new AgentPausesTable(db);
+    this.usage = new UsageTable(db);
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');

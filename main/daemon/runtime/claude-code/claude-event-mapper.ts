@@ -4,6 +4,7 @@
  * tool call names, `result` ends the turn (failed with a structured detail when `is_error`).
  * Pure, so it is table-tested without the CLI; control messages are handled by the driver.
  */
+import { claudeRateLimitWindow, claudeResultUsage } from '../usage-report.js';
 import { boundedDetail } from '../runtime-adapter.js';
 import type { DriverEvent } from '../driver-session.js';
 import type { ClaudeResultMessage, ClaudeStreamMessage } from './claude-stream-types.js';
@@ -65,6 +66,9 @@ export function mapClaudeEvent(state: ClaudeTurnState, ev: ClaudeStreamMessage):
       state.interruptRequested = false;
       openTurn();
       state.turnOpen = false;
+      // issue 27: the turn's usage and cost as Claude Code reports them, before the turn ends.
+      const usage = claudeResultUsage(ev);
+      if (usage !== null) out.push({ type: 'usage', usage });
       if (ev.is_error === true && !interrupted) {
         const detail = resultErrorDetail(ev);
         // issue 16 (§6.6): the provider refused the prompt as too long ("Prompt is too long").
@@ -75,6 +79,11 @@ export function mapClaudeEvent(state: ClaudeTurnState, ev: ClaudeStreamMessage):
       break;
     }
     default:
+      // issue 27: Claude Code's rate-limit window (outside the typed union: read defensively).
+      if ((ev as { readonly type: string }).type === 'rate_limit_event') {
+        const window = claudeRateLimitWindow(ev);
+        if (window !== null) out.push({ type: 'limit_window', window });
+      }
       break;
   }
   return out;

@@ -6,6 +6,7 @@
  * `turn/start` per delivery and per final-check on that thread (final-check `next_turn`).
  * Server→client requests are answered deterministically (codex-server-requests.ts).
  */
+import { codexRateLimitWindows, codexTokenUsage } from '../usage-report.js';
 import { join } from 'node:path';
 import { boundedDetail } from '../runtime-adapter.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
@@ -209,6 +210,16 @@ class CodexSession implements DriverSession {
         return;
       }
       // The deprecated twin of the `contextCompaction` item: one compaction per turn either way.
+      // issue 27: the turn's token usage (Codex reports no cost) and the account's rate-limit windows.
+      case 'thread/tokenUsage/updated': {
+        if (!this.#ours(n.params.threadId)) return;
+        const usage = codexTokenUsage(n.params);
+        if (usage !== null) emit({ type: 'usage', usage });
+        return;
+      }
+      case 'account/rateLimits/updated':
+        for (const window of codexRateLimitWindows(n.params)) emit({ type: 'limit_window', window });
+        return;
       case 'thread/compacted':
         if (this.#ours(n.params.threadId)) this.#compacted();
         return;

@@ -6,6 +6,7 @@
  * drives the turn: `session.status` busy → turn start, idle → turn end; tool parts → tool
  * calls; `session.error` → the turn fails (aborts: interrupted).
  */
+import { openCodeMessageUsage } from '../usage-report.js';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { freePort } from '../free-port.js';
@@ -118,6 +119,8 @@ class OpencodeSession implements DriverSession {
   #turnError: { message: string; aborted: boolean } | null = null;
   #abortRequested = false;
   readonly #assistantMessages = new Set<string>();
+  /** issue 27: assistant messages whose final usage was reported (message.updated repeats). */
+  readonly #usageReported = new Set<string>();
   readonly #toolStates = new Map<string, string>();
 
   constructor(ctx: DriverContext, options: OpencodeDriverOptions, client: OpencodeClient, timeoutMs: number) {
@@ -287,7 +290,17 @@ class OpencodeSession implements DriverSession {
       if (this.#ours(e.properties.sessionID)) this.#ctx.emit({ type: 'context_compacted' });
     } else if (isOpencodeEvent(e, 'message.updated')) {
       const { info } = e.properties;
-      if (this.#ours(e.properties.sessionID) && info.role === 'assistant') this.#assistantMessages.add(info.id);
+      if (this.#ours(e.properties.sessionID) && info.role === 'assistant') {
+        this.#assistantMessages.add(info.id);
+        // issue 27: the message's tokens and cost, once, when OpenCode marks it completed.
+        if (info.time.completed !== undefined && !this.#usageReported.has(info.id)) {
+          const usage = openCodeMessageUsage(info);
+          if (usage !== null) {
+            this.#usageReported.add(info.id);
+            this.#ctx.emit({ type: 'usage', usage });
+          }
+        }
+      }
     } else if (isOpencodeEvent(e, 'message.part.updated')) {
       // Our own prompt's part arrives before `busy`: only `busy` starts the turn (watchdog turn.start).
       if (this.#ours(e.properties.sessionID) && this.#inTurn) this.#onPart(e.properties.part);

@@ -730,6 +730,33 @@ const turns: Row[] = [
     calls: [{ call: 'note_compaction' }],
   },
   {
+    name: 'usage in a turn (issue 27): stored as the runtime reported it; nothing settles',
+    state: IN_TURN,
+    event: rt({
+      type: 'usage',
+      usage: { inputTokens: 3, outputTokens: 2, cachedTokens: 1, costUsd: 0.5 },
+      generation: 1,
+    }),
+    changes: {},
+    calls: [{ call: 'record_usage', usage: { inputTokens: 3, outputTokens: 2, cachedTokens: 1, costUsd: 0.5 } }],
+  },
+  {
+    name: 'limit_window (issue 27): the announced window is kept; nothing settles',
+    state: IN_TURN,
+    event: rt({
+      type: 'limit_window',
+      window: { runtime: 'codex', window: 'primary', windowMinutes: 300, usedPercent: 72, resetsAt: null },
+      generation: 1,
+    }),
+    changes: {},
+    calls: [
+      {
+        call: 'record_limit_window',
+        window: { runtime: 'codex', window: 'primary', windowMinutes: 300, usedPercent: 72, resetsAt: null },
+      },
+    ],
+  },
+  {
     // issue 24 (§6.6): this row recovered into the same session; an overflow renews the session now.
     name: 'context_reset in a turn (an overflow): the runtime-visible rows are recovered and the session renewed; the overflowed process retires',
     state: IN_TURN,
@@ -1008,6 +1035,8 @@ const EVENT_KINDS: Record<AgentSessionEvent['type'], true> = {
   final_check: true,
   operator_wait: true,
   turn_end: true,
+  usage: true,
+  limit_window: true,
   context_compacted: true,
   context_reset: true,
   runtime_error: true,

@@ -433,6 +433,8 @@ describe('wakes', () => {
       ALTER TABLE wakes DROP COLUMN hop_budget; ALTER TABLE wakes DROP COLUMN asked_by;
       ALTER TABLE wakes DROP COLUMN asked_by_name;
       ALTER TABLE wakes DROP COLUMN model; ALTER TABLE audit DROP COLUMN wake_tokens; DROP TABLE grants; DROP TABLE agent_pauses;
+      -- and without migration 12's tables (issue 27)
+      DROP TABLE wake_usage; DROP TABLE limit_windows; DROP TABLE usage_warnings;
       PRAGMA user_version = 6;
     `);
     expect(() => db.exec(`INSERT INTO wake_events (wake_token, kind, at) VALUES ('w1', 'compaction', 'x')`)).toThrow(

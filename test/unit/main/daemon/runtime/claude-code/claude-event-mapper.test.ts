@@ -71,6 +71,37 @@ describe('mapClaudeEvent', () => {
     expect(state.interruptRequested).toBe(false);
   });
 
+  it('issue 27: the result usage and cost come before the turn ends; a rate_limit_event is a limit window', () => {
+    const state = initialTurnState();
+    mapClaudeEvent(state, init);
+    const result = {
+      type: 'result',
+      subtype: 'success',
+      total_cost_usd: 0.042,
+      usage: { input_tokens: 7, cache_creation_input_tokens: 3, cache_read_input_tokens: 50, output_tokens: 9 },
+    } as unknown as ClaudeStreamMessage;
+    expect(mapClaudeEvent(state, result)).toEqual([
+      { type: 'usage', usage: { inputTokens: 10, outputTokens: 9, cachedTokens: 50, costUsd: 0.042 } },
+      { type: 'turn_ended', outcome: 'completed', error: null },
+    ]);
+    const limit = {
+      type: 'rate_limit_event',
+      rate_limit_info: { status: 'allowed', resetsAt: 1_796_220_300, rateLimitType: 'five_hour', utilization: 0.72 },
+    } as unknown as ClaudeStreamMessage;
+    expect(mapClaudeEvent(state, limit)).toEqual([
+      {
+        type: 'limit_window',
+        window: {
+          runtime: 'claude-code',
+          window: 'five_hour',
+          windowMinutes: 300,
+          usedPercent: 72,
+          resetsAt: '2026-12-02T14:05:00.000Z',
+        },
+      },
+    ]);
+  });
+
   it('a result without init still opens and closes a turn; unknown events map to nothing', () => {
     const state = initialTurnState();
     expect(mapClaudeEvent(state, { type: 'system', subtype: 'api_retry' })).toEqual([]);

@@ -1,0 +1,110 @@
+/**
+ * issue 27: each runtime's own usage report, normalised to the three disjoint token kinds of
+ * shared/usage.ts (`input` uncached prompt incl. cache writes, `cached` prompt read from the
+ * cache, `output` completion incl. reasoning) — never estimated. A report that lacks the fields
+ * answers null (nothing is stored), never zeros.
+ */
+import type { LimitWindow, TurnUsage } from '../../../shared/usage.js';
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null;
+const count = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : null;
+const money = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
+
+/**
+ * Claude Code's `result` message: `usage` {input_tokens, cache_creation_input_tokens,
+ * cache_read_input_tokens, output_tokens} (Anthropic's disjoint counts) and `total_cost_usd`.
+ */
+export function claudeResultUsage(result: unknown): TurnUsage | null {
+  const usage = obj(obj(result)?.usage);
+  if (usage === null) return null;
+  const input = count(usage.input_tokens);
+  const output = count(usage.output_tokens);
+  if (input === null || output === null) return null;
+  return {
+    inputTokens: input + (count(usage.cache_creation_input_tokens) ?? 0),
+    outputTokens: output,
+    cachedTokens: count(usage.cache_read_input_tokens) ?? 0,
+    costUsd: money(obj(result)?.total_cost_usd),
+  };
+}
+
+/**
+ * Codex app-server `thread/tokenUsage/updated`: `tokenUsage.last` is the latest turn's
+ * breakdown; OpenAI's `inputTokens` include the cached ones, `outputTokens` the reasoning ones.
+ * Codex reports no cost.
+ */
+export function codexTokenUsage(params: unknown): TurnUsage | null {
+  const last = obj(obj(obj(params)?.tokenUsage)?.last);
+  if (last === null) return null;
+  const input = count(last.inputTokens);
+  const output = count(last.outputTokens);
+  if (input === null || output === null) return null;
+  const cached = Math.min(input, count(last.cachedInputTokens) ?? 0);
+  return { inputTokens: input - cached, outputTokens: output, cachedTokens: cached, costUsd: null };
+}
+
+/** The windows a Codex `account/rateLimits/updated` announces (primary, secondary); reset is Unix seconds. */
+export function codexRateLimitWindows(params: unknown): Array<Omit<LimitWindow, 'agentId' | 'observedAt'>> {
+  const snapshot = obj(obj(params)?.rateLimits);
+  if (snapshot === null) return [];
+  const out: Array<Omit<LimitWindow, 'agentId' | 'observedAt'>> = [];
+  for (const name of ['primary', 'secondary'] as const) {
+    const w = obj(snapshot[name]);
+    if (w === null || typeof w.usedPercent !== 'number') continue;
+    const minutes = count(w.windowDurationMins);
+    const resets = count(w.resetsAt);
+    out.push({
+      runtime: 'codex',
+      window: name,
+      windowMinutes: minutes === null || minutes === 0 ? null : minutes,
+      usedPercent: Math.max(0, Math.min(100, w.usedPercent)),
+      resetsAt: resets === null ? null : new Date(resets * 1000).toISOString(),
+    });
+  }
+  return out;
+}
+
+const CLAUDE_WINDOW_MINUTES: Record<string, number> = { five_hour: 300, seven_day: 10_080 };
+
+/**
+ * Claude Code's `rate_limit_event` {rate_limit_info: {status, resetsAt (Unix seconds),
+ * rateLimitType, utilization?}}: the window's reset, and its use when announced
+ * (`utilization` 0–1); `status: "rejected"` is the limit hit (100 %).
+ */
+export function claudeRateLimitWindow(message: unknown): Omit<LimitWindow, 'agentId' | 'observedAt'> | null {
+  const info = obj(obj(message)?.rate_limit_info);
+  if (info === null) return null;
+  const type = typeof info.rateLimitType === 'string' ? info.rateLimitType : 'session';
+  const resets = count(info.resetsAt);
+  const utilization = typeof info.utilization === 'number' ? Math.max(0, Math.min(100, info.utilization * 100)) : null;
+  return {
+    runtime: 'claude-code',
+    window: type,
+    windowMinutes: CLAUDE_WINDOW_MINUTES[type] ?? null,
+    usedPercent: info.status === 'rejected' ? 100 : utilization,
+    resetsAt: resets === null ? null : new Date(resets * 1000).toISOString(),
+  };
+}
+
+/**
+ * OpenCode's assistant message (`message.updated` info, the `/session/:id/message` reply):
+ * `tokens` {input, output, reasoning, cache: {read, write}} and `cost` (USD).
+ */
+export function openCodeMessageUsage(info: unknown): TurnUsage | null {
+  const message = obj(info);
+  const tokens = obj(message?.tokens);
+  if (message === null || tokens === null || message.role !== 'assistant') return null;
+  const input = count(tokens.input);
+  const output = count(tokens.output);
+  if (input === null || output === null) return null;
+  const cache = obj(tokens.cache);
+  return {
+    inputTokens: input + (count(cache?.write) ?? 0),
+    outputTokens: output + (count(tokens.reasoning) ?? 0),
+    cachedTokens: count(cache?.read) ?? 0,
+    costUsd: money(message.cost),
+  };
+}

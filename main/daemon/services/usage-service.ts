@@ -1,0 +1,111 @@
+/**
+ * issue 27: the rules of usage — a turn's usage (the runtime's own report) is stored on the
+ * wake it worked on, aggregated per agent per UTC day, compared with the agent's daily budget,
+ * and the provider's limit windows are kept; the operator is warned once at 80 % of a window
+ * (until its reset) and of a budget (per day). The store holds the rows (store/tables/usage-table.ts).
+ *
+ * A turn that handled several wakes at once (a batched delivery) is stored on the first of them:
+ * the agent's day totals stay exactly what the runtime reported, never split by a guess.
+ */
+import type {
+  Budget,
+  LimitWindow,
+  TurnUsage,
+  UsageBudgetState,
+  UsageSummary,
+  WakeUsage,
+} from '../../../shared/usage.js';
+import { USAGE_WARN_PERCENT, nextUtcMidnight, totalTokens, utcDay } from '../../../shared/usage.js';
+import type { RuntimeKind } from '../../../shared/wake-status.js';
+import type { Store } from '../store/index.js';
+
+/** A warning the operator is given once (status line, OS notification, Telegram of a bound conversation). */
+export type UsageWarning =
+  | { readonly kind: 'limit_window'; readonly agentId: string; readonly window: LimitWindow }
+  | { readonly kind: 'budget'; readonly agentId: string; readonly state: UsageBudgetState };
+
+export interface UsageServiceDeps {
+  readonly store: Store;
+  readonly now: () => Date;
+  /** The agent's budget in agentteam.json now (undefined: none). */
+  readonly budgetOf: (agentId: string) => Budget | undefined;
+  readonly agentIds: () => readonly string[];
+  /** Metrics and the API's `usage.updated` event. */
+  readonly onRecorded?: (usage: TurnUsage, runtime: RuntimeKind, agentId: string) => void;
+  readonly onWarning?: (warning: UsageWarning) => void;
+}
+
+const DAY_MS = 86_400_000;
+
+export class UsageService {
+  constructor(private readonly d: UsageServiceDeps) {}
+
+  /** Stores one turn's usage on its first wake; answers that wake's total. */
+  recordTurn(agentId: string, runtime: RuntimeKind, wakeTokens: readonly string[], usage: TurnUsage): WakeUsage | null {
+    const wakeToken = wakeTokens[0];
+    if (wakeToken === undefined) return null;
+    const stored = this.d.store.usage.addTurn({ wakeToken, agentId, runtime }, usage, this.d.now());
+    this.d.onRecorded?.(usage, runtime, agentId);
+    this.#checkBudget(agentId);
+    return stored;
+  }
+
+  /** Keeps the latest announcement of a provider's limit window; warns once at 80 % until it resets. */
+  recordLimitWindow(window: Omit<LimitWindow, 'observedAt'>): void {
+    const w: LimitWindow = { ...window, observedAt: this.d.now().toISOString() };
+    this.d.store.usage.putWindow(w);
+    if (w.usedPercent !== null && w.usedPercent >= USAGE_WARN_PERCENT) {
+      const key = `window:${w.window}:${w.resetsAt ?? 'unknown'}`;
+      if (this.d.store.usage.warnOnce(w.agentId, key, this.d.now()))
+        this.d.onWarning?.({ kind: 'limit_window', agentId: w.agentId, window: w });
+    }
+  }
+
+  /** The port the pause part reads before a new wake is delivered. */
+  readonly usageBudget = (agentId: string): UsageBudgetState => {
+    const now = this.d.now();
+    const resetsAt = nextUtcMidnight(now);
+    const budget = this.d.budgetOf(agentId);
+    const [today] = this.d.store.usage.days(utcDay(now), agentId);
+    const tokens = today === undefined ? 0 : totalTokens(today);
+    const cost = today?.costUsd ?? 0;
+    if (budget === undefined) return { reached: false, kind: 'tokens', used: tokens, limit: null, resetsAt };
+    const candidates: UsageBudgetState[] = [];
+    if (budget.tokens !== undefined)
+      candidates.push({
+        reached: tokens >= budget.tokens,
+        kind: 'tokens',
+        used: tokens,
+        limit: budget.tokens,
+        resetsAt,
+      });
+    if (budget.costUsd !== undefined)
+      candidates.push({ reached: cost >= budget.costUsd, kind: 'cost', used: cost, limit: budget.costUsd, resetsAt });
+    // The one closest to (or past) its limit.
+    return candidates.reduce((a, b) => (b.used / (b.limit ?? 1) > a.used / (a.limit ?? 1) ? b : a));
+  };
+
+  summary(filter: { agentId?: string; since?: string }): UsageSummary {
+    const now = this.d.now();
+    const since = filter.since ?? utcDay(new Date(now.getTime() - 6 * DAY_MS));
+    const agentId = filter.agentId ?? null;
+    const ids = agentId === null ? this.d.agentIds() : [agentId];
+    return {
+      today: utcDay(now),
+      days: this.d.store.usage.days(since, agentId),
+      limits: this.d.store.usage.windows(agentId),
+      budgets: ids.map((id) => ({ agentId: id, budget: this.d.budgetOf(id) ?? null, state: this.usageBudget(id) })),
+    };
+  }
+
+  wake(wakeToken: string): WakeUsage | null {
+    return this.d.store.usage.ofWake(wakeToken);
+  }
+
+  #checkBudget(agentId: string): void {
+    const state = this.usageBudget(agentId);
+    if (state.limit === null || state.used < (state.limit * USAGE_WARN_PERCENT) / 100) return;
+    if (this.d.store.usage.warnOnce(agentId, `budget:${utcDay(this.d.now())}`, this.d.now()))
+      this.d.onWarning?.({ kind: 'budget', agentId, state });
+  }
+}
