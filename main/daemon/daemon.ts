@@ -165,7 +165,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         lifecycle: wakes,
         pauses: store.pauses,
         policyOf: (id) => roster.agent(id),
-        ...(options.usageBudget === undefined ? {} : { usageBudget: options.usageBudget }),
+        // the usage service's daily budgets (a test may pass its own port)
+        usageBudget: options.usageBudget ?? usage.usageBudget,
         ...(options.pauseScheduler === undefined ? {} : { scheduler: options.pauseScheduler }),
         log,
       }),
