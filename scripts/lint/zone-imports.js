@@ -55,7 +55,8 @@ export const ZONES = [
     name: 'main/daemon',
     files: (rel) => rel.startsWith('main/daemon/'),
     node: true,
-    packages: /^(zod|rxjs|@modelcontextprotocol\/sdk|prom-client|eventsource-parser|grammy|tree-kill|@agentclientprotocol\/sdk)$/,
+    packages:
+      /^(zod|rxjs|@modelcontextprotocol\/sdk|prom-client|eventsource-parser|grammy|tree-kill|@agentclientprotocol\/sdk)$/,
     folders: ['main/daemon', 'shared'],
     why: 'main/daemon/ runs in plain Node and in Electron main: Node built-ins, zod, rxjs, the MCP SDK, prom-client, eventsource-parser, grammy (Telegram channel), tree-kill, the ACP SDK (issue 28), main/daemon/ and shared/ — never electron, serve, app or the Electron root',
   },

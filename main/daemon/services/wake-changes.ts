@@ -25,7 +25,6 @@ import type { WakeChangesRecord, WakeChangeState } from '../store/index.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
 import type { AgentWorktree, WorktreeOf } from './worktree-contract.js';
 
-
 /** The store's `wake_changes` table, as this service uses it. */
 export interface WakeChangesTablePort {
   start(r: {

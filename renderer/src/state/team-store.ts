@@ -10,13 +10,7 @@ import { KeyedStore, useStoreKey } from './keyed-store.js';
 const KEY = 'board';
 
 /** The board's order: waiting for the operator's approval, failed, needs sign-in, working, idle. */
-const TEAM_STATE_ORDER: readonly TeamAgentState[] = [
-  'waiting_approval',
-  'failed',
-  'needs_sign_in',
-  'working',
-  'idle',
-];
+const TEAM_STATE_ORDER: readonly TeamAgentState[] = ['waiting_approval', 'failed', 'needs_sign_in', 'working', 'idle'];
 
 /** The states that need the operator ("who needs me"). */
 export function needsOperator(state: TeamAgentState): boolean {

@@ -125,7 +125,9 @@ describe('loadConfig', () => {
     write({ agents: [{ id: 'claude', name: 'Claude', runtime: 'gpt' }] });
     const e = failure(loadUnchanged());
     expect(e.code).toBe('config_invalid');
-    expect(e.message).toBe(`${file()}: agents[0].runtime: expected one of claude-code|codex|opencode|demo|acp, got "gpt"`);
+    expect(e.message).toBe(
+      `${file()}: agents[0].runtime: expected one of claude-code|codex|opencode|demo|acp, got "gpt"`,
+    );
     expect(
       e.message.endsWith(
         'agentteam.json: agents[0].runtime: expected one of claude-code|codex|opencode|demo|acp, got "gpt"',
