@@ -55,7 +55,8 @@ export const ZONES = [
     name: 'main/daemon',
     files: (rel) => rel.startsWith('main/daemon/'),
     node: true,
-    packages: /^(zod|rxjs|@modelcontextprotocol\/sdk|prom-client|eventsource-parser|grammy|tree-kill|@agentclientprotocol\/sdk)$/,
+    packages:
+      /^(zod|rxjs|@modelcontextprotocol\/sdk|prom-client|eventsource-parser|grammy|tree-kill|@agentclientprotocol\/sdk)$/,
     folders: ['main/daemon', 'shared'],
     why: 'main/daemon/ runs in plain Node and in Electron main: Node built-ins, zod, rxjs, the MCP SDK, prom-client, eventsource-parser, grammy (Telegram channel), tree-kill, the ACP SDK (issue 28), main/daemon/ and shared/ — never electron, serve, app or the Electron root',
   },
@@ -87,9 +88,9 @@ export const ZONES = [
     name: 'renderer',
     files: (rel) => rel.startsWith('renderer/'),
     node: false,
-    packages: /^(react|react-dom|@tanstack\/react-virtual|zod|rxjs|react-diff-view)$/,
+    packages: /^(react|react-dom|@tanstack\/react-virtual|zod|rxjs|react-diff-view|recharts)$/,
     folders: ['renderer', 'shared'],
-    why: 'renderer/ runs in the browser: React, @tanstack/react-virtual, zod, rxjs, react-diff-view (issue 26 review pane), renderer/ and shared/ — never electron or node:*',
+    why: 'renderer/ runs in the browser: React, @tanstack/react-virtual, zod, rxjs, react-diff-view (issue 26 review pane), recharts (issue 27 Usage view), renderer/ and shared/ — never electron or node:*',
   },
 ];
 
