@@ -270,6 +270,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
                 onMessage={(id) => void openConversation(`dm:@${id}`)}
                 onOpenWake={(token) => setInspecting(token)}
                 canChooseFolder={canChooseFolder}
+                usage={state.usage}
               />
             );
           })()}

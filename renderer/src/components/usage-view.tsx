@@ -7,10 +7,10 @@
  */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Agent } from '../../../shared/api/contract.js';
-import type { UsageSummary } from '../../../shared/usage.js';
+import type { UsageSummary, WakeUsage } from '../../../shared/usage.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { agentDays, agentLimits, lastDays, sumDays, useUsage, type UsageStore } from '../state/usage-store.js';
-import { budgetText, formatCost, formatCount, limitWindowText } from './usage-words.js';
+import { budgetText, formatCost, formatCount, limitWindowText, usageLine } from './usage-words.js';
 import './usage-view.css';
 
 export interface UsageViewProps {
@@ -169,6 +169,78 @@ function AgentUsage({
           </tfoot>
         </table>
       </div>
+    </section>
+  );
+}
+
+/** The inspector's usage of one wake: tokens by kind and the cost, or "not reported". */
+export function WakeUsageFacts({ usage, language }: { readonly usage: WakeUsage | null; readonly language: Language }) {
+  const t = (key: CopyKey, vars?: Record<string, string | number>) => copy(language, key, vars);
+  return (
+    <section
+      className="wake-usage"
+      aria-labelledby="wake-usage-title"
+      data-usage={usage === null ? 'none' : 'reported'}
+    >
+      <h3 id="wake-usage-title">{t('usage.wake.title')}</h3>
+      {usage === null ? (
+        <p>{t('usage.wake.none')}</p>
+      ) : (
+        <dl className="usage-facts">
+          <dt>{t('usage.kind.input')}</dt>
+          <dd data-kind="input">{formatCount(usage.inputTokens, language)}</dd>
+          <dt>{t('usage.kind.cached')}</dt>
+          <dd data-kind="cached">{formatCount(usage.cachedTokens, language)}</dd>
+          <dt>{t('usage.kind.output')}</dt>
+          <dd data-kind="output">{formatCount(usage.outputTokens, language)}</dd>
+          <dt>{t('usage.col.cost')}</dt>
+          <dd data-kind="cost">{formatCost(usage.costUsd, language)}</dd>
+          <dt>{t('usage.col.turns')}</dt>
+          <dd data-kind="turns">
+            {usage.turns === 1 ? t('usage.wake.turnsOne') : t('usage.wake.turns', { count: usage.turns })}
+          </dd>
+        </dl>
+      )}
+    </section>
+  );
+}
+
+/** The agent detail's usage: today (UTC) and the 7 days, its limit windows and budget. */
+export function AgentUsageFacts({
+  usage,
+  agentId,
+  language,
+}: {
+  readonly usage: UsageStore;
+  readonly agentId: string;
+  readonly language: Language;
+}) {
+  const { summary } = useUsage(usage);
+  const t = (key: CopyKey, vars?: Record<string, string | number>) => copy(language, key, vars);
+  if (summary === null) return null;
+  const days = agentDays(summary, agentId, lastDays(summary.today, 7));
+  const today = sumDays(days.slice(-1));
+  const week = sumDays(days);
+  const budget = summary.budgets.find((b) => b.agentId === agentId);
+  return (
+    <section className="agent-usage" aria-labelledby="agent-usage-title">
+      <h2 id="agent-usage-title">{t('usage.title')}</h2>
+      <dl className="usage-facts">
+        <dt>{t('usage.today')}</dt>
+        <dd data-usage="today">{usageLine(today, language)}</dd>
+        <dt>{t('usage.week')}</dt>
+        <dd data-usage="week">{usageLine(week, language)}</dd>
+      </dl>
+      <ul className="usage-limits">
+        {agentLimits(summary, agentId).map((w) => (
+          <li key={w.window} className="usage-window" data-window={w.window}>
+            {limitWindowText(w, language)}
+          </li>
+        ))}
+        {budget !== undefined && budget.budget !== null && (
+          <li className="usage-budget">{budgetText(budget.budget, budget.state, language)}</li>
+        )}
+      </ul>
     </section>
   );
 }

@@ -45,6 +45,7 @@ export const USAGE_COPY = [
       'usage.wake.turns': '{count} turns',
       'usage.wake.turnsOne': '1 turn',
       'usage.total': 'Total',
+      'usage.col.turns': 'Turns',
     },
     'zh-CN': {
       'usage.nav': '用量',
@@ -85,6 +86,7 @@ export const USAGE_COPY = [
       'usage.wake.turns': '{count} 轮',
       'usage.wake.turnsOne': '1 轮',
       'usage.total': '合计',
+      'usage.col.turns': '轮次',
     },
   }),
 ] as const;

@@ -4,7 +4,7 @@ import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ClientApi } from '../../../../shared/api/contract.js';
 import type { UsageSummary } from '../../../../shared/usage.js';
-import { UsageView } from '../../../../renderer/src/components/usage-view.js';
+import { AgentUsageFacts, UsageView, WakeUsageFacts } from '../../../../renderer/src/components/usage-view.js';
 import { budgetText, formatCost, limitWindowText } from '../../../../renderer/src/components/usage-words.js';
 import { agentDays, lastDays, UsageStore } from '../../../../renderer/src/state/usage-store.js';
 import { agentOf } from '../../../fixtures/contract-values.js';
@@ -217,5 +217,51 @@ describe('UsageView', () => {
     expect(screen.getAllByText('No usage reported in the last 7 days.')).toHaveLength(2);
     await act(() => usage.load());
     expect(screen.getByRole('alert').textContent).toBe('Could not load usage: boom');
+  });
+});
+
+describe('the inspector and agent detail usage', () => {
+  it("the wake's tokens by kind and cost, or that none was reported", () => {
+    const usage = {
+      wakeToken: 'w1',
+      agentId: 'codex',
+      runtime: 'codex' as const,
+      turns: 2,
+      day: '2026-12-02',
+      updatedAt: '2026-12-02T10:00:00.000Z',
+      inputTokens: 900,
+      cachedTokens: 64,
+      outputTokens: 100,
+      costUsd: null,
+    };
+    const { unmount } = render(<WakeUsageFacts usage={usage} language="en" />);
+    const kinds = [...document.querySelectorAll('.wake-usage dd')].map((e) => [
+      e.getAttribute('data-kind'),
+      e.textContent,
+    ]);
+    expect(kinds).toEqual([
+      ['input', '900'],
+      ['cached', '64'],
+      ['output', '100'],
+      ['cost', 'not reported'],
+      ['turns', '2 turns'],
+    ]);
+    unmount();
+    render(<WakeUsageFacts usage={null} language="zh-CN" />);
+    expect(document.querySelector('.wake-usage p')?.textContent).toBe('此次唤醒没有报告用量。');
+  });
+
+  it("the agent's today (UTC) and 7 days, and its budget", async () => {
+    const { api } = apiAnswering([summaryOf()]);
+    const usage = new UsageStore(api);
+    await usage.load();
+    render(<AgentUsageFacts usage={usage} agentId="claude" language="en" />);
+    expect(document.querySelector('[data-usage="today"]')?.textContent).toBe(
+      '1,200 in · 5,000 cached · 340 out · $0.0123',
+    );
+    expect(document.querySelector('[data-usage="week"]')?.textContent).toBe(
+      '1,210 in · 5,000 cached · 360 out · $0.0133',
+    );
+    expect(document.querySelector('.usage-budget')?.textContent).toBe('Daily budget 80 % of 1,000,000 tokens');
   });
 });
