@@ -14,6 +14,7 @@ import { ConversationView } from './components/conversation-view.js';
 import { Inspector } from './components/inspector.js';
 import { SettingsView } from './components/settings-view.js';
 import { TeamView } from './components/team-view.js';
+import { UsageView } from './components/usage-view.js';
 import { Sidebar, type View } from './components/sidebar.js';
 import { SearchBox } from './components/search-box.js';
 import { Switcher } from './components/switcher.js';
@@ -269,6 +270,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
                 onMessage={(id) => void openConversation(`dm:@${id}`)}
                 onOpenWake={(token) => setInspecting(token)}
                 canChooseFolder={canChooseFolder}
+                usage={state.usage}
               />
             );
           })()}
@@ -282,6 +284,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
             onMessage={(id) => void openConversation(`dm:@${id}`)}
           />
         )}
+        {view.kind === 'usage' && <UsageView usage={state.usage} agents={agents} language={language} />}
         {view.kind === 'agents' && (
           <AgentsPage agents={agents} language={language} onMessage={(id) => void openConversation(`dm:@${id}`)} />
         )}

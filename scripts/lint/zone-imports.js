@@ -88,9 +88,9 @@ export const ZONES = [
     name: 'renderer',
     files: (rel) => rel.startsWith('renderer/'),
     node: false,
-    packages: /^(react|react-dom|@tanstack\/react-virtual|zod|rxjs|react-diff-view)$/,
+    packages: /^(react|react-dom|@tanstack\/react-virtual|zod|rxjs|react-diff-view|recharts)$/,
     folders: ['renderer', 'shared'],
-    why: 'renderer/ runs in the browser: React, @tanstack/react-virtual, zod, rxjs, react-diff-view (issue 26 review pane), renderer/ and shared/ — never electron or node:*',
+    why: 'renderer/ runs in the browser: React, @tanstack/react-virtual, zod, rxjs, react-diff-view (issue 26 review pane), recharts (issue 27 Usage view), renderer/ and shared/ — never electron or node:*',
   },
 ];
 

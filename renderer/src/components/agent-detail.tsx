@@ -8,7 +8,9 @@ import { useEffect, useState } from 'react';
 import { readinessFix, readinessLabel, runtimeLabel } from '../../../shared/agent-readiness.js';
 import type { Agent, ClientApi, Wake } from '../../../shared/api/contract.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
+import type { UsageStore } from '../state/usage-store.js';
 import { AgentAllowRules, AgentSettingsForm } from './agent-settings-form.js';
+import { AgentUsageFacts } from './usage-view.js';
 
 /** The readiness of a row or the detail: label and fix, translated. */
 export function agentReadinessText(agent: Agent, language: Language): { label: string; fix: string | null } {
@@ -25,8 +27,11 @@ export function AgentDetail({
   onMessage,
   onOpenWake,
   canChooseFolder = false,
+  usage,
 }: {
   api: ClientApi;
+  /** issue 27: the usage store (the detail shows today and the 7 days). */
+  usage?: UsageStore;
   agent: Agent;
   language: Language;
   /** issue 14: the desktop app's folder picker is offered (IPC transport only). */
@@ -150,6 +155,8 @@ export function AgentDetail({
           <AgentAllowRules api={api} agent={agent} language={language} />
         </>
       )}
+      {/* issue 27: today (UTC) and the last 7 days, the limit windows and the budget. */}
+      {usage !== undefined && <AgentUsageFacts usage={usage} agentId={agent.id} language={language} />}
       <h2>{t('agentDetail.recent')}</h2>
       {wakes.length === 0 ? (
         <p>{t('agentDetail.none')}</p>

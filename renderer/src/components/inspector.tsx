@@ -11,6 +11,7 @@ import type { Agent, ApiResponse, ClientApi, Wake } from '../../../shared/api/co
 import { conversationTitle } from '../conversations/conversation-title.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { FailureDetails } from './failure-details.js';
+import { WakeUsageFacts } from './usage-view.js';
 import { formatDateTime, formatTimeSeconds } from '../i18n/format.js';
 import { auditLine, promptKindText, shortWakeId, timelineLine, timelineRows } from '../status/timeline-copy.js';
 import { CHIP_ICONS, chipElapsed, chipKind, chipText } from '../status/wake-chips.js';
@@ -163,6 +164,8 @@ export function Inspector({
         </div>
       )}
       {shown !== undefined && <FailureDetails wake={shown} language={language} />}
+      {/* issue 27: what the runtime reported this wake's turns consumed. */}
+      {data !== null && <WakeUsageFacts usage={data.usage ?? null} language={language} />}
       <ChainView
         wakes={chainWakes}
         current={wakeToken}

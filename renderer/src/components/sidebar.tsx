@@ -14,6 +14,8 @@ export type View =
   | { readonly kind: 'agent'; readonly agentId: string }
   /** issue 25: every agent and what it is doing now (team-view.tsx). */
   | { readonly kind: 'team' }
+  /** issue 27: what each agent consumed and its limits (usage-view.tsx). */
+  | { readonly kind: 'usage' }
   | { readonly kind: 'settings' };
 
 export interface SidebarProps {
@@ -172,6 +174,17 @@ export const Sidebar = memo(function Sidebar({
               <span className="visually-hidden"> {copy(language, 'team.needsYouCount', { count: teamNeedsYou })}</span>
             </span>
           )}
+        </button>
+      </h2>
+      {/* issue 27: the Usage view, a heading of the nav next to Team and Agents. */}
+      <h2 className="sidebar-heading">
+        <button
+          type="button"
+          className="nav-item heading-link usage-link"
+          aria-current={view.kind === 'usage' ? 'page' : undefined}
+          onClick={() => onSelect({ kind: 'usage' })}
+        >
+          {t('usage.nav')}
         </button>
       </h2>
       <h2 className="sidebar-heading">

@@ -17,6 +17,7 @@ import { STATUS_COPY } from './tables/status-copy.js';
 import { TELEGRAM_COPY } from './tables/telegram-copy.js';
 import { REVIEW_COPY } from './tables/review-copy.js';
 import { TEAM_COPY } from './tables/team-copy.js';
+import { USAGE_COPY } from './tables/usage-copy.js';
 
 export { LANGUAGES, type Language };
 
@@ -34,6 +35,8 @@ export const COPY_TABLES = [
   // issue 26: the review pane
   ...REVIEW_COPY,
   ...TEAM_COPY,
+  // issue 27: usage and limits
+  ...USAGE_COPY,
 ] as const;
 
 type KeysOf<T> = T extends CopyTable<string, infer K> ? K : never;

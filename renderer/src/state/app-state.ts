@@ -29,6 +29,7 @@ import { ReadMarkerStore } from './read-marker-store.js';
 import { languageOf, type SettingsStore } from './settings.js';
 import { TeamStore } from './team-store.js';
 import { ThreadStore } from './thread-store.js';
+import { UsageStore } from './usage-store.js';
 import { ValueStore } from './value-store.js';
 
 /** The WebSocket transport's connection (the IPC transport has none: it is always open). */
@@ -57,6 +58,8 @@ export class AppState {
   /** issue 25: the chains (a paused one shows in its conversation's status area) and the Team board. */
   readonly chains = new ChainStore();
   readonly team = new TeamStore();
+  /** issue 27: usage per agent per day, limit windows and budgets (the Usage view, agent detail). */
+  readonly usage: UsageStore;
   readonly settings: SettingsStore = new ValueStore<Settings | null>(null);
   readonly limits = new ValueStore<Limits>(DEFAULT_LIMITS);
   readonly connection: ValueStore<ConnectionState>;
@@ -72,6 +75,7 @@ export class AppState {
     this.conversations = new ConversationStore(api, options.frames);
     this.messages = new MessageStore(api, (message) => this.lastError.set(message));
     this.threads = new ThreadStore(api);
+    this.usage = new UsageStore(api);
     this.readMarkers = new ReadMarkerStore(options.storage);
     this.connection = new ValueStore<ConnectionState>(options.connection?.get() ?? 'open');
   }
@@ -143,6 +147,8 @@ export class AppState {
       this.api.team.board({}),
       // issue 23: the daemon's limits; the schema's defaults stand when it cannot say.
       this.api.limits.get({}).then((r) => r.ok && this.limits.set(r.value)),
+      // issue 27: the usage summary (its own store keeps its error; the view says it).
+      this.usage.load(),
     ]);
     if (c.ok) this.conversations.replace(c.value);
     if (a.ok) this.agents.replace(a.value);
@@ -189,6 +195,10 @@ export class AppState {
         break;
       case 'team.updated':
         this.team.upsert(event.payload);
+        break;
+      case 'usage.updated':
+        // issue 27: a wake's usage stored, a limit window announced or a budget edited.
+        void this.usage.load();
         break;
       case 'settings.changed':
         // agentteam.json changed on disk, or its edit could not be used (issue 17).

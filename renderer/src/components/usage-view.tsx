@@ -1,0 +1,246 @@
+/**
+ * issue 27: the Usage view — per agent, its tokens per UTC day over the last 7 days as a stacked
+ * bar chart (input / cached / output, recharts, coloured from the theme's CSS variables) with the
+ * same numbers as a table (the accessible alternative, and the cost where the runtime reports
+ * one), then the provider's limit windows and the daily budget. It reads the usage store
+ * (state/usage-store.ts), which refetches on each `usage.updated`, so it is live.
+ */
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { Agent } from '../../../shared/api/contract.js';
+import type { UsageSummary, WakeUsage } from '../../../shared/usage.js';
+import { copy, type CopyKey, type Language } from '../i18n/copy.js';
+import { agentDays, agentLimits, lastDays, sumDays, useUsage, type UsageStore } from '../state/usage-store.js';
+import { budgetText, formatCost, formatCount, limitWindowText, usageLine } from './usage-words.js';
+import './usage-view.css';
+
+export interface UsageViewProps {
+  readonly usage: UsageStore;
+  readonly agents: readonly Agent[];
+  readonly language: Language;
+}
+
+/** The token kinds, bottom of the stack first, each with its theme colour. */
+const KINDS = [
+  { key: 'inputTokens', label: 'usage.kind.input', color: 'var(--usage-input)' },
+  { key: 'cachedTokens', label: 'usage.kind.cached', color: 'var(--usage-cached)' },
+  { key: 'outputTokens', label: 'usage.kind.output', color: 'var(--usage-output)' },
+] as const satisfies ReadonlyArray<{ key: string; label: CopyKey; color: string }>;
+
+export function UsageView({ usage, agents, language }: UsageViewProps) {
+  const { summary, error } = useUsage(usage);
+  const t = (key: CopyKey, vars?: Record<string, string | number>) => copy(language, key, vars);
+  return (
+    <section className="page usage-view" aria-labelledby="usage-title">
+      <h1 id="usage-title">{t('usage.title')}</h1>
+      <p className="usage-intro">{t('usage.intro')}</p>
+      {summary === null && error === null && <p>{t('usage.loading')}</p>}
+      {error !== null && (
+        <p className="usage-error" role="alert">
+          {t('usage.failed', { message: error })}
+        </p>
+      )}
+      {summary !== null && agents.length === 0 && <p>{t('usage.none')}</p>}
+      {summary !== null &&
+        agents.map((agent) => <AgentUsage key={agent.id} agent={agent} summary={summary} language={language} />)}
+    </section>
+  );
+}
+
+function AgentUsage({
+  agent,
+  summary,
+  language,
+}: {
+  readonly agent: Agent;
+  readonly summary: UsageSummary;
+  readonly language: Language;
+}) {
+  const t = (key: CopyKey, vars?: Record<string, string | number>) => copy(language, key, vars);
+  const days = agentDays(summary, agent.id, lastDays(summary.today, 7));
+  const total = sumDays(days);
+  const limits = agentLimits(summary, agent.id);
+  const budget = summary.budgets.find((b) => b.agentId === agent.id);
+  const id = `usage-${agent.id}`;
+  const reported = days.some((d) => d.turns > 0);
+  return (
+    <section className="usage-agent" aria-labelledby={id} data-agent={agent.id}>
+      <h2 id={id}>{agent.name}</h2>
+      <ul className="usage-limits">
+        {limits.map((w) => (
+          <li
+            key={w.window}
+            className="usage-window"
+            data-window={w.window}
+            data-warn={w.usedPercent !== null && w.usedPercent >= 80 ? 'true' : undefined}
+          >
+            {limitWindowText(w, language)}
+          </li>
+        ))}
+        {budget !== undefined && (
+          <li
+            className="usage-budget"
+            data-reached={budget.state.reached ? 'true' : undefined}
+            data-has-budget={budget.budget === null ? 'false' : 'true'}
+          >
+            {budgetText(budget.budget, budget.state, language)}
+          </li>
+        )}
+      </ul>
+      {!reported && <p className="usage-none-yet">{t('usage.noneYet')}</p>}
+      {reported && (
+        <>
+          <div className="usage-chart" role="img" aria-label={t('usage.chartLabel', { agent: agent.name })}>
+            <ResponsiveContainer width="100%" height={200}>
+              <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
+                <CartesianGrid stroke="var(--line)" vertical={false} />
+                <XAxis
+                  dataKey="day"
+                  tickFormatter={(day: string) => day.slice(5)}
+                  stroke="var(--fg-soft)"
+                  tick={{ fill: 'var(--fg-soft)', fontSize: 12 }}
+                />
+                <YAxis
+                  width={56}
+                  stroke="var(--fg-soft)"
+                  tick={{ fill: 'var(--fg-soft)', fontSize: 12 }}
+                  tickFormatter={(n: number) => new Intl.NumberFormat(undefined, { notation: 'compact' }).format(n)}
+                />
+                <Tooltip
+                  contentStyle={{ background: 'var(--bg)', borderColor: 'var(--line)', color: 'var(--fg)' }}
+                  formatter={(value) => formatCount(Number(value), language)}
+                />
+                {KINDS.map((k) => (
+                  <Bar
+                    key={k.key}
+                    dataKey={k.key}
+                    name={t(k.label)}
+                    stackId="tokens"
+                    fill={k.color}
+                    isAnimationActive={false}
+                  />
+                ))}
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
+          <ul className="usage-legend" aria-hidden="true">
+            {KINDS.map((k) => (
+              <li key={k.key}>
+                <span className="usage-swatch" style={{ background: k.color }} />
+                {t(k.label)}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <div className="usage-table-wrap">
+        <table className="usage-table">
+          <caption>{t('usage.tableCaption', { agent: agent.name })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('usage.col.day')}</th>
+              <th scope="col">{t('usage.col.input')}</th>
+              <th scope="col">{t('usage.col.cached')}</th>
+              <th scope="col">{t('usage.col.output')}</th>
+              <th scope="col">{t('usage.col.cost')}</th>
+              <th scope="col">{t('usage.col.wakes')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {days.map((d) => (
+              <tr key={d.day} data-day={d.day}>
+                <th scope="row">{d.day}</th>
+                <td data-kind="input">{formatCount(d.inputTokens, language)}</td>
+                <td data-kind="cached">{formatCount(d.cachedTokens, language)}</td>
+                <td data-kind="output">{formatCount(d.outputTokens, language)}</td>
+                <td data-kind="cost">{formatCost(d.costUsd, language)}</td>
+                <td data-kind="wakes">{formatCount(d.wakes, language)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr data-day="total">
+              <th scope="row">{t('usage.total')}</th>
+              <td data-kind="input">{formatCount(total.inputTokens, language)}</td>
+              <td data-kind="cached">{formatCount(total.cachedTokens, language)}</td>
+              <td data-kind="output">{formatCount(total.outputTokens, language)}</td>
+              <td data-kind="cost">{formatCost(total.costUsd, language)}</td>
+              <td data-kind="wakes">{formatCount(total.wakes, language)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/** The inspector's usage of one wake: tokens by kind and the cost, or "not reported". */
+export function WakeUsageFacts({ usage, language }: { readonly usage: WakeUsage | null; readonly language: Language }) {
+  const t = (key: CopyKey, vars?: Record<string, string | number>) => copy(language, key, vars);
+  return (
+    <section
+      className="wake-usage"
+      aria-labelledby="wake-usage-title"
+      data-usage={usage === null ? 'none' : 'reported'}
+    >
+      <h3 id="wake-usage-title">{t('usage.wake.title')}</h3>
+      {usage === null ? (
+        <p>{t('usage.wake.none')}</p>
+      ) : (
+        <dl className="usage-facts">
+          <dt>{t('usage.kind.input')}</dt>
+          <dd data-kind="input">{formatCount(usage.inputTokens, language)}</dd>
+          <dt>{t('usage.kind.cached')}</dt>
+          <dd data-kind="cached">{formatCount(usage.cachedTokens, language)}</dd>
+          <dt>{t('usage.kind.output')}</dt>
+          <dd data-kind="output">{formatCount(usage.outputTokens, language)}</dd>
+          <dt>{t('usage.col.cost')}</dt>
+          <dd data-kind="cost">{formatCost(usage.costUsd, language)}</dd>
+          <dt>{t('usage.col.turns')}</dt>
+          <dd data-kind="turns">
+            {usage.turns === 1 ? t('usage.wake.turnsOne') : t('usage.wake.turns', { count: usage.turns })}
+          </dd>
+        </dl>
+      )}
+    </section>
+  );
+}
+
+/** The agent detail's usage: today (UTC) and the 7 days, its limit windows and budget. */
+export function AgentUsageFacts({
+  usage,
+  agentId,
+  language,
+}: {
+  readonly usage: UsageStore;
+  readonly agentId: string;
+  readonly language: Language;
+}) {
+  const { summary } = useUsage(usage);
+  const t = (key: CopyKey, vars?: Record<string, string | number>) => copy(language, key, vars);
+  if (summary === null) return null;
+  const days = agentDays(summary, agentId, lastDays(summary.today, 7));
+  const today = sumDays(days.slice(-1));
+  const week = sumDays(days);
+  const budget = summary.budgets.find((b) => b.agentId === agentId);
+  return (
+    <section className="agent-usage" aria-labelledby="agent-usage-title">
+      <h2 id="agent-usage-title">{t('usage.title')}</h2>
+      <dl className="usage-facts">
+        <dt>{t('usage.today')}</dt>
+        <dd data-usage="today">{usageLine(today, language)}</dd>
+        <dt>{t('usage.week')}</dt>
+        <dd data-usage="week">{usageLine(week, language)}</dd>
+      </dl>
+      <ul className="usage-limits">
+        {agentLimits(summary, agentId).map((w) => (
+          <li key={w.window} className="usage-window" data-window={w.window}>
+            {limitWindowText(w, language)}
+          </li>
+        ))}
+        {budget !== undefined && budget.budget !== null && (
+          <li className="usage-budget">{budgetText(budget.budget, budget.state, language)}</li>
+        )}
+      </ul>
+    </section>
+  );
+}
