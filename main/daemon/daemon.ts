@@ -228,7 +228,11 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       agentIds: () => roster.ids(),
       runtimeOf: (agentId) => roster.runtimeOf(agentId),
       displayName: roster.name,
-      onChainChanged: (chain) => out.chain(team.toChain(chain)),
+      onChainChanged: (chain) => {
+        const shown = team.toChain(chain);
+        out.chain(shown);
+        telegram.chainChanged(shown);
+      },
       log,
     });
     const timeline = new WakeTimeline({
@@ -321,6 +325,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       bindSilenceDeliveryMetrics(registry, { bus, beacon$: merge(beacon$, telegram.beacon$), alert$: tracker.alert$ }),
     );
     telegram.start();
+    // issue 25 from the phone: a paused chain's Continue button calls the team service's own rule.
+    telegram.attachChains(team);
 
     // 10. The agentteam MCP server on 127.0.0.1, one bearer token per agent.
     const mcp = stack.adopt(

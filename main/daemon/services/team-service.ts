@@ -107,7 +107,9 @@ export class TeamService {
       ...mentioned.map((agentId) => ({ agentId, cause: 'agent_mention' as const })),
       ...handBack.map((agentId) => ({ agentId, cause: 'hand_back' as const })),
     ];
-    const chainId = this.#chainOf(input);
+    const chainId = this.#chainOf(input) ?? this.#newestChainOf(message.target);
+    // A chain starts only from an operator message: an agent message that wakes no one and belongs to none stays unchained.
+    if (chainId === null && candidates.length === 0) return [];
     const { admitted, chain, changed } = this.o.store.transaction(() => {
       const existing =
         chainId === null
@@ -212,6 +214,11 @@ export class TeamService {
       first(input.handling.filter((w) => w.target === input.message.target)) ??
       first(input.handling)
     );
+  }
+
+  /** The newest chain of a target (an agent message whose wake already settled belongs to it); null when none. */
+  #newestChainOf(target: TargetKey): string | null {
+    return this.o.store.listChains({ target, limit: 1 })[0]?.id ?? null;
   }
 
   /** Inside a transaction: admits what the budget allows, holds the rest and pauses the chain. */

@@ -26,7 +26,7 @@ import type { Update } from 'grammy/types';
 import { Counter, type Registry } from 'prom-client';
 import { Subscription, interval, startWith, takeUntil, filter, type Observable } from 'rxjs';
 import { failureWords, httpStatusOf } from '../../../shared/agent-readiness.js';
-import type { TelegramStatus } from '../../../shared/api/contract.js';
+import type { Chain, TelegramStatus } from '../../../shared/api/contract.js';
 import { isFailureReason } from '../../../shared/wake-status.js';
 import {
   LOCAL_CHANNEL,
@@ -45,6 +45,7 @@ import { silenceWatchdog } from '../watchdog/silence-watchdog.js';
 import { createTelegramApi, DEFAULT_API_ROOT, describeTelegramError } from './telegram-api.js';
 import { TelegramApprovals, type TelegramApprovalPort } from './telegram-approvals.js';
 import { TelegramStops, type TelegramStopPort } from './telegram-stops.js';
+import { TelegramChains, type TelegramChainPort } from './telegram-chains.js';
 import { TelegramBindings, type BindingStore } from './telegram-bindings.js';
 import { CHUNK_LIMIT, TelegramChannel } from './telegram-channel.js';
 import { startTelegramPoller, type CursorPort } from './telegram-poller.js';
@@ -141,6 +142,8 @@ export class TelegramService {
   #approvals: TelegramApprovals | null = null;
   /** issue 29: the Stop button on the working status of bound conversations. */
   #stops: TelegramStops | null = null;
+  /** issue 25: the Continue button on a chain paused at its hop budget. */
+  #chains: TelegramChains | null = null;
 
   constructor(o: TelegramServiceOptions) {
     this.#o = o;
@@ -318,6 +321,23 @@ export class TelegramService {
     this.#subs.add(this.#o.bus.turnEnd$.subscribe((e) => this.#stops?.turnEnded(e.turnId)));
   }
 
+  /** issue 25 from the phone: a chain paused in a bound conversation is a status line with Continue (telegram-chains.ts). */
+  attachChains(chains: TelegramChainPort): void {
+    this.#chains = new TelegramChains({
+      chains,
+      api: () => this.#sendApi,
+      forChat: (chatId) => this.bindings.forChat(chatId),
+      forTarget: (target) => this.bindings.forTarget(target),
+      language: this.#o.language ?? (() => 'en'),
+      log: this.#o.log,
+    });
+  }
+
+  /** issue 25: a chain's hops or status changed (the `chain.updated` event). */
+  chainChanged(chain: Chain): void {
+    this.#chains?.chainChanged(chain);
+  }
+
   stop(): void {
     this.#approvals?.stop();
     this.#subs.unsubscribe();
@@ -360,6 +380,8 @@ export class TelegramService {
     if (update.callback_query !== undefined) {
       if (this.#stops !== null && TelegramStops.handles(update.callback_query))
         return this.#stops.onCallback(update.callback_query);
+      if (this.#chains !== null && TelegramChains.handles(update.callback_query))
+        return this.#chains.onCallback(update.callback_query);
       if (this.#approvals !== null) return this.#approvals.onCallback(update.callback_query);
       // Always answered, or the phone shows a spinner: nothing here takes button presses.
       void this.#sendApi?.answerCallbackQuery(update.callback_query.id).catch(() => undefined);

@@ -169,7 +169,7 @@ export class TelegramStops {
 }
 
 /** "@ann", else "Ann Lee". */
-function userName(u: User): string {
+export function userName(u: User): string {
   if (u.username !== undefined && u.username !== '') return `@${u.username}`;
   return [u.first_name, u.last_name].filter((s) => s !== undefined && s !== '').join(' ') || String(u.id);
 }
