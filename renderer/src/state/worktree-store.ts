@@ -47,7 +47,7 @@ export class WorktreeStore extends ValueStore<WorktreeState> {
   async load(): Promise<void> {
     const r = await this.api.worktree.changes({ agentId: this.agentId });
     if (!r.ok) return this.#patch({ error: r.message });
-    this.#patch({ holdings: r.value, error: null });
+    this.#patch({ holdings: r.value });
   }
 
   /** Merges into the base; `message` commits the uncommitted changes first (a default when empty). */
