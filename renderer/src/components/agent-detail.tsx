@@ -11,6 +11,8 @@ import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import type { UsageStore } from '../state/usage-store.js';
 import { AgentAllowRules, AgentSettingsForm } from './agent-settings-form.js';
 import { AgentUsageFacts } from './usage-view.js';
+import { ReviewPane } from './review-pane.js';
+import { WorktreeActions } from './worktree-actions.js';
 
 /** The readiness of a row or the detail: label and fix, translated. */
 export function agentReadinessText(agent: Agent, language: Language): { label: string; fix: string | null } {
@@ -44,6 +46,8 @@ export function AgentDetail({
   const [checking, setChecking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
+  // issue 26: bumped by a merge or discard so the changes since base re-read.
+  const [worktreeRevision, setWorktreeRevision] = useState(0);
   useEffect(() => {
     let live = true;
     void api.wakes.list({ limit: 200 }).then((r) => {
@@ -140,6 +144,25 @@ export function AgentDetail({
         </button>
       </div>
       {error !== null && <p role="alert">{error}</p>}
+      {agent.isolation === 'worktree' && agent.worktree && (
+        // issue 26: the isolated agent's work — merge or discard it, and what it changed since its base.
+        <>
+          <WorktreeActions
+            api={api}
+            agent={agent}
+            base={agent.worktree.base}
+            language={language}
+            onChanged={() => setWorktreeRevision((n) => n + 1)}
+          />
+          <ReviewPane
+            api={api}
+            source={{ kind: 'sinceBase', agentId: agent.id }}
+            language={language}
+            revision={`${agent.state}-${worktreeRevision}`}
+            title={copy(language, 'worktree.sinceBase', { base: agent.worktree.base })}
+          />
+        </>
+      )}
       {!agent.demo && (
         // issue 14: chosen here, saved into agentteam.json; keyed so a saved change resets the draft.
         <>

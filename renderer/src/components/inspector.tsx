@@ -175,7 +175,7 @@ export function Inspector({
       />
       <WakeApprovals api={api} wakeToken={wakeToken} language={language} />
       {/* issue 26: what this wake changed in its agent's workspace, with comments that go back to the agent. */}
-      <ReviewPane api={api} wakeToken={wakeToken} language={language} revision={revision} />
+      <ReviewPane api={api} source={{ kind: 'wake', wakeToken }} language={language} revision={revision} />
       <h3>{t('inspector.timeline')}</h3>
       {data === null && error === null && <p>{t('inspector.loading')}</p>}
       {data !== null && (

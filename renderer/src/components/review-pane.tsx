@@ -2,23 +2,29 @@
  * issue 26: the review pane of one wake — its changed files, each file's hunks with line numbers
  * (react-diff-view over git's own patch, parsed by gitdiff-parser), unified or side by side. Every
  * line number is a button: Enter (or a click) opens a comment under that line, sent to the agent in
- * the wake's thread with `path:line` and the hunk header. State lives in state/review-store.ts.
+ * the wake's thread with `path:line` and the hunk header. The same pane shows an isolated agent's
+ * "changes since base" on its detail (`source`), without comments there: those changes belong to
+ * no one wake, so there is no thread to answer in (comment on the wake that made the change).
+ * State lives in state/review-store.ts.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Diff, Hunk, getChangeKey, parseDiff, type ChangeData, type HunkData } from 'react-diff-view';
 import 'react-diff-view/style/index.css';
 import type { ChangedFile, ClientApi } from '../../../shared/api/contract.js';
 import { copy, type Language } from '../i18n/copy.js';
-import { ReviewStore, type ReviewViewType } from '../state/review-store.js';
+import { ReviewStore, reviewSourceKey, type ReviewSource, type ReviewViewType } from '../state/review-store.js';
 import { useValue } from '../state/value-store.js';
 import './review-pane.css';
 
 export interface ReviewPaneProps {
   readonly api: ClientApi;
-  readonly wakeToken: string;
+  /** A wake's changes (the inspector) or an isolated agent's changes since base (the agent detail). */
+  readonly source: ReviewSource;
   readonly language: Language;
-  /** Changes when the wake changes (its status), so the pane re-reads what was stored. */
+  /** Changes when the source changes (a wake's status, a merge), so the pane re-reads it. */
   readonly revision: string;
+  /** The heading (default "Changes"). */
+  readonly title?: string;
 }
 
 const lineOf = (change: ChangeData, side: 'old' | 'new'): number | null => {
@@ -27,8 +33,10 @@ const lineOf = (change: ChangeData, side: 'old' | 'new'): number | null => {
   return side === 'old' ? change.lineNumber : null;
 };
 
-export function ReviewPane({ api, wakeToken, language, revision }: ReviewPaneProps) {
-  const store = useMemo(() => new ReviewStore(api, wakeToken), [api, wakeToken]);
+export function ReviewPane({ api, source, language, revision, title }: ReviewPaneProps) {
+  const key = reviewSourceKey(source);
+  // Keyed by value: the source object is new on every render.
+  const store = useMemo(() => new ReviewStore(api, source), [api, key]);
   const state = useValue(store);
   const t = (key: Parameters<typeof copy>[1], vars?: Record<string, string | number>) => copy(language, key, vars);
   useEffect(() => {
@@ -38,8 +46,8 @@ export function ReviewPane({ api, wakeToken, language, revision }: ReviewPanePro
 
   const c = state.changes;
   return (
-    <section className="review-pane" aria-labelledby={`review-title-${wakeToken}`}>
-      <h3 id={`review-title-${wakeToken}`}>{t('review.title')}</h3>
+    <section className="review-pane" aria-labelledby={`review-title-${key}`} data-source={source.kind}>
+      <h3 id={`review-title-${key}`}>{title ?? t('review.title')}</h3>
       {state.error !== null && <p role="alert">{t('review.error', { message: state.error })}</p>}
       {state.sent !== null && <p role="status">{t('review.sent')}</p>}
       {c === null && state.error === null && <p>{t('review.loading')}</p>}
@@ -118,7 +126,7 @@ function FileDiff({ file, store, language }: { file: ChangedFile; store: ReviewS
             className="review-diff"
             renderGutter={({ change, side, renderDefault }) => {
               const line = lineOf(change, side);
-              if (line === null) return renderDefault();
+              if (line === null || !store.commentable) return renderDefault();
               const where = `${file.path}:${line}`;
               return (
                 <button

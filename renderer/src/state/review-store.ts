@@ -1,16 +1,31 @@
 /**
- * issue 26: the review pane's state — one wake's changes as the daemon stored them, the file in
- * view, unified or side-by-side, the line being commented and the comment's fate. Comments go to
- * the daemon (`wakes.comment`), which sends them to the agent in the wake's thread.
+ * issue 26: the review pane's state — the changes of its source (one wake's changes as the daemon
+ * stored them, or an isolated agent's "changes since base"), the file in view, unified or
+ * side-by-side, the line being commented and the comment's fate. Comments exist only for a wake:
+ * they go to the daemon (`wakes.comment`), which sends them to the agent in the wake's thread.
  */
-import type { ClientApi, WakeChanges } from '../../../shared/api/contract.js';
+import type { ChangedFile, ClientApi, WakeChanges } from '../../../shared/api/contract.js';
 import type { ReviewComment } from '../../../shared/changes.js';
 import { ValueStore } from './value-store.js';
+
+/** Where the pane's diff comes from. */
+export type ReviewSource =
+  { readonly kind: 'wake'; readonly wakeToken: string } | { readonly kind: 'sinceBase'; readonly agentId: string };
+
+/** The changes as the pane shows them, whatever the source (since base is always `tracked`). */
+export interface ReviewChanges {
+  readonly state: WakeChanges['state'];
+  readonly reason: string | null;
+  readonly files: readonly ChangedFile[];
+}
+
+/** A stable key of a source (element ids, React keys). */
+export const reviewSourceKey = (s: ReviewSource): string => (s.kind === 'wake' ? s.wakeToken : `base-${s.agentId}`);
 
 export type ReviewViewType = 'unified' | 'split';
 
 export interface ReviewState {
-  readonly changes: WakeChanges | null;
+  readonly changes: ReviewChanges | null;
   readonly error: string | null;
   readonly file: string | null;
   readonly viewType: ReviewViewType;
@@ -31,7 +46,7 @@ const INITIAL: ReviewState = {
 export class ReviewStore extends ValueStore<ReviewState> {
   constructor(
     private readonly api: ClientApi,
-    readonly wakeToken: string,
+    readonly source: ReviewSource,
   ) {
     super(INITIAL);
   }
@@ -40,9 +55,21 @@ export class ReviewStore extends ValueStore<ReviewState> {
     this.set({ ...this.value, ...p });
   }
 
-  /** (Re)reads the wake's changes; keeps the file in view when it is still listed. */
+  /** Comments on a line are offered (a wake's changes only: since base has no wake thread to answer in). */
+  get commentable(): boolean {
+    return this.source.kind === 'wake';
+  }
+
+  async #read(): Promise<{ ok: true; value: ReviewChanges } | { ok: false; message: string }> {
+    const s = this.source;
+    if (s.kind === 'wake') return this.api.wakes.changes({ wakeToken: s.wakeToken });
+    const r = await this.api.agents.changes({ agentId: s.agentId });
+    return r.ok ? { ok: true, value: { state: 'tracked', reason: null, files: r.value.files } } : r;
+  }
+
+  /** (Re)reads the source's changes; keeps the file in view when it is still listed. */
   async load(): Promise<void> {
-    const r = await this.api.wakes.changes({ wakeToken: this.wakeToken });
+    const r = await this.#read();
     if (!r.ok) return this.#patch({ error: r.message });
     const file = r.value.files.some((f) => f.path === this.value.file)
       ? this.value.file
@@ -51,12 +78,14 @@ export class ReviewStore extends ValueStore<ReviewState> {
   }
 
   /**
-   * Re-reads on every `wake.updated` of this wake: the daemon stores the changes just after the
-   * terminal status, and says so with one more update (the status alone does not change).
+   * Re-reads on every `wake.updated` of this wake (the daemon stores the changes just after the
+   * terminal status, and says so with one more update), or, since base, of any wake of the agent.
    */
   follow(): () => void {
+    const s = this.source;
     return this.api.events.subscribe((e) => {
-      if (e.name === 'wake.updated' && e.payload.wakeToken === this.wakeToken) void this.load();
+      if (e.name !== 'wake.updated') return;
+      if (s.kind === 'wake' ? e.payload.wakeToken === s.wakeToken : e.payload.agentId === s.agentId) void this.load();
     });
   }
 
@@ -79,8 +108,8 @@ export class ReviewStore extends ValueStore<ReviewState> {
   /** Sends the comment on the line being commented; resolves false (with `error`) when the daemon refused. */
   async sendComment(text: string): Promise<boolean> {
     const c = this.value.commenting;
-    if (c === null || text.trim() === '') return false;
-    const r = await this.api.wakes.comment({ wakeToken: this.wakeToken, ...c.at, text });
+    if (c === null || text.trim() === '' || this.source.kind !== 'wake') return false;
+    const r = await this.api.wakes.comment({ wakeToken: this.source.wakeToken, ...c.at, text });
     if (!r.ok) {
       this.#patch({ error: r.message });
       return false;
