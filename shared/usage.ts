@@ -14,10 +14,8 @@ import { z } from 'zod';
 import { RUNTIMES } from './wake-status.js';
 
 export const TOKEN_KINDS = ['input', 'output', 'cached'] as const;
-export type TokenKind = (typeof TOKEN_KINDS)[number];
 
 export const BUDGET_KINDS = ['tokens', 'cost'] as const;
-export type BudgetKind = (typeof BUDGET_KINDS)[number];
 
 /** The share of a limit window or budget at which the operator is warned, once (issue 27). */
 export const USAGE_WARN_PERCENT = 80;

@@ -115,7 +115,8 @@ describe('message search (issue 17: SQLite FTS5, trigram)', () => {
       ALTER TABLE wakes DROP COLUMN chain_id; ALTER TABLE wakes DROP COLUMN cause; ALTER TABLE wakes DROP COLUMN hop;
       ALTER TABLE wakes DROP COLUMN hop_budget; ALTER TABLE wakes DROP COLUMN asked_by;
       ALTER TABLE wakes DROP COLUMN asked_by_name;
-      ALTER TABLE wakes DROP COLUMN model; ALTER TABLE audit DROP COLUMN wake_tokens; DROP TABLE grants; DROP TABLE agent_pauses;
+      DROP TABLE wake_changes; DROP TABLE agent_pauses;
+      DROP TABLE wake_usage; DROP TABLE limit_windows; DROP TABLE usage_warnings;
       PRAGMA user_version = 3;
     `);
     db.close();

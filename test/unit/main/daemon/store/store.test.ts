@@ -432,7 +432,8 @@ describe('wakes', () => {
       ALTER TABLE wakes DROP COLUMN chain_id; ALTER TABLE wakes DROP COLUMN cause; ALTER TABLE wakes DROP COLUMN hop;
       ALTER TABLE wakes DROP COLUMN hop_budget; ALTER TABLE wakes DROP COLUMN asked_by;
       ALTER TABLE wakes DROP COLUMN asked_by_name;
-      ALTER TABLE wakes DROP COLUMN model; ALTER TABLE audit DROP COLUMN wake_tokens; DROP TABLE grants; DROP TABLE agent_pauses;
+      -- and without migration 13's table (issue 27)
+      DROP TABLE agent_pauses;
       -- and without migration 12's tables (issue 27)
       DROP TABLE wake_usage; DROP TABLE limit_windows; DROP TABLE usage_warnings;
       PRAGMA user_version = 6;
