@@ -78,10 +78,9 @@ export const OPERATOR_CALL_NAMES = [
   // issue 26: they write the person's checkout (merge) or lose the agent's work (discard)
   'worktree.merge',
   'worktree.discard',
-  // issue 27
+  // issue 27: they resume or end an agent's paused work, or let it spend more
   'agents.tryNow',
   'agents.cancelPause',
-  // issue 27
   'agents.raiseBudget',
 ] as const satisfies readonly ApiCallName[];
 

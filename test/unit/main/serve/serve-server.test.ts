@@ -199,6 +199,10 @@ describe('serve WebSocket bridge', () => {
       // issue 26
       ['worktree.merge', { agentId: 'demo' }],
       ['worktree.discard', { agentId: 'demo', confirm: true }],
+      // issue 27: a paused agent's Try now / Cancel, and raising its daily budget
+      ['agents.tryNow', { agentId: 'demo' }],
+      ['agents.cancelPause', { agentId: 'demo' }],
+      ['agents.raiseBudget', { agentId: 'demo', budget: { tokens: 1000 } }],
     ];
     expect(calls.map(([name]) => name).sort()).toEqual([...OPERATOR_CALL_NAMES].sort());
     let id = 10;

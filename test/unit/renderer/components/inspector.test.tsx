@@ -185,7 +185,10 @@ describe('Inspector', () => {
 
   it("shows the daemon's refusal", async () => {
     setup({}, { 'wakes.inspect': () => ({ ok: false, code: 'unknown_wake', message: 'no such wake' }) });
-    expect((await screen.findByRole('alert')).textContent).toBe('Something went wrong: no such wake');
+    // The inspector's own alert (the review pane below says its own refusal in another one).
+    await vi.waitFor(() =>
+      expect(screen.getAllByRole('alert').map((a) => a.textContent)).toContain('Something went wrong: no such wake'),
+    );
   });
 
   it('asks again when the live wake changes', async () => {
