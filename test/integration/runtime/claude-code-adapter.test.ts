@@ -117,7 +117,15 @@ describe('Claude Code adapter with the real CLI (one session, several turns)', (
     expect(await adapter.deliver('Reply in exact target "#general". [[tool]]')).toEqual({ ok: true });
     await rec.waitFor((e) => e.type === 'turn_end', from);
     expect(handler.sends.filter((s) => s.agentId === 'claude-a').map((s) => s.target)).toEqual(['#general']);
-    expect(rec.types(from)).toEqual(['turn_start', 'local_text', 'tool_call', 'local_text', 'turn_end:completed']);
+    // issue 27: Claude Code's `result` carries the turn's usage, reported just before the turn ends.
+    expect(rec.types(from)).toEqual([
+      'turn_start',
+      'local_text',
+      'tool_call',
+      'local_text',
+      'usage',
+      'turn_end:completed',
+    ]);
     expect(rec.events.slice(from).find((e) => e.type === 'tool_call')).toMatchObject({ name: CLAUDE_SEND_TOOL });
     expect(host.calls).toBe(1);
     expect(store.load()?.fingerprint).toBe('fp-1');
@@ -137,6 +145,7 @@ describe('Claude Code adapter with the real CLI (one session, several turns)', (
       'local_text',
       'tool_call',
       'local_text',
+      'usage',
       'turn_end:completed',
     ]);
     expect(rec.events.slice(from).find((e) => e.type === 'final_check')).toMatchObject({ via: 'stop_hook' });
@@ -155,7 +164,7 @@ describe('Claude Code adapter with the real CLI (one session, several turns)', (
     const callsBefore = host.calls;
     await adapter.deliver('[[error400]]');
     await rec.waitFor((e) => e.type === 'turn_end', from);
-    expect(rec.types(from)).toEqual(['turn_start', 'runtime_error', 'turn_end:error']);
+    expect(rec.types(from)).toEqual(['turn_start', 'usage', 'runtime_error', 'turn_end:error']);
     const error = rec.events.slice(from).find((e) => e.type === 'runtime_error');
     expect(error?.type === 'runtime_error' && error.detail).toMatch(/api_error_status 400.*API Error: 400/);
     expect(host.calls).toBe(callsBefore);
