@@ -167,7 +167,8 @@ describe.each(PRESETS)('acp preset %s: model errors → failure reasons', (prese
     it.skipIf(skip !== undefined)(
       `HTTP ${row.status} → failed / ${row.reason}${skip === undefined ? '' : ` (skipped: ${skip})`}`,
       async () => {
-        const h = await RuntimeHarness.start('acp', { preset });
+        // `onUsageLimit: "fail"`: these rows are the failure vocabulary; a 429 pauses by default (issue 27).
+        const h = await RuntimeHarness.start('acp', { preset, onUsageLimit: 'fail' });
         try {
           const wake = h.post(`[[error${row.status}]] This request fails.`, `#conf-e${row.status}`);
           const terminal = await h.terminal(wake);

@@ -60,6 +60,8 @@ describe('transport choice', () => {
       'approvals',
       // issue 24: the audit of cross-target sends
       'audit',
+      // issue 25: agent chains
+      'chains',
       'conversations',
       // issue 14: the desktop app's folder picker (answered only behind the IPC gate)
       'desktop',
@@ -68,9 +70,15 @@ describe('transport choice', () => {
       'limits',
       'messages',
       'settings',
+      // issue 25: the Team board
+      'team',
       'telegram',
       'threads',
+      // issue 27: usage per agent per day
+      'usage',
       'wakes',
+      // issue 26: an isolated agent's worktree
+      'worktree',
     ]);
   });
 });
