@@ -54,7 +54,10 @@ export function ReviewPane({ api, source, language, revision, title }: ReviewPan
       {c !== null && c.state === 'none' && <p>{t('review.none')}</p>}
       {c !== null && c.state === 'pending' && <p>{t('review.pending')}</p>}
       {c !== null && c.state === 'untracked' && (
-        <p className="review-untracked">{t('review.untracked', { reason: c.reason ?? '' })}</p>
+        // `untracked` is only ever "outside git" (a git failure is `failed`): the copy says why, the path is data.
+        <p className="review-untracked">
+          {t('review.untracked')} <code>{c.workspace ?? ''}</code>
+        </p>
       )}
       {c !== null && c.state === 'failed' && <p role="alert">{t('review.failed', { reason: c.reason ?? '' })}</p>}
       {c !== null && c.state === 'tracked' && c.files.length === 0 && <p>{t('review.empty')}</p>}

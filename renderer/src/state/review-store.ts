@@ -16,6 +16,8 @@ export type ReviewSource =
 export interface ReviewChanges {
   readonly state: WakeChanges['state'];
   readonly reason: string | null;
+  /** The agent's workspace (shown, as data, when it is not in a git work tree). */
+  readonly workspace: string | null;
   readonly files: readonly ChangedFile[];
 }
 
@@ -64,7 +66,9 @@ export class ReviewStore extends ValueStore<ReviewState> {
     const s = this.source;
     if (s.kind === 'wake') return this.api.wakes.changes({ wakeToken: s.wakeToken });
     const r = await this.api.agents.changes({ agentId: s.agentId });
-    return r.ok ? { ok: true, value: { state: 'tracked', reason: null, files: r.value.files } } : r;
+    return r.ok
+      ? { ok: true, value: { state: 'tracked', reason: null, workspace: r.value.workspace, files: r.value.files } }
+      : r;
   }
 
   /** (Re)reads the source's changes; keeps the file in view when it is still listed. */

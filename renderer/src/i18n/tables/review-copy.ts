@@ -10,7 +10,8 @@ export const REVIEW_COPY = [
       'review.loading': 'Reading the changes…',
       'review.none': 'This wake never reached its agent, so it changed nothing.',
       'review.pending': 'The agent is still working; its changes show when the wake ends.',
-      'review.untracked': 'Changes are not tracked: {reason}',
+      'review.untracked':
+        'Changes are not tracked: this folder is not in a git work tree (run “git init” there to track them):',
       'review.failed': 'The changes could not be read: {reason}',
       'review.empty': 'No files changed.',
       'review.files': 'Changed files',
@@ -39,7 +40,7 @@ export const REVIEW_COPY = [
       'review.loading': '正在读取改动…',
       'review.none': '这次唤醒没有送达智能体，因此没有改动。',
       'review.pending': '智能体仍在工作；唤醒结束后显示改动。',
-      'review.untracked': '未跟踪改动：{reason}',
+      'review.untracked': '未跟踪改动：此文件夹不在版本库的工作树中（在其中初始化版本库即可跟踪）：',
       'review.failed': '无法读取改动：{reason}',
       'review.empty': '没有文件改动。',
       'review.files': '改动的文件',
