@@ -13,7 +13,6 @@
 import { z } from 'zod';
 import { RUNTIMES } from './wake-status.js';
 
-export const TOKEN_KINDS = ['input', 'output', 'cached'] as const;
 
 export const BUDGET_KINDS = ['tokens', 'cost'] as const;
 
