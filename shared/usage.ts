@@ -13,7 +13,6 @@
 import { z } from 'zod';
 import { RUNTIMES } from './wake-status.js';
 
-
 export const BUDGET_KINDS = ['tokens', 'cost'] as const;
 
 /** The share of a limit window or budget at which the operator is warned, once (issue 27). */
