@@ -21,32 +21,13 @@ import type { DaemonLog } from '../daemon-log.js';
 import { DEFAULT_DIFF_BOUNDS, diffTrees, type ChangedFile, type DiffBounds } from '../git/diff.js';
 import { GitError, workTreeRoot } from '../git/git-cli.js';
 import { mergeBase, snapshotWorkTree } from '../git/snapshot.js';
-import type { WakeChangesRecord, WakeChangeState } from '../store/index.js';
+import type { WakeChangeState } from '../store/index.js';
+import type { WakeChangesTable } from '../store/tables/wake-changes-table.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
 import type { AgentWorktree, WorktreeOf } from './worktree-contract.js';
 
 /** The store's `wake_changes` table, as this service uses it. */
-export interface WakeChangesTablePort {
-  start(r: {
-    wakeToken: string;
-    agentId: string;
-    state: WakeChangeState;
-    workspace: string;
-    root: string | null;
-    reason: string | null;
-    startTree: string | null;
-    at: string;
-  }): boolean;
-  end(r: {
-    wakeToken: string;
-    state: WakeChangeState;
-    reason: string | null;
-    endTree: string | null;
-    files: readonly ChangedFile[];
-    at: string;
-  }): boolean;
-  get(wakeToken: string): WakeChangesRecord | undefined;
-}
+export type WakeChangesTablePort = Pick<WakeChangesTable, 'start' | 'end' | 'get'>;
 
 export interface WakeChangesOptions {
   readonly table: WakeChangesTablePort;
