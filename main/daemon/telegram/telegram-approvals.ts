@@ -22,7 +22,7 @@
  * cancelled" and edits that message then.
  */
 import type { Api } from 'grammy';
-import type { CallbackQuery, User } from 'grammy/types';
+import type { CallbackQuery } from 'grammy/types';
 import type { Observable, Subscription } from 'rxjs';
 import { ApiError } from '../../../shared/api/contract.js';
 import type { ApprovalDecision, ApprovalScope } from '../../../shared/approvals.js';
@@ -41,6 +41,7 @@ import {
   parseApprovalButton,
 } from './telegram-approval-text.js';
 import type { EffectiveBinding } from './telegram-bindings.js';
+import { userName } from './inline-offers.js';
 
 /** The approval service as this channel uses it (approvals/approval-service.ts). */
 export interface TelegramApprovalPort {
@@ -260,10 +261,4 @@ export class TelegramApprovals {
     // A replayed press (its query already answered, or too old) is refused by Telegram: nothing to do.
     void this.#retry('callback answer', false, () => api.answerCallbackQuery(id, { text }));
   }
-}
-
-/** "@ann", else "Ann Lee": how the outcome names who answered from Telegram. */
-function userName(u: User): string {
-  if (u.username !== undefined && u.username !== '') return `@${u.username}`;
-  return [u.first_name, u.last_name].filter((s) => s !== undefined && s !== '').join(' ') || String(u.id);
 }

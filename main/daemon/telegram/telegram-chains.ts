@@ -15,7 +15,7 @@ import { ApiError, type Chain } from '../../../shared/api/contract.js';
 import type { PromptLanguage } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { EffectiveBinding } from './telegram-bindings.js';
-import { userName } from './telegram-stops.js';
+import { InlineOffers } from './inline-offers.js';
 
 /** The team service's Continue (`chains.continue`'s rule): throws `ApiError` when that chain is not paused. */
 export interface TelegramChainPort {
@@ -63,121 +63,63 @@ const words = (lang: PromptLanguage, key: CopyKey, vars: Record<string, string> 
 const pausedWords = (lang: PromptLanguage, hops: number): string =>
   hops === 1 ? words(lang, 'pausedOne') : words(lang, 'paused', { count: String(hops) });
 
-const DATA = /^ch:(\d{1,12})$/;
-const OFFERS_KEPT = 256;
-
-interface Offer {
-  readonly key: string;
-  readonly chainId: string;
-  readonly hops: number;
-  readonly chatId: number;
-  readonly sent: Promise<number | null>;
-}
-
 export class TelegramChains {
   readonly #o: TelegramChainsOptions;
-  /** By callback key (`ch:<n>`), and the key of each chain's current pause. */
-  readonly #offers = new Map<string, Offer>();
-  readonly #byChain = new Map<string, string>();
-  #next = 1;
+  /** Subject: the chain id; payload: the hops its pause line names. */
+  readonly #offers: InlineOffers<number>;
   /** The Continue press being answered, so the line it edits names who pressed. */
   #pressing: { readonly chainId: string; readonly who: string } | null = null;
 
   constructor(o: TelegramChainsOptions) {
     this.#o = o;
+    this.#offers = new InlineOffers({ prefix: 'ch', noun: 'chain pause', ...o });
   }
 
   /** Whether a button press is one of ours. */
-  static handles(q: CallbackQuery): boolean {
-    return typeof q.data === 'string' && q.data.startsWith('ch:');
+  handles(q: CallbackQuery): boolean {
+    return this.#offers.handles(q);
   }
 
   /** A chain changed (`chain.updated`): a pause in a bound conversation is posted once; an open chain loses its button. */
   chainChanged(chain: Chain): void {
     const by = this.#pressing?.chainId === chain.chainId ? this.#pressing.who : null;
     if (chain.status !== 'paused') return this.#ended(chain.chainId, by);
-    const shown = this.#offers.get(this.#byChain.get(chain.chainId) ?? '');
-    if (shown?.hops === chain.hops) return;
+    const shown = this.#offers.current(chain.chainId);
+    if (shown?.payload === chain.hops) return;
     // Paused again at once (a Continue whose held wakes spent the new budget): a fresh line.
     if (shown !== undefined) this.#ended(chain.chainId, by);
-    const binding = this.#o.forTarget(chain.target);
-    const api = this.#o.api();
-    if (binding === undefined || api === null) return;
     const lang = this.#o.language();
-    const key = `ch:${this.#next++}`;
     const text = `⏸ ${pausedWords(lang, chain.hops)}.`;
-    const sent = api
-      .sendMessage(binding.chatId, text, {
-        reply_markup: { inline_keyboard: [[{ text: words(lang, 'continue'), callback_data: key }]] },
-      })
-      .then(
-        (m) => m.message_id,
-        (error: unknown) => {
-          this.#o.log.warn('telegram: chain pause not posted', { error: String(error) });
-          return null;
-        },
-      );
-    this.#offers.set(key, { key, chainId: chain.chainId, hops: chain.hops, chatId: binding.chatId, sent });
-    this.#byChain.set(chain.chainId, key);
-    if (this.#offers.size > OFFERS_KEPT) {
-      const oldest = this.#offers.keys().next().value as string;
-      this.#byChain.delete(this.#offers.get(oldest)?.chainId ?? '');
-      this.#offers.delete(oldest);
-    }
+    this.#offers.post(chain.chainId, chain.target, text, words(lang, 'continue'), chain.hops);
   }
 
   /** A press on Continue (operator-only, like Stop and the approval buttons). */
   onCallback(q: CallbackQuery): void {
-    const lang = this.#o.language();
-    const reply = (key: CopyKey) => {
-      void this.#o
-        .api()
-        ?.answerCallbackQuery(q.id, { text: words(lang, key) })
-        .catch(() => undefined);
-    };
-    const binding = q.message === undefined ? undefined : this.#o.forChat(q.message.chat.id);
-    if (binding === undefined || !binding.allowFrom.has(q.from.id)) {
-      this.#o.log.info('telegram: continue press refused', { fromId: q.from.id, reason: 'not_allowed' });
-      return reply('notAllowed');
-    }
-    const key = DATA.exec(q.data ?? '')?.[0];
-    const offer = key === undefined ? undefined : this.#offers.get(key);
-    // Callback data is client-supplied: only an offer posted in this very chat can be pressed here.
-    if (offer === undefined || offer.chatId !== binding.chatId) return reply('gone');
+    const reply = (key: CopyKey) => this.#offers.answer(q, words(this.#o.language(), key));
+    const press = this.#offers.press(q);
+    if (press === 'not_allowed') return reply('notAllowed');
+    if (press === 'gone') return reply('gone');
+    const chainId = press.offer.subject;
     // The rule's own `chain.updated` (synchronous) edits the line, naming who pressed.
-    this.#pressing = { chainId: offer.chainId, who: userName(q.from) };
+    this.#pressing = { chainId, who: press.who };
     try {
-      this.#o.chains.continueChain({ chainId: offer.chainId });
+      this.#o.chains.continueChain({ chainId });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       // Continued elsewhere already (the app, the CLI): the stale button goes.
-      this.#ended(offer.chainId, null);
+      this.#ended(chainId, null);
       return reply('gone');
     } finally {
       this.#pressing = null;
     }
-    this.#o.log.info('telegram: chain continued from the chat', { chainId: offer.chainId });
+    this.#o.log.info('telegram: chain continued from the chat', { chainId });
     return reply('done');
   }
 
   /** The chain is open again: its pause line is edited and loses its button. */
   #ended(chainId: string, continuedBy: string | null): void {
-    const key = this.#byChain.get(chainId);
-    const offer = key === undefined ? undefined : this.#offers.get(key);
-    if (key === undefined || offer === undefined) return;
-    this.#byChain.delete(chainId);
-    this.#offers.delete(key);
     const lang = this.#o.language();
     const how = continuedBy === null ? words(lang, 'continued') : words(lang, 'continuedBy', { who: continuedBy });
-    const text = `▶ ${pausedWords(lang, offer.hops)} · ${how}.`;
-    void offer.sent.then((messageId) => {
-      const api = this.#o.api();
-      if (messageId === null || api === null) return;
-      // No reply_markup: Telegram removes the button.
-      return api.editMessageText(offer.chatId, messageId, text).then(
-        () => undefined,
-        (error: unknown) => this.#o.log.warn('telegram: chain pause not edited', { error: String(error) }),
-      );
-    });
+    this.#offers.settle(chainId, (hops) => `▶ ${pausedWords(lang, hops)} · ${how}.`);
   }
 }

@@ -378,10 +378,8 @@ export class TelegramService {
   /** One update from the chat: an operator message of the bound conversation, or ignored and counted. */
   #onUpdate(update: Update): void {
     if (update.callback_query !== undefined) {
-      if (this.#stops !== null && TelegramStops.handles(update.callback_query))
-        return this.#stops.onCallback(update.callback_query);
-      if (this.#chains !== null && TelegramChains.handles(update.callback_query))
-        return this.#chains.onCallback(update.callback_query);
+      if (this.#stops?.handles(update.callback_query) === true) return this.#stops.onCallback(update.callback_query);
+      if (this.#chains?.handles(update.callback_query) === true) return this.#chains.onCallback(update.callback_query);
       if (this.#approvals !== null) return this.#approvals.onCallback(update.callback_query);
       // Always answered, or the phone shows a spinner: nothing here takes button presses.
       void this.#sendApi?.answerCallbackQuery(update.callback_query.id).catch(() => undefined);

@@ -10,12 +10,13 @@
  * Offers live in memory only: after a daemon restart a press on an old button says the turn ended.
  */
 import type { Api } from 'grammy';
-import type { CallbackQuery, User } from 'grammy/types';
+import type { CallbackQuery } from 'grammy/types';
 import { ApiError } from '../../../shared/api/contract.js';
 import type { PromptLanguage } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { Beacon } from '../watchdog/silence-beacons.js';
 import type { EffectiveBinding } from './telegram-bindings.js';
+import { InlineOffers } from './inline-offers.js';
 
 /** The daemon's Stop (services/turn-deadlines.ts): throws `ApiError` when that turn is not running. */
 export interface TelegramStopPort {
@@ -58,118 +59,62 @@ type CopyKey = keyof (typeof COPY)['en'];
 const words = (lang: PromptLanguage, key: CopyKey, vars: Record<string, string> = {}): string =>
   COPY[lang][key].replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? '');
 
-const DATA = /^st:(\d{1,12})$/;
-const OFFERS_KEPT = 256;
-
-interface Offer {
-  readonly key: string;
+/** The offer's payload: whose turn. */
+interface StopSubject {
   readonly agentId: string;
   readonly turnId: string;
-  readonly chatId: number;
-  readonly sent: Promise<number | null>;
 }
 
 export class TelegramStops {
   readonly #o: TelegramStopsOptions;
-  /** By callback key (`st:<n>`), and the key of each turn offered. */
-  readonly #offers = new Map<string, Offer>();
-  readonly #byTurn = new Map<string, string>();
-  #next = 1;
+  /** Subject: the turn id. */
+  readonly #offers: InlineOffers<StopSubject>;
 
   constructor(o: TelegramStopsOptions) {
     this.#o = o;
+    this.#offers = new InlineOffers({ prefix: 'st', noun: 'stop offer', ...o });
   }
 
   /** Whether a button press is one of ours. */
-  static handles(q: CallbackQuery): boolean {
-    return typeof q.data === 'string' && q.data.startsWith('st:');
+  handles(q: CallbackQuery): boolean {
+    return this.#offers.handles(q);
   }
 
   /** A beacon of a turn in a bound conversation: its first one posts the Stop offer in that chat. */
   beacon(b: Beacon): void {
-    if (b.target === null || this.#byTurn.has(b.turnId)) return;
-    const binding = this.#o.forTarget(b.target);
-    const api = this.#o.api();
-    if (binding === undefined || api === null) return;
+    if (b.target === null || this.#offers.current(b.turnId) !== undefined) return;
     const lang = this.#o.language();
-    const key = `st:${this.#next++}`;
-    const sent = api
-      .sendMessage(binding.chatId, words(lang, 'offer', { agent: this.#o.agentName(b.agentId) }), {
-        reply_markup: { inline_keyboard: [[{ text: words(lang, 'stop'), callback_data: key }]] },
-      })
-      .then(
-        (m) => m.message_id,
-        (error: unknown) => {
-          this.#o.log.warn('telegram: stop offer not posted', { error: String(error) });
-          return null;
-        },
-      );
-    this.#offers.set(key, { key, agentId: b.agentId, turnId: b.turnId, chatId: binding.chatId, sent });
-    this.#byTurn.set(b.turnId, key);
-    if (this.#offers.size > OFFERS_KEPT) {
-      const oldest = this.#offers.keys().next().value as string;
-      this.#byTurn.delete(this.#offers.get(oldest)?.turnId ?? '');
-      this.#offers.delete(oldest);
-    }
+    const text = words(lang, 'offer', { agent: this.#o.agentName(b.agentId) });
+    this.#offers.post(b.turnId, b.target, text, words(lang, 'stop'), { agentId: b.agentId, turnId: b.turnId });
   }
 
   /** The turn ended (by itself or stopped): its offer loses its button. */
   turnEnded(turnId: string, stoppedBy: string | null = null): void {
-    const key = this.#byTurn.get(turnId);
-    const offer = key === undefined ? undefined : this.#offers.get(key);
-    if (key === undefined || offer === undefined) return;
-    this.#byTurn.delete(turnId);
-    this.#offers.delete(key);
     const lang = this.#o.language();
-    const agent = this.#o.agentName(offer.agentId);
-    const text =
-      stoppedBy === null ? words(lang, 'ended', { agent }) : words(lang, 'stoppedBy', { agent, who: stoppedBy });
-    void offer.sent.then((messageId) => {
-      const api = this.#o.api();
-      if (messageId === null || api === null) return;
-      // No reply_markup: Telegram removes the button.
-      return api.editMessageText(offer.chatId, messageId, text).then(
-        () => undefined,
-        (error: unknown) => this.#o.log.warn('telegram: stop offer not edited', { error: String(error) }),
-      );
+    this.#offers.settle(turnId, ({ agentId }) => {
+      const agent = this.#o.agentName(agentId);
+      return stoppedBy === null ? words(lang, 'ended', { agent }) : words(lang, 'stoppedBy', { agent, who: stoppedBy });
     });
   }
 
   /** A press on a Stop button (operator-only, like an approval press). */
   onCallback(q: CallbackQuery): void {
-    const lang = this.#o.language();
-    const reply = (key: CopyKey) => {
-      void this.#o
-        .api()
-        ?.answerCallbackQuery(q.id, { text: words(lang, key) })
-        .catch(() => undefined);
-    };
-    const binding = q.message === undefined ? undefined : this.#o.forChat(q.message.chat.id);
-    if (binding === undefined || !binding.allowFrom.has(q.from.id)) {
-      this.#o.log.info('telegram: stop press refused', { fromId: q.from.id, reason: 'not_allowed' });
-      return reply('notAllowed');
-    }
-    const key = DATA.exec(q.data ?? '')?.[0];
-    const offer = key === undefined ? undefined : this.#offers.get(key);
-    // Callback data is client-supplied: only an offer posted in this very chat can be pressed here.
-    if (offer === undefined || offer.chatId !== binding.chatId) return reply('gone');
+    const reply = (key: CopyKey) => this.#offers.answer(q, words(this.#o.language(), key));
+    const press = this.#offers.press(q);
+    if (press === 'not_allowed') return reply('notAllowed');
+    if (press === 'gone') return reply('gone');
+    const { agentId, turnId } = press.offer.payload;
     try {
-      this.#o.turns.stop(offer.agentId, offer.turnId);
+      this.#o.turns.stop(agentId, turnId);
     } catch (error) {
       if (error instanceof ApiError) {
-        this.turnEnded(offer.turnId);
+        this.turnEnded(turnId);
         return reply('gone');
       }
       throw error;
     }
-    this.#o.log.info('telegram: turn stopped from the chat', { agentId: offer.agentId, turnId: offer.turnId });
-    this.turnEnded(offer.turnId, userName(q.from));
+    this.#o.log.info('telegram: turn stopped from the chat', { agentId, turnId });
+    this.turnEnded(turnId, press.who);
     return reply('done');
   }
-}
-
-/** "@ann", else "Ann Lee". */
-export function userName(u: User): string {
-  if (u.username !== undefined && u.username !== '') return `@${u.username}`;
-  return [u.first_name, u.last_name].filter((s) => s !== undefined && s !== '').join(' ') || String(u.id);
 }
