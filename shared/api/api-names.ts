@@ -82,6 +82,8 @@ export const OPERATOR_CALL_NAMES = [
   'agents.tryNow',
   'agents.cancelPause',
   'agents.raiseBudget',
+  // the silence watchdog and delivery retries an agent must not be able to quiet (rewrites agentteam.json)
+  'settings.update',
 ] as const satisfies readonly ApiCallName[];
 
 const operatorCalls: ReadonlySet<string> = new Set(OPERATOR_CALL_NAMES);

@@ -203,6 +203,8 @@ describe('serve WebSocket bridge', () => {
       ['agents.tryNow', { agentId: 'demo' }],
       ['agents.cancelPause', { agentId: 'demo' }],
       ['agents.raiseBudget', { agentId: 'demo', budget: { tokens: 1000 } }],
+      // the watchdog threshold and delivery retries live in agentteam.json: an agent must not quiet them
+      ['settings.update', { channel: 'local', settings: { silenceWatchdog: { thresholdSeconds: 3600 } } }],
     ];
     expect(calls.map(([name]) => name).sort()).toEqual([...OPERATOR_CALL_NAMES].sort());
     let id = 10;
