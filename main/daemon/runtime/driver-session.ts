@@ -34,6 +34,13 @@ export type DriverEvent =
   | { readonly type: 'context_reset'; readonly cause: 'context_overflow' }
   /** issue 29: a line of the runtime's output over the reader's cap was dropped (line-reader.ts); its length only. */
   | { readonly type: 'input_dropped'; readonly chars: number; readonly limit: number }
+  /**
+   * The process can take no further prompt although it still runs (e.g. OpenCode 1.18's session
+   * after an abort that came before the model answered: every later prompt ends at once with "All
+   * fibers interrupted"). The skeleton replaces it as after a crash — a turn still open ends
+   * `failed` / `cli_exited` with this detail and is recovered; the new process resumes the session.
+   */
+  | { readonly type: 'process_unusable'; readonly detail: string }
   /** `failed` carries the wire's error (the skeleton bounds it). */
   | {
       readonly type: 'turn_ended';

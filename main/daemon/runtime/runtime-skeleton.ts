@@ -85,6 +85,8 @@ export class RuntimeSkeleton implements RuntimeAdapter {
   #resumed = false;
   /** The current process was killed here because its start failed: its exit is expected. */
   #abandoned = false;
+  /** Why the current process was killed here although it ran (`process_unusable`): its exit's detail. */
+  #unusable: string | null = null;
   #stopping = false;
   #stopped: Promise<void> | null = null;
   #restartTimer: Subscription | null = null;
@@ -381,6 +383,17 @@ export class RuntimeSkeleton implements RuntimeAdapter {
         // issue 16: the host recovers what the runtime had been shown (contract §6.6).
         this.#events.emit(generation, { type: 'context_reset', cause: e.cause });
         return;
+      case 'process_unusable':
+        // Replaced as after a crash (the exit below): an open turn fails with this detail and is recovered.
+        if (this.#unusable !== null) return;
+        this.#unusable = boundedDetail(e.detail);
+        this.#o.log?.warn('runtime process unusable; replacing it', {
+          agentId: this.#o.agentId,
+          runtime: this.runtime,
+          detail: this.#unusable,
+        });
+        this.#proc?.kill('SIGKILL');
+        return;
     }
   }
 
@@ -505,10 +518,14 @@ export class RuntimeSkeleton implements RuntimeAdapter {
       code: 'not_running',
       message: `The ${this.driver.label} runtime exited before this delivery could be written.`,
     });
+    const unusable = this.#unusable;
+    this.#unusable = null;
     if (this.#turnOpen && !expected)
       this.#events.emit(generation, {
         type: 'runtime_error',
-        detail: boundedDetail(`${this.driver.label} exited during a turn (code ${exit.code}, signal ${exit.signal})`),
+        detail:
+          unusable ??
+          boundedDetail(`${this.driver.label} exited during a turn (code ${exit.code}, signal ${exit.signal})`),
         reason: 'cli_exited',
       });
     this.#turnOpen = false;

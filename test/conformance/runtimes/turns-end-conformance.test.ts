@@ -25,8 +25,7 @@ describe.each(RUNTIMES)('%s: a turn that never ends is ended (real CLI, fake mod
   let deadlines: TurnDeadlines;
   let scheduler: VirtualTimeScheduler;
 
-  // One runtime process per case: OpenCode's session is unusable for a while after an abort (below),
-  // so a case never inherits the previous case's stopped session.
+  // One runtime process per case: a case never inherits the previous case's stopped session.
   beforeEach(async () => {
     scheduler = new VirtualTimeScheduler();
     h = await RuntimeHarness.start(kind);
@@ -55,16 +54,27 @@ describe.each(RUNTIMES)('%s: a turn that never ends is ended (real CLI, fake mod
   }
 
   /**
-   * The same process answers the next message. Not asserted on OpenCode 1.18.33: right after
-   * `POST /session/:id/abort` its next prompts in that session end at once with
-   * `session.error` "UnknownError: All fibers interrupted without error" (after `idle`), for a
-   * few seconds — an OpenCode bug (observed here; see anomalyco/opencode#16721 for its abort
-   * problems). The stop itself is asserted on every runtime.
+   * The agent takes the next message. OpenCode 1.18.33 wedges a session whose abort landed before
+   * the model answered (as here: the stop comes at turn start): every later prompt of that process
+   * ends at once with "All fibers interrupted without error". The driver reports the process
+   * unusable, so that wake ends `failed / cli_exited` naming why (the daemon recovers it, see
+   * daemon/opencode-wedge.test.ts) — never `no_reply` — and the restarted process, resuming the
+   * same session, answers.
    */
   async function takesTheNext(target: string): Promise<void> {
-    if (kind === 'opencode') return;
+    const ready = h.nextRuntimeEvent((e) => e.type === 'ready');
+    ready.catch(() => undefined); // no restart on the ordinary path: the stream completes at stop
     const next = h.post('[[tool]] And now a short one.', target);
     const done = await h.terminal(next);
+    if (kind === 'opencode' && done.status === 'failed') {
+      expect(done.reason).toBe('cli_exited');
+      expect(done.detail).toContain('All fibers interrupted without error');
+      const again = await ready;
+      expect(again.type === 'ready' && again.resumed).toBe(true);
+      const retried = h.post('[[tool]] And now a short one, again.', target);
+      expect((await h.terminal(retried)).status).toBe('reply_sent');
+      return;
+    }
     expect(done.status).toBe('reply_sent');
   }
 

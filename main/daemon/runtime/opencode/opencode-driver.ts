@@ -4,7 +4,14 @@
  * `OPENCODE_SERVER_PASSWORD` per process, opens (or reuses the stored) session, and sends one
  * `prompt_async` per delivery and per final-check (final-check `next_turn`). `GET /event`
  * drives the turn: `session.status` busy → turn start, idle → turn end; tool parts → tool
- * calls; `session.error` → the turn fails (aborts: interrupted).
+ * calls; `session.error` → the turn fails (aborts: interrupted). OpenCode sends a turn's
+ * `session.error` right after its `idle`, so the turn ends one macrotask after `idle`.
+ *
+ * OpenCode 1.18.33 wedges a session when an abort lands before the model answered: from then on
+ * every prompt of that process ends at once with `UnknownError: All fibers interrupted without
+ * error` (observed for > 30 s; a restarted process resuming the same session is healthy). That
+ * error outside an abort is reported as `process_unusable`: the skeleton replaces the process as
+ * after a crash, so the wake is recovered instead of ending as if the agent had stayed silent.
  */
 import { openCodeMessageUsage } from '../usage-report.js';
 import { existsSync } from 'node:fs';
@@ -118,6 +125,10 @@ class OpencodeSession implements DriverSession {
   #inTurn = false;
   #turnError: { message: string; aborted: boolean } | null = null;
   #abortRequested = false;
+  /** The session stopped taking prompts (above): no turn of this process ends normally any more. */
+  #wedged = false;
+  /** Counts `session.status` changes: an `idle` ends the turn only if no `busy` followed it. */
+  #statusChanges = 0;
   readonly #assistantMessages = new Set<string>();
   /** issue 27: assistant messages whose final usage was reported (message.updated repeats). */
   readonly #usageReported = new Set<string>();
@@ -256,7 +267,7 @@ class OpencodeSession implements DriverSession {
     // Only a turn that `busy` started can end: an idle right after session creation, or the
     // duplicate `session.idle` that follows `session.status idle`, is not a turn end (it
     // would otherwise end the final-check turn that was just submitted).
-    if (!this.#inTurn) return;
+    if (!this.#inTurn || this.#wedged) return;
     const err = this.#turnError;
     this.#inTurn = false;
     this.#turnError = null;
@@ -282,7 +293,8 @@ class OpencodeSession implements DriverSession {
       // issue 15: the error's kind and HTTP status let the skeleton name the failure reason.
       const status = err !== undefined && 'statusCode' in err.data ? err.data.statusCode : undefined;
       const message = `${name}${typeof status === 'number' ? ` HTTP ${status}` : ''}: ${text}`;
-      this.#turnError = { message, aborted: name === 'MessageAbortedError' };
+      if (isWedged(name, text) && !this.#abortRequested) return this.#onWedged();
+      this.#turnError = { message, aborted: name === 'MessageAbortedError' || this.#abortRequested };
       // issue 16 (§6.6): the provider refused the context as too long.
       if (name === 'ContextOverflowError') this.#ctx.emit({ type: 'context_reset', cause: 'context_overflow' });
     } else if (isOpencodeEvent(e, 'session.compacted')) {
@@ -326,6 +338,7 @@ class OpencodeSession implements DriverSession {
   }
 
   #onStatus(type: OpencodeBusEventOf<'session.status'>['properties']['status']['type']): void {
+    const change = ++this.#statusChanges;
     if (type === 'busy') {
       if (!this.#inTurn) {
         this.#inTurn = true;
@@ -333,7 +346,22 @@ class OpencodeSession implements DriverSession {
       }
       // An interrupt that came before the loop started would have been a no-op: repeat it now.
       if (this.#abortRequested) void this.#abort();
-    } else if (type === 'idle') this.#endTurn();
+    } else if (type === 'idle') {
+      // The turn's own `session.error` follows its `idle`: let this read's events land first.
+      void this.#ctx.delay(0).then(() => {
+        if (change === this.#statusChanges) this.#endTurn();
+      });
+    }
+  }
+
+  #onWedged(): void {
+    if (this.#wedged) return;
+    this.#wedged = true;
+    this.#ctx.emit({
+      type: 'process_unusable',
+      detail:
+        'OpenCode stopped taking prompts in this session after an early abort ("All fibers interrupted without error"); its process was restarted',
+    });
   }
 
   #onPart(part: OpencodeBusEventOf<'message.part.updated'>['properties']['part']): void {
@@ -355,4 +383,9 @@ class OpencodeSession implements DriverSession {
       if (this.#assistantMessages.has(part.messageID)) this.#ctx.emit({ type: 'local_text', text: part.text });
     }
   }
+}
+
+/** OpenCode 1.18.33's wedged session (see the top of this file). */
+function isWedged(name: string, text: string): boolean {
+  return name === 'UnknownError' && text.includes('All fibers interrupted without error');
 }

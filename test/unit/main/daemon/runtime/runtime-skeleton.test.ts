@@ -238,6 +238,32 @@ describe('RuntimeSkeleton: the one adapter shape every CLI runtime is built from
     expect(await s.rec.waitFor((e) => e.type === 'gave_up')).toMatchObject({ restarts: 1, generation: 2 });
   });
 
+  it('process_unusable: the process is replaced as after a crash; the open turn fails cli_exited with the driver’s detail; the new one resumes', async () => {
+    const s = setup([], 'next_turn');
+    await s.adapter.start();
+    s.driver.emit({ type: 'turn_started' });
+    s.driver.emit({ type: 'process_unusable', detail: 'the session stopped taking prompts' });
+    // Repeated reports of the same process kill it once.
+    s.driver.emit({ type: 'process_unusable', detail: 'again' });
+    await s.rec.waitFor((e) => e.type === 'restart_scheduled');
+    expect(s.rec.types().slice(-3)).toEqual(['runtime_error', 'exit', 'restart_scheduled']);
+    expect(s.events.at(-3)).toMatchObject({
+      type: 'runtime_error',
+      detail: 'the session stopped taking prompts',
+      reason: 'cli_exited',
+    });
+    expect(s.events.at(-2)).toMatchObject({ signal: 'SIGKILL', expected: false, generation: 1 });
+    s.scheduler.flush();
+    expect(await s.rec.waitFor((e) => e.type === 'ready' && e.generation === 2)).toMatchObject({ resumed: true });
+    // The next crash of the new process is an ordinary one again.
+    s.driver.emit({ type: 'turn_started' });
+    s.kill();
+    await s.rec.waitFor((e) => e.type === 'gave_up');
+    expect(s.events.filter((e) => e.type === 'runtime_error').at(-1)).toMatchObject({
+      detail: expect.stringContaining('exited during a turn'),
+    });
+  });
+
   it('a stored session of another thread contract is not resumed', async () => {
     const store = memorySessionStore({ sessionId: 'old', fingerprint: 'fp-0' });
     const s = setup([], 'next_turn', store);

@@ -91,7 +91,15 @@ async function openSession() {
     // The SSE frame crosses a socket: give it a few turns of the event loop to arrive and be handled.
     for (let i = 0; i < 50 && JSON.stringify(events) === before; i += 1) await new Promise((r) => setTimeout(r, 2));
   };
-  return { events, send };
+  /** Writes several bus events in ONE socket write (as OpenCode sends a turn's `idle` and its error) and waits for a change. */
+  const sendTogether = async (frames: ReadonlyArray<readonly [string, Record<string, unknown>]>) => {
+    const before = JSON.stringify(events);
+    events$?.write(frames.map(([type, properties]) => `data: ${JSON.stringify({ type, properties })}\n\n`).join(''));
+    for (let i = 0; i < 50 && JSON.stringify(events) === before; i += 1) await new Promise((r) => setTimeout(r, 2));
+    // A few more turns: nothing else may follow (asserted by the callers).
+    for (let i = 0; i < 10; i += 1) await new Promise((r) => setTimeout(r, 2));
+  };
+  return { events, send, sendTogether, session: opened.session };
 }
 
 const resets = (events: readonly DriverEvent[]) => events.filter((e) => e.type === 'context_reset');
@@ -138,5 +146,50 @@ describe('OpenCode driver: context resets (issue 16)', () => {
     await send('session.status', { sessionID: SESSION, status: { type: 'idle' } });
     expect(resets(events)).toEqual([]);
     expect(events.map((e) => e.type)).toEqual(['turn_started', 'turn_ended']);
+  });
+});
+
+const IDLE = [
+  ['session.status', { sessionID: SESSION, status: { type: 'idle' } }],
+  ['session.idle', { sessionID: SESSION }],
+] as const;
+const FIBERS = {
+  name: 'UnknownError',
+  data: { message: 'Error: All fibers interrupted without error\n    at xH (/$bunfs/root/chunk-c6vzj92n.js:12:1887)' },
+};
+
+describe('OpenCode driver: the error that follows idle, and the wedged session (OpenCode 1.18.33)', () => {
+  it('a session.error sent right after idle (OpenCode’s order) fails the turn it belongs to', async () => {
+    const { events, send, sendTogether } = await openSession();
+    await send('session.status', { sessionID: SESSION, status: { type: 'busy' } });
+    await sendTogether([
+      ...IDLE,
+      [
+        'session.error',
+        { sessionID: SESSION, error: { name: 'APIError', data: { message: 'boom', statusCode: 500 } } },
+      ],
+    ]);
+    expect(events.map((e) => e.type)).toEqual(['turn_started', 'turn_ended']);
+    expect(events.at(-1)).toMatchObject({ outcome: 'failed', error: 'APIError HTTP 500: boom' });
+  });
+
+  it('"All fibers interrupted" outside an abort: the process is reported unusable and the turn never ends as completed', async () => {
+    const { events, send, sendTogether } = await openSession();
+    await send('session.status', { sessionID: SESSION, status: { type: 'busy' } });
+    await sendTogether([...IDLE, ['session.error', { sessionID: SESSION, error: FIBERS }]]);
+    expect(events.map((e) => e.type)).toEqual(['turn_started', 'process_unusable']);
+    expect(events.at(-1)).toMatchObject({ detail: expect.stringContaining('All fibers interrupted without error') });
+    // Later idles of that process end nothing: the skeleton replaces it.
+    await sendTogether(IDLE);
+    expect(events.map((e) => e.type)).toEqual(['turn_started', 'process_unusable']);
+  });
+
+  it('the same error in a turn the operator interrupted is that interrupt, not a wedge', async () => {
+    const { events, send, sendTogether, session } = await openSession();
+    await send('session.status', { sessionID: SESSION, status: { type: 'busy' } });
+    expect(await session.interrupt()).toEqual({ ok: true });
+    await sendTogether([...IDLE, ['session.error', { sessionID: SESSION, error: FIBERS }]]);
+    expect(events.map((e) => e.type)).toEqual(['turn_started', 'turn_ended']);
+    expect(events.at(-1)).toMatchObject({ outcome: 'interrupted' });
   });
 });
