@@ -5,6 +5,7 @@
  * printed by `agentteam agents` and shown in the sidebar, the agent detail and a failed
  * wake's Details. Pure: no I/O.
  */
+import type { AcpPreset } from './config.js';
 import type { FailureReason, RuntimeKind, SendRefusalCode } from './wake-status.js';
 
 /** How the runtime is signed in (DESIGN.md "Agent config"): the person's CLI login, or keys in `env` only. */
@@ -17,44 +18,58 @@ export type ReadinessState = (typeof READINESS_STATES)[number];
 
 export type CopyLanguage = 'en' | 'zh-CN';
 
-const RUNTIME_LABEL: Record<RuntimeKind, string> = {
-  'claude-code': 'Claude Code',
-  codex: 'Codex',
-  opencode: 'OpenCode',
-  demo: 'Demo',
-  acp: 'ACP agent',
+/** How a person signs a CLI in, or keys it, and what it is called: phrases as a sentence quotes them. */
+interface CliFacts {
+  readonly label: string;
+  /** The command a person installs ('' for the demo). */
+  readonly cli: string;
+  /** What to run in a terminal to sign in. */
+  readonly login: string;
+  /** The provider key an `env`-mode agent needs. */
+  readonly key: string;
+}
+
+const CLI_FACTS: Record<Exclude<RuntimeKind, 'acp'>, CliFacts> = {
+  'claude-code': { label: 'Claude Code', cli: '`claude`', login: '`claude login`', key: '`ANTHROPIC_API_KEY`' },
+  codex: { label: 'Codex', cli: '`codex`', login: '`codex login`', key: '`OPENAI_API_KEY`' },
+  opencode: { label: 'OpenCode', cli: '`opencode`', login: '`opencode auth login`', key: '`OPENAI_API_KEY`' },
+  demo: { label: 'Demo', cli: '', login: '', key: '' },
 };
 
-/** The CLI command a person runs for this runtime. */
-const CLI_NAME: Record<RuntimeKind, string> = {
-  'claude-code': 'claude',
-  codex: 'codex',
-  opencode: 'opencode',
-  demo: '',
-  // issue 28: the presets' CLIs (a custom ACP agent names its own "command").
-  acp: 'gemini`, `qwen` or `copilot',
-};
-const LOGIN_COMMAND: Record<RuntimeKind, string> = {
-  'claude-code': 'claude login',
-  codex: 'codex login',
-  opencode: 'opencode auth login',
-  demo: '',
-  acp: 'gemini` (Login with Google), `qwen` (/auth) or `copilot login',
-};
-const KEY_VARIABLE: Record<RuntimeKind, string> = {
-  'claude-code': 'ANTHROPIC_API_KEY',
-  codex: 'OPENAI_API_KEY',
-  opencode: 'OPENAI_API_KEY',
-  demo: '',
-  acp: 'GEMINI_API_KEY` (gemini) or `OPENAI_API_KEY` (qwen, copilot',
+/** issue 28: each ACP preset's own CLI, sign-in and keys (runtime/acp/acp-presets.ts, auth/acp-auth.ts). */
+const ACP_FACTS: Record<AcpPreset, CliFacts> = {
+  gemini: { label: 'Gemini CLI', cli: '`gemini`', login: '`gemini` (Login with Google)', key: '`GEMINI_API_KEY`' },
+  qwen: { label: 'Qwen Code', cli: '`qwen`', login: '`qwen` (/auth)', key: '`OPENAI_API_KEY`' },
+  copilot: {
+    label: 'Copilot CLI',
+    cli: '`copilot`',
+    login: '`copilot login`',
+    key: '`COPILOT_GITHUB_TOKEN` (or `OPENAI_API_KEY` with `OPENAI_BASE_URL`)',
+  },
 };
 
-export function runtimeLabel(runtime: RuntimeKind): string {
-  return RUNTIME_LABEL[runtime];
+/** An ACP agent of no preset: the program its own "command" names. */
+const ACP_CUSTOM: CliFacts = {
+  label: 'ACP agent',
+  cli: 'the ACP agent its "command" names',
+  login: "the ACP agent's own sign-in",
+  key: 'the provider key that ACP agent reads',
+};
+
+function factsOf(runtime: RuntimeKind, preset?: AcpPreset | null): CliFacts {
+  if (runtime !== 'acp') return CLI_FACTS[runtime];
+  return preset === undefined || preset === null ? ACP_CUSTOM : ACP_FACTS[preset];
+}
+
+/** The runtime's name as people know it ("Gemini CLI" for the gemini ACP preset). */
+export function runtimeLabel(runtime: RuntimeKind, preset?: AcpPreset | null): string {
+  return factsOf(runtime, preset).label;
 }
 
 export interface FixInput {
   readonly runtime: RuntimeKind;
+  /** issue 28: an `acp` agent's preset (its own CLI and sign-in); absent or null: a custom ACP command. */
+  readonly preset?: AcpPreset | null;
   readonly auth: AuthMode;
   readonly restart?: { readonly attempt: number; readonly cap: number } | null;
 }
@@ -88,20 +103,17 @@ export function readinessLabel(state: ReadinessState, language: CopyLanguage, in
 /** The exact fix, in one sentence; null when nothing is to be done. */
 export function readinessFix(state: ReadinessState, language: CopyLanguage, input: FixInput): string | null {
   const zh = language === 'zh-CN';
-  const { runtime, auth } = input;
+  const facts = factsOf(input.runtime, input.preset);
+  const { auth } = input;
   switch (state) {
     case 'needs_sign_in':
       if (auth === 'env')
-        return zh
-          ? `请在此智能体的 env 中设置 \`${KEY_VARIABLE[runtime]}\`。`
-          : `Set \`${KEY_VARIABLE[runtime]}\` in this agent's env.`;
-      return zh
-        ? `请在终端运行 \`${LOGIN_COMMAND[runtime]}\`，然后点重试。`
-        : `Run \`${LOGIN_COMMAND[runtime]}\` in a terminal, then Retry.`;
+        return zh ? `请在此智能体的 env 中设置 ${facts.key}。` : `Set ${facts.key} in this agent's env.`;
+      return zh ? `请在终端运行 ${facts.login}，然后点重试。` : `Run ${facts.login} in a terminal, then Retry.`;
     case 'cli_missing':
       return zh
-        ? `请安装 \`${CLI_NAME[runtime]}\`，或在 agentteam.json 中设置此智能体的 "command"，然后点重试。`
-        : `Install \`${CLI_NAME[runtime]}\` or set this agent's "command" in agentteam.json, then Retry.`;
+        ? `请安装 ${facts.cli}，或在 agentteam.json 中设置此智能体的 "command"，然后点重试。`
+        : `Install ${facts.cli} or set this agent's "command" in agentteam.json, then Retry.`;
     case 'stopped':
       return zh
         ? '请查看最近一次唤醒的详情，修复后重启 AgentTeam。'
@@ -113,6 +125,7 @@ export function readinessFix(state: ReadinessState, language: CopyLanguage, inpu
 
 export interface FailureWordsInput {
   readonly runtime: RuntimeKind;
+  readonly preset?: AcpPreset | null;
   readonly auth?: AuthMode;
   /** `provider_error`: the HTTP status, when known. */
   readonly httpStatus?: number | null;
@@ -126,8 +139,8 @@ export interface FailureWordsInput {
 /** A failed wake's reason in plain words, with the fix (UI.md "Failure Details"). Never a bare internal token. */
 export function failureWords(reason: FailureReason, language: CopyLanguage, input: FailureWordsInput): string {
   const zh = language === 'zh-CN';
-  const name = RUNTIME_LABEL[input.runtime];
-  const fixInput: FixInput = { runtime: input.runtime, auth: input.auth ?? 'cli-login' };
+  const name = runtimeLabel(input.runtime, input.preset);
+  const fixInput: FixInput = { runtime: input.runtime, preset: input.preset ?? null, auth: input.auth ?? 'cli-login' };
   switch (reason) {
     case 'auth_required':
       return zh

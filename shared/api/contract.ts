@@ -7,7 +7,13 @@ import { z } from 'zod';
 import { AUTH_MODES, READINESS_STATES } from '../agent-readiness.js';
 import { APPROVAL_DECISIONS, APPROVAL_KINDS, APPROVAL_SCOPES, APPROVAL_STATUSES } from '../approvals.js';
 import { CHANGE_STATUSES, PATCH_OMISSIONS, WAKE_CHANGE_STATES } from '../changes.js';
-import { ChannelSettingsSchema, DaemonLimitsSchema, PERMISSION_POLICIES, PROMPT_LANGUAGES } from '../config.js';
+import {
+  ACP_PRESETS,
+  ChannelSettingsSchema,
+  DaemonLimitsSchema,
+  PERMISSION_POLICIES,
+  PROMPT_LANGUAGES,
+} from '../config.js';
 import { RUNTIMES, WAKE_STATUSES } from '../wake-status.js';
 import { BudgetSchema, UsageSummaryRequestSchema, UsageSummarySchema, WakeUsageSchema } from '../usage.js';
 import type { ApiCallName, ApiEventName } from './api-names.js';
@@ -254,6 +260,8 @@ const AgentSchema = z.object({
   model: z.string().nullable(),
   state: z.enum(['starting', 'idle', 'busy', 'stopped', 'crashed']),
   demo: z.boolean(),
+  /** issue 28: an `acp` agent's preset (its CLI's own name, sign-in and keys in the readiness fix); else null. */
+  preset: z.enum(ACP_PRESETS).nullable().optional(),
   /** issue 15 (optional so older producers still parse). */
   readiness: AgentReadinessSchema.optional(),
   /** The agent's workspace: its resolved absolute `cwd` (issue 14 validates it at start). */

@@ -163,6 +163,7 @@ export function toAgent(
     model: a.model,
     state,
     demo: a.runtime === 'demo',
+    preset: a.preset ?? null,
     cwd: a.cwd,
     permissions: a.permissions,
     allow: [...a.allow],

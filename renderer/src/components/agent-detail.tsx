@@ -18,7 +18,12 @@ import { WorktreeActions } from './worktree-actions.js';
 export function agentReadinessText(agent: Agent, language: Language): { label: string; fix: string | null } {
   const r = agent.readiness;
   const state = r?.state ?? 'starting';
-  const input = { runtime: agent.runtime, auth: agent.auth ?? 'cli-login', restart: r?.restart ?? null } as const;
+  const input = {
+    runtime: agent.runtime,
+    preset: agent.preset ?? null,
+    auth: agent.auth ?? 'cli-login',
+    restart: r?.restart ?? null,
+  } as const;
   return { label: readinessLabel(state, language, input), fix: readinessFix(state, language, input) };
 }
 
@@ -70,7 +75,7 @@ export function AgentDetail({
       <h1 id="agent-detail-title">{agent.name}</h1>
       <dl className="agent-facts">
         <dt>{t('agentDetail.runtime')}</dt>
-        <dd data-field="runtime">{runtimeLabel(agent.runtime)}</dd>
+        <dd data-field="runtime">{runtimeLabel(agent.runtime, agent.preset)}</dd>
         <dt>{t('agentDetail.version')}</dt>
         <dd data-field="cli-version">{agent.readiness?.cliVersion ?? (agent.demo ? '—' : t('agentDetail.unknown'))}</dd>
         <dt>{t('agentDetail.workspace')}</dt>

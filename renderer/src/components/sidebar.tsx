@@ -220,7 +220,7 @@ export const Sidebar = memo(function Sidebar({
                   {!ready ? '⚠' : a.state === 'busy' ? '●' : a.state === 'idle' ? '○' : '◌'}
                 </span>
                 <span className="agent-name">{a.name}</span>{' '}
-                <span className="agent-runtime">{a.demo ? t('agent.demo') : runtimeLabel(a.runtime)}</span>{' '}
+                <span className="agent-runtime">{a.demo ? t('agent.demo') : runtimeLabel(a.runtime, a.preset)}</span>{' '}
                 <span className="agent-state-text">
                   {a.state === 'busy' && ready ? copy(language, 'agent.state.busy') : readiness.label}
                 </span>

@@ -124,7 +124,7 @@ function TeamRow({
       <span className="team-who">
         <span className="team-name">{entry.name}</span>{' '}
         <span className="team-runtime">
-          {agent?.demo === true ? t('agent.demo') : runtimeLabel(entry.runtime)}
+          {agent?.demo === true ? t('agent.demo') : runtimeLabel(entry.runtime, agent?.preset)}
           {!entry.ready && entry.state !== 'needs_sign_in' && entry.state !== 'failed' && ` · ${t('team.notReady')}`}
         </span>
       </span>
@@ -171,7 +171,11 @@ function stateNote(entry: TeamAgent, agent: Agent | undefined, language: Languag
     return (agent === undefined ? null : agentReadinessText(agent, language).fix) ?? null;
   if (entry.state !== 'failed') return null;
   const reason = isFailureReason(entry.reason) ? entry.reason : 'runtime_error';
-  return failureWords(reason, language, { runtime: entry.runtime, ...(agent?.auth ? { auth: agent.auth } : {}) });
+  return failureWords(reason, language, {
+    runtime: entry.runtime,
+    preset: agent?.preset ?? null,
+    ...(agent?.auth ? { auth: agent.auth } : {}),
+  });
 }
 
 /** Where to act on the row: the conversation, the agent's detail, or a direct message. */

@@ -1,0 +1,42 @@
+/**
+ * issue 28 "readiness and fix per agent": an ACP agent's fix names its own CLI, sign-in and key
+ * (its preset), never the three presets at once; a custom ACP command is named as such.
+ */
+import { describe, expect, it } from 'vitest';
+import { failureWords, readinessFix, runtimeLabel } from '../../../shared/agent-readiness.js';
+
+describe('readiness copy per ACP preset', () => {
+  it('each preset names its own CLI, sign-in and key, and no other preset', () => {
+    const cases = [
+      ['gemini', 'Gemini CLI', '`gemini` (Login with Google)', '`GEMINI_API_KEY`', '`gemini`'],
+      ['qwen', 'Qwen Code', '`qwen` (/auth)', '`OPENAI_API_KEY`', '`qwen`'],
+      ['copilot', 'Copilot CLI', '`copilot login`', '`COPILOT_GITHUB_TOKEN`', '`copilot`'],
+    ] as const;
+    for (const [preset, label, login, key, cli] of cases) {
+      const others = cases.filter(([p]) => p !== preset).map(([p]) => p);
+      expect(runtimeLabel('acp', preset)).toBe(label);
+      const signIn = readinessFix('needs_sign_in', 'en', { runtime: 'acp', preset, auth: 'cli-login' });
+      expect(signIn).toBe(`Run ${login} in a terminal, then Retry.`);
+      expect(readinessFix('needs_sign_in', 'en', { runtime: 'acp', preset, auth: 'env' })).toContain(key);
+      const missing = readinessFix('cli_missing', 'zh-CN', { runtime: 'acp', preset, auth: 'cli-login' });
+      expect(missing).toContain(`请安装 ${cli}`);
+      for (const text of [signIn, missing]) for (const other of others) expect(text).not.toContain(`\`${other}`);
+      expect(failureWords('auth_required', 'en', { runtime: 'acp', preset })).toBe(
+        `${label} isn't signed in. Run ${login} in a terminal, then Retry.`,
+      );
+    }
+  });
+
+  it('an ACP agent of no preset is named by its "command"; the native runtimes keep their own words', () => {
+    expect(runtimeLabel('acp')).toBe('ACP agent');
+    expect(readinessFix('cli_missing', 'en', { runtime: 'acp', preset: null, auth: 'cli-login' })).toBe(
+      'Install the ACP agent its "command" names or set this agent\'s "command" in agentteam.json, then Retry.',
+    );
+    expect(readinessFix('needs_sign_in', 'en', { runtime: 'claude-code', auth: 'cli-login' })).toBe(
+      'Run `claude login` in a terminal, then Retry.',
+    );
+    expect(readinessFix('needs_sign_in', 'zh-CN', { runtime: 'codex', auth: 'env' })).toBe(
+      '请在此智能体的 env 中设置 `OPENAI_API_KEY`。',
+    );
+  });
+});
