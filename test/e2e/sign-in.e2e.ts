@@ -30,6 +30,8 @@ const fakeModule = pathToFileURL(join(ROOT, 'test', 'fixtures', 'fake-anthropic.
 const CLAUDE = join(ROOT, 'node_modules', '.bin', 'claude');
 const FIX_EN = 'Run `claude login` in a terminal, then Retry.';
 const FIX_ZH = '请在终端运行 `claude login`，然后点重试。';
+/** As the page shows a fix sentence: its backticked command as code (fix-text.tsx), so without the backticks. */
+const shown = (sentence: string) => sentence.replaceAll('`', '');
 let fake: FakeModel;
 
 test.beforeAll(async () => {
@@ -123,7 +125,8 @@ test('readiness in the sidebar and the agent detail; Retry re-checks; no serious
   const readiness = detail.locator('[data-field="readiness"]');
   await expect(readiness).toHaveAttribute('data-readiness', 'needs_sign_in');
   await expect(readiness.locator('strong')).toHaveText('Needs sign-in');
-  await expect(readiness.locator('.readiness-fix')).toHaveText(FIX_EN);
+  await expect(readiness.locator('.readiness-fix')).toHaveText(shown(FIX_EN));
+  await expect(readiness.locator('.readiness-fix code')).toHaveText('claude login');
   await expectNoSeriousAxeViolations(page, 'agent detail');
   await screenshot(page, info, 'sign-in-agent-detail');
 
@@ -157,7 +160,7 @@ for (const language of ['en', 'zh-CN'] as const) {
     const text = chip.locator('.chip-detail-text');
     const words = text.locator('.failure-words');
     await expect(words).toHaveText(
-      language === 'en' ? `Claude Code isn't signed in. ${FIX_EN}` : `Claude Code 尚未登录。${FIX_ZH}`,
+      shown(language === 'en' ? `Claude Code isn't signed in. ${FIX_EN}` : `Claude Code 尚未登录。${FIX_ZH}`),
     );
     // The raw detail follows, in monospace, after the words.
     const raw = text.locator('.failure-raw');

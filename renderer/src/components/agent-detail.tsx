@@ -13,6 +13,7 @@ import { AgentAllowRules, AgentSettingsForm } from './agent-settings-form.js';
 import { AgentUsageFacts } from './usage-view.js';
 import { ReviewPane } from './review-pane.js';
 import { WorktreeActions } from './worktree-actions.js';
+import { FixText } from './fix-text.js';
 
 /** The readiness of a row or the detail: label and fix, translated. */
 export function agentReadinessText(agent: Agent, language: Language): { label: string; fix: string | null } {
@@ -126,7 +127,11 @@ export function AgentDetail({
         <dt>{t('agentDetail.readiness')}</dt>
         <dd data-field="readiness" data-readiness={state}>
           <strong>{label}</strong>
-          {fix !== null && <p className="readiness-fix">{fix}</p>}
+          {fix !== null && (
+            <p className="readiness-fix">
+              <FixText text={fix} />
+            </p>
+          )}
         </dd>
       </dl>
       <div className="agent-actions">

@@ -7,6 +7,7 @@ import { failureWords, httpStatusOf, refusalOf, refusalWords } from '../../../sh
 import type { Wake } from '../../../shared/api/contract.js';
 import { isFailureReason } from '../../../shared/wake-status.js';
 import { copy, type Language } from '../i18n/copy.js';
+import { FixText } from './fix-text.js';
 
 /** The plain words for a wake's outcome, or null when there is nothing to explain. */
 export function wakeOutcomeWords(wake: Wake, language: Language): string | null {
@@ -28,7 +29,11 @@ export function FailureDetails({ wake, language }: { wake: Wake; language: Langu
     <details className="failure-details" data-reason={wake.reason ?? undefined}>
       {/* A wake that ended without a reply is not a failure (contract §10.3): its summary stays neutral. */}
       <summary>{copy(language, wake.status === 'failed' ? 'inspector.details' : 'chip.details')}</summary>
-      {words !== null && <p className="failure-words">{words}</p>}
+      {words !== null && (
+        <p className="failure-words">
+          <FixText text={words} />
+        </p>
+      )}
       {raw !== null && <pre className="failure-raw">{raw}</pre>}
     </details>
   );

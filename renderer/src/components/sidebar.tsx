@@ -220,29 +220,24 @@ export const Sidebar = memo(function Sidebar({
                   {!ready ? '⚠' : a.state === 'busy' ? '●' : a.state === 'idle' ? '○' : '◌'}
                 </span>
                 <span className="agent-name">{a.name}</span>{' '}
-                <span className="agent-runtime">{a.demo ? t('agent.demo') : runtimeLabel(a.runtime, a.preset)}</span>{' '}
                 <span className="agent-state-text">
                   {a.state === 'busy' && ready ? copy(language, 'agent.state.busy') : readiness.label}
                 </span>
-                {/* issue 14: the permission policy (`full` carries a warning badge) and the workspace. */}
-                {!a.demo && (a.permissions !== undefined || a.cwd !== undefined) && (
-                  <span className="agent-row-meta">
-                    {a.permissions !== undefined && (
-                      <span
-                        className={`agent-permissions permissions-${a.permissions}`}
-                        data-permissions={a.permissions}
-                      >
-                        {a.permissions === 'full' ? '⚠ ' : ''}
-                        {a.permissions}
-                      </span>
-                    )}
-                    {a.cwd !== undefined && (
-                      <span className="agent-cwd" title={a.cwd}>
-                        {a.cwd}
-                      </span>
-                    )}
-                  </span>
-                )}
+                {/* The runtime, then issue 14's permission policy (`full` carries a warning badge) and the workspace. */}
+                <span className="agent-row-meta">
+                  <span className="agent-runtime">{a.demo ? t('agent.demo') : runtimeLabel(a.runtime, a.preset)}</span>
+                  {!a.demo && a.permissions !== undefined && (
+                    <span className={`agent-permissions permissions-${a.permissions}`} data-permissions={a.permissions}>
+                      {a.permissions === 'full' ? '⚠ ' : ''}
+                      {a.permissions}
+                    </span>
+                  )}
+                  {!a.demo && a.cwd !== undefined && (
+                    <span className="agent-cwd" title={a.cwd}>
+                      {a.cwd}
+                    </span>
+                  )}
+                </span>
               </button>
             </li>
           );

@@ -8,6 +8,7 @@ import { memo, useEffect, useState, type ReactNode } from 'react';
 import type { Alert, Chain } from '../../../shared/api/contract.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { wakeOutcomeWords } from './failure-details.js';
+import { FixText } from './fix-text.js';
 import {
   ALERT_ICONS,
   CHIP_ICONS,
@@ -256,7 +257,9 @@ export const StatusArea = memo(function StatusArea({
             {chip.kind === 'failed' && expanded === chip.wakeToken && (
               // issue 15 (UI.md "Failure Details"): the plain words and the fix first, the raw detail below.
               <span id={detailsId} className="chip-detail-text">
-                <span className="failure-words">{wakeOutcomeWords(wake, language)}</span>
+                <span className="failure-words">
+                  <FixText text={wakeOutcomeWords(wake, language) ?? ''} />
+                </span>
                 <code className="failure-raw">{chip.detail ?? wake.reason ?? '—'}</code>
               </span>
             )}

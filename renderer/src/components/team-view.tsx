@@ -16,6 +16,7 @@ import { needsOperator, useTeamBoard, type TeamStore } from '../state/team-store
 import { agentReadinessText } from './agent-detail.js';
 import { useNow } from './status-area.js';
 import './team-view.css';
+import { FixText } from './fix-text.js';
 
 export interface TeamViewProps {
   readonly team: TeamStore;
@@ -136,7 +137,11 @@ function TeamRow({
             {t('team.elapsed', { elapsed: formatElapsed(now - (Date.parse(entry.since) || now), language) })}
           </span>
         )}
-        {note !== null && <span className="team-note">{note}</span>}
+        {note !== null && (
+          <span className="team-note">
+            <FixText text={note} />
+          </span>
+        )}
       </span>
       <button type="button" className="team-action" onClick={act}>
         {action.label}

@@ -42,7 +42,8 @@ describe('AgentDetail', () => {
     expect(fact('model')).toBe('opus');
     expect(fact('auth')).toBe("keys in this agent's env");
     expect(document.querySelector('dd[data-field="readiness"] strong')?.textContent).toBe('Needs sign-in');
-    expect(document.querySelector('.readiness-fix')?.textContent).toBe("Set `ANTHROPIC_API_KEY` in this agent's env.");
+    expect(document.querySelector('.readiness-fix')?.textContent).toBe("Set ANTHROPIC_API_KEY in this agent's env.");
+    expect(document.querySelector('.readiness-fix code')?.textContent).toBe('ANTHROPIC_API_KEY');
   });
 
   it('issue 26: an isolated agent shows its worktree, branch and base (en, zh-CN), and says when it is not made yet', () => {

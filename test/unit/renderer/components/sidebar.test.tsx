@@ -135,7 +135,8 @@ describe('Sidebar', () => {
     expect(row('codex').querySelector('.state-dot')?.textContent).toBe('⚠');
     expect(row('codex').querySelector('button')?.getAttribute('title')).toMatch(/codex login/);
     expect(row('demo').querySelector('.agent-runtime')?.textContent).toBe('demo');
-    expect(row('demo').querySelector('.agent-row-meta')).toBeNull();
+    // The demo has no policy or workspace of a person's: its second line names it only.
+    expect(row('demo').querySelector('.agent-row-meta')?.textContent).toBe('demo');
   });
 
   it('renders agent and thread labels as text, never markup', () => {
