@@ -15,11 +15,18 @@
  *
  * The conformance table: each pairing of the three real runtimes, lead first.
  */
+import { join } from 'node:path';
 import { filter, firstValueFrom, from, mergeMap, startWith, timeout } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent, Chain, Wake } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
-import { DaemonHarness, type HarnessAgent, type RealRuntime } from '../../fixtures/daemon-harness.js';
+import {
+  DaemonHarness,
+  runtimeProcesses,
+  runtimeProcessesAfter,
+  type HarnessAgent,
+  type RealRuntime,
+} from '../../fixtures/daemon-harness.js';
 import { finalChecksReceived } from '../../fixtures/model-final-checks.js';
 import { DELEGATED_ANSWER, TEAM_QUESTION, finalAnswerFrom } from '../../fixtures/fake-model-script.js';
 
@@ -254,4 +261,14 @@ describe.each(PAIRS)('%s asks %s: agent teams with real CLIs (fake models)', (le
     },
     (AGENT_HOPS + 5) * TURN_MS,
   );
+
+  it('stop: both runtimes end with the daemon, each in its own HOME under the data dir; no orphans', async () => {
+    const running = runtimeProcesses(h.dir);
+    if (running === null) return expect.fail('cannot list processes on this platform (/proc)');
+    // The check can fail: each agent's CLI runs now, its HOME under its own folder of the data dir.
+    for (const a of [lead, mate])
+      expect(running.some((p) => p.home?.startsWith(join(h.dir, 'runtimes', a.agentId)))).toBe(true);
+    await h.stop();
+    expect(await runtimeProcessesAfter(h.dir)).toEqual([]);
+  }, 60_000);
 });
