@@ -1,5 +1,6 @@
 /**
- * What a first run seeds (issue 8): the `#general` conversation, the demo agent, and the real
+ * What a first run seeds (issue 8): the `#general` conversation, the demo agent (issue 25: and a
+ * second demo agent, `helper`, so `@demo /ask helper …` shows a hand-off with no LLM), and the real
  * runtime CLIs found on PATH (`claude`, `codex`, `opencode`). `firstRunConfig` is pure: the
  * caller says which commands exist (see `findOnPath`), so the result is testable;
  * `seedFirstRun` writes it, only when `<data-dir>/agentteam.json` does not exist yet — never a rewrite.
@@ -54,13 +55,16 @@ function seededAgent(o: OfferedRuntime): {
     : { id: o.agentId, name: o.name, runtime: o.runtime, preset: o.preset };
 }
 
-/** The seeded config: the demo agent always, each runtime CLI only when `isFound(command)`. */
+/** The demo agents a first run always seeds: the demo, and the helper it can ask (`/ask helper …`, issue 25). */
+const FIRST_RUN_DEMO_AGENTS = [
+  { id: 'demo', name: 'Demo', runtime: 'demo' },
+  { id: 'helper', name: 'Helper', runtime: 'demo' },
+] as const;
+
+/** The seeded config: the demo agents always, each runtime CLI only when `isFound(command)`. */
 export function firstRunConfig(isFound: (command: string) => boolean): FirstRunSeed {
   const offered: OfferedRuntime[] = CANDIDATES.map((c) => ({ ...c, found: isFound(c.command) }));
-  const agents = [
-    { id: 'demo', name: 'Demo', runtime: 'demo' as const },
-    ...offered.filter((o) => o.found).map(seededAgent),
-  ];
+  const agents = [...FIRST_RUN_DEMO_AGENTS.map((a) => ({ ...a })), ...offered.filter((o) => o.found).map(seededAgent)];
   // Channel settings are left to the schema defaults (the watchdog spec's), under "local".
   const config = ConfigSchema.parse({ agents, channels: { local: {} } });
   return { config, conversations: FIRST_RUN_CONVERSATIONS, offered };

@@ -1,8 +1,9 @@
 /**
  * What `npm start` gives a person on a machine with no Electron binary (issue 8): `agentteam
  * serve` on a data dir with no `agentteam.json`, so the daemon seeds its first-run config —
- * the demo agent plus every runtime CLI found on PATH (here this project's node_modules/.bin:
- * claude, codex, opencode) — and the person talks to the demo agent in `#general`.
+ * the demo agent and its helper plus every runtime CLI found on PATH (here this project's
+ * node_modules/.bin: claude, codex, opencode) — and the person talks to the demo agent in
+ * `#general`, then sees a hand-off with no LLM (issue 25: `@demo /ask helper …`).
  */
 import { join } from 'node:path';
 import { ROOT, expect, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
@@ -24,6 +25,7 @@ test('first run: the seeded demo agent replies in #general; the CLIs on PATH are
   await app.getByRole('button', { name: 'Agents' }).click();
   for (const [id, runtime] of [
     ['demo', 'demo'],
+    ['helper', 'demo'],
     ['claude', 'claude-code'],
     ['codex', 'codex'],
     ['opencode', 'opencode'],
@@ -33,4 +35,18 @@ test('first run: the seeded demo agent replies in #general; the CLIs on PATH are
   await screenshot(app, info, 'first-run-agents');
   const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ agentId: string; status: string }>;
   expect(rows).toEqual([expect.objectContaining({ agentId: 'demo', status: 'reply_sent' })]);
+
+  // issue 25 out of the box: the demo asks the seeded helper and posts what it answered.
+  await app.getByRole('navigation').getByRole('button', { name: '#general' }).click();
+  await sendFromComposer(app, '@demo /ask helper which test first?');
+  await expect(app.locator('article.message-agent', { hasText: 'Helper answered' })).toBeVisible();
+  const team = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ agentId: string; status: string }>;
+  expect(team.map((w) => [w.agentId, w.status]).sort()).toEqual(
+    [
+      ['demo', 'reply_sent'],
+      ['demo', 'reply_sent'],
+      ['helper', 'reply_sent'],
+      ['demo', 'completed_without_visible_reply'],
+    ].sort(),
+  );
 });

@@ -107,6 +107,41 @@ describe('agent teams on the assembled daemon (two demo agents)', () => {
     expect(await daemon.api['wakes.list']({ activeOnly: true })).toEqual([]);
   });
 
+  it("the operator's `@demo /ask @helper …` wakes the helper too: it answers, nothing quotes a mention back, two hops", async () => {
+    const { daemon } = await start(teamConfig());
+    const sent = await daemon.api['messages.send']({
+      target: '#general',
+      content: '@demo /ask @helper which test first? cc @demo',
+    });
+    const wakes = await allTerminal(daemon, 4);
+    expect(wakes.map((w) => [w.agentId, w.cause, w.hop]).sort()).toEqual(
+      [
+        ['demo', 'operator', 0],
+        ['helper', 'operator', 0],
+        ['helper', 'agent_mention', 1],
+        ['demo', 'hand_back', 2],
+      ].sort(),
+    );
+    const { messages } = await daemon.api['messages.list']({ target: '#general' });
+    const agents = messages.filter((m) => m.authorKind === 'agent');
+    // Only the demo's ask addresses anyone; the question it quotes, the helper's answers and the
+    // handed-back answer it posts name no agent (a quoted "@helper" would wake the helper again).
+    expect(agents.filter((m) => (m.addressed ?? []).length > 0).map((m) => [m.authorId, m.content])).toEqual([
+      ['demo', '[demo] @helper which test first? cc demo'],
+    ]);
+    expect(agents.filter((m) => m.content.includes('@'))).toHaveLength(1);
+    // Named as the one to ask, the helper answered (it never asks itself).
+    expect(agents.filter((m) => m.authorId === 'helper').map((m) => m.content)).toEqual([
+      expect.stringContaining('You asked: "which test first? cc demo"'),
+      expect.stringContaining('You asked: "which test first? cc demo"'),
+    ]);
+    expect(agents.at(-1)).toMatchObject({
+      authorId: 'demo',
+      content: expect.stringMatching(/^\[demo\] Helper answered: You asked: "which test first\? cc demo"/),
+    });
+    expect(await daemon.api['chains.list']({})).toMatchObject([{ chainId: sent.messageId, hops: 2, status: 'open' }]);
+  });
+
   it('an agent mentioning itself wakes no one', async () => {
     const { daemon } = await start(teamConfig());
     await daemon.api['messages.send']({ target: '#general', content: '@demo /ask demo are you there?' });

@@ -21,7 +21,11 @@
  *            allowed and audited), then replies where it was asked;
  * - `/ask agent question` (issue 25) asks another agent where it was asked; when that agent's
  *            reply is handed back (a `signal_only` workflow callback), posts what it answered.
- *            Asked by another agent, the demo gives a scripted answer (it has no LLM);
+ *            Asked by another agent, the demo gives a scripted answer (it has no LLM). What it
+ *            quotes (the question, the answer) never re-mentions anyone: a quoted `@id` would wake
+ *            that agent again and spend hops of the chain. Named as the agent to ask (the
+ *            operator's `@demo /ask @helper …` mentions, so wakes, the helper too), it never asks
+ *            itself: it answers the question;
  * - `/limit` (issue 27) the first time: the turn is refused as a provider's usage limit would be
  *            ("retry after DEMO_LIMIT_SECONDS", default 60) — the wake pauses; delivered again, it replies;
  * - anything else: an immediate reply via message_send.
@@ -83,6 +87,18 @@ const CROSS = /(?:^|\s)\/cross\s+((?:#|dm:@)[^\s<]+)/i;
  * agent directly, as every operator mention does).
  */
 const ASK = /(?:^|\s)\/ask\s+@?([a-z0-9][a-z0-9._-]{0,63})\s+([\s\S]+)/i;
+/** A mention as the router reads it (router/mention-router.ts), for quoting text without it. */
+const MENTION = /(^|[^a-z0-9._-])@([a-z0-9][a-z0-9._-]{0,63})/gi;
+
+/** `text` quoted without waking anyone: each `@id` becomes `id` (issue 25: a quote spends no hop). */
+function withoutMentions(text: string): string {
+  return text.replace(MENTION, '$1$2');
+}
+
+/** The scripted answer of a demo agent asked a question (it has no LLM). */
+function scriptedAnswer(question: string): string {
+  return `${DEMO_LABEL} You asked: "${question.trim()}". I am a demo agent with no LLM, so this is my scripted answer: start small, test it, then ship it.`;
+}
 /** The ask line the prompt compiler puts before an agent-caused delivery (prompt/team-context.ts). */
 const ASK_LINE = /<agentteam-ask cause="(agent_mention|hand_back)" from="@([^"]+)">/g;
 
@@ -288,19 +304,23 @@ export class DemoRuntime implements RuntimeAdapter {
       if (target !== null) await this.send(target, `${DEMO_LABEL} I also posted a note in ${elsewhere}, on purpose.`);
     } else if (command === 'ask') {
       // issue 25: the question goes to the other agent where the demo was asked; its reply comes back.
-      const [, agent = '', question = ''] = ASK.exec(parseEnvelopes(text).at(-1)?.content ?? '') ?? [];
-      if (target !== null) await this.send(target, `${DEMO_LABEL} @${agent.toLowerCase()} ${question.trim()}`);
-    } else if (command === 'asked') {
-      const asked = parseEnvelopes(text).at(-1);
-      const question = (asked?.content ?? '').replace(/^\[demo\]\s*/, '').replace(/@[a-z0-9][a-z0-9._-]*\s*/gi, '');
+      const [, named = '', question = ''] = ASK.exec(parseEnvelopes(text).at(-1)?.content ?? '') ?? [];
+      const agent = named.toLowerCase();
+      // An agent never asks itself: named as the one to ask, it answers.
       if (target !== null)
         await this.send(
           target,
-          `${DEMO_LABEL} You asked: "${question.trim()}". I am a demo agent with no LLM, so this is my scripted answer: start small, test it, then ship it.`,
+          agent === this.options.agentId
+            ? scriptedAnswer(withoutMentions(question))
+            : `${DEMO_LABEL} @${agent} ${withoutMentions(question).trim()}`,
         );
+    } else if (command === 'asked') {
+      const asked = parseEnvelopes(text).at(-1);
+      const question = (asked?.content ?? '').replace(/^\[demo\]\s*/, '').replace(/@[a-z0-9][a-z0-9._-]*\s*/gi, '');
+      if (target !== null) await this.send(target, scriptedAnswer(question));
     } else if (command === 'handed_back') {
       const answer = parseEnvelopes(text).at(-1);
-      const said = (answer?.content ?? '').replace(/^\[demo\]\s*/, '');
+      const said = withoutMentions((answer?.content ?? '').replace(/^\[demo\]\s*/, ''));
       if (target !== null && answer !== undefined)
         await this.send(target, `${DEMO_LABEL} ${answer.authorName} answered: ${said}`);
     } else if (command === 'local') {

@@ -6,10 +6,13 @@ import { findOnPath, firstRunConfig } from '../../../../main/daemon/first-run-co
 import { ConfigSchema } from '../../../../shared/config.js';
 
 describe('first-run config', () => {
-  it('seeds #general and the demo agent, and no runtime CLI that is not on PATH', () => {
+  it('seeds #general, the demo agent and the helper it can ask (issue 25), and no runtime CLI that is not on PATH', () => {
     const seed = firstRunConfig(() => false);
     expect(seed.conversations).toEqual(['#general']);
-    expect(seed.config.agents.map((a) => [a.id, a.runtime])).toEqual([['demo', 'demo']]);
+    expect(seed.config.agents.map((a) => [a.id, a.name, a.runtime])).toEqual([
+      ['demo', 'Demo', 'demo'],
+      ['helper', 'Helper', 'demo'],
+    ]);
     expect(seed.offered.map((o) => [o.command, o.found])).toEqual([
       ['claude', false],
       ['codex', false],
@@ -24,6 +27,7 @@ describe('first-run config', () => {
     const seed = firstRunConfig((c) => c === 'gemini' || c === 'copilot');
     expect(seed.config.agents.map((a) => [a.id, a.runtime, a.preset ?? null, a.command])).toEqual([
       ['demo', 'demo', null, null],
+      ['helper', 'demo', null, null],
       ['gemini', 'acp', 'gemini', null],
       ['copilot', 'acp', 'copilot', null],
     ]);
@@ -34,6 +38,7 @@ describe('first-run config', () => {
     const seed = firstRunConfig((c) => c === 'claude' || c === 'opencode');
     expect(seed.config.agents.map((a) => [a.id, a.runtime, a.command])).toEqual([
       ['demo', 'demo', null],
+      ['helper', 'demo', null],
       ['claude', 'claude-code', 'claude'],
       ['opencode', 'opencode', 'opencode'],
     ]);

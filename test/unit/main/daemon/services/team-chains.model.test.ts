@@ -99,7 +99,7 @@ function team(agentHops: number) {
     lifecycle.dispose();
     store.close();
   };
-  return { store, conversations, chains, runTurn, close };
+  return { store, lifecycle, conversations, communication, chains, runTurn, close };
 }
 
 const step = fc.record({
@@ -168,4 +168,42 @@ it('agent-caused wakes per chain never exceed its budget; every wake ends exactl
     ),
     { numRuns: 25 },
   );
+});
+
+/**
+ * issue 25, the "chain with 0 hops started by an agent message" once seen: an agent that sends
+ * again in the turn after its first message settled its wake (a CLI posting twice, or the demo
+ * answering an input whose wake an earlier reply of the turn already settled) has no wake left
+ * to take a chain from. That message used to start a chain of its own — 0 hops, and a fresh
+ * budget for whomever it mentioned.
+ */
+it('a second message in the turn, after the first settled the wake, joins its chain: no 0-hop chain, no fresh budget', async () => {
+  const t = team(1);
+  try {
+    const operator = t.conversations.post('#general', '@ann start').message;
+    const rows = t.lifecycle.pending('ann');
+    t.lifecycle.onDelivered(
+      'ann',
+      t.lifecycle.generation('ann'),
+      rows.map((r) => r.wakeToken),
+    );
+    const send = (content: string) =>
+      t.communication.messageSend('ann', { target: general, content, allowCrossTarget: false });
+    expect(await send('first answer')).toMatchObject({ ok: true });
+    expect(t.store.listWakes({ activeOnly: true })).toEqual([]);
+    // Nothing of ann's is active any more: the next message still belongs to the operator's chain.
+    const late = await send('one more thing');
+    expect(late).toMatchObject({ ok: true });
+    expect(t.store.listChains({}).map((c) => [c.id, c.hops])).toEqual([[operator.id, 0]]);
+    // A late mention spends the operator chain's budget (1): bob is woken, the next one is held.
+    expect(await send('@bob have a look')).toMatchObject({ ok: true });
+    expect(t.store.listWakes({}).filter((w) => w.agentId === 'bob')).toMatchObject([
+      { chainId: operator.id, cause: 'agent_mention', hop: 1, hopBudget: 1 },
+    ]);
+    expect(await send('@cy and you?')).toMatchObject({ ok: true });
+    expect(t.store.listWakes({}).filter((w) => w.agentId === 'cy')).toEqual([]);
+    expect(t.store.listChains({})).toMatchObject([{ id: operator.id, hops: 1, status: 'paused' }]);
+  } finally {
+    t.close();
+  }
 });
