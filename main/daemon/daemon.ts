@@ -66,7 +66,7 @@ import { ApiError } from '../../shared/api/contract.js';
 import { BeaconRouter } from './watchdog/beacon-router.js';
 import { silenceWatchdog } from './watchdog/silence-watchdog.js';
 
-const quietLog: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
+const quietLog: DaemonLog = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 
 export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon> {
   const log = options.log ?? quietLog;

@@ -23,7 +23,7 @@ import { startFakeTelegram, type FakeTelegram } from '../../../../fixtures/fake-
 import { MemoryStore } from '../../../../fixtures/memory-store.js';
 
 const CHAT = 777;
-const quiet = { info() {}, warn() {}, error() {}, debug() {} };
+const quiet = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 
 let tg: FakeTelegram;
 const stops: Array<() => void> = [];
