@@ -57,6 +57,7 @@ import { TeamService } from './services/team-service.js';
 import { DaemonSettings } from './settings/daemon-settings.js';
 import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
 import { Store } from './store/index.js';
+import { afterDurable, durableApi, durableTools } from './durable-answers.js';
 import { TelegramService } from './telegram/telegram-service.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
 import { WakeTimeline } from './wake/wake-timeline.js';
@@ -331,7 +332,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // 10. The agentteam MCP server on 127.0.0.1, one bearer token per agent.
     const mcp = stack.adopt(
       await startMcpServer({
-        handler: communication,
+        // issue 30: a tool result leaves once the reply it reports is durable (group commit).
+        handler: durableTools(communication, store),
         limits: { sendsPerMinute: config.limits.sendsPerMinute, maxMessageBytes: config.limits.maxMessageBytes },
         log,
       }),
@@ -479,8 +481,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     });
     let stopping: Promise<void> | null = null;
     return {
-      api,
-      events$: out.events$,
+      // issue 30 (group commit): answers and pushes leave once the writes they report are durable.
+      api: durableApi(api, store),
+      events$: afterDurable(out.events$, store, log),
       metrics: registry,
       limits: { maxMessageBytes: config.limits.maxMessageBytes },
       stop: () => (stopping ??= stack.disposeAsync()),

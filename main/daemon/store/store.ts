@@ -8,8 +8,10 @@
  * This facade is the store's one public face. It owns the connection (store-database.ts), the
  * transactions and every rule that spans tables; each table's statements live in tables/.
  * The API is synchronous (DatabaseSync): each public write is one short IMMEDIATE transaction, so
- * a caller that got a return value knows it is committed (durable per its class, durability.ts), and
- * no other write can interleave inside it.
+ * a caller that got a return value knows it is committed and visible, and no other write can
+ * interleave inside it. Durable is one step later (issue 30, group commit): the FULL commits of an
+ * event-loop turn share one WAL fsync on the thread pool (group-commit.ts), and `whenDurable()`
+ * resolves after it; whoever answers outside the daemon waits for it (durable-answers.ts).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { randomUUID } from 'node:crypto';
@@ -266,7 +268,8 @@ export class Store {
   // ---------------------------------------------------------------- members & conversations
 
   upsertMember(m: { id: string; kind: MemberKind; name: string }): void {
-    this.members.upsert(m, this.iso());
+    const at = this.iso();
+    this.tx(() => this.members.upsert(m, at));
   }
 
   listMembers(): MemberRecord[] {
@@ -528,7 +531,8 @@ export class Store {
    */
   saveUndelivered(u: UndeliveredInput): void {
     this.conversations.checkTarget(u.target);
-    this.undelivered.save(u, this.iso());
+    const at = this.iso();
+    this.tx(() => this.undelivered.save(u, at));
   }
 
   /** Undelivered replies waiting for a target (optionally of one agent), oldest first; marks them taken. */
@@ -642,7 +646,8 @@ export class Store {
 
   /** Settles a launched marker at its process boundary; false if it is not `replay_pending`. */
   settleRecoveryMarker(id: string): boolean {
-    return this.recoveryMarkers.settle(id, this.iso());
+    const at = this.iso();
+    return this.tx(() => this.recoveryMarkers.settle(id, at));
   }
 
   listRecoveryMarkers(agentId: string): RecoveryMarkerRecord[] {
@@ -672,7 +677,8 @@ export class Store {
     readonly authorId: string;
     readonly emoji: string;
   }): 'added' | 'already' {
-    return this.reactions.add(r, this.iso());
+    const at = this.iso();
+    return this.tx(() => this.reactions.add(r, at));
   }
 
   /** Reactions of the given messages, oldest first per message. */
@@ -684,7 +690,8 @@ export class Store {
 
   appendAudit(a: AuditInput): void {
     this.conversations.checkTarget(a.target);
-    this.audit.append(a, this.iso());
+    const at = this.iso();
+    this.tx(() => this.audit.append(a, at));
   }
 
   /** Newest first (issue 24: `agentteam audit`); `limit` records at most. */

@@ -48,6 +48,7 @@ function setup(telegramDelivery: Record<string, unknown> = {}) {
     ensureConversation: (t: TargetKey) => t,
     channelCursor: (c: string) => cursors.get(c) ?? null,
     setChannelCursor: (c: string, p: number) => void cursors.set(c, p),
+    whenDurable: () => Promise.resolve(),
   };
   const wakeStatus$ = new Subject<WakeStatusEvent>();
   /** The wakes a recovery continues (their markers are saved with their terminal). */
