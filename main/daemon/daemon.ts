@@ -267,7 +267,13 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // issue 26: the changes of every wake — its workspace snapshotted (git) when delivered and when ended, off the hot path.
     const changes = stack.adopt(
       new WakeChanges({
-        table: store.wakeChanges,
+        // issue 30: its two writes per wake in store transactions, so they join the turn's group
+        // commit (an autocommit write syncs on the main thread before it returns).
+        table: {
+          start: (r) => store.transaction(() => store.wakeChanges.start(r)),
+          end: (r) => store.transaction(() => store.wakeChanges.end(r)),
+          get: (wakeToken) => store.wakeChanges.get(wakeToken),
+        },
         wakeStatus$: wakes.wakeStatus$,
         workspaceOf: (id) => {
           const agent = roster.agent(id);
