@@ -87,7 +87,10 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   stack.defer(() => source.close());
   try {
     // 2. The store (writer lock), members and the first conversation.
-    const store = stack.adopt(Store.open(dataDir, { log }), (s) => s.close());
+    const store = stack.adopt(
+      Store.open(dataDir, { log, ...(options.walSync === undefined ? {} : { walSync: options.walSync }) }),
+      (s) => s.close(),
+    );
     // issue 16 "No orphans": with the writer lock held, runtimes a killed daemon left running are ended.
     const pids = new RuntimePidRegistry(dataDir);
     // What earlier versions or a looser umask left readable (store, WAL/SHM, tokens, runtime dirs) is tightened.
