@@ -15,14 +15,18 @@
  *   and every earlier commit, NORMAL ones included (the prefix rule of durability.ts holds).
  * - The WAL is one file for the connection's life: SQLite deletes it only when the last
  *   connection closes (the daemon's stays open; `close()` syncs first), and a WAL restart after a
- *   checkpoint rewrites it in place with a header SQLite syncs itself. The descriptor opened here
- *   after the migrations is therefore the file every later commit appends to.
+ *   checkpoint rewrites it in place with a header SQLite syncs itself in NORMAL too (wal.c
+ *   `syncHeader`, ticket ff5be73dee); committed frames are never rewritten before a checkpoint
+ *   copied them into the synced database file. The descriptor opened here after the migrations
+ *   is therefore the file every later commit appends to.
  * - Nobody is told before the sync: a caller answers outside the daemon only after
  *   `whenDurable()` resolves (the API answers, pushes and tool results wait for it). A process
  *   crash loses nothing committed (the page cache keeps it); an OS crash or power loss loses only
  *   commits whose batch had not synced — whose callers were not answered yet.
  * - A failed sync rejects every waiter of its batch (nothing is claimed durable); what earlier
- *   batches made durable stays so. Like SQLite's own failed FULL commit, the rows stay visible.
+ *   batches made durable stays so. Like SQLite's own failed FULL commit, the rows stay visible;
+ *   and as there, after a failed fsync the OS may have dropped those pages, so a later successful
+ *   sync does not prove them written (the callers of the failed batch were told it failed).
  */
 import { closeSync, fdatasync, fdatasyncSync, openSync } from 'node:fs';
 import { StoreError } from './store-errors.js';
