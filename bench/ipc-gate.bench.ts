@@ -37,7 +37,7 @@ const handlers = {
   'wakes.list': async () => wakes,
   'messages.send': async (req: { target: string }) => ({ messageId: 'm_1', seq: 1, target: req.target }),
 } as unknown as ApiHandlers;
-const silent = { info() {}, warn() {}, error() {}, debug() {} };
+const silent = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 
 async function rate(fn: () => Promise<unknown>, ms: number): Promise<number> {
   for (let i = 0; i < 2_000; i++) await fn(); // warm-up (JIT)

@@ -275,6 +275,9 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
     const durableDelta =
       (m1.get('store_durable_commits_total') ?? Number.NaN) - (m0.get('store_durable_commits_total') ?? Number.NaN);
     const durablePerWake = Number.isFinite(durableDelta) ? durableDelta / total : commitsPerWake;
+    // issue 30: WAL fsyncs for them (group commit: one per loop turn with any, off the main thread).
+    const syncDelta = (m1.get('store_wal_syncs_total') ?? Number.NaN) - (m0.get('store_wal_syncs_total') ?? Number.NaN);
+    const walSyncsPerWake = Number.isFinite(syncDelta) ? syncDelta / total : durablePerWake;
     const finalChecksPerWake = rows0.final_checks / total;
     const commitMs = rawCommitMs(quick ? 50 : 200);
 
@@ -339,7 +342,7 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
         name: 'durable (FULL, fsynced) commits per wake × raw commit (same disk, same run)',
         value: r2(durablePerWake * commitMs),
         unit: 'ms',
-        note: `${r2(durablePerWake)} FULL of ${r2(commitsPerWake)} ${Number.isFinite(commitDelta) ? 'counted' : 'estimated from rows'} commits per wake (the rest synchronous=NORMAL, store/durability.ts; rows ${JSON.stringify(rows0)}) × raw WAL+FULL insert p50 ${r2(commitMs)} ms; final-checks per wake ${r2(finalChecksPerWake)}`,
+        note: `${r2(durablePerWake)} FULL of ${r2(commitsPerWake)} ${Number.isFinite(commitDelta) ? 'counted' : 'estimated from rows'} commits per wake (the rest synchronous=NORMAL, store/durability.ts; rows ${JSON.stringify(rows0)}) × raw WAL+FULL insert p50 ${r2(commitMs)} ms; final-checks per wake ${r2(finalChecksPerWake)}; WAL fsyncs per wake ${r2(walSyncsPerWake)} (group commit, off the main thread)`,
       },
       {
         name: 'daemon CPU per wake',
@@ -390,6 +393,7 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
       daemonCpuMsPerWake: r2(daemonCpuMsPerWake),
       commitsPerWake: r2(commitsPerWake),
       durableCommitsPerWake: r2(durablePerWake),
+      walSyncsPerWake: r2(walSyncsPerWake),
       finalChecksPerWake: r2(finalChecksPerWake),
       rawCommitP50Ms: r2(commitMs),
       storeRows: rows0,

@@ -74,7 +74,9 @@ function openRaw(dir: string, fullText: boolean): Side {
 }
 
 function openStore(dir: string): Side {
-  const store = Store.open(dir);
+  // issue 30: each append synced before it returns, as the raw side's autocommit: the same
+  // durability per call (group commit, one sync per loop turn, is measured by many-agents).
+  const store = Store.open(dir, { walSync: false });
   return {
     append(i) {
       // Half operator messages, half agent replies carrying a response id (the idempotent path).

@@ -72,10 +72,11 @@ export function rotateLogFiles(file: string, keep: number): void {
 export function createAppLog(options: AppLogOptions): AppLog {
   const path = join(options.logsDir, 'main.log');
   const keep = options.keep ?? 5;
+  const level = options.level ?? 'info';
   // A logger of our own: the library's default instance stays untouched (no shared state).
   const logger = log.create({ logId: `agentteam-${path}` });
   logger.transports.file.resolvePathFn = () => path;
-  logger.transports.file.level = options.level ?? 'info';
+  logger.transports.file.level = level;
   logger.transports.file.maxSize = options.maxSize ?? 1024 * 1024;
   logger.transports.file.archiveLogFn = (file) => {
     try {
@@ -85,7 +86,7 @@ export function createAppLog(options: AppLogOptions): AppLog {
       file.clear();
     }
   };
-  logger.transports.console.level = options.console === true ? (options.level ?? 'info') : false;
+  logger.transports.console.level = options.console === true ? level : false;
   // electron-log/main forwards every line to all renderer windows in development (its ipc
   // transport) and can post lines to a URL (remote): log lines stay in the main process.
   if (logger.transports.ipc !== undefined) logger.transports.ipc.level = false;
@@ -99,6 +100,7 @@ export function createAppLog(options: AppLogOptions): AppLog {
   };
   return {
     path,
+    debugEnabled: level === 'debug',
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),

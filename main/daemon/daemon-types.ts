@@ -10,6 +10,7 @@ import type { AgentCliLauncher } from './runtime/agent-cli-shim.js';
 import type { PersonProfile } from './runtime/auth/person-profile.js';
 import type { DaemonLog } from './daemon-log.js';
 import type { RuntimeFactory } from './services/agent-runtime.js';
+import type { WalSync } from './store/group-commit.js';
 import type { SettingsPort } from './settings/daemon-settings.js';
 import type { TelegramTuning } from './telegram/telegram-service.js';
 
@@ -47,6 +48,8 @@ export interface CreateDaemonOptions extends DaemonOptions {
   readonly usageBudget?: UsageBudgetPort;
   /** issue 27: the scheduler of the usage pauses' resets (tests: virtual time); async by default. */
   readonly pauseScheduler?: SchedulerLike;
+  /** issue 30: how the store's group commit syncs its WAL (tests: a held or failing fdatasync); fdatasync by default. */
+  readonly walSync?: WalSync;
 }
 
 export interface Daemon {

@@ -57,6 +57,7 @@ import { TeamService } from './services/team-service.js';
 import { DaemonSettings } from './settings/daemon-settings.js';
 import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
 import { Store } from './store/index.js';
+import { afterDurable, durableApi, durableTools } from './durable-answers.js';
 import { TelegramService } from './telegram/telegram-service.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
 import { WakeTimeline } from './wake/wake-timeline.js';
@@ -66,7 +67,7 @@ import { ApiError } from '../../shared/api/contract.js';
 import { BeaconRouter } from './watchdog/beacon-router.js';
 import { silenceWatchdog } from './watchdog/silence-watchdog.js';
 
-const quietLog: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
+const quietLog: DaemonLog = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 
 export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon> {
   const log = options.log ?? quietLog;
@@ -86,7 +87,10 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   stack.defer(() => source.close());
   try {
     // 2. The store (writer lock), members and the first conversation.
-    const store = stack.adopt(Store.open(dataDir, { log }), (s) => s.close());
+    const store = stack.adopt(
+      Store.open(dataDir, { log, ...(options.walSync === undefined ? {} : { walSync: options.walSync }) }),
+      (s) => s.close(),
+    );
     // issue 16 "No orphans": with the writer lock held, runtimes a killed daemon left running are ended.
     const pids = new RuntimePidRegistry(dataDir);
     // What earlier versions or a looser umask left readable (store, WAL/SHM, tokens, runtime dirs) is tightened.
@@ -266,7 +270,13 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // issue 26: the changes of every wake — its workspace snapshotted (git) when delivered and when ended, off the hot path.
     const changes = stack.adopt(
       new WakeChanges({
-        table: store.wakeChanges,
+        // issue 30: its two writes per wake in store transactions, so they join the turn's group
+        // commit (an autocommit write syncs on the main thread before it returns).
+        table: {
+          start: (r) => store.transaction(() => store.wakeChanges.start(r)),
+          end: (r) => store.transaction(() => store.wakeChanges.end(r)),
+          get: (wakeToken) => store.wakeChanges.get(wakeToken),
+        },
         wakeStatus$: wakes.wakeStatus$,
         workspaceOf: (id) => {
           const agent = roster.agent(id);
@@ -331,7 +341,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // 10. The agentteam MCP server on 127.0.0.1, one bearer token per agent.
     const mcp = stack.adopt(
       await startMcpServer({
-        handler: communication,
+        // issue 30: a tool result leaves once the reply it reports is durable (group commit).
+        handler: durableTools(communication, store),
         limits: { sendsPerMinute: config.limits.sendsPerMinute, maxMessageBytes: config.limits.maxMessageBytes },
         log,
       }),
@@ -479,8 +490,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     });
     let stopping: Promise<void> | null = null;
     return {
-      api,
-      events$: out.events$,
+      // issue 30 (group commit): answers and pushes leave once the writes they report are durable.
+      api: durableApi(api, store),
+      events$: afterDurable(out.events$, store, log),
       metrics: registry,
       limits: { maxMessageBytes: config.limits.maxMessageBytes },
       stop: () => (stopping ??= stack.disposeAsync()),

@@ -53,6 +53,7 @@ export function stderrLog(io: CliIo, debug = process.env.AGENTTEAM_DEBUG === '1'
       `${new Date().toISOString()} ${level} ${message}${fields === undefined ? '' : ` ${JSON.stringify(fields)}`}`,
     );
   return {
+    debugEnabled: debug,
     info: line('info'),
     warn: line('warn'),
     error: line('error'),

@@ -105,7 +105,7 @@ const SECURITY_HEADERS = {
 } as const;
 
 /** Where log lines go when the caller gives no log (tests, embedders). */
-const SILENT_LOG: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
+const SILENT_LOG: DaemonLog = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 
 /** The token presented as `?token=` or `Authorization: Bearer`. */
 function presentedToken(req: IncomingMessage, url: URL): string | null {

@@ -31,7 +31,7 @@ export interface ConfigState {
 /** How long the folder must be quiet before the file is read again (one save is several events). */
 export const CONFIG_WATCH_DEBOUNCE_MS = 150;
 
-const quietLog: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
+const quietLog: DaemonLog = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 
 export class ConfigSource {
   readonly #state: BehaviorSubject<ConfigState>;

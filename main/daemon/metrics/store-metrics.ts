@@ -9,8 +9,10 @@ import { Counter, type Registry } from 'prom-client';
 export interface StoreCommitCounts {
   /** Write transactions committed since open, in either durability class. */
   readonly commits: number;
-  /** Of those, the ones synced before returning (synchronous=FULL; store/durability.ts). */
+  /** Of those, the FULL ones (store/durability.ts). */
   readonly durableCommits: number;
+  /** issue 30: WAL fsyncs for them (group commit: one per event-loop turn that made any). */
+  readonly walSyncs: number;
 }
 
 /** A counter showing `read()` at each scrape. */
@@ -36,7 +38,13 @@ export function createStoreMetrics(registry: Registry, store: StoreCommitCounts)
   scraped(
     registry,
     'store_durable_commits_total',
-    'Store write transactions committed with synchronous=FULL (one WAL fsync each)',
+    'Store write transactions of the FULL class (durable before anyone outside is told)',
     () => store.durableCommits,
+  );
+  scraped(
+    registry,
+    'store_wal_syncs_total',
+    'WAL fsyncs made for FULL writes (group commit: one per event-loop turn with any)',
+    () => store.walSyncs,
   );
 }

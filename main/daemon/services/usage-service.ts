@@ -44,7 +44,12 @@ export class UsageService {
   recordTurn(agentId: string, runtime: RuntimeKind, wakeTokens: readonly string[], usage: TurnUsage): WakeUsage | null {
     const wakeToken = wakeTokens[0];
     if (wakeToken === undefined) return null;
-    const stored = this.d.store.usage.addTurn({ wakeToken, agentId, runtime }, usage, this.d.now());
+    // issue 30: in a store transaction, so it joins this turn's group commit (an autocommit write
+    // would fsync on the main thread before returning).
+    const at = this.d.now();
+    const stored = this.d.store.transaction(() =>
+      this.d.store.usage.addTurn({ wakeToken, agentId, runtime }, usage, at),
+    );
     this.d.onRecorded?.(usage, runtime, agentId);
     this.#checkBudget(agentId);
     return stored;

@@ -139,7 +139,7 @@ export interface DaemonSettingsOptions {
   readonly appliedAgents?: () => Config['agents'];
 }
 
-const quietLog: DaemonLog = { info() {}, warn() {}, error() {}, debug() {} };
+const quietLog: DaemonLog = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 
 export class DaemonSettings {
   readonly #source: ConfigSource;

@@ -32,14 +32,16 @@
  *   · beacons, escalations, final-check and delivery timeline events, prompt_input entries
  *     (contract §8.4 trajectory of prompts written into a runtime process that is gone too).
  *
- * Per wake on the happy path this leaves two fsyncs (admission, the reply) instead of six.
- * Group commit (one fsync per event-loop turn for every write in it) would go below that, but
- * needs the write API to become asynchronous (a caller may only answer after the fsync).
+ * Per wake on the happy path this leaves two FULL commits (admission, the reply) instead of six.
+ * issue 30, group commit (group-commit.ts): the FULL commits of one event-loop turn share ONE
+ * fsync of the WAL, on the thread pool; "synced before the call returns" becomes "synced before
+ * anyone outside is told" — API answers, pushes, tool results and channel cursors wait for
+ * `Store.whenDurable()` (main/daemon/durable-answers.ts). The classes above are unchanged.
  */
 import { isTerminal, type WakeStatus } from '../../../shared/wake-status.js';
 import type { WakeEventKind } from './store-records.js';
 
-/** `full`: fsync before the call returns; `normal`: durable with the next FULL commit or checkpoint. */
+/** `full`: durable before anyone outside is told (`Store.whenDurable`); `normal`: with the next FULL sync or checkpoint. */
 export type Durability = 'full' | 'normal';
 
 /**

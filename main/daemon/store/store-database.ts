@@ -21,7 +21,7 @@ export function openWritable(
   dataDir: string,
   now: Date,
   log: DaemonLog | undefined,
-): { db: DatabaseSync; lock: WriterLock } {
+): { db: DatabaseSync; lock: WriterLock; walPath: string | null } {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = WriterLock.acquire(dataDir, now);
   const path = join(dataDir, DB_FILE);
@@ -34,7 +34,8 @@ export function openWritable(
     // Issue 3: synchronous=FULL for messages and wake events (and everything else: one connection).
     db.exec('PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;');
     migrate(db, path, log);
-    return { db, lock };
+    // issue 30: the WAL file group commit syncs (group-commit.ts); none without WAL.
+    return { db, lock, walPath: mode === 'wal' ? `${path}-wal` : null };
   } catch (err) {
     db?.close();
     lock.release();

@@ -1,9 +1,16 @@
 /**
- * Errors `Store.open` / `Store.openReadOnly` can raise. They carry a stable `code` and a message a person
+ * Errors `Store.open` / `Store.openReadOnly` can raise (and `Store.whenDurable`: `store_sync_failed`). They carry a stable `code` and a message a person
  * can act on (STYLE.md habit 9); the composition root reports them and refuses to start.
  * Everything else the store throws is a bug.
  */
-export type StoreErrorCode = 'store_locked' | 'store_too_new' | 'store_outdated' | 'store_missing' | 'store_unopenable';
+export type StoreErrorCode =
+  | 'store_locked'
+  | 'store_too_new'
+  | 'store_outdated'
+  | 'store_missing'
+  | 'store_unopenable'
+  /** issue 30: a group commit's WAL sync failed; its callers are told, the rows stay stored. */
+  | 'store_sync_failed';
 
 export class StoreError extends Error {
   constructor(

@@ -8,8 +8,10 @@
  * This facade is the store's one public face. It owns the connection (store-database.ts), the
  * transactions and every rule that spans tables; each table's statements live in tables/.
  * The API is synchronous (DatabaseSync): each public write is one short IMMEDIATE transaction, so
- * a caller that got a return value knows it is committed (durable per its class, durability.ts), and
- * no other write can interleave inside it.
+ * a caller that got a return value knows it is committed and visible, and no other write can
+ * interleave inside it. Durable is one step later (issue 30, group commit): the FULL commits of an
+ * event-loop turn share one WAL fsync on the thread pool (group-commit.ts), and `whenDurable()`
+ * resolves after it; whoever answers outside the daemon waits for it (durable-answers.ts).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { randomUUID } from 'node:crypto';
@@ -17,6 +19,7 @@ import type { TargetKey } from '../../../shared/target.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-log.js';
 import { wakeEventDurability, type Durability } from './durability.js';
+import { GroupCommit, type WalSync } from './group-commit.js';
 import { openReadable, openWritable } from './store-database.js';
 import { markerIdOfRecoveryMessage, recoveryBatchId, recoveryWakeToken, responseMessageId } from './store-ids.js';
 import type {
@@ -69,6 +72,9 @@ import { ThreadsQuery, type ThreadRecord } from './tables/threads-query.js';
 
 export { DB_FILE } from './store-database.js';
 
+/** `whenDurable()` when nothing waits for a sync. */
+const DURABLE: Promise<void> = Promise.resolve();
+
 /** Event kinds that only make sense while a wake is active. */
 const ACTIVE_ONLY_EVENT_KINDS: ReadonlySet<WakeEventKind> = new Set([
   'beacon',
@@ -87,6 +93,12 @@ interface StoreOptions {
   readonly log?: DaemonLog;
   /** Clock for record times; tests inject one. */
   readonly now?: () => Date;
+  /**
+   * issue 30: how a group commit syncs the WAL (default `fs.fdatasync`, on libuv's thread pool);
+   * tests inject a slow or failing one. `false`: no group commit, every FULL commit fsyncs
+   * before it returns (the previous behaviour, kept for comparison in benchmarks).
+   */
+  readonly walSync?: WalSync | false;
 }
 
 export class Store {
@@ -137,6 +149,8 @@ export class Store {
     private readonly lock: WriterLock | null,
     private readonly now: () => Date,
     readonly dataDir: string,
+    /** issue 30: null when FULL commits sync on their own (read-only, no WAL, or turned off). */
+    private readonly group: GroupCommit | null = null,
   ) {
     const iso = () => this.iso();
     this.members = new MembersTable(db);
@@ -177,8 +191,15 @@ export class Store {
    */
   static open(dataDir: string, options: StoreOptions = {}): Store {
     const now = options.now ?? (() => new Date());
-    const { db, lock } = openWritable(dataDir, now(), options.log);
-    return new Store(db, lock, now, dataDir);
+    const { db, lock, walPath } = openWritable(dataDir, now(), options.log);
+    const group =
+      walPath === null || options.walSync === false
+        ? null
+        : GroupCommit.open(walPath, {
+            ...(options.walSync === undefined ? {} : { sync: options.walSync }),
+            onFailure: (err) => options.log?.error('store: a group commit could not be synced', { error: err.message }),
+          });
+    return new Store(db, lock, now, dataDir, group);
   }
 
   /**
@@ -197,6 +218,8 @@ export class Store {
     if (this.closed) return;
     this.closed = true;
     try {
+      // Pending FULL commits are synced (and their waiters answered) before the connection goes.
+      this.group?.close();
       this.db.close();
     } finally {
       this.lock?.release();
@@ -208,9 +231,33 @@ export class Store {
     return this.#commits;
   }
 
-  /** Of those, the FULL ones: each one fsync of the WAL before the call returned (durability.ts). */
+  /** Of those, the FULL ones (durability.ts): durable once `whenDurable()` resolves. */
   get durableCommits(): number {
     return this.#durableCommits;
+  }
+
+  /**
+   * WAL fsyncs for the FULL commits: with group commit one per event-loop turn that made any
+   * (group-commit.ts), otherwise one per FULL commit.
+   */
+  get walSyncs(): number {
+    return this.group === null ? this.#durableCommits : this.group.syncs;
+  }
+
+  /**
+   * issue 30 (group commit): resolves once every FULL write made before this call is on disk.
+   * A write returns when it is committed and visible; whoever tells someone outside the daemon
+   * about a FULL write (an API answer, a push, a tool result, a channel cursor) waits for this
+   * first. Already resolved when nothing is waiting; rejects (StoreError `store_sync_failed`)
+   * when the sync of those writes failed.
+   */
+  whenDurable(): Promise<void> {
+    return this.group === null ? DURABLE : this.group.whenDurable();
+  }
+
+  /** True while a FULL write is committed but not yet known durable. */
+  get durabilityPending(): boolean {
+    return this.group?.waiting ?? false;
   }
 
   /** True for a store from `openReadOnly`: every write throws (calling one is a bug). */
@@ -221,7 +268,8 @@ export class Store {
   // ---------------------------------------------------------------- members & conversations
 
   upsertMember(m: { id: string; kind: MemberKind; name: string }): void {
-    this.members.upsert(m, this.iso());
+    const at = this.iso();
+    this.tx(() => this.members.upsert(m, at));
   }
 
   listMembers(): MemberRecord[] {
@@ -483,7 +531,8 @@ export class Store {
    */
   saveUndelivered(u: UndeliveredInput): void {
     this.conversations.checkTarget(u.target);
-    this.undelivered.save(u, this.iso());
+    const at = this.iso();
+    this.tx(() => this.undelivered.save(u, at));
   }
 
   /** Undelivered replies waiting for a target (optionally of one agent), oldest first; marks them taken. */
@@ -597,7 +646,8 @@ export class Store {
 
   /** Settles a launched marker at its process boundary; false if it is not `replay_pending`. */
   settleRecoveryMarker(id: string): boolean {
-    return this.recoveryMarkers.settle(id, this.iso());
+    const at = this.iso();
+    return this.tx(() => this.recoveryMarkers.settle(id, at));
   }
 
   listRecoveryMarkers(agentId: string): RecoveryMarkerRecord[] {
@@ -627,7 +677,8 @@ export class Store {
     readonly authorId: string;
     readonly emoji: string;
   }): 'added' | 'already' {
-    return this.reactions.add(r, this.iso());
+    const at = this.iso();
+    return this.tx(() => this.reactions.add(r, at));
   }
 
   /** Reactions of the given messages, oldest first per message. */
@@ -639,7 +690,8 @@ export class Store {
 
   appendAudit(a: AuditInput): void {
     this.conversations.checkTarget(a.target);
-    this.audit.append(a, this.iso());
+    const at = this.iso();
+    this.tx(() => this.audit.append(a, at));
   }
 
   /** Newest first (issue 24: `agentteam audit`); `limit` records at most. */
@@ -698,7 +750,9 @@ export class Store {
    * durable commit.
    *
    * `durability` (durability.ts) is set on the connection before BEGIN and put back to FULL after
-   * the commit, so an autocommit write outside `tx` is always FULL. A nested call joins the outer
+   * the commit, so an autocommit write outside `tx` is always FULL (synced before it returns). With
+   * group commit (issue 30) a FULL transaction commits NORMAL too and is synced with every other
+   * FULL commit of this event-loop turn, off the main thread; `whenDurable()` says when. A nested call joins the outer
    * transaction's class; a FULL write inside a NORMAL transaction is a bug (it would not be
    * synced) and throws.
    */
@@ -708,7 +762,10 @@ export class Store {
         throw new TypeError('internal: a FULL write cannot join a NORMAL transaction');
       return this.nested(fn);
     }
-    if (durability === 'normal') this.syncNormal.run();
+    // issue 30: with group commit every commit here is NORMAL on the connection; a FULL one then
+    // joins this turn's WAL sync (group-commit.ts), which makes it exactly a FULL commit on disk.
+    const connectionNormal = durability === 'normal' || this.group !== null;
+    if (connectionNormal) this.syncNormal.run();
     this.durability = durability;
     try {
       this.begin.run();
@@ -716,7 +773,10 @@ export class Store {
       const result = fn();
       this.commit.run();
       this.#commits += 1;
-      if (durability === 'full') this.#durableCommits += 1;
+      if (durability === 'full') {
+        this.#durableCommits += 1;
+        this.group?.committed();
+      }
       this.conversations.committed();
       return result;
     } catch (err) {
@@ -728,10 +788,8 @@ export class Store {
       throw err;
     } finally {
       this.depth = 0;
-      if (this.durability === 'normal') {
-        this.durability = 'full';
-        this.syncFull.run();
-      }
+      this.durability = 'full';
+      if (connectionNormal) this.syncFull.run();
     }
   }
 

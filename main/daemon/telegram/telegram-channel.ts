@@ -22,6 +22,11 @@ export interface TelegramChannelOptions {
   readonly chatFor: (target: string) => number | undefined;
   /** Each send's outcome, for the health view (never the text). */
   readonly onOutcome?: (ok: boolean, detail: string | null) => void;
+  /**
+   * issue 30 (group commit): resolves once the daemon's writes so far are durable. A reply goes
+   * to the chat only after it (and the agent's frontier) is on disk: Telegram cannot take it back.
+   */
+  readonly durable?: () => Promise<void>;
 }
 
 export class TelegramChannel implements Channel {
@@ -40,6 +45,13 @@ export class TelegramChannel implements Channel {
     const api = this.o.api();
     if (api === null) return this.refused('no_token', 'the Telegram channel has no bot token');
     const text = request.redelivered ? `${REDELIVERED_MARK}${request.content}` : request.content;
+    try {
+      await this.o.durable?.();
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      this.o.onOutcome?.(false, detail);
+      return { ok: false, failure: { kind: 'store_unavailable', detail } };
+    }
     try {
       const sent = await api.sendMessage(chatId, text, { link_preview_options: { is_disabled: true } });
       this.o.onOutcome?.(true, null);

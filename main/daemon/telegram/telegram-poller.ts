@@ -1,7 +1,8 @@
 /**
  * Inbound: Bot API long polling (`getUpdates`) with a persisted update offset (issue 18). The
  * store's channel cursor is the next update_id to ask for; it moves forward only after the
- * update was handled (its message durably stored), so a restart never loses an update, and the
+ * update was handled (its message stored), and the next poll (which tells Telegram) waits until
+ * both are durable (issue 30: group commit), so a restart never loses an update, and the
  * handler's idempotency key (the update_id) makes a replay of the one in flight store nothing.
  * Updates below the cursor (a duplicate delivery) are skipped and counted.
  *
@@ -16,6 +17,8 @@ import { describeTelegramError } from './telegram-api.js';
 export interface CursorPort {
   channelCursor(channel: string): number | null;
   setChannelCursor(channel: string, position: number): void;
+  /** issue 30 (group commit): resolves once the writes made so far (messages, the cursor) are durable. */
+  whenDurable(): Promise<void>;
 }
 
 export interface TelegramPollerOptions {
@@ -77,8 +80,12 @@ function getUpdates(o: TelegramPollerOptions): Observable<void> {
           o.handle(update);
           o.cursor.setChannelCursor(o.channel, update.update_id + 1);
         }
-        subscriber.next();
-        subscriber.complete();
+        // issue 30: the next getUpdates tells Telegram the offset (it then forgets those
+        // updates): only once the messages and the cursor are durable. A failed sync retries.
+        return o.cursor.whenDurable().then(() => {
+          subscriber.next();
+          subscriber.complete();
+        });
       })
       .catch((error: unknown) => {
         if (!abort.signal.aborted) subscriber.error(error);

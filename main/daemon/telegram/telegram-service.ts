@@ -184,6 +184,7 @@ export class TelegramService {
       name: o.name,
       api: () => this.#sendApi,
       chatFor: (target) => this.bindings.forTarget(target)?.chatId,
+      durable: () => o.store.whenDurable(),
       onOutcome: (ok, detail) => {
         this.#lastSendAt = new Date().toISOString();
         this.#lastSendError = ok ? null : detail;

@@ -631,7 +631,9 @@ export class WakeLifecycle {
   ): void {
     const slot = this.#slot(agentId);
     slot.table.noteLocalText(generation, counts.bytes, counts.runes);
-    this.#o.log?.debug('wake: local runtime text observed (not relayed)', {
+    // issue 30: a disabled debug level builds no fields object (daemon-log.ts).
+    if (this.#o.log?.debugEnabled !== true) return;
+    this.#o.log.debug('wake: local runtime text observed (not relayed)', {
       agentId,
       generation,
       bytes: counts.bytes,
@@ -975,7 +977,9 @@ export class WakeLifecycle {
         status,
         reason,
       });
-    else this.#o.log?.debug('wake status', { wakeToken, agentId: p.agentId, status, reason });
+    // issue 30: every non-terminal transition passes here; with debug off it allocates no fields.
+    else if (this.#o.log?.debugEnabled === true)
+      this.#o.log.debug('wake status', { wakeToken, agentId: p.agentId, status, reason });
     this.#status.next(event);
   }
 }

@@ -23,7 +23,7 @@ import { makeTempDir, type TempDir } from '../../fixtures/temp-dir.js';
 
 const TOKEN = 'S'.repeat(43);
 const OPERATOR = 'O'.repeat(43);
-const quiet = { info() {}, warn() {}, error() {}, debug() {} };
+const quiet = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 // The person's own layout (4-space indent, one agent per line): it must survive every write byte for byte.
 const PERSON = [
   '{',

@@ -41,6 +41,7 @@ async function start(): Promise<{ daemon: Daemon; dir: string; info: Line[] }> {
   );
   const info: Line[] = [];
   const log: DaemonLog = {
+    debugEnabled: false,
     info: (message, fields) => info.push({ message, fields }),
     warn: () => undefined,
     error: () => undefined,

@@ -213,6 +213,9 @@ describe('issue 29: a runtime that ignores its own interrupt', () => {
         filter((e) => e.name === 'agent.updated' && e.payload.id === 'deaf' && e.payload.state === 'idle'),
       ),
     );
+    // Only past the grace: a full flush would also run the turn's 2 h deadline at once, before the
+    // asynchronous replacement ended the old turn (in real time it ends within milliseconds).
+    scheduler.maxFrames = 60_000;
     scheduler.flush();
     const wake = await done;
     expect(wake).toMatchObject({ status: 'failed', reason: 'stopped_by_operator' });

@@ -28,7 +28,7 @@ const mode = (p: string) => statSync(p).mode & 0o777;
 
 function recordingLog(): DaemonLog & { warnings: string[] } {
   const warnings: string[] = [];
-  return { warnings, info() {}, debug() {}, error() {}, warn: (m) => void warnings.push(m) };
+  return { warnings, debugEnabled: false, info() {}, debug() {}, error() {}, warn: (m) => void warnings.push(m) };
 }
 
 /** Every path under `dir` except inside the runtime CLIs' own homes (theirs to mode). */

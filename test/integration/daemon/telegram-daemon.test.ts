@@ -55,7 +55,7 @@ async function setup(
   const logLines: string[] = [];
   const line = (message: string, fields?: Record<string, unknown>) =>
     void logLines.push(`${message} ${JSON.stringify(fields ?? {})}`);
-  const log = { info: line, warn: line, error: line, debug: line };
+  const log = { debugEnabled: true, info: line, warn: line, error: line, debug: line };
   const start = async (): Promise<Running> => {
     const daemon = await createDaemon({
       dataDir: dir,

@@ -68,7 +68,8 @@ export class CodexApprovals {
     else if (isNotification(n, 'item/completed')) this.#changes.delete(n.params.item.id);
     else if (isNotification(n, 'thread/status/changed')) {
       const waiting = n.params.status.type === 'active' && n.params.status.activeFlags.includes('waitingOnApproval');
-      this.ctx.log?.debug('codex: thread status', { status: n.params.status.type, waitingOnApproval: waiting });
+      if (this.ctx.log?.debugEnabled === true)
+        this.ctx.log.debug('codex: thread status', { status: n.params.status.type, waitingOnApproval: waiting });
       if (waiting === this.#waitingOnApproval) return;
       this.#waitingOnApproval = waiting;
       this.ctx.emit({ type: 'operator_wait', waiting });

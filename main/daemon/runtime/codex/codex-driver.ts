@@ -105,7 +105,9 @@ class CodexSession implements DriverSession {
         // issue 14: approvals go to the operator (codex-approvals.ts); the rest is answered as before.
         return approvals.answer(r) ?? answerCodexServerRequest(r);
       },
-      onBadLine: () => ctx.log?.debug('codex: non-JSON stdout line ignored', { agentId }),
+      onBadLine: () => {
+        if (ctx.log?.debugEnabled === true) ctx.log.debug('codex: non-JSON stdout line ignored', { agentId });
+      },
       onDroppedLine: (d) => ctx.emit({ type: 'input_dropped', chars: d.chars, limit: d.limit }),
     });
   }

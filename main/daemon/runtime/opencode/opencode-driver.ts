@@ -172,7 +172,8 @@ class OpencodeSession implements DriverSession {
       (bad) => {
         // issue 29: an over-long line is reported on the wake; other bad frames stay diagnostics.
         if (bad.dropped !== undefined) this.#ctx.emit({ type: 'input_dropped', ...bad.dropped });
-        else this.#ctx.log?.debug('opencode: undecodable event frame ignored', { kind: bad.kind, reason: bad.reason });
+        else if (this.#ctx.log?.debugEnabled === true)
+          this.#ctx.log.debug('opencode: undecodable event frame ignored', { kind: bad.kind, reason: bad.reason });
       },
     );
     if (!stream.ok) return { ok: false, message: `opencode event stream failed: ${stream.message}` };

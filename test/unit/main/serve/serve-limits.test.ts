@@ -10,7 +10,7 @@ import { startServeServer, type ServeServer } from '../../../../main/serve/serve
 import { createScriptedDaemon, type ScriptedDaemon } from '../../../fixtures/scripted-daemon.js';
 
 const TOKEN = 'T'.repeat(43);
-const quiet = { info() {}, warn() {}, error() {}, debug() {} };
+const quiet = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 let daemon: ScriptedDaemon;
 let server: ServeServer;
 

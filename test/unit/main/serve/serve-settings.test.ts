@@ -48,7 +48,13 @@ describe('serve settings (<data-dir>/settings.json: UI-only preferences)', () =>
     const text = JSON.stringify({ language: 'klingon' });
     await writeFile(join(dir, 'settings.json'), text);
     const warnings: string[] = [];
-    const port = openServeSettings(dir, { info() {}, debug() {}, error() {}, warn: (m) => warnings.push(m) });
+    const port = openServeSettings(dir, {
+      debugEnabled: false,
+      info() {},
+      debug() {},
+      error() {},
+      warn: (m) => warnings.push(m),
+    });
     expect(port.load()).toEqual({});
     expect(warnings).toHaveLength(1);
     expect(await readFile(join(dir, 'settings.json'), 'utf8')).toBe(text);

@@ -75,6 +75,7 @@ describe('alerts (the one place an Alert is built)', () => {
     const raised: Alert[] = [];
     const lines: Array<[string, Record<string, unknown> | undefined]> = [];
     const log = {
+      debugEnabled: false,
       info: (m: string, f?: Record<string, unknown>) => void lines.push([m, f]),
       warn() {},
       error() {},

@@ -28,7 +28,7 @@ function recordingLog(): DaemonLog & { lines: Array<[string, string, Record<stri
   const lines: Array<[string, string, Record<string, unknown> | undefined]> = [];
   const at = (level: string) => (message: string, fields?: Record<string, unknown>) =>
     void lines.push([level, message, fields]);
-  return { lines, info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') };
+  return { lines, debugEnabled: true, info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') };
 }
 
 function failure(r: ConfigLoad) {

@@ -23,7 +23,7 @@ import { startFakeTelegram, type FakeTelegram } from '../../../../fixtures/fake-
 import { MemoryStore } from '../../../../fixtures/memory-store.js';
 
 const CHAT = 777;
-const quiet = { info() {}, warn() {}, error() {}, debug() {} };
+const quiet = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 
 let tg: FakeTelegram;
 const stops: Array<() => void> = [];
@@ -48,6 +48,7 @@ function setup(telegramDelivery: Record<string, unknown> = {}) {
     ensureConversation: (t: TargetKey) => t,
     channelCursor: (c: string) => cursors.get(c) ?? null,
     setChannelCursor: (c: string, p: number) => void cursors.set(c, p),
+    whenDurable: () => Promise.resolve(),
   };
   const wakeStatus$ = new Subject<WakeStatusEvent>();
   /** The wakes a recovery continues (their markers are saved with their terminal). */

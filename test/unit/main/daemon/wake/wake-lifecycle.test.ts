@@ -510,3 +510,33 @@ describe('design: the state machine holds no timers', () => {
     }
   });
 });
+
+describe('issue 30: a disabled debug level costs no fields object', () => {
+  /** queued → delivered → final_check_sent → completed_without_visible_reply, with local text on the way. */
+  const drive = (debug: boolean) => {
+    const h = wakeHarness({ debug });
+    const w = h.wake('#general');
+    h.lifecycle.onLocalText(h.agentId, 0, 'thinking out loud');
+    h.lifecycle.onTurnBoundary(h.agentId, 0);
+    h.lifecycle.onTurnBoundary(h.agentId, 0);
+    expect(h.terminals(w)).toMatchObject([{ status: 'completed_without_visible_reply' }]);
+    return h.logs;
+  };
+
+  it('with debug on, every non-terminal transition and local text is a debug line with its fields', () => {
+    const debug = drive(true).filter((l) => l.level === 'debug');
+    expect(debug.filter((l) => l.message === 'wake status').map((l) => l.fields?.status)).toEqual([
+      'queued',
+      'delivered',
+      'final_check_sent',
+    ]);
+    expect(debug.find((l) => l.message.startsWith('wake: local runtime text'))?.fields).toMatchObject({ bytes: 17 });
+  });
+
+  it('with debug off, debug is never called: no fields were built for it', () => {
+    const lines = drive(false);
+    expect(lines.filter((l) => l.level === 'debug')).toEqual([]);
+    // the terminal line is info and still written
+    expect(lines.filter((l) => l.level === 'info' && l.message === 'wake status')).toHaveLength(1);
+  });
+});
