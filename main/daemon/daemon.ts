@@ -57,7 +57,7 @@ import { TeamService } from './services/team-service.js';
 import { DaemonSettings } from './settings/daemon-settings.js';
 import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
 import { Store } from './store/index.js';
-import { afterDurable, durableApi, durableTools } from './durable-answers.js';
+import { durableApi, durableTools } from './durable-answers.js';
 import { TelegramService } from './telegram/telegram-service.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
 import { WakeTimeline } from './wake/wake-timeline.js';
@@ -492,7 +492,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     return {
       // issue 30 (group commit): answers and pushes leave once the writes they report are durable.
       api: durableApi(api, store),
-      events$: afterDurable(out.events$, store, log),
+      // Pushes only show what is stored: they never wait for a sync (durable-answers.ts).
+      events$: out.events$,
       metrics: registry,
       limits: { maxMessageBytes: config.limits.maxMessageBytes },
       stop: () => (stopping ??= stack.disposeAsync()),

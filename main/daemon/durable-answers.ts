@@ -2,17 +2,20 @@
  * issue 30 (group commit): the daemon's answers leave only after the writes they report are
  * durable. The store commits at once and syncs the WAL once per event-loop turn, off the main
  * thread (store/group-commit.ts); a FULL write is durable when `whenDurable()` resolves. So the
- * three ways the daemon tells someone outside wait for it, here at the composition root:
+ * answers someone acts on wait for it, here at the composition root:
  * - an API answer (IPC, WebSocket, the CLI): after its handler's writes are durable;
- * - a pushed API event: in order, each after the writes made before it are durable (without
- *   delay when nothing waits for a sync);
- * - an MCP tool result (`sent` to an agent): after the reply and its frontier are durable.
+ * - an MCP tool result (`sent` to an agent): after the reply and its frontier are durable
+ *   (Telegram's sends and update offset wait the same way, telegram/).
  * A failed sync fails the API call and the tool call (the rows stay stored; the caller may ask
- * again and is answered idempotently); a push still goes out (it shows what the store holds).
+ * again and is answered idempotently).
+ *
+ * Pushed API events do not wait. They show the operator what the store holds, and nobody acts on
+ * them as a promise kept: a committed WAL write survives the daemon's kill (it is in the OS's page
+ * cache), only a power loss inside the sync's few milliseconds could undo one, and the next start
+ * re-derives the state from the store. Waiting made a chip wait behind every other agent's sync
+ * (ACK → chip p95 28 → 250 ms under a busy team, bench/PROFILES.md) — exactly what issue 30 forbids.
  */
-import { Observable } from 'rxjs';
 import { ApiError, type ApiHandlers } from '../../shared/api/contract.js';
-import type { DaemonLog } from './daemon-log.js';
 import type { CommunicationHandler } from './mcp/communication-handler.js';
 import { StoreError } from './store/index.js';
 
@@ -57,49 +60,4 @@ export function durableTools(handler: CommunicationHandler, store: Durability): 
       return result;
     },
   };
-}
-
-/**
- * The events of `source$` in their order, each once every write made before it is durable.
- * With nothing waiting for a sync an event passes at once; otherwise it queues, and each sync
- * releases the events queued before it was asked for (later ones wait for the next).
- */
-export function afterDurable<T>(source$: Observable<T>, store: Durability, log: DaemonLog): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    const queue: T[] = [];
-    let waiting = false;
-    let ended: (() => void) | null = null;
-    const wait = (): void => {
-      waiting = true;
-      const covered = queue.length;
-      const release = (): void => {
-        for (const value of queue.splice(0, covered)) subscriber.next(value);
-        if (queue.length > 0) wait();
-        else {
-          waiting = false;
-          ended?.();
-        }
-      };
-      store.whenDurable().then(release, (err: unknown) => {
-        log.error('api events: pushed although their writes could not be synced', { error: String(err) });
-        release();
-      });
-    };
-    const subscription = source$.subscribe({
-      next: (value) => {
-        if (!waiting && !store.durabilityPending) return void subscriber.next(value);
-        queue.push(value);
-        if (!waiting) wait();
-      },
-      error: (err: unknown) => {
-        ended = () => subscriber.error(err);
-        if (!waiting) ended();
-      },
-      complete: () => {
-        ended = () => subscriber.complete();
-        if (!waiting) ended();
-      },
-    });
-    return () => subscription.unsubscribe();
-  });
 }

@@ -1,17 +1,15 @@
 /**
- * issue 30: the daemon's answers (API, pushes, tool results) leave only once the writes they
- * report are durable. A real store whose WAL sync (the real fdatasync) is held shows it.
+ * issue 30: the daemon's answers (API, tool results) leave only once the writes they report are
+ * durable. A real store whose WAL sync (the real fdatasync) is held shows it.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fdatasync } from 'node:fs';
-import { Subject } from 'rxjs';
-import { afterDurable, durableApi, durableTools } from '../../../../main/daemon/durable-answers.js';
+import { durableApi, durableTools } from '../../../../main/daemon/durable-answers.js';
 import { Store } from '../../../../main/daemon/store/index.js';
 import type { WalSync } from '../../../../main/daemon/store/group-commit.js';
 import type { ApiHandlers } from '../../../../shared/api/contract.js';
 import type { CommunicationHandler } from '../../../../main/daemon/mcp/communication-handler.js';
 import { targetKey } from '../../../../shared/target.js';
-import { createRecordingLog } from '../../../fixtures/daemon-fake.js';
 import { makeTempDir, type TempDir } from '../../../fixtures/temp-dir.js';
 
 const general = targetKey('#general');
@@ -30,11 +28,6 @@ const sync: WalSync = (fd, done) => {
   const answer = () => void real.then((err) => done(error ?? err));
   if (holding) held.push(answer);
   else answer();
-};
-
-/** Turns of the loop until `cond` holds (the thread pool answers on its own time). */
-const until = async (cond: () => boolean) => {
-  while (!cond()) await new Promise((r) => setImmediate(r));
 };
 
 const turns = async (n = 5) => {
@@ -107,66 +100,5 @@ describe('durableTools', () => {
     await release();
     await pending;
     expect(result).toMatchObject({ status: 'sent' });
-  });
-});
-
-describe('afterDurable', () => {
-  it('passes events at once when nothing waits, and in order after the sync otherwise', async () => {
-    const source = new Subject<string>();
-    const seen: string[] = [];
-    afterDurable(source, store, createRecordingLog()).subscribe((e) => seen.push(e));
-    source.next('idle'); // nothing pending: synchronous
-    expect(seen).toEqual(['idle']);
-    holding = true;
-    post('a');
-    source.next('after a');
-    source.next('also after a');
-    await turns();
-    expect(held).toHaveLength(1);
-    post('b'); // the next batch: its event waits for the next sync
-    source.next('after b');
-    expect(seen).toEqual(['idle']);
-    await release();
-    await until(() => seen.length === 4);
-    expect(seen).toEqual(['idle', 'after a', 'also after a', 'after b']);
-  });
-
-  it('an event queued during a held sync is not released by it (it waits for its own)', async () => {
-    const source = new Subject<string>();
-    const seen: string[] = [];
-    afterDurable(source, store, createRecordingLog()).subscribe((e) => seen.push(e));
-    holding = true;
-    post('a');
-    source.next('a');
-    await turns();
-    post('b');
-    source.next('b');
-    // release only the first sync: hold the second
-    const first = held.splice(0);
-    for (const answer of first) answer();
-    await until(() => seen.length > 0 && held.length > 0); // 'a' out, the second sync started
-    expect(seen).toEqual(['a']);
-    await release();
-    await until(() => seen.length === 2);
-    expect(seen).toEqual(['a', 'b']);
-  });
-
-  it('completes after the queued events are out', async () => {
-    const source = new Subject<string>();
-    const seen: string[] = [];
-    let completed = false;
-    afterDurable(source, store, createRecordingLog()).subscribe({
-      next: (e) => seen.push(e),
-      complete: () => (completed = true),
-    });
-    holding = true;
-    post('x');
-    source.next('x');
-    source.complete();
-    expect(completed).toBe(false);
-    await release();
-    await until(() => completed);
-    expect(seen).toEqual(['x']);
-    expect(completed).toBe(true);
   });
 });
