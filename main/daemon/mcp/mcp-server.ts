@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { parseTarget } from '../../../shared/target.js';
 import { describeIssues } from '../../../shared/api/describe-issues.js';
 import type { DaemonLog } from '../daemon-log.js';
+import { AgentCallGate } from './agent-call-gate.js';
 import type { CommunicationHandler, ToolRefusal } from './communication-handler.js';
 import { MCP_PATH, MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from './mcp-names.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -64,6 +65,8 @@ export interface McpServerOptions {
   /** Clock for the rate limiter (ms). */
   readonly now?: () => number;
   readonly log?: DaemonLog;
+  /** issue 30: agent tool calls handled per event-loop turn, the rest in later turns (agent-call-gate.ts). */
+  readonly agentCallsPerTurn?: number;
 }
 
 /** How a runtime reaches the server as one agent. */
@@ -143,6 +146,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
   /** issue 28: answered `tools/list` per agent since its current token was issued. */
   const toolsListedBy = new Map<string, number>();
   const sessions = new Map<string, Session>();
+  // issue 30: the operator's traffic first — a busy team's calls are handled a few per loop turn.
+  const gate = new AgentCallGate(options.agentCallsPerTurn);
   const messageSendSchema = z.toJSONSchema(MessageSendInput, { io: 'input' });
   const reactionSchema = z.toJSONSchema(ReactionInput, { io: 'input' });
   let allowedHosts = new Set<string>();
@@ -247,6 +252,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
   }
 
   async function callTool(agentId: string, name: string, args: unknown): Promise<CallToolResult> {
+    const turn = gate.admit();
+    if (turn !== undefined) await turn;
     const started = now();
     let result: CallToolResult;
     try {
