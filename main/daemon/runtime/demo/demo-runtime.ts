@@ -1,12 +1,14 @@
 /**
- * The demo runtime (`runtime: "demo"`): an in-process agent with no LLM, so a first-time
+ * The demo runtime (`runtime: "demo"`): an agent with no LLM, so a first-time
  * user sees the whole product. It reaches the agentteam MCP server over HTTP with the SDK
  * client and its own bearer token exactly like a real runtime, and implements the same
- * RuntimeAdapter. Everything it posts says it is the demo.
+ * RuntimeAdapter. Everything it posts says it is the demo. issue 30: it runs in the demo worker
+ * thread, off the daemon's event loop (demo-worker.ts); the daemon sees it through
+ * DemoThreadRuntime (demo-thread.ts), the same adapter relayed over the thread's port.
  *
  * It shares the host vocabulary and the event stream (runtime-event-stream.ts) with the CLI
  * runtimes, but not the skeleton (runtime-skeleton.ts): it has no process to spawn, restart or
- * kill and no wire session to store or resume, and it answers each final-check in-process in
+ * kill and no wire session to store or resume, and it answers each final-check itself in
  * the same turn (as `in_turn` does), so those parts would have nothing to do here.
  *
  * Commands in the operator's message:
