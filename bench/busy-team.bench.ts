@@ -293,6 +293,8 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
     const loadRttP95 = percentile(loadRtt, 95);
     const longest = Math.max(0, ...longTasks);
     const wakesPerSecond = (total / wallMs) * 1000;
+    // A chain's three answers run one after another: each pair's loop completes ≤ 1 wake per own-work time.
+    const agentBoundWakesPerSecond = pairs / (ownWorkMs / 1000);
     const allTerminal = terminal.size === total && active.length === 0 && chainMs.length === chains;
     const figures: Figure[] = [
       {
@@ -355,7 +357,7 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
         unit: 'wakes/s',
         baseline: r2(floorWakesPerSecond),
         ratio: r2(wakesPerSecond / floorWakesPerSecond),
-        note: `floor = 1 / (${r2(durablePerWake)} durable commits per wake × raw WAL+FULL insert p50 ${r2(commitMs)} ms); ${r2(commitsPerWake)} commits per wake in all; closed loops of ${pairs} pairs, each chain ≥ 3 × ${workMs} ms of agent work`,
+        note: `floor = 1 / (${r2(durablePerWake)} durable commits per wake × raw WAL+FULL insert p50 ${r2(commitMs)} ms); ${r2(commitsPerWake)} commits per wake in all; the agents' own ceiling (closed loops of ${pairs} pairs, one answer at a time per chain, ${r2(ownWorkMs)} ms each, no daemon time at all) ${r2(agentBoundWakesPerSecond)} wakes/s`,
       },
     ];
     if (!allTerminal)
@@ -393,6 +395,7 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
       daemonLoopDelayMs: loopDelay,
       wakesPerSecond: r2(wakesPerSecond),
       floorWakesPerSecond: r2(floorWakesPerSecond),
+      agentBoundWakesPerSecond: r2(agentBoundWakesPerSecond),
       durableCommitsPerWake: r2(durablePerWake),
       commitsPerWake: r2(commitsPerWake),
       rawCommitP50Ms: r2(commitMs),
