@@ -17,7 +17,12 @@ export default defineConfig({
       // So every package is a devDependency: nothing is installed into the app by electron-builder.
       externalizeDeps: false,
       rollupOptions: {
-        input: { index: resolve('main/index.ts'), cli: resolve('main/serve/cli.ts') },
+        // issue 30: the demo agents' worker thread is an entry of its own (runtime/demo/demo-thread.ts finds it).
+        input: {
+          index: resolve('main/index.ts'),
+          cli: resolve('main/serve/cli.ts'),
+          'demo-worker': resolve('main/daemon/runtime/demo/demo-worker.ts'),
+        },
       },
     },
   },

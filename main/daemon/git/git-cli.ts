@@ -7,6 +7,8 @@
  * oversized output throw a `GitError` saying which.
  */
 import { spawn } from 'node:child_process';
+import { access } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 
 /** The oldest git the daemon uses: `git worktree repair` (2.30) is how a moved worktree is fixed. */
 export const MIN_GIT_VERSION = { major: 2, minor: 30 } as const;
@@ -146,6 +148,30 @@ export async function gitVersion(
 
 /** The top of the work tree that contains `cwd`, or null when `cwd` is not inside a git work tree. */
 export async function workTreeRoot(cwd: string, binary?: string): Promise<string | null> {
+  if (!(await mayBeInRepository(cwd))) return null;
   const r = await runGit(['rev-parse', '--show-toplevel'], { cwd, ...(binary ? { binary } : {}), timeoutMs: 10_000 });
   return r.code === 0 ? r.stdout.trim() : null;
+}
+
+/**
+ * issue 30: whether git could find a repository from `cwd` at all — a `.git` (folder or file) in
+ * it or a folder above it, or a repository named by the environment. When there is none, `git
+ * rev-parse` could only say so, and each spawn cost the daemon's main thread 5–15 ms of CPU under
+ * a busy team (bench/PROFILES.md, busy-team: a workspace outside git was asked at every wake's
+ * start and end); the answer is the same without it. Conservative: a `.git` found still asks git.
+ */
+async function mayBeInRepository(cwd: string): Promise<boolean> {
+  if (process.env.GIT_DIR !== undefined || process.env.GIT_WORK_TREE !== undefined) return true;
+  for (let dir = resolve(cwd); ;) {
+    if (
+      await access(join(dir, '.git')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+    const up = dirname(dir);
+    if (up === dir) return false;
+    dir = up;
+  }
 }

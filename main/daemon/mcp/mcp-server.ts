@@ -21,28 +21,12 @@ import { z } from 'zod';
 import { parseTarget } from '../../../shared/target.js';
 import { describeIssues } from '../../../shared/api/describe-issues.js';
 import type { DaemonLog } from '../daemon-log.js';
+import { AgentCallGate } from './agent-call-gate.js';
 import type { CommunicationHandler, ToolRefusal } from './communication-handler.js';
 import { MCP_PATH, MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from './mcp-names.js';
 import { RateLimiter } from './rate-limiter.js';
+import { MessageSendInput, ReactionInput, compileMessageSendCheck } from './tool-input.js';
 import { releaseAnsweredJsonStreams } from './sdk-json-stream-leak.js';
-
-const MessageSendInput = z.object({
-  target: z
-    .string()
-    .describe(
-      'Exact target of the conversation to post in: "#channel", "#channel:shortid" (thread), "dm:@member" or "dm:@member:shortid". Use the exact target of the input you are answering.',
-    ),
-  content: z.string().describe('The message participants will see (Markdown).'),
-  allow_cross_target: z
-    .boolean()
-    .optional()
-    .describe('Set true only to post on purpose in a conversation you did not receive input from in this turn.'),
-});
-
-const ReactionInput = z.object({
-  message_id: z.string().describe('Id of the message to react to.'),
-  emoji: z.string().describe('One emoji, e.g. "👍".'),
-});
 
 const MAX_MESSAGE_ID_LENGTH = 200;
 const MAX_EMOJI_LENGTH = 32;
@@ -64,6 +48,8 @@ export interface McpServerOptions {
   /** Clock for the rate limiter (ms). */
   readonly now?: () => number;
   readonly log?: DaemonLog;
+  /** issue 30: agent tool calls handled per event-loop turn, the rest in later turns (agent-call-gate.ts). */
+  readonly agentCallsPerTurn?: number;
 }
 
 /** How a runtime reaches the server as one agent. */
@@ -143,8 +129,12 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
   /** issue 28: answered `tools/list` per agent since its current token was issued. */
   const toolsListedBy = new Map<string, number>();
   const sessions = new Map<string, Session>();
+  // issue 30: the operator's traffic first — a busy team's calls are handled a few per loop turn.
+  const gate = new AgentCallGate(options.agentCallsPerTurn);
   const messageSendSchema = z.toJSONSchema(MessageSendInput, { io: 'input' });
   const reactionSchema = z.toJSONSchema(ReactionInput, { io: 'input' });
+  // issue 30: the hot call's arguments checked by the same schema compiled (tool-input.ts).
+  const messageSendValid = compileMessageSendCheck(messageSendSchema);
   let allowedHosts = new Set<string>();
   let allowedOrigins = new Set<string>();
   let closed = false;
@@ -172,7 +162,9 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
   }
 
   async function messageSend(agentId: string, raw: unknown): Promise<CallToolResult> {
-    const parsed = MessageSendInput.safeParse(raw ?? {});
+    const args = raw ?? {};
+    // Valid (almost always): the compiled check; else zod, for the exact refusal it words.
+    const parsed = messageSendValid(args) ? { success: true as const, data: args } : MessageSendInput.safeParse(args);
     if (!parsed.success) {
       return refusal(
         'invalid_arguments',
@@ -247,6 +239,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
   }
 
   async function callTool(agentId: string, name: string, args: unknown): Promise<CallToolResult> {
+    const turn = gate.admit();
+    if (turn !== undefined) await turn;
     const started = now();
     let result: CallToolResult;
     try {

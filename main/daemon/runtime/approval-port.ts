@@ -51,7 +51,7 @@ export const NO_APPROVAL_HOST: ApprovalAnswer = {
 };
 
 /**
- * The one way a runtime asks (the skeleton for the CLI drivers, the demo runtime in-process): the
+ * The one way a runtime asks (the skeleton for the CLI drivers, the demo runtime in its thread): the
  * host answers; no host → a deny the agent reads; a host that throws → a deny naming why, never a
  * question left open that nobody can answer. `onError` logs it.
  */

@@ -1,5 +1,5 @@
 /**
- * The event stream of one adapter (the skeleton's and the in-process demo's): every event is
+ * The event stream of one adapter (the skeleton's and the demo's): every event is
  * stamped with the process generation it came from (generation-tagged watches: a stale event
  * can never settle a newer turn), and nothing is sent once the stream completed.
  */

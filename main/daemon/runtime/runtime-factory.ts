@@ -1,6 +1,6 @@
 /**
  * Builds the runtime adapter an agent's config asks for: the shared skeleton around the Claude
- * Code (stream-json), Codex (app-server) or OpenCode (serve) driver, or the in-process demo.
+ * Code (stream-json), Codex (app-server) or OpenCode (serve) driver, or the demo (in its own thread, issue 30).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { prepareOpencodeSignIn } from './auth/opencode-auth.js';
 import { currentPersonProfile, type PersonProfile } from './auth/person-profile.js';
 import { ClaudeDriver } from './claude-code/claude-driver.js';
 import { CodexDriver } from './codex/codex-driver.js';
-import { DemoRuntime } from './demo/demo-runtime.js';
+import { DemoThreadRuntime } from './demo/demo-thread.js';
 import { OPENCODE_PERSON_LOGIN_PROVIDER } from './opencode/opencode-config.js';
 import { OpencodeDriver } from './opencode/opencode-driver.js';
 import type { RuntimeAdapter, TurnBoundaryHost } from './runtime-adapter.js';
@@ -76,7 +76,7 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
   if (agent.runtime === 'demo')
     return {
       ok: true,
-      adapter: new DemoRuntime({
+      adapter: new DemoThreadRuntime({
         agentId: agent.id,
         mcp: deps.mcp,
         host: deps.host,

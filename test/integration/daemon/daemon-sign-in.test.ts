@@ -62,6 +62,12 @@ it('an agent that is not signed in reads Needs sign-in, and a mention fails with
   const daemon = await createDaemon({ dataDir: dir, person: { home: personHome, env: {}, platform: 'linux' } });
   daemons.push(daemon);
 
+  // issue 30: the demo starts in its own thread, like a runtime's process: ready once it is up.
+  await expect
+    .poll(async () => (await daemon.api['agents.check']({})).find((a) => a.id === 'demo')?.readiness?.state, {
+      timeout: 20_000,
+    })
+    .toBe('ready');
   const agents = await daemon.api['agents.check']({});
   const byId = new Map(agents.map((a) => [a.id, a]));
   expect(byId.get('demo')?.readiness?.state).toBe('ready');

@@ -1,12 +1,14 @@
 /**
- * The demo runtime (`runtime: "demo"`): an in-process agent with no LLM, so a first-time
+ * The demo runtime (`runtime: "demo"`): an agent with no LLM, so a first-time
  * user sees the whole product. It reaches the agentteam MCP server over HTTP with the SDK
  * client and its own bearer token exactly like a real runtime, and implements the same
- * RuntimeAdapter. Everything it posts says it is the demo.
+ * RuntimeAdapter. Everything it posts says it is the demo. issue 30: it runs in the demo worker
+ * thread, off the daemon's event loop (demo-worker.ts); the daemon sees it through
+ * DemoThreadRuntime (demo-thread.ts), the same adapter relayed over the thread's port.
  *
  * It shares the host vocabulary and the event stream (runtime-event-stream.ts) with the CLI
  * runtimes, but not the skeleton (runtime-skeleton.ts): it has no process to spawn, restart or
- * kill and no wire session to store or resume, and it answers each final-check in-process in
+ * kill and no wire session to store or resume, and it answers each final-check itself in
  * the same turn (as `in_turn` does), so those parts would have nothing to do here.
  *
  * Commands in the operator's message:
@@ -29,6 +31,9 @@
  * - `/limit` (issue 27) the first time: the turn is refused as a provider's usage limit would be
  *            ("retry after DEMO_LIMIT_SECONDS", default 60) — the wake pauses; delivered again, it replies;
  * - anything else: an immediate reply via message_send.
+ * issue 30: with `DEMO_WORK_MS` in its env, the demo works that long on each input before it
+ * answers, reporting a tool call `DEMO_EVENTS_PER_SECOND` times a second (default 20) as a
+ * working CLI streams its tool events (the busy-team benchmark, bench/busy-team.bench.ts).
  * Commands, not words: the turn context itself talks about "local" output.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -36,7 +41,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { join } from 'node:path';
 import { asyncScheduler, firstValueFrom, from, race, Subject, timer, type SchedulerLike } from 'rxjs';
-import { map } from 'rxjs/operators';
+import { interval, last } from 'rxjs';
+import { map, take, tap } from 'rxjs/operators';
 import type { DaemonLog } from '../../daemon-log.js';
 import { TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-names.js';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
@@ -120,6 +126,19 @@ export function demoCommand(text: string): DemoCommand {
 export function demoTaskMs(env: Readonly<Record<string, string>>): number {
   const value = Number(env.DEMO_TASK_MS);
   return Number.isFinite(value) && value >= 0 ? value : DEFAULT_DEMO_TASK_MS;
+}
+
+/** The tool a working demo reports (issue 30). */
+export const DEMO_WORK_TOOL = 'Read';
+
+/** issue 30: how long the demo works on each input, and how many tool events a second it reports meanwhile. */
+export function demoWork(env: Readonly<Record<string, string>>): { readonly ms: number; readonly perSecond: number } {
+  const ms = Number(env.DEMO_WORK_MS ?? 0);
+  const perSecond = Number(env.DEMO_EVENTS_PER_SECOND ?? 20);
+  return {
+    ms: Number.isFinite(ms) && ms > 0 ? ms : 0,
+    perSecond: Number.isFinite(perSecond) && perSecond > 0 ? perSecond : 20,
+  };
 }
 
 export class DemoRuntime implements RuntimeAdapter {
@@ -276,6 +295,7 @@ export class DemoRuntime implements RuntimeAdapter {
       const seconds = Number(this.options.env.DEMO_LIMIT_SECONDS ?? 60);
       throw new DemoUsageLimit(`usage limit reached; retry after ${Number.isFinite(seconds) ? seconds : 60} seconds`);
     }
+    if (!(await this.work())) return false;
     if (command === 'slow') {
       const ms = demoTaskMs(this.options.env);
       this.emit({ type: 'local_text', ...textMetrics('Working on the long demo task…') });
@@ -333,6 +353,24 @@ export class DemoRuntime implements RuntimeAdapter {
       );
     }
     return true;
+  }
+
+  /** issue 30: `DEMO_WORK_MS` of work with a tool event at the set rate; false when interrupted. */
+  private async work(): Promise<boolean> {
+    const { ms, perSecond } = demoWork(this.options.env);
+    if (ms === 0) return true;
+    const ticks = Math.max(1, Math.round((ms * perSecond) / 1000));
+    return firstValueFrom(
+      race(
+        interval(ms / ticks, this.scheduler).pipe(
+          take(ticks),
+          tap(() => this.emit({ type: 'tool_call', name: DEMO_WORK_TOOL })),
+          last(),
+          map(() => true),
+        ),
+        this.interrupts.pipe(map(() => false)),
+      ),
+    );
   }
 
   /**

@@ -158,3 +158,30 @@ it('an "always" whose listing cannot be written grants nothing (the file holds a
   approvals.answer(id, 'deny');
   await first;
 });
+
+it('issue 30: the rules are read from the table once, and every change made through the grants is seen at once', () => {
+  let reads = 0;
+  const counted = new AgentGrants({
+    table: {
+      add: (g) => store.grants.add(g),
+      remove: (agentId, rule) => store.grants.remove(agentId, rule),
+      ofAgent: (agentId) => {
+        reads += 1;
+        return store.grants.ofAgent(agentId);
+      },
+    },
+    file: source,
+  });
+  expect(counted.rules('claude')).toEqual([]);
+  expect(counted.rules('claude')).toEqual([]);
+  expect(reads).toBe(1);
+  expect(counted.grant('claude', 'Bash(npm test)', null)).toBeNull();
+  expect(counted.rules('claude')).toEqual(['Bash(npm test)']);
+  // What a caller does with the answer does not change the next one.
+  counted.rules('claude').push('Bash(rm -rf /)');
+  expect(counted.rules('claude')).toEqual(['Bash(npm test)']);
+  counted.revoke('claude', 'Bash(npm test)');
+  expect(counted.rules('claude')).toEqual([]);
+  expect(store.grants.ofAgent('claude')).toEqual([]);
+  counted.dispose();
+});

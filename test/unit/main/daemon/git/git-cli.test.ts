@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,17 @@ describe('runGit against the real git', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/not a git repository/);
     expect(await workTreeRoot(dir)).toBeNull();
+  });
+
+  it('outside any repository the answer needs no git at all; with a .git above, git is asked (issue 30)', async () => {
+    const dir = tempDir();
+    const missing = join(dir, 'no-such-git');
+    // No .git here or above (tmp): null without spawning (a missing binary would throw otherwise).
+    expect(await workTreeRoot(dir, missing)).toBeNull();
+    execFileSync('git', ['init', '-q', '-b', 'main', dir]);
+    mkdirSync(join(dir, 'sub'));
+    await expect(workTreeRoot(join(dir, 'sub'), missing)).rejects.toMatchObject({ kind: 'git_missing' });
+    expect(await workTreeRoot(join(dir, 'sub'))).toBe(dir);
   });
 
   it('runs in the repository, passes stdin and extra env (a temporary index leaves the real one alone)', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentConfigSchema } from '../../../../../shared/config.js';
 import { ClaudeDriver } from '../../../../../main/daemon/runtime/claude-code/claude-driver.js';
 import { CodexDriver } from '../../../../../main/daemon/runtime/codex/codex-driver.js';
-import { DemoRuntime } from '../../../../../main/daemon/runtime/demo/demo-runtime.js';
+import { DemoThreadRuntime } from '../../../../../main/daemon/runtime/demo/demo-thread.js';
 import { OpencodeDriver } from '../../../../../main/daemon/runtime/opencode/opencode-driver.js';
 import {
   createRuntimeAdapter,
@@ -67,8 +67,8 @@ describe('createRuntimeAdapter', () => {
     expect((opencode as RuntimeSkeleton).generation).toBe(0);
   });
 
-  it('builds the in-process demo, and resolves runtime dirs and commands', () => {
-    expect(build('demo')).toBeInstanceOf(DemoRuntime);
+  it('builds the demo (its agent in the demo thread, issue 30), and resolves runtime dirs and commands', () => {
+    expect(build('demo')).toBeInstanceOf(DemoThreadRuntime);
     expect(runtimeDirOf('/data', 'claude')).toBe('/data/runtimes/claude');
     expect(resolveRuntimeCommand('/opt/codex', 'codex', '/nowhere')).toBe('/opt/codex');
     expect(resolveRuntimeCommand(null, 'opencode', '/nowhere')).toBe('opencode');
