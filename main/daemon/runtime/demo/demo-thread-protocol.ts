@@ -12,6 +12,8 @@ export interface DemoAgentSpec {
   readonly mcp: { readonly url: string; readonly token: string; readonly headers: Readonly<Record<string, string>> };
   readonly env: Readonly<Record<string, string>>;
   readonly workspace: string;
+  /** Whether the daemon's log takes debug lines (so the worker builds no fields for them otherwise). */
+  readonly debug: boolean;
 }
 
 /** Main thread → worker. `call` numbers a request the worker answers with a `reply`. */

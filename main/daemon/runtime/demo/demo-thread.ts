@@ -174,6 +174,7 @@ export class DemoThreadRuntime implements RuntimeAdapter {
           mcp: { url: mcp.url, token: mcp.token, headers: { ...mcp.headers } },
           env: { ...env },
           workspace,
+          debug: this.options.log?.debugEnabled ?? false,
         },
       })) as StartResult;
       this.#started = result.ok;

@@ -30,10 +30,10 @@ function askHost(agent: number, type: 'boundary' | 'approval', ask?: ApprovalAsk
   });
 }
 
-function logOf(agent: number): DaemonLog {
+function logOf(agent: number, debugEnabled: boolean): DaemonLog {
   const line = (level: 'info' | 'warn' | 'error' | 'debug') => (message: string, fields?: Record<string, unknown>) =>
     post({ type: 'log', agent, level, message, ...(fields === undefined ? {} : { fields }) });
-  return { info: line('info'), warn: line('warn'), error: line('error'), debug: line('debug') };
+  return { debugEnabled, info: line('info'), warn: line('warn'), error: line('error'), debug: line('debug') };
 }
 
 async function handle(message: ToDemoWorker): Promise<ReplyValue> {
@@ -46,7 +46,7 @@ async function handle(message: ToDemoWorker): Promise<ReplyValue> {
           onTurnBoundary: () => askHost(agent, 'boundary'),
           requestApproval: (ask) => askHost(agent, 'approval', ask),
         },
-        log: logOf(agent),
+        log: logOf(agent, message.spec.debug),
       });
       agents.set(agent, demo);
       // The generation is the host's to stamp (one per thread-hosted runtime).
