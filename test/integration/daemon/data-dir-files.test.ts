@@ -15,7 +15,8 @@ import { runCli } from '../../../main/serve/cli-main.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+  // A first run seeds an agent per CLI on PATH: an ACP CLI may still be unpacking its cache as its process group ends.
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function tempDir(): Promise<string> {

@@ -14,6 +14,7 @@ import type { ApiEvent, Alert } from '../../../shared/api/contract.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
 import { parseMetrics } from '../../fixtures/daemon-harness.js';
 import { startFakeTelegram, type FakeTelegram } from '../../fixtures/fake-telegram.js';
+import { isTerminal } from '../../../shared/wake-status.js';
 
 const CHAT = -100123;
 const OPERATOR = 501;
@@ -121,6 +122,17 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
       expect.stringMatching(/^Helper: \[demo\] You asked: "which test first\?"/),
       expect.stringMatching(/^Demo: \[demo\] Helper answered: You asked: "which test first\?"/),
     ]);
+    // Demo's summary reaches the chat before its hand-back turn ends: wait for every wake's terminal.
+    const allEnded = async () =>
+      (await r.daemon.api['wakes.list']({ target: '#general' })).every((w) => isTerminal(w.status));
+    if (!(await allEnded()))
+      await firstValueFrom(
+        r.events$.pipe(
+          filter((e) => e.name === 'wake.updated' && isTerminal(e.payload.status)),
+          concatMap(allEnded),
+          filter(Boolean),
+        ),
+      );
     const wakes = await r.daemon.api['wakes.list']({ target: '#general' });
     expect(wakes.map((w) => [w.agentId, w.cause, w.status])).toEqual([
       ['demo', 'operator', 'reply_sent'],
@@ -242,7 +254,9 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     expect(failure).toBeLessThan(beacon);
     expect(beacon).toBeLessThan(reply);
     expect(chat[failure]!.edits).toBe(0);
-    expect(tg.calls.filter((c) => c.method === 'editMessageText')).toEqual([]);
+    // Only the Stop offer posted with the beacon (issue 29) may be edited (when Demo's turn ends), never a notice or reply.
+    const edited = chat.filter((m) => m.edits > 0).map((m) => m.text);
+    expect(edited.every((t) => t.includes('Demo') && !t.includes('Codex') && !t.startsWith('Demo:'))).toBe(true);
     // One notice per failed wake; it is a status, never written as the agent (`Codex: …`), never a reply.
     expect(texts.filter((t) => t.includes('Codex'))).toHaveLength(1);
     expect(texts.some((t) => t.startsWith('Codex:'))).toBe(false);
