@@ -10,6 +10,7 @@ import type { Agent, ClientApi } from '../../../shared/api/contract.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { WorktreeStore } from '../state/worktree-store.js';
 import { useValue } from '../state/value-store.js';
+import './worktree-actions.css';
 
 export function WorktreeActions({
   api,
