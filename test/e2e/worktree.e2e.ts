@@ -84,7 +84,7 @@ test('discard asks first and names what is lost; a conflicting merge leaves the 
   const discard = actions.getByRole('button', { name: 'Discard' });
   await discard.click();
   const confirm = actions.getByRole('alertdialog', { name: 'Discard the work of Demo?' });
-  await expect(confirm.locator('[data-lost="uncommitted"] li')).toHaveText(['agentteam-demo.txt (??)']);
+  await expect(confirm.locator('[data-lost="uncommitted"] li')).toHaveText(['agentteam-demo.txt (added)']);
   await expect(confirm.getByRole('button', { name: 'Keep it' })).toBeFocused();
   await expectNoSeriousAxeViolations(app, 'discard confirmation');
   await screenshot(app, info, 'worktree-discard-confirm-en');
