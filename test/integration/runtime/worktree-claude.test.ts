@@ -10,7 +10,7 @@
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { asyncScheduler, concatMap, filter, firstValueFrom, from, map, observeOn, startWith } from 'rxjs';
+import { concatMap, filter, firstValueFrom, from, map, startWith } from 'rxjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ApiEvent, WakeChanges } from '../../../shared/api/contract.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
@@ -51,8 +51,7 @@ async function start(): Promise<void> {
     .pipe(
       filter((e): e is Extract<ApiEvent, { name: 'approval.updated' }> => e.name === 'approval.updated'),
       filter((e) => e.payload.status === 'pending'),
-      // As a person would: after the pending approval is published, not inside its publication.
-      observeOn(asyncScheduler),
+      // Answered inside the publication of "pending" (the approval service registers its waiter first).
       concatMap((e) => from(d.api['approvals.answer']({ id: e.payload.id, decision: 'allow' }))),
     )
     .subscribe();
