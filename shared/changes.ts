@@ -7,6 +7,19 @@
 export const CHANGE_STATUSES = ['added', 'modified', 'deleted', 'renamed', 'copied', 'type_changed'] as const;
 export type ChangeStatus = (typeof CHANGE_STATUSES)[number];
 
+/**
+ * The status of an uncommitted path as `git status --porcelain` prints it (`XY`: index, work
+ * tree; `??` untracked), in the same words: what a discard would lose, named as the review pane names changes.
+ */
+export function uncommittedStatus(xy: string): ChangeStatus {
+  if (xy === '??' || xy.includes('A')) return 'added';
+  if (xy.includes('D')) return 'deleted';
+  if (xy.includes('R')) return 'renamed';
+  if (xy.includes('C')) return 'copied';
+  if (xy.includes('T')) return 'type_changed';
+  return 'modified';
+}
+
 /** Why a changed file is listed but its patch not inlined. */
 export const PATCH_OMISSIONS = ['binary', 'too_large', 'too_many_files'] as const;
 export type PatchOmission = (typeof PATCH_OMISSIONS)[number];

@@ -61,6 +61,7 @@ export const AGENT_TOOLS_SURFACES = ['mcp', 'cli'] as const;
 
 /** issue 26: where an agent works — in `cwd` itself, or in a git worktree of its own. */
 export const ISOLATION_MODES = ['none', 'worktree'] as const;
+export type Isolation = (typeof ISOLATION_MODES)[number];
 
 /** An agent that names no `cwd` works in its own `<data-dir>/workspaces/<id>` (main/daemon/runtime/workspace.ts). */
 export const DEFAULT_AGENT_CWD = '.';

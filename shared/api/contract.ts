@@ -9,6 +9,7 @@ import { APPROVAL_DECISIONS, APPROVAL_KINDS, APPROVAL_SCOPES, APPROVAL_STATUSES 
 import { CHANGE_STATUSES, PATCH_OMISSIONS, WAKE_CHANGE_STATES } from '../changes.js';
 import {
   ACP_PRESETS,
+  AgentConfigSchema,
   ChannelSettingsSchema,
   DaemonLimitsSchema,
   PERMISSION_POLICIES,
@@ -277,6 +278,8 @@ const AgentSchema = z.object({
   unconfirmedAllow: z.array(z.string()).optional(),
   // --- issue 26: the worktree of an agent with `"isolation": "worktree"` (null until it is made) ---
   isolation: z.enum(['none', 'worktree']).optional(),
+  /** The `baseBranch` agentteam.json names (null: the branch checked out in `cwd` at the first start). */
+  baseBranch: z.string().nullable().optional(),
   worktree: z
     .object({ path: z.string(), branch: z.string(), base: z.string(), repoRoot: z.string() })
     .nullable()
@@ -606,6 +609,10 @@ export const apiCalls = {
         /** An absolute path to an existing folder. */
         cwd: z.string().min(1).max(4096).optional(),
         permissions: z.enum(PERMISSION_POLICIES).optional(),
+        /** issue 26: work in `cwd` itself or in a worktree of the agent's own. */
+        isolation: AgentConfigSchema.shape.isolation.unwrap().optional(),
+        /** issue 26: the branch the worktree is made from and merges into; null: the branch checked out in `cwd`. */
+        baseBranch: AgentConfigSchema.shape.baseBranch.unwrap().optional(),
       })
       .strict(),
     AgentSchema,

@@ -6,12 +6,13 @@
  * Update the baselines with `npx playwright test -c playwright.config.ts test/e2e/visual.e2e.ts
  * --update-snapshots` after an intended change, and look at every image before committing it.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expectNoHorizontalOverflow, useLanguage } from './chat-helpers.js';
 import { demoConfig, expect, screenshot, sendFromComposer, statusArea, test as base } from './fixtures.js';
+import { gitIn } from '../fixtures/git-repo.js';
 
 /**
  * The masks cover what a clock decides, but a mask is as wide as its text: "12:40 AM" is wider than
@@ -276,6 +277,77 @@ test.describe('paused', () => {
           await screenshot(app, info, `visual-paused-${name}`);
           await expectNoHorizontalOverflow(app, `paused chip ${name}`);
           await expect(statusArea(app)).toHaveScreenshot(`paused-chip-${name}.png`, {
+            mask: masks(app),
+            maxDiffPixelRatio: 0.002,
+          });
+        }
+      }
+    });
+  }
+});
+
+// issue 26: the agent detail of an agent isolated in a worktree — its facts, Merge with the commit
+// message for its uncommitted file, Discard's confirmation naming what is lost, and its changes
+// since base (a baseline of the detail). Fixed repository and worktree paths, made anew per test.
+const VISUAL_REPO = join(tmpdir(), 'agentteam-visual-repo');
+const VISUAL_WORKTREES = join(tmpdir(), 'agentteam-visual-worktrees');
+
+test.describe('worktree', () => {
+  test.use({
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern; there are none
+    config: async ({}, use) => {
+      for (const d of [VISUAL_REPO, VISUAL_WORKTREES]) rmSync(d, { recursive: true, force: true });
+      mkdirSync(VISUAL_REPO);
+      gitIn(VISUAL_REPO, 'init', '-q', '-b', 'main');
+      writeFileSync(join(VISUAL_REPO, 'README.md'), 'project\n');
+      gitIn(VISUAL_REPO, 'add', '-A');
+      gitIn(VISUAL_REPO, 'commit', '-q', '-m', 'init');
+      await use({
+        agents: [
+          {
+            id: 'demo',
+            name: 'Demo',
+            runtime: 'demo',
+            cwd: VISUAL_REPO,
+            isolation: 'worktree',
+            worktreesDir: VISUAL_WORKTREES,
+          },
+        ],
+        channels: { local: {} },
+      });
+    },
+  });
+
+  for (const language of ['en', 'zh-CN'] as const) {
+    test(`the agent detail with a worktree looks right (${language}, 1280 and 390, light and dark)`, async ({
+      app,
+      serve,
+    }, info) => {
+      test.setTimeout(120_000);
+      if (language !== 'en') await useLanguage(app, serve, language);
+      await sendFromComposer(app, '@demo /approve');
+      await statusArea(app)
+        .locator('.chip-approval')
+        .getByRole('button', { name: /^Allow$|^允许$/ })
+        .click();
+      await expect(statusArea(app).locator('[data-wake]:not(.chip-approval)')).toHaveAttribute(
+        'data-status',
+        'reply_sent',
+      );
+      await app.locator('.agent-states li[data-agent="demo"]').getByRole('button').click();
+      const detail = app.locator('section.agent-detail[data-agent="demo"]');
+      await expect(detail.locator('.review-pane .review-files button')).toHaveCount(1);
+      await detail.getByRole('button', { name: /^Discard$|^丢弃$/ }).click();
+      await expect(detail.getByRole('alertdialog')).toBeVisible();
+      for (const size of WIDTHS) {
+        for (const scheme of SCHEMES) {
+          const name = `${language}-${size.width}-${scheme}`;
+          await app.setViewportSize(size);
+          await app.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+          await settle(app);
+          await screenshot(app, info, `visual-worktree-${name}`);
+          await expectNoHorizontalOverflow(app, `agent detail with a worktree ${name}`);
+          await expect(detail).toHaveScreenshot(`agent-worktree-${name}.png`, {
             mask: masks(app),
             maxDiffPixelRatio: 0.002,
           });

@@ -167,6 +167,7 @@ export function toAgent(
     cwd: a.cwd,
     permissions: a.permissions,
     allow: [...a.allow],
+    baseBranch: a.baseBranch,
     ...more,
   };
 }

@@ -187,10 +187,12 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       const r = approvals().answer(id, decision, scope ?? 'once', reason);
       return toApproval(r, d.agentName(r.agentId));
     },
-    'agents.update': async ({ agentId, cwd, permissions }) => {
+    'agents.update': async ({ agentId, cwd, permissions, isolation, baseBranch }) => {
       agentSettings().update(agentId, {
         ...(cwd === undefined ? {} : { cwd }),
         ...(permissions === undefined ? {} : { permissions }),
+        ...(isolation === undefined ? {} : { isolation }),
+        ...(baseBranch === undefined ? {} : { baseBranch }),
       });
       return agent(agentId);
     },

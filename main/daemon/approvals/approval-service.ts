@@ -125,7 +125,6 @@ export class ApprovalService {
         reason: null,
       });
     }
-    this.#changes.next(record);
     return new Promise((resolve) => {
       const expiry = timer(policy.approvalTimeoutSeconds * 1000, this.#scheduler).subscribe(() =>
         this.#expire(record.id, policy.approvalTimeoutSeconds),
@@ -133,6 +132,8 @@ export class ApprovalService {
       this.#waiting.set(record.id, { record, resolve, expiry });
       this.#wait(record, true);
       this.#o.log?.info('approval requested', { id: record.id, agentId: record.agentId, tool: record.tool });
+      // Published once its waiter is registered: an answer given while it is published reaches the runtime.
+      this.#changes.next(record);
     });
   }
 

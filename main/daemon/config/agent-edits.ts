@@ -5,13 +5,16 @@
  * goes through the config source's one write path (validated, atomic, reloaded: config-source.ts).
  */
 import { ApiError } from '../../../shared/api/contract.js';
-import type { Config, PermissionPolicy } from '../../../shared/config.js';
+import type { Config, Isolation, PermissionPolicy } from '../../../shared/config.js';
 import type { JsonEdit } from './json-edit.js';
 
 /** What the agent detail view may change. */
 export interface AgentSettingsChange {
   readonly cwd?: string;
   readonly permissions?: PermissionPolicy;
+  /** issue 26: where it works (`cwd` itself, or a worktree of its own) and the worktree's base branch (null: `cwd`'s). */
+  readonly isolation?: Isolation;
+  readonly baseBranch?: string | null;
 }
 
 function indexOf(config: Config, agentId: string): number {
@@ -20,7 +23,7 @@ function indexOf(config: Config, agentId: string): number {
   return index;
 }
 
-/** The edits that set the agent's `cwd` and/or `permissions` (none for a value it already has). */
+/** The edits that set the agent's `cwd`, `permissions`, `isolation`, `baseBranch` (none for a value it already has). */
 export function agentSettingsEdits(config: Config, agentId: string, change: AgentSettingsChange): JsonEdit[] {
   const index = indexOf(config, agentId);
   const agent = config.agents[index]!;
@@ -29,6 +32,10 @@ export function agentSettingsEdits(config: Config, agentId: string, change: Agen
     edits.push({ path: ['agents', index, 'cwd'], value: change.cwd });
   if (change.permissions !== undefined && change.permissions !== agent.permissions)
     edits.push({ path: ['agents', index, 'permissions'], value: change.permissions });
+  if (change.isolation !== undefined && change.isolation !== agent.isolation)
+    edits.push({ path: ['agents', index, 'isolation'], value: change.isolation });
+  if (change.baseBranch !== undefined && change.baseBranch !== agent.baseBranch)
+    edits.push({ path: ['agents', index, 'baseBranch'], value: change.baseBranch });
   return edits;
 }
 

@@ -9,6 +9,8 @@
  *   path, and nothing is written.
  * - A changed workspace or policy restarts the agent's runtime with the new configuration (the
  *   daemon's `restart`, which replaces the process as a crash restart does, contract §6.6).
+ * - issue 26: `isolation` and `baseBranch` are checked by the API's schema (the config's own); a
+ *   worktree that cannot be made is reported by the restart (the agent's readiness names the path and the fix).
  * - A revoked rule needs no restart: approvals read the rules from the file at each request.
  */
 import { ApiError } from '../../../shared/api/contract.js';
@@ -56,7 +58,10 @@ export class AgentSettings {
     });
     if (!changed) return false;
     const after = this.#agent(agentId);
-    this.#o.restart(after, { workspaceChanged: after.cwd !== before.cwd });
+    // issue 26: another isolation or base is another folder to work in, as a new `cwd` is.
+    const workspaceChanged =
+      after.cwd !== before.cwd || after.isolation !== before.isolation || after.baseBranch !== before.baseBranch;
+    this.#o.restart(after, { workspaceChanged });
     return true;
   }
 

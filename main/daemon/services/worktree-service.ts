@@ -138,7 +138,9 @@ export class WorktreeService {
   }
 
   /** The port (worktree-contract.ts): the prepared worktree of an isolated agent, else null. */
-  readonly worktreeOf: WorktreeOf = (agentId) => this.#prepared.get(agentId) ?? null;
+  readonly worktreeOf: WorktreeOf = (agentId) =>
+    // An agent switched back to "none" works in its `cwd` again (its worktree stays on disk, unused).
+    this.#o.agent(agentId)?.isolation === 'worktree' ? (this.#prepared.get(agentId) ?? null) : null;
 
   /**
    * Makes or reuses the agent's worktree and answers the folder its runtime works in (`cwd`'s
@@ -238,8 +240,8 @@ export class WorktreeService {
   }
 
   #isolated(agentId: string): AgentWorktree {
-    const worktree = this.#prepared.get(agentId);
-    if (worktree !== undefined) return worktree;
+    const worktree = this.worktreeOf(agentId);
+    if (worktree !== null) return worktree;
     const agent = this.#o.agent(agentId);
     throw new WorktreeError(
       'not_isolated',

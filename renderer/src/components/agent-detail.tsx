@@ -177,7 +177,7 @@ export function AgentDetail({
         // issue 14: chosen here, saved into agentteam.json; keyed so a saved change resets the draft.
         <>
           <AgentSettingsForm
-            key={`${agent.cwd ?? ''}\n${agent.permissions ?? ''}`}
+            key={`${agent.cwd ?? ''}\n${agent.permissions ?? ''}\n${agent.isolation ?? ''}\n${agent.baseBranch ?? ''}`}
             api={api}
             agent={agent}
             language={language}

@@ -7,7 +7,8 @@
  */
 import { useId, useState } from 'react';
 import type { Agent, ClientApi } from '../../../shared/api/contract.js';
-import { PERMISSION_POLICIES, type PermissionPolicy } from '../../../shared/config.js';
+import { ISOLATION_MODES, PERMISSION_POLICIES, type Isolation, type PermissionPolicy } from '../../../shared/config.js';
+import { baseBranchProblem } from './settings-fields.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import './agent-settings-form.css';
 
@@ -33,6 +34,8 @@ export function AgentSettingsForm({
   const ids = useId();
   const [cwd, setCwd] = useState(agent.cwd ?? '');
   const [permissions, setPermissions] = useState<PermissionPolicy>(agent.permissions ?? 'ask');
+  const [isolation, setIsolation] = useState<Isolation>(agent.isolation ?? 'none');
+  const [baseBranch, setBaseBranch] = useState(agent.baseBranch ?? '');
   const [saving, setSaving] = useState(false);
   // A workspace refusal is shown under the path field (and described by it); anything else under the form.
   const [error, setError] = useState<{ readonly code: string; readonly message: string } | null>(null);
@@ -42,7 +45,10 @@ export function AgentSettingsForm({
   const invalidLead = t('agentSettings.invalidLead');
   const cwdChanged = cwd.trim() !== (agent.cwd ?? '');
   const policyChanged = permissions !== (agent.permissions ?? 'ask');
-  const dirty = cwdChanged || policyChanged;
+  const isolationChanged = isolation !== (agent.isolation ?? 'none');
+  const baseChanged = (baseBranch.trim() || null) !== (agent.baseBranch ?? null);
+  const baseProblem = baseBranchProblem(baseBranch);
+  const dirty = cwdChanged || policyChanged || isolationChanged || baseChanged;
 
   const save = () => {
     setSaving(true);
@@ -53,6 +59,8 @@ export function AgentSettingsForm({
         agentId: agent.id,
         ...(cwdChanged ? { cwd: cwd.trim() } : {}),
         ...(policyChanged ? { permissions } : {}),
+        ...(isolationChanged ? { isolation } : {}),
+        ...(baseChanged ? { baseBranch: baseBranch.trim() || null } : {}),
       })
       .then((r) => {
         setSaving(false);
@@ -73,7 +81,7 @@ export function AgentSettingsForm({
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          if (dirty && !saving) save();
+          if (dirty && !saving && baseProblem === null) save();
         }}
       >
         <div className="as-field">
@@ -130,13 +138,67 @@ export function AgentSettingsForm({
           </div>
           {permissions === 'full' && <p className="as-warning permissions-full">⚠ {t('agentSettings.fullWarning')}</p>}
         </div>
+        <div className="as-field">
+          <label htmlFor={`${ids}-isolation`}>{t('agentSettings.isolation')}</label>
+          <div className="as-control">
+            <select
+              id={`${ids}-isolation`}
+              name="isolation"
+              value={isolation}
+              aria-describedby={`${ids}-isolation-hint`}
+              onChange={(e) => {
+                setIsolation(e.target.value as Isolation);
+                setSaved(false);
+              }}
+            >
+              {ISOLATION_MODES.map((m) => (
+                <option key={m} value={m}>
+                  {t(`agentSettings.isolation.${m}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <p id={`${ids}-isolation-hint`} className="as-hint">
+            {t('agentSettings.isolationHint')}
+          </p>
+        </div>
+        {isolation === 'worktree' && (
+          <div className="as-field">
+            <label htmlFor={`${ids}-base`}>{t('agentSettings.baseBranch')}</label>
+            <div className="as-control">
+              <input
+                id={`${ids}-base`}
+                type="text"
+                name="baseBranch"
+                value={baseBranch}
+                spellCheck={false}
+                autoComplete="off"
+                maxLength={200}
+                aria-invalid={baseProblem !== null}
+                aria-describedby={baseProblem === null ? `${ids}-base-hint` : `${ids}-base-error ${ids}-base-hint`}
+                onChange={(e) => {
+                  setBaseBranch(e.target.value);
+                  setSaved(false);
+                }}
+              />
+            </div>
+            {baseProblem !== null && (
+              <p id={`${ids}-base-error`} role="alert" className="as-error">
+                {t(baseProblem)}
+              </p>
+            )}
+            <p id={`${ids}-base-hint`} className="as-hint">
+              {t('agentSettings.baseBranchHint')}
+            </p>
+          </div>
+        )}
         {error !== null && cwdError === null && (
           <p role="alert" className="as-error">
             {error.message}
           </p>
         )}
         <div className="as-actions">
-          <button type="submit" className="as-button as-primary" disabled={!dirty || saving}>
+          <button type="submit" className="as-button as-primary" disabled={!dirty || saving || baseProblem !== null}>
             {saving ? t('agentSettings.saving') : t('agentSettings.save')}
           </button>
           <p className="as-hint">{t('agentSettings.restartNote')}</p>

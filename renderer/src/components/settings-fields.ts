@@ -4,7 +4,7 @@
  * (issue 23: never restated), so the inline message names the bounds the daemon enforces.
  */
 import type { z } from 'zod';
-import { ResponseDeliverySchema, SilenceWatchdogSchema } from '../../../shared/config.js';
+import { AgentConfigSchema, ResponseDeliverySchema, SilenceWatchdogSchema } from '../../../shared/config.js';
 import type { CopyKey } from '../i18n/copy.js';
 
 export type Section = 'silenceWatchdog' | 'responseDelivery';
@@ -81,4 +81,14 @@ export function numberProblem(text: string, section: Section, key: string, rule:
   if (schema !== undefined && !schema.safeParse(n).success)
     return { key: range, vars: { min: rule.min, max: rule.max } };
   return null;
+}
+
+/**
+ * issue 26: what is wrong with an agent's base branch as typed (empty: none, the branch checked
+ * out in its folder), judged by the config's own schema, or null when it is valid.
+ */
+export function baseBranchProblem(text: string): CopyKey | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  return AgentConfigSchema.shape.baseBranch.safeParse(trimmed).success ? null : 'agentSettings.baseBranchInvalid';
 }

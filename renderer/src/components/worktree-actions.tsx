@@ -7,9 +7,11 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Agent, ClientApi } from '../../../shared/api/contract.js';
+import { uncommittedStatus } from '../../../shared/changes.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { WorktreeStore } from '../state/worktree-store.js';
 import { useValue } from '../state/value-store.js';
+import './worktree-actions.css';
 
 export function WorktreeActions({
   api,
@@ -130,7 +132,7 @@ export function WorktreeActions({
               <ul data-lost="uncommitted">
                 {h.uncommitted.map((f) => (
                   <li key={f.path}>
-                    <code>{f.path}</code> ({f.status})
+                    <code>{f.path}</code> ({t(`review.status.${uncommittedStatus(f.status)}`)})
                   </li>
                 ))}
               </ul>

@@ -148,6 +148,28 @@ describe.each(transports)('over the %s', (_name, call) => {
     expect(readFileSync(file(), 'utf8')).toBe(PERSON);
   });
 
+  it('issue 26: agents.update saves isolation and baseBranch (a bad branch name is refused, nothing written)', async () => {
+    for (const baseBranch of ['a..b', '-main', 'has space']) {
+      const r = await call('agents.update', { agentId: 'claude', isolation: 'worktree', baseBranch });
+      expect(r, baseBranch).toMatchObject({ ok: false, code: 'invalid_request' });
+    }
+    expect(await call('agents.update', { agentId: 'claude', isolation: 'sandbox' })).toMatchObject({
+      ok: false,
+      code: 'invalid_request',
+    });
+    expect(readFileSync(file(), 'utf8')).toBe(PERSON);
+
+    const r = await call<Agent>('agents.update', { agentId: 'claude', isolation: 'worktree', baseBranch: 'main' });
+    expect(r).toMatchObject({ ok: true, value: { id: 'claude', isolation: 'worktree', baseBranch: 'main' } });
+    const saved = JSON.parse(readFileSync(file(), 'utf8')) as { agents: Record<string, unknown>[] };
+    expect(saved.agents[1]).toMatchObject({ isolation: 'worktree', baseBranch: 'main' });
+    expect(saved.agents[0]).toEqual({ id: 'demo', name: 'Demo', runtime: 'demo' });
+    // null: back to "the branch checked out in cwd"; "none": back to working in cwd itself.
+    const back = await call<Agent>('agents.update', { agentId: 'claude', isolation: 'none', baseBranch: null });
+    expect(back).toMatchObject({ ok: true, value: { isolation: 'none', baseBranch: null } });
+    expect(JSON.parse(readFileSync(file(), 'utf8')).agents[1]).toMatchObject({ isolation: 'none', baseBranch: null });
+  });
+
   it('agents.revokeRule removes exactly that rule; an unknown rule or agent is a clear error', async () => {
     const r = await call<Agent>('agents.revokeRule', { agentId: 'claude', rule: 'Bash(ls)' });
     // issue 29: rules the person wrote into the file are not grants until confirmed.

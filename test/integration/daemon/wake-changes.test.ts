@@ -4,7 +4,6 @@
  * wake says its changes are not tracked and why; a review comment on a line goes to the agent in
  * the wake's thread and wakes it with `path:line` and the hunk header in its prompt.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,22 +12,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, Approval, WakeChanges } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
+import { gitIn as git, makeGitRepo } from '../../fixtures/git-repo.js';
 
 const dirs: string[] = [];
 const daemons: Daemon[] = [];
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t',
-    },
-  });
 
 async function tempDir(prefix: string): Promise<string> {
   const d = await realpath(await mkdtemp(join(tmpdir(), prefix)));
@@ -75,11 +62,8 @@ afterEach(async () => {
 
 describe('the changes of every wake (issue 26)', () => {
   it("the demo agent's /approve file is its wake's change; the person's index and stash are untouched", async () => {
-    const repo = await tempDir('agentteam-person-repo-');
-    git(repo, 'init', '-q', '-b', 'main');
-    await writeFile(join(repo, 'README.md'), 'project\n');
-    git(repo, 'add', '-A');
-    git(repo, 'commit', '-q', '-m', 'init');
+    const repo = makeGitRepo({ 'README.md': 'project\n' }, 'agentteam-person-repo-').path;
+    dirs.push(repo);
     await writeFile(join(repo, 'README.md'), 'project\nstashed\n');
     git(repo, 'stash', '-q');
     await writeFile(join(repo, 'notes.txt'), 'the person was already writing this\n');

@@ -3,7 +3,6 @@
  * its workspace, a real git repository, through its own Bash tool (allowed by the operator); the wake's changes show exactly
  * that file and hunk, and the person's index and stash are as they were.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,19 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ApiEvent } from '../../../shared/api/contract.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fixtures/fake-anthropic.js';
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t',
-    },
-  });
+import { gitIn as git, makeGitRepo } from '../../fixtures/git-repo.js';
 
 let model: FakeAnthropic;
 let dir: string;
@@ -34,11 +21,7 @@ let daemon: Daemon;
 beforeAll(async () => {
   model = await startFakeAnthropic();
   dir = await realpath(await mkdtemp(join(tmpdir(), 'agentteam-changes-claude-')));
-  repo = await realpath(await mkdtemp(join(tmpdir(), 'agentteam-changes-claude-repo-')));
-  git(repo, 'init', '-q', '-b', 'main');
-  await writeFile(join(repo, 'a.txt'), 'one\ntwo\nthree\n');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'init');
+  repo = makeGitRepo({ 'a.txt': 'one\ntwo\nthree\n' }, 'agentteam-changes-claude-repo-').path;
   await writeFile(join(repo, 'a.txt'), 'one\ntwo\nthree\nstashed\n');
   git(repo, 'stash', '-q');
   await writeFile(

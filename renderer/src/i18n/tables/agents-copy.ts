@@ -111,6 +111,16 @@ export const AGENTS_COPY = [
       'agentSettings.policy.auto-edit': 'Edit files — commands still ask',
       'agentSettings.policy.full': '⚠ Full — no questions asked',
       'agentSettings.fullWarning': 'Every command and file edit runs without asking you.',
+      'agentSettings.isolation': 'Isolation',
+      'agentSettings.isolation.none': 'None — works in the workspace folder itself',
+      'agentSettings.isolation.worktree': 'Worktree — its own git worktree and branch',
+      'agentSettings.isolationHint':
+        'With a worktree, the workspace must be in a git repository: the agent works on branch agentteam/<id> beside it, and its work reaches your checkout only when you merge it.',
+      'agentSettings.baseBranch': 'Base branch',
+      'agentSettings.baseBranchHint':
+        'The branch the worktree starts from and merges into. Empty: the branch checked out in the workspace.',
+      'agentSettings.baseBranchInvalid':
+        'Not a git branch name: no spaces, "..", "//", or any of ~ ^ : ? * [ \\, not starting with "-" or ending in ".lock".',
       'agentSettings.save': 'Save and restart',
       'agentSettings.saving': 'Saving…',
       'agentSettings.restartNote':
@@ -144,6 +154,15 @@ export const AGENTS_COPY = [
       'agentSettings.policy.auto-edit': '可改文件 — 命令仍需询问',
       'agentSettings.policy.full': '⚠ 完全 — 不再询问',
       'agentSettings.fullWarning': '所有命令和文件改动都会直接执行，不再询问你。',
+      'agentSettings.isolation': '隔离',
+      'agentSettings.isolation.none': '无 — 直接在工作目录中工作',
+      'agentSettings.isolation.worktree': '工作树 — 使用自己的 git 工作树和分支',
+      'agentSettings.isolationHint':
+        '使用工作树时，工作目录必须位于 git 仓库中：智能体在旁边的 agentteam/<id> 分支上工作，只有你合并后它的工作才会进入你的检出目录。',
+      'agentSettings.baseBranch': '基线分支',
+      'agentSettings.baseBranchHint': '工作树的起点，也是合并的目标分支。留空：使用工作目录当前检出的分支。',
+      'agentSettings.baseBranchInvalid':
+        '不是有效的 git 分支名：不能含空格、".."、"//" 或 ~ ^ : ? * [ \\ 中的字符，不能以 "-" 开头或以 ".lock" 结尾。',
       'agentSettings.save': '保存并重启',
       'agentSettings.saving': '正在保存…',
       'agentSettings.restartNote':

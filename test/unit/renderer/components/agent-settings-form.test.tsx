@@ -112,6 +112,52 @@ describe('AgentSettingsForm', () => {
     setup({}, { saved: true });
     expect(screen.getByRole('status').textContent).toBe('Saved to agentteam.json. The agent is restarting.');
   });
+
+  it('issue 26: isolation in a worktree with a base branch, checked as typed, saved alone; empty base is null', async () => {
+    const { fake } = setup({ 'agents.update': () => ok(agent) });
+    const isolation = screen.getByRole('combobox', { name: 'Isolation' }) as HTMLSelectElement;
+    expect(isolation.value).toBe('none');
+    expect(screen.queryByRole('textbox', { name: 'Base branch' })).toBeNull();
+    await userEvent.selectOptions(isolation, 'worktree');
+    const base = screen.getByRole('textbox', { name: 'Base branch' }) as HTMLInputElement;
+    await userEvent.type(base, 'feature..x');
+    const problem = screen.getByRole('alert');
+    expect(problem.textContent).toMatch(/^Not a git branch name/);
+    expect(base.getAttribute('aria-invalid')).toBe('true');
+    expect(base.getAttribute('aria-describedby')?.split(' ')).toContain(problem.id);
+    expect(saveButton().disabled).toBe(true);
+    await userEvent.type(base, '{Enter}');
+    expect(fake.requestsOf('agents.update')).toEqual([]);
+    await userEvent.clear(base);
+    await userEvent.type(base, ' release/1.2 ');
+    expect(screen.queryByRole('alert')).toBeNull();
+    await userEvent.click(saveButton());
+    expect(fake.requestsOf('agents.update')).toEqual([
+      { agentId: 'claude', isolation: 'worktree', baseBranch: 'release/1.2' },
+    ]);
+  });
+
+  it('issue 26: an isolated agent starts from its values; clearing the base saves null; zh-CN labels', async () => {
+    const fake = scriptedClientApi({ 'agents.update': () => ok(agent) });
+    render(
+      <AgentSettingsForm
+        api={fake.api}
+        agent={agentOf({ cwd: '/w/app', permissions: 'ask', isolation: 'worktree', baseBranch: 'main' })}
+        language="zh-CN"
+        canChooseFolder={false}
+        saved={false}
+        onSaved={() => undefined}
+      />,
+    );
+    expect((screen.getByRole('combobox', { name: '隔离' }) as HTMLSelectElement).value).toBe('worktree');
+    const base = screen.getByRole('textbox', { name: '基线分支' }) as HTMLInputElement;
+    expect(base.value).toBe('main');
+    const save = screen.getByRole('button', { name: '保存并重启' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    await userEvent.clear(base);
+    await userEvent.click(save);
+    expect(fake.requestsOf('agents.update')).toEqual([{ agentId: 'claude', baseBranch: null }]);
+  });
 });
 
 describe('AgentAllowRules', () => {

@@ -113,7 +113,7 @@ describe('AgentDetail: worktree merge and discard (issue 26)', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Discard' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Discard the work of Claude?' });
-    expect(dialog.querySelector('[data-lost="uncommitted"]')?.textContent).toBe('a.txt (??)');
+    expect(dialog.querySelector('[data-lost="uncommitted"]')?.textContent).toBe('a.txt (added)');
     expect(dialog.querySelector('[data-lost="commits"]')?.textContent).toBe('abc1234 Add notes');
     expect(fake.requestsOf('worktree.discard')).toEqual([]);
     // Focus lands on "Keep it"; Escape closes it and nothing is discarded.

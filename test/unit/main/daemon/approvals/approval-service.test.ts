@@ -70,6 +70,18 @@ describe('ApprovalService', () => {
     expect(store.approvals.get(pending!.id)?.answeredAt).not.toBeNull();
   });
 
+  it('an answer given while the pending request is being published reaches the runtime (an auto-answering subscriber)', async () => {
+    const s = service();
+    // Answers inside the publication of `pending`, before any other subscriber has run.
+    s.changes$.subscribe((c) => {
+      if (c.status === 'pending') s.answer(c.id, 'allow');
+    });
+    const answer = s.request(origin, ask);
+    await expect(answer).resolves.toEqual({ decision: 'allow', scope: 'once', status: 'allowed', reason: null });
+    expect(waits).toEqual([true, false]);
+    expect(s.list({ status: 'pending' })).toEqual([]);
+  });
+
   it('deny carries the operator reason the agent reads; an unknown id is a clear error', async () => {
     const s = service();
     const answer = s.request(origin, ask);

@@ -4,51 +4,23 @@
  * `git stash list`); the file list, hunks and counts are git's own, exact; binary and oversized
  * changes are listed with their reason, not inlined.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DIFF_BOUNDS, diffTrees } from '../../../../../main/daemon/git/diff.js';
 import { mergeBase, snapshotWorkTree } from '../../../../../main/daemon/git/snapshot.js';
+import { gitIn as git, makeGitRepo, personView, type GitRepo } from '../../../../fixtures/git-repo.js';
 
-const dirs: string[] = [];
+const made: GitRepo[] = [];
 afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const r of made) r.remove();
 });
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t',
-    },
-  });
 
 /** A repository with one commit (a.txt, b.txt) on `main`. */
 function repo(): string {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), 'snapshot-')));
-  dirs.push(d);
-  git(d, 'init', '-q', '-b', 'main');
-  writeFileSync(join(d, 'a.txt'), 'one\ntwo\nthree\n');
-  writeFileSync(join(d, 'b.txt'), 'keep\n');
-  git(d, 'add', '-A');
-  git(d, 'commit', '-q', '-m', 'init');
-  return d;
-}
-
-/** What the person sees of their checkout: status, the index file's bytes, the stash. */
-function personView(d: string): { status: string; index: Buffer; stash: string } {
-  return {
-    status: git(d, 'status', '--porcelain=v1', '--untracked-files=all'),
-    index: readFileSync(join(d, '.git', 'index')),
-    stash: git(d, 'stash', 'list'),
-  };
+  const r = makeGitRepo({ 'a.txt': 'one\ntwo\nthree\n', 'b.txt': 'keep\n' }, 'snapshot-');
+  made.push(r);
+  return r.path;
 }
 
 describe('snapshotWorkTree', () => {
@@ -80,9 +52,9 @@ describe('snapshotWorkTree', () => {
   });
 
   it('works in a repository without a commit yet, and skips ignored files', async () => {
-    const d = realpathSync(mkdtempSync(join(tmpdir(), 'snapshot-empty-')));
-    dirs.push(d);
-    git(d, 'init', '-q', '-b', 'main');
+    const empty = makeGitRepo({}, 'snapshot-empty-');
+    made.push(empty);
+    const d = empty.path;
     writeFileSync(join(d, '.gitignore'), 'secret.env\n');
     writeFileSync(join(d, 'secret.env'), 'TOKEN=1\n');
     writeFileSync(join(d, 'x.txt'), 'x\n');

@@ -1,0 +1,77 @@
+/**
+ * issue 26, the conformance table: each real runtime CLI (fake model) isolated in a git worktree
+ * of a real repository edits a file through its own shell tool (allowed by the operator as it
+ * asks). The wake's changes show exactly that file and hunk, in the worktree; the person's
+ * checkout is untouched until the merge, which fast-forwards the base and leaves it clean.
+ */
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { concatMap, filter, firstValueFrom, from, timeout } from 'rxjs';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { ApiEvent, WakeChanges } from '../../../shared/api/contract.js';
+import { DaemonHarness, type RealRuntime } from '../../fixtures/daemon-harness.js';
+import { makeGitRepo, personView } from '../../fixtures/git-repo.js';
+
+const RUNTIMES: readonly RealRuntime[] = ['claude-code', 'codex', 'opencode'];
+
+/** The wake's changes once its end snapshot is stored (now, or at its next `wake.updated`). */
+async function finalChanges(h: DaemonHarness, wakeToken: string): Promise<WakeChanges> {
+  const next = firstValueFrom(
+    h.daemon.events$.pipe(
+      filter((e) => e.name === 'wake.updated' && e.payload.wakeToken === wakeToken),
+      concatMap(() => from(h.api['wakes.changes']({ wakeToken }))),
+      filter((c) => c.state !== 'pending'),
+      timeout(30_000),
+    ),
+  );
+  const now = await h.api['wakes.changes']({ wakeToken });
+  if (now.state === 'pending') return next;
+  next.catch(() => undefined);
+  return now;
+}
+
+describe.each(RUNTIMES)('%s in a worktree', (runtime) => {
+  it('edits a file: the wake shows exactly that hunk in its worktree; merge lands it in a clean checkout', async () => {
+    const repo = makeGitRepo({ 'a.txt': 'one\ntwo\nthree\n' }, `agentteam-wt-conf-${runtime}-`);
+    const trees = realpathSync(mkdtempSync(join(tmpdir(), `agentteam-wt-conf-trees-${runtime}-`)));
+    onTestFinished(() => {
+      repo.remove();
+      rmSync(trees, { recursive: true, force: true });
+    });
+    const h = await DaemonHarness.start(runtime, {
+      agentConfig: { cwd: repo.path, isolation: 'worktree', worktreesDir: trees },
+    });
+    onTestFinished(() => h.dispose());
+    // The operator allows each question as it is published.
+    const answering = h.daemon.events$
+      .pipe(
+        filter((e): e is Extract<ApiEvent, { name: 'approval.updated' }> => e.name === 'approval.updated'),
+        filter((e) => e.payload.status === 'pending'),
+        concatMap((e) => from(h.api['approvals.answer']({ id: e.payload.id, decision: 'allow' }))),
+      )
+      .subscribe();
+    onTestFinished(() => answering.unsubscribe());
+    await h.ready(60_000);
+    const before = personView(repo.path);
+
+    const { wakeToken } = await h.send('#general', '[[shell:sed -i s/two/TWO/ a.txt]] change the second line');
+    await h.terminal(wakeToken, 90_000);
+    await h.idle(30_000);
+    const worktree = join(trees, h.agentId);
+    const changes = await finalChanges(h, wakeToken);
+    expect(changes).toMatchObject({ state: 'tracked', workspace: worktree, reason: null });
+    expect(changes.files.map(({ path, status, added, removed }) => ({ path, status, added, removed }))).toEqual([
+      { path: 'a.txt', status: 'modified', added: 1, removed: 1 },
+    ]);
+    expect(changes.files[0]?.patch).toContain('@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n');
+    const during = personView(repo.path);
+    expect({ status: during.status, stash: during.stash }).toEqual({ status: before.status, stash: before.stash });
+    expect(during.index.equals(before.index)).toBe(true);
+
+    const merged = await h.api['worktree.merge']({ agentId: h.agentId, message: `${runtime}: second line` });
+    expect(merged).toMatchObject({ kind: 'merged', how: 'fast-forward', committed: true });
+    expect(readFileSync(join(repo.path, 'a.txt'), 'utf8')).toBe('one\nTWO\nthree\n');
+    expect(repo.git('status', '--porcelain=v1', '--untracked-files=all')).toBe('');
+  }, 240_000);
+});
