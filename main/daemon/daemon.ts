@@ -403,8 +403,14 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           onRuntimeDown: (detail) => alerts.runtimeDown(agent.name, detail),
           // issue 24: a native compaction is a continuation: a timeline entry on the wakes, nothing else.
           onContextCompacted: () => timeline.compacted(agent.id),
-          // issue 27: the runtime's own usage report goes on the wakes it works on.
-          onUsage: (turnUsage) => usage.recordTurn(agent.id, agent.runtime, wakes.workingOn(agent.id, []), turnUsage),
+          // issue 27: the runtime's own usage report goes on the wakes of its turn (or those it works on).
+          onUsage: (turnUsage, turnWakes) =>
+            usage.recordTurn(
+              agent.id,
+              agent.runtime,
+              turnWakes.length > 0 ? turnWakes : wakes.workingOn(agent.id, []),
+              turnUsage,
+            ),
           onLimitWindow: (window) => usage.recordLimitWindow({ ...window, agentId: agent.id }),
           // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).
           onRecovery: (frontiers, cause) => recovery.recover(agent.id, frontiers, cause),

@@ -260,7 +260,10 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     'worktree.merge': async ({ agentId, message }) => worktrees().merge(agentId, message),
     'worktree.discard': async ({ agentId }) => worktrees().discard(agentId),
     // --- issue 27 ---
-    'usage.summary': async (filter) => usage().summary(filter),
+    'usage.summary': async (filter) => {
+      if (filter.agentId !== undefined) agent(filter.agentId);
+      return usage().summary(filter);
+    },
     'agents.raiseBudget': async ({ agentId, budget }) => {
       agent(agentId);
       usage().raiseBudget(agentId, budget);

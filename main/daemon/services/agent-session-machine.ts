@@ -212,6 +212,12 @@ function endTurnAsked(
   return { ...s, turnEndAsked: { turnId: e.turnId, detail: e.detail, reason: e.reason } };
 }
 
+/** issue 27: the wakes of the turn a usage report is about: the running turn's, else the latest turn's. */
+function reportingTurnWakes(s: AgentSessionState): readonly string[] {
+  if (s.turnId !== null) return s.turnWakes.get(s.turnId) ?? [];
+  return [...s.turnWakes.values()].at(-1) ?? [];
+}
+
 function remember(
   turnWakes: ReadonlyMap<string, readonly string[]>,
   turnId: string,
@@ -230,7 +236,7 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
       return ready(s, e, calls);
     case 'usage':
       // issue 27: the runtime's own report of the turn's usage; nothing settles on it.
-      calls.push({ call: 'record_usage', usage: e.usage });
+      calls.push({ call: 'record_usage', usage: e.usage, wakeTokens: reportingTurnWakes(s) });
       return s;
     case 'limit_window':
       calls.push({ call: 'record_limit_window', window: e.window });

@@ -65,8 +65,11 @@ export interface AgentSessionPorts {
    * contract §8.3, §9.2): nothing ends or is recovered; the wakes it works on note it on their timelines.
    */
   onContextCompacted(): void;
-  /** issue 27: the usage of the turn the runtime is working on, as it reported it; optional (tests). */
-  onUsage?(usage: TurnUsage): void;
+  /**
+   * issue 27: the usage of a turn as the runtime reported it, with the wakes that turn carried at
+   * its start (possibly ended already: the reply came first); optional (tests).
+   */
+  onUsage?(usage: TurnUsage, turnWakes: readonly string[]): void;
   /** issue 27: a rate-limit window the provider announced. */
   onLimitWindow?(window: AnnouncedLimitWindow): void;
   /**
@@ -372,7 +375,7 @@ export class AgentSession {
       case 'context_reset':
         return this.#recover(lifecycle.onContextReset(agentId, c.generation, c.cause), c.cause);
       case 'record_usage':
-        return ports.onUsage?.(c.usage);
+        return ports.onUsage?.(c.usage, c.wakeTokens);
       case 'record_limit_window':
         return ports.onLimitWindow?.(c.window);
       case 'renew_session':
