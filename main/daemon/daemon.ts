@@ -404,12 +404,13 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           // issue 24: a native compaction is a continuation: a timeline entry on the wakes, nothing else.
           onContextCompacted: () => timeline.compacted(agent.id),
           // issue 27: the runtime's own usage report goes on the wakes of its turn (or those it works on).
-          onUsage: (turnUsage, turnWakes) =>
+          onUsage: (turnUsage, turn) =>
             usage.recordTurn(
               agent.id,
               agent.runtime,
-              turnWakes.length > 0 ? turnWakes : wakes.workingOn(agent.id, []),
+              turn.wakeTokens.length > 0 ? turn.wakeTokens : wakes.workingOn(agent.id, []),
               turnUsage,
+              turn.turnId,
             ),
           onLimitWindow: (window) => usage.recordLimitWindow({ ...window, agentId: agent.id }),
           // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).

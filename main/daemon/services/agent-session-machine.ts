@@ -212,10 +212,10 @@ function endTurnAsked(
   return { ...s, turnEndAsked: { turnId: e.turnId, detail: e.detail, reason: e.reason } };
 }
 
-/** issue 27: the wakes of the turn a usage report is about: the running turn's, else the latest turn's. */
-function reportingTurnWakes(s: AgentSessionState): readonly string[] {
-  if (s.turnId !== null) return s.turnWakes.get(s.turnId) ?? [];
-  return [...s.turnWakes.values()].at(-1) ?? [];
+/** issue 27: the turn a usage report is about and its wakes: the running turn, else the latest one. */
+function reportingTurn(s: AgentSessionState): { turnId: string | null; wakeTokens: readonly string[] } {
+  const turnId = s.turnId ?? [...s.turnWakes.keys()].at(-1) ?? null;
+  return { turnId, wakeTokens: turnId === null ? [] : (s.turnWakes.get(turnId) ?? []) };
 }
 
 function remember(
@@ -236,7 +236,7 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
       return ready(s, e, calls);
     case 'usage':
       // issue 27: the runtime's own report of the turn's usage; nothing settles on it.
-      calls.push({ call: 'record_usage', usage: e.usage, wakeTokens: reportingTurnWakes(s) });
+      calls.push({ call: 'record_usage', usage: e.usage, ...reportingTurn(s) });
       return s;
     case 'limit_window':
       calls.push({ call: 'record_limit_window', window: e.window });

@@ -66,10 +66,11 @@ export interface AgentSessionPorts {
    */
   onContextCompacted(): void;
   /**
-   * issue 27: the usage of a turn as the runtime reported it, with the wakes that turn carried at
-   * its start (possibly ended already: the reply came first); optional (tests).
+   * issue 27: the usage of a turn as the runtime reported it (one report per turn, or per model
+   * request: Codex, OpenCode), with the turn and the wakes it carried at its start (possibly ended
+   * already: the reply came first); optional (tests).
    */
-  onUsage?(usage: TurnUsage, turnWakes: readonly string[]): void;
+  onUsage?(usage: TurnUsage, turn: { readonly turnId: string | null; readonly wakeTokens: readonly string[] }): void;
   /** issue 27: a rate-limit window the provider announced. */
   onLimitWindow?(window: AnnouncedLimitWindow): void;
   /**
@@ -375,7 +376,7 @@ export class AgentSession {
       case 'context_reset':
         return this.#recover(lifecycle.onContextReset(agentId, c.generation, c.cause), c.cause);
       case 'record_usage':
-        return ports.onUsage?.(c.usage, c.wakeTokens);
+        return ports.onUsage?.(c.usage, { turnId: c.turnId, wakeTokens: c.wakeTokens });
       case 'record_limit_window':
         return ports.onLimitWindow?.(c.window);
       case 'renew_session':

@@ -38,13 +38,27 @@ export interface UsageServiceDeps {
 const DAY_MS = 86_400_000;
 
 export class UsageService {
+  /** The turn each agent last reported usage for: a runtime that reports per model request counts its turn once. */
+  readonly #lastTurn = new Map<string, string>();
+
   constructor(private readonly d: UsageServiceDeps) {}
 
-  /** Stores one turn's usage on its first wake; answers that wake's total. */
-  recordTurn(agentId: string, runtime: RuntimeKind, wakeTokens: readonly string[], usage: TurnUsage): WakeUsage | null {
+  /**
+   * Stores a turn's usage report on the turn's first wake; answers that wake's total. Codex and
+   * OpenCode report per model request: the reports of one `turnId` add up and count one turn.
+   */
+  recordTurn(
+    agentId: string,
+    runtime: RuntimeKind,
+    wakeTokens: readonly string[],
+    usage: TurnUsage,
+    turnId: string | null = null,
+  ): WakeUsage | null {
     const wakeToken = wakeTokens[0];
     if (wakeToken === undefined) return null;
-    const stored = this.d.store.usage.addTurn({ wakeToken, agentId, runtime }, usage, this.d.now());
+    const sameTurn = turnId !== null && this.#lastTurn.get(agentId) === turnId;
+    if (turnId !== null) this.#lastTurn.set(agentId, turnId);
+    const stored = this.d.store.usage.addTurn({ wakeToken, agentId, runtime }, usage, this.d.now(), sameTurn ? 0 : 1);
     this.d.onRecorded?.(usage, runtime, agentId);
     this.#checkBudget(agentId);
     return stored;

@@ -742,6 +742,7 @@ const turns: Row[] = [
       {
         call: 'record_usage',
         usage: { inputTokens: 3, outputTokens: 2, cachedTokens: 1, costUsd: 0.5 },
+        turnId: 't1',
         wakeTokens: ['w1'],
       },
     ],
@@ -765,6 +766,7 @@ const turns: Row[] = [
       {
         call: 'record_usage',
         usage: { inputTokens: 3, outputTokens: 2, cachedTokens: 0, costUsd: null },
+        turnId: 't1',
         wakeTokens: ['w1', 'w2'],
       },
     ],
