@@ -47,6 +47,11 @@ export class ApiEvents {
     this.#events.next({ name: 'approval.updated', payload: toApproval(r, this.agentName(r.agentId)) });
   }
 
+  /** issue 27: the agent's usage, limit windows or budget changed. */
+  usage(agentId: string): void {
+    this.#events.next({ name: 'usage.updated', payload: { agentId } });
+  }
+
   alert(alert: Alert): void {
     this.#events.next({ name: 'alert.raised', payload: alert });
   }

@@ -30,8 +30,10 @@ export interface UsageServiceDeps {
   /** The agent's budget in agentteam.json now (undefined: none). */
   readonly budgetOf: (agentId: string) => Budget | undefined;
   readonly agentIds: () => readonly string[];
-  /** Metrics and the API's `usage.updated` event. */
+  /** Metrics. */
   readonly onRecorded?: (usage: TurnUsage, runtime: RuntimeKind, agentId: string) => void;
+  /** The API's `usage.updated`: a wake's usage stored, a limit window announced, a budget edited. */
+  readonly onChanged?: (agentId: string) => void;
   readonly onWarning?: (warning: UsageWarning) => void;
 }
 
@@ -61,6 +63,7 @@ export class UsageService {
     const stored = this.d.store.usage.addTurn({ wakeToken, agentId, runtime }, usage, this.d.now(), sameTurn ? 0 : 1);
     this.d.onRecorded?.(usage, runtime, agentId);
     this.#checkBudget(agentId);
+    this.d.onChanged?.(agentId);
     return stored;
   }
 
@@ -68,6 +71,7 @@ export class UsageService {
   recordLimitWindow(window: Omit<LimitWindow, 'observedAt'>): void {
     const w: LimitWindow = { ...window, observedAt: this.d.now().toISOString() };
     this.d.store.usage.putWindow(w);
+    this.d.onChanged?.(w.agentId);
     if (w.usedPercent !== null && w.usedPercent >= USAGE_WARN_PERCENT) {
       const key = `window:${w.window}:${w.resetsAt ?? 'unknown'}`;
       if (this.d.store.usage.warnOnce(w.agentId, key, this.d.now()))
@@ -110,6 +114,13 @@ export class UsageService {
       limits: this.d.store.usage.windows(agentId),
       budgets: ids.map((id) => ({ agentId: id, budget: this.d.budgetOf(id) ?? null, state: this.usageBudget(id) })),
     };
+  }
+
+  /**
+   * The agent's budget was edited (Raise budget, or agentteam.json by hand): the surfaces read it again.
+   */
+  budgetChanged(agentId: string): void {
+    this.d.onChanged?.(agentId);
   }
 
   wake(wakeToken: string): WakeUsage | null {
