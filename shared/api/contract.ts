@@ -146,6 +146,11 @@ const WakeSchema = z.object({
   askedById: z.string().nullable().optional(),
   /** That agent's display name. */
   askedByName: z.string().nullable().optional(),
+  /**
+   * issue 27: while `paused`, when the pause ends (the limit's reset, the budget's next UTC day);
+   * null when unknown or not paused. Optional so older producers and doubles stay valid.
+   */
+  pausedUntil: Iso.nullable().optional(),
 });
 
 /**

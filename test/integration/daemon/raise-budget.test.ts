@@ -12,6 +12,7 @@ import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, expect, it } from 'vitest';
 import { ApiError, type ApiEvent, type Wake } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
+import { nextUtcMidnight } from '../../../shared/usage.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
 
 let daemon: Daemon | null = null;
@@ -73,11 +74,14 @@ it('a reached budget holds the next wake; raising it in agentteam.json releases 
   const second = await send(d, '@demo again');
   const paused = await wakeWhere(d, second, (w) => w.status === 'paused');
   expect(paused.reason).toBe('daily_budget');
+  // The API says until when (the budget's day ends at the next UTC midnight), no text to parse.
+  expect(paused.pausedUntil).toBe(nextUtcMidnight(new Date(paused.createdAt)));
 
   const raised = used * 10;
   await d.api['agents.raiseBudget']({ agentId: 'demo', budget: { tokens: raised } });
   const end = await wakeWhere(d, second, (w) => isTerminal(w.status));
   expect(end.status).toBe('reply_sent');
+  expect(end.pausedUntil).toBeNull();
   const statuses = (await d.api['wakes.inspect']({ wakeToken: second })).events
     .filter((e) => e.kind === 'status')
     .map((e) => e.status);
