@@ -116,7 +116,15 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       agentIds: () => config.agents.map((a) => a.id),
       onRecorded: (turnUsage, runtime) => usageMetrics.record(runtime, turnUsage),
       onChanged: (agentId) => out.usage(agentId),
-      onWarning: (warning) => log.warn('usage warning', { ...warning }),
+      // Once each, to the operator: the conversation's status line (and the wake's timeline), an OS
+      // notification in the app, a notice in a bound Telegram chat.
+      onWarning: (warning) => {
+        const wakeToken =
+          (warning.kind === 'budget' ? warning.wakeToken : wakes.workingOn(warning.agentId, [])[0]) ?? null;
+        const target = wakeToken === null ? null : (store.getWake(wakeToken)?.target ?? null);
+        const alert = alerts.usageWarning(warning.agentId, warning, { target, wakeToken });
+        telegram.usageWarning(warning.agentId, alert, warning);
+      },
     });
     const wakes: WakeLifecycle = stack.adopt(
       new WakeLifecycle({

@@ -327,7 +327,15 @@ const ApprovalSchema = z.object({
 
 const AlertSchema = z.object({
   id: z.string(),
-  kind: z.enum(['delivery_failed', 'delivery_uncertain', 'escalation', 'no_response', 'runtime_crashed']),
+  /** issue 27: `usage_warning` — an agent at 80 % of a provider's limit window or of its daily budget. */
+  kind: z.enum([
+    'delivery_failed',
+    'delivery_uncertain',
+    'escalation',
+    'no_response',
+    'runtime_crashed',
+    'usage_warning',
+  ]),
   target: z.string().nullable(),
   wakeToken: z.string().nullable(),
   responseId: z.string().nullable(),

@@ -19,10 +19,14 @@ import { USAGE_WARN_PERCENT, nextUtcMidnight, totalTokens, utcDay } from '../../
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { Store } from '../store/index.js';
 
-/** A warning the operator is given once (status line, OS notification, Telegram of a bound conversation). */
+/**
+ * A warning the operator is given once (status line, OS notification, Telegram of a bound
+ * conversation). `wakeToken`: the wake whose usage crossed a budget's 80 % (a window's comes
+ * from the provider, between wakes' reports).
+ */
 export type UsageWarning =
   | { readonly kind: 'limit_window'; readonly agentId: string; readonly window: LimitWindow }
-  | { readonly kind: 'budget'; readonly agentId: string; readonly state: UsageBudgetState };
+  | { readonly kind: 'budget'; readonly agentId: string; readonly state: UsageBudgetState; readonly wakeToken: string };
 
 export interface UsageServiceDeps {
   readonly store: Store;
@@ -62,7 +66,7 @@ export class UsageService {
     if (turnId !== null) this.#lastTurn.set(agentId, turnId);
     const stored = this.d.store.usage.addTurn({ wakeToken, agentId, runtime }, usage, this.d.now(), sameTurn ? 0 : 1);
     this.d.onRecorded?.(usage, runtime, agentId);
-    this.#checkBudget(agentId);
+    this.#checkBudget(agentId, wakeToken);
     this.d.onChanged?.(agentId);
     return stored;
   }
@@ -127,10 +131,10 @@ export class UsageService {
     return this.d.store.usage.ofWake(wakeToken);
   }
 
-  #checkBudget(agentId: string): void {
+  #checkBudget(agentId: string, wakeToken: string): void {
     const state = this.usageBudget(agentId);
     if (state.limit === null || state.used < (state.limit * USAGE_WARN_PERCENT) / 100) return;
     if (this.d.store.usage.warnOnce(agentId, `budget:${utcDay(this.d.now())}`, this.d.now()))
-      this.d.onWarning?.({ kind: 'budget', agentId, state });
+      this.d.onWarning?.({ kind: 'budget', agentId, state, wakeToken });
   }
 }

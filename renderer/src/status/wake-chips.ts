@@ -185,6 +185,7 @@ export const ALERT_ICONS: Readonly<Record<Alert['kind'], string>> = {
   escalation: '⚠️',
   no_response: '○',
   runtime_crashed: '⚑',
+  usage_warning: '◔',
 };
 
 /**
@@ -275,6 +276,7 @@ const ALERT_COPY: Record<Alert['kind'], CopyKey> = {
   escalation: 'alert.escalation',
   no_response: 'alert.noResponse',
   runtime_crashed: 'alert.runtimeCrashed',
+  usage_warning: 'alert.usageWarning',
 };
 
 /** Neutral copy for an alert, in the UI language (the daemon's own text is a fallback only); an escalation in the channel's own words. */

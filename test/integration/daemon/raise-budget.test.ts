@@ -3,14 +3,15 @@
  * usage per turn): an agent past its daily token budget holds its next wake `paused`
  * (`daily_budget`); the operator's Raise budget (`agents.raiseBudget`) writes the new budget into
  * agentteam.json — only that key, no "restart to apply" — and the waiting wake is released and
- * ends `reply_sent` once. Removing a budget from the app is refused, naming where to do it.
+ * ends `reply_sent` once. Removing a budget from the app is refused, naming where to do it. At
+ * 80 % of the budget the operator is warned once, in the conversation of the wake that crossed it.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, expect, it } from 'vitest';
-import { ApiError, type ApiEvent, type Wake } from '../../../shared/api/contract.js';
+import { ApiError, type Alert, type ApiEvent, type Wake } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import { nextUtcMidnight } from '../../../shared/usage.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
@@ -107,4 +108,50 @@ it('a reached budget holds the next wake; raising it in agentteam.json releases 
     ApiError,
   );
   expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(written);
+}, 60_000);
+
+it("80 % of the daily budget warns the operator once: an alert in the conversation, on the wake's timeline", async () => {
+  dir = await mkdtemp(join(tmpdir(), 'agentteam-budget-warning-'));
+  await writeFile(
+    join(dir, 'agentteam.json'),
+    JSON.stringify({ agents: [{ id: 'demo', name: 'Demo', runtime: 'demo' }] }),
+  );
+  const d = await createDaemon({ dataDir: dir });
+  daemon = d;
+  const alerts: Alert[] = [];
+  const sub = d.events$.subscribe((e) => {
+    if (e.name === 'alert.raised') alerts.push(e.payload);
+  });
+  const usedNow = async () => (await d.api['usage.summary']({ agentId: 'demo' })).budgets[0]?.state.used ?? 0;
+  const settledUsage = async (above: number) => {
+    const updated = firstValueFrom(d.events$.pipe(filter((e) => e.name === 'usage.updated')), { defaultValue: null });
+    if ((await usedNow()) <= above) await updated;
+    return usedNow();
+  };
+
+  // A first turn without a budget: what one demo turn uses here.
+  const first = await send(d, '@demo hi');
+  expect((await wakeWhere(d, first, (w) => isTerminal(w.status))).status).toBe('reply_sent');
+  const one = await settledUsage(0);
+  // A budget the next turn crosses 80 % of (and no warning on the edit itself: nothing was used since).
+  const limit = Math.round(one * 1.9);
+  await d.api['agents.raiseBudget']({ agentId: 'demo', budget: { tokens: limit } });
+  expect(alerts).toEqual([]);
+
+  const second = await send(d, '@demo hi');
+  expect((await wakeWhere(d, second, (w) => isTerminal(w.status))).status).toBe('reply_sent');
+  const used = await settledUsage(one);
+  expect(used).toBeGreaterThanOrEqual(limit * 0.8);
+  sub.unsubscribe();
+  expect(alerts).toEqual([
+    expect.objectContaining({
+      kind: 'usage_warning',
+      target: '#general',
+      wakeToken: second,
+      agentName: 'Demo',
+      message: `Demo · daily token budget at ${Math.round((used / limit) * 100)} % (${used} / ${limit})`,
+    }),
+  ]);
+  const timeline = (await d.api['wakes.inspect']({ wakeToken: second })).events.filter((e) => e.kind === 'alert');
+  expect(timeline.map((e) => e.detail)).toEqual([`usage_warning: ${alerts[0]?.message}`]);
 }, 60_000);
