@@ -5,6 +5,8 @@
  * budget; the agent that did nothing says so. English and 简体中文, 1280 and 390 px, light and
  * dark, no horizontal overflow, axe.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { UsageSummary } from '../../shared/usage.js';
 import { expectNoHorizontalOverflow, useLanguage } from './chat-helpers.js';
 import { expect, expectNoSeriousAxeViolations, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
@@ -96,3 +98,74 @@ for (const language of ['en', 'zh-CN'] as const) {
     await expectNoSeriousAxeViolations(app, `usage view with its tooltip, ${language}`);
   });
 }
+
+// issue 27 "Budgets": a reached daily budget holds the next wake ("Paused until 00:00 · daily budget
+// reached · Raise budget · Cancel": the budget's day ends at UTC midnight, the page's time zone here); Raise budget opens the Usage view, where the operator sets a higher one;
+// the held wake is released and replies once.
+test.describe('raise budget', () => {
+  test.use({ config: { agents: [{ id: 'demo', name: 'Demo', runtime: 'demo', budget: { tokens: 10 } }] } });
+
+  for (const language of ['en', 'zh-CN'] as const) {
+    const words =
+      language === 'en'
+        ? {
+            paused: 'Paused until 00:00 · daily budget reached',
+            raise: 'Raise budget',
+            field: 'Daily budget (tokens)',
+            save: 'Save budget',
+            chat: /^#general/,
+          }
+        : {
+            paused: '已暂停，直到 00:00 · 已达每日预算',
+            raise: '提高预算',
+            field: '每日预算（token）',
+            save: '保存预算',
+            chat: /^#general/,
+          };
+
+    test(`${language}: Raise budget releases the held wake, which replies once`, async ({ app, serve }, info) => {
+      test.setTimeout(120_000);
+      if (language === 'zh-CN') await useLanguage(app, serve, 'zh-CN');
+      await sendFromComposer(app, '@demo hi');
+      await expect(statusArea(app).locator('[data-wake]')).toHaveAttribute('data-status', 'reply_sent');
+      // The first turn's usage (hundreds of demo tokens) is past the budget of 10 once stored.
+      await expect
+        .poll(async () => {
+          const r = await serve.cli('usage', '--json');
+          return r.code === 0 ? (JSON.parse(r.stdout) as UsageSummary).budgets[0]?.state.reached : false;
+        })
+        .toBe(true);
+      await sendFromComposer(app, '@demo again');
+      const chip = statusArea(app).locator('[data-status="paused"]');
+      await expect(chip.locator('.chip-text')).toHaveText(words.paused);
+      await expectNoSeriousAxeViolations(app, `daily budget pause, ${language}`);
+      await screenshot(app, info, `budget-paused-${language}`);
+      await chip.getByRole('button', { name: words.raise }).click();
+
+      const demo = app.locator('.usage-agent[data-agent="demo"]');
+      await demo.getByRole('button', { name: words.raise }).click();
+      const field = demo.getByLabel(words.field);
+      await expect(field).toHaveValue('20');
+      await field.fill('0');
+      await expect(demo.getByRole('button', { name: words.save })).toBeDisabled();
+      await field.fill('1000000');
+      await screenshot(app, info, `budget-raise-${language}`);
+      await expectNoSeriousAxeViolations(app, `raise budget form, ${language}`);
+      await demo.getByRole('button', { name: words.save }).click();
+      await expect(demo.locator('.usage-budget')).toContainText('1,000,000');
+
+      // Back in the conversation: the held wake was released and replied, once.
+      await app.getByRole('button', { name: words.chat }).first().click();
+      await expect(statusArea(app).locator('[data-status="paused"]')).toHaveCount(0);
+      await expect
+        .poll(async () =>
+          (JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ status: string }>).map((w) => w.status),
+        )
+        .toEqual(['reply_sent', 'reply_sent']);
+      const agentJson = JSON.parse(await readFile(join(serve.dataDir, 'agentteam.json'), 'utf8')) as {
+        agents: Array<{ budget?: unknown }>;
+      };
+      expect(agentJson.agents[0]?.budget).toEqual({ tokens: 1_000_000 });
+    });
+  }
+});
