@@ -119,8 +119,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       // Once each, to the operator: the conversation's status line (and the wake's timeline), an OS
       // notification in the app, a notice in a bound Telegram chat.
       onWarning: (warning) => {
-        const wakeToken =
-          (warning.kind === 'budget' ? warning.wakeToken : wakes.workingOn(warning.agentId, [])[0]) ?? null;
+        const wakeToken = warning.wakeToken ?? wakes.workingOn(warning.agentId, [])[0] ?? null;
         const target = wakeToken === null ? null : (store.getWake(wakeToken)?.target ?? null);
         const alert = alerts.usageWarning(warning.agentId, warning, { target, wakeToken });
         telegram.usageWarning(warning.agentId, alert, warning);
@@ -437,7 +436,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
               turnUsage,
               turn.turnId,
             ),
-          onLimitWindow: (window) => usage.recordLimitWindow({ ...window, agentId: agent.id }),
+          // The announcing turn's wakes (Codex announces around the turn's end): where a warning is said.
+          onLimitWindow: (window, turnWakes) =>
+            usage.recordLimitWindow({ ...window, agentId: agent.id }, turnWakes[0] ?? null),
           // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).
           onRecovery: (frontiers, cause) => recovery.recover(agent.id, frontiers, cause),
           // issue 24 (§6.6): after an overflow the process is replaced by one in a fresh session.

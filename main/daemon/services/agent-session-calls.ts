@@ -86,7 +86,11 @@ export type AgentSessionCall =
       readonly turnId: string | null;
       readonly wakeTokens: readonly string[];
     }
-  | { readonly call: 'record_limit_window'; readonly window: AnnouncedLimitWindow }
+  | {
+      readonly call: 'record_limit_window';
+      readonly window: AnnouncedLimitWindow;
+      readonly wakeTokens: readonly string[];
+    }
   /** issue 24: the runtime compacted its context and goes on; the live wakes' timelines note it. */
   | { readonly call: 'note_compaction' }
   /** issue 16: the context overflowed; the recovery frontiers go to `onRecovery`. */

@@ -239,7 +239,7 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
       calls.push({ call: 'record_usage', usage: e.usage, ...reportingTurn(s) });
       return s;
     case 'limit_window':
-      calls.push({ call: 'record_limit_window', window: e.window });
+      calls.push({ call: 'record_limit_window', window: e.window, wakeTokens: reportingTurn(s).wakeTokens });
       return s;
     case 'context_compacted':
       // issue 24 (§8.3, §9.2): a native compaction is a continuation: the rows stay pending, the

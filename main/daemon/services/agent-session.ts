@@ -72,7 +72,7 @@ export interface AgentSessionPorts {
    */
   onUsage?(usage: TurnUsage, turn: { readonly turnId: string | null; readonly wakeTokens: readonly string[] }): void;
   /** issue 27: a rate-limit window the provider announced. */
-  onLimitWindow?(window: AnnouncedLimitWindow): void;
+  onLimitWindow?(window: AnnouncedLimitWindow, turnWakes: readonly string[]): void;
   /**
    * issue 24 (§6.6): the context overflowed and the session cannot go on: replace this session's
    * process (`replace`) by one that starts a fresh session, its stored session forgotten (never
@@ -378,7 +378,7 @@ export class AgentSession {
       case 'record_usage':
         return ports.onUsage?.(c.usage, { turnId: c.turnId, wakeTokens: c.wakeTokens });
       case 'record_limit_window':
-        return ports.onLimitWindow?.(c.window);
+        return ports.onLimitWindow?.(c.window, c.wakeTokens);
       case 'renew_session':
         return ports.renewSession(c.detail);
       case 'count_local_text':

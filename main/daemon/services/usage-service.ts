@@ -21,11 +21,16 @@ import type { Store } from '../store/index.js';
 
 /**
  * A warning the operator is given once (status line, OS notification, Telegram of a bound
- * conversation). `wakeToken`: the wake whose usage crossed a budget's 80 % (a window's comes
- * from the provider, between wakes' reports).
+ * conversation). `wakeToken`: the wake whose usage crossed a budget's 80 %, or of the turn that
+ * announced the window (null when unknown).
  */
 export type UsageWarning =
-  | { readonly kind: 'limit_window'; readonly agentId: string; readonly window: LimitWindow }
+  | {
+      readonly kind: 'limit_window';
+      readonly agentId: string;
+      readonly window: LimitWindow;
+      readonly wakeToken: string | null;
+    }
   | { readonly kind: 'budget'; readonly agentId: string; readonly state: UsageBudgetState; readonly wakeToken: string };
 
 export interface UsageServiceDeps {
@@ -72,14 +77,14 @@ export class UsageService {
   }
 
   /** Keeps the latest announcement of a provider's limit window; warns once at 80 % until it resets. */
-  recordLimitWindow(window: Omit<LimitWindow, 'observedAt'>): void {
+  recordLimitWindow(window: Omit<LimitWindow, 'observedAt'>, wakeToken: string | null = null): void {
     const w: LimitWindow = { ...window, observedAt: this.d.now().toISOString() };
     this.d.store.usage.putWindow(w);
     this.d.onChanged?.(w.agentId);
     if (w.usedPercent !== null && w.usedPercent >= USAGE_WARN_PERCENT) {
       const key = `window:${w.window}:${w.resetsAt ?? 'unknown'}`;
       if (this.d.store.usage.warnOnce(w.agentId, key, this.d.now()))
-        this.d.onWarning?.({ kind: 'limit_window', agentId: w.agentId, window: w });
+        this.d.onWarning?.({ kind: 'limit_window', agentId: w.agentId, window: w, wakeToken });
     }
   }
 

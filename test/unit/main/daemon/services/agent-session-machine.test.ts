@@ -783,6 +783,7 @@ const turns: Row[] = [
     calls: [
       {
         call: 'record_limit_window',
+        wakeTokens: ['w1'],
         window: { runtime: 'codex', window: 'primary', windowMinutes: 300, usedPercent: 72, resetsAt: null },
       },
     ],
