@@ -2,8 +2,8 @@
  * OS notifications for what the person must not miss while the window is in the background
  * (watchdog spec B "alert operator"; DESIGN.md "Beyond the specs": alerts are statuses and
  * OS notifications, never chat messages authored as the agent): a reply that reached
- * FAILED_FINAL, a turn that ended with nothing sent (spec B no-response, issue 24), and a
- * silence-watchdog escalation. Clicking one focuses its wake. Copy is neutral status text
+ * FAILED_FINAL, a turn that ended with nothing sent (spec B no-response, issue 24), a
+ * silence-watchdog escalation, and (issue 27) an agent at 80 % of a usage limit or budget. Clicking one focuses its wake. Copy is neutral status text
  * (UI.md "Chips and copy"), led by the agent's name when the alert carries it; a channel's own
  * `escalationMessage` is shown as the person wrote it. `agentteam serve` has no OS
  * notifications: there the alert is the status line in the browser and a daemon log line.
@@ -18,6 +18,7 @@ export const NOTIFIED_ALERT_KINDS = [
   'delivery_failed',
   'no_response',
   'escalation',
+  'usage_warning',
 ] as const satisfies readonly Alert['kind'][];
 
 /** The schema's escalation text: an alert carrying any other was written by the person (their channel's config). */
@@ -29,11 +30,13 @@ const COPY: Record<PromptLanguage, Record<NotifiedKind, string>> = {
     delivery_failed: 'Reply not delivered — kept for re-delivery',
     no_response: 'Turn ended without a message — back to idle',
     escalation: '⚠️ Extended processing — still working. Response may be delayed.',
+    usage_warning: 'Usage at 80 % of a limit or budget — see Usage',
   },
   'zh-CN': {
     delivery_failed: '回复未送达，已保留待重新投递',
     no_response: '本轮结束，未发送消息，已回到空闲',
     escalation: '⚠️ 处理时间较长，仍在处理，回复可能延迟。',
+    usage_warning: '用量已达上限或预算的 80% — 请查看“用量”',
   },
 };
 

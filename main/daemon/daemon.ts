@@ -62,6 +62,7 @@ import { TelegramService } from './telegram/telegram-service.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
 import { WakeTimeline } from './wake/wake-timeline.js';
 import { UsageService } from './services/usage-service.js';
+import { budgetEdits } from './config/agent-edits.js';
 import { createUsageMetrics } from './metrics/usage-metrics.js';
 import { ApiError } from '../../shared/api/contract.js';
 import { BeaconRouter } from './watchdog/beacon-router.js';
@@ -109,15 +110,24 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     collectDefaultMetrics({ register: registry });
     createStoreMetrics(registry, store);
     const bus = stack.adopt(new HookBus(), (b) => b.complete());
-    // issue 27: usage per wake / per agent per UTC day, the budgets of agentteam.json at start.
+    // issue 27: usage per wake / per agent per UTC day; the budgets as agentteam.json has them now
+    // (a budget applies at once, no restart: Raise budget, or an edit by hand).
     const usageMetrics = createUsageMetrics(registry);
     const usage = new UsageService({
       store,
       now: () => new Date(),
-      budgetOf: (agentId) => config.agents.find((a) => a.id === agentId)?.budget,
+      budgetOf: (agentId) => source.config.agents.find((a) => a.id === agentId)?.budget,
       agentIds: () => config.agents.map((a) => a.id),
       onRecorded: (turnUsage, runtime) => usageMetrics.record(runtime, turnUsage),
-      onWarning: (warning) => log.warn('usage warning', { ...warning }),
+      onChanged: (agentId) => out.usage(agentId),
+      // Once each, to the operator: the conversation's status line (and the wake's timeline), an OS
+      // notification in the app, a notice in a bound Telegram chat.
+      onWarning: (warning) => {
+        const wakeToken = warning.wakeToken ?? wakes.workingOn(warning.agentId, [])[0] ?? null;
+        const target = wakeToken === null ? null : (store.getWake(wakeToken)?.target ?? null);
+        const alert = alerts.usageWarning(warning.agentId, warning, { target, wakeToken });
+        telegram.usageWarning(warning.agentId, alert, warning);
+      },
     });
     const wakes: WakeLifecycle = stack.adopt(
       new WakeLifecycle({
@@ -198,6 +208,20 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     subs.add(settings.changed$.subscribe((s) => out.settings(s)));
     subs.add(roster.updated$.subscribe((u) => out.agent(u.agent, u.state, u.more)));
     subs.add(grants.changed$.subscribe((agentId) => roster.changed(agentId)));
+    // issue 27: a budget edited in agentteam.json (Raise budget writes it; or by hand) applies at once:
+    // the surfaces read it again, and wakes waiting on a budget it no longer reaches are released.
+    let budgets = new Map(config.agents.map((a) => [a.id, JSON.stringify(a.budget ?? null)]));
+    subs.add(
+      source.state$.subscribe(({ loaded }) => {
+        const next = new Map(loaded.config.agents.map((a) => [a.id, JSON.stringify(a.budget ?? null)]));
+        for (const id of budgets.keys())
+          if (next.has(id) && next.get(id) !== budgets.get(id)) {
+            usage.budgetChanged(id);
+            usagePause.budgetChanged(id);
+          }
+        budgets = next;
+      }),
+    );
 
     // 7. Watchdog + delivery confirmation (watchdog spec A + B on one bus) and the beacon router that
     //    posts beacons through it. The local channel speaks canonical target text; the store, TargetKey.
@@ -414,9 +438,18 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           onRuntimeDown: (detail) => alerts.runtimeDown(agent.name, detail),
           // issue 24: a native compaction is a continuation: a timeline entry on the wakes, nothing else.
           onContextCompacted: () => timeline.compacted(agent.id),
-          // issue 27: the runtime's own usage report goes on the wakes it works on.
-          onUsage: (turnUsage) => usage.recordTurn(agent.id, agent.runtime, wakes.workingOn(agent.id, []), turnUsage),
-          onLimitWindow: (window) => usage.recordLimitWindow({ ...window, agentId: agent.id }),
+          // issue 27: the runtime's own usage report goes on the wakes of its turn (or those it works on).
+          onUsage: (turnUsage, turn) =>
+            usage.recordTurn(
+              agent.id,
+              agent.runtime,
+              turn.wakeTokens.length > 0 ? turn.wakeTokens : wakes.workingOn(agent.id, []),
+              turnUsage,
+              turn.turnId,
+            ),
+          // The announcing turn's wakes (Codex announces around the turn's end): where a warning is said.
+          onLimitWindow: (window, turnWakes) =>
+            usage.recordLimitWindow({ ...window, agentId: agent.id }, turnWakes[0] ?? null),
           // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).
           onRecovery: (frontiers, cause) => recovery.recover(agent.id, frontiers, cause),
           // issue 24 (§6.6): after an overflow the process is replaced by one in a fresh session.
@@ -480,11 +513,14 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       usage: {
         summary: (filter) => usage.summary(filter),
         wake: (wakeToken) => usage.wake(wakeToken),
-        raiseBudget: () => {
-          throw new ApiError(
-            'unavailable',
-            'Raising a budget from the app is not built yet; edit "budget" in agentteam.json.',
-          );
+        // Written into agentteam.json through the one write path; the file's reload releases the waiting wakes.
+        raiseBudget: (agentId, budget) => {
+          if (budget === null)
+            throw new ApiError(
+              'invalid_request',
+              `The app raises or sets a budget; to remove agent "${agentId}"'s budget, delete its "budget" in agentteam.json.`,
+            );
+          source.write((fresh) => budgetEdits(fresh, agentId, budget));
         },
       },
     });

@@ -7,9 +7,8 @@
  * `--conversation`, the newest paused chain anywhere. Exit codes as every command: 0 continued,
  * 1 no daemon / nothing paused, 2 bad input.
  */
-import { parseArgs } from 'node:util';
 import { failed, withDaemon } from './daemon-client.js';
-import { defaultDataDir } from './default-data-dir.js';
+import { commandOptions } from './cli-options.js';
 import type { CliIo } from './serve-command.js';
 import { escapeForTerminal } from './terminal-text.js';
 import { operatorKeyFrom } from './approvals-cli.js';
@@ -26,31 +25,17 @@ export async function chainCommand(
 ): Promise<number> {
   const [verb, ...rest] = argv;
   if (verb !== 'continue') throw new ChainUsageError(`unknown chain command "${verb ?? ''}" (expected "continue")`);
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: rest,
-      options: { 'data-dir': { type: 'string' }, conversation: { type: 'string' }, json: { type: 'boolean' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    throw new ChainUsageError(err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err));
-  }
-  const given = values['data-dir'];
-  if (typeof given === 'string' && given.trim() === '') throw new ChainUsageError('--data-dir must not be empty');
-  const conversation = values.conversation;
-  if (typeof conversation === 'string' && conversation.trim() === '')
-    throw new ChainUsageError('--conversation must not be empty');
+  const o = commandOptions(rest, { conversation: { type: 'string' }, json: { type: 'boolean' } }, ChainUsageError);
+  const conversation = o.text('conversation');
   return withDaemon(
-    typeof given === 'string' ? given : defaultDataDir(),
+    o.dataDir,
     io,
     async (client) => {
-      const r = await client.call('chains.continue', typeof conversation === 'string' ? { target: conversation } : {});
+      const r = await client.call('chains.continue', conversation === undefined ? {} : { target: conversation });
       if (!r.ok) return failed(io, r);
       const c = r.value;
       io.out(
-        values.json === true
+        o.values.json === true
           ? JSON.stringify(c)
           : `continued the agents in ${escapeForTerminal(c.target)}: ${c.hops} of ${c.budget} hand-offs used`,
       );

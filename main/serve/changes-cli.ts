@@ -6,10 +6,9 @@
  * patches themselves are for the review pane. Exit codes as every command: 0 answered, 1 no
  * daemon / unknown agent or wake / nothing to compare, 2 bad input.
  */
-import { parseArgs } from 'node:util';
 import type { ChangedFile } from '../../shared/api/contract.js';
 import { failed, withDaemon } from './daemon-client.js';
-import { defaultDataDir } from './default-data-dir.js';
+import { commandOptions } from './cli-options.js';
 import type { CliIo } from './serve-command.js';
 import { escapeForTerminal } from './terminal-text.js';
 
@@ -35,29 +34,15 @@ const fileLine = (f: ChangedFile): string => {
 };
 
 export async function changesCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        'data-dir': { type: 'string' },
-        agent: { type: 'string' },
-        wake: { type: 'string' },
-        json: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    throw new ChangesUsageError(err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err));
-  }
-  const given = values['data-dir'];
-  if (typeof given === 'string' && given.trim() === '') throw new ChangesUsageError('--data-dir must not be empty');
-  const agentId = values.agent;
-  if (typeof agentId !== 'string' || agentId.trim() === '') throw new ChangesUsageError('--agent ID is required');
-  const wake = values.wake;
-  if (typeof wake === 'string' && wake.trim() === '') throw new ChangesUsageError('--wake must not be empty');
-  return withDaemon(typeof given === 'string' ? given : defaultDataDir(), io, async (client) => {
+  const o = commandOptions(
+    argv,
+    { agent: { type: 'string' }, wake: { type: 'string' }, json: { type: 'boolean' } },
+    ChangesUsageError,
+  );
+  const agentId = o.text('agent', 'ID');
+  const wake = o.text('wake');
+  const values = o.values;
+  return withDaemon(o.dataDir, io, async (client) => {
     if (typeof wake === 'string') {
       const r = await client.call('wakes.changes', { wakeToken: wake });
       if (!r.ok) return failed(io, r);

@@ -14,6 +14,7 @@ import { STOP_USAGE, StopUsageError, stopCommand } from './stop-cli.js';
 import { CHANGES_USAGE, ChangesUsageError, changesCommand } from './changes-cli.js';
 import { CHAIN_USAGE, ChainUsageError, chainCommand } from './chain-cli.js';
 import { WORKTREE_USAGE, WorktreeUsageError, discardCommand, mergeCommand } from './worktree-cli.js';
+import { USAGE_CLI_USAGE, UsageCliError, usageCommand } from './usage-cli.js';
 import { failed, withDaemon } from './daemon-client.js';
 import { defaultDataDir } from './default-data-dir.js';
 import {
@@ -377,6 +378,9 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
         return await mergeCommand(rest, io, env);
       case 'discard':
         return await discardCommand(rest, io, env);
+      // issue 27: what each agent consumed, its limit windows and budgets
+      case 'usage':
+        return await usageCommand(rest, io);
       default:
         io.err(`agentteam: unknown command "${command}"; run "agentteam --help".`);
         return 2;
@@ -388,7 +392,8 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
       err instanceof StopUsageError ||
       err instanceof ChangesUsageError ||
       err instanceof ChainUsageError ||
-      err instanceof WorktreeUsageError
+      err instanceof WorktreeUsageError ||
+      err instanceof UsageCliError
     ) {
       io.err(`agentteam ${command}: ${err.message}; run "agentteam --help".`);
       return 2;
@@ -413,6 +418,7 @@ ${STOP_USAGE}
 ${CHANGES_USAGE}
 ${CHAIN_USAGE}
 ${WORKTREE_USAGE}
+${USAGE_CLI_USAGE}
     approve, deny, revoke, stop, chain continue, merge and discard need AGENTTEAM_OPERATOR_KEY as "agentteam serve" printed it at its start
 ${AGENT_USAGE}
 --data-dir defaults to the app's data folder`;

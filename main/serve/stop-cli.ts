@@ -5,9 +5,8 @@
  * interrupt and its wakes end `failed` with `stopped_by_operator`. Exit codes as every command:
  * 0 stopped, 1 no daemon / not working / unknown agent, 2 bad input.
  */
-import { parseArgs } from 'node:util';
 import { failed, withDaemon } from './daemon-client.js';
-import { defaultDataDir } from './default-data-dir.js';
+import { commandOptions } from './cli-options.js';
 import type { CliIo } from './serve-command.js';
 import { escapeForTerminal } from './terminal-text.js';
 import { operatorKeyFrom } from './approvals-cli.js';
@@ -22,29 +21,16 @@ export async function stopCommand(
   io: CliIo,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: { 'data-dir': { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    throw new StopUsageError(err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err));
-  }
-  const given = values['data-dir'];
-  if (typeof given === 'string' && given.trim() === '') throw new StopUsageError('--data-dir must not be empty');
-  const agentId = values.agent;
-  if (typeof agentId !== 'string' || agentId.trim() === '') throw new StopUsageError('--agent ID is required');
+  const o = commandOptions(argv, { agent: { type: 'string' }, json: { type: 'boolean' } }, StopUsageError);
+  const agentId = o.text('agent', 'ID');
   return withDaemon(
-    typeof given === 'string' ? given : defaultDataDir(),
+    o.dataDir,
     io,
     async (client) => {
       const r = await client.call('agents.stop', { agentId });
       if (!r.ok) return failed(io, r);
       io.out(
-        values.json === true
+        o.values.json === true
           ? JSON.stringify({ agentId, stopped: true })
           : `stopped the working turn of ${escapeForTerminal(r.value.name)} (${escapeForTerminal(agentId)})`,
       );

@@ -5,10 +5,9 @@
  * token and the operator key (`AGENTTEAM_OPERATOR_KEY`), as `agentteam stop`. Exit codes: 0 merged /
  * discarded, 1 no daemon / refused / conflict, 2 bad input.
  */
-import { parseArgs } from 'node:util';
 import { operatorKeyFrom } from './approvals-cli.js';
 import { failed, withDaemon } from './daemon-client.js';
-import { defaultDataDir } from './default-data-dir.js';
+import { commandOptions } from './cli-options.js';
 import type { CliIo } from './serve-command.js';
 import { escapeForTerminal } from './terminal-text.js';
 
@@ -18,36 +17,21 @@ export const WORKTREE_USAGE = `  agentteam merge [--data-dir DIR] --agent ID [--
   agentteam discard [--data-dir DIR] --agent ID --yes [--json]   resets the agent's worktree and branch to its base (its work is lost)`;
 
 function options(argv: readonly string[], which: 'merge' | 'discard') {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        'data-dir': { type: 'string' },
-        agent: { type: 'string' },
-        json: { type: 'boolean' },
-        message: { type: 'string' },
-        yes: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    throw new WorktreeUsageError(err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err));
-  }
+  const o = commandOptions(
+    argv,
+    { agent: { type: 'string' }, json: { type: 'boolean' }, message: { type: 'string' }, yes: { type: 'boolean' } },
+    WorktreeUsageError,
+  );
+  const values = o.values;
   const other = which === 'merge' ? 'yes' : 'message';
   if (values[other] !== undefined) throw new WorktreeUsageError(`--${other} is not an option of ${which}`);
-  const given = values['data-dir'];
-  if (typeof given === 'string' && given.trim() === '') throw new WorktreeUsageError('--data-dir must not be empty');
-  const agentId = values.agent;
-  if (typeof agentId !== 'string' || agentId.trim() === '') throw new WorktreeUsageError('--agent ID is required');
-  if (which === 'merge' && typeof values.message === 'string' && values.message.trim() === '')
-    throw new WorktreeUsageError('--message must not be empty');
+  const agentId = o.text('agent', 'ID');
+  if (which === 'merge') o.text('message');
   if (which === 'discard' && values.yes !== true)
     throw new WorktreeUsageError(
       "--yes is required: discarding loses the worktree's uncommitted changes and its branch's own commits",
     );
-  return { dataDir: typeof given === 'string' ? given : defaultDataDir(), agentId, values };
+  return { dataDir: o.dataDir, agentId, values };
 }
 
 export async function mergeCommand(

@@ -71,6 +71,8 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
   const teamNeedsYou = useTeamNeedsYou(state.team);
 
   const [view, setView] = useState<View>({ kind: 'conversation', target: '#general' });
+  // issue 27: a daily-budget pause's Raise budget opens the Usage view, where the budget is raised.
+  const openUsage = useCallback(() => setView({ kind: 'usage' }), []);
   const [inspecting, setInspecting] = useState<string | null>(null);
   const [threadOpen, setThreadOpen] = useState<string | null>(null);
   // issue 17: a search result opened in its conversation (scroll to it).
@@ -243,6 +245,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
             onReplyInThread={replyInThread}
             onOpenConversation={openInConversation}
             onOpenDrawer={openDrawer}
+            onOpenUsage={openUsage}
           />
         )}
         {view.kind !== 'conversation' && (
@@ -284,7 +287,16 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
             onMessage={(id) => void openConversation(`dm:@${id}`)}
           />
         )}
-        {view.kind === 'usage' && <UsageView usage={state.usage} agents={agents} language={language} />}
+        {view.kind === 'usage' && (
+          <UsageView
+            usage={state.usage}
+            agents={agents}
+            language={language}
+            raiseBudget={(agentId, budget) =>
+              state.api.agents.raiseBudget({ agentId, budget }).then((r) => (r.ok ? null : r.message))
+            }
+          />
+        )}
         {view.kind === 'agents' && (
           <AgentsPage agents={agents} language={language} onMessage={(id) => void openConversation(`dm:@${id}`)} />
         )}

@@ -153,6 +153,11 @@ const WakeSchema = z.object({
   askedById: z.string().nullable().optional(),
   /** That agent's display name. */
   askedByName: z.string().nullable().optional(),
+  /**
+   * issue 27: while `paused`, when the pause ends (the limit's reset, the budget's next UTC day);
+   * null when unknown or not paused. Optional so older producers and doubles stay valid.
+   */
+  pausedUntil: Iso.nullable().optional(),
 });
 
 /**
@@ -333,7 +338,15 @@ const ApprovalSchema = z.object({
 
 const AlertSchema = z.object({
   id: z.string(),
-  kind: z.enum(['delivery_failed', 'delivery_uncertain', 'escalation', 'no_response', 'runtime_crashed']),
+  /** issue 27: `usage_warning` — an agent at 80 % of a provider's limit window or of its daily budget. */
+  kind: z.enum([
+    'delivery_failed',
+    'delivery_uncertain',
+    'escalation',
+    'no_response',
+    'runtime_crashed',
+    'usage_warning',
+  ]),
   target: z.string().nullable(),
   wakeToken: z.string().nullable(),
   responseId: z.string().nullable(),

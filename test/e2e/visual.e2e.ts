@@ -356,3 +356,34 @@ test.describe('worktree', () => {
     });
   }
 });
+
+// issue 27: the Usage view after one demo exchange (the demo's usage: a token per 4 characters), light
+// and dark, 1280 and 390. The days are today's: the table's days and the chart's axis are masked.
+test.describe('usage', () => {
+  for (const language of ['en', 'zh-CN'] as const) {
+    test(`the Usage view looks right (${language}, 1280 and 390, light and dark)`, async ({ app, serve }, info) => {
+      test.setTimeout(120_000);
+      if (language !== 'en') await useLanguage(app, serve, language);
+      await sendFromComposer(app, '@demo hi');
+      await expect(statusArea(app).locator('[data-status="reply_sent"]')).toHaveCount(1);
+      await app.getByRole('button', { name: /^Usage$|^用量$/ }).click();
+      // The turn's usage comes at its end; the view is live on usage.updated.
+      await expect(app.locator('.usage-agent[data-agent="demo"] .usage-chart')).toHaveCount(1);
+      for (const size of WIDTHS) {
+        for (const scheme of SCHEMES) {
+          const name = `${language}-${size.width}-${scheme}`;
+          await app.setViewportSize(size);
+          await app.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+          await app.mouse.move(0, 0);
+          await settle(app);
+          await screenshot(app, info, `visual-usage-${name}`);
+          await expectNoHorizontalOverflow(app, `usage view ${name}`);
+          await expect(app.locator('.usage-view')).toHaveScreenshot(`usage-${name}.png`, {
+            mask: [...masks(app), app.locator('.usage-table tbody th, .usage-chart .recharts-xAxis-tick-labels')],
+            maxDiffPixelRatio: 0.002,
+          });
+        }
+      }
+    });
+  }
+});

@@ -9,6 +9,7 @@ import type { DaemonLog } from '../daemon-log.js';
 import type { DeliveryAlert } from '../delivery/delivery-tracker.js';
 import type { BeaconStatus } from '../watchdog/beacon-router.js';
 import type { WakeTimeline } from '../wake/wake-timeline.js';
+import { usageWarningWords, type UsageWarningFacts } from './usage-warning-words.js';
 
 export type AlertFields = Omit<Alert, 'id' | 'at'>;
 
@@ -81,6 +82,23 @@ export class Alerts {
         message,
       }),
     );
+  }
+
+  /**
+   * issue 27: an agent reached 80 % of a provider's limit window or of its daily budget (once each,
+   * usage-service.ts): on the timeline of the wake it was working on, raised in that conversation.
+   */
+  usageWarning(
+    agentId: string,
+    warning: UsageWarningFacts,
+    where: { readonly target: string | null; readonly wakeToken: string | null },
+  ): Alert {
+    const named = this.#named(agentId);
+    const message = usageWarningWords(named.agentName ?? agentId, warning, 'en');
+    const alert = newAlert({ kind: 'usage_warning', ...where, responseId: null, message, ...named });
+    this.o.timeline.alert(alert);
+    this.#raise(alert);
+    return alert;
   }
 
   /** The runtime could not start, or gave up after the restart cap. */

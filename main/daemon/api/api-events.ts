@@ -5,7 +5,7 @@
 import { Subject, type Observable } from 'rxjs';
 import type { Agent, Alert, ApiEvent, Chain, Settings, TeamAgent } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
-import { agentNamesOf, toAgent, toApproval, toMessage, toWake } from './api-mappers.js';
+import { agentNamesOf, toAgent, toApproval, toMessage, pausedUntilOf, toWake } from './api-mappers.js';
 import type { ApprovalRecord, MessageRecord, ReactionRecord, Store } from '../store/index.js';
 
 export class ApiEvents {
@@ -20,7 +20,11 @@ export class ApiEvents {
   /** A wake's status or timeline changed. */
   wake(wakeToken: string): void {
     const w = this.store.getWake(wakeToken);
-    if (w !== undefined) this.#events.next({ name: 'wake.updated', payload: toWake(w, this.agentName(w.agentId)) });
+    if (w !== undefined)
+      this.#events.next({
+        name: 'wake.updated',
+        payload: toWake(w, this.agentName(w.agentId), pausedUntilOf(this.store, w)),
+      });
   }
 
   /** A new message, or (with its reactions) an existing one whose reactions changed. */
@@ -45,6 +49,11 @@ export class ApiEvents {
   /** issue 14: an approval was asked or settled. */
   approval(r: ApprovalRecord): void {
     this.#events.next({ name: 'approval.updated', payload: toApproval(r, this.agentName(r.agentId)) });
+  }
+
+  /** issue 27: the agent's usage, limit windows or budget changed. */
+  usage(agentId: string): void {
+    this.#events.next({ name: 'usage.updated', payload: { agentId } });
   }
 
   alert(alert: Alert): void {

@@ -26,6 +26,7 @@ import type {
   WakeChangesRecord,
   WakeEventRecord,
   WakeRecord,
+  Store,
 } from '../store/index.js';
 
 export function toConversation(c: ConversationRecord): Conversation {
@@ -86,7 +87,11 @@ export function toMessage(
  * `displayName` is the agent's display name now: used only for a wake journaled without the
  * §10.1 names (before issue 24); the names resolved when the wake was accepted win.
  */
-export function toWake(w: WakeRecord, displayName: string): Wake {
+/**
+ * A wake for the API. `pausedUntil` (issue 27): the reset of the agent's stored pause, given while
+ * the wake is `paused` (`pausedUntilOf`).
+ */
+export function toWake(w: WakeRecord, displayName: string, pausedUntil: string | null = null): Wake {
   return {
     wakeToken: w.wakeToken,
     messageId: w.messageId,
@@ -112,7 +117,15 @@ export function toWake(w: WakeRecord, displayName: string): Wake {
     hopBudget: w.hopBudget ?? 0,
     askedById: w.askedById ?? null,
     askedByName: w.askedByName ?? null,
+    pausedUntil: w.status === 'paused' ? pausedUntil : null,
   };
+}
+
+/** issue 27: when the pause of a `paused` wake's agent ends (its stored pause, agent_pauses), else null. */
+export function pausedUntilOf(store: Pick<Store, 'pauses'>, w: Pick<WakeRecord, 'status' | 'agentId'>): string | null {
+  if (w.status !== 'paused') return null;
+  const resetsAt = store.pauses.get(w.agentId)?.resetsAt;
+  return resetsAt === null || resetsAt === undefined ? null : new Date(resetsAt).toISOString();
 }
 
 export function toAudit(a: AuditRecord, agentName: string): ApiAuditRecord {

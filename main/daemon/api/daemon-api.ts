@@ -27,6 +27,7 @@ import {
   toConversation,
   toMessage,
   toPromptInput,
+  pausedUntilOf,
   toWake,
   toWakeChanges,
   toWakeEvent,
@@ -143,7 +144,7 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
         ...(activeOnly ? { activeOnly } : {}),
         ...(limit !== undefined ? { limit } : {}),
       });
-      return rows.map((w) => toWake(w, d.agentName(w.agentId)));
+      return rows.map((w) => toWake(w, d.agentName(w.agentId), pausedUntilOf(d.store, w)));
     },
     'wakes.inspect': async ({ wakeToken }) => {
       const wake = d.store.getWake(wakeToken);
@@ -151,7 +152,7 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       return {
         // issue 27: the usage the runtime reported for this wake's turns.
         usage: d.usage?.wake(wakeToken) ?? null,
-        wake: toWake(wake, d.agentName(wake.agentId)),
+        wake: toWake(wake, d.agentName(wake.agentId), pausedUntilOf(d.store, wake)),
         events: d.store.listWakeEvents(wakeToken).map(toWakeEvent),
         promptInputs: d.store.listPromptInputs(wakeToken).map(toPromptInput),
         ...d.store.recoveryLinks(wakeToken),
@@ -262,7 +263,10 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     'worktree.merge': async ({ agentId, message }) => worktrees().merge(agentId, message),
     'worktree.discard': async ({ agentId }) => worktrees().discard(agentId),
     // --- issue 27 ---
-    'usage.summary': async (filter) => usage().summary(filter),
+    'usage.summary': async (filter) => {
+      if (filter.agentId !== undefined) agent(filter.agentId);
+      return usage().summary(filter);
+    },
     'agents.raiseBudget': async ({ agentId, budget }) => {
       agent(agentId);
       usage().raiseBudget(agentId, budget);

@@ -6,6 +6,7 @@
  */
 import { ApiError } from '../../../shared/api/contract.js';
 import type { Config, Isolation, PermissionPolicy } from '../../../shared/config.js';
+import type { Budget } from '../../../shared/usage.js';
 import type { JsonEdit } from './json-edit.js';
 
 /** What the agent detail view may change. */
@@ -49,4 +50,15 @@ export function revokeRuleEdits(config: Config, agentId: string, rule: string): 
       `Agent "${agentId}" has no "always" rule ${JSON.stringify(rule)}; its rules are: ${allow.length === 0 ? 'none' : allow.map((r) => JSON.stringify(r)).join(', ')}.`,
     );
   return [{ path: ['agents', index, 'allow'], value: allow.filter((r) => r !== rule) }];
+}
+
+/**
+ * issue 27: the edit that sets the agent's daily `budget` (the operator's Raise budget); none when
+ * it already has exactly that budget. Only the keys given are written: `{ tokens }` keeps no cost limit.
+ */
+export function budgetEdits(config: Config, agentId: string, budget: Budget): JsonEdit[] {
+  const index = indexOf(config, agentId);
+  const before = config.agents[index]!.budget;
+  if (before?.tokens === budget.tokens && before?.costUsd === budget.costUsd) return [];
+  return [{ path: ['agents', index, 'budget'], value: budget }];
 }

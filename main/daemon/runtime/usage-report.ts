@@ -67,12 +67,21 @@ export function codexRateLimitWindows(params: unknown): Array<Omit<LimitWindow, 
   return out;
 }
 
-const CLAUDE_WINDOW_MINUTES: Record<string, number> = { five_hour: 300, seven_day: 10_080 };
+/** The windows of Claude Code's `rateLimitType` (2.1.x): the 5-hour one and the weekly ones; `overage` has no length. */
+const CLAUDE_WINDOW_MINUTES: Record<string, number> = {
+  five_hour: 300,
+  seven_day: 10_080,
+  seven_day_opus: 10_080,
+  seven_day_sonnet: 10_080,
+  seven_day_overage_included: 10_080,
+};
 
 /**
- * Claude Code's `rate_limit_event` {rate_limit_info: {status, resetsAt (Unix seconds),
- * rateLimitType, utilization?}}: the window's reset, and its use when announced
- * (`utilization` 0–1); `status: "rejected"` is the limit hit (100 %).
+ * Claude Code's `rate_limit_event` {rate_limit_info: {status: allowed | allowed_warning | rejected,
+ * resetsAt (Unix seconds), rateLimitType, utilization?}} — checked against the 2.1.197 binary: its
+ * schema, and `resetsAt` / `utilization` read from the `anthropic-ratelimit-unified-*` headers
+ * (reset in epoch seconds, utilization a fraction 0–1). The window's reset, and its use when
+ * announced; `status: "rejected"` is the limit hit (100 %).
  */
 export function claudeRateLimitWindow(message: unknown): Omit<LimitWindow, 'agentId' | 'observedAt'> | null {
   const info = obj(obj(message)?.rate_limit_info);

@@ -144,9 +144,15 @@ export class AgentRoster {
     return this.#fileEntry(agentId) ?? this.agent(agentId) ?? DEFAULT_POLICY;
   }
 
-  /** What runs, with `allow` read from the file (it applies at once): "restart to apply" compares the file with it. */
+  /**
+   * What runs, with `allow` and (issue 27) `budget` read from the file (they apply at once):
+   * "restart to apply" compares the file with it.
+   */
   appliedAgents(): AgentConfig[] {
-    return this.#running.map((a) => ({ ...a, allow: this.#fileEntry(a.id)?.allow ?? a.allow }));
+    return this.#running.map((a) => {
+      const file = this.#fileEntry(a.id);
+      return { ...a, allow: file?.allow ?? a.allow, budget: file === undefined ? a.budget : file.budget };
+    });
   }
 
   views(): Agent[] {

@@ -75,9 +75,22 @@ export type AgentSessionCall =
     }
   /** §6.6, §8.3: a new process is the lifecycle's `generation`; its recovery frontiers go to `onRecovery`. */
   | { readonly call: 'process_replaced'; readonly generation: number }
-  /** issue 27: the turn's usage / a limit window the runtime reported, stored on the live wakes' agent. */
-  | { readonly call: 'record_usage'; readonly usage: TurnUsage }
-  | { readonly call: 'record_limit_window'; readonly window: AnnouncedLimitWindow }
+  /**
+   * issue 27: the turn's usage / a limit window the runtime reported. `turnId` / `wakeTokens`: the
+   * reporting turn and the wakes it carried at its start (the running turn's, else the latest turn's: a CLI reports
+   * usage after the reply that already ended its wake, or after the turn's end).
+   */
+  | {
+      readonly call: 'record_usage';
+      readonly usage: TurnUsage;
+      readonly turnId: string | null;
+      readonly wakeTokens: readonly string[];
+    }
+  | {
+      readonly call: 'record_limit_window';
+      readonly window: AnnouncedLimitWindow;
+      readonly wakeTokens: readonly string[];
+    }
   /** issue 24: the runtime compacted its context and goes on; the live wakes' timelines note it. */
   | { readonly call: 'note_compaction' }
   /** issue 16: the context overflowed; the recovery frontiers go to `onRecovery`. */

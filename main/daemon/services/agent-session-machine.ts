@@ -212,6 +212,12 @@ function endTurnAsked(
   return { ...s, turnEndAsked: { turnId: e.turnId, detail: e.detail, reason: e.reason } };
 }
 
+/** issue 27: the turn a usage report is about and its wakes: the running turn, else the latest one. */
+function reportingTurn(s: AgentSessionState): { turnId: string | null; wakeTokens: readonly string[] } {
+  const turnId = s.turnId ?? [...s.turnWakes.keys()].at(-1) ?? null;
+  return { turnId, wakeTokens: turnId === null ? [] : (s.turnWakes.get(turnId) ?? []) };
+}
+
 function remember(
   turnWakes: ReadonlyMap<string, readonly string[]>,
   turnId: string,
@@ -230,10 +236,10 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
       return ready(s, e, calls);
     case 'usage':
       // issue 27: the runtime's own report of the turn's usage; nothing settles on it.
-      calls.push({ call: 'record_usage', usage: e.usage });
+      calls.push({ call: 'record_usage', usage: e.usage, ...reportingTurn(s) });
       return s;
     case 'limit_window':
-      calls.push({ call: 'record_limit_window', window: e.window });
+      calls.push({ call: 'record_limit_window', window: e.window, wakeTokens: reportingTurn(s).wakeTokens });
       return s;
     case 'context_compacted':
       // issue 24 (§8.3, §9.2): a native compaction is a continuation: the rows stay pending, the

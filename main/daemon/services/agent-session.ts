@@ -65,10 +65,14 @@ export interface AgentSessionPorts {
    * contract §8.3, §9.2): nothing ends or is recovered; the wakes it works on note it on their timelines.
    */
   onContextCompacted(): void;
-  /** issue 27: the usage of the turn the runtime is working on, as it reported it; optional (tests). */
-  onUsage?(usage: TurnUsage): void;
+  /**
+   * issue 27: the usage of a turn as the runtime reported it (one report per turn, or per model
+   * request: Codex, OpenCode), with the turn and the wakes it carried at its start (possibly ended
+   * already: the reply came first); optional (tests).
+   */
+  onUsage?(usage: TurnUsage, turn: { readonly turnId: string | null; readonly wakeTokens: readonly string[] }): void;
   /** issue 27: a rate-limit window the provider announced. */
-  onLimitWindow?(window: AnnouncedLimitWindow): void;
+  onLimitWindow?(window: AnnouncedLimitWindow, turnWakes: readonly string[]): void;
   /**
    * issue 24 (§6.6): the context overflowed and the session cannot go on: replace this session's
    * process (`replace`) by one that starts a fresh session, its stored session forgotten (never
@@ -372,9 +376,9 @@ export class AgentSession {
       case 'context_reset':
         return this.#recover(lifecycle.onContextReset(agentId, c.generation, c.cause), c.cause);
       case 'record_usage':
-        return ports.onUsage?.(c.usage);
+        return ports.onUsage?.(c.usage, { turnId: c.turnId, wakeTokens: c.wakeTokens });
       case 'record_limit_window':
-        return ports.onLimitWindow?.(c.window);
+        return ports.onLimitWindow?.(c.window, c.wakeTokens);
       case 'renew_session':
         return ports.renewSession(c.detail);
       case 'count_local_text':

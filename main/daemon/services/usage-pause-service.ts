@@ -111,8 +111,9 @@ export class UsagePauseService {
     const now = this.#scheduler.now();
     const resetsAt = usageLimitResetAt(detail, now) ?? now + policy.usageLimitBackoffSeconds * 1000;
     const pause: WakePause = { kind: 'usage_limit', resetsAt, detail };
-    const paused = this.#o.lifecycle.pause(agentId, generation, pause);
+    // Stored first: the wakes' `paused` events read their reset from it (the API's `pausedUntil`).
     this.#store(agentId, pause);
+    const paused = this.#o.lifecycle.pause(agentId, generation, pause);
     this.#o.log?.info('usage limit: wakes paused until the reset', {
       agentId,
       resetsAt: new Date(resetsAt).toISOString(),

@@ -19,10 +19,19 @@ import { USAGE_WARN_PERCENT, nextUtcMidnight, totalTokens, utcDay } from '../../
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { Store } from '../store/index.js';
 
-/** A warning the operator is given once (status line, OS notification, Telegram of a bound conversation). */
+/**
+ * A warning the operator is given once (status line, OS notification, Telegram of a bound
+ * conversation). `wakeToken`: the wake whose usage crossed a budget's 80 %, or of the turn that
+ * announced the window (null when unknown).
+ */
 export type UsageWarning =
-  | { readonly kind: 'limit_window'; readonly agentId: string; readonly window: LimitWindow }
-  | { readonly kind: 'budget'; readonly agentId: string; readonly state: UsageBudgetState };
+  | {
+      readonly kind: 'limit_window';
+      readonly agentId: string;
+      readonly window: LimitWindow;
+      readonly wakeToken: string | null;
+    }
+  | { readonly kind: 'budget'; readonly agentId: string; readonly state: UsageBudgetState; readonly wakeToken: string };
 
 export interface UsageServiceDeps {
   readonly store: Store;
@@ -30,39 +39,57 @@ export interface UsageServiceDeps {
   /** The agent's budget in agentteam.json now (undefined: none). */
   readonly budgetOf: (agentId: string) => Budget | undefined;
   readonly agentIds: () => readonly string[];
-  /** Metrics and the API's `usage.updated` event. */
+  /** Metrics. */
   readonly onRecorded?: (usage: TurnUsage, runtime: RuntimeKind, agentId: string) => void;
+  /** The API's `usage.updated`: a wake's usage stored, a limit window announced, a budget edited. */
+  readonly onChanged?: (agentId: string) => void;
   readonly onWarning?: (warning: UsageWarning) => void;
 }
 
 const DAY_MS = 86_400_000;
 
 export class UsageService {
+  /** The turn each agent last reported usage for: a runtime that reports per model request counts its turn once. */
+  readonly #lastTurn = new Map<string, string>();
+
   constructor(private readonly d: UsageServiceDeps) {}
 
-  /** Stores one turn's usage on its first wake; answers that wake's total. */
-  recordTurn(agentId: string, runtime: RuntimeKind, wakeTokens: readonly string[], usage: TurnUsage): WakeUsage | null {
+  /**
+   * Stores a turn's usage report on the turn's first wake; answers that wake's total. Codex and
+   * OpenCode report per model request: the reports of one `turnId` add up and count one turn.
+   */
+  recordTurn(
+    agentId: string,
+    runtime: RuntimeKind,
+    wakeTokens: readonly string[],
+    usage: TurnUsage,
+    turnId: string | null = null,
+  ): WakeUsage | null {
     const wakeToken = wakeTokens[0];
     if (wakeToken === undefined) return null;
+    const sameTurn = turnId !== null && this.#lastTurn.get(agentId) === turnId;
+    if (turnId !== null) this.#lastTurn.set(agentId, turnId);
     // issue 30: in a store transaction, so it joins this turn's group commit (an autocommit write
     // would fsync on the main thread before returning).
     const at = this.d.now();
     const stored = this.d.store.transaction(() =>
-      this.d.store.usage.addTurn({ wakeToken, agentId, runtime }, usage, at),
+      this.d.store.usage.addTurn({ wakeToken, agentId, runtime }, usage, at, sameTurn ? 0 : 1),
     );
     this.d.onRecorded?.(usage, runtime, agentId);
-    this.#checkBudget(agentId);
+    this.#checkBudget(agentId, wakeToken);
+    this.d.onChanged?.(agentId);
     return stored;
   }
 
   /** Keeps the latest announcement of a provider's limit window; warns once at 80 % until it resets. */
-  recordLimitWindow(window: Omit<LimitWindow, 'observedAt'>): void {
+  recordLimitWindow(window: Omit<LimitWindow, 'observedAt'>, wakeToken: string | null = null): void {
     const w: LimitWindow = { ...window, observedAt: this.d.now().toISOString() };
     this.d.store.usage.putWindow(w);
+    this.d.onChanged?.(w.agentId);
     if (w.usedPercent !== null && w.usedPercent >= USAGE_WARN_PERCENT) {
       const key = `window:${w.window}:${w.resetsAt ?? 'unknown'}`;
       if (this.d.store.usage.warnOnce(w.agentId, key, this.d.now()))
-        this.d.onWarning?.({ kind: 'limit_window', agentId: w.agentId, window: w });
+        this.d.onWarning?.({ kind: 'limit_window', agentId: w.agentId, window: w, wakeToken });
     }
   }
 
@@ -103,14 +130,21 @@ export class UsageService {
     };
   }
 
+  /**
+   * The agent's budget was edited (Raise budget, or agentteam.json by hand): the surfaces read it again.
+   */
+  budgetChanged(agentId: string): void {
+    this.d.onChanged?.(agentId);
+  }
+
   wake(wakeToken: string): WakeUsage | null {
     return this.d.store.usage.ofWake(wakeToken);
   }
 
-  #checkBudget(agentId: string): void {
+  #checkBudget(agentId: string, wakeToken: string): void {
     const state = this.usageBudget(agentId);
     if (state.limit === null || state.used < (state.limit * USAGE_WARN_PERCENT) / 100) return;
     if (this.d.store.usage.warnOnce(agentId, `budget:${utcDay(this.d.now())}`, this.d.now()))
-      this.d.onWarning?.({ kind: 'budget', agentId, state });
+      this.d.onWarning?.({ kind: 'budget', agentId, state, wakeToken });
   }
 }

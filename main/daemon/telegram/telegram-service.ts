@@ -26,7 +26,7 @@ import type { Update } from 'grammy/types';
 import { Counter, type Registry } from 'prom-client';
 import { Subscription, interval, startWith, takeUntil, filter, type Observable } from 'rxjs';
 import { failureWords, httpStatusOf } from '../../../shared/agent-readiness.js';
-import type { Chain, TelegramStatus } from '../../../shared/api/contract.js';
+import type { Alert, Chain, TelegramStatus } from '../../../shared/api/contract.js';
 import { isFailureReason } from '../../../shared/wake-status.js';
 import {
   LOCAL_CHANNEL,
@@ -36,6 +36,7 @@ import {
 } from '../../../shared/config.js';
 import { HookBus } from '../bus/hook-bus.js';
 import type { DeliveryResultEvent, ResponseOutboundEvent } from '../bus/hook-events.js';
+import { usageWarningWords, type UsageWarningFacts } from '../alerts/usage-warning-words.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { DeliveryAlert, DeliveryTracker } from '../delivery/delivery-tracker.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
@@ -480,6 +481,16 @@ export class TelegramService {
           ? `⚠️ ${a.message}: a reply from ${this.#o.agentName(a.agentId)} ${where} may not have arrived. It was not resent, to avoid a duplicate; the app has it.`
           : `⚠️ ${a.message}: a reply from ${this.#o.agentName(a.agentId)} ${where}.`;
     this.#postNotice(a.agentId, a.target, a.turnId ?? `alert_${a.id}`, `alert:${a.id}`, text);
+  }
+
+  /**
+   * issue 27: a usage warning (80 % of a limit window or a daily budget) raised in a bound
+   * conversation: a neutral notice there, in the chat's language, once (the alert's id).
+   */
+  usageWarning(agentId: string, alert: Alert, warning: UsageWarningFacts): void {
+    if (alert.target === null || this.#sendApi === null || this.bindings.forTarget(alert.target) === undefined) return;
+    const text = `⚠️ ${usageWarningWords(this.#o.agentName(agentId), warning, this.#o.language?.() ?? 'en')}`;
+    this.#postNotice(agentId, alert.target, `usage_${alert.id}`, `alert:${alert.id}`, text);
   }
 
   /** issue 24: a bound wake that ended `failed`: its own notice, the reason in plain words and the fix. */

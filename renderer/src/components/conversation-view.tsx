@@ -23,6 +23,8 @@ export interface ConversationViewProps {
   onOpenDrawer(opener: HTMLElement): void;
   /** What the header's tools slot holds (the search box). */
   readonly headerTools?: ReactNode;
+  /** issue 27: a daily-budget pause's Raise budget (the Usage view). */
+  onOpenUsage?(): void;
 }
 
 /** Memoised (issue 19): the shell re-renders for other conversations' messages; this view does not. */
@@ -69,6 +71,7 @@ export const ConversationView = memo(function ConversationView(props: Conversati
         composerPlaceholder={copy(language, 'composer.placeholder', { target: title.title })}
         onOpenWake={props.onOpenWake}
         {...(title.kind === 'thread' ? {} : { onReplyInThread: props.onReplyInThread })}
+        {...(props.onOpenUsage === undefined ? {} : { onOpenUsage: props.onOpenUsage })}
       />
     </section>
   );

@@ -36,6 +36,8 @@ export interface MessagePaneProps {
   onOpenWake(wakeToken: string, opener: HTMLElement): void;
   /** Absent inside a thread (no thread in a thread). */
   onReplyInThread?(message: Message): void;
+  /** issue 27: a daily-budget pause's Raise budget (the Usage view). */
+  onOpenUsage?(): void;
 }
 
 /** Memoised (issue 19): it re-renders for its own conversation's messages, not for the shell's state. */
@@ -120,6 +122,7 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
         chains={state.chains}
         onContinueChain={onContinueChain}
         onPause={onPause}
+        {...(props.onOpenUsage === undefined ? {} : { onRaiseBudget: props.onOpenUsage })}
         {...(props.statusLabel === undefined ? {} : { label: props.statusLabel })}
       />
       <Composer

@@ -79,6 +79,8 @@ export interface StatusAreaProps {
    * with the refusal's message when the daemon refused it, else null.
    */
   onPause?(agentId: string, action: 'tryNow' | 'cancel'): Promise<string | null>;
+  /** issue 27: Raise budget on a daily-budget pause: where the budget is raised (the Usage view). */
+  onRaiseBudget?(): void;
 }
 
 /** Memoised: it re-renders for its own conversation's wakes and alerts, not for the shell's other state. */
@@ -98,6 +100,7 @@ export const StatusArea = memo(function StatusArea({
   chains,
   onContinueChain,
   onPause,
+  onRaiseBudget,
 }: StatusAreaProps) {
   const wakes = useTargetWakes(book, target);
   // issue 14: a wake waiting for the operator never shows "Working": its approval chip stands for it.
@@ -215,6 +218,11 @@ export const StatusArea = memo(function StatusArea({
                     onClick={() => pauseAction(chip.wakeToken, chip.agentId, 'tryNow')}
                   >
                     {copy(language, 'chip.tryNow')}
+                  </button>
+                )}
+                {wake.reason === 'daily_budget' && onRaiseBudget !== undefined && (
+                  <button type="button" className="chip-raise-budget" onClick={onRaiseBudget}>
+                    {copy(language, 'chip.raiseBudget')}
                   </button>
                 )}
                 <button

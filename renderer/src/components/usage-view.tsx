@@ -7,7 +7,8 @@
  */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { Agent } from '../../../shared/api/contract.js';
-import type { UsageSummary, WakeUsage } from '../../../shared/usage.js';
+import { useState } from 'react';
+import type { Budget, UsageSummary, WakeUsage } from '../../../shared/usage.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { agentDays, agentLimits, lastDays, sumDays, useUsage, type UsageStore } from '../state/usage-store.js';
 import { budgetText, formatCost, formatCount, limitWindowText, usageLine } from './usage-words.js';
@@ -17,6 +18,11 @@ export interface UsageViewProps {
   readonly usage: UsageStore;
   readonly agents: readonly Agent[];
   readonly language: Language;
+  /**
+   * The operator's Raise budget (`agents.raiseBudget`, written into agentteam.json; the wakes waiting
+   * on the budget are released); resolves with the refusal's message, or null. Absent: no editor.
+   */
+  readonly raiseBudget?: (agentId: string, budget: Budget) => Promise<string | null>;
 }
 
 /** The token kinds, bottom of the stack first, each with its theme colour. */
@@ -26,7 +32,7 @@ const KINDS = [
   { key: 'outputTokens', label: 'usage.kind.output', color: 'var(--usage-output)' },
 ] as const satisfies ReadonlyArray<{ key: string; label: CopyKey; color: string }>;
 
-export function UsageView({ usage, agents, language }: UsageViewProps) {
+export function UsageView({ usage, agents, language, raiseBudget }: UsageViewProps) {
   const { summary, error } = useUsage(usage);
   const t = (key: CopyKey, vars?: Record<string, string | number>) => copy(language, key, vars);
   return (
@@ -41,7 +47,15 @@ export function UsageView({ usage, agents, language }: UsageViewProps) {
       )}
       {summary !== null && agents.length === 0 && <p>{t('usage.none')}</p>}
       {summary !== null &&
-        agents.map((agent) => <AgentUsage key={agent.id} agent={agent} summary={summary} language={language} />)}
+        agents.map((agent) => (
+          <AgentUsage
+            key={agent.id}
+            agent={agent}
+            summary={summary}
+            language={language}
+            {...(raiseBudget === undefined ? {} : { raiseBudget })}
+          />
+        ))}
     </section>
   );
 }
@@ -50,10 +64,12 @@ function AgentUsage({
   agent,
   summary,
   language,
+  raiseBudget,
 }: {
   readonly agent: Agent;
   readonly summary: UsageSummary;
   readonly language: Language;
+  readonly raiseBudget?: UsageViewProps['raiseBudget'];
 }) {
   const t = (key: CopyKey, vars?: Record<string, string | number>) => copy(language, key, vars);
   const days = agentDays(summary, agent.id, lastDays(summary.today, 7));
@@ -86,6 +102,9 @@ function AgentUsage({
           </li>
         )}
       </ul>
+      {budget?.budget != null && raiseBudget !== undefined && (
+        <RaiseBudget agent={agent} budget={budget.budget} language={language} raise={raiseBudget} />
+      )}
       {!reported && <p className="usage-none-yet">{t('usage.noneYet')}</p>}
       {reported && (
         <>
@@ -107,6 +126,10 @@ function AgentUsage({
                 />
                 <Tooltip
                   contentStyle={{ background: 'var(--bg)', borderColor: 'var(--line)', color: 'var(--fg)' }}
+                  // The kinds' names in the text colour: a bar's fill is no text colour (axe color-contrast).
+                  itemStyle={{ color: 'var(--fg)' }}
+                  // The hovered day's band in the theme's line colour (recharts' default #ccc glares in dark).
+                  cursor={{ fill: 'var(--line)', fillOpacity: 0.5 }}
                   formatter={(value) => formatCount(Number(value), language)}
                 />
                 {KINDS.map((k) => (
@@ -132,44 +155,137 @@ function AgentUsage({
           </ul>
         </>
       )}
-      <div className="usage-table-wrap">
-        <table className="usage-table">
-          <caption>{t('usage.tableCaption', { agent: agent.name })}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('usage.col.day')}</th>
-              <th scope="col">{t('usage.col.input')}</th>
-              <th scope="col">{t('usage.col.cached')}</th>
-              <th scope="col">{t('usage.col.output')}</th>
-              <th scope="col">{t('usage.col.cost')}</th>
-              <th scope="col">{t('usage.col.wakes')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {days.map((d) => (
-              <tr key={d.day} data-day={d.day}>
-                <th scope="row">{d.day}</th>
-                <td data-kind="input">{formatCount(d.inputTokens, language)}</td>
-                <td data-kind="cached">{formatCount(d.cachedTokens, language)}</td>
-                <td data-kind="output">{formatCount(d.outputTokens, language)}</td>
-                <td data-kind="cost">{formatCost(d.costUsd, language)}</td>
-                <td data-kind="wakes">{formatCount(d.wakes, language)}</td>
+      {/* Days of zeros say nothing the line above does not: the table is there once there is usage. A
+          region that may scroll sideways at 390 px: reachable and named for the keyboard (axe
+          scrollable-region-focusable). */}
+      {reported && (
+        <div
+          className="usage-table-wrap"
+          role="region"
+          aria-label={t('usage.tableCaption', { agent: agent.name })}
+          tabIndex={0}
+        >
+          <table className="usage-table">
+            <caption>{t('usage.tableCaption', { agent: agent.name })}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('usage.col.day')}</th>
+                <th scope="col">{t('usage.col.input')}</th>
+                <th scope="col">{t('usage.col.cached')}</th>
+                <th scope="col">{t('usage.col.output')}</th>
+                <th scope="col">{t('usage.col.cost')}</th>
+                <th scope="col">{t('usage.col.wakes')}</th>
               </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr data-day="total">
-              <th scope="row">{t('usage.total')}</th>
-              <td data-kind="input">{formatCount(total.inputTokens, language)}</td>
-              <td data-kind="cached">{formatCount(total.cachedTokens, language)}</td>
-              <td data-kind="output">{formatCount(total.outputTokens, language)}</td>
-              <td data-kind="cost">{formatCost(total.costUsd, language)}</td>
-              <td data-kind="wakes">{formatCount(total.wakes, language)}</td>
-            </tr>
-          </tfoot>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {days.map((d) => (
+                <tr key={d.day} data-day={d.day}>
+                  <th scope="row">{d.day}</th>
+                  <td data-kind="input">{formatCount(d.inputTokens, language)}</td>
+                  <td data-kind="cached">{formatCount(d.cachedTokens, language)}</td>
+                  <td data-kind="output">{formatCount(d.outputTokens, language)}</td>
+                  <td data-kind="cost">{formatCost(d.costUsd, language)}</td>
+                  <td data-kind="wakes">{formatCount(d.wakes, language)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr data-day="total">
+                <th scope="row">{t('usage.total')}</th>
+                <td data-kind="input">{formatCount(total.inputTokens, language)}</td>
+                <td data-kind="cached">{formatCount(total.cachedTokens, language)}</td>
+                <td data-kind="output">{formatCount(total.outputTokens, language)}</td>
+                <td data-kind="cost">{formatCost(total.costUsd, language)}</td>
+                <td data-kind="wakes">{formatCount(total.wakes, language)}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+      )}
     </section>
+  );
+}
+
+/**
+ * issue 27: Raise budget — the agent's daily limit (tokens, else cost) in a field, twice the
+ * current one to start with; saved into agentteam.json by the daemon. A refusal is shown as said.
+ */
+function RaiseBudget({
+  agent,
+  budget,
+  language,
+  raise,
+}: {
+  readonly agent: Agent;
+  readonly budget: Budget;
+  readonly language: Language;
+  readonly raise: NonNullable<UsageViewProps['raiseBudget']>;
+}) {
+  const t = (key: CopyKey, vars?: Record<string, string | number>) => copy(language, key, vars);
+  const kind = budget.tokens !== undefined ? 'tokens' : 'cost';
+  const current = (kind === 'tokens' ? budget.tokens : budget.costUsd) ?? 0;
+  const [open, setOpen] = useState(false);
+  const [value, setValue] = useState('');
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const inputId = `raise-${agent.id}`;
+  if (!open)
+    return (
+      <button
+        type="button"
+        className="usage-raise"
+        onClick={() => {
+          setValue(String(current * 2));
+          setRefusal(null);
+          setOpen(true);
+        }}
+      >
+        {t('usage.raise.open')}
+      </button>
+    );
+  const n = Number(value);
+  const valid = kind === 'tokens' ? Number.isInteger(n) && n > 0 : Number.isFinite(n) && n > 0;
+  const save = () => {
+    if (!valid) return;
+    setSaving(true);
+    void raise(agent.id, kind === 'tokens' ? { ...budget, tokens: n } : { ...budget, costUsd: n }).then((refused) => {
+      setSaving(false);
+      if (refused === null) setOpen(false);
+      else setRefusal(refused);
+    });
+  };
+  return (
+    <form
+      className="usage-raise-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save();
+      }}
+    >
+      <label htmlFor={inputId}>{t(kind === 'tokens' ? 'usage.raise.tokens' : 'usage.raise.cost')}</label>
+      <input
+        id={inputId}
+        type="number"
+        inputMode={kind === 'tokens' ? 'numeric' : 'decimal'}
+        min={kind === 'tokens' ? 1 : 0.01}
+        step={kind === 'tokens' ? 1 : 0.01}
+        value={value}
+        aria-invalid={valid ? undefined : 'true'}
+        onChange={(e) => setValue(e.target.value)}
+      />
+      <button type="submit" className="usage-raise-save" disabled={!valid || saving}>
+        {t('usage.raise.save')}
+      </button>
+      <button type="button" onClick={() => setOpen(false)}>
+        {t('usage.raise.cancel')}
+      </button>
+      {!valid && <p className="usage-raise-error">{t('usage.raise.invalid')}</p>}
+      {refusal !== null && (
+        <p className="usage-raise-error" role="alert">
+          {refusal}
+        </p>
+      )}
+    </form>
   );
 }
 

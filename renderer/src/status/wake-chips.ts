@@ -185,6 +185,7 @@ export const ALERT_ICONS: Readonly<Record<Alert['kind'], string>> = {
   escalation: '⚠️',
   no_response: '○',
   runtime_crashed: '⚑',
+  usage_warning: '◔',
 };
 
 /**
@@ -275,6 +276,7 @@ const ALERT_COPY: Record<Alert['kind'], CopyKey> = {
   escalation: 'alert.escalation',
   no_response: 'alert.noResponse',
   runtime_crashed: 'alert.runtimeCrashed',
+  usage_warning: 'alert.usageWarning',
 };
 
 /** Neutral copy for an alert, in the UI language (the daemon's own text is a fallback only); an escalation in the channel's own words. */
@@ -298,13 +300,12 @@ export function alertKindOfEvent(detail: string | null): Alert['kind'] | null {
 
 /**
  * issue 27: a paused chip's words — "Paused until 14:05 · usage limit", "Paused · daily budget
- * reached" — from the wake's pause reason and the reset its status detail names (the daemon's
- * `<kind> until <ISO time>` form, wake-lifecycle.ts), the time in the reader's clock.
+ * reached" — from the wake's pause reason and its `pausedUntil` (the daemon's stored reset), the
+ * time in the reader's clock.
  */
-export function pausedText(wake: Pick<Wake, 'reason' | 'detail'>, language: Language): string {
+export function pausedText(wake: Pick<Wake, 'reason' | 'pausedUntil'>, language: Language): string {
   const kind = wake.reason === 'daily_budget' ? 'daily_budget' : 'usage_limit';
-  const iso = /\buntil (\d{4}-\d\d-\d\dT[0-9:.]+Z)/.exec(wake.detail ?? '')?.[1];
-  const ms = iso === undefined ? Number.NaN : Date.parse(iso);
+  const ms = wake.pausedUntil == null ? Number.NaN : Date.parse(wake.pausedUntil);
   const head = Number.isFinite(ms)
     ? copy(language, 'chip.pausedUntil', {
         time: new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(

@@ -264,6 +264,32 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     expect(m.get('delivery_results_total{channel="telegram",purpose="alert",state="delivered"}')).toBe(1);
   });
 
+  it('issue 27: 80 % of the daily budget is a neutral notice in the bound chat, once, named, never as the agent', async () => {
+    const { tg, start } = await setup();
+    const r = await start();
+    const used = async () => (await r.daemon.api['usage.summary']({ agentId: 'demo' })).budgets[0]?.state.used ?? 0;
+    const usageAbove = async (n: number) => {
+      const next = firstValueFrom(r.events$.pipe(filter((e) => e.name === 'usage.updated')));
+      if ((await used()) <= n) await next;
+      return used();
+    };
+    tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: '@demo hello from my phone' });
+    await tg.waitFor(isSend('Demo: [demo] Hi!'));
+    const one = await usageAbove(0);
+    const limit = Math.round(one * 1.9);
+    await r.daemon.api['agents.raiseBudget']({ agentId: 'demo', budget: { tokens: limit } });
+    tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: '@demo again' });
+    const notice = await tg.waitFor(isSend('⚠️ Demo · daily token budget at'), undefined, 20_000);
+    const now = await used();
+    expect(notice.body.text).toBe(
+      `⚠️ Demo · daily token budget at ${Math.round((now / limit) * 100)} % (${now} / ${limit})`,
+    );
+    const texts = sentTexts(tg);
+    expect(texts.filter((t) => t.includes('budget'))).toHaveLength(1);
+    expect(texts.some((t) => t.startsWith('Demo: ⚠️'))).toBe(false);
+    expect((await alertOf(r, 'usage_warning')).target).toBe('#general');
+  });
+
   it('FAILED_FINAL (500 twice): alert, kept, re-delivered once on the next message from the chat', async () => {
     const { tg, start } = await setup();
     const r = await start();

@@ -10,7 +10,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VirtualTimeScheduler } from 'rxjs';
 import type { ApprovalAnswer, ApprovalAsk } from '../../../main/daemon/runtime/approval-port.js';
 import { startMcpServer, type AgentteamMcpServer } from '../../../main/daemon/mcp/mcp-server.js';
-import { DemoRuntime, demoCommand, demoTaskMs } from '../../../main/daemon/runtime/demo/demo-runtime.js';
+import {
+  DEMO_CHARS_PER_TOKEN,
+  DemoRuntime,
+  demoCommand,
+  demoTaskMs,
+} from '../../../main/daemon/runtime/demo/demo-runtime.js';
 import { RecordingCommunicationHandler } from '../../fixtures/recording-communication-handler.js';
 import { RuntimeEventRecorder } from '../../fixtures/runtime-event-recorder.js';
 
@@ -63,11 +68,28 @@ describe('demo runtime', () => {
   it('replies through message_send over HTTP as its own agent, labelled demo', async () => {
     await demo.deliver('@demo hi\nReply with the exact target "#general".');
     await rec.waitFor((e) => e.type === 'turn_end');
-    expect(rec.types()).toEqual(['ready', 'turn_start', 'tool_call', 'turn_end:completed']);
+    expect(rec.types()).toEqual(['ready', 'turn_start', 'tool_call', 'usage', 'turn_end:completed']);
     expect(handler.sends).toHaveLength(1);
     expect(handler.sends[0]).toMatchObject({ agentId: 'demo', target: '#general' });
     expect(handler.sends[0]?.content).toMatch(/^\[demo\] /);
     expect(host.calls).toBe(1);
+  });
+
+  it("reports a demo's usage per turn: a token per 4 characters read and written, nothing cached, no cost (issue 27)", async () => {
+    const input = '@demo hi\nReply with the exact target "#general".';
+    await demo.deliver(input);
+    const usage = await rec.waitFor((e) => e.type === 'usage');
+    const written = handler.sends.reduce((n, s) => n + s.content.length, 0);
+    expect(written).toBeGreaterThan(0);
+    expect(usage).toMatchObject({
+      type: 'usage',
+      usage: {
+        inputTokens: Math.ceil(input.length / DEMO_CHARS_PER_TOKEN),
+        outputTokens: Math.ceil(written / DEMO_CHARS_PER_TOKEN),
+        cachedTokens: 0,
+        costUsd: null,
+      },
+    });
   });
 
   it('/slow stays quiet for DEMO_TASK_MS (so beacons show), then replies', async () => {
@@ -90,6 +112,7 @@ describe('demo runtime', () => {
       'local_text',
       'final_check:injected',
       'tool_call',
+      'usage',
       'turn_end:completed',
     ]);
     expect(handler.sends.map((s) => s.target)).toEqual(['dm:@operator']);
@@ -100,7 +123,7 @@ describe('demo runtime', () => {
     await demo.deliver('@demo /local\nexact target "#general"');
     await rec.waitFor((e) => e.type === 'turn_end');
     expect(handler.sends).toHaveLength(0);
-    expect(rec.types(1)).toEqual(['turn_start', 'local_text', 'turn_end:completed']);
+    expect(rec.types(1)).toEqual(['turn_start', 'local_text', 'usage', 'turn_end:completed']);
   });
 
   it('input delivered during a turn is answered in that turn, before its boundary (issue 19: no backlog)', async () => {
@@ -109,7 +132,7 @@ describe('demo runtime', () => {
     await demo.deliver('@demo hi\nexact target "#general"');
     scheduler.flush();
     await rec.waitFor((e) => e.type === 'turn_end');
-    expect(rec.types(1)).toEqual(['turn_start', 'local_text', 'tool_call', 'tool_call', 'turn_end:completed']);
+    expect(rec.types(1)).toEqual(['turn_start', 'local_text', 'tool_call', 'tool_call', 'usage', 'turn_end:completed']);
     expect(handler.sends.map((s) => s.target)).toEqual(['#build:ab12cd', '#general']);
     // The boundary is asked once, when nothing is queued: no final-check for input already answered.
     expect(host.calls).toBe(1);
@@ -195,7 +218,7 @@ describe('demo runtime', () => {
       expect(handler.sends.map((s) => s.content)).toEqual([
         `[demo] Wrote agentteam-demo.txt in ${workspace} after you allowed it.`,
       ]);
-      expect(rec.types(1)).toEqual(['turn_start', 'tool_call', 'tool_call', 'turn_end:completed']);
+      expect(rec.types(1)).toEqual(['turn_start', 'tool_call', 'tool_call', 'usage', 'turn_end:completed']);
     });
 
     it('a second request over an existing file counts the lines it replaces', async () => {

@@ -35,6 +35,10 @@
  * answers, reporting a tool call `DEMO_EVENTS_PER_SECOND` times a second (default 20) as a
  * working CLI streams its tool events (the busy-team benchmark, bench/busy-team.bench.ts).
  * Commands, not words: the turn context itself talks about "local" output.
+ *
+ * issue 27: each turn reports a demo's usage before it ends, so the Usage view is not empty for a
+ * first-time user: one token per `DEMO_CHARS_PER_TOKEN` characters of the input the turn read
+ * (input) and of the text it wrote (output), nothing cached, no cost (the demo calls no model).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -43,6 +47,7 @@ import { join } from 'node:path';
 import { asyncScheduler, firstValueFrom, from, race, Subject, timer, type SchedulerLike } from 'rxjs';
 import { interval, last } from 'rxjs';
 import { map, take, tap } from 'rxjs/operators';
+import type { TurnUsage } from '../../../../shared/usage.js';
 import type { DaemonLog } from '../../daemon-log.js';
 import { TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-names.js';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
@@ -65,6 +70,8 @@ import { shortSignalFetch } from './short-signal-fetch.js';
 export const DEMO_LABEL = '[demo]';
 /** One beacon at the default 45 s silence threshold before the reply. */
 export const DEFAULT_DEMO_TASK_MS = 50_000;
+/** issue 27: the demo's usage counts a token per this many characters (a rough English average). */
+export const DEMO_CHARS_PER_TOKEN = 4;
 /** Final-checks the demo answers in one turn; the host sends at most one per row anyway (contract §6.4). */
 const MAX_BOUNDARIES_PER_TURN = 3;
 
@@ -123,6 +130,16 @@ export function demoCommand(text: string): DemoCommand {
   return 'reply';
 }
 
+/** issue 27: a demo turn's usage from the characters it read and wrote (see the header). */
+export function demoUsage(readChars: number, writtenChars: number): TurnUsage {
+  return {
+    inputTokens: Math.ceil(readChars / DEMO_CHARS_PER_TOKEN),
+    outputTokens: Math.ceil(writtenChars / DEMO_CHARS_PER_TOKEN),
+    cachedTokens: 0,
+    costUsd: null,
+  };
+}
+
 export function demoTaskMs(env: Readonly<Record<string, string>>): number {
   const value = Number(env.DEMO_TASK_MS);
   return Number.isFinite(value) && value >= 0 ? value : DEFAULT_DEMO_TASK_MS;
@@ -157,6 +174,8 @@ export class DemoRuntime implements RuntimeAdapter {
 
   /** issue 27: `/limit` refuses once per runtime. */
   private limitSpent = false;
+  /** issue 27: characters the running turn read and wrote, for its demo usage. */
+  private turnChars = { read: 0, written: 0 };
 
   constructor(private readonly options: DemoRuntimeOptions) {
     this.scheduler = options.scheduler ?? asyncScheduler;
@@ -226,7 +245,9 @@ export class DemoRuntime implements RuntimeAdapter {
    */
   private async nextInput(): Promise<string | undefined> {
     await new Promise<void>((resolve) => setImmediate(resolve));
-    return this.stopped ? undefined : this.pending.shift();
+    const text = this.stopped ? undefined : this.pending.shift();
+    if (text !== undefined) this.turnChars.read += text.length;
+    return text;
   }
 
   async interrupt(): Promise<void> {
@@ -258,6 +279,7 @@ export class DemoRuntime implements RuntimeAdapter {
    * input queued during its turn before it stops, as this does.
    */
   private async runTurn(): Promise<void> {
+    this.turnChars = { read: 0, written: 0 };
     const first = await this.nextInput();
     if (first === undefined) return;
     this.turnOpen = true;
@@ -298,7 +320,7 @@ export class DemoRuntime implements RuntimeAdapter {
     if (!(await this.work())) return false;
     if (command === 'slow') {
       const ms = demoTaskMs(this.options.env);
-      this.emit({ type: 'local_text', ...textMetrics('Working on the long demo task…') });
+      this.local('Working on the long demo task…');
       const finished = await firstValueFrom(
         race(timer(ms, this.scheduler).pipe(map(() => true)), this.interrupts.pipe(map(() => false))),
       );
@@ -345,7 +367,7 @@ export class DemoRuntime implements RuntimeAdapter {
         await this.send(target, `${DEMO_LABEL} ${answer.authorName} answered: ${said}`);
     } else if (command === 'local') {
       // Deliberately local-only: the daemon's final-check at the boundary is what gets a reply out.
-      this.emit({ type: 'local_text', ...textMetrics('This answer stays in my local output and is never posted.') });
+      this.local('This answer stays in my local output and is never posted.');
     } else if (target !== null) {
       await this.send(
         target,
@@ -427,8 +449,14 @@ export class DemoRuntime implements RuntimeAdapter {
     })) as CallToolResult;
   }
 
+  private local(text: string): void {
+    this.turnChars.written += text.length;
+    this.emit({ type: 'local_text', ...textMetrics(text) });
+  }
+
   private async send(target: string, content: string, allowCrossTarget = false): Promise<CallToolResult> {
     if (this.client === null) throw new Error('not connected');
+    this.turnChars.written += content.length;
     this.emit({ type: 'tool_call', name: TOOL_MESSAGE_SEND });
     const args = allowCrossTarget ? { target, content, allow_cross_target: true } : { target, content };
     return (await this.client.callTool({ name: TOOL_MESSAGE_SEND, arguments: args })) as CallToolResult;
@@ -437,6 +465,9 @@ export class DemoRuntime implements RuntimeAdapter {
   private endTurn(outcome: 'completed' | 'error' | 'interrupted'): void {
     if (!this.turnOpen) return;
     this.turnOpen = false;
+    // A turn refused as by a provider's limit (`/limit`) consumed nothing.
+    if (outcome !== 'error')
+      this.emit({ type: 'usage', usage: demoUsage(this.turnChars.read, this.turnChars.written) });
     this.emit({ type: 'turn_end', outcome });
   }
 }

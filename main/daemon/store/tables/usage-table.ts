@@ -35,14 +35,14 @@ export class UsageTable {
     // A second turn of the same wake (the final-check turn, a recovery) adds to the first; the day stays the first's.
     this.addStmt = db.prepare(
       `INSERT INTO wake_usage (wake_token, agent_id, runtime, day, input_tokens, output_tokens, cached_tokens, cost_usd, turns, updated_at)
-       VALUES ($wakeToken, $agentId, $runtime, $day, $input, $output, $cached, $cost, 1, $at)
+       VALUES ($wakeToken, $agentId, $runtime, $day, $input, $output, $cached, $cost, $turns, $at)
        ON CONFLICT (wake_token) DO UPDATE SET
          input_tokens = input_tokens + excluded.input_tokens,
          output_tokens = output_tokens + excluded.output_tokens,
          cached_tokens = cached_tokens + excluded.cached_tokens,
          cost_usd = CASE WHEN cost_usd IS NULL AND excluded.cost_usd IS NULL THEN NULL
                          ELSE COALESCE(cost_usd, 0) + COALESCE(excluded.cost_usd, 0) END,
-         turns = turns + 1,
+         turns = turns + excluded.turns,
          updated_at = excluded.updated_at`,
     );
     this.wakeStmt = db.prepare('SELECT * FROM wake_usage WHERE wake_token = $wakeToken');
@@ -69,8 +69,13 @@ export class UsageTable {
     );
   }
 
-  /** Adds one turn's usage to its wake; answers the wake's total. */
-  addTurn(wake: { wakeToken: string; agentId: string; runtime: RuntimeKind }, usage: TurnUsage, at: Date): WakeUsage {
+  /** Adds a turn's usage report to its wake (`turns` 0: a further report of a turn already counted); answers the wake's total. */
+  addTurn(
+    wake: { wakeToken: string; agentId: string; runtime: RuntimeKind },
+    usage: TurnUsage,
+    at: Date,
+    turns: 0 | 1 = 1,
+  ): WakeUsage {
     this.addStmt.run({
       wakeToken: wake.wakeToken,
       agentId: wake.agentId,
@@ -81,6 +86,7 @@ export class UsageTable {
       cached: usage.cachedTokens,
       cost: usage.costUsd,
       at: at.toISOString(),
+      turns,
     });
     const total = this.ofWake(wake.wakeToken);
     if (total === null) throw new Error(`wake_usage of ${wake.wakeToken} was not stored`);

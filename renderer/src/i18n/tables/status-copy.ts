@@ -64,6 +64,7 @@ export const STATUS_COPY = [
       'alert.escalation': 'Extended processing — still working. Response may be delayed. You can stop it.',
       'alert.noResponse': 'Turn ended without a message',
       'alert.runtimeCrashed': 'Runtime stopped unexpectedly',
+      'alert.usageWarning': 'Usage at 80 % of a limit or budget — see Usage',
       'alert.dismiss': 'Dismiss',
     },
     'zh-CN': {
@@ -72,6 +73,7 @@ export const STATUS_COPY = [
       'alert.escalation': '处理时间较长，仍在处理，回复可能延迟。你可以停止它。',
       'alert.noResponse': '本轮结束，未发送消息',
       'alert.runtimeCrashed': '运行时意外停止',
+      'alert.usageWarning': '用量已达上限或预算的 80% — 请查看“用量”',
       'alert.dismiss': '关闭',
     },
   }),

@@ -49,6 +49,18 @@ describe('notifications', () => {
     expect(notificationFor(alert('no_response'), 'en')?.body).toBe('Turn ended without a message — back to idle');
   });
 
+  it('issue 27: an agent at 80 % of a usage limit or budget is notified, named, in both languages', () => {
+    const warning = alert('usage_warning', {
+      agentName: 'Codex',
+      message: 'Codex · 5-hour window at 82 % · resets 14:05 UTC',
+    });
+    expect(notificationFor(warning, 'en')).toEqual({
+      title: 'AgentTeam · #general',
+      body: 'Codex · Usage at 80 % of a limit or budget — see Usage',
+    });
+    expect(notificationFor(warning, 'zh-CN')?.body).toBe('Codex · 用量已达上限或预算的 80% — 请查看“用量”');
+  });
+
   it("issue 24: an escalation shows the channel's own escalationMessage as written; the default one is translated", () => {
     const custom = alert('escalation', { message: '⏳ Still digging, hang on', agentName: 'Codex' });
     expect(notificationFor(custom, 'zh-CN')?.body).toBe('Codex · ⏳ Still digging, hang on');

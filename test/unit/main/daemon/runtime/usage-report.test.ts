@@ -78,6 +78,24 @@ describe('usage reports', () => {
       resetsAt: '2026-12-02T14:05:00.000Z',
     });
     expect(claudeRateLimitWindow({ type: 'rate_limit_event' })).toBeNull();
+    // 2.1.197's warning (`allowed_warning`, utilization a fraction) of a weekly model window.
+    expect(
+      claudeRateLimitWindow({
+        type: 'rate_limit_event',
+        rate_limit_info: {
+          status: 'allowed_warning',
+          resetsAt: 1_796_220_300,
+          rateLimitType: 'seven_day_opus',
+          utilization: 0.82,
+        },
+      }),
+    ).toEqual({
+      runtime: 'claude-code',
+      window: 'seven_day_opus',
+      windowMinutes: 10_080,
+      usedPercent: 82,
+      resetsAt: '2026-12-02T14:05:00.000Z',
+    });
   });
 
   it('OpenCode assistant message: reasoning counts as output, cache write as input', () => {

@@ -738,7 +738,38 @@ const turns: Row[] = [
       generation: 1,
     }),
     changes: {},
-    calls: [{ call: 'record_usage', usage: { inputTokens: 3, outputTokens: 2, cachedTokens: 1, costUsd: 0.5 } }],
+    calls: [
+      {
+        call: 'record_usage',
+        usage: { inputTokens: 3, outputTokens: 2, cachedTokens: 1, costUsd: 0.5 },
+        turnId: 't1',
+        wakeTokens: ['w1'],
+      },
+    ],
+  },
+  {
+    name: "usage after the turn ended (issue 27: Codex / OpenCode report it late): on the latest turn's wakes",
+    state: {
+      ...LIVE,
+      turnWakes: new Map([
+        ['t0', ['w0']],
+        ['t1', ['w1', 'w2']],
+      ]),
+    },
+    event: rt({
+      type: 'usage',
+      usage: { inputTokens: 3, outputTokens: 2, cachedTokens: 0, costUsd: null },
+      generation: 1,
+    }),
+    changes: {},
+    calls: [
+      {
+        call: 'record_usage',
+        usage: { inputTokens: 3, outputTokens: 2, cachedTokens: 0, costUsd: null },
+        turnId: 't1',
+        wakeTokens: ['w1', 'w2'],
+      },
+    ],
   },
   {
     name: 'limit_window (issue 27): the announced window is kept; nothing settles',
@@ -752,6 +783,7 @@ const turns: Row[] = [
     calls: [
       {
         call: 'record_limit_window',
+        wakeTokens: ['w1'],
         window: { runtime: 'codex', window: 'primary', windowMinutes: 300, usedPercent: 72, resetsAt: null },
       },
     ],

@@ -93,6 +93,20 @@ describe('UsageService', () => {
     expect(service.summary({ agentId: 'codex', since: '2026-12-02' }).days).toEqual([]);
   });
 
+  it('adds the per-request reports of one turn (Codex, OpenCode) into one turn of the wake', () => {
+    service.recordTurn('codex', 'codex', ['w1'], turn(10, 1, 2, null), 't1');
+    service.recordTurn('codex', 'codex', ['w1'], turn(20, 2, 4, null), 't1');
+    expect(service.recordTurn('codex', 'codex', ['w1'], turn(30, 3, 6, null), 't2')).toMatchObject({
+      inputTokens: 60,
+      outputTokens: 6,
+      cachedTokens: 12,
+      costUsd: null,
+      turns: 2,
+    });
+    // Another agent's report of a turn with the same id is its own turn.
+    expect(service.recordTurn('claude', 'claude-code', ['w2'], turn(1, 1, 0, 0.5), 't2')).toMatchObject({ turns: 1 });
+  });
+
   it('reports a budget reached at 100 % and warns once at 80 %, per day', () => {
     budgets.claude = { tokens: 1000 };
     expect(service.usageBudget('claude')).toEqual({
