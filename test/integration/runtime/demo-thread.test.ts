@@ -68,7 +68,7 @@ describe('the demo runtime in its own thread (issue 30)', () => {
     expect(demo.threadId).not.toBe(threadId);
     expect(await demo.deliver('@demo hi\nReply with the exact target "#general".')).toEqual({ ok: true });
     await rec.waitFor((e) => e.type === 'turn_end');
-    expect(rec.types()).toEqual(['ready', 'turn_start', 'tool_call', 'turn_end:completed']);
+    expect(rec.types()).toEqual(['ready', 'turn_start', 'tool_call', 'usage', 'turn_end:completed']);
     expect(rec.events.every((e) => e.generation === 1)).toBe(true);
     expect(handler.sends).toMatchObject([{ agentId: 'demo', target: '#general' }]);
     expect(handler.sends[0]?.content).toMatch(/^\[demo\] /);
@@ -86,7 +86,7 @@ describe('the demo runtime in its own thread (issue 30)', () => {
       ['alpha', '#a'],
       ['beta', '#b'],
     ]);
-    expect(a.rec.types()).toEqual(['ready', 'turn_start', 'tool_call', 'turn_end:completed']);
+    expect(a.rec.types()).toEqual(['ready', 'turn_start', 'tool_call', 'usage', 'turn_end:completed']);
   });
 
   it('the turn boundary is the host’s: a final-check it returns is answered in the same turn (/local)', async () => {
@@ -99,6 +99,7 @@ describe('the demo runtime in its own thread (issue 30)', () => {
       'local_text',
       'final_check:injected',
       'tool_call',
+      'usage',
       'turn_end:completed',
     ]);
     expect(handler.sends.map((s) => s.target)).toEqual(['dm:@operator']);
@@ -129,6 +130,7 @@ describe('the demo runtime in its own thread (issue 30)', () => {
       'tool_call',
       'tool_call',
       'tool_call',
+      'usage',
       'turn_end:completed',
     ]);
     expect(handler.sends).toHaveLength(1);
