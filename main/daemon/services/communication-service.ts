@@ -16,8 +16,14 @@
  * one, mention-router.ts); a signal-only row ends `signal_only` and raises nothing. And it
  * follows the MCP server's tool calls: our own refusals of an agent's `message_send` are recorded
  * on the wakes it is handling (issue 15).
+ *
+ * A send is idempotent within a wake (issue 28): a repeated identical `message_send` — same agent,
+ * same turn, same target, same content, and nothing new seen on that target since (the same
+ * SeenUpToSeq) — answers the first send's result as `already_sent` and posts nothing, so a runtime
+ * that retries a completed call (Qwen after a compaction) cannot post twice. A different message,
+ * or the same text after a later wake was delivered, is a new send; a send that failed is retried.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Subscription, type Observable } from 'rxjs';
 import { LOCAL_CHANNEL } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
@@ -67,6 +73,9 @@ const HOUR_MS = 3_600_000;
 /** How many recent turns the service remembers (that sent something, that were alerted). */
 const TURNS_REMEMBERED = 1024;
 
+/** How many recent delivered sends the service remembers for `already_sent` (issue 28). */
+const SENDS_REMEMBERED = 1024;
+
 /** A set that forgets its oldest entries beyond `TURNS_REMEMBERED`. */
 class RecentTurns {
   readonly #ids = new Set<string>();
@@ -80,6 +89,16 @@ class RecentTurns {
   }
 }
 
+/** issue 28: what makes two sends the same one (the content by its digest: never kept in memory twice). */
+const sendKey = (agentId: string, turnId: string, args: MessageSendArgs, seenUpToSeq: number): string =>
+  JSON.stringify([
+    agentId,
+    turnId,
+    args.target,
+    seenUpToSeq,
+    createHash('sha256').update(args.content, 'utf8').digest('hex'),
+  ]);
+
 const isSendRefusal = (outcome: string): outcome is SendRefusalCode =>
   (SEND_REFUSAL_CODES as readonly string[]).includes(outcome);
 
@@ -92,6 +111,8 @@ export class CommunicationService implements CommunicationHandler {
   /** issue 29: one bucket per agent of the conversations it starts, refilled over an hour. */
   readonly #conversations: RateLimiter;
   readonly #conversationsPerHour: number;
+  /** issue 28: the first send of each (agent, turn, target, SeenUpToSeq, content), oldest first. */
+  readonly #sends = new Map<string, Promise<MessageSendResult | ToolRefusal>>();
 
   constructor(private readonly o: CommunicationServiceOptions) {
     this.#subs.add(o.lifecycle.wakeStatus$.subscribe((e) => this.#onWakeStatus(e)));
@@ -147,6 +168,36 @@ export class CommunicationService implements CommunicationHandler {
   }
 
   async messageSend(agentId: string, args: MessageSendArgs): Promise<MessageSendResult | ToolRefusal> {
+    // DESIGN.md: SeenUpToSeq is what the agent had seen *before* the send.
+    const seenUpToSeq = this.seenUpToSeq(agentId, args.target);
+    const turnId = this.o.currentTurn(agentId);
+    // Without a running turn there is no wake to be idempotent in: every call is a send.
+    if (turnId === null) return this.#send(agentId, args, seenUpToSeq, `turn_none_${randomUUID()}`);
+    const key = sendKey(agentId, turnId, args, seenUpToSeq);
+    const first = this.#sends.get(key);
+    if (first !== undefined) {
+      const result = await first;
+      if (result.ok) {
+        this.o.log?.info('message_send repeated: already_sent', { agentId, target: args.target, turnId });
+        return { ...result, status: 'already_sent' };
+      }
+      // The first one was refused or failed: nothing was posted, so this one is a new attempt.
+    }
+    const sending = this.#send(agentId, args, seenUpToSeq, turnId);
+    this.#sends.delete(key);
+    this.#sends.set(key, sending);
+    if (this.#sends.size > SENDS_REMEMBERED) this.#sends.delete(this.#sends.keys().next().value as string);
+    const result = await sending;
+    if (!result.ok && this.#sends.get(key) === sending) this.#sends.delete(key);
+    return result;
+  }
+
+  async #send(
+    agentId: string,
+    args: MessageSendArgs,
+    seenUpToSeq: number,
+    turnId: string,
+  ): Promise<MessageSendResult | ToolRefusal> {
     const scope = this.o.lifecycle.checkSendScope(agentId, args.target, args.allowCrossTarget);
     if (!scope.ok) return { ok: false, code: scope.code, message: scope.message };
     if (scope.crossTarget) {
@@ -156,9 +207,6 @@ export class CommunicationService implements CommunicationHandler {
       const limited = this.#conversationLimited(agentId, args.target);
       if (limited !== null) return limited;
     }
-    // DESIGN.md: SeenUpToSeq is what the agent had seen *before* the send.
-    const seenUpToSeq = this.seenUpToSeq(agentId, args.target);
-    const turnId = this.o.currentTurn(agentId) ?? `turn_none_${randomUUID()}`;
     // issue 16: the reply is stored with what it covered (its RepliedUpToSeq), in the same transaction.
     const outcome = await this.o.tracker.send({
       turnId,
