@@ -18,10 +18,13 @@
  * on the wakes it is handling (issue 15).
  *
  * A send is idempotent within a wake (issue 28): a repeated identical `message_send` — same agent,
- * same turn, same target, same content, and nothing new seen on that target since (the same
- * SeenUpToSeq) — answers the first send's result as `already_sent` and posts nothing, so a runtime
- * that retries a completed call (Qwen after a compaction) cannot post twice. A different message,
- * or the same text after a later wake was delivered, is a new send; a send that failed is retried.
+ * same turn, same target, same content — that would settle no wake the first send was not already
+ * handling answers the first send's result as `already_sent` and posts nothing, so a runtime that
+ * retries a completed call (Qwen after a compaction) cannot post twice. The repeat still goes
+ * through the §9.2 settle rule with the first send's SeenUpToSeq, so every wake the first send
+ * settled stays settled by it. A different message is a new send; so is the same text when a wake
+ * the first send did not handle would be settled by it (a second wake batched into the turn, which
+ * must not stay `delivered`); a send that failed is retried.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { Subscription, type Observable } from 'rxjs';
@@ -89,15 +92,15 @@ class RecentTurns {
   }
 }
 
-/** issue 28: what makes two sends the same one (the content by its digest: never kept in memory twice). */
-const sendKey = (agentId: string, turnId: string, args: MessageSendArgs, seenUpToSeq: number): string =>
-  JSON.stringify([
-    agentId,
-    turnId,
-    args.target,
-    seenUpToSeq,
-    createHash('sha256').update(args.content, 'utf8').digest('hex'),
-  ]);
+/** issue 28: what makes two sends the same text of one turn (the content by its digest: never kept in memory twice). */
+const sendKey = (agentId: string, turnId: string, args: MessageSendArgs): string =>
+  JSON.stringify([agentId, turnId, args.target, createHash('sha256').update(args.content, 'utf8').digest('hex')]);
+
+/** issue 28: a first send, and the wakes in its agent's table when it was made. */
+interface FirstSend {
+  readonly result: Promise<MessageSendResult | ToolRefusal>;
+  readonly wakes: ReadonlySet<string>;
+}
 
 const isSendRefusal = (outcome: string): outcome is SendRefusalCode =>
   (SEND_REFUSAL_CODES as readonly string[]).includes(outcome);
@@ -111,8 +114,8 @@ export class CommunicationService implements CommunicationHandler {
   /** issue 29: one bucket per agent of the conversations it starts, refilled over an hour. */
   readonly #conversations: RateLimiter;
   readonly #conversationsPerHour: number;
-  /** issue 28: the first send of each (agent, turn, target, SeenUpToSeq, content), oldest first. */
-  readonly #sends = new Map<string, Promise<MessageSendResult | ToolRefusal>>();
+  /** issue 28: the first send of each (agent, turn, target, content), oldest first. */
+  readonly #sends = new Map<string, FirstSend>();
 
   constructor(private readonly o: CommunicationServiceOptions) {
     this.#subs.add(o.lifecycle.wakeStatus$.subscribe((e) => this.#onWakeStatus(e)));
@@ -173,23 +176,44 @@ export class CommunicationService implements CommunicationHandler {
     const turnId = this.o.currentTurn(agentId);
     // Without a running turn there is no wake to be idempotent in: every call is a send.
     if (turnId === null) return this.#send(agentId, args, seenUpToSeq, `turn_none_${randomUUID()}`);
-    const key = sendKey(agentId, turnId, args, seenUpToSeq);
+    const key = sendKey(agentId, turnId, args);
     const first = this.#sends.get(key);
-    if (first !== undefined) {
-      const result = await first;
+    // Per wake: a repeat that would settle a wake the first send was not handling is a new send.
+    if (first !== undefined && this.#settles(agentId, args.target, seenUpToSeq).every((t) => first.wakes.has(t))) {
+      const result = await first.result;
       if (result.ok) {
         this.o.log?.info('message_send repeated: already_sent', { agentId, target: args.target, turnId });
+        // §9.2: `already_sent` settles like `sent`, with what the first send covered.
+        this.o.lifecycle.onSendResult({
+          agentId,
+          status: 'already_sent',
+          targetKey: result.targetKey,
+          seenUpToSeq: result.seenUpToSeq,
+          messageId: result.messageId,
+        });
         return { ...result, status: 'already_sent' };
       }
       // The first one was refused or failed: nothing was posted, so this one is a new attempt.
     }
-    const sending = this.#send(agentId, args, seenUpToSeq, turnId);
+    // The wakes in the agent's table before this send settles any of them.
+    const wakes = new Set(this.o.lifecycle.pending(agentId).map((row) => row.wakeToken));
+    const sending: FirstSend = { result: this.#send(agentId, args, seenUpToSeq, turnId), wakes };
     this.#sends.delete(key);
     this.#sends.set(key, sending);
     if (this.#sends.size > SENDS_REMEMBERED) this.#sends.delete(this.#sends.keys().next().value as string);
-    const result = await sending;
+    const result = await sending.result;
     if (!result.ok && this.#sends.get(key) === sending) this.#sends.delete(key);
     return result;
+  }
+
+  /** The wakes a reply on `target` covering `seenUpToSeq` would settle now (§9.2). */
+  #settles(agentId: string, target: TargetKey, seenUpToSeq: number): string[] {
+    return this.o.lifecycle
+      .pending(agentId)
+      .filter(
+        (row) => row.deliveryClass === 'visible_reply' && row.targetKey === target && row.targetSeq <= seenUpToSeq,
+      )
+      .map((row) => row.wakeToken);
   }
 
   async #send(

@@ -185,6 +185,54 @@ describe('CommunicationService follows the wakes', () => {
       expect(mine(s)).toEqual(['ok', 'ok', 'ok']);
     });
 
+    it('two wakes batched into one turn: the same text that settles the second one is sent and settles it', async () => {
+      // The team scenario (test/e2e/team.e2e.ts): a second wake joins the running turn for a message
+      // the agent has already seen (its TargetSeq <= SeenUpToSeq, so the cursor does not move), and the
+      // agent answers it with the same text as the first. Keyed on (turn, target, content,
+      // SeenUpToSeq) that send was answered already_sent and the second wake stayed `delivered`.
+      const s = overStore();
+      const a = s.post('asked once');
+      const b = s.post('and again');
+      s.lifecycle.onDelivered('demo', 0, [a.token, b.token]);
+      const send = { target: general, content: 'Helper answered: ship it', allowCrossTarget: false };
+      expect(await s.service.messageSend('demo', send)).toMatchObject({ status: 'sent', seenUpToSeq: 2 });
+      expect(s.store.getWake(a.token)).toMatchObject({ status: 'reply_sent' });
+      expect(s.store.getWake(b.token)).toMatchObject({ status: 'reply_sent' });
+      // A second wake for the first message (as a hand-off brings one), batched into the same turn.
+      const first = s.store.listMessages(general).find((m) => m.content === 'asked once')!;
+      s.lifecycle.enqueue('demo', {
+        wakeToken: 'wk_second',
+        messageId: first.id,
+        target: general,
+        targetSeq: 1,
+        deliveryClass: 'visible_reply',
+      });
+      s.lifecycle.onDelivered('demo', 0, ['wk_second']);
+      expect(s.service.seenUpToSeq('demo', general)).toBe(2);
+      const second = await s.service.messageSend('demo', send);
+      expect(second).toMatchObject({ ok: true, status: 'sent', seenUpToSeq: 2 });
+      expect(s.store.getWake('wk_second')).toMatchObject({ status: 'reply_sent' });
+      expect(mine(s)).toEqual([send.content, send.content]);
+      // Repeated within that wake, it is a retry again: nothing posted, the wake stays settled.
+      expect(await s.service.messageSend('demo', send)).toEqual({ ...second, status: 'already_sent' });
+      expect(mine(s)).toEqual([send.content, send.content]);
+    });
+
+    it('two identical sends in flight over two batched wakes post once and settle both', async () => {
+      // The first send is still in flight when its repeat comes: the repeat waits for it and answers
+      // already_sent; the wakes the first one settled are settled, none is left `delivered`.
+      const s = overStore();
+      const a = s.post('status?');
+      const b = s.post('and the build?');
+      s.lifecycle.onDelivered('demo', 0, [a.token, b.token]);
+      const send = { target: general, content: 'all green', allowCrossTarget: false };
+      const [x, y] = await Promise.all([s.service.messageSend('demo', send), s.service.messageSend('demo', send)]);
+      expect([x, y].map((r) => (r.ok ? r.status : r.code)).sort()).toEqual(['already_sent', 'sent']);
+      expect(mine(s)).toEqual(['all green']);
+      for (const token of [a.token, b.token]) expect(s.store.getWake(token)).toMatchObject({ status: 'reply_sent' });
+      expect(s.lifecycle.pending('demo')).toEqual([]);
+    });
+
     it('without a running turn every call is a send', async () => {
       const s = overStore(() => null);
       const send = { target: general, content: 'ok', allowCrossTarget: true };
