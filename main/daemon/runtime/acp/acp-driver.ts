@@ -246,15 +246,25 @@ class AcpSession implements DriverSession {
     ];
     let resumed = false;
     let sessionId: string | null = null;
+    // The modes the agent advertises for the session (session/new, resume and load all answer them).
+    let modes: acp.SessionModeState | null | undefined;
     const stored = ctx.resumeSessionId;
     if (stored !== null) {
       try {
         if (caps.sessionCapabilities?.resume != null) {
-          await agent.request(acp.methods.agent.session.resume, { sessionId: stored, cwd: o.cwd, mcpServers });
+          ({ modes } = await agent.request(acp.methods.agent.session.resume, {
+            sessionId: stored,
+            cwd: o.cwd,
+            mcpServers,
+          }));
           sessionId = stored;
         } else if (caps.loadSession === true) {
           if (this.#spec.loadsOnlyAfterCreationMinute) await this.#pastCreationMinute(stored);
-          await agent.request(acp.methods.agent.session.load, { sessionId: stored, cwd: o.cwd, mcpServers });
+          ({ modes } = await agent.request(acp.methods.agent.session.load, {
+            sessionId: stored,
+            cwd: o.cwd,
+            mcpServers,
+          }));
           sessionId = stored;
         }
         resumed = sessionId !== null;
@@ -268,9 +278,18 @@ class AcpSession implements DriverSession {
     if (sessionId === null) {
       const created = await agent.request(acp.methods.agent.session.new, { cwd: o.cwd, mcpServers });
       sessionId = created.sessionId;
+      modes = created.modes;
     }
     this.#sessionId = sessionId;
     const setting = this.#spec.policy(o.permissions);
+    // The policy's mode must be one the agent really advertises (issue 28). A response without
+    // modes (a load may answer none) leaves it to session/set_mode, whose refusal fails the start.
+    const advertised = modes?.availableModes.map((m) => m.id) ?? [];
+    if (setting.modeId !== null && modes != null && !advertised.includes(setting.modeId))
+      return {
+        ok: false,
+        message: `${label} does not offer the mode "${setting.modeId}" that the "${o.permissions}" policy needs (it offers: ${advertised.join(', ')}), so the policy cannot be enforced. Fix: use a ${label} version that offers it, or another permissions policy.`,
+      };
     if (setting.modeId !== null)
       await agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: setting.modeId });
     if (setting.configOption !== undefined)
@@ -290,7 +309,15 @@ class AcpSession implements DriverSession {
           };
         await ctx.delay(wait);
       }
-    ctx.log?.info('acp: ready', { agentId: o.agentId, agent: init.agentInfo?.name ?? label, resumed });
+    ctx.log?.info('acp: ready', {
+      agentId: o.agentId,
+      agent: init.agentInfo?.name ?? label,
+      resumed,
+      policy: o.permissions,
+      modeId: setting.modeId,
+      modes: advertised,
+      ...(setting.configOption === undefined ? {} : { configOption: setting.configOption }),
+    });
     return { ok: true, session: this, sessionId, resumed };
   }
 
