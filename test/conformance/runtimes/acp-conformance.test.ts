@@ -8,6 +8,7 @@
  * Gemini CLI speaks the Gemini API (`:streamGenerateContent`, `functionCall` parts), which the
  * fake model server serves as well as Chat Completions (qwen, copilot).
  */
+import { firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AcpPreset } from '../../../shared/config.js';
 import { finalChecksReceived } from '../../fixtures/model-final-checks.js';
@@ -95,10 +96,15 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
     async () => {
       const wake = h.post('[[slow:60:500]] [[tool]] A long job.', '#conf-interrupt');
       await h.nextRuntimeEvent((e) => e.type === 'turn_start');
+      // Mid-stream: the model's quiet stream has run a threshold long (a silence beacon).
+      await firstValueFrom(h.watchdog);
       const turnEnd = h.nextRuntimeEvent((e) => e.type === 'turn_end');
       await h.adapter.interrupt();
       const end = await turnEnd;
       expect(end.type === 'turn_end' && end.outcome).toBe('interrupted');
+      // Ended by the cancel itself, not by the kill after the grace period: the agent lives on.
+      expect(h.logLines.filter((l) => l.includes('did not end after session/cancel'))).toEqual([]);
+      expect(h.inner.processGroupAlive()).toBe(true);
       const terminal = await h.terminal(wake);
       expect(terminal.status).toBe('failed');
       expect(h.finalChecksFor(wake)).toBe(0);
