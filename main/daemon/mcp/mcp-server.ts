@@ -203,6 +203,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
       target_key: result.targetKey,
       seen_up_to_seq: result.seenUpToSeq,
       message_id: result.messageId,
+      // issue 28: a repeated identical send answers the first one's result and posted nothing.
+      ...(result.status === 'already_sent' ? { already_sent: true } : {}),
     };
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   }

@@ -16,8 +16,17 @@
  * one, mention-router.ts); a signal-only row ends `signal_only` and raises nothing. And it
  * follows the MCP server's tool calls: our own refusals of an agent's `message_send` are recorded
  * on the wakes it is handling (issue 15).
+ *
+ * A send is idempotent within a wake (issue 28): a repeated identical `message_send` — same agent,
+ * same turn, same target, same content — that would settle no wake the first send was not already
+ * handling answers the first send's result as `already_sent` and posts nothing, so a runtime that
+ * retries a completed call (Qwen after a compaction) cannot post twice. The repeat still goes
+ * through the §9.2 settle rule with the first send's SeenUpToSeq, so every wake the first send
+ * settled stays settled by it. A different message is a new send; so is the same text when a wake
+ * the first send did not handle would be settled by it (a second wake batched into the turn, which
+ * must not stay `delivered`); a send that failed is retried.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Subscription, type Observable } from 'rxjs';
 import { LOCAL_CHANNEL } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
@@ -67,6 +76,9 @@ const HOUR_MS = 3_600_000;
 /** How many recent turns the service remembers (that sent something, that were alerted). */
 const TURNS_REMEMBERED = 1024;
 
+/** How many recent delivered sends the service remembers for `already_sent` (issue 28). */
+const SENDS_REMEMBERED = 1024;
+
 /** A set that forgets its oldest entries beyond `TURNS_REMEMBERED`. */
 class RecentTurns {
   readonly #ids = new Set<string>();
@@ -78,6 +90,16 @@ class RecentTurns {
     this.#ids.add(id);
     if (this.#ids.size > TURNS_REMEMBERED) this.#ids.delete(this.#ids.values().next().value as string);
   }
+}
+
+/** issue 28: what makes two sends the same text of one turn (the content by its digest: never kept in memory twice). */
+const sendKey = (agentId: string, turnId: string, args: MessageSendArgs): string =>
+  JSON.stringify([agentId, turnId, args.target, createHash('sha256').update(args.content, 'utf8').digest('hex')]);
+
+/** issue 28: a first send, and the wakes in its agent's table when it was made. */
+interface FirstSend {
+  readonly result: Promise<MessageSendResult | ToolRefusal>;
+  readonly wakes: ReadonlySet<string>;
 }
 
 const isSendRefusal = (outcome: string): outcome is SendRefusalCode =>
@@ -92,6 +114,8 @@ export class CommunicationService implements CommunicationHandler {
   /** issue 29: one bucket per agent of the conversations it starts, refilled over an hour. */
   readonly #conversations: RateLimiter;
   readonly #conversationsPerHour: number;
+  /** issue 28: the first send of each (agent, turn, target, content), oldest first. */
+  readonly #sends = new Map<string, FirstSend>();
 
   constructor(private readonly o: CommunicationServiceOptions) {
     this.#subs.add(o.lifecycle.wakeStatus$.subscribe((e) => this.#onWakeStatus(e)));
@@ -147,6 +171,57 @@ export class CommunicationService implements CommunicationHandler {
   }
 
   async messageSend(agentId: string, args: MessageSendArgs): Promise<MessageSendResult | ToolRefusal> {
+    // DESIGN.md: SeenUpToSeq is what the agent had seen *before* the send.
+    const seenUpToSeq = this.seenUpToSeq(agentId, args.target);
+    const turnId = this.o.currentTurn(agentId);
+    // Without a running turn there is no wake to be idempotent in: every call is a send.
+    if (turnId === null) return this.#send(agentId, args, seenUpToSeq, `turn_none_${randomUUID()}`);
+    const key = sendKey(agentId, turnId, args);
+    const first = this.#sends.get(key);
+    // Per wake: a repeat that would settle a wake the first send was not handling is a new send.
+    if (first !== undefined && this.#settles(agentId, args.target, seenUpToSeq).every((t) => first.wakes.has(t))) {
+      const result = await first.result;
+      if (result.ok) {
+        this.o.log?.info('message_send repeated: already_sent', { agentId, target: args.target, turnId });
+        // §9.2: `already_sent` settles like `sent`, with what the first send covered.
+        this.o.lifecycle.onSendResult({
+          agentId,
+          status: 'already_sent',
+          targetKey: result.targetKey,
+          seenUpToSeq: result.seenUpToSeq,
+          messageId: result.messageId,
+        });
+        return { ...result, status: 'already_sent' };
+      }
+      // The first one was refused or failed: nothing was posted, so this one is a new attempt.
+    }
+    // The wakes in the agent's table before this send settles any of them.
+    const wakes = new Set(this.o.lifecycle.pending(agentId).map((row) => row.wakeToken));
+    const sending: FirstSend = { result: this.#send(agentId, args, seenUpToSeq, turnId), wakes };
+    this.#sends.delete(key);
+    this.#sends.set(key, sending);
+    if (this.#sends.size > SENDS_REMEMBERED) this.#sends.delete(this.#sends.keys().next().value as string);
+    const result = await sending.result;
+    if (!result.ok && this.#sends.get(key) === sending) this.#sends.delete(key);
+    return result;
+  }
+
+  /** The wakes a reply on `target` covering `seenUpToSeq` would settle now (§9.2). */
+  #settles(agentId: string, target: TargetKey, seenUpToSeq: number): string[] {
+    return this.o.lifecycle
+      .pending(agentId)
+      .filter(
+        (row) => row.deliveryClass === 'visible_reply' && row.targetKey === target && row.targetSeq <= seenUpToSeq,
+      )
+      .map((row) => row.wakeToken);
+  }
+
+  async #send(
+    agentId: string,
+    args: MessageSendArgs,
+    seenUpToSeq: number,
+    turnId: string,
+  ): Promise<MessageSendResult | ToolRefusal> {
     const scope = this.o.lifecycle.checkSendScope(agentId, args.target, args.allowCrossTarget);
     if (!scope.ok) return { ok: false, code: scope.code, message: scope.message };
     if (scope.crossTarget) {
@@ -156,9 +231,6 @@ export class CommunicationService implements CommunicationHandler {
       const limited = this.#conversationLimited(agentId, args.target);
       if (limited !== null) return limited;
     }
-    // DESIGN.md: SeenUpToSeq is what the agent had seen *before* the send.
-    const seenUpToSeq = this.seenUpToSeq(agentId, args.target);
-    const turnId = this.o.currentTurn(agentId) ?? `turn_none_${randomUUID()}`;
     // issue 16: the reply is stored with what it covered (its RepliedUpToSeq), in the same transaction.
     const outcome = await this.o.tracker.send({
       turnId,

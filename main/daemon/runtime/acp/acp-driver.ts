@@ -176,6 +176,8 @@ interface Turn {
   /** All agent text of the turn, for agents that report errors as text. */
   all: string;
   cancelled: boolean;
+  /** Permission requests of the turn still unanswered: a cancel answers each `cancelled` (ACP prompt-turn spec). */
+  readonly onCancel: Set<() => void>;
 }
 
 /** The ACP session of one process. */
@@ -246,15 +248,25 @@ class AcpSession implements DriverSession {
     ];
     let resumed = false;
     let sessionId: string | null = null;
+    // The modes the agent advertises for the session (session/new, resume and load all answer them).
+    let modes: acp.SessionModeState | null | undefined;
     const stored = ctx.resumeSessionId;
     if (stored !== null) {
       try {
         if (caps.sessionCapabilities?.resume != null) {
-          await agent.request(acp.methods.agent.session.resume, { sessionId: stored, cwd: o.cwd, mcpServers });
+          ({ modes } = await agent.request(acp.methods.agent.session.resume, {
+            sessionId: stored,
+            cwd: o.cwd,
+            mcpServers,
+          }));
           sessionId = stored;
         } else if (caps.loadSession === true) {
           if (this.#spec.loadsOnlyAfterCreationMinute) await this.#pastCreationMinute(stored);
-          await agent.request(acp.methods.agent.session.load, { sessionId: stored, cwd: o.cwd, mcpServers });
+          ({ modes } = await agent.request(acp.methods.agent.session.load, {
+            sessionId: stored,
+            cwd: o.cwd,
+            mcpServers,
+          }));
           sessionId = stored;
         }
         resumed = sessionId !== null;
@@ -268,9 +280,18 @@ class AcpSession implements DriverSession {
     if (sessionId === null) {
       const created = await agent.request(acp.methods.agent.session.new, { cwd: o.cwd, mcpServers });
       sessionId = created.sessionId;
+      modes = created.modes;
     }
     this.#sessionId = sessionId;
     const setting = this.#spec.policy(o.permissions);
+    // The policy's mode must be one the agent really advertises (issue 28). A response without
+    // modes (a load may answer none) leaves it to session/set_mode, whose refusal fails the start.
+    const advertised = modes?.availableModes.map((m) => m.id) ?? [];
+    if (setting.modeId !== null && modes != null && !advertised.includes(setting.modeId))
+      return {
+        ok: false,
+        message: `${label} does not offer the mode "${setting.modeId}" that the "${o.permissions}" policy needs (it offers: ${advertised.join(', ')}), so the policy cannot be enforced. Fix: use a ${label} version that offers it, or another permissions policy.`,
+      };
     if (setting.modeId !== null)
       await agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: setting.modeId });
     if (setting.configOption !== undefined)
@@ -290,7 +311,15 @@ class AcpSession implements DriverSession {
           };
         await ctx.delay(wait);
       }
-    ctx.log?.info('acp: ready', { agentId: o.agentId, agent: init.agentInfo?.name ?? label, resumed });
+    ctx.log?.info('acp: ready', {
+      agentId: o.agentId,
+      agent: init.agentInfo?.name ?? label,
+      resumed,
+      policy: o.permissions,
+      modeId: setting.modeId,
+      modes: advertised,
+      ...(setting.configOption === undefined ? {} : { configOption: setting.configOption }),
+    });
     return { ok: true, session: this, sessionId, resumed };
   }
 
@@ -306,7 +335,7 @@ class AcpSession implements DriverSession {
     const sessionId = this.#sessionId;
     if (sessionId === null || this.#ctx.process.exit !== null || this.#conn.signal.aborted)
       return { ok: false, message: `the ${this.#spec.label} runtime is not running` };
-    const turn: Turn = { pending: '', all: '', cancelled: false };
+    const turn: Turn = { pending: '', all: '', cancelled: false, onCancel: new Set() };
     this.#turn = turn;
     this.#ctx.emit({ type: 'turn_started' });
     const prompt = this.#conn.agent.request(acp.methods.agent.session.prompt, {
@@ -327,6 +356,10 @@ class AcpSession implements DriverSession {
     if (sessionId === null || turn === null) return { ok: true };
     turn.cancelled = true;
     await this.#conn.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    // ACP: after session/cancel the client answers every pending permission request `cancelled`;
+    // Gemini and Copilot end the turn only then (waiting on the operator, they ran into the kill).
+    for (const answer of turn.onCancel) answer();
+    turn.onCancel.clear();
     // Gemini finishes a turn whose stdin closed; some agents ignore a cancel mid-retry: kill after a grace.
     void this.#ctx.delay(this.#o.cancelGraceMs ?? 5000).then(() => {
       if (this.#turn !== turn) return;
@@ -428,8 +461,19 @@ class AcpSession implements DriverSession {
   async #onPermission(req: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse> {
     // Gemini sends no `tool_call` before asking: the request is the call's first sight.
     this.#toolCall(req.toolCall.toolCallId, req.toolCall.title, req.toolCall._meta);
-    const answer = await this.#ctx.askApproval(acpApprovalAsk(req));
-    if (this.#turn?.cancelled === true) return { outcome: { outcome: 'cancelled' } };
+    const turn = this.#turn;
+    const asked = this.#ctx.askApproval(acpApprovalAsk(req));
+    if (turn === null) return acpPermissionOutcome(req.options, await asked);
+    let onCancel = (): void => undefined;
+    const cancelled = new Promise<null>((resolve) => {
+      onCancel = () => resolve(null);
+      if (turn.cancelled) resolve(null);
+      else turn.onCancel.add(onCancel);
+    });
+    // The operator's approval stays the daemon's (it settles or expires there); the agent's question ends now.
+    const answer = await Promise.race([asked, cancelled]);
+    turn.onCancel.delete(onCancel);
+    if (answer === null || turn.cancelled) return { outcome: { outcome: 'cancelled' } };
     return acpPermissionOutcome(req.options, answer);
   }
 }

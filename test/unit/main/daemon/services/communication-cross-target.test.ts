@@ -104,8 +104,8 @@ describe('issue 29: conversations an agent starts per hour are limited like mess
         conversationsPerHour: 2,
         now: () => now,
       });
-      const send = (t: string) =>
-        service.messageSend(h.agentId, { target: targetKey(t), content: 'hi', allowCrossTarget: true });
+      const send = (t: string, content = 'hi') =>
+        service.messageSend(h.agentId, { target: targetKey(t), content, allowCrossTarget: true });
       expect(await send('#new-1')).toMatchObject({ ok: true });
       expect(await send('#new-2')).toMatchObject({ ok: true });
       const refused = await send('#new-3');
@@ -114,8 +114,9 @@ describe('issue 29: conversations an agent starts per hour are limited like mess
         'You have started 2 new conversations in the last hour, the limit (limits.conversationsPerHour in agentteam.json); "#new-3" was not created and nothing was sent. Send to a conversation that exists, or wait 30 min.',
       );
       expect(store.getConversation(targetKey('#new-3'))).toBeUndefined();
-      // A conversation that exists takes no token, even at the limit.
-      expect(await send('#new-1')).toMatchObject({ ok: true });
+      // A conversation that exists takes no token, even at the limit (a new message: issue 28 answers
+      // a repeated identical one already_sent without sending it).
+      expect(await send('#new-1', 'hi again')).toMatchObject({ ok: true, status: 'sent' });
       // Half an hour (and a second) refills one of the two.
       now = 30 * 60_000 + 1000;
       expect(await send('#new-3')).toMatchObject({ ok: true });

@@ -122,6 +122,139 @@ describe('CommunicationService follows the wakes', () => {
     expect(s.store.agentCursor('demo', general)).toEqual({ seenUpToSeq: 1, repliedUpToSeq: 1 });
   });
 
+  describe('issue 28: message_send is idempotent within a wake', () => {
+    /** The agent's own messages on `target`, as stored. */
+    const mine = (s: ReturnType<typeof overStore>, target = general) =>
+      s.store
+        .listMessages(target)
+        .filter((m) => m.authorId === 'demo')
+        .map((m) => m.content);
+
+    it('a repeated identical send answers the first result as already_sent and posts nothing', async () => {
+      const s = overStore();
+      const a = s.post('status?');
+      s.lifecycle.onDelivered('demo', 0, [a.token]);
+      const send = { target: general, content: 'all green', allowCrossTarget: false };
+      const first = await s.service.messageSend('demo', send);
+      expect(first).toMatchObject({ ok: true, status: 'sent', seenUpToSeq: 1 });
+      const again = await s.service.messageSend('demo', send);
+      expect(again).toEqual({ ...first, status: 'already_sent' });
+      expect(mine(s)).toEqual(['all green']);
+      expect(s.store.getWake(a.token)).toMatchObject({ status: 'reply_sent' });
+    });
+
+    it('two identical sends in flight at once post once', async () => {
+      const s = overStore();
+      const a = s.post('status?');
+      s.lifecycle.onDelivered('demo', 0, [a.token]);
+      const send = { target: general, content: 'all green', allowCrossTarget: false };
+      const [x, y] = await Promise.all([s.service.messageSend('demo', send), s.service.messageSend('demo', send)]);
+      expect([x, y].map((r) => (r.ok ? r.status : r.code)).sort()).toEqual(['already_sent', 'sent']);
+      expect(x.ok && y.ok && x.messageId === y.messageId).toBe(true);
+      expect(mine(s)).toEqual(['all green']);
+    });
+
+    it('a deliberate second, different message in the same wake is sent', async () => {
+      const s = overStore();
+      const a = s.post('status?');
+      s.lifecycle.onDelivered('demo', 0, [a.token]);
+      await s.service.messageSend('demo', { target: general, content: 'all green', allowCrossTarget: false });
+      const second = await s.service.messageSend('demo', {
+        target: general,
+        content: 'and the build too',
+        allowCrossTarget: false,
+      });
+      expect(second).toMatchObject({ ok: true, status: 'sent' });
+      expect(mine(s)).toEqual(['all green', 'and the build too']);
+    });
+
+    it('the same text after a later wake, or in a later turn, is a new send', async () => {
+      const turn = { id: 'turn_1' };
+      const s = overStore(() => turn.id);
+      const send = { target: general, content: 'ok', allowCrossTarget: false };
+      const a = s.post('first?');
+      s.lifecycle.onDelivered('demo', 0, [a.token]);
+      expect(await s.service.messageSend('demo', send)).toMatchObject({ status: 'sent', seenUpToSeq: 1 });
+      // A later wake delivered within the same turn: the agent has seen something new on the target.
+      const b = s.post('second?');
+      s.lifecycle.onDelivered('demo', 0, [b.token]);
+      expect(await s.service.messageSend('demo', send)).toMatchObject({ status: 'sent', seenUpToSeq: 3 });
+      // A later turn, nothing new seen: still a new send (the key is the turn's).
+      turn.id = 'turn_2';
+      expect(await s.service.messageSend('demo', send)).toMatchObject({ status: 'sent' });
+      expect(mine(s)).toEqual(['ok', 'ok', 'ok']);
+    });
+
+    it('two wakes batched into one turn: the same text that settles the second one is sent and settles it', async () => {
+      // The team scenario (test/e2e/team.e2e.ts): a second wake joins the running turn for a message
+      // the agent has already seen (its TargetSeq <= SeenUpToSeq, so the cursor does not move), and the
+      // agent answers it with the same text as the first. Keyed on (turn, target, content,
+      // SeenUpToSeq) that send was answered already_sent and the second wake stayed `delivered`.
+      const s = overStore();
+      const a = s.post('asked once');
+      const b = s.post('and again');
+      s.lifecycle.onDelivered('demo', 0, [a.token, b.token]);
+      const send = { target: general, content: 'Helper answered: ship it', allowCrossTarget: false };
+      expect(await s.service.messageSend('demo', send)).toMatchObject({ status: 'sent', seenUpToSeq: 2 });
+      expect(s.store.getWake(a.token)).toMatchObject({ status: 'reply_sent' });
+      expect(s.store.getWake(b.token)).toMatchObject({ status: 'reply_sent' });
+      // A second wake for the first message (as a hand-off brings one), batched into the same turn.
+      const first = s.store.listMessages(general).find((m) => m.content === 'asked once')!;
+      s.lifecycle.enqueue('demo', {
+        wakeToken: 'wk_second',
+        messageId: first.id,
+        target: general,
+        targetSeq: 1,
+        deliveryClass: 'visible_reply',
+      });
+      s.lifecycle.onDelivered('demo', 0, ['wk_second']);
+      expect(s.service.seenUpToSeq('demo', general)).toBe(2);
+      const second = await s.service.messageSend('demo', send);
+      expect(second).toMatchObject({ ok: true, status: 'sent', seenUpToSeq: 2 });
+      expect(s.store.getWake('wk_second')).toMatchObject({ status: 'reply_sent' });
+      expect(mine(s)).toEqual([send.content, send.content]);
+      // Repeated within that wake, it is a retry again: nothing posted, the wake stays settled.
+      expect(await s.service.messageSend('demo', send)).toEqual({ ...second, status: 'already_sent' });
+      expect(mine(s)).toEqual([send.content, send.content]);
+    });
+
+    it('two identical sends in flight over two batched wakes post once and settle both', async () => {
+      // The first send is still in flight when its repeat comes: the repeat waits for it and answers
+      // already_sent; the wakes the first one settled are settled, none is left `delivered`.
+      const s = overStore();
+      const a = s.post('status?');
+      const b = s.post('and the build?');
+      s.lifecycle.onDelivered('demo', 0, [a.token, b.token]);
+      const send = { target: general, content: 'all green', allowCrossTarget: false };
+      const [x, y] = await Promise.all([s.service.messageSend('demo', send), s.service.messageSend('demo', send)]);
+      expect([x, y].map((r) => (r.ok ? r.status : r.code)).sort()).toEqual(['already_sent', 'sent']);
+      expect(mine(s)).toEqual(['all green']);
+      for (const token of [a.token, b.token]) expect(s.store.getWake(token)).toMatchObject({ status: 'reply_sent' });
+      expect(s.lifecycle.pending('demo')).toEqual([]);
+    });
+
+    it('without a running turn every call is a send', async () => {
+      const s = overStore(() => null);
+      const send = { target: general, content: 'ok', allowCrossTarget: true };
+      expect(await s.service.messageSend('demo', send)).toMatchObject({ status: 'sent' });
+      expect(await s.service.messageSend('demo', send)).toMatchObject({ status: 'sent' });
+      expect(mine(s)).toEqual(['ok', 'ok']);
+    });
+
+    it('a refused first call is not remembered: the same call once allowed is sent', async () => {
+      const s = overStore();
+      const a = s.post('status?');
+      s.lifecycle.onDelivered('demo', 0, [a.token]);
+      const other = targetKey('#other');
+      s.store.ensureConversation(other);
+      const refused = await s.service.messageSend('demo', { target: other, content: 'hi', allowCrossTarget: false });
+      expect(refused).toMatchObject({ ok: false, code: 'out_of_scope' });
+      const allowed = await s.service.messageSend('demo', { target: other, content: 'hi', allowCrossTarget: true });
+      expect(allowed).toMatchObject({ ok: true, status: 'sent' });
+      expect(mine(s, other)).toEqual(['hi']);
+    });
+  });
+
   it('issue 24: a reaction is stored before it settles its wake; one to a message nobody awaits stores nothing', async () => {
     const s = overStore();
     const a = s.post('thumbs up please');
