@@ -17,14 +17,15 @@
  * follows the MCP server's tool calls: our own refusals of an agent's `message_send` are recorded
  * on the wakes it is handling (issue 15).
  *
- * A send is idempotent within a wake (issue 28): a repeated identical `message_send` — same agent,
- * same turn, same target, same content — that would settle no wake the first send was not already
- * handling answers the first send's result as `already_sent` and posts nothing, so a runtime that
- * retries a completed call (Qwen after a compaction) cannot post twice. The repeat still goes
- * through the §9.2 settle rule with the first send's SeenUpToSeq, so every wake the first send
- * settled stays settled by it. A different message is a new send; so is the same text when a wake
- * the first send did not handle would be settled by it (a second wake batched into the turn, which
- * must not stay `delivered`); a send that failed is retried.
+ * A send is idempotent within a turn (issue 28): a repeated identical `message_send` — same agent,
+ * same turn, same target, same content — made when the agent has seen nothing new on that target
+ * since the first one (its SeenUpToSeq did not move) answers the first send's result as
+ * `already_sent` and posts nothing, so a runtime that retries a completed call (Qwen after a
+ * compaction) cannot post twice. The repeat still goes through the §9.2 settle rule with the first
+ * send's SeenUpToSeq, so every wake that frontier covers is settled — also one added since (a
+ * second wake batched into the turn, which must not stay `delivered`). The same text after the
+ * agent saw a newer message on that target answers that message: a new send. A different message
+ * is a new send; a send that failed is retried.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { Subscription, type Observable } from 'rxjs';
@@ -96,10 +97,10 @@ class RecentTurns {
 const sendKey = (agentId: string, turnId: string, args: MessageSendArgs): string =>
   JSON.stringify([agentId, turnId, args.target, createHash('sha256').update(args.content, 'utf8').digest('hex')]);
 
-/** issue 28: a first send, and the wakes in its agent's table when it was made. */
+/** issue 28: a first send, and the SeenUpToSeq of its target when it was made. */
 interface FirstSend {
   readonly result: Promise<MessageSendResult | ToolRefusal>;
-  readonly wakes: ReadonlySet<string>;
+  readonly seenUpToSeq: number;
 }
 
 const isSendRefusal = (outcome: string): outcome is SendRefusalCode =>
@@ -178,8 +179,8 @@ export class CommunicationService implements CommunicationHandler {
     if (turnId === null) return this.#send(agentId, args, seenUpToSeq, `turn_none_${randomUUID()}`);
     const key = sendKey(agentId, turnId, args);
     const first = this.#sends.get(key);
-    // Per wake: a repeat that would settle a wake the first send was not handling is a new send.
-    if (first !== undefined && this.#settles(agentId, args.target, seenUpToSeq).every((t) => first.wakes.has(t))) {
+    // A repeat after the agent saw a newer message on the target answers that message: a new send.
+    if (first !== undefined && seenUpToSeq <= first.seenUpToSeq) {
       const result = await first.result;
       if (result.ok) {
         this.o.log?.info('message_send repeated: already_sent', { agentId, target: args.target, turnId });
@@ -195,25 +196,13 @@ export class CommunicationService implements CommunicationHandler {
       }
       // The first one was refused or failed: nothing was posted, so this one is a new attempt.
     }
-    // The wakes in the agent's table before this send settles any of them.
-    const wakes = new Set(this.o.lifecycle.pending(agentId).map((row) => row.wakeToken));
-    const sending: FirstSend = { result: this.#send(agentId, args, seenUpToSeq, turnId), wakes };
+    const sending: FirstSend = { result: this.#send(agentId, args, seenUpToSeq, turnId), seenUpToSeq };
     this.#sends.delete(key);
     this.#sends.set(key, sending);
     if (this.#sends.size > SENDS_REMEMBERED) this.#sends.delete(this.#sends.keys().next().value as string);
     const result = await sending.result;
     if (!result.ok && this.#sends.get(key) === sending) this.#sends.delete(key);
     return result;
-  }
-
-  /** The wakes a reply on `target` covering `seenUpToSeq` would settle now (§9.2). */
-  #settles(agentId: string, target: TargetKey, seenUpToSeq: number): string[] {
-    return this.o.lifecycle
-      .pending(agentId)
-      .filter(
-        (row) => row.deliveryClass === 'visible_reply' && row.targetKey === target && row.targetSeq <= seenUpToSeq,
-      )
-      .map((row) => row.wakeToken);
   }
 
   async #send(

@@ -185,17 +185,19 @@ describe('CommunicationService follows the wakes', () => {
       expect(mine(s)).toEqual(['ok', 'ok', 'ok']);
     });
 
-    it('two wakes batched into one turn: the same text that settles the second one is sent and settles it', async () => {
+    it('two wakes batched into one turn: the same text repeated for the second one settles it, posted once', async () => {
       // The team scenario (test/e2e/team.e2e.ts): a second wake joins the running turn for a message
       // the agent has already seen (its TargetSeq <= SeenUpToSeq, so the cursor does not move), and the
-      // agent answers it with the same text as the first. Keyed on (turn, target, content,
-      // SeenUpToSeq) that send was answered already_sent and the second wake stayed `delivered`.
+      // agent answers it with the same text as the first. Once, that repeat answered already_sent
+      // without settling the new wake, which stayed `delivered`; the repeat settles by the first
+      // send's frontier, which covers it.
       const s = overStore();
       const a = s.post('asked once');
       const b = s.post('and again');
       s.lifecycle.onDelivered('demo', 0, [a.token, b.token]);
       const send = { target: general, content: 'Helper answered: ship it', allowCrossTarget: false };
-      expect(await s.service.messageSend('demo', send)).toMatchObject({ status: 'sent', seenUpToSeq: 2 });
+      const sent = await s.service.messageSend('demo', send);
+      expect(sent).toMatchObject({ status: 'sent', seenUpToSeq: 2 });
       expect(s.store.getWake(a.token)).toMatchObject({ status: 'reply_sent' });
       expect(s.store.getWake(b.token)).toMatchObject({ status: 'reply_sent' });
       // A second wake for the first message (as a hand-off brings one), batched into the same turn.
@@ -209,12 +211,24 @@ describe('CommunicationService follows the wakes', () => {
       });
       s.lifecycle.onDelivered('demo', 0, ['wk_second']);
       expect(s.service.seenUpToSeq('demo', general)).toBe(2);
-      const second = await s.service.messageSend('demo', send);
-      expect(second).toMatchObject({ ok: true, status: 'sent', seenUpToSeq: 2 });
+      expect(await s.service.messageSend('demo', send)).toEqual({ ...sent, status: 'already_sent' });
       expect(s.store.getWake('wk_second')).toMatchObject({ status: 'reply_sent' });
-      expect(mine(s)).toEqual([send.content, send.content]);
-      // Repeated within that wake, it is a retry again: nothing posted, the wake stays settled.
-      expect(await s.service.messageSend('demo', send)).toEqual({ ...second, status: 'already_sent' });
+      expect(mine(s)).toEqual([send.content]);
+      expect(s.lifecycle.pending('demo')).toEqual([]);
+    });
+
+    it('the same text after the agent saw a newer message on the target answers it: a new send', async () => {
+      // The operator's `@demo /ask @helper …` (daemon-teams.test.ts): the helper answers its first wake,
+      // then a second wake's newer message reaches it in the same turn and it answers with the same text.
+      const s = overStore();
+      const a = s.post('which test first?');
+      s.lifecycle.onDelivered('demo', 0, [a.token]);
+      const send = { target: general, content: 'the slow one', allowCrossTarget: false };
+      expect(await s.service.messageSend('demo', send)).toMatchObject({ status: 'sent', seenUpToSeq: 1 });
+      const b = s.post('which test first? (asked again)');
+      s.lifecycle.onDelivered('demo', 0, [b.token]);
+      expect(await s.service.messageSend('demo', send)).toMatchObject({ status: 'sent', seenUpToSeq: b.seq });
+      expect(s.store.getWake(b.token)).toMatchObject({ status: 'reply_sent' });
       expect(mine(s)).toEqual([send.content, send.content]);
     });
 
