@@ -7,10 +7,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { createInterface } from 'node:readline';
 import { chromium, type Browser } from '@playwright/test';
 import WebSocket from 'ws';
@@ -269,4 +270,24 @@ export function traceLongTasks(buffer: Buffer): {
     longestCpuMs: r2(Math.max(0, ...tasks.map((t) => (t.tdur ?? 0) / 1000))),
     top,
   };
+}
+
+/** One durable autocommit insert (WAL, synchronous=FULL, as the store) on the same disk: p50 ms of n. */
+export function rawCommitMs(n: number): number {
+  const dir = mkdtempSync(join(tmpdir(), 'agentteam-bench-commit-'));
+  const db = new DatabaseSync(join(dir, 'raw.db'));
+  try {
+    db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const ms: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      insert.run(`row ${i}`);
+      ms.push(performance.now() - t0);
+    }
+    return percentile(ms, 50);
+  } finally {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

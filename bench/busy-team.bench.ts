@@ -27,10 +27,7 @@
  * 1.2× the idle round trip; no page long task > 50 ms.
  */
 import { EventEmitter, once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CommunicationHandler } from '../main/daemon/mcp/communication-handler.js';
@@ -46,6 +43,7 @@ import {
   startServe,
   wsClient,
   type Figure,
+  rawCommitMs,
 } from './bench-kit.js';
 
 const TERMINAL = new Set(['reply_sent', 'failed', 'completed_without_visible_reply']);
@@ -111,26 +109,6 @@ function threadCpuMs(pid: number, tid: number): number {
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return Number.NaN;
-  }
-}
-
-/** One durable autocommit insert (WAL, synchronous=FULL, as the store) on the same disk: p50 ms of n. */
-function rawCommitMs(n: number): number {
-  const dir = mkdtempSync(join(tmpdir(), 'agentteam-bench-commit-'));
-  const db = new DatabaseSync(join(dir, 'raw.db'));
-  try {
-    db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
-    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
-    const ms: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const t0 = performance.now();
-      insert.run(`row ${i}`);
-      ms.push(performance.now() - t0);
-    }
-    return percentile(ms, 50);
-  } finally {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

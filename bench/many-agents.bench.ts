@@ -25,8 +25,7 @@
  * Headline: value = send→terminal p50, baseline = the bare call p50, ratio = baseline / value.
  */
 import { EventEmitter, once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -45,6 +44,7 @@ import {
   traceLongTasks,
   wsClient,
   type Figure,
+  rawCommitMs,
 } from './bench-kit.js';
 
 const TERMINAL = new Set(['reply_sent', 'failed', 'completed_without_visible_reply']);
@@ -128,26 +128,6 @@ function storeRows(dataDir: string): StoreRows {
     return out;
   } finally {
     db.close();
-  }
-}
-
-/** One durable autocommit insert (WAL, synchronous=FULL, as the store) on the same disk: p50 ms of n. */
-function rawCommitMs(n: number): number {
-  const dir = mkdtempSync(join(tmpdir(), 'agentteam-bench-commit-'));
-  const db = new DatabaseSync(join(dir, 'raw.db'));
-  try {
-    db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
-    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
-    const ms: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const t0 = performance.now();
-      insert.run(`row ${i}`);
-      ms.push(performance.now() - t0);
-    }
-    return percentile(ms, 50);
-  } finally {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

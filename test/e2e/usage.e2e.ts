@@ -38,7 +38,7 @@ for (const language of ['en', 'zh-CN'] as const) {
       : {
           nav: '用量',
           noneYet: '最近 7 天没有报告用量。',
-          budget: (pct: number) => `每日预算已用 ${pct} %，共 50,000 token`,
+          budget: (pct: number) => `每日预算已用 ${pct} %，共 50,000 词元`,
         };
 
   test(`${language}: the Usage view shows what the demo reported, as the CLI prints it`, async ({
@@ -118,7 +118,7 @@ test.describe('raise budget', () => {
         : {
             paused: '已暂停，直到 00:00 · 已达每日预算',
             raise: '提高预算',
-            field: '每日预算（token）',
+            field: '每日预算（词元）',
             save: '保存预算',
             chat: /^#general/,
           };
