@@ -173,6 +173,8 @@ try {
       '/package.json',
       '/out/main/index.js',
       '/out/main/cli.js',
+      // issue 30: the demo agents' worker thread (runtime/demo/demo-thread.ts loads it beside the main bundle)
+      '/out/main/demo-worker.js',
       '/out/preload/index.cjs',
       '/out/renderer/index.html',
     ]) {
