@@ -13,8 +13,12 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { chromium, type Browser } from '@playwright/test';
 import WebSocket from 'ws';
+import type { CommunicationHandler } from '../main/daemon/mcp/communication-handler.js';
+import { startMcpServer } from '../main/daemon/mcp/mcp-server.js';
 import { CHROMIUM_LAUNCH } from '../test/fixtures/chromium.js';
 
 export const ROOT = join(import.meta.dirname, '..');
@@ -289,5 +293,56 @@ export function rawCommitMs(n: number): number {
   } finally {
     db.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The demo agents' own work, alone (a benchmark's raw baseline): SDK clients → an MCP server with a
+ * no-op handler, `calls` `message_send`s each, all agents at once; per-call ms and CPU ms per call.
+ */
+export async function bareAgentWork(
+  agents: number,
+  calls: number,
+  message: (agent: number, call: number) => { readonly target: string; readonly content: string },
+): Promise<{ latencies: number[]; cpuMsPerCall: number }> {
+  const handler: CommunicationHandler = {
+    async messageSend(_agentId, args) {
+      return { ok: true, status: 'sent', targetKey: args.target, seenUpToSeq: 1, messageId: 'm_bare' };
+    },
+    async reaction() {
+      return { ok: true };
+    },
+  };
+  const server = await startMcpServer({ handler, limits: { sendsPerMinute: 10_000_000, maxMessageBytes: 32_768 } });
+  const clients: Client[] = [];
+  try {
+    for (let a = 0; a < agents; a++) {
+      const endpoint = server.issueToken(`demo${a}`);
+      const client = new Client({ name: 'bench-bare-agent', version: '0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: { ...endpoint.headers } } }),
+      );
+      clients.push(client);
+    }
+    const latencies: number[] = [];
+    const cpu0 = process.cpuUsage();
+    await Promise.all(
+      clients.map(async (client, a) => {
+        for (let i = 0; i < calls; i++) {
+          const t0 = performance.now();
+          const r = await client.callTool({
+            name: 'message_send',
+            arguments: message(a, i),
+          });
+          latencies.push(performance.now() - t0);
+          if (r.isError === true) throw new Error(`bare message_send failed: ${JSON.stringify(r.content)}`);
+        }
+      }),
+    );
+    const cpu = process.cpuUsage(cpu0);
+    return { latencies, cpuMsPerCall: (cpu.user + cpu.system) / 1000 / (agents * calls) };
+  } finally {
+    for (const c of clients) await c.close().catch(() => undefined);
+    await server.close();
   }
 }

@@ -28,10 +28,6 @@
  */
 import { EventEmitter, once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CommunicationHandler } from '../main/daemon/mcp/communication-handler.js';
-import { startMcpServer } from '../main/daemon/mcp/mcp-server.js';
 import {
   cpuSeconds,
   isQuick,
@@ -44,6 +40,7 @@ import {
   wsClient,
   type Figure,
   rawCommitMs,
+  bareAgentWork,
 } from './bench-kit.js';
 
 const TERMINAL = new Set(['reply_sent', 'failed', 'completed_without_visible_reply']);
@@ -57,48 +54,6 @@ interface WakePush {
   cause?: string;
   chainId?: string | null;
   endedAt: string | null;
-}
-
-/** The agent's bare MCP call: SDK client → MCP server whose handler does nothing; per-call ms. */
-async function bareAgentCalls(agents: number, calls: number): Promise<number[]> {
-  const handler: CommunicationHandler = {
-    async messageSend(_agentId, args) {
-      return { ok: true, status: 'sent', targetKey: args.target, seenUpToSeq: 1, messageId: 'm_bare' };
-    },
-    async reaction() {
-      return { ok: true };
-    },
-  };
-  const server = await startMcpServer({ handler, limits: { sendsPerMinute: 10_000_000, maxMessageBytes: 32_768 } });
-  const clients: Client[] = [];
-  try {
-    for (let a = 0; a < agents; a++) {
-      const endpoint = server.issueToken(`demo${a}`);
-      const client = new Client({ name: 'bench-bare-agent', version: '0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: { ...endpoint.headers } } }),
-      );
-      clients.push(client);
-    }
-    const latencies: number[] = [];
-    await Promise.all(
-      clients.map(async (client, a) => {
-        for (let i = 0; i < calls; i++) {
-          const t0 = performance.now();
-          const r = await client.callTool({
-            name: 'message_send',
-            arguments: { target: `#p${a}`, content: `[demo] bare call ${i}` },
-          });
-          latencies.push(performance.now() - t0);
-          if (r.isError === true) throw new Error(`bare message_send failed: ${JSON.stringify(r.content)}`);
-        }
-      }),
-    );
-    return latencies;
-  } finally {
-    for (const c of clients) await c.close().catch(() => undefined);
-    await server.close();
-  }
 }
 
 /** CPU ms of one thread of a process (Linux: /proc/PID/task/TID/stat utime + stime, in clock ticks of 10 ms). */
@@ -123,7 +78,12 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
   const chains = pairs * chainsPerPair;
   const total = chains * WAKES_PER_CHAIN;
 
-  const bareBefore = await bareAgentCalls(agents, Math.max(10, Math.round(perAgent / 10)));
+  const bareBefore = (
+    await bareAgentWork(agents, Math.max(10, Math.round(perAgent / 10)), (a, i) => ({
+      target: `#p${a}`,
+      content: `[demo] bare call ${i}`,
+    }))
+  ).latencies;
 
   const config = {
     agents: Array.from({ length: agents }, (_, a) => ({
@@ -258,7 +218,12 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
       .map((x) => (chipAt.get(x.wake.wakeToken) as number) - Date.parse(x.wake.endedAt as string));
     const loadRtt = (await page.evaluate('window.__rttStop()')) as number[];
     const longTasks = (await page.evaluate('window.__longTasks')) as number[];
-    const bareAfter = await bareAgentCalls(agents, Math.max(10, Math.round(perAgent / 10)));
+    const bareAfter = (
+      await bareAgentWork(agents, Math.max(10, Math.round(perAgent / 10)), (a, i) => ({
+        target: `#p${a}`,
+        content: `[demo] bare call ${i}`,
+      }))
+    ).latencies;
 
     const bare = [...bareBefore, ...bareAfter];
     const ownWorkMs = workMs + percentile(bare, 50);

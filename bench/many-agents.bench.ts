@@ -28,10 +28,6 @@ import { EventEmitter, once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CommunicationHandler } from '../main/daemon/mcp/communication-handler.js';
-import { startMcpServer } from '../main/daemon/mcp/mcp-server.js';
 import {
   cpuSeconds,
   isQuick,
@@ -45,6 +41,7 @@ import {
   wsClient,
   type Figure,
   rawCommitMs,
+  bareAgentWork,
 } from './bench-kit.js';
 
 const TERMINAL = new Set(['reply_sent', 'failed', 'completed_without_visible_reply']);
@@ -55,50 +52,6 @@ interface WakePush {
   target: string;
   status: string;
   endedAt: string | null;
-}
-
-/** The demo agent's own work, alone: SDK client → MCP server with a no-op handler; per-call ms and CPU ms. */
-async function bareAgentWork(agents: number, calls: number): Promise<{ latencies: number[]; cpuMsPerCall: number }> {
-  const handler: CommunicationHandler = {
-    async messageSend(_agentId, args) {
-      return { ok: true, status: 'sent', targetKey: args.target, seenUpToSeq: 1, messageId: 'm_bare' };
-    },
-    async reaction() {
-      return { ok: true };
-    },
-  };
-  const server = await startMcpServer({ handler, limits: { sendsPerMinute: 10_000_000, maxMessageBytes: 32_768 } });
-  const clients: Client[] = [];
-  try {
-    for (let a = 0; a < agents; a++) {
-      const endpoint = server.issueToken(`demo${a}`);
-      const client = new Client({ name: 'bench-bare-agent', version: '0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: { ...endpoint.headers } } }),
-      );
-      clients.push(client);
-    }
-    const latencies: number[] = [];
-    const cpu0 = process.cpuUsage();
-    await Promise.all(
-      clients.map(async (client, a) => {
-        for (let i = 0; i < calls; i++) {
-          const t0 = performance.now();
-          const r = await client.callTool({
-            name: 'message_send',
-            arguments: { target: `#a${a}`, content: `[demo] Hi! I am the demo agent, reply ${i}.` },
-          });
-          latencies.push(performance.now() - t0);
-          if (r.isError === true) throw new Error(`bare message_send failed: ${JSON.stringify(r.content)}`);
-        }
-      }),
-    );
-    const cpu = process.cpuUsage(cpu0);
-    return { latencies, cpuMsPerCall: (cpu.user + cpu.system) / 1000 / (agents * calls) };
-  } finally {
-    for (const c of clients) await c.close().catch(() => undefined);
-    await server.close();
-  }
 }
 
 /** Rows per table in the daemon's store (read-only, beside the running daemon: WAL allows it). */
@@ -137,7 +90,10 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
   const perAgent = numArg(args, 'wakes', quick ? 15 : 500);
   const total = agents * perAgent;
 
-  const bareBefore = await bareAgentWork(agents, Math.max(10, Math.round(perAgent / 5)));
+  const bareBefore = await bareAgentWork(agents, Math.max(10, Math.round(perAgent / 5)), (a, i) => ({
+    target: `#a${a}`,
+    content: `[demo] Hi! I am the demo agent, reply ${i}.`,
+  }));
 
   const config = {
     agents: Array.from({ length: agents }, (_, a) => ({ id: `demo${a}`, name: `Demo ${a}`, runtime: 'demo' })),
@@ -288,7 +244,10 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
       const chip = chipAt.get(x.wake.wakeToken);
       return arrived === undefined || chip === undefined ? [] : [chip - arrived];
     });
-    const bareAfter = await bareAgentWork(agents, Math.max(10, Math.round(perAgent / 5)));
+    const bareAfter = await bareAgentWork(agents, Math.max(10, Math.round(perAgent / 5)), (a, i) => ({
+      target: `#a${a}`,
+      content: `[demo] Hi! I am the demo agent, reply ${i}.`,
+    }));
 
     const bare = [...bareBefore.latencies, ...bareAfter.latencies];
     const bareCpu = (bareBefore.cpuMsPerCall + bareAfter.cpuMsPerCall) / 2;
