@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { merge, Subscription } from 'rxjs';
+import { map, merge, Subscription } from 'rxjs';
 import { LOCAL_CHANNEL, TELEGRAM_CHANNEL, type Config } from '../../shared/config.js';
 import { targetKey } from '../../shared/target.js';
 import { Alerts } from './alerts/alerts.js';
@@ -62,9 +62,8 @@ import { TelegramService } from './telegram/telegram-service.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
 import { WakeTimeline } from './wake/wake-timeline.js';
 import { UsageService } from './services/usage-service.js';
-import { budgetEdits } from './config/agent-edits.js';
+import { budgetChanges, budgetEdits } from './config/agent-edits.js';
 import { createUsageMetrics } from './metrics/usage-metrics.js';
-import { ApiError } from '../../shared/api/contract.js';
 import { BeaconRouter } from './watchdog/beacon-router.js';
 import { silenceWatchdog } from './watchdog/silence-watchdog.js';
 
@@ -208,18 +207,12 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     subs.add(settings.changed$.subscribe((s) => out.settings(s)));
     subs.add(roster.updated$.subscribe((u) => out.agent(u.agent, u.state, u.more)));
     subs.add(grants.changed$.subscribe((agentId) => roster.changed(agentId)));
-    // issue 27: a budget edited in agentteam.json (Raise budget writes it; or by hand) applies at once:
-    // the surfaces read it again, and wakes waiting on a budget it no longer reaches are released.
-    let budgets = new Map(config.agents.map((a) => [a.id, JSON.stringify(a.budget ?? null)]));
+    // issue 27: a budget edited in agentteam.json applies at once: the surfaces read it again, and
+    // wakes waiting on a budget it no longer reaches are released.
     subs.add(
-      source.state$.subscribe(({ loaded }) => {
-        const next = new Map(loaded.config.agents.map((a) => [a.id, JSON.stringify(a.budget ?? null)]));
-        for (const id of budgets.keys())
-          if (next.has(id) && next.get(id) !== budgets.get(id)) {
-            usage.budgetChanged(id);
-            usagePause.budgetChanged(id);
-          }
-        budgets = next;
+      budgetChanges(config, source.state$.pipe(map(({ loaded }) => loaded.config))).subscribe((agentId) => {
+        usage.budgetChanged(agentId);
+        usagePause.budgetChanged(agentId);
       }),
     );
 
@@ -514,19 +507,12 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         summary: (filter) => usage.summary(filter),
         wake: (wakeToken) => usage.wake(wakeToken),
         // Written into agentteam.json through the one write path; the file's reload releases the waiting wakes.
-        raiseBudget: (agentId, budget) => {
-          if (budget === null)
-            throw new ApiError(
-              'invalid_request',
-              `The app raises or sets a budget; to remove agent "${agentId}"'s budget, delete its "budget" in agentteam.json.`,
-            );
-          source.write((fresh) => budgetEdits(fresh, agentId, budget));
-        },
+        raiseBudget: (agentId, budget) => source.write(budgetEdits(agentId, budget)),
       },
     });
     let stopping: Promise<void> | null = null;
     return {
-      // issue 30 (group commit): answers and pushes leave once the writes they report are durable.
+      // issue 30 (group commit): answers leave once the writes they report are durable.
       api: durableApi(api, store),
       // Pushes only show what is stored: they never wait for a sync (durable-answers.ts).
       events$: out.events$,

@@ -7,6 +7,7 @@
 import { ApiError } from '../../../shared/api/contract.js';
 import type { Config, Isolation, PermissionPolicy } from '../../../shared/config.js';
 import type { Budget } from '../../../shared/usage.js';
+import { map, mergeMap, pairwise, startWith, type Observable } from 'rxjs';
 import type { JsonEdit } from './json-edit.js';
 
 /** What the agent detail view may change. */
@@ -55,10 +56,32 @@ export function revokeRuleEdits(config: Config, agentId: string, rule: string): 
 /**
  * issue 27: the edit that sets the agent's daily `budget` (the operator's Raise budget); none when
  * it already has exactly that budget. Only the keys given are written: `{ tokens }` keeps no cost limit.
+ * Removing a budget (`null`) is for the file: the JSON editor does not delete a key.
  */
-export function budgetEdits(config: Config, agentId: string, budget: Budget): JsonEdit[] {
-  const index = indexOf(config, agentId);
-  const before = config.agents[index]!.budget;
-  if (before?.tokens === budget.tokens && before?.costUsd === budget.costUsd) return [];
-  return [{ path: ['agents', index, 'budget'], value: budget }];
+export function budgetEdits(agentId: string, budget: Budget | null): (config: Config) => JsonEdit[] {
+  if (budget === null)
+    throw new ApiError(
+      'invalid_request',
+      `The app raises or sets a budget; to remove agent "${agentId}"'s budget, delete its "budget" in agentteam.json.`,
+    );
+  return (config) => {
+    const index = indexOf(config, agentId);
+    const before = config.agents[index]!.budget;
+    if (before?.tokens === budget.tokens && before?.costUsd === budget.costUsd) return [];
+    return [{ path: ['agents', index, 'budget'], value: budget }];
+  };
+}
+
+/**
+ * issue 27: the agents whose `budget` changed in agentteam.json (Raise budget writes it, or an edit by
+ * hand), one id per change: a budget applies at once, no restart.
+ */
+export function budgetChanges(initial: Config, configs$: Observable<Config>): Observable<string> {
+  const budgets = (config: Config) => new Map(config.agents.map((a) => [a.id, JSON.stringify(a.budget ?? null)]));
+  return configs$.pipe(
+    map(budgets),
+    startWith(budgets(initial)),
+    pairwise(),
+    mergeMap(([before, after]) => [...before.keys()].filter((id) => after.has(id) && after.get(id) !== before.get(id))),
+  );
 }
