@@ -112,7 +112,10 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
     woke.setMaxListeners(0);
     const statuses: Record<string, number> = {};
     const causes: Record<string, number> = {};
+    // Pushes to one client (the bench's socket), by event name: what each wake costs the wire.
+    const pushes: Record<string, number> = {};
     client.events.on('event', (f: { event: string; payload: WakePush }) => {
+      pushes[f.event] = (pushes[f.event] ?? 0) + 1;
       if (f.event !== 'wake.updated' || !TERMINAL.has(f.payload.status) || terminal.has(f.payload.wakeToken)) return;
       const at = performance.now();
       terminal.set(f.payload.wakeToken, { at, wake: f.payload });
@@ -236,6 +239,7 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
     const loadRttP95 = percentile(loadRtt, 95);
     const longest = Math.max(0, ...longTasks);
     const wakesPerSecond = (total / wallMs) * 1000;
+    const pushCount = Object.values(pushes).reduce((a, b) => a + b, 0);
     // A chain's three answers run one after another: each pair's loop completes ≤ 1 wake per own-work time.
     const agentBoundWakesPerSecond = pairs / (ownWorkMs / 1000);
     const allTerminal = terminal.size === total && active.length === 0 && chainMs.length === chains;
@@ -268,7 +272,7 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
         name: 'daemon main-thread CPU per wake',
         value: r2(mainCpuMsPerWake),
         unit: 'ms CPU',
-        note: `whole process (the demo agents' thread included) ${r2(processCpuMsPerWake)} ms CPU per wake; main thread from /proc task stat (10 ms ticks over ${r2(main1 - main0)} ms)`,
+        note: `whole process (the demo agents' thread included) ${r2(processCpuMsPerWake)} ms CPU per wake; main thread from /proc task stat (10 ms ticks over ${r2(main1 - main0)} ms); pushes per wake to one client ${r2(pushCount / total)} (${JSON.stringify(pushes)})`,
       },
       {
         name: 'ACK → chip under a busy team (p95) vs the page’s bare round trip to the idle daemon (p95)',
@@ -327,6 +331,8 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
       bareAgentCallP50Ms: r2(percentile(bare, 50)),
       mainThreadCpuMsPerWake: r2(mainCpuMsPerWake),
       processCpuMsPerWake: r2(processCpuMsPerWake),
+      pushesPerWake: r2(pushCount / total),
+      pushes,
       ackToChipP50Ms: r2(chipP50),
       ackToChipP95Ms: r2(chipP95),
       chips: ackToChip.length,

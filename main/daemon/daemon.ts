@@ -389,9 +389,10 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // issue 25: the Team board, read from the roster, the lifecycle and the approvals; live per agent.
     const board = new TeamBoard({
       agents: () => roster.views(),
+      agent: (agentId) => roster.view(agentId),
       lifecycle: wakes,
       store,
-      pendingApprovals: (agentId) => approvals.list({ status: 'pending' }).filter((a) => a.agentId === agentId),
+      pendingApprovals: (agentId) => approvals.pendingOf(agentId),
       changed: (entry) => out.team(entry),
     });
     subs.add(wakes.wakeStatus$.subscribe((e) => board.refresh(e.agentId)));

@@ -168,6 +168,16 @@ export class ApprovalService {
     return this.#o.table.get(id);
   }
 
+  /**
+   * The agent's pending requests, oldest first, from the waiters (issue 30: asked per wake event by
+   * the Team board; every pending request has a waiter once `cancelStale` ran at start).
+   */
+  pendingOf(agentId: string): ApprovalRecord[] {
+    const out: ApprovalRecord[] = [];
+    for (const w of this.#waiting.values()) if (w.record.agentId === agentId) out.push(w.record);
+    return out;
+  }
+
   list(filter: { status?: ApprovalStatus; limit?: number; wakeToken?: string } = {}): ApprovalRecord[] {
     return this.#o.table.list(filter.status ?? null, filter.limit, filter.wakeToken ?? null);
   }

@@ -155,6 +155,14 @@ export class AgentRoster {
     });
   }
 
+  /** One running agent's view (undefined: not running). */
+  view(agentId: string): Agent | undefined {
+    const a = this.agent(agentId);
+    if (a === undefined) return undefined;
+    const u = this.#update(a);
+    return toAgent(u.agent, u.state, u.more);
+  }
+
   views(): Agent[] {
     return this.#running.map((a) => {
       const u = this.#update(a);

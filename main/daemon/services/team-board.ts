@@ -14,6 +14,8 @@ import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
 export interface TeamBoardOptions {
   /** The roster's views of the agents, in file order. */
   readonly agents: () => readonly Agent[];
+  /** One agent's view (issue 30: a refresh per wake event builds one view, not the whole roster's). */
+  readonly agent: (agentId: string) => Agent | undefined;
   readonly lifecycle: Pick<WakeLifecycle, 'pending'>;
   readonly store: Pick<Store, 'getWake' | 'listWakeEvents'>;
   /** The agent's pending approvals, oldest first. */
@@ -41,6 +43,8 @@ const blank = (a: Agent): TeamAgent => ({
 export class TeamBoard {
   /** The last entry announced per agent (JSON), so an unchanged entry is not announced again. */
   readonly #last = new Map<string, string>();
+  /** Per agent, the wake it works on and since when it was delivered (read once per wake, not per refresh). */
+  readonly #since = new Map<string, { readonly wakeToken: string; readonly target: string; readonly since: string }>();
 
   constructor(private readonly o: TeamBoardOptions) {}
 
@@ -50,7 +54,7 @@ export class TeamBoard {
 
   /** Re-reads one agent; announces its entry when it differs from the last one announced. */
   refresh(agentId: string): void {
-    const agent = this.o.agents().find((a) => a.id === agentId);
+    const agent = this.o.agent(agentId);
     if (agent === undefined) return;
     const entry = this.entry(agent);
     const json = JSON.stringify(entry);
@@ -94,9 +98,13 @@ export class TeamBoard {
     }
     const row = rows.find((r) => r.visible);
     if (row === undefined) return null;
+    const known = this.#since.get(agentId);
+    if (known?.wakeToken === row.wakeToken) return { ...known, title: known.target };
     const wake = this.o.store.getWake(row.wakeToken);
     const delivered = this.o.store.listWakeEvents(row.wakeToken).find((e) => e.status === 'delivered');
     const target = wake?.target ?? row.targetKey ?? row.target;
+    // Kept once the delivery is journaled: what the wake works on and since when no longer change.
+    if (delivered !== undefined) this.#since.set(agentId, { wakeToken: row.wakeToken, target, since: delivered.at });
     return {
       target,
       title: target,

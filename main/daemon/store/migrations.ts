@@ -456,6 +456,54 @@ const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 14,
+    name: 'usage per agent per day, kept as wake_usage changes (issue 30)',
+    sql: `
+      -- issue 30: the budget check before each delivery and usage.summary read a day's total; summing
+      -- wake_usage on read made each read O(that day's wakes). usage_days holds the same sums, kept
+      -- by triggers in the transaction that writes wake_usage (a wake's row keeps its first day).
+      -- cost_usd stays NULL while no wake of the day reported a cost (as SUM over NULLs).
+      CREATE TABLE usage_days (
+        agent_id      TEXT NOT NULL,
+        runtime       TEXT NOT NULL,
+        day           TEXT NOT NULL,
+        input_tokens  INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        cached_tokens INTEGER NOT NULL,
+        cost_usd      REAL,
+        wakes         INTEGER NOT NULL,
+        turns         INTEGER NOT NULL,
+        PRIMARY KEY (agent_id, day, runtime)
+      ) STRICT;
+      CREATE INDEX usage_days_day ON usage_days (day);
+      INSERT INTO usage_days
+        SELECT agent_id, runtime, day, SUM(input_tokens), SUM(output_tokens), SUM(cached_tokens), SUM(cost_usd),
+               COUNT(*), SUM(turns)
+          FROM wake_usage GROUP BY agent_id, runtime, day;
+      CREATE TRIGGER wake_usage_days_insert AFTER INSERT ON wake_usage BEGIN
+        INSERT INTO usage_days (agent_id, runtime, day, input_tokens, output_tokens, cached_tokens, cost_usd, wakes, turns)
+        VALUES (NEW.agent_id, NEW.runtime, NEW.day, NEW.input_tokens, NEW.output_tokens, NEW.cached_tokens, NEW.cost_usd, 1, NEW.turns)
+        ON CONFLICT (agent_id, day, runtime) DO UPDATE SET
+          input_tokens = input_tokens + excluded.input_tokens,
+          output_tokens = output_tokens + excluded.output_tokens,
+          cached_tokens = cached_tokens + excluded.cached_tokens,
+          cost_usd = CASE WHEN excluded.cost_usd IS NULL THEN cost_usd ELSE COALESCE(cost_usd, 0) + excluded.cost_usd END,
+          wakes = wakes + 1,
+          turns = turns + excluded.turns;
+      END;
+      CREATE TRIGGER wake_usage_days_update AFTER UPDATE ON wake_usage BEGIN
+        UPDATE usage_days SET
+          input_tokens = input_tokens + NEW.input_tokens - OLD.input_tokens,
+          output_tokens = output_tokens + NEW.output_tokens - OLD.output_tokens,
+          cached_tokens = cached_tokens + NEW.cached_tokens - OLD.cached_tokens,
+          cost_usd = CASE WHEN NEW.cost_usd IS NULL THEN cost_usd
+                          ELSE COALESCE(cost_usd, 0) + NEW.cost_usd - COALESCE(OLD.cost_usd, 0) END,
+          turns = turns + NEW.turns - OLD.turns
+        WHERE agent_id = NEW.agent_id AND day = NEW.day AND runtime = NEW.runtime;
+      END;
+    `,
+  },
 ];
 
 /** The newest version. */

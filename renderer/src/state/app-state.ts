@@ -147,9 +147,9 @@ export class AppState {
       this.api.team.board({}),
       // issue 23: the daemon's limits; the schema's defaults stand when it cannot say.
       this.api.limits.get({}).then((r) => r.ok && this.limits.set(r.value)),
-      // issue 27: the usage summary (its own store keeps its error; the view says it).
-      this.usage.load(),
     ]);
+    // issue 27: the usage summary, fetched when a view shows it (its own store keeps its error; the view says it).
+    this.usage.changed();
     if (c.ok) this.conversations.replace(c.value);
     if (a.ok) this.agents.replace(a.value);
     if (s.ok) this.settings.set(s.value);
@@ -198,7 +198,7 @@ export class AppState {
         break;
       case 'usage.updated':
         // issue 27: a wake's usage stored, a limit window announced or a budget edited.
-        void this.usage.load();
+        this.usage.changed();
         break;
       case 'settings.changed':
         // agentteam.json changed on disk, or its edit could not be used (issue 17).

@@ -21,6 +21,11 @@ export class KeyedStore {
     };
   }
 
+  /** Whether anything listens to `key` now (a store may skip work nobody reads). */
+  protected watched(key: string): boolean {
+    return this.listeners.has(key);
+  }
+
   protected notify(key: string): void {
     const set = this.listeners.get(key);
     if (set !== undefined) for (const l of [...set]) l();

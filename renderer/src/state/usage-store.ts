@@ -1,9 +1,12 @@
 /**
  * issue 27: what each agent consumed and how close it is to its limits, as the daemon reports it:
- * `usage.summary` (the last 7 UTC days, the latest limit windows, the budgets) at start and after
- * each reconnect, and again on each `usage.updated` (a wake's usage stored, a window announced, a
- * budget edited). Updates that arrive while a summary is being fetched are coalesced into one
- * more fetch, so the view ends on the daemon's latest totals without a request per turn.
+ * `usage.summary` (the last 7 UTC days, the latest limit windows, the budgets). Fetched only while
+ * something shows it (the Usage view, an agent's detail): `changed()` — at start, after each
+ * reconnect and on each `usage.updated` (a wake's usage stored, a window announced, a budget
+ * edited) — fetches at once when watched, otherwise marks the summary stale and the first
+ * subscriber fetches it (issue 30: a busy team sends `usage.updated` per turn, and a summary
+ * nobody looks at was fetched for each). Updates that arrive while a summary is being fetched are
+ * coalesced into one more fetch, so the view ends on the daemon's latest totals.
  */
 import type { ClientApi } from '../../../shared/api/contract.js';
 import type { AgentDayUsage, LimitWindow, UsageSummary } from '../../../shared/usage.js';
@@ -74,9 +77,24 @@ export class UsageStore extends KeyedStore {
   private current: UsageState = { summary: null, error: null };
   private inFlight = false;
   private again = false;
+  /** The daemon's usage changed since the last fetch (or none was made). */
+  private stale = true;
 
   constructor(private readonly api: ClientApi) {
     super();
+  }
+
+  override subscribe(key: string, listener: () => void): () => void {
+    const first = !this.watched(key);
+    const stop = super.subscribe(key, listener);
+    if (first && key === KEY && this.stale) void this.load();
+    return stop;
+  }
+
+  /** The daemon's usage changed (or may have: start, reconnect): fetch now if shown, else when next shown. */
+  changed(): void {
+    this.stale = true;
+    if (this.watched(KEY)) void this.load();
   }
 
   /** The latest summary (null until the first answer). */
@@ -104,8 +122,11 @@ export class UsageStore extends KeyedStore {
     try {
       do {
         this.again = false;
+        this.stale = false;
         const r = await this.api.usage.summary({});
         this.current = r.ok ? { summary: r.value, error: null } : { summary: this.current.summary, error: r.message };
+        // A failed fetch is tried again when the view is next shown.
+        if (!r.ok) this.stale = true;
         this.notify(KEY);
       } while (this.again);
     } finally {

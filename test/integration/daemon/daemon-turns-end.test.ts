@@ -65,25 +65,35 @@ const agentState = (events$: Observable<ApiEvent>, state: Agent['state']) =>
     ),
   );
 
-const terminal = (events$: Observable<ApiEvent>, wakeToken: () => string) =>
-  firstValueFrom(
-    events$.pipe(
-      filter(
-        (e): e is Extract<ApiEvent, { name: 'wake.updated' }> =>
-          e.name === 'wake.updated' && e.payload.wakeToken === wakeToken() && isTerminal(e.payload.status),
-      ),
-    ),
-  ).then((e): Wake => e.payload);
+/**
+ * Every terminal wake from now on, by token: `done(token)` resolves with it even when it ended
+ * before the token was known (the send's answer waits for the WAL sync; a quick demo turn can end
+ * within it).
+ */
+function terminalWakes(events$: Observable<ApiEvent>): (wakeToken: string) => Promise<Wake> {
+  const ended = new Map<string, Wake>();
+  const waiting = new Map<string, (w: Wake) => void>();
+  events$.subscribe((e) => {
+    if (e.name !== 'wake.updated' || !isTerminal(e.payload.status) || ended.has(e.payload.wakeToken)) return;
+    ended.set(e.payload.wakeToken, e.payload);
+    waiting.get(e.payload.wakeToken)?.(e.payload);
+  });
+  return (wakeToken) =>
+    new Promise<Wake>((resolve) => {
+      const w = ended.get(wakeToken);
+      if (w !== undefined) resolve(w);
+      else waiting.set(wakeToken, resolve);
+    });
+}
 
 /** Sends `content` to #general and resolves with its wake's token and its terminal wake. */
 async function send(daemon: Daemon, content: string) {
-  let token = '';
-  const done = terminal(daemon.events$, () => token);
+  const done = terminalWakes(daemon.events$);
   const sent = await daemon.api['messages.send']({ target: '#general', content });
   const wake = (await daemon.api['wakes.list']({ target: '#general' })).find((w) => w.messageId === sent.messageId);
-  token = wake?.wakeToken ?? '';
+  const token = wake?.wakeToken ?? '';
   expect(token).not.toBe('');
-  return { token, done };
+  return { token, done: done(token) };
 }
 
 async function refusal(call: Promise<unknown>): Promise<ApiError> {
@@ -198,12 +208,12 @@ describe('issue 29: a runtime that ignores its own interrupt', () => {
         filter((e) => e.name === 'agent.updated' && e.payload.id === 'deaf' && e.payload.state === 'busy'),
       ),
     );
-    let token = '';
-    const done = terminal(daemon.events$, () => token);
+    const ended = terminalWakes(daemon.events$);
     const sent = await daemon.api['messages.send']({ target: '#general', content: '@deaf work forever' });
-    token =
+    const token =
       (await daemon.api['wakes.list']({ target: '#general' })).find((w) => w.messageId === sent.messageId)?.wakeToken ??
       '';
+    const done = ended(token);
     await busy;
     await daemon.api['agents.stop']({ agentId: 'deaf' });
     expect(runtimes[0]?.interrupts).toBe(1);

@@ -1,6 +1,6 @@
 /**
  * `wake_usage`, `limit_windows`, `usage_warnings` (issue 27): what each wake's turns consumed as
- * the runtime reported it, summed per wake and aggregated per agent per UTC day on read; the
+ * the runtime reported it, summed per wake and per agent per UTC day (`usage_days`, kept by triggers); the
  * latest rate-limit window per agent; the warnings already given (once each).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -46,13 +46,11 @@ export class UsageTable {
          updated_at = excluded.updated_at`,
     );
     this.wakeStmt = db.prepare('SELECT * FROM wake_usage WHERE wake_token = $wakeToken');
-    // SUM of an all-NULL column is NULL: a day of a runtime that reports no cost keeps a null cost.
+    // usage_days (migration 14) holds these sums, kept by triggers on wake_usage: a read is O(days).
     this.daysStmt = db.prepare(
-      `SELECT agent_id, runtime, day, SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
-              SUM(cached_tokens) AS cached_tokens, SUM(cost_usd) AS cost_usd, COUNT(*) AS wakes, SUM(turns) AS turns
-         FROM wake_usage
+      `SELECT agent_id, runtime, day, input_tokens, output_tokens, cached_tokens, cost_usd, wakes, turns
+         FROM usage_days
         WHERE day >= $since AND ($agentId IS NULL OR agent_id = $agentId)
-        GROUP BY agent_id, runtime, day
         ORDER BY day, agent_id, runtime`,
     );
     this.windowStmt = db.prepare(

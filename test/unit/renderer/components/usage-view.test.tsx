@@ -101,14 +101,48 @@ describe('UsageStore', () => {
     const { api, summary } = apiAnswering([first, latest]);
     const store = new UsageStore(api);
     const seen: Array<string | undefined> = [];
-    store.subscribe('summary', () => seen.push(store.summary?.today));
-    const done = store.load();
-    void store.load();
-    void store.load();
+    const done = new Promise<void>((resolve) =>
+      store.subscribe('summary', () => {
+        seen.push(store.summary?.today);
+        if (seen.length === 2) resolve();
+      }),
+    );
+    // The first subscriber's fetch is in flight; two changes meanwhile are one more fetch.
+    store.changed();
+    store.changed();
     await done;
     expect(summary).toHaveBeenCalledTimes(2);
     expect(seen).toEqual(['2026-12-02', '2026-12-03']);
     expect(store.summary).toBe(latest);
+  });
+
+  it('fetches only while something shows the summary: a change unseen is fetched by the next subscriber, once (issue 30)', async () => {
+    const { api, summary } = apiAnswering([summaryOf(), summaryOf({ today: '2026-12-03' })]);
+    const store = new UsageStore(api);
+    // Start and a stream of usage.updated with nothing shown: no request at all.
+    for (let i = 0; i < 50; i++) store.changed();
+    expect(summary).not.toHaveBeenCalled();
+    // The Usage view opens: one fetch.
+    let seen = 0;
+    const shown = new Promise<void>((resolve) =>
+      store.subscribe('summary', () => {
+        seen++;
+        resolve();
+      }),
+    );
+    expect(summary).toHaveBeenCalledTimes(1);
+    await shown;
+    expect(store.summary?.today).toBe('2026-12-02');
+    // A second viewer of a fresh summary fetches nothing; a change while shown fetches at once.
+    const stop = store.subscribe('summary', () => undefined);
+    expect(summary).toHaveBeenCalledTimes(1);
+    stop();
+    const next = new Promise<void>((resolve) => store.subscribe('summary', resolve));
+    store.changed();
+    expect(summary).toHaveBeenCalledTimes(2);
+    await next;
+    expect(store.summary?.today).toBe('2026-12-03');
+    expect(seen).toBe(2);
   });
 
   it('keeps the last summary and says why when a fetch fails', async () => {

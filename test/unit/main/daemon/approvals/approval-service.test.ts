@@ -121,6 +121,20 @@ describe('ApprovalService', () => {
     expect(s.list({ status: 'pending' })).toHaveLength(1);
   });
 
+  it('pendingOf answers an agent’s pending requests oldest first, as stored, and forgets an answered one (issue 30)', async () => {
+    const s = service();
+    const first = s.request(origin, ask);
+    void s.request({ ...origin, agentId: 'codex' }, ask);
+    void s.request(origin, { ...ask, summary: 'npm run lint', rule: 'Bash(npm run lint)' });
+    expect(s.pendingOf('claude').map((a) => a.summary)).toEqual(['npm test', 'npm run lint']);
+    expect(s.pendingOf('claude').every((a) => store.approvals.get(a.id)?.status === 'pending')).toBe(true);
+    s.answer(s.pendingOf('claude')[0]!.id, 'deny');
+    await expect(first).resolves.toMatchObject({ status: 'denied' });
+    expect(s.pendingOf('claude').map((a) => a.summary)).toEqual(['npm run lint']);
+    expect(s.pendingOf('codex')).toHaveLength(1);
+    expect(s.pendingOf('nobody')).toEqual([]);
+  });
+
   it('a rule already in the config answers at once, recorded as allowed', async () => {
     const s = service(['Bash(npm test)']);
     await expect(s.request(origin, ask)).resolves.toMatchObject({ decision: 'allow', status: 'allowed' });

@@ -1,6 +1,8 @@
 /** issue 27: usage stored per wake, aggregated per agent per UTC day, budgets and the warn-once rule (real SQLite). */
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Store } from '../../../../../main/daemon/store/index.js';
+import { DB_FILE, Store } from '../../../../../main/daemon/store/index.js';
 import { UsageService, type UsageWarning } from '../../../../../main/daemon/services/usage-service.js';
 import type { Budget, TurnUsage } from '../../../../../shared/usage.js';
 import { BudgetSchema, neverReachedBudget } from '../../../../../shared/usage.js';
@@ -91,6 +93,69 @@ describe('UsageService', () => {
       },
     ]);
     expect(service.summary({ agentId: 'codex', since: '2026-12-02' }).days).toEqual([]);
+  });
+
+  it('keeps the day sums equal to summing every wake’s row, and fills them from the wakes of a store migrated to 14 (issue 30)', () => {
+    // Mixed costs in one wake and one day: null first, then a cost; a turn of a wake already counted.
+    let seed = 7;
+    const rnd = (n: number): number => Math.floor(((seed = (seed * 48271) % 2147483647) / 2147483647) * n);
+    for (let i = 0; i < 300; i++) {
+      if (i % 100 === 0) clock = new Date(clock.getTime() + 86_400_000);
+      const agent = rnd(2) === 0 ? 'claude' : 'codex';
+      service.recordTurn(
+        agent,
+        agent === 'claude' ? 'claude-code' : 'codex',
+        [`w${rnd(60)}`],
+        turn(rnd(500), rnd(50), rnd(100), rnd(3) === 0 ? null : rnd(100) / 8),
+        rnd(4) === 0 ? 'same-turn' : undefined,
+      );
+    }
+    const summed = (): unknown[] => {
+      const db = new DatabaseSync(join(dir.path, DB_FILE), { readOnly: true });
+      try {
+        return (
+          db
+            .prepare(
+              `SELECT agent_id, runtime, day, SUM(input_tokens) AS i, SUM(output_tokens) AS o, SUM(cached_tokens) AS c,
+                      SUM(cost_usd) AS cost, COUNT(*) AS wakes, SUM(turns) AS turns
+                 FROM wake_usage GROUP BY agent_id, runtime, day ORDER BY day, agent_id, runtime`,
+            )
+            .all() as Record<string, unknown>[]
+        ).map((r) => [r.agent_id, r.runtime, r.day, r.i, r.o, r.c, r.cost, r.wakes, r.turns]);
+      } finally {
+        db.close();
+      }
+    };
+    const days = (): unknown[] =>
+      service
+        .summary({ since: '2000-01-01' })
+        .days.map((d) => [
+          d.agentId,
+          d.runtime,
+          d.day,
+          d.inputTokens,
+          d.outputTokens,
+          d.cachedTokens,
+          d.costUsd,
+          d.wakes,
+          d.turns,
+        ]);
+    const expected = summed();
+    expect(expected.length).toBeGreaterThan(2);
+    expect(days()).toEqual(expected);
+
+    // A store written before migration 14: its wakes' usage is summed into the days once, on open.
+    store.close();
+    const db = new DatabaseSync(join(dir.path, DB_FILE));
+    db.exec(
+      'DROP TRIGGER wake_usage_days_insert; DROP TRIGGER wake_usage_days_update; DROP TABLE usage_days; PRAGMA user_version = 13;',
+    );
+    db.close();
+    store = Store.open(dir.path, { now: () => clock });
+    service = new UsageService({ store, now: () => clock, budgetOf: () => undefined, agentIds: () => [] });
+    expect(days()).toEqual(expected);
+    service.recordTurn('codex', 'codex', ['w-new'], turn(1, 2, 3, null));
+    expect(days()).toEqual(summed());
   });
 
   it('adds the per-request reports of one turn (Codex, OpenCode) into one turn of the wake', () => {

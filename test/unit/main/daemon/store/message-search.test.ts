@@ -115,7 +115,7 @@ describe('message search (issue 17: SQLite FTS5, trigram)', () => {
       ALTER TABLE wakes DROP COLUMN chain_id; ALTER TABLE wakes DROP COLUMN cause; ALTER TABLE wakes DROP COLUMN hop;
       ALTER TABLE wakes DROP COLUMN hop_budget; ALTER TABLE wakes DROP COLUMN asked_by;
       ALTER TABLE wakes DROP COLUMN asked_by_name;
-      DROP TABLE wake_changes; DROP TABLE agent_pauses;
+      DROP TABLE wake_changes; DROP TABLE agent_pauses; DROP TABLE usage_days;
       DROP TABLE wake_usage; DROP TABLE limit_windows; DROP TABLE usage_warnings;
       PRAGMA user_version = 3;
     `);

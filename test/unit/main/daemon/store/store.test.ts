@@ -432,6 +432,8 @@ describe('wakes', () => {
       ALTER TABLE wakes DROP COLUMN chain_id; ALTER TABLE wakes DROP COLUMN cause; ALTER TABLE wakes DROP COLUMN hop;
       ALTER TABLE wakes DROP COLUMN hop_budget; ALTER TABLE wakes DROP COLUMN asked_by;
       ALTER TABLE wakes DROP COLUMN asked_by_name;
+      -- and without migration 14's day sums (issue 30)
+      DROP TABLE usage_days;
       -- and without migration 13's table (issue 27)
       DROP TABLE agent_pauses;
       -- and without migration 12's tables (issue 27)
