@@ -15,6 +15,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { eventsOfFrame } from '../shared/api/ws-protocol.js';
 import { chromium, type Browser } from '@playwright/test';
 import WebSocket from 'ws';
 import type { CommunicationHandler } from '../main/daemon/mcp/communication-handler.js';
@@ -97,7 +98,9 @@ export async function wsClient(origin: string, token: string): Promise<WsClient>
       event?: string;
       payload?: unknown;
     };
-    if (frame.event !== undefined) return void events.emit('event', frame);
+    // issue 30: pushed events come one per frame or several in one `{events}` frame.
+    const pushed = eventsOfFrame(frame);
+    if (pushed.length > 0) return void pushed.forEach((e) => events.emit('event', e));
     const p = frame.id === undefined ? undefined : pending.get(frame.id);
     if (p === undefined) return;
     pending.delete(frame.id as number);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- busy-team [--quick] [--agents 20] [--wakes 500] [--work-ms 200] [--profile DIR]`
+ * `npm run bench -- busy-team [--quick] [--agents 20] [--wakes 500] [--work-ms 200] [--profile DIR] [--ui-profile DIR]`
  * (issue 30): a busy team, through the real `agentteam serve`, with the operator's page open.
  *
  * 20 demo agents (issue 30: out of the daemon's loop, in the demo worker thread) in pairs; each
@@ -27,7 +27,8 @@
  * 1.2× the idle round trip; no page long task > 50 ms.
  */
 import { EventEmitter, once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   cpuSeconds,
   isQuick,
@@ -153,7 +154,8 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
         }
       }).observe(area, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
       window.__rtt = [];
-      const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search);
+      // The probe asks for no pushed events (as the CLI does): the page receives each push once, as the app alone would.
+      const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search + '&events=none');
       window.__rttReady = new Promise((resolve) => { ws.onopen = resolve; });
       let t = 0;
       ws.onmessage = (e) => { if (!e.data.includes('"event":')) window.__rtt.push(performance.now() - t); };
@@ -167,6 +169,25 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
     await new Promise((r) => setTimeout(r, quick ? 1500 : 5000));
     const idleRtt = (await page.evaluate('window.__rttStop()')) as number[];
     await page.evaluate('window.__rttStart()');
+
+    // The page's own main-thread time (CDP Performance metrics: TaskDuration, ScriptDuration, in s).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const pageMetrics = async (): Promise<Map<string, number>> =>
+      new Map(
+        ((await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> }).metrics.map(
+          (m) => [m.name, m.value],
+        ),
+      );
+    const page0 = await pageMetrics();
+    // --ui-profile DIR: the page's JS CPU profile over the load (CDP Profiler), written as busy-team-ui.cpuprofile.
+    const uiProfileDir = args.includes('--ui-profile') ? args[args.indexOf('--ui-profile') + 1] : undefined;
+    if (uiProfileDir !== undefined) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+      await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+    }
 
     const chainMs: number[] = [];
     const m0 = await serve.metrics();
@@ -191,6 +212,15 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
     );
     const wallMs = performance.now() - t0;
     const main1 = threadCpuMs(pid, pid);
+    const page1 = await pageMetrics();
+    if (uiProfileDir !== undefined) {
+      const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
+      mkdirSync(uiProfileDir, { recursive: true });
+      writeFileSync(join(uiProfileDir, 'busy-team-ui.cpuprofile'), JSON.stringify(profile));
+      writeFileSync(join(uiProfileDir, 'busy-team-ui.trace.json'), await browser.stopTracing());
+    }
+    const pageMs = (name: string): number => ((page1.get(name) ?? 0) - (page0.get(name) ?? 0)) * 1000;
+    if (process.env.BT_PAGE_METRICS) for (const [k, v] of page1) console.error('page', k, r2(v - (page0.get(k) ?? 0)));
     const m1 = await serve.metrics();
     // Every wake of the chains ends (the hand-back's is last, but the others' pushes may trail).
     const deadline0 = Date.now() + 10_000;
@@ -290,7 +320,7 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
         unit: 'tasks',
         goal: 'none longer than 50 ms',
         met: longTasks.length === 0,
-        note: `longest ${r2(longest)} ms`,
+        note: `longest ${r2(longest)} ms; the page's main thread busy ${r2((pageMs('TaskDuration') / wallMs) * 100)} % of the load's wall time (script ${r2((pageMs('ScriptDuration') / wallMs) * 100)} %, layout+style ${r2(((pageMs('LayoutDuration') + pageMs('RecalcStyleDuration')) / wallMs) * 100)} %), ${r2(pageMs('TaskDuration') / total)} ms per wake`,
       },
       {
         name: 'daemon event-loop delay under a busy team (p99)',
@@ -332,6 +362,8 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
       mainThreadCpuMsPerWake: r2(mainCpuMsPerWake),
       processCpuMsPerWake: r2(processCpuMsPerWake),
       pushesPerWake: r2(pushCount / total),
+      pageBusyPercent: r2((pageMs('TaskDuration') / wallMs) * 100),
+      pageScriptMsPerWake: r2(pageMs('ScriptDuration') / total),
       pushes,
       ackToChipP50Ms: r2(chipP50),
       ackToChipP95Ms: r2(chipP95),

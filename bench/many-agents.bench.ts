@@ -157,6 +157,7 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
       window.__rtt = [];
       // The same pushes the app receives, stamped on arrival: the renderer's share of ACK → chip.
       window.__arrived = {};
+      // This probe also stamps when #a0's terminal pushes arrive in the page (the renderer's share), so it takes events.
       const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search);
       ws.onopen = () => {
         let t = 0;
@@ -164,7 +165,9 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
           if (!e.data.includes('"event":')) return void window.__rtt.push(performance.now() - t);
           if (!e.data.includes('"reply_sent"') || !e.data.includes('"#a0"')) return;
           const f = JSON.parse(e.data);
-          if (f.event === 'wake.updated' && f.payload.target === '#a0') window.__arrived[f.payload.wakeToken] ??= Date.now();
+          // One event per frame, or several in one {events} frame (issue 30).
+          for (const x of f.events ?? [f])
+            if (x.event === 'wake.updated' && x.payload.target === '#a0') window.__arrived[x.payload.wakeToken] ??= Date.now();
         };
         window.__rttTimer = setInterval(() => { t = performance.now(); ws.send('{"id":1,"call":"conversations.list","request":{}}'); }, 50);
       };

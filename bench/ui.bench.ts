@@ -94,7 +94,9 @@ export default async function uiBench(args: string[]) {
             const at = Date.now();
             if (typeof e.data !== 'string' || !e.data.includes('"reply_sent"')) return;
             const f = JSON.parse(e.data);
-            if (f.event === 'wake.updated' && f.payload.status === 'reply_sent' && !(f.payload.wakeToken in window.__frameAt)) window.__frameAt[f.payload.wakeToken] = at;
+            // One event per frame, or several in one {events} frame (issue 30).
+            for (const x of f.events ?? [f])
+              if (x.event === 'wake.updated' && x.payload.status === 'reply_sent' && !(x.payload.wakeToken in window.__frameAt)) window.__frameAt[x.payload.wakeToken] = at;
           });
         }
       };

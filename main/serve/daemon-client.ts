@@ -17,6 +17,8 @@ import {
   WS_API_PATH,
   WS_MAX_PAYLOAD_BYTES,
   WS_OPERATOR_PARAM,
+  WS_EVENTS_PARAM,
+  WS_NO_EVENTS,
   WsResponseSchema,
   type WsResponse,
 } from '../../shared/api/ws-protocol.js';
@@ -56,8 +58,10 @@ export async function connectDaemon(
       code: 'auth_failed',
       message: `${dataDir}/serve-token is missing or unreadable; restart "agentteam serve --data-dir ${dataDir}".`,
     };
-  const operator = operatorKey?.trim() ? `?${WS_OPERATOR_PARAM}=${encodeURIComponent(operatorKey.trim())}` : '';
-  const ws = new WebSocket(`ws://127.0.0.1:${state.port}${WS_API_PATH}${operator}`, {
+  // issue 30: the CLI only makes calls: no pushed events on its connection.
+  const query = new URLSearchParams({ [WS_EVENTS_PARAM]: WS_NO_EVENTS });
+  if (operatorKey?.trim()) query.set(WS_OPERATOR_PARAM, operatorKey.trim());
+  const ws = new WebSocket(`ws://127.0.0.1:${state.port}${WS_API_PATH}?${query.toString()}`, {
     headers: { authorization: `Bearer ${token}` },
     maxPayload: WS_MAX_PAYLOAD_BYTES,
     handshakeTimeout: timeoutMs,
@@ -91,7 +95,7 @@ export async function connectDaemon(
       return;
     }
     const parsed = WsResponseSchema.safeParse(frame);
-    if (!parsed.success) return; // a pushed event; the CLI does not subscribe
+    if (!parsed.success) return; // not a response (the connection asked for no events)
     pending.get(parsed.data.id)?.(parsed.data);
     pending.delete(parsed.data.id);
   });

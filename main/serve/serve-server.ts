@@ -18,6 +18,8 @@ import {
   WS_API_PATH,
   WS_MAX_PAYLOAD_BYTES,
   WS_OPERATOR_PARAM,
+  WS_EVENTS_PARAM,
+  WS_NO_EVENTS,
   WsRequestSchema,
   type WsResponse,
 } from '../../shared/api/ws-protocol.js';
@@ -223,7 +225,10 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   const checkContract = options.checkResponses ?? false;
   // Every frame a client gets in one event-loop turn leaves in one socket write (issue 19: one
   // writev per push per client was ~2.4 ms of the daemon's CPU per wake with 20 agents at work).
-  const batcher = new WriteBatcher();
+  const batcher = new WriteBatcher((client, text) => {
+    const ws = client as WebSocket;
+    if (ws.readyState === ws.OPEN) ws.send(text);
+  });
 
   const reject = (socket: Duplex, status: number, text: string): void => {
     socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
@@ -238,8 +243,10 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     if (closing) return reject(socket, 503, 'Service Unavailable');
     // A wrong or stale operator key (an earlier start's) is no error: the connection is just not the operator's.
     const operator = tokenMatches(operatorKey, url.searchParams.get(WS_OPERATOR_PARAM));
+    // issue 30: a calls-only connection (the CLI) is answered but not sent the pushed events.
+    const events = url.searchParams.get(WS_EVENTS_PARAM) !== WS_NO_EVENTS;
     wss.handleUpgrade(req, socket, head, (ws) => {
-      clients.add(ws);
+      if (events) clients.add(ws);
       // ws writes its frames to this very socket: corking it keeps each frame whole and in order.
       batcher.track(ws, socket);
       ws.on('close', () => clients.delete(ws));
@@ -287,6 +294,8 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     const reply = (frame: WsResponse): void => {
       if (ws.readyState !== ws.OPEN) return;
       batcher.hold(ws);
+      // The events pushed to this client before the answer go first (their order is kept).
+      batcher.beforeAnswer(ws);
       ws.send(JSON.stringify(frame));
     };
     if (closing)
@@ -326,8 +335,8 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
         ws.terminate();
         continue;
       }
-      batcher.hold(ws);
-      ws.send(frame);
+      // issue 30: with the others pushed to it in this stretch, as one message.
+      batcher.push(ws, frame);
     }
   };
   const subscription: Subscription = daemon.events$.subscribe({

@@ -4,8 +4,8 @@
  * What it holds is navigation only: the view, the open thread, the inspected wake, a search
  * result to scroll to, the drawer and the switcher.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Message, SearchResult } from '../../shared/api/contract.js';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { Agent, Message, SearchResult } from '../../shared/api/contract.js';
 import { threadParent } from '../../shared/target.js';
 import { pickTransport, type Transport } from './api/pick-transport.js';
 import { AgentsPage } from './components/agents-page.js';
@@ -21,7 +21,7 @@ import { Switcher } from './components/switcher.js';
 import { ThreadPane } from './components/thread-pane.js';
 import { copy } from './i18n/copy.js';
 import { useChainWakes, useWake } from './status/wake-store.js';
-import { useAgents } from './state/agent-store.js';
+import { useAgentRoster, useAgents, type AgentStore } from './state/agent-store.js';
 import { useChain } from './state/chain-store.js';
 import { AppStateProvider, useAppState } from './state/app-state-context.js';
 import { useConversations } from './state/conversation-store.js';
@@ -58,10 +58,25 @@ interface FocusAt {
   readonly nonce: number;
 }
 
+/**
+ * issue 30: the whole agent views (state, readiness) for the views that show them; a busy/idle
+ * flip — twice per wake — re-renders these, not the shell and the open conversation.
+ */
+function WithAgents({
+  store,
+  children,
+}: {
+  readonly store: AgentStore;
+  readonly children: (agents: readonly Agent[]) => ReactNode;
+}) {
+  return <>{children(useAgents(store))}</>;
+}
+
 export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }) {
   const { state, waiting } = useAppState();
   const conversations = useConversations(state.conversations);
-  const agents = useAgents(state.agents);
+  // issue 30: who the agents are; the views showing each agent's state read the whole views themselves (WithAgents).
+  const roster = useAgentRoster(state.agents);
   const settings = useValue(state.settings);
   const language = useLanguage(state.settings);
   const conn = useValue(state.connection);
@@ -142,9 +157,9 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
   );
   const searchBox = useMemo(
     () => (
-      <SearchBox search={state.api.messages.search} agents={agents} language={language} onPick={openSearchResult} />
+      <SearchBox search={state.api.messages.search} agents={roster} language={language} onPick={openSearchResult} />
     ),
-    [state, agents, language, openSearchResult],
+    [state, roster, language, openSearchResult],
   );
 
   const openConversation = useCallback(
@@ -205,18 +220,22 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
   const side = inspecting !== null ? ' with-inspector' : threadOpen !== null ? ' with-pane' : '';
   return (
     <div className={`shell${side}${drawerOpen ? ' drawer-is-open' : ''}`}>
-      <Sidebar
-        conversations={conversations}
-        agents={agents}
-        view={view}
-        language={language}
-        unread={unread}
-        threadLabels={threadLabels}
-        drawerOpen={drawerOpen}
-        onSelect={selectView}
-        onCreateChannel={openConversation}
-        teamNeedsYou={teamNeedsYou}
-      />
+      <WithAgents store={state.agents}>
+        {(agents) => (
+          <Sidebar
+            conversations={conversations}
+            agents={agents}
+            view={view}
+            language={language}
+            unread={unread}
+            threadLabels={threadLabels}
+            drawerOpen={drawerOpen}
+            onSelect={selectView}
+            onCreateChannel={openConversation}
+            teamNeedsYou={teamNeedsYou}
+          />
+        )}
+      </WithAgents>
       {drawerOpen && (
         <button
           type="button"
@@ -261,36 +280,43 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
             </button>
           </div>
         )}
-        {view.kind === 'agent' &&
-          (() => {
-            const agent = agents.find((a) => a.id === view.agentId);
-            return agent === undefined ? null : (
-              <AgentDetail
-                key={agent.id}
-                api={state.api}
-                agent={agent}
-                language={language}
-                onMessage={(id) => void openConversation(`dm:@${id}`)}
-                onOpenWake={(token) => setInspecting(token)}
-                canChooseFolder={canChooseFolder}
-                usage={state.usage}
-              />
-            );
-          })()}
+        {view.kind === 'agent' && (
+          <WithAgents store={state.agents}>
+            {(agents) => {
+              const agent = agents.find((a) => a.id === view.agentId);
+              return agent === undefined ? null : (
+                <AgentDetail
+                  key={agent.id}
+                  api={state.api}
+                  agent={agent}
+                  language={language}
+                  onMessage={(id) => void openConversation(`dm:@${id}`)}
+                  onOpenWake={(token) => setInspecting(token)}
+                  canChooseFolder={canChooseFolder}
+                  usage={state.usage}
+                />
+              );
+            }}
+          </WithAgents>
+        )}
         {view.kind === 'team' && (
-          <TeamView
-            team={state.team}
-            agents={agents}
-            language={language}
-            onOpenConversation={openInConversation}
-            onOpenAgent={(agentId) => selectView({ kind: 'agent', agentId })}
-            onMessage={(id) => void openConversation(`dm:@${id}`)}
-          />
+          <WithAgents store={state.agents}>
+            {(agents) => (
+              <TeamView
+                team={state.team}
+                agents={agents}
+                language={language}
+                onOpenConversation={openInConversation}
+                onOpenAgent={(agentId) => selectView({ kind: 'agent', agentId })}
+                onMessage={(id) => void openConversation(`dm:@${id}`)}
+              />
+            )}
+          </WithAgents>
         )}
         {view.kind === 'usage' && (
           <UsageView
             usage={state.usage}
-            agents={agents}
+            agents={roster}
             language={language}
             raiseBudget={(agentId, budget) =>
               state.api.agents.raiseBudget({ agentId, budget }).then((r) => (r.ok ? null : r.message))
@@ -298,7 +324,11 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
           />
         )}
         {view.kind === 'agents' && (
-          <AgentsPage agents={agents} language={language} onMessage={(id) => void openConversation(`dm:@${id}`)} />
+          <WithAgents store={state.agents}>
+            {(agents) => (
+              <AgentsPage agents={agents} language={language} onMessage={(id) => void openConversation(`dm:@${id}`)} />
+            )}
+          </WithAgents>
         )}
         {view.kind === 'settings' && settings !== null && (
           <SettingsView
@@ -323,7 +353,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
           api={state.api}
           wakeToken={inspecting}
           wake={inspectedWake}
-          agents={agents}
+          agents={roster}
           language={language}
           waiting={waiting.has(inspecting)}
           onClose={closeInspector}

@@ -22,7 +22,8 @@ async function seedHistory(page: Page, serve: ServeHandle): Promise<void> {
   await send(page, serve, '#general', 'The needle is in the <b>haystack</b>; 我们今天讨论部署问题');
   await page.evaluate(
     async ({ origin, token }) => {
-      const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/api?token=${encodeURIComponent(token)}`);
+      // Calls only (no pushed events): each message on this socket is one of the 230 answers.
+      const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/api?token=${encodeURIComponent(token)}&events=none`);
       await new Promise((r) => (ws.onopen = r));
       let left = 230;
       await new Promise<void>((resolve) => {

@@ -5,7 +5,7 @@
 import { Subject, type Observable } from 'rxjs';
 import type { Agent, Alert, ApiEvent, Chain, Settings, TeamAgent } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
-import { agentNamesOf, toAgent, toApproval, toMessage, pausedUntilOf, toWake } from './api-mappers.js';
+import { toAgent, toApproval, toMessage, pausedUntilOf, toWake } from './api-mappers.js';
 import type { ApprovalRecord, MessageRecord, ReactionRecord, Store } from '../store/index.js';
 
 export class ApiEvents {
@@ -29,7 +29,7 @@ export class ApiEvents {
 
   /** A new message, or (with its reactions) an existing one whose reactions changed. */
   message(m: MessageRecord, reactions?: readonly ReactionRecord[]): void {
-    this.#events.next({ name: 'message.stored', payload: toMessage(m, reactions, agentNamesOf(this.store)) });
+    this.#events.next({ name: 'message.stored', payload: toMessage(m, reactions, this.store.agentNames()) });
   }
 
   /** issue 25: a chain's hops or status changed. */

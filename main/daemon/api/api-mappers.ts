@@ -54,13 +54,6 @@ export function addressedOf(
   return ids.map((agentId) => ({ agentId, name: agents.get(agentId) ?? agentId }));
 }
 
-/** issue 25: every agent member, id → display name (what `addressedOf` reads). */
-export function agentNamesOf(store: {
-  listMembers(): readonly { readonly id: string; readonly kind: string; readonly name: string }[];
-}): Map<string, string> {
-  return new Map(store.listMembers().flatMap((m) => (m.kind === 'agent' ? [[m.id, m.name] as const] : [])));
-}
-
 export function toMessage(
   m: MessageRecord,
   reactions: readonly ReactionRecord[] = [],

@@ -21,7 +21,6 @@ import type {
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
 import {
-  agentNamesOf,
   toApproval,
   toAudit,
   toConversation,
@@ -131,7 +130,7 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       const hasMore = rows.length > page;
       const shown = hasMore ? rows.slice(rows.length - page) : rows;
       const reactions = d.store.reactionsOf(shown.map((m) => m.id));
-      const agents = agentNamesOf(d.store);
+      const agents = d.store.agentNames();
       return { messages: shown.map((m) => toMessage(m, reactions.get(m.id), agents)), hasMore };
     },
     'messages.send': async ({ target, content }) => {

@@ -6,7 +6,7 @@
 import { ApiError, type ApiHandlers, type ApiResponse } from '../../../shared/api/contract.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { MessageRecord, Store } from '../store/index.js';
-import { agentNamesOf, toMessage } from './api-mappers.js';
+import { toMessage } from './api-mappers.js';
 
 const DEFAULT_RESULTS = 20;
 
@@ -45,7 +45,7 @@ export function listWindow(
 ): ListPage {
   const withReactions = (rows: readonly MessageRecord[], hasMore: boolean, hasNewer: boolean): ListPage => {
     const reactions = store.reactionsOf(rows.map((m) => m.id));
-    const agents = agentNamesOf(store);
+    const agents = store.agentNames();
     return { messages: rows.map((m) => toMessage(m, reactions.get(m.id), agents)), hasMore, hasNewer };
   };
   if (at.aroundSeq !== undefined) {

@@ -8,7 +8,7 @@ import { ApiError, type ApiHandlers, type ThreadSummary } from '../../../shared/
 import { formatTarget, parentOf, parseTarget, type TargetKey } from '../../../shared/target.js';
 import { threadShortIdOf } from '../../../shared/thread-root.js';
 import type { Store, ThreadRecord } from '../store/index.js';
-import { agentNamesOf, toMessage } from './api-mappers.js';
+import { toMessage } from './api-mappers.js';
 
 type ThreadHandlers = Pick<ApiHandlers, 'threads.list' | 'threads.start'>;
 
@@ -20,7 +20,7 @@ export function createThreadApi(store: Store, parse: (text: string) => TargetKey
     const message = id === undefined ? undefined : store.getMessage(id);
     return message === undefined
       ? null
-      : toMessage(message, store.reactionsOf([message.id]).get(message.id), agentNamesOf(store));
+      : toMessage(message, store.reactionsOf([message.id]).get(message.id), store.agentNames());
   };
   const summary = (t: ThreadRecord): ThreadSummary => ({
     target: t.target,

@@ -323,12 +323,12 @@ export class CommunicationService implements CommunicationHandler {
     const parsed = parseTarget(target);
     if (!parsed.ok || parsed.target.kind !== 'dm') return null;
     const member = parsed.target.member;
-    const agents = this.o.store.listMembers().filter((m) => m.kind === 'agent');
-    if (agents.some((m) => m.id === member)) return null;
+    const agents = this.o.store.agentNames();
+    if (agents.has(member)) return null;
     return {
       ok: false,
       code: 'unknown_target',
-      message: `There is no member "@${member}" to message directly; direct-message targets are ${agents.map((m) => `"dm:@${m.id}"`).join(', ') || 'none'}. Nothing was sent.`,
+      message: `There is no member "@${member}" to message directly; direct-message targets are ${[...agents.keys()].map((id) => `"dm:@${id}"`).join(', ') || 'none'}. Nothing was sent.`,
     };
   }
 

@@ -276,6 +276,11 @@ export class Store {
     return this.members.list();
   }
 
+  /** The agent members' names by id, from memory (issue 30: read for every message pushed). */
+  agentNames(): ReadonlyMap<string, string> {
+    return this.members.agentNames();
+  }
+
   /** Creates the conversation of a target (and a thread's parent) if missing; returns it. */
   ensureConversation(target: TargetKey): ConversationRecord {
     this.tx(() => this.conversations.ensure(target));

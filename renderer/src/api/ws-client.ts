@@ -60,6 +60,14 @@ export function createWsClient(
     for (const l of stateListeners) l(s);
   };
 
+  function dispatch(name: string, raw: unknown): void {
+    if (!isApiEventName(name)) return;
+    const payload = apiEvents[name].safeParse(raw);
+    if (!payload.success) return;
+    const event = { name, payload: payload.data } as ApiEvent;
+    for (const l of eventListeners) l(event);
+  }
+
   function onFrame(data: unknown): void {
     if (typeof data !== 'string') return;
     let raw: unknown;
@@ -71,13 +79,11 @@ export function createWsClient(
     const frame = WsServerFrameSchema.safeParse(raw);
     if (!frame.success) return;
     const f = frame.data;
-    if ('event' in f) {
-      const name = f.event;
-      if (!isApiEventName(name)) return;
-      const payload = apiEvents[name].safeParse(f.payload);
-      if (!payload.success) return;
-      const event = { name, payload: payload.data } as ApiEvent;
-      for (const l of eventListeners) l(event);
+    if ('event' in f) return dispatch(f.event, f.payload);
+    // issue 30: the events of one stretch of the daemon's code in one message, in order; React
+    // renders once for them all (they are handled in this one task).
+    if ('events' in f) {
+      for (const e of f.events) dispatch(e.event, e.payload);
       return;
     }
     const p = pending.get(f.id);

@@ -3,14 +3,14 @@
  * (Arrow keys move, Enter/Tab choose, Esc closes). Usable with the keyboard alone.
  */
 import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { Agent } from '../../../shared/api/contract.js';
+import type { AgentIdentity } from '../state/agent-store.js';
 import { byteBudget } from '../compose/byte-budget.js';
 import { completeMention, matchAgents, mentionAt, type MentionQuery } from '../compose/mention.js';
 import { copy, type Language } from '../i18n/copy.js';
 
 export interface ComposerProps {
   readonly target: string;
-  readonly agents: readonly Agent[];
+  readonly agents: readonly AgentIdentity[];
   readonly language: Language;
   /** The accessible name and placeholder (default: "Message {target}"); a thread pane says "Reply in thread". */
   readonly label?: string;
@@ -53,7 +53,7 @@ export function Composer({ target, agents, language, label, placeholder, maxMess
     ref.current?.focus();
   }, [text]);
 
-  const choose = (agent: Agent): void => {
+  const choose = (agent: AgentIdentity): void => {
     if (mention === null) return;
     const next = completeMention(text, mention, agent.id);
     pendingCaret.current = next.caret;

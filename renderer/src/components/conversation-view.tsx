@@ -7,7 +7,7 @@ import { memo, type ReactNode } from 'react';
 import type { Message } from '../../../shared/api/contract.js';
 import { conversationTitle } from '../conversations/conversation-title.js';
 import { copy } from '../i18n/copy.js';
-import { useAgents } from '../state/agent-store.js';
+import { useAgentRoster } from '../state/agent-store.js';
 import { useAppState } from '../state/app-state-context.js';
 import { useLanguage } from '../state/settings.js';
 import { useThreadsByRoot } from '../state/thread-store.js';
@@ -31,7 +31,7 @@ export interface ConversationViewProps {
 export const ConversationView = memo(function ConversationView(props: ConversationViewProps) {
   const { target } = props;
   const { state } = useAppState();
-  const agents = useAgents(state.agents);
+  const agents = useAgentRoster(state.agents);
   const language = useLanguage(state.settings);
   const threads = useThreadsByRoot(state.threads, target);
   const title = conversationTitle(target, agents, language);

@@ -7,7 +7,8 @@
  * wake's turn, with the full command or diff (status/wake-approvals.tsx).
  */
 import { useEffect, useRef, useState } from 'react';
-import type { Agent, ApiResponse, ClientApi, Wake } from '../../../shared/api/contract.js';
+import type { ApiResponse, ClientApi, Wake } from '../../../shared/api/contract.js';
+import type { AgentIdentity } from '../state/agent-store.js';
 import { conversationTitle } from '../conversations/conversation-title.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { FailureDetails } from './failure-details.js';
@@ -25,7 +26,7 @@ export interface InspectorProps {
   readonly wakeToken: string;
   /** The live wake (from events), so the drawer refreshes when it changes. */
   readonly wake: Wake | undefined;
-  readonly agents: readonly Agent[];
+  readonly agents: readonly AgentIdentity[];
   readonly language: Language;
   /** issue 14: the wake waits for the operator's approval: its chip says so, never "Working". */
   readonly waiting?: boolean;

@@ -10,7 +10,8 @@
  */
 import { measureElement as measureRow, useVirtualizer } from '@tanstack/react-virtual';
 import { memo, type KeyboardEvent, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { Agent, Message, ThreadSummary } from '../../../shared/api/contract.js';
+import type { Message, ThreadSummary } from '../../../shared/api/contract.js';
+import type { AgentIdentity } from '../state/agent-store.js';
 import { messageRows } from '../conversations/message-rows.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { DayRow, MessageRowView } from './message-row.js';
@@ -23,7 +24,7 @@ export interface MessageListProps {
   readonly hasMore: boolean;
   readonly loadingOlder: boolean;
   readonly language: Language;
-  readonly agents: readonly Agent[];
+  readonly agents: readonly AgentIdentity[];
   /** Threads started from messages of this list, by root message id. */
   readonly threads?: ReadonlyMap<string, ThreadSummary>;
   /** What an empty conversation says (default: how to wake an agent). */

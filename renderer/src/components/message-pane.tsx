@@ -8,7 +8,7 @@
 import { memo, useCallback, useMemo } from 'react';
 import type { Message, ThreadSummary } from '../../../shared/api/contract.js';
 import { ApprovalChips } from '../status/approval-chip.js';
-import { useAgents } from '../state/agent-store.js';
+import { useAgentRoster } from '../state/agent-store.js';
 import { useAlerts } from '../state/alert-store.js';
 import { useAppState } from '../state/app-state-context.js';
 import { useLoadingOlder, useMessageLog } from '../state/message-store.js';
@@ -46,7 +46,7 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
   const { state, approvals, waiting } = useAppState();
   const log = useMessageLog(state.messages, target);
   const loadingOlder = useLoadingOlder(state.messages);
-  const agents = useAgents(state.agents);
+  const agents = useAgentRoster(state.agents);
   const language = useLanguage(state.settings);
   const beaconWords = useBeaconWords(state.settings);
   const { alerts, dismissed } = useAlerts(state.alerts);

@@ -6,7 +6,8 @@
  * conversation (or thread) at the message. Below 600 px the open search is a full-screen sheet.
  */
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import type { Agent, ClientApi, SearchResult } from '../../../shared/api/contract.js';
+import type { ClientApi, SearchResult } from '../../../shared/api/contract.js';
+import type { AgentIdentity } from '../state/agent-store.js';
 import { conversationTitle } from '../conversations/conversation-title.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { formatDateTime, formatDay, formatTime } from '../i18n/format.js';
@@ -14,7 +15,7 @@ import './search-box.css';
 
 export interface SearchBoxProps {
   readonly search: ClientApi['messages']['search'];
-  readonly agents: readonly Agent[];
+  readonly agents: readonly AgentIdentity[];
   readonly language: Language;
   onPick(result: SearchResult): void;
 }

@@ -8,7 +8,7 @@ import { memo, useEffect, useRef } from 'react';
 import { conversationTitle } from '../conversations/conversation-title.js';
 import { copy } from '../i18n/copy.js';
 import { formatDateTime, formatTime } from '../i18n/format.js';
-import { useAgents } from '../state/agent-store.js';
+import { useAgentRoster } from '../state/agent-store.js';
 import { useAppState } from '../state/app-state-context.js';
 import { useLanguage } from '../state/settings.js';
 import { useThreadSummary } from '../state/thread-store.js';
@@ -28,7 +28,7 @@ export interface ThreadPaneProps {
 export const ThreadPane = memo(function ThreadPane(props: ThreadPaneProps) {
   const { target, covered, onClose } = props;
   const { state } = useAppState();
-  const agents = useAgents(state.agents);
+  const agents = useAgentRoster(state.agents);
   const language = useLanguage(state.settings);
   const summary = useThreadSummary(state.threads, target);
   const title = conversationTitle(target, agents, language);

@@ -6,7 +6,7 @@
  * (state/usage-store.ts), which refetches on each `usage.updated`, so it is live.
  */
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { Agent } from '../../../shared/api/contract.js';
+import type { AgentIdentity } from '../state/agent-store.js';
 import { useState } from 'react';
 import type { Budget, UsageSummary, WakeUsage } from '../../../shared/usage.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
@@ -16,7 +16,7 @@ import './usage-view.css';
 
 export interface UsageViewProps {
   readonly usage: UsageStore;
-  readonly agents: readonly Agent[];
+  readonly agents: readonly AgentIdentity[];
   readonly language: Language;
   /**
    * The operator's Raise budget (`agents.raiseBudget`, written into agentteam.json; the wakes waiting
@@ -66,7 +66,7 @@ function AgentUsage({
   language,
   raiseBudget,
 }: {
-  readonly agent: Agent;
+  readonly agent: AgentIdentity;
   readonly summary: UsageSummary;
   readonly language: Language;
   readonly raiseBudget?: UsageViewProps['raiseBudget'];
@@ -216,7 +216,7 @@ function RaiseBudget({
   language,
   raise,
 }: {
-  readonly agent: Agent;
+  readonly agent: AgentIdentity;
   readonly budget: Budget;
   readonly language: Language;
   readonly raise: NonNullable<UsageViewProps['raiseBudget']>;

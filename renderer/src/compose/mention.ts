@@ -22,7 +22,7 @@ export function mentionAt(text: string, caret: number): MentionQuery | null {
 }
 
 /** Agents whose id or name starts with the query (ids first), at most `max`. */
-export function matchAgents(agents: readonly Agent[], query: string, max = 8): Agent[] {
+export function matchAgents<A extends Pick<Agent, 'id' | 'name'>>(agents: readonly A[], query: string, max = 8): A[] {
   const q = query.toLowerCase();
   const byId = agents.filter((a) => a.id.startsWith(q));
   const byName = agents.filter((a) => !a.id.startsWith(q) && a.name.toLowerCase().startsWith(q));

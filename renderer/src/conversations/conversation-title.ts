@@ -7,7 +7,7 @@ import { parseTarget, threadParent } from '../../../shared/target.js';
 import { copy, type Language } from '../i18n/copy.js';
 
 /** The title of a conversation's main line (a channel or a DM), without thread. */
-function baseTitle(target: string, agents: readonly Agent[]): string {
+function baseTitle(target: string, agents: readonly Pick<Agent, 'id' | 'name'>[]): string {
   const parsed = parseTarget(target);
   if (!parsed.ok) return target;
   const t = parsed.target;
@@ -23,7 +23,11 @@ export interface ConversationTitle {
   readonly kind: 'channel' | 'dm' | 'thread';
 }
 
-export function conversationTitle(target: string, agents: readonly Agent[], language: Language): ConversationTitle {
+export function conversationTitle(
+  target: string,
+  agents: readonly Pick<Agent, 'id' | 'name'>[],
+  language: Language,
+): ConversationTitle {
   const parsed = parseTarget(target);
   if (!parsed.ok) return { title: target, parentTitle: null, parent: null, kind: 'channel' };
   const parent = threadParent(target);

@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SERVE_CSP, startServeServer, type ServeServer } from '../../../../main/serve/serve-server.js';
 import { OPERATOR_CALL_NAMES } from '../../../../shared/api/api-names.js';
+import { eventsOfFrame } from '../../../../shared/api/ws-protocol.js';
 import {
   approvalFixture,
   createScriptedDaemon,
@@ -273,15 +274,34 @@ describe('serve WebSocket bridge', () => {
     b.close();
   });
 
-  it('sends a burst of pushes as whole frames, in order, in one socket write per client per event-loop turn', async () => {
+  it('issue 30: a calls-only connection (?events=none, as the CLI connects) is answered but sent no pushed event', async () => {
+    const quiet = await open(`?token=${TOKEN}&events=none`);
+    if (typeof quiet === 'number') throw new Error(`upgrade refused: ${quiet}`);
+    const loud = await connected();
+    const frames: unknown[] = [];
+    quiet.on('message', (d) => frames.push(JSON.parse(d.toString())));
+    const pushed = nextFrame(loud, (f) => f.event === 'wake.updated');
+    daemon.events.next({ name: 'wake.updated', payload: wakeFixture({ wakeToken: 'w_quiet', status: 'queued' }) });
+    await pushed;
+    // A call after the push: its answer is the first and only frame the quiet connection gets.
+    const answer = await call(quiet, 7, 'wakes.list', {});
+    expect(answer).toMatchObject({ id: 7, ok: true });
+    expect(frames).toEqual([answer]);
+    quiet.close();
+    loud.close();
+  });
+
+  it('sends a burst of pushes as one {events} message per client, in order, in one socket write per client (issue 30)', async () => {
     const clients = [await connected(), await connected()];
     const n = 100;
-    const received = clients.map((ws) => {
+    const messages = [0, 0];
+    const received = clients.map((ws, c) => {
       const tokens: string[] = [];
       return new Promise<string[]>((resolve) =>
         ws.on('message', (data) => {
-          const frame = JSON.parse(data.toString()) as { event: string; payload: { wakeToken: string } };
-          if (frame.event === 'wake.updated') tokens.push(frame.payload.wakeToken);
+          messages[c]! += 1;
+          for (const e of eventsOfFrame(JSON.parse(data.toString())))
+            if (e.event === 'wake.updated') tokens.push((e.payload as { wakeToken: string }).wakeToken);
           if (tokens.length === n) resolve(tokens);
         }),
       );
@@ -304,13 +324,44 @@ describe('serve WebSocket bridge', () => {
         daemon.events.next({ name: 'wake.updated', payload: wakeFixture({ wakeToken, status: 'delivered' }) });
       expect(writes.count).toBe(0);
       expect(await Promise.all(received)).toEqual([expected, expected]);
-      // One write per client (before: one per frame per client, 200).
+      // One write per client (before issue 19: one per frame per client, 200), one WebSocket message each.
       expect(writes.count).toBe(clients.length);
+      expect(messages).toEqual([1, 1]);
     } finally {
       proto._write = originals._write;
       proto._writev = originals._writev;
     }
     for (const ws of clients) ws.close();
+  });
+
+  it('an answer follows the events pushed to its client before it, and a lone event is its own frame (issue 30)', async () => {
+    const ws = await connected();
+    const frames: Array<Record<string, unknown>> = [];
+    const three = new Promise<void>((resolve) =>
+      ws.on('message', (d) => {
+        frames.push(JSON.parse(d.toString()) as Record<string, unknown>);
+        if (frames.length === 3) resolve();
+      }),
+    );
+    // The daemon pushes while it answers (message.stored, then the wake it caused): those events
+    // come first, together, in order; then the answer; a later lone push is a plain {event} frame.
+    // Held, then released: the pushes and the answer then run in one chain of promise jobs, where
+    // the scheduled flush of the events would come after the answer unless the answer sends them first.
+    let release = (): void => undefined;
+    daemon.hold = new Promise<void>((r) => (release = r));
+    const answered = nextFrame(ws, (f) => f.id === 9);
+    ws.send(JSON.stringify({ id: 9, call: 'messages.send', request: { target: '#general', content: '@demo hi' } }));
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    await answered;
+    daemon.hold = null;
+    daemon.events.next({ name: 'wake.updated', payload: wakeFixture({ wakeToken: 'w_c', status: 'queued' }) });
+    await three;
+    expect(frames[0]).toHaveProperty('events');
+    expect(eventsOfFrame(frames[0]).map((e) => e.event)).toEqual(['message.stored', 'wake.updated']);
+    expect(frames[1]).toMatchObject({ id: 9, ok: true });
+    expect(frames[2]).toMatchObject({ event: 'wake.updated', payload: { wakeToken: 'w_c' } });
+    ws.close();
   });
 
   it('closes a connection that sends something other than a JSON envelope', async () => {

@@ -16,6 +16,30 @@ const alert = (id: string): Alert => ({
 });
 
 describe('AgentStore', () => {
+  it('keeps the roster (who the agents are) the same array through busy/idle and readiness, and changes it on add or rename (issue 30)', () => {
+    const store = new AgentStore();
+    let roster = 0;
+    let agents = 0;
+    store.subscribe('roster', () => roster++);
+    store.subscribe('agents', () => agents++);
+    store.replace([demoAgent(), demoAgent({ id: 'claude', name: 'Claude' })]);
+    const first = store.roster;
+    expect(first.map((a) => [a.id, a.name])).toEqual([
+      ['demo', 'Demo'],
+      ['claude', 'Claude'],
+    ]);
+    expect(first[0]).not.toHaveProperty('state');
+    for (let i = 0; i < 10; i++) store.upsert(demoAgent({ state: i % 2 === 0 ? 'busy' : 'idle' }));
+    expect(store.roster).toBe(first);
+    expect([roster, agents]).toEqual([1, 11]);
+    store.upsert(demoAgent({ id: 'claude', name: 'Claude Code' }));
+    expect(store.roster).not.toBe(first);
+    expect(store.roster.map((a) => a.name)).toEqual(['Demo', 'Claude Code']);
+    store.upsert(demoAgent({ id: 'codex', name: 'Codex' }));
+    expect(store.roster.map((a) => a.id)).toEqual(['demo', 'claude', 'codex']);
+    expect([roster, agents]).toEqual([3, 13]);
+  });
+
   it('replaces an updated agent in place and adds a new one, telling its subscribers each time', () => {
     const store = new AgentStore();
     let calls = 0;

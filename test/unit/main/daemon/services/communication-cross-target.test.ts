@@ -22,11 +22,11 @@ function setup() {
     },
   } as unknown as DeliveryTracker;
   const store = {
-    listMembers: () => [
-      { id: 'operator', kind: 'operator', name: 'You' },
-      { id: h.agentId, kind: 'agent', name: 'A' },
-      { id: 'helper', kind: 'agent', name: 'Helper' },
-    ],
+    agentNames: () =>
+      new Map([
+        [h.agentId, 'A'],
+        ['helper', 'Helper'],
+      ]),
     getMessage: () => undefined,
     getConversation: () => undefined,
     agentCursor: () => ({ seenUpToSeq: 0, repliedUpToSeq: 0 }),

@@ -129,6 +129,18 @@ describe('members and conversations', () => {
       ['operator', 'operator', 'You'],
       ['claude', 'agent', 'Claude Code'],
     ]);
+    // The agents' names from memory (issue 30), as stored, and again after a reopen.
+    store.upsertMember({ id: 'codex', kind: 'agent', name: 'Codex' });
+    expect([...store.agentNames()]).toEqual([
+      ['claude', 'Claude Code'],
+      ['codex', 'Codex'],
+    ]);
+    store.close();
+    store = Store.open(dir.path, { now });
+    expect([...store.agentNames()]).toEqual([
+      ['claude', 'Claude Code'],
+      ['codex', 'Codex'],
+    ]);
   });
 
   it('creates a thread together with its parent, for channels and DMs', () => {
