@@ -3,7 +3,7 @@
  * without Electron. Only this file's output crosses the context bridge. It imports the
  * contract's names, never its zod schemas (the main-side gate parses every request).
  */
-import { API_EVENT_NAMES, channelOf } from '../shared/api/api-names.js';
+import { EVENTS_CHANNEL, channelOf, isApiEventName } from '../shared/api/api-names.js';
 import { buildClientApi } from '../shared/api/client-api.js';
 import type { ApiEvent, ClientApi } from '../shared/api/contract.js';
 
@@ -13,20 +13,26 @@ export interface PreloadIpc {
   on(channel: string, listener: (payload: unknown) => void): () => void;
 }
 
-/** One named method per call, each a fixed `invoke` on its own channel; events from one channel per event. */
+/**
+ * One named method per call, each a fixed `invoke` on its own channel; events from the one events
+ * channel, each message the events of one stretch of the main process in order (issue 30).
+ */
 export function clientApiOverIpc(ipc: PreloadIpc): ClientApi {
   return buildClientApi(
     (name, request) => ipc.invoke(channelOf(name), request),
     (listener) => {
       if (typeof listener !== 'function') throw new TypeError('events.subscribe needs a function');
-      const stops = API_EVENT_NAMES.map((name) =>
-        ipc.on(channelOf(name), (payload) => listener({ name, payload } as ApiEvent)),
-      );
+      const stop = ipc.on(EVENTS_CHANNEL, (batch) => {
+        if (!Array.isArray(batch)) return;
+        for (const e of batch as Array<{ name?: unknown; payload?: unknown }>)
+          if (typeof e?.name === 'string' && isApiEventName(e.name))
+            listener({ name: e.name, payload: e.payload } as ApiEvent);
+      });
       let subscribed = true;
       return () => {
         if (!subscribed) return;
         subscribed = false;
-        for (const stop of stops) stop();
+        stop();
       };
     },
   );

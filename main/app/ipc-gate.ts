@@ -7,11 +7,12 @@
  *      answer checked in development and tests;
  *   3. the answer is `{ok:true,value}` or `{ok:false,code,message}`. It never throws:
  *      Electron would hand the renderer only an error's message and lose the code.
- * Events of the contract are pushed to our windows the same way, one channel per event.
+ * Events of the contract are pushed to our windows on one channel (`EVENTS_CHANNEL`), those of one
+ * stretch of code together as one message (issue 30).
  */
 import { BrowserWindow, ipcMain, type IpcMainInvokeEvent } from 'electron';
 import type { Observable, Subscription } from 'rxjs';
-import { API_CALL_NAMES, channelOf } from '../../shared/api/api-names.js';
+import { API_CALL_NAMES, EVENTS_CHANNEL, channelOf } from '../../shared/api/api-names.js';
 import type { ApiEvent, ApiHandlers, ApiResult } from '../../shared/api/contract.js';
 import { answerCall, checkedEvent } from '../daemon/api/api-gate.js';
 import { handlersFor, limitsApi } from '../daemon/api/limits-api.js';
@@ -35,7 +36,7 @@ export interface IpcGateOptions {
 export interface IpcGate {
   /** Makes a window known: only its main frame may call, and events are pushed to it. */
   addWindow(window: BrowserWindow): void;
-  /** Pushes one event of the contract to every known window (after validating it). */
+  /** Pushes one event of the contract to every known window (after validating it), with the others of this stretch. */
   push(event: ApiEvent): void;
   /** Removes every handler and stops pushing. Idempotent. */
   close(): void;
@@ -87,17 +88,27 @@ export function openIpcGate(options: IpcGateOptions): IpcGate {
     });
   }
 
+  // issue 30: the events of one stretch of code (process.nextTick: a commit and the pushes it
+  // causes), sent to each window as one message, in order.
+  let held: ApiEvent[] = [];
+  const flush = (): void => {
+    const batch = held;
+    held = [];
+    if (closed || batch.length === 0) return;
+    for (const window of windows.values()) {
+      const contents = window.webContents;
+      // Only a page of ours receives data (will-navigate already keeps others out), checked when sent.
+      if (window.isDestroyed() || contents.isDestroyed() || !isAllowedOrigin(contents.getURL())) continue;
+      contents.send(EVENTS_CHANNEL, batch);
+    }
+  };
   const push = (event: ApiEvent): void => {
     if (closed) return;
     // One rule for answers and pushes: checked against the contract only where answers are (development, tests).
     const checked = (options.checkResponses ?? true) ? checkedEvent(event, log, 'ipc') : event;
     if (checked === null) return;
-    for (const window of windows.values()) {
-      const contents = window.webContents;
-      // Only a page of ours receives data (will-navigate already keeps others out).
-      if (window.isDestroyed() || contents.isDestroyed() || !isAllowedOrigin(contents.getURL())) continue;
-      contents.send(channelOf(checked.name), checked.payload);
-    }
+    held.push({ name: checked.name, payload: checked.payload } as ApiEvent);
+    if (held.length === 1) process.nextTick(flush);
   };
 
   const subscription: Subscription = options.events$.subscribe({

@@ -119,8 +119,15 @@ export const isApiCallName = (name: string): name is ApiCallName => callNames.ha
 /** Whether a name from the wire is an event of the contract. */
 export const isApiEventName = (name: string): name is ApiEventName => eventNames.has(name);
 
-/** IPC channel name of a call or event: `agentteam:<domain>.<verb>`. */
-export const channelOf = (name: ApiCallName | ApiEventName): string => `agentteam:${name}`;
+/** IPC channel name of a call: `agentteam:<domain>.<verb>`. */
+export const channelOf = (name: ApiCallName): string => `agentteam:${name}`;
+
+/**
+ * issue 30: the one IPC channel of pushed events. Each message is the events pushed in one stretch
+ * of the main process's code, in order, as `[{ name, payload }, …]` — one task and one React
+ * render in the window instead of one per event (as the WebSocket's `{events}` message).
+ */
+export const EVENTS_CHANNEL = 'agentteam:events';
 
 /** Splits a call name into its domain and verb (`'wakes.list'` → `['wakes', 'list']`). */
 export function splitCallName(name: ApiCallName): [string, string] {

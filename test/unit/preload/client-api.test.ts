@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('electron', async () => (await import('../../fixtures/electron-fake.js')).electronModule);
 
 import * as fake from '../../fixtures/electron-fake.js';
+import { EVENTS_CHANNEL } from '../../../shared/api/api-names.js';
 import {
   apiCalls,
   apiEvents,
@@ -55,21 +56,31 @@ describe('preload ClientApi', () => {
     expect(Object.isFrozen(api.wakes)).toBe(true);
   });
 
-  it('events.subscribe delivers every contract event as {name,payload} until unsubscribed', () => {
+  it('events.subscribe delivers each batch’s contract events as {name,payload}, in order, until unsubscribed (issue 30)', () => {
     const { ipc, emit, listeners } = recordingIpc();
     const api: ClientApi = clientApiOverIpc(ipc);
     const seen: unknown[] = [];
     const unsubscribe = api.events.subscribe((e) => seen.push(e));
-    expect([...listeners.keys()].sort()).toEqual(
-      (Object.keys(apiEvents) as Array<keyof typeof apiEvents>).map(channelOf).sort(),
-    );
+    // One channel for every event.
+    expect([...listeners.keys()]).toEqual([EVENTS_CHANNEL]);
     const wake = sampleWake();
-    emit('agentteam:wake.updated', wake);
-    expect(seen).toEqual([{ name: 'wake.updated', payload: wake }]);
+    emit(EVENTS_CHANNEL, [
+      { name: 'wake.updated', payload: wake },
+      { name: '__proto__', payload: {} },
+      null,
+      { name: 'alert.raised', payload: { id: 'a1' } },
+    ]);
+    // Not a batch: nothing.
+    emit(EVENTS_CHANNEL, { name: 'wake.updated', payload: wake });
+    expect(seen).toEqual([
+      { name: 'wake.updated', payload: wake },
+      { name: 'alert.raised', payload: { id: 'a1' } },
+    ]);
+    expect(Object.keys(apiEvents)).toContain('alert.raised');
     unsubscribe();
     unsubscribe();
-    emit('agentteam:wake.updated', wake);
-    expect(seen).toHaveLength(1);
+    emit(EVENTS_CHANNEL, [{ name: 'wake.updated', payload: wake }]);
+    expect(seen).toHaveLength(2);
     expect([...listeners.values()].every((s) => s.size === 0)).toBe(true);
   });
 });
@@ -88,10 +99,10 @@ describe('preload entry (sandboxed, contextBridge)', () => {
 
     const seen: unknown[] = [];
     const stop = api.events.subscribe((e) => seen.push(e));
-    fake.ipcRenderer.emit('agentteam:alert.raised', {}, { id: 'a1' });
+    fake.ipcRenderer.emit(EVENTS_CHANNEL, {}, [{ name: 'alert.raised', payload: { id: 'a1' } }]);
     stop();
-    fake.ipcRenderer.emit('agentteam:alert.raised', {}, { id: 'a2' });
+    fake.ipcRenderer.emit(EVENTS_CHANNEL, {}, [{ name: 'alert.raised', payload: { id: 'a2' } }]);
     expect(seen).toEqual([{ name: 'alert.raised', payload: { id: 'a1' } }]);
-    expect(fake.ipcRenderer.listenerCount('agentteam:alert.raised')).toBe(0);
+    expect(fake.ipcRenderer.listenerCount(EVENTS_CHANNEL)).toBe(0);
   });
 });

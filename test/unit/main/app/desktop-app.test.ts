@@ -166,7 +166,10 @@ describe('desktop app composition root', () => {
   it('pushes daemon events to the window', async () => {
     await started();
     daemon.events.next({ name: 'wake.updated', payload: sampleWake({ status: 'delivered' }) });
-    expect(theWindow().webContents.sent).toEqual([['agentteam:wake.updated', sampleWake({ status: 'delivered' })]]);
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    expect(theWindow().webContents.sent).toEqual([
+      ['agentteam:events', [{ name: 'wake.updated', payload: sampleWake({ status: 'delivered' }) }]],
+    ]);
   });
 
   it('hardens any other web contents (web-contents-created)', async () => {
@@ -263,6 +266,9 @@ describe('desktop app composition root', () => {
     expect(fake.Notification.shown).toHaveLength(1);
     fake.Notification.shown[0]!.emit('click');
     expect(window.focused).toBe(true);
-    expect(window.webContents.sent.at(-1)).toEqual(['agentteam:wake.focusRequested', { wakeToken: 'w_42' }]);
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    const [channel, batch] = window.webContents.sent.at(-1) as [string, unknown[]];
+    expect(channel).toBe('agentteam:events');
+    expect(batch.at(-1)).toEqual({ name: 'wake.focusRequested', payload: { wakeToken: 'w_42' } });
   });
 });

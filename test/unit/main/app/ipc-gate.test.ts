@@ -7,6 +7,20 @@ import { createFakeDaemon, createRecordingLog, sampleWake, type FakeDaemon } fro
 import { ApiError, apiCalls, channelOf, type ApiCallName } from '../../../../shared/api/contract.js';
 import { APP_ENTRY_URL, isAppUrl } from '../../../../main/app/app-protocol.js';
 import { LIBRARY_CHANNELS, openIpcGate, type IpcGate } from '../../../../main/app/ipc-gate.js';
+import { EVENTS_CHANNEL } from '../../../../shared/api/api-names.js';
+import type { Alert } from '../../../../shared/api/contract.js';
+
+/** The end of the current stretch of code: events pushed in it have been sent. */
+const tick = (): Promise<void> => new Promise((resolve) => process.nextTick(resolve));
+const sampleAlert: Alert = {
+  id: 'al_1',
+  kind: 'delivery_failed',
+  target: '#general',
+  wakeToken: null,
+  responseId: null,
+  message: 'Reply not delivered',
+  at: '2026-11-30T07:00:00.000Z',
+};
 import type { BrowserWindow } from 'electron';
 
 const callNames = Object.keys(apiCalls) as ApiCallName[];
@@ -169,23 +183,39 @@ describe('ipc gate', () => {
     expect(result).toMatchObject({ ok: false, code: 'internal' });
   });
 
-  it('pushes contract events to our windows, on the event channel', () => {
+  it('pushes contract events to our windows on the events channel, those of one stretch as one message in order (issue 30)', async () => {
     const wake = sampleWake({ status: 'reply_sent', endedAt: '2026-11-30T07:00:01.000Z' });
     daemon.events.next({ name: 'wake.updated', payload: wake });
-    expect(window.webContents.sent).toEqual([['agentteam:wake.updated', wake]]);
+    daemon.events.next({ name: 'alert.raised', payload: sampleAlert });
+    expect(window.webContents.sent).toEqual([]);
+    await tick();
+    expect(window.webContents.sent).toEqual([
+      [
+        EVENTS_CHANNEL,
+        [
+          { name: 'wake.updated', payload: wake },
+          { name: 'alert.raised', payload: sampleAlert },
+        ],
+      ],
+    ]);
+    daemon.events.next({ name: 'wake.updated', payload: wake });
+    await tick();
+    expect(window.webContents.sent).toHaveLength(2);
   });
 
-  it('never pushes to a window that navigated off our origin, nor to an unknown window', () => {
+  it('never pushes to a window that navigated off our origin, nor to an unknown window', async () => {
     const stranger = new fake.BrowserWindow({});
     void stranger.loadURL(APP_ENTRY_URL);
     void window.webContents.loadURL('https://evil.example/');
     daemon.events.next({ name: 'wake.updated', payload: sampleWake() });
+    await tick();
     expect(window.webContents.sent).toEqual([]);
     expect(stranger.webContents.sent).toEqual([]);
   });
 
-  it('drops (and logs) an event that breaks the contract', () => {
+  it('drops (and logs) an event that breaks the contract', async () => {
     daemon.events.next({ name: 'wake.updated', payload: { wakeToken: 'w_1' } as never });
+    await tick();
     expect(window.webContents.sent).toEqual([]);
     expect(log.lines.some(([level, msg]) => level === 'error' && msg.includes('event breaks the contract'))).toBe(true);
   });
@@ -202,11 +232,13 @@ describe('ipc gate', () => {
     }
   });
 
-  it('close() removes every handler and stops pushing; it is idempotent', () => {
+  it('close() removes every handler and stops pushing, even what was held; it is idempotent', async () => {
+    daemon.events.next({ name: 'wake.updated', payload: sampleWake() });
     gate.close();
     gate.close();
     expect(fake.ipcMain.handlers.size).toBe(0);
     daemon.events.next({ name: 'wake.updated', payload: sampleWake() });
+    await tick();
     expect(window.webContents.sent).toEqual([]);
   });
 });
