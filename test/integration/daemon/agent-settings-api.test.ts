@@ -200,7 +200,8 @@ describe.each(transports)('over the %s', (_name, call) => {
       code: 'unknown_rule',
     });
     // The serve token alone (what an agent's process can read) confirms nothing.
-    const tokenOnly = new WebSocket(`ws://127.0.0.1:${server.port}/api?token=${TOKEN}`);
+    // Calls only (no pushed events): its first message is the answer.
+    const tokenOnly = new WebSocket(`ws://127.0.0.1:${server.port}/api?token=${TOKEN}&events=none`);
     await new Promise((resolve) => tokenOnly.once('open', resolve));
     const refused = await new Promise<Record<string, unknown>>((resolve) => {
       tokenOnly.once('message', (d) => resolve(JSON.parse(String(d)) as Record<string, unknown>));
