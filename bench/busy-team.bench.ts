@@ -220,7 +220,6 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
       writeFileSync(join(uiProfileDir, 'busy-team-ui.trace.json'), await browser.stopTracing());
     }
     const pageMs = (name: string): number => ((page1.get(name) ?? 0) - (page0.get(name) ?? 0)) * 1000;
-    if (process.env.BT_PAGE_METRICS) for (const [k, v] of page1) console.error('page', k, r2(v - (page0.get(k) ?? 0)));
     const m1 = await serve.metrics();
     // Every wake of the chains ends (the hand-back's is last, but the others' pushes may trail).
     const deadline0 = Date.now() + 10_000;

@@ -107,7 +107,7 @@ export function openIpcGate(options: IpcGateOptions): IpcGate {
     // One rule for answers and pushes: checked against the contract only where answers are (development, tests).
     const checked = (options.checkResponses ?? true) ? checkedEvent(event, log, 'ipc') : event;
     if (checked === null) return;
-    held.push({ name: checked.name, payload: checked.payload } as ApiEvent);
+    held.push(checked);
     if (held.length === 1) process.nextTick(flush);
   };
 

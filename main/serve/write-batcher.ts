@@ -22,7 +22,7 @@
 import type { Duplex } from 'node:stream';
 
 /** The text of the one WebSocket message carrying `frames` (each a serialised `{"event",…}` frame). */
-export function eventsMessage(frames: readonly string[]): string {
+function eventsMessage(frames: readonly string[]): string {
   return frames.length === 1 ? (frames[0] as string) : `{"events":[${frames.join(',')}]}`;
 }
 
@@ -34,7 +34,7 @@ export class WriteBatcher {
   #scheduled = false;
 
   /** `send` writes one WebSocket message to a client (`ws.send`). */
-  constructor(private readonly send: (client: object, text: string) => void = () => undefined) {}
+  constructor(private readonly send: (client: object, text: string) => void) {}
 
   /** Registers the socket `ws` writes to; forgotten (and released) when `ws` closes. */
   track(client: { once(event: 'close', listener: () => void): unknown }, socket: Duplex): void {

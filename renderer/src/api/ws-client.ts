@@ -12,7 +12,7 @@ import {
   type ApiResult,
   type ClientApi,
 } from '../../../shared/api/contract.js';
-import { WS_API_PATH, WS_OPERATOR_PARAM, WsServerFrameSchema } from '../../../shared/api/ws-protocol.js';
+import { WS_API_PATH, WS_OPERATOR_PARAM, WsServerFrameSchema, eventsOfFrame } from '../../../shared/api/ws-protocol.js';
 import { isApiEventName } from '../../../shared/api/api-names.js';
 import { buildClientApi } from '../../../shared/api/client-api.js';
 
@@ -79,11 +79,10 @@ export function createWsClient(
     const frame = WsServerFrameSchema.safeParse(raw);
     if (!frame.success) return;
     const f = frame.data;
-    if ('event' in f) return dispatch(f.event, f.payload);
-    // issue 30: the events of one stretch of the daemon's code in one message, in order; React
-    // renders once for them all (they are handled in this one task).
-    if ('events' in f) {
-      for (const e of f.events) dispatch(e.event, e.payload);
+    // issue 30: one event, or the events of one stretch of the daemon's code in one message, in
+    // order; React renders once for them all (they are handled in this one task).
+    if ('event' in f || 'events' in f) {
+      for (const e of eventsOfFrame(f)) dispatch(e.event, e.payload);
       return;
     }
     const p = pending.get(f.id);

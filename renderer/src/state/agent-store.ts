@@ -13,8 +13,11 @@ import { KeyedStore, useStoreKey } from './keyed-store.js';
 const KEY = 'agents';
 const ROSTER = 'roster';
 
+/** The fields that say who an agent is (all but its state). */
+const IDENTITY = ['id', 'name', 'runtime', 'preset', 'demo', 'model'] as const;
+
 /** Who an agent is, as the roster lists it. */
-export type AgentIdentity = Pick<Agent, 'id' | 'name' | 'runtime' | 'preset' | 'demo' | 'model'>;
+export type AgentIdentity = Pick<Agent, (typeof IDENTITY)[number]>;
 
 const identityOf = (a: Agent): AgentIdentity => ({
   id: a.id,
@@ -25,13 +28,7 @@ const identityOf = (a: Agent): AgentIdentity => ({
   model: a.model,
 });
 
-const sameIdentity = (a: AgentIdentity, b: AgentIdentity): boolean =>
-  a.id === b.id &&
-  a.name === b.name &&
-  a.runtime === b.runtime &&
-  a.preset === b.preset &&
-  a.demo === b.demo &&
-  a.model === b.model;
+const sameIdentity = (a: AgentIdentity, b: AgentIdentity): boolean => IDENTITY.every((k) => a[k] === b[k]);
 
 export class AgentStore extends KeyedStore {
   private list: readonly Agent[] = [];
