@@ -23,6 +23,16 @@ const only = onlyArg >= 0 ? new Set(process.argv[onlyArg + 1].split(',')) : null
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
+/** Every failed test by name with the first line of its error: the summary is the last thing CI
+ * shows, and a failure must be findable from it without the whole log. */
+const failures = [];
+const firstLine = (text) =>
+  String(text ?? '')
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '')
+    ?.slice(0, 300) ?? '';
 
 function run(cmd, args, env = {}) {
   return new Promise((resolve) => {
@@ -65,6 +75,16 @@ async function vitest() {
   const code = await run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
   const report = readJson(out);
   if (report === null) return record('vitest', 0, 1, 0, `no report, exit ${code}`);
+  for (const file of report.testResults ?? []) {
+    const where = file.name.replace(root, '');
+    for (const t of file.assertionResults ?? []) {
+      if (t.status === 'failed')
+        failures.push(`vitest  ${where} › ${t.fullName} — ${firstLine(t.failureMessages?.[0])}`);
+    }
+    if ((file.assertionResults ?? []).length === 0 && file.status === 'failed') {
+      failures.push(`vitest  ${where} — ${firstLine(file.message)}`);
+    }
+  }
   const failed = report.numFailedTests + (code !== 0 && report.numFailedTests === 0 ? 1 : 0);
   record('vitest', report.numPassedTests, failed, report.numPendingTests + report.numTodoTests);
 }
@@ -79,6 +99,20 @@ async function playwright(step, config) {
   });
   const report = readJson(out);
   if (report === null) return record(step, 0, 1, 0, `no report, exit ${code}`);
+  const walk = (suite, prefix) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== 'unexpected') continue;
+        const last = t.results?.at(-1);
+        failures.push(
+          `${step}  ${spec.file}:${spec.line} › ${prefix}${spec.title} — ${firstLine(last?.error?.message)}`,
+        );
+      }
+    }
+    for (const child of suite.suites ?? [])
+      walk(child, child.title && !child.title.endsWith('.ts') ? `${prefix}${child.title} › ` : prefix);
+  };
+  for (const suite of report.suites ?? []) walk(suite, '');
   const s = report.stats;
   const failed = s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0);
   record(step, s.expected + s.flaky, failed, s.skipped);
@@ -120,6 +154,10 @@ await playwright('browser', 'playwright.config.ts');
 await electronSuite();
 
 console.log('\n=== summary');
+if (failures.length > 0) {
+  console.log('failed:');
+  for (const f of failures) console.log(`  ${f}`);
+}
 for (const l of lines) console.log(l);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exitCode = totals.failed > 0 || !existsSync(join(root, 'out')) ? 1 : 0;

@@ -7,7 +7,7 @@
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { concatMap, filter, firstValueFrom, from, type Observable } from 'rxjs';
+import { concatMap, filter, firstValueFrom, from, startWith, type Observable } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, Approval, WakeChanges } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
@@ -34,12 +34,16 @@ async function start(cwd?: string): Promise<Daemon> {
   return daemon;
 }
 
-/** Resolves with the wake's changes once they satisfy `done` (checked on each of its `wake.updated` events). */
+/**
+ * Resolves with the wake's changes once they satisfy `done`: checked now (the wake may already have
+ * ended, e.g. on a loaded machine before this is called) and on each of its `wake.updated` events.
+ */
 function changesWhen(daemon: Daemon, wakeToken: () => string, done: (c: WakeChanges) => boolean): Promise<WakeChanges> {
   const events$: Observable<ApiEvent> = daemon.events$;
   return firstValueFrom(
     events$.pipe(
       filter((e) => e.name === 'wake.updated' && e.payload.wakeToken === wakeToken()),
+      startWith(null),
       concatMap(() => from(daemon.api['wakes.changes']({ wakeToken: wakeToken() }))),
       filter(done),
     ),
