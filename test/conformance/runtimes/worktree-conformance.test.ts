@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { concatMap, filter, firstValueFrom, from, timeout } from 'rxjs';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { ApiEvent, WakeChanges } from '../../../shared/api/contract.js';
+import type { WakeChanges } from '../../../shared/api/contract.js';
+import { allowEachAfterSnapshot } from '../../fixtures/allow-after-snapshot.js';
 import { DaemonHarness, type RealRuntime } from '../../fixtures/daemon-harness.js';
 import { makeGitRepo, personView } from '../../fixtures/git-repo.js';
 
@@ -43,14 +44,8 @@ describe.each(RUNTIMES)('%s in a worktree', (runtime) => {
       agentConfig: { cwd: repo.path, isolation: 'worktree', worktreesDir: trees },
     });
     onTestFinished(() => h.dispose());
-    // The operator allows each question as it is published.
-    const answering = h.daemon.events$
-      .pipe(
-        filter((e): e is Extract<ApiEvent, { name: 'approval.updated' }> => e.name === 'approval.updated'),
-        filter((e) => e.payload.status === 'pending'),
-        concatMap((e) => from(h.api['approvals.answer']({ id: e.payload.id, decision: 'allow' }))),
-      )
-      .subscribe();
+    // The operator allows each question, once its wake's start snapshot is stored.
+    const answering = allowEachAfterSnapshot(h.daemon);
     onTestFinished(() => answering.unsubscribe());
     await h.ready(60_000);
     const before = personView(repo.path);

@@ -10,6 +10,7 @@ import { concatMap, filter, firstValueFrom, from } from 'rxjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ApiEvent } from '../../../shared/api/contract.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
+import { allowAfterSnapshot } from '../../fixtures/allow-after-snapshot.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fixtures/fake-anthropic.js';
 import { gitIn as git, makeGitRepo } from '../../fixtures/git-repo.js';
 
@@ -60,7 +61,8 @@ it('Claude edits a file: the wake shows exactly that file and hunk; index and st
       filter((c) => c.state === 'tracked' || c.state === 'failed'),
     ),
   );
-  // Under "ask" (the default) Claude's Bash waits for the operator; allowed here as from the UI.
+  // Under "ask" (the default) Claude's Bash waits for the operator; allowed here as from the UI,
+  // once the wake's start snapshot is stored (fixtures/allow-after-snapshot.ts says why).
   const asked = firstValueFrom(
     daemon.events$.pipe(
       filter((e): e is Extract<ApiEvent, { name: 'approval.updated' }> => e.name === 'approval.updated'),
@@ -76,7 +78,7 @@ it('Claude edits a file: the wake shows exactly that file and hunk; index and st
   )!.wakeToken;
   const approval = (await asked).payload;
   expect(approval.wakeTokens).toEqual([token]);
-  await daemon.api['approvals.answer']({ id: approval.id, decision: 'allow' });
+  await allowAfterSnapshot(daemon, approval);
   const changes = await tracked;
   expect(changes.reason).toBeNull();
   expect(changes.files.map(({ path, status, added, removed }) => ({ path, status, added, removed }))).toEqual([

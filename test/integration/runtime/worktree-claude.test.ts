@@ -12,8 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { concatMap, filter, firstValueFrom, from, map, startWith } from 'rxjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ApiEvent, WakeChanges } from '../../../shared/api/contract.js';
+import type { WakeChanges } from '../../../shared/api/contract.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
+import { allowEachAfterSnapshot } from '../../fixtures/allow-after-snapshot.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fixtures/fake-anthropic.js';
 import { makeGitRepo, personView, type GitRepo } from '../../fixtures/git-repo.js';
 
@@ -42,19 +43,12 @@ beforeAll(async () => {
 
 /**
  * Starts the daemon. Under "ask" (the default) each Bash call waits for the operator: allowed as
- * from the UI, since this test is about where the edit lands, not who allows it.
+ * from the UI (once the wake's start snapshot is stored), since this test is about where the edit
+ * lands, not who allows it.
  */
 async function start(): Promise<void> {
   daemon = await createDaemon({ dataDir: dir });
-  const d = daemon;
-  d.events$
-    .pipe(
-      filter((e): e is Extract<ApiEvent, { name: 'approval.updated' }> => e.name === 'approval.updated'),
-      filter((e) => e.payload.status === 'pending'),
-      // Answered inside the publication of "pending" (the approval service registers its waiter first).
-      concatMap((e) => from(d.api['approvals.answer']({ id: e.payload.id, decision: 'allow' }))),
-    )
-    .subscribe();
+  allowEachAfterSnapshot(daemon);
 }
 
 afterAll(async () => {
