@@ -98,9 +98,14 @@ export class UsageService {
     const now = this.d.now();
     const resetsAt = nextUtcMidnight(now);
     const budget = this.d.budgetOf(agentId);
-    const [today] = this.d.store.usage.days(utcDay(now), agentId);
-    const tokens = today === undefined ? 0 : totalTokens(today);
-    const cost = today?.costUsd ?? 0;
+    // Today's rows of the agent, one per runtime it ran on today (its runtime may change mid-day):
+    // the budget is the agent's, so all of them count.
+    let tokens = 0;
+    let cost = 0;
+    for (const today of this.d.store.usage.days(utcDay(now), agentId)) {
+      tokens += totalTokens(today);
+      cost += today.costUsd ?? 0;
+    }
     if (budget === undefined) return { reached: false, kind: 'tokens', used: tokens, limit: null, resetsAt };
     const candidates: UsageBudgetState[] = [];
     if (budget.tokens !== undefined)

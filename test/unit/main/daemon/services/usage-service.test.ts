@@ -197,6 +197,16 @@ describe('UsageService', () => {
     expect(warnings).toHaveLength(2);
   });
 
+  it('counts every runtime the agent ran on today against its budget (a runtime changed mid-day)', () => {
+    budgets.claude = { tokens: 1000, costUsd: 1 };
+    service.recordTurn('claude', 'claude-code', ['w1'], turn(600, 0, 0, 0.25));
+    service.recordTurn('claude', 'codex', ['w2'], turn(300, 100, 0, 0.5));
+    expect(service.summary({ agentId: 'claude' }).days.map((d) => d.runtime)).toEqual(['claude-code', 'codex']);
+    expect(service.usageBudget('claude')).toMatchObject({ reached: true, kind: 'tokens', used: 1000, limit: 1000 });
+    budgets.claude = { costUsd: 1 };
+    expect(service.usageBudget('claude')).toMatchObject({ reached: false, kind: 'cost', used: 0.75, limit: 1 });
+  });
+
   it('reports the cost budget when it is the closer one', () => {
     budgets.claude = { tokens: 1_000_000, costUsd: 2 };
     service.recordTurn('claude', 'claude-code', ['w1'], turn(10, 10, 0, 2.5));
