@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { DatabaseSync } from 'node:sqlite';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -302,11 +303,15 @@ export function rawCommitMs(n: number): number {
 /**
  * The demo agents' own work, alone (a benchmark's raw baseline): SDK clients → an MCP server with a
  * no-op handler, `calls` `message_send`s each, all agents at once; per-call ms and CPU ms per call.
+ * With `paceMs`, each client works that long before each call (a closed loop at the agents' own
+ * pace, as in busy-team's chains, where an answer is worked on before its send): the calls then
+ * meet the concurrency the measured load has, not a burst of every agent at the same instant.
  */
 export async function bareAgentWork(
   agents: number,
   calls: number,
   message: (agent: number, call: number) => { readonly target: string; readonly content: string },
+  paceMs = 0,
 ): Promise<{ latencies: number[]; cpuMsPerCall: number }> {
   const handler: CommunicationHandler = {
     async messageSend(_agentId, args) {
@@ -332,6 +337,7 @@ export async function bareAgentWork(
     await Promise.all(
       clients.map(async (client, a) => {
         for (let i = 0; i < calls; i++) {
+          if (paceMs > 0) await delay(paceMs);
           const t0 = performance.now();
           const r = await client.callTool({
             name: 'message_send',
