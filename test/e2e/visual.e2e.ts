@@ -369,6 +369,10 @@ test.describe('usage', () => {
       await app.getByRole('button', { name: /^Usage$|^用量$/ }).click();
       // The turn's usage comes at its end; the view is live on usage.updated.
       await expect(app.locator('.usage-agent[data-agent="demo"] .usage-chart')).toHaveCount(1);
+      // The legend's words, asserted as text: a copy change is a few pixels, inside the screenshots' tolerance.
+      await expect(app.locator('.usage-agent[data-agent="demo"] .usage-legend li')).toHaveText(
+        language === 'en' ? ['Input tokens', 'Cached tokens', 'Output tokens'] : ['输入词元', '缓存词元', '输出词元'],
+      );
       for (const size of WIDTHS) {
         for (const scheme of SCHEMES) {
           const name = `${language}-${size.width}-${scheme}`;
