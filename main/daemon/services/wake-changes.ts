@@ -12,7 +12,9 @@
  * change falls between them or counts twice. What the agent writes in the moment between its
  * turn's end and that snapshot is counted in the ending wake; likewise an edit made in the
  * milliseconds between delivery and the start snapshot counts before the wake (a real CLI makes
- * its first edit after a model call, seconds later).
+ * its first edit after a model call, seconds later). A wake that was delivered and ended before
+ * its start snapshot could be taken ends `failed` with the reason, never `pending` for ever and
+ * never "no changes".
  */
 import type { Observable, Subscription } from 'rxjs';
 import { isTerminal } from '../../../shared/wake-status.js';
@@ -56,6 +58,9 @@ interface Job {
   readonly wakeToken: string;
   readonly kind: 'start' | 'end';
 }
+
+const ENDED_BEFORE_START =
+  'the wake ended before its start snapshot could be taken (the machine was busy), so its changes cannot be told apart from the workspace as it was; they are in the workspace';
 
 const UNTRACKED_OUTSIDE_GIT = (workspace: string) =>
   `${workspace} is not inside a git work tree, so its changes are not tracked (run "git init" there to track them)`;
@@ -155,8 +160,13 @@ export class WakeChanges {
     } catch (err) {
       failure = err instanceof GitError || err instanceof Error ? err.message : String(err);
     }
-    // Ends first: a wake that ends as the next is delivered ends on the tree the next one starts from.
-    for (const job of jobs.filter((j) => j.kind === 'end')) await this.#end(job.wakeToken, root, tree, failure, at());
+    // A wake that ends as the next is delivered ends on the tree the next one starts from. A wake
+    // delivered AND ended since the last look (a fast turn while the agent's previous snapshot ran,
+    // on a busy machine) has no earlier tree: its start is recorded, then its end says so.
+    const startedNow = new Set(jobs.filter((j) => j.kind === 'start').map((j) => j.wakeToken));
+    const ends = jobs.filter((j) => j.kind === 'end');
+    for (const job of ends.filter((j) => !startedNow.has(j.wakeToken)))
+      await this.#end(job.wakeToken, root, tree, failure, at());
     for (const job of jobs.filter((j) => j.kind === 'start')) {
       const state: WakeChangeState = failure !== null ? 'failed' : root === null ? 'untracked' : 'pending';
       this.#o.table.start({
@@ -171,13 +181,25 @@ export class WakeChanges {
       });
       this.#o.changed?.(job.wakeToken);
     }
+    for (const job of ends.filter((j) => startedNow.has(j.wakeToken)))
+      await this.#end(job.wakeToken, root, tree, failure, at(), ENDED_BEFORE_START);
   }
 
-  async #end(wakeToken: string, root: string | null, tree: string | null, failure: string | null, at: string) {
+  async #end(
+    wakeToken: string,
+    root: string | null,
+    tree: string | null,
+    failure: string | null,
+    at: string,
+    /** Set when the start snapshot was taken only after the wake ended: nothing can be compared. */
+    late: string | null = null,
+  ) {
     const rec = this.#o.table.get(wakeToken);
     // A wake that never reached its runtime (or already ended here) has nothing to compare.
     if (rec === undefined || rec.endedAt !== null) return;
-    if (rec.state !== 'pending' || rec.startTree === null || rec.root === null) {
+    if (late !== null && rec.state === 'pending') {
+      this.#o.table.end({ wakeToken, state: 'failed', reason: late, endTree: tree, files: [], at });
+    } else if (rec.state !== 'pending' || rec.startTree === null || rec.root === null) {
       this.#o.table.end({ wakeToken, state: rec.state, reason: rec.reason, endTree: null, files: [], at });
     } else if (failure !== null || tree === null || root !== rec.root) {
       const reason = failure ?? `the workspace ${rec.workspace} is no longer in the git work tree ${rec.root}`;
