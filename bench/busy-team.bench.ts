@@ -55,6 +55,7 @@ interface WakePush {
   status: string;
   cause?: string;
   chainId?: string | null;
+  createdAt: string;
   endedAt: string | null;
 }
 
@@ -258,6 +259,24 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
     const longTasks = (await page.evaluate('window.__longTasks')) as number[];
     const bareAfter = await bareCalls();
 
+    // Where a wake's share goes (daemon clock, ms resolution), on ~180 wakes across the load: queued →
+    // delivered (the daemon hands the prompt to the runtime), and delivered → terminal beyond the
+    // agent's own work (the turn's messages between the agent and the daemon: the prompt, its tool
+    // events, its MCP send, the turn's end, the terminal status).
+    const queuedMs: number[] = [];
+    const turnBeyondWorkMs: number[] = [];
+    const ended = [...terminal.values()];
+    const step = Math.max(1, Math.floor(ended.length / 180));
+    for (const { wake } of ended.filter((_, i) => i % step === 0)) {
+      if (wake.endedAt === null) continue;
+      const { events } = (await client.call('wakes.inspect', { wakeToken: wake.wakeToken })) as {
+        events: Array<{ kind: string; status: string | null; at: string }>;
+      };
+      const delivered = events.find((e) => e.kind === 'status' && e.status === 'delivered');
+      if (delivered === undefined) continue;
+      queuedMs.push(Date.parse(delivered.at) - Date.parse(wake.createdAt));
+      turnBeyondWorkMs.push(Date.parse(wake.endedAt) - Date.parse(delivered.at) - workMs);
+    }
     const bare = [...bareBefore, ...bareAfter];
     const ownWorkMs = workMs + percentile(bare, 50);
     const sharePerWake = chainMs.map((ms) => (ms - WAKES_PER_CHAIN * ownWorkMs) / WAKES_PER_CHAIN);
@@ -290,6 +309,12 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
         goal: '≤ 5 ms p50',
         met: shareP50 <= 5,
         note: `p95 ${r2(shareP95)} ms (goal ≤ 20 ms: ${shareP95 <= 20 ? 'met' : 'not met'}); the bare call measured at the chains' own concurrency (${pairs} agents in closed loops, ${workMs} ms of work before each call); the upper bound, subtracting only the work (the agent's own MCP call counted as the daemon's): p50 ${r2((percentile(chainMs, 50) - WAKES_PER_CHAIN * workMs) / WAKES_PER_CHAIN)} ms, p95 ${r2((percentile(chainMs, 95) - WAKES_PER_CHAIN * workMs) / WAKES_PER_CHAIN)} ms; chain p50 ${r2(percentile(chainMs, 50))} ms, p95 ${r2(percentile(chainMs, 95))} ms; the agent's own work per answer = ${workMs} ms at 20 tool events/s + its bare MCP call p50 ${r2(percentile(bare, 50))} ms (p95 ${r2(percentile(bare, 95))})`,
+      },
+      {
+        name: 'where a wake’s time goes beyond its work: delivered → terminal minus the work, p50',
+        value: r2(percentile(turnBeyondWorkMs, 50)),
+        unit: 'ms',
+        note: `p95 ${r2(percentile(turnBeyondWorkMs, 95))} ms; queued → delivered p50 ${r2(percentile(queuedMs, 50))} ms, p95 ${r2(percentile(queuedMs, 95))} ms; ${turnBeyondWorkMs.length} wakes (daemon timestamps, ms resolution); the agent's bare MCP call is p50 ${r2(percentile(bare, 50))} ms of the turn; the rest of a chain is between its wakes (a mention or hand-back routed to the next agent)`,
       },
       {
         name: 'daemon share per wake, p95',
@@ -374,6 +399,10 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
       longTasks: longTasks.length,
       longestTaskMs: r2(longest),
       daemonLoopDelayMs: loopDelay,
+      turnBeyondWorkP50Ms: r2(percentile(turnBeyondWorkMs, 50)),
+      turnBeyondWorkP95Ms: r2(percentile(turnBeyondWorkMs, 95)),
+      queuedToDeliveredP50Ms: r2(percentile(queuedMs, 50)),
+      queuedToDeliveredP95Ms: r2(percentile(queuedMs, 95)),
       wakesPerSecond: r2(wakesPerSecond),
       floorWakesPerSecond: r2(floorWakesPerSecond),
       agentBoundWakesPerSecond: r2(agentBoundWakesPerSecond),
