@@ -26,9 +26,11 @@ const lines = [];
 /** Every failed test by name with the first line of its error: the summary is the last thing CI
  * shows, and a failure must be findable from it without the whole log. */
 const failures = [];
+/** Terminal colour codes (ESC [ … m), as Playwright's messages carry them. */
+const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 const firstLine = (text) =>
   String(text ?? '')
-    .replace(/\u001b\[[0-9;]*m/g, '')
+    .replace(ANSI_COLOUR, '')
     .split('\n')
     .map((l) => l.trim())
     .find((l) => l !== '')
@@ -79,7 +81,12 @@ async function vitest() {
     const where = file.name.replace(root, '');
     for (const t of file.assertionResults ?? []) {
       if (t.status === 'failed')
-        failures.push(`vitest  ${where} › ${t.fullName} — ${firstLine(t.failureMessages?.[0])}`);
+        failures.push(
+          `vitest  ${where} › ${t.fullName} (${Math.round(t.duration ?? 0)} ms) — ${
+            // Vitest's JSON has no message for a timeout, only this placeholder.
+            firstLine(t.failureMessages?.[0]).replace('Error: STACK_TRACE_ERROR', 'timed out (no message; see the log)')
+          }`,
+        );
     }
     if ((file.assertionResults ?? []).length === 0 && file.status === 'failed') {
       failures.push(`vitest  ${where} — ${firstLine(file.message)}`);
