@@ -7,30 +7,12 @@
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { concatMap, filter, firstValueFrom, from, timeout } from 'rxjs';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { WakeChanges } from '../../../shared/api/contract.js';
-import { allowEachAfterSnapshot } from '../../fixtures/allow-after-snapshot.js';
+import { allowEachAfterSnapshot, changesWhen } from '../../fixtures/wake-changes-watch.js';
 import { DaemonHarness, type RealRuntime } from '../../fixtures/daemon-harness.js';
 import { makeGitRepo, personView } from '../../fixtures/git-repo.js';
 
 const RUNTIMES: readonly RealRuntime[] = ['claude-code', 'codex', 'opencode'];
-
-/** The wake's changes once its end snapshot is stored (now, or at its next `wake.updated`). */
-async function finalChanges(h: DaemonHarness, wakeToken: string): Promise<WakeChanges> {
-  const next = firstValueFrom(
-    h.daemon.events$.pipe(
-      filter((e) => e.name === 'wake.updated' && e.payload.wakeToken === wakeToken),
-      concatMap(() => from(h.api['wakes.changes']({ wakeToken }))),
-      filter((c) => c.state !== 'pending'),
-      timeout(30_000),
-    ),
-  );
-  const now = await h.api['wakes.changes']({ wakeToken });
-  if (now.state === 'pending') return next;
-  next.catch(() => undefined);
-  return now;
-}
 
 describe.each(RUNTIMES)('%s in a worktree', (runtime) => {
   it('edits a file: the wake shows exactly that hunk in its worktree; merge lands it in a clean checkout', async () => {
@@ -54,7 +36,7 @@ describe.each(RUNTIMES)('%s in a worktree', (runtime) => {
     await h.terminal(wakeToken, 90_000);
     await h.idle(30_000);
     const worktree = join(trees, h.agentId);
-    const changes = await finalChanges(h, wakeToken);
+    const changes = await changesWhen(h.daemon, wakeToken, (c) => c.state !== 'pending');
     expect(changes).toMatchObject({ state: 'tracked', workspace: worktree, reason: null });
     expect(changes.files.map(({ path, status, added, removed }) => ({ path, status, added, removed }))).toEqual([
       { path: 'a.txt', status: 'modified', added: 1, removed: 1 },

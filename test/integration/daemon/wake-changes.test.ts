@@ -7,12 +7,13 @@
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { concatMap, filter, firstValueFrom, from, startWith, type Observable } from 'rxjs';
+import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiEvent, Approval, WakeChanges } from '../../../shared/api/contract.js';
+import type { ApiEvent, Approval } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
 import { gitIn as git, makeGitRepo } from '../../fixtures/git-repo.js';
+import { changesWhen } from '../../fixtures/wake-changes-watch.js';
 
 const dirs: string[] = [];
 const daemons: Daemon[] = [];
@@ -32,22 +33,6 @@ async function start(cwd?: string): Promise<Daemon> {
   const daemon = await createDaemon({ dataDir: dir });
   daemons.push(daemon);
   return daemon;
-}
-
-/**
- * Resolves with the wake's changes once they satisfy `done`: checked now (the wake may already have
- * ended, e.g. on a loaded machine before this is called) and on each of its `wake.updated` events.
- */
-function changesWhen(daemon: Daemon, wakeToken: () => string, done: (c: WakeChanges) => boolean): Promise<WakeChanges> {
-  const events$: Observable<ApiEvent> = daemon.events$;
-  return firstValueFrom(
-    events$.pipe(
-      filter((e) => e.name === 'wake.updated' && e.payload.wakeToken === wakeToken()),
-      startWith(null),
-      concatMap(() => from(daemon.api['wakes.changes']({ wakeToken: wakeToken() }))),
-      filter(done),
-    ),
-  );
 }
 
 function pendingApproval(daemon: Daemon): Promise<Approval> {
@@ -75,22 +60,13 @@ describe('the changes of every wake (issue 26)', () => {
     const stash = git(repo, 'stash', 'list');
 
     const daemon = await start(repo);
-    let token = '';
     const approval = pendingApproval(daemon);
     const sent = await daemon.api['messages.send']({ target: '#general', content: '@demo /approve' });
-    token = (await daemon.api['wakes.list']({ target: '#general' })).find(
+    const token = (await daemon.api['wakes.list']({ target: '#general' })).find(
       (w) => w.messageId === sent.messageId,
     )!.wakeToken;
-    const started = changesWhen(
-      daemon,
-      () => token,
-      (c) => c.state === 'pending' || c.state === 'tracked',
-    );
-    const tracked = changesWhen(
-      daemon,
-      () => token,
-      (c) => c.state === 'tracked',
-    );
+    const started = changesWhen(daemon, token, (c) => c.state === 'pending' || c.state === 'tracked');
+    const tracked = changesWhen(daemon, token, (c) => c.state === 'tracked');
     expect((await approval).wakeTokens).toEqual([token]);
     // The start snapshot is taken just after delivery, off the turn's path; the operator's answer comes after it.
     expect((await started).state).toBe('pending');
@@ -130,16 +106,11 @@ describe('the changes of every wake (issue 26)', () => {
 
   it('outside git the wake says its changes are not tracked, and why', async () => {
     const daemon = await start();
-    let token = '';
     const sent = await daemon.api['messages.send']({ target: '#general', content: '@demo hello' });
-    token = (await daemon.api['wakes.list']({ target: '#general' })).find(
+    const token = (await daemon.api['wakes.list']({ target: '#general' })).find(
       (w) => w.messageId === sent.messageId,
     )!.wakeToken;
-    const changes = await changesWhen(
-      daemon,
-      () => token,
-      (c) => c.state === 'untracked' && c.endedAt !== null,
-    );
+    const changes = await changesWhen(daemon, token, (c) => c.state === 'untracked' && c.endedAt !== null);
     expect(changes.files).toEqual([]);
     expect(changes.reason).toMatch(/workspaces\/demo is not inside a git work tree, so its changes are not tracked/);
   });

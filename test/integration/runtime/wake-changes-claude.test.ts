@@ -6,11 +6,11 @@
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { concatMap, filter, firstValueFrom, from } from 'rxjs';
+import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ApiEvent } from '../../../shared/api/contract.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
-import { allowAfterSnapshot } from '../../fixtures/allow-after-snapshot.js';
+import { allowAfterSnapshot, changesWhen } from '../../fixtures/wake-changes-watch.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fixtures/fake-anthropic.js';
 import { gitIn as git, makeGitRepo } from '../../fixtures/git-repo.js';
 
@@ -53,16 +53,8 @@ afterAll(async () => {
 it('Claude edits a file: the wake shows exactly that file and hunk; index and stash untouched', async () => {
   const index = await readFile(join(repo, '.git', 'index'));
   const stash = git(repo, 'stash', 'list');
-  let token = '';
-  const tracked = firstValueFrom(
-    daemon.events$.pipe(
-      filter((e) => e.name === 'wake.updated' && e.payload.wakeToken === token && token !== ''),
-      concatMap(() => from(daemon.api['wakes.changes']({ wakeToken: token }))),
-      filter((c) => c.state === 'tracked' || c.state === 'failed'),
-    ),
-  );
   // Under "ask" (the default) Claude's Bash waits for the operator; allowed here as from the UI,
-  // once the wake's start snapshot is stored (fixtures/allow-after-snapshot.ts says why).
+  // once the wake's start snapshot is stored (fixtures/wake-changes-watch.ts says why).
   const asked = firstValueFrom(
     daemon.events$.pipe(
       filter((e): e is Extract<ApiEvent, { name: 'approval.updated' }> => e.name === 'approval.updated'),
@@ -73,13 +65,13 @@ it('Claude edits a file: the wake shows exactly that file and hunk; index and st
     target: '#general',
     content: '@claude [[shell:sed -i s/two/TWO/ a.txt]] change the second line',
   });
-  token = (await daemon.api['wakes.list']({ target: '#general' })).find(
+  const token = (await daemon.api['wakes.list']({ target: '#general' })).find(
     (w) => w.messageId === sent.messageId,
   )!.wakeToken;
   const approval = (await asked).payload;
   expect(approval.wakeTokens).toEqual([token]);
   await allowAfterSnapshot(daemon, approval);
-  const changes = await tracked;
+  const changes = await changesWhen(daemon, token, (c) => c.state === 'tracked' || c.state === 'failed');
   expect(changes.reason).toBeNull();
   expect(changes.files.map(({ path, status, added, removed }) => ({ path, status, added, removed }))).toEqual([
     { path: 'a.txt', status: 'modified', added: 1, removed: 1 },

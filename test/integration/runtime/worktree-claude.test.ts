@@ -14,7 +14,7 @@ import { concatMap, filter, firstValueFrom, from, map, startWith } from 'rxjs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { WakeChanges } from '../../../shared/api/contract.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
-import { allowEachAfterSnapshot } from '../../fixtures/allow-after-snapshot.js';
+import { allowEachAfterSnapshot, changesWhen } from '../../fixtures/wake-changes-watch.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fixtures/fake-anthropic.js';
 import { makeGitRepo, personView, type GitRepo } from '../../fixtures/git-repo.js';
 
@@ -61,19 +61,11 @@ afterAll(async () => {
 
 /** Sends `content` to #general and answers the wake of `agentId` with its changes once they are final. */
 async function wakeChanges(agentId: string, content: string): Promise<WakeChanges> {
-  let token = '';
-  const final = firstValueFrom(
-    daemon.events$.pipe(
-      filter((e) => e.name === 'wake.updated' && token !== '' && e.payload.wakeToken === token),
-      concatMap(() => from(daemon.api['wakes.changes']({ wakeToken: token }))),
-      filter((c) => c.state === 'tracked' || c.state === 'failed' || c.state === 'untracked'),
-    ),
-  );
   const sent = await daemon.api['messages.send']({ target: '#general', content });
-  token = (await daemon.api['wakes.list']({ target: '#general' })).find(
+  const token = (await daemon.api['wakes.list']({ target: '#general' })).find(
     (w) => w.messageId === sent.messageId && w.agentId === agentId,
   )!.wakeToken;
-  return final;
+  return changesWhen(daemon, token, (c) => c.state === 'tracked' || c.state === 'failed' || c.state === 'untracked');
 }
 
 /** The agent's worktree once its runtime is up in it (its `agent.updated` events, checked from now). */
