@@ -270,3 +270,36 @@ export function recoveryPart(agent: PromptAgent, marker: RecoveryMarker, options
   const body = `${head}\n${copy}\n</agentteam-recovery>${envelopes}`;
   return { kind: 'recovery', body, targets: [marker.target], wakeTokens: [marker.wakeToken] };
 }
+
+/** A wake the session already holds, continued (issue 38): its exact target and TargetSeq. */
+export interface ContinuedWake {
+  readonly target: TargetKey;
+  readonly targetSeq: number;
+  readonly wakeToken: string;
+}
+
+const RESUME_COPY: Readonly<Record<PromptLanguage, (seq: number) => string>> = {
+  en: (seq) =>
+    `The usage limit that paused your work has reset. Continue the work on the inputs of this conversation up to seq ${seq} that you were handling in this session; they are not repeated here.`,
+  'zh-CN': (seq) =>
+    `暂停你工作的用量限制已重置。请继续处理你在本会话中处理的、这个 conversation 中直到 seq ${seq} 的输入；这里不再重复它们。`,
+};
+
+/**
+ * issue 38: the continuation of wakes a usage pause took back from a session that still holds
+ * their inputs: one block per exact target, never the task again (the operator's task reaches a
+ * session once per wake). The tail names the targets, as for any delivery (§8.2).
+ */
+export function continuationPart(wakes: readonly ContinuedWake[], language: PromptLanguage = 'en'): PromptPart {
+  if (wakes.length === 0) throw new Error('internal: a continuation needs at least one wake');
+  const targets = distinctTargets(wakes.map((w) => w.target));
+  const body = targets
+    .map((target) => {
+      const seq = Math.max(
+        ...wakes.filter((w) => w.target === target).map((w) => checkedSeq(w.targetSeq, 'TargetSeq')),
+      );
+      return `<agentteam-continuation target="${checkedTarget(target)}" seq="${seq}">\n${RESUME_COPY[language](seq)}\n</agentteam-continuation>`;
+    })
+    .join('\n\n');
+  return { kind: 'delivery', body, targets, wakeTokens: wakes.map((w) => w.wakeToken) };
+}

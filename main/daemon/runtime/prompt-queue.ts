@@ -3,7 +3,9 @@
  * after that turn ends, so every delivery and every final-check is its own turn with its own
  * turn end (Codex's `turn/start` on an active turn would steer it instead; OpenCode would fold
  * it into the running loop; Claude Code would fold it into the turn and count it as seen by
- * the turn's Stop hook). Each waiting submit resolves when its own turn was accepted.
+ * the turn's Stop hook). Each waiting submit resolves when its own turn was accepted. An interrupt
+ * ends the running turn only: the prompts waiting behind it start after it (issue 38: Stop ends
+ * only the stopped turn's wakes).
  */
 import type { DeliverResult } from './runtime-adapter.js';
 
@@ -12,7 +14,20 @@ type Failure = Extract<DeliverResult, { ok: false }>;
 
 interface Waiting {
   readonly text: string;
+  /** issue 38: asked right before the prompt starts; false withdraws it (its wakes were paused or ended). */
+  readonly due: (() => boolean) | undefined;
   readonly resolve: (result: DeliverResult) => void;
+}
+
+const WITHDRAWN: Failure = Object.freeze({
+  ok: false,
+  code: 'withdrawn',
+  message: 'not written: its wakes were paused or ended while it waited for the running turn',
+});
+
+/** issue 38: the answer for a delivery whose wakes were paused or ended before it was written. */
+export function withdrawn(): Failure {
+  return WITHDRAWN;
 }
 
 export class PromptQueue {
@@ -32,9 +47,9 @@ export class PromptQueue {
     return this.#waiting.length;
   }
 
-  submit(text: string): Promise<DeliverResult> {
+  submit(text: string, due?: () => boolean): Promise<DeliverResult> {
     return new Promise((resolve) => {
-      this.#waiting.push({ text, resolve });
+      this.#waiting.push({ text, due, resolve });
       this.#pump();
     });
   }
@@ -42,7 +57,7 @@ export class PromptQueue {
   /** Ahead of every waiting prompt (a final-check continues the turn that just ended: contract §8.3). */
   submitFirst(text: string): Promise<DeliverResult> {
     return new Promise((resolve) => {
-      this.#waiting.unshift({ text, resolve });
+      this.#waiting.unshift({ text, due: undefined, resolve });
       this.#pump();
     });
   }
@@ -53,11 +68,6 @@ export class PromptQueue {
     this.#pump();
   }
 
-  /** Refuses every waiting prompt (interrupt); the running turn still ends by its own event. */
-  dropWaiting(failure: Failure): void {
-    for (const w of this.#waiting.splice(0)) w.resolve(failure);
-  }
-
   /** Refuses every waiting prompt and forgets the running turn (the process is gone). */
   clear(failure: Failure): void {
     this.#busy = false;
@@ -66,7 +76,12 @@ export class PromptQueue {
 
   #pump(): void {
     if (this.#busy) return;
-    const next = this.#waiting.shift();
+    let next = this.#waiting.shift();
+    // issue 38: a prompt whose wakes were paused or ended while it waited is never written.
+    while (next?.due !== undefined && !next.due()) {
+      next.resolve(WITHDRAWN);
+      next = this.#waiting.shift();
+    }
     if (next === undefined) return;
     this.#busy = true;
     void this.#start(next.text).then(

@@ -95,15 +95,19 @@ export type StartResult =
 
 export type DeliverResult =
   | { readonly ok: true }
-  | { readonly ok: false; readonly code: 'not_running' | 'write_failed'; readonly message: string };
+  /** `withdrawn` (issue 38): its wakes were paused or ended while it waited; it was never written. */
+  | { readonly ok: false; readonly code: 'not_running' | 'write_failed' | 'withdrawn'; readonly message: string };
 
 export interface RuntimeAdapter {
   readonly runtime: RuntimeKind;
   readonly events$: Observable<RuntimeEventEnvelope>;
   /** Starts the runtime and resolves once it is ready (or could not start). */
   start(): Promise<StartResult>;
-  /** Writes one user input into the same session (queued by the runtime if a turn is running). */
-  deliver(text: string): Promise<DeliverResult>;
+  /**
+   * Writes one user input into the same session (queued by the runtime if a turn is running).
+   * `due` (issue 38) is asked right before the input is written: false withdraws it (`withdrawn`).
+   */
+  deliver(text: string, due?: () => boolean): Promise<DeliverResult>;
   /** Interrupts the running turn, if any. */
   interrupt(): Promise<void>;
   /** Stops the runtime and everything it spawned; resolves when it has exited. Idempotent. */

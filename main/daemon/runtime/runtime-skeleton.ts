@@ -143,20 +143,22 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     return (this.#o.restartPolicy ?? DEFAULT_RESTART_POLICY).maxRestarts;
   }
 
-  async deliver(text: string): Promise<DeliverResult> {
+  async deliver(text: string, due?: () => boolean): Promise<DeliverResult> {
     if (this.#session === null || this.#stopping)
       return {
         ok: false,
         code: 'not_running',
         message: `The ${this.driver.label} runtime is not running (starting or restarting); the delivery was not written.`,
       };
-    return this.#queue.submit(text);
+    return this.#queue.submit(text, due);
   }
 
-  /** Cancels the running turn (it ends `interrupted`) and drops deliveries still waiting. */
+  /**
+   * Cancels the running turn (it ends `interrupted`). Deliveries waiting behind it are kept and
+   * start after it (issue 38: an interrupt ends the stopped turn's wakes, never the next ones').
+   */
   async interrupt(): Promise<void> {
     const session = this.#session;
-    this.#queue.dropWaiting({ ok: false, code: 'write_failed', message: 'the delivery was dropped by an interrupt' });
     // Nothing accepted and nothing running: nothing to cancel.
     if (session === null || (!this.#turnOpen && !this.#queue.busy)) return;
     const res = await session.interrupt();

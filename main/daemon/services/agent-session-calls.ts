@@ -66,6 +66,16 @@ export type AgentSessionCall =
       readonly reason: FailureReason;
       readonly processExited: boolean;
     }
+  /**
+   * issue 29, 38: the turn the daemon asked to end (Stop, a turn timeout) is over: its wakes — the
+   * runtime-visible rows — end `failed` with why; rows waiting for a later turn are untouched.
+   */
+  | {
+      readonly call: 'end_turn_rows';
+      readonly generation: number;
+      readonly detail: string;
+      readonly reason: FailureReason;
+    }
   /** issue 16: admission pauses until a replacement, which recovers the runtime-visible rows. */
   | {
       readonly call: 'process_exited';

@@ -80,9 +80,12 @@ function decide(s: AgentSessionState, e: AgentSessionEvent, calls: AgentSessionC
       return deliveryWritten(s, e.delivery, e.result, calls);
     case 'turn_boundary':
       // contract §6.4: the lifecycle alone decides every final-check; none after stop, nor in a
-      // turn being ended (issue 29: a final-check would start the work again).
-      if (!s.stopped && s.turnEndAsked === null)
-        calls.push({ call: 'choose_final_check', generation: s.lifecycleGeneration });
+      // turn being ended (issue 29: a final-check would start the work again). issue 38: a turn
+      // asked to end that reaches its boundary anyway (it completed in a race with the interrupt)
+      // ends its wakes here with why it was ended — never left `delivered` with no terminal.
+      if (s.stopped) return s;
+      if (s.turnEndAsked === null) calls.push({ call: 'choose_final_check', generation: s.lifecycleGeneration });
+      else calls.push(endTurnRows(s, s.turnEndAsked));
       return s;
     case 'end_turn':
       return endTurnAsked(s, e, calls);
@@ -283,17 +286,19 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
     }
     case 'turn_end': {
       // (A turn that failed because its context overflowed ends in the retiring process: it settles nothing, §6.6.)
-      // issue 29: a turn the daemon ended fails with why it was ended, whatever the runtime said.
+      // issue 29: a turn the daemon ended fails with why it was ended, whatever the runtime said —
+      // issue 38: completed or not (a race with the interrupt), and only that turn's wakes: the ones
+      // waiting for the next turn are delivered after it.
       const asked = s.turnEndAsked;
-      if (e.outcome !== 'completed')
+      if (asked !== null) calls.push(endTurnRows(s, asked));
+      else if (e.outcome !== 'completed')
         calls.push({
           call: 'fail_pending',
           generation: s.lifecycleGeneration,
           detail:
-            asked?.detail ??
             s.lastError?.detail ??
             (e.outcome === 'interrupted' ? 'the turn was interrupted' : 'the runtime turn failed'),
-          reason: asked?.reason ?? s.lastError?.reason ?? 'runtime_error',
+          reason: s.lastError?.reason ?? 'runtime_error',
           processExited: false,
         });
       return { ...s, lastError: null, turnEndAsked: null };
@@ -358,17 +363,14 @@ function replace(s: AgentSessionState, detail: string, calls: AgentSessionCall[]
   if (s.stopped) return s;
   // issue 29: a turn the daemon asked to end that did not end (its runtime ignored the interrupt):
   // its rows end `failed` with why it was ended — never recovered into the replacement.
+  // issue 38: only that turn's wakes; the rows it never saw are re-offered to the replacement.
   const asked = s.turnEndAsked;
   if (asked !== null && asked.turnId === s.turnId)
-    calls.push({
-      call: 'fail_pending',
-      generation: s.lifecycleGeneration,
-      detail: `${asked.detail}; the runtime did not end the turn, so it was restarted`,
-      reason: asked.reason,
-      processExited: true,
-    });
-  // issue 24: otherwise the replacement ends the old process's runtime-visible rows `failed/process_replaced`.
-  else calls.push({ call: 'process_exited', generation: s.lifecycleGeneration, detail, reason: 'process_replaced' });
+    calls.push(
+      endTurnRows(s, { ...asked, detail: `${asked.detail}; the runtime did not end the turn, so it was restarted` }),
+    );
+  // issue 24: the replacement ends the old process's (other) runtime-visible rows `failed/process_replaced`.
+  calls.push({ call: 'process_exited', generation: s.lifecycleGeneration, detail, reason: 'process_replaced' });
   // The old process's last events still reach the state and the bus (its exit cancels its pending
   // approvals) but settle nothing: an interrupted turn of a process we ended is no runtime error.
   return { ...s, runtime: null, process: { phase: 'retiring' }, delivered: false };
@@ -442,6 +444,8 @@ function deliveryWritten(
   calls: AgentSessionCall[],
 ): AgentSessionState {
   if (result.ok) calls.push({ call: 'mark_delivered', generation: d.generation, wakeTokens: tokensOf(d) });
+  // issue 38: not written because its wakes were paused (or ended) while it waited: nothing to fail.
+  else if (result.code === 'withdrawn') return s;
   // issue 15: a runtime that is down fails the delivery with the reason it went down for.
   else
     calls.push(
@@ -467,6 +471,14 @@ function finalCheckChosen(
       { call: 'answer_final_check', finalCheck: injection.finalCheck },
     );
   return { ...s, lastInjection: injection };
+}
+
+/** issue 29, 38: the wakes of the turn the daemon asked to end, ended with why. */
+function endTurnRows(
+  s: AgentSessionState,
+  asked: { readonly detail: string; readonly reason: FailureReason },
+): AgentSessionCall {
+  return { call: 'end_turn_rows', generation: s.lifecycleGeneration, detail: asked.detail, reason: asked.reason };
 }
 
 function failDelivery(d: WakeDelivery, detail: string, reason: FailureReason): AgentSessionCall {

@@ -290,7 +290,10 @@ export class AgentSession {
     const adapter = this.#adapter;
     // A bug, not a boundary error: the machine writes only while an adapter is attached.
     if (adapter === null) throw new Error(`internal: agent "${this.#o.agentId}" has no runtime to write into`);
-    const result = await adapter.deliver(text);
+    // issue 38: asked again right before the runtime writes it: a wake paused meanwhile never reaches it.
+    const { lifecycle, agentId } = this.#o;
+    const tokens = delivery.wakes.map((w) => w.wakeToken);
+    const result = await adapter.deliver(text, () => lifecycle.due(agentId, delivery.generation, tokens));
     this.#feed({ type: 'delivery_written', delivery, result });
   }
 
@@ -366,6 +369,8 @@ export class AgentSession {
           processExited: c.processExited,
           reason: c.reason,
         });
+      case 'end_turn_rows':
+        return lifecycle.onTurnEnded(agentId, c.generation, c.reason, c.detail);
       case 'process_exited':
         return lifecycle.onProcessExited(agentId, c.generation, c.detail, c.reason);
       case 'process_replaced':

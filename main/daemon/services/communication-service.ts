@@ -47,6 +47,7 @@ import { RateLimiter } from '../mcp/rate-limiter.js';
 import type { MessageRecord, ReactionRecord, Store, WakeRecord } from '../store/index.js';
 import type { AgentMessageInput } from './team-service.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
+import { sendSettles } from '../wake/pending-delivery.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
 
 export interface CommunicationServiceOptions {
@@ -292,8 +293,7 @@ export class CommunicationService implements CommunicationHandler {
       const wake = this.o.store.getWake(row.wakeToken);
       if (wake === undefined) continue;
       handling.push(wake);
-      if (row.deliveryClass === 'visible_reply' && row.targetKey === target && row.targetSeq <= seenUpToSeq)
-        settled.push(wake);
+      if (sendSettles(row, target, seenUpToSeq)) settled.push(wake);
     }
     return { settled, handling };
   }

@@ -10,7 +10,9 @@
 import type { AgentConfig } from '../../../shared/config.js';
 import {
   compilePrompt,
+  continuationPart,
   deliveryPart,
+  type ContinuedWake,
   recoveryPart,
   type DeliveryMessage,
   type PromptPart,
@@ -96,7 +98,13 @@ export function storedPrompts(
     renderDelivery(d, turn) {
       const messages: DeliveryMessage[] = [];
       const recoveries: PromptPart[] = [];
+      const continued: ContinuedWake[] = [];
       for (const w of d.wakes) {
+        // issue 38: the session already holds this input (a usage pause took it back): continue it.
+        if (w.resumed === true && w.targetKey !== null) {
+          continued.push({ target: w.targetKey, targetSeq: w.targetSeq, wakeToken: w.wakeToken });
+          continue;
+        }
         if (markerIdOfRecoveryMessage(w.messageId) !== null) {
           const r = recovery(w);
           if (r === null) return null;
@@ -109,7 +117,11 @@ export function storedPrompts(
       }
       // contract §8.1: the contract block rides every wake, resume and fresh turn, and §8.2 the
       // tail ends the delivery: each once per written prompt, however many parts it has (issue 24).
-      const parts = messages.length > 0 ? [...recoveries, deliveryPart(messages, agent.language)] : recoveries;
+      const parts = [
+        ...recoveries,
+        ...(continued.length > 0 ? [continuationPart(continued, agent.language)] : []),
+        ...(messages.length > 0 ? [deliveryPart(messages, agent.language)] : []),
+      ];
       if (parts.length === 0) return null;
       const mates = team?.() ?? [];
       const prompt = compilePrompt(agent, parts, {

@@ -12,10 +12,12 @@ import type { TargetKey } from '../../../shared/target.js';
 import {
   isRecoveryMessage,
   PendingDelivery,
+  sendSettles,
   type RecoveryCause,
   type FinalCheckGroup,
   type RecoveryFrontier,
   type TableEffect,
+  type TablePause,
   type TerminalOutcome,
   type TurnBoundaryKind,
   type WakeAdmission,
@@ -63,8 +65,11 @@ export class PendingDeliveryTable {
   readonly #capacity: number;
   /** Insertion order is FIFO order (Map iteration order), which §9.1 requires. */
   readonly #rows = new Map<string, PendingDelivery>();
-  /** Wakes beyond capacity, oldest first; admitted strictly in this order, never dropped. */
-  #queue: WakeAdmission[] = [];
+  /**
+   * Wakes beyond capacity, oldest first; admitted strictly in this order, never dropped. Rows, not
+   * admissions: a row a pause took back keeps what it was (its final-check sent, the session that saw it).
+   */
+  #queue: PendingDelivery[] = [];
   #queueHead = 0;
   readonly #queuedTokens = new Set<string>();
   #generation: number;
@@ -75,10 +80,11 @@ export class PendingDeliveryTable {
   /** issue 24: why the process of this generation exited, until its replacement ends its rows with it. */
   #exit: SessionFailure | null = null;
   /**
-   * issue 27: admission is held while the agent is paused (a usage limit until its reset, a
-   * daily budget reached): the paused rows wait at the head of the queue, later wakes behind them.
+   * issue 27, 38: the agent's pause, its one home. While set, admission is held (a usage limit
+   * until its reset, a daily budget reached): the paused rows wait at the head of the queue, later
+   * wakes behind them. `wakeTokens`: the wakes this pause shows `paused`.
    */
-  #held = false;
+  #pause: (TablePause & { readonly wakeTokens: Set<string> }) | null = null;
 
   constructor(capacity: number, generation = 0) {
     if (!Number.isInteger(capacity) || capacity < 1)
@@ -117,7 +123,12 @@ export class PendingDeliveryTable {
   }
   /** issue 27: whether admission is held (the agent is paused). */
   get held(): boolean {
-    return this.#held;
+    return this.#pause !== null;
+  }
+  /** issue 27, 38: the agent's pause, with the wakes it shows `paused` (null: not paused). */
+  pauseState(): (TablePause & { readonly wakeTokens: readonly string[] }) | null {
+    const p = this.#pause;
+    return p === null ? null : { kind: p.kind, resetsAt: p.resetsAt, detail: p.detail, wakeTokens: [...p.wakeTokens] };
   }
   /** issue 27: the queued wakes in FIFO order (the paused ones first). */
   queuedTokens(): string[] {
@@ -133,7 +144,12 @@ export class PendingDeliveryTable {
   /** A new wake: admitted now if the FIFO has room, else it waits in order. Duplicates are ignored. */
   enqueue(wake: WakeAdmission): readonly TableEffect[] {
     if (this.has(wake.wakeToken)) return NONE;
-    if (this.#accepting && !this.#held && this.#queueHead === this.#queue.length && this.#rows.size < this.#capacity) {
+    if (
+      this.#accepting &&
+      this.#pause === null &&
+      this.#queueHead === this.#queue.length &&
+      this.#rows.size < this.#capacity
+    ) {
       // issue 19: nothing waits and there is room, so the wake is admitted at once (FIFO order holds:
       // it is the only one); it skips the queue and its token set, and the consumed queue is dropped.
       if (this.#queueHead !== 0) {
@@ -144,9 +160,16 @@ export class PendingDeliveryTable {
       this.#rows.set(wake.wakeToken, row);
       return [{ kind: 'admitted', row }];
     }
-    this.#queue.push(wake);
+    const row = this.#rowOf(wake);
+    this.#queue.push(row);
     this.#queuedTokens.add(wake.wakeToken);
     const effects: TableEffect[] = [];
+    // issue 27: a wake that arrives while a daily budget holds the agent waits visibly `paused`
+    // (behind a usage limit's paused rows it waits `queued`: the limit is theirs, not its).
+    if (this.#pause?.kind === 'daily_budget') {
+      this.#pause.wakeTokens.add(wake.wakeToken);
+      effects.push({ kind: 'paused', row });
+    }
     this.#admit(effects);
     return effects;
   }
@@ -163,6 +186,7 @@ export class PendingDeliveryTable {
       const row = this.#rows.get(token);
       if (row === undefined || row.generation !== generation || row.visible) continue;
       row.visible = true;
+      row.seenIn = generation;
       if (row.targetKey !== null) this.#scope.add(row.targetKey);
       if (row.sendableTargets !== null) for (const t of row.sendableTargets) this.#scope.add(t);
       changed.push(token);
@@ -172,14 +196,16 @@ export class PendingDeliveryTable {
 
   /**
    * contract §9.2: a `message_send` result `sent|already_sent` with canonical TargetKey and
-   * SeenUpToSeq settles `reply_sent` for `visible_reply` rows of that target with
-   * `TargetSeq <= SeenUpToSeq` only; higher rows and other targets are untouched.
+   * SeenUpToSeq settles `reply_sent` for the rows of that target it covers (`TargetSeq <=
+   * SeenUpToSeq`) only; higher rows and other targets are untouched. Covered rows of either class:
+   * a `signal_only` row (a hand-back) whose agent then posts to its target visibly replied there
+   * (issue 38: it read "Received — back to idle" while the lead had answered).
    */
   sendResult(targetKey: TargetKey, seenUpToSeq: number): readonly TableEffect[] {
     const effects: TableEffect[] = [];
     // Deleting the current entry while iterating a Map is well-defined, so no copy is needed.
     for (const row of this.#rows.values()) {
-      if (row.deliveryClass === 'visible_reply' && row.targetKey === targetKey && row.targetSeq <= seenUpToSeq) {
+      if (sendSettles(row, targetKey, seenUpToSeq)) {
         this.#end(row, REPLY_SENT, effects);
       }
     }
@@ -285,38 +311,26 @@ export class PendingDeliveryTable {
 
   /**
    * issue 27 "pause, don't fail": the turn of `generation` was refused by a usage or rate limit
-   * with a known reset. Every row still in the table leaves it, in FIFO order, back to the head of
-   * the queue (its place kept, nothing ended, its send scope retired: §8.3), and admission is held
-   * until `release`: later wakes for the agent wait behind the paused ones. A stale generation is
-   * a no-op. The effects name the paused rows (the lifecycle records and shows them `paused`).
+   * (`usage_limit`): every row still in the table leaves it, in FIFO order, back to the head of the
+   * queue — its place kept, nothing ended, its send scope retired (§8.3), and (issue 38) its status
+   * kept: a row whose one final-check went out stays `final_check_sent`, so the resume never sends a
+   * second (§6.4). A daily budget (`daily_budget`) only holds admission: the rows already running
+   * finish, later wakes wait `paused`. Admission stays held until `release`. A stale generation is a
+   * no-op; a second pause updates the first (its reset, its detail) and keeps its wakes.
    */
-  pause(generation: number): readonly TableEffect[] {
-    if (generation !== this.#generation) return NONE;
-    return this.hold();
-  }
-
-  /**
-   * issue 27: holds admission (a pause, or a daily budget reached). With `takeBack` (a pause) the
-   * rows in the table go back to the head of the queue as at `pause`; without it (a budget) the
-   * rows already running finish and only later wakes wait. Idempotent.
-   */
-  hold(takeBack = true): readonly TableEffect[] {
-    this.#held = true;
-    if (!takeBack) return NONE;
+  pause(generation: number | null, pause: TablePause): readonly TableEffect[] {
+    if (generation !== null && generation !== this.#generation) return NONE;
+    const wakeTokens = this.#pause?.wakeTokens ?? new Set<string>();
+    this.#pause = { kind: pause.kind, resetsAt: pause.resetsAt, detail: pause.detail, wakeTokens };
+    if (pause.kind !== 'usage_limit') return NONE;
     const effects: TableEffect[] = [];
-    const back: WakeAdmission[] = [];
+    const back: PendingDelivery[] = [];
     for (const row of [...this.#rows.values()]) {
       this.#rows.delete(row.wakeToken);
       this.#queuedTokens.add(row.wakeToken);
-      back.push({
-        wakeToken: row.wakeToken,
-        messageId: row.messageId,
-        target: row.target,
-        targetKey: row.targetKey,
-        targetSeq: row.targetSeq,
-        deliveryClass: row.deliveryClass,
-        ...(row.sendableTargets === null ? {} : { sendableTargets: row.sendableTargets }),
-      });
+      wakeTokens.add(row.wakeToken);
+      row.visible = false;
+      back.push(row);
       effects.push({ kind: 'paused', row });
     }
     if (back.length > 0) {
@@ -327,34 +341,75 @@ export class PendingDeliveryTable {
     return effects;
   }
 
+  /** issue 27: after a daemon restart, the stored `paused` wakes (requeued at the head) are this pause's again. */
+  adoptPaused(wakeTokens: ReadonlySet<string>): void {
+    const pause = this.#pause;
+    if (pause === null) return;
+    for (const token of wakeTokens) if (this.#queuedTokens.has(token)) pause.wakeTokens.add(token);
+  }
+
   /** issue 27: the pause ended (the reset came, Try now, a budget raised): admission resumes in FIFO order. */
   release(): readonly TableEffect[] {
-    if (!this.#held) return NONE;
-    this.#held = false;
+    const pause = this.#pause;
+    if (pause === null) return NONE;
+    this.#pause = null;
     const effects: TableEffect[] = [];
+    // Its wakes wait `queued` again (issue 38: a restart before they are written must not pause them anew).
+    for (const row of this.#queue.slice(this.#queueHead))
+      if (pause.wakeTokens.has(row.wakeToken)) effects.push({ kind: 'unpaused', row });
     this.#admit(effects);
     return effects;
   }
 
   /**
-   * issue 27: the operator cancelled a pause: the wakes that were paused (`wakeTokens`, still at the
-   * head of the queue) end with `outcome`, and admission resumes for the wakes behind them.
+   * issue 27: the operator cancelled the pause: the wakes it paused (still at the head of the
+   * queue) end with `outcome`, and admission resumes for the wakes behind them.
    */
-  cancelQueued(wakeTokens: ReadonlySet<string>, outcome: TerminalOutcome): readonly TableEffect[] {
+  cancelPause(outcome: TerminalOutcome): readonly TableEffect[] {
+    const pause = this.#pause;
+    if (pause === null) return NONE;
+    this.#pause = null;
     const effects: TableEffect[] = [];
-    const kept: WakeAdmission[] = [];
-    for (const w of this.#queue.slice(this.#queueHead)) {
-      if (!wakeTokens.has(w.wakeToken)) {
-        kept.push(w);
+    const kept: PendingDelivery[] = [];
+    for (const row of this.#queue.slice(this.#queueHead)) {
+      if (!pause.wakeTokens.has(row.wakeToken)) {
+        kept.push(row);
         continue;
       }
-      this.#queuedTokens.delete(w.wakeToken);
-      const row = this.#rowOf(w);
+      this.#queuedTokens.delete(row.wakeToken);
       effects.push({ kind: 'terminal', row, outcome });
     }
     this.#queue = kept;
     this.#queueHead = 0;
-    this.#held = false;
+    this.#admit(effects);
+    return effects;
+  }
+
+  /**
+   * issue 38: whether these rows are still due to be written into `generation` now: admitted, not
+   * yet written, not ended, not taken back by a pause. Asked by the runtime's prompt queue right
+   * before it writes a waiting delivery, so a paused (or ended) wake never reaches a runtime.
+   */
+  due(generation: number, wakeTokens: readonly string[]): boolean {
+    if (generation !== this.#generation || !this.#accepting) return false;
+    for (const token of wakeTokens) {
+      const row = this.#rows.get(token);
+      if (row !== undefined && !row.visible && row.generation === generation) return true;
+    }
+    return false;
+  }
+
+  /**
+   * issue 29, 38: the turn the daemon asked to end (Stop, a turn timeout) ended, or completed in a
+   * race with the interrupt: exactly the rows that turn was working on — the runtime-visible ones —
+   * end with `outcome`; rows admitted but not yet written wait for the next turn (Stop ends only the
+   * stopped turn's wakes). The send scope retires with the turn (§8.3). A stale generation is a no-op.
+   */
+  turnEnded(generation: number, outcome: TerminalOutcome): readonly TableEffect[] {
+    if (generation !== this.#generation) return NONE;
+    const effects: TableEffect[] = [];
+    for (const row of [...this.#rows.values()]) if (row.visible) this.#end(row, outcome, effects);
+    this.#scope = new Set();
     this.#admit(effects);
     return effects;
   }
@@ -397,8 +452,10 @@ export class PendingDeliveryTable {
     this.#exit = null;
     const recovery = this.#recoverVisible('process_replaced', effects, failure);
     for (const row of [...this.#rows.values()]) {
+      // Rows that never reached the old process keep their status: one a pause took back after its
+      // final-check went out stays `final_check_sent` (issue 38, §6.4: never a second final-check).
       row.generation = newGeneration;
-      row.status = 'awaiting_check';
+      row.resumed = false;
       effects.push({ kind: 'admitted', row });
     }
     this.#admit(effects);
@@ -507,7 +564,7 @@ export class PendingDeliveryTable {
   }
 
   #rowOf(wake: WakeAdmission): PendingDelivery {
-    return new PendingDelivery(
+    const row = new PendingDelivery(
       wake.messageId,
       wake.target,
       wake.targetKey,
@@ -517,16 +574,26 @@ export class PendingDeliveryTable {
       this.#generation,
       wake.sendableTargets?.length ? wake.sendableTargets : null,
     );
+    // issue 38: a paused wake restored after a restart keeps its one final-check (§6.4: never a second).
+    if (wake.finalCheckSent === true) row.status = 'final_check_sent';
+    return row;
   }
 
   /** §9.1: admit queued wakes strictly in order while the FIFO has room. */
   #admit(effects: TableEffect[]): void {
-    while (this.#accepting && !this.#held && this.#rows.size < this.#capacity && this.#queueHead < this.#queue.length) {
-      const wake = this.#queue[this.#queueHead] as WakeAdmission;
+    while (
+      this.#accepting &&
+      this.#pause === null &&
+      this.#rows.size < this.#capacity &&
+      this.#queueHead < this.#queue.length
+    ) {
+      const row = this.#queue[this.#queueHead] as PendingDelivery;
       this.#queueHead += 1;
-      this.#queuedTokens.delete(wake.wakeToken);
-      const row = this.#rowOf(wake);
-      this.#rows.set(wake.wakeToken, row);
+      this.#queuedTokens.delete(row.wakeToken);
+      row.generation = this.#generation;
+      // issue 38: the session of this generation already holds the row's input (a pause took it back).
+      row.resumed = row.seenIn === this.#generation;
+      this.#rows.set(row.wakeToken, row);
       effects.push({ kind: 'admitted', row });
     }
     // Compact the consumed prefix now and then so the queue array does not grow without bound.

@@ -2,7 +2,7 @@
  * Pending delivery rows (contract §9.1) and the values the pure table hands back.
  * No I/O here: these are plain data shared by the table, the lifecycle service and tests.
  */
-import type { FailureReason } from '../../../shared/wake-status.js';
+import type { FailureReason, PauseKind } from '../../../shared/wake-status.js';
 import type { TargetKey } from '../../../shared/target.js';
 
 /** contract §9.1: workflow callbacks, system and reaction signals are `signal_only`. */
@@ -27,6 +27,8 @@ export interface WakeAdmission {
    * workflow target). The wake's own `targetKey` is always in the send scope.
    */
   readonly sendableTargets?: readonly TargetKey[];
+  /** issue 38: its one final-check already went out (a paused wake restored after a daemon restart). */
+  readonly finalCheckSent?: boolean;
 }
 
 /**
@@ -42,6 +44,15 @@ export class PendingDelivery {
    * boundary for every row (issue 19).
    */
   visible = false;
+  /**
+   * issue 38: the process generation whose session last had this row's input written into it (-1:
+   * never). A usage pause takes a row back without forgetting it: when it is admitted again into
+   * the same generation, the session already holds the input, so a continuation is written instead
+   * of the task (the operator's task reaches a session once per wake).
+   */
+  seenIn = -1;
+  /** issue 38: admitted again into the session that already saw it (set at admission, see `seenIn`). */
+  resumed = false;
   localTextBytes = 0;
   localTextRunes = 0;
   constructor(
@@ -87,7 +98,32 @@ export type TableEffect =
    * issue 27 "pause, don't fail": the row's turn was refused by a usage or rate limit; it left the
    * FIFO back to the head of the queue (its place kept) and waits for the limit's reset, not ended.
    */
-  | { readonly kind: 'paused'; readonly row: PendingDelivery };
+  | { readonly kind: 'paused'; readonly row: PendingDelivery }
+  /** issue 38: the pause that held the row ended; it waits for admission again (`queued`), its place kept. */
+  | { readonly kind: 'unpaused'; readonly row: PendingDelivery };
+
+/**
+ * contract §9.2, the one settle rule: a `message_send` result `sent|already_sent` on `targetKey`
+ * with `seenUpToSeq` settles `reply_sent` exactly the rows of that target it covers
+ * (`TargetSeq <= SeenUpToSeq`), of either class (issue 38: a covered `signal_only` hand-back row
+ * whose agent then posts there visibly replied). The table settles by it; the team reads it.
+ */
+export function sendSettles(
+  row: Pick<PendingDelivery, 'targetKey' | 'targetSeq'>,
+  targetKey: TargetKey,
+  seenUpToSeq: number,
+): boolean {
+  return row.targetKey === targetKey && row.targetSeq <= seenUpToSeq;
+}
+
+/** issue 27, 38: why and until when the table holds admission (its one home: the table). */
+export interface TablePause {
+  readonly kind: PauseKind;
+  /** Epoch milliseconds of the reset (usage limit) or of the next day (budget); null when unknown. */
+  readonly resetsAt: number | null;
+  /** Bounded detail (the runtime's structured limit signal), never runtime text beyond the error. */
+  readonly detail: string | null;
+}
 
 /** One canonical target of a final-check and the unresolved wakes it covers (contract §8.3). */
 export interface FinalCheckGroup {

@@ -11,7 +11,6 @@ import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import {
   isTerminal,
   type FailureReason,
-  type PauseKind,
   type RuntimeKind,
   type SendRefusalCode,
   type WakeStatus,
@@ -26,6 +25,7 @@ import {
   type RecoveryCause,
   type RecoveryFrontier,
   type TableEffect,
+  type TablePause,
   type TerminalOutcome,
   type TurnBoundaryKind,
   type WakeAdmission,
@@ -121,6 +121,11 @@ export interface WakeDelivery {
     readonly targetKey: TargetKey | null;
     readonly targetSeq: number;
     readonly deliveryClass: DeliveryClass;
+    /**
+     * issue 38: the session already holds this wake's input (a usage pause took it back and the
+     * limit has reset): write a continuation, never the task again.
+     */
+    readonly resumed?: boolean;
   }>;
 }
 
@@ -146,19 +151,11 @@ export interface SendResult {
   readonly crossTarget?: boolean;
 }
 
-/** issue 27: why and until when an agent's wakes are paused. */
-export interface WakePause {
-  readonly kind: PauseKind;
-  /** Epoch milliseconds of the reset (usage limit) or of the next day (budget); null when unknown. */
-  readonly resetsAt: number | null;
-  /** Bounded detail (the runtime's limit signal), never runtime text beyond the error. */
-  readonly detail: string | null;
-}
+/** issue 27: why and until when an agent's wakes are paused (kept by the table, its one home: issue 38). */
+export type WakePause = TablePause;
 
 interface AgentSlot {
   profile: AgentProfile;
-  /** issue 27: the agent's pause while admission is held, and the wakes it paused. */
-  pause: (WakePause & { readonly wakeTokens: Set<string> }) | null;
   readonly table: PendingDeliveryTable;
   /** issue 15: the last refused `message_send` seen while each wake was being handled. */
   readonly refusals: Map<string, SendRefusalCode>;
@@ -198,7 +195,6 @@ export class WakeLifecycle {
       profile,
       table: new PendingDeliveryTable(capacity),
       refusals: new Map(),
-      pause: null,
     });
   }
 
@@ -242,20 +238,27 @@ export class WakeLifecycle {
     // issue 27: the wakes a pause held (always the oldest: every row of the table paused) re-enter
     // first and stay held with the stored pause until the recovery service's timer releases them.
     const paused = journal.listWakes({ agentId, status: 'paused' });
-    if (paused.length > 0 || pause) {
-      slot.table.hold();
-      slot.pause = {
-        kind: pause?.kind ?? 'usage_limit',
-        resetsAt: pause?.resetsAt ?? null,
-        detail: pause?.detail ?? null,
-        wakeTokens: new Set(paused.map((w) => w.wakeToken)),
-      };
-    }
+    // A recovery wake just launched waits too (a paused agent's wakes never reach its runtime).
+    if (paused.length > 0 || pause)
+      this.#apply(
+        slot,
+        slot.table.pause(null, {
+          kind: pause?.kind ?? 'usage_limit',
+          resetsAt: pause?.resetsAt ?? null,
+          detail: pause?.detail ?? null,
+        }),
+      );
     const queued = [...paused, ...journal.listWakes({ agentId, status: 'queued' })].map((w) =>
       this.#admission(w, this.#canonical(w.target)),
     );
     const { effects: admitted, requeued } = slot.table.requeue(queued);
-    this.#apply(slot, admitted);
+    // Already stored `paused`: only a wake the table shows paused anew is new to the journal.
+    const stored = new Set(paused.map((w) => w.wakeToken));
+    this.#apply(
+      slot,
+      admitted.filter((e) => e.kind !== 'paused' || !stored.has(e.row.wakeToken)),
+    );
+    slot.table.adoptPaused(stored);
     return { requeued, ended: ended.length, recovery };
   }
 
@@ -300,12 +303,9 @@ export class WakeLifecycle {
       null,
       this.#iso(),
     );
-    if (slot.pause === null) {
+    if (!slot.table.held) {
       const hold = this.#o.admissionHold?.(agentId) ?? null;
-      if (hold !== null) {
-        slot.table.hold(false);
-        slot.pause = { ...hold, wakeTokens: new Set() };
-      }
+      if (hold !== null) slot.table.pause(null, hold);
     }
     const effects = slot.table.enqueue({
       wakeToken: wake.wakeToken,
@@ -317,10 +317,7 @@ export class WakeLifecycle {
       sendableTargets: wake.sendableTargets,
     });
     this.#apply(slot, effects);
-    const admitted = slot.table.row(wake.wakeToken) !== undefined;
-    // issue 27: a wake that arrives while the agent's budget holds it waits visibly `paused`.
-    if (!admitted && slot.pause?.kind === 'daily_budget') this.#markPaused(slot, [{ ...wake, target }]);
-    return admitted ? ADMITTED : NOT_ADMITTED;
+    return slot.table.row(wake.wakeToken) !== undefined ? ADMITTED : NOT_ADMITTED;
   }
 
   /**
@@ -441,77 +438,42 @@ export class WakeLifecycle {
 
   /**
    * issue 27 "pause, don't fail": the turn of `generation` was refused by a usage or rate limit with
-   * a known reset (or a budget holds the agent): every row still in the table goes back, in its
-   * place, to the head of the queue as `paused` (journal, timeline, bus), and later wakes wait
+   * a known reset (or a budget holds the agent): the table takes its rows back (their place, their
+   * final-check kept: issue 38) and they show `paused` (journal, timeline, bus); later wakes wait
    * behind them until `resume`. Returns the tokens paused (none for a stale generation).
    */
   pause(agentId: string, generation: number | null, pause: WakePause): readonly string[] {
     const slot = this.#slot(agentId);
-    if (generation !== null && generation !== slot.table.generation) return [];
-    const effects = slot.table.hold(pause.kind === 'usage_limit');
-    slot.pause = {
+    const effects = slot.table.pause(generation, {
       ...pause,
       detail: pause.detail === null ? null : boundedDetail(pause.detail),
-      wakeTokens: slot.pause?.wakeTokens ?? new Set<string>(),
-    };
-    return this.#markPaused(
-      slot,
-      effects.flatMap((e) => (e.kind === 'paused' ? [e.row] : [])),
-    );
+    });
+    this.#apply(slot, effects);
+    return effects.flatMap((e) => (e.kind === 'paused' ? [e.row.wakeToken] : []));
   }
 
-  /** issue 27: records and publishes these waiting wakes `paused` with the slot's pause. */
-  #markPaused(
-    slot: AgentSlot,
-    wakes: ReadonlyArray<Pick<PendingDelivery, 'wakeToken' | 'messageId' | 'target' | 'targetSeq' | 'deliveryClass'>>,
-  ): string[] {
-    const pause = slot.pause;
-    if (pause === null) return [];
-    const detail = this.#pauseDetail(pause);
-    let at: string | undefined;
-    const tokens: string[] = [];
-    for (const w of wakes) {
-      pause.wakeTokens.add(w.wakeToken);
-      tokens.push(w.wakeToken);
-      this.#o.journal.appendWakeEvent({
-        wakeToken: w.wakeToken,
-        kind: 'status',
-        status: 'paused',
-        reason: pause.kind,
-        detail,
-      });
-      this.#publish(
-        slot,
-        w.wakeToken,
-        w.messageId,
-        w.target,
-        w.targetSeq,
-        w.deliveryClass,
-        'paused',
-        pause.kind,
-        detail,
-        null,
-        (at ??= this.#iso()),
-      );
-    }
-    return tokens;
+  /**
+   * issue 38: whether these rows of a delivery are still due to be written into process
+   * `generation` (asked right before the write: a wake paused or ended meanwhile never reaches the runtime).
+   */
+  due(agentId: string, generation: number, wakeTokens: readonly string[]): boolean {
+    return this.#agents.get(agentId)?.table.due(generation, wakeTokens) ?? false;
   }
 
   /** issue 27: the agent's pause, if its admission is held (with the wakes it paused). */
   pauseOf(agentId: string): (WakePause & { readonly wakeTokens: readonly string[] }) | null {
-    const p = this.#agents.get(agentId)?.pause ?? null;
-    return p === null ? null : { kind: p.kind, resetsAt: p.resetsAt, detail: p.detail, wakeTokens: [...p.wakeTokens] };
+    return this.#agents.get(agentId)?.table.pauseState() ?? null;
   }
 
   /**
    * issue 27: the pause ends (its reset came, the operator's Try now, a budget raised): admission
-   * resumes in FIFO order, so the paused wakes are delivered again — once — before any later one.
+   * resumes in FIFO order, so the paused wakes go to the runtime again — once: a wake whose input
+   * the session already holds as a continuation (issue 38) — before any later one.
    * False when the agent was not paused.
    */
   resume(agentId: string): boolean {
     const slot = this.#slot(agentId);
-    if (slot.pause === null && !slot.table.held) return false;
-    slot.pause = null;
+    if (!slot.table.held) return false;
     this.#apply(slot, slot.table.release());
     return true;
   }
@@ -523,16 +485,38 @@ export class WakeLifecycle {
    */
   cancelPause(agentId: string, detail: string): readonly string[] {
     const slot = this.#slot(agentId);
-    const pause = slot.pause;
-    if (pause === null) return [];
-    slot.pause = null;
-    const effects = slot.table.cancelQueued(pause.wakeTokens, {
+    const effects = slot.table.cancelPause({
       status: 'failed',
       reason: 'stopped_by_operator',
       detail: boundedDetail(detail),
     });
     this.#apply(slot, effects);
     return effects.flatMap((e) => (e.kind === 'terminal' ? [e.row.wakeToken] : []));
+  }
+
+  /**
+   * issue 29, 38: the turn the daemon asked to end (Stop, a turn timeout) ended — or completed in a
+   * race with the interrupt: exactly that turn's wakes (the runtime-visible rows) end `failed` with
+   * why it was ended; wakes waiting for a later turn are delivered after it.
+   */
+  onTurnEnded(agentId: string, generation: number, reason: FailureReason, detail: string): void {
+    const slot = this.#slot(agentId);
+    this.#apply(slot, slot.table.turnEnded(generation, { status: 'failed', reason, detail: boundedDetail(detail) }));
+  }
+
+  /** issue 27: records and publishes a wake the table shows `paused`, with the table's pause. */
+  #markPaused(slot: AgentSlot, row: PendingDelivery, at: string): void {
+    const pause = slot.table.pauseState();
+    if (pause === null) return;
+    const detail = this.#pauseDetail(pause);
+    this.#o.journal.appendWakeEvent({
+      wakeToken: row.wakeToken,
+      kind: 'status',
+      status: 'paused',
+      reason: pause.kind,
+      detail,
+    });
+    this.#publishRow(slot, row, 'paused', pause.kind, detail, null, at);
   }
 
   #pauseDetail(p: WakePause): string {
@@ -729,6 +713,13 @@ export class WakeLifecycle {
         case 'admitted':
           (admitted ??= []).push(row);
           break;
+        case 'paused':
+          this.#markPaused(slot, row, (at ??= this.#iso()));
+          break;
+        case 'unpaused':
+          this.#o.journal.appendWakeEvent({ wakeToken: row.wakeToken, kind: 'status', status: 'queued' });
+          this.#publishRow(slot, row, 'queued', null, null, null, (at ??= this.#iso()));
+          break;
         case 'final_check_sent':
           this.#o.journal.appendWakeEvent({
             wakeToken: row.wakeToken,
@@ -880,6 +871,7 @@ export class WakeLifecycle {
       targetKey,
       targetSeq: w.targetSeq,
       deliveryClass: w.deliveryClass,
+      ...(w.finalCheck === true ? { finalCheckSent: true } : {}),
     };
   }
 

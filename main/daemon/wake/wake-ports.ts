@@ -69,6 +69,8 @@ export interface JournalQueuedWake {
   readonly deliveryClass: DeliveryClass;
   /** contract §6.6: recovery continuations that already covered this wake (issue 16; absent = 0). */
   readonly recoveries?: number;
+  /** issue 38: its one final-check went out (a paused wake keeps it across a restart: §6.4). */
+  readonly finalCheck?: boolean;
 }
 
 /**

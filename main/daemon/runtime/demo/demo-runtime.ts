@@ -66,6 +66,7 @@ import {
 import { RuntimeEventStream } from '../runtime-event-stream.js';
 import { demoApproveReply, demoFileAsk, readBefore, writeDemoFile, DEMO_FILE } from './demo-approve.js';
 import { shortSignalFetch } from './short-signal-fetch.js';
+import { withdrawn } from '../prompt-queue.js';
 
 export const DEMO_LABEL = '[demo]';
 /** One beacon at the default 45 s silence threshold before the reply. */
@@ -209,7 +210,9 @@ export class DemoRuntime implements RuntimeAdapter {
     return { ok: true, sessionId: null, resumed: false };
   }
 
-  async deliver(text: string): Promise<DeliverResult> {
+  async deliver(text: string, due?: () => boolean): Promise<DeliverResult> {
+    // issue 38: its wakes were paused or ended before it was handed over: never written.
+    if (due !== undefined && !due()) return withdrawn();
     if (this.client === null || this.stopped)
       return {
         ok: false,

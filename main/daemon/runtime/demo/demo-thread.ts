@@ -26,6 +26,7 @@ import {
 } from '../runtime-adapter.js';
 import { RuntimeEventStream } from '../runtime-event-stream.js';
 import type { FromDemoWorker, ReplyValue, ToDemoWorker } from './demo-thread-protocol.js';
+import { withdrawn } from '../prompt-queue.js';
 
 export interface DemoThreadOptions {
   readonly agentId: string;
@@ -184,8 +185,10 @@ export class DemoThreadRuntime implements RuntimeAdapter {
     }
   }
 
-  async deliver(text: string): Promise<DeliverResult> {
+  async deliver(text: string, due?: () => boolean): Promise<DeliverResult> {
     const thread = this.#thread;
+    // issue 38: its wakes were paused or ended before it was handed over: never written.
+    if (due !== undefined && !due()) return withdrawn();
     if (thread === null || !this.#started || this.#stopped)
       return {
         ok: false,

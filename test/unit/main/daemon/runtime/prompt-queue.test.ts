@@ -47,14 +47,25 @@ describe('PromptQueue: one turn per prompt', () => {
     expect(started).toEqual(['delivery 1', 'final-check', 'delivery 2']);
   });
 
-  it('dropWaiting refuses waiting prompts but keeps the running turn; clear forgets it too', async () => {
+  it('clear refuses waiting prompts and forgets the running turn', async () => {
     const { q } = queue();
     await q.submit('a');
     const b = q.submit('b');
-    q.dropWaiting({ ok: false, code: 'write_failed', message: 'dropped' });
-    expect(await b).toMatchObject({ ok: false, code: 'write_failed', message: 'dropped' });
-    expect(q.busy).toBe(true);
     q.clear({ ok: false, code: 'not_running', message: 'gone' });
+    expect(await b).toMatchObject({ ok: false, code: 'not_running', message: 'gone' });
     expect(q.busy).toBe(false);
+  });
+
+  it('issue 38: a waiting prompt whose wakes are no longer due is withdrawn, never started; the next one starts', async () => {
+    const { q, started } = queue();
+    await q.submit('running');
+    let due = true;
+    const paused = q.submit('paused delivery', () => due);
+    const later = q.submit('later delivery', () => true);
+    due = false; // a usage pause took its wakes back while it waited
+    q.turnEnded();
+    expect(await paused).toMatchObject({ ok: false, code: 'withdrawn' });
+    expect(await later).toEqual({ ok: true });
+    expect(started).toEqual(['running', 'later delivery']);
   });
 });

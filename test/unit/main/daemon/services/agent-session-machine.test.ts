@@ -195,7 +195,7 @@ const replacement: Row[] = [
     calls: [{ call: 'process_exited', generation: 0, detail: RENEW_DETAIL, reason: 'process_replaced' }],
   },
   {
-    name: 'replace of a turn asked to end that did not (issue 29): its rows fail with the reason, not recovered',
+    name: 'replace of a turn asked to end that did not (issue 29): its rows fail with the reason, not recovered; the rows it never saw wait for the replacement (issue 38)',
     state: {
       ...IN_TURN,
       delivered: true,
@@ -205,12 +205,12 @@ const replacement: Row[] = [
     changes: { runtime: null, process: { phase: 'retiring' }, delivered: false },
     calls: [
       {
-        call: 'fail_pending',
+        call: 'end_turn_rows',
         generation: 0,
         detail: 'stopped; the runtime did not end the turn, so it was restarted',
         reason: 'stopped_by_operator',
-        processExited: true,
       },
+      { call: 'process_exited', generation: 0, detail: 'stopped', reason: 'process_replaced' },
     ],
   },
   {
@@ -639,7 +639,7 @@ const turns: Row[] = [
     calls: [],
   },
   {
-    name: 'turn_end interrupted after end_turn: the rows fail with its reason, not the runtime error',
+    name: "turn_end interrupted after end_turn: that turn's rows fail with its reason, not the runtime error (issue 38: only its rows)",
     state: {
       ...IN_TURN,
       lastError: { detail: 'aborted', reason: null },
@@ -650,31 +650,26 @@ const turns: Row[] = [
     calls: [
       { call: 'turn.end', event: { turnId: 't1' } },
       { call: 'report_state', state: 'idle' },
-      {
-        call: 'fail_pending',
-        generation: 0,
-        detail: 'the turn ran over 120 minutes',
-        reason: 'turn_timeout',
-        processExited: false,
-      },
+      { call: 'end_turn_rows', generation: 0, detail: 'the turn ran over 120 minutes', reason: 'turn_timeout' },
     ],
   },
   {
-    name: 'turn_end completed after end_turn (it finished first): nothing fails',
+    name: "turn_end completed after end_turn (it finished first, issue 38): that turn's rows still end, with why it was ended",
     state: { ...IN_TURN, turnEndAsked: { turnId: 't1', reason: 'stopped_by_operator', detail: 'stopped' } },
     event: turnEnd('completed'),
     changes: { agentState: 'idle', turnId: null, turnEndAsked: null },
     calls: [
       { call: 'turn.end', event: { turnId: 't1' } },
       { call: 'report_state', state: 'idle' },
+      { call: 'end_turn_rows', generation: 0, detail: 'stopped', reason: 'stopped_by_operator' },
     ],
   },
   {
-    name: 'turn_boundary of a turn being ended: no final-check is chosen',
+    name: "turn_boundary of a turn being ended: no final-check is chosen; issue 38: the turn's rows end with why (never left delivered)",
     state: { ...IN_TURN, turnEndAsked: { turnId: 't1', reason: 'stopped_by_operator', detail: 'stopped' } },
     event: { type: 'turn_boundary' },
     changes: {},
-    calls: [],
+    calls: [{ call: 'end_turn_rows', generation: 0, detail: 'stopped', reason: 'stopped_by_operator' }],
   },
   {
     name: 'input_dropped (issue 29): logged, and the turn failure detail if none is known',

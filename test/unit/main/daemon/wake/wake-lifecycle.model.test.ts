@@ -120,13 +120,13 @@ class Send implements Cmd {
     const seen = Math.max(0, (m.seqByTarget[this.t] ?? 0) + this.seenDelta);
     const before = r.lifecycle
       .pending(r.agentId)
-      .map((p) => ({ token: p.wakeToken, key: p.targetKey, seq: p.targetSeq, cls: p.deliveryClass }));
+      .map((p) => ({ token: p.wakeToken, key: p.targetKey, seq: p.targetSeq }));
     m.ref.sendResult(this.status, key, seen);
     r.lifecycle.onSendResult({ agentId: r.agentId, status: this.status, targetKey: key, seenUpToSeq: seen });
     const after = new Set(pendingTokens(r));
     for (const row of before) {
-      const covered = this.status !== 'failed' && row.cls === 'visible_reply' && row.key === key && row.seq <= seen;
-      // §9.2: exactly the covered rows settle reply_sent; everything else is untouched
+      const covered = this.status !== 'failed' && row.key === key && row.seq <= seen;
+      // §9.2: exactly the covered rows (of either class, issue 38) settle reply_sent; everything else is untouched
       expect(after.has(row.token)).toBe(!covered);
       if (covered) expect(statusOf(r, row.token)).toBe('reply_sent');
     }

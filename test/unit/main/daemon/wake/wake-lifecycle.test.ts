@@ -211,10 +211,12 @@ describe('contract §9.2 frontier settlement', () => {
 });
 
 describe('contract §9.1 signal_only rows', () => {
-  it('never get a final-check and end with their signal_only classification; sends and reactions do not settle them', async () => {
+  it('never get a final-check and end with their signal_only classification; reactions and uncovering sends do not settle them', async () => {
     const h = wakeHarness();
-    const s = h.wake('#general', { deliveryClass: 'signal_only', targetSeq: 1 });
-    h.lifecycle.onSendResult({ agentId: h.agentId, status: 'sent', targetKey: general, seenUpToSeq: 5 });
+    const s = h.wake('#general', { deliveryClass: 'signal_only', targetSeq: 3 });
+    // A send that does not cover it (lower frontier, other target) and a reaction leave it alone.
+    h.lifecycle.onSendResult({ agentId: h.agentId, status: 'sent', targetKey: general, seenUpToSeq: 2 });
+    h.lifecycle.onSendResult({ agentId: h.agentId, status: 'sent', targetKey: targetKey('#ops'), seenUpToSeq: 9 });
     h.lifecycle.onReactionConfirmed({ agentId: h.agentId, messageId: 'm1' });
     expect(h.terminals(s)).toHaveLength(0);
     expect(h.lifecycle.onTurnBoundary(h.agentId, 0)).toBeNull();
@@ -225,6 +227,15 @@ describe('contract §9.1 signal_only rows', () => {
     expect(
       await h.counter('wake_completed_without_visible_reply_total', { runtime: 'claude-code', reason: 'signal_only' }),
     ).toBe(1);
+  });
+
+  it('issue 38: a covered signal_only row (a hand-back) settles reply_sent when its agent posts to its target (§9.2 "covered rows")', () => {
+    const h = wakeHarness();
+    const s = h.wake('#general', { deliveryClass: 'signal_only', targetSeq: 3 });
+    h.lifecycle.onSendResult({ agentId: h.agentId, status: 'sent', targetKey: general, seenUpToSeq: 3 });
+    expect(h.terminals(s)).toMatchObject([{ status: 'reply_sent', reason: null, deliveryClass: 'signal_only' }]);
+    expect(h.lifecycle.onTurnBoundary(h.agentId, 0)).toBeNull();
+    expect(h.terminals(s)).toHaveLength(1);
   });
 });
 
