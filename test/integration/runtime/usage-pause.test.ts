@@ -61,13 +61,44 @@ describe.each(['claude-code', 'codex', 'opencode'] as const)('%s: a 429 with ret
     console.info(
       `${kind}: paused ${waitMs} ms (${waitMs <= 1050 ? 'retry-after surfaced' : 'backoff'}): ${paused.detail}`,
     );
-    // queued → delivered → paused → delivered (again, once) → … → reply_sent.
-    expect(statuses.slice(0, 4)).toEqual(['queued', 'delivered', 'paused', 'delivered']);
+    // queued → delivered → paused → queued (the reset) → delivered (again, once) → … → reply_sent.
+    expect(statuses.slice(0, 5)).toEqual(['queued', 'delivered', 'paused', 'queued', 'delivered']);
     expect(statuses.filter((s) => s === 'paused')).toHaveLength(1);
     const resumed = h.statuses.filter((s) => s.wakeToken === token && s.status === 'delivered')[1] as WakeStatusEvent;
     expect(Date.parse(resumed.at)).toBeGreaterThanOrEqual(Date.parse(until as string));
-    expect(h.promptInputs.filter((p) => p.kind === 'delivery' && p.wakeTokens.includes(token))).toHaveLength(2);
+    const deliveries = h.promptInputs.filter((p) => p.kind === 'delivery' && p.wakeTokens.includes(token));
+    expect(deliveries).toHaveLength(2);
+    // issue 38: the operator's task is written once; the resume continues it in the same session.
+    expect(deliveries.filter((p) => p.text.includes('@agent1 hello'))).toHaveLength(1);
+    expect(deliveries[1]?.text).toContain('<agentteam-continuation target="#general"');
     // No silence beacon while paused (the operator has been told).
     expect(h.beacons).toEqual([]);
+  }, 120_000);
+});
+
+describe('claude-code: a usage limit inside a final-check turn (issue 38)', () => {
+  it('pauses the wake (never fails it), never re-asks the task, and the model gets at most one final-check', async () => {
+    const h = await RuntimeHarness.start('claude-code', { usageLimitBackoffSeconds: BACKOFF_SECONDS });
+    harnesses.push(h);
+    // The model answers locally, the final-check goes out, and the provider refuses that turn: 429.
+    const token = h.post('@agent1 which file first? [[local]] [[429-on-check]]');
+    const end = await h.terminal(token);
+    const statuses = h.statusesOf(token);
+    // Paused in the final-check turn, then continued: never failed, one terminal.
+    expect(statuses).toContain('paused');
+    expect(statuses).not.toContain('failed');
+    expect(statuses.filter((s) => isTerminal(s as WakeStatusEvent['status']))).toHaveLength(1);
+    expect(statuses.slice(0, 5)).toEqual(['queued', 'delivered', 'final_check_sent', 'paused', 'queued']);
+    // The model answered the continuation without the tool: the row had had its one final-check.
+    expect(end).toMatchObject({ status: 'completed_without_visible_reply', reason: 'no_reply' });
+    // One final-check recorded, and the model received its text once (the refused request aside).
+    expect(h.finalChecksFor(token)).toBe(1);
+    const answered = h.fake.requests.filter((r) => r.reply !== null && /final delivery check/i.test(r.input));
+    expect(answered).toHaveLength(0);
+    // The operator's task was written into the runtime once; the resume was a continuation.
+    const deliveries = h.promptInputs.filter((p) => p.kind === 'delivery' && p.wakeTokens.includes(token));
+    expect(deliveries.filter((p) => p.text.includes('which file first?'))).toHaveLength(1);
+    expect(deliveries.at(-1)?.text).toContain('<agentteam-continuation');
+    expect(h.fake.requests.filter((r) => r.input.includes('which file first?'))).toHaveLength(1);
   }, 120_000);
 });
