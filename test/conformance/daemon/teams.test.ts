@@ -141,14 +141,14 @@ describe.each(PAIRS)(
           status: 'reply_sent',
           finalCheck: false,
         });
-        // contract §9.1/§9.3: the hand-back is a workflow callback — no final-check, it ends as its class.
+        // contract §9.1/§9.3: the hand-back is a workflow callback — no final-check; issue 38: the lead's final answer covers it (§9.2): reply_sent.
         expect(handBack).toMatchObject({
           agentId: lead.agentId,
           cause: 'hand_back',
           hop: 2,
           askedById: mate.agentId,
-          status: 'completed_without_visible_reply',
-          reason: 'signal_only',
+          status: 'reply_sent',
+          reason: null,
           finalCheck: false,
         });
         await expectOneTerminalEach(wakes);

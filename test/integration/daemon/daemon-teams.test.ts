@@ -76,15 +76,15 @@ describe('agent teams on the assembled daemon (two demo agents)', () => {
       askedByName: 'Demo',
       status: 'reply_sent',
     });
-    // contract §9.1/§9.3: the hand-back is signal_only — no final-check, ends as its class.
+    // contract §9.1/§9.3: the hand-back is signal_only — no final-check; issue 38: the lead's answer covers it (§9.2), so it ends reply_sent.
     expect(handBack).toMatchObject({
       agentId: 'demo',
       cause: 'hand_back',
       hop: 2,
       askedById: 'helper',
       askedByName: 'Helper',
-      status: 'completed_without_visible_reply',
-      reason: 'signal_only',
+      status: 'reply_sent',
+      reason: null,
       finalCheck: false,
     });
     const { messages } = await daemon.api['messages.list']({ target: '#general' });
@@ -193,7 +193,7 @@ describe('agent teams on the assembled daemon (two demo agents)', () => {
     const continued = await second.daemon.api['chains.continue']({ target: '#general' });
     expect(continued).toMatchObject({ status: 'open', hops: 2, budget: 2, continues: 1, heldMessageId: null });
     const after = await allTerminal(second.daemon, 3);
-    expect(after[2]).toMatchObject({ agentId: 'demo', cause: 'hand_back', hop: 2, reason: 'signal_only' });
+    expect(after[2]).toMatchObject({ agentId: 'demo', cause: 'hand_back', hop: 2, status: 'reply_sent' });
     const shown = await second.daemon.api['messages.list']({ target: '#general' });
     expect(shown.messages.at(-1)?.content).toContain('Helper answered:');
     // Nothing is paused any more: a second Continue says so.

@@ -95,7 +95,7 @@ it('a paused chain reaches the chat with Continue: a stranger is refused; the op
   // The same rule as chains.continue: another budget, and the held hand-back delivered.
   expect(await paused()).toMatchObject({ status: 'open', budget: 2, continues: 1, heldMessageId: null });
   const wakes = await allTerminal(daemon, 3);
-  expect(wakes[2]).toMatchObject({ agentId: 'demo', cause: 'hand_back', hop: 2, reason: 'signal_only' });
+  expect(wakes[2]).toMatchObject({ agentId: 'demo', cause: 'hand_back', hop: 2, status: 'reply_sent' });
   await tg.waitFor((c) => c.method === 'editMessageText' && c.body.message_id === line!.messageId, 0);
   expect(tg.chat(CHAT).find((m) => m.messageId === line!.messageId)).toMatchObject({
     text: '▶ Agents paused after 1 hand-off · continued by @user502.',

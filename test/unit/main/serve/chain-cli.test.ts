@@ -81,7 +81,8 @@ it('continues the paused chain: exit 0 and the held hand-back arrives; then noth
   );
   expect(io.outLines).toEqual(['continued the agents in #general: 2 of 2 hand-offs used']);
   const wakes = await untilWakes(3);
-  expect(wakes[2]).toMatchObject({ agentId: 'demo', cause: 'hand_back', reason: 'signal_only' });
+  // issue 38: the lead posts its answer after the hand-back: the covered hand-back row settles reply_sent.
+  expect(wakes[2]).toMatchObject({ agentId: 'demo', cause: 'hand_back', status: 'reply_sent' });
 
   const none = captureIo();
   expect(await runCli(['chain', 'continue', '--data-dir', dir.path], { io: none, env })).toBe(1);
