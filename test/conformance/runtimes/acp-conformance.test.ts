@@ -11,7 +11,9 @@
 import { firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AcpPreset } from '../../../shared/config.js';
-import { finalChecksReceived } from '../../fixtures/model-final-checks.js';
+import { finalCheckTargets } from '../../../main/daemon/prompt/final-check.js';
+import { targetKey } from '../../../shared/target.js';
+import { finalChecksReceived, isFinalCheckInput, sendToolsNamed } from '../../fixtures/model-final-checks.js';
 import { RuntimeHarness } from '../../fixtures/runtime-harness.js';
 import { RUNTIME_CASES } from './runtime-cases.js';
 
@@ -47,6 +49,24 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
       const answered = h.fake.requests.filter((r) => r.reply?.script === 'tool');
       expect(answered.length).toBeGreaterThan(0);
       expect(answered.every((r) => r.tools.includes(TOOL_NAMES[preset]))).toBe(true);
+    },
+    CASE_TIMEOUT,
+  );
+
+  it(
+    'the final-check the agent received names the send tool it offers its model (issue 38, contract §8.3)',
+    async () => {
+      const target = '#conf-fc-tool';
+      const wake = h.post('[[local]] Summarise the logs.', target);
+      expect((await h.terminal(wake)).status).toBe('reply_sent');
+      // What really reached the model: the request whose newest input is this wake's final-check.
+      const checks = h.fake.requests.filter(
+        (r) => isFinalCheckInput(r.input) && finalCheckTargets(r.input).includes(targetKey(target)),
+      );
+      expect(checks).toHaveLength(1);
+      const check = checks[0]!;
+      expect(sendToolsNamed(check.input)).toEqual([TOOL_NAMES[preset]]);
+      expect(check.tools).toContain(TOOL_NAMES[preset]);
     },
     CASE_TIMEOUT,
   );
