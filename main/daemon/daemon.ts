@@ -180,6 +180,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         policyOf: (id) => roster.agent(id),
         // the usage service's daily budgets (a test may pass its own port)
         usageBudget: options.usageBudget ?? usage.usageBudget,
+        announcedReset: usage.limitResetOf,
         ...(options.pauseScheduler === undefined ? {} : { scheduler: options.pauseScheduler }),
         log,
       }),
