@@ -32,7 +32,7 @@ import { startMcpServer } from './mcp/mcp-server.js';
 import { createStoreMetrics } from './metrics/store-metrics.js';
 import { createWakeMetrics } from './metrics/wake-metrics.js';
 import { projectRoot } from './project-root.js';
-import { finalCheckRendererFor } from './prompt/final-check.js';
+import { finalCheckRenderer } from './prompt/final-check.js';
 import { PromptTrajectory } from './prompt/prompt-trajectory.js';
 import { prepareAgentCli } from './runtime/agent-cli-shim.js';
 import { probeAgent } from './runtime/readiness.js';
@@ -131,7 +131,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const wakes: WakeLifecycle = stack.adopt(
       new WakeLifecycle({
         journal: store,
-        renderFinalCheck: finalCheckRendererFor((id) => roster.agentToolsOf(id)),
+        renderFinalCheck: finalCheckRenderer((id) => roster.agentToolsOf(id)),
         metrics: createWakeMetrics(registry),
         // contract §9.4 (issue 16): terminal cleanup cancels retry ownership.
         correlation: { release: (wakeToken) => tracker.releaseWake(wakeToken) },
@@ -180,6 +180,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         policyOf: (id) => roster.agent(id),
         // the usage service's daily budgets (a test may pass its own port)
         usageBudget: options.usageBudget ?? usage.usageBudget,
+        announcedReset: usage.limitResetOf,
         ...(options.pauseScheduler === undefined ? {} : { scheduler: options.pauseScheduler }),
         log,
       }),

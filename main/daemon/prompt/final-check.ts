@@ -125,12 +125,20 @@ export function finalCheckTargets(text: string): TargetKey[] {
   });
 }
 
-/** `renderFinalCheck` as the wake lifecycle's port (typed by it: no parameter can carry free text). */
-export const finalCheckRenderer: FinalCheckRenderer = (groups, ctx) =>
-  renderFinalCheck(groups, { runtime: ctx.runtime, language: ctx.language });
-
-/** The port for agents whose surface is configured (`agentTools`, issue 14): the final-check names the same send. */
-export function finalCheckRendererFor(surfaceOf: (agentId: string) => SendSurfaceKind): FinalCheckRenderer {
+/**
+ * THE final-check renderer of the wake lifecycle's port, used by the daemon and the test
+ * harnesses alike (issue 38): the send tool is named from the agent's runtime, its ACP preset and
+ * its configured surface (`agentTools`, issue 14) through tool-names.ts, the same rules its
+ * delivery prompt uses (§8.2, §8.3), so the final-check never names a tool the agent does not
+ * offer. Only the port's typed fields are read: nothing else smuggled into the context can
+ * reach the text. Without `surfaceOf`, every agent uses MCP.
+ */
+export function finalCheckRenderer(surfaceOf?: (agentId: string) => SendSurfaceKind): FinalCheckRenderer {
   return (groups, ctx) =>
-    renderFinalCheck(groups, { runtime: ctx.runtime, language: ctx.language, surface: surfaceOf(ctx.agentId) });
+    renderFinalCheck(groups, {
+      runtime: ctx.runtime,
+      language: ctx.language,
+      surface: surfaceOf?.(ctx.agentId) ?? 'mcp',
+      ...(ctx.preset === undefined ? {} : { preset: ctx.preset }),
+    });
 }

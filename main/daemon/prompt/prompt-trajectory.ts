@@ -6,7 +6,7 @@
 import type { PromptInput, PromptInputKind } from '../../../shared/api/contract.js';
 import type { FinalCheckGroup } from '../wake/pending-delivery.js';
 import type { FinalCheckRenderer } from '../wake/wake-ports.js';
-import { renderFinalCheck } from './final-check.js';
+import { finalCheckRenderer } from './final-check.js';
 
 export type { PromptInputKind };
 
@@ -59,13 +59,14 @@ export class PromptTrajectory {
 }
 
 /**
- * The wake lifecycle's final-check port for one agent, recording each rendered prompt before
- * returning it. The entry is written before the injection is attempted, so an injection that
+ * The wake lifecycle's final-check port (final-check.ts's one renderer), recording each rendered
+ * prompt before returning it. The entry is written before the injection is attempted, so an injection that
  * then fails still shows what was about to be written.
  */
 export function recordingFinalCheckRenderer(trajectory: PromptTrajectory): FinalCheckRenderer {
+  const render = finalCheckRenderer();
   return (groups, ctx) => {
-    const text = renderFinalCheck(groups, { runtime: ctx.runtime, language: ctx.language });
+    const text = render(groups, ctx);
     trajectory.recordFinalCheck(ctx.agentId, groups, text);
     return text;
   };

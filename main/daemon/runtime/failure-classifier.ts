@@ -41,6 +41,21 @@ const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h
  * "try again in N seconds|minutes|hours", a reset instant (`resets_at`/`resetsAt` epoch seconds or
  * ms, or ISO time), or Claude Code's own "usage limit reached|<epoch seconds>" signal. Null when the
  * detail names none (the caller then uses the agent's configured backoff). Pure; table-tested.
+ *
+ * issue 38 (contract §6.5, §9.3: no classifier reads model text): the usage pause asks this only
+ * when the runtime announced no structured reset (an exhausted limit window's `resetsAt`,
+ * usage-service.ts `limitResetOf`). What it reads is a turn failure's detail, which each driver
+ * builds from its CLI's structured error only, never from agent text (the skeleton reduces agent
+ * text to counts before anything else sees it):
+ * - Claude Code: an `is_error` `result`'s `api_error_status`, `terminal_reason`, `subtype`,
+ *   `errors`, and its `result` only when that is one of the CLI's own error strings ("API Error: …";
+ *   claude-event-mapper.ts `resultErrorDetail`);
+ * - Codex: the app-server's `TurnError.message` / `error` notification (its own usage-limit message,
+ *   composed by Codex from the provider's reset);
+ * - OpenCode: `session.error`'s `data.message` and `statusCode` (the provider's error body, e.g.
+ *   OpenAI's "Please try again in 20s");
+ * - ACP: the JSON-RPC error of `session/prompt` (`message`, Qwen's `data.details`) and Copilot's
+ *   `session.error` event `message` in its session event log (acp-driver.ts).
  */
 export function usageLimitResetAt(detail: string | null | undefined, nowMs: number): number | null {
   const text = detail ?? '';

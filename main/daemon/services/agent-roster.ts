@@ -65,8 +65,8 @@ const DEFAULT_AGENT_TOOLS: SendSurfaceKind = AgentConfigSchema.shape.agentTools.
 
 const RESTART_DETAIL = 'the agent was restarted to apply its new workspace or permissions';
 
-/** The wake lifecycle's profile of an agent. */
-const profileOf = (agent: AgentConfig): AgentProfile => ({
+/** The wake lifecycle's profile of an agent (its preset names its tools in the final-check, issue 38). */
+export const profileOf = (agent: AgentConfig): AgentProfile => ({
   agentId: agent.id,
   publicName: agent.id,
   displayName: agent.name,

@@ -5,8 +5,9 @@
  * - A turn that ends `provider_rate_limited` (the failure classifier, a driver's structured kind)
  *   for an agent with `onUsageLimit: "wait"` (the default) does not end its wakes: the lifecycle
  *   pauses them in their place (FIFO: later wakes for that agent wait behind them), the reset comes
- *   from the runtime's own limit signal or the provider's `retry-after` as the CLI surfaced it
- *   (`usageLimitResetAt`), else the agent's `usageLimitBackoffSeconds`; one timer per agent
+ *   from the limit window the runtime announced structured (`announcedReset`, issue 38), else from
+ *   the CLI's own structured error as the driver bounded it (`usageLimitResetAt`: never model
+ *   text), else the agent's `usageLimitBackoffSeconds`; one timer per agent
  *   resumes it at the reset, and the paused wakes are delivered again — once. `"fail"` keeps
  *   `failed/provider_rate_limited`.
  * - Try now resumes at once; Cancel ends the paused wakes `failed/stopped_by_operator` (the
@@ -65,6 +66,11 @@ export interface UsagePauseOptions {
   /** The agent's policy as configured now; undefined for an unknown agent (then: fail, as before). */
   readonly policyOf: (agentId: string) => UsagePausePolicy | undefined;
   readonly usageBudget?: UsageBudgetPort;
+  /**
+   * issue 38: the reset of the agent's provider limit as its runtime announced it structured
+   * (usage-service.ts `limitResetOf`: an exhausted limit window's `resetsAt`), epoch ms, or null.
+   */
+  readonly announcedReset?: (agentId: string, nowMs: number) => number | null;
   readonly scheduler?: SchedulerLike;
   readonly log?: DaemonLog;
 }
@@ -109,7 +115,10 @@ export class UsagePauseService {
     const policy = this.#o.policyOf(agentId);
     if (policy === undefined || policy.onUsageLimit === 'fail') return false;
     const now = this.#scheduler.now();
-    const resetsAt = usageLimitResetAt(detail, now) ?? now + policy.usageLimitBackoffSeconds * 1000;
+    const resetsAt =
+      this.#o.announcedReset?.(agentId, now) ??
+      usageLimitResetAt(detail, now) ??
+      now + policy.usageLimitBackoffSeconds * 1000;
     const pause: WakePause = { kind: 'usage_limit', resetsAt, detail };
     // Stored first: the wakes' `paused` events read their reset from it (the API's `pausedUntil`).
     this.#store(agentId, pause);

@@ -93,6 +93,23 @@ export class UsageService {
     }
   }
 
+  /**
+   * issue 38: when the agent's provider limit resets, as its runtime announced it structured — the
+   * latest reset (epoch ms, still ahead of `nowMs`) of its limit windows at 100 % (Claude Code's
+   * `rate_limit_event` `rejected` with `resetsAt`, Codex's `account/rateLimits/updated`; the drivers'
+   * `limit_window` events, runtime/usage-report.ts). Null when none is exhausted. The usage pause
+   * reads it before anything else (usage-pause-service.ts); never a parse of text.
+   */
+  readonly limitResetOf = (agentId: string, nowMs: number): number | null => {
+    let reset: number | null = null;
+    for (const w of this.d.store.usage.windows(agentId)) {
+      if (w.usedPercent === null || w.usedPercent < 100 || w.resetsAt === null) continue;
+      const at = Date.parse(w.resetsAt);
+      if (at > nowMs && (reset === null || at > reset)) reset = at;
+    }
+    return reset;
+  };
+
   /** The port the pause part reads before a new wake is delivered. */
   readonly usageBudget = (agentId: string): UsageBudgetState => {
     const now = this.d.now();

@@ -5,7 +5,7 @@
  */
 import type { WakeCause } from '../../../shared/api/contract.js';
 import type { WakeEventKind } from '../../../shared/api/contract.js';
-import type { PromptLanguage } from '../../../shared/config.js';
+import type { AcpPreset, PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
 import type { DeliveryClass, FinalCheckGroup, RecoveryCause } from './pending-delivery.js';
@@ -117,6 +117,11 @@ export interface FinalCheckRenderContext {
   readonly agentId: string;
   readonly runtime: RuntimeKind;
   readonly language: PromptLanguage;
+  /**
+   * issue 38: an ACP agent's preset, which names its tools (`mcp_agentteam_message_send`, …);
+   * a closed enum, so no free text rides in with it.
+   */
+  readonly preset?: AcpPreset;
 }
 
 /** contract §9.4: terminal cleanup cancels retry ownership and runtime correlation of the wake. */

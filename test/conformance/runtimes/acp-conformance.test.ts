@@ -8,10 +8,12 @@
  * Gemini CLI speaks the Gemini API (`:streamGenerateContent`, `functionCall` parts), which the
  * fake model server serves as well as Chat Completions (qwen, copilot).
  */
-import { firstValueFrom } from 'rxjs';
+import { filter, firstValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AcpPreset } from '../../../shared/config.js';
-import { finalChecksReceived } from '../../fixtures/model-final-checks.js';
+import { finalCheckTargets } from '../../../main/daemon/prompt/final-check.js';
+import { targetKey } from '../../../shared/target.js';
+import { finalChecksReceived, isFinalCheckInput, sendToolsNamed } from '../../fixtures/model-final-checks.js';
 import { RuntimeHarness } from '../../fixtures/runtime-harness.js';
 import { RUNTIME_CASES } from './runtime-cases.js';
 
@@ -25,6 +27,9 @@ const TOOL_NAMES: Readonly<Record<AcpPreset, string>> = {
 };
 
 const PRESETS: readonly AcpPreset[] = ['gemini', 'qwen', 'copilot'];
+
+/** issue 38: what a model may write that reads like a provider's usage limit (Copilot's own error text has this shape). */
+const MODEL_ERROR_TEXT = 'Error: 429 too many requests, try again in 5 hours';
 
 describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (preset) => {
   let h: RuntimeHarness;
@@ -47,6 +52,46 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
       const answered = h.fake.requests.filter((r) => r.reply?.script === 'tool');
       expect(answered.length).toBeGreaterThan(0);
       expect(answered.every((r) => r.tools.includes(TOOL_NAMES[preset]))).toBe(true);
+    },
+    CASE_TIMEOUT,
+  );
+
+  it(
+    'the final-check the agent received names the send tool it offers its model (issue 38, contract §8.3)',
+    async () => {
+      const target = '#conf-fc-tool';
+      const wake = h.post('[[local]] Summarise the logs.', target);
+      expect((await h.terminal(wake)).status).toBe('reply_sent');
+      // What really reached the model: the request whose newest input is this wake's final-check.
+      const checks = h.fake.requests.filter(
+        (r) => isFinalCheckInput(r.input) && finalCheckTargets(r.input).includes(targetKey(target)),
+      );
+      expect(checks).toHaveLength(1);
+      const check = checks[0]!;
+      expect(sendToolsNamed(check.input)).toEqual([TOOL_NAMES[preset]]);
+      expect(check.tools).toContain(TOOL_NAMES[preset]);
+    },
+    CASE_TIMEOUT,
+  );
+
+  it(
+    'model text that reads like a provider error is no status: the turn ends by the ordinary rule (issue 38, contract §6.5, §9.3)',
+    async () => {
+      const target = '#conf-error-text';
+      // secret-hex: the model prints the text; the operator's message does not contain it.
+      const wake = h.post(`[[secret-hex:${Buffer.from(MODEL_ERROR_TEXT).toString('hex')}]] Print it.`, target);
+      // A pause would hold the wake for hours: whichever comes first, a terminal or a pause.
+      const paused = firstValueFrom(
+        h.lifecycle.wakeStatus$.pipe(filter((e) => e.wakeToken === wake && e.status === 'paused')),
+      );
+      const end = await Promise.race([h.terminal(wake), paused]);
+      expect(h.fake.requests.some((r) => r.reply?.script === 'secret' && r.reply.text === MODEL_ERROR_TEXT)).toBe(true);
+      // Local text, then the one final-check, answered through the tool: reply_sent. Never failed, never paused.
+      expect([end.status, end.reason]).toEqual(['reply_sent', null]);
+      expect(h.statusesOf(wake)).not.toContain('paused');
+      expect(h.statusesOf(wake)).not.toContain('failed');
+      expect(h.finalChecksFor(wake)).toBe(1);
+      expect(JSON.stringify(h.statuses)).not.toContain('try again in 5 hours');
     },
     CASE_TIMEOUT,
   );
@@ -186,6 +231,30 @@ describe.each(PRESETS)('acp preset %s: model errors → failure reasons', (prese
       240_000,
     );
   }
+});
+
+/**
+ * issue 38: a provider's 429, as the CLI itself reports it structured (Gemini: the JSON-RPC error of
+ * `session/prompt`; Copilot: the `session.error` event of its session event log, while its ACP
+ * wire only shows agent text), pauses the wake under the default `onUsageLimit: "wait"`.
+ */
+describe.each(['gemini', 'copilot'] as const)('acp preset %s: a provider 429 pauses the wake', (preset) => {
+  it('[[error429]] → paused / usage_limit, never failed', async () => {
+    // A long backoff: the wake stays paused for the assertion (Copilot retries the 429 itself for about a minute first).
+    const h = await RuntimeHarness.start('acp', { preset, usageLimitBackoffSeconds: 3600 });
+    try {
+      const wake = h.post('[[error429]] This request is rate limited.', '#conf-pause');
+      const paused = await firstValueFrom(
+        h.lifecycle.wakeStatus$.pipe(filter((s) => s.wakeToken === wake && s.status === 'paused')),
+      );
+      expect(paused.reason).toBe('usage_limit');
+      expect(paused.detail).toContain('429');
+      expect(h.statusesOf(wake)).not.toContain('failed');
+      expect(h.finalChecksFor(wake)).toBe(0);
+    } finally {
+      await h.stop();
+    }
+  }, 240_000);
 });
 
 /**

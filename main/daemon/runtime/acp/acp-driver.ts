@@ -7,12 +7,13 @@
  * - before the first prompt our MCP server must have answered this token's `tools/list`
  *   (every CLI goes on silently without the tool when the MCP connection fails);
  * - interrupt is `session/cancel`, then a kill of the process group after a grace period;
- * - each CLI's error shape (HTTP status as the JSON-RPC code, -32603 with `data.details`,
- *   `Error: …` agent text with `end_turn`) becomes one closed failure reason;
+ * - each CLI's structured error (HTTP status as the JSON-RPC code, -32603 with `data.details`,
+ *   Copilot's `session.error` event in its session event log) becomes one closed failure
+ *   reason; agent text never does (contract §6.5, §9.3), whatever it says;
  * - permission requests go to the operator; an "always" is kept by the daemon, the agent is
  *   only ever told "once" (Qwen's `proceed_always_project` would write into the repository).
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
@@ -119,16 +120,62 @@ function reasonOfStatus(status: number): FailureReason {
   return 'provider_error';
 }
 
-/** Copilot: an `Error: …` line of agent text is the turn's failure (research/acp.md §4). */
-export function acpTextFailure(text: string): { readonly message: string; readonly reason: FailureReason } | null {
-  // Its chunks are whole messages with no separator ("…Retrying...Error: …").
-  const line = /(?:^|\n|\.)\s*Error: ([^\n]*)/.exec(text);
-  if (line === null) return null;
-  const detail = line[1] ?? '';
-  const status = /\b(?:HTTP |status |Last error: )(\d{3})\b/.exec(detail) ?? /\b(4\d\d|5\d\d)\b/.exec(detail);
-  if (status === null) return { message: boundedDetail(detail), reason: 'runtime_error' };
-  const n = Number(status[1]);
-  return { message: boundedDetail(`HTTP ${n}: ${detail}`), reason: reasonOfStatus(n) };
+/** A `session.error` event's `errorType` (Copilot's session-events schema, `ErrorData`) → reason, when no status says it. */
+const ERROR_TYPE_REASON: Readonly<Record<string, FailureReason>> = {
+  authentication: 'auth_required',
+  authorization: 'auth_required',
+  rate_limit: 'provider_rate_limited',
+  quota: 'provider_rate_limited',
+};
+
+/**
+ * issue 38: the turn's failure as the CLI recorded it in its session event log — the JSON lines it
+ * appended during the turn — or null. Only the root agent's persisted `session.error` events
+ * count (`{errorType, statusCode?, message}`, written by the CLI itself: Copilot 1.0.102 writes one
+ * before it answers `end_turn` for a model request that failed after its retries). What the model
+ * says is an `assistant.message` event there and an `agent_message_chunk` on the wire: never read.
+ */
+export function acpLogFailure(jsonl: string): { readonly message: string; readonly reason: FailureReason } | null {
+  let failure: { message: string; reason: FailureReason } | null = null;
+  for (const line of jsonl.split('\n')) {
+    if (!line.includes('"session.error"')) continue;
+    let event: { type?: unknown; ephemeral?: unknown; agentId?: unknown; data?: unknown };
+    try {
+      event = JSON.parse(line) as typeof event;
+    } catch {
+      continue; // a line still being written
+    }
+    if (event.type !== 'session.error' || event.ephemeral === true || event.agentId !== undefined) continue;
+    const data = (event.data ?? {}) as { errorType?: unknown; statusCode?: unknown; message?: unknown };
+    const text = typeof data.message === 'string' ? data.message : 'the agent reported an error';
+    const status =
+      typeof data.statusCode === 'number' && data.statusCode >= 400 && data.statusCode <= 599 ? data.statusCode : null;
+    const byType = typeof data.errorType === 'string' ? ERROR_TYPE_REASON[data.errorType] : undefined;
+    failure =
+      status !== null
+        ? { message: boundedDetail(`HTTP ${status}: ${text}`), reason: reasonOfStatus(status) }
+        : { message: boundedDetail(text), reason: byType ?? 'runtime_error' };
+  }
+  return failure;
+}
+
+/** The byte size of a file, 0 when it does not exist (yet). */
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** What a file gained since `offset` (all of it when it was replaced by a shorter one); '' when unreadable. */
+function appendedSince(file: string, offset: number): string {
+  try {
+    const all = readFileSync(file);
+    return all.subarray(all.length >= offset ? offset : 0).toString('utf8');
+  } catch {
+    return '';
+  }
 }
 
 /** The operator's question for one `session/request_permission` (approval-port.ts). */
@@ -173,8 +220,8 @@ export function acpPermissionOutcome(
 interface Turn {
   /** Agent text since the last tool call (reported as one local_text). */
   pending: string;
-  /** All agent text of the turn, for agents that report errors as text. */
-  all: string;
+  /** The CLI's error log (acp-presets.ts `errorLog`) and its size when the turn was submitted. */
+  readonly errorLog: { readonly file: string; readonly offset: number } | null;
   cancelled: boolean;
   /** Permission requests of the turn still unanswered: a cancel answers each `cancelled` (ACP prompt-turn spec). */
   readonly onCancel: Set<() => void>;
@@ -335,7 +382,9 @@ class AcpSession implements DriverSession {
     const sessionId = this.#sessionId;
     if (sessionId === null || this.#ctx.process.exit !== null || this.#conn.signal.aborted)
       return { ok: false, message: `the ${this.#spec.label} runtime is not running` };
-    const turn: Turn = { pending: '', all: '', cancelled: false, onCancel: new Set() };
+    const logFile = this.#spec.errorLog?.(this.#o.home, sessionId) ?? null;
+    const errorLog = logFile === null ? null : { file: logFile, offset: sizeOf(logFile) };
+    const turn: Turn = { pending: '', errorLog, cancelled: false, onCancel: new Set() };
     this.#turn = turn;
     this.#ctx.emit({ type: 'turn_started' });
     const prompt = this.#conn.agent.request(acp.methods.agent.session.prompt, {
@@ -404,9 +453,11 @@ class AcpSession implements DriverSession {
         error: 'the model refused the prompt',
         reason: 'runtime_error',
       });
-    const textFailure = this.#spec.errorsAsText ? acpTextFailure(turn.all) : null;
-    if (textFailure !== null)
-      return emit({ type: 'turn_ended', outcome: 'failed', error: textFailure.message, reason: textFailure.reason });
+    // Copilot: a failed model request ends `end_turn` too; its failure is in the CLI's own log.
+    const logged =
+      turn.errorLog === null ? null : acpLogFailure(appendedSince(turn.errorLog.file, turn.errorLog.offset));
+    if (logged !== null)
+      return emit({ type: 'turn_ended', outcome: 'failed', error: logged.message, reason: logged.reason });
     emit({ type: 'turn_ended', outcome: 'completed', error: null });
   }
 
@@ -435,7 +486,6 @@ class AcpSession implements DriverSession {
           return;
         }
         turn.pending += text;
-        if (this.#spec.errorsAsText) turn.all += text;
         return;
       }
       case 'tool_call':

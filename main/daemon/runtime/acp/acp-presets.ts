@@ -48,8 +48,14 @@ export interface AcpPresetSpec {
   policy(policy: PermissionPolicy): AcpPolicySetting;
   /** Gemini: `session/load` within the session's creation minute destroys it (upstream #28693). */
   readonly loadsOnlyAfterCreationMinute: boolean;
-  /** Copilot: provider errors arrive as agent text (`Error: …`) with `end_turn`, not as JSON-RPC errors. */
-  readonly errorsAsText: boolean;
+  /**
+   * issue 38: where the CLI records a turn's provider error structured when its ACP wire does not
+   * (contract §6.5, §9.3: local text is never a status). Copilot answers a failed model request
+   * with `end_turn` after agent text "Error: …" that the model could write as well; the same
+   * failure is a `session.error` event (`errorType`, `statusCode`) in its session event log.
+   * Null: the wire's own errors only (JSON-RPC error of `session/prompt`, `stopReason`).
+   */
+  readonly errorLog: ((home: string, sessionId: string) => string) | null;
   /** Qwen: its native compaction is announced as plain agent text. */
   readonly compactionNotice: RegExp | null;
   /** Gemini: `session/set_mode` echoes `[MODE_UPDATE] <id>` as agent text. */
@@ -106,7 +112,7 @@ const GEMINI: AcpPresetSpec = {
   },
   policy: (p) => ({ modeId: { ask: 'default', 'read-only': 'plan', 'auto-edit': 'autoEdit', full: 'yolo' }[p] }),
   loadsOnlyAfterCreationMinute: true,
-  errorsAsText: false,
+  errorLog: null,
   compactionNotice: null,
   modeEcho: /^\[MODE_UPDATE\]/,
 };
@@ -154,20 +160,22 @@ const QWEN: AcpPresetSpec = {
   },
   policy: (p) => ({ modeId: { ask: 'default', 'read-only': 'plan', 'auto-edit': 'auto-edit', full: 'yolo' }[p] }),
   loadsOnlyAfterCreationMinute: false,
-  errorsAsText: false,
+  errorLog: null,
   compactionNotice: /^IMPORTANT: This conversation approached the input token limit/,
   modeEcho: null,
 };
 
 const COPILOT_MODE = 'https://agentclientprotocol.com/protocol/session-modes#';
 
+/** Copilot's state dir in the agent's home (`COPILOT_HOME`): config, logs, `session-state/<id>/`. */
+const copilotHome = (home: string): string => join(home, '.copilot');
+
 const COPILOT: AcpPresetSpec = {
   label: 'Copilot CLI',
   cli: '@github/copilot-linux-x64 (copilot)',
   async launch({ home, sharedCache, projectRoot, env, model }) {
     const native = packageFile(projectRoot, '@github', `copilot-${process.platform}-${process.arch}`, 'copilot');
-    const copilotHome = join(home, '.copilot');
-    await mkdir(copilotHome, { recursive: true, mode: 0o700 });
+    await mkdir(copilotHome(home), { recursive: true, mode: 0o700 });
     await mkdir(sharedCache, { recursive: true, mode: 0o700 });
     return {
       command: existsSync(native) ? native : 'copilot',
@@ -175,7 +183,7 @@ const COPILOT: AcpPresetSpec = {
       args: ['--acp', '--no-auto-update', '--disable-client-telemetry', `--allow-tool=agentteam(${TOOL_MESSAGE_SEND})`],
       env: {
         HOME: home,
-        COPILOT_HOME: copilotHome,
+        COPILOT_HOME: copilotHome(home),
         XDG_CACHE_HOME: sharedCache,
         COPILOT_OFFLINE: 'true',
         COPILOT_AUTO_UPDATE: 'false',
@@ -193,7 +201,7 @@ const COPILOT: AcpPresetSpec = {
       ? { modeId: `${COPILOT_MODE}agent`, configOption: { configId: 'allow_all', value: 'on' } }
       : { modeId: `${COPILOT_MODE}${p === 'read-only' ? 'plan' : 'agent'}` },
   loadsOnlyAfterCreationMinute: false,
-  errorsAsText: true,
+  errorLog: (home, sessionId) => join(copilotHome(home), 'session-state', sessionId, 'events.jsonl'),
   compactionNotice: null,
   modeEcho: null,
 };
@@ -205,7 +213,7 @@ export const CUSTOM_ACP: AcpPresetSpec = {
   launch: () => Promise.reject(new Error('internal: a custom ACP agent launches its own command')),
   policy: () => ({ modeId: null }),
   loadsOnlyAfterCreationMinute: false,
-  errorsAsText: false,
+  errorLog: null,
   compactionNotice: null,
   modeEcho: null,
 };

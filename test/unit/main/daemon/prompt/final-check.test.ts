@@ -6,7 +6,7 @@ import {
   renderFinalCheck,
 } from '../../../../../main/daemon/prompt/final-check.js';
 import type { FinalCheckRenderer } from '../../../../../main/daemon/wake/wake-ports.js';
-import { PROMPT_LANGUAGES, type PromptLanguage } from '../../../../../shared/config.js';
+import { PROMPT_LANGUAGES, type AcpPreset, type PromptLanguage } from '../../../../../shared/config.js';
 import { targetKey, type TargetKey } from '../../../../../shared/target.js';
 import type { RuntimeKind } from '../../../../../shared/wake-status.js';
 import { finalChecksReceived, isFinalCheckInput } from '../../../../fixtures/model-final-checks.js';
@@ -118,7 +118,7 @@ describe('final-check prompt (contract §8.3)', () => {
 });
 
 describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)', () => {
-  it('has a signature with no free-text parameter: the lifecycle port takes only targets, ids, sequences, tokens, agent id, runtime and language', () => {
+  it('has a signature with no free-text parameter: the lifecycle port takes only targets, ids, sequences, tokens, agent id, runtime, language and preset', () => {
     type Groups = Parameters<FinalCheckRenderer>[0];
     type Ctx = Parameters<FinalCheckRenderer>[1];
     expectTypeOf<Groups[number]>().toEqualTypeOf<{
@@ -129,11 +129,12 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
       readonly agentId: string;
       readonly runtime: RuntimeKind;
       readonly language: PromptLanguage;
+      readonly preset?: AcpPreset;
     }>();
-    expectTypeOf(finalCheckRenderer).toEqualTypeOf<FinalCheckRenderer>();
+    expectTypeOf(finalCheckRenderer()).toEqualTypeOf<FinalCheckRenderer>();
     // Checked by tsc, never run: each call below must fail to type-check.
     const typeChecksOnly = (): void => {
-      finalCheckRenderer([], {
+      finalCheckRenderer()([], {
         agentId: 'a',
         runtime: 'codex',
         language: 'en',
@@ -175,9 +176,9 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
       lastAssistantText: 'SECRET-RUNTIME-TEXT',
       stdout: 'SECRET-RUNTIME-TEXT',
     } as unknown as Parameters<FinalCheckRenderer>[1];
-    const text = finalCheckRenderer(groups, smuggled);
+    const text = finalCheckRenderer()(groups, smuggled);
     expect(text).not.toContain('SECRET-RUNTIME-TEXT');
-    expect(text).toBe(finalCheckRenderer(groups, { agentId: 'codex', runtime: 'codex', language: 'en' }));
+    expect(text).toBe(finalCheckRenderer()(groups, { agentId: 'codex', runtime: 'codex', language: 'en' }));
   });
 
   it('is a fixed skeleton filled only with targets, ids and sequences (property: no runtime text appears, whatever the runtime said)', () => {

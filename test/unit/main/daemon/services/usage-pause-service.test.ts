@@ -40,6 +40,7 @@ function daemon(
   policy: UsagePausePolicy = { onUsageLimit: 'wait', usageLimitBackoffSeconds: 60 },
   budget?: () => UsageBudget,
   scheduler = new StepScheduler(),
+  announcedReset?: (agentId: string, nowMs: number) => number | null,
 ): Daemon {
   const store = Store.open(dir);
   const service: { current: UsagePauseService | null } = { current: null };
@@ -56,6 +57,7 @@ function daemon(
     pauses: store.pauses,
     policyOf: () => policy,
     ...(budget === undefined ? {} : { usageBudget: () => budget() }),
+    ...(announcedReset === undefined ? {} : { announcedReset }),
     scheduler,
   });
   const deliveries: WakeDelivery[] = [];
@@ -130,6 +132,20 @@ describe('UsagePauseService', () => {
     // issue 38: the reset puts it back in the queue (`queued`), then it is delivered once more.
     expect(statusesOf(d, w1)).toEqual(['queued', 'delivered', 'paused', 'queued', 'delivered', 'reply_sent']);
     expect(d.store.getWake(w1)?.status).toBe('reply_sent');
+  });
+
+  it('issue 38: the reset the runtime announced structured wins over anything in the failure detail', () => {
+    const asked: Array<[string, number]> = [];
+    const d = daemon(tmp(), undefined, undefined, new StepScheduler(), (agentId, nowMs) => {
+      asked.push([agentId, nowMs]);
+      return 9_000;
+    });
+    const w1 = post(d, 1);
+    d.lifecycle.onDelivered('a1', 0, [w1]);
+    expect(d.service.onUsageLimit('a1', 0, 'HTTP 429 retry-after: 2')).toBe(true);
+    expect(asked).toEqual([['a1', 0]]);
+    expect(d.lifecycle.pauseOf('a1')?.resetsAt).toBe(9_000);
+    expect(d.store.pauses.get('a1')?.resetsAt).toBe(9_000);
   });
 
   it('uses the configured backoff when the runtime named no reset', () => {

@@ -237,6 +237,41 @@ describe('UsageService', () => {
     expect(warnings).toHaveLength(2);
   });
 
+  it('issue 38: the limit reset is the latest reset of an exhausted window the runtime announced, never a parse', () => {
+    const now = clock.getTime();
+    const claude = { agentId: 'claude', runtime: 'claude-code' as const };
+    expect(service.limitResetOf('claude', now)).toBeNull();
+    // Under 100 %: no limit hit yet.
+    service.recordLimitWindow({
+      ...claude,
+      window: 'five_hour',
+      windowMinutes: 300,
+      usedPercent: 95,
+      resetsAt: '2026-12-02T01:00:00.000Z',
+    });
+    expect(service.limitResetOf('claude', now)).toBeNull();
+    // Claude Code's rate_limit_event `rejected` (100 %) with its resetsAt, and a weekly one exhausted later still.
+    service.recordLimitWindow({
+      ...claude,
+      window: 'five_hour',
+      windowMinutes: 300,
+      usedPercent: 100,
+      resetsAt: '2026-12-02T01:00:00.000Z',
+    });
+    expect(service.limitResetOf('claude', now)).toBe(Date.parse('2026-12-02T01:00:00.000Z'));
+    service.recordLimitWindow({
+      ...claude,
+      window: 'seven_day',
+      windowMinutes: 10_080,
+      usedPercent: 100,
+      resetsAt: '2026-12-05T00:00:00.000Z',
+    });
+    expect(service.limitResetOf('claude', now)).toBe(Date.parse('2026-12-05T00:00:00.000Z'));
+    // A reset already past, or another agent's window, is not this agent's limit now.
+    expect(service.limitResetOf('claude', Date.parse('2026-12-06T00:00:00.000Z'))).toBeNull();
+    expect(service.limitResetOf('codex', now)).toBeNull();
+  });
+
   it('the default port is never reached', () => {
     expect(neverReachedBudget(() => clock)('anyone')).toMatchObject({ reached: false, limit: null });
   });

@@ -11,8 +11,8 @@ import { ConfigSchema } from '../../../../../../shared/config.js';
 import {
   acpApprovalAsk,
   acpFailure,
+  acpLogFailure,
   acpPermissionOutcome,
-  acpTextFailure,
   geminiSessionMinute,
 } from '../../../../../../main/daemon/runtime/acp/acp-driver.js';
 import { sendSurfaceFor, sendToolRef } from '../../../../../../main/daemon/prompt/tool-names.js';
@@ -85,20 +85,54 @@ describe('error shapes → failure reasons', () => {
     expect(acpFailure({ code: -32603, message: 'Internal error' }).reason).toBe('runtime_error');
   });
 
-  it('Copilot: an "Error:" line of agent text with end_turn', () => {
+  it('Copilot: the session.error events the CLI appended to its session event log (issue 38)', () => {
+    // As Copilot CLI 1.0.102 wrote them against the fake model (HTTP 401, 429, 500).
+    const log = (data: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ type: 'session.error', data, id: 'e1', timestamp: '2026-12-05T05:48:52.793Z', ...extra });
     expect(
-      acpTextFailure('Error: Authentication failed with provider at http://127.0.0.1:1/v1 (HTTP 401)')?.reason,
-    ).toBe('auth_required');
-    expect(acpTextFailure('Info: retrying\nError: retried 5 times. Last error: 429 Too Many Requests')?.reason).toBe(
-      'provider_rate_limited',
-    );
-    expect(acpTextFailure('Error: Request failed (HTTP 500)')?.reason).toBe('provider_error');
-    expect(
-      acpTextFailure(
-        'Info: Request failed due to a transient API error. Retrying...Error: Authentication failed with provider at http://127.0.0.1:1/v1 (HTTP 401).',
+      acpLogFailure(
+        log({
+          errorType: 'authentication',
+          message: 'Authentication failed with provider at http://127.0.0.1:1/v1 (HTTP 401).',
+          statusCode: 401,
+        }),
       ),
-    ).toMatchObject({ reason: 'auth_required' });
-    expect(acpTextFailure('All good, no errors here.')).toBeNull();
+    ).toEqual({
+      reason: 'auth_required',
+      message: 'HTTP 401: Authentication failed with provider at http://127.0.0.1:1/v1 (HTTP 401).',
+    });
+    const limited = log({
+      errorType: 'rate_limit',
+      message: 'Failed to get response from the AI model; retried 5 times Last error: 429 fake: scripted 429',
+      statusCode: 429,
+    });
+    expect(acpLogFailure(limited)?.reason).toBe('provider_rate_limited');
+    expect(acpLogFailure(log({ errorType: 'query', message: 'Last error: 500', statusCode: 500 }))?.reason).toBe(
+      'provider_error',
+    );
+    // No status: the error type says it; neither: a runtime error.
+    expect(acpLogFailure(log({ errorType: 'quota', message: 'quota exceeded' }))?.reason).toBe('provider_rate_limited');
+    expect(acpLogFailure(log({ errorType: 'session', message: 'Turn error: x' }))?.reason).toBe('runtime_error');
+    // Not the turn's failure: a sub-agent's, an ephemeral one, a line still being written.
+    expect(
+      acpLogFailure(log({ errorType: 'rate_limit', statusCode: 429, message: 'm' }, { agentId: 'sub' })),
+    ).toBeNull();
+    expect(
+      acpLogFailure(log({ errorType: 'rate_limit', statusCode: 429, message: 'm' }, { ephemeral: true })),
+    ).toBeNull();
+    expect(acpLogFailure(limited.slice(0, 40))).toBeNull();
+  });
+
+  it('Copilot: what the model says is never a failure, even the words of one (contract §6.5, §9.3)', () => {
+    const said = 'Error: 429 too many requests, try again in 5 hours';
+    const jsonl = [
+      { type: 'user.message', data: { content: said, messageId: 'u1' } },
+      { type: 'assistant.message', data: { content: said, messageId: 'a1', toolRequests: [] } },
+      { type: 'assistant.turn_end', data: { turnId: '0' } },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join('\n');
+    expect(acpLogFailure(jsonl)).toBeNull();
   });
 });
 
