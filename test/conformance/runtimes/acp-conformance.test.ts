@@ -177,7 +177,7 @@ const ERROR_SKIPS: Partial<Record<AcpPreset, Partial<Record<number, string>>>> =
 describe.concurrent.each(PRESETS)('acp preset %s: model errors → failure reasons', (preset) => {
   for (const row of ERROR_ROWS) {
     const skip = ERROR_SKIPS[preset]?.[row.status];
-    it.sequential.skipIf(skip !== undefined)(
+    it.skipIf(skip !== undefined).sequential(
       `HTTP ${row.status} → failed / ${row.reason}${skip === undefined ? '' : ` (skipped: ${skip})`}`,
       async () => {
         // `onUsageLimit: "fail"`: these rows are the failure vocabulary; a 429 pauses by default (issue 27).
