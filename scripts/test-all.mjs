@@ -6,10 +6,18 @@
  * `N passed, N failed, N skipped` summing them all. A suite that cannot run here is reported
  * as "not run" with its reason and counted as skipped, never as passed.
  *
- * Usage: node scripts/test-all.mjs [--only step,step]
+ * issue 44: it also says where the time went — every step's wall time and the slowest Vitest and
+ * Playwright files — printed before the summary and kept in test-results/timings.{json,txt}, and
+ * checks the total against a growth budget (TEST_BUDGET_SECONDS, default 15 minutes): past it,
+ * a clear warning at the end of the summary (never a failure: the machine's load is not the code's).
+ *
+ * `--quick` (`npm run test:quick`): the development loop — typecheck, lint, and the Vitest files
+ * that need no real runtime CLI (vitest.quick.config.ts), against its own budget (3 minutes).
+ *
+ * Usage: node scripts/test-all.mjs [--quick] [--only step,step]
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { electronBinary } from './electron-binary.mjs';
 
@@ -20,9 +28,19 @@ mkdirSync(results, { recursive: true });
 
 const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg >= 0 ? new Set(process.argv[onlyArg + 1].split(',')) : null;
+const quick = process.argv.includes('--quick');
+/** issue 44: the growth budget, in seconds — 15 minutes for `npm test`, 3 for the quick loop. */
+const budgetSeconds = Number(process.env.TEST_BUDGET_SECONDS ?? (quick ? 180 : 900));
+/** How many of the slowest files of each runner the time table names. */
+const SLOWEST = 15;
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
+/** issue 44: where the time goes — each step's wall time, and per file for Vitest and Playwright. */
+const stepTimes = [];
+const fileTimes = { vitest: [], browser: [], electron: [] };
+const startedAt = Date.now();
+const seconds = (ms) => Math.round(ms / 100) / 10;
 /** Every failed test by name with the first line of its error: the summary is the last thing CI
  * shows, and a failure must be findable from it without the whole log. */
 const failures = [];
@@ -54,11 +72,20 @@ function record(step, passed, failed, skipped, note = '') {
   lines.push(`${step.padEnd(12)} ${passed} passed, ${failed} failed, ${skipped} skipped${note ? `  (${note})` : ''}`);
 }
 
-async function check(step, cmd, args) {
+/** Runs one step (unless `--only` leaves it out) and records its wall time. */
+async function timed(step, body) {
   if (only && !only.has(step)) return;
-  console.log(`\n=== ${step}: ${[cmd.replace(root, ''), ...args].join(' ')}`);
-  const code = await run(cmd, args);
-  record(step, code === 0 ? 1 : 0, code === 0 ? 0 : 1, 0);
+  const t0 = Date.now();
+  await body();
+  stepTimes.push({ step, seconds: seconds(Date.now() - t0) });
+}
+
+function check(step, cmd, args) {
+  return timed(step, async () => {
+    console.log(`\n=== ${step}: ${[cmd.replace(root, ''), ...args].join(' ')}`);
+    const code = await run(cmd, args);
+    record(step, code === 0 ? 1 : 0, code === 0 ? 0 : 1, 0);
+  });
 }
 
 function readJson(file) {
@@ -69,16 +96,34 @@ function readJson(file) {
   }
 }
 
-async function vitest() {
-  if (only && !only.has('vitest')) return;
-  console.log('\n=== vitest: unit, integration and conformance tests');
+const vitest = () => timed('vitest', vitestStep);
+
+async function vitestStep() {
+  console.log(
+    quick
+      ? '\n=== vitest: unit, component and integration tests that need no real runtime CLI (vitest.quick.config.ts)'
+      : '\n=== vitest: unit, integration and conformance tests',
+  );
   const out = join(results, 'vitest.json');
   rmSync(out, { force: true });
-  const code = await run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  const config = quick ? ['--config', 'vitest.quick.config.ts'] : [];
+  const code = await run(bin('vitest'), [
+    'run',
+    ...config,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+  ]);
   const report = readJson(out);
   if (report === null) return record('vitest', 0, 1, 0, `no report, exit ${code}`);
   for (const file of report.testResults ?? []) {
     const where = file.name.replace(root, '');
+    // A file's time from its start to its end in its worker (Vitest's JSON report).
+    fileTimes.vitest.push({
+      file: where,
+      seconds: seconds((file.endTime ?? 0) - (file.startTime ?? 0)),
+      tests: (file.assertionResults ?? []).length,
+    });
     for (const t of file.assertionResults ?? []) {
       if (t.status === 'failed')
         failures.push(
@@ -96,8 +141,9 @@ async function vitest() {
   record('vitest', report.numPassedTests, failed, report.numPendingTests + report.numTodoTests);
 }
 
-async function playwright(step, config) {
-  if (only && !only.has(step)) return;
+const playwright = (step, config) => timed(step, () => playwrightStep(step, config));
+
+async function playwrightStep(step, config) {
   console.log(`\n=== ${step}: playwright test -c ${config}`);
   const out = join(results, `${step}.json`);
   rmSync(out, { force: true });
@@ -106,9 +152,14 @@ async function playwright(step, config) {
   });
   const report = readJson(out);
   if (report === null) return record(step, 0, 1, 0, `no report, exit ${code}`);
+  const perFile = new Map();
   const walk = (suite, prefix) => {
     for (const spec of suite.specs ?? []) {
       for (const t of spec.tests ?? []) {
+        // A file's time: the sum of its tests' attempts (Playwright reports no per-file span).
+        const ms = (t.results ?? []).reduce((sum, r) => sum + (r.duration ?? 0), 0);
+        const entry = perFile.get(spec.file) ?? { ms: 0, tests: 0 };
+        perFile.set(spec.file, { ms: entry.ms + ms, tests: entry.tests + 1 });
         if (t.status !== 'unexpected') continue;
         const last = t.results?.at(-1);
         failures.push(
@@ -120,6 +171,7 @@ async function playwright(step, config) {
       walk(child, child.title && !child.title.endsWith('.ts') ? `${prefix}${child.title} › ` : prefix);
   };
   for (const suite of report.suites ?? []) walk(suite, '');
+  for (const [file, { ms, tests }] of perFile) fileTimes[step].push({ file, seconds: seconds(ms), tests });
   const s = report.stats;
   const failed = s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0);
   record(step, s.expected + s.flaky, failed, s.skipped);
@@ -129,6 +181,7 @@ async function electronSuite() {
   if (only && !only.has('electron')) return;
   const binary = electronBinary(root);
   if (binary !== null) return playwright('electron', 'playwright.electron.config.ts');
+  const t0 = Date.now();
   console.log('\n=== electron: not run: no Electron binary');
   // List the suite's tests so each is reported by name as not run (never passed, never missing).
   const out = join(results, 'electron-list.json');
@@ -145,6 +198,35 @@ async function electronSuite() {
   for (const t of titles) console.log(`  not run: no Electron binary — ${t}`);
   if (titles.length === 0) return record('electron', 0, 1, 0, 'could not list the Electron suite');
   record('electron', 0, 0, titles.length, 'not run: no Electron binary');
+  stepTimes.push({ step: 'electron', seconds: seconds(Date.now() - t0) });
+}
+
+/**
+ * issue 44: the time table — each step, then the slowest files of each runner — printed and kept
+ * in test-results/timings.json (every file) and timings.txt (what was printed).
+ */
+function timeTable() {
+  const total = seconds(Date.now() - startedAt);
+  const out = [`time table (${quick ? 'npm run test:quick' : 'npm test'}; wall seconds)`];
+  for (const { step, seconds: s } of stepTimes) out.push(`  ${step.padEnd(14)} ${String(s).padStart(7)} s`);
+  out.push(`  ${'total'.padEnd(14)} ${String(total).padStart(7)} s  (budget ${budgetSeconds} s)`);
+  for (const [runner, files] of Object.entries(fileTimes)) {
+    if (files.length === 0) continue;
+    files.sort((a, b) => b.seconds - a.seconds);
+    const sum = seconds(files.reduce((acc, f) => acc + f.seconds * 1000, 0));
+    out.push(
+      `slowest ${Math.min(SLOWEST, files.length)} of ${files.length} ${runner} files (file time ${sum} s in all):`,
+    );
+    for (const f of files.slice(0, SLOWEST))
+      out.push(`  ${String(f.seconds).padStart(7)} s  ${String(f.tests).padStart(3)} tests  ${f.file}`);
+  }
+  const text = out.join('\n');
+  writeFileSync(join(results, 'timings.txt'), `${text}\n`);
+  writeFileSync(
+    join(results, 'timings.json'),
+    `${JSON.stringify({ mode: quick ? 'quick' : 'full', totalSeconds: total, budgetSeconds, steps: stepTimes, files: fileTimes }, null, 2)}\n`,
+  );
+  return { text, total };
 }
 
 await check('typecheck', bin('tsc'), ['-p', 'tsconfig.json']);
@@ -152,19 +234,33 @@ await check('typecheck-web', bin('tsc'), ['-p', 'tsconfig.web.json']);
 await check('lint', bin('eslint'), ['.', '--max-warnings=0']);
 await check('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
 await check('knip', bin('knip'), ['--no-progress']);
-await check('build', bin('electron-vite'), ['build']);
-// Every benchmark once with small sizes (issue 19), so none rots; the figures are not checked
-// here (a shared CI machine is too noisy), only that each runs to its JSON line. One check.
-await check('bench', bin('node'), ['--expose-gc', '--import', 'tsx', 'bench/run.ts', 'all', '--quick']);
+if (!quick) {
+  await check('build', bin('electron-vite'), ['build']);
+  // Every benchmark once with small sizes (issue 19), so none rots; the figures are not checked
+  // here (a shared CI machine is too noisy), only that each runs to its JSON line. One check.
+  await check('bench', bin('node'), ['--expose-gc', '--import', 'tsx', 'bench/run.ts', 'all', '--quick']);
+}
 await vitest();
-await playwright('browser', 'playwright.config.ts');
-await electronSuite();
+if (!quick) {
+  await playwright('browser', 'playwright.config.ts');
+  await electronSuite();
+}
 
+const table = timeTable();
+console.log(`\n=== time table (kept in test-results/timings.txt and timings.json)\n${table.text}`);
 console.log('\n=== summary');
 if (failures.length > 0) {
   console.log('failed:');
   for (const f of failures) console.log(`  ${f}`);
 }
 for (const l of lines) console.log(l);
+// issue 44: the growth budget — a warning, never a failure, right above the closing line.
+if (table.total > budgetSeconds)
+  console.log(
+    `WARNING: over the time budget: ${table.total} s > ${budgetSeconds} s (${quick ? 'test:quick' : 'npm test'}; ` +
+      'the slowest steps and files are in the time table above and in test-results/timings.txt)',
+  );
+else console.log(`time: ${table.total} s, within the budget of ${budgetSeconds} s`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
-process.exitCode = totals.failed > 0 || !existsSync(join(root, 'out')) ? 1 : 0;
+// The quick loop builds nothing, so it has no build output to check.
+process.exitCode = totals.failed > 0 || (!quick && !existsSync(join(root, 'out'))) ? 1 : 0;

@@ -5,6 +5,11 @@
  * the native runtimes (runtime-harness.ts). One long-lived agent process per preset runs the
  * whole table in one session, then interrupt (`session/cancel`) and stop.
  *
+ * issue 44: the presets' suites run side by side (`describe.concurrent`, at most Vitest's
+ * maxConcurrency of the suites in this file at once): much of their time is waiting, not CPU —
+ * the CLIs' retry back-off on model errors, the start guard's deadline, Gemini's next-minute wait
+ * before `session/load`. Within a suite the rows keep their order on their one agent (`it.sequential`).
+ *
  * Gemini CLI speaks the Gemini API (`:streamGenerateContent`, `functionCall` parts), which the
  * fake model server serves as well as Chat Completions (qwen, copilot).
  */
@@ -31,7 +36,7 @@ const PRESETS: readonly AcpPreset[] = ['gemini', 'qwen', 'copilot'];
 /** issue 38: what a model may write that reads like a provider's usage limit (Copilot's own error text has this shape). */
 const MODEL_ERROR_TEXT = 'Error: 429 too many requests, try again in 5 hours';
 
-describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (preset) => {
+describe.concurrent.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (preset) => {
   let h: RuntimeHarness;
 
   beforeAll(async () => {
@@ -42,7 +47,7 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
     await h?.stop();
   }, 60_000);
 
-  it(
+  it.sequential(
     'the prompt names the send tool this agent really offers its model (contract §8.2)',
     async () => {
       const wake = h.post('[[tool]] Which tool do you have?', '#conf-names');
@@ -56,7 +61,7 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
     CASE_TIMEOUT,
   );
 
-  it(
+  it.sequential(
     'the final-check the agent received names the send tool it offers its model (issue 38, contract §8.3)',
     async () => {
       const target = '#conf-fc-tool';
@@ -74,7 +79,7 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
     CASE_TIMEOUT,
   );
 
-  it(
+  it.sequential(
     'model text that reads like a provider error is no status: the turn ends by the ordinary rule (issue 38, contract §6.5, §9.3)',
     async () => {
       const target = '#conf-error-text';
@@ -100,7 +105,7 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
   // failing rows run after the others, the restart included.
   const ordered = [...RUNTIME_CASES.filter((c) => c.status !== 'failed')];
   const runCase = (c: (typeof RUNTIME_CASES)[number]) =>
-    it(
+    it.sequential(
       c.name,
       async () => {
         const wake = h.post(c.text, c.target);
@@ -136,7 +141,7 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
     );
   ordered.forEach(runCase);
 
-  it(
+  it.sequential(
     'interrupt: session/cancel ends the running turn interrupted and its wake fails (no final-check)',
     async () => {
       const wake = h.post('[[slow:60:500]] [[tool]] A long job.', '#conf-interrupt');
@@ -157,7 +162,7 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
     CASE_TIMEOUT,
   );
 
-  it(
+  it.sequential(
     'restart: the agent process dies → the capped restart resumes the same session (session/resume or session/load), next wake replies',
     async () => {
       const before = h.runtimeEvents.filter((e) => e.type === 'ready').at(-1);
@@ -176,13 +181,13 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
 
   RUNTIME_CASES.filter((c) => c.status === 'failed').forEach(runCase);
 
-  it('no secret in any log: the MCP bearer token and the provider key appear in no log line', () => {
+  it.sequential('no secret in any log: the MCP bearer token and the provider key appear in no log line', () => {
     const logs = h.logLines.join('\n');
     expect(logs).not.toContain(h.mcpToken);
     expect(logs).not.toContain('fake-key');
   });
 
-  it(
+  it.sequential(
     'stop leaves no orphan processes',
     async () => {
       await h.session.stop();
@@ -195,6 +200,11 @@ describe.each(PRESETS)('acp preset %s conformance (real CLI, fake model)', (pres
 /**
  * Model errors → the closed failure vocabulary (issue 15), one fresh agent per status: each CLI
  * keeps or retries a failed request its own way (research/acp.md §3, §4).
+ *
+ * issue 44: these rows spend their time in the CLIs' own retry back-off (Qwen's HTTP 500 about
+ * 100 s, Copilot's 429 about 75 s) and the MCP rows below in the start guard's 20 s deadline, so
+ * they run beside the other suites (see the top); each preset's rows keep their order, one agent
+ * at a time. Every row still has its own agent, fake model server and temp dirs.
  */
 const ERROR_ROWS = [
   { status: 401, reason: 'auth_required' },
@@ -209,10 +219,10 @@ const ERROR_SKIPS: Partial<Record<AcpPreset, Partial<Record<number, string>>>> =
   qwen: { 429: 'Qwen Code retries HTTP 429 forever without an ACP update; the turn timeout ends it' },
 };
 
-describe.each(PRESETS)('acp preset %s: model errors → failure reasons', (preset) => {
+describe.concurrent.each(PRESETS)('acp preset %s: model errors → failure reasons', (preset) => {
   for (const row of ERROR_ROWS) {
     const skip = ERROR_SKIPS[preset]?.[row.status];
-    it.skipIf(skip !== undefined)(
+    it.skipIf(skip !== undefined).sequential(
       `HTTP ${row.status} → failed / ${row.reason}${skip === undefined ? '' : ` (skipped: ${skip})`}`,
       async () => {
         // `onUsageLimit: "fail"`: these rows are the failure vocabulary; a 429 pauses by default (issue 27).
@@ -261,7 +271,7 @@ describe.each(['gemini', 'copilot'] as const)('acp preset %s: a provider 429 pau
  * The guard ACP lacks (research/acp.md §8.1): an agent whose MCP connection is refused opens its
  * session anyway, without our tools. The start must fail with the reason and the fix instead.
  */
-describe.each(PRESETS)('acp preset %s: MCP server refused → the start fails', (preset) => {
+describe.concurrent.each(PRESETS)('acp preset %s: MCP server refused → the start fails', (preset) => {
   it('a wrong bearer token: no authenticated tools/list → start failure naming the reason and the fix', async () => {
     const started = RuntimeHarness.start('acp', { preset, mcpToken: 'not-the-agent-token' });
     await expect(started).rejects.toThrow(/opened its session without AgentTeam's tools.*Fix:/);

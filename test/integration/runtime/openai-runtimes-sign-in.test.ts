@@ -9,6 +9,7 @@ import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PersonProfile } from '../../../main/daemon/runtime/auth/person-profile.js';
 import { bearerOf, type FakeOpenAi, type RecordedOpenAiRequest } from '../../fixtures/fake-openai.js';
+import { startBudgetMs } from '../../fixtures/load-budget.js';
 import { RuntimeHarness } from '../../fixtures/runtime-harness.js';
 import { makeTempDir, type TempDir } from '../../fixtures/temp-dir.js';
 
@@ -59,10 +60,13 @@ function person(login: boolean): { person: PersonProfile; home: string } {
 }
 
 describe.each(['codex', 'opencode'] as const)('%s with the person’s CLI login (auth: cli-login)', (kind) => {
+  // issue 44: each row is one start and one turn; at load 12–18 OpenCode's took longer than the
+  // 30 s default, so the bound is its measured start scaled to the load (never below the default).
+  const timeout = Math.max(30_000, startBudgetMs(kind));
   // OpenCode keys a login by provider id: the person's `openai` login signs in OpenCode's built-in
   // `openai` provider, which the agent's config points at the endpoint (opencode-config.ts); it speaks
   // the Responses API there, like Codex.
-  it('sends the person’s credential and nothing else of their config', async () => {
+  it('sends the person’s credential and nothing else of their config', { timeout }, async () => {
     const p = person(true);
     const h = await RuntimeHarness.start(kind, {
       auth: 'cli-login',
