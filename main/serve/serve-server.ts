@@ -112,7 +112,9 @@ const SILENT_LOG: DaemonLog = { debugEnabled: false, info() {}, warn() {}, error
 /** The token presented as `?token=` or `Authorization: Bearer`. */
 function presentedToken(req: IncomingMessage, url: URL): string | null {
   const auth = req.headers.authorization;
-  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice('Bearer '.length).trim();
+  // RFC 7235 §2.1: the auth scheme is case-insensitive (`bearer`, `BEARER` are the same scheme).
+  const bearer = typeof auth === 'string' ? /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth) : null;
+  if (bearer !== null) return bearer[1] ?? null;
   return url.searchParams.get('token');
 }
 

@@ -147,6 +147,10 @@ describe('serve HTTP', () => {
     expect(viaQuery.body).toContain('wake_received_total{runtime="demo"} 1');
     const viaBearer = await get('/metrics', { authorization: `Bearer ${TOKEN}` });
     expect(viaBearer.status).toBe(200);
+    // RFC 7235 §2.1: the scheme is case-insensitive.
+    for (const scheme of ['bearer', 'BEARER'])
+      expect((await get('/metrics', { authorization: `${scheme} ${TOKEN}` })).status).toBe(200);
+    expect((await get('/metrics', { authorization: `bearer ${TOKEN}x` })).status).toBe(401);
   });
 });
 
