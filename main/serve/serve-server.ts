@@ -28,6 +28,7 @@ import { describeIssues } from '../../shared/api/describe-issues.js';
 import { handlersFor, limitsApi } from '../daemon/api/limits-api.js';
 import type { DaemonLog } from '../daemon/daemon-log.js';
 import type { Daemon } from '../daemon/daemon-types.js';
+import { RENDERER_CSP } from '../../shared/csp.js';
 import { tokenMatches } from './token.js';
 import { WriteBatcher } from './write-batcher.js';
 
@@ -78,11 +79,6 @@ const WS_HARD_CAP_BYTES = 4 * WS_MAX_PAYLOAD_BYTES;
 function frameBytes(data: WebSocket.RawData): number {
   return Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
 }
-
-/** CSP of the served UI: same as renderer/index.html, plus framing and base-uri locks. */
-export const SERVE_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self' ws://127.0.0.1:* ws://localhost:*; " +
-  "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -188,7 +184,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
       'content-type': type,
       'content-length': String(body.length),
       'cache-control': cache,
-      'content-security-policy': SERVE_CSP,
+      'content-security-policy': RENDERER_CSP,
       ...SECURITY_HEADERS,
     });
     res.end(head ? undefined : body);
