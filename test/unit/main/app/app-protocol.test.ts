@@ -6,12 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as fake from '../../../fixtures/electron-fake.js';
-import {
-  handleAppProtocol,
-  isAppUrl,
-  registerAppScheme,
-  serveAppRequest,
-} from '../../../../main/app/app-protocol.js';
+import { handleAppProtocol, isAppUrl, registerAppScheme, serveAppRequest } from '../../../../main/app/app-protocol.js';
 import { RENDERER_CSP } from '../../../../shared/csp.js';
 
 describe('app:// protocol', () => {
