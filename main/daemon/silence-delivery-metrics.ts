@@ -6,7 +6,7 @@
 import { Counter, type Registry } from 'prom-client';
 import { Subscription, type Observable } from 'rxjs';
 import type { HookBus } from './bus/hook-bus.js';
-import type { DeliveryAlert } from './delivery/delivery-tracker.js';
+import { DELIVERY_ALERT_KINDS, type DeliveryAlert } from './delivery/delivery-tracker.js';
 import type { Beacon } from './watchdog/silence-beacons.js';
 
 export interface SilenceDeliveryMetricSources {
@@ -54,6 +54,9 @@ export function bindSilenceDeliveryMetrics(registry: Registry, sources: SilenceD
     labelNames: ['kind'] as const,
     registers,
   });
+
+  // issue 41: each alert kind has a series at 0 from the start (an alert rule's increase() sees the first one).
+  for (const kind of DELIVERY_ALERT_KINDS) alerts.inc({ kind }, 0);
 
   const subscription = new Subscription();
   subscription.add(
