@@ -1,6 +1,7 @@
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import { resolve } from 'node:path';
+import { withMetaCsp } from './shared/csp.js';
 
 /**
  * Three builds: main (the Electron composition root and the headless `agentteam` CLI,
@@ -40,7 +41,8 @@ export default defineConfig({
   },
   renderer: {
     root: 'renderer',
-    plugins: [react()],
+    // issue 41: index.html's CSP <meta> is written from the one policy in shared/csp.ts.
+    plugins: [react(), { name: 'agentteam-csp', transformIndexHtml: (html: string) => withMetaCsp(html) }],
     build: {
       outDir: resolve('out/renderer'),
       rollupOptions: { input: resolve('renderer/index.html') },

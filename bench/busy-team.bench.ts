@@ -240,8 +240,8 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
     const loopMs = (name: string): number => r2((m1.get(`nodejs_eventloop_lag_${name}_seconds`) ?? Number.NaN) * 1000);
     const loopDelay = { p50: loopMs('p50'), p90: loopMs('p90'), p99: loopMs('p99'), max: loopMs('max') };
     const delta = (name: string) => (m1.get(name) ?? Number.NaN) - (m0.get(name) ?? Number.NaN);
-    const durablePerWake = delta('store_durable_commits_total') / total;
-    const commitsPerWake = delta('store_commits_total') / total;
+    const durablePerWake = delta('agentteam_store_durable_commits_total') / total;
+    const commitsPerWake = delta('agentteam_store_commits_total') / total;
     const commitMs = rawCommitMs(quick ? 50 : 200);
     const floorWakesPerSecond = 1000 / (durablePerWake * commitMs);
 

@@ -205,17 +205,21 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
     // Durable commits per wake: every store write is one IMMEDIATE transaction (a wake event
     // and its mirror on the wake row share one), so rows ≈ commits.
     const rows0 = storeRows(serve.dataDir);
-    // The daemon counts its commits (store_commits_total); rows are the fallback for an older build.
-    const commitDelta = (m1.get('store_commits_total') ?? Number.NaN) - (m0.get('store_commits_total') ?? Number.NaN);
+    // The daemon counts its commits (agentteam_store_commits_total); rows are the fallback for an older build.
+    const commitDelta =
+      (m1.get('agentteam_store_commits_total') ?? Number.NaN) - (m0.get('agentteam_store_commits_total') ?? Number.NaN);
     const commitsPerWake = Number.isFinite(commitDelta)
       ? commitDelta / total
       : (rows0.messages + rows0.wake_events + rows0.prompt_inputs + rows0.audit + rows0.undelivered) / total;
     // FULL commits (one WAL fsync each; store/durability.ts); an older build had only FULL ones.
     const durableDelta =
-      (m1.get('store_durable_commits_total') ?? Number.NaN) - (m0.get('store_durable_commits_total') ?? Number.NaN);
+      (m1.get('agentteam_store_durable_commits_total') ?? Number.NaN) -
+      (m0.get('agentteam_store_durable_commits_total') ?? Number.NaN);
     const durablePerWake = Number.isFinite(durableDelta) ? durableDelta / total : commitsPerWake;
     // issue 30: WAL fsyncs for them (group commit: one per loop turn with any, off the main thread).
-    const syncDelta = (m1.get('store_wal_syncs_total') ?? Number.NaN) - (m0.get('store_wal_syncs_total') ?? Number.NaN);
+    const syncDelta =
+      (m1.get('agentteam_store_wal_syncs_total') ?? Number.NaN) -
+      (m0.get('agentteam_store_wal_syncs_total') ?? Number.NaN);
     const walSyncsPerWake = Number.isFinite(syncDelta) ? syncDelta / total : durablePerWake;
     const finalChecksPerWake = rows0.final_checks / total;
     const commitMs = rawCommitMs(quick ? 50 : 200);

@@ -47,6 +47,15 @@ export function isFailureReason(value: unknown): value is FailureReason {
 }
 
 /**
+ * Reasons carried by `completed_without_visible_reply` (contract §9.3): `no_reply` only when the
+ * agent ended its turns without the tool after its final-check; `context_overflow` for the
+ * originals of an overflow whose recovery continues them (issue 24). Listed so the §10.2 counter
+ * has a series at 0 for each from the start (issue 41).
+ */
+export const NO_REPLY_REASONS = ['no_reply', 'signal_only', 'context_overflow'] as const;
+export type NoReplyReason = (typeof NO_REPLY_REASONS)[number];
+
+/**
  * issue 27: why a wake is `paused` (its status event's `reason`): the provider's usage or rate
  * limit (until its reset), or the agent's daily budget (until the next day or a raise).
  */

@@ -6,30 +6,13 @@
 import { protocol } from 'electron';
 import { readFile } from 'node:fs/promises';
 import { extname, relative, resolve, sep } from 'node:path';
+import { RENDERER_CSP } from '../../shared/csp.js';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'agentteam';
 /** Our origin. Compare with `isAppUrl`, not `new URL(x).origin`: Node reports "null" as the origin of non-special schemes. */
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
-
-/**
- * The CSP every renderer response carries (issue 9: `script-src 'self'`). No inline script,
- * no eval, no plugins, no framing, no form posts; inline styles are allowed for React's
- * `style` attributes only.
- */
-export const APP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -69,7 +52,7 @@ export function registerAppScheme(): void {
  * only GET/HEAD, only our host, no path escaping `rootDir`, unknown paths → 404.
  */
 export async function serveAppRequest(rootDir: string, request: Request): Promise<Response> {
-  const headers = { 'content-security-policy': APP_CSP, 'x-content-type-options': 'nosniff' };
+  const headers = { 'content-security-policy': RENDERER_CSP, 'x-content-type-options': 'nosniff' };
   if (request.method !== 'GET' && request.method !== 'HEAD')
     return new Response('method not allowed', { status: 405, headers });
   let url: URL;

@@ -12,6 +12,7 @@ import { Notification } from 'electron';
 import { filter, type Observable, type Subscription } from 'rxjs';
 import type { Alert, ApiEvent, Approval } from '../../shared/api/contract.js';
 import { SilenceWatchdogSchema, type PromptLanguage } from '../../shared/config.js';
+import { displayText } from '../../shared/display-text.js';
 
 /** Alert kinds that become OS notifications. */
 export const NOTIFIED_ALERT_KINDS = [
@@ -54,12 +55,15 @@ export function notificationFor(alert: Alert, language: PromptLanguage): Notific
   return { title: alert.target === null ? 'AgentTeam' : `AgentTeam · ${alert.target}`, body };
 }
 
-/** issue 14: a new approval request (UI.md "waiting for an approval"); null once it is settled. Pure. */
+/**
+ * issue 14: a new approval request (UI.md "waiting for an approval"); null once it is settled. Pure.
+ * issue 41: the summary's controls and bidi overrides are shown as codes (shared/display-text.ts).
+ */
 export function approvalNotificationFor(approval: Approval, language: PromptLanguage): NotificationContent | null {
   if (approval.status !== 'pending') return null;
-  const body =
-    language === 'zh-CN' ? `✋ 等待你的批准：${approval.summary}` : `✋ Waiting for your approval: ${approval.summary}`;
-  return { title: `AgentTeam · ${approval.agentName}`, body };
+  const summary = displayText(approval.summary);
+  const body = language === 'zh-CN' ? `✋ 等待你的批准：${summary}` : `✋ Waiting for your approval: ${summary}`;
+  return { title: `AgentTeam · ${displayText(approval.agentName, 'one-line')}`, body };
 }
 
 export interface AlertNotifierOptions {

@@ -6,7 +6,7 @@
 import { Counter, type Registry } from 'prom-client';
 import { Subscription, type Observable } from 'rxjs';
 import type { HookBus } from './bus/hook-bus.js';
-import type { DeliveryAlert } from './delivery/delivery-tracker.js';
+import { DELIVERY_ALERT_KINDS, type DeliveryAlert } from './delivery/delivery-tracker.js';
 import type { Beacon } from './watchdog/silence-beacons.js';
 
 export interface SilenceDeliveryMetricSources {
@@ -19,41 +19,44 @@ export interface SilenceDeliveryMetricSources {
 export function bindSilenceDeliveryMetrics(registry: Registry, sources: SilenceDeliveryMetricSources): Subscription {
   const registers = [registry];
   const beacons = new Counter({
-    name: 'watchdog_beacons_total',
+    name: 'agentteam_watchdog_beacons_total',
     help: 'Silence watchdog beacons emitted',
     labelNames: ['channel'] as const,
     registers,
   });
   const escalations = new Counter({
-    name: 'watchdog_escalations_total',
+    name: 'agentteam_watchdog_escalations_total',
     help: 'Silence watchdog escalations emitted (at most one per turn)',
     labelNames: ['channel'] as const,
     registers,
   });
   const results = new Counter({
-    name: 'delivery_results_total',
+    name: 'agentteam_delivery_results_total',
     help: 'Final delivery states of response chunks',
     labelNames: ['channel', 'state', 'purpose'] as const,
     registers,
   });
   const retries = new Counter({
-    name: 'delivery_retries_total',
+    name: 'agentteam_delivery_retries_total',
     help: 'Resends of response chunks (same response_id)',
     labelNames: ['channel'] as const,
     registers,
   });
   const redelivered = new Counter({
-    name: 'delivery_redelivered_total',
+    name: 'agentteam_delivery_redelivered_total',
     help: 'Preserved responses re-delivered on the next inbound message',
     labelNames: ['channel', 'state'] as const,
     registers,
   });
   const alerts = new Counter({
-    name: 'delivery_alerts_total',
+    name: 'agentteam_delivery_alerts_total',
     help: 'Delivery and no-response alerts raised',
     labelNames: ['kind'] as const,
     registers,
   });
+
+  // issue 41: each alert kind has a series at 0 from the start (an alert rule's increase() sees the first one).
+  for (const kind of DELIVERY_ALERT_KINDS) alerts.inc({ kind }, 0);
 
   const subscription = new Subscription();
   subscription.add(

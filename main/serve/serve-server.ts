@@ -28,6 +28,7 @@ import { describeIssues } from '../../shared/api/describe-issues.js';
 import { handlersFor, limitsApi } from '../daemon/api/limits-api.js';
 import type { DaemonLog } from '../daemon/daemon-log.js';
 import type { Daemon } from '../daemon/daemon-types.js';
+import { RENDERER_CSP } from '../../shared/csp.js';
 import { tokenMatches } from './token.js';
 import { WriteBatcher } from './write-batcher.js';
 
@@ -79,11 +80,6 @@ function frameBytes(data: WebSocket.RawData): number {
   return Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
 }
 
-/** CSP of the served UI: same as renderer/index.html, plus framing and base-uri locks. */
-export const SERVE_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self' ws://127.0.0.1:* ws://localhost:*; " +
-  "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
-
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -112,7 +108,9 @@ const SILENT_LOG: DaemonLog = { debugEnabled: false, info() {}, warn() {}, error
 /** The token presented as `?token=` or `Authorization: Bearer`. */
 function presentedToken(req: IncomingMessage, url: URL): string | null {
   const auth = req.headers.authorization;
-  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice('Bearer '.length).trim();
+  // RFC 7235 §2.1: the auth scheme is case-insensitive (`bearer`, `BEARER` are the same scheme).
+  const bearer = typeof auth === 'string' ? /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth) : null;
+  if (bearer !== null) return bearer[1] ?? null;
   return url.searchParams.get('token');
 }
 
@@ -186,7 +184,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
       'content-type': type,
       'content-length': String(body.length),
       'cache-control': cache,
-      'content-security-policy': SERVE_CSP,
+      'content-security-policy': RENDERER_CSP,
       ...SECURITY_HEADERS,
     });
     res.end(head ? undefined : body);

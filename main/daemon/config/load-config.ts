@@ -9,7 +9,10 @@
  * - This module only reads. The one writer is `config-source.ts` (a minimal rewrite of the keys a
  *   person changed in the UI, said in the UI); a file that does not validate is never rewritten.
  * - Legacy visible-reply toggles are accepted, ignored and logged once (contract §7).
+ * - Bytes that are not UTF-8 are refused (issue 41), naming the byte offset: decoded leniently they
+ *   would become U+FFFD, and the next save from the UI would write that over the person's bytes.
  */
+import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -60,7 +63,18 @@ export function loadConfig(dataDir: string, options: { log?: DaemonLog } = {}): 
   const file = join(dataDir, CONFIG_FILE);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    const bytes = readFileSync(file);
+    if (!isUtf8(bytes)) {
+      const offset = firstInvalidUtf8(bytes);
+      return fail(
+        new ConfigError(
+          'config_unreadable',
+          file,
+          `${file}: not valid UTF-8 at byte ${offset} (0x${(bytes[offset] ?? 0).toString(16).padStart(2, '0')}); AgentTeam reads and saves agentteam.json as UTF-8 and does not rewrite bytes it cannot read back. Save the file as UTF-8.`,
+        ),
+      );
+    }
+    text = bytes.toString('utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT')
@@ -202,4 +216,42 @@ function describeValue(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
   return String(value);
+}
+
+/** The offset of the first byte that does not belong to a well-formed UTF-8 sequence (RFC 3629 §4); -1 if none. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] as number;
+    if (b < 0x80) {
+      i += 1;
+      continue;
+    }
+    // Lead byte → sequence length and the allowed range of the second byte (no overlongs, no surrogates, ≤ U+10FFFF).
+    const [length, low, high] =
+      b >= 0xc2 && b <= 0xdf
+        ? [2, 0x80, 0xbf]
+        : b === 0xe0
+          ? [3, 0xa0, 0xbf]
+          : (b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef
+            ? [3, 0x80, 0xbf]
+            : b === 0xed
+              ? [3, 0x80, 0x9f]
+              : b === 0xf0
+                ? [4, 0x90, 0xbf]
+                : b >= 0xf1 && b <= 0xf3
+                  ? [4, 0x80, 0xbf]
+                  : b === 0xf4
+                    ? [4, 0x80, 0x8f]
+                    : [0, 0, 0];
+    if (length === 0) return i;
+    const second = bytes[i + 1];
+    if (second === undefined || second < low || second > high) return i;
+    for (let k = 2; k < length; k += 1) {
+      const next = bytes[i + k];
+      if (next === undefined || next < 0x80 || next > 0xbf) return i;
+    }
+    i += length;
+  }
+  return -1;
 }

@@ -85,7 +85,8 @@ export type SendOutcome =
       readonly preserved: boolean;
     });
 
-export type DeliveryAlertKind = 'delivery_failed' | 'delivery_uncertain' | 'no_response';
+export const DELIVERY_ALERT_KINDS = ['delivery_failed', 'delivery_uncertain', 'no_response'] as const;
+export type DeliveryAlertKind = (typeof DELIVERY_ALERT_KINDS)[number];
 
 /** Shaped like the API contract's `Alert` plus the ids the daemon correlates on. */
 export interface DeliveryAlert {

@@ -15,7 +15,18 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsRequestSchema,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  isInitializeRequest,
+  isJSONRPCRequest,
+  type CallToolResult,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Subject, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { parseTarget } from '../../../shared/target.js';
@@ -27,11 +38,20 @@ import { MCP_PATH, MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from './m
 import { RateLimiter } from './rate-limiter.js';
 import { MessageSendInput, ReactionInput, compileMessageSendCheck } from './tool-input.js';
 import { releaseAnsweredJsonStreams } from './sdk-json-stream-leak.js';
+import { INVALID_PARAMS, gateBody, invalidToolParams, readBoundedBody } from './jsonrpc-gate.js';
 
 const MAX_MESSAGE_ID_LENGTH = 200;
 const MAX_EMOJI_LENGTH = 32;
 /** Sessions one agent may hold open; the oldest is closed first (a restarted runtime reconnects). */
 const MAX_SESSIONS_PER_AGENT = 8;
+/**
+ * issue 41: refused requests (not JSON, not JSON-RPC, too deep or too large, invalid params, an
+ * unknown tool) an agent's token may send per minute; beyond it the endpoint answers 429 before
+ * reading the body, so a runtime stuck in a loop of junk costs the daemon almost nothing.
+ */
+const REFUSED_REQUESTS_PER_MINUTE = 30;
+/** Longest tool name repeated back in an "Unknown tool" error. */
+const MAX_ECHOED_TOOL_NAME = 64;
 
 export interface McpServerLimits {
   /** shared/config.ts `limits.sendsPerMinute`: communication writes per agent per minute. */
@@ -90,6 +110,8 @@ export interface AgentteamMcpServer {
 
 interface Session {
   readonly agentId: string;
+  /** The protocol revision negotiated at `initialize` (decides whether batches are allowed). */
+  readonly version: string;
   readonly transport: StreamableHTTPServerTransport;
   readonly server: Server;
 }
@@ -111,10 +133,19 @@ function writeJsonError(
   status: number,
   message: string,
   headers: Record<string, string> = {},
+  code = -32000,
 ): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/** The revision the SDK's Server answers an initialize with (server/index.js `_oninitialize`). */
+function negotiatedVersion(body: JSONRPCMessage | JSONRPCMessage[]): string {
+  const requested = !Array.isArray(body) && isInitializeRequest(body) ? body.params.protocolVersion : undefined;
+  return requested !== undefined && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+    ? requested
+    : LATEST_PROTOCOL_VERSION;
 }
 
 /** Starts the agentteam MCP server on 127.0.0.1 and resolves once it listens. */
@@ -122,6 +153,9 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
   const now = options.now ?? Date.now;
   const log = options.log;
   const limiter = new RateLimiter(options.limits.sendsPerMinute);
+  const refusedLimiter = new RateLimiter(REFUSED_REQUESTS_PER_MINUTE);
+  // JSON escaping can grow content up to 6× (\uXXXX); the content limit itself is checked per call.
+  const maxRequestBodySize = options.limits.maxMessageBytes * 6 + 65_536;
   const toolCalls = new Subject<McpToolCallRecord>();
   /** sha256(token) → { agentId, token }: lookup by digest, then a constant-time compare. */
   const tokens = new Map<string, { agentId: string; token: Buffer }>();
@@ -248,9 +282,18 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
     try {
       if (name === TOOL_MESSAGE_SEND) result = await messageSend(agentId, args);
       else if (name === TOOL_REACTION) result = await reaction(agentId, args);
-      else
-        result = refusal('unknown_tool', `There is no tool "${name}"; use ${TOOL_MESSAGE_SEND} or ${TOOL_REACTION}.`);
+      else {
+        // MCP 2025-06-18 and 2025-11-25 server/tools "Error Handling": an unknown tool is a protocol
+        // error (-32602), not a tool result.
+        toolCalls.next({ agentId, tool: name, outcome: 'unknown_tool', durationMs: now() - started });
+        refusedLimiter.take(agentId, now());
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown tool: ${name.slice(0, MAX_ECHOED_TOOL_NAME)}; the tools are ${TOOL_MESSAGE_SEND} and ${TOOL_REACTION}.`,
+        );
+      }
     } catch (err) {
+      if (err instanceof McpError) throw err;
       // A throwing handler is a bug on our side; the model can only retry later.
       log?.error('mcp tool handler threw', {
         agentId,
@@ -309,17 +352,40 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
     for (const [id, s] of sessions) if (s.agentId === agentId) closeSession(id);
   }
 
-  async function openSession(agentId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * issue 41: malformed `tools/call` / `tools/list` params are answered -32602 here, between the
+   * transport and the SDK's Server (which would answer -32603 with the zod dump); the answer goes
+   * through the transport, so it reaches the right response in a batch too.
+   */
+  function checkToolParams(agentId: string, transport: StreamableHTTPServerTransport): void {
+    const deliver = transport.onmessage;
+    if (deliver === undefined) throw new Error('internal: connect the MCP Server before checking params');
+    transport.onmessage = (message, extra) => {
+      const invalid = invalidToolParams(message);
+      if (invalid === null || !isJSONRPCRequest(message)) return deliver(message, extra);
+      refusedLimiter.take(agentId, now());
+      void transport
+        .send({ jsonrpc: '2.0', id: message.id, error: { code: INVALID_PARAMS, message: invalid } })
+        .catch(() => undefined);
+    };
+  }
+
+  async function openSession(
+    agentId: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: JSONRPCMessage | JSONRPCMessage[],
+  ): Promise<void> {
+    const version = negotiatedVersion(body);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       // Tool results are single responses: plain JSON avoids an SSE stream per call (bench/mcp.bench.ts).
       enableJsonResponse: true,
-      // JSON escaping can grow content up to 6× (\uXXXX); the content limit itself is checked per call.
-      maxRequestBodySize: options.limits.maxMessageBytes * 6 + 65_536,
+      maxRequestBodySize,
       onsessioninitialized: (id) => {
         const own = [...sessions.entries()].filter(([, s]) => s.agentId === agentId);
         for (const [oldId] of own.slice(0, Math.max(0, own.length - MAX_SESSIONS_PER_AGENT + 1))) closeSession(oldId);
-        sessions.set(id, { agentId, transport, server });
+        sessions.set(id, { agentId, version, transport, server });
       },
     });
     transport.onclose = () => {
@@ -327,7 +393,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
     };
     const server = buildServer(agentId);
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    checkToolParams(agentId, transport);
+    await transport.handleRequest(req, res, body);
     releaseAnsweredJsonStreams(transport);
     // Not an initialize request: the transport answered 400; nothing to keep.
     if (transport.sessionId === undefined) await server.close();
@@ -348,20 +415,47 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
         'www-authenticate': 'Bearer realm="agentteam"',
       });
     }
-    const sessionHeader = req.headers['mcp-session-id'];
-    if (typeof sessionHeader === 'string') {
-      const session = sessions.get(sessionHeader);
-      // Another agent's session looks exactly like an unknown one: no oracle for session ids.
-      if (session === undefined || session.agentId !== agentId)
-        return writeJsonError(res, 404, 'Session not found; initialize a new MCP session.');
-      // SDK 1.32.2 keeps every answered JSON response otherwise (sdk-json-stream-leak.ts).
-      await session.transport.handleRequest(req, res);
-      releaseAnsweredJsonStreams(session.transport);
-      return;
+    const refused = refusedLimiter.peek(agentId, now());
+    if (!refused.allowed) {
+      req.resume();
+      const seconds = Math.max(1, Math.ceil(refused.retryAfterMs / 1000));
+      return writeJsonError(
+        res,
+        429,
+        `Too many refused requests from this token (${REFUSED_REQUESTS_PER_MINUTE} per minute); retry in ${seconds} s.`,
+        { 'retry-after': String(seconds) },
+      );
     }
-    if (req.method !== 'POST')
-      return writeJsonError(res, 400, 'Bad request: initialize an MCP session with POST first.');
-    return openSession(agentId, req, res);
+    // Streamable HTTP (2025-03-26 and later) lets a server refuse the GET stream with 405: this
+    // server sends nothing unprompted (no list_changed, no server requests), so it offers none.
+    if (req.method === 'GET')
+      return writeJsonError(res, 405, 'Method not allowed: this server offers no SSE stream; use POST.', {
+        allow: 'POST, DELETE',
+      });
+    const sessionHeader = req.headers['mcp-session-id'];
+    const session = typeof sessionHeader === 'string' ? sessions.get(sessionHeader) : undefined;
+    // Another agent's session looks exactly like an unknown one: no oracle for session ids.
+    if (typeof sessionHeader === 'string' && (session === undefined || session.agentId !== agentId))
+      return writeJsonError(res, 404, 'Session not found; initialize a new MCP session.');
+    if (req.method !== 'POST') {
+      if (session === undefined)
+        return writeJsonError(res, 400, 'Bad request: initialize an MCP session with POST first.');
+      return session.transport.handleRequest(req, res);
+    }
+    const read = await readBoundedBody(req, maxRequestBodySize);
+    if (!read.ok) {
+      refusedLimiter.take(agentId, now());
+      return writeJsonError(res, 413, `Payload too large: at most ${maxRequestBodySize} bytes per request.`);
+    }
+    const gated = gateBody(read.text, session?.version);
+    if (!gated.ok) {
+      refusedLimiter.take(agentId, now());
+      return writeJsonError(res, gated.status, gated.message, {}, gated.code);
+    }
+    if (session === undefined) return openSession(agentId, req, res, gated.body);
+    // SDK 1.32.2 keeps every answered JSON response otherwise (sdk-json-stream-leak.ts).
+    await session.transport.handleRequest(req, res, gated.body);
+    releaseAnsweredJsonStreams(session.transport);
   }
 
   const http: HttpServer = createServer((req, res) => {

@@ -42,6 +42,15 @@ export class RateLimiter {
     return { allowed: false, retryAfterMs: Math.ceil((1 - bucket.tokens) / this.refillPerMs) };
   }
 
+  /** Whether `key` has a token at time `now`, without taking it (a refusal before any work is done). */
+  peek(key: string, now: number): RateDecision {
+    const bucket = this.buckets.get(key);
+    if (bucket === undefined) return { allowed: true, retryAfterMs: 0 };
+    const tokens = Math.min(this.perWindow, bucket.tokens + Math.max(0, now - bucket.updatedAt) * this.refillPerMs);
+    if (tokens >= 1) return { allowed: true, retryAfterMs: 0 };
+    return { allowed: false, retryAfterMs: Math.ceil((1 - tokens) / this.refillPerMs) };
+  }
+
   /** Forgets a key (agent removed or token revoked). */
   forget(key: string): void {
     this.buckets.delete(key);

@@ -31,19 +31,19 @@ function scraped(registry: Registry, name: string, help: string, read: () => num
 export function createStoreMetrics(registry: Registry, store: StoreCommitCounts): void {
   scraped(
     registry,
-    'store_commits_total',
+    'agentteam_store_commits_total',
     'Store write transactions committed (either durability class)',
     () => store.commits,
   );
   scraped(
     registry,
-    'store_durable_commits_total',
+    'agentteam_store_durable_commits_total',
     'Store write transactions of the FULL class (durable before anyone outside is told)',
     () => store.durableCommits,
   );
   scraped(
     registry,
-    'store_wal_syncs_total',
+    'agentteam_store_wal_syncs_total',
     'WAL fsyncs made for FULL writes (group commit: one per event-loop turn with any)',
     () => store.walSyncs,
   );

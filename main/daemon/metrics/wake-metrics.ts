@@ -4,7 +4,7 @@
  * is never a label (§10.1: high-cardinality analysis uses events, not metrics).
  */
 import { Counter, type Registry } from 'prom-client';
-import type { RuntimeKind } from '../../../shared/wake-status.js';
+import { NO_REPLY_REASONS, RUNTIMES, type RuntimeKind } from '../../../shared/wake-status.js';
 
 export interface WakeMetrics {
   received(runtime: RuntimeKind): void;
@@ -51,6 +51,20 @@ function tallied(registry: Registry, name: string, help: string, labelNames: rea
   return tallies;
 }
 
+/**
+ * issue 41: every known label set has a series from the start, at 0. A series that appears only
+ * with its first event makes `increase(wake_failed_total[10m]) > 0` miss that first event (there
+ * is no earlier sample to increase from).
+ */
+function seed(tallies: Map<string, Tally>, key: string, labels: Record<string, string>): void {
+  if (!tallies.has(key)) tallies.set(key, { labels, n: 0 });
+}
+
+function seedRuntimes(tallies: Map<string, Tally>): Map<string, Tally> {
+  for (const runtime of RUNTIMES) seed(tallies, runtime, { runtime });
+  return tallies;
+}
+
 /** One runtime's tally (issue 19: labels are built on first use only, no closure per call). */
 function countRuntime(tallies: Map<string, Tally>, runtime: RuntimeKind): void {
   const t = tallies.get(runtime);
@@ -82,17 +96,19 @@ function byRuntimeAndReason(tallies: Map<string, Tally>): (runtime: RuntimeKind,
 }
 
 export function createWakeMetrics(registry: Registry): WakeMetrics {
-  const received = tallied(registry, 'wake_received_total', 'Wakes received by the daemon.', ['runtime']);
-  const replySent = tallied(registry, 'wake_reply_sent_total', 'Wakes that ended with a confirmed visible reply.', [
-    'runtime',
-  ]);
+  const received = seedRuntimes(tallied(registry, 'wake_received_total', 'Wakes received by the daemon.', ['runtime']));
+  const replySent = seedRuntimes(
+    tallied(registry, 'wake_reply_sent_total', 'Wakes that ended with a confirmed visible reply.', ['runtime']),
+  );
   const noReply = tallied(
     registry,
     'wake_completed_without_visible_reply_total',
     'Wakes that ended without a visible reply.',
     ['runtime', 'reason'],
   );
-  const failed = tallied(registry, 'wake_failed_total', 'Wakes that ended failed.', ['runtime']);
+  for (const runtime of RUNTIMES)
+    for (const reason of NO_REPLY_REASONS) seed(noReply, runtime + '\u0000' + reason, { runtime, reason });
+  const failed = seedRuntimes(tallied(registry, 'wake_failed_total', 'Wakes that ended failed.', ['runtime']));
   return {
     received: (runtime) => countRuntime(received, runtime),
     replySent: (runtime) => countRuntime(replySent, runtime),

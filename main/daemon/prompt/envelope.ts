@@ -4,7 +4,10 @@
  *
  * `parseEnvelopes` reads them back, for in-process agents (the demo runtime) and the scripted
  * fake model servers of the tests, which must find the exact target the way a model would.
- * Content is escaped reversibly: only a closing tag inside it gets one extra backslash.
+ * Content is escaped reversibly: every tag of ours inside it — opening or closing, any
+ * `<agentteam-…>` (message, ask, team, recovery), in any letter case — gets one extra backslash
+ * after its `<`, so an agent's message quoted into another agent's prompt can neither close its
+ * envelope nor forge one (`<agentteam-message … from="You">`, `<agentteam-ask>`; issue 41).
  */
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import { attr, checkedId, checkedSeq, checkedTarget } from './prompt-values.js';
@@ -17,12 +20,19 @@ export interface EnvelopeFields {
   readonly content: string;
 }
 
-const CLOSE = /<(\\*)\/(agentteam-message)/gi;
-const CLOSE_ESCAPED = /<(\\*)\\\/(agentteam-message)/gi;
+/** `<`, any backslashes, an optional `/`, then our tag prefix: one more backslash escapes it. */
+const OUR_TAG = /<(\\*)(\/?agentteam-)/gi;
+/** The same, escaped (at least one backslash): one fewer unescapes it. */
+const OUR_TAG_ESCAPED = /<(\\*)\\(\/?agentteam-)/gi;
+
+/** Content safe inside an envelope: no tag of ours survives as a tag (reversible, see `parseEnvelopes`). */
+function escapeEnvelopeContent(content: string): string {
+  return content.replace(OUR_TAG, '<$1\\$2');
+}
 
 export function renderEnvelope(m: EnvelopeFields): string {
   const head = `<agentteam-message id="${checkedId(m.messageId, 'message id')}" target="${checkedTarget(m.target)}" seq="${checkedSeq(m.targetSeq, 'TargetSeq')}" from="${attr(m.authorName)}">`;
-  return `${head}\n${m.content.replace(CLOSE, '<$1\\/$2')}\n</agentteam-message>`;
+  return `${head}\n${escapeEnvelopeContent(m.content)}\n</agentteam-message>`;
 }
 
 const ENVELOPE =
@@ -48,7 +58,7 @@ export function parseEnvelopes(text: string): EnvelopeFields[] {
       target: parsed.key,
       targetSeq: Number(seq),
       authorName: unattr(from ?? ''),
-      content: (content ?? '').replace(CLOSE_ESCAPED, '<$1/$2'),
+      content: (content ?? '').replace(OUR_TAG_ESCAPED, '<$1$2'),
     });
   }
   return out;

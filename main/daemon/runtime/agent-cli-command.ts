@@ -8,9 +8,14 @@
  * `~`, `#`, `!`, subshells. So `agentteam agent send …; rm -rf x` still asks.
  */
 
-/** Shells a runtime may wrap a command in (`bash -lc '…'`); the script inside is checked the same way. */
+/**
+ * Shells a runtime may wrap a command in (`bash -c '…'`); the script inside is checked the same way.
+ * Only `-c`: a login shell (`-lc`, `-l -c`, `--login`) first runs /etc/profile, ~/.bash_profile and
+ * ~/.profile, files an agent may have written, so it is not "exactly our command" and asks (issue 41).
+ * Codex runs its commands in a non-login shell (codex-config.ts `allow_login_shell = false`).
+ */
 const WRAPPER_SHELLS = new Set(['sh', 'bash', 'zsh', '/bin/sh', '/bin/bash', '/usr/bin/bash', '/bin/zsh']);
-const WRAPPER_FLAGS = new Set(['-c', '-lc']);
+const WRAPPER_FLAGS = new Set(['-c']);
 
 /** Characters that stand for themselves outside quotes (plus any non-ASCII character: letters, emoji). */
 const PLAIN = /[A-Za-z0-9_\-.,/:@%+=^]/;
@@ -83,7 +88,7 @@ export function simpleCommandWords(command: string): string[] | null {
   return words;
 }
 
-/** Whether `command` is exactly one `agentteam agent send|react …` (possibly inside `bash -lc '…'`). */
+/** Whether `command` is exactly one `agentteam agent send|react …` (possibly inside `bash -c '…'`). */
 export function isAgentToolsCommand(command: string): boolean {
   const words = simpleCommandWords(command.trim());
   if (words === null) return false;

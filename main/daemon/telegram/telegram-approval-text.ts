@@ -2,9 +2,11 @@
  * What the Telegram chat shows for an approval (issue 14 answered from the phone): the question
  * with its Allow / Deny buttons, the outcome it is edited to, and the short answers to a button
  * press. Neutral copy (UI.md: the chip "✋ Waiting for your approval"), in the app's language
- * (`settings.language`, en or zh-CN). Plain text (no parse_mode): a summary is never markup.
+ * (`settings.language`, en or zh-CN). Plain text (no parse_mode): a summary is never markup, and
+ * its controls and bidi overrides are shown as codes (shared/display-text.ts, issue 41).
  */
 import type { ApprovalDecision, ApprovalScope, ApprovalStatus } from '../../../shared/approvals.js';
+import { displayText } from '../../../shared/display-text.js';
 import type { PromptLanguage } from '../../../shared/config.js';
 import type { ApprovalRecord } from '../store/index.js';
 
@@ -18,7 +20,7 @@ const SUMMARY_LIMIT = 1000;
  * could not see.
  */
 export function approvalFitsChat(summary: string): boolean {
-  return summary.length <= SUMMARY_LIMIT;
+  return displayText(summary).length <= SUMMARY_LIMIT;
 }
 
 const COPY = {
@@ -80,9 +82,11 @@ export function approvalCopy(lang: PromptLanguage, key: Key, values: Record<stri
 
 /** The question: "✋ Claude asks: npm test"; one too long to show in full says to answer in the app. */
 export function approvalQuestion(lang: PromptLanguage, agent: string, summary: string): string {
-  if (approvalFitsChat(summary)) return approvalCopy(lang, 'asks', { agent, summary });
-  const short = `${summary.slice(0, SUMMARY_LIMIT - 1)}…`;
-  return `${approvalCopy(lang, 'asks', { agent, summary: short })}\n${approvalCopy(lang, 'tooLong')}`;
+  const shown = displayText(summary);
+  const name = displayText(agent, 'one-line');
+  if (shown.length <= SUMMARY_LIMIT) return approvalCopy(lang, 'asks', { agent: name, summary: shown });
+  const short = `${shown.slice(0, SUMMARY_LIMIT - 1)}…`;
+  return `${approvalCopy(lang, 'asks', { agent: name, summary: short })}\n${approvalCopy(lang, 'tooLong')}`;
 }
 
 /** The question followed by its outcome; `who` names a Telegram user who answered, null otherwise. */
@@ -107,7 +111,7 @@ function outcomeLine(lang: PromptLanguage, r: ApprovalRecord, who: string | null
 
 function scopeText(lang: PromptLanguage, scope: ApprovalScope | null, rule: string | null): string {
   if (scope === 'session') return approvalCopy(lang, 'scopeSession');
-  if (scope === 'always' && rule !== null) return approvalCopy(lang, 'scopeAlways', { rule });
+  if (scope === 'always' && rule !== null) return approvalCopy(lang, 'scopeAlways', { rule: displayText(rule) });
   return '';
 }
 

@@ -175,7 +175,7 @@ export class TelegramService {
     this.#warning = tokenFileWarning(cfg, o.configFile);
     if (this.#warning !== null) o.log.warn('telegram: ' + this.#warning, { file: o.configFile });
     this.#inbound = new Counter({
-      name: 'telegram_inbound_updates_total',
+      name: 'agentteam_telegram_inbound_updates_total',
       help: 'Telegram updates received by long polling: accepted (stored as operator messages) or ignored',
       labelNames: ['result', 'reason'] as const,
       registers: [o.registry],

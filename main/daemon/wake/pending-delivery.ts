@@ -2,7 +2,7 @@
  * Pending delivery rows (contract §9.1) and the values the pure table hands back.
  * No I/O here: these are plain data shared by the table, the lifecycle service and tests.
  */
-import type { FailureReason, PauseKind } from '../../../shared/wake-status.js';
+import type { FailureReason, NoReplyReason, PauseKind } from '../../../shared/wake-status.js';
 import type { TargetKey } from '../../../shared/target.js';
 
 /** contract §9.1: workflow callbacks, system and reaction signals are `signal_only`. */
@@ -68,13 +68,6 @@ export class PendingDelivery {
     readonly sendableTargets: readonly TargetKey[] | null = null,
   ) {}
 }
-
-/**
- * Reasons carried by `completed_without_visible_reply` (contract §9.3): `no_reply` only when the
- * agent ended its turns without the tool after its final-check; `context_overflow` for the
- * originals of an overflow whose recovery continues them (issue 24).
- */
-export type NoReplyReason = 'no_reply' | 'signal_only' | 'context_overflow';
 
 export type TerminalOutcome =
   | { readonly status: 'reply_sent'; readonly reason: null; readonly detail: string | null }

@@ -9,6 +9,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { Approval, ClientApi } from '../../../shared/api/contract.js';
+import { displayText } from '../../../shared/display-text.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { useTargetsOf, type WakeBook } from './wake-store.js';
 
@@ -117,16 +118,18 @@ export function ApprovalChips({ api, approvals, wakes, target, language, onOpenW
               <span className="chip-icon" aria-hidden="true">
                 {APPROVAL_ICON}
               </span>
-              <span className="chip-agent">{a.agentName}</span>
+              <span className="chip-agent">{displayText(a.agentName, 'one-line')}</span>
               <span className="chip-sep" aria-hidden="true">
                 ·
               </span>
-              <span className="chip-text">{copy(language, 'approval.waiting', { summary: a.summary })}</span>
+              <span className="chip-text">
+                {copy(language, 'approval.waiting', { summary: displayText(a.summary) })}
+              </span>
             </button>
             <ApprovalAnswerButtons api={api} approval={a} language={language} />
             {!inspects && open === a.id && (
               <pre id={`approval-detail-${a.id}`} className="approval-detail" tabIndex={0}>
-                {a.detail}
+                {displayText(a.detail)}
               </pre>
             )}
           </span>

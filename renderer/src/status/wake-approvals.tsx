@@ -7,6 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { Approval, ClientApi } from '../../../shared/api/contract.js';
+import { displayText } from '../../../shared/display-text.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { formatDateTime, formatTimeSeconds } from '../i18n/format.js';
 import { ApprovalAnswerButtons } from './approval-chip.js';
@@ -71,17 +72,21 @@ export function WakeApprovals({
                 {formatTimeSeconds(a.createdAt, language)}
               </time>
             </div>
-            <p className="wake-approval-summary">{a.summary}</p>
+            <p className="wake-approval-summary">{displayText(a.summary)}</p>
             {a.reason !== null && (
-              <p className="wake-approval-reason">{copy(language, 'approvals.reason', { reason: a.reason })}</p>
+              <p className="wake-approval-reason">
+                {copy(language, 'approvals.reason', { reason: displayText(a.reason) })}
+              </p>
             )}
             <pre className="wake-approval-detail" tabIndex={0} aria-label={copy(language, 'approval.detail')}>
-              {a.detail.split('\n').map((line, i) => (
-                <span key={i} className={lineClass(a, line, i)}>
-                  {line}
-                  {'\n'}
-                </span>
-              ))}
+              {displayText(a.detail)
+                .split('\n')
+                .map((line, i) => (
+                  <span key={i} className={lineClass(a, line, i)}>
+                    {line}
+                    {'\n'}
+                  </span>
+                ))}
             </pre>
             {/* issue 26: a file change links to the wake's review pane (the same view of its changes). */}
             {a.kind === 'file_change' && (

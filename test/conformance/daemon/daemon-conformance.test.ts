@@ -112,7 +112,7 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
         };
         expect(after).toEqual(expected);
         // Delivery confirmation (watchdog spec B): each agent send confirmed delivered on the local channel.
-        const delivered = 'delivery_results_total{channel="local",purpose="reply",state="delivered"}';
+        const delivered = 'agentteam_delivery_results_total{channel="local",purpose="reply",state="delivered"}';
         expect(metric(await h.daemon.metrics.metrics(), delivered) - metric(beforeText, delivered)).toBe(c.sends);
         outcomes.received += 1;
         outcomes.replySent += expected.replySent - before.replySent;
@@ -140,9 +140,9 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
           // Beacons are statuses on the wake's chip, never chat messages (watchdog spec A, DESIGN.md).
           expect(wake.beacons).toBeGreaterThanOrEqual(1);
           expect(inspected.events.filter((e) => e.kind === 'beacon').length).toBe(inspected.wake.beacons);
-          expect(metric(await h.daemon.metrics.metrics(), 'watchdog_beacons_total{channel="local"}')).toBeGreaterThan(
-            metric(beforeText, 'watchdog_beacons_total{channel="local"}'),
-          );
+          expect(
+            metric(await h.daemon.metrics.metrics(), 'agentteam_watchdog_beacons_total{channel="local"}'),
+          ).toBeGreaterThan(metric(beforeText, 'agentteam_watchdog_beacons_total{channel="local"}'));
           expect(messages.some((m) => m.content.includes('Working…'))).toBe(false);
         }
 

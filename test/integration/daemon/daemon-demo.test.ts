@@ -59,6 +59,24 @@ afterEach(async () => {
 });
 
 describe('assembled daemon with the demo runtime', () => {
+  it('issue 41: metric names are the contract wake_* (§10.2) or agentteam_* (prom-client process_/nodejs_ aside), and counters start at 0', async () => {
+    const { daemon } = await start(demoConfig());
+    const text = await daemon.metrics.metrics();
+    const names = [...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1] ?? '');
+    expect(names.length).toBeGreaterThan(10);
+    expect(names.filter((n) => !/^(wake_|agentteam_|process_|nodejs_)/.test(n))).toEqual([]);
+    expect(names.filter((n) => n.startsWith('wake_')).sort()).toEqual([
+      'wake_completed_without_visible_reply_total',
+      'wake_failed_total',
+      'wake_received_total',
+      'wake_reply_sent_total',
+    ]);
+    // Before any wake: a series at 0, so increase(wake_failed_total[10m]) sees the first failure.
+    expect(text).toContain('wake_failed_total{runtime="demo"} 0');
+    expect(text).toContain('wake_completed_without_visible_reply_total{runtime="demo",reason="no_reply"} 0');
+    expect(text).toContain('agentteam_agent_tokens_total{runtime="demo",kind="input"} 0');
+  });
+
   it('a mention wakes the agent; its message_send reply settles reply_sent and counts in the metrics', async () => {
     const { daemon } = await start(demoConfig());
     const wake = await sendAndSettle(daemon, '#general', '@demo hello');

@@ -168,11 +168,11 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     expect(tg.calls.some((c) => c.method === 'sendChatAction' && c.body.action === 'typing')).toBe(true);
 
     const m = parseMetrics(await r.daemon.metrics.metrics());
-    expect(m.get('telegram_inbound_updates_total{reason="",result="accepted"}')).toBe(1);
-    expect(m.get('telegram_inbound_updates_total{reason="not_allowed",result="ignored"}')).toBe(1);
-    expect(m.get('telegram_inbound_updates_total{reason="not_text",result="ignored"}')).toBe(1);
-    expect(m.get('telegram_inbound_updates_total{reason="unbound_chat",result="ignored"}')).toBe(1);
-    expect(m.get('delivery_results_total{channel="telegram",purpose="reply",state="delivered"}')).toBe(1);
+    expect(m.get('agentteam_telegram_inbound_updates_total{reason="",result="accepted"}')).toBe(1);
+    expect(m.get('agentteam_telegram_inbound_updates_total{reason="not_allowed",result="ignored"}')).toBe(1);
+    expect(m.get('agentteam_telegram_inbound_updates_total{reason="not_text",result="ignored"}')).toBe(1);
+    expect(m.get('agentteam_telegram_inbound_updates_total{reason="unbound_chat",result="ignored"}')).toBe(1);
+    expect(m.get('agentteam_delivery_results_total{channel="telegram",purpose="reply",state="delivered"}')).toBe(1);
     const status = await r.daemon.api['telegram.status']({});
     expect(status).toMatchObject({
       configured: true,
@@ -221,11 +221,11 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
       2,
     );
     const m = parseMetrics(await r.daemon.metrics.metrics());
-    expect(m.get('watchdog_beacons_total{channel="telegram"}')).toBe(2);
-    expect(m.get('watchdog_escalations_total{channel="telegram"}')).toBe(1);
+    expect(m.get('agentteam_watchdog_beacons_total{channel="telegram"}')).toBe(2);
+    expect(m.get('agentteam_watchdog_escalations_total{channel="telegram"}')).toBe(1);
     // Beacons are channel messages, never replies: one reply result only.
-    expect(m.get('delivery_results_total{channel="telegram",purpose="reply",state="delivered"}')).toBe(1);
-    expect(m.get('delivery_results_total{channel="telegram",purpose="beacon",state="delivered"}')).toBe(3);
+    expect(m.get('agentteam_delivery_results_total{channel="telegram",purpose="reply",state="delivered"}')).toBe(1);
+    expect(m.get('agentteam_delivery_results_total{channel="telegram",purpose="beacon",state="delivered"}')).toBe(3);
   });
 
   it("issue 24: one agent's failure is its own neutral notice in the chat, never hidden or overwritten by another's beacons or reply", async () => {
@@ -261,7 +261,7 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     expect(texts.filter((t) => t.includes('Codex'))).toHaveLength(1);
     expect(texts.some((t) => t.startsWith('Codex:'))).toBe(false);
     const m = parseMetrics(await r.daemon.metrics.metrics());
-    expect(m.get('delivery_results_total{channel="telegram",purpose="alert",state="delivered"}')).toBe(1);
+    expect(m.get('agentteam_delivery_results_total{channel="telegram",purpose="alert",state="delivered"}')).toBe(1);
   });
 
   it('issue 27: 80 % of the daily budget is a neutral notice in the bound chat, once, named, never as the agent', async () => {

@@ -4,7 +4,7 @@
  * for every reply (`modelUsage`: uncached input, cached input, output — each wire in its own shape,
  * fake-model-script.ts). A `[[tool]]` turn takes the model requests the fake records (the
  * message_send call, then the answer after its result); the usage stored on the wake, the agent's
- * day in `usage.summary` (what `agentteam usage` prints) and the `agent_tokens_total` metric
+ * day in `usage.summary` (what `agentteam usage` prints) and the `agentteam_agent_tokens_total` metric
  * equal exactly that many times the fixed usage — no estimate, nothing lost or counted twice.
  * Measured: each CLI passes the counts through unchanged (Codex and OpenCode subtract nothing:
  * OpenAI's cached tokens are inside the prompt count, the daemon splits them out); Claude Code
@@ -90,6 +90,6 @@ describe.each(['claude-code', 'codex', 'opencode'] as const satisfies readonly R
       ['cached', expected.cachedTokens],
       ['output', expected.outputTokens],
     ] as const)
-      expect(metrics).toContain(`agent_tokens_total{runtime="${kind}",kind="${k}"} ${n}`);
+      expect(metrics).toContain(`agentteam_agent_tokens_total{runtime="${kind}",kind="${k}"} ${n}`);
   }, 240_000);
 });

@@ -112,6 +112,25 @@ describe('package-lock.json as committed', () => {
     }
   });
 
+  it('issue 41: the README states their true number and names each of them', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const paragraph = /\*\*The lockfile's integrity\.\*\*[\s\S]*?\n\n/.exec(readme)?.[0] ?? '';
+    const missing = entriesWithoutIntegrity(lock);
+    expect(paragraph).toContain(`except ${missing.length} platform builds`);
+    // Names are written as the first in full, then `-suffix` for each sibling of the same package.
+    const named = new Set<string>();
+    let family = '';
+    for (const [, word] of paragraph.matchAll(/`([^`\s]+)`/g)) {
+      if (word === undefined) continue;
+      if (word.startsWith('-')) named.add(`${family}${word}`);
+      else if (/^(opencode|@teddyzhu\/clipboard)-/.test(word)) {
+        family = /^(opencode|@teddyzhu\/clipboard)/.exec(word)?.[1] ?? '';
+        named.add(word);
+      }
+    }
+    expect([...named].sort()).toEqual(missing.map((m) => m.name).sort());
+  });
+
   it('those entries are exactly what lock-platform-entries adds to a lock without them', () => {
     const stripped = structuredClone(lock);
     const missing = entriesWithoutIntegrity(lock).map((m) => m.key);

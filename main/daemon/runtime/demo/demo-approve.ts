@@ -9,7 +9,8 @@
  * The workspace is the agent's like every runtime's (workspace.ts: its `cwd`, or its own
  * `<data-dir>/workspaces/<agent id>`, checked or made at start).
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { approvalRule } from '../../../../shared/approvals.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../approval-port.js';
@@ -36,15 +37,45 @@ export function demoFileAsk(path: string, before: string | null): ApprovalAsk {
   };
 }
 
-/** The file's current text, or null when there is none yet. */
-export function readBefore(path: string): Promise<string | null> {
-  return readFile(path, 'utf8').catch(() => null);
+/**
+ * issue 41: the demo writes one regular file inside its workspace and nothing else. A symlink at
+ * that name (an agent or anyone may have planted `agentteam-demo.txt -> ~/.bashrc`) is refused by
+ * O_NOFOLLOW at open; a hard link to a file elsewhere by its link count, checked before any byte
+ * is changed (hence no O_TRUNC at open).
+ */
+const NO_FOLLOW = constants.O_NOFOLLOW;
+
+/** The file's current text, or null when there is none yet (a symlink is never followed). */
+export async function readBefore(path: string): Promise<string | null> {
+  const file = await open(path, constants.O_RDONLY | NO_FOLLOW).catch(() => null);
+  if (file === null) return null;
+  try {
+    return await file.readFile('utf8');
+  } catch {
+    return null;
+  } finally {
+    await file.close();
+  }
 }
 
 /** Writes the file after an allow; resolves with an error text, or null. */
 export async function writeDemoFile(workspace: string): Promise<string | null> {
+  const path = join(workspace, DEMO_FILE);
   try {
-    await writeFile(join(workspace, DEMO_FILE), `${DEMO_FILE_LINES.join('\n')}\n`, { flag: 'w' });
+    const file = await open(path, constants.O_WRONLY | constants.O_CREAT | NO_FOLLOW, 0o644).catch((err: unknown) => {
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP')
+        throw new Error(`${path} is a symbolic link; the demo writes only a regular file inside its workspace.`);
+      throw err;
+    });
+    try {
+      const stat = await file.stat();
+      if (!stat.isFile() || stat.nlink > 1)
+        throw new Error(`${path} is linked to a file elsewhere; the demo writes only its own file in its workspace.`);
+      await file.truncate(0);
+      await file.writeFile(`${DEMO_FILE_LINES.join('\n')}\n`);
+    } finally {
+      await file.close();
+    }
     return null;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);

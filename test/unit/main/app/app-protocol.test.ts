@@ -6,13 +6,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as fake from '../../../fixtures/electron-fake.js';
-import {
-  APP_CSP,
-  handleAppProtocol,
-  isAppUrl,
-  registerAppScheme,
-  serveAppRequest,
-} from '../../../../main/app/app-protocol.js';
+import { handleAppProtocol, isAppUrl, registerAppScheme, serveAppRequest } from '../../../../main/app/app-protocol.js';
+import { RENDERER_CSP } from '../../../../shared/csp.js';
 
 describe('app:// protocol', () => {
   let root: string;
@@ -41,9 +36,9 @@ describe('app:// protocol', () => {
   it('serves the entry and assets with the strict CSP header and a content type', async () => {
     const page = await get('app://agentteam/index.html');
     expect(page.status).toBe(200);
-    expect(page.headers.get('content-security-policy')).toBe(APP_CSP);
-    expect(APP_CSP).toContain("script-src 'self'");
-    expect(APP_CSP).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+    expect(page.headers.get('content-security-policy')).toBe(RENDERER_CSP);
+    expect(RENDERER_CSP).toContain("script-src 'self'");
+    expect(RENDERER_CSP).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await page.text()).toContain('<title>AgentTeam</title>');
     const script = await get('app://agentteam/assets/index-1.js');

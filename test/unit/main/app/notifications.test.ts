@@ -6,7 +6,8 @@ import { Subject } from 'rxjs';
 import * as fake from '../../../fixtures/electron-fake.js';
 import type { Alert, ApiEvent } from '../../../../shared/api/contract.js';
 import type { PromptLanguage } from '../../../../shared/config.js';
-import { notificationFor, startAlertNotifier } from '../../../../main/app/notifications.js';
+import { approvalNotificationFor, notificationFor, startAlertNotifier } from '../../../../main/app/notifications.js';
+import { approvalOf } from '../../../fixtures/contract-values.js';
 
 const alert = (kind: Alert['kind'], overrides: Partial<Alert> = {}): Alert => ({
   id: `a_${kind}`,
@@ -68,6 +69,11 @@ describe('notifications', () => {
       message: '⚠️ Extended processing — still working. Response may be delayed.',
     });
     expect(notificationFor(standard, 'zh-CN')?.body).toBe('⚠️ 处理时间较长，仍在处理，回复可能延迟。');
+  });
+
+  it('issue 41: an approval notification shows bidi overrides and controls in the summary as codes', () => {
+    const n = approvalNotificationFor(approvalOf({ summary: 'rm -rf ~ #\u202etxt.doc\x1b]52;c;x\x07' }), 'en');
+    expect(n?.body).toBe('✋ Waiting for your approval: rm -rf ~ #\\u{202e}txt.doc\\x1b]52;c;x\\x07');
   });
 
   it('notifies nothing else (uncertain deliveries, crashes stay in the status area)', () => {

@@ -58,12 +58,15 @@ describe('bindSilenceDeliveryMetrics', () => {
       at: '',
     });
     const text = await registry.metrics();
-    expect(text).toContain('watchdog_beacons_total{channel="local"} 2');
-    expect(text).toContain('watchdog_escalations_total{channel="local"} 1');
-    expect(text).toContain('delivery_results_total{channel="local",state="delivered",purpose="reply"} 2');
-    expect(text).toContain('delivery_retries_total{channel="local"} 1');
-    expect(text).toContain('delivery_redelivered_total{channel="local",state="delivered"} 1');
-    expect(text).toContain('delivery_alerts_total{kind="delivery_failed"} 1');
+    expect(text).toContain('agentteam_watchdog_beacons_total{channel="local"} 2');
+    expect(text).toContain('agentteam_watchdog_escalations_total{channel="local"} 1');
+    expect(text).toContain('agentteam_delivery_results_total{channel="local",state="delivered",purpose="reply"} 2');
+    expect(text).toContain('agentteam_delivery_retries_total{channel="local"} 1');
+    expect(text).toContain('agentteam_delivery_redelivered_total{channel="local",state="delivered"} 1');
+    expect(text).toContain('agentteam_delivery_alerts_total{kind="delivery_failed"} 1');
+    // issue 41: the other known kinds are there at 0 before their first alert.
+    expect(text).toContain('agentteam_delivery_alerts_total{kind="no_response"} 0');
+    expect(text).toContain('agentteam_delivery_alerts_total{kind="delivery_uncertain"} 0');
     expect(text).not.toContain('claude');
     sub.unsubscribe();
   });

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SERVE_CSP, startServeServer, type ServeServer } from '../../../../main/serve/serve-server.js';
+import { startServeServer, type ServeServer } from '../../../../main/serve/serve-server.js';
+import { RENDERER_CSP } from '../../../../shared/csp.js';
 import { OPERATOR_CALL_NAMES } from '../../../../shared/api/api-names.js';
 import { eventsOfFrame } from '../../../../shared/api/ws-protocol.js';
 import {
@@ -113,7 +114,7 @@ describe('serve HTTP', () => {
     const page = await get('/');
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(page.headers['content-security-policy']).toBe(SERVE_CSP);
+    expect(page.headers['content-security-policy']).toBe(RENDERER_CSP);
     expect(page.headers['referrer-policy']).toBe('no-referrer');
     const js = await get('/assets/app.js');
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
@@ -147,6 +148,10 @@ describe('serve HTTP', () => {
     expect(viaQuery.body).toContain('wake_received_total{runtime="demo"} 1');
     const viaBearer = await get('/metrics', { authorization: `Bearer ${TOKEN}` });
     expect(viaBearer.status).toBe(200);
+    // RFC 7235 §2.1: the scheme is case-insensitive.
+    for (const scheme of ['bearer', 'BEARER'])
+      expect((await get('/metrics', { authorization: `${scheme} ${TOKEN}` })).status).toBe(200);
+    expect((await get('/metrics', { authorization: `bearer ${TOKEN}x` })).status).toBe(401);
   });
 });
 

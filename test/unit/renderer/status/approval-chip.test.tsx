@@ -54,6 +54,17 @@ describe('ApprovalChips', () => {
     expect(within(chip('ap_1')).getByRole('button', { name: '允许' })).toBeTruthy();
   });
 
+  it('issue 41: a bidi override or a control character in the summary or detail is shown as its code', async () => {
+    setup({
+      approvals: [approvalOf({ summary: 'cat notes #\u202egpj.exe', detail: 'cat notes\rrm -rf ~' })],
+      onOpenWake: undefined,
+    });
+    const c = chip('ap_1');
+    expect(c.querySelector('.chip-text')?.textContent).toBe('Waiting for your approval: cat notes #\\u{202e}gpj.exe');
+    await userEvent.click(within(c).getAllByRole('button')[0] as HTMLElement);
+    expect(c.querySelector('pre')?.textContent).toBe('cat notes\\x0drm -rf ~');
+  });
+
   it("shows on its wakes' conversation only; one asked between turns shows everywhere", () => {
     setup({
       approvals: [

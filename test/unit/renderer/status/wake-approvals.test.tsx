@@ -59,6 +59,24 @@ describe('WakeApprovals', () => {
     expect([...pre.children].map((s) => s.className)).toEqual(['', 'diff-del', 'diff-add', '']);
   });
 
+  it('issue 41: bidi overrides and control characters in the summary, reason and detail are shown as codes', async () => {
+    setup([
+      approvalOf({
+        id: 'ap_bidi',
+        summary: 'rm -rf ~ #\u202etxt.doc',
+        detail: 'rm -rf ~ #\u202etxt.doc\necho ok\rrm -rf /\x1b[2K',
+        status: 'denied',
+        reason: 'no\u2066pe',
+      }),
+    ]);
+    await screen.findByRole('heading');
+    expect(item('ap_bidi').querySelector('.wake-approval-summary')?.textContent).toBe('rm -rf ~ #\\u{202e}txt.doc');
+    expect(item('ap_bidi').querySelector('.wake-approval-reason')?.textContent).toBe('Reason: no\\u{2066}pe');
+    expect(item('ap_bidi').querySelector('pre')?.textContent).toBe(
+      'rm -rf ~ #\\u{202e}txt.doc\necho ok\\x0drm -rf /\\x1b[2K\n',
+    );
+  });
+
   it('a command is never coloured as a diff', async () => {
     setup([approvalOf({ detail: 'echo a\n-rf\n+x' })]);
     await screen.findByRole('heading');

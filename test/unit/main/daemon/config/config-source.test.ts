@@ -106,6 +106,27 @@ describe('ConfigSource: agentteam.json watched while the daemon runs', () => {
     expect(readFileSync(file(), 'utf8')).toContain('"soon"');
   });
 
+  it('issue 41: a file that is not UTF-8 is never saved over (it would come back with U+FFFD); the error names the byte', () => {
+    write(withThreshold(45));
+    source = ConfigSource.open(dir.path);
+    // A Latin-1 "é" (0xE9) in a name: valid JSON bytes, not UTF-8.
+    const bytes = Buffer.concat([
+      Buffer.from('{ "agents": [{ "id": "a", "name": "Ren'),
+      Buffer.from([0xe9]),
+      Buffer.from('" , "runtime": "demo" }] }'),
+    ]);
+    writeFileSync(file(), bytes);
+    let error: unknown;
+    try {
+      source.write([{ path: ['channels', 'local', 'silenceWatchdog', 'thresholdSeconds'], value: 10 }]);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toContain(`${file()}: not valid UTF-8 at byte 38 (0xe9)`);
+    expect(readFileSync(file()).equals(bytes)).toBe(true);
+  });
+
   it('no file yet: a write creates it with only the keys given, private to the person', () => {
     source = ConfigSource.open(dir.path);
     source.write([{ path: ['channels', 'local', 'silenceWatchdog', 'maxBeacons'], value: 2 }]);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   CONFIG_FILE,
+  firstInvalidUtf8,
   formatJsonPath,
   loadConfig,
   type ConfigLoad,
@@ -239,6 +240,42 @@ describe('loadConfig', () => {
   it('accepts a UTF-8 byte order mark', () => {
     write('\uFEFF{"agents": []}');
     expect(loadUnchanged().ok).toBe(true);
+  });
+
+  it('issue 41: refuses bytes that are not UTF-8, naming the file and the byte offset, and changes nothing', () => {
+    for (const [bad, offset] of [
+      [[0xff], 12],
+      [[0xc3], 12], // a truncated 2-byte sequence
+      [[0xed, 0xa0, 0x80], 12], // an encoded surrogate
+      [[0xc0, 0xaf], 12], // an overlong "/"
+    ] as const) {
+      writeFileSync(file(), Buffer.concat([Buffer.from('{"agents":["'), Buffer.from(bad), Buffer.from('"]}')]));
+      const e = failure(loadUnchanged());
+      expect(e.code).toBe('config_unreadable');
+      expect(e.message).toContain(`${file()}: not valid UTF-8 at byte ${offset}`);
+    }
+    writeFileSync(file(), '{"agents": [], "x": "é ✓ 😀"}');
+    expect(failure(loadUnchanged()).code).toBe('config_invalid');
+  });
+
+  it('finds the first invalid UTF-8 byte exactly (agrees with the strict decoder on random bytes)', () => {
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 256;
+    for (let n = 0; n < 2000; n += 1) {
+      const bytes = Uint8Array.from({ length: 1 + (n % 9) }, () => (n % 3 === 0 ? 0x80 | (rnd() & 0x7f) : rnd()));
+      const at = firstInvalidUtf8(bytes);
+      let valid = true;
+      try {
+        decoder.decode(bytes);
+      } catch {
+        valid = false;
+      }
+      expect(at === -1).toBe(valid);
+      if (at >= 0) {
+        expect(() => decoder.decode(bytes.subarray(0, at))).not.toThrow();
+      }
+    }
   });
 
   it('reports an unreadable path (a directory) as config_unreadable', () => {

@@ -194,7 +194,6 @@ describe('agentteam MCP server', () => {
       ],
       ['invalid_emoji', 'reaction', { message_id: 'm1', emoji: 'thumbs up' }, /^invalid_emoji: /],
       ['unknown_message (handler)', 'reaction', { message_id: 'nope', emoji: '👍' }, /^unknown_message: /],
-      ['unknown_tool', 'delete_everything', {}, /^unknown_tool: /],
     ];
     for (const [name, tool, args, pattern] of cases) {
       it(name, async () => {
@@ -206,6 +205,18 @@ describe('agentteam MCP server', () => {
         expect(handler.reactions).toHaveLength(0);
       });
     }
+
+    it('an unknown tool is the protocol error -32602 (MCP server/tools "Error Handling"), recorded as unknown_tool', async () => {
+      const seen: string[] = [];
+      server.toolCalls$.subscribe((c) => seen.push(c.outcome));
+      const client = await connect(server.issueToken('alice'));
+      await expect(call(client, 'delete_everything', {})).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/Unknown tool: delete_everything/) as string,
+      });
+      expect(seen).toEqual(['unknown_tool']);
+      expect(handler.sends).toHaveLength(0);
+    });
 
     it('out_of_scope from the handler reaches the model verbatim', async () => {
       handler.refuseTarget.set('#build', {

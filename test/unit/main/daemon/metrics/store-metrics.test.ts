@@ -8,17 +8,17 @@ describe('store metrics (issue 19)', () => {
     const store = { commits: 3, durableCommits: 1, walSyncs: 1 };
     createStoreMetrics(registry, store);
     let text = await registry.metrics();
-    expect(text).toContain('store_commits_total 3');
-    expect(text).toContain('store_durable_commits_total 1');
+    expect(text).toContain('agentteam_store_commits_total 3');
+    expect(text).toContain('agentteam_store_durable_commits_total 1');
     store.commits = 7;
     store.durableCommits = 2;
     store.walSyncs = 1;
     text = await registry.metrics();
     // The store's totals, not a sum of scrapes.
-    expect(text).toContain('store_commits_total 7');
-    expect(text).toContain('store_durable_commits_total 2');
+    expect(text).toContain('agentteam_store_commits_total 7');
+    expect(text).toContain('agentteam_store_durable_commits_total 2');
     // issue 30: two FULL commits of one turn, one WAL sync.
-    expect(text).toContain('store_wal_syncs_total 1');
-    expect(globalRegistry.getSingleMetric('store_commits_total')).toBeUndefined();
+    expect(text).toContain('agentteam_store_wal_syncs_total 1');
+    expect(globalRegistry.getSingleMetric('agentteam_store_commits_total')).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Registry, register as globalRegistry } from 'prom-client';
 import { createWakeMetrics } from '../../../../../main/daemon/metrics/wake-metrics.js';
+import { NO_REPLY_REASONS, RUNTIMES } from '../../../../../shared/wake-status.js';
 
 describe('wake metrics (contract §10.2)', () => {
   it('registers the four counters on the given registry only, labelled by runtime (and reason)', async () => {
@@ -16,6 +17,20 @@ describe('wake metrics (contract §10.2)', () => {
     expect(text).toContain('wake_completed_without_visible_reply_total{runtime="codex",reason="no_reply"} 1');
     expect(text).toContain('wake_failed_total{runtime="demo"} 1');
     expect(globalRegistry.getSingleMetric('wake_received_total')).toBeUndefined();
+  });
+
+  it('issue 41: every runtime (and no-reply reason) has a series at 0 before its first event', async () => {
+    const registry = new Registry();
+    createWakeMetrics(registry).failed('codex');
+    const text = await registry.metrics();
+    for (const runtime of RUNTIMES) {
+      expect(text).toContain(`wake_received_total{runtime="${runtime}"} 0`);
+      expect(text).toContain(`wake_reply_sent_total{runtime="${runtime}"} 0`);
+      for (const reason of NO_REPLY_REASONS)
+        expect(text).toContain(`wake_completed_without_visible_reply_total{runtime="${runtime}",reason="${reason}"} 0`);
+    }
+    expect(text).toContain('wake_failed_total{runtime="codex"} 1');
+    expect(text).toContain('wake_failed_total{runtime="acp"} 0');
   });
 
   it('reuses counters when built twice on one registry', async () => {

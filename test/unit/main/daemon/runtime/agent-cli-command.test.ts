@@ -15,7 +15,7 @@ describe('isAgentToolsCommand', () => {
     `agentteam agent send --target "#general" --content "a \\"quote\\" and \\$HOME literally" --allow-cross-target`,
     `agentteam agent react --message-id msg_123 --emoji 👍`,
     `  agentteam   agent send --target "#general" --content 你好  `,
-    `bash -lc 'agentteam agent send --target "#general" --content "ok"'`,
+    `bash -c 'agentteam agent send --target "#general" --content "ok"'`,
   ])('allows %s', (command) => {
     expect(isAgentToolsCommand(command)).toBe(true);
   });
@@ -42,8 +42,13 @@ describe('isAgentToolsCommand', () => {
     ['an unterminated quote', `agentteam agent send --target "#general --content hi`],
     ['a line continuation', `agentteam agent send --target "#general" \\\n--content hi`],
     ['a comment', `agentteam agent send --target x #; rm -rf x`],
-    ['a wrapped chain', `bash -lc 'agentteam agent send --target x --content hi; rm -rf x'`],
-    ['a wrapper with more words', `bash -lc 'agentteam agent send --target x --content hi' extra`],
+    // issue 41: a login shell first runs /etc/profile, ~/.bash_profile, ~/.profile — files an agent may have written.
+    ['a login-shell wrapper (bash -lc)', `bash -lc 'agentteam agent send --target "#general" --content "ok"'`],
+    ['a login-shell wrapper (sh -lc)', `sh -lc 'agentteam agent react --message-id m_1 --emoji 👍'`],
+    ['a login-shell wrapper (bash -l -c)', `bash -l -c 'agentteam agent send --target x --content hi'`],
+    ['a login-shell wrapper (bash --login -c)', `bash --login -c 'agentteam agent send --target x --content hi'`],
+    ['a wrapped chain', `bash -c 'agentteam agent send --target x --content hi; rm -rf x'`],
+    ['a wrapper with more words', `bash -c 'agentteam agent send --target x --content hi' extra`],
     ['nothing', ''],
   ])('asks for %s', (_what, command) => {
     expect(isAgentToolsCommand(command)).toBe(false);
@@ -82,7 +87,7 @@ describe('isAgentToolsCommand takes only the documented options', () => {
     ['a missing value', `agentteam agent send --target x --content`],
     ['a missing required option (react)', `agentteam agent react --emoji 👍`],
     ['an option of the other command', `agentteam agent react --message-id m --emoji 👍 --target x`],
-    ['a wrapped extra option', `bash -lc 'agentteam agent send --target x --content hi --inspect'`],
+    ['a wrapped extra option', `bash -c 'agentteam agent send --target x --content hi --inspect'`],
     ...dashes.map((d) => [
       `U+${d.codePointAt(0)?.toString(16).toUpperCase()} as option dashes`,
       `${send} ${d}${d}inspect`,

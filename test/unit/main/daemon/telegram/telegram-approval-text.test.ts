@@ -43,6 +43,14 @@ describe('approval buttons and copy for Telegram', () => {
       expect(parseApprovalButton(junk)).toBeNull();
   });
 
+  it('issue 41: the question shows bidi overrides and controls as codes, and the fit is measured on what is shown', () => {
+    expect(approvalQuestion('en', 'Claude', 'rm -rf ~ #\u202etxt.doc\x1b[2K')).toBe(
+      '✋ Claude asks: rm -rf ~ #\\u{202e}txt.doc\\x1b[2K',
+    );
+    // 200 overrides are 200 characters raw but 1,600 shown: too long to show whole, so no Allow here.
+    expect(approvalFitsChat('\u202e'.repeat(200))).toBe(false);
+  });
+
   it('the question is neutral, plain text, and bounded; the outcome keeps it and says who and how', () => {
     const q = approvalQuestion('en', 'Claude', 'npm test');
     expect(q).toBe('✋ Claude asks: npm test');

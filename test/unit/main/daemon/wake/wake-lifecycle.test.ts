@@ -490,7 +490,10 @@ describe('contract §10 observability', () => {
     expect(await h.counter('wake_received_total', { runtime: 'opencode' })).toBe(3);
     expect(await h.counter('wake_reply_sent_total', { runtime: 'opencode' })).toBe(1);
     expect(await h.counter('wake_failed_total', { runtime: 'opencode' })).toBe(2);
-    expect(await h.registry.metrics()).not.toContain('claude');
+    // The agent is "claude": no label carries it (runtime="claude-code" is a runtime's series at 0, issue 41).
+    const text = await h.registry.metrics();
+    expect(text).not.toMatch(/="claude"|agent/);
+    expect(text).toContain('wake_received_total{runtime="claude-code"} 0');
   });
 
   it('bounds failure detail to one line of at most 300 characters', () => {
