@@ -246,6 +246,23 @@ const fileStamp = (path: string): string => {
   }
 };
 
+/** A config file holding `entries` as `git config --list -z` prints them (`key\nvalue`; two-part keys). */
+export function configFileText(entries: readonly string[]): string {
+  const sections = new Map<string, string[]>();
+  for (const entry of entries) {
+    const nl = entry.indexOf('\n');
+    const key = nl === -1 ? entry : entry.slice(0, nl);
+    const dot = key.indexOf('.');
+    if (dot <= 0 || key.indexOf('.', dot + 1) !== -1) continue;
+    const section = key.slice(0, dot);
+    const lines = sections.get(section) ?? [];
+    // A key without a value (`[core] filemode`) is true.
+    lines.push(`\t${key.slice(dot + 1)} = ${quoted(nl === -1 ? 'true' : entry.slice(nl + 1))}`);
+    sections.set(section, lines);
+  }
+  return [...sections].map(([section, lines]) => `[${section}]\n${lines.join('\n')}\n`).join('');
+}
+
 /**
  * The global config file the daemon's git reads (`GIT_CONFIG_GLOBAL`): the `PERSON_KEYS` of the
  * person's own global config, written once per version of that config (its files' stamps).
@@ -274,21 +291,14 @@ async function writeDaemonGlobalConfig(binary: string | undefined, n: number): P
   }
   // Reading the person's global config runs nothing (the same hardened environment, with the
   // person's global file and nothing else: no repository is looked at with `--global`).
-  const env = { ...baseEnv('/dev/null'), GIT_CONFIG_GLOBAL: process.env.GIT_CONFIG_GLOBAL ?? '' };
-  if (process.env.GIT_CONFIG_GLOBAL === undefined) delete (env as Record<string, string | undefined>).GIT_CONFIG_GLOBAL;
+  const env = baseEnv('/dev/null');
+  if (process.env.GIT_CONFIG_GLOBAL === undefined) delete env.GIT_CONFIG_GLOBAL;
+  else env.GIT_CONFIG_GLOBAL = process.env.GIT_CONFIG_GLOBAL;
   const r = await spawnRaw(['config', '--global', '--list', '-z'], { cwd: tmpdir(), binary, timeoutMs: 10_000 }, env);
-  const sections = new Map<string, string[]>();
-  if (r.code === 0)
-    for (const entry of r.stdout.split('\0')) {
-      const nl = entry.indexOf('\n');
-      const key = nl === -1 ? entry : entry.slice(0, nl);
-      if (!PERSON_KEYS.test(key)) continue;
-      const [section, name] = key.split('.') as [string, string];
-      const lines = sections.get(section) ?? [];
-      lines.push(`\t${name} = ${quoted(nl === -1 ? 'true' : entry.slice(nl + 1))}`);
-      sections.set(section, lines);
-    }
-  const text = [...sections].map(([section, lines]) => `[${section}]\n${lines.join('\n')}\n`).join('');
+  const text =
+    r.code === 0
+      ? configFileText(r.stdout.split('\0').filter((e) => PERSON_KEYS.test(e.split('\n', 1)[0] as string)))
+      : '';
   const path = join(configHome, `global-${n}.gitconfig`);
   writeFileSync(path, text, { mode: 0o600 });
   return path;
