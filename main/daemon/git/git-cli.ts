@@ -133,7 +133,8 @@ const WORK_TREE_COMMANDS = new Set([
   'stash',
   'status',
   'switch',
-  'worktree',
+  'worktree add',
+  'worktree remove',
   'write-tree',
 ]);
 
@@ -176,34 +177,66 @@ function repoEnv(repo: PinnedRepo | undefined): Record<string, string> {
     : { GIT_DIR: repo.gitDir, GIT_COMMON_DIR: repo.commonDir, GIT_WORK_TREE: repo.workTree };
 }
 
+/** Commands that write files or objects from the work tree: a filter or merge driver would change what they write. */
+const WRITING_COMMANDS = new Set([
+  'add',
+  'checkout',
+  'commit',
+  'merge',
+  'read-tree',
+  'reset',
+  'restore',
+  'stash',
+  'switch',
+  'worktree add',
+]);
+
+/** The command as the sets above name it (`worktree add`, `status`). */
+const commandOf = (args: readonly string[]): string =>
+  args[0] === 'worktree' ? `worktree ${args[1] ?? ''}` : (args[0] ?? '');
+
+/** Drivers whose output is the content git writes: switched off, they would change it silently (a raw file committed for a filtered one, "ours" for a merged one). */
+const CONTENT_KEY = /^(filter\..*\.(clean|smudge|process)|merge\..*\.driver)$/i;
+
 /**
  * The `-c` overrides that neutralise every program-naming key of the effective config (see the
- * file comment), or the key that cannot be overridden.
+ * file comment), or why the command is refused: a key that cannot be overridden on a command line
+ * (a `=` in its name), or a filter or merge driver before a command that writes (emptied, the
+ * driver would change what is committed or checked out, so the person decides: the message names
+ * the key). Only display drivers (textconv, diff commands, pagers) are simply emptied.
  */
-async function neutralise(options: GitOptions): Promise<{ args: string[] } | { refuse: string }> {
+async function neutralise(
+  args: readonly string[],
+  options: GitOptions,
+): Promise<{ args: string[] } | { refuse: string }> {
   const r = await spawnGit(['config', '--list', '-z'], { ...options, timeoutMs: 10_000 });
   // Outside a repository (or an unreadable config) the command itself answers why.
   if (r.code !== 0) return { args: [] };
-  const args: string[] = [];
+  const writes = WRITING_COMMANDS.has(commandOf(args));
+  const out: string[] = [];
   for (const entry of r.stdout.split('\0')) {
     const key = entry.split('\n', 1)[0] as string;
     const program = PROGRAM_KEY.test(key);
     const required = /^filter\..*\.required$/i.test(key);
     if (!program && !required) continue;
+    if (writes && CONTENT_KEY.test(key))
+      return {
+        refuse: `the repository's git config sets "${key}", a program git would run on its files, and AgentTeam runs no program a repository names (an agent may have written it). If you set it yourself, run "git ${commandOf(args)}" there by hand, or remove it (git config --unset "${key}") and try again`,
+      };
     if (key.includes('='))
       return {
-        refuse: `the repository's git config has "${key}", a key naming a program that cannot be switched off for the daemon's git: remove it (git config --unset "${key}")`,
+        refuse: `the repository's git config has "${key}", a key naming a program that cannot be switched off for the daemon's git: remove it (git config --unset "${key}") and try again`,
       };
-    args.push('-c', required ? `${key}=false` : `${key}=`);
+    out.push('-c', required ? `${key}=false` : `${key}=`);
   }
-  return { args };
+  return { args: out };
 }
 
 /** Runs `git <args>` in `options.cwd`. Resolves with its exit code and output; see the file comment for what throws. */
 export async function runGit(args: readonly string[], options: GitOptions): Promise<GitResult> {
   let extra: string[] = [];
-  if (!options.sealed && WORK_TREE_COMMANDS.has(args[0] ?? '')) {
-    const n = await neutralise(options);
+  if (!options.sealed && WORK_TREE_COMMANDS.has(commandOf(args))) {
+    const n = await neutralise(args, options);
     if ('refuse' in n) return { code: 128, stdout: '', stderr: `refused: ${n.refuse}` };
     extra = n.args;
   }
