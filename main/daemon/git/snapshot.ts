@@ -8,7 +8,7 @@
  * Ignored files (`.gitignore`) are not part of a snapshot. issue 41: in a git dir of the daemon's
  * own, never with the repository's config (`sealedView`).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -45,6 +45,69 @@ function check(r: GitResult, what: string, root: string): string {
 const SNAPSHOT_KEYS =
   /^(core\.(repositoryformatversion|autocrlf|eol|safecrlf|filemode|symlinks|ignorecase|precomposeunicode|protectntfs|protecthfs|checkroundtripencoding|excludesfile|attributesfile|checkstat|trustctime|bigfilethreshold)|extensions\.objectformat)$/i;
 
+interface Layout {
+  readonly index: string;
+  readonly objects: string;
+  readonly exclude: string;
+  readonly attributes: string;
+  /** The daemon's config for the sealed git dir (`SNAPSHOT_KEYS` of the repository's). */
+  readonly config: string;
+  /** The files whose change means the layout must be read again, and their stamps when it was read. */
+  readonly stampFiles: readonly string[];
+  readonly stamp: string;
+}
+
+/** Per work tree: its layout as last read, reused while the stamps of its `.git` and config files are the same. */
+const layouts = new Map<string, Layout>();
+
+const stampOf = (paths: readonly string[]): string =>
+  paths
+    .map((p) => {
+      try {
+        const st = statSync(p);
+        return `${p}:${st.ino}:${st.mtimeMs}:${st.size}`;
+      } catch {
+        return `${p}:none`;
+      }
+    })
+    .join('\0');
+
+/**
+ * Where the repository of `root` keeps its index, objects, excludes and attributes, and the
+ * config for the sealed view — two git calls (`rev-parse`, `config --list`: reads, run through
+ * the hardened runner), remembered until the `.git` entry or a config file changes (issue 30: a
+ * spawn is most of a snapshot's cost). A config that includes other files is read every time.
+ */
+async function repositoryLayout(root: string, options: SnapshotOptions): Promise<Layout> {
+  const key = `${root}\0${options.repo?.gitDir ?? ''}`;
+  const known = layouts.get(key);
+  const dotGit = options.repo?.gitDir ?? join(root, '.git');
+  if (known !== undefined && stampOf(known.stampFiles) === known.stamp) return known;
+  const bin = options.binary === undefined ? {} : { binary: options.binary };
+  const at = { cwd: root, ...bin, ...(options.repo === undefined ? {} : { repo: options.repo }), timeoutMs: 10_000 };
+  const paths = ['index', 'objects', 'info/exclude', 'info/attributes', 'config', 'config.worktree'];
+  const [where, config] = await Promise.all([
+    runGit(['rev-parse', ...paths.flatMap((p) => ['--git-path', p])], at),
+    runGit(['config', '--list', '-z'], at),
+  ]);
+  const [index, objects, exclude, attributes, configFile, worktreeConfig] = check(where, 'rev-parse --git-path', root)
+    .split('\n')
+    .map((p) => resolve(root, p)) as [string, string, string, string, string, string];
+  const entries = config.code === 0 ? config.stdout.split('\0') : [];
+  const keys = entries.filter((e) => SNAPSHOT_KEYS.test(e.split('\n', 1)[0] as string));
+  const layout = {
+    index,
+    objects,
+    exclude,
+    attributes,
+    config: configFileText(keys),
+    stampFiles: [dotGit, configFile, worktreeConfig],
+    stamp: stampOf([dotGit, configFile, worktreeConfig]),
+  };
+  if (!entries.some((e) => /^include(if)?\./i.test(e))) layouts.set(key, layout);
+  return layout;
+}
+
 /**
  * issue 41: the snapshot runs while the agent works, in a repository it can write, so it never
  * reads the repository's config (no fsmonitor, filter driver, hook or include can be named to
@@ -57,23 +120,12 @@ const SNAPSHOT_KEYS =
  * this config, git applies none.
  */
 async function sealedView(root: string, options: SnapshotOptions, dir: string): Promise<Record<string, string>> {
-  const bin = options.binary === undefined ? {} : { binary: options.binary };
-  const at = { cwd: root, ...bin, ...(options.repo === undefined ? {} : { repo: options.repo }), timeoutMs: 10_000 };
-  const paths = ['index', 'objects', 'info/exclude', 'info/attributes'];
-  const [where, config] = await Promise.all([
-    runGit(['rev-parse', ...paths.flatMap((p) => ['--git-path', p])], at),
-    runGit(['config', '--list', '-z'], at),
-  ]);
-  const [index, objects, exclude, attributes] = check(where, 'rev-parse --git-path', root)
-    .split('\n')
-    .map((p) => resolve(root, p)) as [string, string, string, string];
-  const keys =
-    config.code === 0 ? config.stdout.split('\0').filter((e) => SNAPSHOT_KEYS.test(e.split('\n', 1)[0] as string)) : [];
+  const { index, objects, exclude, attributes, config } = await repositoryLayout(root, options);
   const gitDir = join(dir, 'git');
   await mkdir(join(gitDir, 'info'), { recursive: true });
   await mkdir(join(gitDir, 'refs'));
   await writeFile(join(gitDir, 'HEAD'), 'ref: refs/heads/snapshot\n');
-  await writeFile(join(gitDir, 'config'), configFileText(keys));
+  await writeFile(join(gitDir, 'config'), config);
   const copied = (from: string, to: string) =>
     copyFile(from, to).then(
       () => true,
