@@ -40,10 +40,11 @@ function check(r: GitResult, what: string, root: string): string {
 
 /**
  * The repository config keys a snapshot honours: how files are read into blobs (line endings,
- * modes, symlinks, case), what is ignored, the object format. None names a program.
+ * modes, symlinks, case), what is ignored, the object format, how renames are found and hunks cut
+ * (diff.ts). None names a program.
  */
 const SNAPSHOT_KEYS =
-  /^(core\.(repositoryformatversion|autocrlf|eol|safecrlf|filemode|symlinks|ignorecase|precomposeunicode|protectntfs|protecthfs|checkroundtripencoding|excludesfile|attributesfile|checkstat|trustctime|bigfilethreshold)|extensions\.objectformat)$/i;
+  /^(core\.(repositoryformatversion|autocrlf|eol|safecrlf|filemode|symlinks|ignorecase|precomposeunicode|protectntfs|protecthfs|checkroundtripencoding|excludesfile|attributesfile|checkstat|trustctime|bigfilethreshold)|extensions\.objectformat|diff\.(renames|renamelimit|algorithm|indentheuristic))$/i;
 
 interface Layout {
   readonly index: string;
@@ -119,7 +120,12 @@ async function repositoryLayout(root: string, options: SnapshotOptions): Promise
  * so trees compare with its commits. `.gitattributes` may still name a filter: with no driver in
  * this config, git applies none.
  */
-async function sealedView(root: string, options: SnapshotOptions, dir: string): Promise<Record<string, string>> {
+async function sealedView(
+  root: string,
+  options: SnapshotOptions,
+  dir: string,
+  withIndex = true,
+): Promise<Record<string, string>> {
   const { index, objects, exclude, attributes, config } = await repositoryLayout(root, options);
   const gitDir = join(dir, 'git');
   await mkdir(join(gitDir, 'info'), { recursive: true });
@@ -144,11 +150,29 @@ async function sealedView(root: string, options: SnapshotOptions, dir: string): 
   // The person's index, copied (read, never written), so git reuses its stat cache — with its own
   // mtime: git trusts an entry's stat data only when the file is older than the index, so a copy
   // dated now would hide an edit of the same size made in the index's last clock tick ("racy git").
-  if (await copied(index, env.GIT_INDEX_FILE)) {
+  if (withIndex && (await copied(index, env.GIT_INDEX_FILE))) {
     const st = await stat(index).catch(() => null);
     if (st !== null) await utimes(env.GIT_INDEX_FILE, st.atime, st.mtime);
   }
   return env;
+}
+
+/**
+ * Runs `fn` with the environment of a sealed view of `root`'s repository (no index): how the
+ * changes between two snapshots are diffed (diff.ts), with the same attributes and no repository
+ * config, so no diff driver, textconv or external diff can be named to it.
+ */
+export async function inSealedView<T>(
+  root: string,
+  options: SnapshotOptions,
+  fn: (env: Record<string, string>) => Promise<T>,
+): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'agentteam-sealed-'));
+  try {
+    return await fn(await sealedView(root, options, dir, false));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** The tree of `root`'s working tree now (tracked and untracked files, not ignored ones). */
