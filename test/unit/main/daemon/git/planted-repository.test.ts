@@ -21,6 +21,7 @@ import { WorktreeService, type WorktreeError } from '../../../../../main/daemon/
 import type { WakeChangesRecord } from '../../../../../main/daemon/store/tables/wake-changes-table.js';
 import type { WakeStatusEvent } from '../../../../../main/daemon/wake/wake-status-event.js';
 import type { WakeStatus } from '../../../../../shared/wake-status.js';
+import { runGit } from '../../../../../main/daemon/git/git-cli.js';
 import { gitIn } from '../../../../fixtures/git-repo.js';
 
 let base: string;
@@ -303,5 +304,46 @@ describe('a worktree whose .git file an agent pointed elsewhere', () => {
     // Restored as the message says, merge works again.
     writeFileSync(join(cwd, '.git'), `${pinned}\n`);
     expect(await worktrees.merge('alice', 'work')).toMatchObject({ kind: 'merged', committed: true });
+  });
+});
+
+describe('the hardened runner itself', () => {
+  it("keeps only the allowlisted keys of the person's global config, and follows no inherited GIT_DIR", async () => {
+    writeFileSync(
+      join(base, 'home', '.gitconfig'),
+      `[user]\n\tname = Person Global\n[core]\n\tfsmonitor = ${run('global-fsmonitor')}\n\texcludesFile = ~/ignore\n[alias]\n\tst = !${run('alias')}\n`,
+    );
+    const repo = join(base, 'r');
+    mkdirSync(repo);
+    gitIn(repo, 'init', '-q', '-b', 'main');
+    const global = await runGit(['config', '--global', '--list'], { cwd: repo });
+    expect(global.stdout.split('\n').filter((l) => l !== '')).toEqual([
+      'user.name=Person Global',
+      'core.excludesfile=~/ignore',
+    ]);
+    const decoy = join(base, 'decoy');
+    mkdirSync(decoy);
+    gitIn(decoy, 'init', '-q', '-b', 'decoy');
+    process.env.GIT_DIR = join(decoy, '.git');
+    try {
+      expect((await runGit(['symbolic-ref', '--short', 'HEAD'], { cwd: repo })).stdout.trim()).toBe('main');
+    } finally {
+      delete process.env.GIT_DIR;
+    }
+    expect(planted()).toBe('');
+  });
+
+  it('refuses, naming it, a program key it cannot override on a command line', async () => {
+    const repo = join(base, 'r');
+    mkdirSync(repo);
+    gitIn(repo, 'init', '-q', '-b', 'main');
+    writeFileSync(
+      join(repo, '.git', 'config'),
+      `${readFileSync(join(repo, '.git', 'config'), 'utf8')}[diff "a=b"]\n\ttextconv = ${run('textconv')}\n`,
+    );
+    const r = await runGit(['status', '--porcelain'], { cwd: repo });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('"diff.a=b.textconv"');
+    expect(planted()).toBe('');
   });
 });
