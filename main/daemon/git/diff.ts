@@ -8,6 +8,7 @@
  */
 import type { ChangeStatus, PatchOmission } from '../../../shared/changes.js';
 import { runGit } from './git-cli.js';
+import { inSealedView } from './snapshot.js';
 
 export interface ChangedFile {
   readonly path: string;
@@ -48,8 +49,14 @@ const STATUS_LETTERS: Readonly<Record<string, ChangeStatus>> = {
 
 const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '--no-textconv', '--find-renames'] as const;
 
-async function git(root: string, args: readonly string[], binary: string | undefined): Promise<string> {
-  const r = await runGit(args, { cwd: root, ...(binary === undefined ? {} : { binary }) });
+async function git(
+  root: string,
+  args: readonly string[],
+  binary: string | undefined,
+  env: Record<string, string>,
+): Promise<string> {
+  // issue 41: in a sealed view of the repository (snapshot.ts): its config is never read.
+  const r = await runGit(args, { cwd: root, env, sealed: true, ...(binary === undefined ? {} : { binary }) });
   if (r.code !== 0) throw new Error(`git ${args.slice(0, 2).join(' ')} failed in ${root}: ${r.stderr.trim()}`);
   return r.stdout;
 }
@@ -110,9 +117,22 @@ export async function diffTrees(
   bounds: DiffBounds = DEFAULT_DIFF_BOUNDS,
   binary?: string,
 ): Promise<ChangedFile[]> {
+  return inSealedView(root, binary === undefined ? {} : { binary }, (env) =>
+    diffIn(root, from, to, bounds, binary, env),
+  );
+}
+
+async function diffIn(
+  root: string,
+  from: string,
+  to: string,
+  bounds: DiffBounds,
+  binary: string | undefined,
+  env: Record<string, string>,
+): Promise<ChangedFile[]> {
   const [names, stats] = await Promise.all([
-    git(root, ['diff', ...DIFF_FLAGS, '--name-status', '-z', from, to], binary),
-    git(root, ['diff', ...DIFF_FLAGS, '--numstat', '-z', from, to], binary),
+    git(root, ['diff', ...DIFF_FLAGS, '--name-status', '-z', from, to], binary, env),
+    git(root, ['diff', ...DIFF_FLAGS, '--numstat', '-z', from, to], binary, env),
   ]);
   const counts = numstat(stats);
   let total = 0;
@@ -130,7 +150,7 @@ export async function diffTrees(
       continue;
     }
     const paths = e.oldPath === null ? [e.path] : [e.oldPath, e.path];
-    const patch = await git(root, ['diff', ...DIFF_FLAGS, from, to, '--', ...paths], binary);
+    const patch = await git(root, ['diff', ...DIFF_FLAGS, from, to, '--', ...paths], binary, env);
     const bytes = Buffer.byteLength(patch);
     if (bytes > bounds.maxFileBytes) files.push({ ...base, patch: null, omitted: 'too_large' });
     else if (total + bytes > bounds.maxTotalBytes) files.push({ ...base, patch: null, omitted: 'too_many_files' });

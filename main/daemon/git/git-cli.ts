@@ -5,9 +5,31 @@
  * them), paths unquoted (`core.quotepath=off`), a bounded output and a timeout. A call that fails
  * is an answer (`code`, `stderr`), not an exception: only a missing git binary, a timeout or an
  * oversized output throw a `GitError` saying which.
+ *
+ * issue 41 (high): git runs as the daemon's child, outside every CLI sandbox and without an
+ * approval, in repositories an agent can write. So no call may run a program the repository
+ * names. How (each checked against git 2.39 by the planted-repository tests):
+ * - the environment: every inherited `GIT_*` variable is dropped (only the commit identity is
+ *   kept); no system config (`GIT_CONFIG_NOSYSTEM`); the global config is a file the daemon wrote
+ *   with an allowlist of the person's own keys (identity, excludes, line endings, safe.directory:
+ *   `daemonGlobalConfig`); no pager, an editor that is git's no-op `:`, no prompt;
+ * - the command line: `--no-pager` and `-c` overrides of every fixed-name key that runs a program
+ *   (`FIXED_OVERRIDES`); a `-c` value beats the repository's config and whatever it includes;
+ * - keys whose names the repository chooses (`filter.<driver>.clean`, `diff.<driver>.textconv`,
+ *   `merge.<driver>.driver`, `pager.<cmd>` …): before a command that reads or writes the work tree
+ *   (`WORK_TREE_COMMANDS`), the effective config is read (`git config --list -z`: reading, includes
+ *   included, runs nothing) and each key that names a program is overridden empty. `include.path`
+ *   needs no refusal: what it includes is config like the rest, read and overridden the same way.
+ *   A key that cannot be overridden on a command line (a `=` in its name) makes the call refuse,
+ *   naming the key. What remains is the moment between that read and the command: the snapshots,
+ *   which run while an agent works, never read the repository's config at all (snapshot.ts: a
+ *   git dir of the daemon's own); merge and discard run only while the agent's turn does not.
+ * - `repo` pins the git dir, common dir and work tree (`GIT_DIR`, `GIT_COMMON_DIR`,
+ *   `GIT_WORK_TREE`) so git never follows a `.git` file an agent may have rewritten.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 /** The oldest git the daemon uses: `git worktree repair` (2.30) is how a moved worktree is fixed. */
@@ -34,6 +56,13 @@ export interface GitOptions {
   readonly timeoutMs?: number;
   /** The git binary (tests); default `git` on PATH. */
   readonly binary?: string;
+  /** The repository's git dir and work tree, given rather than discovered from `cwd` (a worktree pinned at creation). */
+  readonly repo?: PinnedRepo;
+  /**
+   * The git dir is the daemon's own (`GIT_DIR` in `env`, written by snapshot.ts with a config of
+   * the daemon's): no repository config is read, so there is nothing to neutralise.
+   */
+  readonly sealed?: boolean;
 }
 
 export type GitErrorKind = 'git_missing' | 'git_timeout' | 'git_output_too_large';
@@ -48,15 +77,284 @@ export class GitError extends Error {
   }
 }
 
+/** Where a repository's git data is, as recorded by the daemon (never re-read from a `.git` file). */
+export interface PinnedRepo {
+  /** The work tree's git dir (`<common>/worktrees/<name>` for a linked worktree). */
+  readonly gitDir: string;
+  /** The repository's common git dir (objects, refs, config). */
+  readonly commonDir: string;
+  readonly workTree: string;
+}
+
+/**
+ * Overrides of every fixed-name key that makes git run a program (or reach the network, which
+ * runs credential helpers and ssh): fsmonitor, hooks (every hook: commit, merge, reference-
+ * transaction, post-index-change …), pager, editor, external diff, gpg signing and signature
+ * checks, submodule recursion (it runs git with the submodule's own config), auto-gc (a detached
+ * `git gc`/maintenance) and every transport (`protocol.allow=never`: the daemon never fetches).
+ */
+const FIXED_OVERRIDES: readonly string[] = [
+  'core.quotepath=off',
+  'core.fsmonitor=false',
+  'core.hooksPath=/dev/null',
+  'core.pager=cat',
+  'core.editor=:',
+  'sequence.editor=:',
+  'core.askPass=',
+  'credential.helper=',
+  'core.sshCommand=',
+  'core.gitProxy=',
+  'diff.external=',
+  'commit.gpgSign=false',
+  'tag.gpgSign=false',
+  'merge.verifySignatures=false',
+  'log.showSignature=false',
+  'submodule.recurse=false',
+  'status.submoduleSummary=false',
+  'fetch.recurseSubmodules=false',
+  'gc.auto=0',
+  'maintenance.auto=false',
+  'protocol.allow=never',
+].flatMap((kv) => ['-c', kv]);
+
+/** Commands that read or write the work tree (filters, drivers): the repository's own keys are neutralised first. */
+const WORK_TREE_COMMANDS = new Set([
+  'add',
+  'checkout',
+  'clean',
+  'commit',
+  'diff',
+  'log',
+  'merge',
+  'read-tree',
+  'reset',
+  'restore',
+  'show',
+  'stash',
+  'status',
+  'switch',
+  'worktree add',
+  'worktree remove',
+  'write-tree',
+]);
+
+/** A config key (as `git config --list` prints it) whose value is a program git may run. */
+const PROGRAM_KEY =
+  /^(pager\.|alias\.)|\.(command|cmd|program|textconv|driver|clean|smudge|process|editor|pager|sshcommand|askpass|helper|hookspath|fsmonitor|external|gitproxy|defaultkeycommand|receivepack|uploadpack|proxy|packobjectshook|alternaterefscommand)$/i;
+
+/** Inherited variables kept: the commit identity (it names, it runs nothing). Every other `GIT_*` is dropped. */
+const KEPT_GIT_ENV = new Set([
+  'GIT_AUTHOR_NAME',
+  'GIT_AUTHOR_EMAIL',
+  'GIT_AUTHOR_DATE',
+  'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL',
+  'GIT_COMMITTER_DATE',
+]);
+
+function baseEnv(globalConfig: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && (!k.startsWith('GIT_') || KEPT_GIT_ENV.has(k)) && k !== 'SSH_ASKPASS' && k !== 'PAGER')
+      env[k] = v;
+  return Object.assign(env, {
+    GIT_TERMINAL_PROMPT: '0',
+    LC_ALL: 'C',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: globalConfig,
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+    GIT_EDITOR: ':',
+    GIT_SEQUENCE_EDITOR: ':',
+    GIT_PROTOCOL_FROM_USER: '0',
+  });
+}
+
+function repoEnv(repo: PinnedRepo | undefined): Record<string, string> {
+  return repo === undefined
+    ? {}
+    : { GIT_DIR: repo.gitDir, GIT_COMMON_DIR: repo.commonDir, GIT_WORK_TREE: repo.workTree };
+}
+
+/** Commands that write files or objects from the work tree: a filter or merge driver would change what they write. */
+const WRITING_COMMANDS = new Set([
+  'add',
+  'checkout',
+  'commit',
+  'merge',
+  'read-tree',
+  'reset',
+  'restore',
+  'stash',
+  'switch',
+  'worktree add',
+]);
+
+/** The command as the sets above name it (`worktree add`, `status`). */
+const commandOf = (args: readonly string[]): string =>
+  args[0] === 'worktree' ? `worktree ${args[1] ?? ''}` : (args[0] ?? '');
+
+/** Drivers whose output is the content git writes: switched off, they would change it silently (a raw file committed for a filtered one, "ours" for a merged one). */
+const CONTENT_KEY = /^(filter\..*\.(clean|smudge|process)|merge\..*\.driver)$/i;
+
+/**
+ * The `-c` overrides that neutralise every program-naming key of the effective config (see the
+ * file comment), or why the command is refused: a key that cannot be overridden on a command line
+ * (a `=` in its name), or a filter or merge driver before a command that writes (emptied, the
+ * driver would change what is committed or checked out, so the person decides: the message names
+ * the key). Only display drivers (textconv, diff commands, pagers) are simply emptied.
+ */
+async function neutralise(
+  args: readonly string[],
+  options: GitOptions,
+): Promise<{ args: string[] } | { refuse: string }> {
+  const r = await spawnGit(['config', '--list', '-z'], { ...options, timeoutMs: 10_000 });
+  // Outside a repository (or an unreadable config) the command itself answers why.
+  if (r.code !== 0) return { args: [] };
+  const writes = WRITING_COMMANDS.has(commandOf(args));
+  const out: string[] = [];
+  for (const entry of r.stdout.split('\0')) {
+    const key = entry.split('\n', 1)[0] as string;
+    const program = PROGRAM_KEY.test(key);
+    const required = /^filter\..*\.required$/i.test(key);
+    if (!program && !required) continue;
+    if (writes && CONTENT_KEY.test(key))
+      return {
+        refuse: `the repository's git config sets "${key}", a program git would run on its files, and AgentTeam runs no program a repository names (an agent may have written it). If you set it yourself, run "git ${commandOf(args)}" there by hand, or remove it (git config --unset "${key}") and try again`,
+      };
+    if (key.includes('='))
+      return {
+        refuse: `the repository's git config has "${key}", a key naming a program that cannot be switched off for the daemon's git: remove it (git config --unset "${key}") and try again`,
+      };
+    out.push('-c', required ? `${key}=false` : `${key}=`);
+  }
+  return { args: out };
+}
+
 /** Runs `git <args>` in `options.cwd`. Resolves with its exit code and output; see the file comment for what throws. */
-export function runGit(args: readonly string[], options: GitOptions): Promise<GitResult> {
+export async function runGit(args: readonly string[], options: GitOptions): Promise<GitResult> {
+  let extra: string[] = [];
+  if (!options.sealed && WORK_TREE_COMMANDS.has(commandOf(args))) {
+    const n = await neutralise(args, options);
+    if ('refuse' in n) return { code: 128, stdout: '', stderr: `refused: ${n.refuse}` };
+    extra = n.args;
+  }
+  return spawnGit([...extra, ...args], options);
+}
+
+async function spawnGit(args: readonly string[], options: GitOptions): Promise<GitResult> {
+  const globalConfig = await daemonGlobalConfig(options.binary);
+  const env = { ...baseEnv(globalConfig), ...repoEnv(options.repo), ...options.env };
+  return spawnRaw(
+    ['--no-pager', ...FIXED_OVERRIDES, ...args],
+    options,
+    env,
+    args.find((a) => !a.includes('=') && a !== '-c'),
+  );
+}
+
+/**
+ * The person's global config keys the daemon's git keeps: who commits, what is ignored, how line
+ * endings and file modes are read, which repositories of other users are safe. None names a
+ * program; every other key of the person's global config (an alias, a credential helper, a
+ * pager, a global hooks folder …) is left out, so results on an ordinary repository stay the same.
+ */
+const PERSON_KEYS =
+  /^(user\.(name|email)|core\.(excludesfile|attributesfile|autocrlf|eol|safecrlf|filemode|symlinks|ignorecase|precomposeunicode|checkroundtripencoding|longpaths|trustctime|checkstat)|init\.defaultbranch|safe\.directory|diff\.(renames|renamelimit|algorithm)|status\.renames|merge\.conflictstyle)$/i;
+
+let configHome: string | null = null;
+const globals = new Map<string, Promise<string>>();
+
+/** A config value as a config file line's quoted value. */
+const quoted = (v: string): string =>
+  `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
+
+const fileStamp = (path: string): string => {
+  try {
+    const st = statSync(path);
+    return `${path}:${st.mtimeMs}:${st.size}`;
+  } catch {
+    return `${path}:none`;
+  }
+};
+
+/** A config file holding `entries` as `git config --list -z` prints them (`key\nvalue`; two-part keys). */
+export function configFileText(entries: readonly string[]): string {
+  const sections = new Map<string, string[]>();
+  for (const entry of entries) {
+    const nl = entry.indexOf('\n');
+    const key = nl === -1 ? entry : entry.slice(0, nl);
+    const dot = key.indexOf('.');
+    if (dot <= 0 || key.indexOf('.', dot + 1) !== -1) continue;
+    const section = key.slice(0, dot);
+    const lines = sections.get(section) ?? [];
+    // A key without a value (`[core] filemode`) is true.
+    lines.push(`\t${key.slice(dot + 1)} = ${quoted(nl === -1 ? 'true' : entry.slice(nl + 1))}`);
+    sections.set(section, lines);
+  }
+  return [...sections].map(([section, lines]) => `[${section}]\n${lines.join('\n')}\n`).join('');
+}
+
+/**
+ * The global config file the daemon's git reads (`GIT_CONFIG_GLOBAL`): the `PERSON_KEYS` of the
+ * person's own global config, written once per version of that config (its files' stamps).
+ */
+async function daemonGlobalConfig(binary: string | undefined): Promise<string> {
+  const home = process.env.HOME ?? homedir();
+  const xdg = process.env.XDG_CONFIG_HOME ?? join(home, '.config');
+  const files =
+    process.env.GIT_CONFIG_GLOBAL !== undefined
+      ? [process.env.GIT_CONFIG_GLOBAL]
+      : [join(home, '.gitconfig'), join(xdg, 'git', 'config')];
+  const signature = [binary ?? 'git', home, xdg, ...files.map(fileStamp)].join('\0');
+  let path = globals.get(signature);
+  if (path === undefined) {
+    path = writeDaemonGlobalConfig(binary, globals.size);
+    globals.set(signature, path);
+  }
+  return path;
+}
+
+async function writeDaemonGlobalConfig(binary: string | undefined, n: number): Promise<string> {
+  if (configHome === null) {
+    const dir = mkdtempSync(join(tmpdir(), 'agentteam-git-'));
+    configHome = dir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  // Reading the person's global config runs nothing (the same hardened environment, with the
+  // person's global file and nothing else: no repository is looked at with `--global`).
+  const env = baseEnv('/dev/null');
+  if (process.env.GIT_CONFIG_GLOBAL === undefined) delete env.GIT_CONFIG_GLOBAL;
+  else env.GIT_CONFIG_GLOBAL = process.env.GIT_CONFIG_GLOBAL;
+  const r = await spawnRaw(['config', '--global', '--list', '-z'], { cwd: tmpdir(), binary, timeoutMs: 10_000 }, env);
+  const text =
+    r.code === 0
+      ? configFileText(r.stdout.split('\0').filter((e) => PERSON_KEYS.test(e.split('\n', 1)[0] as string)))
+      : '';
+  const path = join(configHome, `global-${n}.gitconfig`);
+  writeFileSync(path, text, { mode: 0o600 });
+  return path;
+}
+
+/**
+ * The process itself. Only `writeDaemonGlobalConfig` calls it directly (to read the person's
+ * global config, a read that runs nothing); everything else goes through `runGit`.
+ */
+function spawnRaw(
+  args: readonly string[],
+  options: GitOptions,
+  env: Readonly<Record<string, string>>,
+  /** The command, for messages. */
+  what = args[0],
+): Promise<GitResult> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const binary = options.binary ?? 'git';
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, ['-c', 'core.quotepath=off', ...args], {
+    const child = spawn(binary, args, {
       cwd: options.cwd,
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', ...options.env },
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
@@ -75,7 +373,7 @@ export function runGit(args: readonly string[], options: GitOptions): Promise<Gi
         stop(
           new GitError(
             'git_output_too_large',
-            `git ${args[0] ?? ''} printed more than ${maxBytes} bytes in ${options.cwd}`,
+            `git ${what ?? ''} printed more than ${maxBytes} bytes in ${options.cwd}`,
           ),
         );
         return;
@@ -85,8 +383,7 @@ export function runGit(args: readonly string[], options: GitOptions): Promise<Gi
     child.stdout.on('data', collect(out));
     child.stderr.on('data', collect(err));
     const timer = setTimeout(
-      () =>
-        stop(new GitError('git_timeout', `git ${args[0] ?? ''} took longer than ${timeoutMs} ms in ${options.cwd}`)),
+      () => stop(new GitError('git_timeout', `git ${what ?? ''} took longer than ${timeoutMs} ms in ${options.cwd}`)),
       timeoutMs,
     );
     child.on('error', (e: NodeJS.ErrnoException) => {
@@ -161,7 +458,7 @@ export async function workTreeRoot(cwd: string, binary?: string): Promise<string
  * start and end); the answer is the same without it. Conservative: a `.git` found still asks git.
  */
 function mayBeInRepository(cwd: string): boolean {
-  if (process.env.GIT_DIR !== undefined || process.env.GIT_WORK_TREE !== undefined) return true;
+  // An inherited GIT_DIR is not followed (runGit drops it, issue 41): only a `.git` counts.
   // existsSync: no promise and no ENOENT error built per missing folder (the promise `access` of
   // each level cost ~1.5 ms of main-thread CPU per wake, mostly in building those errors).
   for (let dir = resolve(cwd); ;) {

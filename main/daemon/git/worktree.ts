@@ -5,9 +5,9 @@
  * the worktree service's (services/worktree-service.ts). Every function answers a result a person
  * can act on; only a missing git binary or a timeout throws (`GitError`).
  */
-import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { runGit, type GitResult } from './git-cli.js';
+import { runGit, type GitResult, type PinnedRepo } from './git-cli.js';
 
 /** One entry of `git worktree list --porcelain`. */
 export interface WorktreeEntry {
@@ -37,8 +37,56 @@ function real(path: string): string {
 
 const said = (r: GitResult): string => (r.stderr.trim() || r.stdout.trim()).split('\n').slice(0, 6).join(' ');
 
-async function git(args: readonly string[], cwd: string, env?: Record<string, string>): Promise<GitResult> {
-  return runGit(args, env === undefined ? { cwd } : { cwd, env });
+async function git(
+  args: readonly string[],
+  cwd: string,
+  env?: Record<string, string>,
+  repo?: PinnedRepo,
+): Promise<GitResult> {
+  return runGit(args, { cwd, ...(env === undefined ? {} : { env }), ...(repo === undefined ? {} : { repo }) });
+}
+
+/**
+ * issue 41: the git dir of the worktree `path` of the repository at `root`, to be stored and used
+ * for every later call (`GIT_DIR`/`GIT_COMMON_DIR`, never the `.git` file an agent can rewrite).
+ * Refused unless it is one of that repository's own worktrees (`<common dir>/worktrees/<name>`).
+ */
+export async function pinWorktree(root: string, path: string): Promise<Outcome<PinnedRepo>> {
+  const [mine, theirs] = await Promise.all([
+    git(['rev-parse', '--absolute-git-dir', '--git-common-dir'], path),
+    git(['rev-parse', '--git-common-dir'], root),
+  ]);
+  if (mine.code !== 0 || theirs.code !== 0)
+    return fail(`could not read the git dir of ${path}: ${said(mine.code !== 0 ? mine : theirs)}`);
+  const [gitDir = '', common = ''] = mine.stdout.split('\n');
+  const pinned = { gitDir: real(gitDir), commonDir: real(resolve(path, common)), workTree: real(path) };
+  const repoCommon = real(resolve(root, theirs.stdout.trim()));
+  if (pinned.commonDir !== repoCommon || dirname(pinned.gitDir) !== join(repoCommon, 'worktrees'))
+    return fail(
+      `${path}/.git points at ${pinned.gitDir}, which is not a worktree of the repository ${root} (${repoCommon}): move ${path} away (nothing was deleted) and start the agent again`,
+    );
+  return ok(pinned);
+}
+
+/**
+ * Whether the worktree's `.git` file still names its pinned git dir; else what changed and how to
+ * restore it. git itself is never asked (it would follow the pointer).
+ */
+export function pinProblem(pin: PinnedRepo): string | null {
+  const file = join(pin.workTree, '.git');
+  let now: string;
+  try {
+    if (!lstatSync(file).isFile()) now = '(no longer a file)';
+    else {
+      const text = readFileSync(file, 'utf8').trim();
+      const target = text.startsWith('gitdir:') ? resolve(pin.workTree, text.slice('gitdir:'.length).trim()) : null;
+      if (target !== null && real(target) === pin.gitDir) return null;
+      now = JSON.stringify(text.slice(0, 200));
+    }
+  } catch {
+    now = '(missing)';
+  }
+  return `the worktree's ${file} no longer points at its git dir ${pin.gitDir} (it now holds ${now}), so git there would read another repository: nothing was done. Put "gitdir: ${pin.gitDir}" back into ${file} (or run "git worktree repair ${pin.workTree}" in the repository), then try again`;
 }
 
 /** Parses `git worktree list --porcelain` (the first entry is the main work tree). */
@@ -200,10 +248,15 @@ export interface ChangedPath {
 }
 
 /** The uncommitted changes of a work tree (tracked and untracked, ignored files left out). */
-export async function uncommitted(cwd: string, options: { untracked?: boolean } = {}): Promise<Outcome<ChangedPath[]>> {
+export async function uncommitted(
+  cwd: string,
+  options: { untracked?: boolean; repo?: PinnedRepo } = {},
+): Promise<Outcome<ChangedPath[]>> {
   const r = await git(
     ['status', '--porcelain=v1', '-z', `--untracked-files=${options.untracked === false ? 'no' : 'all'}`],
     cwd,
+    undefined,
+    options.repo,
   );
   if (r.code !== 0) return fail(`git status failed in ${cwd}: ${said(r)}`);
   const out: ChangedPath[] = [];
@@ -227,9 +280,9 @@ export async function commitsAhead(root: string, base: string, branch: string, l
 }
 
 /** An identity for the daemon's own commits when the person's git has none configured. */
-async function identityEnv(cwd: string): Promise<Record<string, string>> {
-  const email = await git(['config', '--get', 'user.email'], cwd);
-  const name = await git(['config', '--get', 'user.name'], cwd);
+async function identityEnv(cwd: string, repo?: PinnedRepo): Promise<Record<string, string>> {
+  const email = await git(['config', '--get', 'user.email'], cwd, undefined, repo);
+  const name = await git(['config', '--get', 'user.name'], cwd, undefined, repo);
   const env: Record<string, string> = {};
   if (email.code !== 0)
     Object.assign(env, { GIT_AUTHOR_EMAIL: 'agentteam@localhost', GIT_COMMITTER_EMAIL: 'agentteam@localhost' });
@@ -238,13 +291,13 @@ async function identityEnv(cwd: string): Promise<Record<string, string>> {
 }
 
 /** Commits everything uncommitted in `cwd` with `message`; false when there was nothing to commit. */
-export async function commitAll(cwd: string, message: string): Promise<Outcome<boolean>> {
-  const changes = await uncommitted(cwd);
+export async function commitAll(cwd: string, message: string, repo?: PinnedRepo): Promise<Outcome<boolean>> {
+  const changes = await uncommitted(cwd, repo === undefined ? {} : { repo });
   if (!changes.ok) return changes;
   if (changes.value.length === 0) return ok(false);
-  const add = await git(['add', '-A'], cwd);
+  const add = await git(['add', '-A'], cwd, undefined, repo);
   if (add.code !== 0) return fail(`git add failed in ${cwd}: ${said(add)}`);
-  const commit = await git(['commit', '--no-verify', '-q', '-m', message], cwd, await identityEnv(cwd));
+  const commit = await git(['commit', '--no-verify', '-q', '-m', message], cwd, await identityEnv(cwd, repo), repo);
   if (commit.code !== 0) return fail(`git commit failed in ${cwd}: ${said(commit)}`);
   return ok(true);
 }
@@ -317,15 +370,15 @@ export async function mergeInto(
 }
 
 /** Moves the agent's (clean) branch up to `base` after a merge, so "changes since base" starts empty. */
-export async function catchUp(path: string, base: string): Promise<void> {
-  await git(['merge', '--ff-only', '-q', base], path);
+export async function catchUp(path: string, base: string, repo?: PinnedRepo): Promise<void> {
+  await git(['merge', '--ff-only', '-q', base], path, undefined, repo);
 }
 
 /** Resets the worktree `path` (and its branch) to `base`: uncommitted changes, untracked files and its own commits are gone. */
-export async function resetToBase(path: string, base: string): Promise<Outcome<string>> {
-  const reset = await git(['reset', '--hard', '-q', base], path);
+export async function resetToBase(path: string, base: string, repo?: PinnedRepo): Promise<Outcome<string>> {
+  const reset = await git(['reset', '--hard', '-q', base], path, undefined, repo);
   if (reset.code !== 0) return fail(`git reset --hard ${base} failed in ${path}: ${said(reset)}`);
-  const clean = await git(['clean', '-fdq'], path);
+  const clean = await git(['clean', '-fdq'], path, undefined, repo);
   if (clean.code !== 0) return fail(`git clean failed in ${path}: ${said(clean)}`);
-  return ok((await git(['rev-parse', 'HEAD'], path)).stdout.trim());
+  return ok((await git(['rev-parse', 'HEAD'], path, undefined, repo)).stdout.trim());
 }

@@ -3,7 +3,7 @@
  * starts, so a typo gives one clear error naming the agent and the path instead of a CLI that
  * dies with ENOENT (or, worse, runs somewhere else).
  */
-import { mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DEFAULT_AGENT_CWD } from '../../../shared/config.js';
 
@@ -177,4 +177,37 @@ export function toolDeniedPaths(dataDir: string, agentId: string): string[] {
     ...top.sort().map((n) => mark(join(data, n), ['bin', 'runtimes', 'runtime-pids'].includes(n))),
     ...others.sort().map((n) => mark(join(data, 'workspaces', n), true)),
   ];
+}
+
+/**
+ * issue 41: the git metadata of the repository `cwd` lies in — its `.git` (a folder, or in a
+ * linked worktree a file naming the worktree's git dir), that git dir and the repository's common
+ * dir — which a CLI's file tools are denied writing where the CLI can say so (Claude Code's Edit
+ * deny rules). A file tool that writes there can name programs the daemon's git would run or
+ * point the worktree at another repository. Real paths, folders marked by a trailing `/`; found
+ * by reading files, never by running git in a folder the agent writes.
+ */
+export function gitMetadataPaths(cwd: string): string[] {
+  let top = realOf(cwd);
+  while (!existsSync(join(top, '.git'))) {
+    const up = dirname(top);
+    if (up === top) return [];
+    top = up;
+  }
+  const dotGit = join(top, '.git');
+  const paths = new Set<string>();
+  try {
+    if (statSync(dotGit).isDirectory()) return [`${dotGit}/`];
+    paths.add(dotGit);
+    const named = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+    if (named !== undefined) {
+      const gitDir = realOf(resolve(top, named));
+      paths.add(`${gitDir}/`);
+      const common = readFileSync(join(gitDir, 'commondir'), 'utf8').trim();
+      paths.add(`${realOf(resolve(gitDir, common))}/`);
+    }
+  } catch {
+    // What could be read is listed; a missing commondir is a repository git itself would refuse.
+  }
+  return [...paths];
 }

@@ -14,7 +14,14 @@ import type { AgentConfig } from '../../../shared/config.js';
 import type { WorktreesPort } from '../api/api-ports.js';
 import type { ReadinessProbe } from '../runtime/readiness.js';
 import type { DaemonLog } from '../daemon-log.js';
-import { GitError, gitVersion, gitVersionSupported, MIN_GIT_VERSION, type GitVersion } from '../git/git-cli.js';
+import {
+  GitError,
+  gitVersion,
+  gitVersionSupported,
+  MIN_GIT_VERSION,
+  type GitVersion,
+  type PinnedRepo,
+} from '../git/git-cli.js';
 import {
   branchCommit,
   catchUp,
@@ -23,6 +30,8 @@ import {
   currentBranch,
   ensureWorktree,
   mergeInto,
+  pinProblem,
+  pinWorktree,
   recordedBase,
   repositoryOf,
   resetToBase,
@@ -123,6 +132,8 @@ export interface WorktreeServiceOptions {
 export class WorktreeService {
   readonly #o: WorktreeServiceOptions;
   readonly #prepared = new Map<string, AgentWorktree>();
+  /** issue 41: each prepared worktree's git dir as found when it was made or reused; verified before every call. */
+  readonly #pins = new Map<string, PinnedRepo>();
   /** One git operation per agent at a time (prepare, merge, discard). */
   readonly #chains = new Map<string, Promise<unknown>>();
   #git: Promise<GitAvailability> | null;
@@ -192,7 +203,10 @@ export class WorktreeService {
     const path = join(dir, agent.id);
     const made = await ensureWorktree({ root, path, branch, base });
     if (!made.ok) throw new WorktreeError('worktree_invalid', `${who}: ${made.message}`);
+    const pinned = await pinWorktree(root, path);
+    if (!pinned.ok) throw new WorktreeError('worktree_invalid', `${who}: ${pinned.message}`);
     const worktree: AgentWorktree = { path: real(path), branch, base, repoRoot: root };
+    this.#pins.set(agent.id, pinned.value);
     this.#prepared.set(agent.id, worktree);
     this.#o.prepared?.(agent.id);
     this.#o.log?.info(`agent worktree ${made.value}`, { agentId: agent.id, ...worktree });
@@ -202,7 +216,7 @@ export class WorktreeService {
   /** What the worktree holds beyond its base: uncommitted files and commits (the confirmation names them). */
   async changes(agentId: string): Promise<WorktreeChanges> {
     const worktree = this.#isolated(agentId);
-    const files = await uncommitted(worktree.path);
+    const files = await uncommitted(worktree.path, { repo: this.#pinned(agentId, 'list the changes of') });
     if (!files.ok) throw new WorktreeError('worktree_invalid', files.message);
     const commits = await commitsAhead(worktree.repoRoot, worktree.base, worktree.branch);
     if (!commits.ok) throw new WorktreeError('worktree_invalid', commits.message);
@@ -216,12 +230,13 @@ export class WorktreeService {
   merge(agentId: string, message?: string): Promise<MergeOutcome> {
     return this.#serial(agentId, async () => {
       const worktree = this.#idle(agentId);
+      const repo = this.#pinned(agentId, 'merge');
       const text = message?.trim() || `Work of agent ${agentId} (AgentTeam)`;
-      const committed = await commitAll(worktree.path, text);
+      const committed = await commitAll(worktree.path, text, repo);
       if (!committed.ok) throw new WorktreeError('worktree_invalid', committed.message);
       const scratch = join(dirname(worktree.path), `.merge-${agentId}`);
       const merged = await mergeIntoBase(worktree, `Merge ${worktree.branch} into ${worktree.base}: ${text}`, scratch);
-      if (merged.kind === 'merged') await catchUp(worktree.path, worktree.base);
+      if (merged.kind === 'merged') await catchUp(worktree.path, worktree.base, repo);
       const result: MergeOutcome = merged.kind === 'merged' ? { ...merged, committed: committed.value } : merged;
       this.#o.log?.info('agent worktree merge', { agentId, kind: result.kind });
       return result;
@@ -232,7 +247,7 @@ export class WorktreeService {
   discard(agentId: string): Promise<{ readonly commit: string }> {
     return this.#serial(agentId, async () => {
       const worktree = this.#idle(agentId);
-      const reset = await resetToBase(worktree.path, worktree.base);
+      const reset = await resetToBase(worktree.path, worktree.base, this.#pinned(agentId, 'discard'));
       if (!reset.ok) throw new WorktreeError('worktree_invalid', reset.message);
       this.#o.log?.info('agent worktree discarded', { agentId, base: worktree.base });
       return { commit: reset.value };
@@ -251,6 +266,21 @@ export class WorktreeService {
           ? `Agent "${agentId}" works in its "cwd" directly ("isolation" is "none"): there is nothing to merge or discard.`
           : `The worktree of agent "${agentId}" is not ready (its start failed: see the agent's readiness).`,
     );
+  }
+
+  /**
+   * issue 41: the worktree's pinned git dir, after checking its `.git` file still names it: an
+   * agent that pointed it at a git dir of its own would otherwise have merge commit there and
+   * answer "merged" while nothing reached the base.
+   */
+  #pinned(agentId: string, what: string): PinnedRepo {
+    const pin = this.#pins.get(agentId);
+    if (pin === undefined)
+      throw new WorktreeError('worktree_invalid', `The worktree of agent "${agentId}" is not ready.`);
+    const problem = pinProblem(pin);
+    if (problem !== null)
+      throw new WorktreeError('worktree_invalid', `Cannot ${what} the worktree of agent "${agentId}": ${problem}.`);
+    return pin;
   }
 
   #idle(agentId: string): AgentWorktree {

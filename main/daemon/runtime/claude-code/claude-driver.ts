@@ -22,6 +22,7 @@ import type { PermissionPolicy } from '../../../../shared/config.js';
 import { initialTurnState, mapClaudeEvent } from './claude-event-mapper.js';
 import { claudeApprovalAsk, claudePermissionResult } from './claude-permissions.js';
 import { claudeLaunch } from './claude-launch.js';
+import { gitMetadataPaths } from '../workspace.js';
 import {
   claudeStreamMessage,
   type ClaudeControlRequestMessage,
@@ -86,6 +87,8 @@ export class ClaudeDriver implements RuntimeDriver {
       ...(o.person === undefined ? {} : { person: o.person }),
       ...(o.permissions !== undefined ? { permissions: o.permissions } : {}),
       ...(o.deniedPaths === undefined ? {} : { deniedPaths: o.deniedPaths() }),
+      // issue 41: its workspace's git metadata, found at each launch (a worktree's git dir included).
+      gitPaths: gitMetadataPaths(o.cwd),
     });
     mkdirSync(launch.home, { recursive: true, mode: 0o700 });
     mkdirSync(launch.configDir, { recursive: true, mode: 0o700 });

@@ -47,6 +47,8 @@ export interface ClaudeLaunchInput {
   readonly permissions?: PermissionPolicy;
   /** issue 29: paths its tools are denied under every policy (workspace.ts `toolDeniedPaths`; a trailing `/` marks a folder). */
   readonly deniedPaths?: readonly string[];
+  /** issue 41: the repository's git metadata its file tools may not write (workspace.ts `gitMetadataPaths`). */
+  readonly gitPaths?: readonly string[];
 }
 
 export interface ClaudeLaunch {
@@ -73,15 +75,17 @@ export function resolveClaudeCommand(command: string | null, projectRoot: string
  * what `Read` may not): under `ask` and `auto-edit` commands are asked; under `full` nothing is.
  * JSON, not `--disallowedTools`, so a path with a space or a comma stays one rule.
  */
-export function claudeDenyArgs(paths: readonly string[]): string[] {
-  if (paths.length === 0) return [];
-  const rules = paths.flatMap((p) => {
+export function claudeDenyArgs(paths: readonly string[], gitPaths: readonly string[] = []): string[] {
+  if (paths.length === 0 && gitPaths.length === 0) return [];
+  const rules = (p: string, tools: readonly string[]) => {
     const dir = p.endsWith('/');
     // An absolute path `/x/y` becomes the rule path `//x/y`.
     const path = `/${dir ? p.slice(0, -1) : p}`;
-    return dir ? [`Read(${path}/**)`, `Edit(${path}/**)`] : [`Read(${path})`, `Edit(${path})`];
-  });
-  return ['--settings', JSON.stringify({ permissions: { deny: rules } })];
+    return tools.map((t) => (dir ? `${t}(${path}/**)` : `${t}(${path})`));
+  };
+  // issue 41: git metadata is readable (the agent may look at its history) but never written by a file tool.
+  const deny = [...paths.flatMap((p) => rules(p, ['Read', 'Edit'])), ...gitPaths.flatMap((p) => rules(p, ['Edit']))];
+  return ['--settings', JSON.stringify({ permissions: { deny } })];
 }
 
 export function claudeLaunch(input: ClaudeLaunchInput): ClaudeLaunch {
@@ -110,7 +114,7 @@ export function claudeLaunch(input: ClaudeLaunchInput): ClaudeLaunch {
     `${CLAUDE_SEND_TOOL},${CLAUDE_REACTION_TOOL}`,
     ...claudePermissionArgs(input.permissions ?? 'read-only'),
     ...CLAUDE_ISOLATION_ARGS,
-    ...claudeDenyArgs(input.deniedPaths ?? []),
+    ...claudeDenyArgs(input.deniedPaths ?? [], input.gitPaths ?? []),
   ];
   if (input.threadContract) args.push('--append-system-prompt', input.threadContract);
   if (input.model !== null) args.push('--model', input.model);

@@ -13,6 +13,7 @@
  * | `ask`       | ask   | ask   | ask      | ask                |
  * | `auto-edit` | allow | ask   | ask      | ask                |
  * | `full`      | allow | allow | allow    | allow              |
+ * (issue 41: an allowed or asked `edit` is denied under `.git` — `edit` below.)
  * (`deny` removes the tool from what the model is offered: the CLI itself refuses.)
  */
 import type { PermissionPolicy } from '../../../../shared/config.js';
@@ -34,18 +35,35 @@ function externalDirectory(action: Action, denied: readonly string[]): Action | 
   return { '*': action, ...Object.fromEntries(denied.map((d) => [`${d.replace(/\/+$/, '')}/*`, 'deny' as const])) };
 }
 
+/**
+ * issue 41: `edit` as OpenCode's pattern object — the policy's action, and `deny` for git metadata
+ * (a `.git` folder or a linked worktree's `.git` file, in the project or below it), whose files
+ * name programs the daemon's git would run. OpenCode matches an edit by the file's path relative
+ * to its project (its `*` spans `/`) and the last matching key wins, so the denials follow `*`;
+ * `*\/.git` also covers the repository's own `.git` seen from a linked worktree (`../../x/.git/…`).
+ */
+function edit(action: Action): Action | Record<string, Action> {
+  if (action === 'deny') return action;
+  return { '*': action, '.git': 'deny', '.git/*': 'deny', '*/.git': 'deny', '*/.git/*': 'deny' };
+}
+
 export function opencodePermissionConfig(
   policy: PermissionPolicy,
   denied: readonly string[] = [],
 ): Record<string, Action | Record<string, Action>> {
-  const all = (a: Action) => ({ edit: a, bash: a, webfetch: a, external_directory: externalDirectory(a, denied) });
+  const all = (a: Action) => ({
+    edit: edit(a),
+    bash: a,
+    webfetch: a,
+    external_directory: externalDirectory(a, denied),
+  });
   switch (policy) {
     case 'read-only':
       return all('deny');
     case 'ask':
       return all('ask');
     case 'auto-edit':
-      return { ...all('ask'), edit: 'allow' };
+      return { ...all('ask'), edit: edit('allow') };
     case 'full':
       return all('allow');
   }

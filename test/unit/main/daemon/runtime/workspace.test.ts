@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeDenyArgs } from '../../../../../main/daemon/runtime/claude-code/claude-launch.js';
+import { makeGitRepo } from '../../../../fixtures/git-repo.js';
 import {
+  gitMetadataPaths,
   prepareWorkspace,
   toolDeniedPaths,
   workspaceOf,
@@ -141,6 +143,37 @@ describe("the data dir denied to the agents' tools (issue 29)", () => {
       expect(claudeDenyArgs([])).toEqual([]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("git metadata denied to Claude Code's file tools (issue 41)", () => {
+  it('a checkout: its .git folder; a linked worktree: its .git file, its git dir and the common dir — as Edit deny rules only', () => {
+    const repo = makeGitRepo({ 'a.txt': 'a\n' }, 'agentteam-gitdeny-');
+    const wt = `${repo.path}-wt`;
+    try {
+      mkdirSync(join(repo.path, 'sub'));
+      expect(gitMetadataPaths(join(repo.path, 'sub'))).toEqual([`${join(repo.path, '.git')}/`]);
+      repo.git('worktree', 'add', '-q', wt);
+      const paths = gitMetadataPaths(wt);
+      expect(paths).toEqual([
+        join(wt, '.git'),
+        `${join(repo.path, '.git', 'worktrees', wt.split('/').pop()!)}/`,
+        `${join(repo.path, '.git')}/`,
+      ]);
+      const args = claudeDenyArgs([], paths);
+      expect(JSON.parse(args[1] ?? '{}')).toEqual({
+        permissions: {
+          deny: [
+            `Edit(/${join(wt, '.git')})`,
+            `Edit(/${join(repo.path, '.git', 'worktrees', wt.split('/').pop()!)}/**)`,
+            `Edit(/${join(repo.path, '.git')}/**)`,
+          ],
+        },
+      });
+    } finally {
+      repo.remove();
+      rmSync(wt, { recursive: true, force: true });
     }
   });
 });

@@ -6,14 +6,30 @@ import {
   opencodeReply,
 } from '../../../../../../main/daemon/runtime/opencode/opencode-permissions.js';
 
+/** issue 41: the policy's edit action, with git metadata denied after it (the last matching key wins). */
+const editBut = (a: string) => ({ '*': a, '.git': 'deny', '.git/*': 'deny', '*/.git': 'deny', '*/.git/*': 'deny' });
+
 describe('OpenCode permission policy', () => {
   it.each([
     ['read-only', { edit: 'deny', bash: 'deny', webfetch: 'deny', external_directory: 'deny' }],
-    ['ask', { edit: 'ask', bash: 'ask', webfetch: 'ask', external_directory: 'ask' }],
-    ['auto-edit', { edit: 'allow', bash: 'ask', webfetch: 'ask', external_directory: 'ask' }],
-    ['full', { edit: 'allow', bash: 'allow', webfetch: 'allow', external_directory: 'allow' }],
+    ['ask', { edit: editBut('ask'), bash: 'ask', webfetch: 'ask', external_directory: 'ask' }],
+    ['auto-edit', { edit: editBut('allow'), bash: 'ask', webfetch: 'ask', external_directory: 'ask' }],
+    ['full', { edit: editBut('allow'), bash: 'allow', webfetch: 'allow', external_directory: 'allow' }],
   ] as const)('%s → %j', (policy, expected) => {
     expect(opencodePermissionConfig(policy)).toEqual(expected);
+  });
+
+  it('issue 41: under every policy that edits, git metadata is denied to the edit tool, last so it wins', () => {
+    for (const policy of ['ask', 'auto-edit', 'full'] as const) {
+      const rules = Object.entries(opencodePermissionConfig(policy).edit as Record<string, string>);
+      expect(rules[0]?.[0]).toBe('*');
+      expect(rules.slice(1)).toEqual([
+        ['.git', 'deny'],
+        ['.git/*', 'deny'],
+        ['*/.git', 'deny'],
+        ['*/.git/*', 'deny'],
+      ]);
+    }
   });
 
   it("issue 29: the data dir is an external directory denied under every policy, the policy's action elsewhere", () => {
