@@ -35,7 +35,7 @@ export const WAKE_EVENT_KINDS = [
   'compaction',
 ] as const;
 /** contract §8.4: what a `prompt_input` entry records. */
-export const PROMPT_INPUT_KINDS = ['turn_context', 'delivery', 'final_check', 'recovery'] as const;
+export const PROMPT_INPUT_KINDS = ['turn_context', 'delivery', 'final_check', 'recovery', 'continuation'] as const;
 /** contract §8.3: what the audit records (issue 24 shows it). */
 export const AUDIT_KINDS = ['cross_target_send'] as const;
 export type ConversationKind = (typeof CONVERSATION_KINDS)[number];

@@ -11,7 +11,8 @@ type Starter = (text: string) => Promise<DeliverResult>;
 type Failure = Extract<DeliverResult, { ok: false }>;
 
 interface Waiting {
-  readonly text: string;
+  /** Starts this entry's turn (writes its prompt); resolves whether the runtime accepted it. */
+  readonly start: () => Promise<DeliverResult>;
   readonly resolve: (result: DeliverResult) => void;
 }
 
@@ -34,7 +35,7 @@ export class PromptQueue {
 
   submit(text: string): Promise<DeliverResult> {
     return new Promise((resolve) => {
-      this.#waiting.push({ text, resolve });
+      this.#waiting.push({ start: () => this.#start(text), resolve });
       this.#pump();
     });
   }
@@ -42,7 +43,18 @@ export class PromptQueue {
   /** Ahead of every waiting prompt (a final-check continues the turn that just ended: contract §8.3). */
   submitFirst(text: string): Promise<DeliverResult> {
     return new Promise((resolve) => {
-      this.#waiting.unshift({ text, resolve });
+      this.#waiting.unshift({ start: () => this.#start(text), resolve });
+      this.#pump();
+    });
+  }
+
+  /**
+   * issue 38: `start` ahead of every waiting prompt, once the running turn ended (a compaction
+   * after an overflow, then its continuation): accepted, it holds the queue like a prompt's turn.
+   */
+  runFirst(start: () => Promise<DeliverResult>): Promise<DeliverResult> {
+    return new Promise((resolve) => {
+      this.#waiting.unshift({ start, resolve });
       this.#pump();
     });
   }
@@ -69,7 +81,7 @@ export class PromptQueue {
     const next = this.#waiting.shift();
     if (next === undefined) return;
     this.#busy = true;
-    void this.#start(next.text).then(
+    void next.start().then(
       (result) => {
         if (!result.ok) {
           // Not accepted: no turn runs, so the next prompt may start.

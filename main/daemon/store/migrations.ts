@@ -504,6 +504,31 @@ const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  // ---- issue 38: the continuation after an overflow's compaction is a prompt_input (contract §8.4) ----
+  {
+    version: 15,
+    name: 'prompt input kind continuation',
+    sql: `
+      -- The prompt that continues the same wakes after the session compacted on an overflow is
+      -- written into the runtime, so it is in the trajectory. SQLite cannot change a CHECK: the
+      -- table is rebuilt with its rows and seqs; prompt_input_wakes references it by seq, checked
+      -- at commit (defer_foreign_keys), when the rebuilt table holds every seq again.
+      PRAGMA defer_foreign_keys = ON;
+      CREATE TABLE prompt_inputs_v15 (
+        seq         INTEGER PRIMARY KEY,
+        id          TEXT NOT NULL UNIQUE,
+        agent_id    TEXT NOT NULL,
+        kind        TEXT NOT NULL CHECK (kind IN ('turn_context', 'delivery', 'final_check', 'recovery', 'continuation')),
+        wake_tokens TEXT NOT NULL,
+        text        TEXT NOT NULL,
+        at          TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO prompt_inputs_v15 (seq, id, agent_id, kind, wake_tokens, text, at)
+        SELECT seq, id, agent_id, kind, wake_tokens, text, at FROM prompt_inputs;
+      DROP TABLE prompt_inputs;
+      ALTER TABLE prompt_inputs_v15 RENAME TO prompt_inputs;
+    `,
+  },
 ];
 
 /** The newest version. */

@@ -117,6 +117,7 @@ const PROMPT_COPY: Record<PromptInput['kind'], CopyKey> = {
   delivery: 'prompt.kind.delivery',
   final_check: 'prompt.kind.final_check',
   recovery: 'prompt.kind.recovery',
+  continuation: 'prompt.kind.continuation',
 };
 
 export const promptKindText = (kind: PromptInput['kind'], language: Language): string =>

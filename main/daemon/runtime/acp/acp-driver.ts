@@ -389,7 +389,7 @@ class AcpSession implements DriverSession {
     }
     if (stopReason === 'max_tokens') {
       // Gemini: prompt tokens over the model's limit wedge the session (research/acp.md §2): a reset (§6.6).
-      emit({ type: 'context_reset', cause: 'context_overflow' });
+      emit({ type: 'context_overflow' });
       return emit({
         type: 'turn_ended',
         outcome: 'failed',

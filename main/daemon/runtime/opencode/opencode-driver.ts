@@ -58,6 +58,9 @@ function realBash(): string {
   return ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p)) ?? '/bin/sh';
 }
 
+/** issue 38: how long a summarize may run (one model request for the summary). */
+const COMPACT_TIMEOUT_MS = 120_000;
+
 /** A port taken between our probe and OpenCode's bind shows as a failed readiness: try another. */
 const PORT_ATTEMPTS = 3;
 
@@ -133,6 +136,10 @@ class OpencodeSession implements DriverSession {
   /** issue 27: assistant messages whose final usage was reported (message.updated repeats). */
   readonly #usageReported = new Set<string>();
   readonly #toolStates = new Map<string, string>();
+  /** issue 38: the model the session last answered with (summarize names it). */
+  #model: { readonly providerID: string; readonly modelID: string } | null = null;
+  /** issue 38: a summarize runs: its busy / idle and error are the compaction's, no host turn's. */
+  #compacting = false;
 
   constructor(ctx: DriverContext, options: OpencodeDriverOptions, client: OpencodeClient, timeoutMs: number) {
     this.#ctx = ctx;
@@ -252,6 +259,35 @@ class OpencodeSession implements DriverSession {
     return this.#abort();
   }
 
+  /**
+   * issue 38: OpenCode's own summarize (`POST /session/:id/summarize`, `auto: false`: no
+   * continuation of its own) with the model the session last answered with; it answers once the
+   * compaction ran. Its busy / idle is the compaction's, never a host turn.
+   */
+  async compact(): Promise<WireResult> {
+    const sessionId = this.#sessionId;
+    const model = this.#model;
+    if (sessionId === null || this.#ctx.process.exit !== null)
+      return { ok: false, message: 'the OpenCode runtime is not running' };
+    if (model === null) return { ok: false, message: 'OpenCode has not named the session model yet' };
+    this.#compacting = true;
+    try {
+      const res = await this.#client.call<unknown>(
+        'POST',
+        `/session/${encodeURIComponent(sessionId)}/summarize`,
+        { ...model, auto: false },
+        COMPACT_TIMEOUT_MS,
+      );
+      return res.ok && res.body !== false
+        ? { ok: true }
+        : { ok: false, message: `opencode summarize failed: ${boundedDetail(res.ok ? 'refused' : res.message)}` };
+    } finally {
+      this.#compacting = false;
+      this.#inTurn = false;
+      this.#turnError = null;
+    }
+  }
+
   close(): void {
     this.#stream?.close();
     this.#stream = null;
@@ -297,7 +333,7 @@ class OpencodeSession implements DriverSession {
       if (isWedged(name, text) && !this.#abortRequested) return this.#onWedged();
       this.#turnError = { message, aborted: name === 'MessageAbortedError' || this.#abortRequested };
       // issue 16 (§6.6): the provider refused the context as too long.
-      if (name === 'ContextOverflowError') this.#ctx.emit({ type: 'context_reset', cause: 'context_overflow' });
+      if (name === 'ContextOverflowError' && !this.#compacting) this.#ctx.emit({ type: 'context_overflow' });
     } else if (isOpencodeEvent(e, 'session.compacted')) {
       // issue 24: OpenCode compacted the session (its own auto-compaction or `summarize`) and goes on.
       if (this.#ours(e.properties.sessionID)) this.#ctx.emit({ type: 'context_compacted' });
@@ -305,6 +341,8 @@ class OpencodeSession implements DriverSession {
       const { info } = e.properties;
       if (this.#ours(e.properties.sessionID) && info.role === 'assistant') {
         this.#assistantMessages.add(info.id);
+        if (info.providerID !== undefined && info.modelID !== undefined)
+          this.#model = { providerID: info.providerID, modelID: info.modelID };
         // issue 27: the message's tokens and cost, once, when OpenCode marks it completed.
         if (info.time.completed !== undefined && !this.#usageReported.has(info.id)) {
           const usage = openCodeMessageUsage(info);
@@ -340,6 +378,7 @@ class OpencodeSession implements DriverSession {
 
   #onStatus(type: OpencodeBusEventOf<'session.status'>['properties']['status']['type']): void {
     const change = ++this.#statusChanges;
+    if (this.#compacting) return;
     if (type === 'busy') {
       if (!this.#inTurn) {
         this.#inTurn = true;

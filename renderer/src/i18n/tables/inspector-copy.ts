@@ -66,12 +66,14 @@ export const INSPECTOR_COPY = [
       'prompt.kind.delivery': 'Delivery',
       'prompt.kind.final_check': 'Final check',
       'prompt.kind.recovery': 'Recovery',
+      'prompt.kind.continuation': 'Continued after compaction',
     },
     'zh-CN': {
       'prompt.kind.turn_context': '消息',
       'prompt.kind.delivery': '投递',
       'prompt.kind.final_check': '最终确认',
       'prompt.kind.recovery': '恢复',
+      'prompt.kind.continuation': '压缩后继续',
     },
   }),
 ] as const;
