@@ -21,7 +21,6 @@
  * Run one runtime at a time: `npm run test:unit -- test/conformance/daemon/overflow-compaction.test.ts -t claude`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { COMPACTED_AFTER_OVERFLOW } from '../../../main/daemon/services/agent-session-machine.js';
 import { OVERFLOW_CONTINUATION_MARKER } from '../../../main/daemon/prompt/overflow-continuation.js';
 import { sessionStoreOf } from '../../../main/daemon/runtime/runtime-factory.js';
 import { Store } from '../../../main/daemon/store/index.js';
@@ -34,18 +33,22 @@ import {
 } from '../../fixtures/daemon-harness.js';
 
 /**
- * Claude Code 2.1.197 first tries a reactive compaction of its own when the provider refuses a
+ * Each runtime as it reports an overflow to the daemon. Claude Code 2.1.197 first tries a reactive compaction of its own when the provider refuses a
  * prompt as too long, and reports "Prompt is too long" only when that is off or fails (e.g. too
  * little history); with it off (DISABLE_AUTO_COMPACT) the refusal reaches the daemon every time.
  */
 const OPTIONS: Readonly<Record<RealRuntime, DaemonHarnessOptions>> = {
   'claude-code': { agentEnv: { DISABLE_AUTO_COMPACT: '1' } },
   codex: {},
-  opencode: {},
+  // OpenCode 1.18.33 likewise compacts and replays the refused message itself; with its automatic
+  // compaction off (`compaction.auto`) the ContextOverflowError reaches the daemon.
+  opencode: { agentEnv: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ compaction: { auto: false } }) } },
 };
 const RUNTIMES = Object.keys(OPTIONS) as RealRuntime[];
 const TARGET = '#overflow-compact';
 const TASK = 'Please summarize the whole design history.';
+/** The timeline's words (issue 38). */
+const COMPACTED_AFTER_OVERFLOW = 'context compacted after an overflow';
 
 describe.each(RUNTIMES)('%s: an overflow is compacted and continued in the same session (real CLI)', (runtime) => {
   let h: DaemonHarness | undefined;
