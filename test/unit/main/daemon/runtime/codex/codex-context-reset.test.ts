@@ -72,7 +72,7 @@ const overflow = {
   message: 'Codex ran out of room in the model\u2019s context window.',
   codexErrorInfo: 'contextWindowExceeded',
 };
-const resets = (events: readonly DriverEvent[]) => events.filter((e) => e.type === 'context_reset');
+const resets = (events: readonly DriverEvent[]) => events.filter((e) => e.type === 'context_overflow');
 const compactions = (events: readonly DriverEvent[]) => events.filter((e) => e.type === 'context_compacted');
 
 describe('Codex driver: context overflow and compaction (issues 16, 24)', () => {
@@ -81,9 +81,9 @@ describe('Codex driver: context overflow and compaction (issues 16, 24)', () => 
     await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_1' } });
     await notify('error', { threadId: THREAD, turnId: 'turn_1', error: overflow, willRetry: false });
     await notify('turn/completed', { threadId: THREAD, turn: { id: 'turn_1', status: 'failed', error: overflow } });
-    expect(resets(events)).toEqual([{ type: 'context_reset', cause: 'context_overflow' }]);
+    expect(resets(events)).toEqual([{ type: 'context_overflow' }]);
     const ended = events.findIndex((e) => e.type === 'turn_ended');
-    expect(events.findIndex((e) => e.type === 'context_reset')).toBeLessThan(ended);
+    expect(events.findIndex((e) => e.type === 'context_overflow')).toBeLessThan(ended);
     expect(events[ended]).toMatchObject({ type: 'turn_ended', outcome: 'failed' });
 
     // The next turn (the recovery continuation) opens with Codex's compaction of the overflowed
