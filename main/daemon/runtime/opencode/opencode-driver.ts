@@ -60,6 +60,17 @@ function realBash(): string {
 
 /** issue 38: how long a summarize may run (one model request for the summary). */
 const COMPACT_TIMEOUT_MS = 120_000;
+/** issue 38: how long, after summarize answered, its outcome event may take to arrive on the event stream. */
+const COMPACT_EVENT_POLLS = 40;
+const COMPACT_EVENT_POLL_MS = 50;
+
+/** issue 38: a running summarize, as its events tell it. */
+interface Compacting {
+  compacted: boolean;
+  error: string | null;
+  /** Its `session.error` came: the summarize failed, whether or not its request answers. */
+  readonly failed: () => void;
+}
 
 /** A port taken between our probe and OpenCode's bind shows as a failed readiness: try another. */
 const PORT_ATTEMPTS = 3;
@@ -138,8 +149,8 @@ class OpencodeSession implements DriverSession {
   readonly #toolStates = new Map<string, string>();
   /** issue 38: the model the session last answered with (summarize names it). */
   #model: { readonly providerID: string; readonly modelID: string } | null = null;
-  /** issue 38: a summarize runs: its busy / idle and error are the compaction's, no host turn's. */
-  #compacting = false;
+  /** issue 38: a summarize runs (what its events said): its busy / idle and error are the compaction's, no host turn's. */
+  #compacting: Compacting | null = null;
 
   constructor(ctx: DriverContext, options: OpencodeDriverOptions, client: OpencodeClient, timeoutMs: number) {
     this.#ctx = ctx;
@@ -270,19 +281,32 @@ class OpencodeSession implements DriverSession {
     if (sessionId === null || this.#ctx.process.exit !== null)
       return { ok: false, message: 'the OpenCode runtime is not running' };
     if (model === null) return { ok: false, message: 'OpenCode has not named the session model yet' };
-    this.#compacting = true;
+    let failed: () => void = () => undefined;
+    const failure = new Promise<null>((resolve) => (failed = () => resolve(null)));
+    const compaction: Compacting = { compacted: false, error: null, failed };
+    this.#compacting = compaction;
     try {
-      const res = await this.#client.call<unknown>(
+      const call = this.#client.call<unknown>(
         'POST',
         `/session/${encodeURIComponent(sessionId)}/summarize`,
         { ...model, auto: false },
         COMPACT_TIMEOUT_MS,
       );
-      return res.ok && res.body !== false
+      // A summarize whose model request failed may never answer (OpenCode 1.18.33): its `session.error` ends the wait.
+      const res = await Promise.race([call, failure]);
+      if (res === null) return { ok: false, message: compaction.error ?? 'opencode summarize failed' };
+      if (!res.ok || res.body === false)
+        return { ok: false, message: `opencode summarize failed: ${boundedDetail(res.ok ? 'refused' : res.message)}` };
+      // summarize answers true even when its model request failed: its `session.compacted` (or the
+      // `session.error` that ended it) says, and the event stream may deliver it just after the answer.
+      for (let i = 0; i < COMPACT_EVENT_POLLS && !compaction.compacted && compaction.error === null; i += 1)
+        await this.#ctx.delay(COMPACT_EVENT_POLL_MS);
+      if (compaction.error !== null) return { ok: false, message: compaction.error };
+      return compaction.compacted
         ? { ok: true }
-        : { ok: false, message: `opencode summarize failed: ${boundedDetail(res.ok ? 'refused' : res.message)}` };
+        : { ok: false, message: 'opencode summarize answered, but the session reported no compaction' };
     } finally {
-      this.#compacting = false;
+      this.#compacting = null;
       this.#inTurn = false;
       this.#turnError = null;
     }
@@ -330,13 +354,19 @@ class OpencodeSession implements DriverSession {
       // issue 15: the error's kind and HTTP status let the skeleton name the failure reason.
       const status = err !== undefined && 'statusCode' in err.data ? err.data.statusCode : undefined;
       const message = `${name}${typeof status === 'number' ? ` HTTP ${status}` : ''}: ${text}`;
+      if (this.#compacting !== null) {
+        this.#compacting.error = boundedDetail(`OpenCode could not compact the session: ${message}`);
+        return this.#compacting.failed();
+      }
       if (isWedged(name, text) && !this.#abortRequested) return this.#onWedged();
       this.#turnError = { message, aborted: name === 'MessageAbortedError' || this.#abortRequested };
       // issue 16 (§6.6): the provider refused the context as too long.
-      if (name === 'ContextOverflowError' && !this.#compacting) this.#ctx.emit({ type: 'context_overflow' });
+      if (name === 'ContextOverflowError') this.#ctx.emit({ type: 'context_overflow' });
     } else if (isOpencodeEvent(e, 'session.compacted')) {
       // issue 24: OpenCode compacted the session (its own auto-compaction or `summarize`) and goes on.
-      if (this.#ours(e.properties.sessionID)) this.#ctx.emit({ type: 'context_compacted' });
+      if (!this.#ours(e.properties.sessionID)) return;
+      if (this.#compacting !== null) this.#compacting.compacted = true;
+      this.#ctx.emit({ type: 'context_compacted' });
     } else if (isOpencodeEvent(e, 'message.updated')) {
       const { info } = e.properties;
       if (this.#ours(e.properties.sessionID) && info.role === 'assistant') {
@@ -378,7 +408,7 @@ class OpencodeSession implements DriverSession {
 
   #onStatus(type: OpencodeBusEventOf<'session.status'>['properties']['status']['type']): void {
     const change = ++this.#statusChanges;
-    if (this.#compacting) return;
+    if (this.#compacting !== null) return;
     if (type === 'busy') {
       if (!this.#inTurn) {
         this.#inTurn = true;
