@@ -23,9 +23,11 @@ async function openSession() {
   const toClient = new PassThrough();
   const fromClient = new PassThrough();
   let turn = 0;
+  const requests: Array<{ method: string; params: unknown }> = [];
   createInterface({ input: fromClient }).on('line', (line) => {
-    const msg = JSON.parse(line) as { id?: number; method?: string };
+    const msg = JSON.parse(line) as { id?: number; method?: string; params?: unknown };
     if (msg.id === undefined) return;
+    requests.push({ method: msg.method ?? '', params: msg.params });
     const result =
       msg.method === 'thread/start'
         ? { thread: { id: THREAD } }
@@ -65,7 +67,7 @@ async function openSession() {
     // The driver reads lines asynchronously: wait one macrotask for the line to be handled.
     await new Promise((r) => setImmediate(r));
   };
-  return { session: opened.session as DriverSession, events, notify };
+  return { session: opened.session as DriverSession, events, notify, requests };
 }
 
 const overflow = {
@@ -126,5 +128,32 @@ describe('Codex driver: context overflow and compaction (issues 16, 24)', () => 
     await notify('error', { threadId: 'other', turnId: 'x', error: overflow, willRetry: false });
     expect(resets(events)).toEqual([]);
     expect(compactions(events)).toEqual([]);
+  });
+
+  it('compact (issue 38): thread/compact/start on the thread; its own turn is no host turn, its compaction is reported, its end resolves it', async () => {
+    const { session, events, notify, requests } = await openSession();
+    const compacted = session.compact!();
+    await new Promise((r) => setImmediate(r));
+    expect(requests.filter((r) => r.method === 'thread/compact/start')).toEqual([
+      { method: 'thread/compact/start', params: { threadId: THREAD } },
+    ]);
+    await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_c' } });
+    await notify('item/completed', { threadId: THREAD, turnId: 'turn_c', item: { type: 'contextCompaction', id: 'c' } });
+    await notify('turn/completed', { threadId: THREAD, turn: { id: 'turn_c', status: 'completed', error: null } });
+    expect(await compacted).toEqual({ ok: true });
+    expect(events).toEqual([{ type: 'context_compacted' }]);
+  });
+
+  it('compact (issue 38): a compaction turn that fails resolves with why, and is no host turn either', async () => {
+    const { session, events, notify } = await openSession();
+    const compacted = session.compact!();
+    await new Promise((r) => setImmediate(r));
+    await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_c' } });
+    await notify('error', { threadId: THREAD, turnId: 'turn_c', error: overflow, willRetry: false });
+    await notify('turn/completed', { threadId: THREAD, turn: { id: 'turn_c', status: 'failed', error: overflow } });
+    const res = await compacted;
+    expect(res.ok).toBe(false);
+    expect(res.ok ? '' : res.message).toContain('ran out of room');
+    expect(events.filter((e) => e.type === 'turn_started' || e.type === 'turn_ended')).toEqual([]);
   });
 });
