@@ -57,10 +57,7 @@ const COPY: Readonly<
  * The continuation for `wakes` (at least one with an exact target), or null when none has one:
  * then there is nothing to reply to and the caller writes no continuation.
  */
-export function renderOverflowContinuation(
-  wakes: readonly ContinuedWake[],
-  ctx: ContinuationContext,
-): string | null {
+export function renderOverflowContinuation(wakes: readonly ContinuedWake[], ctx: ContinuationContext): string | null {
   const copy = COPY[ctx.language];
   const byTarget = new Map<TargetKey, string[]>();
   for (const w of wakes) {

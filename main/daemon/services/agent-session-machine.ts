@@ -36,7 +36,8 @@ export const RENEWAL_REASONS = {
   unavailable: 'context overflowed; this runtime cannot compact its session, so the agent continues in a fresh one',
   repeated: 'context overflowed again right after a compaction; the agent continues in a fresh session',
   noPrompt: 'context overflowed; the continuation prompt could not be built, so the agent continues in a fresh session',
-  failed: (detail: string) => `context overflowed and the compaction failed (${detail}); the agent continues in a fresh session`,
+  failed: (detail: string) =>
+    `context overflowed and the compaction failed (${detail}); the agent continues in a fresh session`,
 } as const;
 
 export type AgentSessionStep = readonly [AgentSessionState, readonly AgentSessionCall[]];

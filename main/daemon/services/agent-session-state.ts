@@ -68,8 +68,7 @@ export interface AgentSessionState {
 
 /** issue 38: where an overflow's compaction continuation is (see `overflow`). */
 export type OverflowNote =
-  | { readonly phase: 'compacting'; readonly continuation: OverflowContinuation }
-  | { readonly phase: 'continued' };
+  { readonly phase: 'compacting'; readonly continuation: OverflowContinuation } | { readonly phase: 'continued' };
 
 /** Why the daemon ended a turn (issue 29), and the detail its rows end with. */
 export interface TurnEndNote {

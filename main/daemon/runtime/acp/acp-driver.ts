@@ -388,7 +388,8 @@ class AcpSession implements DriverSession {
       return emit({ type: 'turn_ended', outcome: 'failed', error: failure.message, reason: failure.reason });
     }
     if (stopReason === 'max_tokens') {
-      // Gemini: prompt tokens over the model's limit wedge the session (research/acp.md §2): a reset (§6.6).
+      // Gemini: prompt tokens over the model's limit wedge the session (research/acp.md §2). An ACP session
+      // has no compaction to ask for (issue 38: no preset offers one), so the host renews it (§6.6).
       emit({ type: 'context_overflow' });
       return emit({
         type: 'turn_ended',

@@ -875,10 +875,17 @@ const turns: Row[] = [
   },
   {
     name: 'the overflowed turn ends while compacting (issue 38): its failure ends nothing',
-    state: { ...IN_TURN, overflow: COMPACTING, lastError: { detail: 'Prompt is too long', reason: 'context_overflow' } },
+    state: {
+      ...IN_TURN,
+      overflow: COMPACTING,
+      lastError: { detail: 'Prompt is too long', reason: 'context_overflow' },
+    },
     event: turnEnd('error'),
     changes: { agentState: 'idle', turnId: null, lastError: null },
-    calls: [{ call: 'turn.end', event: { turnId: 't1' } }, { call: 'report_state', state: 'idle' }],
+    calls: [
+      { call: 'turn.end', event: { turnId: 't1' } },
+      { call: 'report_state', state: 'idle' },
+    ],
   },
   {
     name: 'context_compacted while compacting after an overflow (issue 38): noted once, when it settled',
@@ -920,7 +927,10 @@ const turns: Row[] = [
     state: { ...IN_TURN, overflow: { phase: 'continued' } },
     event: turnEnd('completed'),
     changes: { agentState: 'idle', turnId: null, overflow: null },
-    calls: [{ call: 'turn.end', event: { turnId: 't1' } }, { call: 'report_state', state: 'idle' }],
+    calls: [
+      { call: 'turn.end', event: { turnId: 't1' } },
+      { call: 'report_state', state: 'idle' },
+    ],
   },
   {
     name: 'turn_boundary while compacting after an overflow (issue 38): no final-check',

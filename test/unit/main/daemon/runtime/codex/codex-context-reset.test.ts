@@ -138,7 +138,11 @@ describe('Codex driver: context overflow and compaction (issues 16, 24)', () => 
       { method: 'thread/compact/start', params: { threadId: THREAD } },
     ]);
     await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_c' } });
-    await notify('item/completed', { threadId: THREAD, turnId: 'turn_c', item: { type: 'contextCompaction', id: 'c' } });
+    await notify('item/completed', {
+      threadId: THREAD,
+      turnId: 'turn_c',
+      item: { type: 'contextCompaction', id: 'c' },
+    });
     await notify('turn/completed', { threadId: THREAD, turn: { id: 'turn_c', status: 'completed', error: null } });
     expect(await compacted).toEqual({ ok: true });
     expect(events).toEqual([{ type: 'context_compacted' }]);
