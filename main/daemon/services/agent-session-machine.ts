@@ -16,7 +16,7 @@
  * replacing process is the next one (`lifecycleGeneration`), mapped from the adapter's own
  * process generation (`process`).
  */
-import type { Agent } from '../../../shared/api/contract.js';
+import { COMPACTED_AFTER_OVERFLOW, OVERFLOW_RENEWAL_PREFIX, type Agent } from '../../../shared/api/contract.js';
 import { LOCAL_CHANNEL } from '../../../shared/config.js';
 import type { FailureReason } from '../../../shared/wake-status.js';
 import type { DeliverResult } from '../runtime/runtime-adapter.js';
@@ -28,16 +28,16 @@ import { TURNS_KEPT, type AgentSessionState, type ProcessWatch } from './agent-s
 /** Why an overflowed session's process is replaced (issue 24, §6.6): the replacement's detail. */
 export const RENEW_DETAIL = 'the context window overflowed; the agent continues in a fresh session';
 
-/** issue 38: the timeline words of an overflow continued by a compaction in the same session. */
-export const COMPACTED_AFTER_OVERFLOW = 'context compacted after an overflow';
-
-/** issue 38: why an overflow is recovered into a fresh session (§6.6) instead: the timeline's words. */
+/**
+ * issue 38: why an overflow is recovered into a fresh session (§6.6) instead: the timeline's words
+ * (each starts with OVERFLOW_RENEWAL_PREFIX, which the inspector reads).
+ */
 export const RENEWAL_REASONS = {
-  unavailable: 'context overflowed; this runtime cannot compact its session, so the agent continues in a fresh one',
-  repeated: 'context overflowed again right after a compaction; the agent continues in a fresh session',
-  noPrompt: 'context overflowed; the continuation prompt could not be built, so the agent continues in a fresh session',
+  unavailable: `${OVERFLOW_RENEWAL_PREFIX}; this runtime cannot compact its session, so the agent continues in a fresh one`,
+  repeated: `${OVERFLOW_RENEWAL_PREFIX} again right after a compaction; the agent continues in a fresh session`,
+  noPrompt: `${OVERFLOW_RENEWAL_PREFIX}; the continuation prompt could not be built, so the agent continues in a fresh session`,
   failed: (detail: string) =>
-    `context overflowed and the compaction failed (${detail}); the agent continues in a fresh session`,
+    `${OVERFLOW_RENEWAL_PREFIX} and the compaction failed (${detail}); the agent continues in a fresh session`,
 } as const;
 
 export type AgentSessionStep = readonly [AgentSessionState, readonly AgentSessionCall[]];

@@ -3,12 +3,12 @@
  * event, and the state change and the calls the shell must perform, in order. A row's state
  * fields that are not named in `changes` must stay as they were.
  */
+import { COMPACTED_AFTER_OVERFLOW } from '../../../../../shared/api/contract.js';
 import { describe, expect, it } from 'vitest';
 import type { TargetKey } from '../../../../../shared/target.js';
 import type { AgentSessionCall } from '../../../../../main/daemon/services/agent-session-calls.js';
 import type { AgentSessionEvent, RuntimeInput } from '../../../../../main/daemon/services/agent-session-events.js';
 import {
-  COMPACTED_AFTER_OVERFLOW,
   RENEW_DETAIL,
   RENEWAL_REASONS,
   agentSessionStep,

@@ -3,6 +3,7 @@ import type { Agent } from '../../../../../shared/api/contract.js';
 import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
 import type { HookEventMap } from '../../../../../main/daemon/bus/hook-events.js';
 import { Subject } from 'rxjs';
+import { COMPACTED_AFTER_OVERFLOW } from '../../../../../shared/api/contract.js';
 import { describe, expect, it } from 'vitest';
 import { targetKey, type TargetKey } from '../../../../../shared/target.js';
 import { createWakeMetrics } from '../../../../../main/daemon/metrics/wake-metrics.js';
@@ -14,11 +15,7 @@ import type {
   StartResult,
 } from '../../../../../main/daemon/runtime/runtime-adapter.js';
 import { AgentSession, type PromptInputRecord } from '../../../../../main/daemon/services/agent-session.js';
-import {
-  COMPACTED_AFTER_OVERFLOW,
-  RENEW_DETAIL,
-  RENEWAL_REASONS,
-} from '../../../../../main/daemon/services/agent-session-machine.js';
+import { RENEW_DETAIL, RENEWAL_REASONS } from '../../../../../main/daemon/services/agent-session-machine.js';
 import { WakeLifecycle } from '../../../../../main/daemon/wake/wake-lifecycle.js';
 import type { WakeJournal } from '../../../../../main/daemon/wake/wake-ports.js';
 import type { WakeStatusEvent } from '../../../../../main/daemon/wake/wake-status-event.js';
