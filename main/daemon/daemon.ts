@@ -432,7 +432,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           onRestart: (attempt) => roster.restarting(agent.id, attempt),
           onRuntimeDown: (detail) => alerts.runtimeDown(agent.name, detail),
           // issue 24: a native compaction is a continuation: a timeline entry on the wakes, nothing else.
-          onContextCompacted: () => timeline.compacted(agent.id),
+          onContextCompacted: (detail) => timeline.compacted(agent.id, detail),
+          // issue 38: why an overflow was not continued by a compaction, on the wakes before they end.
+          onOverflowRenewal: (detail) => timeline.renewed(agent.id, detail),
           // issue 27: the runtime's own usage report goes on the wakes of its turn (or those it works on).
           onUsage: (turnUsage, turn) =>
             usage.recordTurn(

@@ -34,8 +34,12 @@ export const WAKE_EVENT_KINDS = [
   'alert',
   'compaction',
 ] as const;
+/** issue 38: a `compaction` entry's detail when the compaction followed a context overflow. */
+export const COMPACTED_AFTER_OVERFLOW = 'context compacted after an overflow';
+/** issue 38: how an `alert` entry's detail starts when an overflow went to a fresh session instead (why follows). */
+export const OVERFLOW_RENEWAL_PREFIX = 'context overflowed';
 /** contract §8.4: what a `prompt_input` entry records. */
-export const PROMPT_INPUT_KINDS = ['turn_context', 'delivery', 'final_check', 'recovery'] as const;
+export const PROMPT_INPUT_KINDS = ['turn_context', 'delivery', 'final_check', 'recovery', 'continuation'] as const;
 /** contract §8.3: what the audit records (issue 24 shows it). */
 export const AUDIT_KINDS = ['cross_target_send'] as const;
 export type ConversationKind = (typeof CONVERSATION_KINDS)[number];

@@ -30,8 +30,11 @@ export type DriverEvent =
   | { readonly type: 'usage'; readonly usage: TurnUsage }
   /** issue 27: a rate-limit window the provider announced (its used share and reset). */
   | { readonly type: 'limit_window'; readonly window: AnnouncedLimitWindow }
-  /** issue 16: the provider refused the context as too long and the session cannot go on (contract §6.6). */
-  | { readonly type: 'context_reset'; readonly cause: 'context_overflow' }
+  /**
+   * issue 16, 38: the provider refused the context as too long. The host decides: a compaction
+   * continuation in the same session where the session can `compact`, else §6.6 (a fresh session).
+   */
+  | { readonly type: 'context_overflow' }
   /** issue 29: a line of the runtime's output over the reader's cap was dropped (line-reader.ts); its length only. */
   | { readonly type: 'input_dropped'; readonly chars: number; readonly limit: number }
   /**
@@ -84,6 +87,13 @@ export interface DriverSession {
   submit(text: string): Promise<WireResult>;
   /** Cancels the running turn (it then ends `interrupted`). */
   interrupt(): Promise<WireResult>;
+  /**
+   * issue 38: asks the runtime to compact this session natively, between turns (Claude Code's
+   * `/compact`, Codex `thread/compact/start`, OpenCode's summarize); resolves once it compacted,
+   * or with why it could not. The compaction's own wire turn is no host turn (no `turn_started` /
+   * `turn_ended`); its `context_compacted` is emitted. Absent: the runtime cannot compact (§6.6).
+   */
+  compact?(): Promise<WireResult>;
   /** The process is exiting or gone: release wire resources (event streams). */
   close?(): void;
 }

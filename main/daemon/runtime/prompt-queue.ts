@@ -13,7 +13,8 @@ type Starter = (text: string) => Promise<DeliverResult>;
 type Failure = Extract<DeliverResult, { ok: false }>;
 
 interface Waiting {
-  readonly text: string;
+  /** Starts this entry's turn (writes its prompt); resolves whether the runtime accepted it. */
+  readonly start: () => Promise<DeliverResult>;
   /** issue 38: asked right before the prompt starts; false withdraws it (its wakes were paused or ended). */
   readonly due: (() => boolean) | undefined;
   readonly resolve: (result: DeliverResult) => void;
@@ -49,7 +50,7 @@ export class PromptQueue {
 
   submit(text: string, due?: () => boolean): Promise<DeliverResult> {
     return new Promise((resolve) => {
-      this.#waiting.push({ text, due, resolve });
+      this.#waiting.push({ start: () => this.#start(text), due, resolve });
       this.#pump();
     });
   }
@@ -57,7 +58,18 @@ export class PromptQueue {
   /** Ahead of every waiting prompt (a final-check continues the turn that just ended: contract §8.3). */
   submitFirst(text: string): Promise<DeliverResult> {
     return new Promise((resolve) => {
-      this.#waiting.unshift({ text, due: undefined, resolve });
+      this.#waiting.unshift({ start: () => this.#start(text), due: undefined, resolve });
+      this.#pump();
+    });
+  }
+
+  /**
+   * issue 38: `start` ahead of every waiting prompt, once the running turn ended (a compaction
+   * after an overflow, then its continuation): accepted, it holds the queue like a prompt's turn.
+   */
+  runFirst(start: () => Promise<DeliverResult>): Promise<DeliverResult> {
+    return new Promise((resolve) => {
+      this.#waiting.unshift({ start, due: undefined, resolve });
       this.#pump();
     });
   }
@@ -84,7 +96,7 @@ export class PromptQueue {
     }
     if (next === undefined) return;
     this.#busy = true;
-    void this.#start(next.text).then(
+    void next.start().then(
       (result) => {
         if (!result.ok) {
           // Not accepted: no turn runs, so the next prompt may start.

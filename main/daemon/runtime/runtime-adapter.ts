@@ -45,10 +45,12 @@ export type RuntimeEvent =
   | { readonly type: 'usage'; readonly usage: TurnUsage }
   | { readonly type: 'limit_window'; readonly window: AnnouncedLimitWindow }
   /**
-   * issue 16, contract §6.6: the provider refused the session's context as too long and the
-   * runtime cannot continue it (no native compaction): the host recovers the runtime-visible inputs.
+   * issue 16, 38: the provider refused the session's context as too long. `canCompact`: the
+   * adapter can compact this session natively (`compact`), so the host may continue the same wake
+   * in it; else (or when that fails) the host recovers the runtime-visible inputs into a fresh
+   * session (contract §6.6).
    */
-  | { readonly type: 'context_reset'; readonly cause: ContextResetCause }
+  | { readonly type: 'context_overflow'; readonly canCompact: boolean }
   /**
    * issue 29: a line of the runtime's output was over the line reader's cap and dropped (its
    * length only, never its text); the runtime keeps running.
@@ -110,6 +112,13 @@ export interface RuntimeAdapter {
   deliver(text: string, due?: () => boolean): Promise<DeliverResult>;
   /** Interrupts the running turn, if any. */
   interrupt(): Promise<void>;
+  /**
+   * issue 38: after a context overflow, compacts the session natively once its overflowed turn
+   * ended (ahead of any waiting delivery), then writes `continuation` (null: none) as the next turn
+   * in the same session. Resolves once the continuation was accepted, or with why the compaction or
+   * the write failed. Absent where the runtime cannot compact.
+   */
+  compact?(continuation: string | null): Promise<DeliverResult>;
   /** Stops the runtime and everything it spawned; resolves when it has exited. Idempotent. */
   stop(): Promise<void>;
 }

@@ -165,6 +165,37 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     if (!res.ok) this.#o.log?.warn('runtime interrupt failed', { runtime: this.runtime, message: res.message });
   }
 
+  /**
+   * issue 38: after an overflow, the session compacts natively once the overflowed turn ended —
+   * ahead of every waiting delivery, which would overflow again — and `continuation` is written as
+   * the next turn in the same session (it then holds the queue until its turn ends, as a prompt's
+   * turn does). Resolves with the continuation's write, or why the compaction failed.
+   */
+  compact(continuation: string | null): Promise<DeliverResult> {
+    const session = this.#session;
+    if (session === null || this.#stopping || session.compact === undefined)
+      return Promise.resolve({
+        ok: false,
+        code: 'not_running',
+        message: `The ${this.driver.label} runtime cannot compact this session (not running).`,
+      });
+    // What the compaction and the write gave; null while the job has not run (a cleared queue answers then).
+    let outcome: DeliverResult | null = null;
+    return this.#queue
+      .runFirst(async () => {
+        if (this.#session !== session) {
+          outcome = { ok: false, code: 'not_running', message: `The ${this.driver.label} process was replaced.` };
+          return outcome;
+        }
+        const compacted = await (session.compact?.() ?? Promise.resolve({ ok: true as const }));
+        if (!compacted.ok) outcome = { ok: false, code: 'write_failed', message: boundedDetail(compacted.message) };
+        else outcome = continuation === null ? { ok: true } : await this.#submit(continuation);
+        // Without a continuation no turn runs: the queue moves on (a refusal releases it).
+        return continuation === null ? { ok: false, code: 'write_failed', message: 'nothing to write' } : outcome;
+      })
+      .then((queued) => outcome ?? queued);
+  }
+
   /** Stops for good (the process group, a scheduled restart); events$ completes. Idempotent. */
   stop(): Promise<void> {
     this.#stopped ??= this.#stop();
@@ -381,9 +412,10 @@ export class RuntimeSkeleton implements RuntimeAdapter {
         });
         this.#events.emit(generation, { type: 'input_dropped', chars: e.chars, limit: e.limit });
         return;
-      case 'context_reset':
-        // issue 16: the host recovers what the runtime had been shown (contract §6.6).
-        this.#events.emit(generation, { type: 'context_reset', cause: e.cause });
+      case 'context_overflow':
+        // issue 16, 38: the host decides: a compaction continuation here (`compact`) where the
+        // session can compact, else it recovers what the runtime had been shown (contract §6.6).
+        this.#events.emit(generation, { type: 'context_overflow', canCompact: this.#session.compact !== undefined });
         return;
       case 'process_unusable':
         // Replaced as after a crash (the exit below): an open turn fails with this detail and is recovered.

@@ -21,7 +21,7 @@ export type AgentSessionCall =
   /** contract §8.4: every prompt written into the runtime is a `prompt_input` trajectory entry. */
   | {
       readonly call: 'record_prompt_input';
-      readonly kind: 'delivery' | 'final_check';
+      readonly kind: 'delivery' | 'final_check' | 'continuation';
       readonly wakeTokens: readonly string[];
       readonly text: string;
     }
@@ -101,8 +101,18 @@ export type AgentSessionCall =
       readonly window: AnnouncedLimitWindow;
       readonly wakeTokens: readonly string[];
     }
-  /** issue 24: the runtime compacted its context and goes on; the live wakes' timelines note it. */
-  | { readonly call: 'note_compaction' }
+  /**
+   * issue 24: the runtime compacted its context and goes on; the live wakes' timelines note it
+   * (issue 38: `detail` says when it followed an overflow).
+   */
+  | { readonly call: 'note_compaction'; readonly detail: string | null }
+  /**
+   * issue 38: compact the overflowed session natively (after its turn ended, ahead of waiting
+   * deliveries) and write `continuation` (null: none); the shell answers `compaction_settled`.
+   */
+  | { readonly call: 'compact_runtime'; readonly continuation: string | null }
+  /** issue 38: why an overflow is not continued by a compaction (§6.6 instead): on the live wakes' timelines. */
+  | { readonly call: 'note_renewal'; readonly detail: string }
   /** issue 16: the context overflowed; the recovery frontiers go to `onRecovery`. */
   | { readonly call: 'context_reset'; readonly generation: number; readonly cause: ContextResetCause }
   /** issue 24 (§6.6): the overflowed session cannot go on: its process is replaced by one in a fresh session. */

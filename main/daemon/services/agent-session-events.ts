@@ -12,13 +12,24 @@ export interface CarriedWake {
   readonly target: string;
 }
 
+/**
+ * issue 38: the continuation an overflowed session goes on with after it compacted: the wakes it
+ * was working on (runtime-visible rows) and the prompt naming their exact targets (null: none
+ * could be rendered; with no wakes, nothing to continue).
+ */
+export interface OverflowContinuation {
+  readonly wakeTokens: readonly string[];
+  readonly text: string | null;
+}
+
 export type Envelope<T extends RuntimeEventEnvelope['type']> = Extract<RuntimeEventEnvelope, { readonly type: T }>;
 
 /** A runtime event with the facts its decision needs that only the shell can read. */
 export type RuntimeInput =
   | (Envelope<'ready'> & { readonly tableGeneration: number })
   | (Envelope<'turn_start'> & { readonly turnId: string; readonly pending: readonly CarriedWake[] })
-  | Exclude<RuntimeEventEnvelope, { readonly type: 'ready' | 'turn_start' }>;
+  | (Envelope<'context_overflow'> & { readonly continuation: OverflowContinuation })
+  | Exclude<RuntimeEventEnvelope, { readonly type: 'ready' | 'turn_start' | 'context_overflow' }>;
 
 /** What the shell saw happen besides the runtime's events. */
 export type ShellEvent =
@@ -60,6 +71,11 @@ export type ShellEvent =
       readonly reason: 'turn_timeout' | 'stopped_by_operator';
       readonly detail: string;
     }
+  /**
+   * issue 38: the adapter's `compact` settled: the session compacted and the continuation was
+   * written (ok), or why either failed.
+   */
+  | { readonly type: 'compaction_settled'; readonly ok: boolean; readonly detail: string | null }
   /** The adapter asks at a turn boundary (`host.onTurnBoundary`, contract §8.3). */
   | { readonly type: 'turn_boundary' }
   /** The lifecycle's answer at that boundary: the one final-check to inject, or null. */

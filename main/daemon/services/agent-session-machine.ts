@@ -16,7 +16,7 @@
  * replacing process is the next one (`lifecycleGeneration`), mapped from the adapter's own
  * process generation (`process`).
  */
-import type { Agent } from '../../../shared/api/contract.js';
+import { COMPACTED_AFTER_OVERFLOW, OVERFLOW_RENEWAL_PREFIX, type Agent } from '../../../shared/api/contract.js';
 import { LOCAL_CHANNEL } from '../../../shared/config.js';
 import type { FailureReason } from '../../../shared/wake-status.js';
 import type { DeliverResult } from '../runtime/runtime-adapter.js';
@@ -27,6 +27,18 @@ import { TURNS_KEPT, type AgentSessionState, type ProcessWatch } from './agent-s
 
 /** Why an overflowed session's process is replaced (issue 24, §6.6): the replacement's detail. */
 export const RENEW_DETAIL = 'the context window overflowed; the agent continues in a fresh session';
+
+/**
+ * issue 38: why an overflow is recovered into a fresh session (§6.6) instead: the timeline's words
+ * (each starts with OVERFLOW_RENEWAL_PREFIX, which the inspector reads).
+ */
+export const RENEWAL_REASONS = {
+  unavailable: `${OVERFLOW_RENEWAL_PREFIX}; this runtime cannot compact its session, so the agent continues in a fresh one`,
+  repeated: `${OVERFLOW_RENEWAL_PREFIX} again right after a compaction; the agent continues in a fresh session`,
+  noPrompt: `${OVERFLOW_RENEWAL_PREFIX}; the continuation prompt could not be built, so the agent continues in a fresh session`,
+  failed: (detail: string) =>
+    `${OVERFLOW_RENEWAL_PREFIX} and the compaction failed (${detail}); the agent continues in a fresh session`,
+} as const;
 
 export type AgentSessionStep = readonly [AgentSessionState, readonly AgentSessionCall[]];
 
@@ -78,14 +90,18 @@ function decide(s: AgentSessionState, e: AgentSessionEvent, calls: AgentSessionC
       return deliveryRendered(s, e.delivery, e.text, calls);
     case 'delivery_written':
       return deliveryWritten(s, e.delivery, e.result, calls);
+    case 'compaction_settled':
+      return compactionSettled(s, e, calls);
     case 'turn_boundary':
       // contract §6.4: the lifecycle alone decides every final-check; none after stop, nor in a
-      // turn being ended (issue 29: a final-check would start the work again). issue 38: a turn
-      // asked to end that reaches its boundary anyway (it completed in a race with the interrupt)
-      // ends its wakes here with why it was ended — never left `delivered` with no terminal.
+      // turn being ended (issue 29: a final-check would start the work again), nor in the turn
+      // that overflowed while the session compacts (issue 38: the continuation goes on instead).
+      // issue 38: a turn asked to end that reaches its boundary anyway (it completed in a race with
+      // the interrupt) ends its wakes here with why it was ended — never left `delivered` with no terminal.
       if (s.stopped) return s;
-      if (s.turnEndAsked === null) calls.push({ call: 'choose_final_check', generation: s.lifecycleGeneration });
-      else calls.push(endTurnRows(s, s.turnEndAsked));
+      if (s.turnEndAsked !== null) calls.push(endTurnRows(s, s.turnEndAsked));
+      else if (s.overflow?.phase !== 'compacting')
+        calls.push({ call: 'choose_final_check', generation: s.lifecycleGeneration });
       return s;
     case 'end_turn':
       return endTurnAsked(s, e, calls);
@@ -246,20 +262,12 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
       return s;
     case 'context_compacted':
       // issue 24 (§8.3, §9.2): a native compaction is a continuation: the rows stay pending, the
-      // send scope survives, nothing is recovered or re-sent; only the wakes' timelines note it.
-      calls.push({ call: 'note_compaction' });
+      // send scope survives, nothing is recovered or re-sent; only the wakes' timelines note it
+      // (issue 38: the compaction after an overflow is noted once it settled).
+      if (s.overflow?.phase !== 'compacting') calls.push({ call: 'note_compaction', detail: null });
       return s;
-    case 'context_reset':
-      // issue 16, 24 (§6.6): the context overflowed and the session cannot go on: the runtime-visible
-      // rows end and are recovered, and the session is renewed: the process is replaced (`replace`)
-      // by one that starts a fresh session. The overflowed process settles nothing more, and
-      // deliveries wait for the fresh one (the replacement re-offers them): nothing, the recovery
-      // wake included, is written into the overflowed session.
-      calls.push(
-        { call: 'context_reset', generation: s.lifecycleGeneration, cause: e.cause },
-        { call: 'renew_session', detail: RENEW_DETAIL },
-      );
-      return { ...s, process: { phase: 'retiring' } };
+    case 'context_overflow':
+      return overflowed(s, e, calls);
     case 'runtime_error':
       return { ...s, lastError: { detail: e.detail, reason: e.reason ?? null } };
     case 'input_dropped':
@@ -286,6 +294,10 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
     }
     case 'turn_end': {
       // (A turn that failed because its context overflowed ends in the retiring process: it settles nothing, §6.6.)
+      // issue 38: nor while its session compacts: the same wakes go on in the continuation.
+      if (s.overflow?.phase === 'compacting') return { ...s, lastError: null, turnEndAsked: null };
+      // The continuation's turn ended: what follows is the ordinary rule, and a later overflow a new one.
+      const after = s.overflow === null ? s : { ...s, overflow: null };
       // issue 29: a turn the daemon ended fails with why it was ended, whatever the runtime said —
       // issue 38: completed or not (a race with the interrupt), and only that turn's wakes: the ones
       // waiting for the next turn are delivered after it.
@@ -301,10 +313,11 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
           reason: s.lastError?.reason ?? 'runtime_error',
           processExited: false,
         });
-      return { ...s, lastError: null, turnEndAsked: null };
+      return { ...after, lastError: null, turnEndAsked: null };
     }
     case 'exit':
-      return exited(s, e, calls);
+      // issue 38: a compaction under way dies with its process (the replacement recovers, §6.6).
+      return exited(s.overflow === null ? s : { ...s, overflow: null }, e, calls);
     case 'gave_up': {
       const detail = `the runtime crashed ${e.restarts} times and is no longer restarted`;
       // No replacement comes: the rows that waited for one end `failed` now (§9.2).
@@ -324,6 +337,68 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
       // Tool calls settle nothing (contract §9.2).
       return s;
   }
+}
+
+// —— Context overflow (issue 16, 24, 38; DESIGN.md "Compaction, context overflow, crashes") ——
+
+/**
+ * issue 38: a runtime that compacts natively goes on in the SAME session: it is asked to compact
+ * once the overflowed turn ended, and the same wakes continue with a short prompt that does not
+ * repeat the task; they keep their rows and send scope (§8.3, §9.2) and end by the ordinary rule.
+ * §6.6 (a fresh session, recovery markers) only where that is not possible: the runtime cannot
+ * compact, the overflow comes again right after a compaction, or no continuation can be written.
+ */
+function overflowed(
+  s: AgentSessionState,
+  e: Extract<RuntimeInput, { readonly type: 'context_overflow' }>,
+  calls: AgentSessionCall[],
+): AgentSessionState {
+  // A second report of the same overflow (or of the compaction's own request): its settling decides.
+  if (s.overflow?.phase === 'compacting') return s;
+  const { continuation } = e;
+  const why = !e.canCompact
+    ? RENEWAL_REASONS.unavailable
+    : s.overflow?.phase === 'continued'
+      ? RENEWAL_REASONS.repeated
+      : continuation.wakeTokens.length > 0 && continuation.text === null
+        ? RENEWAL_REASONS.noPrompt
+        : null;
+  if (why !== null) return renew(s, why, calls);
+  calls.push({ call: 'compact_runtime', continuation: continuation.text });
+  return { ...s, overflow: { phase: 'compacting', continuation } };
+}
+
+/** issue 38: the compaction (and the continuation's write) settled. */
+function compactionSettled(
+  s: AgentSessionState,
+  e: Extract<AgentSessionEvent, { readonly type: 'compaction_settled' }>,
+  calls: AgentSessionCall[],
+): AgentSessionState {
+  const overflow = s.overflow;
+  // Stopped, replaced or exited meanwhile: nothing of this session settles any more.
+  if (s.stopped || overflow?.phase !== 'compacting' || s.process.phase === 'retiring') return s;
+  if (!e.ok) return renew(s, RENEWAL_REASONS.failed(e.detail ?? 'no reason given'), calls);
+  const { wakeTokens, text } = overflow.continuation;
+  calls.push({ call: 'note_compaction', detail: COMPACTED_AFTER_OVERFLOW });
+  // contract §8.4: the continuation written into the runtime is a `prompt_input` entry.
+  if (text !== null) calls.push({ call: 'record_prompt_input', kind: 'continuation', wakeTokens, text });
+  return { ...s, overflow: text === null ? null : { phase: 'continued' } };
+}
+
+/**
+ * issue 16, 24 (§6.6): the context overflowed and the session cannot go on: the runtime-visible
+ * rows end and are recovered, and the session is renewed: the process is replaced (`replace`) by
+ * one that starts a fresh session. The overflowed process settles nothing more, and deliveries
+ * wait for the fresh one (the replacement re-offers them): nothing, the recovery wake included,
+ * is written into the overflowed session. issue 38: why, first, on the wakes' timelines.
+ */
+function renew(s: AgentSessionState, why: string, calls: AgentSessionCall[]): AgentSessionState {
+  calls.push(
+    { call: 'note_renewal', detail: why },
+    { call: 'context_reset', generation: s.lifecycleGeneration, cause: 'context_overflow' },
+    { call: 'renew_session', detail: RENEW_DETAIL },
+  );
+  return { ...s, overflow: null, process: { phase: 'retiring' } };
 }
 
 function ready(
@@ -373,7 +448,7 @@ function replace(s: AgentSessionState, detail: string, calls: AgentSessionCall[]
   calls.push({ call: 'process_exited', generation: s.lifecycleGeneration, detail, reason: 'process_replaced' });
   // The old process's last events still reach the state and the bus (its exit cancels its pending
   // approvals) but settle nothing: an interrupted turn of a process we ended is no runtime error.
-  return { ...s, runtime: null, process: { phase: 'retiring' }, delivered: false };
+  return { ...s, runtime: null, process: { phase: 'retiring' }, delivered: false, overflow: null };
 }
 
 function retired(s: AgentSessionState, calls: AgentSessionCall[]): AgentSessionState {

@@ -5,6 +5,7 @@
 import type { Agent } from '../../../shared/api/contract.js';
 import type { FailureReason, RuntimeKind } from '../../../shared/wake-status.js';
 import type { FinalCheckInjection } from '../wake/wake-lifecycle.js';
+import type { OverflowContinuation } from './agent-session-events.js';
 
 /** Which runtime process's events settle wakes (STYLE.md "generation-tagged watches"). */
 export type ProcessWatch =
@@ -52,11 +53,22 @@ export interface AgentSessionState {
   readonly turnEndAsked: TurnEndNote | null;
   /** The last final-check the lifecycle chose (a `final_check failed` event ends its rows). */
   readonly lastInjection: FinalCheckInjection | null;
+  /**
+   * issue 38: a context overflow this session goes on from in the same session: `compacting` from
+   * the overflow until the runtime compacted and the continuation was written (the overflowed
+   * turn's failure ends nothing, no final-check is chosen), then `continued` until that turn ends
+   * (an overflow then is one right after a compaction: §6.6). Null otherwise.
+   */
+  readonly overflow: OverflowNote | null;
   /** issue 15: why the runtime is down (deliveries then fail with it). */
   readonly downReason: FailureReason | null;
   /** What the last "runtime down" said (a delivery to a runtime that could not be built fails with it). */
   readonly downDetail: string | null;
 }
+
+/** issue 38: where an overflow's compaction continuation is (see `overflow`). */
+export type OverflowNote =
+  { readonly phase: 'compacting'; readonly continuation: OverflowContinuation } | { readonly phase: 'continued' };
 
 /** Why the daemon ended a turn (issue 29), and the detail its rows end with. */
 export interface TurnEndNote {
@@ -84,6 +96,7 @@ export function initialAgentSessionState(agentId: string): AgentSessionState {
     lastError: null,
     turnEndAsked: null,
     lastInjection: null,
+    overflow: null,
     downReason: null,
     downDetail: null,
   };

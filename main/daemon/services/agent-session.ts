@@ -13,9 +13,11 @@
  *   adapter injects into the same session (§6.4, §8.3), recorded as `prompt_input` (§8.4);
  * - an unexpected `exit` → `onProcessExited`; the adapter restarts it with backoff, and the next
  *   `ready` → `onProcessReplaced`, whose recovery frontiers go to `onRecovery` (§6.6);
- * - a context overflow (`context_reset`) → `onContextReset` (the originals end, their recovery
- *   markers are saved) and `renewSession`: the owner replaces the process (`replace`) by one that
- *   starts a fresh session; the recovery wake is delivered only once that one is ready (§6.6).
+ * - a context overflow (`context_overflow`) on a runtime that compacts natively → `compact`: the
+ *   same session compacts and the same wakes go on with a continuation prompt (issue 38); where it
+ *   cannot (or that fails) → `onContextReset` (the originals end, their recovery markers are saved)
+ *   and `renewSession`: the owner replaces the process (`replace`) by one that starts a fresh
+ *   session; the recovery wake is delivered only once that one is ready (§6.6).
  */
 import type { AnnouncedLimitWindow, TurnUsage } from '../../../shared/usage.js';
 import { randomUUID } from 'node:crypto';
@@ -25,16 +27,17 @@ import type { HookBus } from '../bus/hook-bus.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../runtime/approval-port.js';
 import type { RuntimeAdapter, RuntimeEventEnvelope, TurnBoundaryHost } from '../runtime/runtime-adapter.js';
+import type { ContinuedWake } from '../prompt/overflow-continuation.js';
 import type { RecoveryCause, RecoveryFrontier } from '../wake/pending-delivery.js';
 import type { WakeDelivery, WakeLifecycle } from '../wake/wake-lifecycle.js';
 import type { AgentSessionCall } from './agent-session-calls.js';
-import type { AgentSessionEvent, RuntimeInput } from './agent-session-events.js';
+import type { AgentSessionEvent, OverflowContinuation, RuntimeInput } from './agent-session-events.js';
 import { agentSessionStep } from './agent-session-machine.js';
 import { initialAgentSessionState, type AgentSessionState } from './agent-session-state.js';
 
 export interface PromptInputRecord {
   readonly agentId: string;
-  readonly kind: 'delivery' | 'final_check';
+  readonly kind: 'delivery' | 'final_check' | 'continuation';
   readonly wakeTokens: readonly string[];
   readonly text: string;
 }
@@ -62,9 +65,17 @@ export interface AgentSessionPorts {
   onRecovery(frontiers: readonly RecoveryFrontier[], cause: RecoveryCause): void;
   /**
    * issue 24: the runtime compacted its context and goes on in the same session (a continuation,
-   * contract §8.3, §9.2): nothing ends or is recovered; the wakes it works on note it on their timelines.
+   * contract §8.3, §9.2): nothing ends or is recovered; the wakes it works on note it on their
+   * timelines (issue 38: `detail` says when the compaction followed an overflow).
    */
-  onContextCompacted(): void;
+  onContextCompacted(detail: string | null): void;
+  /**
+   * issue 38: the continuation prompt after an overflow's compaction for these wakes (their exact
+   * targets, the runtime's send tool), or null when none can be built.
+   */
+  renderContinuation?(wakes: readonly ContinuedWake[]): string | null;
+  /** issue 38: why an overflow goes to a fresh session (§6.6) instead of a compaction: on the wakes' timelines. */
+  onOverflowRenewal?(detail: string): void;
   /**
    * issue 27: the usage of a turn as the runtime reported it (one report per turn, or per model
    * request: Codex, OpenCode), with the turn and the wakes it carried at its start (possibly ended
@@ -270,7 +281,17 @@ export class AgentSession {
     const { lifecycle, agentId } = this.#o;
     if (e.type === 'turn_start') return { ...e, turnId: `turn_${randomUUID()}`, pending: lifecycle.pending(agentId) };
     if (e.type === 'ready') return { ...e, tableGeneration: lifecycle.generation(agentId) };
+    if (e.type === 'context_overflow') return { ...e, continuation: this.#continuation(e.canCompact) };
     return e;
+  }
+
+  /** issue 38: the wakes the overflowed session works on (runtime-visible rows) and their continuation prompt. */
+  #continuation(canCompact: boolean): OverflowContinuation {
+    const { lifecycle, agentId, ports } = this.#o;
+    const rows = lifecycle.pending(agentId).filter((r) => r.visible);
+    const wakeTokens = rows.map((r) => r.wakeToken);
+    if (!canCompact || rows.length === 0) return { wakeTokens, text: null };
+    return { wakeTokens, text: ports.renderContinuation?.(rows) ?? null };
   }
 
   #boundary(): string | null {
@@ -376,8 +397,16 @@ export class AgentSession {
       case 'process_replaced':
         return this.#recover(lifecycle.onProcessReplaced(agentId, c.generation), 'process_replaced');
       case 'note_compaction':
-        this.#o.log?.info('runtime compacted its context; the turn continues', { agentId });
-        return ports.onContextCompacted();
+        this.#o.log?.info('runtime compacted its context; the turn continues', {
+          agentId,
+          ...(c.detail === null ? {} : { detail: c.detail }),
+        });
+        return ports.onContextCompacted(c.detail);
+      case 'compact_runtime':
+        return void this.#compact(c.continuation);
+      case 'note_renewal':
+        this.#o.log?.info('context overflow: the session is renewed', { agentId, detail: c.detail });
+        return ports.onOverflowRenewal?.(c.detail);
       case 'context_reset':
         return this.#recover(lifecycle.onContextReset(agentId, c.generation, c.cause), c.cause);
       case 'record_usage':
@@ -389,6 +418,16 @@ export class AgentSession {
       case 'count_local_text':
         return lifecycle.onLocalTextCounts(agentId, c.generation, { bytes: c.bytes, runes: c.runes });
     }
+  }
+
+  /** issue 38: the adapter compacts its session and writes the continuation; the machine hears how it went. */
+  async #compact(continuation: string | null): Promise<void> {
+    const adapter = this.#adapter;
+    const res =
+      adapter?.compact === undefined
+        ? { ok: false as const, message: 'the runtime cannot compact its session' }
+        : await adapter.compact(continuation);
+    this.#feed({ type: 'compaction_settled', ok: res.ok, detail: res.ok ? null : res.message });
   }
 
   /** contract §6.6: one synthetic recovery wake per frontier of the lost session. */

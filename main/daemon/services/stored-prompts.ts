@@ -18,6 +18,7 @@ import {
   type PromptPart,
   type RecoveryPromptCause,
 } from '../prompt/prompt-compiler.js';
+import { renderOverflowContinuation } from '../prompt/overflow-continuation.js';
 import type { PromptTrajectory } from '../prompt/prompt-trajectory.js';
 import type { TeamMate } from '../prompt/team-context.js';
 import { markerIdOfRecoveryMessage } from '../store/store-ids.js';
@@ -34,7 +35,7 @@ export function storedPrompts(
   trajectory: PromptTrajectory,
   /** issue 25: the other agents of the team now (the turn context lists them). */
   team?: () => readonly TeamMate[],
-): Pick<AgentSessionPorts, 'renderDelivery' | 'recordPromptInput'> {
+): Pick<AgentSessionPorts, 'renderDelivery' | 'recordPromptInput' | 'renderContinuation'> {
   const stored = (w: DeliveryWake): DeliveryMessage | null => {
     const m = store.getMessage(w.messageId);
     if (m === undefined || w.targetKey === null) return null;
@@ -132,15 +133,19 @@ export function storedPrompts(
       trajectory.record(prompt.promptInputs);
       return prompt.text;
     },
+    // issue 38: named with the agent's own send surface and tool, as its deliveries are.
+    renderContinuation(wakes) {
+      return renderOverflowContinuation(wakes, {
+        runtime: agent.runtime,
+        language: agent.language,
+        surface: agent.agentTools,
+        ...(agent.preset === undefined ? {} : { preset: agent.preset }),
+      });
+    },
     recordPromptInput(r) {
       // Deliveries are already in the trajectory (compiled above).
-      if (r.kind === 'final_check')
-        store.appendPromptInput({
-          agentId: r.agentId,
-          wakeTokens: [...r.wakeTokens],
-          kind: 'final_check',
-          text: r.text,
-        });
+      if (r.kind !== 'delivery')
+        store.appendPromptInput({ agentId: r.agentId, wakeTokens: [...r.wakeTokens], kind: r.kind, text: r.text });
     },
   };
 }

@@ -504,6 +504,39 @@ const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  // ---- issue 38: the continuation after an overflow's compaction is a prompt_input (contract §8.4) ----
+  {
+    version: 15,
+    name: 'prompt input kind continuation',
+    sql: `
+      -- The prompt that continues the same wakes after the session compacted on an overflow is
+      -- written into the runtime, so it is in the trajectory. SQLite cannot change a CHECK: the
+      -- table is rebuilt with its rows and seqs, and prompt_input_wakes (which references it) with
+      -- it, children dropped before their parent, so no foreign key is ever left dangling.
+      CREATE TABLE prompt_inputs_v15 (
+        seq         INTEGER PRIMARY KEY,
+        id          TEXT NOT NULL UNIQUE,
+        agent_id    TEXT NOT NULL,
+        kind        TEXT NOT NULL CHECK (kind IN ('turn_context', 'delivery', 'final_check', 'recovery', 'continuation')),
+        wake_tokens TEXT NOT NULL,
+        text        TEXT NOT NULL,
+        at          TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO prompt_inputs_v15 (seq, id, agent_id, kind, wake_tokens, text, at)
+        SELECT seq, id, agent_id, kind, wake_tokens, text, at FROM prompt_inputs;
+      CREATE TABLE prompt_input_wakes_v15 (
+        wake_token       TEXT NOT NULL,
+        prompt_input_seq INTEGER NOT NULL REFERENCES prompt_inputs_v15 (seq),
+        PRIMARY KEY (wake_token, prompt_input_seq)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO prompt_input_wakes_v15 (wake_token, prompt_input_seq)
+        SELECT wake_token, prompt_input_seq FROM prompt_input_wakes;
+      DROP TABLE prompt_input_wakes;
+      DROP TABLE prompt_inputs;
+      ALTER TABLE prompt_inputs_v15 RENAME TO prompt_inputs;
+      ALTER TABLE prompt_input_wakes_v15 RENAME TO prompt_input_wakes;
+    `,
+  },
 ];
 
 /** The newest version. */

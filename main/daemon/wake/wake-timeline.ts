@@ -64,10 +64,23 @@ export class WakeTimeline {
    * wakes it is working on now keep a "context compacted" entry for the inspector; nothing else
    * changes. Returns the wakes it marked.
    */
-  compacted(agentId: string): readonly string[] {
+  compacted(agentId: string, detail: string | null = null): readonly string[] {
+    return this.#mark(agentId, detail === null ? { kind: 'compaction' } : { kind: 'compaction', detail });
+  }
+
+  /**
+   * issue 38: an overflow goes to a fresh session (§6.6) instead of a compaction continuation: why
+   * (the runtime cannot compact, the compaction failed, it overflowed again right after one) goes
+   * on the wakes it was working on, before they end. Returns the wakes it marked.
+   */
+  renewed(agentId: string, detail: string): readonly string[] {
+    return this.#mark(agentId, { kind: 'alert', detail });
+  }
+
+  #mark(agentId: string, entry: { readonly kind: 'compaction' | 'alert'; readonly detail?: string }): string[] {
     const marked = this.o.lifecycle
       .workingOn(agentId, [])
-      .filter((wakeToken) => this.o.journal.appendWakeEvent({ wakeToken, kind: 'compaction' }));
+      .filter((wakeToken) => this.o.journal.appendWakeEvent({ wakeToken, ...entry }));
     for (const wakeToken of marked) this.o.changed(wakeToken);
     return marked;
   }

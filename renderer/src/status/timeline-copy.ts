@@ -4,7 +4,14 @@
  * 简体中文. Pure, so it is unit-tested without a DOM.
  */
 import { refusalOf, refusalWords } from '../../../shared/agent-readiness.js';
-import type { AuditRecord, PromptInput, Wake, WakeEvent } from '../../../shared/api/contract.js';
+import {
+  COMPACTED_AFTER_OVERFLOW,
+  OVERFLOW_RENEWAL_PREFIX,
+  type AuditRecord,
+  type PromptInput,
+  type Wake,
+  type WakeEvent,
+} from '../../../shared/api/contract.js';
 import { SilenceWatchdogSchema } from '../../../shared/config.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { alertKindOfEvent, alertKindText } from './wake-chips.js';
@@ -71,6 +78,12 @@ export function timelineLine(event: WakeEvent, agentName: string, language: Lang
     // issue 15: a refused message_send is named in plain words on its own row.
     const refusal = refusalOf(event.detail);
     note = kind !== null ? alertKindText(kind, language) : refusal !== null ? refusalWords(refusal, language) : null;
+    // issue 38: an overflow that could not be continued by a compaction says so (its reason is in the API).
+    if (note === null && event.detail?.startsWith(OVERFLOW_RENEWAL_PREFIX) === true)
+      note = copy(language, 'inspector.note.overflowRenewed');
+  } else if (event.kind === 'compaction') {
+    // issue 38: a compaction after an overflow says so.
+    note = event.detail === COMPACTED_AFTER_OVERFLOW ? copy(language, 'inspector.note.compactedAfterOverflow') : null;
   } else if (event.kind === 'beacon' || event.kind === 'escalation') {
     note = ownBeaconWords(event);
   } else if (event.status !== 'failed' && event.reason !== null && Object.hasOwn(REASON_COPY, event.reason)) {
@@ -117,6 +130,7 @@ const PROMPT_COPY: Record<PromptInput['kind'], CopyKey> = {
   delivery: 'prompt.kind.delivery',
   final_check: 'prompt.kind.final_check',
   recovery: 'prompt.kind.recovery',
+  continuation: 'prompt.kind.continuation',
 };
 
 export const promptKindText = (kind: PromptInput['kind'], language: Language): string =>

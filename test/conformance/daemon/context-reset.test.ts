@@ -4,7 +4,11 @@
  * Anthropic "prompt is too long", Responses `context_length_exceeded`, Chat Completions "maximum
  * context length"), and the CLI reports that it cannot go on its own way (Claude Code "Prompt is
  * too long" result; Codex `contextWindowExceeded`; OpenCode `ContextOverflowError`). A native
- * compaction is no reset: compaction.test.ts (issue 24).
+ * compaction is no reset: compaction.test.ts (issue 24); nor is an overflow the session can compact:
+ * overflow-compaction.test.ts (issue 38). This is the path where that compaction FAILS (§6.6 only
+ * then): the fake refuses the CLI's compaction request as too long as well (`[[no-compact]]`; Claude
+ * Code's `/compact` of a session with no earlier exchange fails on its own, "Not enough messages"),
+ * and the failure is on the original wake's timeline before it ends.
  *
  * Checked through the store and the API: the driver's context_reset became ONE recovery marker
  * with the exact target, the frontier (the message's TargetSeq) and the original wake token; the
@@ -44,7 +48,10 @@ describe.each(RUNTIMES)('%s: a context overflow is recovered into a fresh sessio
     await h.api['conversations.create']({ target: TARGET }).catch(() => undefined);
     const pidsBefore = (runtimeProcesses(h.dir) ?? []).map((p) => p.pid);
 
-    const sent = await h.send(TARGET, '[[overflow]] [[tool]] Please summarize the whole design history.');
+    const sent = await h.send(
+      TARGET,
+      '[[overflow]] [[no-compact]] [[tool]] Please summarize the whole design history.',
+    );
     const original = await h.terminal(sent.wakeToken, 60_000);
 
     // The original wake ends by the ordinary rule, once, its detail naming the reset (§6.6).
@@ -55,6 +62,15 @@ describe.each(RUNTIMES)('%s: a context overflow is recovered into a fresh sessio
 
     // The fake refused exactly once, as this provider does.
     expect(h.model.requests.filter((r) => r.reply?.script === 'overflow')).toHaveLength(1);
+    // issue 38: the daemon asked the session to compact first; it failed, and the timeline says so
+    // before the wake's one terminal.
+    const originalEvents = (await h.api['wakes.inspect']({ wakeToken: sent.wakeToken })).events;
+    const why = originalEvents.findIndex(
+      (e) => e.kind === 'alert' && e.detail?.startsWith('context overflowed and the compaction failed') === true,
+    );
+    expect(why, JSON.stringify(originalEvents)).toBeGreaterThanOrEqual(0);
+    expect(originalEvents.findIndex((e) => e.status !== null && isTerminal(e.status))).toBeGreaterThan(why);
+    expect(originalEvents.filter((e) => e.kind === 'compaction')).toEqual([]);
 
     // The recovery wake: the one wake whose message is synthetic.
     const recoveryWakes = async () =>

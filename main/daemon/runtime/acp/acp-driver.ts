@@ -437,8 +437,10 @@ class AcpSession implements DriverSession {
       return emit({ type: 'turn_ended', outcome: 'failed', error: failure.message, reason: failure.reason });
     }
     if (stopReason === 'max_tokens') {
-      // Gemini: prompt tokens over the model's limit wedge the session (research/acp.md §2): a reset (§6.6).
-      emit({ type: 'context_reset', cause: 'context_overflow' });
+      // Gemini: prompt tokens over the model's limit wedge the session (research/acp.md §2). The ACP
+      // session offers no `compact` (issue 38), so the host renews it (§6.6): only Gemini reports an
+      // overflow here, and Copilot's `/compact` command is not wired (its overflow is not reported).
+      emit({ type: 'context_overflow' });
       return emit({
         type: 'turn_ended',
         outcome: 'failed',

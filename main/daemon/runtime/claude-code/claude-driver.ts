@@ -19,7 +19,7 @@ import type { PersonProfile } from '../auth/person-profile.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
 import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
 import type { PermissionPolicy } from '../../../../shared/config.js';
-import { initialTurnState, mapClaudeEvent } from './claude-event-mapper.js';
+import { initialTurnState, mapClaudeEvent, resultErrorDetail } from './claude-event-mapper.js';
 import { claudeApprovalAsk, claudePermissionResult } from './claude-permissions.js';
 import { claudeLaunch } from './claude-launch.js';
 import { gitMetadataPaths } from '../workspace.js';
@@ -54,6 +54,15 @@ export interface ClaudeDriverOptions extends AgentLaunchOptions {
 }
 
 const STOP_HOOK_ID = 'agentteam_stop';
+
+/** A running `/compact` (issue 38). */
+interface Compaction {
+  /** `compact_result` of its status message (`success` | `failed`), or `success` at its `compact_boundary`. */
+  result: string | null;
+  /** `compact_error` of a failed one (Claude Code's own code, e.g. `too_few_groups`). */
+  error: string | null;
+  readonly resolve: (result: WireResult) => void;
+}
 
 export class ClaudeDriver implements RuntimeDriver {
   readonly runtime = 'claude-code' as const;
@@ -162,7 +171,54 @@ class ClaudeSession implements DriverSession {
     return wrote ? { ok: true } : { ok: false, message: 'the Claude Code process is not running' };
   }
 
+  /**
+   * issue 38: `/compact` written as a user message into this stream-json session (Claude Code
+   * 2.1.197): `system/status` "compacting", then one with `compact_result` (`success` | `failed`
+   * with `compact_error`), on success the `compact_boundary` and the summary replayed, then one
+   * `result` that ends it. That wire turn is the compaction's own, never a host turn.
+   */
+  compact(): Promise<WireResult> {
+    if (this.#compaction !== null) return Promise.resolve({ ok: false, message: 'a compaction is already running' });
+    return new Promise((resolve) => {
+      const compaction: Compaction = { result: null, error: null, resolve };
+      this.#compaction = compaction;
+      void this.submit('/compact').then((res) => {
+        if (res.ok || this.#compaction !== compaction) return;
+        this.#compaction = null;
+        resolve(res);
+      });
+    });
+  }
+
+  /** The running `/compact`: what its status said, and who waits for its end. */
+  #compaction: Compaction | null = null;
+
+  /** A message of the running `/compact` (see `compact`): consumed here, never mapped onto a turn. */
+  #onCompaction(c: Compaction, ev: ClaudeStreamMessage): void {
+    if (ev.type === 'system' && ev.subtype === 'status' && typeof ev.compact_result === 'string') {
+      c.result = ev.compact_result;
+      c.error = typeof ev.compact_error === 'string' ? ev.compact_error : null;
+    } else if (ev.type === 'system' && ev.subtype === 'compact_boundary') {
+      c.result = 'success';
+      this.#ctx.emit({ type: 'context_compacted' });
+    } else if (ev.type === 'result') {
+      this.#compaction = null;
+      this.#state.turnOpen = false;
+      c.resolve(
+        c.result === 'success' && ev.is_error !== true
+          ? { ok: true }
+          : {
+              ok: false,
+              message: `Claude Code could not compact the session (${c.error ?? (ev.is_error === true ? resultErrorDetail(ev) : (c.result ?? 'no compaction reported'))})`,
+            },
+      );
+    }
+  }
+
   #onMessage(ev: ClaudeStreamMessage): void {
+    const compaction = this.#compaction;
+    if (compaction !== null && ev.type !== 'control_request' && ev.type !== 'control_response')
+      return this.#onCompaction(compaction, ev);
     if (ev.type === 'control_response') {
       const { response } = ev;
       if (response.request_id !== this.#initId) return;

@@ -71,9 +71,8 @@ export function mapClaudeEvent(state: ClaudeTurnState, ev: ClaudeStreamMessage):
       if (usage !== null) out.push({ type: 'usage', usage });
       if (ev.is_error === true && !interrupted) {
         const detail = resultErrorDetail(ev);
-        // issue 16 (§6.6): the provider refused the prompt as too long ("Prompt is too long").
-        if (/prompt is too long/i.test(`${ev.result ?? ''} ${detail}`))
-          out.push({ type: 'context_reset', cause: 'context_overflow' });
+        // issue 16, 38: the provider refused the prompt as too long ("Prompt is too long"): compacted or renewed.
+        if (/prompt is too long/i.test(`${ev.result ?? ''} ${detail}`)) out.push({ type: 'context_overflow' });
         out.push({ type: 'turn_ended', outcome: 'failed', error: detail });
       } else out.push({ type: 'turn_ended', outcome: interrupted ? 'interrupted' : 'completed', error: null });
       break;

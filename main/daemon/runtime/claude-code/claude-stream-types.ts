@@ -18,6 +18,9 @@ export interface ClaudeSystemMessage {
   /** `init` at each turn start, `compact_boundary` after a compaction (contract §6.6), `api_retry`, … */
   readonly subtype: string;
   readonly session_id?: string;
+  /** On a `status` after a compaction (issue 38): `success` or `failed`, and Claude Code's error code. */
+  readonly compact_result?: string;
+  readonly compact_error?: string;
   /** On `compact_boundary`: what triggered it and the context size before. */
   readonly compact_metadata?: { readonly trigger?: string; readonly pre_tokens?: number };
 }

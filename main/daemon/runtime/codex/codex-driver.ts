@@ -168,17 +168,38 @@ class CodexSession implements DriverSession {
   }
 
   /**
+   * issue 38: `thread/compact/start` (generated `ThreadCompactStartParams`): Codex runs the
+   * compaction as a turn of its own (`turn/started`, the `contextCompaction` item,
+   * `turn/completed`); that turn is never a host turn. Resolves at its end: completed → ok.
+   */
+  async compact(): Promise<WireResult> {
+    const threadId = this.#threadId;
+    if (this.#rpc.closed || threadId === null) return { ok: false, message: 'the Codex runtime is not running' };
+    if (this.#compaction !== null) return { ok: false, message: 'a compaction is already running' };
+    const done = new Promise<WireResult>((resolve) => (this.#compaction = { resolve }));
+    const res = await this.#rpc.request('thread/compact/start', { threadId });
+    if (!res.ok) {
+      this.#compaction = null;
+      return { ok: false, message: `codex thread/compact/start failed: ${boundedDetail(res.error.message)}` };
+    }
+    return done;
+  }
+
+  /** The running `thread/compact/start`: its turn ends it (issue 38). */
+  #compaction: { readonly resolve: (result: WireResult) => void } | null = null;
+
+  /**
    * What the running turn already reported, once each: the overflow comes as an `error` and again
    * on the failed `turn/completed` (issue 16); a compaction as the `contextCompaction` item and its
    * deprecated `thread/compacted` twin (issue 24). Cleared when the turn ends.
    */
   #reported = { overflow: false, compacted: false };
 
-  /** issue 16 (§6.6): the provider refused the context as too long; Codex cannot go on with it. */
+  /** issue 16, 38: the provider refused the context as too long (the host compacts the thread or renews it). */
   #overflowed(): void {
     if (this.#reported.overflow) return;
     this.#reported.overflow = true;
-    this.#ctx.emit({ type: 'context_reset', cause: 'context_overflow' });
+    this.#ctx.emit({ type: 'context_overflow' });
   }
 
   /** issue 24: Codex compacted the thread's context (auto or `thread/compact/start`) and goes on: a continuation. */
@@ -196,7 +217,7 @@ class CodexSession implements DriverSession {
         if (!this.#ours(n.params.threadId)) return;
         this.#turnId = n.params.turn.id;
         this.#lastError = null;
-        emit({ type: 'turn_started' });
+        if (this.#compaction === null) emit({ type: 'turn_started' });
         return;
       case 'item/started': {
         const item = n.params.item;
@@ -247,6 +268,17 @@ class CodexSession implements DriverSession {
         this.#lastFailure = null;
         this.#lastCompletedTurnId = turn.id;
         this.#turnId = null;
+        const compaction = this.#compaction;
+        if (compaction !== null) {
+          // issue 38: the compaction's own turn ended: no host turn, its outcome is the compaction's.
+          this.#compaction = null;
+          compaction.resolve(
+            outcome === 'completed'
+              ? { ok: true }
+              : { ok: false, message: `codex could not compact the thread: ${boundedDetail(error ?? outcome)}` },
+          );
+          return;
+        }
         emit({ type: 'turn_ended', outcome, error, ...(failure !== null ? { reason: failure.reason } : {}) });
         return;
       }

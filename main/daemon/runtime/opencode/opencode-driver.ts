@@ -58,6 +58,20 @@ function realBash(): string {
   return ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p)) ?? '/bin/sh';
 }
 
+/** issue 38: how long a summarize may run (one model request for the summary). */
+const COMPACT_TIMEOUT_MS = 120_000;
+/** issue 38: how long, after summarize answered, its outcome event may take to arrive on the event stream. */
+const COMPACT_EVENT_POLLS = 40;
+const COMPACT_EVENT_POLL_MS = 50;
+
+/** issue 38: a running summarize, as its events tell it. */
+interface Compacting {
+  compacted: boolean;
+  error: string | null;
+  /** Its `session.error` came: the summarize failed, whether or not its request answers. */
+  readonly failed: () => void;
+}
+
 /** A port taken between our probe and OpenCode's bind shows as a failed readiness: try another. */
 const PORT_ATTEMPTS = 3;
 
@@ -133,6 +147,10 @@ class OpencodeSession implements DriverSession {
   /** issue 27: assistant messages whose final usage was reported (message.updated repeats). */
   readonly #usageReported = new Set<string>();
   readonly #toolStates = new Map<string, string>();
+  /** issue 38: the model the session last answered with (summarize names it). */
+  #model: { readonly providerID: string; readonly modelID: string } | null = null;
+  /** issue 38: a summarize runs (what its events said): its busy / idle and error are the compaction's, no host turn's. */
+  #compacting: Compacting | null = null;
 
   constructor(ctx: DriverContext, options: OpencodeDriverOptions, client: OpencodeClient, timeoutMs: number) {
     this.#ctx = ctx;
@@ -252,6 +270,48 @@ class OpencodeSession implements DriverSession {
     return this.#abort();
   }
 
+  /**
+   * issue 38: OpenCode's own summarize (`POST /session/:id/summarize`, `auto: false`: no
+   * continuation of its own) with the model the session last answered with; it answers once the
+   * compaction ran. Its busy / idle is the compaction's, never a host turn.
+   */
+  async compact(): Promise<WireResult> {
+    const sessionId = this.#sessionId;
+    const model = this.#model;
+    if (sessionId === null || this.#ctx.process.exit !== null)
+      return { ok: false, message: 'the OpenCode runtime is not running' };
+    if (model === null) return { ok: false, message: 'OpenCode has not named the session model yet' };
+    let failed: () => void = () => undefined;
+    const failure = new Promise<null>((resolve) => (failed = () => resolve(null)));
+    const compaction: Compacting = { compacted: false, error: null, failed };
+    this.#compacting = compaction;
+    try {
+      const call = this.#client.call<unknown>(
+        'POST',
+        `/session/${encodeURIComponent(sessionId)}/summarize`,
+        { ...model, auto: false },
+        COMPACT_TIMEOUT_MS,
+      );
+      // A summarize whose model request failed may never answer (OpenCode 1.18.33): its `session.error` ends the wait.
+      const res = await Promise.race([call, failure]);
+      if (res === null) return { ok: false, message: compaction.error ?? 'opencode summarize failed' };
+      if (!res.ok || res.body === false)
+        return { ok: false, message: `opencode summarize failed: ${boundedDetail(res.ok ? 'refused' : res.message)}` };
+      // summarize answers true even when its model request failed: its `session.compacted` (or the
+      // `session.error` that ended it) says, and the event stream may deliver it just after the answer.
+      for (let i = 0; i < COMPACT_EVENT_POLLS && !compaction.compacted && compaction.error === null; i += 1)
+        await this.#ctx.delay(COMPACT_EVENT_POLL_MS);
+      if (compaction.error !== null) return { ok: false, message: compaction.error };
+      return compaction.compacted
+        ? { ok: true }
+        : { ok: false, message: 'opencode summarize answered, but the session reported no compaction' };
+    } finally {
+      this.#compacting = null;
+      this.#inTurn = false;
+      this.#turnError = null;
+    }
+  }
+
   close(): void {
     this.#stream?.close();
     this.#stream = null;
@@ -294,17 +354,25 @@ class OpencodeSession implements DriverSession {
       // issue 15: the error's kind and HTTP status let the skeleton name the failure reason.
       const status = err !== undefined && 'statusCode' in err.data ? err.data.statusCode : undefined;
       const message = `${name}${typeof status === 'number' ? ` HTTP ${status}` : ''}: ${text}`;
+      if (this.#compacting !== null) {
+        this.#compacting.error = boundedDetail(`OpenCode could not compact the session: ${message}`);
+        return this.#compacting.failed();
+      }
       if (isWedged(name, text) && !this.#abortRequested) return this.#onWedged();
       this.#turnError = { message, aborted: name === 'MessageAbortedError' || this.#abortRequested };
       // issue 16 (§6.6): the provider refused the context as too long.
-      if (name === 'ContextOverflowError') this.#ctx.emit({ type: 'context_reset', cause: 'context_overflow' });
+      if (name === 'ContextOverflowError') this.#ctx.emit({ type: 'context_overflow' });
     } else if (isOpencodeEvent(e, 'session.compacted')) {
       // issue 24: OpenCode compacted the session (its own auto-compaction or `summarize`) and goes on.
-      if (this.#ours(e.properties.sessionID)) this.#ctx.emit({ type: 'context_compacted' });
+      if (!this.#ours(e.properties.sessionID)) return;
+      if (this.#compacting !== null) this.#compacting.compacted = true;
+      this.#ctx.emit({ type: 'context_compacted' });
     } else if (isOpencodeEvent(e, 'message.updated')) {
       const { info } = e.properties;
       if (this.#ours(e.properties.sessionID) && info.role === 'assistant') {
         this.#assistantMessages.add(info.id);
+        if (info.providerID !== undefined && info.modelID !== undefined)
+          this.#model = { providerID: info.providerID, modelID: info.modelID };
         // issue 27: the message's tokens and cost, once, when OpenCode marks it completed.
         if (info.time.completed !== undefined && !this.#usageReported.has(info.id)) {
           const usage = openCodeMessageUsage(info);
@@ -340,6 +408,7 @@ class OpencodeSession implements DriverSession {
 
   #onStatus(type: OpencodeBusEventOf<'session.status'>['properties']['status']['type']): void {
     const change = ++this.#statusChanges;
+    if (this.#compacting !== null) return;
     if (type === 'busy') {
       if (!this.#inTurn) {
         this.#inTurn = true;

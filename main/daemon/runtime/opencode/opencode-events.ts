@@ -46,6 +46,9 @@ type OpencodeMessage =
       readonly time: { readonly created: number; readonly completed?: number };
       readonly error?: OpencodeError;
       readonly parentID: string;
+      /** The model that answered (issue 38: summarize names it). */
+      readonly providerID?: string;
+      readonly modelID?: string;
     });
 
 /** `ToolState`: pending → running → completed | error. */

@@ -20,6 +20,9 @@ export const INSPECTOR_COPY = [
       'inspector.event.delivery': 'Reply delivery',
       'inspector.event.alert': 'Notice',
       'inspector.event.compaction': 'Context compacted — still working',
+      'inspector.note.compactedAfterOverflow': 'after its context window overflowed, in the same session',
+      'inspector.note.overflowRenewed':
+        'Its context window overflowed and could not be compacted: a fresh session continues',
       'inspector.event.cross_target_send': 'Sent to {target} — cross-target',
       'inspector.beacons': 'Status updates: {count}',
       'inspector.finalCheck': 'Final check sent: {value}',
@@ -47,6 +50,8 @@ export const INSPECTOR_COPY = [
       'inspector.event.delivery': '回复投递',
       'inspector.event.alert': '提醒',
       'inspector.event.compaction': '上下文已压缩，仍在处理',
+      'inspector.note.compactedAfterOverflow': '上下文窗口超限后，在同一会话中',
+      'inspector.note.overflowRenewed': '上下文窗口超限且无法压缩：由新会话继续',
       'inspector.event.cross_target_send': '已发送到 {target} — 跨目标发送',
       'inspector.beacons': '状态更新：{count}',
       'inspector.finalCheck': '已发送最终确认：{value}',
@@ -66,12 +71,14 @@ export const INSPECTOR_COPY = [
       'prompt.kind.delivery': 'Delivery',
       'prompt.kind.final_check': 'Final check',
       'prompt.kind.recovery': 'Recovery',
+      'prompt.kind.continuation': 'Continued after compaction',
     },
     'zh-CN': {
       'prompt.kind.turn_context': '消息',
       'prompt.kind.delivery': '投递',
       'prompt.kind.final_check': '最终确认',
       'prompt.kind.recovery': '恢复',
+      'prompt.kind.continuation': '压缩后继续',
     },
   }),
 ] as const;

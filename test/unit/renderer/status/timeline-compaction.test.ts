@@ -4,7 +4,7 @@
  * `failed` wake with the same reason gets no such note (its failure details say why).
  */
 import { describe, expect, it } from 'vitest';
-import type { WakeEvent } from '../../../../shared/api/contract.js';
+import { COMPACTED_AFTER_OVERFLOW, OVERFLOW_RENEWAL_PREFIX, type WakeEvent } from '../../../../shared/api/contract.js';
 import { timelineLine } from '../../../../renderer/src/status/timeline-copy.js';
 
 const event = (over: Partial<WakeEvent>): WakeEvent => ({
@@ -39,5 +39,22 @@ describe('timelineLine: compaction and context overflow (issue 24)', () => {
       timelineLine(event({ status: 'completed_without_visible_reply', reason: 'no_reply' }), 'Claude', 'en').note,
     ).toBeNull();
     expect(timelineLine(event({ status: 'failed', reason: 'context_overflow' }), 'Claude', 'en').note).toBeNull();
+  });
+
+  it('issue 38: a compaction after an overflow and an overflow sent to a fresh session say so, in both languages', () => {
+    const compacted = event({ kind: 'compaction', detail: COMPACTED_AFTER_OVERFLOW });
+    expect(timelineLine(compacted, 'Claude', 'en')).toEqual({
+      label: 'Context compacted — still working',
+      note: 'after its context window overflowed, in the same session',
+    });
+    expect(timelineLine(compacted, 'Claude', 'zh-CN').note).toBe('上下文窗口超限后，在同一会话中');
+    const renewed = event({
+      kind: 'alert',
+      detail: `${OVERFLOW_RENEWAL_PREFIX} and the compaction failed (too_few_groups); the agent continues in a fresh session`,
+    });
+    expect(timelineLine(renewed, 'Claude', 'en').note).toBe(
+      'Its context window overflowed and could not be compacted: a fresh session continues',
+    );
+    expect(timelineLine(renewed, 'Claude', 'zh-CN').note).toBe('上下文窗口超限且无法压缩：由新会话继续');
   });
 });

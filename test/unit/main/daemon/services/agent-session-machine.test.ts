@@ -3,11 +3,16 @@
  * event, and the state change and the calls the shell must perform, in order. A row's state
  * fields that are not named in `changes` must stay as they were.
  */
+import { COMPACTED_AFTER_OVERFLOW } from '../../../../../shared/api/contract.js';
 import { describe, expect, it } from 'vitest';
 import type { TargetKey } from '../../../../../shared/target.js';
 import type { AgentSessionCall } from '../../../../../main/daemon/services/agent-session-calls.js';
 import type { AgentSessionEvent, RuntimeInput } from '../../../../../main/daemon/services/agent-session-events.js';
-import { RENEW_DETAIL, agentSessionStep } from '../../../../../main/daemon/services/agent-session-machine.js';
+import {
+  RENEW_DETAIL,
+  RENEWAL_REASONS,
+  agentSessionStep,
+} from '../../../../../main/daemon/services/agent-session-machine.js';
 import {
   TURNS_KEPT,
   initialAgentSessionState,
@@ -54,6 +59,13 @@ const INJECTION: FinalCheckInjection = { generation: 0, finalCheck: 'FINAL-CHECK
 
 /** A runtime event of process generation 1 (the live one) unless told. */
 const rt = (event: RuntimeInput): RuntimeInput => event;
+/** issue 38: an overflow as the shell feeds it: whether the session can compact, and its continuation. */
+const overflow = (canCompact: boolean, wakeTokens: readonly string[], text: string | null) =>
+  rt({ type: 'context_overflow', canCompact, continuation: { wakeTokens, text }, generation: 1 });
+const COMPACTING: AgentSessionState['overflow'] = {
+  phase: 'compacting',
+  continuation: { wakeTokens: ['w1'], text: 'CONTINUE #general' },
+};
 const ready = (generation: number, tableGeneration = 0) =>
   rt({ type: 'ready', sessionId: 's1', resumed: false, generation, tableGeneration });
 const turnEnd = (outcome: 'completed' | 'error' | 'interrupted', generation = 1) =>
@@ -722,7 +734,7 @@ const turns: Row[] = [
     state: IN_TURN,
     event: rt({ type: 'context_compacted', generation: 1 }),
     changes: {},
-    calls: [{ call: 'note_compaction' }],
+    calls: [{ call: 'note_compaction', detail: null }],
   },
   {
     name: 'usage in a turn (issue 27): stored as the runtime reported it; nothing settles',
@@ -784,30 +796,141 @@ const turns: Row[] = [
     ],
   },
   {
-    // issue 24 (§6.6): this row recovered into the same session; an overflow renews the session now.
-    name: 'context_reset in a turn (an overflow): the runtime-visible rows are recovered and the session renewed; the overflowed process retires',
+    // issue 24 (§6.6): this row recovered into the same session; issue 38: only a runtime that cannot compact renews now.
+    name: 'context_overflow in a turn, the runtime cannot compact (issue 38): why on the timeline, the rows recovered, the session renewed',
     state: IN_TURN,
-    event: rt({ type: 'context_reset', cause: 'context_overflow', generation: 1 }),
+    event: overflow(false, ['w1'], null),
     changes: { process: { phase: 'retiring' } },
     calls: [
+      { call: 'note_renewal', detail: RENEWAL_REASONS.unavailable },
       { call: 'context_reset', generation: 0, cause: 'context_overflow' },
       { call: 'renew_session', detail: RENEW_DETAIL },
     ],
   },
   {
-    name: 'context_reset between turns: recovered and renewed the same way',
+    name: 'context_overflow between turns, the runtime cannot compact: recovered and renewed the same way',
     state: LIVE,
-    event: rt({ type: 'context_reset', cause: 'context_overflow', generation: 1 }),
+    event: overflow(false, [], null),
     changes: { process: { phase: 'retiring' } },
     calls: [
+      { call: 'note_renewal', detail: RENEWAL_REASONS.unavailable },
       { call: 'context_reset', generation: 0, cause: 'context_overflow' },
       { call: 'renew_session', detail: RENEW_DETAIL },
     ],
   },
   {
-    name: 'context_reset of the retiring process (a second refusal before the renewal): nothing more',
+    name: 'context_overflow of the retiring process (a second refusal before the renewal): nothing more',
     state: { ...IN_TURN, process: { phase: 'retiring' } },
-    event: rt({ type: 'context_reset', cause: 'context_overflow', generation: 1 }),
+    event: overflow(false, ['w1'], null),
+    changes: {},
+    calls: [],
+  },
+  {
+    name: 'context_overflow in a turn, the session compacts (issue 38): compact it with the continuation; nothing ends, nothing is renewed',
+    state: IN_TURN,
+    event: overflow(true, ['w1'], 'CONTINUE #general'),
+    changes: { overflow: COMPACTING },
+    calls: [{ call: 'compact_runtime', continuation: 'CONTINUE #general' }],
+  },
+  {
+    name: 'context_overflow with no wake in the session (issue 38): compacted, nothing to continue',
+    state: LIVE,
+    event: overflow(true, [], null),
+    changes: { overflow: { phase: 'compacting', continuation: { wakeTokens: [], text: null } } },
+    calls: [{ call: 'compact_runtime', continuation: null }],
+  },
+  {
+    name: 'context_overflow whose continuation could not be built (issue 38): §6.6, never wakes left without a turn',
+    state: IN_TURN,
+    event: overflow(true, ['w1'], null),
+    changes: { process: { phase: 'retiring' } },
+    calls: [
+      { call: 'note_renewal', detail: RENEWAL_REASONS.noPrompt },
+      { call: 'context_reset', generation: 0, cause: 'context_overflow' },
+      { call: 'renew_session', detail: RENEW_DETAIL },
+    ],
+  },
+  {
+    name: 'context_overflow reported again while compacting (issue 38): the compaction settling decides',
+    state: { ...IN_TURN, overflow: COMPACTING },
+    event: overflow(true, ['w1'], 'CONTINUE #general'),
+    changes: {},
+    calls: [],
+  },
+  {
+    name: 'context_overflow right after a compaction, in its continuation (issue 38): §6.6, never a second compaction',
+    state: { ...IN_TURN, overflow: { phase: 'continued' } },
+    event: overflow(true, ['w1'], 'CONTINUE #general'),
+    changes: { process: { phase: 'retiring' }, overflow: null },
+    calls: [
+      { call: 'note_renewal', detail: RENEWAL_REASONS.repeated },
+      { call: 'context_reset', generation: 0, cause: 'context_overflow' },
+      { call: 'renew_session', detail: RENEW_DETAIL },
+    ],
+  },
+  {
+    name: 'the overflowed turn ends while compacting (issue 38): its failure ends nothing',
+    state: {
+      ...IN_TURN,
+      overflow: COMPACTING,
+      lastError: { detail: 'Prompt is too long', reason: 'context_overflow' },
+    },
+    event: turnEnd('error'),
+    changes: { agentState: 'idle', turnId: null, lastError: null },
+    calls: [
+      { call: 'turn.end', event: { turnId: 't1' } },
+      { call: 'report_state', state: 'idle' },
+    ],
+  },
+  {
+    name: 'context_compacted while compacting after an overflow (issue 38): noted once, when it settled',
+    state: { ...IN_TURN, overflow: COMPACTING },
+    event: rt({ type: 'context_compacted', generation: 1 }),
+    changes: {},
+    calls: [],
+  },
+  {
+    name: 'compaction_settled ok (issue 38): the timeline says so, the continuation is a prompt_input; the wake goes on',
+    state: { ...LIVE, overflow: COMPACTING },
+    event: { type: 'compaction_settled', ok: true, detail: null },
+    changes: { overflow: { phase: 'continued' } },
+    calls: [
+      { call: 'note_compaction', detail: COMPACTED_AFTER_OVERFLOW },
+      { call: 'record_prompt_input', kind: 'continuation', wakeTokens: ['w1'], text: 'CONTINUE #general' },
+    ],
+  },
+  {
+    name: 'compaction_settled failed (issue 38): §6.6 with the reason on the timeline',
+    state: { ...LIVE, overflow: COMPACTING },
+    event: { type: 'compaction_settled', ok: false, detail: 'too_few_groups' },
+    changes: { process: { phase: 'retiring' }, overflow: null },
+    calls: [
+      { call: 'note_renewal', detail: RENEWAL_REASONS.failed('too_few_groups') },
+      { call: 'context_reset', generation: 0, cause: 'context_overflow' },
+      { call: 'renew_session', detail: RENEW_DETAIL },
+    ],
+  },
+  {
+    name: 'compaction_settled after the process was replaced meanwhile (issue 38): nothing',
+    state: { ...RETIRING, overflow: COMPACTING },
+    event: { type: 'compaction_settled', ok: false, detail: 'the process was replaced' },
+    changes: {},
+    calls: [],
+  },
+  {
+    name: 'the continuation turn ends (issue 38): the ordinary rule again, and a later overflow is a new one',
+    state: { ...IN_TURN, overflow: { phase: 'continued' } },
+    event: turnEnd('completed'),
+    changes: { agentState: 'idle', turnId: null, overflow: null },
+    calls: [
+      { call: 'turn.end', event: { turnId: 't1' } },
+      { call: 'report_state', state: 'idle' },
+    ],
+  },
+  {
+    name: 'turn_boundary while compacting after an overflow (issue 38): no final-check',
+    state: { ...IN_TURN, overflow: COMPACTING },
+    event: { type: 'turn_boundary' },
     changes: {},
     calls: [],
   },
@@ -1065,7 +1188,8 @@ const EVENT_KINDS: Record<AgentSessionEvent['type'], true> = {
   usage: true,
   limit_window: true,
   context_compacted: true,
-  context_reset: true,
+  context_overflow: true,
+  compaction_settled: true,
   runtime_error: true,
   input_dropped: true,
   end_turn: true,

@@ -3,6 +3,7 @@ import type { Agent } from '../../../../../shared/api/contract.js';
 import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
 import type { HookEventMap } from '../../../../../main/daemon/bus/hook-events.js';
 import { Subject } from 'rxjs';
+import { COMPACTED_AFTER_OVERFLOW } from '../../../../../shared/api/contract.js';
 import { describe, expect, it } from 'vitest';
 import { targetKey, type TargetKey } from '../../../../../shared/target.js';
 import { createWakeMetrics } from '../../../../../main/daemon/metrics/wake-metrics.js';
@@ -14,7 +15,7 @@ import type {
   StartResult,
 } from '../../../../../main/daemon/runtime/runtime-adapter.js';
 import { AgentSession, type PromptInputRecord } from '../../../../../main/daemon/services/agent-session.js';
-import { RENEW_DETAIL } from '../../../../../main/daemon/services/agent-session-machine.js';
+import { RENEW_DETAIL, RENEWAL_REASONS } from '../../../../../main/daemon/services/agent-session-machine.js';
 import { WakeLifecycle } from '../../../../../main/daemon/wake/wake-lifecycle.js';
 import type { WakeJournal } from '../../../../../main/daemon/wake/wake-ports.js';
 import type { WakeStatusEvent } from '../../../../../main/daemon/wake/wake-status-event.js';
@@ -45,6 +46,20 @@ class ScriptedAdapter implements RuntimeAdapter {
   }
 }
 
+/** issue 38: an adapter whose session compacts natively; the test settles each compaction. */
+class CompactingAdapter extends ScriptedAdapter {
+  readonly compacted: Array<string | null> = [];
+  #settle: ((r: DeliverResult) => void) | null = null;
+  compact(continuation: string | null): Promise<DeliverResult> {
+    this.compacted.push(continuation);
+    return new Promise((resolve) => (this.#settle = resolve));
+  }
+  settle(result: DeliverResult): void {
+    this.#settle?.(result);
+    this.#settle = null;
+  }
+}
+
 const journal: WakeJournal = {
   insertWake: () => undefined,
   appendWakeEvent: () => true,
@@ -55,8 +70,7 @@ const journal: WakeJournal = {
 };
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function setup() {
-  const adapter = new ScriptedAdapter();
+async function setup<A extends ScriptedAdapter = ScriptedAdapter>(adapter: A = new ScriptedAdapter() as A) {
   const lifecycle = new WakeLifecycle({
     journal,
     renderFinalCheck: (groups) => `FINAL-CHECK ${groups.map((g) => g.target).join(',')}`,
@@ -71,6 +85,8 @@ async function setup() {
   const turns: Array<'fresh' | 'wake'> = [];
   const recovered: string[][] = [];
   const compactions: Array<readonly string[]> = [];
+  const compactionDetails: Array<string | null> = [];
+  const renewalReasons: string[] = [];
   /** What `renewSession` was asked with, and what it does (the roster replaces the process: `renewWith`). */
   const renewals: string[] = [];
   const renew: { with: (() => RuntimeAdapter) | null; done: Promise<boolean> | null } = { with: null, done: null };
@@ -93,7 +109,12 @@ async function setup() {
       onRuntimeDown: (d) => down.push(d),
       onRecovery: (frontiers) => recovered.push(frontiers.map((f) => f.wakeToken)),
       // What the daemon's timeline marks: the wakes the runtime works on at the compaction.
-      onContextCompacted: () => compactions.push(lifecycle.workingOn('a1', [])),
+      onContextCompacted: (detail) => {
+        compactions.push(lifecycle.workingOn('a1', []));
+        compactionDetails.push(detail);
+      },
+      renderContinuation: (wakes) => `CONTINUE ${wakes.map((w) => `${w.messageId}@${w.targetKey}`).join(',')}`,
+      onOverflowRenewal: (detail) => renewalReasons.push(detail),
       // As the roster does (agent-roster.ts `renew`): one replacement, on a later tick.
       renewSession: (detail) => {
         renewals.push(detail);
@@ -125,6 +146,8 @@ async function setup() {
     turns,
     recovered,
     compactions,
+    compactionDetails,
+    renewalReasons,
     renewals,
     renew,
     hooks,
@@ -279,6 +302,78 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
     );
   });
 
+  it('an overflow where the session compacts (issue 38): compacted and continued in the SAME session; the wake keeps its row and scope and ends by the ordinary rule', async () => {
+    const s = await setup(new CompactingAdapter());
+    s.post('w1');
+    await flush();
+    s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
+    s.adapter.emit({ type: 'context_overflow', canCompact: true });
+    // Asked to compact, with the continuation for the wake it works on: nothing ends, nothing is recovered or renewed.
+    expect(s.adapter.compacted).toEqual(['CONTINUE m_w1@#general']);
+    expect(s.recovered).toEqual([]);
+    expect(s.renewals).toEqual([]);
+    // The overflowed turn fails and ends: its boundary chooses no final-check, and its failure ends nothing.
+    s.adapter.emit({ type: 'runtime_error', detail: 'Prompt is too long', reason: 'context_overflow' });
+    expect(await s.session.host.onTurnBoundary()).toBeNull();
+    s.adapter.emit({ type: 'turn_end', outcome: 'error' });
+    expect(s.statusOf('w1')).toEqual(['queued', 'delivered']);
+    expect(s.lifecycle.checkSendScope('a1', targetKey('#general'), false)).toEqual({ ok: true, crossTarget: false });
+    // The compaction settled: the timeline says why, the continuation is a prompt_input; the task is not written again.
+    s.adapter.settle({ ok: true });
+    await flush();
+    expect(s.compactionDetails).toEqual([COMPACTED_AFTER_OVERFLOW]);
+    expect(s.compactions).toEqual([['w1']]);
+    expect(s.prompts.map((p) => [p.kind, p.wakeTokens, p.text])).toEqual([
+      ['delivery', ['w1'], 'DELIVERY m_w1'],
+      ['continuation', ['w1'], 'CONTINUE m_w1@#general'],
+    ]);
+    expect(s.adapter.delivered).toEqual(['DELIVERY m_w1']);
+    // The continuation's turn ends by the ordinary rule: its one final-check, then no_reply.
+    s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
+    expect(await s.session.host.onTurnBoundary()).toBe('FINAL-CHECK #general');
+    expect(await s.session.host.onTurnBoundary()).toBeNull();
+    s.adapter.emit({ type: 'turn_end', outcome: 'completed' });
+    expect(s.statusOf('w1')).toEqual(['queued', 'delivered', 'final_check_sent', 'completed_without_visible_reply']);
+    expect(s.recovered).toEqual([]);
+  });
+
+  it('an overflow where the compaction fails (issue 38): §6.6 with that reason on the timeline, before the wake ends', async () => {
+    const s = await setup(new CompactingAdapter());
+    s.renew.with = () => new ScriptedAdapter();
+    s.post('w1');
+    await flush();
+    s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
+    s.adapter.emit({ type: 'context_overflow', canCompact: true });
+    s.adapter.emit({ type: 'turn_end', outcome: 'error' });
+    expect(s.statusOf('w1')).toEqual(['queued', 'delivered']);
+    s.adapter.settle({ ok: false, code: 'write_failed', message: 'Not enough messages to compact.' });
+    await flush();
+    expect(s.renewalReasons).toEqual([RENEWAL_REASONS.failed('Not enough messages to compact.')]);
+    expect(s.statusOf('w1').at(-1)).toBe('completed_without_visible_reply');
+    expect(s.recovered).toEqual([['w1']]);
+    expect(s.renewals).toEqual([RENEW_DETAIL]);
+    expect(s.prompts.filter((p) => p.kind === 'continuation')).toEqual([]);
+  });
+
+  it('an overflow right after a compaction (issue 38): §6.6, never a second compaction', async () => {
+    const s = await setup(new CompactingAdapter());
+    s.renew.with = () => new ScriptedAdapter();
+    s.post('w1');
+    await flush();
+    s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
+    s.adapter.emit({ type: 'context_overflow', canCompact: true });
+    s.adapter.emit({ type: 'turn_end', outcome: 'error' });
+    s.adapter.settle({ ok: true });
+    await flush();
+    // The continuation's turn overflows again.
+    s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
+    s.adapter.emit({ type: 'context_overflow', canCompact: true });
+    expect(s.adapter.compacted).toHaveLength(1);
+    expect(s.renewalReasons).toEqual([RENEWAL_REASONS.repeated]);
+    expect(s.recovered).toEqual([['w1']]);
+    expect(s.renewals).toEqual([RENEW_DETAIL]);
+  });
+
   // issue 24 (§6.6): this test asserted the recovery went into the same, overflowed session.
   it('a context reset recovers the runtime-visible rows into a FRESH session: nothing more is written into the overflowed one', async () => {
     const s = await setup();
@@ -287,7 +382,7 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
     s.post('w1');
     await flush();
     s.adapter.emit({ type: 'turn_start', sessionId: 's1' });
-    s.adapter.emit({ type: 'context_reset', cause: 'context_overflow' });
+    s.adapter.emit({ type: 'context_overflow', canCompact: false });
     expect(s.statusOf('w1').at(-1)).toBe('completed_without_visible_reply');
     // issue 24: the original says why it ended without a reply: its context overflowed.
     expect(s.statuses.find((e) => e.wakeToken === 'w1' && e.status === 'completed_without_visible_reply')?.reason).toBe(
@@ -325,7 +420,7 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
     s.renew.with = () => fresh;
     s.post('w1');
     await flush();
-    s.adapter.emit({ type: 'context_reset', cause: 'context_overflow' });
+    s.adapter.emit({ type: 'context_overflow', canCompact: false });
     // The recovery wake (a synthetic message, as the recovery service enqueues it).
     s.lifecycle.enqueue('a1', {
       wakeToken: 'wk_recovery_1',
@@ -338,7 +433,7 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
     await flush();
     expect(fresh.delivered).toEqual(['DELIVERY msg_recovery_1']);
     s.renew.with = () => third;
-    fresh.emit({ type: 'context_reset', cause: 'context_overflow' });
+    fresh.emit({ type: 'context_overflow', canCompact: false });
     const ended = s.statuses.find((e) => e.wakeToken === 'wk_recovery_1' && e.status === 'failed');
     expect(ended?.reason).toBe('context_overflow');
     expect(s.recovered).toEqual([['w1']]);

@@ -471,6 +471,47 @@ describe('wakes', () => {
     store = Store.open(dir.path, { now });
   });
 
+  it('migration 15 rebuilds prompt_inputs for the continuation kind: every entry, seq and wake link kept (issue 38)', () => {
+    wake('w1');
+    store.appendPromptInput({ agentId: 'a1', wakeTokens: ['w1'], kind: 'delivery', text: 'the task' });
+    store.appendPromptInput({ agentId: 'a1', wakeTokens: ['w1'], kind: 'final_check', text: 'FINAL-CHECK' });
+    const before = store.listPromptInputs('w1');
+    store.close();
+    // Take the table back to version 14 (its CHECK without `continuation`), as an older AgentTeam left it.
+    const db = new DatabaseSync(join(dir.path, DB_FILE));
+    db.exec(`
+      PRAGMA foreign_keys = OFF;
+      CREATE TABLE old_inputs (
+        seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, agent_id TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('turn_context', 'delivery', 'final_check', 'recovery')),
+        wake_tokens TEXT NOT NULL, text TEXT NOT NULL, at TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO old_inputs SELECT * FROM prompt_inputs;
+      DROP TABLE prompt_inputs;
+      ALTER TABLE old_inputs RENAME TO prompt_inputs;
+      PRAGMA user_version = 14;
+    `);
+    expect(() =>
+      db.exec(
+        `INSERT INTO prompt_inputs (id, agent_id, kind, wake_tokens, text, at) VALUES ('p', 'a1', 'continuation', '[]', 'x', 'x')`,
+      ),
+    ).toThrow(/CHECK constraint failed/);
+    db.close();
+    store = Store.open(dir.path, { now });
+    expect(store.listPromptInputs('w1')).toEqual(before);
+    store.appendPromptInput({ agentId: 'a1', wakeTokens: ['w1'], kind: 'continuation', text: 'CONTEXT-COMPACTED' });
+    expect(store.listPromptInputs('w1').map((p) => p.kind)).toEqual(['delivery', 'final_check', 'continuation']);
+    store.close();
+    const after = new DatabaseSync(join(dir.path, DB_FILE));
+    try {
+      expect(after.prepare('PRAGMA user_version').get()?.user_version).toBe(SCHEMA_VERSION);
+      expect(after.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+    } finally {
+      after.close();
+    }
+    store = Store.open(dir.path, { now });
+  });
+
   it('still records delivery and alert events after the end, without changing the status', () => {
     wake('w1');
     store.appendWakeEvent({ wakeToken: 'w1', kind: 'status', status: 'reply_sent' });

@@ -146,8 +146,8 @@ describe('mapClaudeEvent: context resets (issue 16, contract §6.6)', () => {
       is_error: true,
       result: 'Prompt is too long',
     });
-    expect(out.map((e) => e.type)).toEqual(['context_reset', 'turn_ended']);
-    expect(out[0]).toEqual({ type: 'context_reset', cause: 'context_overflow' });
+    expect(out.map((e) => e.type)).toEqual(['context_overflow', 'turn_ended']);
+    expect(out[0]).toEqual({ type: 'context_overflow' });
   });
 
   it('another error result is no context reset', () => {

@@ -23,9 +23,11 @@ async function openSession() {
   const toClient = new PassThrough();
   const fromClient = new PassThrough();
   let turn = 0;
+  const requests: Array<{ method: string; params: unknown }> = [];
   createInterface({ input: fromClient }).on('line', (line) => {
-    const msg = JSON.parse(line) as { id?: number; method?: string };
+    const msg = JSON.parse(line) as { id?: number; method?: string; params?: unknown };
     if (msg.id === undefined) return;
+    requests.push({ method: msg.method ?? '', params: msg.params });
     const result =
       msg.method === 'thread/start'
         ? { thread: { id: THREAD } }
@@ -65,14 +67,14 @@ async function openSession() {
     // The driver reads lines asynchronously: wait one macrotask for the line to be handled.
     await new Promise((r) => setImmediate(r));
   };
-  return { session: opened.session as DriverSession, events, notify };
+  return { session: opened.session as DriverSession, events, notify, requests };
 }
 
 const overflow = {
   message: 'Codex ran out of room in the model\u2019s context window.',
   codexErrorInfo: 'contextWindowExceeded',
 };
-const resets = (events: readonly DriverEvent[]) => events.filter((e) => e.type === 'context_reset');
+const resets = (events: readonly DriverEvent[]) => events.filter((e) => e.type === 'context_overflow');
 const compactions = (events: readonly DriverEvent[]) => events.filter((e) => e.type === 'context_compacted');
 
 describe('Codex driver: context overflow and compaction (issues 16, 24)', () => {
@@ -81,9 +83,9 @@ describe('Codex driver: context overflow and compaction (issues 16, 24)', () => 
     await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_1' } });
     await notify('error', { threadId: THREAD, turnId: 'turn_1', error: overflow, willRetry: false });
     await notify('turn/completed', { threadId: THREAD, turn: { id: 'turn_1', status: 'failed', error: overflow } });
-    expect(resets(events)).toEqual([{ type: 'context_reset', cause: 'context_overflow' }]);
+    expect(resets(events)).toEqual([{ type: 'context_overflow' }]);
     const ended = events.findIndex((e) => e.type === 'turn_ended');
-    expect(events.findIndex((e) => e.type === 'context_reset')).toBeLessThan(ended);
+    expect(events.findIndex((e) => e.type === 'context_overflow')).toBeLessThan(ended);
     expect(events[ended]).toMatchObject({ type: 'turn_ended', outcome: 'failed' });
 
     // The next turn (the recovery continuation) opens with Codex's compaction of the overflowed
@@ -126,5 +128,36 @@ describe('Codex driver: context overflow and compaction (issues 16, 24)', () => 
     await notify('error', { threadId: 'other', turnId: 'x', error: overflow, willRetry: false });
     expect(resets(events)).toEqual([]);
     expect(compactions(events)).toEqual([]);
+  });
+
+  it('compact (issue 38): thread/compact/start on the thread; its own turn is no host turn, its compaction is reported, its end resolves it', async () => {
+    const { session, events, notify, requests } = await openSession();
+    const compacted = session.compact!();
+    await new Promise((r) => setImmediate(r));
+    expect(requests.filter((r) => r.method === 'thread/compact/start')).toEqual([
+      { method: 'thread/compact/start', params: { threadId: THREAD } },
+    ]);
+    await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_c' } });
+    await notify('item/completed', {
+      threadId: THREAD,
+      turnId: 'turn_c',
+      item: { type: 'contextCompaction', id: 'c' },
+    });
+    await notify('turn/completed', { threadId: THREAD, turn: { id: 'turn_c', status: 'completed', error: null } });
+    expect(await compacted).toEqual({ ok: true });
+    expect(events).toEqual([{ type: 'context_compacted' }]);
+  });
+
+  it('compact (issue 38): a compaction turn that fails resolves with why, and is no host turn either', async () => {
+    const { session, events, notify } = await openSession();
+    const compacted = session.compact!();
+    await new Promise((r) => setImmediate(r));
+    await notify('turn/started', { threadId: THREAD, turn: { id: 'turn_c' } });
+    await notify('error', { threadId: THREAD, turnId: 'turn_c', error: overflow, willRetry: false });
+    await notify('turn/completed', { threadId: THREAD, turn: { id: 'turn_c', status: 'failed', error: overflow } });
+    const res = await compacted;
+    expect(res.ok).toBe(false);
+    expect(res.ok ? '' : res.message).toContain('ran out of room');
+    expect(events.filter((e) => e.type === 'turn_started' || e.type === 'turn_ended')).toEqual([]);
   });
 });

@@ -102,7 +102,7 @@ async function openSession() {
   return { events, send, sendTogether, session: opened.session };
 }
 
-const resets = (events: readonly DriverEvent[]) => events.filter((e) => e.type === 'context_reset');
+const resets = (events: readonly DriverEvent[]) => events.filter((e) => e.type === 'context_overflow');
 
 describe('OpenCode driver: context resets (issue 16)', () => {
   it('ContextOverflowError is one context_overflow reset, then the turn ends failed with it', async () => {
@@ -116,8 +116,8 @@ describe('OpenCode driver: context resets (issue 16)', () => {
       },
     });
     await send('session.status', { sessionID: SESSION, status: { type: 'idle' } });
-    expect(events.map((e) => e.type)).toEqual(['turn_started', 'context_reset', 'turn_ended']);
-    expect(resets(events)).toEqual([{ type: 'context_reset', cause: 'context_overflow' }]);
+    expect(events.map((e) => e.type)).toEqual(['turn_started', 'context_overflow', 'turn_ended']);
+    expect(resets(events)).toEqual([{ type: 'context_overflow' }]);
     expect(events.at(-1)).toMatchObject({ outcome: 'failed', error: expect.stringContaining('ContextOverflowError') });
   });
 
