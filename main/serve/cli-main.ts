@@ -315,7 +315,11 @@ async function agentsCommand(argv: readonly string[], io: CliIo): Promise<number
 async function url(argv: readonly string[], io: CliIo): Promise<number> {
   const values = parse(argv, ['data-dir']);
   const dataDir = resolve(dataDirOf(values));
-  const [state, token, key] = await Promise.all([readServeState(dataDir), readToken(dataDir), readOperatorKey(dataDir)]);
+  const [state, token, key] = await Promise.all([
+    readServeState(dataDir),
+    readToken(dataDir),
+    readOperatorKey(dataDir),
+  ]);
   if (state === null || !pidAlive(state.pid) || token === null || key === null) {
     io.err(`agentteam: no daemon is running for ${dataDir}; start one with "agentteam serve --data-dir ${dataDir}".`);
     return 1;

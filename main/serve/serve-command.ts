@@ -107,7 +107,9 @@ export async function serveCommand(dataDirArg: string, port: number, deps: Serve
     await writeOperatorKey(dataDir, operatorKey);
   } catch (err) {
     await daemon.stop();
-    io.err(`agentteam: could not write ${operatorKeyPath(dataDir)}: ${err instanceof Error ? err.message : String(err)}`);
+    io.err(
+      `agentteam: could not write ${operatorKeyPath(dataDir)}: ${err instanceof Error ? err.message : String(err)}`,
+    );
     return 1;
   }
   let server: ServeServer;

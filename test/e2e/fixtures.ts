@@ -91,8 +91,7 @@ export const test = base.extend<Fixtures>({
       operatorKey,
       dataDir,
       stderr: () => err,
-      cli: (...args) =>
-        runNode([BIN, ...args, '--data-dir', dataDir], env),
+      cli: (...args) => runNode([BIN, ...args, '--data-dir', dataDir], env),
     };
     await use(handle);
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
