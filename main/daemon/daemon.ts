@@ -258,7 +258,10 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       // issue 41: a mention that would make the woken agent the author's deputy is asked as the author's approval.
       deputyCheck: deputyCheckOf((id) => roster.agent(id), dataDir),
       askOperator: (authorId, ask) =>
-        approvals.request({ agentId: authorId, runtime: roster.runtimeOf(authorId), turnId: null, wakeTokens: [] }, ask),
+        approvals.request(
+          { agentId: authorId, runtime: roster.runtimeOf(authorId), turnId: null, wakeTokens: [] },
+          ask,
+        ),
       log,
     });
     const timeline = new WakeTimeline({

@@ -159,7 +159,12 @@ export class TeamService {
     void asked.then(
       (answer) => {
         if (answer?.decision !== 'allow') {
-          this.o.log?.info('deputy wake not allowed', { author, agentId, messageId: message.id, status: answer?.status });
+          this.o.log?.info('deputy wake not allowed', {
+            author,
+            agentId,
+            messageId: message.id,
+            status: answer?.status,
+          });
           return;
         }
         const chain = this.o.store.getChain(chainId);
@@ -272,9 +277,8 @@ export class TeamService {
    */
   #ownChainOf(author: string): string | null {
     return (
-      this.o.store
-        .listWakes({ agentId: author, order: 'newest', limit: 20 })
-        .find((w) => (w.chainId ?? null) !== null)?.chainId ?? null
+      this.o.store.listWakes({ agentId: author, order: 'newest', limit: 20 }).find((w) => (w.chainId ?? null) !== null)
+        ?.chainId ?? null
     );
   }
 
