@@ -51,9 +51,9 @@ export function newOperatorKey(): string {
  * issue 41: where this start's operator key is kept for the operator's CLI, instead of stdout (a
  * same-user process reads `/proc/<daemon>/fd/1` when it is a file or the journal) or an `export`
  * line (shell history). In the data dir, with the daemon's other secrets: no workspace may overlap
- * it (runtime/workspace.ts), Claude Code's and OpenCode's file tools are denied it
- * (`toolDeniedPaths`), and Codex's sandbox does not let a command read it (codex-config.ts). Mode
- * 0600, written fresh at each start, removed at a clean stop.
+ * it (runtime/workspace.ts) and Claude Code's and OpenCode's file tools are denied it
+ * (`toolDeniedPaths`); Codex's sandbox still reads the data dir (issue 41, open). Mode 0600,
+ * written fresh at each start, removed at a clean stop.
  */
 export const OPERATOR_KEY_FILE = 'operator-key';
 
