@@ -54,6 +54,7 @@ import { storedPrompts } from './services/stored-prompts.js';
 import { WakeChanges } from './services/wake-changes.js';
 import { TeamBoard } from './services/team-board.js';
 import { TeamService } from './services/team-service.js';
+import { deputyCheckOf } from './services/deputy-check.js';
 import { DaemonSettings } from './settings/daemon-settings.js';
 import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
 import { Store } from './store/index.js';
@@ -255,6 +256,13 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         out.chain(shown);
         telegram.chainChanged(shown);
       },
+      // issue 41: a mention that would make the woken agent the author's deputy is asked as the author's approval.
+      deputyCheck: deputyCheckOf((id) => roster.agent(id), dataDir),
+      askOperator: (authorId, ask) =>
+        approvals.request(
+          { agentId: authorId, runtime: roster.runtimeOf(authorId), turnId: null, wakeTokens: [] },
+          ask,
+        ),
       log,
     });
     const timeline = new WakeTimeline({

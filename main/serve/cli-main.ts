@@ -3,6 +3,7 @@
  * Exit codes: 0 ok, 1 no daemon / the daemon refused or failed, 2 bad input. Every error is
  * one line on stderr saying what to do.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readinessFix, readinessLabel } from '../../shared/agent-readiness.js';
 import type { Agent, AuditRecord, Message, Wake } from '../../shared/api/contract.js';
@@ -25,6 +26,9 @@ import {
   type ServeCommandDeps,
 } from './serve-command.js';
 import { escapeForTerminal } from './terminal-text.js';
+import { pidAlive, readServeState } from './serve-state.js';
+import { readOperatorKey, readToken } from './token.js';
+import { WS_OPERATOR_PARAM } from '../../shared/api/ws-protocol.js';
 import { AGENT_USAGE, agentCommand } from '../daemon/mcp/agent-tools-command.js';
 import type { AgentCliLauncher } from '../daemon/runtime/agent-cli-shim.js';
 
@@ -42,6 +46,8 @@ export interface CliDeps {
 const processIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  // issue 41: `serve` prints the operator key only to a terminal.
+  outIsTerminal: process.stdout.isTTY === true,
 };
 
 class UsageError extends Error {}
@@ -301,6 +307,29 @@ async function agentsCommand(argv: readonly string[], io: CliIo): Promise<number
   });
 }
 
+/**
+ * issue 41: `agentteam url`: the UI's URL with the serve token and this start's operator key (from
+ * <data-dir>/operator-key), for an operator whose `agentteam serve` did not print it (its stdout
+ * was not a terminal). Printed because the operator asked for it here, in their terminal.
+ */
+async function url(argv: readonly string[], io: CliIo): Promise<number> {
+  const values = parse(argv, ['data-dir']);
+  const dataDir = resolve(dataDirOf(values));
+  const [state, token, key] = await Promise.all([
+    readServeState(dataDir),
+    readToken(dataDir),
+    readOperatorKey(dataDir),
+  ]);
+  if (state === null || !pidAlive(state.pid) || token === null || key === null) {
+    io.err(`agentteam: no daemon is running for ${dataDir}; start one with "agentteam serve --data-dir ${dataDir}".`);
+    return 1;
+  }
+  io.out(
+    `http://127.0.0.1:${state.port}/?token=${encodeURIComponent(token)}#${WS_OPERATOR_PARAM}=${encodeURIComponent(key)}`,
+  );
+  return 0;
+}
+
 async function serve(argv: readonly string[], deps: CliDeps): Promise<number> {
   const values = parse(argv, ['data-dir', 'port']);
   const dataDir = dataDirOf(values);
@@ -343,6 +372,8 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
           ...(deps?.agentCli === undefined ? {} : { agentCli: deps.agentCli }),
         });
       }
+      case 'url':
+        return await url(rest, io);
       case 'send':
         return await send(rest, io);
       case 'wakes':
@@ -404,6 +435,7 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
 
 const USAGE_TEXT = `Usage:
   agentteam serve [--data-dir DIR] [--port N]      daemon + web UI + /metrics + /healthz on 127.0.0.1 (default port 7777; 0 = any)
+  agentteam url [--data-dir DIR]                   the UI's URL with this start's operator key (serve prints it only to a terminal)
   agentteam send [--data-dir DIR] --target '#general' --text '@claude hi' [--create] [--json]
                                                     a channel that does not exist is an error unless --create
   agentteam wakes [--data-dir DIR] --json [--target T] [--limit N]    one JSON array, one object per wake
@@ -419,6 +451,6 @@ ${CHANGES_USAGE}
 ${CHAIN_USAGE}
 ${WORKTREE_USAGE}
 ${USAGE_CLI_USAGE}
-    approve, deny, revoke, stop, chain continue, merge and discard need AGENTTEAM_OPERATOR_KEY as "agentteam serve" printed it at its start
+    every command but "agent" speaks as the operator: it presents the operator key "agentteam serve" keeps in <data-dir>/operator-key (or AGENTTEAM_OPERATOR_KEY)
 ${AGENT_USAGE}
 --data-dir defaults to the app's data folder`;

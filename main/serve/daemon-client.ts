@@ -23,7 +23,7 @@ import {
   type WsResponse,
 } from '../../shared/api/ws-protocol.js';
 import { pidAlive, readServeState } from './serve-state.js';
-import { readToken } from './token.js';
+import { readOperatorKey, readToken } from './token.js';
 import type { CliIo } from './serve-command.js';
 
 export type ConnectError = { ok: false; code: 'no_daemon' | 'auth_failed'; message: string };
@@ -46,7 +46,8 @@ const noDaemon = (dataDir: string): ConnectError => ({
 export async function connectDaemon(
   dataDir: string,
   timeoutMs = 5000,
-  // issue 29: the operator key `agentteam serve` printed at its start; without it operator calls are refused.
+  // issue 29: the operator key of this start (AGENTTEAM_OPERATOR_KEY); issue 41: by default the one
+  // `agentteam serve` keeps in <data-dir>/operator-key. Without it every call but limits.get is refused.
   operatorKey?: string,
 ): Promise<{ ok: true; client: DaemonClient } | ConnectError> {
   const state = await readServeState(dataDir);
@@ -60,7 +61,8 @@ export async function connectDaemon(
     };
   // issue 30: the CLI only makes calls: no pushed events on its connection.
   const query = new URLSearchParams({ [WS_EVENTS_PARAM]: WS_NO_EVENTS });
-  if (operatorKey?.trim()) query.set(WS_OPERATOR_PARAM, operatorKey.trim());
+  const key = operatorKey?.trim() || (await readOperatorKey(dataDir));
+  if (key) query.set(WS_OPERATOR_PARAM, key);
   const ws = new WebSocket(`ws://127.0.0.1:${state.port}${WS_API_PATH}?${query.toString()}`, {
     headers: { authorization: `Bearer ${token}` },
     maxPayload: WS_MAX_PAYLOAD_BYTES,
@@ -146,7 +148,7 @@ export async function withDaemon(
   dataDir: string,
   io: CliIo,
   body: (client: DaemonClient) => Promise<number>,
-  /** issue 29: the operator's commands present the key from `AGENTTEAM_OPERATOR_KEY`. */
+  /** issue 29: a key from `AGENTTEAM_OPERATOR_KEY`; issue 41: else the one in <data-dir>/operator-key. */
   operatorKey?: string,
 ): Promise<number> {
   const connected = await connectDaemon(resolve(dataDir), 5000, operatorKey);

@@ -14,12 +14,17 @@ import type { DaemonLog } from '../daemon/daemon-log.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
 import { startServeServer, type ServeServer } from './serve-server.js';
 import { pidAlive, readServeState, removeServeState, writeServeState } from './serve-state.js';
-import { OPERATOR_KEY_ENV } from '../../shared/api/ws-protocol.js';
-import { loadOrCreateToken, newOperatorKey } from './token.js';
+import { loadOrCreateToken, newOperatorKey, operatorKeyPath, removeOperatorKey, writeOperatorKey } from './token.js';
 
 export interface CliIo {
   out(line: string): void;
   err(line: string): void;
+  /**
+   * issue 41: whether `out` is a terminal. Only then does `serve` print the operator key (in the
+   * URL's fragment): a file or the journal behind stdout is readable by any process of this user
+   * through `/proc/<daemon>/fd/1`, an agent's too. Default false.
+   */
+  readonly outIsTerminal?: boolean;
 }
 
 export interface ServeCommandDeps {
@@ -95,8 +100,18 @@ export async function serveCommand(dataDirArg: string, port: number, deps: Serve
     io.err(`agentteam: could not write ${dataDir}/serve-token: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
-  // issue 29: this start's operator key, in memory only: printed below, never written to a file.
+  // issue 29: this start's operator key; issue 41: kept for the operator's CLI in a 0600 file of the
+  // data dir (token.ts writeOperatorKey), never in an `export` line for the shell's history.
   const operatorKey = deps.operatorKey ?? newOperatorKey();
+  try {
+    await writeOperatorKey(dataDir, operatorKey);
+  } catch (err) {
+    await daemon.stop();
+    io.err(
+      `agentteam: could not write ${operatorKeyPath(dataDir)}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+    return 1;
+  }
   let server: ServeServer;
   try {
     server = await startServeServer({ daemon, token, operatorKey, port, rendererDir: deps.rendererDir, log });
@@ -116,17 +131,23 @@ export async function serveCommand(dataDirArg: string, port: number, deps: Serve
       'agentteam: the UI is not built (no out/renderer); the API, /metrics and /healthz still work. Run "npm run build" for the UI.',
     );
   // The token is printed once, as part of the URL (issue 8); it is also in <data-dir>/serve-token.
-  // The operator key (issue 29) is only here: the URL's fragment for the UI, the variable for the CLI.
-  io.out(`AgentTeam is serving ${dataDir} at ${server.url}`);
-  io.out(
-    `Operator commands (approve, deny, revoke) from another terminal: export ${OPERATOR_KEY_ENV}=${operatorKey} (valid until this daemon stops).`,
-  );
+  // issue 41: the operator key (the URL's fragment) only to a terminal; elsewhere the URL without it,
+  // and `agentteam url` prints the whole URL when the operator asks for it.
+  if (io.outIsTerminal === true) io.out(`AgentTeam is serving ${dataDir} at ${server.url}`);
+  else {
+    io.out(`AgentTeam is serving ${dataDir} at ${server.urlWithoutOperatorKey}`);
+    io.out(
+      `Open the UI with the URL "agentteam url --data-dir ${dataDir}" prints (it adds the operator key, which is kept in ${operatorKeyPath(dataDir)}, not printed here).`,
+    );
+  }
+  io.out(`The operator's commands (send, approve, stop, …) read the operator key from ${operatorKeyPath(dataDir)}.`);
   deps.onListening?.(server);
 
   const signal = await deps.stopRequested;
   log.info('serve: shutting down', { signal });
   await server.close();
   await daemon.stop();
+  await removeOperatorKey(dataDir, operatorKey);
   await removeServeState(dataDir, pid);
   log.info('serve: stopped');
   return 0;

@@ -36,10 +36,9 @@ export interface ServeServerOptions {
   readonly daemon: Daemon;
   readonly token: string;
   /**
-   * issue 29: this start's operator key (serve-command.ts makes it; memory only). A connection that
-   * presents it (`?operator=`) may make the operator calls (shared/api/api-names.ts
-   * `OPERATOR_CALL_NAMES`); one with the serve token alone — any process of this user can read
-   * that file, so an agent's can — gets every other call, and `operator_only` for these.
+   * issue 29: this start's operator key (serve-command.ts makes it). A connection that presents it
+   * (`?operator=`) may make every call; one with the serve token alone gets only what an agent may
+   * (shared/api/api-names.ts `TOKEN_CALL_NAMES`, issue 41), and `operator_only` for the rest.
    */
   readonly operatorKey: string;
   /** 0 picks a free port. */
@@ -66,6 +65,8 @@ export interface ServeServer {
    * so never in a log or a Referer), `#operator=` — the operator key the UI connects with.
    */
   readonly url: string;
+  /** issue 41: origin plus `?token=` only — what is printed where the operator key must not go. */
+  readonly urlWithoutOperatorKey: string;
   /** Stops accepting calls, lets in-flight calls finish, closes sockets and the listener. Idempotent. */
   close(): Promise<void>;
 }
@@ -117,9 +118,9 @@ function presentedToken(req: IncomingMessage, url: URL): string | null {
 /** Why an operator call was refused, and what the operator does instead (issue 29). */
 export function operatorOnlyMessage(call: string): string {
   return (
-    `${call} is the operator's to make: it is answered only for the AgentTeam UI opened from the URL "agentteam serve" printed at its start, ` +
-    `or for the CLI with that start's operator key in AGENTTEAM_OPERATOR_KEY — never for the serve token alone, which any process ` +
-    `of this user (an agent's command too) can read. Nothing was changed.`
+    `${call} is the operator's to make: it is answered only for the AgentTeam UI opened from the URL "agentteam serve" ` +
+    `(or "agentteam url") prints with the operator key, or for the operator's CLI, which reads that start's key from ` +
+    `<data-dir>/operator-key (or AGENTTEAM_OPERATOR_KEY) — never for the serve token alone. Nothing was changed or read.`
   );
 }
 
@@ -382,6 +383,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     port,
     origin,
     url: `${origin}?token=${encodeURIComponent(token)}#${WS_OPERATOR_PARAM}=${encodeURIComponent(operatorKey)}`,
+    urlWithoutOperatorKey: `${origin}?token=${encodeURIComponent(token)}`,
     close: () => (closed ??= close()),
   };
 }

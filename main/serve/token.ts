@@ -3,7 +3,7 @@
  * 0600 and reused across restarts, so a bookmarked URL and the CLI keep working.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export const TOKEN_FILE = 'serve-token';
@@ -41,10 +41,52 @@ export async function loadOrCreateToken(dataDir: string): Promise<string> {
 
 /**
  * issue 29: a fresh operator key for one start of `agentteam serve` (256 random bits, base64url).
- * Held in memory and printed once; never stored, so no file an agent can read holds it.
+ * Held in memory and, issue 41, in `<data-dir>/operator-key` (writeOperatorKey) for the operator's CLI.
  */
 export function newOperatorKey(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/**
+ * issue 41: where this start's operator key is kept for the operator's CLI, instead of stdout (a
+ * same-user process reads `/proc/<daemon>/fd/1` when it is a file or the journal) or an `export`
+ * line (shell history). In the data dir, with the daemon's other secrets: no workspace may overlap
+ * it (runtime/workspace.ts) and Claude Code's and OpenCode's file tools are denied it
+ * (`toolDeniedPaths`); Codex's sandbox still reads the data dir (issue 41, open). Mode 0600,
+ * written fresh at each start, removed at a clean stop.
+ */
+export const OPERATOR_KEY_FILE = 'operator-key';
+
+export function operatorKeyPath(dataDir: string): string {
+  return join(dataDir, OPERATOR_KEY_FILE);
+}
+
+/**
+ * Writes the key as a new 0600 file: an old file (a loosened one, or a symlink someone planted) is
+ * removed first and `wx` refuses to follow anything that reappears in between.
+ */
+export async function writeOperatorKey(dataDir: string, key: string): Promise<void> {
+  const path = operatorKeyPath(dataDir);
+  await rm(path, { force: true });
+  await writeFile(path, `${key}\n`, { mode: 0o600, flag: 'wx' });
+}
+
+/** The key of the running start, or null when there is none (no daemon, or a file this code did not write). */
+export async function readOperatorKey(dataDir: string): Promise<string | null> {
+  try {
+    const text = (await readFile(operatorKeyPath(dataDir), 'utf8')).trim();
+    return TOKEN_SHAPE.test(text) ? text : null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // Not there (no daemon) or not ours to read (another user's data dir): no operator key.
+    if (code === 'ENOENT' || code === 'EACCES') return null;
+    throw err;
+  }
+}
+
+/** Removes the key file at a clean stop, if it still holds this start's key (a later start's stays). */
+export async function removeOperatorKey(dataDir: string, key: string): Promise<void> {
+  if ((await readOperatorKey(dataDir)) === key) await rm(operatorKeyPath(dataDir), { force: true });
 }
 
 /** Constant-time comparison of a presented token with the expected one. */

@@ -59,37 +59,25 @@ export const API_CALL_NAMES = [
 ] as const;
 
 /**
- * issue 29: the calls only the operator makes — they answer an approval or widen what an agent
- * may do. `agentteam serve` answers them only on a connection that presented this start's
- * operator key (held in memory, printed in the URL at start, never written to a file an agent can
- * read); the serve token alone, which any process of the same user can read, never suffices.
- * The desktop app's IPC is the operator's own window and needs none.
+ * issue 41: the calls a connection holding the serve token alone is answered — only what an agent
+ * may know anyway. Every other call of the contract is the operator's (issue 29 named 14 of them;
+ * issue 41 found the rest spoke as the operator too: `messages.send` and `wakes.comment` stored
+ * "You" messages that start a fresh chain and can wake any agent, and the reads gave away every
+ * conversation and approval). An agent's own tools are its MCP server (message_send, reaction),
+ * never this API, so an agent needs none of them.
+ * `agentteam serve` answers an operator call only on a connection that presented this start's
+ * operator key (the URL's fragment for the UI; `<data-dir>/operator-key`, which the CLI reads,
+ * main/serve/operator-key.ts). The desktop app's IPC is the operator's own window and needs none.
  */
-export const OPERATOR_CALL_NAMES = [
-  'approvals.answer',
-  'agents.update',
-  'agents.revokeRule',
-  'agents.confirmRule',
-  'agents.stop',
-  'telegram.addBinding',
-  'telegram.removeBinding',
-  // issue 25: only the operator grants a paused chain another hop budget
-  'chains.continue',
-  // issue 26: they write the person's checkout (merge) or lose the agent's work (discard)
-  'worktree.merge',
-  'worktree.discard',
-  // issue 27: they resume or end an agent's paused work, or let it spend more
-  'agents.tryNow',
-  'agents.cancelPause',
-  'agents.raiseBudget',
-  // the silence watchdog and delivery retries an agent must not be able to quiet (rewrites agentteam.json)
-  'settings.update',
+export const TOKEN_CALL_NAMES = [
+  // the daemon's limits (message size, hops): no conversation, approval or agent in them
+  'limits.get',
 ] as const satisfies readonly ApiCallName[];
 
-const operatorCalls: ReadonlySet<string> = new Set(OPERATOR_CALL_NAMES);
+const tokenCalls: ReadonlySet<string> = new Set(TOKEN_CALL_NAMES);
 
-/** Whether a call is one only the operator makes (issue 29). */
-export const isOperatorCall = (name: ApiCallName): boolean => operatorCalls.has(name);
+/** Whether a call is the operator's (every call but `TOKEN_CALL_NAMES`; issues 29, 41). */
+export const isOperatorCall = (name: ApiCallName): boolean => !tokenCalls.has(name);
 
 /** Every event pushed from the daemon to the renderer. */
 export const API_EVENT_NAMES = [

@@ -12,7 +12,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,11 +24,11 @@ export interface ServeHandle {
   readonly url: string;
   readonly origin: string;
   readonly token: string;
-  /** issue 29: this start's operator key, from the printed URL's fragment. */
+  /** issue 29: this start's operator key; issue 41: from <data-dir>/operator-key (serve prints it only to a terminal). */
   readonly operatorKey: string;
   readonly dataDir: string;
   readonly stderr: () => string;
-  /** Runs `agentteam <args...> --data-dir <dataDir>` as the operator (AGENTTEAM_OPERATOR_KEY set); resolves with exit code and output. */
+  /** Runs `agentteam <args...> --data-dir <dataDir>` as the operator (the CLI reads <data-dir>/operator-key); resolves with exit code and output. */
   cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
@@ -57,7 +57,8 @@ async function waitForUrl(child: ChildProcessWithoutNullStreams, stderr: () => s
       reject(new Error(`agentteam serve exited (${code}) before printing its URL:\n${stderr()}`));
     child.once('exit', onExit);
     lines.on('line', (line) => {
-      const m = /at (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w%-]+#operator=[\w%-]+)/.exec(line);
+      // issue 41: stdout is no terminal here, so the URL comes without the operator key.
+      const m = /at (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w%-]+)$/.exec(line);
       if (m?.[1] === undefined) return;
       child.off('exit', onExit);
       resolve(m[1]);
@@ -78,17 +79,19 @@ export const test = base.extend<Fixtures>({
     const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { cwd: ROOT, env });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const url = await waitForUrl(child, () => err);
+    const bare = await waitForUrl(child, () => err);
+    // issue 41: the operator key is in <data-dir>/operator-key (as `agentteam url` reads it).
+    const operatorKey = (await readFile(join(dataDir, 'operator-key'), 'utf8')).trim();
+    const url = `${bare}#operator=${encodeURIComponent(operatorKey)}`;
     const parsed = new URL(url);
     const handle: ServeHandle = {
       url,
       origin: parsed.origin,
       token: parsed.searchParams.get('token') ?? '',
-      operatorKey: new URLSearchParams(parsed.hash.slice(1)).get('operator') ?? '',
+      operatorKey,
       dataDir,
       stderr: () => err,
-      cli: (...args) =>
-        runNode([BIN, ...args, '--data-dir', dataDir], { ...env, AGENTTEAM_OPERATOR_KEY: handle.operatorKey }),
+      cli: (...args) => runNode([BIN, ...args, '--data-dir', dataDir], env),
     };
     await use(handle);
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

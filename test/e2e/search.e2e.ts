@@ -21,9 +21,12 @@ async function send(page: Page, serve: ServeHandle, target: string, content: str
 async function seedHistory(page: Page, serve: ServeHandle): Promise<void> {
   await send(page, serve, '#general', 'The needle is in the <b>haystack</b>; 我们今天讨论部署问题');
   await page.evaluate(
-    async ({ origin, token }) => {
-      // Calls only (no pushed events): each message on this socket is one of the 230 answers.
-      const ws = new WebSocket(`${origin.replace(/^http/, 'ws')}/api?token=${encodeURIComponent(token)}&events=none`);
+    async ({ origin, token, operatorKey }) => {
+      // Calls only (no pushed events): each message on this socket is one of the 230 answers. As the
+      // operator (issue 41: the serve token alone posts nothing).
+      const ws = new WebSocket(
+        `${origin.replace(/^http/, 'ws')}/api?token=${encodeURIComponent(token)}&operator=${encodeURIComponent(operatorKey)}&events=none`,
+      );
       await new Promise((r) => (ws.onopen = r));
       let left = 230;
       await new Promise<void>((resolve) => {
@@ -35,7 +38,7 @@ async function seedHistory(page: Page, serve: ServeHandle): Promise<void> {
       });
       ws.close();
     },
-    { origin: serve.origin, token: serve.token },
+    { origin: serve.origin, token: serve.token, operatorKey: serve.operatorKey },
   );
 }
 

@@ -117,3 +117,35 @@ export function openCodeMessageUsage(info: unknown): TurnUsage | null {
     costUsd: money(message.cost),
   };
 }
+
+/**
+ * issue 41: an ACP agent's `session/prompt` answer. Two shapes, the first one present wins:
+ * - ACP's own (unstable) `usage` {inputTokens, outputTokens, thoughtTokens?, cachedReadTokens?,
+ *   cachedWriteTokens?} — disjoint counts (`totalTokens` is their sum): input plus cache writes is
+ *   ours `input`, cache reads `cached`, output plus thoughts `output`;
+ * - Gemini CLI's (0.61; Qwen Code is its fork) `_meta.quota.token_count` {input_tokens,
+ *   output_tokens}: the prompt's `promptTokenCount` (cached ones inside, not split out) and
+ *   `candidatesTokenCount` summed over the prompt's model requests.
+ * An agent that reports neither (Copilot) answers null: nothing is stored, never zeros. No cost:
+ * ACP's `usage_update` carries only a cumulative session cost, and only some agents send it.
+ */
+export function acpPromptUsage(response: unknown): TurnUsage | null {
+  const res = obj(response);
+  const usage = obj(res?.usage);
+  if (usage !== null) {
+    const input = count(usage.inputTokens);
+    const output = count(usage.outputTokens);
+    if (input !== null && output !== null)
+      return {
+        inputTokens: input + (count(usage.cachedWriteTokens) ?? 0),
+        outputTokens: output + (count(usage.thoughtTokens) ?? 0),
+        cachedTokens: count(usage.cachedReadTokens) ?? 0,
+        costUsd: null,
+      };
+  }
+  const tokens = obj(obj(obj(res?._meta)?.quota)?.token_count);
+  const input = count(tokens?.input_tokens);
+  const output = count(tokens?.output_tokens);
+  if (input === null || output === null) return null;
+  return { inputTokens: input, outputTokens: output, cachedTokens: 0, costUsd: null };
+}

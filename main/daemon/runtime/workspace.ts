@@ -139,6 +139,8 @@ const DAEMON_STATE = [
   'agentteam.json',
   'agentteam.db',
   'serve-token',
+  // issue 41: this start's operator key (main/serve/token.ts)
+  'operator-key',
   'serve.json',
   'settings.json',
   'bin',

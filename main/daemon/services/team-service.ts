@@ -21,6 +21,7 @@ import { agentsToWake } from '../router/mention-router.js';
 import type { ChainRecord, HeldWake, MessageRecord, Store, WakeRecord } from '../store/index.js';
 import type { WakeChainFields } from '../wake/wake-ports.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
+import type { ApprovalAnswer, ApprovalAsk } from '../runtime/approval-port.js';
 
 /** shared/config.ts's default of `limits.agentHops`. */
 export const DEFAULT_AGENT_HOPS = 6;
@@ -36,6 +37,13 @@ export interface TeamServiceOptions {
   readonly displayName: (agentId: string) => string;
   /** A chain's hops or status changed (the `chain.updated` event, Telegram's status line). */
   readonly onChainChanged?: (chain: ChainRecord) => void;
+  /**
+   * issue 41: why the author's mention of an agent needs the operator's OK (services/deputy-check.ts:
+   * a broader policy, a workspace beyond the author's), or null. Absent: never (tests of chains alone).
+   */
+  readonly deputyCheck?: (authorId: string, agentId: string) => string | null;
+  /** issue 41: asks the operator, as an approval of the author's (approvals/approval-service.ts). */
+  readonly askOperator?: (authorId: string, ask: ApprovalAsk) => Promise<ApprovalAnswer>;
   readonly log?: DaemonLog;
 }
 
@@ -103,26 +111,72 @@ export class TeamService {
       if (w.target !== message.target || mentioned.includes(asker) || handBack.includes(asker)) continue;
       if (this.o.agentIds().has(asker)) handBack.push(asker);
     }
+    // issue 41: a mention that would make the woken agent the author's deputy waits for the operator's OK.
+    const deputies = mentioned
+      .map((agentId) => ({ agentId, reason: this.o.deputyCheck?.(author, agentId) ?? null }))
+      .filter((d): d is { agentId: string; reason: string } => d.reason !== null);
     const candidates: HeldWake[] = [
-      ...mentioned.map((agentId) => ({ agentId, cause: 'agent_mention' as const })),
+      ...mentioned
+        .filter((agentId) => !deputies.some((d) => d.agentId === agentId))
+        .map((agentId) => ({ agentId, cause: 'agent_mention' as const })),
       ...handBack.map((agentId) => ({ agentId, cause: 'hand_back' as const })),
     ];
-    const chainId = this.#chainOf(input) ?? this.#newestChainOf(message.target);
+    const chainId = this.#chainOf(input) ?? this.#ownChainOf(author) ?? this.#newestChainOf(message.target);
     // A chain starts only from an operator message: an agent message that wakes no one and belongs to none stays unchained.
-    if (chainId === null && candidates.length === 0) return [];
+    if (chainId === null && candidates.length === 0 && deputies.length === 0) return [];
     const { admitted, chain, changed } = this.o.store.transaction(() => {
       const existing =
         chainId === null
           ? undefined
           : (this.o.store.getChain(chainId) ?? this.o.store.startChain(chainId, message.target, this.#hops));
-      // An agent message outside any chain (nothing woke its author) starts one of its own.
+      // An agent message outside any chain (nothing ever woke its author) starts one of its own.
       const start = existing ?? this.o.store.startChain(message.id, message.target, this.#hops);
       this.o.store.setMessageChain(message.id, start.id);
       return this.#admit(start, message, author, candidates);
     });
     if (changed) this.o.onChainChanged?.(chain);
     this.#enqueue(admitted);
+    for (const d of deputies) this.#askForDeputy(chain.id, message, author, d.agentId, d.reason);
     return admitted.map((w) => w.wakeToken);
+  }
+
+  /**
+   * issue 41: the operator is asked whether `author` may wake `agentId`; allowed, the wake is
+   * admitted in the chain as any mention (a hop of its budget); denied, expired or cancelled, no
+   * one is woken (the message stays stored and shown).
+   */
+  #askForDeputy(chainId: string, message: MessageRecord, author: string, agentId: string, reason: string): void {
+    const name = this.o.displayName(agentId);
+    const ask: ApprovalAsk = {
+      kind: 'other',
+      tool: 'Wake agent',
+      summary: `wake ${name} (${agentId}) in ${message.target}: ${reason}`,
+      detail: message.content,
+      // Only "once": a standing rule would let the author use the broader agent unasked from then on.
+      rule: null,
+    };
+    const asked = this.o.askOperator?.(author, ask) ?? Promise.resolve(null);
+    void asked.then(
+      (answer) => {
+        if (answer?.decision !== 'allow') {
+          this.o.log?.info('deputy wake not allowed', {
+            author,
+            agentId,
+            messageId: message.id,
+            status: answer?.status,
+          });
+          return;
+        }
+        const chain = this.o.store.getChain(chainId);
+        if (chain === undefined || !this.o.agentIds().has(agentId)) return;
+        const r = this.o.store.transaction(() =>
+          this.#admit(chain, message, author, [{ agentId, cause: 'agent_mention' }]),
+        );
+        if (r.changed) this.o.onChainChanged?.(r.chain);
+        this.#enqueue(r.admitted);
+      },
+      (err: unknown) => this.o.log?.error('deputy wake failed', { author, agentId, error: String(err) }),
+    );
   }
 
   /**
@@ -213,6 +267,18 @@ export class TeamService {
       first(input.settled) ??
       first(input.handling.filter((w) => w.target === input.message.target)) ??
       first(input.handling)
+    );
+  }
+
+  /**
+   * issue 41: the chain of the author's newest wake, in any conversation — an agent's send outside
+   * its turn, even to a conversation it starts, spends the budget of the chain that last woke it
+   * instead of starting a fresh one; null when nothing ever woke it.
+   */
+  #ownChainOf(author: string): string | null {
+    return (
+      this.o.store.listWakes({ agentId: author, order: 'newest', limit: 20 }).find((w) => (w.chainId ?? null) !== null)
+        ?.chainId ?? null
     );
   }
 

@@ -22,7 +22,7 @@ const OPERATOR_STORAGE_KEY = 'agentteam.operatorKey';
 /**
  * issue 29: the operator key from the printed URL's fragment (`#operator=`), kept for this tab in
  * sessionStorage and taken out of the address bar (so a bookmark or a shared screen lacks it).
- * A tab opened without it is not the operator's: operator calls are refused with a clear error.
+ * A tab opened without it is not the operator's: it connects to nothing (issue 41) and says what to open.
  */
 export function operatorKeyOf(win: HostWindow): string | undefined {
   const fromUrl = new URLSearchParams((win.location.hash ?? '').replace(/^#/, '')).get(WS_OPERATOR_PARAM);
@@ -47,6 +47,10 @@ export function pickTransport(win: HostWindow = hostWindow()): Transport {
   if (ipc !== null) return { kind: 'ipc', api: ipc, connection: null };
   const token = new URLSearchParams(win.location.search).get('token');
   if (token === null || token === '') return { kind: 'none', reason: 'no_token' };
-  const client = createWsClient(wsUrlFor(win.location, token, operatorKeyOf(win)));
+  // issue 41: without the operator key every call but limits.get is refused (api-names.ts
+  // TOKEN_CALL_NAMES): say which URL to open instead of a page of refusals.
+  const operatorKey = operatorKeyOf(win);
+  if (operatorKey === undefined) return { kind: 'none', reason: 'no_token' };
+  const client = createWsClient(wsUrlFor(win.location, token, operatorKey));
   return { kind: 'ws', api: client.api, connection: client.connection };
 }

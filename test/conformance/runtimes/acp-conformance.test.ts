@@ -101,6 +101,25 @@ describe.concurrent.each(PRESETS)('acp preset %s conformance (real CLI, fake mod
     CASE_TIMEOUT,
   );
 
+  // issue 41: budgets count ACP agents: Gemini CLI answers each prompt with its token counts
+  // (`_meta.quota.token_count`), turned into the turn's usage before its end (usage-report.ts acpPromptUsage).
+  it.runIf(preset === 'gemini').sequential(
+    'issue 41: the turn reports the usage Gemini CLI counted from the model (the fake reports 5 output tokens a reply)',
+    async () => {
+      const from = h.runtimeEvents.length;
+      const requests = h.fake.requests.length;
+      const wake = h.post('[[tool]] Count me.', '#conf-usage');
+      await h.terminal(wake);
+      const served = h.fake.requests.slice(requests).length;
+      const usage = h.runtimeEvents.slice(from).flatMap((e) => (e.type === 'usage' ? [e.usage] : []));
+      expect(usage).toHaveLength(1);
+      expect(usage[0]?.inputTokens).toBeGreaterThan(0);
+      expect(usage[0]?.outputTokens).toBe(5 * served);
+      expect(usage[0]?.costUsd).toBeNull();
+    },
+    CASE_TIMEOUT,
+  );
+
   // Qwen keeps a failed prompt in its history (the fake model then sees its marker again), so the
   // failing rows run after the others, the restart included.
   const ordered = [...RUNTIME_CASES.filter((c) => c.status !== 'failed')];

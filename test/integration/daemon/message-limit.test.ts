@@ -42,7 +42,9 @@ it('a raised limit (100 KB): the renderer learns it, the composer accepts 40 KB,
     rendererDir: null,
   });
   cleanups.push(() => server.close());
-  const client: WsClient = createWsClient(`ws://127.0.0.1:${server.port}/api?token=${TOKEN}`);
+  const client: WsClient = createWsClient(
+    `ws://127.0.0.1:${server.port}/api?token=${TOKEN}&operator=${'O'.repeat(43)}`,
+  );
   cleanups.push(() => client.close());
   const state = new AppState(client.api, { frames: manualFrames().schedule, connection: client.connection });
   cleanups.push(state.start());

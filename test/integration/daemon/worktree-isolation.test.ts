@@ -104,8 +104,8 @@ it(
       const changes = await c.client.call('worktree.changes', { agentId: 'demo' });
       expect(changes.ok && changes.value.uncommitted.map((f) => f.path)).toEqual(['agentteam-demo.txt']);
 
-      // Only the operator merges: the serve token alone (what an agent's process can read) is refused.
-      const refused = await cli(['merge', '--agent', 'demo']);
+      // Only the operator merges: a CLI without this start's operator key (an earlier start's) is refused.
+      const refused = await cli(['merge', '--agent', 'demo'], { AGENTTEAM_OPERATOR_KEY: 'x'.repeat(43) });
       expect(refused.code, refused.stderr).toBe(1);
       expect(refused.stderr).toContain('operator_only');
       expect(existsSync(join(repo, 'agentteam-demo.txt'))).toBe(false);

@@ -27,6 +27,7 @@ import { boundedDetail } from '../runtime-adapter.js';
 import type { AgentLaunchOptions, ConnectResult, LaunchSpec, RuntimeDriver } from '../runtime-driver.js';
 import { runtimeBaseEnv } from '../runtime-env.js';
 import { markSubmitWritten } from '../submit-timing.js';
+import { acpPromptUsage } from '../usage-report.js';
 import { ACP_PRESET_SPECS, CUSTOM_ACP, type AcpPresetSpec } from './acp-presets.js';
 
 export interface AcpDriverOptions extends AgentLaunchOptions {
@@ -393,7 +394,12 @@ class AcpSession implements DriverSession {
     });
     markSubmitWritten('acp'); // issue 19: written to stdin; the answer is the agent's time
     void prompt.then(
-      (res) => this.#ended(turn, res.stopReason, null),
+      (res) => {
+        // issue 41: the turn's usage as the agent reported it (budgets count ACP agents too), before its end.
+        const usage = this.#turn === turn ? acpPromptUsage(res) : null;
+        if (usage !== null) this.#ctx.emit({ type: 'usage', usage });
+        this.#ended(turn, res.stopReason, null);
+      },
       (err: unknown) => this.#ended(turn, null, err),
     );
     return { ok: true };

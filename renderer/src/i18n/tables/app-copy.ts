@@ -16,12 +16,13 @@ export const APP_COPY = [
     en: {
       'connection.connecting': 'Connecting to the daemon…',
       'connection.lost': 'Connection to the daemon lost — reconnecting…',
-      'connection.noToken': 'Open the URL printed by "agentteam serve" (it carries the access token).',
+      'connection.noToken':
+        'Open the URL printed by "agentteam serve" or "agentteam url" (it carries the access token and the operator key).',
     },
     'zh-CN': {
       'connection.connecting': '正在连接守护进程…',
       'connection.lost': '与守护进程的连接已断开，正在重连…',
-      'connection.noToken': '请打开 "agentteam serve" 打印的网址（其中包含访问令牌）。',
+      'connection.noToken': '请打开 "agentteam serve" 或 "agentteam url" 打印的网址（其中包含访问令牌和操作者密钥）。',
     },
   }),
   copyTable('error', {

@@ -1,5 +1,5 @@
 /** issue 14: `agentteam approvals / approve / deny` against a running serve (the scripted daemon double). */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -51,22 +51,30 @@ describe('agentteam approvals / approve / deny', () => {
     expect(rows[0]).toMatchObject({ id: 'ap_1', status: 'pending', tool: 'Bash', wakeTokens: ['w_1'] });
   });
 
-  it('issue 29: approve and deny without the operator key are refused naming the key, and change nothing', async () => {
+  it("issue 29/41: approve and deny without this start's operator key are refused naming the key, and change nothing", async () => {
+    // What a process holding only the serve token has: no <data-dir>/operator-key to read (an
+    // agent's tools are denied it), no AGENTTEAM_OPERATOR_KEY — or an earlier start's key.
+    await rename(join(dataDir, 'operator-key'), join(dataDir, 'operator-key.away'));
     for (const argv of [
       ['approve', '--data-dir', dataDir, 'ap_1', '--scope', 'always'],
       ['deny', '--data-dir', dataDir, 'ap_1'],
     ]) {
       const io = captureIo();
-      // What an agent's command has: the serve token in the data dir, no operator key (or a wrong one).
       expect(await runCli(argv, { io, env: {} })).toBe(1);
+      // approve looks the approval up first (approvals.list): that read is the operator's too (issue 41).
       expect(io.errLines.join('\n')).toMatch(
-        /approvals\.answer is the operator's to make.*AGENTTEAM_OPERATOR_KEY.*\(operator_only\)/,
+        /approvals\.(answer|list) is the operator's to make.*operator-key.*\(operator_only\)/,
       );
       const wrong = captureIo();
       expect(await runCli(argv, { io: wrong, env: { AGENTTEAM_OPERATOR_KEY: 'x'.repeat(43) } })).toBe(1);
       expect(wrong.errLines.join('\n')).toMatch(/\(operator_only\)/);
     }
     expect(daemon.approvals[0]?.status).toBe('pending');
+    await rename(join(dataDir, 'operator-key.away'), join(dataDir, 'operator-key'));
+    // issue 41: the operator's CLI reads the key from the data dir: no variable to export.
+    const io = captureIo();
+    expect(await runCli(['deny', '--data-dir', dataDir, 'ap_1'], { io, env: {} })).toBe(0);
+    expect(daemon.approvals[0]?.status).toBe('denied');
   });
 
   it('approve allows, deny denies with the reason the agent will read; a second answer is refused', async () => {

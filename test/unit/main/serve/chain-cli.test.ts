@@ -72,7 +72,13 @@ it('continues the paused chain: exit 0 and the held hand-back arrives; then noth
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   const refused = captureIo();
-  expect(await runCli(['chain', 'continue', '--data-dir', dir.path], { io: refused, env: {} })).toBe(1);
+  // An earlier start's key (issue 41: it wins over <data-dir>/operator-key, so it is what is presented).
+  expect(
+    await runCli(['chain', 'continue', '--data-dir', dir.path], {
+      io: refused,
+      env: { AGENTTEAM_OPERATOR_KEY: 'x'.repeat(43) },
+    }),
+  ).toBe(1);
   expect(refused.errLines.join('\n')).toMatch(/operator_only/);
 
   const io = captureIo();

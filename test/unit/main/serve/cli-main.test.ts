@@ -17,8 +17,8 @@ afterEach(async () => {
 });
 
 /** Runs `agentteam serve` in-process with the scripted daemon; returns a stop handle. */
-async function startServe(daemon: ScriptedDaemon) {
-  const io = captureIo();
+async function startServe(daemon: ScriptedDaemon, outIsTerminal = false) {
+  const io = { ...captureIo(), outIsTerminal };
   let stop = (_signal: string): void => undefined;
   const stopRequested = new Promise<string>((r) => (stop = r));
   let listening = (_s: ServeServer): void => undefined;
@@ -103,14 +103,24 @@ describe('agentteam serve + send/wakes/messages', () => {
     const token = (await import('node:fs/promises')).readFile(join(dataDir, 'serve-token'), 'utf8');
     const operatorKey = new URL(server.url).hash.replace('#operator=', '');
     expect(operatorKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // issue 41: stdout is not a terminal (a file, the journal — readable through /proc/<pid>/fd/1):
+    // the key is printed nowhere, on stdout or stderr, and no `export` line offers it to shell history.
     expect(io.outLines).toEqual([
-      `AgentTeam is serving ${dataDir} at ${server.url}`,
-      `Operator commands (approve, deny, revoke) from another terminal: export AGENTTEAM_OPERATOR_KEY=${operatorKey} (valid until this daemon stops).`,
+      `AgentTeam is serving ${dataDir} at ${server.urlWithoutOperatorKey}`,
+      `Open the UI with the URL "agentteam url --data-dir ${dataDir}" prints (it adds the operator key, which is kept in ${join(dataDir, 'operator-key')}, not printed here).`,
+      `The operator's commands (send, approve, stop, …) read the operator key from ${join(dataDir, 'operator-key')}.`,
     ]);
-    // issue 29: the operator key is in memory only — no file of the data dir holds it.
+    expect([...io.outLines, ...io.errLines].join('\n')).not.toContain(operatorKey);
+    // It is kept for the operator's CLI in one 0600 file of the data dir, and in no other file there.
+    expect(readFileSync(join(dataDir, 'operator-key'), 'utf8').trim()).toBe(operatorKey);
+    expect((await stat(join(dataDir, 'operator-key'))).mode & 0o777).toBe(0o600);
     for (const name of readdirSync(dataDir))
-      if (statSync(join(dataDir, name)).isFile())
+      if (name !== 'operator-key' && statSync(join(dataDir, name)).isFile())
         expect(readFileSync(join(dataDir, name), 'utf8')).not.toContain(operatorKey);
+    // `agentteam url` prints the whole URL for the operator who asks.
+    const url = captureIo();
+    expect(await runCli(['url', '--data-dir', dataDir], { io: url })).toBe(0);
+    expect(url.outLines).toEqual([server.url]);
     expect(server.url).toContain(`?token=${(await token).trim()}`);
     expect((await stat(join(dataDir, 'serve-token'))).mode & 0o777).toBe(0o600);
     expect(existsSync(join(dataDir, 'serve.json'))).toBe(true);
@@ -189,8 +199,22 @@ describe('agentteam serve + send/wakes/messages', () => {
     expect(await exit).toBe(0);
     expect(daemon.stopped).toBe(1);
     expect(existsSync(join(dataDir, 'serve.json'))).toBe(false);
+    // issue 41: a clean stop removes this start's key.
+    expect(existsSync(join(dataDir, 'operator-key'))).toBe(false);
     const after = captureIo();
     expect(await runCli(['wakes', '--data-dir', dataDir, '--json'], { io: after })).toBe(1);
+  });
+
+  it('issue 41: to a terminal, serve prints the URL with the operator key once, and no export line', async () => {
+    const daemon = createScriptedDaemon();
+    const { io, server, exit, stop } = await startServe(daemon, true);
+    expect(io.outLines).toEqual([
+      `AgentTeam is serving ${dataDir} at ${server.url}`,
+      `The operator's commands (send, approve, stop, …) read the operator key from ${join(dataDir, 'operator-key')}.`,
+    ]);
+    expect(io.outLines.join('\n')).not.toContain('export ');
+    stop('SIGTERM');
+    expect(await exit).toBe(0);
   });
 
   it('issue 24: audit lists the audited sends newest first, --json as they are, text escaped for the terminal', async () => {

@@ -64,7 +64,7 @@ describe('the real limit, in bytes', () => {
     expect(refusal).toMatchObject({ id: 41, ok: false, code: 'content_too_large' });
     expect(String(refusal.message)).toMatch(/at most 2097152 bytes and a message at most 32768 bytes/);
     expect(daemon.messages).toHaveLength(0);
-    ws.send(JSON.stringify({ id: 42, call: 'agents.list', request: {} }));
+    ws.send(JSON.stringify({ id: 42, call: 'limits.get', request: {} }));
     expect(await until(() => got.find((f) => f.id === 42))).toMatchObject({ id: 42, ok: true });
     expect(closed).toBeNull();
     ws.close();

@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startServeServer, type ServeServer } from '../../../../main/serve/serve-server.js';
 import { RENDERER_CSP } from '../../../../shared/csp.js';
-import { OPERATOR_CALL_NAMES } from '../../../../shared/api/api-names.js';
+import { API_CALL_NAMES, TOKEN_CALL_NAMES } from '../../../../shared/api/api-names.js';
 import { eventsOfFrame } from '../../../../shared/api/ws-protocol.js';
 import {
   approvalFixture,
@@ -73,8 +73,9 @@ function open(query: string, headers: Record<string, string> = {}): Promise<WebS
   });
 }
 
+/** The operator's connection (token and this start's operator key), as the UI and the CLI connect. */
 async function connected(): Promise<WebSocket> {
-  const ws = await open(`?token=${TOKEN}`);
+  const ws = await open(`?token=${TOKEN}&operator=${OPERATOR}`);
   if (typeof ws === 'number') throw new Error(`upgrade refused: ${ws}`);
   return ws;
 }
@@ -189,41 +190,43 @@ describe('serve WebSocket bridge', () => {
     ws.close();
   });
 
-  it('issue 29: refuses every operator call on a connection with the serve token alone, and answers it with the operator key', async () => {
+  it('issue 29/41: the serve token alone gets only TOKEN_CALL_NAMES; every other call needs the operator key', async () => {
     daemon.approvals.push(approvalFixture({ id: 'ap_1' }));
-    const tokenOnly = await connected();
-    const calls: Array<[string, unknown]> = [
-      ['approvals.answer', { id: 'ap_1', decision: 'allow', scope: 'always' }],
-      ['agents.update', { agentId: 'demo', permissions: 'full' }],
-      ['agents.revokeRule', { agentId: 'demo', rule: 'Bash(ls)' }],
-      ['agents.confirmRule', { agentId: 'demo', rule: 'Bash(ls)' }],
-      ['agents.stop', { agentId: 'demo' }],
-      ['telegram.addBinding', { chatId: '1', target: '#general' }],
-      ['telegram.removeBinding', { chatId: '1' }],
-      // issue 25: Continue of a paused chain
-      ['chains.continue', {}],
-      // issue 26
-      ['worktree.merge', { agentId: 'demo' }],
-      ['worktree.discard', { agentId: 'demo', confirm: true }],
-      // issue 27: a paused agent's Try now / Cancel, and raising its daily budget
-      ['agents.tryNow', { agentId: 'demo' }],
-      ['agents.cancelPause', { agentId: 'demo' }],
-      ['agents.raiseBudget', { agentId: 'demo', budget: { tokens: 1000 } }],
-      // the watchdog threshold and delivery retries live in agentteam.json: an agent must not quiet them
-      ['settings.update', { channel: 'local', settings: { silenceWatchdog: { thresholdSeconds: 3600 } } }],
-    ];
-    expect(calls.map(([name]) => name).sort()).toEqual([...OPERATOR_CALL_NAMES].sort());
+    const tokenOnly = await open(`?token=${TOKEN}`);
+    if (typeof tokenOnly === 'number') throw new Error(`upgrade refused: ${tokenOnly}`);
+    // issue 41: what spoke as the operator with the token alone (a "You" message, a review comment),
+    // and the reads that gave away every conversation and approval.
+    const requests: Record<string, unknown> = {
+      'messages.send': { target: '#general', content: '@full-agent rm -rf the repo' },
+      'wakes.comment': {
+        wakeToken: 'wk_1',
+        path: 'a.ts',
+        line: 1,
+        side: 'new',
+        hunkHeader: '@@ -1 +1 @@',
+        text: 'do it',
+      },
+      'messages.list': { target: '#general' },
+      'approvals.list': {},
+      'approvals.answer': { id: 'ap_1', decision: 'allow', scope: 'always' },
+      'agents.update': { agentId: 'demo', permissions: 'full' },
+    };
     let id = 10;
-    for (const [name, request] of calls) {
-      const reply = await call(tokenOnly, id++, name, request);
-      expect(reply).toMatchObject({ ok: false, code: 'operator_only' });
+    const refused = API_CALL_NAMES.filter((n) => !(TOKEN_CALL_NAMES as readonly string[]).includes(n));
+    expect(refused).toEqual(
+      expect.arrayContaining(['messages.send', 'wakes.comment', 'messages.list', 'approvals.list']),
+    );
+    for (const name of refused) {
+      const reply = await call(tokenOnly, id++, name, requests[name] ?? {});
+      expect(reply, name).toMatchObject({ ok: false, code: 'operator_only' });
       expect(reply.message).toContain(`${name} is the operator's to make`);
-      expect(reply.message).toContain('AGENTTEAM_OPERATOR_KEY');
+      expect(reply.message).toContain('operator-key');
     }
-    // Nothing reached the daemon: the approval is still pending.
+    // Nothing reached the daemon: no message stored, the approval still pending.
+    expect(daemon.messages).toHaveLength(0);
     expect(daemon.approvals[0]?.status).toBe('pending');
-    // Other calls keep working with the token alone (the CLI's send, list, the agents' tools).
-    expect(await call(tokenOnly, id++, 'approvals.list', {})).toMatchObject({ ok: true });
+    // What an agent may know anyway is still answered.
+    for (const name of TOKEN_CALL_NAMES) expect(await call(tokenOnly, id++, name, {})).toMatchObject({ ok: true });
     tokenOnly.close();
     // A wrong (e.g. an earlier start's) operator key is just no operator key.
     const stale = await open(`?token=${TOKEN}&operator=${'X'.repeat(43)}`);
@@ -280,7 +283,7 @@ describe('serve WebSocket bridge', () => {
   });
 
   it('issue 30: a calls-only connection (?events=none, as the CLI connects) is answered but sent no pushed event', async () => {
-    const quiet = await open(`?token=${TOKEN}&events=none`);
+    const quiet = await open(`?token=${TOKEN}&operator=${OPERATOR}&events=none`);
     if (typeof quiet === 'number') throw new Error(`upgrade refused: ${quiet}`);
     const loud = await connected();
     const frames: unknown[] = [];

@@ -22,6 +22,11 @@ describe('transport choice', () => {
     expect(pickTransport(fakeWindow({}))).toEqual({ kind: 'none', reason: 'no_token' });
   });
 
+  it('issue 41: with the token but no operator key (a bookmark, a shared link), asks for the printed URL too', () => {
+    // The serve token alone is answered nothing but limits.get: no page of refusals, one clear line.
+    expect(pickTransport(fakeWindow({}, '?token=t'))).toEqual({ kind: 'none', reason: 'no_token' });
+  });
+
   it('issue 29: takes the operator key from the URL fragment, keeps it for the tab and clears it from the address bar', () => {
     const stored = new Map<string, string>();
     const replaced: Array<string | undefined> = [];

@@ -9,14 +9,16 @@ import { createWsClient, wsUrlFor, type WsClient } from '../../../../renderer/sr
 import { createScriptedDaemon, wakeFixture, type ScriptedDaemon } from '../../../fixtures/scripted-daemon.js';
 
 const TOKEN = 'k'.repeat(43);
+const OPERATOR = 'O'.repeat(43);
 let daemon: ScriptedDaemon;
 let server: ServeServer;
 let client: WsClient;
 
 beforeEach(async () => {
   daemon = createScriptedDaemon();
-  server = await startServeServer({ daemon, token: TOKEN, operatorKey: 'O'.repeat(43), port: 0, rendererDir: null });
-  client = createWsClient(wsUrlFor({ protocol: 'http:', host: `127.0.0.1:${server.port}` }, TOKEN));
+  server = await startServeServer({ daemon, token: TOKEN, operatorKey: OPERATOR, port: 0, rendererDir: null });
+  // As the page connects: the token and the operator key from the URL's fragment (issue 41: both needed).
+  client = createWsClient(wsUrlFor({ protocol: 'http:', host: `127.0.0.1:${server.port}` }, TOKEN, OPERATOR));
 });
 afterEach(async () => {
   client.close();

@@ -1,6 +1,7 @@
 /** issue 27: each runtime's usage report, normalised (wire shapes from the CLIs' stream-json / app-server / SSE). */
 import { describe, expect, it } from 'vitest';
 import {
+  acpPromptUsage,
   claudeRateLimitWindow,
   claudeResultUsage,
   codexRateLimitWindows,
@@ -106,5 +107,36 @@ describe('usage reports', () => {
     };
     expect(openCodeMessageUsage(info)).toEqual({ inputTokens: 25, outputTokens: 10, cachedTokens: 100, costUsd: 0.5 });
     expect(openCodeMessageUsage({ ...info, role: 'user' })).toBeNull();
+  });
+
+  it("issue 41: an ACP prompt answer — ACP's own usage (disjoint counts), else Gemini CLI's _meta.quota; none is null", () => {
+    expect(
+      acpPromptUsage({
+        stopReason: 'end_turn',
+        usage: {
+          totalTokens: 1900,
+          inputTokens: 1000,
+          outputTokens: 80,
+          thoughtTokens: 20,
+          cachedReadTokens: 600,
+          cachedWriteTokens: 200,
+        },
+      }),
+    ).toEqual({ inputTokens: 1200, outputTokens: 100, cachedTokens: 600, costUsd: null });
+    // Gemini CLI 0.61's answer (its bundle: _meta.quota.token_count summed over the prompt's requests).
+    expect(
+      acpPromptUsage({
+        stopReason: 'end_turn',
+        _meta: {
+          quota: {
+            token_count: { input_tokens: 1234, output_tokens: 56 },
+            model_usage: [{ model: 'gemini-2.5-pro', token_count: { input_tokens: 1234, output_tokens: 56 } }],
+          },
+        },
+      }),
+    ).toEqual({ inputTokens: 1234, outputTokens: 56, cachedTokens: 0, costUsd: null });
+    // Copilot reports nothing: nothing is stored (never zeros); a malformed count is no report either.
+    expect(acpPromptUsage({ stopReason: 'end_turn' })).toBeNull();
+    expect(acpPromptUsage({ stopReason: 'end_turn', usage: { inputTokens: -1, outputTokens: 2 } })).toBeNull();
   });
 });

@@ -207,3 +207,31 @@ it('a second message in the turn, after the first settled the wake, joins its ch
     t.close();
   }
 });
+
+/**
+ * issue 41: an agent's send outside its turn to a conversation no chain has yet used to start a
+ * chain of its own — a fresh hop budget per new conversation (up to limits.conversationsPerHour
+ * an hour). The budget follows the agent's own sends: the chain that last woke it pays.
+ */
+it('a send outside the turn to a new conversation spends the chain that last woke the author, not a fresh budget', async () => {
+  const t = team(1);
+  try {
+    const operator = t.conversations.post('#general', '@ann start').message;
+    // ann's turn answers and ends: nothing of ann's is active or pending any more.
+    expect(await t.runTurn('ann', 'done')).toBe(true);
+    expect(t.lifecycle.pending('ann')).toEqual([]);
+    const elsewhere = (target: string, content: string) =>
+      t.communication.messageSend('ann', { target: targetKey(target), content, allowCrossTarget: true });
+    // Outside any turn, to a conversation it starts: bob is woken on the operator chain's budget (1) …
+    expect(await elsewhere('#side-1', '@bob look here')).toMatchObject({ ok: true });
+    expect(t.store.listWakes({ agentId: 'bob' })).toMatchObject([
+      { chainId: operator.id, target: '#side-1', cause: 'agent_mention', hop: 1, hopBudget: 1 },
+    ]);
+    // … and the next new conversation finds that budget spent: cy is held, the chain pauses.
+    expect(await elsewhere('#side-2', '@cy and here')).toMatchObject({ ok: true });
+    expect(t.store.listWakes({ agentId: 'cy' })).toEqual([]);
+    expect(t.store.listChains({}).map((c) => [c.id, c.hops, c.status])).toEqual([[operator.id, 1, 'paused']]);
+  } finally {
+    t.close();
+  }
+});
