@@ -271,8 +271,8 @@ export function recoveryPart(agent: PromptAgent, marker: RecoveryMarker, options
   return { kind: 'recovery', body, targets: [marker.target], wakeTokens: [marker.wakeToken] };
 }
 
-/** A wake the session already holds, continued (issue 38): its exact target and TargetSeq. */
-export interface ContinuedWake {
+/** A wake the session already holds, resumed after a usage pause (issue 38): its exact target and TargetSeq. */
+export interface ResumedWake {
   readonly target: TargetKey;
   readonly targetSeq: number;
   readonly wakeToken: string;
@@ -290,7 +290,7 @@ const RESUME_COPY: Readonly<Record<PromptLanguage, (seq: number) => string>> = {
  * their inputs: one block per exact target, never the task again (the operator's task reaches a
  * session once per wake). The tail names the targets, as for any delivery (§8.2).
  */
-export function continuationPart(wakes: readonly ContinuedWake[], language: PromptLanguage = 'en'): PromptPart {
+export function resumePart(wakes: readonly ResumedWake[], language: PromptLanguage = 'en'): PromptPart {
   if (wakes.length === 0) throw new Error('internal: a continuation needs at least one wake');
   const targets = distinctTargets(wakes.map((w) => w.target));
   const body = targets
@@ -298,7 +298,7 @@ export function continuationPart(wakes: readonly ContinuedWake[], language: Prom
       const seq = Math.max(
         ...wakes.filter((w) => w.target === target).map((w) => checkedSeq(w.targetSeq, 'TargetSeq')),
       );
-      return `<agentteam-continuation target="${checkedTarget(target)}" seq="${seq}">\n${RESUME_COPY[language](seq)}\n</agentteam-continuation>`;
+      return `<agentteam-resume target="${checkedTarget(target)}" seq="${seq}">\n${RESUME_COPY[language](seq)}\n</agentteam-resume>`;
     })
     .join('\n\n');
   return { kind: 'delivery', body, targets, wakeTokens: wakes.map((w) => w.wakeToken) };

@@ -10,9 +10,9 @@
 import type { AgentConfig } from '../../../shared/config.js';
 import {
   compilePrompt,
-  continuationPart,
+  resumePart,
   deliveryPart,
-  type ContinuedWake,
+  type ResumedWake,
   recoveryPart,
   type DeliveryMessage,
   type PromptPart,
@@ -99,11 +99,11 @@ export function storedPrompts(
     renderDelivery(d, turn) {
       const messages: DeliveryMessage[] = [];
       const recoveries: PromptPart[] = [];
-      const continued: ContinuedWake[] = [];
+      const resumed: ResumedWake[] = [];
       for (const w of d.wakes) {
         // issue 38: the session already holds this input (a usage pause took it back): continue it.
         if (w.resumed === true && w.targetKey !== null) {
-          continued.push({ target: w.targetKey, targetSeq: w.targetSeq, wakeToken: w.wakeToken });
+          resumed.push({ target: w.targetKey, targetSeq: w.targetSeq, wakeToken: w.wakeToken });
           continue;
         }
         if (markerIdOfRecoveryMessage(w.messageId) !== null) {
@@ -120,7 +120,7 @@ export function storedPrompts(
       // tail ends the delivery: each once per written prompt, however many parts it has (issue 24).
       const parts = [
         ...recoveries,
-        ...(continued.length > 0 ? [continuationPart(continued, agent.language)] : []),
+        ...(resumed.length > 0 ? [resumePart(resumed, agent.language)] : []),
         ...(messages.length > 0 ? [deliveryPart(messages, agent.language)] : []),
       ];
       if (parts.length === 0) return null;

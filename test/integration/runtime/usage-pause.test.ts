@@ -70,7 +70,7 @@ describe.each(['claude-code', 'codex', 'opencode'] as const)('%s: a 429 with ret
     expect(deliveries).toHaveLength(2);
     // issue 38: the operator's task is written once; the resume continues it in the same session.
     expect(deliveries.filter((p) => p.text.includes('@agent1 hello'))).toHaveLength(1);
-    expect(deliveries[1]?.text).toContain('<agentteam-continuation target="#general"');
+    expect(deliveries[1]?.text).toContain('<agentteam-resume target="#general"');
     // No silence beacon while paused (the operator has been told).
     expect(h.beacons).toEqual([]);
   }, 120_000);
@@ -98,7 +98,7 @@ describe('claude-code: a usage limit inside a final-check turn (issue 38)', () =
     // The operator's task was written into the runtime once; the resume was a continuation.
     const deliveries = h.promptInputs.filter((p) => p.kind === 'delivery' && p.wakeTokens.includes(token));
     expect(deliveries.filter((p) => p.text.includes('which file first?'))).toHaveLength(1);
-    expect(deliveries.at(-1)?.text).toContain('<agentteam-continuation');
+    expect(deliveries.at(-1)?.text).toContain('<agentteam-resume');
     expect(h.fake.requests.filter((r) => r.input.includes('which file first?'))).toHaveLength(1);
   }, 120_000);
 });
