@@ -16,7 +16,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { eventsOfFrame } from '../shared/api/ws-protocol.js';
+import { eventsOfFrame, WS_OPERATOR_PARAM } from '../shared/api/ws-protocol.js';
+import { readOperatorKey } from '../main/serve/token.js';
 import { chromium, type Browser } from '@playwright/test';
 import WebSocket from 'ws';
 import type { CommunicationHandler } from '../main/daemon/mcp/communication-handler.js';
@@ -77,8 +78,10 @@ export interface WsClient {
 }
 
 /** A WebSocket client of the API bridge (the same envelope as the CLI) that keeps pushed events. */
-export async function wsClient(origin: string, token: string): Promise<WsClient> {
-  const ws = new WebSocket(`${origin.replace('http', 'ws')}/api`, {
+export async function wsClient(origin: string, token: string, operatorKey?: string): Promise<WsClient> {
+  // issue 41: the operator's calls need this start's operator key (the serve token alone reads nothing of the operator's).
+  const query = operatorKey === undefined ? '' : `?${WS_OPERATOR_PARAM}=${encodeURIComponent(operatorKey)}`;
+  const ws = new WebSocket(`${origin.replace('http', 'ws')}/api${query}`, {
     headers: { authorization: `Bearer ${token}` },
     maxPayload: 64 * 1024 * 1024,
   });
@@ -125,6 +128,8 @@ export interface Serve {
   readonly url: string;
   readonly origin: string;
   readonly token: string;
+  /** issue 41: this start's operator key, from <data-dir>/operator-key (serve prints it only to a terminal). */
+  readonly operatorKey: string;
   readonly child: ChildProcess;
   readonly coldStartMs: number;
   /** prom-client's default and wake metrics of the daemon process, unlabelled samples by name. */
@@ -162,23 +167,27 @@ export async function startServe(
     inspector ??= /Debugger listening on (ws:\/\/\S+)/.exec(stderr)?.[1] ?? null;
     if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
   });
-  const url = await new Promise<string>((resolve, reject) => {
+  const bare = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`agentteam serve exited (${code}): ${stderr.slice(-4000)}`)));
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       const m = /at (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w%-]+)/.exec(line);
       if (m?.[1] !== undefined) resolve(m[1]);
     });
   });
-  const parsed = new URL(url);
+  const parsed = new URL(bare);
   const origin = parsed.origin;
   const token = decodeURIComponent(parsed.searchParams.get('token') ?? '');
   while ((await fetch(`${origin}/healthz`)).status !== 200);
+  const operatorKey = (await readOperatorKey(dataDir)) ?? '';
+  // The operator's page: the URL with the key in its fragment, as `agentteam url` prints it.
+  const url = `${bare}#operator=${encodeURIComponent(operatorKey)}`;
   const coldStartMs = performance.now() - t0;
   return {
     dataDir,
     url,
     origin,
     token,
+    operatorKey,
     child,
     coldStartMs,
     inspectorUrl: () => inspector,

@@ -107,7 +107,7 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
   const serve = await startServe(config, {
     nodeArgs: profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
   });
-  const client = await wsClient(serve.origin, serve.token);
+  const client = await wsClient(serve.origin, serve.token, serve.operatorKey);
   const browser = await launchChromium();
   const pid = serve.child.pid as number;
   try {

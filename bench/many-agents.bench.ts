@@ -105,7 +105,7 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
   const serve = await startServe(config, {
     nodeArgs: profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
   });
-  const client = await wsClient(serve.origin, serve.token);
+  const client = await wsClient(serve.origin, serve.token, serve.operatorKey);
   const browser = await launchChromium();
   try {
     for (let a = 0; a < agents; a++) await client.call('conversations.create', { target: `#a${a}` });

@@ -98,7 +98,7 @@ async function settleIdle(
   agents: number,
   timeoutMs: number,
 ): Promise<Array<{ id: string; state: string }>> {
-  const client = await wsClient(serve.origin, serve.token);
+  const client = await wsClient(serve.origin, serve.token, serve.operatorKey);
   try {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -177,7 +177,7 @@ export default async function memory(args: string[]): Promise<Record<string, unk
     },
     { nodeArgs: INSPECT },
   );
-  const client = await wsClient(serve.origin, serve.token);
+  const client = await wsClient(serve.origin, serve.token, serve.operatorKey);
   const checkpoints: Array<{ wakes: number; heapMB: number; rssMB: number }> = [];
   const t0 = performance.now();
   try {

@@ -21,6 +21,7 @@ import { createInterface } from 'node:readline';
 import { chromium } from '@playwright/test';
 import { WebSocketServer } from 'ws';
 import { connectDaemon } from '../main/serve/daemon-client.js';
+import { readOperatorKey } from '../main/serve/token.js';
 import type { Figure } from './bench-kit.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -78,7 +79,9 @@ export default async function uiBench(args: string[]) {
   if (!connected.ok) throw new Error(connected.message);
   const client = connected.client;
   try {
-    const page = await browser.newPage();
+    // The baseline's echo server is another origin: the page's CSP (connect-src 'self', shared/csp.ts)
+    // rightly refuses it, so this page alone bypasses the CSP; the app's code and pushes are unchanged.
+    const page = await browser.newPage({ bypassCSP: true });
     // Breakdown only (not the measured value): when the page dispatches each wake's reply_sent
     // push to its socket listeners, before the app's own handler runs (a listener added in the
     // constructor fires first). This includes main-thread work queued ahead of it in the page,
@@ -101,7 +104,9 @@ export default async function uiBench(args: string[]) {
         }
       };
     })()`);
-    await page.goto(url);
+    // issue 41: the operator's page opens with this start's key in the fragment (`agentteam url` prints it so).
+    const key = (await readOperatorKey(dataDir)) ?? '';
+    await page.goto(`${url}#operator=${encodeURIComponent(key)}`);
     await page.locator('[role="status"]').waitFor({ state: 'attached' });
 
     // Baseline: a bare WebSocket round trip from the same page to an echo server, one after
