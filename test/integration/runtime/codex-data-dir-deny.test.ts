@@ -1,0 +1,79 @@
+/**
+ * issue 41 with the real Codex (fake model): its shell reads nothing of the daemon's state in the
+ * data dir — the serve token, the operator key, the store, every agent's runtime folder — under
+ * `ask` and `auto-edit`. Codex's sandbox alone (`read-only` / `workspace-write`) reads the whole
+ * disk; the daemon's permission profile (codex-config.ts) denies those paths to every command it
+ * runs. The model asks for `cat <secret>` (`[[shell:…]]`, Codex's `exec_command`); if Codex asks
+ * the operator to run it outside the sandbox, the operator denies. The secret must never reach the
+ * model nor the reply. A file in the agent's own workspace stays readable (the shell works).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Subscription } from 'rxjs';
+import { filter } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiEvent } from '../../../shared/api/contract.js';
+import { DaemonHarness } from '../../fixtures/daemon-harness.js';
+
+describe.skipIf(process.platform !== 'linux').each(['ask', 'auto-edit'] as const)(
+  'codex, permissions "%s"',
+  (permissions) => {
+    let h: DaemonHarness;
+    let denier: Subscription | undefined;
+    const asked: string[] = [];
+    beforeAll(async () => {
+      h = await DaemonHarness.start('codex', { agentConfig: { permissions } });
+      await h.ready(60_000);
+      // Whatever Codex asks to run outside its sandbox (an escalation after "Permission denied") is denied.
+      denier = h.daemon.events$
+        .pipe(
+          filter((e): e is Extract<ApiEvent, { name: 'approval.updated' }> => e.name === 'approval.updated'),
+          filter((e) => e.payload.status === 'pending'),
+        )
+        .subscribe((e) => {
+          asked.push(e.payload.summary);
+          void h.api['approvals.answer']({ id: e.payload.id, decision: 'deny' });
+        });
+    }, 150_000);
+    afterAll(async () => {
+      denier?.unsubscribe();
+      await h?.dispose();
+    }, 60_000);
+
+    /** Runs `cat path` through Codex's shell; resolves with the agent's reply. */
+    async function catThrough(path: string): Promise<string> {
+      const { wakeToken } = await h.send('#general', `[[sandboxed-shell:cat ${path}]] read it`);
+      const wake = await h.terminal(wakeToken, 120_000);
+      expect(wake.status).toBe('reply_sent');
+      const { messages } = await h.api['messages.list']({ target: '#general', limit: 50 });
+      return messages.filter((m) => m.authorKind === 'agent').at(-1)?.content ?? '';
+    }
+
+    it(
+      "the serve token, the operator key and an agent's runtime folder are not read; its workspace is",
+      { timeout: 400_000 },
+      async () => {
+        const own = `workspace-file-${permissions}-4711`;
+        writeFileSync(join(h.workspace, 'notes.txt'), `${own}\n`);
+        expect(await catThrough(join(h.workspace, 'notes.txt'))).toContain(own);
+
+        const secrets = [
+          join(h.dir, 'serve-token'),
+          join(h.dir, 'operator-key'),
+          join(h.dir, 'runtimes', h.agentId, 'planted-secret'),
+        ].map((path, i) => ({ path, secret: `secret-${permissions}-${i}-0b7f3c9e` }));
+        for (const { path, secret } of secrets) writeFileSync(path, `${secret}\n`, { mode: 0o600 });
+        for (const { path, secret } of secrets) {
+          const reply = await catThrough(path);
+          expect(reply).toContain('Shell result');
+          expect(reply).not.toContain(secret);
+        }
+        // Nothing of any secret reached the model in any request (the command's output is its input).
+        const seen = JSON.stringify(h.model.requests.map((r) => r.body));
+        for (const { secret } of secrets) expect(seen).not.toContain(secret);
+        // An escalation, if Codex asked for one, was a question to the operator (denied above), never a silent read.
+        for (const summary of asked) expect(summary).toMatch(/cat /);
+      },
+    );
+  },
+);
