@@ -67,6 +67,7 @@ describe.skipIf(process.platform !== 'linux').each(['ask', 'auto-edit'] as const
           const reply = await catThrough(path);
           expect(reply).toContain('Shell result');
           expect(reply).not.toContain(secret);
+          expect(reply).toMatch(/exited with code [1-9]|denied|rejected/i);
         }
         // Nothing of any secret reached the model in any request (the command's output is its input).
         const seen = JSON.stringify(h.model.requests.map((r) => r.body));
