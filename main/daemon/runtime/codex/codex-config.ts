@@ -67,7 +67,10 @@ export function renderCodexConfig(input: CodexConfigInput): string {
   if (input.model !== null) lines.push(`model = ${toml(input.model)}`);
   if (input.provider !== null) lines.push(`model_provider = ${toml(input.provider.id)}`);
   // Plugins look up GitHub/ChatGPT hosts at startup (research/runtimes.md §2).
-  lines.push('', '[features]', 'plugins = false', '', '[analytics]', 'enabled = false');
+  lines.push('', '[features]', 'plugins = false');
+  // issue 41: a sandboxed command's network is the managed proxy's (the profile below).
+  if (base !== null) lines.push('network_proxy = true');
+  lines.push('', '[analytics]', 'enabled = false');
   if (input.provider !== null) {
     const p = input.provider;
     lines.push('', `[model_providers.${p.id}]`, `name = ${toml(p.name)}`, `base_url = ${toml(p.baseUrl)}`);
@@ -80,6 +83,13 @@ export function renderCodexConfig(input: CodexConfigInput): string {
   }
   if (base !== null) {
     lines.push('', `[permissions.${CODEX_PROFILE}]`, `extends = ${toml(base)}`);
+    // Codex keeps a profile's denied reads — and so its network — even on a command the operator
+    // approved to leave the sandbox ("escalated sandbox with restrictions"): without network the
+    // `agentteam` CLI in the shell could not reach the daemon. Network goes through Codex's managed
+    // proxy instead, which lets through only the daemon's host and refuses every other one.
+    const daemonHost = new URL(input.mcpUrl).hostname;
+    lines.push('', `[permissions.${CODEX_PROFILE}.network]`, 'enabled = true');
+    lines.push('', `[permissions.${CODEX_PROFILE}.network.domains]`, `${toml(daemonHost)} = "allow"`);
     lines.push('', `[permissions.${CODEX_PROFILE}.filesystem]`);
     // A folder is denied as a whole: Codex's path entries need no trailing `/`.
     for (const path of input.deniedPaths ?? []) lines.push(`${toml(path.replace(/\/+$/, ''))} = "deny"`);

@@ -52,10 +52,18 @@ describe('Codex config.toml (research/runtimes.md §2)', () => {
     expect(readOnly).toContain('default_permissions = "agentteam"');
     // Codex refuses `sandbox_mode` beside `default_permissions`.
     expect(readOnly).not.toContain('sandbox_mode');
+    expect(readOnly).toContain('[features]\nplugins = false\nnetwork_proxy = true');
     expect(readOnly).toContain(
       [
         '[permissions.agentteam]',
         'extends = ":read-only"',
+        '',
+        // Network only to the daemon's host, through Codex's managed proxy.
+        '[permissions.agentteam.network]',
+        'enabled = true',
+        '',
+        '[permissions.agentteam.network.domains]',
+        '"127.0.0.1" = "allow"',
         '',
         '[permissions.agentteam.filesystem]',
         '"/data/serve-token" = "deny"',
@@ -72,6 +80,7 @@ describe('Codex config.toml (research/runtimes.md §2)', () => {
     expect(full).toContain('sandbox_mode = "danger-full-access"');
     expect(full).not.toContain('default_permissions');
     expect(full).not.toContain('[permissions.');
+    expect(full).not.toContain('network_proxy');
   });
 
   it('writes config.toml 0600 in a 0700 CODEX_HOME', async () => {
