@@ -5,7 +5,8 @@
  * disk; the daemon's permission profile (codex-config.ts) denies those paths to every command it
  * runs. The model asks for `cat <secret>` (`[[shell:…]]`, Codex's `exec_command`); if Codex asks
  * the operator to run it outside the sandbox, the operator denies. The secret must never reach the
- * model nor the reply. A file in the agent's own workspace stays readable (the shell works).
+ * model nor the reply, also on the thread resumed after a daemon restart. A file in the agent's
+ * own workspace stays readable (the shell works).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +25,16 @@ describe.skipIf(process.platform !== 'linux').each(['ask', 'auto-edit'] as const
     beforeAll(async () => {
       h = await DaemonHarness.start('codex', { agentConfig: { permissions } });
       await h.ready(60_000);
-      // Whatever Codex asks to run outside its sandbox (an escalation after "Permission denied") is denied.
+      denyAsked();
+    }, 150_000);
+    afterAll(async () => {
+      denier?.unsubscribe();
+      await h?.dispose();
+    }, 60_000);
+
+    /** Whatever Codex asks to run outside its sandbox (an escalation after "Permission denied") is denied. */
+    function denyAsked(): void {
+      denier?.unsubscribe();
       denier = h.daemon.events$
         .pipe(
           filter((e): e is Extract<ApiEvent, { name: 'approval.updated' }> => e.name === 'approval.updated'),
@@ -34,11 +44,7 @@ describe.skipIf(process.platform !== 'linux').each(['ask', 'auto-edit'] as const
           asked.push(e.payload.summary);
           void h.api['approvals.answer']({ id: e.payload.id, decision: 'deny' });
         });
-    }, 150_000);
-    afterAll(async () => {
-      denier?.unsubscribe();
-      await h?.dispose();
-    }, 60_000);
+    }
 
     /** Runs `cat path` through Codex's shell; resolves with the agent's reply. */
     async function catThrough(path: string): Promise<string> {
@@ -69,6 +75,15 @@ describe.skipIf(process.platform !== 'linux').each(['ask', 'auto-edit'] as const
           expect(reply).not.toContain(secret);
           expect(reply).toMatch(/exited with code [1-9]|denied|rejected/i);
         }
+        // A daemon restart resumes the stored thread (thread/resume): the profile holds there too.
+        await h.restart();
+        await h.ready(60_000);
+        denyAsked();
+        const [first] = secrets;
+        if (first === undefined) throw new Error('no secret planted');
+        expect(await catThrough(first.path)).not.toContain(first.secret);
+        // The stored thread was resumed, not replaced (the driver warns when Codex refuses the resume).
+        expect(h.logLines.map((l) => l.message)).not.toContain('codex: thread/resume failed; starting a fresh thread');
         // Nothing of any secret reached the model in any request (the command's output is its input).
         const seen = JSON.stringify(h.model.requests.map((r) => r.body));
         for (const { secret } of secrets) expect(seen).not.toContain(secret);
