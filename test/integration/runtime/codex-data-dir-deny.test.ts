@@ -1,9 +1,10 @@
 /**
  * issue 41 with the real Codex (fake model): its shell reads nothing of the daemon's state in the
  * data dir — the serve token, the operator key, the store, every agent's runtime folder — under
- * `ask` and `auto-edit`. Codex's sandbox alone (`read-only` / `workspace-write`) reads the whole
+ * `read-only`, `ask` and `auto-edit`. Codex's sandbox alone (`read-only` / `workspace-write`) reads the whole
  * disk; the daemon's permission profile (codex-config.ts) denies those paths to every command it
- * runs. The model asks for `cat <secret>` (`[[shell:…]]`, Codex's `exec_command`); if Codex asks
+ * runs. The model runs `cat <secret>` in the sandbox as a model does by default
+ * (`[[sandboxed-shell:…]]`, Codex's `exec_command`); if Codex asks
  * the operator to run it outside the sandbox, the operator denies. The secret must never reach the
  * model nor the reply, also on the thread resumed after a daemon restart. A file in the agent's
  * own workspace stays readable (the shell works).
@@ -16,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../../shared/api/contract.js';
 import { DaemonHarness } from '../../fixtures/daemon-harness.js';
 
-describe.skipIf(process.platform !== 'linux').each(['ask', 'auto-edit'] as const)(
+describe.skipIf(process.platform !== 'linux').each(['read-only', 'ask', 'auto-edit'] as const)(
   'codex, permissions "%s"',
   (permissions) => {
     let h: DaemonHarness;
