@@ -12,9 +12,11 @@
  * permission profiles do deny reads: `[permissions.<id>]` extending the built-in `:read-only` or
  * `:workspace` (the same two sandboxes), with `[permissions.<id>.filesystem]` entries `"deny"`,
  * enforced for every command the model runs (a path that does not exist yet is masked too, so a
- * token written after this start is covered). A profile is chosen by `default_permissions`, which
- * Codex refuses together with `sandbox_mode`; so a sandboxed policy is a profile here, and only
- * `danger-full-access` (`full`: can read anything the person can) stays a `sandbox_mode`.
+ * token written after this start is covered). A profile is chosen by `default_permissions`; a
+ * `sandbox` (thread/start, or `-c sandbox_mode` on the command line) replaces it, denies and all
+ * (tried with 0.171). So a sandboxed policy is only a profile here — the driver names it again in
+ * the thread's `config` and passes no `sandbox` — and only `danger-full-access` (`full`: can read
+ * anything the person can) stays a `sandbox_mode`.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -127,8 +127,9 @@ class CodexSession implements DriverSession {
     if (!init.ok) return { ok: false, message: `codex app-server did not initialize: ${init.error.message}` };
     rpc.notify('initialized');
     // issue 14: the agent's policy as Codex's own approvalPolicy + sandbox, on start and on resume.
-    // issue 41: a sandboxed policy is the config's permission profile (Codex refuses a `sandbox`
-    // beside it), named again here so a resumed thread takes it too; only `full` names its sandbox.
+    // issue 41: a sandboxed policy is the config's permission profile, named again here so it wins
+    // over a `-c sandbox_mode` in the agent's args and holds on a resumed thread; a thread `sandbox`
+    // would replace it and its denies (codex-config.ts), so only `full` names one.
     const { approvalPolicy, sandbox } = codexThreadPolicy(o.permissions ?? 'read-only');
     const threadParams = {
       cwd: o.cwd,
