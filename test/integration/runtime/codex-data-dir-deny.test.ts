@@ -9,7 +9,7 @@
  * model nor the reply, also on the thread resumed after a daemon restart. A file in the agent's
  * own workspace stays readable (the shell works).
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Subscription } from 'rxjs';
 import { filter } from 'rxjs';
@@ -63,6 +63,10 @@ describe.skipIf(process.platform !== 'linux').each(['read-only', 'ask', 'auto-ed
         const own = `workspace-file-${permissions}-4711`;
         writeFileSync(join(h.workspace, 'notes.txt'), `${own}\n`);
         expect(await catThrough(join(h.workspace, 'notes.txt'))).toContain(own);
+
+        // The policy's own sandbox is kept: a write in the workspace runs unasked only under auto-edit.
+        await catThrough(`${join(h.workspace, 'notes.txt')}; touch ${join(h.workspace, 'written.txt')}`);
+        expect(existsSync(join(h.workspace, 'written.txt'))).toBe(permissions === 'auto-edit');
 
         const secrets = [
           join(h.dir, 'serve-token'),
