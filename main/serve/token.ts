@@ -52,7 +52,8 @@ export function newOperatorKey(): string {
  * same-user process reads `/proc/<daemon>/fd/1` when it is a file or the journal) or an `export`
  * line (shell history). In the data dir, with the daemon's other secrets: no workspace may overlap
  * it (runtime/workspace.ts) and Claude Code's and OpenCode's file tools are denied it
- * (`toolDeniedPaths`); Codex's sandbox still reads the data dir (issue 41, open). Mode 0600,
+ * (`toolDeniedPaths`), and Codex's sandboxed commands too (its permission profile,
+ * runtime/codex/codex-config.ts). Mode 0600,
  * written fresh at each start, removed at a clean stop.
  */
 export const OPERATOR_KEY_FILE = 'operator-key';

@@ -25,7 +25,7 @@ import { fileSessionStore, type RuntimeSessionStore } from './runtime-session-st
 import { RuntimeSkeleton } from './runtime-skeleton.js';
 import { AcpDriver } from './acp/acp-driver.js';
 import { prepareAcpSignIn } from './auth/acp-auth.js';
-import { prepareWorkspace, realDataDir, toolDeniedPaths, workspaceOf } from './workspace.js';
+import { prepareWorkspace, realDataDir, shellDeniedPaths, toolDeniedPaths, workspaceOf } from './workspace.js';
 
 export interface RuntimeDeps {
   /** From `AgentteamMcpServer.issueToken(agent.id)`. */
@@ -188,6 +188,8 @@ function driverFor(
           : provider,
       developerInstructions: deps.threadContractText ?? null,
       signIn: (codexHome) => prepareCodexSignIn(codexHome, agent.auth, person),
+      // issue 41: its sandboxed commands are denied the daemon's state in the data dir (read at each launch).
+      deniedPaths: () => shellDeniedPaths(deps.dataDir, agent.id),
     });
   }
   // issue 15: an endpoint with no key of the agent's own under cli-login is served by OpenCode's

@@ -182,6 +182,17 @@ export function toolDeniedPaths(dataDir: string, agentId: string): string[] {
 }
 
 /**
+ * issue 41: the paths under the data dir a runtime's shell commands are denied where its sandbox
+ * can deny reads (Codex's permission profile, codex/codex-config.ts): `toolDeniedPaths` but the
+ * `bin` folder — the `agentteam` shim there is on the shell's PATH and must stay readable to run;
+ * it holds no secret (agent-cli-shim.ts).
+ */
+export function shellDeniedPaths(dataDir: string, agentId: string): string[] {
+  const shimDir = `${join(realOf(dataDir), 'bin')}/`;
+  return toolDeniedPaths(dataDir, agentId).filter((p) => p !== shimDir);
+}
+
+/**
  * issue 41: the git metadata of the repository `cwd` lies in — its `.git` (a folder, or in a
  * linked worktree a file naming the worktree's git dir), that git dir and the repository's common
  * dir — which a CLI's file tools are denied writing where the CLI can say so (Claude Code's Edit

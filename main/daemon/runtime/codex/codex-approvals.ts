@@ -15,6 +15,9 @@
  * | `full`      | `never`        | `danger-full-access` | none                                          |
  *
  * (`untrusted` would ask for every command, but Codex 0.171 reports it "no longer supported".)
+ * issue 41: a sandboxed mode reaches Codex as the daemon's permission profile built on it, which
+ * also denies the data dir's state to every command (codex-config.ts); only `full` is passed as
+ * the thread's `sandbox`.
  * Liveness (issue 14 "from the runtime where it exists"): Codex's own `thread/status/changed`
  * `activeFlags: ["waitingOnApproval"]` says the thread waits on the operator; each change is an
  * `operator_wait` driver event, which pauses the turn's silence clock (restarted from zero when

@@ -13,7 +13,7 @@ import type { DriverContext, DriverSession, WireResult } from '../driver-session
 import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
 import { runtimeBaseEnv } from '../runtime-env.js';
 import { MCP_TOKEN_ENV } from '../agent-provider.js';
-import { writeCodexHome, type CodexProvider } from './codex-config.js';
+import { CODEX_PROFILE, codexProfileBase, writeCodexHome, type CodexProvider } from './codex-config.js';
 import { isItem, type ThreadResumeParams } from './codex-protocol.js';
 import { CodexRpcClient, type RpcNotification } from './codex-rpc-client.js';
 import { codexFailure } from './codex-failure.js';
@@ -37,6 +37,8 @@ export interface CodexDriverOptions extends AgentLaunchOptions {
   readonly signIn?: (codexHome: string) => void;
   /** issue 14: the agent's permission policy (codex-approvals.ts); default `read-only`. */
   readonly permissions?: PermissionPolicy;
+  /** issue 41: paths under the data dir its commands are denied (workspace.ts `shellDeniedPaths`), read at each launch. */
+  readonly deniedPaths?: () => readonly string[];
 }
 
 const CLIENT_INFO = { name: 'agentteam', title: 'AgentTeam Desktop', version: '0.1.0' };
@@ -57,7 +59,14 @@ export class CodexDriver implements RuntimeDriver {
   async launch() {
     const o = this.#o;
     const codexHome = join(o.home, 'codex-home');
-    await writeCodexHome(codexHome, { mcpUrl: o.mcp.url, model: o.model, provider: o.provider });
+    await writeCodexHome(codexHome, {
+      mcpUrl: o.mcp.url,
+      model: o.model,
+      provider: o.provider,
+      // issue 41: the policy's sandbox as a permission profile that denies the data dir's state (codex-config.ts).
+      sandboxMode: codexThreadPolicy(o.permissions ?? 'read-only').sandbox,
+      deniedPaths: o.deniedPaths?.() ?? [],
+    });
     o.signIn?.(codexHome);
     const env = {
       ...runtimeBaseEnv(),
@@ -118,11 +127,14 @@ class CodexSession implements DriverSession {
     if (!init.ok) return { ok: false, message: `codex app-server did not initialize: ${init.error.message}` };
     rpc.notify('initialized');
     // issue 14: the agent's policy as Codex's own approvalPolicy + sandbox, on start and on resume.
+    // issue 41: a sandboxed policy is the config's permission profile, named again here so it wins
+    // over a `-c sandbox_mode` in the agent's args and holds on a resumed thread; a thread `sandbox`
+    // would replace it and its denies (codex-config.ts), so only `full` names one.
     const { approvalPolicy, sandbox } = codexThreadPolicy(o.permissions ?? 'read-only');
     const threadParams = {
       cwd: o.cwd,
       approvalPolicy,
-      sandbox,
+      ...(codexProfileBase(sandbox) === null ? { sandbox } : { config: { default_permissions: CODEX_PROFILE } }),
       developerInstructions: o.developerInstructions,
     } as const satisfies Omit<ThreadResumeParams, 'threadId'>;
     if (ctx.resumeSessionId !== null) {

@@ -7,6 +7,7 @@ import { makeGitRepo } from '../../../../fixtures/git-repo.js';
 import {
   gitMetadataPaths,
   prepareWorkspace,
+  shellDeniedPaths,
   toolDeniedPaths,
   workspaceOf,
   workspaceOverlap,
@@ -141,6 +142,22 @@ describe("the data dir denied to the agents' tools (issue 29)", () => {
       });
       expect(args[1]).toContain('"Read(//');
       expect(claudeDenyArgs([])).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("issue 41: a shell is denied the same but the shim's folder, which it runs from PATH", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'agentteam-deny-'));
+    try {
+      mkdirSync(join(dataDir, 'bin'), { recursive: true });
+      const d = realpathSync(dataDir);
+      const shell = shellDeniedPaths(dataDir, 'codex');
+      expect(shell).toEqual(toolDeniedPaths(dataDir, 'codex').filter((p) => p !== `${join(d, 'bin')}/`));
+      expect(shell).toEqual(
+        expect.arrayContaining([join(d, 'serve-token'), join(d, 'operator-key'), `${join(d, 'runtimes')}/`]),
+      );
+      expect(shell).not.toContain(`${join(d, 'bin')}/`);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -45,6 +45,44 @@ describe('Codex config.toml (research/runtimes.md §2)', () => {
     expect(toml).not.toContain('[model_providers.');
   });
 
+  it('issue 41: a sandboxed policy is a permission profile denying the given paths; full stays a sandbox_mode', () => {
+    const input = { mcpUrl: 'http://127.0.0.1:1/mcp', model: null, provider: null };
+    const deniedPaths = ['/data/serve-token', '/data/runtimes/', '/data/we "quoted"'];
+    const readOnly = renderCodexConfig({ ...input, sandboxMode: 'read-only', deniedPaths });
+    expect(readOnly).toContain('default_permissions = "agentteam"');
+    // Codex refuses `sandbox_mode` beside `default_permissions`.
+    expect(readOnly).not.toContain('sandbox_mode');
+    expect(readOnly).toContain('[features]\nplugins = false\nnetwork_proxy = true');
+    expect(readOnly).toContain(
+      [
+        '[permissions.agentteam]',
+        'extends = ":read-only"',
+        '',
+        // Network only to the daemon's host, through Codex's managed proxy.
+        '[permissions.agentteam.network]',
+        'enabled = true',
+        '',
+        '[permissions.agentteam.network.domains]',
+        '"127.0.0.1" = "allow"',
+        '',
+        '[permissions.agentteam.filesystem]',
+        '"/data/serve-token" = "deny"',
+        '"/data/runtimes" = "deny"',
+        '"/data/we \\"quoted\\"" = "deny"',
+      ].join('\n'),
+    );
+    expect(renderCodexConfig({ ...input, sandboxMode: 'workspace-write', deniedPaths })).toContain(
+      '[permissions.agentteam]\nextends = ":workspace"',
+    );
+    // Without a mode: read-only, as before.
+    expect(renderCodexConfig(input)).toContain('extends = ":read-only"');
+    const full = renderCodexConfig({ ...input, sandboxMode: 'danger-full-access', deniedPaths });
+    expect(full).toContain('sandbox_mode = "danger-full-access"');
+    expect(full).not.toContain('default_permissions');
+    expect(full).not.toContain('[permissions.');
+    expect(full).not.toContain('network_proxy');
+  });
+
   it('writes config.toml 0600 in a 0700 CODEX_HOME', async () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'codex-config-')), 'codex-home');
     const file = await writeCodexHome(dir, { mcpUrl: 'http://127.0.0.1:1/mcp', model: null, provider: null });
