@@ -200,6 +200,10 @@ export function failureWords(reason: FailureReason, language: CopyLanguage, inpu
       return zh
         ? '你停止了这一轮。智能体会接收下一条消息。'
         : 'You stopped this turn. The agent takes the next message.';
+    case 'budget_reached':
+      return zh
+        ? '这一轮工作中，此智能体已用完今天的预算（agentteam.json 中的 budget），AgentTeam 已中断它。提高预算后，请再次发送消息；之后的消息会等待到预算提高或明天。'
+        : "This agent's daily budget (budget in agentteam.json) was reached during this turn, so AgentTeam interrupted it. Raise budget, then send the message again; later messages wait until the budget is raised or the day ends.";
     case 'runtime_error':
       return zh
         ? `${name} 报告了一个错误。请查看下面的原始信息。`

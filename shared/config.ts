@@ -143,7 +143,11 @@ export const AgentConfigSchema = z.strictObject({
   /** The wait when neither the CLI's limit signal nor a `retry-after` names the reset (seconds, at most a day). */
   usageLimitBackoffSeconds: z.number().int().min(1).max(86_400).default(300),
   // --- end issue 27 ---
-  /** issue 27: an optional daily (UTC) budget, tokens of every kind and/or cost in USD; warned at 80 %. */
+  /**
+   * issue 27: an optional daily (UTC) budget, tokens of every kind and/or cost in USD; warned at 80 %.
+   * Reached: new wakes wait `paused / daily_budget`; issue 41: a turn running when its usage reaches
+   * it is interrupted, its wakes end `failed / budget_reached` (services/budget-guard.ts).
+   */
   budget: BudgetSchema.optional(),
   visibleReplyContract: LegacyVisibleReplyContract.optional(),
   visible_reply_contract_enabled: z.unknown().optional(),

@@ -38,6 +38,11 @@ export const FAILURE_REASONS = [
   'turn_timeout',
   /** issue 29: the operator stopped the working turn (Stop on its chip, `agentteam stop`, Telegram). */
   'stopped_by_operator',
+  /**
+   * issue 41: a usage report of the running turn made the agent's day reach its daily `budget`;
+   * the daemon interrupted the turn (its queued wakes then wait `paused / daily_budget`).
+   */
+  'budget_reached',
   'runtime_error',
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];

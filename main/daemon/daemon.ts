@@ -42,6 +42,7 @@ import { workspaceOf } from './runtime/workspace.js';
 import { AgentRoster } from './services/agent-roster.js';
 import { WorktreeService, withGitReadiness, worktreesApi } from './services/worktree-service.js';
 import { TurnDeadlines } from './services/turn-deadlines.js';
+import { guardBudgets } from './services/budget-guard.js';
 import { UsagePauseService } from './services/usage-pause-service.js';
 import { agentRuntimeBuilder } from './services/agent-runtime.js';
 import { AgentSession } from './services/agent-session.js';
@@ -485,6 +486,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       (t) => t.dispose(),
     );
     turns.start();
+    // issue 41: a usage report that reaches the agent's daily budget ends its running turn.
+    subs.add(guardBudgets(usage.budgetReached$, turns, log));
     // issue 29 from the phone: the working status of a bound conversation carries Stop.
     telegram.attachStops(turns);
 

@@ -5,6 +5,7 @@
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { DeliverResult, RuntimeEventEnvelope, StartResult } from '../runtime/runtime-adapter.js';
 import type { FinalCheckInjection, WakeDelivery } from '../wake/wake-lifecycle.js';
+import type { TurnEndReason } from './agent-session-state.js';
 
 /** A row the lifecycle holds when a turn starts (the wakes the turn carries). */
 export interface CarriedWake {
@@ -68,7 +69,7 @@ export type ShellEvent =
   | {
       readonly type: 'end_turn';
       readonly turnId: string;
-      readonly reason: 'turn_timeout' | 'stopped_by_operator';
+      readonly reason: TurnEndReason;
       readonly detail: string;
     }
   /**

@@ -70,11 +70,17 @@ export interface AgentSessionState {
 export type OverflowNote =
   { readonly phase: 'compacting'; readonly continuation: OverflowContinuation } | { readonly phase: 'continued' };
 
+/**
+ * Why the daemon ends a running turn: its deadline, the operator's Stop (issue 29), its agent's
+ * daily budget reached by its own usage (issue 41, budget-guard.ts).
+ */
+export type TurnEndReason = Extract<FailureReason, 'turn_timeout' | 'stopped_by_operator' | 'budget_reached'>;
+
 /** Why the daemon ended a turn (issue 29), and the detail its rows end with. */
 export interface TurnEndNote {
   readonly turnId: string;
   readonly detail: string;
-  readonly reason: 'turn_timeout' | 'stopped_by_operator';
+  readonly reason: TurnEndReason;
 }
 
 /** Recent turns remembered per agent (a late retry result of an older turn is simply not shown on a wake). */

@@ -33,7 +33,7 @@ import type { WakeDelivery, WakeLifecycle } from '../wake/wake-lifecycle.js';
 import type { AgentSessionCall } from './agent-session-calls.js';
 import type { AgentSessionEvent, OverflowContinuation, RuntimeInput } from './agent-session-events.js';
 import { agentSessionStep } from './agent-session-machine.js';
-import { initialAgentSessionState, type AgentSessionState } from './agent-session-state.js';
+import { initialAgentSessionState, type AgentSessionState, type TurnEndReason } from './agent-session-state.js';
 
 export interface PromptInputRecord {
   readonly agentId: string;
@@ -255,7 +255,7 @@ export class AgentSession {
    * turn meant (a timer's, or the one the operator saw working); null: whichever is running.
    * Resolves false when no turn is running (or a different one is).
    */
-  endTurn(reason: 'turn_timeout' | 'stopped_by_operator', detail: string, turnId: string | null = null): boolean {
+  endTurn(reason: TurnEndReason, detail: string, turnId: string | null = null): boolean {
     const running = this.#s.turnId;
     if (running === null || (turnId !== null && turnId !== running) || this.#s.stopped) return false;
     this.#feed({ type: 'end_turn', turnId: running, reason, detail });

@@ -9,6 +9,9 @@
  *   --agent ID`, Telegram's Stop button): the running turn ends the same way, at once, with
  *   `stopped_by_operator`. An agent with no running turn is refused with a clear error.
  *
+ * - Another rule of the daemon (issue 41: the daily budget, budget-guard.ts) ends a running turn
+ *   through `end`, the same way, with its own reason.
+ *
  * The decision of what the end does (cancel the turn's approvals, interrupt, fail the rows with
  * the reason, no final-check) is the session machine's `end_turn` (agent-session-machine.ts).
  */
@@ -17,8 +20,7 @@ import { Subscription, asyncScheduler, timer, type SchedulerLike } from 'rxjs';
 import type { HookBus } from '../bus/hook-bus.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { AgentSession } from './agent-session.js';
-
-type TurnEndReason = 'turn_timeout' | 'stopped_by_operator';
+import type { TurnEndReason } from './agent-session-state.js';
 
 export interface TurnDeadlinesOptions {
   readonly bus: HookBus;
@@ -97,6 +99,18 @@ export class TurnDeadlines {
         'not_working',
         `${this.#o.agentName(agentId)} (${agentId}) is not working on a turn; there is nothing to stop.`,
       );
+  }
+
+  /**
+   * issue 41: ends the agent's running turn for a daemon rule (`budget_reached`) as Stop does, with
+   * the same grace before a deaf runtime is replaced. False when no turn is running, or it is
+   * already ending (asked once: a later report of the same turn ends nothing more).
+   */
+  end(agentId: string, reason: Extract<TurnEndReason, 'budget_reached'>, detail: string): boolean {
+    const session = this.#o.session(agentId);
+    const running = session?.turnId ?? null;
+    if (running === null || session?.stillEnding(running) === true) return false;
+    return this.#end(agentId, running, reason, detail);
   }
 
   /** Cancels every deadline; nothing more is ended. */

@@ -6,7 +6,11 @@
  *
  * A turn that handled several wakes at once (a batched delivery) is stored on the first of them:
  * the agent's day totals stay exactly what the runtime reported, never split by a guess.
+ *
+ * issue 41: each report that leaves the agent's day at or past its daily budget is announced on
+ * `budgetReached$`; the budget guard (budget-guard.ts) ends the turn still running on it.
  */
+import { Subject, type Observable } from 'rxjs';
 import type {
   Budget,
   LimitWindow,
@@ -33,6 +37,14 @@ export type UsageWarning =
     }
   | { readonly kind: 'budget'; readonly agentId: string; readonly state: UsageBudgetState; readonly wakeToken: string };
 
+/** issue 41: a usage report left the agent's day at or past its daily budget (`state.reached`). */
+export interface BudgetReached {
+  readonly agentId: string;
+  readonly state: UsageBudgetState;
+  /** The wake the report was stored on. */
+  readonly wakeToken: string;
+}
+
 export interface UsageServiceDeps {
   readonly store: Store;
   readonly now: () => Date;
@@ -51,6 +63,9 @@ const DAY_MS = 86_400_000;
 export class UsageService {
   /** The turn each agent last reported usage for: a runtime that reports per model request counts its turn once. */
   readonly #lastTurn = new Map<string, string>();
+  readonly #budgetReached = new Subject<BudgetReached>();
+  /** issue 41: every stored report after which the agent's day is at or past its budget. */
+  readonly budgetReached$: Observable<BudgetReached> = this.#budgetReached.asObservable();
 
   constructor(private readonly d: UsageServiceDeps) {}
 
@@ -76,8 +91,10 @@ export class UsageService {
       this.d.store.usage.addTurn({ wakeToken, agentId, runtime }, usage, at, sameTurn ? 0 : 1),
     );
     this.d.onRecorded?.(usage, runtime, agentId);
-    this.#checkBudget(agentId, wakeToken);
+    const state = this.usageBudget(agentId);
+    this.#checkBudget(agentId, wakeToken, state);
     this.d.onChanged?.(agentId);
+    if (state.reached) this.#budgetReached.next({ agentId, state, wakeToken });
     return stored;
   }
 
@@ -163,8 +180,7 @@ export class UsageService {
     return this.d.store.usage.ofWake(wakeToken);
   }
 
-  #checkBudget(agentId: string, wakeToken: string): void {
-    const state = this.usageBudget(agentId);
+  #checkBudget(agentId: string, wakeToken: string, state: UsageBudgetState): void {
     if (state.limit === null || state.used < (state.limit * USAGE_WARN_PERCENT) / 100) return;
     if (this.d.store.usage.warnOnce(agentId, `budget:${utcDay(this.d.now())}`, this.d.now()))
       this.d.onWarning?.({ kind: 'budget', agentId, state, wakeToken });

@@ -132,7 +132,16 @@ describe('demo runtime', () => {
     await demo.deliver('@demo hi\nexact target "#general"');
     scheduler.flush();
     await rec.waitFor((e) => e.type === 'turn_end');
-    expect(rec.types(1)).toEqual(['turn_start', 'local_text', 'tool_call', 'tool_call', 'usage', 'turn_end:completed']);
+    // issue 41: the usage so far is reported before the long task, the rest at the turn's end.
+    expect(rec.types(1)).toEqual([
+      'turn_start',
+      'local_text',
+      'usage',
+      'tool_call',
+      'tool_call',
+      'usage',
+      'turn_end:completed',
+    ]);
     expect(handler.sends.map((s) => s.target)).toEqual(['#build:ab12cd', '#general']);
     // The boundary is asked once, when nothing is queued: no final-check for input already answered.
     expect(host.calls).toBe(1);

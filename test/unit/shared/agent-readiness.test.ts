@@ -40,3 +40,14 @@ describe('readiness copy per ACP preset', () => {
     );
   });
 });
+
+describe('failure words for budget_reached (issue 41)', () => {
+  it('say the daily budget was reached during the turn and how to go on, in English and 简体中文', () => {
+    expect(failureWords('budget_reached', 'en', { runtime: 'codex' })).toBe(
+      "This agent's daily budget (budget in agentteam.json) was reached during this turn, so AgentTeam interrupted it. Raise budget, then send the message again; later messages wait until the budget is raised or the day ends.",
+    );
+    const zh = failureWords('budget_reached', 'zh-CN', { runtime: 'codex' });
+    expect(zh).toContain('今天的预算');
+    expect(zh).toContain('提高预算');
+  });
+});

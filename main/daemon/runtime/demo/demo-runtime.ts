@@ -39,6 +39,7 @@
  * issue 27: each turn reports a demo's usage before it ends, so the Usage view is not empty for a
  * first-time user: one token per `DEMO_CHARS_PER_TOKEN` characters of the input the turn read
  * (input) and of the text it wrote (output), nothing cached, no cost (the demo calls no model).
+ * issue 41: `/slow` also reports what it used so far before its long task (as per-request runtimes do).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -324,6 +325,10 @@ export class DemoRuntime implements RuntimeAdapter {
     if (command === 'slow') {
       const ms = demoTaskMs(this.options.env);
       this.local('Working on the long demo task…');
+      // issue 41: what the turn read and wrote so far is reported before the long task, as a runtime
+      // that reports per model request (Codex) reports the request that started its tools; a daily
+      // budget that report reaches ends the task (services/budget-guard.ts).
+      this.reportUsage();
       const finished = await firstValueFrom(
         race(timer(ms, this.scheduler).pipe(map(() => true)), this.interrupts.pipe(map(() => false))),
       );
@@ -469,8 +474,14 @@ export class DemoRuntime implements RuntimeAdapter {
     if (!this.turnOpen) return;
     this.turnOpen = false;
     // A turn refused as by a provider's limit (`/limit`) consumed nothing.
-    if (outcome !== 'error')
-      this.emit({ type: 'usage', usage: demoUsage(this.turnChars.read, this.turnChars.written) });
+    if (outcome !== 'error') this.reportUsage();
     this.emit({ type: 'turn_end', outcome });
+  }
+
+  /** The usage of what the turn read and wrote since its last report (none when nothing). */
+  private reportUsage(): void {
+    const { read, written } = this.turnChars;
+    this.turnChars = { read: 0, written: 0 };
+    if (read + written > 0) this.emit({ type: 'usage', usage: demoUsage(read, written) });
   }
 }
