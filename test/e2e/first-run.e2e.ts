@@ -46,7 +46,8 @@ test('first run: the seeded demo agent replies in #general; the CLIs on PATH are
       ['demo', 'reply_sent'],
       ['demo', 'reply_sent'],
       ['helper', 'reply_sent'],
-      ['demo', 'completed_without_visible_reply'],
+      // issue 38: the hand-back wake ends reply_sent: the demo's answer after it covers it (§9.2).
+      ['demo', 'reply_sent'],
     ].sort(),
   );
 });
