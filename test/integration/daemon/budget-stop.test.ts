@@ -10,11 +10,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, expect, it } from 'vitest';
-import type { ApiEvent, Wake } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
+import { sendAndWake, wakeWhere } from '../../fixtures/daemon-wakes.js';
 
 let daemon: Daemon | null = null;
 let dir = '';
@@ -23,31 +22,6 @@ afterEach(async () => {
   daemon = null;
   await rm(dir, { recursive: true, force: true });
 });
-
-/** The wake's first `wake.updated` that satisfies `ok` (already listed, or the next one). */
-async function wakeWhere(d: Daemon, wakeToken: string, ok: (w: Wake) => boolean): Promise<Wake> {
-  const next = firstValueFrom(
-    d.events$.pipe(
-      filter(
-        (e): e is Extract<ApiEvent, { name: 'wake.updated' }> =>
-          e.name === 'wake.updated' && e.payload.wakeToken === wakeToken && ok(e.payload),
-      ),
-    ),
-    { defaultValue: null },
-  );
-  const now = (await d.api['wakes.list']({})).find((w) => w.wakeToken === wakeToken);
-  if (now !== undefined && ok(now)) return now;
-  const seen = await next;
-  if (seen === null) throw new Error(`the daemon stopped before wake ${wakeToken} was as expected`);
-  return seen.payload;
-}
-
-async function send(d: Daemon, content: string): Promise<string> {
-  const sent = await d.api['messages.send']({ target: '#general', content });
-  const wake = (await d.api['wakes.list']({ target: '#general' })).find((w) => w.messageId === sent.messageId);
-  if (wake === undefined) throw new Error('no wake');
-  return wake.wakeToken;
-}
 
 it('a usage report that reaches the daily budget ends the running turn: failed / budget_reached; the next wake waits paused', async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentteam-budget-stop-'));
@@ -70,7 +44,7 @@ it('a usage report that reaches the daily budget ends the running turn: failed /
   const d = await createDaemon({ dataDir: dir });
   daemon = d;
 
-  const first = await send(d, '@demo /slow a long one');
+  const first = await sendAndWake(d, '@demo /slow a long one');
   const end = await wakeWhere(d, first, (w) => isTerminal(w.status));
   expect(end).toMatchObject({ status: 'failed', reason: 'budget_reached' });
   const state = (await d.api['usage.summary']({ agentId: 'demo' })).budgets[0]?.state;
@@ -86,7 +60,7 @@ it('a usage report that reaches the daily budget ends the running turn: failed /
   const agent = (await d.api['agents.list']({})).find((a) => a.id === 'demo');
   expect(agent?.state).toBe('idle');
 
-  const second = await send(d, '@demo hello again');
+  const second = await sendAndWake(d, '@demo hello again');
   const paused = await wakeWhere(d, second, (w) => w.status === 'paused');
   expect(paused.reason).toBe('daily_budget');
 

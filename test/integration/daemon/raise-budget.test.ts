@@ -11,10 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, expect, it } from 'vitest';
-import { ApiError, type Alert, type ApiEvent, type Wake } from '../../../shared/api/contract.js';
+import { ApiError, type Alert } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import { nextUtcMidnight } from '../../../shared/usage.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
+import { sendAndWake, wakeWhere } from '../../fixtures/daemon-wakes.js';
 
 let daemon: Daemon | null = null;
 let dir = '';
@@ -23,31 +24,6 @@ afterEach(async () => {
   daemon = null;
   await rm(dir, { recursive: true, force: true });
 });
-
-/** The wake's first `wake.updated` that satisfies `ok` (already listed, or the next one). */
-async function wakeWhere(d: Daemon, wakeToken: string, ok: (w: Wake) => boolean): Promise<Wake> {
-  const next = firstValueFrom(
-    d.events$.pipe(
-      filter(
-        (e): e is Extract<ApiEvent, { name: 'wake.updated' }> =>
-          e.name === 'wake.updated' && e.payload.wakeToken === wakeToken && ok(e.payload),
-      ),
-    ),
-    { defaultValue: null },
-  );
-  const now = (await d.api['wakes.list']({})).find((w) => w.wakeToken === wakeToken);
-  if (now !== undefined && ok(now)) return now;
-  const seen = await next;
-  if (seen === null) throw new Error(`the daemon stopped before wake ${wakeToken} was as expected`);
-  return seen.payload;
-}
-
-async function send(d: Daemon, content: string): Promise<string> {
-  const sent = await d.api['messages.send']({ target: '#general', content });
-  const wake = (await d.api['wakes.list']({ target: '#general' })).find((w) => w.messageId === sent.messageId);
-  if (wake === undefined) throw new Error('no wake');
-  return wake.wakeToken;
-}
 
 it('a reached budget holds the next wake; raising it in agentteam.json releases the wake, which replies once', async () => {
   dir = await mkdtemp(join(tmpdir(), 'agentteam-raise-budget-'));
@@ -60,7 +36,7 @@ it('a reached budget holds the next wake; raising it in agentteam.json releases 
   const d = await createDaemon({ dataDir: dir });
   daemon = d;
 
-  const first = await send(d, '@demo hi');
+  const first = await sendAndWake(d, '@demo hi');
   expect((await wakeWhere(d, first, (w) => isTerminal(w.status))).status).toBe('reply_sent');
   // The turn's usage comes at its end, after the reply: wait until the budget says reached.
   const usageUpdated = firstValueFrom(d.events$.pipe(filter((e) => e.name === 'usage.updated')), {
@@ -72,7 +48,7 @@ it('a reached budget holds the next wake; raising it in agentteam.json releases 
   const used = before?.state.used ?? 0;
   expect(used).toBeGreaterThan(10);
 
-  const second = await send(d, '@demo again');
+  const second = await sendAndWake(d, '@demo again');
   const paused = await wakeWhere(d, second, (w) => w.status === 'paused');
   expect(paused.reason).toBe('daily_budget');
   // The API says until when (the budget's day ends at the next UTC midnight), no text to parse.
@@ -130,7 +106,7 @@ it("80 % of the daily budget warns the operator once: an alert in the conversati
   };
 
   // A first turn without a budget: what one demo turn uses here.
-  const first = await send(d, '@demo hi');
+  const first = await sendAndWake(d, '@demo hi');
   expect((await wakeWhere(d, first, (w) => isTerminal(w.status))).status).toBe('reply_sent');
   const one = await settledUsage(0);
   // A budget the next turn crosses 80 % of (and no warning on the edit itself: nothing was used since).
@@ -138,7 +114,7 @@ it("80 % of the daily budget warns the operator once: an alert in the conversati
   await d.api['agents.raiseBudget']({ agentId: 'demo', budget: { tokens: limit } });
   expect(alerts).toEqual([]);
 
-  const second = await send(d, '@demo hi');
+  const second = await sendAndWake(d, '@demo hi');
   expect((await wakeWhere(d, second, (w) => isTerminal(w.status))).status).toBe('reply_sent');
   const used = await settledUsage(one);
   expect(used).toBeGreaterThanOrEqual(limit * 0.8);
