@@ -162,7 +162,7 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
       }).observe(area, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
       window.__rtt = [];
       // The probe asks for no pushed events (as the CLI does): the page receives each push once, as the app alone would.
-      const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search + '&events=none');
+      const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search + '&operator=' + '${encodeURIComponent(serve.operatorKey)}' + '&events=none');
       window.__rttReady = new Promise((resolve) => { ws.onopen = resolve; });
       let t = 0;
       ws.onmessage = (e) => { if (!e.data.includes('"event":')) window.__rtt.push(performance.now() - t); };

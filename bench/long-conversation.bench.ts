@@ -334,7 +334,7 @@ export default async function longConversation(args: string[]): Promise<Record<s
         // Baseline: the same newest page over a bare WebSocket from this page (data only, no render).
         openRtt.push(
           (await page.evaluate(`(async () => {
-            const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search);
+            const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search + '&operator=' + '${encodeURIComponent(serve.operatorKey)}');
             await new Promise((r) => (ws.onopen = r));
             const t0 = performance.now();
             await new Promise((r) => { ws.onmessage = (e) => { JSON.parse(e.data); r(); }; ws.send(JSON.stringify({ id: 1, call: 'messages.list', request: { target: '${LONG}', limit: 200 } })); });
@@ -411,6 +411,9 @@ export default async function longConversation(args: string[]): Promise<Record<s
 
       // The stress case kept from the first pass: the page itself jumps 400 px up every frame
       // (24,000 px/s, every frame a mostly new set of rows), from the same starting point.
+      // A fresh load: the URL carries the operator key in its fragment, and a goto to the same URL
+      // would be a same-document navigation (no reload, the scroll kept).
+      await page.goto('about:blank');
       await page.goto(serve.url);
       await page.locator(`button[data-target="${LONG}"]`).click();
       await page.locator(`[data-seq="${longCount}"]`).waitFor();
@@ -430,7 +433,7 @@ export default async function longConversation(args: string[]): Promise<Record<s
         const r = b.stop(); r.ms = performance.now() - started; return r;
       })()`)) as ScrollRun;
       const olderRtt = (await page.evaluate(`(async () => {
-        const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search);
+        const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search + '&operator=' + '${encodeURIComponent(serve.operatorKey)}');
         await new Promise((r) => (ws.onopen = r));
         const out = [];
         for (let i = 0; i < 20; i++) {
@@ -443,6 +446,9 @@ export default async function longConversation(args: string[]): Promise<Record<s
         return out;
       })()`)) as number[];
       // Search, as a person does it: the conversation open, a query typed into the header's box.
+      // A fresh load: the URL carries the operator key in its fragment, and a goto to the same URL
+      // would be a same-document navigation (no reload, the scroll kept).
+      await page.goto('about:blank');
       await page.goto(serve.url);
       await page.locator(`button[data-target="${LONG}"]`).click();
       await page.locator(`[data-seq="${longCount}"]`).waitFor();
@@ -454,7 +460,7 @@ export default async function longConversation(args: string[]): Promise<Record<s
       }
       // Baseline: the same queries as bare messages.search round trips over a WebSocket from this page.
       const rtt = (await page.evaluate(`(async () => {
-        const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search);
+        const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search + '&operator=' + '${encodeURIComponent(serve.operatorKey)}');
         await new Promise((r) => (ws.onopen = r));
         const out = [];
         const ask = (id, query) => new Promise((r) => { ws.onmessage = (e) => r(JSON.parse(e.data)); ws.send(JSON.stringify({ id, call: 'messages.search', request: { query, limit: 20 } })); });

@@ -158,7 +158,7 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
       // The same pushes the app receives, stamped on arrival: the renderer's share of ACK → chip.
       window.__arrived = {};
       // This probe also stamps when #a0's terminal pushes arrive in the page (the renderer's share), so it takes events.
-      const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search);
+      const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api' + location.search + '&operator=' + '${encodeURIComponent(serve.operatorKey)}');
       ws.onopen = () => {
         let t = 0;
         ws.onmessage = (e) => {
