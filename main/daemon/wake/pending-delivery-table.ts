@@ -341,13 +341,6 @@ export class PendingDeliveryTable {
     return effects;
   }
 
-  /** issue 27: after a daemon restart, the stored `paused` wakes (requeued at the head) are this pause's again. */
-  adoptPaused(wakeTokens: ReadonlySet<string>): void {
-    const pause = this.#pause;
-    if (pause === null) return;
-    for (const token of wakeTokens) if (this.#queuedTokens.has(token)) pause.wakeTokens.add(token);
-  }
-
   /** issue 27: the pause ended (the reset came, Try now, a budget raised): admission resumes in FIFO order. */
   release(): readonly TableEffect[] {
     const pause = this.#pause;
@@ -510,12 +503,20 @@ export class PendingDeliveryTable {
    * order (never dropped, never reordered). Returns the admissions and how many re-entered (a wake
    * already here, e.g. a recovery wake launched just before, is skipped).
    */
-  requeue(wakes: readonly WakeAdmission[]): { readonly effects: readonly TableEffect[]; readonly requeued: number } {
+  requeue(
+    wakes: readonly WakeAdmission[],
+    storedPaused: ReadonlySet<string> = new Set(),
+  ): { readonly effects: readonly TableEffect[]; readonly requeued: number } {
     const effects: TableEffect[] = [];
     let requeued = 0;
     for (const w of wakes) {
       if (this.has(w.wakeToken)) continue;
-      effects.push(...this.enqueue(w));
+      const admitted = this.enqueue(w);
+      if (storedPaused.has(w.wakeToken)) {
+        // issue 27: a wake the journal already holds `paused` is this pause's again, not paused anew.
+        this.#pause?.wakeTokens.add(w.wakeToken);
+        for (const e of admitted) if (e.kind !== 'paused' || e.row.wakeToken !== w.wakeToken) effects.push(e);
+      } else effects.push(...admitted);
       requeued += 1;
     }
     return { effects, requeued };

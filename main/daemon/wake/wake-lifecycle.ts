@@ -251,14 +251,8 @@ export class WakeLifecycle {
     const queued = [...paused, ...journal.listWakes({ agentId, status: 'queued' })].map((w) =>
       this.#admission(w, this.#canonical(w.target)),
     );
-    const { effects: admitted, requeued } = slot.table.requeue(queued);
-    // Already stored `paused`: only a wake the table shows paused anew is new to the journal.
-    const stored = new Set(paused.map((w) => w.wakeToken));
-    this.#apply(
-      slot,
-      admitted.filter((e) => e.kind !== 'paused' || !stored.has(e.row.wakeToken)),
-    );
-    slot.table.adoptPaused(stored);
+    const { effects: admitted, requeued } = slot.table.requeue(queued, new Set(paused.map((w) => w.wakeToken)));
+    this.#apply(slot, admitted);
     return { requeued, ended: ended.length, recovery };
   }
 
