@@ -462,9 +462,25 @@ function mayBeInRepository(cwd: string): boolean {
   // existsSync: no promise and no ENOENT error built per missing folder (the promise `access` of
   // each level cost ~1.5 ms of main-thread CPU per wake, mostly in building those errors).
   for (let dir = resolve(cwd); ;) {
-    if (existsSync(join(dir, '.git'))) return true;
+    if (isGitEntry(join(dir, '.git'))) return true;
     const up = dirname(dir);
     if (up === dir) return false;
     dir = up;
+  }
+}
+
+/**
+ * A `.git` git itself would take: a file (a linked worktree's `gitdir:` pointer) or a folder with a
+ * `HEAD`. An empty `.git` folder is not one — Codex's Linux sandbox leaves such folders in every
+ * writable root it protects (`/tmp/.git` after any sandboxed Codex turn), and taking them for a
+ * repository sent every workspace under that root back to spawning git (and a missing git binary
+ * became an error outside any repository).
+ */
+function isGitEntry(path: string): boolean {
+  if (existsSync(join(path, 'HEAD'))) return true;
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }

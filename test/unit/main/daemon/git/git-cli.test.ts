@@ -65,6 +65,17 @@ describe('runGit against the real git', () => {
     expect(await workTreeRoot(join(dir, 'sub'))).toBe(dir);
   });
 
+  it('an empty .git folder above (what Codex\'s sandbox leaves in /tmp) is not a repository; a .git file is', async () => {
+    const dir = tempDir();
+    const missing = join(dir, 'no-such-git');
+    mkdirSync(join(dir, '.git'));
+    mkdirSync(join(dir, 'work'));
+    expect(await workTreeRoot(join(dir, 'work'), missing)).toBeNull();
+    // A linked worktree's `.git` is a file pointing at its git dir: git is asked.
+    writeFileSync(join(dir, 'work', '.git'), 'gitdir: /nowhere\n');
+    await expect(workTreeRoot(join(dir, 'work'), missing)).rejects.toMatchObject({ kind: 'git_missing' });
+  });
+
   it('runs in the repository, passes stdin and extra env (a temporary index leaves the real one alone)', async () => {
     const dir = tempDir();
     execFileSync('git', ['init', '-q', '-b', 'main', dir]);
