@@ -91,7 +91,7 @@ export const AgentConfigSchema = z.strictObject({
   preset: z.enum(ACP_PRESETS).optional(),
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().min(1).default(DEFAULT_AGENT_CWD),
-  // --- issue 26: isolation in a git worktree of the agent's own (services/worktree-service.ts) ---
+  // --- issue 26: isolation in a git worktree of the agent's own (worktrees/worktree-service.ts) ---
   /** `worktree`: the agent works in `<worktreesDir>/<agent id>` on branch `agentteam/<agent id>`, never in `cwd`'s checkout. */
   isolation: z.enum(ISOLATION_MODES).default('none'),
   /** The branch the worktree is made from and merges into; null: the branch checked out in `cwd` at the first start. */
@@ -146,7 +146,7 @@ export const AgentConfigSchema = z.strictObject({
   /**
    * issue 27: an optional daily (UTC) budget, tokens of every kind and/or cost in USD; warned at 80 %.
    * Reached: new wakes wait `paused / daily_budget`; issue 41: a turn running when its usage reaches
-   * it is interrupted, its wakes end `failed / budget_reached` (services/budget-guard.ts).
+   * it is interrupted, its wakes end `failed / budget_reached` (usage/budget-guard.ts).
    */
   budget: BudgetSchema.optional(),
   visibleReplyContract: LegacyVisibleReplyContract.optional(),

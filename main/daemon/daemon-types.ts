@@ -2,7 +2,7 @@
  * The daemon's public face, shared by its two composition roots (`agentteam serve` and the
  * Electron main process). Both build it with the same factory, `createDaemon`.
  */
-import type { UsageBudgetPort } from './services/usage-pause-service.js';
+import type { UsageBudgetPort } from './usage/usage-pause-service.js';
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Registry } from 'prom-client';
 import type { ApiEvent, ApiHandlers } from '../../shared/api/contract.js';

@@ -34,7 +34,7 @@ export interface TurnsPort {
   stop(agentId: string): void;
 }
 
-/** issue 27: usage per agent per day, limit windows, budgets (services/usage-service.ts). */
+/** issue 27: usage per agent per day, limit windows, budgets (usage/usage-service.ts). */
 export interface UsagePort {
   summary(filter: { agentId?: string; since?: string }): UsageSummary;
   wake(wakeToken: string): WakeUsage | null;
@@ -57,13 +57,13 @@ export interface TelegramPort {
   };
 }
 
-/** issue 26: an isolated agent's worktree against its base (services/wake-changes.ts). */
+/** issue 26: an isolated agent's worktree against its base (worktrees/wake-changes.ts). */
 export interface ChangesPort {
   /** Throws `ApiError` `not_isolated` for an agent that works in its own folder. */
   sinceBase(agentId: string): Promise<ChangesSinceBase>;
 }
 
-/** issue 25: agent chains and the Team board (services/team-service.ts). */
+/** issue 25: agent chains and the Team board (teams/team-service.ts). */
 export interface TeamsPort {
   listChains(filter: { readonly target?: TargetKey; readonly pausedOnly?: boolean; readonly limit?: number }): Chain[];
   /** The operator's Continue; throws `ApiError` `unknown_chain` / `not_paused`. */
@@ -71,7 +71,7 @@ export interface TeamsPort {
   board(): TeamAgent[];
 }
 
-/** issue 26: an isolated agent's worktree (services/worktree-service.ts); failures throw `ApiError`. */
+/** issue 26: an isolated agent's worktree (worktrees/worktree-service.ts); failures throw `ApiError`. */
 export interface WorktreesPort {
   changes(agentId: string): Promise<ApiResponse<'worktree.changes'>>;
   merge(agentId: string, message?: string): Promise<ApiResponse<'worktree.merge'>>;

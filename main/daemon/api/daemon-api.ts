@@ -53,7 +53,7 @@ export interface DaemonApiDeps {
   readonly agentSettings?: AgentSettingsPort;
   /** issue 29: the operator's Stop of a working turn (operator only, like approvals). */
   readonly turns?: TurnsPort;
-  /** issue 26: an isolated agent's changes since its base (services/wake-changes.ts). */
+  /** issue 26: an isolated agent's changes since its base (worktrees/wake-changes.ts). */
   readonly changes?: ChangesPort;
   /** issue 25: chains (Continue is operator only) and the Team board. */
   readonly teams?: TeamsPort;
@@ -65,7 +65,7 @@ export interface DaemonApiDeps {
   readonly usage?: UsagePort;
 }
 
-/** issue 27: the usage-pause service as the API uses it (services/usage-pause-service.ts). */
+/** issue 27: the usage-pause service as the API uses it (usage/usage-pause-service.ts). */
 export interface UsagePausePort {
   tryNow(agentId: string): boolean;
   cancel(agentId: string): readonly string[];

@@ -29,7 +29,7 @@ export class SnapshotError extends Error {
 
 interface SnapshotOptions {
   readonly binary?: string;
-  /** The worktree's git dir as pinned at its creation (services/worktree-service.ts), not its `.git` file. */
+  /** The worktree's git dir as pinned at its creation (worktrees/worktree-service.ts), not its `.git` file. */
   readonly repo?: PinnedRepo;
 }
 

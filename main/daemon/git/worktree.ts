@@ -2,7 +2,7 @@
  * issue 26: the git mechanics of an agent's worktree — find the repository, make / reuse /
  * repair a linked worktree, list what it changed, merge it into its base, reset it to its base.
  * Every call goes through `runGit` (git-cli.ts); the rules (which agent, when, which message) are
- * the worktree service's (services/worktree-service.ts). Every function answers a result a person
+ * the worktree service's (worktrees/worktree-service.ts). Every function answers a result a person
  * can act on; only a missing git binary or a timeout throws (`GitError`).
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';

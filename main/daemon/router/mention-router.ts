@@ -4,7 +4,7 @@
  * thread of it): that agent, plus any other agent mentioned. issue 25: an agent's message wakes
  * the agents it addresses the same way — never its author (an agent never wakes itself), each
  * at most once. Whether an agent-caused wake is admitted at all is the chain's hop budget's
- * decision (services/team-service.ts), which is what keeps agents from echoing forever (contract §2).
+ * decision (teams/team-service.ts), which is what keeps agents from echoing forever (contract §2).
  */
 import type { Target } from '../../../shared/target.js';
 

@@ -22,7 +22,7 @@ import { workspaceOf } from '../runtime/workspace.js';
 import type { AgentProfile, WakeLifecycle } from '../wake/wake-lifecycle.js';
 import { AgentReadinessService } from './agent-readiness.js';
 import type { AgentSession, MaybeMadeAdapter } from './agent-session.js';
-import type { WorktreeOf } from './worktree-contract.js';
+import type { WorktreeOf } from '../worktrees/worktree-contract.js';
 
 /** What the roster drives of an agent's session (services/agent-session.ts). */
 export type RosterSession = Pick<
@@ -52,7 +52,7 @@ export interface AgentRosterOptions {
   readonly probe: (agent: AgentConfig) => Promise<ReadinessProbe>;
   /** The running entries changed (a restart applied the file's entry): "restart to apply" is computed again. */
   readonly applied?: () => void;
-  /** issue 26: the worktree an isolated agent works in (services/worktree-service.ts). */
+  /** issue 26: the worktree an isolated agent works in (worktrees/worktree-service.ts). */
   readonly worktreeOf?: WorktreeOf;
   readonly log?: DaemonLog;
 }

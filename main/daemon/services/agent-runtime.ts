@@ -10,7 +10,7 @@ import { sendSurfaceFor } from '../prompt/tool-names.js';
 import type { TurnBoundaryHost } from '../runtime/runtime-adapter.js';
 import type { RuntimeDeps } from '../runtime/runtime-factory.js';
 import type { MadeAdapter, MaybeMadeAdapter } from './agent-session.js';
-import type { WorktreeService } from './worktree-service.js';
+import type { WorktreeService } from '../worktrees/worktree-service.js';
 
 /** Builds one agent's runtime adapter around its session's host; the default is `createRuntimeAdapter`. */
 export type RuntimeFactory = (agent: AgentConfig, deps: RuntimeDeps) => MadeAdapter;

@@ -45,7 +45,7 @@ import { TOOL_MESSAGE_SEND } from '../mcp/mcp-names.js';
 import type { McpToolCallRecord } from '../mcp/mcp-server.js';
 import { RateLimiter } from '../mcp/rate-limiter.js';
 import type { MessageRecord, ReactionRecord, Store, WakeRecord } from '../store/index.js';
-import type { AgentMessageInput } from './team-service.js';
+import type { AgentMessageInput } from '../teams/team-service.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
 import { sendSettles } from '../wake/pending-delivery.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
@@ -66,7 +66,7 @@ export interface CommunicationServiceOptions {
   readonly conversationsPerHour?: number;
   /** The clock of that limit (ms); `Date.now` by default. */
   readonly now?: () => number;
-  /** issue 25: routes a stored agent message to the agents it addresses and hands replies back (services/team-service.ts). */
+  /** issue 25: routes a stored agent message to the agents it addresses and hands replies back (teams/team-service.ts). */
   readonly team?: { agentMessage(input: AgentMessageInput): readonly string[] };
   readonly log?: DaemonLog;
 }

@@ -41,7 +41,7 @@ export interface ConversationServiceOptions {
   readonly runtimeOf: (agentId: string) => RuntimeKind;
   readonly maxMessageBytes: number;
   readonly onMessageStored: (message: MessageRecord) => void;
-  /** issue 25: an operator message that wakes agents starts a fresh chain (services/team-service.ts). */
+  /** issue 25: an operator message that wakes agents starts a fresh chain (teams/team-service.ts). */
   readonly chains?: { startChain(message: MessageRecord): WakeChainFields };
   readonly log?: DaemonLog;
 }

@@ -121,11 +121,11 @@ export class Store {
   readonly approvals: ApprovalsTable;
   /** issue 29: the "always" rules the daemon granted (approvals/agent-grants.ts applies them). */
   readonly grants: GrantsTable;
-  /** issue 26: per wake, its workspace's snapshots and changed files (services/wake-changes.ts writes them). */
+  /** issue 26: per wake, its workspace's snapshots and changed files (worktrees/wake-changes.ts writes them). */
   readonly wakeChanges: WakeChangesTable;
   /** issue 27: the agents whose work is paused (a usage limit, a daily budget), surviving a restart. */
   readonly pauses: AgentPausesTable;
-  /** issue 27: usage per wake, limit windows, warnings given (services/usage-service.ts holds the rules). */
+  /** issue 27: usage per wake, limit windows, warnings given (usage/usage-service.ts holds the rules). */
   readonly usage: UsageTable;
   private readonly begin: StatementSync;
   private readonly commit: StatementSync;

@@ -53,7 +53,7 @@ describe("the daemon's layer rule", () => {
     expect(more).toEqual([]);
     expect(message).toContain(`main/daemon/${from} may not import main/daemon/${to}`);
     expect(message).toContain('is above it');
-    expect(message).toContain('root → services → approvals → runtime');
+    expect(message).toContain('root → services → {usage, teams, worktrees} → approvals → runtime');
     expect(message).toMatch(/STYLE\.md habit 16/);
   });
 
@@ -62,6 +62,32 @@ describe("the daemon's layer rule", () => {
     expect(message).toContain('main/daemon/bus may not import main/daemon/config');
     expect(message).toContain('shares a layer with it');
     expect(await layerMessages('main/daemon/metrics/x.ts', "import { x } from '../diagnostics.js';")).toHaveLength(1);
+  });
+
+  /** issue 39: the capability rooms share one layer under services and never import each other. */
+  const rooms: Array<[string, string, string]> = [
+    ['usage', 'teams', "import type { TeamService } from '../teams/team-service.js';"],
+    ['usage', 'worktrees', "import { x } from '../worktrees/worktree-service.js';"],
+    ['teams', 'usage', "import type { UsageService } from '../usage/usage-service.js';"],
+    ['teams', 'worktrees', "import { x } from '../worktrees/wake-changes.js';"],
+    ['worktrees', 'usage', "import { x } from '../usage/usage-pause-service.js';"],
+    ['worktrees', 'teams', "import { x } from '../teams/team-board.js';"],
+  ];
+  it.each(rooms)('the %s room may not import the %s room', async (from, to, code) => {
+    const [message, ...more] = await layerMessages(`main/daemon/${from}/x.ts`, code);
+    expect(more).toEqual([]);
+    expect(message).toContain(`main/daemon/${from} may not import main/daemon/${to}`);
+    expect(message).toContain('shares a layer with it');
+  });
+
+  it('a capability room imports nothing above it; services and the root may use it', async () => {
+    const [up] = await layerMessages('main/daemon/usage/x.ts', "import { x } from '../services/turn-deadlines.js';");
+    expect(up).toContain('main/daemon/usage may not import main/daemon/services');
+    expect(
+      await layerMessages('main/daemon/services/x.ts', "import { x } from '../worktrees/worktree-contract.js';"),
+    ).toEqual([]);
+    expect(await layerMessages('main/daemon/daemon.ts', "import { x } from './teams/team-service.js';")).toEqual([]);
+    expect(await layerMessages('main/daemon/teams/x.ts', "import { x } from '../wake/wake-lifecycle.js';")).toEqual([]);
   });
 
   /** An upward import is one whichever way the module is loaded. */

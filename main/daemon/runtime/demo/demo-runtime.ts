@@ -327,7 +327,7 @@ export class DemoRuntime implements RuntimeAdapter {
       this.local('Working on the long demo task…');
       // issue 41: what the turn read and wrote so far is reported before the long task, as a runtime
       // that reports per model request (Codex) reports the request that started its tools; a daily
-      // budget that report reaches ends the task (services/budget-guard.ts).
+      // budget that report reaches ends the task (usage/budget-guard.ts).
       this.reportUsage();
       const finished = await firstValueFrom(
         race(timer(ms, this.scheduler).pipe(map(() => true)), this.interrupts.pipe(map(() => false))),

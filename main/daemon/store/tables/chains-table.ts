@@ -2,7 +2,7 @@
  * `chains` (issue 25): one row per chain — the operator message that started it (its id), its
  * conversation, the agent-caused wakes it has had (`hops`) against its budget, and, while paused,
  * the first agent message whose wakes were held and the agents it addressed. The service decides
- * (services/team-service.ts); this only reads and writes rows.
+ * (teams/team-service.ts); this only reads and writes rows.
  */
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { TargetKey } from '../../../../shared/target.js';

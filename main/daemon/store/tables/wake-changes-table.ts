@@ -1,7 +1,7 @@
 /**
  * `wake_changes` (issue 26): per wake, the snapshots of its agent's workspace when it was
  * delivered and when it ended, and the files changed between them (bounded patches, git/diff.ts).
- * Written by services/wake-changes.ts; read by the API (`wakes.changes`) and `agentteam changes`.
+ * Written by worktrees/wake-changes.ts; read by the API (`wakes.changes`) and `agentteam changes`.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { WakeChangeStateName } from '../../../../shared/changes.js';

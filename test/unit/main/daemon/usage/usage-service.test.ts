@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DB_FILE, Store } from '../../../../../main/daemon/store/index.js';
-import { UsageService, type UsageWarning } from '../../../../../main/daemon/services/usage-service.js';
+import { UsageService, type UsageWarning } from '../../../../../main/daemon/usage/usage-service.js';
 import type { Budget, TurnUsage } from '../../../../../shared/usage.js';
 import { BudgetSchema, neverReachedBudget } from '../../../../../shared/usage.js';
 import { AgentConfigSchema } from '../../../../../shared/config.js';

@@ -17,7 +17,7 @@ import { LocalChannel } from '../../../../../main/daemon/delivery/local-channel.
 import { createWakeMetrics } from '../../../../../main/daemon/metrics/wake-metrics.js';
 import { CommunicationService } from '../../../../../main/daemon/services/communication-service.js';
 import { ConversationService } from '../../../../../main/daemon/services/conversation-service.js';
-import { TeamService } from '../../../../../main/daemon/services/team-service.js';
+import { TeamService } from '../../../../../main/daemon/teams/team-service.js';
 import { Store } from '../../../../../main/daemon/store/index.js';
 import { WakeLifecycle } from '../../../../../main/daemon/wake/index.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';

@@ -1,7 +1,7 @@
 /** issue 25 / 30: the Team board's entry per agent, and what one refresh reads (one view, the delivery time once per wake). */
 import { describe, expect, it } from 'vitest';
 import type { Agent, TeamAgent } from '../../../../../shared/api/contract.js';
-import { TeamBoard, type TeamBoardOptions } from '../../../../../main/daemon/services/team-board.js';
+import { TeamBoard, type TeamBoardOptions } from '../../../../../main/daemon/teams/team-board.js';
 import type { ApprovalRecord, WakeEventRecord, WakeRecord } from '../../../../../main/daemon/store/index.js';
 
 const agent = (id: string): Agent => ({

@@ -1,6 +1,6 @@
 /**
  * issue 26: the port through which other parts (the per-wake snapshots and the review pane) ask
- * where an isolated agent works. Implemented by `WorktreeService.worktreeOf` (services/worktree-service.ts).
+ * where an isolated agent works. Implemented by `WorktreeService.worktreeOf` (worktrees/worktree-service.ts).
  */
 
 /** An isolated agent's git worktree. */

@@ -38,7 +38,7 @@ export interface TeamServiceOptions {
   /** A chain's hops or status changed (the `chain.updated` event, Telegram's status line). */
   readonly onChainChanged?: (chain: ChainRecord) => void;
   /**
-   * issue 41: why the author's mention of an agent needs the operator's OK (services/deputy-check.ts:
+   * issue 41: why the author's mention of an agent needs the operator's OK (teams/deputy-check.ts:
    * a broader policy, a workspace beyond the author's), or null. Absent: never (tests of chains alone).
    */
   readonly deputyCheck?: (authorId: string, agentId: string) => string | null;

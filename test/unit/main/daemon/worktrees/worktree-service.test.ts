@@ -14,7 +14,7 @@ import {
   withGitReadiness,
   WorktreeService,
   type WorktreeError,
-} from '../../../../../main/daemon/services/worktree-service.js';
+} from '../../../../../main/daemon/worktrees/worktree-service.js';
 
 let base: string;
 const saved = { HOME: process.env.HOME, GIT_CONFIG_NOSYSTEM: process.env.GIT_CONFIG_NOSYSTEM };

@@ -13,7 +13,7 @@ import {
   UsagePauseService,
   type UsageBudget,
   type UsagePausePolicy,
-} from '../../../../../main/daemon/services/usage-pause-service.js';
+} from '../../../../../main/daemon/usage/usage-pause-service.js';
 import { Store } from '../../../../../main/daemon/store/index.js';
 import { WakeLifecycle, type WakeDelivery } from '../../../../../main/daemon/wake/index.js';
 import type { WakeStatusEvent } from '../../../../../main/daemon/wake/wake-status-event.js';

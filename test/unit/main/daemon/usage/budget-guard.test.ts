@@ -7,10 +7,10 @@ import type { Subscription } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Budget, TurnUsage } from '../../../../../shared/usage.js';
 import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
-import { guardBudgets } from '../../../../../main/daemon/services/budget-guard.js';
+import { guardBudgets } from '../../../../../main/daemon/usage/budget-guard.js';
 import type { TurnEndReason } from '../../../../../main/daemon/services/agent-session-state.js';
 import { TurnDeadlines } from '../../../../../main/daemon/services/turn-deadlines.js';
-import { UsageService } from '../../../../../main/daemon/services/usage-service.js';
+import { UsageService } from '../../../../../main/daemon/usage/usage-service.js';
 import { Store } from '../../../../../main/daemon/store/index.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
 

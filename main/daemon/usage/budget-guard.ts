@@ -12,13 +12,20 @@
 import type { Observable, Subscription } from 'rxjs';
 import type { UsageBudgetState } from '../../../shared/usage.js';
 import type { DaemonLog } from '../daemon-log.js';
-import type { TurnDeadlines } from './turn-deadlines.js';
 import type { BudgetReached } from './usage-service.js';
+
+/**
+ * The one end-turn path as this room needs it (services/turn-deadlines.ts `end`): true when a
+ * running turn was ended. A port, so the usage room does not import the services above it.
+ */
+export interface TurnEnder {
+  end(agentId: string, reason: 'budget_reached', detail: string): boolean;
+}
 
 /** Ends `budgetReached$`'s agents' running turns through `turns`; the subscription ends the guard. */
 export function guardBudgets(
   budgetReached$: Observable<BudgetReached>,
-  turns: Pick<TurnDeadlines, 'end'>,
+  turns: TurnEnder,
   log?: DaemonLog,
 ): Subscription {
   return budgetReached$.subscribe(({ agentId, state }) => {

@@ -1,7 +1,7 @@
 /** issue 27: the usage counters, by runtime and kind, with no agent label. */
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { createUsageMetrics } from '../../../../../main/daemon/metrics/usage-metrics.js';
+import { createUsageMetrics } from '../../../../../main/daemon/usage/usage-metrics.js';
 
 describe('usage metrics', () => {
   it('counts each token kind and the reported cost per runtime', async () => {

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WakeChanges, type WakeChangesTablePort } from '../../../../../main/daemon/services/wake-changes.js';
+import { WakeChanges, type WakeChangesTablePort } from '../../../../../main/daemon/worktrees/wake-changes.js';
 import type { WakeChangesRecord } from '../../../../../main/daemon/store/tables/wake-changes-table.js';
 import type { WakeStatusEvent } from '../../../../../main/daemon/wake/wake-status-event.js';
 import type { WakeStatus } from '../../../../../shared/wake-status.js';
