@@ -42,12 +42,13 @@ export interface CreateDaemonOptions extends DaemonOptions {
   readonly telegram?: TelegramTuning;
   /** Where `botTokenEnv` is read; `process.env` when absent. */
   readonly env?: NodeJS.ProcessEnv;
-  /** issue 29: the scheduler of the turns' `turnTimeoutMinutes` deadlines (tests: virtual time); async by default. */
-  readonly turnScheduler?: SchedulerLike;
+  /**
+   * issue 39: the daemon's one clock — the turns' `turnTimeoutMinutes` deadlines (issue 29), the
+   * usage pauses' resets and the usage rows' days (issue 27). Tests: virtual time; async by default.
+   */
+  readonly clock?: SchedulerLike;
   /** issue 27: the usage service's daily-budget port (wired at integration); never reached by default. */
   readonly usageBudget?: UsageBudgetPort;
-  /** issue 27: the scheduler of the usage pauses' resets (tests: virtual time); async by default. */
-  readonly pauseScheduler?: SchedulerLike;
   /** issue 30: how the store's group commit syncs its WAL (tests: a held or failing fdatasync); fdatasync by default. */
   readonly walSync?: WalSync;
 }

@@ -88,14 +88,15 @@ export class Alerts {
    * issue 27: an agent reached 80 % of a provider's limit window or of its daily budget (once each,
    * usage-service.ts): on the timeline of the wake it was working on, raised in that conversation.
    */
-  usageWarning(
-    agentId: string,
-    warning: UsageWarningFacts,
-    where: { readonly target: string | null; readonly wakeToken: string | null },
-  ): Alert {
-    const named = this.#named(agentId);
-    const message = usageWarningWords(named.agentName ?? agentId, warning, 'en');
-    const alert = newAlert({ kind: 'usage_warning', ...where, responseId: null, message, ...named });
+  usageWarning(raised: {
+    readonly warning: UsageWarningFacts & { readonly agentId: string };
+    readonly target: string | null;
+    readonly wakeToken: string | null;
+  }): Alert {
+    const { warning, target, wakeToken } = raised;
+    const named = this.#named(warning.agentId);
+    const message = usageWarningWords(named.agentName ?? warning.agentId, warning, 'en');
+    const alert = newAlert({ kind: 'usage_warning', target, wakeToken, responseId: null, message, ...named });
     this.o.timeline.alert(alert);
     this.#raise(alert);
     return alert;

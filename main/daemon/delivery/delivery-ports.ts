@@ -2,10 +2,12 @@
  * Narrow ports onto the message store (built in parallel; the integrator binds the real one).
  * The method shapes are exactly those the store provides; nothing else of the store is needed.
  */
+import type { TargetKey } from '../../../shared/target.js';
 import type { AckStatus } from '../bus/delivery-words.js';
 
 export interface AppendAgentMessage {
-  readonly target: string;
+  /** The store's key of the conversation (the channel speaks canonical target text; the store, TargetKey). */
+  readonly target: TargetKey;
   readonly authorId: string;
   readonly authorKind: 'agent';
   readonly content: string;

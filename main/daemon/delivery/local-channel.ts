@@ -5,6 +5,7 @@
  * Beacons here are status updates, never chat messages (UI.md, DESIGN.md "Beyond the specs").
  */
 import { LOCAL_CHANNEL } from '../../../shared/config.js';
+import { targetKey } from '../../../shared/target.js';
 import type { Channel, ChannelSendRequest, ChannelSendResult } from './channel.js';
 import type { MessageAppendPort } from './delivery-ports.js';
 
@@ -23,7 +24,7 @@ export class LocalChannel implements Channel {
   send(request: ChannelSendRequest): Promise<ChannelSendResult> {
     try {
       const appended = this.store.appendMessage({
-        target: request.target,
+        target: targetKey(request.target),
         authorId: request.agentId,
         authorKind: 'agent',
         content: request.content,

@@ -127,6 +127,12 @@ export class AgentRoster {
     return new Set(this.#entries.keys());
   }
 
+  /** issue 29: a runtime that ignores its own interrupt — its process is replaced, as a crashed one is. */
+  restartReplaced(agentId: string, detail: string): void {
+    const agent = this.agent(agentId);
+    if (agent !== undefined) this.restart(agent, { workspaceChanged: false }, detail);
+  }
+
   runtimeOf(agentId: string): AgentConfig['runtime'] {
     return this.agent(agentId)?.runtime ?? 'demo';
   }

@@ -29,7 +29,7 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-async function start(options: { turnScheduler?: VirtualTimeScheduler; turnTimeoutMinutes?: number } = {}) {
+async function start(options: { clock?: VirtualTimeScheduler; turnTimeoutMinutes?: number } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'agentteam-turns-end-'));
   dirs.push(dir);
   await writeFile(
@@ -49,7 +49,7 @@ async function start(options: { turnScheduler?: VirtualTimeScheduler; turnTimeou
   );
   const daemon = await createDaemon({
     dataDir: dir,
-    ...(options.turnScheduler === undefined ? {} : { turnScheduler: options.turnScheduler }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   daemons.push(daemon);
   return daemon;
@@ -134,7 +134,7 @@ describe('issue 29: a working turn ends with a reason', () => {
 
   it('turnTimeoutMinutes: the deadline interrupts the turn: failed / turn_timeout; the agent takes the next message', async () => {
     const scheduler = new VirtualTimeScheduler();
-    const daemon = await start({ turnScheduler: scheduler, turnTimeoutMinutes: 3 });
+    const daemon = await start({ clock: scheduler, turnTimeoutMinutes: 3 });
     const busy = agentState(daemon.events$, 'busy');
     const slow = await send(daemon, '@demo /slow');
     await busy;
@@ -195,7 +195,7 @@ describe('issue 29: a runtime that ignores its own interrupt', () => {
     const scheduler = new VirtualTimeScheduler();
     const daemon = await createDaemon({
       dataDir: dir,
-      turnScheduler: scheduler,
+      clock: scheduler,
       createRuntime: () => {
         const runtime = new DeafRuntime();
         runtimes.push(runtime);

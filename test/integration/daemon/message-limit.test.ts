@@ -49,7 +49,8 @@ it('a raised limit (100 KB): the renderer learns it, the composer accepts 40 KB,
   const state = new AppState(client.api, { frames: manualFrames().schedule, connection: client.connection });
   cleanups.push(state.start());
 
-  await vi.waitFor(() => expect(state.limits.value).toEqual({ maxMessageBytes: 102_400 }));
+  // The first answer crosses a fresh WebSocket; at load 20 that alone can pass the default 1 s (issue 44).
+  await vi.waitFor(() => expect(state.limits.value).toEqual({ maxMessageBytes: 102_400 }), { timeout: 10_000 });
   const content = 'é'.repeat(20 * 1024); // 40 KB in UTF-8
   expect(byteBudget(content)).toMatchObject({ bytes: 40_960, over: true }); // the schema's default blocks it
   expect(byteBudget(content, state.limits.value.maxMessageBytes)).toMatchObject({ over: false, show: false });

@@ -1,0 +1,72 @@
+/**
+ * issue 39: one session per agent, launched on the roster — its runtime built around the
+ * session's host (agent-runtime.ts), its ports wired to the services that answer them, its wakes
+ * restored (with the usage pause it was left in). The root calls `launchAgentSessions` once; what
+ * each port does is the named service's rule, never a closure of the root's.
+ */
+import type { Config } from '../../../shared/config.js';
+import type { Alerts } from '../alerts/alerts.js';
+import type { ApprovalService } from '../approvals/approval-service.js';
+import type { HookBus } from '../bus/hook-bus.js';
+import type { DaemonLog } from '../daemon-log.js';
+import type { PromptTrajectory } from '../prompt/prompt-trajectory.js';
+import type { MaybeMadeAdapter } from './agent-session.js';
+import type { TurnBoundaryHost } from '../runtime/runtime-adapter.js';
+import type { Store } from '../store/index.js';
+import type { UsageRoom } from '../usage/usage-wiring.js';
+import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
+import type { WakeTimeline } from '../wake/wake-timeline.js';
+import { AgentSession } from './agent-session.js';
+import type { AgentRoster } from './agent-roster.js';
+import type { RecoveryService } from './recovery-service.js';
+import { storedPrompts } from './stored-prompts.js';
+
+export interface AgentSessionsDeps {
+  readonly agents: Config['agents'];
+  readonly roster: AgentRoster;
+  readonly lifecycle: WakeLifecycle;
+  readonly approvals: ApprovalService;
+  readonly bus: HookBus;
+  readonly store: Store;
+  readonly trajectory: PromptTrajectory;
+  readonly timeline: WakeTimeline;
+  readonly alerts: Alerts;
+  readonly recovery: RecoveryService;
+  readonly usage: Pick<UsageRoom, 'sessionPorts' | 'restore'>;
+  /** Builds an agent's runtime around its session's host (agent-runtime.ts `agentRuntimeBuilder`). */
+  readonly buildRuntime: (agent: Config['agents'][number], host: TurnBoundaryHost) => MaybeMadeAdapter;
+  readonly log: DaemonLog;
+}
+
+/** Launches every agent's session on the roster (started by `roster.start()`). */
+export function launchAgentSessions(d: AgentSessionsDeps): void {
+  const { roster, lifecycle: wakes } = d;
+  for (const agent of d.agents) {
+    const session = new AgentSession({
+      agentId: agent.id,
+      approvals: d.approvals,
+      lifecycle: wakes,
+      bus: d.bus,
+      log: d.log,
+      ports: {
+        // issue 25: the turn context lists the other agents of the team, as they are now.
+        ...storedPrompts(agent, d.store, d.trajectory, () => roster.mates(agent.id)),
+        onState: () => roster.changed(agent.id),
+        onRestart: (attempt) => roster.restarting(agent.id, attempt),
+        onRuntimeDown: (detail) => d.alerts.runtimeDown(agent.name, detail),
+        // issue 24: a native compaction is a continuation: a timeline entry on the wakes, nothing else.
+        onContextCompacted: (detail) => d.timeline.compacted(agent.id, detail),
+        // issue 38: why an overflow was not continued by a compaction, on the wakes before they end.
+        onOverflowRenewal: (detail) => d.timeline.renewed(agent.id, detail),
+        // issue 27: usage reports, limit windows and usage-limit refusals go to the usage room.
+        ...d.usage.sessionPorts(agent),
+        // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).
+        onRecovery: (frontiers, cause) => d.recovery.recover(agent.id, frontiers, cause),
+        // issue 24 (§6.6): after an overflow the process is replaced by one in a fresh session.
+        renewSession: (detail) => roster.renew(agent.id, detail),
+      },
+    });
+    roster.launch(agent.id, session, (a) => d.buildRuntime(a, session.host));
+    d.usage.restore(agent.id, (pause) => d.recovery.restore(agent.id, pause));
+  }
+}

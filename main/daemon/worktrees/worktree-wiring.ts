@@ -1,0 +1,90 @@
+/**
+ * issue 39: the worktrees room's wiring (issue 26) — an isolated agent's git worktree (made at its
+ * runtime's start, merged or discarded by the operator) and every wake's changes, snapshotted when
+ * it is delivered and when it ends, off the hot path. The root calls `wireWorktrees` once and
+ * merges `api` into the daemon's API; a wake whose changes were stored leaves as `changed$`.
+ */
+import { Subject, type Observable } from 'rxjs';
+import type { AgentConfig } from '../../../shared/config.js';
+import type { ChangesPort, WorktreesPort } from '../api/api-ports.js';
+import type { DaemonLog } from '../daemon-log.js';
+import type { ReadinessProbe } from '../runtime/readiness.js';
+import { workspaceOf } from '../runtime/workspace.js';
+import type { Store } from '../store/index.js';
+import type { WakeStatusEvent } from '../wake/wake-status-event.js';
+import { WakeChanges } from './wake-changes.js';
+import type { WorktreeOf } from './worktree-contract.js';
+import { WorktreeService, withGitReadiness, worktreesApi } from './worktree-service.js';
+
+/** The agents as this room asks about them (the roster, as a port: services sit above this room). */
+export interface WorktreeAgents {
+  /** The agent's entry as it runs. */
+  agent(agentId: string): AgentConfig | undefined;
+  /** Whether the agent's turn is running now (merge and discard are refused then). */
+  turnRunning(agentId: string): boolean;
+  /** The agent's worktree was made, reused or repaired: its view shows it. */
+  changed(agentId: string): void;
+}
+
+export interface WorktreeWiringDeps {
+  readonly dataDir: string;
+  /** issue 29: folders besides the data dir no workspace may overlap. */
+  readonly privateDirs?: readonly string[] | undefined;
+  readonly store: Store;
+  readonly wakeStatus$: Observable<WakeStatusEvent>;
+  readonly agents: WorktreeAgents;
+  readonly log: DaemonLog;
+}
+
+export interface WorktreesRoom {
+  readonly service: WorktreeService;
+  /** The prepared worktree of an isolated agent, else null (worktree-contract.ts). */
+  readonly worktreeOf: WorktreeOf;
+  /** A readiness probe that also needs a usable git for an isolated agent. */
+  gitReady(probe: (agent: AgentConfig) => Promise<ReadinessProbe>): (agent: AgentConfig) => Promise<ReadinessProbe>;
+  /** A wake's changes were stored. */
+  readonly changed$: Observable<string>;
+  readonly api: { readonly worktrees: WorktreesPort; readonly changes: ChangesPort };
+  dispose(): Promise<void>;
+}
+
+export function wireWorktrees(d: WorktreeWiringDeps): WorktreesRoom {
+  const changed = new Subject<string>();
+  const service = new WorktreeService({
+    dataDir: d.dataDir,
+    ...(d.privateDirs === undefined ? {} : { privateDirs: d.privateDirs }),
+    turnRunning: (id) => d.agents.turnRunning(id),
+    agent: (id) => d.agents.agent(id),
+    prepared: (id) => d.agents.changed(id),
+    log: d.log,
+  });
+  const changes = new WakeChanges({
+    // issue 30: its two writes per wake in store transactions, so they join the turn's group
+    // commit (an autocommit write syncs on the main thread before it returns).
+    table: {
+      start: (r) => d.store.transaction(() => d.store.wakeChanges.start(r)),
+      end: (r) => d.store.transaction(() => d.store.wakeChanges.end(r)),
+      get: (wakeToken) => d.store.wakeChanges.get(wakeToken),
+    },
+    wakeStatus$: d.wakeStatus$,
+    workspaceOf: (id) => {
+      const agent = d.agents.agent(id);
+      return agent === undefined ? undefined : workspaceOf(agent.cwd, d.dataDir, id);
+    },
+    worktreeOf: service.worktreeOf,
+    changed: (wakeToken) => changed.next(wakeToken),
+    log: d.log,
+  });
+  changes.start();
+  return {
+    service,
+    worktreeOf: service.worktreeOf,
+    gitReady: (probe) => withGitReadiness(probe, () => service.git()),
+    changed$: changed.asObservable(),
+    api: { worktrees: worktreesApi(service), changes },
+    dispose: async () => {
+      await changes.dispose();
+      changed.complete();
+    },
+  };
+}
