@@ -142,7 +142,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       wakeStatus$: wakes.wakeStatus$,
       agents: {
         agent: (id) => roster.agent(id),
-        turnRunning: (id) => (roster.session(id)?.turnId ?? null) !== null,
+        turnRunning: (id) => roster.turnOf(id) !== null,
         changed: (id) => roster.changed(id),
       },
       log,
@@ -213,7 +213,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       journal: store,
       lifecycle: wakes,
       targetOf: (wakeToken) => store.getWake(wakeToken)?.target,
-      wakesOfTurn: (agentId, turnId) => roster.session(agentId)?.wakesOfTurn(turnId) ?? [],
+      wakesOfTurn: (agentId, turnId) => roster.wakesOfTurn(agentId, turnId),
       changed: (wakeToken) => out.wake(wakeToken),
     });
     const alerts = new Alerts({ timeline, raised: (alert) => out.alert(alert), agentName: roster.name, log });
@@ -222,7 +222,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         store,
         lifecycle: wakes,
         tracker,
-        currentTurn: (id) => roster.session(id)?.turnId ?? null,
+        currentTurn: (id) => roster.turnOf(id),
         conversationsPerHour: config.limits.conversationsPerHour,
         team: teams.team,
         onMessageStored: (m, reactions) => out.message(m, reactions),

@@ -145,9 +145,28 @@ export class AgentRoster {
     return this.#entries.get(agentId)?.session ?? undefined;
   }
 
-  /** The agent's entry as agentteam.json has it now (its approval timeout; issue 29: its rules come from the grants). */
+  /**
+   * The agent's approval policy now: its timeout as agentteam.json has it (else the running entry,
+   * else the schema's default); issue 29: its `always` rules only as the daemon granted them (the
+   * store), never as the file lists them — the file's list is for reading.
+   */
   policyOf(agentId: string): ApprovalPolicyOf {
-    return this.#fileEntry(agentId) ?? this.agent(agentId) ?? DEFAULT_POLICY;
+    const entry = this.#fileEntry(agentId) ?? this.agent(agentId) ?? DEFAULT_POLICY;
+    const grants = this.#o.grants;
+    return {
+      approvalTimeoutSeconds: entry.approvalTimeoutSeconds,
+      allow: grants === undefined ? entry.allow : grants.rules(agentId),
+    };
+  }
+
+  /** The agent's running turn, or null (none, or no session yet). */
+  turnOf(agentId: string): string | null {
+    return this.session(agentId)?.turnId ?? null;
+  }
+
+  /** The wakes a turn of the agent's session carried (none when it has no session). */
+  wakesOfTurn(agentId: string, turnId: string): readonly string[] {
+    return this.session(agentId)?.wakesOfTurn(turnId) ?? [];
   }
 
   /**
