@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
 import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-names.js';
 import type { AuthMode } from '../../../../shared/agent-readiness.js';
-import { CLAUDE_ISOLATION_ARGS, claudeSignInEnv } from '../auth/claude-auth.js';
+import { CLAUDE_ISOLATION_ARGS, claudeSignInEnv } from './claude-auth.js';
 import { currentPersonProfile, type PersonProfile } from '../auth/person-profile.js';
 import type { PermissionPolicy } from '../../../../shared/config.js';
 import { claudePermissionArgs } from './claude-permissions.js';

@@ -33,7 +33,7 @@ export interface CodexDriverOptions extends AgentLaunchOptions {
   readonly developerInstructions: string | null;
   readonly mcp: { readonly url: string; readonly token: string };
   readonly readyTimeoutMs?: number;
-  /** issue 15: links the person's login into this CODEX_HOME, or removes it (auth/codex-auth.ts). */
+  /** issue 15: links the person's login into this CODEX_HOME, or removes it (codex-auth.ts). */
   readonly signIn?: (codexHome: string) => void;
   /** issue 14: the agent's permission policy (codex-approvals.ts); default `read-only`. */
   readonly permissions?: PermissionPolicy;

@@ -45,7 +45,7 @@ export interface OpencodeDriverOptions extends AgentLaunchOptions {
   readonly home: string;
   readonly provider: AgentProvider | null;
   readonly readyTimeoutMs?: number;
-  /** issue 15: links the person's credentials into this XDG data dir, or removes them (auth/opencode-auth.ts). */
+  /** issue 15: links the person's credentials into this XDG data dir, or removes them (opencode-auth.ts). */
   readonly signIn?: (dataDir: string) => void;
   /** issue 14: the agent's permission policy (opencode-permissions.ts); default `read-only`. */
   readonly permissions?: PermissionPolicy;
