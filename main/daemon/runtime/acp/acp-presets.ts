@@ -42,7 +42,6 @@ export interface AcpPolicySetting {
 }
 
 export interface AcpPresetSpec {
-  readonly label: string;
   /** The file the preset spawns, for the cli_missing message. */
   readonly cli: string;
   /**
@@ -92,7 +91,6 @@ async function writeJson(file: string, value: unknown): Promise<void> {
 const send = (preset: AcpPreset) => acpToolName(preset, TOOL_MESSAGE_SEND);
 
 const GEMINI: AcpPresetSpec = {
-  label: 'Gemini CLI',
   cli: '@google/gemini-cli (bundle/gemini.js)',
   firstRun: { agentId: 'gemini', name: 'Gemini', command: 'gemini' },
   loginFile: ['.gemini', 'oauth_creds.json'],
@@ -131,7 +129,6 @@ const GEMINI: AcpPresetSpec = {
 };
 
 const QWEN: AcpPresetSpec = {
-  label: 'Qwen Code',
   cli: '@qwen-code/qwen-code (cli.js)',
   firstRun: { agentId: 'qwen', name: 'Qwen', command: 'qwen' },
   loginFile: ['.qwen', 'oauth_creds.json'],
@@ -187,7 +184,6 @@ const COPILOT_MODE = 'https://agentclientprotocol.com/protocol/session-modes#';
 const copilotHome = (home: string): string => join(home, '.copilot');
 
 const COPILOT: AcpPresetSpec = {
-  label: 'Copilot CLI',
   cli: '@github/copilot-linux-x64 (copilot)',
   firstRun: { agentId: 'copilot', name: 'Copilot', command: 'copilot' },
   // Its login is in the OS keychain (`copilot login`) or a token in the env: nothing to link.
@@ -228,7 +224,6 @@ const COPILOT: AcpPresetSpec = {
 
 /** A custom ACP agent (`command` + `args`): nothing preset, spec-only behaviour. */
 export const CUSTOM_ACP: AcpPresetSpec = {
-  label: 'ACP agent',
   cli: 'the agent command',
   firstRun: null,
   loginFile: null,

@@ -6,6 +6,7 @@
  * `turn/start` per delivery and per final-check on that thread (final-check `next_turn`).
  * Server→client requests are answered deterministically (codex-server-requests.ts).
  */
+import { runtimeLabel } from '../../../../shared/agent-readiness.js';
 import { codexRateLimitWindows, codexTokenUsage } from '../usage-report.js';
 import { join } from 'node:path';
 import { boundedDetail } from '../runtime-adapter.js';
@@ -45,7 +46,7 @@ const CLIENT_INFO = { name: 'agentteam', title: 'AgentTeam Desktop', version: '0
 
 export class CodexDriver implements RuntimeDriver {
   readonly runtime = 'codex' as const;
-  readonly label = 'Codex';
+  readonly label = runtimeLabel('codex');
   readonly finalCheck = 'next_turn' as const;
   readonly resumeAt = 'open' as const;
   readonly startTimeoutMs: number;

@@ -13,6 +13,7 @@
  * error outside an abort is reported as `process_unusable`: the skeleton replaces the process as
  * after a crash, so the wake is recovered instead of ending as if the agent had stayed silent.
  */
+import { runtimeLabel } from '../../../../shared/agent-readiness.js';
 import { openCodeMessageUsage } from '../usage-report.js';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -77,7 +78,7 @@ const PORT_ATTEMPTS = 3;
 
 export class OpencodeDriver implements RuntimeDriver {
   readonly runtime = 'opencode' as const;
-  readonly label = 'OpenCode';
+  readonly label = runtimeLabel('opencode');
   readonly finalCheck = 'next_turn' as const;
   readonly resumeAt = 'open' as const;
   readonly startAttempts = PORT_ATTEMPTS;
