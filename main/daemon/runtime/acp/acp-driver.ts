@@ -235,6 +235,8 @@ class AcpSession implements DriverSession {
   readonly #ctx: DriverContext;
   readonly #o: AcpDriverOptions;
   readonly #spec: AcpPresetSpec;
+  /** The operator's name for the agent (the driver's `label`). */
+  readonly #label: string;
   readonly #deadline: number;
   readonly #conn: acp.ClientConnection;
   #sessionId: string | null = null;
@@ -246,6 +248,7 @@ class AcpSession implements DriverSession {
     this.#ctx = ctx;
     this.#o = options;
     this.#spec = spec;
+    this.#label = runtimeLabel('acp', options.preset);
     this.#deadline = ctx.scheduler.now() + timeoutMs;
     const app = acp
       .client({ name: CLIENT_INFO.name })
@@ -268,14 +271,14 @@ class AcpSession implements DriverSession {
     try {
       return await this.#open();
     } catch (err) {
-      return { ok: false, message: `${this.label}: ${acpFailure(err).message}` };
+      return { ok: false, message: `${this.#label}: ${acpFailure(err).message}` };
     }
   }
 
   async #open(): Promise<ConnectResult> {
     const { ctx, o } = { ctx: this.#ctx, o: this.#o };
     const agent = this.#conn.agent;
-    const label = this.label;
+    const label = this.#label;
     const init: acp.InitializeResponse = await agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
       clientCapabilities: {},
@@ -384,7 +387,7 @@ class AcpSession implements DriverSession {
   async submit(text: string): Promise<WireResult> {
     const sessionId = this.#sessionId;
     if (sessionId === null || this.#ctx.process.exit !== null || this.#conn.signal.aborted)
-      return { ok: false, message: `the ${this.label} runtime is not running` };
+      return { ok: false, message: `the ${this.#label} runtime is not running` };
     const logFile = this.#spec.errorLog?.(this.#o.home, sessionId) ?? null;
     const errorLog = logFile === null ? null : { file: logFile, offset: sizeOf(logFile) };
     const turn: Turn = { pending: '', errorLog, cancelled: false, onCancel: new Set() };
