@@ -13,10 +13,10 @@
  * - permission requests go to the operator; an "always" is kept by the daemon, the agent is
  *   only ever told "once" (Qwen's `proceed_always_project` would write into the repository).
  */
-import { runtimeLabel } from '../../../../shared/agent-readiness.js';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import { runtimeLabel } from '../../../../shared/agent-readiness.js';
 import * as acp from '@agentclientprotocol/sdk';
 import type { FailureReason } from '../../../../shared/wake-status.js';
 import type { AcpPreset, PermissionPolicy } from '../../../../shared/config.js';

@@ -6,9 +6,9 @@
  * `turn/start` per delivery and per final-check on that thread (final-check `next_turn`).
  * Server→client requests are answered deterministically (codex-server-requests.ts).
  */
-import { runtimeLabel } from '../../../../shared/agent-readiness.js';
 import { codexRateLimitWindows, codexTokenUsage } from '../usage-report.js';
 import { join } from 'node:path';
+import { runtimeLabel } from '../../../../shared/agent-readiness.js';
 import { boundedDetail } from '../runtime-adapter.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
 import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';

@@ -13,10 +13,10 @@
  * error outside an abort is reported as `process_unusable`: the skeleton replaces the process as
  * after a crash, so the wake is recovered instead of ending as if the agent had stayed silent.
  */
-import { runtimeLabel } from '../../../../shared/agent-readiness.js';
 import { openCodeMessageUsage } from '../usage-report.js';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { runtimeLabel } from '../../../../shared/agent-readiness.js';
 import { freePort } from '../free-port.js';
 import { boundedDetail } from '../runtime-adapter.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
