@@ -1,26 +1,22 @@
 /**
  * What a first run seeds (issue 8): the `#general` conversation, the demo agent (issue 25: and a
  * second demo agent, `helper`, so `@demo /ask helper …` shows a hand-off with no LLM), and the real
- * runtime CLIs found on PATH (`claude`, `codex`, `opencode`). `firstRunConfig` is pure: the
+ * runtime CLIs found on PATH (each runtime's descriptor names its own, runtime/registry.ts). `firstRunConfig` is pure: the
  * caller says which commands exist (see `findOnPath`), so the result is testable;
  * `seedFirstRun` writes it, only when `<data-dir>/agentteam.json` does not exist yet — never a rewrite.
  */
 import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { ConfigSchema, type AcpPreset, type Config } from '../../shared/config.js';
+import { ConfigSchema, type Config } from '../../shared/config.js';
 import { CONFIG_FILE } from './config/load-config.js';
-import type { RuntimeKind } from '../../shared/wake-status.js';
+import { runtimeDescriptors } from './runtime/registry.js';
+import type { FirstRunOffer } from './runtime/runtime-descriptor.js';
 
 /** The conversations a first run creates. */
 export const FIRST_RUN_CONVERSATIONS = ['#general'] as const;
 
-export interface OfferedRuntime {
-  readonly runtime: Exclude<RuntimeKind, 'demo'>;
-  readonly agentId: string;
-  readonly name: string;
-  readonly command: string;
-  /** issue 28: an ACP agent's preset (its CLI is `command`). */
-  readonly preset?: AcpPreset;
+/** A runtime CLI a first run looks for (its descriptor's offer, registry.ts), and whether it found it. */
+export interface OfferedRuntime extends FirstRunOffer {
   /** Found on PATH: seeded as an agent. Otherwise only offered (shown, not configured). */
   readonly found: boolean;
 }
@@ -32,39 +28,17 @@ export interface FirstRunSeed {
   readonly offered: readonly OfferedRuntime[];
 }
 
-const CANDIDATES = [
-  { runtime: 'claude-code', agentId: 'claude', name: 'Claude', command: 'claude' },
-  { runtime: 'codex', agentId: 'codex', name: 'Codex', command: 'codex' },
-  { runtime: 'opencode', agentId: 'opencode', name: 'OpenCode', command: 'opencode' },
-  // issue 28: the ACP presets; the preset launches its CLI itself (no "command" in the seed).
-  { runtime: 'acp', agentId: 'gemini', name: 'Gemini', command: 'gemini', preset: 'gemini' },
-  { runtime: 'acp', agentId: 'qwen', name: 'Qwen', command: 'qwen', preset: 'qwen' },
-  { runtime: 'acp', agentId: 'copilot', name: 'Copilot', command: 'copilot', preset: 'copilot' },
-] as const satisfies readonly Omit<OfferedRuntime, 'found'>[];
-
-/** The agent entry a found candidate seeds: a preset names its CLI; the others name the command. */
-function seededAgent(o: OfferedRuntime): {
-  id: string;
-  name: string;
-  runtime: OfferedRuntime['runtime'];
-  command?: string;
-  preset?: AcpPreset;
-} {
-  return o.preset === undefined
-    ? { id: o.agentId, name: o.name, runtime: o.runtime, command: o.command }
-    : { id: o.agentId, name: o.name, runtime: o.runtime, preset: o.preset };
-}
-
-/** The demo agents a first run always seeds: the demo, and the helper it can ask (`/ask helper …`, issue 25). */
-const FIRST_RUN_DEMO_AGENTS = [
-  { id: 'demo', name: 'Demo', runtime: 'demo' },
-  { id: 'helper', name: 'Helper', runtime: 'demo' },
-] as const;
-
 /** The seeded config: the demo agents always, each runtime CLI only when `isFound(command)`. */
 export function firstRunConfig(isFound: (command: string) => boolean): FirstRunSeed {
-  const offered: OfferedRuntime[] = CANDIDATES.map((c) => ({ ...c, found: isFound(c.command) }));
-  const agents = [...FIRST_RUN_DEMO_AGENTS.map((a) => ({ ...a })), ...offered.filter((o) => o.found).map(seededAgent)];
+  // issue 39: what each runtime seeds is its descriptor's (the demo's two agents always, issue 25).
+  const runtimes = runtimeDescriptors();
+  const offered: OfferedRuntime[] = runtimes.flatMap((r) =>
+    r.firstRun.offered.map((o) => ({ ...o, found: isFound(o.command) })),
+  );
+  const agents = [
+    ...runtimes.flatMap((r) => r.firstRun.always.map((a) => ({ ...a }))),
+    ...offered.filter((o) => o.found).map((o) => ({ ...o.agent })),
+  ];
   // Channel settings are left to the schema defaults (the watchdog spec's), under "local".
   const config = ConfigSchema.parse({ agents, channels: { local: {} } });
   return { config, conversations: FIRST_RUN_CONVERSATIONS, offered };

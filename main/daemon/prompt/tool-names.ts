@@ -104,7 +104,8 @@ export function sendToolRef(surface: SendSurface, language: PromptLanguage): str
     return language === 'zh-CN'
       ? `${name}（工具命名空间 \`${surface.namespace}\`）`
       : `${name} (tool namespace \`${surface.namespace}\`)`;
-  if (surface.runtime === 'demo' || surface.sendTool === TOOL_MESSAGE_SEND)
+  // A bare tool name (the demo's, a custom ACP agent's) says which server it belongs to.
+  if (surface.sendTool === TOOL_MESSAGE_SEND)
     return language === 'zh-CN'
       ? `${name}（MCP 服务器 \`${MCP_SERVER_NAME}\`）`
       : `${name} (MCP server \`${MCP_SERVER_NAME}\`)`;

@@ -16,6 +16,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import { runtimeLabel } from '../../../../shared/agent-readiness.js';
 import * as acp from '@agentclientprotocol/sdk';
 import type { FailureReason } from '../../../../shared/wake-status.js';
 import type { AcpPreset, PermissionPolicy } from '../../../../shared/config.js';
@@ -63,7 +64,8 @@ export class AcpDriver implements RuntimeDriver {
   constructor(options: AcpDriverOptions) {
     this.#o = options;
     this.#spec = options.preset === null ? CUSTOM_ACP : ACP_PRESET_SPECS[options.preset];
-    this.label = this.#spec.label;
+    // The operator's name for it (shared/agent-readiness.ts): "Gemini CLI", or "ACP agent" for a custom one.
+    this.label = runtimeLabel('acp', options.preset);
     // Gemini may wait for the UTC minute to change before it loads a session (acp-presets.ts).
     this.startTimeoutMs = options.readyTimeoutMs ?? 120_000;
   }
@@ -233,6 +235,8 @@ class AcpSession implements DriverSession {
   readonly #ctx: DriverContext;
   readonly #o: AcpDriverOptions;
   readonly #spec: AcpPresetSpec;
+  /** The operator's name for the agent (the driver's `label`). */
+  readonly #label: string;
   readonly #deadline: number;
   readonly #conn: acp.ClientConnection;
   #sessionId: string | null = null;
@@ -244,6 +248,7 @@ class AcpSession implements DriverSession {
     this.#ctx = ctx;
     this.#o = options;
     this.#spec = spec;
+    this.#label = runtimeLabel('acp', options.preset);
     this.#deadline = ctx.scheduler.now() + timeoutMs;
     const app = acp
       .client({ name: CLIENT_INFO.name })
@@ -266,14 +271,14 @@ class AcpSession implements DriverSession {
     try {
       return await this.#open();
     } catch (err) {
-      return { ok: false, message: `${this.#spec.label}: ${acpFailure(err).message}` };
+      return { ok: false, message: `${this.#label}: ${acpFailure(err).message}` };
     }
   }
 
   async #open(): Promise<ConnectResult> {
     const { ctx, o } = { ctx: this.#ctx, o: this.#o };
     const agent = this.#conn.agent;
-    const label = this.#spec.label;
+    const label = this.#label;
     const init: acp.InitializeResponse = await agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
       clientCapabilities: {},
@@ -382,7 +387,7 @@ class AcpSession implements DriverSession {
   async submit(text: string): Promise<WireResult> {
     const sessionId = this.#sessionId;
     if (sessionId === null || this.#ctx.process.exit !== null || this.#conn.signal.aborted)
-      return { ok: false, message: `the ${this.#spec.label} runtime is not running` };
+      return { ok: false, message: `the ${this.#label} runtime is not running` };
     const logFile = this.#spec.errorLog?.(this.#o.home, sessionId) ?? null;
     const errorLog = logFile === null ? null : { file: logFile, offset: sizeOf(logFile) };
     const turn: Turn = { pending: '', errorLog, cancelled: false, onCancel: new Set() };

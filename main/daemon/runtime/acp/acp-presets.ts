@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import type { AcpPreset, PermissionPolicy } from '../../../../shared/config.js';
 import { TOOL_MESSAGE_SEND } from '../../mcp/mcp-names.js';
 import { acpToolName } from '../../prompt/tool-names.js';
+import type { AcpLoginFile } from './acp-auth.js';
 
 export interface AcpPresetInput {
   /** Per-agent home (HOME and the CLI's own state dir live under it). */
@@ -41,9 +42,17 @@ export interface AcpPolicySetting {
 }
 
 export interface AcpPresetSpec {
-  readonly label: string;
   /** The file the preset spawns, for the cli_missing message. */
   readonly cli: string;
+  /**
+   * issue 8: the agent a first run seeds when `command` is on PATH (the preset launches its CLI
+   * itself: the seed names the preset, not the command). Null: never seeded.
+   */
+  readonly firstRun: { readonly agentId: string; readonly name: string; readonly command: string } | null;
+  /** issue 15 (acp-auth.ts): the person's login file under a home, linked in for `cli-login`; null: none in a file. */
+  readonly loginFile: AcpLoginFile;
+  /** The env keys that are a sign-in of the agent's own (the first is the one a readiness note names). */
+  readonly keyVariables: readonly string[];
   launch(input: AcpPresetInput): Promise<AcpPresetLaunch>;
   policy(policy: PermissionPolicy): AcpPolicySetting;
   /** Gemini: `session/load` within the session's creation minute destroys it (upstream #28693). */
@@ -82,8 +91,10 @@ async function writeJson(file: string, value: unknown): Promise<void> {
 const send = (preset: AcpPreset) => acpToolName(preset, TOOL_MESSAGE_SEND);
 
 const GEMINI: AcpPresetSpec = {
-  label: 'Gemini CLI',
   cli: '@google/gemini-cli (bundle/gemini.js)',
+  firstRun: { agentId: 'gemini', name: 'Gemini', command: 'gemini' },
+  loginFile: ['.gemini', 'oauth_creds.json'],
+  keyVariables: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
   async launch({ home, projectRoot, env, model }) {
     const entry = packageFile(projectRoot, '@google', 'gemini-cli', 'bundle', 'gemini.js');
     // research/acp.md §2: every setting here is required offline (usage statistics → Clearcut DNS).
@@ -118,8 +129,10 @@ const GEMINI: AcpPresetSpec = {
 };
 
 const QWEN: AcpPresetSpec = {
-  label: 'Qwen Code',
   cli: '@qwen-code/qwen-code (cli.js)',
+  firstRun: { agentId: 'qwen', name: 'Qwen', command: 'qwen' },
+  loginFile: ['.qwen', 'oauth_creds.json'],
+  keyVariables: ['OPENAI_API_KEY'],
   async launch({ home, projectRoot, env, model }) {
     const entry = packageFile(projectRoot, '@qwen-code', 'qwen-code', 'cli.js');
     const qwenHome = join(home, '.qwen');
@@ -171,8 +184,11 @@ const COPILOT_MODE = 'https://agentclientprotocol.com/protocol/session-modes#';
 const copilotHome = (home: string): string => join(home, '.copilot');
 
 const COPILOT: AcpPresetSpec = {
-  label: 'Copilot CLI',
   cli: '@github/copilot-linux-x64 (copilot)',
+  firstRun: { agentId: 'copilot', name: 'Copilot', command: 'copilot' },
+  // Its login is in the OS keychain (`copilot login`) or a token in the env: nothing to link.
+  loginFile: null,
+  keyVariables: ['OPENAI_API_KEY', 'COPILOT_GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_TOKEN'],
   async launch({ home, sharedCache, projectRoot, env, model }) {
     const native = packageFile(projectRoot, '@github', `copilot-${process.platform}-${process.arch}`, 'copilot');
     await mkdir(copilotHome(home), { recursive: true, mode: 0o700 });
@@ -208,8 +224,10 @@ const COPILOT: AcpPresetSpec = {
 
 /** A custom ACP agent (`command` + `args`): nothing preset, spec-only behaviour. */
 export const CUSTOM_ACP: AcpPresetSpec = {
-  label: 'ACP agent',
   cli: 'the agent command',
+  firstRun: null,
+  loginFile: null,
+  keyVariables: [],
   launch: () => Promise.reject(new Error('internal: a custom ACP agent launches its own command')),
   policy: () => ({ modeId: null }),
   loadsOnlyAfterCreationMinute: false,

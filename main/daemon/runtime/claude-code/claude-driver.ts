@@ -14,7 +14,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
-import type { AuthMode } from '../../../../shared/agent-readiness.js';
+import { runtimeLabel, type AuthMode } from '../../../../shared/agent-readiness.js';
 import type { PersonProfile } from '../auth/person-profile.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
 import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
@@ -66,7 +66,7 @@ interface Compaction {
 
 export class ClaudeDriver implements RuntimeDriver {
   readonly runtime = 'claude-code' as const;
-  readonly label = 'Claude Code';
+  readonly label = runtimeLabel('claude-code');
   readonly finalCheck = 'in_turn' as const;
   readonly resumeAt = 'launch' as const;
   /** Closing stdin ends a stream-json session cleanly (exit 0) before any signal. */

@@ -9,15 +9,16 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
 import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-names.js';
+import { mcpToolName } from '../../prompt/tool-names.js';
 import type { AuthMode } from '../../../../shared/agent-readiness.js';
-import { CLAUDE_ISOLATION_ARGS, claudeSignInEnv } from '../auth/claude-auth.js';
+import { CLAUDE_ISOLATION_ARGS, claudeSignInEnv } from './claude-auth.js';
 import { currentPersonProfile, type PersonProfile } from '../auth/person-profile.js';
 import type { PermissionPolicy } from '../../../../shared/config.js';
 import { claudePermissionArgs } from './claude-permissions.js';
 
-/** How Claude Code names our tools. */
-export const CLAUDE_SEND_TOOL = `mcp__${MCP_SERVER_NAME}__${TOOL_MESSAGE_SEND}`;
-export const CLAUDE_REACTION_TOOL = `mcp__${MCP_SERVER_NAME}__${TOOL_REACTION}`;
+/** How Claude Code names our tools (prompt/tool-names.ts, the one owner of the naming the prompts use too). */
+export const CLAUDE_SEND_TOOL = mcpToolName('claude-code', TOOL_MESSAGE_SEND);
+export const CLAUDE_REACTION_TOOL = mcpToolName('claude-code', TOOL_REACTION);
 
 /** Variables a person's shell may need to reach their provider; everything else is not inherited. */
 const INHERITED_ENV =

@@ -8,6 +8,7 @@
  */
 import { codexRateLimitWindows, codexTokenUsage } from '../usage-report.js';
 import { join } from 'node:path';
+import { runtimeLabel } from '../../../../shared/agent-readiness.js';
 import { boundedDetail } from '../runtime-adapter.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
 import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
@@ -33,7 +34,7 @@ export interface CodexDriverOptions extends AgentLaunchOptions {
   readonly developerInstructions: string | null;
   readonly mcp: { readonly url: string; readonly token: string };
   readonly readyTimeoutMs?: number;
-  /** issue 15: links the person's login into this CODEX_HOME, or removes it (auth/codex-auth.ts). */
+  /** issue 15: links the person's login into this CODEX_HOME, or removes it (codex-auth.ts). */
   readonly signIn?: (codexHome: string) => void;
   /** issue 14: the agent's permission policy (codex-approvals.ts); default `read-only`. */
   readonly permissions?: PermissionPolicy;
@@ -45,7 +46,7 @@ const CLIENT_INFO = { name: 'agentteam', title: 'AgentTeam Desktop', version: '0
 
 export class CodexDriver implements RuntimeDriver {
   readonly runtime = 'codex' as const;
-  readonly label = 'Codex';
+  readonly label = runtimeLabel('codex');
   readonly finalCheck = 'next_turn' as const;
   readonly resumeAt = 'open' as const;
   readonly startTimeoutMs: number;

@@ -16,6 +16,7 @@
 import { openCodeMessageUsage } from '../usage-report.js';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { runtimeLabel } from '../../../../shared/agent-readiness.js';
 import { freePort } from '../free-port.js';
 import { boundedDetail } from '../runtime-adapter.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
@@ -45,7 +46,7 @@ export interface OpencodeDriverOptions extends AgentLaunchOptions {
   readonly home: string;
   readonly provider: AgentProvider | null;
   readonly readyTimeoutMs?: number;
-  /** issue 15: links the person's credentials into this XDG data dir, or removes them (auth/opencode-auth.ts). */
+  /** issue 15: links the person's credentials into this XDG data dir, or removes them (opencode-auth.ts). */
   readonly signIn?: (dataDir: string) => void;
   /** issue 14: the agent's permission policy (opencode-permissions.ts); default `read-only`. */
   readonly permissions?: PermissionPolicy;
@@ -77,7 +78,7 @@ const PORT_ATTEMPTS = 3;
 
 export class OpencodeDriver implements RuntimeDriver {
   readonly runtime = 'opencode' as const;
-  readonly label = 'OpenCode';
+  readonly label = runtimeLabel('opencode');
   readonly finalCheck = 'next_turn' as const;
   readonly resumeAt = 'open' as const;
   readonly startAttempts = PORT_ATTEMPTS;

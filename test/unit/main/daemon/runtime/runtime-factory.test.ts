@@ -7,11 +7,8 @@ import { ClaudeDriver } from '../../../../../main/daemon/runtime/claude-code/cla
 import { CodexDriver } from '../../../../../main/daemon/runtime/codex/codex-driver.js';
 import { DemoThreadRuntime } from '../../../../../main/daemon/runtime/demo/demo-thread.js';
 import { OpencodeDriver } from '../../../../../main/daemon/runtime/opencode/opencode-driver.js';
-import {
-  createRuntimeAdapter,
-  resolveRuntimeCommand,
-  runtimeDirOf,
-} from '../../../../../main/daemon/runtime/runtime-factory.js';
+import { createRuntimeAdapter } from '../../../../../main/daemon/runtime/runtime-factory.js';
+import { resolveRuntimeCommand, runtimeDirOf } from '../../../../../main/daemon/runtime/runtime-home.js';
 import { RuntimeSkeleton } from '../../../../../main/daemon/runtime/runtime-skeleton.js';
 import { workspaceOf } from '../../../../../main/daemon/runtime/workspace.js';
 

@@ -7,8 +7,8 @@
  */
 import { join } from 'node:path';
 import type { AuthMode } from '../../../../shared/agent-readiness.js';
-import type { PersonProfile } from './person-profile.js';
-import { linkPersonCredential } from './shared-credential-link.js';
+import type { PersonProfile } from '../auth/person-profile.js';
+import { linkPersonCredential } from '../auth/shared-credential-link.js';
 
 export function personCodexAuthFile(person: PersonProfile): string {
   const set = person.env.CODEX_HOME;

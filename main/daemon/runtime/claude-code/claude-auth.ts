@@ -20,7 +20,7 @@
  */
 import { join } from 'node:path';
 import type { AuthMode } from '../../../../shared/agent-readiness.js';
-import type { PersonProfile } from './person-profile.js';
+import type { PersonProfile } from '../auth/person-profile.js';
 
 /** The person's Claude config dir (where `claude login` keeps `.credentials.json` on Linux). */
 export function personClaudeConfigDir(person: PersonProfile): string {

@@ -1,0 +1,67 @@
+/**
+ * issue 39: Codex on the runtime registry — the app-server driver in the agent's own
+ * CODEX_HOME, a readiness probe that asks `codex login status` there (an `OPENAI_API_KEY` of the
+ * agent's own is a sign-in by itself), and the `codex` agent a first run seeds.
+ */
+import { join } from 'node:path';
+import type { AgentConfig } from '../../../../shared/config.js';
+import { agentProviderFromEnv } from '../agent-provider.js';
+import { currentPersonProfile } from '../auth/person-profile.js';
+import { probeCli, type ProbeDeps, type ReadinessProbe } from '../cli-probe.js';
+import type { RuntimeDescriptor } from '../runtime-descriptor.js';
+import { runtimeBaseEnv } from '../runtime-env.js';
+import { resolveRuntimeCommand, runtimeDirOf } from '../runtime-home.js';
+import { shellDeniedPaths } from '../workspace.js';
+import { prepareCodexSignIn } from './codex-auth.js';
+import { CodexDriver } from './codex-driver.js';
+
+function probeCodex(agent: AgentConfig, deps: ProbeDeps): Promise<ReadinessProbe> {
+  const home = join(runtimeDirOf(deps.dataDir, agent.id), 'home');
+  const codexHome = join(home, 'codex-home');
+  prepareCodexSignIn(codexHome, agent.auth, deps.person ?? currentPersonProfile());
+  return probeCli(agent, deps, {
+    command: resolveRuntimeCommand(agent.command, 'codex', deps.projectRoot),
+    env: { ...runtimeBaseEnv(deps.processEnv ?? process.env), ...agent.env, HOME: home, CODEX_HOME: codexHome },
+    status: ['login', 'status'],
+    ownKey: 'OPENAI_API_KEY',
+    judge: (res, out) => {
+      const signedIn = res.code === 0 && !/not logged in/i.test(out);
+      return { signedIn, detail: signedIn ? 'codex login' : null };
+    },
+  });
+}
+
+export const CODEX_RUNTIME: RuntimeDescriptor<'codex'> = {
+  kind: 'codex',
+  launch: {
+    driver: ({ agent, deps, workspace, runtimeDir }) => {
+      // issue 15: the person's login file is linked in (cli-login), never copied (codex-auth.ts).
+      const person = deps.person ?? currentPersonProfile();
+      const provider = agentProviderFromEnv(agent.env);
+      return new CodexDriver({
+        agentId: agent.id,
+        command: resolveRuntimeCommand(agent.command, 'codex', deps.projectRoot),
+        args: agent.args,
+        env: agent.env,
+        cwd: workspace,
+        home: join(runtimeDir, 'home'),
+        mcp: { url: deps.mcp.url, token: deps.mcp.token },
+        model: agent.model,
+        permissions: agent.permissions,
+        provider:
+          provider !== null && provider.apiKeyEnv === null && agent.auth === 'cli-login'
+            ? { ...provider, requiresOpenaiAuth: true }
+            : provider,
+        developerInstructions: deps.threadContractText ?? null,
+        signIn: (codexHome) => prepareCodexSignIn(codexHome, agent.auth, person),
+        // issue 41: its sandboxed commands are denied the daemon's state in the data dir (read at each launch).
+        deniedPaths: () => shellDeniedPaths(deps.dataDir, agent.id),
+      });
+    },
+  },
+  probe: probeCodex,
+  firstRun: {
+    always: [],
+    offered: [{ command: 'codex', agent: { id: 'codex', name: 'Codex', runtime: 'codex', command: 'codex' } }],
+  },
+};

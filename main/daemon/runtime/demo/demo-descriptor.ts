@@ -1,0 +1,31 @@
+/**
+ * issue 39: the demo on the runtime registry — the scripted agent in its own thread (issue 30),
+ * always ready (no CLI, no sign-in), and the two agents every first run seeds: the demo and the
+ * helper it can ask (`/ask helper …`, issue 25).
+ */
+import type { RuntimeDescriptor } from '../runtime-descriptor.js';
+import { DemoThreadRuntime } from './demo-thread.js';
+
+export const DEMO_RUNTIME: RuntimeDescriptor<'demo'> = {
+  kind: 'demo',
+  launch: {
+    adapter: ({ agent, deps, workspace }) =>
+      new DemoThreadRuntime({
+        agentId: agent.id,
+        mcp: deps.mcp,
+        host: deps.host,
+        env: agent.env,
+        workspace,
+        ...(deps.log !== undefined ? { log: deps.log } : {}),
+      }),
+  },
+  probe: () =>
+    Promise.resolve({ outcome: 'ready', cliVersion: null, detail: null, checkedAt: new Date().toISOString() }),
+  firstRun: {
+    always: [
+      { id: 'demo', name: 'Demo', runtime: 'demo' },
+      { id: 'helper', name: 'Helper', runtime: 'demo' },
+    ],
+    offered: [],
+  },
+};

@@ -1,0 +1,33 @@
+/**
+ * issue 39 "Plug-ins": THE list of runtimes (STYLE.md habit 20). Every runtime folder exports
+ * its descriptor (runtime-descriptor.ts); this is the one line per runtime. The daemon builds a
+ * runtime (runtime-factory.ts), probes its readiness (readiness.ts) and seeds a first run
+ * (first-run-config.ts) by asking the descriptor here, never by comparing runtime ids.
+ * The ACP presets are entries of the ACP descriptor (acp/acp-presets.ts).
+ */
+import { RUNTIMES, type RuntimeKind } from '../../../shared/wake-status.js';
+import { ACP_RUNTIME } from './acp/acp-descriptor.js';
+import { CLAUDE_CODE_RUNTIME } from './claude-code/claude-descriptor.js';
+import { CODEX_RUNTIME } from './codex/codex-descriptor.js';
+import { DEMO_RUNTIME } from './demo/demo-descriptor.js';
+import { OPENCODE_RUNTIME } from './opencode/opencode-descriptor.js';
+import type { RuntimeDescriptor } from './runtime-descriptor.js';
+
+/** Keyed by `RUNTIMES` (shared/wake-status.ts): a kind without its descriptor fails typecheck. */
+const REGISTRY: { readonly [K in RuntimeKind]: RuntimeDescriptor<K> } = {
+  'claude-code': CLAUDE_CODE_RUNTIME,
+  codex: CODEX_RUNTIME,
+  opencode: OPENCODE_RUNTIME,
+  demo: DEMO_RUNTIME,
+  acp: ACP_RUNTIME,
+};
+
+/** The descriptor of one runtime kind. */
+export function runtimeDescriptor(kind: RuntimeKind): RuntimeDescriptor {
+  return REGISTRY[kind];
+}
+
+/** Every runtime, in `RUNTIMES` order (the order a first run offers them in). */
+export function runtimeDescriptors(): readonly RuntimeDescriptor[] {
+  return RUNTIMES.map((kind) => REGISTRY[kind]);
+}
