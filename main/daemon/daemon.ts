@@ -37,7 +37,6 @@ import { probeAgent } from './runtime/readiness.js';
 import { createRuntimeAdapter } from './runtime/runtime-factory.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import { AgentRoster } from './services/agent-roster.js';
-import { agentRuntimeBuilder } from './services/agent-runtime.js';
 import { launchAgentSessions } from './services/agent-sessions.js';
 import { AgentSettings } from './services/agent-settings.js';
 import { CommunicationService } from './services/communication-service.js';
@@ -321,23 +320,20 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     if (staleApprovals > 0) log.info('approvals cancelled by the restart', { count: staleApprovals });
 
     // 12. One session per agent: its runtime built around the session's host and started, its wakes restored.
-    const buildRuntime = agentRuntimeBuilder({
-      createRuntime: options.createRuntime ?? createRuntimeAdapter,
-      worktrees: worktrees.service,
-      issueToken: (agentId) => mcp.issueToken(agentId),
-      shared: {
-        dataDir,
-        projectRoot: root,
-        log,
-        pids,
-        ...person,
-        ...(agentCli === undefined ? {} : { agentCli }),
-        ...(options.privateDirs === undefined ? {} : { privateDirs: options.privateDirs }),
-      },
-    });
     stack.defer(() => roster.stop());
     const sessionDeps = { roster, lifecycle: wakes, approvals, bus, store, trajectory, timeline, alerts, recovery };
-    launchAgentSessions({ ...sessionDeps, agents: config.agents, usage, buildRuntime, log });
+    launchAgentSessions({
+      ...sessionDeps,
+      usage,
+      log,
+      agents: config.agents,
+      runtime: {
+        createRuntime: options.createRuntime ?? createRuntimeAdapter,
+        worktrees: worktrees.service,
+        issueToken: (agentId) => mcp.issueToken(agentId),
+        shared: { dataDir, projectRoot: root, log, pids, ...person, agentCli, privateDirs: options.privateDirs },
+      },
+    });
     roster.start();
     // issue 29 "Turns end": each turn's `turnTimeoutMinutes` deadline, and the operator's Stop.
     const turns = stack.adopt(

@@ -10,13 +10,12 @@ import type { ApprovalService } from '../approvals/approval-service.js';
 import type { HookBus } from '../bus/hook-bus.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { PromptTrajectory } from '../prompt/prompt-trajectory.js';
-import type { MaybeMadeAdapter } from './agent-session.js';
-import type { TurnBoundaryHost } from '../runtime/runtime-adapter.js';
 import type { Store } from '../store/index.js';
 import type { UsageRoom } from '../usage/usage-wiring.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
 import type { WakeTimeline } from '../wake/wake-timeline.js';
 import { AgentSession } from './agent-session.js';
+import { agentRuntimeBuilder, type AgentRuntimeDeps } from './agent-runtime.js';
 import type { AgentRoster } from './agent-roster.js';
 import type { RecoveryService } from './recovery-service.js';
 import { storedPrompts } from './stored-prompts.js';
@@ -33,14 +32,15 @@ export interface AgentSessionsDeps {
   readonly alerts: Alerts;
   readonly recovery: RecoveryService;
   readonly usage: Pick<UsageRoom, 'sessionPorts' | 'restore'>;
-  /** Builds an agent's runtime around its session's host (agent-runtime.ts `agentRuntimeBuilder`). */
-  readonly buildRuntime: (agent: Config['agents'][number], host: TurnBoundaryHost) => MaybeMadeAdapter;
+  /** How an agent's runtime is built around its session's host (agent-runtime.ts). */
+  readonly runtime: AgentRuntimeDeps;
   readonly log: DaemonLog;
 }
 
 /** Launches every agent's session on the roster (started by `roster.start()`). */
 export function launchAgentSessions(d: AgentSessionsDeps): void {
   const { roster, lifecycle: wakes } = d;
+  const buildRuntime = agentRuntimeBuilder(d.runtime);
   for (const agent of d.agents) {
     const session = new AgentSession({
       agentId: agent.id,
@@ -66,7 +66,7 @@ export function launchAgentSessions(d: AgentSessionsDeps): void {
         renewSession: (detail) => roster.renew(agent.id, detail),
       },
     });
-    roster.launch(agent.id, session, (a) => d.buildRuntime(a, session.host));
+    roster.launch(agent.id, session, (a) => buildRuntime(a, session.host));
     d.usage.restore(agent.id, (pause) => d.recovery.restore(agent.id, pause));
   }
 }
