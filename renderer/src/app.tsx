@@ -8,14 +8,10 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import type { Agent, Message, SearchResult } from '../../shared/api/contract.js';
 import { threadParent } from '../../shared/target.js';
 import { pickTransport, type Transport } from './api/pick-transport.js';
-import { AgentsPage } from './components/agents-page.js';
 import { AgentDetail } from './components/agent-detail.js';
 import { ConversationView } from './components/conversation-view.js';
 import { Inspector } from './components/inspector.js';
-import { SettingsView } from './components/settings-view.js';
-import { TeamView } from './components/team-view.js';
-import { UsageView } from './components/usage-view.js';
-import { Sidebar, type View } from './components/sidebar.js';
+import { Sidebar } from './components/sidebar.js';
 import { SearchBox } from './components/search-box.js';
 import { Switcher } from './components/switcher.js';
 import { ThreadPane } from './components/thread-pane.js';
@@ -25,11 +21,11 @@ import { useAgentRoster, useAgents, type AgentStore } from './state/agent-store.
 import { useChain } from './state/chain-store.js';
 import { AppStateProvider, useAppState } from './state/app-state-context.js';
 import { useConversations } from './state/conversation-store.js';
-import { useTeamNeedsYou } from './state/team-store.js';
 import { useUnread } from './state/read-marker-store.js';
 import { useLanguage } from './state/settings.js';
 import { useThreadLabels } from './state/thread-store.js';
 import { useValue } from './state/value-store.js';
+import { pageOf, usePageBadges, type Navigation, type View } from './views/view-registry.js';
 
 const storage = typeof localStorage === 'undefined' ? undefined : localStorage;
 
@@ -77,13 +73,13 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
   const conversations = useConversations(state.conversations);
   // issue 30: who the agents are; the views showing each agent's state read the whole views themselves (WithAgents).
   const roster = useAgentRoster(state.agents);
-  const settings = useValue(state.settings);
   const language = useLanguage(state.settings);
   const conn = useValue(state.connection);
   const error = useValue(state.lastError);
   const unread = useUnread(state.readMarkers);
   const threadLabels = useThreadLabels(state.threads);
-  const teamNeedsYou = useTeamNeedsYou(state.team);
+  // issue 39: the pages and their badges come from the view registry (views/view-registry.tsx).
+  const badges = usePageBadges();
 
   const [view, setView] = useState<View>({ kind: 'conversation', target: '#general' });
   // issue 27: a daily-budget pause's Raise budget opens the Usage view, where the budget is raised.
@@ -209,6 +205,15 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
     setThreadOpen(null);
     setView({ kind: 'conversation', target: t });
   }, []);
+  const navigation = useMemo<Navigation>(
+    () => ({
+      select: selectView,
+      openConversation: openInConversation,
+      message: (id) => void openConversation(`dm:@${id}`),
+    }),
+    [selectView, openInConversation, openConversation],
+  );
+  const page = pageOf(view);
   const openDrawer = useCallback((el: HTMLElement) => {
     drawerOpener.current = el;
     setDrawerOpen(true);
@@ -232,7 +237,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
             drawerOpen={drawerOpen}
             onSelect={selectView}
             onCreateChannel={openConversation}
-            teamNeedsYou={teamNeedsYou}
+            badges={badges}
           />
         )}
       </WithAgents>
@@ -299,45 +304,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
             }}
           </WithAgents>
         )}
-        {view.kind === 'team' && (
-          <WithAgents store={state.agents}>
-            {(agents) => (
-              <TeamView
-                team={state.team}
-                agents={agents}
-                language={language}
-                onOpenConversation={openInConversation}
-                onOpenAgent={(agentId) => selectView({ kind: 'agent', agentId })}
-                onMessage={(id) => void openConversation(`dm:@${id}`)}
-              />
-            )}
-          </WithAgents>
-        )}
-        {view.kind === 'usage' && (
-          <UsageView
-            usage={state.usage}
-            agents={roster}
-            language={language}
-            raiseBudget={(agentId, budget) =>
-              state.api.agents.raiseBudget({ agentId, budget }).then((r) => (r.ok ? null : r.message))
-            }
-          />
-        )}
-        {view.kind === 'agents' && (
-          <WithAgents store={state.agents}>
-            {(agents) => (
-              <AgentsPage agents={agents} language={language} onMessage={(id) => void openConversation(`dm:@${id}`)} />
-            )}
-          </WithAgents>
-        )}
-        {view.kind === 'settings' && settings !== null && (
-          <SettingsView
-            settings={settings}
-            language={language}
-            telegram={state.api.telegram}
-            onSave={(update) => state.saveSettings(update)}
-          />
-        )}
+        {page !== null && <page.Page language={language} navigation={navigation} />}
       </main>
       {threadOpen !== null && view.kind === 'conversation' && (
         <ThreadPane

@@ -56,9 +56,9 @@ export const ZONES = [
     files: (rel) => rel.startsWith('main/daemon/'),
     node: true,
     packages:
-      /^(zod|rxjs|@modelcontextprotocol\/sdk|prom-client|eventsource-parser|grammy|tree-kill|@agentclientprotocol\/sdk)$/,
+      /^(zod|rxjs|@modelcontextprotocol\/sdk|prom-client|eventsource-parser|grammy|tree-kill|@agentclientprotocol\/sdk|jsonc-parser)$/,
     folders: ['main/daemon', 'shared'],
-    why: 'main/daemon/ runs in plain Node and in Electron main: Node built-ins, zod, rxjs, the MCP SDK, prom-client, eventsource-parser, grammy (Telegram channel), tree-kill, the ACP SDK (issue 28), main/daemon/ and shared/ — never electron, serve, app or the Electron root',
+    why: 'main/daemon/ runs in plain Node and in Electron main: Node built-ins, zod, rxjs, the MCP SDK, prom-client, eventsource-parser, grammy (Telegram channel), tree-kill, the ACP SDK (issue 28), jsonc-parser (agentteam.json, issue 39), main/daemon/ and shared/ — never electron, serve, app or the Electron root',
   },
   {
     name: 'main/serve',

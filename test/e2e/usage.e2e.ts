@@ -168,4 +168,54 @@ test.describe('raise budget', () => {
       expect(agentJson.agents[0]?.budget).toEqual({ tokens: 1_000_000 });
     });
   }
+
+  // issue 39: Remove budget, next to Raise budget — the key leaves agentteam.json and the held wake goes on.
+  for (const language of ['en', 'zh-CN'] as const) {
+    const words =
+      language === 'en'
+        ? { raise: 'Raise budget', remove: 'Remove budget', none: 'No daily budget', chat: /^#general/ }
+        : { raise: '提高预算', remove: '移除预算', none: '无每日预算', chat: /^#general/ };
+
+    test(`${language}: Remove budget takes the budget out of agentteam.json and releases the held wake`, async ({
+      app,
+      serve,
+    }, info) => {
+      test.setTimeout(120_000);
+      if (language === 'zh-CN') await useLanguage(app, serve, 'zh-CN');
+      await sendFromComposer(app, '@demo hi');
+      await expect(statusArea(app).locator('[data-wake]')).toHaveAttribute('data-status', 'reply_sent');
+      await expect
+        .poll(async () => {
+          const r = await serve.cli('usage', '--json');
+          return r.code === 0 ? (JSON.parse(r.stdout) as UsageSummary).budgets[0]?.state.reached : false;
+        })
+        .toBe(true);
+      await sendFromComposer(app, '@demo again');
+      const chip = statusArea(app).locator('[data-status="paused"]');
+      await chip.getByRole('button', { name: words.raise }).click();
+
+      const demo = app.locator('.usage-agent[data-agent="demo"]');
+      await expect(demo.getByRole('button', { name: words.raise })).toBeVisible();
+      await screenshot(app, info, `budget-remove-before-${language}`);
+      await demo.getByRole('button', { name: words.remove }).click();
+      await expect(demo.locator('.usage-budget')).toHaveText(words.none);
+      // No budget: nothing to raise or remove.
+      await expect(demo.getByRole('button', { name: words.remove })).toHaveCount(0);
+      await screenshot(app, info, `budget-removed-${language}`);
+      await expectNoSeriousAxeViolations(app, `budget removed, ${language}`);
+
+      await app.getByRole('button', { name: words.chat }).first().click();
+      await expect(statusArea(app).locator('[data-status="paused"]')).toHaveCount(0);
+      await expect
+        .poll(async () =>
+          (JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ status: string }>).map((w) => w.status),
+        )
+        .toEqual(['reply_sent', 'reply_sent']);
+      const agentJson = JSON.parse(await readFile(join(serve.dataDir, 'agentteam.json'), 'utf8')) as {
+        agents: Array<Record<string, unknown>>;
+      };
+      expect(agentJson.agents[0]).not.toHaveProperty('budget');
+      expect(agentJson.agents[0]).toMatchObject({ id: 'demo', name: 'Demo', runtime: 'demo' });
+    });
+  }
 });

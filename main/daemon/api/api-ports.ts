@@ -38,7 +38,7 @@ export interface TurnsPort {
 export interface UsagePort {
   summary(filter: { agentId?: string; since?: string }): UsageSummary;
   wake(wakeToken: string): WakeUsage | null;
-  /** Throws `ApiError` `unknown_agent` / `budget_invalid` / `config_invalid`. */
+  /** Sets the agent's daily budget, or (null) removes it. Throws `ApiError` `unknown_agent` / `budget_invalid` / `config_invalid`. */
   raiseBudget(agentId: string, budget: Budget | null): void;
 }
 

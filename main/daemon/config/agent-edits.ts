@@ -56,17 +56,14 @@ export function revokeRuleEdits(config: Config, agentId: string, rule: string): 
 /**
  * issue 27: the edit that sets the agent's daily `budget` (the operator's Raise budget); none when
  * it already has exactly that budget. Only the keys given are written: `{ tokens }` keeps no cost limit.
- * Removing a budget (`null`) is for the file: the JSON editor does not delete a key.
+ * issue 39: `null` removes the agent's `budget` key (the comments around it stay: json-edit.ts);
+ * none when it has no budget.
  */
 export function budgetEdits(agentId: string, budget: Budget | null): (config: Config) => JsonEdit[] {
-  if (budget === null)
-    throw new ApiError(
-      'invalid_request',
-      `The app raises or sets a budget; to remove agent "${agentId}"'s budget, delete its "budget" in agentteam.json.`,
-    );
   return (config) => {
     const index = indexOf(config, agentId);
     const before = config.agents[index]!.budget;
+    if (budget === null) return before === undefined ? [] : [{ path: ['agents', index, 'budget'], remove: true }];
     if (before?.tokens === budget.tokens && before?.costUsd === budget.costUsd) return [];
     return [{ path: ['agents', index, 'budget'], value: budget }];
   };

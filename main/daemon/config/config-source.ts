@@ -17,7 +17,7 @@ import { BehaviorSubject, Observable, debounceTime, type SchedulerLike, type Sub
 import { ApiError } from '../../../shared/api/contract.js';
 import { ConfigSchema, type Config } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-log.js';
-import { applyJsonEdits, type JsonEdit } from './json-edit.js';
+import { applyJsonEdits, parseJsonc, type JsonEdit } from './json-edit.js';
 import { loadConfig, type ConfigError, type ConfigLoad } from './load-config.js';
 
 type Loaded = Extract<ConfigLoad, { ok: true }>;
@@ -112,7 +112,7 @@ export class ConfigSource {
     const base = fresh.exists ? fresh.text : '{}\n';
     const text = applyJsonEdits(base, edits);
     // A last check before the disk: the rewritten file must load exactly like any other edit.
-    const parsed = ConfigSchema.safeParse(JSON.parse(text));
+    const parsed = ConfigSchema.safeParse(parseJsonc(text));
     if (!parsed.success)
       throw new ApiError(
         'invalid_request',

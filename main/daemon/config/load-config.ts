@@ -2,6 +2,8 @@
  * Loads `<data-dir>/agentteam.json` (DESIGN.md "Config") and validates it with `ConfigSchema`.
  *
  * - A missing file is not an error: the defaults apply (the serve layer seeds first-run content).
+ * - JSON with comments and trailing commas is accepted (issue 39: the file is the person's, and
+ *   comments survive the UI's edits: json-edit.ts).
  * - Malformed JSON names the file, line and column; an invalid config names the file, the JSON
  *   path and the expectation, one line per problem, e.g.
  *   `…/agentteam.json: agents[0].runtime: expected one of claude-code|codex|opencode|demo, got "gpt"`.
@@ -18,6 +20,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import { ConfigSchema, legacyToggles, type Config } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-log.js';
+import { JsonSyntaxError, parseJsonc } from './json-edit.js';
 
 export const CONFIG_FILE = 'agentteam.json';
 
@@ -92,9 +95,11 @@ export function loadConfig(dataDir: string, options: { log?: DaemonLog } = {}): 
 
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // issue 39: the person's file may hold comments and trailing commas (JSON with comments).
+    data = parseJsonc(text);
   } catch (err) {
-    const { line, column, reason } = locateJsonError(text, (err as Error).message);
+    if (!(err instanceof JsonSyntaxError)) throw err;
+    const { line, column, reason } = err;
     return fail(
       new ConfigError(
         'config_malformed_json',
@@ -130,17 +135,6 @@ export function loadConfig(dataDir: string, options: { log?: DaemonLog } = {}): 
 
 function fail(error: ConfigError): ConfigLoad {
   return { ok: false, error };
-}
-
-/** Line and column (1-based) of a JSON.parse error, from V8's "at position N" (or the end of input). */
-function locateJsonError(text: string, message: string): { line: number; column: number; reason: string } {
-  const at = /\bat position (\d+)/.exec(message);
-  const offset = at === null ? text.length : Math.min(Number(at[1]), text.length);
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  const column = offset - (before.lastIndexOf('\n') + 1) + 1;
-  const reason = message.replace(/\s+in JSON at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)$/, '');
-  return { line, column, reason };
 }
 
 /** `agents[0].runtime`, `channels["my channel"]`, `(top level)`. */

@@ -1,22 +1,15 @@
-/** The sidebar: channels, direct messages, threads (under their parent), agents with state, settings. */
+/**
+ * The sidebar: channels, direct messages, threads (under their parent), the pages (view-registry.tsx:
+ * Team, Usage, Agents, then the agents with state, Settings).
+ */
 import { memo, useState } from 'react';
 import type { Agent, Conversation } from '../../../shared/api/contract.js';
 import { groupConversations } from '../conversations/conversation-groups.js';
 import { conversationTitle } from '../conversations/conversation-title.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { runtimeLabel } from '../../../shared/agent-readiness.js';
+import { PAGES, type PageKind, type View } from '../views/view-registry.js';
 import { agentReadinessText } from './agent-detail.js';
-
-export type View =
-  | { readonly kind: 'conversation'; readonly target: string }
-  | { readonly kind: 'agents' }
-  /** issue 17: one agent's detail (agent-detail.tsx). */
-  | { readonly kind: 'agent'; readonly agentId: string }
-  /** issue 25: every agent and what it is doing now (team-view.tsx). */
-  | { readonly kind: 'team' }
-  /** issue 27: what each agent consumed and its limits (usage-view.tsx). */
-  | { readonly kind: 'usage' }
-  | { readonly kind: 'settings' };
 
 export interface SidebarProps {
   readonly conversations: readonly Conversation[];
@@ -32,8 +25,8 @@ export interface SidebarProps {
   readonly drawerOpen: boolean;
   /** Resolves with an error message, or null when created. */
   onCreateChannel(target: string): Promise<string | null>;
-  /** issue 25: how many agents need the operator (the Team entry's badge). */
-  readonly teamNeedsYou?: number;
+  /** The pages' badges (view-registry.tsx), e.g. issue 25's agents that need the operator on Team. */
+  readonly badges?: Readonly<Partial<Record<PageKind, number>>>;
 }
 
 /** Memoised (issue 19): a message elsewhere re-renders its own link, not every link. */
@@ -87,7 +80,7 @@ export const Sidebar = memo(function Sidebar({
   unread,
   threadLabels,
   drawerOpen,
-  teamNeedsYou = 0,
+  badges = {},
 }: SidebarProps) {
   const groups = groupConversations(conversations);
   const [adding, setAdding] = useState(false);
@@ -159,44 +152,11 @@ export const Sidebar = memo(function Sidebar({
         {t('sidebar.direct')}
       </h2>
       <ul aria-labelledby="nav-direct">{withThreads(groups.dms)}</ul>
-      {/* issue 25: the Team view, a heading of the nav like Agents, with how many agents need the operator. */}
-      <h2 className="sidebar-heading">
-        <button
-          type="button"
-          className={`nav-item heading-link team-link${teamNeedsYou > 0 ? ' has-unread' : ''}`}
-          aria-current={view.kind === 'team' ? 'page' : undefined}
-          onClick={() => onSelect({ kind: 'team' })}
-        >
-          <span className="nav-label">{t('team.nav')}</span>
-          {teamNeedsYou > 0 && (
-            <span className="unread-badge" data-needs-you={teamNeedsYou}>
-              {teamNeedsYou}
-              <span className="visually-hidden"> {copy(language, 'team.needsYouCount', { count: teamNeedsYou })}</span>
-            </span>
-          )}
-        </button>
-      </h2>
-      {/* issue 27: the Usage view, a heading of the nav next to Team and Agents. */}
-      <h2 className="sidebar-heading">
-        <button
-          type="button"
-          className="nav-item heading-link usage-link"
-          aria-current={view.kind === 'usage' ? 'page' : undefined}
-          onClick={() => onSelect({ kind: 'usage' })}
-        >
-          {t('usage.nav')}
-        </button>
-      </h2>
-      <h2 className="sidebar-heading">
-        <button
-          type="button"
-          className="nav-item heading-link"
-          aria-current={view.kind === 'agents' ? 'page' : undefined}
-          onClick={() => onSelect({ kind: 'agents' })}
-        >
-          {t('sidebar.agents')}
-        </button>
-      </h2>
+      {PAGES.filter((p) => p.place === 'heading').map((page) => (
+        <h2 className="sidebar-heading" key={page.kind}>
+          <PageLink page={page} view={view} language={language} onSelect={onSelect} count={badges[page.kind] ?? 0} />
+        </h2>
+      ))}
       <ul className="agent-states">
         {agents.map((a) => {
           // issue 15/17: runtime and readiness on the row (busy shows as the state), the row opens the detail.
@@ -243,14 +203,60 @@ export const Sidebar = memo(function Sidebar({
           );
         })}
       </ul>
-      <button
-        type="button"
-        className="nav-item settings-link"
-        aria-current={view.kind === 'settings' ? 'page' : undefined}
-        onClick={() => onSelect({ kind: 'settings' })}
-      >
-        {t('sidebar.settings')}
-      </button>
+      {PAGES.filter((p) => p.place === 'foot').map((page) => (
+        <PageLink
+          key={page.kind}
+          page={page}
+          view={view}
+          language={language}
+          onSelect={onSelect}
+          count={badges[page.kind] ?? 0}
+        />
+      ))}
     </nav>
   );
 });
+
+/** A page's link: a heading of the nav (Team, Usage, Agents) or at its foot (Settings), with its badge. */
+function PageLink({
+  page,
+  view,
+  language,
+  onSelect,
+  count,
+}: {
+  readonly page: (typeof PAGES)[number];
+  readonly view: View;
+  readonly language: Language;
+  onSelect(view: View): void;
+  readonly count: number;
+}) {
+  const classes = [
+    'nav-item',
+    page.place === 'heading' ? 'heading-link' : null,
+    'className' in page ? page.className : null,
+    count > 0 ? 'has-unread' : null,
+  ];
+  return (
+    <button
+      type="button"
+      className={classes.filter((c) => c !== null).join(' ')}
+      aria-current={view.kind === page.kind ? 'page' : undefined}
+      onClick={() => onSelect({ kind: page.kind })}
+    >
+      {'badge' in page ? (
+        <>
+          <span className="nav-label">{copy(language, page.label)}</span>
+          {count > 0 && (
+            <span className="unread-badge" {...{ [page.badge.attribute]: count }}>
+              {count}
+              <span className="visually-hidden"> {copy(language, page.badge.label, { count })}</span>
+            </span>
+          )}
+        </>
+      ) : (
+        copy(language, page.label)
+      )}
+    </button>
+  );
+}

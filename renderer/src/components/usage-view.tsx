@@ -20,9 +20,10 @@ export interface UsageViewProps {
   readonly language: Language;
   /**
    * The operator's Raise budget (`agents.raiseBudget`, written into agentteam.json; the wakes waiting
-   * on the budget are released); resolves with the refusal's message, or null. Absent: no editor.
+   * on the budget are released), or with `null` Remove budget (issue 39: the key leaves the file);
+   * resolves with the refusal's message, or null. Absent: no editor.
    */
-  readonly raiseBudget?: (agentId: string, budget: Budget) => Promise<string | null>;
+  readonly raiseBudget?: (agentId: string, budget: Budget | null) => Promise<string | null>;
 }
 
 /** The token kinds, bottom of the stack first, each with its theme colour. */
@@ -208,7 +209,9 @@ function AgentUsage({
 
 /**
  * issue 27: Raise budget — the agent's daily limit (tokens, else cost) in a field, twice the
- * current one to start with; saved into agentteam.json by the daemon. A refusal is shown as said.
+ * current one to start with; saved into agentteam.json by the daemon. Next to it, issue 39: Remove
+ * budget takes the agent's `budget` out of agentteam.json (no daily limit; held wakes go on). A
+ * refusal is shown as said.
  */
 function RaiseBudget({
   agent,
@@ -231,17 +234,39 @@ function RaiseBudget({
   const inputId = `raise-${agent.id}`;
   if (!open)
     return (
-      <button
-        type="button"
-        className="usage-raise"
-        onClick={() => {
-          setValue(String(current * 2));
-          setRefusal(null);
-          setOpen(true);
-        }}
-      >
-        {t('usage.raise.open')}
-      </button>
+      <div className="usage-budget-actions">
+        <button
+          type="button"
+          className="usage-raise"
+          onClick={() => {
+            setValue(String(current * 2));
+            setRefusal(null);
+            setOpen(true);
+          }}
+        >
+          {t('usage.raise.open')}
+        </button>
+        <button
+          type="button"
+          className="usage-remove-budget"
+          disabled={saving}
+          onClick={() => {
+            setSaving(true);
+            setRefusal(null);
+            void raise(agent.id, null).then((refused) => {
+              setSaving(false);
+              setRefusal(refused);
+            });
+          }}
+        >
+          {t('usage.raise.remove')}
+        </button>
+        {refusal !== null && (
+          <p className="usage-raise-error" role="alert">
+            {refusal}
+          </p>
+        )}
+      </div>
     );
   const n = Number(value);
   const valid = kind === 'tokens' ? Number.isInteger(n) && n > 0 : Number.isFinite(n) && n > 0;

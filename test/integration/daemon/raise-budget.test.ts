@@ -3,7 +3,8 @@
  * usage per turn): an agent past its daily token budget holds its next wake `paused`
  * (`daily_budget`); the operator's Raise budget (`agents.raiseBudget`) writes the new budget into
  * agentteam.json — only that key, no "restart to apply" — and the waiting wake is released and
- * ends `reply_sent` once. Removing a budget from the app is refused, naming where to do it. At
+ * ends `reply_sent` once. issue 39: removing the budget from the app (`budget: null`) deletes that key
+ * from the file — its comments stay — and releases a held wake the same way. At
  * 80 % of the budget the operator is warned once, in the conversation of the wake that crossed it.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -75,15 +76,62 @@ it('a reached budget holds the next wake; raising it in agentteam.json releases 
     state: { reached: false, limit: raised },
   });
 
-  // Removing a budget is for the file; the app says so and changes nothing.
-  await expect(d.api['agents.raiseBudget']({ agentId: 'demo', budget: null })).rejects.toMatchObject({
-    code: 'invalid_request',
-    message: expect.stringMatching(/delete its "budget" in agentteam\.json/),
-  });
   await expect(d.api['agents.raiseBudget']({ agentId: 'nobody', budget: { tokens: 5 } })).rejects.toBeInstanceOf(
     ApiError,
   );
   expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(written);
+}, 60_000);
+
+it('issue 39: removing a reached budget from the app deletes the key (comments kept) and releases the held wake', async () => {
+  dir = await mkdtemp(join(tmpdir(), 'agentteam-remove-budget-'));
+  const file = join(dir, 'agentteam.json');
+  // The person's file: JSON with comments and a trailing comma, which the removal leaves as written.
+  const text = [
+    '{',
+    '  // the team',
+    '  "agents": [',
+    '    {',
+    '      "id": "demo", // the one that replies',
+    '      "name": "Demo",',
+    '      "runtime": "demo",',
+    '      // at most this a day',
+    '      "budget": { "tokens": 10 },',
+    '    },',
+    '  ],',
+    '}',
+    '',
+  ].join('\n');
+  await writeFile(file, text);
+  const d = await createDaemon({ dataDir: dir });
+  daemon = d;
+
+  const first = await sendAndWake(d, '@demo hi');
+  expect((await wakeWhere(d, first, (w) => isTerminal(w.status))).status).toBe('reply_sent');
+  const usageUpdated = firstValueFrom(d.events$.pipe(filter((e) => e.name === 'usage.updated')), {
+    defaultValue: null,
+  });
+  if (!(await d.api['usage.summary']({ agentId: 'demo' })).budgets[0]?.state.reached) await usageUpdated;
+  const second = await sendAndWake(d, '@demo again');
+  expect((await wakeWhere(d, second, (w) => w.status === 'paused')).reason).toBe('daily_budget');
+
+  await d.api['agents.raiseBudget']({ agentId: 'demo', budget: null });
+  const end = await wakeWhere(d, second, (w) => isTerminal(w.status));
+  expect(end.status).toBe('reply_sent');
+  const statuses = (await d.api['wakes.inspect']({ wakeToken: second })).events
+    .filter((e) => e.kind === 'status')
+    .map((e) => e.status);
+  expect(statuses.filter((s) => s !== null && isTerminal(s))).toEqual(['reply_sent']);
+
+  // Exactly the budget's line left the file; every comment and the trailing commas stay.
+  expect(await readFile(file, 'utf8')).toBe(text.replace('      "budget": { "tokens": 10 },\n', ''));
+  expect((await d.api['settings.get']({})).config?.restartNeeded).toEqual([]);
+  expect((await d.api['usage.summary']({ agentId: 'demo' })).budgets[0]).toMatchObject({
+    budget: null,
+    state: { reached: false },
+  });
+  // Removing it again writes nothing.
+  await d.api['agents.raiseBudget']({ agentId: 'demo', budget: null });
+  expect(await readFile(file, 'utf8')).toBe(text.replace('      "budget": { "tokens": 10 },\n', ''));
 }, 60_000);
 
 it("80 % of the daily budget warns the operator once: an alert in the conversation, on the wake's timeline", async () => {

@@ -4,7 +4,9 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Agent, Conversation } from '../../../../shared/api/contract.js';
-import { Sidebar, type SidebarProps, type View } from '../../../../renderer/src/components/sidebar.js';
+import { Sidebar, type SidebarProps } from '../../../../renderer/src/components/sidebar.js';
+import { PAGES, type View } from '../../../../renderer/src/views/view-registry.js';
+import { copy } from '../../../../renderer/src/i18n/copy.js';
 import { agentOf, conversationOf } from '../../../fixtures/contract-values.js';
 
 afterEach(cleanup);
@@ -86,6 +88,21 @@ describe('Sidebar', () => {
       [{ kind: 'agent', agentId: 'claude' }],
       [{ kind: 'settings' }],
     ]);
+  });
+
+  it('issue 39: lists the pages of the view registry in its order, each with its badge, each opening its view', async () => {
+    const { onSelect } = setup({ badges: { team: 2 }, view: { kind: 'usage' } });
+    const nav = screen.getByRole('navigation');
+    const pages = PAGES.map((p) => within(nav).getByRole('button', { name: new RegExp(`^${copy('en', p.label)}`) }));
+    expect(pages.map((b) => b.textContent)).toEqual(['Team2 2 need you', 'Usage', 'Agents', 'Settings']);
+    // Headings before the agent rows, Settings at the foot; the page on view is the current one.
+    expect(pages.slice(0, 3).every((b) => b.parentElement?.tagName === 'H2')).toBe(true);
+    expect(pages[3]?.parentElement?.tagName).toBe('NAV');
+    expect(pages.map((b) => b.getAttribute('aria-current'))).toEqual([null, 'page', null, null]);
+    expect(pages[0]?.querySelector('[data-needs-you="2"]')).not.toBeNull();
+    expect(pages[0]?.classList.contains('has-unread')).toBe(true);
+    for (const b of pages) await userEvent.click(b);
+    expect(vi.mocked(onSelect).mock.calls).toEqual(PAGES.map((p) => [{ kind: p.kind }]));
   });
 
   it('creates a channel from a typed name (with or without "#"), closing the field once created', async () => {

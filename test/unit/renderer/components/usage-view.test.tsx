@@ -254,6 +254,26 @@ describe('UsageView', () => {
   });
 });
 
+describe('Raise budget and Remove budget', () => {
+  const agents = [agentOf({ id: 'claude', name: 'Claude' }), agentOf({ id: 'codex', name: 'Codex', runtime: 'codex' })];
+
+  it('issue 39: Remove budget asks the daemon to remove the budget (null), next to Raise budget; a refusal is said', async () => {
+    const { api } = apiAnswering([summaryOf()]);
+    const usage = new UsageStore(api);
+    await usage.load();
+    const raiseBudget = vi.fn(async () => 'agentteam.json: line 3, column 5: expected a value');
+    render(<UsageView usage={usage} agents={agents} language="zh-CN" raiseBudget={raiseBudget} />);
+    const claude = document.querySelector('[data-agent="claude"]') as HTMLElement;
+    expect(within(claude).getByRole('button', { name: '提高预算' })).toBeTruthy();
+    await act(async () => within(claude).getByRole('button', { name: '移除预算' }).click());
+    expect(raiseBudget).toHaveBeenCalledWith('claude', null);
+    expect(within(claude).getByRole('alert').textContent).toBe('agentteam.json: line 3, column 5: expected a value');
+    // An agent without a budget has nothing to raise or remove.
+    const codex = document.querySelector('[data-agent="codex"]') as HTMLElement;
+    expect(within(codex).queryAllByRole('button')).toEqual([]);
+  });
+});
+
 describe('the inspector and agent detail usage', () => {
   it("the wake's tokens by kind and cost, or that none was reported", () => {
     const usage = {

@@ -16,12 +16,17 @@ const config = (budgets: Record<string, unknown>): Config =>
   });
 
 describe('budgetEdits', () => {
-  it('sets the agent’s budget, writes nothing when it is already that, and refuses a removal with its reason', () => {
+  it('sets the agent’s budget, writes nothing when it is already that; an unknown agent is a clear error', () => {
     const c = config({ a: { tokens: 10 }, b: undefined });
     expect(budgetEdits('b', { tokens: 50 })(c)).toEqual([{ path: ['agents', 1, 'budget'], value: { tokens: 50 } }]);
     expect(budgetEdits('a', { tokens: 10 })(c)).toEqual([]);
-    expect(() => budgetEdits('a', null)).toThrow(ApiError);
-    expect(() => budgetEdits('a', null)).toThrow(/delete its "budget" in agentteam.json/);
+    expect(() => budgetEdits('nobody', { tokens: 1 })(c)).toThrow(ApiError);
+  });
+
+  it('issue 39: null removes the budget key; nothing to write for an agent without one', () => {
+    const c = config({ a: { tokens: 10 }, b: undefined });
+    expect(budgetEdits('a', null)(c)).toEqual([{ path: ['agents', 0, 'budget'], remove: true }]);
+    expect(budgetEdits('b', null)(c)).toEqual([]);
   });
 });
 

@@ -228,9 +228,16 @@ describe('loadConfig', () => {
     expect(e.message).toContain('never rewrites');
   });
 
-  it('locates a trailing comma, an empty file and truncated JSON', () => {
+  it('issue 39: accepts comments and trailing commas (JSON with comments), and locates what is still malformed', () => {
+    write('{\n  // the team\n  "agents": [], /* none yet */\n}');
+    expect(loadUnchanged()).toMatchObject({ ok: true, config: { agents: [] } });
     write('{"agents": [],}');
-    expect(failure(loadUnchanged()).position).toEqual({ line: 1, column: 15 });
+    expect(loadUnchanged().ok).toBe(true);
+    write('{"agents": [] /* not closed }');
+    expect(failure(loadUnchanged())).toMatchObject({
+      code: 'config_malformed_json',
+      position: { line: 1, column: 15 },
+    });
     write('');
     expect(failure(loadUnchanged())).toMatchObject({ code: 'config_malformed_json', position: { line: 1, column: 1 } });
     write('{\n  "agents": [\n');
