@@ -18,15 +18,14 @@
  */
 import type { Observable, Subscription } from 'rxjs';
 import { isTerminal } from '../../../shared/wake-status.js';
-import { ApiError } from '../../../shared/api/contract.js';
 import type { DaemonLog } from '../daemon-log.js';
 import { DEFAULT_DIFF_BOUNDS, diffTrees, type ChangedFile, type DiffBounds } from '../git/diff.js';
 import { GitError, workTreeRoot } from '../git/git-cli.js';
-import { mergeBase, snapshotWorkTree } from '../git/snapshot.js';
+import { snapshotWorkTree } from '../git/snapshot.js';
 import type { WakeChangeState } from '../store/index.js';
 import type { WakeChangesTable } from '../store/tables/wake-changes-table.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
-import type { AgentWorktree, WorktreeOf } from './worktree-contract.js';
+import type { WorktreeOf } from './worktree-contract.js';
 
 /** The store's `wake_changes` table, as this service uses it. */
 export type WakeChangesTablePort = Pick<WakeChangesTable, 'start' | 'end' | 'get'>;
@@ -43,15 +42,6 @@ export interface WakeChangesOptions {
   readonly bounds?: DiffBounds;
   readonly now?: () => Date;
   readonly log?: DaemonLog;
-}
-
-/** "Changes since base" of an isolated agent (`agents.changes`). */
-export interface SinceBase {
-  readonly agentId: string;
-  readonly branch: string;
-  readonly base: string;
-  readonly workspace: string;
-  readonly files: ChangedFile[];
 }
 
 interface Job {
@@ -98,27 +88,6 @@ export class WakeChanges {
       await Promise.all(chains);
       if (chains.length === 0) await new Promise<void>((r) => setImmediate(r));
     }
-  }
-
-  /** The worktree of an agent (the port), for the API and the agent detail. */
-  worktreeOf(agentId: string): AgentWorktree | null {
-    return this.#worktreeOf(agentId);
-  }
-
-  /** For an isolated agent: its worktree now against the merge base with its base branch. */
-  async sinceBase(agentId: string): Promise<SinceBase> {
-    const wt = this.#worktreeOf(agentId);
-    if (wt === null)
-      throw new ApiError(
-        'not_isolated',
-        `Agent "${agentId}" works in its own folder, not in a worktree, so it has no "changes since base"; see each wake's changes instead.`,
-      );
-    const from = await mergeBase(wt.path, wt.base);
-    if (from === null)
-      throw new ApiError('unavailable', `The worktree ${wt.path} shares no commit with its base "${wt.base}".`);
-    const now = await snapshotWorkTree(wt.path);
-    const files = await diffTrees(wt.path, from, now.tree, this.#o.bounds ?? DEFAULT_DIFF_BOUNDS);
-    return { agentId, branch: wt.branch, base: wt.base, workspace: wt.path, files };
   }
 
   #onStatus(e: WakeStatusEvent): void {

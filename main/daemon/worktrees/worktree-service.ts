@@ -13,6 +13,8 @@ import { ApiError } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
 import type { WorktreesPort } from '../api/api-ports.js';
 import type { ReadinessProbe } from '../runtime/readiness.js';
+import { DEFAULT_DIFF_BOUNDS, diffTrees, type ChangedFile, type DiffBounds } from '../git/diff.js';
+import { mergeBase, snapshotWorkTree } from '../git/snapshot.js';
 import type { DaemonLog } from '../daemon-log.js';
 import {
   GitError,
@@ -126,7 +128,18 @@ export interface WorktreeServiceOptions {
   readonly git?: Promise<GitAvailability>;
   /** The agent's worktree was made, reused or repaired (its view shows it). */
   readonly prepared?: (agentId: string) => void;
+  /** How much of a diff "changes since base" carries (default: git/diff.ts's bounds). */
+  readonly bounds?: DiffBounds;
   readonly log?: DaemonLog;
+}
+
+/** "Changes since base" of an isolated agent (`agents.changes`). */
+export interface SinceBase {
+  readonly agentId: string;
+  readonly branch: string;
+  readonly base: string;
+  readonly workspace: string;
+  readonly files: ChangedFile[];
 }
 
 export class WorktreeService {
@@ -221,6 +234,25 @@ export class WorktreeService {
     const commits = await commitsAhead(worktree.repoRoot, worktree.base, worktree.branch);
     if (!commits.ok) throw new WorktreeError('worktree_invalid', commits.message);
     return { worktree, uncommitted: files.value, commits: commits.value };
+  }
+
+  /**
+   * "Changes since base" (`agents.changes`, issue 39: the worktree's one owner answers it): the
+   * worktree now against the merge base with its base branch, patches included.
+   */
+  async sinceBase(agentId: string): Promise<SinceBase> {
+    const wt = this.worktreeOf(agentId);
+    if (wt === null)
+      throw new ApiError(
+        'not_isolated',
+        `Agent "${agentId}" works in its own folder, not in a worktree, so it has no "changes since base"; see each wake's changes instead.`,
+      );
+    const from = await mergeBase(wt.path, wt.base);
+    if (from === null)
+      throw new ApiError('unavailable', `The worktree ${wt.path} shares no commit with its base "${wt.base}".`);
+    const now = await snapshotWorkTree(wt.path);
+    const files = await diffTrees(wt.path, from, now.tree, this.#o.bounds ?? DEFAULT_DIFF_BOUNDS);
+    return { agentId, branch: wt.branch, base: wt.base, workspace: wt.path, files };
   }
 
   /**

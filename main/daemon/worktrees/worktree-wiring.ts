@@ -81,7 +81,7 @@ export function wireWorktrees(d: WorktreeWiringDeps): WorktreesRoom {
     worktreeOf: service.worktreeOf,
     gitReady: (probe) => withGitReadiness(probe, () => service.git()),
     changed$: changed.asObservable(),
-    api: { worktrees: worktreesApi(service), changes },
+    api: { worktrees: worktreesApi(service), changes: service },
     dispose: async () => {
       await changes.dispose();
       changed.complete();

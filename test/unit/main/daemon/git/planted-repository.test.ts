@@ -248,7 +248,7 @@ describe.each(VECTORS)('a repository planted with $name runs nothing planted', (
           ?.files.map((f) => f.path)
           .sort(),
       ).toEqual(workspace === repo ? ['new.txt', 'notes.txt'] : ['new.txt', 'notes.txt']);
-      if (workspace === cwd) expect((await changes.sinceBase('alice')).files.length).toBe(2);
+      if (workspace === cwd) expect((await worktrees.sinceBase('alice')).files.length).toBe(2);
       await changes.dispose();
     }
     // The person's checkout back as it was (by the test's own git, with the plant switched off).
