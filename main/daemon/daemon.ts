@@ -271,7 +271,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       lifecycle: wakes,
       targetOf: (wakeToken) => store.getWake(wakeToken)?.target,
       wakesOfTurn: (agentId, turnId) => roster.session(agentId)?.wakesOfTurn(turnId) ?? [],
-      changed: (wakeToken) => out.wake(wakeToken),
+      changed: (entry) => out.timeline(entry),
     });
     const alerts = new Alerts({ timeline, raised: (alert) => out.alert(alert), agentName: roster.name, log });
     const communication = stack.adopt(
@@ -283,7 +283,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         conversationsPerHour: config.limits.conversationsPerHour,
         team,
         onMessageStored: (m, reactions) => out.message(m, reactions),
-        onWakeChanged: (wakeToken) => out.wake(wakeToken),
+        onTimeline: (entry) => out.timeline(entry),
         // issue 24: a conversation bound to a Telegram chat is delivered there; else on the local channel.
         deliveryChannelOf: (target) => telegram.deliveryChannelOf(target) ?? LOCAL_CHANNEL,
         log,
@@ -293,7 +293,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // contract §6.6 end to end (issue 16): markers persisted, one recovery wake at a time per agent.
     const runtimeOf = (agentId: string) => roster.runtimeOf(agentId);
     const recovery = stack.adopt(new RecoveryService({ store, lifecycle: wakes, runtimeOf, log }), (r) => r.dispose());
-    subs.add(wakes.wakeStatus$.subscribe((e) => out.wake(e.wakeToken)));
+    subs.add(wakes.wakeStatus$.subscribe((e) => out.status(e)));
     // issue 26: the changes of every wake — its workspace snapshotted (git) when delivered and when ended, off the hot path.
     const changes = stack.adopt(
       new WakeChanges({
@@ -310,7 +310,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           return agent === undefined ? undefined : workspaceOf(agent.cwd, dataDir, id);
         },
         worktreeOf: (id) => worktrees.worktreeOf(id),
-        changed: (wakeToken) => out.wake(wakeToken),
+        changed: (summary) => out.changes(summary),
         log,
       }),
       (c) => c.dispose(),

@@ -82,7 +82,10 @@ export const isOperatorCall = (name: ApiCallName): boolean => !tokenCalls.has(na
 /** Every event pushed from the daemon to the renderer. */
 export const API_EVENT_NAMES = [
   'message.stored',
-  'wake.updated',
+  // issue 39: a wake's events by concern — its status, a timeline entry, its changes recorded
+  'wake.status',
+  'wake.timeline',
+  'wake.changes',
   'alert.raised',
   'agent.updated',
   'wake.focusRequested',

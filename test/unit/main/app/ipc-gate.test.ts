@@ -185,7 +185,7 @@ describe('ipc gate', () => {
 
   it('pushes contract events to our windows on the events channel, those of one stretch as one message in order (issue 30)', async () => {
     const wake = sampleWake({ status: 'reply_sent', endedAt: '2026-11-30T07:00:01.000Z' });
-    daemon.events.next({ name: 'wake.updated', payload: wake });
+    daemon.events.next({ name: 'wake.status', payload: wake });
     daemon.events.next({ name: 'alert.raised', payload: sampleAlert });
     expect(window.webContents.sent).toEqual([]);
     await tick();
@@ -193,12 +193,12 @@ describe('ipc gate', () => {
       [
         EVENTS_CHANNEL,
         [
-          { name: 'wake.updated', payload: wake },
+          { name: 'wake.status', payload: wake },
           { name: 'alert.raised', payload: sampleAlert },
         ],
       ],
     ]);
-    daemon.events.next({ name: 'wake.updated', payload: wake });
+    daemon.events.next({ name: 'wake.status', payload: wake });
     await tick();
     expect(window.webContents.sent).toHaveLength(2);
   });
@@ -207,14 +207,14 @@ describe('ipc gate', () => {
     const stranger = new fake.BrowserWindow({});
     void stranger.loadURL(APP_ENTRY_URL);
     void window.webContents.loadURL('https://evil.example/');
-    daemon.events.next({ name: 'wake.updated', payload: sampleWake() });
+    daemon.events.next({ name: 'wake.status', payload: sampleWake() });
     await tick();
     expect(window.webContents.sent).toEqual([]);
     expect(stranger.webContents.sent).toEqual([]);
   });
 
   it('drops (and logs) an event that breaks the contract', async () => {
-    daemon.events.next({ name: 'wake.updated', payload: { wakeToken: 'w_1' } as never });
+    daemon.events.next({ name: 'wake.status', payload: { wakeToken: 'w_1' } as never });
     await tick();
     expect(window.webContents.sent).toEqual([]);
     expect(log.lines.some(([level, msg]) => level === 'error' && msg.includes('event breaks the contract'))).toBe(true);
@@ -233,11 +233,11 @@ describe('ipc gate', () => {
   });
 
   it('close() removes every handler and stops pushing, even what was held; it is idempotent', async () => {
-    daemon.events.next({ name: 'wake.updated', payload: sampleWake() });
+    daemon.events.next({ name: 'wake.status', payload: sampleWake() });
     gate.close();
     gate.close();
     expect(fake.ipcMain.handlers.size).toBe(0);
-    daemon.events.next({ name: 'wake.updated', payload: sampleWake() });
+    daemon.events.next({ name: 'wake.status', payload: sampleWake() });
     await tick();
     expect(window.webContents.sent).toEqual([]);
   });

@@ -31,7 +31,7 @@ function setup(deliveryChannelOf?: (target: string) => string) {
     tracker,
     currentTurn: () => turn.id,
     onMessageStored: () => undefined,
-    onWakeChanged: (token) => changed.push(token),
+    onTimeline: (entry) => changed.push(entry.wakeToken),
     ...(deliveryChannelOf === undefined ? {} : { deliveryChannelOf }),
   });
   const toolCalls = new Subject<McpToolCallRecord>();
