@@ -7,7 +7,7 @@ import { createFakeDaemon, createRecordingLog, sampleWake, type FakeDaemon } fro
 import { ApiError, apiCalls, channelOf, type ApiCallName } from '../../../../shared/api/contract.js';
 import { APP_ENTRY_URL, isAppUrl } from '../../../../main/app/app-protocol.js';
 import { LIBRARY_CHANNELS, openIpcGate, type IpcGate } from '../../../../main/app/ipc-gate.js';
-import { EVENTS_CHANNEL } from '../../../../shared/api/api-names.js';
+import { EVENTS_CHANNEL, LAZY_EVENT_MS } from '../../../../shared/api/api-names.js';
 import type { Alert } from '../../../../shared/api/contract.js';
 
 /** The end of the current stretch of code: events pushed in it have been sent. */
@@ -201,6 +201,37 @@ describe('ipc gate', () => {
     daemon.events.next({ name: 'wake.status', payload: wake });
     await tick();
     expect(window.webContents.sent).toHaveLength(2);
+  });
+
+  it('issue 39: a lazy event waits for the next event shown at once, or an answer, and goes with it in order; alone, within LAZY_EVENT_MS', async () => {
+    const wake = sampleWake({ status: 'delivered' });
+    daemon.events.next({ name: 'usage.updated', payload: { agentId: 'demo' } });
+    await tick();
+    expect(window.webContents.sent).toEqual([]);
+    daemon.events.next({ name: 'wake.status', payload: wake });
+    await tick();
+    expect(window.webContents.sent).toEqual([
+      [
+        EVENTS_CHANNEL,
+        [
+          { name: 'usage.updated', payload: { agentId: 'demo' } },
+          { name: 'wake.status', payload: wake },
+        ],
+      ],
+    ]);
+    // Before an answer: what is held goes first, as it happened.
+    daemon.events.next({ name: 'usage.updated', payload: { agentId: 'demo' } });
+    await fake.ipcMain.invoke(channelOf('conversations.list'), window, window.webContents.mainFrame, {});
+    expect(window.webContents.sent).toHaveLength(2);
+    // Alone: it goes by itself once LAZY_EVENT_MS have passed.
+    daemon.events.next({ name: 'usage.updated', payload: { agentId: 'other' } });
+    await tick();
+    expect(window.webContents.sent).toHaveLength(2);
+    await new Promise((r) => setTimeout(r, LAZY_EVENT_MS + 20));
+    expect(window.webContents.sent.at(-1)).toEqual([
+      EVENTS_CHANNEL,
+      [{ name: 'usage.updated', payload: { agentId: 'other' } }],
+    ]);
   });
 
   it('never pushes to a window that navigated off our origin, nor to an unknown window', async () => {

@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startServeServer, type ServeServer } from '../../../../main/serve/serve-server.js';
 import { RENDERER_CSP } from '../../../../shared/csp.js';
-import { API_CALL_NAMES, TOKEN_CALL_NAMES } from '../../../../shared/api/api-names.js';
+import { API_CALL_NAMES, LAZY_EVENT_MS, TOKEN_CALL_NAMES } from '../../../../shared/api/api-names.js';
 import { eventsOfFrame } from '../../../../shared/api/ws-protocol.js';
 import {
   approvalFixture,
@@ -369,6 +369,32 @@ describe('serve WebSocket bridge', () => {
     expect(eventsOfFrame(frames[0]).map((e) => e.event)).toEqual(['message.stored', 'wake.status']);
     expect(frames[1]).toMatchObject({ id: 9, ok: true });
     expect(frames[2]).toMatchObject({ event: 'wake.status', payload: { wakeToken: 'w_c' } });
+    ws.close();
+  });
+
+  it('issue 39: a lazy event waits for the next event shown at once and rides in its message, in order; alone, it goes within LAZY_EVENT_MS', async () => {
+    const ws = await connected();
+    const frames: Array<{ at: number; frame: Record<string, unknown> }> = [];
+    const arrived = (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => frames.length >= n && resolve();
+        ws.on('message', check);
+        check();
+      });
+    ws.on('message', (d) => frames.push({ at: performance.now(), frame: JSON.parse(d.toString()) }));
+    daemon.events.next({ name: 'usage.updated', payload: { agentId: 'demo' } });
+    // A later stretch of the daemon's code (its flush has run): the wake's status goes, the usage with it.
+    await new Promise((r) => setImmediate(r));
+    daemon.events.next({ name: 'wake.status', payload: wakeFixture({ wakeToken: 'w_l', status: 'delivered' }) });
+    await arrived(1);
+    expect(eventsOfFrame(frames[0]!.frame).map((e) => e.event)).toEqual(['usage.updated', 'wake.status']);
+    // Alone, it goes by itself, no later than LAZY_EVENT_MS after it was pushed.
+    const pushedAt = performance.now();
+    daemon.events.next({ name: 'usage.updated', payload: { agentId: 'demo' } });
+    await arrived(2);
+    expect(frames[1]!.frame).toMatchObject({ event: 'usage.updated' });
+    expect(frames[1]!.at - pushedAt).toBeLessThan(LAZY_EVENT_MS + 200);
+    expect(frames).toHaveLength(2);
     ws.close();
   });
 
