@@ -17,7 +17,6 @@ import type {
   TeamAgent,
   Wake,
   WakeChangesSummary,
-  WakeEvent,
 } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
 import { isTerminal, withTimelineEntry } from '../../../shared/wake-status.js';
@@ -130,4 +129,3 @@ export class ApiEvents {
     this.#events.complete();
   }
 }
-

@@ -123,7 +123,9 @@ describe('createDaemon wiring', () => {
     const wakeA = await wakeOf(daemon, '#one', a.messageId);
     await firstValueFrom(
       events.pipe(
-        filter((e) => e.name === 'wake.timeline' && e.payload.wakeToken === wakeA.wakeToken && e.payload.kind === 'beacon'),
+        filter(
+          (e) => e.name === 'wake.timeline' && e.payload.wakeToken === wakeA.wakeToken && e.payload.kind === 'beacon',
+        ),
         timeout({ first: 5000, with: () => Promise.reject(new Error('no beacon on the running wake')) }),
       ),
     );
