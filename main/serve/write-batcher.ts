@@ -3,7 +3,7 @@
  *
  * - Pushed events (issue 30): the events pushed to a client while the code running now and its
  *   promise jobs run (process.nextTick: the store commit that moves a wake and the pushes it
- *   causes — wake.updated, team.updated, agent.updated, message.stored — run in one such stretch)
+ *   causes — wake.status, team.updated, agent.updated, message.stored — run in one such stretch)
  *   are sent as ONE WebSocket message, `{"events":[…]}` (shared/api/ws-protocol.ts), or as the
  *   single `{"event",…}` frame when there is one. With a busy team a page received ~14 messages per
  *   wake, each a task of ~0.4 ms in the page (message dispatch plus a React render of its own);
