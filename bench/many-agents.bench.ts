@@ -3,7 +3,7 @@
  * agents × 500 wakes each, concurrently, through the real `agentteam serve`.
  *
  * Each agent has its own channel and one closed-loop operator: send `@demoN …`, wait for the
- * wake's terminal `wake.updated` push, send the next; the 20 loops run at once. Measured:
+ * wake's terminal `wake.status` push, send the next; the 20 loops run at once. Measured:
  * - every wake terminal (a count per status, and `wakes.list activeOnly` empty at the end);
  * - operator send → terminal status p50/p95 (send call issued → terminal push received);
  * - the daemon's CPU per wake: its own `process.cpuUsage()` (prom-client's
@@ -116,7 +116,7 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
     woke.setMaxListeners(0);
     const statuses: Record<string, number> = {};
     client.events.on('event', (f: { event: string; payload: WakePush }) => {
-      if (f.event !== 'wake.updated' || !TERMINAL.has(f.payload.status) || terminalAt.has(f.payload.messageId)) return;
+      if (f.event !== 'wake.status' || !TERMINAL.has(f.payload.status) || terminalAt.has(f.payload.messageId)) return;
       terminalAt.set(f.payload.messageId, { at: performance.now(), wake: f.payload });
       statuses[f.payload.status] = (statuses[f.payload.status] ?? 0) + 1;
       woke.emit(f.payload.messageId);
@@ -167,7 +167,7 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
           const f = JSON.parse(e.data);
           // One event per frame, or several in one {events} frame (issue 30).
           for (const x of f.events ?? [f])
-            if (x.event === 'wake.updated' && x.payload.target === '#a0') window.__arrived[x.payload.wakeToken] ??= Date.now();
+            if (x.event === 'wake.status' && x.payload.target === '#a0') window.__arrived[x.payload.wakeToken] ??= Date.now();
         };
         window.__rttTimer = setInterval(() => { t = performance.now(); ws.send('{"id":1,"call":"conversations.list","request":{}}'); }, 50);
       };

@@ -185,7 +185,7 @@ export default async function memory(args: string[]): Promise<Record<string, unk
     const ended = new Map<string, () => void>();
     const done = new Set<string>();
     client.events.on('event', (f: { event: string; payload: { messageId: string; endedAt: string | null } }) => {
-      if (f.event !== 'wake.updated' || f.payload.endedAt === null) return;
+      if (f.event !== 'wake.status' || f.payload.endedAt === null) return;
       done.add(f.payload.messageId);
       ended.get(f.payload.messageId)?.();
     });

@@ -99,7 +99,7 @@ export default async function uiBench(args: string[]) {
             const f = JSON.parse(e.data);
             // One event per frame, or several in one {events} frame (issue 30).
             for (const x of f.events ?? [f])
-              if (x.event === 'wake.updated' && x.payload.status === 'reply_sent' && !(x.payload.wakeToken in window.__frameAt)) window.__frameAt[x.payload.wakeToken] = at;
+              if (x.event === 'wake.status' && x.payload.status === 'reply_sent' && !(x.payload.wakeToken in window.__frameAt)) window.__frameAt[x.payload.wakeToken] = at;
           });
         }
       };

@@ -17,6 +17,26 @@ export function isTerminal(status: WakeStatus): status is TerminalWakeStatus {
   return (TERMINAL_WAKE_STATUSES as readonly string[]).includes(status);
 }
 
+/** The fields of a wake its timeline entries move (the store's mirror of its events: store.ts `appendWakeEvent`). */
+interface TimelineMirror {
+  readonly beacons: number;
+  readonly lastBeaconAt: string | null;
+  readonly escalated: boolean;
+  readonly finalCheck: boolean;
+}
+
+/**
+ * issue 39: a wake after one timeline entry, as the store mirrors it on the wake's row: a beacon
+ * counts and stamps its time, the escalation marks it, a final-check sets it; other kinds (delivery,
+ * alert, compaction) leave it as it was. The daemon's `wake.status` and the renderer's wakes merge `wake.timeline` by it.
+ */
+export function withTimelineEntry<W extends TimelineMirror>(wake: W, kind: string, at: string): W {
+  if (kind === 'beacon') return { ...wake, beacons: wake.beacons + 1, lastBeaconAt: at };
+  if (kind === 'escalation') return wake.escalated ? wake : { ...wake, escalated: true };
+  if (kind === 'final_check') return wake.finalCheck ? wake : { ...wake, finalCheck: true };
+  return wake;
+}
+
 /**
  * Why a wake ended `failed` (issue 15; DESIGN.md "More CLI"): one closed vocabulary, classified
  * where the runtime error is known (driver → skeleton → session → lifecycle). `provider_error`

@@ -12,7 +12,7 @@
  */
 import { BrowserWindow, ipcMain, type IpcMainInvokeEvent } from 'electron';
 import type { Observable, Subscription } from 'rxjs';
-import { API_CALL_NAMES, EVENTS_CHANNEL, channelOf } from '../../shared/api/api-names.js';
+import { API_CALL_NAMES, EVENTS_CHANNEL, LAZY_EVENT_MS, channelOf, isLazyEvent } from '../../shared/api/api-names.js';
 import type { ApiEvent, ApiHandlers, ApiResult } from '../../shared/api/contract.js';
 import { answerCall, checkedEvent } from '../daemon/api/api-gate.js';
 import { handlersFor, limitsApi } from '../daemon/api/limits-api.js';
@@ -80,20 +80,30 @@ export function openIpcGate(options: IpcGateOptions): IpcGate {
         log.warn('ipc: sender refused', { call: name, reason: refused });
         return { ok: false, code: 'forbidden_sender', message: `${name}: ${refused}.` };
       }
-      return answerCall(handlersFor(name, handlers, limits), name, raw, log, {
+      const answer = await answerCall(handlersFor(name, handlers, limits), name, raw, log, {
         checkResponse: options.checkResponses ?? true,
         transport: 'ipc',
         ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
       });
+      // issue 39: the events held so far (lazy ones too) go before the answer, as they happened.
+      if (held.length > 0) flush();
+      return answer;
     });
   }
 
   // issue 30: the events of one stretch of code (process.nextTick: a commit and the pushes it
-  // causes), sent to each window as one message, in order.
+  // causes), sent to each window as one message, in order. issue 39: lazy events (`isLazyEvent`)
+  // wait for the next message with an event to show at once, at most `LAZY_EVENT_MS`.
   let held: ApiEvent[] = [];
+  let urgent = false;
+  let scheduled = false;
+  let lazyTimer: ReturnType<typeof setTimeout> | undefined;
   const flush = (): void => {
+    clearTimeout(lazyTimer);
+    lazyTimer = undefined;
     const batch = held;
     held = [];
+    urgent = false;
     if (closed || batch.length === 0) return;
     for (const window of windows.values()) {
       const contents = window.webContents;
@@ -108,7 +118,18 @@ export function openIpcGate(options: IpcGateOptions): IpcGate {
     const checked = (options.checkResponses ?? true) ? checkedEvent(event, log, 'ipc') : event;
     if (checked === null) return;
     held.push(checked);
-    if (held.length === 1) process.nextTick(flush);
+    if (!isLazyEvent(checked.name)) {
+      urgent = true;
+      if (scheduled) return;
+      scheduled = true;
+      process.nextTick(() => {
+        scheduled = false;
+        if (urgent) flush();
+      });
+    } else if (!urgent && lazyTimer === undefined) {
+      lazyTimer = setTimeout(flush, LAZY_EVENT_MS);
+      lazyTimer.unref();
+    }
   };
 
   const subscription: Subscription = options.events$.subscribe({
@@ -126,6 +147,7 @@ export function openIpcGate(options: IpcGateOptions): IpcGate {
     close() {
       if (closed) return;
       closed = true;
+      clearTimeout(lazyTimer);
       subscription.unsubscribe();
       for (const name of API_CALL_NAMES) ipcMain.removeHandler(channelOf(name));
       windows.clear();

@@ -132,7 +132,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const out = stack.adopt(new ApiEvents(store, roster.name), (o) => o.complete());
     // The wiring's subscriptions end once every service they connect has stopped.
     const subs = stack.adopt(new Subscription(), (s) => s.unsubscribe());
-    subs.add(wakes.wakeStatus$.subscribe((e) => out.wake(e.wakeToken)));
+    subs.add(wakes.wakeStatus$.subscribe((e) => out.status(e)));
     // The capability rooms (issue 39): each wired once, its API merged below, its news as events.
     const worktrees = wireWorktrees({
       dataDir,
@@ -213,7 +213,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       lifecycle: wakes,
       targetOf: (wakeToken) => store.getWake(wakeToken)?.target,
       wakesOfTurn: (agentId, turnId) => roster.wakesOfTurn(agentId, turnId),
-      changed: (wakeToken) => out.wake(wakeToken),
+      changed: (entry) => out.timeline(entry),
     });
     const alerts = new Alerts({ timeline, raised: (alert) => out.alert(alert), agentName: roster.name, log });
     const communication = stack.adopt(
@@ -225,7 +225,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         conversationsPerHour: config.limits.conversationsPerHour,
         team: teams.team,
         onMessageStored: (m, reactions) => out.message(m, reactions),
-        onWakeChanged: (wakeToken) => out.wake(wakeToken),
+        onTimeline: (entry) => out.timeline(entry),
         // issue 24: a conversation bound to a Telegram chat is delivered there; else on the local channel.
         deliveryChannelOf: (target) => telegram.deliveryChannelOf(target) ?? LOCAL_CHANNEL,
         log,
@@ -296,7 +296,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     subs.add(settings.changed$.subscribe((s) => out.settings(s)));
     subs.add(roster.updated$.subscribe((u) => out.agent(u.agent, u.state, u.more)));
     subs.add(grants.changed$.subscribe((agentId) => roster.changed(agentId)));
-    subs.add(worktrees.changed$.subscribe((wakeToken) => out.wake(wakeToken)));
+    subs.add(worktrees.changed$.subscribe((summary) => out.changes(summary)));
     subs.add(usage.changed$.subscribe((agentId) => out.usage(agentId)));
     subs.add(
       usage.warning$.subscribe((w) => telegram.usageWarning(w.warning.agentId, alerts.usageWarning(w), w.warning)),

@@ -13,7 +13,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Subscription } from 'rxjs';
 import type { ApiEvent } from '../../shared/api/contract.js';
-import { isApiCallName, isOperatorCall } from '../../shared/api/api-names.js';
+import { isApiCallName, isLazyEvent, isOperatorCall } from '../../shared/api/api-names.js';
 import {
   WS_API_PATH,
   WS_MAX_PAYLOAD_BYTES,
@@ -328,6 +328,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     if (checked === null) return;
     // Serialised once for every client.
     const frame = JSON.stringify({ event: checked.name, payload: checked.payload });
+    const lazy = isLazyEvent(checked.name);
     for (const ws of clients) {
       if (ws.readyState !== ws.OPEN) continue;
       if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -335,7 +336,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
         continue;
       }
       // issue 30: with the others pushed to it in this stretch, as one message.
-      batcher.push(ws, frame);
+      batcher.push(ws, frame, lazy);
     }
   };
   const subscription: Subscription = daemon.events$.subscribe({

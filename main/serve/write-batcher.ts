@@ -3,7 +3,7 @@
  *
  * - Pushed events (issue 30): the events pushed to a client while the code running now and its
  *   promise jobs run (process.nextTick: the store commit that moves a wake and the pushes it
- *   causes — wake.updated, team.updated, agent.updated, message.stored — run in one such stretch)
+ *   causes — wake.status, team.updated, agent.updated, message.stored — run in one such stretch)
  *   are sent as ONE WebSocket message, `{"events":[…]}` (shared/api/ws-protocol.ts), or as the
  *   single `{"event",…}` frame when there is one. With a busy team a page received ~14 messages per
  *   wake, each a task of ~0.4 ms in the page (message dispatch plus a React render of its own);
@@ -17,9 +17,21 @@
  *   loop's poll phase (ACK → chip p50 8 → 29 ms in the many-agents bench; re-measured in issue 30
  *   with the busy-team bench: no CPU saved, ACK → chip p95 20 → 26 ms).
  *
- * No timer, no size threshold: every frame is still written whole, in order, to the same socket.
+ * - Lazy events (issue 39, `isLazyEvent`): an event the page need not show within a frame is held
+ *   until the client's next message that carries an event to show at once, or an answer, and sent
+ *   in it, in order; with none within `LAZY_EVENT_MS` it goes alone. Under a busy team they ride
+ *   along (other agents' statuses come every few ms) and the page receives fewer messages per wake.
+ *
+ * No size threshold: every frame is still written whole, in order, to the same socket.
  */
 import type { Duplex } from 'node:stream';
+import { LAZY_EVENT_MS } from '../../shared/api/api-names.js';
+
+/** The frames held for one client, and whether one of them is to be shown at once. */
+interface Held {
+  readonly frames: string[];
+  urgent: boolean;
+}
 
 /** The text of the one WebSocket message carrying `frames` (each a serialised `{"event",…}` frame). */
 function eventsMessage(frames: readonly string[]): string {
@@ -29,8 +41,10 @@ function eventsMessage(frames: readonly string[]): string {
 export class WriteBatcher {
   readonly #sockets = new Map<object, Duplex>();
   readonly #corked = new Set<Duplex>();
-  /** Per client, the event frames pushed in this stretch, not yet sent. */
-  readonly #events = new Map<object, string[]>();
+  /** Per client, the event frames pushed and not yet sent (this stretch's, and lazy ones waiting). */
+  readonly #events = new Map<object, Held>();
+  /** Per client holding only lazy frames: when they go alone. */
+  readonly #lazyTimers = new Map<object, ReturnType<typeof setTimeout>>();
   #scheduled = false;
 
   /** `send` writes one WebSocket message to a client (`ws.send`). */
@@ -42,24 +56,41 @@ export class WriteBatcher {
     client.once('close', () => {
       this.#sockets.delete(client);
       this.#events.delete(client);
+      clearTimeout(this.#lazyTimers.get(client));
+      this.#lazyTimers.delete(client);
       if (this.#corked.delete(socket)) socket.uncork();
     });
   }
 
-  /** Holds a pushed event's frame for `client`; sent with the others of this stretch as one message. */
-  push(client: object, frame: string): void {
-    const held = this.#events.get(client);
-    if (held !== undefined) return void held.push(frame);
-    this.#events.set(client, [frame]);
-    this.hold(client);
+  /**
+   * Holds a pushed event's frame for `client`; sent with the others of this stretch as one message.
+   * A `lazy` one (issue 39) waits for the client's next message, at most `LAZY_EVENT_MS`.
+   */
+  push(client: object, frame: string, lazy = false): void {
+    let held = this.#events.get(client);
+    if (held === undefined) this.#events.set(client, (held = { frames: [], urgent: false }));
+    held.frames.push(frame);
+    if (!lazy) {
+      held.urgent = true;
+      this.hold(client);
+    } else if (!held.urgent && !this.#lazyTimers.has(client)) {
+      const timer = setTimeout(() => {
+        this.#lazyTimers.delete(client);
+        this.beforeAnswer(client);
+      }, LAZY_EVENT_MS);
+      timer.unref();
+      this.#lazyTimers.set(client, timer);
+    }
   }
 
-  /** Before an answer to `client`: sends the events it has held, so the answer follows them. */
+  /** Before an answer to `client`: sends the events it has held (lazy ones too), so the answer follows them. */
   beforeAnswer(client: object): void {
     const held = this.#events.get(client);
     if (held === undefined) return;
     this.#events.delete(client);
-    this.send(client, eventsMessage(held));
+    clearTimeout(this.#lazyTimers.get(client));
+    this.#lazyTimers.delete(client);
+    this.send(client, eventsMessage(held.frames));
   }
 
   /** Call before each write to `client`: holds its socket's writes until the end of this turn. */
@@ -70,13 +101,16 @@ export class WriteBatcher {
     this.#corked.add(socket);
     if (this.#scheduled) return;
     this.#scheduled = true;
-    process.nextTick(() => this.flush());
+    process.nextTick(() => this.flush(false));
   }
 
-  /** Writes out everything held (the scheduled flush, and before closing sockets). */
-  flush(): void {
+  /**
+   * Writes out what is held: at the end of a stretch, the clients' messages with an event to show at
+   * once (lazy ones wait on); before closing sockets (`all`), everything.
+   */
+  flush(all = true): void {
     this.#scheduled = false;
-    for (const client of [...this.#events.keys()]) this.beforeAnswer(client);
+    for (const [client, held] of [...this.#events]) if (all || held.urgent) this.beforeAnswer(client);
     const corked = [...this.#corked];
     this.#corked.clear();
     for (const socket of corked) socket.uncork();

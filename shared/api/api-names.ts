@@ -82,7 +82,10 @@ export const isOperatorCall = (name: ApiCallName): boolean => !tokenCalls.has(na
 /** Every event pushed from the daemon to the renderer. */
 export const API_EVENT_NAMES = [
   'message.stored',
-  'wake.updated',
+  // issue 39: a wake's events by concern — its status, a timeline entry, its changes recorded
+  'wake.status',
+  'wake.timeline',
+  'wake.changes',
   'alert.raised',
   'agent.updated',
   'wake.focusRequested',
@@ -106,6 +109,28 @@ export const isApiCallName = (name: string): name is ApiCallName => callNames.ha
 
 /** Whether a name from the wire is an event of the contract. */
 export const isApiEventName = (name: string): name is ApiEventName => eventNames.has(name);
+
+/**
+ * issue 39: the events the page need not show within a frame — an agent's busy/idle, its Team board
+ * entry, a chain's count, usage, a wake's timeline entries and its changes recorded. Each costs the page
+ * a message (a task and a render) when sent alone, and with a busy team they came in stretches of their
+ * own (~4 of 7 messages per wake). They wait, in order, for the next message that carries an event to
+ * show at once (a wake's status, a message, an alert, an approval) or an answer, at most `LAZY_EVENT_MS`.
+ */
+const LAZY_EVENT_NAMES: ReadonlySet<ApiEventName> = new Set<ApiEventName>([
+  'agent.updated',
+  'team.updated',
+  'chain.updated',
+  'usage.updated',
+  'wake.timeline',
+  'wake.changes',
+]);
+
+/** Whether an event may wait for the next one shown at once (`LAZY_EVENT_NAMES`). */
+export const isLazyEvent = (name: ApiEventName): boolean => LAZY_EVENT_NAMES.has(name);
+
+/** The longest a lazy event waits (ms): well under what a person notices of a busy dot or a file count. */
+export const LAZY_EVENT_MS = 250;
 
 /** IPC channel name of a call: `agentteam:<domain>.<verb>`. */
 export const channelOf = (name: ApiCallName): string => `agentteam:${name}`;

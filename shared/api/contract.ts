@@ -473,6 +473,18 @@ const WakeChangesSchema = z.object({
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
 });
+/**
+ * issue 39: a wake's changes as the `wake.changes` event reports them: their state and how many
+ * files, never the files' patches (up to 2 MB: the review pane reads them, `wakes.changes`, on this event).
+ */
+const WakeChangesSummarySchema = z.object({
+  wakeToken: z.string(),
+  agentId: z.string(),
+  state: z.enum(WAKE_CHANGE_STATES),
+  files: z.number().int().nonnegative(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+});
 const ChangesSinceBaseSchema = z.object({
   agentId: z.string(),
   branch: z.string(),
@@ -752,7 +764,15 @@ export const apiCalls = {
 /** Every event pushed from the daemon to the renderer. Exactly the names of `API_EVENT_NAMES`. */
 export const apiEvents = {
   'message.stored': MessageSchema,
-  'wake.updated': WakeSchema,
+  /**
+   * issue 39, one event per concern of a wake. `wake.status`: the wake as it stands after a status
+   * change (contract §10.1), built from the lifecycle's `wake_status` event.
+   */
+  'wake.status': WakeSchema,
+  /** A timeline entry appended to a wake (a beacon, the escalation, a delivery attempt, an alert, a compaction). */
+  'wake.timeline': WakeEventSchema,
+  /** A wake's changes were recorded (issue 26): when it was delivered, and when it ended. */
+  'wake.changes': WakeChangesSummarySchema,
   'alert.raised': AlertSchema,
   'agent.updated': AgentSchema,
   /**
@@ -794,6 +814,7 @@ export type TelegramStatus = z.infer<typeof TelegramStatusSchema>;
 export type Limits = z.infer<typeof LimitsSchema>;
 export type ChangedFile = z.infer<typeof ChangedFileSchema>;
 export type WakeChanges = z.infer<typeof WakeChangesSchema>;
+export type WakeChangesSummary = z.infer<typeof WakeChangesSummarySchema>;
 export type ChangesSinceBase = z.infer<typeof ChangesSinceBaseSchema>;
 export type Chain = z.infer<typeof ChainSchema>;
 export type TeamAgent = z.infer<typeof TeamAgentSchema>;

@@ -146,7 +146,7 @@ test('a full wake flow with the demo runtime ends in exactly one terminal status
       new Promise<{ wakeToken: string; status: string }>((resolve) => {
         const stop = (globalThis as unknown as PageGlobals).agentteam.events.subscribe((e) => {
           if (
-            e.name === 'wake.updated' &&
+            e.name === 'wake.status' &&
             ['reply_sent', 'failed', 'completed_without_visible_reply'].includes(e.payload.status)
           ) {
             stop();

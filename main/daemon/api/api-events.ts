@@ -1,10 +1,28 @@
 /**
- * The daemon's outgoing API events (shared contract `ApiEvent`), each built from the store's
- * current record: the one stream IPC and the serve WebSocket bridge forward.
+ * The daemon's outgoing API events (shared contract `ApiEvent`): the one stream IPC and the serve
+ * WebSocket bridge forward.
+ *
+ * issue 39 "lean data flow": a wake's events go by concern, each built from what its producer
+ * already holds, never by re-reading and re-sending the whole wake on every change: `wake.status`
+ * from the lifecycle's `wake_status` event, `wake.timeline` the entry just appended, `wake.changes`
+ * the changes' state and file count (the review pane reads the patches itself).
  */
 import { Subject, type Observable } from 'rxjs';
-import type { Agent, Alert, ApiEvent, Chain, Settings, TeamAgent } from '../../../shared/api/contract.js';
+import type {
+  Agent,
+  Alert,
+  ApiEvent,
+  Chain,
+  Settings,
+  TeamAgent,
+  Wake,
+  WakeChangesSummary,
+} from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
+import { isTerminal, withTimelineEntry } from '../../../shared/wake-status.js';
+import { boundedDetail } from '../diagnostics.js';
+import type { WakeStatusEvent } from '../wake/wake-status-event.js';
+import type { WakeTimelineEntry } from '../wake/wake-timeline.js';
 import { toAgent, toApproval, toMessage, pausedUntilOf, toWake } from './api-mappers.js';
 import type { ApprovalRecord, MessageRecord, ReactionRecord, Store } from '../store/index.js';
 
@@ -17,14 +35,56 @@ export class ApiEvents {
     private readonly agentName: (agentId: string) => string,
   ) {}
 
-  /** A wake's status or timeline changed. */
-  wake(wakeToken: string): void {
-    const w = this.store.getWake(wakeToken);
-    if (w !== undefined)
-      this.#events.next({
-        name: 'wake.updated',
-        payload: toWake(w, this.agentName(w.agentId), pausedUntilOf(this.store, w)),
-      });
+  /**
+   * The wakes not yet terminal, as last pushed: what a status change does not carry (its chain,
+   * cause, hop, creation time, beacons) is kept here from the wake's first push to its terminal one,
+   * so a status is shown without reading the wake again. Bounded by the wakes in flight.
+   */
+  readonly #live = new Map<string, Wake>();
+
+  /**
+   * A wake's status changed (the lifecycle's `wake_status` event, contract §10.1): `wake.status`.
+   * The store is read once per wake, at its first status (`queued`, just stored with its chain
+   * fields; or a wake restored by a restart), and for `failed`, whose "continued" mark counts the
+   * recovery continuations the recovery service stored beside the lifecycle (§6.6).
+   */
+  status(e: WakeStatusEvent): void {
+    let shown = e.status === 'failed' ? undefined : this.#live.get(e.wakeToken);
+    if (shown === undefined) {
+      const w = this.store.getWake(e.wakeToken);
+      if (w === undefined) return;
+      shown = toWake(w, this.agentName(w.agentId));
+    }
+    const terminal = isTerminal(e.status);
+    const wake: Wake = {
+      ...shown,
+      status: e.status,
+      reason: e.reason,
+      detail: e.detail,
+      finalCheck: shown.finalCheck || e.status === 'final_check_sent',
+      endedAt: terminal ? (shown.endedAt ?? e.at) : null,
+      // issue 27: while paused, when its agent's stored pause ends.
+      pausedUntil: e.status === 'paused' ? pausedUntilOf(this.store, e) : null,
+    };
+    if (terminal) this.#live.delete(e.wakeToken);
+    else this.#live.set(e.wakeToken, wake);
+    this.#events.next({ name: 'wake.status', payload: wake });
+  }
+
+  /** An entry was appended to a wake's timeline: `wake.timeline` (a beacon or the escalation also counts on its wake). */
+  timeline(entry: WakeTimelineEntry, at: string = new Date().toISOString()): void {
+    const detail = entry.detail === undefined ? null : boundedDetail(entry.detail);
+    const shown = this.#live.get(entry.wakeToken);
+    if (shown !== undefined) this.#live.set(entry.wakeToken, withTimelineEntry(shown, entry.kind, at));
+    this.#events.next({
+      name: 'wake.timeline',
+      payload: { wakeToken: entry.wakeToken, kind: entry.kind, status: null, reason: entry.reason ?? null, detail, at },
+    });
+  }
+
+  /** A wake's changes were recorded (issue 26): `wake.changes`, their state and file count. */
+  changes(summary: WakeChangesSummary): void {
+    this.#events.next({ name: 'wake.changes', payload: summary });
   }
 
   /** A new message, or (with its reactions) an existing one whose reactions changed. */

@@ -49,6 +49,7 @@ import type { AgentMessageInput } from '../teams/team-service.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
 import { sendSettles } from '../wake/pending-delivery.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
+import type { WakeTimelineEntry } from '../wake/wake-timeline.js';
 
 export interface CommunicationServiceOptions {
   readonly store: Store;
@@ -58,8 +59,8 @@ export interface CommunicationServiceOptions {
   readonly currentTurn: (agentId: string) => string | null;
   /** A new message, or (with its reactions) an existing one whose reactions changed. */
   readonly onMessageStored: (message: MessageRecord, reactions?: readonly ReactionRecord[]) => void;
-  /** A wake's timeline changed outside its status stream (a refusal recorded on it). */
-  readonly onWakeChanged?: (wakeToken: string) => void;
+  /** An entry was appended to a wake's timeline outside its status stream (a refusal recorded on it; the API's `wake.timeline`). */
+  readonly onTimeline?: (entry: WakeTimelineEntry) => void;
   /** The channel a conversation is delivered on (its `responseDelivery` flags govern the no-response alert); default local. */
   readonly deliveryChannelOf?: (target: string) => string;
   /** issue 29: shared/config.ts `limits.conversationsPerHour` (conversations one agent may start per hour). */
@@ -136,8 +137,10 @@ export class CommunicationService implements CommunicationHandler {
       toolCalls$.subscribe((c) => {
         if (c.tool !== TOOL_MESSAGE_SEND || !isSendRefusal(c.outcome)) return;
         const refused = `the agent's ${TOOL_MESSAGE_SEND} was refused`;
-        for (const token of this.o.lifecycle.onSendRefused(c.agentId, c.outcome, refused))
-          this.o.onWakeChanged?.(token);
+        // The entry as the lifecycle's `onSendRefused` appends it on each wake.
+        const detail = `${TOOL_MESSAGE_SEND} refused: ${c.outcome}: ${refused}`;
+        for (const wakeToken of this.o.lifecycle.onSendRefused(c.agentId, c.outcome, refused))
+          this.o.onTimeline?.({ wakeToken, kind: 'alert', reason: c.outcome, detail });
       }),
     );
   }
@@ -248,12 +251,6 @@ export class CommunicationService implements CommunicationHandler {
     this.#sentInTurn(agentId);
     // issue 25: the author's wakes being handled, and those this reply settles (§9.2), read before they settle.
     const routed = outcome.status === 'sent' ? this.#handling(agentId, args.target, seenUpToSeq) : null;
-    if (outcome.status === 'sent') {
-      for (const id of outcome.messageIds) {
-        const stored = this.o.store.getMessage(id);
-        if (stored !== undefined) this.o.onMessageStored(stored);
-      }
-    }
     this.o.lifecycle.onSendResult({
       agentId,
       status: outcome.status,
@@ -264,19 +261,21 @@ export class CommunicationService implements CommunicationHandler {
     });
     // issue 25: a message sent once (never a retried `already_sent`) wakes the agents it addresses, once.
     const message = routed === null ? undefined : this.o.store.getMessage(messageId);
-    if (routed !== null && message !== undefined) {
+    if (routed !== null && message !== undefined && this.o.team !== undefined) {
       try {
-        if (this.o.team !== undefined) {
-          this.o.team.agentMessage({ message, ...routed });
-          // Shown again with the chain it was routed in (a re-emit of a stored message updates it in place).
-          const withChain = this.o.store.getMessage(messageId);
-          if (withChain !== undefined) this.o.onMessageStored(withChain);
-        }
+        this.o.team.agentMessage({ message, ...routed });
       } catch (err) {
         // The message is stored and delivered; a routing failure must not turn the send into a refusal.
         this.o.log?.error('agent message routing failed', { agentId, messageId, error: String(err) });
       }
     }
+    // issue 39: each chunk stored is pushed once, as it stands after routing (with the chain it joined), in
+    // the same stretch of code as the status it settles: the page receives both in one message.
+    if (outcome.status === 'sent')
+      for (const id of outcome.messageIds) {
+        const stored = this.o.store.getMessage(id);
+        if (stored !== undefined) this.o.onMessageStored(stored);
+      }
     return { ok: true, status: outcome.status, targetKey: args.target, seenUpToSeq, messageId };
   }
 

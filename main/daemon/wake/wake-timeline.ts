@@ -4,6 +4,7 @@
  * answering it (spec B), and alerts raised about it. Status changes are the lifecycle's own.
  */
 import { LOCAL_CHANNEL } from '../../../shared/config.js';
+import type { WakeEventKind } from '../../../shared/api/contract.js';
 import type { DeliveryResultEvent } from '../bus/hook-events.js';
 import type { BeaconKind } from '../watchdog/silence-beacons.js';
 import type { WakeLifecycle } from './wake-lifecycle.js';
@@ -16,8 +17,16 @@ export interface WakeTimelineOptions {
   readonly targetOf: (wakeToken: string) => string | undefined;
   /** The wakes a recent turn of the agent carried (empty when the turn is unknown or too old). */
   readonly wakesOfTurn: (agentId: string, turnId: string) => readonly string[];
-  /** A wake's timeline changed: show it again (the API's `wake.updated`). */
-  readonly changed: (wakeToken: string) => void;
+  /** An entry was appended to a wake's timeline (issue 39: the API's `wake.timeline`, that entry alone). */
+  readonly changed: (entry: WakeTimelineEntry) => void;
+}
+
+/** One entry appended to a wake's timeline, as appended (the store stamps its time). */
+export interface WakeTimelineEntry {
+  readonly wakeToken: string;
+  readonly kind: WakeEventKind;
+  readonly reason?: string;
+  readonly detail?: string;
 }
 
 /** What a beacon says and where (the beacon router's status update). */
@@ -54,8 +63,7 @@ export class WakeTimeline {
     const kind = b.kind === 'escalation' ? 'escalation' : 'beacon';
     const marked = this.o.lifecycle
       .workingOn(b.agentId, b.wakeTokens)
-      .filter((wakeToken) => this.o.journal.appendWakeEvent({ wakeToken, kind, detail: b.text }));
-    for (const wakeToken of marked) this.o.changed(wakeToken);
+      .filter((wakeToken) => this.#append({ wakeToken, kind, detail: b.text }));
     return marked;
   }
 
@@ -78,11 +86,14 @@ export class WakeTimeline {
   }
 
   #mark(agentId: string, entry: { readonly kind: 'compaction' | 'alert'; readonly detail?: string }): string[] {
-    const marked = this.o.lifecycle
-      .workingOn(agentId, [])
-      .filter((wakeToken) => this.o.journal.appendWakeEvent({ wakeToken, ...entry }));
-    for (const wakeToken of marked) this.o.changed(wakeToken);
-    return marked;
+    return this.o.lifecycle.workingOn(agentId, []).filter((wakeToken) => this.#append({ wakeToken, ...entry }));
+  }
+
+  /** Appends one entry (false: the store refused it, e.g. a beacon on an ended wake) and tells the API. */
+  #append(entry: WakeTimelineEntry): boolean {
+    if (!this.o.journal.appendWakeEvent(entry)) return false;
+    this.o.changed(entry);
+    return true;
   }
 
   /** Each delivery attempt's outcome of a reply goes on the wakes of its turn that answer on its target. */
@@ -90,15 +101,13 @@ export class WakeTimeline {
     if (r.purpose !== 'reply') return;
     for (const wakeToken of this.o.wakesOfTurn(r.agentId, r.turnId)) {
       if (this.o.targetOf(wakeToken) !== r.target) continue;
-      if (this.o.journal.appendWakeEvent({ wakeToken, kind: 'delivery', detail: deliveryDetail(r) }))
-        this.o.changed(wakeToken);
+      this.#append({ wakeToken, kind: 'delivery', detail: deliveryDetail(r) });
     }
   }
 
   /** An alert about a wake joins its timeline. */
   alert(a: { readonly wakeToken: string | null; readonly kind: string; readonly message: string }): void {
     if (a.wakeToken === null) return;
-    this.o.journal.appendWakeEvent({ wakeToken: a.wakeToken, kind: 'alert', detail: `${a.kind}: ${a.message}` });
-    this.o.changed(a.wakeToken);
+    this.#append({ wakeToken: a.wakeToken, kind: 'alert', detail: `${a.kind}: ${a.message}` });
   }
 }

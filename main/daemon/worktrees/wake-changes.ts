@@ -18,6 +18,7 @@
  */
 import type { Observable, Subscription } from 'rxjs';
 import { isTerminal } from '../../../shared/wake-status.js';
+import type { WakeChangesSummary } from '../../../shared/api/contract.js';
 import type { DaemonLog } from '../daemon-log.js';
 import { DEFAULT_DIFF_BOUNDS, diffTrees, type ChangedFile, type DiffBounds } from '../git/diff.js';
 import { GitError, workTreeRoot } from '../git/git-cli.js';
@@ -37,8 +38,8 @@ export interface WakeChangesOptions {
   readonly workspaceOf: (agentId: string) => string | undefined;
   /** Default: no agent is isolated (the worktree part wires its port at integration). */
   readonly worktreeOf?: WorktreeOf;
-  /** A wake's changes were stored (the API tells the UI the wake changed). */
-  readonly changed?: (wakeToken: string) => void;
+  /** A wake's changes were stored, at its start and at its end (issue 39: the API's `wake.changes`, this summary). */
+  readonly changed?: (summary: WakeChangesSummary) => void;
   readonly bounds?: DiffBounds;
   readonly now?: () => Date;
   readonly log?: DaemonLog;
@@ -138,6 +139,7 @@ export class WakeChanges {
       await this.#end(job.wakeToken, root, tree, failure, at());
     for (const job of jobs.filter((j) => j.kind === 'start')) {
       const state: WakeChangeState = failure !== null ? 'failed' : root === null ? 'untracked' : 'pending';
+      const startedAt = at();
       this.#o.table.start({
         wakeToken: job.wakeToken,
         agentId,
@@ -146,9 +148,9 @@ export class WakeChanges {
         root,
         reason: failure ?? (root === null ? UNTRACKED_OUTSIDE_GIT(workspace) : null),
         startTree: tree,
-        at: at(),
+        at: startedAt,
       });
-      this.#o.changed?.(job.wakeToken);
+      this.#o.changed?.({ wakeToken: job.wakeToken, agentId, state, files: 0, startedAt, endedAt: null });
     }
     for (const job of ends.filter((j) => startedNow.has(j.wakeToken)))
       await this.#end(job.wakeToken, root, tree, failure, at(), ENDED_BEFORE_START);
@@ -166,13 +168,14 @@ export class WakeChanges {
     const rec = this.#o.table.get(wakeToken);
     // A wake that never reached its runtime (or already ended here) has nothing to compare.
     if (rec === undefined || rec.endedAt !== null) return;
+    let end: Parameters<WakeChangesTablePort['end']>[0];
     if (late !== null && rec.state === 'pending') {
-      this.#o.table.end({ wakeToken, state: 'failed', reason: late, endTree: tree, files: [], at });
+      end = { wakeToken, state: 'failed', reason: late, endTree: tree, files: [], at };
     } else if (rec.state !== 'pending' || rec.startTree === null || rec.root === null) {
-      this.#o.table.end({ wakeToken, state: rec.state, reason: rec.reason, endTree: null, files: [], at });
+      end = { wakeToken, state: rec.state, reason: rec.reason, endTree: null, files: [], at };
     } else if (failure !== null || tree === null || root !== rec.root) {
       const reason = failure ?? `the workspace ${rec.workspace} is no longer in the git work tree ${rec.root}`;
-      this.#o.table.end({ wakeToken, state: 'failed', reason, endTree: null, files: [], at });
+      end = { wakeToken, state: 'failed', reason, endTree: null, files: [], at };
     } else {
       let files: ChangedFile[] = [];
       let reason: string | null = null;
@@ -181,8 +184,16 @@ export class WakeChanges {
       } catch (err) {
         reason = err instanceof Error ? err.message : String(err);
       }
-      this.#o.table.end({ wakeToken, state: reason === null ? 'tracked' : 'failed', reason, endTree: tree, files, at });
+      end = { wakeToken, state: reason === null ? 'tracked' : 'failed', reason, endTree: tree, files, at };
     }
-    this.#o.changed?.(wakeToken);
+    this.#o.table.end(end);
+    this.#o.changed?.({
+      wakeToken,
+      agentId: rec.agentId,
+      state: end.state,
+      files: end.files.length,
+      startedAt: rec.startedAt,
+      endedAt: at,
+    });
   }
 }

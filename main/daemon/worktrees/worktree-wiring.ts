@@ -5,6 +5,7 @@
  * merges `api` into the daemon's API; a wake whose changes were stored leaves as `changed$`.
  */
 import { Subject, type Observable } from 'rxjs';
+import type { WakeChangesSummary } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
 import type { ChangesPort, WorktreesPort } from '../api/api-ports.js';
 import type { DaemonLog } from '../daemon-log.js';
@@ -42,14 +43,14 @@ export interface WorktreesRoom {
   readonly worktreeOf: WorktreeOf;
   /** A readiness probe that also needs a usable git for an isolated agent. */
   gitReady(probe: (agent: AgentConfig) => Promise<ReadinessProbe>): (agent: AgentConfig) => Promise<ReadinessProbe>;
-  /** A wake's changes were stored. */
-  readonly changed$: Observable<string>;
+  /** A wake's changes were stored: its summary (state, file count, times; never the patches). */
+  readonly changed$: Observable<WakeChangesSummary>;
   readonly api: { readonly worktrees: WorktreesPort; readonly changes: ChangesPort };
   dispose(): Promise<void>;
 }
 
 export function wireWorktrees(d: WorktreeWiringDeps): WorktreesRoom {
-  const changed = new Subject<string>();
+  const changed = new Subject<WakeChangesSummary>();
   const service = new WorktreeService({
     dataDir: d.dataDir,
     ...(d.privateDirs === undefined ? {} : { privateDirs: d.privateDirs }),
@@ -72,7 +73,7 @@ export function wireWorktrees(d: WorktreeWiringDeps): WorktreesRoom {
       return agent === undefined ? undefined : workspaceOf(agent.cwd, d.dataDir, id);
     },
     worktreeOf: service.worktreeOf,
-    changed: (wakeToken) => changed.next(wakeToken),
+    changed: (summary) => changed.next(summary),
     log: d.log,
   });
   changes.start();

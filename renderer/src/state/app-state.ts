@@ -181,8 +181,12 @@ export class AppState {
         if (parent !== null) void this.threads.refresh(parent);
         break;
       }
-      case 'wake.updated':
+      case 'wake.status':
         this.wakes.apply(event.payload);
+        break;
+      case 'wake.timeline':
+        // issue 39: a beacon, the escalation or a final-check moves its wake's chip; the inspector reads the rest.
+        this.wakes.timeline(event.payload);
         break;
       case 'alert.raised':
         this.alerts.raise(event.payload);

@@ -82,13 +82,14 @@ export class ReviewStore extends ValueStore<ReviewState> {
   }
 
   /**
-   * Re-reads on every `wake.updated` of this wake (the daemon stores the changes just after the
-   * terminal status, and says so with one more update), or, since base, of any wake of the agent.
+   * Re-reads when this wake's changes are recorded (`wake.changes`: at its delivery and just after its
+   * terminal status), or, since base, when any wake of the agent's are — never on its other updates
+   * (issue 39: a wake's statuses and timeline re-read up to 2 MB of patches each time).
    */
   follow(): () => void {
     const s = this.source;
     return this.api.events.subscribe((e) => {
-      if (e.name !== 'wake.updated') return;
+      if (e.name !== 'wake.changes') return;
       if (s.kind === 'wake' ? e.payload.wakeToken === s.wakeToken : e.payload.agentId === s.agentId) void this.load();
     });
   }

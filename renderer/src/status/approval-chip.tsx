@@ -85,7 +85,7 @@ export function waitingWakes(approvals: readonly Approval[]): ReadonlySet<string
 
 export function ApprovalChips({ api, approvals, wakes, target, language, onOpenWake }: ApprovalChipsProps) {
   const [open, setOpen] = useState<string | null>(null);
-  // Re-render when the conversation of one of these wakes becomes known (its wake.updated may come later).
+  // Re-render when the conversation of one of these wakes becomes known (its wake.status may come later).
   useTargetsOf(
     wakes,
     approvals.flatMap((a) => a.wakeTokens),

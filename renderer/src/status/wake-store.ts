@@ -1,10 +1,11 @@
 /**
- * The renderer's view of wakes, fed by `wakes.list` and `wake.updated` events. A wake that is
+ * The renderer's view of wakes, fed by `wakes.list`, `wake.status` events and the `wake.timeline`
+ * entries that move a wake's chip (a beacon, the escalation, a final-check: issue 39). A wake that is
  * terminal never goes back to active here, whatever order updates arrive in (contract §6.2:
  * one terminal status per wake, ever), so a late event cannot resurrect a finished chip.
  *
  * Kept outside React state, indexed by conversation (issue 19): with 20 agents at work the page
- * receives hundreds of `wake.updated` events a second, and the app used to copy the whole map
+ * receives hundreds of wake events a second, and the app used to copy the whole map
  * (every wake seen, 10,000 after 20 × 500 wakes) into new React state for each one and
  * re-render the whole shell — sidebar, both status areas, composer — for a wake of a
  * conversation not even on screen (95 long tasks, the longest 385 ms). Now an update is O(1)
@@ -13,8 +14,8 @@
  * mechanism is the one every renderer store shares (state/keyed-store.ts, issue 23).
  */
 import { useCallback, useSyncExternalStore } from 'react';
-import type { Wake } from '../../../shared/api/contract.js';
-import { isTerminal } from '../../../shared/wake-status.js';
+import type { Wake, WakeEvent } from '../../../shared/api/contract.js';
+import { isTerminal, withTimelineEntry } from '../../../shared/wake-status.js';
 import { KeyedStore, useStoreKey } from '../state/keyed-store.js';
 
 const RANK: Record<Wake['status'], number> = {
@@ -82,6 +83,17 @@ export class WakeBook extends KeyedStore {
     this.notify(`w:${incoming.wakeToken}`);
     if (chainId !== null) this.notify(`c:${chainId}`);
     return true;
+  }
+
+  /**
+   * issue 39: a timeline entry merged into its wake as the daemon's store mirrors it (a beacon counts,
+   * the escalation marks); an entry that moves nothing, or of a wake not known here, notifies no one.
+   */
+  timeline(entry: WakeEvent): boolean {
+    const current = this.all.get(entry.wakeToken);
+    if (current === undefined) return false;
+    const next = withTimelineEntry(current, entry.kind, entry.at);
+    return next !== current && this.apply(next);
   }
 
   applyAll(incoming: readonly Wake[]): void {

@@ -78,7 +78,7 @@ describe.each(PAIRS)(
     function wakesWhen(target: string, done: (ws: readonly Wake[]) => boolean, ms: number): Promise<Wake[]> {
       return firstValueFrom(
         h.daemon.events$.pipe(
-          filter((e) => e.name === 'wake.updated'),
+          filter((e) => e.name === 'wake.status'),
           startWith(null),
           mergeMap(() => from(h.api['wakes.list']({ target }))),
           filter((ws) => done(ws)),

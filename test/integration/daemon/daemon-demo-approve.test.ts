@@ -44,8 +44,8 @@ function terminal(events$: Observable<ApiEvent>, wakeToken: string): Promise<Wak
   return firstValueFrom(
     events$.pipe(
       filter(
-        (e): e is Extract<ApiEvent, { name: 'wake.updated' }> =>
-          e.name === 'wake.updated' && e.payload.wakeToken === wakeToken && isTerminal(e.payload.status),
+        (e): e is Extract<ApiEvent, { name: 'wake.status' }> =>
+          e.name === 'wake.status' && e.payload.wakeToken === wakeToken && isTerminal(e.payload.status),
       ),
     ),
   ).then((e) => e.payload);

@@ -2,7 +2,7 @@
  * issue 24, through the assembled daemon and the demo runtime (real MCP, real SQLite):
  * - contract §10.1: a wake carries the agent's technical name, display name and model as the
  *   daemon resolved them when it accepted the wake — in `wakes.list` (what `agentteam wakes
- *   --json` prints), the `wake.updated` push, the journal (a reopened store) and the terminal
+ *   --json` prints), the `wake.status` push, the journal (a reopened store) and the terminal
  *   info log line — and the agent id is never a metric label;
  * - contract §8.3: an explicit cross-target send (`allow_cross_target`) is audited with the wake
  *   being handled: `audit.list` (what `agentteam audit` prints) and that wake's `wakes.inspect`.
@@ -52,11 +52,11 @@ async function start(): Promise<{ daemon: Daemon; dir: string; info: Line[] }> {
   return { daemon, dir, info };
 }
 
-/** Sends as the operator; resolves with the terminal `wake.updated` push of the wake it caused. */
+/** Sends as the operator; resolves with the terminal `wake.status` push of the wake it caused. */
 async function settle(daemon: Daemon, target: string, content: string): Promise<Wake> {
   const ended = new ReplaySubject<Wake>();
   const sub = daemon.events$.subscribe((e) => {
-    if (e.name === 'wake.updated' && isTerminal(e.payload.status)) ended.next(e.payload);
+    if (e.name === 'wake.status' && isTerminal(e.payload.status)) ended.next(e.payload);
   });
   try {
     const sent = await daemon.api['messages.send']({ target, content });
@@ -68,7 +68,7 @@ async function settle(daemon: Daemon, target: string, content: string): Promise<
 
 const FIELDS = { agentId: 'demo', agentTechnicalName: 'demo', agentName: 'Demo Bot', model: 'demo-model-1' };
 
-it('§10.1: the names and model reach wakes.list, wake.updated, the journal and the info line; never a metric label', async () => {
+it('§10.1: the names and model reach wakes.list, wake.status, the journal and the info line; never a metric label', async () => {
   const { daemon, dir, info } = await start();
   const pushed = await settle(daemon, '#general', '@demo hello');
   expect(pushed).toMatchObject({ ...FIELDS, status: 'reply_sent', runtime: 'demo' });

@@ -42,7 +42,7 @@ async function daemonWith(limits: Record<string, number>): Promise<Daemon> {
 async function settle(daemon: Daemon, content: string): Promise<Wake> {
   const ended = new ReplaySubject<Wake>();
   const sub = daemon.events$.subscribe((e) => {
-    if (e.name === 'wake.updated' && isTerminal(e.payload.status)) ended.next(e.payload);
+    if (e.name === 'wake.status' && isTerminal(e.payload.status)) ended.next(e.payload);
   });
   try {
     const sent = await daemon.api['messages.send']({ target: '#general', content });

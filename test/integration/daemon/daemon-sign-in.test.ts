@@ -28,7 +28,7 @@ async function settle(daemon: Daemon, content: string): Promise<Wake> {
   // Every terminal event from before the send: a fast failure may end the wake before its token is known.
   const ended = new ReplaySubject<Wake>();
   const sub = daemon.events$.subscribe((e) => {
-    if (e.name === 'wake.updated' && isTerminal(e.payload.status)) ended.next(e.payload);
+    if (e.name === 'wake.status' && isTerminal(e.payload.status)) ended.next(e.payload);
   });
   try {
     const sent = await daemon.api['messages.send']({ target: '#general', content });

@@ -74,7 +74,7 @@ function terminalWakes(events$: Observable<ApiEvent>): (wakeToken: string) => Pr
   const ended = new Map<string, Wake>();
   const waiting = new Map<string, (w: Wake) => void>();
   events$.subscribe((e) => {
-    if (e.name !== 'wake.updated' || !isTerminal(e.payload.status) || ended.has(e.payload.wakeToken)) return;
+    if (e.name !== 'wake.status' || !isTerminal(e.payload.status) || ended.has(e.payload.wakeToken)) return;
     ended.set(e.payload.wakeToken, e.payload);
     waiting.get(e.payload.wakeToken)?.(e.payload);
   });

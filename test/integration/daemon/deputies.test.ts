@@ -48,7 +48,7 @@ function pendingApproval(daemon: Daemon): Promise<Approval> {
 function allTerminal(daemon: Daemon, count: number): Promise<Wake[]> {
   return firstValueFrom(
     daemon.events$.pipe(
-      filter((e) => e.name === 'wake.updated'),
+      filter((e) => e.name === 'wake.status'),
       startWith(null),
       mergeMap(() => from(daemon.api['wakes.list']({}))),
       filter((ws) => ws.length >= count && ws.every((w) => isTerminal(w.status))),

@@ -110,8 +110,8 @@ async function setup(telegramDelivery: Record<string, unknown>) {
     const ended = await firstValueFrom(
       events$.pipe(
         filter(
-          (e): e is Extract<ApiEvent, { name: 'wake.updated' }> =>
-            e.name === 'wake.updated' &&
+          (e): e is Extract<ApiEvent, { name: 'wake.status' }> =>
+            e.name === 'wake.status' &&
             e.payload.messageId === messageId &&
             e.payload.status === 'completed_without_visible_reply',
         ),

@@ -41,7 +41,7 @@ async function start(responseDelivery: Record<string, unknown>, limits: Record<s
   const ended = new ReplaySubject<Wake>();
   daemon.events$.subscribe((e) => {
     if (e.name === 'alert.raised') alerts.push(e.payload);
-    if (e.name === 'wake.updated' && isTerminal(e.payload.status)) ended.next(e.payload);
+    if (e.name === 'wake.status' && isTerminal(e.payload.status)) ended.next(e.payload);
   });
   const settle = async (content: string): Promise<Wake> => {
     const sent = await daemon.api['messages.send']({ target: '#general', content });

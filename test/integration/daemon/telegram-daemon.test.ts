@@ -95,7 +95,7 @@ const alertOf = (r: Running, kind: Alert['kind']) =>
     ),
   ).then((e) => e.payload);
 
-/** Resolves once the wake's inspector timeline has a line matching `pred` (checked at each wake.updated). */
+/** Resolves once the wake's inspector timeline has a line matching `pred` (checked at each of its wake.status and wake.timeline events). */
 async function timelineWith(r: Running, wakeToken: string, pred: (details: string[]) => boolean): Promise<string[]> {
   const details = async () =>
     (await r.daemon.api['wakes.inspect']({ wakeToken })).events.map((e) => `${e.kind} ${e.detail ?? e.status}`);
@@ -103,7 +103,7 @@ async function timelineWith(r: Running, wakeToken: string, pred: (details: strin
   if (pred(now)) return now;
   return firstValueFrom(
     r.events$.pipe(
-      filter((e) => e.name === 'wake.updated' && e.payload.wakeToken === wakeToken),
+      filter((e) => (e.name === 'wake.timeline' || e.name === 'wake.status') && e.payload.wakeToken === wakeToken),
       concatMap(() => details()),
       filter(pred),
     ),
@@ -128,7 +128,7 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     if (!(await allEnded()))
       await firstValueFrom(
         r.events$.pipe(
-          filter((e) => e.name === 'wake.updated' && isTerminal(e.payload.status)),
+          filter((e) => e.name === 'wake.status' && isTerminal(e.payload.status)),
           concatMap(allEnded),
           filter(Boolean),
         ),

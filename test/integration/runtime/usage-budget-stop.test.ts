@@ -29,13 +29,13 @@ afterEach(async () => {
   harness = null;
 }, 60_000);
 
-/** The wake once `ok` holds (already, or at its next `wake.updated`). */
+/** The wake once `ok` holds (already, or at its next `wake.status`). */
 async function wakeWhere(h: DaemonHarness, wakeToken: string, ok: (w: Wake) => boolean): Promise<Wake> {
   const next = firstValueFrom(
     h.daemon.events$.pipe(
       filter(
-        (e): e is Extract<ApiEvent, { name: 'wake.updated' }> =>
-          e.name === 'wake.updated' && e.payload.wakeToken === wakeToken && ok(e.payload),
+        (e): e is Extract<ApiEvent, { name: 'wake.status' }> =>
+          e.name === 'wake.status' && e.payload.wakeToken === wakeToken && ok(e.payload),
       ),
     ),
     { defaultValue: null },

@@ -65,21 +65,21 @@ describe('preload ClientApi', () => {
     expect([...listeners.keys()]).toEqual([EVENTS_CHANNEL]);
     const wake = sampleWake();
     emit(EVENTS_CHANNEL, [
-      { name: 'wake.updated', payload: wake },
+      { name: 'wake.status', payload: wake },
       { name: '__proto__', payload: {} },
       null,
       { name: 'alert.raised', payload: { id: 'a1' } },
     ]);
     // Not a batch: nothing.
-    emit(EVENTS_CHANNEL, { name: 'wake.updated', payload: wake });
+    emit(EVENTS_CHANNEL, { name: 'wake.status', payload: wake });
     expect(seen).toEqual([
-      { name: 'wake.updated', payload: wake },
+      { name: 'wake.status', payload: wake },
       { name: 'alert.raised', payload: { id: 'a1' } },
     ]);
     expect(Object.keys(apiEvents)).toContain('alert.raised');
     unsubscribe();
     unsubscribe();
-    emit(EVENTS_CHANNEL, [{ name: 'wake.updated', payload: wake }]);
+    emit(EVENTS_CHANNEL, [{ name: 'wake.status', payload: wake }]);
     expect(seen).toHaveLength(2);
     expect([...listeners.values()].every((s) => s.size === 0)).toBe(true);
   });

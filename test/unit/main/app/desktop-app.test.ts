@@ -165,10 +165,10 @@ describe('desktop app composition root', () => {
 
   it('pushes daemon events to the window', async () => {
     await started();
-    daemon.events.next({ name: 'wake.updated', payload: sampleWake({ status: 'delivered' }) });
+    daemon.events.next({ name: 'wake.status', payload: sampleWake({ status: 'delivered' }) });
     await new Promise<void>((resolve) => process.nextTick(resolve));
     expect(theWindow().webContents.sent).toEqual([
-      ['agentteam:events', [{ name: 'wake.updated', payload: sampleWake({ status: 'delivered' }) }]],
+      ['agentteam:events', [{ name: 'wake.status', payload: sampleWake({ status: 'delivered' }) }]],
     ]);
   });
 

@@ -7,7 +7,7 @@ import { createFakeDaemon, createRecordingLog, sampleWake, type FakeDaemon } fro
 import { ApiError, apiCalls, channelOf, type ApiCallName } from '../../../../shared/api/contract.js';
 import { APP_ENTRY_URL, isAppUrl } from '../../../../main/app/app-protocol.js';
 import { LIBRARY_CHANNELS, openIpcGate, type IpcGate } from '../../../../main/app/ipc-gate.js';
-import { EVENTS_CHANNEL } from '../../../../shared/api/api-names.js';
+import { EVENTS_CHANNEL, LAZY_EVENT_MS } from '../../../../shared/api/api-names.js';
 import type { Alert } from '../../../../shared/api/contract.js';
 
 /** The end of the current stretch of code: events pushed in it have been sent. */
@@ -185,7 +185,7 @@ describe('ipc gate', () => {
 
   it('pushes contract events to our windows on the events channel, those of one stretch as one message in order (issue 30)', async () => {
     const wake = sampleWake({ status: 'reply_sent', endedAt: '2026-11-30T07:00:01.000Z' });
-    daemon.events.next({ name: 'wake.updated', payload: wake });
+    daemon.events.next({ name: 'wake.status', payload: wake });
     daemon.events.next({ name: 'alert.raised', payload: sampleAlert });
     expect(window.webContents.sent).toEqual([]);
     await tick();
@@ -193,28 +193,59 @@ describe('ipc gate', () => {
       [
         EVENTS_CHANNEL,
         [
-          { name: 'wake.updated', payload: wake },
+          { name: 'wake.status', payload: wake },
           { name: 'alert.raised', payload: sampleAlert },
         ],
       ],
     ]);
-    daemon.events.next({ name: 'wake.updated', payload: wake });
+    daemon.events.next({ name: 'wake.status', payload: wake });
     await tick();
     expect(window.webContents.sent).toHaveLength(2);
+  });
+
+  it('issue 39: a lazy event waits for the next event shown at once, or an answer, and goes with it in order; alone, within LAZY_EVENT_MS', async () => {
+    const wake = sampleWake({ status: 'delivered' });
+    daemon.events.next({ name: 'usage.updated', payload: { agentId: 'demo' } });
+    await tick();
+    expect(window.webContents.sent).toEqual([]);
+    daemon.events.next({ name: 'wake.status', payload: wake });
+    await tick();
+    expect(window.webContents.sent).toEqual([
+      [
+        EVENTS_CHANNEL,
+        [
+          { name: 'usage.updated', payload: { agentId: 'demo' } },
+          { name: 'wake.status', payload: wake },
+        ],
+      ],
+    ]);
+    // Before an answer: what is held goes first, as it happened.
+    daemon.events.next({ name: 'usage.updated', payload: { agentId: 'demo' } });
+    await fake.ipcMain.invoke(channelOf('conversations.list'), window, window.webContents.mainFrame, {});
+    expect(window.webContents.sent).toHaveLength(2);
+    // Alone: it goes by itself once LAZY_EVENT_MS have passed.
+    daemon.events.next({ name: 'usage.updated', payload: { agentId: 'other' } });
+    await tick();
+    expect(window.webContents.sent).toHaveLength(2);
+    await new Promise((r) => setTimeout(r, LAZY_EVENT_MS + 20));
+    expect(window.webContents.sent.at(-1)).toEqual([
+      EVENTS_CHANNEL,
+      [{ name: 'usage.updated', payload: { agentId: 'other' } }],
+    ]);
   });
 
   it('never pushes to a window that navigated off our origin, nor to an unknown window', async () => {
     const stranger = new fake.BrowserWindow({});
     void stranger.loadURL(APP_ENTRY_URL);
     void window.webContents.loadURL('https://evil.example/');
-    daemon.events.next({ name: 'wake.updated', payload: sampleWake() });
+    daemon.events.next({ name: 'wake.status', payload: sampleWake() });
     await tick();
     expect(window.webContents.sent).toEqual([]);
     expect(stranger.webContents.sent).toEqual([]);
   });
 
   it('drops (and logs) an event that breaks the contract', async () => {
-    daemon.events.next({ name: 'wake.updated', payload: { wakeToken: 'w_1' } as never });
+    daemon.events.next({ name: 'wake.status', payload: { wakeToken: 'w_1' } as never });
     await tick();
     expect(window.webContents.sent).toEqual([]);
     expect(log.lines.some(([level, msg]) => level === 'error' && msg.includes('event breaks the contract'))).toBe(true);
@@ -233,11 +264,11 @@ describe('ipc gate', () => {
   });
 
   it('close() removes every handler and stops pushing, even what was held; it is idempotent', async () => {
-    daemon.events.next({ name: 'wake.updated', payload: sampleWake() });
+    daemon.events.next({ name: 'wake.status', payload: sampleWake() });
     gate.close();
     gate.close();
     expect(fake.ipcMain.handlers.size).toBe(0);
-    daemon.events.next({ name: 'wake.updated', payload: sampleWake() });
+    daemon.events.next({ name: 'wake.status', payload: sampleWake() });
     await tick();
     expect(window.webContents.sent).toEqual([]);
   });

@@ -98,16 +98,18 @@ describe('createDaemon wiring', () => {
     const wakeB = await wakeOf(daemon, '#two', b.messageId);
     // Written into the same turn (no second turn_start).
     expect(runtime.turnOpen).toBe(true);
-    const beaconed = await firstValueFrom(
+    await firstValueFrom(
       events.pipe(
         filter(
-          (e): e is Extract<ApiEvent, { name: 'wake.updated' }> =>
-            e.name === 'wake.updated' && e.payload.wakeToken === wakeB.wakeToken && e.payload.beacons >= 1,
+          (e): e is Extract<ApiEvent, { name: 'wake.timeline' }> =>
+            e.name === 'wake.timeline' && e.payload.wakeToken === wakeB.wakeToken && e.payload.kind === 'beacon',
         ),
         timeout({ first: 5000, with: () => Promise.reject(new Error('the wake written mid-turn never got a beacon')) }),
       ),
     );
-    expect(beaconed.payload.status).toBe('delivered');
+    const beaconed = await wakeOf(daemon, '#two', b.messageId);
+    expect(beaconed.beacons).toBeGreaterThanOrEqual(1);
+    expect(beaconed.status).toBe('delivered');
     // The wake of turn.start gets it too.
     expect((await wakeOf(daemon, '#one', a.messageId)).beacons).toBeGreaterThanOrEqual(1);
   });
@@ -121,7 +123,9 @@ describe('createDaemon wiring', () => {
     const wakeA = await wakeOf(daemon, '#one', a.messageId);
     await firstValueFrom(
       events.pipe(
-        filter((e) => e.name === 'wake.updated' && e.payload.wakeToken === wakeA.wakeToken && e.payload.beacons >= 1),
+        filter(
+          (e) => e.name === 'wake.timeline' && e.payload.wakeToken === wakeA.wakeToken && e.payload.kind === 'beacon',
+        ),
         timeout({ first: 5000, with: () => Promise.reject(new Error('no beacon on the running wake')) }),
       ),
     );

@@ -7,7 +7,7 @@ import WebSocket from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startServeServer, type ServeServer } from '../../../../main/serve/serve-server.js';
 import { RENDERER_CSP } from '../../../../shared/csp.js';
-import { API_CALL_NAMES, TOKEN_CALL_NAMES } from '../../../../shared/api/api-names.js';
+import { API_CALL_NAMES, LAZY_EVENT_MS, TOKEN_CALL_NAMES } from '../../../../shared/api/api-names.js';
 import { eventsOfFrame } from '../../../../shared/api/ws-protocol.js';
 import {
   approvalFixture,
@@ -272,12 +272,12 @@ describe('serve WebSocket bridge', () => {
   it('pushes daemon events to every connected client as {event, payload}', async () => {
     const a = await connected();
     const b = await connected();
-    const gotA = nextFrame(a, (f) => f.event === 'wake.updated');
-    const gotB = nextFrame(b, (f) => f.event === 'wake.updated');
+    const gotA = nextFrame(a, (f) => f.event === 'wake.status');
+    const gotB = nextFrame(b, (f) => f.event === 'wake.status');
     const wake = wakeFixture({ wakeToken: 'w_push', status: 'final_check_sent' });
-    daemon.events.next({ name: 'wake.updated', payload: wake });
-    expect(await gotA).toEqual({ event: 'wake.updated', payload: wake });
-    expect(await gotB).toEqual({ event: 'wake.updated', payload: wake });
+    daemon.events.next({ name: 'wake.status', payload: wake });
+    expect(await gotA).toEqual({ event: 'wake.status', payload: wake });
+    expect(await gotB).toEqual({ event: 'wake.status', payload: wake });
     a.close();
     b.close();
   });
@@ -288,8 +288,8 @@ describe('serve WebSocket bridge', () => {
     const loud = await connected();
     const frames: unknown[] = [];
     quiet.on('message', (d) => frames.push(JSON.parse(d.toString())));
-    const pushed = nextFrame(loud, (f) => f.event === 'wake.updated');
-    daemon.events.next({ name: 'wake.updated', payload: wakeFixture({ wakeToken: 'w_quiet', status: 'queued' }) });
+    const pushed = nextFrame(loud, (f) => f.event === 'wake.status');
+    daemon.events.next({ name: 'wake.status', payload: wakeFixture({ wakeToken: 'w_quiet', status: 'queued' }) });
     await pushed;
     // A call after the push: its answer is the first and only frame the quiet connection gets.
     const answer = await call(quiet, 7, 'wakes.list', {});
@@ -309,7 +309,7 @@ describe('serve WebSocket bridge', () => {
         ws.on('message', (data) => {
           messages[c]! += 1;
           for (const e of eventsOfFrame(JSON.parse(data.toString())))
-            if (e.event === 'wake.updated') tokens.push((e.payload as { wakeToken: string }).wakeToken);
+            if (e.event === 'wake.status') tokens.push((e.payload as { wakeToken: string }).wakeToken);
           if (tokens.length === n) resolve(tokens);
         }),
       );
@@ -329,7 +329,7 @@ describe('serve WebSocket bridge', () => {
     try {
       const expected = Array.from({ length: n }, (_, i) => `w_${i}`);
       for (const wakeToken of expected)
-        daemon.events.next({ name: 'wake.updated', payload: wakeFixture({ wakeToken, status: 'delivered' }) });
+        daemon.events.next({ name: 'wake.status', payload: wakeFixture({ wakeToken, status: 'delivered' }) });
       expect(writes.count).toBe(0);
       expect(await Promise.all(received)).toEqual([expected, expected]);
       // One write per client (before issue 19: one per frame per client, 200), one WebSocket message each.
@@ -363,12 +363,38 @@ describe('serve WebSocket bridge', () => {
     release();
     await answered;
     daemon.hold = null;
-    daemon.events.next({ name: 'wake.updated', payload: wakeFixture({ wakeToken: 'w_c', status: 'queued' }) });
+    daemon.events.next({ name: 'wake.status', payload: wakeFixture({ wakeToken: 'w_c', status: 'queued' }) });
     await three;
     expect(frames[0]).toHaveProperty('events');
-    expect(eventsOfFrame(frames[0]).map((e) => e.event)).toEqual(['message.stored', 'wake.updated']);
+    expect(eventsOfFrame(frames[0]).map((e) => e.event)).toEqual(['message.stored', 'wake.status']);
     expect(frames[1]).toMatchObject({ id: 9, ok: true });
-    expect(frames[2]).toMatchObject({ event: 'wake.updated', payload: { wakeToken: 'w_c' } });
+    expect(frames[2]).toMatchObject({ event: 'wake.status', payload: { wakeToken: 'w_c' } });
+    ws.close();
+  });
+
+  it('issue 39: a lazy event waits for the next event shown at once and rides in its message, in order; alone, it goes within LAZY_EVENT_MS', async () => {
+    const ws = await connected();
+    const frames: Array<{ at: number; frame: Record<string, unknown> }> = [];
+    const arrived = (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => frames.length >= n && resolve();
+        ws.on('message', check);
+        check();
+      });
+    ws.on('message', (d) => frames.push({ at: performance.now(), frame: JSON.parse(d.toString()) }));
+    daemon.events.next({ name: 'usage.updated', payload: { agentId: 'demo' } });
+    // A later stretch of the daemon's code (its flush has run): the wake's status goes, the usage with it.
+    await new Promise((r) => setImmediate(r));
+    daemon.events.next({ name: 'wake.status', payload: wakeFixture({ wakeToken: 'w_l', status: 'delivered' }) });
+    await arrived(1);
+    expect(eventsOfFrame(frames[0]!.frame).map((e) => e.event)).toEqual(['usage.updated', 'wake.status']);
+    // Alone, it goes by itself, no later than LAZY_EVENT_MS after it was pushed.
+    const pushedAt = performance.now();
+    daemon.events.next({ name: 'usage.updated', payload: { agentId: 'demo' } });
+    await arrived(2);
+    expect(frames[1]!.frame).toMatchObject({ event: 'usage.updated' });
+    expect(frames[1]!.at - pushedAt).toBeLessThan(LAZY_EVENT_MS + 200);
+    expect(frames).toHaveLength(2);
     ws.close();
   });
 

@@ -45,14 +45,14 @@ describe('renderer WebSocket client', () => {
   it('delivers pushed events, validated against the contract', async () => {
     const got = new Promise<ApiEvent>((resolve) => {
       const off = client.api.events.subscribe((e) => {
-        if (e.name === 'wake.updated') {
+        if (e.name === 'wake.status') {
           off();
           resolve(e);
         }
       });
     });
     await client.api.agents.list({}); // the connection is open once a call has answered
-    daemon.events.next({ name: 'wake.updated', payload: wakeFixture({ wakeToken: 'w9', status: 'final_check_sent' }) });
+    daemon.events.next({ name: 'wake.status', payload: wakeFixture({ wakeToken: 'w9', status: 'final_check_sent' }) });
     expect((await got).payload).toMatchObject({ wakeToken: 'w9', status: 'final_check_sent' });
   });
 

@@ -42,9 +42,9 @@ describe('MessagePane', () => {
   it('its status area shows the wakes of its own conversation only, and names itself as told', async () => {
     const { fake } = renderInApp(pane({ statusLabel: 'Thread status' }));
     const status = await screen.findByRole('status', { name: 'Thread status' });
-    fake.emit({ name: 'wake.updated', payload: wakeFixture({ wakeToken: 'w_here', status: 'delivered' }) });
+    fake.emit({ name: 'wake.status', payload: wakeFixture({ wakeToken: 'w_here', status: 'delivered' }) });
     fake.emit({
-      name: 'wake.updated',
+      name: 'wake.status',
       payload: wakeFixture({ wakeToken: 'w_away', target: '#dev', status: 'delivered' }),
     });
     await vi.waitFor(() => expect(status.querySelectorAll('[data-wake]')).toHaveLength(1));
@@ -56,7 +56,7 @@ describe('MessagePane', () => {
     const { fake } = renderInApp(pane({ onOpenWake }));
     const status = await screen.findByRole('status');
     fake.emit({
-      name: 'wake.updated',
+      name: 'wake.status',
       payload: wakeFixture({ wakeToken: 'w_1', status: 'failed', reason: 'cli_exited' }),
     });
     fake.emit({

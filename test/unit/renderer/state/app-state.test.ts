@@ -93,7 +93,7 @@ describe('AppState: events in, snapshots out', () => {
     expect(fake.requestsOf('threads.list').slice(threadLists)).toEqual([{ parent: '#general' }]);
   });
 
-  it('wake.updated, alert.raised, agent.updated and settings.changed reach their stores', async () => {
+  it('wake.status, alert.raised, agent.updated and settings.changed reach their stores', async () => {
     const { fake, state } = await started();
     const alert: Alert = {
       id: 'al1',
@@ -104,7 +104,7 @@ describe('AppState: events in, snapshots out', () => {
       message: 'No reply yet.',
       at: '2026-11-30T10:00:00.000Z',
     };
-    fake.emit({ name: 'wake.updated', payload: wakeFixture({ wakeToken: 'w2', status: 'queued' }) });
+    fake.emit({ name: 'wake.status', payload: wakeFixture({ wakeToken: 'w2', status: 'queued' }) });
     fake.emit({ name: 'alert.raised', payload: alert });
     fake.emit({ name: 'agent.updated', payload: demoAgent({ state: 'busy' }) });
     fake.emit({ name: 'settings.changed', payload: zh });
@@ -145,7 +145,7 @@ describe('AppState: events in, snapshots out', () => {
   it('stops listening when stopped', async () => {
     const { fake, state, stop } = await started();
     stop();
-    fake.emit({ name: 'wake.updated', payload: wakeFixture({ wakeToken: 'w3', status: 'queued' }) });
+    fake.emit({ name: 'wake.status', payload: wakeFixture({ wakeToken: 'w3', status: 'queued' }) });
     expect(state.wakes.get('w3')).toBeUndefined();
   });
 });

@@ -75,3 +75,35 @@ describe('WakeBook: per-conversation snapshots and subscribers (issue 19)', () =
     expect(calls).toBe(1);
   });
 });
+
+describe('WakeBook: wake.timeline entries merged (issue 39)', () => {
+  const entry = (kind: 'beacon' | 'escalation' | 'delivery', at: string) =>
+    ({ wakeToken: 'a', kind, status: null, reason: null, detail: 'x', at }) as const;
+
+  it('a beacon counts and stamps its time, the escalation marks; a delivery entry moves nothing and notifies no one', () => {
+    const book = new WakeBook();
+    book.apply(wakeFixture({ wakeToken: 'a', status: 'delivered' }));
+    const heard: string[] = [];
+    book.subscribe('w:a', () => heard.push('a'));
+    expect(book.timeline(entry('beacon', '2026-01-01T00:00:45.000Z'))).toBe(true);
+    expect(book.timeline(entry('delivery', '2026-01-01T00:00:46.000Z'))).toBe(false);
+    expect(book.timeline(entry('escalation', '2026-01-01T00:01:00.000Z'))).toBe(true);
+    expect(book.get('a')).toMatchObject({
+      beacons: 1,
+      lastBeaconAt: '2026-01-01T00:00:45.000Z',
+      escalated: true,
+      status: 'delivered',
+    });
+    expect(heard).toEqual(['a', 'a']);
+    // A later status (built by the daemon with the beacon counted) is not refused as stale.
+    expect(book.apply(wakeFixture({ wakeToken: 'a', status: 'reply_sent', beacons: 1 }))).toBe(true);
+  });
+
+  it('an entry of a wake not known here, or of an ended one, changes nothing', () => {
+    const book = new WakeBook();
+    expect(book.timeline(entry('beacon', '2026-01-01T00:00:45.000Z'))).toBe(false);
+    book.apply(wakeFixture({ wakeToken: 'a', status: 'reply_sent' }));
+    expect(book.timeline(entry('beacon', '2026-01-01T00:00:45.000Z'))).toBe(false);
+    expect(book.get('a')?.beacons).toBe(0);
+  });
+});

@@ -18,8 +18,8 @@ describe('contract names without zod (shared/api/api-names.ts)', () => {
 
   it('recognise a name from the wire, never a prototype key', () => {
     expect(isApiCallName('wakes.list')).toBe(true);
-    expect(isApiEventName('wake.updated')).toBe(true);
-    for (const name of ['__proto__', 'constructor', 'hasOwnProperty', 'wakes.delete', 'wake.updated'])
+    expect(isApiEventName('wake.status')).toBe(true);
+    for (const name of ['__proto__', 'constructor', 'hasOwnProperty', 'wakes.delete', 'wake.status'])
       expect(isApiCallName(name), name).toBe(false);
     expect(isApiEventName('wakes.list')).toBe(false);
     expect(channelOf('wakes.list')).toBe('agentteam:wakes.list');

@@ -103,8 +103,8 @@ describe('api gate', () => {
 
   it('passes a contract event and drops (and logs) one that breaks the contract', () => {
     const wake = sampleWake();
-    expect(checkedEvent({ name: 'wake.updated', payload: wake }, log)).toEqual({ name: 'wake.updated', payload: wake });
-    expect(checkedEvent({ name: 'wake.updated', payload: { wakeToken: 'w_1' } as never }, log)).toBeNull();
+    expect(checkedEvent({ name: 'wake.status', payload: wake }, log)).toEqual({ name: 'wake.status', payload: wake });
+    expect(checkedEvent({ name: 'wake.status', payload: { wakeToken: 'w_1' } as never }, log)).toBeNull();
     expect(log.lines.some(([level, msg]) => level === 'error' && msg.includes('event breaks the contract'))).toBe(true);
   });
 });

@@ -10,7 +10,7 @@ import { LocalChannel } from '../../../../../main/daemon/delivery/local-channel.
 import type { McpToolCallRecord } from '../../../../../main/daemon/mcp/mcp-server.js';
 import { createWakeMetrics } from '../../../../../main/daemon/metrics/wake-metrics.js';
 import { CommunicationService } from '../../../../../main/daemon/services/communication-service.js';
-import { Store } from '../../../../../main/daemon/store/index.js';
+import { Store, type MessageRecord } from '../../../../../main/daemon/store/index.js';
 import { WakeLifecycle } from '../../../../../main/daemon/wake/index.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
 import { wakeHarness } from '../../../../fixtures/wake-harness.js';
@@ -31,7 +31,7 @@ function setup(deliveryChannelOf?: (target: string) => string) {
     tracker,
     currentTurn: () => turn.id,
     onMessageStored: () => undefined,
-    onWakeChanged: (token) => changed.push(token),
+    onTimeline: (entry) => changed.push(entry.wakeToken),
     ...(deliveryChannelOf === undefined ? {} : { deliveryChannelOf }),
   });
   const toolCalls = new Subject<McpToolCallRecord>();
@@ -53,7 +53,10 @@ afterEach(() => {
 });
 
 /** Over the real store: the lifecycle journaled in it, the tracker delivering on the local channel into it. */
-function overStore(currentTurn: () => string | null = () => 'turn_1') {
+function overStore(
+  currentTurn: () => string | null = () => 'turn_1',
+  team?: (store: Store) => NonNullable<ConstructorParameters<typeof CommunicationService>[0]['team']>,
+) {
   const dir = makeTempDir('agentteam-communication-');
   dirs.push(dir);
   const store = Store.open(dir.path);
@@ -77,12 +80,15 @@ function overStore(currentTurn: () => string | null = () => 'turn_1') {
     undelivered: store,
   });
   closers.push(() => tracker.stop());
+  /** The messages pushed to the API (`message.stored`), in order. */
+  const pushed: MessageRecord[] = [];
   const service = new CommunicationService({
     store,
     lifecycle,
     tracker,
     currentTurn,
-    onMessageStored: () => undefined,
+    onMessageStored: (m) => pushed.push(m),
+    ...(team === undefined ? {} : { team: team(store) }),
   });
   closers.push(() => service.dispose());
   const alerts: DeliveryAlert[] = [];
@@ -92,7 +98,7 @@ function overStore(currentTurn: () => string | null = () => 'turn_1') {
   const post = (content: string, target = general): { token: string; seq: number } => {
     return postOperatorWake(store, lifecycle, target, content, 'demo', (seq) => `wk_${target}_${seq}`);
   };
-  return { store, lifecycle, service, post, alerts };
+  return { store, lifecycle, service, post, alerts, pushed };
 }
 
 describe('CommunicationService follows the wakes', () => {
@@ -120,6 +126,26 @@ describe('CommunicationService follows the wakes', () => {
     expect(r).toMatchObject({ ok: true, status: 'sent', seenUpToSeq: 1 });
     // Seen up to 1 when it replied: the reply covers 1, not the later 2.
     expect(s.store.agentCursor('demo', general)).toEqual({ seenUpToSeq: 1, repliedUpToSeq: 1 });
+  });
+
+  it('issue 39: an agent message is pushed once, as it stands after the team routed it (its chain), after the wake it settles', async () => {
+    // The team's part of routing: the message joins a chain (TeamService.agentMessage → setMessageChain).
+    const s = overStore(undefined, (store) => ({
+      agentMessage: ({ message }) => {
+        store.setMessageChain(message.id, 'chain_1');
+        return [];
+      },
+    }));
+    const a = s.post('status?');
+    s.lifecycle.onDelivered('demo', 0, [a.token]);
+    const statuses: string[] = [];
+    const sub = s.lifecycle.wakeStatus$.subscribe((e) => statuses.push(`${e.status}@${s.pushed.length}`));
+    const r = await s.service.messageSend('demo', { target: general, content: 'all green', allowCrossTarget: false });
+    sub.unsubscribe();
+    expect(r).toMatchObject({ ok: true, status: 'sent' });
+    expect(s.pushed.map((m) => [m.content, m.chainId])).toEqual([['all green', 'chain_1']]);
+    // Pushed in the same stretch as the status it settles (one page message), the status first.
+    expect(statuses).toEqual(['reply_sent@0']);
   });
 
   describe('issue 28: message_send is idempotent within a wake', () => {

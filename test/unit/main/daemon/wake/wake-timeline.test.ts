@@ -42,7 +42,7 @@ function setup(options: { autoDeliver?: boolean } = {}) {
     lifecycle: h.lifecycle,
     targetOf: (t) => targets.get(t),
     wakesOfTurn: (agentId, turnId) => (agentId === h.agentId ? (turns.get(turnId) ?? []) : []),
-    changed: (t) => changed.push(t),
+    changed: (t) => changed.push(t.wakeToken),
   });
   return { h, timeline, entries, ended, changed, turns, targets };
 }

@@ -11,6 +11,7 @@ import { WakeChanges, type WakeChangesTablePort } from '../../../../../main/daem
 import type { WakeChangesRecord } from '../../../../../main/daemon/store/tables/wake-changes-table.js';
 import type { WakeStatusEvent } from '../../../../../main/daemon/wake/wake-status-event.js';
 import type { WakeStatus } from '../../../../../shared/wake-status.js';
+import type { WakeChangesSummary } from '../../../../../shared/api/contract.js';
 import { makeGitRepo, type GitRepo } from '../../../../fixtures/git-repo.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
 
@@ -53,21 +54,25 @@ function service(workspace: string) {
   const table = memoryTable();
   const statuses = new Subject<WakeStatusEvent>();
   const changed: string[] = [];
+  const summaries: WakeChangesSummary[] = [];
   const changes = new WakeChanges({
     table,
     wakeStatus$: statuses,
     workspaceOf: () => workspace,
-    changed: (t) => changed.push(t),
+    changed: (t) => {
+      changed.push(t.wakeToken);
+      summaries.push(t);
+    },
   });
   changes.start();
-  return { table, statuses, changed, changes };
+  return { table, statuses, changed, summaries, changes };
 }
 
 describe('WakeChanges: start and end of one wake in the same moment', () => {
   it('in git: the wake ends failed with the reason (never pending for ever, never "no changes")', async () => {
     const repo = makeGitRepo({ 'a.txt': 'one\n' });
     cleanups.push(repo);
-    const { table, statuses, changed, changes } = service(repo.path);
+    const { table, statuses, changed, summaries, changes } = service(repo.path);
     writeFileSync(join(repo.path, 'a.txt'), 'ONE\n');
     statuses.next(status('w1', 'delivered'));
     statuses.next(status('w1', 'reply_sent'));
@@ -86,6 +91,13 @@ describe('WakeChanges: start and end of one wake in the same moment', () => {
     await changes.idle();
     expect(table.rows.get('w2')).toMatchObject({ state: 'tracked', reason: null });
     expect(table.rows.get('w2')?.files.map((f) => [f.path, f.added, f.removed])).toEqual([['a.txt', 1, 0]]);
+    // issue 39: each record is reported as its state and file count, as stored (the patches stay in the store).
+    expect(summaries.map((c) => [c.wakeToken, c.state, c.files, c.endedAt === null])).toEqual([
+      ['w1', 'pending', 0, true],
+      ['w1', 'failed', 0, false],
+      ['w2', 'pending', 0, true],
+      ['w2', 'tracked', 1, false],
+    ]);
     await changes.dispose();
   });
 
