@@ -12,7 +12,7 @@ import type { DaemonLog } from './daemon-log.js';
 import type { RuntimeFactory } from './services/agent-runtime.js';
 import type { WalSync } from './store/group-commit.js';
 import type { SettingsPort } from './settings/daemon-settings.js';
-import type { TelegramTuning } from './telegram/telegram-service.js';
+import type { TelegramTuning } from './channels/telegram/telegram-service.js';
 
 export interface DaemonOptions {
   /** Holds agentteam.json, the SQLite store, the writer lock and per-agent runtime homes. */

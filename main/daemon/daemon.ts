@@ -47,7 +47,7 @@ import { DaemonSettings } from './settings/daemon-settings.js';
 import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
 import { Store } from './store/index.js';
 import { wireTeams } from './teams/team-wiring.js';
-import { TelegramService } from './telegram/telegram-service.js';
+import { TelegramService } from './channels/telegram/telegram-service.js';
 import { wireUsage } from './usage/usage-wiring.js';
 import { AdmissionHolds } from './wake/admission-holds.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';

@@ -24,7 +24,8 @@
  *    each holds its capability's service, wiring and API port, and none imports another (a rule
  *    one capability needs from another arrives as an event or a port the root passes in).
  *  - the rooms STYLE does not name are placed as low as their imports allow: approvals just above
- *    runtime (approval-service.ts answers runtime/approval-port.ts); telegram is STYLE's "channels";
+ *    runtime (approval-service.ts answers runtime/approval-port.ts); channels/ is STYLE's "channels" (issue 39:
+ *    the ChannelPlugin contract, its registry, and one folder per channel, Telegram the first);
  *    alerts below the channels (they import delivery, wake and watchdog); settings just above the
  *    config it edits; metrics, router, diagnostics.ts and project-root.ts are leaves (wake counts
  *    into metrics/, so metrics/ cannot reach wake or store); daemon-log.ts, the log port every
@@ -45,7 +46,7 @@ export const DAEMON_LAYERS = [
   ['prompt'],
   ['mcp'],
   ['api'],
-  ['telegram'],
+  ['channels'],
   ['alerts'],
   ['store'],
   ['wake'],

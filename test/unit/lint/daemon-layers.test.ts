@@ -29,7 +29,7 @@ describe("the daemon's layer rule", () => {
       'api',
       'approvals',
     ],
-    ['main/daemon/telegram/x.ts', "import { x } from '../api/api-ports.js';", 'telegram', 'api'],
+    ['main/daemon/channels/telegram/x.ts', "import { x } from '../../api/api-ports.js';", 'channels', 'api'],
     ['main/daemon/wake/x.ts', "import { Store } from '../store/index.js';", 'wake', 'store'],
     [
       'main/daemon/delivery/x.ts',
@@ -115,7 +115,7 @@ describe("the daemon's layer rule", () => {
     ['main/daemon/services/x.ts', "import type { Store } from '../store/index.js';"],
     ['main/daemon/services/x.ts', "const m = await import('../wake/wake-lifecycle.js');"],
     ['main/daemon/watchdog/beacon-router.ts', "import type { Channel } from '../delivery/channel.js';"],
-    ['main/daemon/telegram/x.ts', "import { x } from '../watchdog/silence-watchdog.js';"],
+    ['main/daemon/channels/telegram/x.ts', "import { x } from '../../watchdog/silence-watchdog.js';"],
     ['main/daemon/api/api-events.ts', "import type { Store } from '../store/index.js';"],
     ['main/daemon/runtime/claude-code/x.ts', "import { x } from '../../mcp/mcp-server.js';"],
     ['main/daemon/store/tables/x.ts', "import { x } from '../../wake/pending-delivery.js';"],

@@ -7,7 +7,7 @@ import {
   approvalOutcome,
   approvalQuestion,
   parseApprovalButton,
-} from '../../../../../main/daemon/telegram/telegram-approval-text.js';
+} from '../../../../../main/daemon/channels/telegram/telegram-approval-text.js';
 import type { ApprovalRecord } from '../../../../../main/daemon/store/index.js';
 
 const record = (partial: Partial<ApprovalRecord>): ApprovalRecord => ({

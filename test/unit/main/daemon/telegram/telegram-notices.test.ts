@@ -17,7 +17,7 @@ import type { TargetKey } from '../../../../../shared/target.js';
 import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
 import type { Channel } from '../../../../../main/daemon/delivery/channel.js';
 import { DeliveryTracker } from '../../../../../main/daemon/delivery/delivery-tracker.js';
-import { TelegramService } from '../../../../../main/daemon/telegram/telegram-service.js';
+import { TelegramService } from '../../../../../main/daemon/channels/telegram/telegram-service.js';
 import type { WakeStatusEvent } from '../../../../../main/daemon/wake/wake-status-event.js';
 import { startFakeTelegram, type FakeTelegram } from '../../../../fixtures/fake-telegram.js';
 import { MemoryStore } from '../../../../fixtures/memory-store.js';

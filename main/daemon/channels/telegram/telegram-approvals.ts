@@ -24,11 +24,11 @@
 import type { Api } from 'grammy';
 import type { CallbackQuery } from 'grammy/types';
 import type { Observable, Subscription } from 'rxjs';
-import { ApiError } from '../../../shared/api/contract.js';
-import type { ApprovalDecision, ApprovalScope } from '../../../shared/approvals.js';
-import type { PromptLanguage } from '../../../shared/config.js';
-import type { DaemonLog } from '../daemon-log.js';
-import type { ApprovalRecord } from '../store/index.js';
+import { ApiError } from '../../../../shared/api/contract.js';
+import type { ApprovalDecision, ApprovalScope } from '../../../../shared/approvals.js';
+import type { PromptLanguage } from '../../../../shared/config.js';
+import type { DaemonLog } from '../../daemon-log.js';
+import type { ApprovalRecord } from '../../store/index.js';
 import { classifyTelegramError, describeTelegramError } from './telegram-api.js';
 import {
   alreadySettled,

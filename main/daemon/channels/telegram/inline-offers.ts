@@ -9,7 +9,7 @@
  */
 import type { Api } from 'grammy';
 import type { CallbackQuery, User } from 'grammy/types';
-import type { DaemonLog } from '../daemon-log.js';
+import type { DaemonLog } from '../../daemon-log.js';
 import type { EffectiveBinding } from './telegram-bindings.js';
 
 export interface InlineOffersOptions {

@@ -6,7 +6,7 @@
  * channel messages here (`beaconSurface: 'message'`), which never count as a reply.
  */
 import type { Api } from 'grammy';
-import type { Channel, ChannelSendRequest, ChannelSendResult } from '../delivery/channel.js';
+import type { Channel, ChannelSendRequest, ChannelSendResult } from '../../delivery/channel.js';
 import { classifyTelegramError, describeTelegramError } from './telegram-api.js';
 import { TELEGRAM_TEXT_LIMIT } from './telegram-text.js';
 

@@ -11,9 +11,9 @@
  */
 import type { Api } from 'grammy';
 import type { CallbackQuery } from 'grammy/types';
-import { ApiError, type Chain } from '../../../shared/api/contract.js';
-import type { PromptLanguage } from '../../../shared/config.js';
-import type { DaemonLog } from '../daemon-log.js';
+import { ApiError, type Chain } from '../../../../shared/api/contract.js';
+import type { PromptLanguage } from '../../../../shared/config.js';
+import type { DaemonLog } from '../../daemon-log.js';
 import type { EffectiveBinding } from './telegram-bindings.js';
 import { InlineOffers } from './inline-offers.js';
 

@@ -5,10 +5,10 @@
  * (`settings.language`, en or zh-CN). Plain text (no parse_mode): a summary is never markup, and
  * its controls and bidi overrides are shown as codes (shared/display-text.ts, issue 41).
  */
-import type { ApprovalDecision, ApprovalScope, ApprovalStatus } from '../../../shared/approvals.js';
-import { displayText } from '../../../shared/display-text.js';
-import type { PromptLanguage } from '../../../shared/config.js';
-import type { ApprovalRecord } from '../store/index.js';
+import type { ApprovalDecision, ApprovalScope, ApprovalStatus } from '../../../../shared/approvals.js';
+import { displayText } from '../../../../shared/display-text.js';
+import type { PromptLanguage } from '../../../../shared/config.js';
+import type { ApprovalRecord } from '../../store/index.js';
 
 /** Room for the summary in the question (Telegram allows 4,096; the full detail stays in the app). */
 const SUMMARY_LIMIT = 1000;

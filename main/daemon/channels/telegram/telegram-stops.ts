@@ -11,10 +11,10 @@
  */
 import type { Api } from 'grammy';
 import type { CallbackQuery } from 'grammy/types';
-import { ApiError } from '../../../shared/api/contract.js';
-import type { PromptLanguage } from '../../../shared/config.js';
-import type { DaemonLog } from '../daemon-log.js';
-import type { Beacon } from '../watchdog/silence-beacons.js';
+import { ApiError } from '../../../../shared/api/contract.js';
+import type { PromptLanguage } from '../../../../shared/config.js';
+import type { DaemonLog } from '../../daemon-log.js';
+import type { Beacon } from '../../watchdog/silence-beacons.js';
 import type { EffectiveBinding } from './telegram-bindings.js';
 import { InlineOffers } from './inline-offers.js';
 

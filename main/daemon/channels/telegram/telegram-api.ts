@@ -4,7 +4,7 @@
  * between "retry" and "uncertain + alert, never a blind resend" (DESIGN.md "Beyond the specs").
  */
 import { Api, GrammyError, HttpError } from 'grammy';
-import type { ChannelFailure } from '../delivery/channel.js';
+import type { ChannelFailure } from '../../delivery/channel.js';
 import { phaseTrackingFetch, TelegramTransportError } from './telegram-transport.js';
 
 export const DEFAULT_API_ROOT = 'https://api.telegram.org';

@@ -3,9 +3,9 @@
  * it) plus those added in the Settings page (the store). Each chat and each conversation is bound
  * at most once, so an inbound message maps to one conversation and a reply to one chat.
  */
-import { ApiError, type TelegramStatus } from '../../../shared/api/contract.js';
-import { TelegramBindingSchema, duplicateBindings, type TelegramBinding } from '../../../shared/config.js';
-import { parseTarget, type TargetKey } from '../../../shared/target.js';
+import { ApiError, type TelegramStatus } from '../../../../shared/api/contract.js';
+import { TelegramBindingSchema, duplicateBindings, type TelegramBinding } from '../../../../shared/config.js';
+import { parseTarget, type TargetKey } from '../../../../shared/target.js';
 
 export interface EffectiveBinding {
   readonly chatId: number;

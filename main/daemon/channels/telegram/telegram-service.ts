@@ -25,24 +25,24 @@ import type { Api } from 'grammy';
 import type { Update } from 'grammy/types';
 import { Counter, type Registry } from 'prom-client';
 import { Subscription, interval, startWith, takeUntil, filter, type Observable } from 'rxjs';
-import { failureWords, httpStatusOf } from '../../../shared/agent-readiness.js';
-import type { Alert, Chain, TelegramStatus } from '../../../shared/api/contract.js';
-import { isFailureReason } from '../../../shared/wake-status.js';
+import { failureWords, httpStatusOf } from '../../../../shared/agent-readiness.js';
+import type { Alert, Chain, TelegramStatus } from '../../../../shared/api/contract.js';
+import { isFailureReason } from '../../../../shared/wake-status.js';
 import {
   LOCAL_CHANNEL,
   type ChannelSettings,
   type PromptLanguage,
   type TelegramChannelConfig,
-} from '../../../shared/config.js';
-import { HookBus } from '../bus/hook-bus.js';
-import type { DeliveryResultEvent, ResponseOutboundEvent } from '../bus/hook-events.js';
-import { usageWarningWords, type UsageWarningFacts } from '../alerts/usage-warning-words.js';
-import type { DaemonLog } from '../daemon-log.js';
-import type { DeliveryAlert, DeliveryTracker } from '../delivery/delivery-tracker.js';
-import type { WakeStatusEvent } from '../wake/wake-status-event.js';
-import { beaconText } from '../watchdog/beacon-router.js';
-import type { Beacon } from '../watchdog/silence-beacons.js';
-import { silenceWatchdog } from '../watchdog/silence-watchdog.js';
+} from '../../../../shared/config.js';
+import { HookBus } from '../../bus/hook-bus.js';
+import type { DeliveryResultEvent, ResponseOutboundEvent } from '../../bus/hook-events.js';
+import { usageWarningWords, type UsageWarningFacts } from '../../alerts/usage-warning-words.js';
+import type { DaemonLog } from '../../daemon-log.js';
+import type { DeliveryAlert, DeliveryTracker } from '../../delivery/delivery-tracker.js';
+import type { WakeStatusEvent } from '../../wake/wake-status-event.js';
+import { beaconText } from '../../watchdog/beacon-router.js';
+import type { Beacon } from '../../watchdog/silence-beacons.js';
+import { silenceWatchdog } from '../../watchdog/silence-watchdog.js';
 import { createTelegramApi, DEFAULT_API_ROOT, describeTelegramError } from './telegram-api.js';
 import { TelegramApprovals, type TelegramApprovalPort } from './telegram-approvals.js';
 import { TelegramStops, type TelegramStopPort } from './telegram-stops.js';
