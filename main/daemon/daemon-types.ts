@@ -12,7 +12,7 @@ import type { DaemonLog } from './daemon-log.js';
 import type { RuntimeFactory } from './services/agent-runtime.js';
 import type { WalSync } from './store/group-commit.js';
 import type { SettingsPort } from './settings/daemon-settings.js';
-import type { TelegramTuning } from './channels/telegram/telegram-service.js';
+import type { ChannelTuning } from './channels/channel-plugin.js';
 
 export interface DaemonOptions {
   /** Holds agentteam.json, the SQLite store, the writer lock and per-agent runtime homes. */
@@ -38,8 +38,12 @@ export interface CreateDaemonOptions extends DaemonOptions {
   readonly createRuntime?: RuntimeFactory;
   /** issue 15: whose CLI sign-in agents with `auth: "cli-login"` reuse (default: this process's user). */
   readonly person?: PersonProfile;
-  /** Telegram channel timing (tests make it small); the defaults suit the real Bot API. */
-  readonly telegram?: TelegramTuning;
+  /**
+   * issue 39: each channel's timing knobs under its name (tests make them small, e.g.
+   * `{ telegram: { pollTimeoutSeconds: 1 } }`: channels/telegram/telegram-health.ts); the defaults
+   * suit the real services.
+   */
+  readonly channelTuning?: Readonly<Record<string, ChannelTuning>>;
   /** Where `botTokenEnv` is read; `process.env` when absent. */
   readonly env?: NodeJS.ProcessEnv;
   /**

@@ -12,12 +12,13 @@
 import { join } from 'node:path';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { asyncScheduler, merge, Subscription } from 'rxjs';
-import { LOCAL_CHANNEL, TELEGRAM_CHANNEL, type Config } from '../../shared/config.js';
+import { LOCAL_CHANNEL, type Config } from '../../shared/config.js';
 import { Alerts } from './alerts/alerts.js';
 import { createDaemonApi } from './api/daemon-api.js';
 import { ApiEvents } from './api/api-events.js';
 import { AgentGrants } from './approvals/agent-grants.js';
 import { ApprovalService } from './approvals/approval-service.js';
+import { configuredChannels, createChannels } from './channels/registry.js';
 import { HookBus } from './bus/hook-bus.js';
 import { ConfigSource } from './config/config-source.js';
 import { CONFIG_FILE } from './config/load-config.js';
@@ -47,7 +48,6 @@ import { DaemonSettings } from './settings/daemon-settings.js';
 import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
 import { Store } from './store/index.js';
 import { wireTeams } from './teams/team-wiring.js';
-import { TelegramService } from './channels/telegram/telegram-service.js';
 import { wireUsage } from './usage/usage-wiring.js';
 import { AdmissionHolds } from './wake/admission-holds.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
@@ -167,8 +167,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       new DaemonSettings({
         source,
         ...(options.settings ? { port: options.settings } : {}),
-        // The delivery channels the Settings page edits: local, and Telegram when configured (issue 18).
-        channels: [LOCAL_CHANNEL, ...(config.channels.telegram !== undefined ? [TELEGRAM_CHANNEL] : [])],
+        // The delivery channels the Settings page edits: local, and each channel plug-in configured (issue 18, 39).
+        channels: [LOCAL_CHANNEL, ...configuredChannels(config)],
         log,
         // issue 14: "restart to apply" compares the file with what runs; `allow` applies at once (read per request).
         appliedAgents: () => roster.appliedAgents(),
@@ -226,8 +226,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         team: teams.team,
         onMessageStored: (m, reactions) => out.message(m, reactions),
         onTimeline: (entry) => out.timeline(entry),
-        // issue 24: a conversation bound to a Telegram chat is delivered there; else on the local channel.
-        deliveryChannelOf: (target) => telegram.deliveryChannelOf(target) ?? LOCAL_CHANNEL,
+        // issue 24: a conversation bound to a chat of a channel plug-in is delivered there; else on the local channel.
+        deliveryChannelOf: (target) => external.deliveryChannelOf(target) ?? LOCAL_CHANNEL,
         log,
       }),
       (c) => c.dispose(),
@@ -247,12 +247,11 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       log,
     });
 
-    // 10. The Telegram channel (issue 18): bound conversations' replies, beacons and alerts to
-    //     their chats; the operator's messages from the chats into the conversations.
-    const telegram = stack.adopt(
-      new TelegramService({
-        name: TELEGRAM_CHANNEL,
-        config: config.channels[TELEGRAM_CHANNEL],
+    // 10. The channel plug-ins (issue 18, 39: channels/registry.ts): bound conversations' replies, beacons and
+    //     notices to their chats; the operator's messages and buttons (approvals, Continue, Stop) from them.
+    const external = stack.adopt(
+      createChannels({
+        config,
         configFile: join(dataDir, CONFIG_FILE),
         env: options.env ?? process.env,
         store,
@@ -267,16 +266,14 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         language: () => settings.current.language,
         wakeOf: (wakeToken) => store.getWake(wakeToken),
         wakeStatus$: wakes.wakeStatus$,
-        ...(options.telegram !== undefined ? { tuning: options.telegram } : {}),
+        // The Stop (section 12) is built once the sessions run; a Stop button is pressed only after that.
+        operator: { approvals, team: teams.team, turns: { stop: (agentId, turnId) => turns.stop(agentId, turnId) } },
+        ...(options.channelTuning === undefined ? {} : { tuning: options.channelTuning }),
       }),
-      (t) => t.stop(),
+      (c) => c.stop(),
     );
-    delivery.routes.add({ channel: telegram.channel, daemonBeacons: false });
-    telegram.start();
-    // issue 25 from the phone: a paused chain's Continue button calls the team service's own rule.
-    telegram.attachChains(teams.team);
-    // issue 14 from the phone: a bound conversation's approvals are asked (and answerable) in its Telegram chat.
-    telegram.attachApprovals(approvals);
+    for (const route of external.routes) delivery.routes.add(route);
+    external.start();
 
     // 11. The agentteam MCP server on 127.0.0.1, one bearer token per agent.
     const mcp = stack.adopt(
@@ -299,9 +296,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     subs.add(worktrees.changed$.subscribe((summary) => out.changes(summary)));
     subs.add(usage.changed$.subscribe((agentId) => out.usage(agentId)));
     subs.add(
-      usage.warning$.subscribe((w) => telegram.usageWarning(w.warning.agentId, alerts.usageWarning(w), w.warning)),
+      usage.warning$.subscribe((w) => external.usageWarning(w.warning.agentId, alerts.usageWarning(w), w.warning)),
     );
-    subs.add(teams.chain$.subscribe((chain) => (out.chain(chain), telegram.chainChanged(chain))));
+    subs.add(teams.chain$.subscribe((chain) => (out.chain(chain), external.chainChanged(chain))));
     subs.add(teams.board$.subscribe((entry) => out.team(entry)));
     subs.add(approvals.changes$.subscribe((r) => out.approval(r)));
     // Beacons on the local conversation are status updates on the wakes' chips, never messages.
@@ -312,7 +309,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     subs.add(
       bindSilenceDeliveryMetrics(registry, {
         bus,
-        beacon$: merge(delivery.beacon$, telegram.beacon$),
+        beacon$: merge(delivery.beacon$, external.beacon$),
         alert$: tracker.alert$,
       }),
     );
@@ -352,8 +349,6 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     turns.start();
     // issue 41: a usage report that reaches the agent's daily budget ends its running turn.
     subs.add(usage.guard(turns));
-    // issue 29 from the phone: the working status of a bound conversation carries Stop.
-    telegram.attachStops(turns);
 
     const api = createDaemonApi({
       store,
@@ -373,7 +368,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       agentName: roster.name,
       settings: () => settings.current,
       updateSettings: (patch) => settings.update(patch),
-      telegram,
+      channels: external.api,
       ...worktrees.api,
       ...teams.api,
       ...usage.api,

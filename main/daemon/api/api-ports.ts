@@ -1,10 +1,10 @@
 /**
  * What the daemon API calls on the services it answers for, as ports (STYLE.md habit 16: imports
- * point down). The conversation, agent-settings, approval and Telegram services sit above the API
+ * point down). The conversation, agent-settings and approval services sit above the API
  * room; each satisfies its port structurally, so `api/` names only the methods it calls and the
  * words of the rooms below it (store records, config edits, the shared contract).
  */
-import type { ApiResponse, Chain, ChangesSinceBase, TeamAgent, TelegramStatus } from '../../../shared/api/contract.js';
+import type { ApiResponse, Chain, ChangesSinceBase, TeamAgent } from '../../../shared/api/contract.js';
 import type { ApprovalDecision, ApprovalScope, ApprovalStatus } from '../../../shared/approvals.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { Budget, UsageSummary, WakeUsage } from '../../../shared/usage.js';
@@ -46,15 +46,6 @@ export interface UsagePort {
 export interface ApprovalsPort {
   list(filter?: { status?: ApprovalStatus; limit?: number; wakeToken?: string }): ApprovalRecord[];
   answer(id: string, decision: ApprovalDecision, scope?: ApprovalScope, reason?: string): ApprovalRecord;
-}
-
-/** issue 18: the Telegram channel's health and bindings for the Settings page (telegram/telegram-service.ts). */
-export interface TelegramPort {
-  status(): TelegramStatus;
-  readonly bindings: {
-    add(input: { chatId: number; target: string; allowFrom: readonly number[] }): void;
-    remove(chatId: number): void;
-  };
 }
 
 /** issue 26: an isolated agent's worktree against its base (worktrees/wake-changes.ts). */

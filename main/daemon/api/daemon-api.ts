@@ -13,11 +13,11 @@ import type {
   ChangesPort,
   ConversationsPort,
   TeamsPort,
-  TelegramPort,
   TurnsPort,
   UsagePort,
   WorktreesPort,
 } from './api-ports.js';
+import type { ChannelApiHandlers } from '../channels/channel-plugin.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
 import {
@@ -45,8 +45,8 @@ export interface DaemonApiDeps {
     channel?: string;
     settings?: unknown;
   }) => Settings;
-  /** The Telegram channel (issue 18): health and bindings for the Settings page. */
-  readonly telegram: TelegramPort;
+  /** issue 39: the calls the channel plug-ins answer (Telegram's health and bindings for the Settings page). */
+  readonly channels: ChannelApiHandlers;
   /** issue 14: answered only through this API (IPC gate, token WebSocket, CLI); MCP has no such tool. */
   readonly approvals?: ApprovalsPort;
   /** issue 14: an agent's workspace / policy from the UI, and revoking its "always" rules (operator only). */
@@ -170,15 +170,7 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
     },
     'settings.get': async () => d.settings(),
     'settings.update': async (patch) => d.updateSettings(patch),
-    'telegram.status': async () => d.telegram.status(),
-    'telegram.addBinding': async (b) => {
-      d.telegram.bindings.add(b);
-      return d.telegram.status();
-    },
-    'telegram.removeBinding': async ({ chatId }) => {
-      d.telegram.bindings.remove(chatId);
-      return d.telegram.status();
-    },
+    ...d.channels,
     'approvals.list': async ({ status, limit, wakeToken }) =>
       approvals()
         .list({ ...(status ? { status } : {}), ...(limit ? { limit } : {}), ...(wakeToken ? { wakeToken } : {}) })

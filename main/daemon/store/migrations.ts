@@ -537,6 +537,37 @@ const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE prompt_input_wakes_v15 RENAME TO prompt_input_wakes;
     `,
   },
+  // ---- issue 39: channels are plug-ins; their state is keyed by channel, not named after Telegram ----
+  {
+    version: 16,
+    name: 'channel bindings keyed by channel',
+    sql: `
+      -- Bindings added in the Settings page, of any channel (channels/channel-plugin.ts): a chat of
+      -- a channel is bound once, a conversation once per channel. The chat is the channel's own id
+      -- (Telegram's chat id as text); allow_from stays the channel's JSON list of user ids. The
+      -- Telegram rows keep their order (created_at, then the order they were listed in). Written to
+      -- run again on a store taken back to an older version by hand (the store tests do).
+      CREATE TABLE IF NOT EXISTS telegram_bindings (
+        chat_id    INTEGER PRIMARY KEY,
+        target     TEXT NOT NULL UNIQUE,
+        allow_from TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE IF NOT EXISTS channel_bindings (
+        channel    TEXT NOT NULL,
+        chat_id    TEXT NOT NULL,
+        target     TEXT NOT NULL,
+        allow_from TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (channel, chat_id),
+        UNIQUE (channel, target)
+      ) STRICT;
+      INSERT INTO channel_bindings (channel, chat_id, target, allow_from, created_at)
+        SELECT 'telegram', CAST(chat_id AS TEXT), target, allow_from, created_at FROM telegram_bindings
+        ORDER BY created_at, chat_id;
+      DROP TABLE telegram_bindings;
+    `,
+  },
 ];
 
 /** The newest version. */

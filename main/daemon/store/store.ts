@@ -56,7 +56,7 @@ import { UsageTable } from './tables/usage-table.js';
 import { AgentCursorsTable } from './tables/agent-cursors-table.js';
 import { AuditTable } from './tables/audit-table.js';
 import { ChainsTable } from './tables/chains-table.js';
-import { ChannelStateTable, type StoredTelegramBinding } from './tables/channel-state-table.js';
+import { ChannelStateTable, type StoredChannelBinding } from './tables/channel-state-table.js';
 import { ConversationsTable } from './tables/conversations-table.js';
 import { MembersTable } from './tables/members-table.js';
 import { MessagesTable } from './tables/messages-table.js';
@@ -562,18 +562,18 @@ export class Store {
     this.tx(() => this.channelState.setCursor(channel, position, this.iso()));
   }
 
-  /** Telegram bindings added in the Settings page, oldest first. */
-  listTelegramBindings(): StoredTelegramBinding[] {
-    return this.channelState.bindings();
+  /** A channel's bindings added in the Settings page (issue 39: keyed by channel), oldest first. */
+  listBindings(channel: string): StoredChannelBinding[] {
+    return this.channelState.bindings(channel);
   }
 
-  /** @throws when the chat or the target is bound already (UNIQUE). */
-  addTelegramBinding(b: { chatId: number; target: TargetKey; allowFrom: readonly number[] }): void {
-    this.tx(() => this.channelState.addBinding(b, this.iso()));
+  /** @throws when the chat or the target is bound already on that channel (UNIQUE). */
+  addBinding(channel: string, b: { chatId: string; target: TargetKey; allowFrom: readonly (string | number)[] }): void {
+    this.tx(() => this.channelState.addBinding(channel, b, this.iso()));
   }
 
-  removeTelegramBinding(chatId: number): boolean {
-    return this.tx(() => this.channelState.removeBinding(chatId));
+  removeBinding(channel: string, chatId: string): boolean {
+    return this.tx(() => this.channelState.removeBinding(channel, chatId));
   }
 
   // ---------------------------------------------------------------- context recovery (contract §6.6)

@@ -89,7 +89,9 @@ async function setup(telegramDelivery: Record<string, unknown>) {
   const daemon = await createDaemon({
     dataDir: dir,
     env: { TG_NO_RESPONSE_TOKEN: tg.token },
-    telegram: { pollTimeoutSeconds: 5, sendTimeoutMs: 1000, typingIntervalMs: 60_000, pollBackoffMs: 100 },
+    channelTuning: {
+      telegram: { pollTimeoutSeconds: 5, sendTimeoutMs: 1000, typingIntervalMs: 60_000, pollBackoffMs: 100 },
+    },
     log: { debugEnabled: true, info: line, warn: line, error: line, debug: line },
     createRuntime: (_agent, deps) => {
       const runtime = new SilentRuntime();

@@ -105,7 +105,9 @@ async function setup(
   const daemon: Daemon = await createDaemon({
     dataDir: dir,
     env: { TG_APPROVALS_TOKEN: tg.token },
-    telegram: { ...TUNING, ...(o.typingIntervalMs !== undefined ? { typingIntervalMs: o.typingIntervalMs } : {}) },
+    channelTuning: {
+      telegram: { ...TUNING, ...(o.typingIntervalMs !== undefined ? { typingIntervalMs: o.typingIntervalMs } : {}) },
+    },
     createRuntime: (agent, deps) => {
       const runtime = new AskingRuntime();
       runtime.host = deps.host;

@@ -60,7 +60,11 @@ it('a paused chain reaches the chat with Continue: a stranger is refused; the op
       },
     }),
   );
-  const daemon = await createDaemon({ dataDir: dir, env: { TG_CHAIN_TOKEN: tg.token }, telegram: TUNING });
+  const daemon = await createDaemon({
+    dataDir: dir,
+    env: { TG_CHAIN_TOKEN: tg.token },
+    channelTuning: { telegram: TUNING },
+  });
   cleanups.push(() => daemon.stop());
 
   const since = tg.calls.length;

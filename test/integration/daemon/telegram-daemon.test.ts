@@ -61,7 +61,7 @@ async function setup(
     const daemon = await createDaemon({
       dataDir: dir,
       env: { AGENTTEAM_TEST_TG_TOKEN: tg.token },
-      telegram: TUNING,
+      channelTuning: { telegram: TUNING },
       log,
     });
     const events$ = new ReplaySubject<ApiEvent>();

@@ -42,7 +42,11 @@ it('Stop on the working status: a stranger is refused; the operator stops the tu
       },
     }),
   );
-  const daemon = await createDaemon({ dataDir: dir, env: { TG_STOP_TOKEN: tg.token }, telegram: TUNING });
+  const daemon = await createDaemon({
+    dataDir: dir,
+    env: { TG_STOP_TOKEN: tg.token },
+    channelTuning: { telegram: TUNING },
+  });
   cleanups.push(() => daemon.stop());
 
   const since = tg.calls.length;

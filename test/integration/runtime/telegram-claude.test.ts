@@ -52,7 +52,7 @@ describe('Telegram-bound conversation with Claude Code (real CLI, fake model, fa
     daemon = await createDaemon({
       dataDir: dir,
       env: { TG_E2E_TOKEN: tg.token },
-      telegram: { pollTimeoutSeconds: 5, sendTimeoutMs: 2000, pollBackoffMs: 100 },
+      channelTuning: { telegram: { pollTimeoutSeconds: 5, sendTimeoutMs: 2000, pollBackoffMs: 100 } },
     });
   }, 60_000);
 

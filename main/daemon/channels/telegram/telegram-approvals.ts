@@ -23,9 +23,8 @@
  */
 import type { Api } from 'grammy';
 import type { CallbackQuery } from 'grammy/types';
-import type { Observable, Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import { ApiError } from '../../../../shared/api/contract.js';
-import type { ApprovalDecision, ApprovalScope } from '../../../../shared/approvals.js';
 import type { PromptLanguage } from '../../../../shared/config.js';
 import type { DaemonLog } from '../../daemon-log.js';
 import type { ApprovalRecord } from '../../store/index.js';
@@ -42,16 +41,10 @@ import {
 } from './telegram-approval-text.js';
 import type { EffectiveBinding } from './telegram-bindings.js';
 import { userName } from './inline-offers.js';
-
-/** The approval service as this channel uses it (approvals/approval-service.ts). */
-export interface TelegramApprovalPort {
-  readonly changes$: Observable<ApprovalRecord>;
-  get(id: string): ApprovalRecord | undefined;
-  answer(id: string, decision: ApprovalDecision, scope?: ApprovalScope): ApprovalRecord;
-}
+import type { ChannelApprovalPort } from '../channel-plugin.js';
 
 export interface TelegramApprovalsOptions {
-  readonly approvals: TelegramApprovalPort;
+  readonly approvals: ChannelApprovalPort;
   readonly api: () => Api | null;
   readonly forChat: (chatId: number) => EffectiveBinding | undefined;
   readonly forTarget: (target: string) => EffectiveBinding | undefined;
@@ -87,15 +80,21 @@ export class TelegramApprovals {
   readonly #answeredBy = new Map<string, string>();
   /** The outcome text of recently settled questions, so a late press re-shows the same text (bounded). */
   readonly #outcomes = new Map<string, string>();
-  readonly #sub: Subscription;
+  #sub: Subscription | null = null;
 
   constructor(o: TelegramApprovalsOptions) {
     this.#o = o;
-    this.#sub = o.approvals.changes$.subscribe((r) => (r.status === 'pending' ? this.#ask(r) : this.#settled(r)));
+  }
+
+  /** Follows the approvals: a pending one is asked in its chats, a settled one's buttons go. */
+  start(): void {
+    this.#sub ??= this.#o.approvals.changes$.subscribe((r) =>
+      r.status === 'pending' ? this.#ask(r) : this.#settled(r),
+    );
   }
 
   stop(): void {
-    this.#sub.unsubscribe();
+    this.#sub?.unsubscribe();
   }
 
   /** The chats bound to the conversations the approval's wakes answer (one post per chat). */

@@ -1,11 +1,13 @@
 /**
  * The effective Telegram bindings: agentteam.json's (read-only here: the daemon never rewrites
- * it) plus those added in the Settings page (the store). Each chat and each conversation is bound
- * at most once, so an inbound message maps to one conversation and a reply to one chat.
+ * it) plus those added in the Settings page (the store, under this channel's name: issue 39). Each
+ * chat and each conversation is bound at most once, so an inbound message maps to one
+ * conversation and a reply to one chat.
  */
 import { ApiError, type TelegramStatus } from '../../../../shared/api/contract.js';
 import { TelegramBindingSchema, duplicateBindings, type TelegramBinding } from '../../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../../shared/target.js';
+import type { ChannelStore } from '../channel-plugin.js';
 
 export interface EffectiveBinding {
   readonly chatId: number;
@@ -14,18 +16,15 @@ export interface EffectiveBinding {
   readonly source: 'config' | 'settings';
 }
 
-export interface BindingStore {
-  listTelegramBindings(): readonly { chatId: number; target: string; allowFrom: readonly number[] }[];
-  addTelegramBinding(b: { chatId: number; target: TargetKey; allowFrom: readonly number[] }): void;
-  removeTelegramBinding(chatId: number): boolean;
-  ensureConversation(target: TargetKey): unknown;
-}
+type BindingStore = Pick<ChannelStore, 'listBindings' | 'addBinding' | 'removeBinding' | 'ensureConversation'>;
 
 export class TelegramBindings {
   #byChat = new Map<number, EffectiveBinding>();
   #byTarget = new Map<string, EffectiveBinding>();
 
   constructor(
+    /** The channel's name: its key in the store. */
+    private readonly channel: string,
     private readonly fromConfig: readonly TelegramBinding[],
     private readonly store: BindingStore,
   ) {
@@ -64,7 +63,11 @@ export class TelegramBindings {
         `telegram binding: ${clash[0]?.message ?? 'bound twice'}; remove it first.`,
       );
     this.store.ensureConversation(target.key);
-    this.store.addTelegramBinding({ chatId: parsed.data.chatId, target: target.key, allowFrom: parsed.data.allowFrom });
+    this.store.addBinding(this.channel, {
+      chatId: String(parsed.data.chatId),
+      target: target.key,
+      allowFrom: parsed.data.allowFrom,
+    });
     this.reload();
   }
 
@@ -76,7 +79,7 @@ export class TelegramBindings {
         'invalid_request',
         `Chat ${chatId} is bound in agentteam.json (channels.telegram.bindings); remove it there and restart.`,
       );
-    this.store.removeTelegramBinding(chatId);
+    this.store.removeBinding(this.channel, String(chatId));
     this.reload();
   }
 
@@ -93,9 +96,11 @@ export class TelegramBindings {
       const t = parseTarget(b.target);
       if (t.ok) put({ chatId: b.chatId, target: t.key, allowFrom: new Set(b.allowFrom), source: 'config' });
     }
-    for (const b of this.store.listTelegramBindings()) {
+    // Telegram's ids are numbers; the store keeps every channel's ids in their own form.
+    for (const b of this.store.listBindings(this.channel)) {
       const t = parseTarget(b.target);
-      if (t.ok) put({ chatId: b.chatId, target: t.key, allowFrom: new Set(b.allowFrom), source: 'settings' });
+      const allowFrom = new Set(b.allowFrom.map(Number));
+      if (t.ok) put({ chatId: Number(b.chatId), target: t.key, allowFrom, source: 'settings' });
     }
     for (const b of byChat.values()) this.store.ensureConversation(b.target);
     this.#byChat = byChat;

@@ -16,14 +16,10 @@ import type { PromptLanguage } from '../../../../shared/config.js';
 import type { DaemonLog } from '../../daemon-log.js';
 import type { EffectiveBinding } from './telegram-bindings.js';
 import { InlineOffers } from './inline-offers.js';
-
-/** The team service's Continue (`chains.continue`'s rule): throws `ApiError` when that chain is not paused. */
-export interface TelegramChainPort {
-  continueChain(request: { readonly chainId: string }): unknown;
-}
+import type { ChannelChainPort } from '../channel-plugin.js';
 
 export interface TelegramChainsOptions {
-  readonly chains: TelegramChainPort;
+  readonly chains: ChannelChainPort;
   readonly api: () => Api | null;
   readonly forChat: (chatId: number) => EffectiveBinding | undefined;
   readonly forTarget: (target: string) => EffectiveBinding | undefined;

@@ -17,14 +17,10 @@ import type { DaemonLog } from '../../daemon-log.js';
 import type { Beacon } from '../../watchdog/silence-beacons.js';
 import type { EffectiveBinding } from './telegram-bindings.js';
 import { InlineOffers } from './inline-offers.js';
-
-/** The daemon's Stop (services/turn-deadlines.ts): throws `ApiError` when that turn is not running. */
-export interface TelegramStopPort {
-  stop(agentId: string, turnId?: string): void;
-}
+import type { ChannelStopPort } from '../channel-plugin.js';
 
 export interface TelegramStopsOptions {
-  readonly turns: TelegramStopPort;
+  readonly turns: ChannelStopPort;
   readonly api: () => Api | null;
   readonly forChat: (chatId: number) => EffectiveBinding | undefined;
   readonly forTarget: (target: string) => EffectiveBinding | undefined;

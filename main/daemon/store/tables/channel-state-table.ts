@@ -1,13 +1,15 @@
 /**
- * External channels' durable state (issue 18): the provider stream cursor of each channel
- * (Telegram's getUpdates offset) and the Telegram bindings added in the Settings page.
+ * External channels' durable state (issue 18), keyed by channel (issue 39: channels are
+ * plug-ins, channels/channel-plugin.ts): the provider stream cursor of each channel (Telegram's
+ * getUpdates offset) and the bindings added in the Settings page.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
-export interface StoredTelegramBinding {
-  readonly chatId: number;
+/** A chat of a channel bound to a conversation: the chat and its users in the channel's own ids. */
+export interface StoredChannelBinding {
+  readonly chatId: string;
   readonly target: string;
-  readonly allowFrom: readonly number[];
+  readonly allowFrom: readonly (string | number)[];
   readonly createdAt: string;
 }
 
@@ -25,11 +27,14 @@ export class ChannelStateTable {
       db.prepare(`INSERT INTO channel_cursors (channel, position, updated_at) VALUES ($channel, $position, $at)
       ON CONFLICT (channel) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at
       WHERE excluded.position > channel_cursors.position`);
-    this.bindingsList = db.prepare('SELECT * FROM telegram_bindings ORDER BY created_at, chat_id');
-    this.bindingAdd = db.prepare(
-      'INSERT INTO telegram_bindings (chat_id, target, allow_from, created_at) VALUES ($chatId, $target, $allowFrom, $at)',
+    this.bindingsList = db.prepare(
+      'SELECT * FROM channel_bindings WHERE channel = $channel ORDER BY created_at, rowid',
     );
-    this.bindingRemove = db.prepare('DELETE FROM telegram_bindings WHERE chat_id = $chatId');
+    this.bindingAdd = db.prepare(
+      `INSERT INTO channel_bindings (channel, chat_id, target, allow_from, created_at)
+      VALUES ($channel, $chatId, $target, $allowFrom, $at)`,
+    );
+    this.bindingRemove = db.prepare('DELETE FROM channel_bindings WHERE channel = $channel AND chat_id = $chatId');
   }
 
   cursor(channel: string): number | null {
@@ -41,20 +46,24 @@ export class ChannelStateTable {
     this.cursorSet.run({ channel, position, at });
   }
 
-  bindings(): StoredTelegramBinding[] {
-    return this.bindingsList.all().map((r) => ({
-      chatId: Number(r.chat_id),
+  bindings(channel: string): StoredChannelBinding[] {
+    return this.bindingsList.all({ channel }).map((r) => ({
+      chatId: String(r.chat_id),
       target: String(r.target),
-      allowFrom: JSON.parse(String(r.allow_from)) as number[],
+      allowFrom: JSON.parse(String(r.allow_from)) as (string | number)[],
       createdAt: String(r.created_at),
     }));
   }
 
-  addBinding(b: { chatId: number; target: string; allowFrom: readonly number[] }, at: string): void {
-    this.bindingAdd.run({ chatId: b.chatId, target: b.target, allowFrom: JSON.stringify(b.allowFrom), at });
+  addBinding(
+    channel: string,
+    b: { chatId: string; target: string; allowFrom: readonly (string | number)[] },
+    at: string,
+  ): void {
+    this.bindingAdd.run({ channel, chatId: b.chatId, target: b.target, allowFrom: JSON.stringify(b.allowFrom), at });
   }
 
-  removeBinding(chatId: number): boolean {
-    return Number(this.bindingRemove.run({ chatId }).changes) > 0;
+  removeBinding(channel: string, chatId: string): boolean {
+    return Number(this.bindingRemove.run({ channel, chatId }).changes) > 0;
   }
 }

@@ -107,7 +107,7 @@ describe('message search (issue 17: SQLite FTS5, trigram)', () => {
     db.exec(`
       DROP TRIGGER messages_fts_insert; DROP TRIGGER messages_fts_delete; DROP TRIGGER messages_fts_update;
       DROP TABLE messages_fts;
-      ALTER TABLE undelivered DROP COLUMN channel; DROP TABLE channel_cursors; DROP TABLE telegram_bindings;
+      ALTER TABLE undelivered DROP COLUMN channel; DROP TABLE channel_cursors; DROP TABLE channel_bindings;
       ALTER TABLE wakes DROP COLUMN recoveries; ALTER TABLE recovery_markers DROP COLUMN cause; DROP TABLE agent_cursors;
       ALTER TABLE wakes DROP COLUMN agent_name; ALTER TABLE wakes DROP COLUMN agent_display_name;
       ALTER TABLE wakes DROP COLUMN model; ALTER TABLE audit DROP COLUMN wake_tokens; DROP TABLE grants;

@@ -621,6 +621,56 @@ describe('undelivered responses (watchdog spec B)', () => {
   });
 });
 
+describe('channel bindings (issue 18; keyed by channel since issue 39)', () => {
+  it("keeps each channel's bindings apart: a chat and a conversation are bound once per channel", () => {
+    store.addBinding('telegram', { chatId: '777', target: general, allowFrom: [1, 2] });
+    store.addBinding('other', { chatId: '777', target: general, allowFrom: ['U1'] });
+    expect(() => store.addBinding('telegram', { chatId: '777', target: dm, allowFrom: [] })).toThrow(/UNIQUE/);
+    expect(() => store.addBinding('telegram', { chatId: '778', target: general, allowFrom: [] })).toThrow(/UNIQUE/);
+    expect(
+      store.listBindings('telegram').map(({ chatId, target, allowFrom }) => ({ chatId, target, allowFrom })),
+    ).toEqual([{ chatId: '777', target: general, allowFrom: [1, 2] }]);
+    expect(store.removeBinding('other', '777')).toBe(true);
+    expect(store.removeBinding('other', '777')).toBe(false);
+    expect(store.listBindings('other')).toEqual([]);
+    expect(store.listBindings('telegram')).toHaveLength(1);
+  });
+
+  it('migration 16 moves the Telegram bindings a version-15 store holds into channel_bindings, every one kept in order', () => {
+    store.close();
+    // The store as AgentTeam up to version 15 wrote it: telegram_bindings, chat ids as integers.
+    const db = new DatabaseSync(join(dir.path, DB_FILE));
+    db.exec(`
+      DROP TABLE channel_bindings;
+      CREATE TABLE telegram_bindings (
+        chat_id INTEGER PRIMARY KEY, target TEXT NOT NULL UNIQUE, allow_from TEXT NOT NULL, created_at TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO telegram_bindings VALUES (-100500, '#ops', '[7]', '2026-11-30T08:00:01.000Z');
+      INSERT INTO telegram_bindings VALUES (42, '#general', '[1,2]', '2026-11-30T08:00:00.000Z');
+      INSERT INTO telegram_bindings VALUES (-7, 'dm:@claude', '[]', '2026-11-30T08:00:01.000Z');
+      PRAGMA user_version = 15;
+    `);
+    db.close();
+    store = Store.open(dir.path, { now });
+    expect(store.listBindings('telegram')).toEqual([
+      { chatId: '42', target: '#general', allowFrom: [1, 2], createdAt: '2026-11-30T08:00:00.000Z' },
+      { chatId: '-100500', target: '#ops', allowFrom: [7], createdAt: '2026-11-30T08:00:01.000Z' },
+      { chatId: '-7', target: 'dm:@claude', allowFrom: [], createdAt: '2026-11-30T08:00:01.000Z' },
+    ]);
+    // Still bound once: the migrated chat cannot be bound again on the same channel.
+    expect(() => store.addBinding('telegram', { chatId: '42', target: thread, allowFrom: [] })).toThrow(/UNIQUE/);
+    store.close();
+    const after = new DatabaseSync(join(dir.path, DB_FILE));
+    try {
+      expect(after.prepare('PRAGMA user_version').get()?.user_version).toBe(SCHEMA_VERSION);
+      expect(after.prepare(`SELECT name FROM sqlite_master WHERE name = 'telegram_bindings'`).all()).toEqual([]);
+    } finally {
+      after.close();
+    }
+    store = Store.open(dir.path, { now });
+  });
+});
+
 describe('context recovery markers (contract §6.6)', () => {
   it('keeps one marker per canonical target with the highest frontier, with deterministic ids, threads kept exact', () => {
     const batch = store.saveRecoveryBatch('claude', [

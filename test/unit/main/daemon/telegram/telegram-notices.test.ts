@@ -5,7 +5,7 @@
  * language; the no-response notice follows the Telegram channel's own `alertOnNoResponse`.
  */
 import { Registry } from 'prom-client';
-import { Subject } from 'rxjs';
+import { NEVER, Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ChannelSettingsSchema,
@@ -42,9 +42,9 @@ function setup(telegramDelivery: Record<string, unknown> = {}) {
   const settingsFor = (c: string) => settings[c] ?? ChannelSettingsSchema.parse({});
   const cursors = new Map<string, number>();
   const bindingStore = {
-    listTelegramBindings: () => [],
-    addTelegramBinding: () => undefined,
-    removeTelegramBinding: () => false,
+    listBindings: () => [],
+    addBinding: () => undefined,
+    removeBinding: () => false,
     ensureConversation: (t: TargetKey) => t,
     channelCursor: (c: string) => cursors.get(c) ?? null,
     setChannelCursor: (c: string, p: number) => void cursors.set(c, p),
@@ -60,13 +60,13 @@ function setup(telegramDelivery: Record<string, unknown> = {}) {
   const tracker = new DeliveryTracker({
     bus,
     channelFor: () => local,
-    channelNamed: (n) => (n === 'telegram' ? ref.service?.channel : undefined),
+    channelNamed: (n) => (n === 'telegram' ? ref.service?.route.channel : undefined),
     settingsFor: (c) => settingsFor(c).responseDelivery,
     undelivered: new MemoryStore(),
   });
   const service = new TelegramService({
     name: 'telegram',
-    config: TelegramChannelSchema.parse({
+    section: TelegramChannelSchema.parse({
       botTokenEnv: 'TG_TOKEN',
       apiRoot: tg.apiRoot,
       bindings: [{ chatId: CHAT, target: '#general', allowFrom: [1] }],
@@ -85,6 +85,12 @@ function setup(telegramDelivery: Record<string, unknown> = {}) {
     language: () => language.now,
     wakeStatus$,
     wakeOf: (token) => ({ target: '#general', recoveries: recovered.has(token) ? 1 : 0 }),
+    // No approval, Stop or Continue is asked or pressed here.
+    operator: {
+      approvals: { changes$: NEVER, get: () => undefined, answer: () => expect.unreachable() },
+      turns: { stop: () => expect.unreachable() },
+      team: { continueChain: () => expect.unreachable() },
+    },
   });
   ref.service = service;
   service.start();
