@@ -645,17 +645,18 @@ describe('channel bindings (issue 18; keyed by channel since issue 39)', () => {
       CREATE TABLE telegram_bindings (
         chat_id INTEGER PRIMARY KEY, target TEXT NOT NULL UNIQUE, allow_from TEXT NOT NULL, created_at TEXT NOT NULL
       ) STRICT;
-      INSERT INTO telegram_bindings VALUES (-100500, '#ops', '[7]', '2026-11-30T08:00:01.000Z');
+      INSERT INTO telegram_bindings VALUES (10, '#ops', '[7]', '2026-11-30T08:00:01.000Z');
       INSERT INTO telegram_bindings VALUES (42, '#general', '[1,2]', '2026-11-30T08:00:00.000Z');
-      INSERT INTO telegram_bindings VALUES (-7, 'dm:@claude', '[]', '2026-11-30T08:00:01.000Z');
+      INSERT INTO telegram_bindings VALUES (9, 'dm:@claude', '[]', '2026-11-30T08:00:01.000Z');
       PRAGMA user_version = 15;
     `);
     db.close();
     store = Store.open(dir.path, { now });
     expect(store.listBindings('telegram')).toEqual([
       { chatId: '42', target: '#general', allowFrom: [1, 2], createdAt: '2026-11-30T08:00:00.000Z' },
-      { chatId: '-100500', target: '#ops', allowFrom: [7], createdAt: '2026-11-30T08:00:01.000Z' },
-      { chatId: '-7', target: 'dm:@claude', allowFrom: [], createdAt: '2026-11-30T08:00:01.000Z' },
+      // Same time: in chat id order as version 15 listed them (9 before 10, though "10" < "9" as text).
+      { chatId: '9', target: 'dm:@claude', allowFrom: [], createdAt: '2026-11-30T08:00:01.000Z' },
+      { chatId: '10', target: '#ops', allowFrom: [7], createdAt: '2026-11-30T08:00:01.000Z' },
     ]);
     // Still bound once: the migrated chat cannot be bound again on the same channel.
     expect(() => store.addBinding('telegram', { chatId: '42', target: thread, allowFrom: [] })).toThrow(/UNIQUE/);

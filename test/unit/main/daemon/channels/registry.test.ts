@@ -1,0 +1,96 @@
+/**
+ * issue 39 "Plug-ins": the root builds every registered channel through the registry and talks to
+ * the result only. Telegram is the first line: configured or not it answers its `telegram.*` calls,
+ * brings its delivery route (its own watchdog, so not the daemon's beacons), and names itself as
+ * the delivery channel of the conversations bound to its chats, and of no other.
+ */
+import { Registry } from 'prom-client';
+import { NEVER } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { API_CALL_NAMES } from '../../../../../shared/api/api-names.js';
+import { ChannelSettingsSchema, ConfigSchema } from '../../../../../shared/config.js';
+import type { TargetKey } from '../../../../../shared/target.js';
+import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
+import { configuredChannels, createChannels, type Channels } from '../../../../../main/daemon/channels/registry.js';
+import { DeliveryTracker } from '../../../../../main/daemon/delivery/delivery-tracker.js';
+import type { Channel } from '../../../../../main/daemon/delivery/channel.js';
+import { MemoryStore } from '../../../../fixtures/memory-store.js';
+
+const quiet = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
+const built: Channels[] = [];
+afterEach(() => built.splice(0).forEach((c) => c.stop()));
+
+function build(channels: Record<string, unknown>): Channels {
+  const bus = new HookBus();
+  const tracker = new DeliveryTracker({
+    bus,
+    channelFor: () => ({ name: 'local', idempotent: true }) as unknown as Channel,
+    channelNamed: () => undefined,
+    settingsFor: () => ChannelSettingsSchema.parse({}).responseDelivery,
+    undelivered: new MemoryStore(),
+  });
+  const stored: { chatId: string; target: string; allowFrom: readonly (string | number)[] }[] = [];
+  const result = createChannels({
+    config: ConfigSchema.parse({ channels }),
+    configFile: '/nonexistent/agentteam.json',
+    env: {},
+    store: {
+      listBindings: (channel) => (channel === 'telegram' ? stored : []),
+      addBinding: (_channel, b) => void stored.push(b),
+      removeBinding: () => false,
+      ensureConversation: (t: TargetKey) => t,
+      channelCursor: () => null,
+      setChannelCursor: () => undefined,
+      whenDurable: () => Promise.resolve(),
+    },
+    bus,
+    tracker,
+    settingsFor: () => ChannelSettingsSchema.parse({}),
+    agentName: (id) => id,
+    post: () => ({ wakeTokens: [] }),
+    registry: new Registry(),
+    log: quiet,
+    language: () => 'en',
+    wakeOf: () => undefined,
+    wakeStatus$: NEVER,
+    operator: {
+      approvals: { changes$: NEVER, get: () => undefined, answer: () => expect.unreachable() },
+      turns: { stop: () => expect.unreachable() },
+      team: { continueChain: () => expect.unreachable() },
+    },
+  });
+  result.start();
+  built.push(result);
+  return result;
+}
+
+describe('the channel registry (issue 39)', () => {
+  it('names the channels agentteam.json configures: the Settings page edits those', () => {
+    expect(configuredChannels(ConfigSchema.parse({}))).toEqual([]);
+    expect(configuredChannels(ConfigSchema.parse({ channels: { telegram: {} } }))).toEqual(['telegram']);
+  });
+
+  it('answers every telegram.* call, brings the Telegram route, and delivers bound conversations there only', async () => {
+    const channels = build({
+      telegram: { botTokenEnv: 'NOT_SET', bindings: [{ chatId: 777, target: '#general', allowFrom: [1] }] },
+    });
+    expect(Object.keys(channels.api).sort()).toEqual(API_CALL_NAMES.filter((n) => n.startsWith('telegram.')).sort());
+    expect(channels.routes.map((r) => [r.channel.name, r.daemonBeacons])).toEqual([['telegram', false]]);
+    expect(channels.deliveryChannelOf('#general')).toBe('telegram');
+    expect(channels.deliveryChannelOf('#ops')).toBeNull();
+    // A binding added in the Settings page is stored under the channel's name, and delivers there at once.
+    const status = await channels.api['telegram.addBinding']({ chatId: 778, target: '#ops', allowFrom: [1] });
+    expect(status).toMatchObject({ configured: true, state: 'no_token' });
+    expect(status.bindings.map((b) => [b.chatId, b.target, b.source])).toEqual([
+      [777, '#general', 'config'],
+      [778, '#ops', 'settings'],
+    ]);
+    expect(channels.deliveryChannelOf('#ops')).toBe('telegram');
+  });
+
+  it('answers for Telegram when agentteam.json has no section for it: not configured, nothing delivered there', async () => {
+    const channels = build({});
+    expect(await channels.api['telegram.status']({})).toMatchObject({ configured: false, state: 'not_configured' });
+    expect(channels.deliveryChannelOf('#general')).toBeNull();
+  });
+});
