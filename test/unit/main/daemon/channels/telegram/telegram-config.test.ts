@@ -6,11 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeTempDir } from '../../../../fixtures/temp-dir.js';
-import { ConfigSchema, channelSettings } from '../../../../../shared/config.js';
-import { DaemonSettings } from '../../../../../main/daemon/settings/daemon-settings.js';
-import { ConfigSource } from '../../../../../main/daemon/config/config-source.js';
-import { splitForTelegram } from '../../../../../main/daemon/channels/telegram/telegram-text.js';
+import { makeTempDir } from '../../../../../fixtures/temp-dir.js';
+import { ConfigSchema, channelSettings } from '../../../../../../shared/config.js';
+import { DaemonSettings } from '../../../../../../main/daemon/settings/daemon-settings.js';
+import { ConfigSource } from '../../../../../../main/daemon/config/config-source.js';
+import { splitForTelegram } from '../../../../../../main/daemon/channels/telegram/telegram-text.js';
 
 const TOKEN = '123456:SECRET-token-value';
 

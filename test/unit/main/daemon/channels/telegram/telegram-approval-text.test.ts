@@ -7,8 +7,8 @@ import {
   approvalOutcome,
   approvalQuestion,
   parseApprovalButton,
-} from '../../../../../main/daemon/channels/telegram/telegram-approval-text.js';
-import type { ApprovalRecord } from '../../../../../main/daemon/store/index.js';
+} from '../../../../../../main/daemon/channels/telegram/telegram-approval-text.js';
+import type { ApprovalRecord } from '../../../../../../main/daemon/store/index.js';
 
 const record = (partial: Partial<ApprovalRecord>): ApprovalRecord => ({
   id: 'ap_0123456789ab',

@@ -12,15 +12,15 @@ import {
   TelegramChannelSchema,
   type ChannelSettings,
   type PromptLanguage,
-} from '../../../../../shared/config.js';
-import type { TargetKey } from '../../../../../shared/target.js';
-import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
-import type { Channel } from '../../../../../main/daemon/delivery/channel.js';
-import { DeliveryTracker } from '../../../../../main/daemon/delivery/delivery-tracker.js';
-import { TelegramService } from '../../../../../main/daemon/channels/telegram/telegram-service.js';
-import type { WakeStatusEvent } from '../../../../../main/daemon/wake/wake-status-event.js';
-import { startFakeTelegram, type FakeTelegram } from '../../../../fixtures/fake-telegram.js';
-import { MemoryStore } from '../../../../fixtures/memory-store.js';
+} from '../../../../../../shared/config.js';
+import type { TargetKey } from '../../../../../../shared/target.js';
+import { HookBus } from '../../../../../../main/daemon/bus/hook-bus.js';
+import type { Channel } from '../../../../../../main/daemon/delivery/channel.js';
+import { DeliveryTracker } from '../../../../../../main/daemon/delivery/delivery-tracker.js';
+import { TelegramService } from '../../../../../../main/daemon/channels/telegram/telegram-service.js';
+import type { WakeStatusEvent } from '../../../../../../main/daemon/wake/wake-status-event.js';
+import { startFakeTelegram, type FakeTelegram } from '../../../../../fixtures/fake-telegram.js';
+import { MemoryStore } from '../../../../../fixtures/memory-store.js';
 
 const CHAT = 777;
 const quiet = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };

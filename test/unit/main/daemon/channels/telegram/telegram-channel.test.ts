@@ -6,15 +6,15 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
-import { ResponseDeliverySchema } from '../../../../../shared/config.js';
-import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
-import type { DeliveryResultEvent } from '../../../../../main/daemon/bus/hook-events.js';
-import { DeliveryTracker, type DeliveryAlert } from '../../../../../main/daemon/delivery/delivery-tracker.js';
-import { createTelegramApi } from '../../../../../main/daemon/channels/telegram/telegram-api.js';
-import { REDELIVERED_MARK, TelegramChannel } from '../../../../../main/daemon/channels/telegram/telegram-channel.js';
-import { splitForTelegram } from '../../../../../main/daemon/channels/telegram/telegram-text.js';
-import { startFakeTelegram, type FakeTelegram } from '../../../../fixtures/fake-telegram.js';
-import { MemoryStore } from '../../../../fixtures/memory-store.js';
+import { ResponseDeliverySchema } from '../../../../../../shared/config.js';
+import { HookBus } from '../../../../../../main/daemon/bus/hook-bus.js';
+import type { DeliveryResultEvent } from '../../../../../../main/daemon/bus/hook-events.js';
+import { DeliveryTracker, type DeliveryAlert } from '../../../../../../main/daemon/delivery/delivery-tracker.js';
+import { createTelegramApi } from '../../../../../../main/daemon/channels/telegram/telegram-api.js';
+import { REDELIVERED_MARK, TelegramChannel } from '../../../../../../main/daemon/channels/telegram/telegram-channel.js';
+import { splitForTelegram } from '../../../../../../main/daemon/channels/telegram/telegram-text.js';
+import { startFakeTelegram, type FakeTelegram } from '../../../../../fixtures/fake-telegram.js';
+import { MemoryStore } from '../../../../../fixtures/memory-store.js';
 
 const CHAT = 4242;
 const SEND_TIMEOUT_MS = 400;
