@@ -2,7 +2,7 @@
  * The delivery channels by config name (`channels.<name>`): one routing for the delivery tracker
  * (a request naming a channel, a kept reply re-delivered on the channel that failed it) and the
  * beacon router. Whether a channel takes the daemon's silence beacons is said once, per channel:
- * Telegram does not, it runs its own watchdog on its bound turns (telegram-service.ts).
+ * Telegram does not, it runs its own watchdog on its bound turns (channels/telegram/telegram-turns.ts).
  */
 import type { Channel } from './channel.js';
 
