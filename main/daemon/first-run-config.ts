@@ -7,12 +7,12 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { ConfigSchema, type AcpPreset, type Config } from '../../shared/config.js';
+import { ConfigSchema, GENERAL_CONVERSATION, type AcpPreset, type Config } from '../../shared/config.js';
 import { CONFIG_FILE } from './config/load-config.js';
 import type { RuntimeKind } from '../../shared/wake-status.js';
 
 /** The conversations a first run creates. */
-export const FIRST_RUN_CONVERSATIONS = ['#general'] as const;
+export const FIRST_RUN_CONVERSATIONS = [GENERAL_CONVERSATION] as const;
 
 export interface OfferedRuntime {
   readonly runtime: Exclude<RuntimeKind, 'demo'>;
