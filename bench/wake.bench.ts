@@ -37,7 +37,6 @@ const noopJournal: WakeJournal = {
   listWakes: () => [],
   transaction: (fn) => fn(),
   saveRecoveryBatch: () => undefined,
-  appendAudit: () => undefined,
 };
 
 function makeLifecycle(): { lifecycle: WakeLifecycle; seen: { n: number } } {
@@ -45,7 +44,7 @@ function makeLifecycle(): { lifecycle: WakeLifecycle; seen: { n: number } } {
     journal: noopJournal,
     metrics: createWakeMetrics(new Registry()),
     renderFinalCheck: (groups) => `final-check ${groups.length}`,
-    defaultCapacity: PER_AGENT,
+    pendingCapacity: PER_AGENT,
   });
   const seen = { n: 0 };
   lifecycle.wakeStatus$.subscribe(() => (seen.n += 1));

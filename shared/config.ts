@@ -169,6 +169,14 @@ export const DaemonLimitsSchema = z.strictObject({
    */
   agentHops: z.number().int().min(1).max(1000).default(6),
 });
+/**
+ * The limits of a config that names none: the one home of their defaults (issue 39). A service
+ * given no limit reads it here, never restates the number.
+ */
+export const DEFAULT_DAEMON_LIMITS = DaemonLimitsSchema.parse({});
+
+/** The conversation every data dir has from its first start, and the one the app opens on (issue 39: one home). */
+export const GENERAL_CONVERSATION = '#general';
 
 // ---- Telegram channel (issue 18; DESIGN.md "Telegram channel") ----------------------------------
 
@@ -242,7 +250,7 @@ export const ConfigSchema = z
   .strictObject({
     agents: z.array(AgentConfigSchema).default([]),
     channels: ChannelsSchema.default({}),
-    limits: DaemonLimitsSchema.default(DaemonLimitsSchema.parse({})),
+    limits: DaemonLimitsSchema.default(DEFAULT_DAEMON_LIMITS),
     visibleReplyContract: LegacyVisibleReplyContract.optional(),
     visible_reply_contract_enabled: z.unknown().optional(),
   })

@@ -106,7 +106,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         metrics: createWakeMetrics(registry),
         // contract §9.4 (issue 16): terminal cleanup cancels retry ownership.
         correlation: { release: (wakeToken) => tracker.releaseWake(wakeToken) },
-        defaultCapacity: config.limits.pendingCapacity,
+        pendingCapacity: config.limits.pendingCapacity,
         log,
         // issue 24: a recovery that could not be saved fails its wakes; the operator is told.
         onRecoveryLost: (lost) => alerts.recoveryLost(roster.name(lost.agentId), lost),

@@ -7,13 +7,13 @@
  */
 import { accessSync, constants, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { ConfigSchema, type Config } from '../../shared/config.js';
+import { ConfigSchema, GENERAL_CONVERSATION, type Config } from '../../shared/config.js';
 import { CONFIG_FILE } from './config/load-config.js';
 import { runtimeDescriptors } from './runtime/registry.js';
 import type { FirstRunOffer } from './runtime/runtime-descriptor.js';
 
 /** The conversations a first run creates. */
-export const FIRST_RUN_CONVERSATIONS = ['#general'] as const;
+export const FIRST_RUN_CONVERSATIONS = [GENERAL_CONVERSATION] as const;
 
 /** A runtime CLI a first run looks for (its descriptor's offer, registry.ts), and whether it found it. */
 export interface OfferedRuntime extends FirstRunOffer {

@@ -6,6 +6,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Agent, Message, SearchResult } from '../../shared/api/contract.js';
+import { GENERAL_CONVERSATION } from '../../shared/config.js';
 import { threadParent } from '../../shared/target.js';
 import { pickTransport, type Transport } from './api/pick-transport.js';
 import { AgentDetail } from './components/agent-detail.js';
@@ -81,7 +82,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
   // issue 39: the pages and their badges come from the view registry (views/view-registry.tsx).
   const badges = usePageBadges();
 
-  const [view, setView] = useState<View>({ kind: 'conversation', target: '#general' });
+  const [view, setView] = useState<View>({ kind: 'conversation', target: GENERAL_CONVERSATION });
   // issue 27: a daily-budget pause's Raise budget opens the Usage view, where the budget is raised.
   const openUsage = useCallback(() => setView({ kind: 'usage' }), []);
   const [inspecting, setInspecting] = useState<string | null>(null);

@@ -15,7 +15,8 @@
  * bound conversation, else local). Every wake is operator-triggered (an agent's message wakes no
  * one, mention-router.ts); a signal-only row ends `signal_only` and raises nothing. And it
  * follows the MCP server's tool calls: our own refusals of an agent's `message_send` are recorded
- * on the wakes it is handling (issue 15).
+ * on the wakes it is handling (issue 15), and a deliberate cross-target send is audited on them
+ * (§8.3). Which wakes a reply settles is the wake table's rule (§9.2), asked of the lifecycle.
  *
  * A send is idempotent within a turn (issue 28): a repeated identical `message_send` — same agent,
  * same turn, same target, same content — made when the agent has seen nothing new on that target
@@ -29,10 +30,11 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { Subscription, type Observable } from 'rxjs';
-import { LOCAL_CHANNEL } from '../../../shared/config.js';
+import { DEFAULT_DAEMON_LIMITS, LOCAL_CHANNEL } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import { SEND_REFUSAL_CODES, type SendRefusalCode } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-log.js';
+import { boundedDetail } from '../diagnostics.js';
 import type { DeliveryTracker } from '../delivery/delivery-tracker.js';
 import type {
   CommunicationHandler,
@@ -47,7 +49,6 @@ import { RateLimiter } from '../mcp/rate-limiter.js';
 import type { MessageRecord, ReactionRecord, Store, WakeRecord } from '../store/index.js';
 import type { AgentMessageInput } from '../teams/team-service.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
-import { sendSettles } from '../wake/pending-delivery.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
 import type { WakeTimelineEntry } from '../wake/wake-timeline.js';
 
@@ -72,8 +73,6 @@ export interface CommunicationServiceOptions {
   readonly log?: DaemonLog;
 }
 
-/** shared/config.ts's default of `limits.conversationsPerHour`. */
-const DEFAULT_CONVERSATIONS_PER_HOUR = 30;
 const HOUR_MS = 3_600_000;
 
 /** How many recent turns the service remembers (that sent something, that were alerted). */
@@ -122,7 +121,7 @@ export class CommunicationService implements CommunicationHandler {
 
   constructor(private readonly o: CommunicationServiceOptions) {
     this.#subs.add(o.lifecycle.wakeStatus$.subscribe((e) => this.#onWakeStatus(e)));
-    this.#conversationsPerHour = o.conversationsPerHour ?? DEFAULT_CONVERSATIONS_PER_HOUR;
+    this.#conversationsPerHour = o.conversationsPerHour ?? DEFAULT_DAEMON_LIMITS.conversationsPerHour;
     this.#conversations = new RateLimiter(this.#conversationsPerHour, HOUR_MS);
   }
 
@@ -136,13 +135,25 @@ export class CommunicationService implements CommunicationHandler {
     this.#subs.add(
       toolCalls$.subscribe((c) => {
         if (c.tool !== TOOL_MESSAGE_SEND || !isSendRefusal(c.outcome)) return;
-        const refused = `the agent's ${TOOL_MESSAGE_SEND} was refused`;
-        // The entry as the lifecycle's `onSendRefused` appends it on each wake.
-        const detail = `${TOOL_MESSAGE_SEND} refused: ${c.outcome}: ${refused}`;
-        for (const wakeToken of this.o.lifecycle.onSendRefused(c.agentId, c.outcome, refused))
-          this.o.onTimeline?.({ wakeToken, kind: 'alert', reason: c.outcome, detail });
+        this.onSendRefused(c.agentId, c.outcome, `the agent's ${TOOL_MESSAGE_SEND} was refused`);
       }),
     );
+  }
+
+  /**
+   * issue 15: our own refusal of the agent's `message_send` (`rate_limited`, `out_of_scope`,
+   * `content_too_large`) is charged to the wakes its runtime is handling now (the lifecycle keeps
+   * it on their rows, and a wake that then ends without a reply names it in its detail) and shown
+   * on their timelines as an alert. Returns the wakes charged.
+   */
+  onSendRefused(agentId: string, code: SendRefusalCode, message: string): readonly string[] {
+    const charged = this.o.lifecycle.chargeRefusal(agentId, code);
+    const detail = boundedDetail(`message_send refused: ${code}: ${message}`);
+    for (const wakeToken of charged) {
+      this.o.store.appendWakeEvent({ wakeToken, kind: 'alert', reason: code, detail });
+      this.o.onTimeline?.({ wakeToken, kind: 'alert', reason: code, detail });
+    }
+    return charged;
   }
 
   #onWakeStatus(e: WakeStatusEvent): void {
@@ -194,7 +205,6 @@ export class CommunicationService implements CommunicationHandler {
           status: 'already_sent',
           targetKey: result.targetKey,
           seenUpToSeq: result.seenUpToSeq,
-          messageId: result.messageId,
         });
         return { ...result, status: 'already_sent' };
       }
@@ -249,16 +259,20 @@ export class CommunicationService implements CommunicationHandler {
     const messageId = outcome.messageIds[outcome.messageIds.length - 1];
     if (messageId === undefined) throw new Error('internal: a delivered response has no message id');
     this.#sentInTurn(agentId);
-    // issue 25: the author's wakes being handled, and those this reply settles (§9.2), read before they settle.
-    const routed = outcome.status === 'sent' ? this.#handling(agentId, args.target, seenUpToSeq) : null;
-    this.o.lifecycle.onSendResult({
-      agentId,
-      status: outcome.status,
-      targetKey: args.target,
-      seenUpToSeq,
-      messageId,
-      crossTarget: scope.crossTarget,
-    });
+    // The wakes the author's runtime is handling, and those this reply settles (§9.2, the table's
+    // rule), read before they settle: issue 25 routes a reply by them; §8.3 audits a cross-target send on them.
+    const handling =
+      outcome.status === 'sent' || scope.crossTarget
+        ? this.o.lifecycle.handling(agentId, args.target, seenUpToSeq)
+        : [];
+    const routed = outcome.status === 'sent' ? this.#handled(handling) : null;
+    // contract §8.3: an explicit cross-target send is allowed and audited — issue 24: on the
+    // timelines of the wakes the runtime was handling (runtime-visible rows).
+    if (scope.crossTarget) {
+      const wakeTokens = handling.map((h) => h.wakeToken);
+      this.o.store.appendAudit({ agentId, kind: 'cross_target_send', target: args.target, messageId, wakeTokens });
+    }
+    this.o.lifecycle.onSendResult({ agentId, status: outcome.status, targetKey: args.target, seenUpToSeq });
     // issue 25: a message sent once (never a retried `already_sent`) wakes the agents it addresses, once.
     const message = routed === null ? undefined : this.o.store.getMessage(messageId);
     if (routed !== null && message !== undefined && this.o.team !== undefined) {
@@ -279,20 +293,15 @@ export class CommunicationService implements CommunicationHandler {
     return { ok: true, status: outcome.status, targetKey: args.target, seenUpToSeq, messageId };
   }
 
-  /** The author's runtime-visible wakes, and of them those a reply on `target` covering `seenUpToSeq` settles. */
-  #handling(
-    agentId: string,
-    target: TargetKey,
-    seenUpToSeq: number,
-  ): { settled: WakeRecord[]; handling: WakeRecord[] } {
+  /** The stored records of the wakes being handled, and of them those the reply settles (the lifecycle's answer). */
+  #handled(rows: ReturnType<WakeLifecycle['handling']>): { settled: WakeRecord[]; handling: WakeRecord[] } {
     const settled: WakeRecord[] = [];
     const handling: WakeRecord[] = [];
-    for (const row of this.o.lifecycle.pending(agentId)) {
-      if (!row.visible) continue;
+    for (const row of rows) {
       const wake = this.o.store.getWake(row.wakeToken);
       if (wake === undefined) continue;
       handling.push(wake);
-      if (sendSettles(row, target, seenUpToSeq)) settled.push(wake);
+      if (row.settled) settled.push(wake);
     }
     return { settled, handling };
   }

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../../shared/api/contract.js';
+import { GENERAL_CONVERSATION } from '../../../shared/config.js';
 import { parseTarget, targetKey, type Target, type TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-log.js';
@@ -19,7 +20,7 @@ export const OPERATOR_ID = 'operator';
 export const OPERATOR_NAME = 'You';
 
 /** The first conversation every data dir has. */
-export const GENERAL = targetKey('#general');
+export const GENERAL = targetKey(GENERAL_CONVERSATION);
 
 /** Members and the conversations every start has: the operator, each agent, `#general` and each agent's DM. */
 export function seedConversations(

@@ -14,6 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError, type Chain } from '../../../shared/api/contract.js';
+import { DEFAULT_DAEMON_LIMITS } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-log.js';
@@ -22,9 +23,6 @@ import type { ChainRecord, HeldWake, MessageRecord, Store, WakeRecord } from '..
 import type { WakeChainFields } from '../wake/wake-ports.js';
 import type { WakeLifecycle } from '../wake/wake-lifecycle.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../runtime/approval-port.js';
-
-/** shared/config.ts's default of `limits.agentHops`. */
-export const DEFAULT_AGENT_HOPS = 6;
 
 export interface TeamServiceOptions {
   readonly store: Store;
@@ -60,7 +58,7 @@ export class TeamService {
   readonly #hops: number;
 
   constructor(private readonly o: TeamServiceOptions) {
-    this.#hops = o.agentHops ?? DEFAULT_AGENT_HOPS;
+    this.#hops = o.agentHops ?? DEFAULT_DAEMON_LIMITS.agentHops;
   }
 
   /** `limits.agentHops`. */

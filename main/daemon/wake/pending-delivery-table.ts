@@ -7,12 +7,11 @@
  * Process generations tag everything a runtime reports, so a stale event from an older
  * process (or one reported after cleanup) can never settle or recreate a row (§6.2, §9.4).
  */
-import type { FailureReason } from '../../../shared/wake-status.js';
+import type { FailureReason, SendRefusalCode } from '../../../shared/wake-status.js';
 import type { TargetKey } from '../../../shared/target.js';
 import {
   isRecoveryMessage,
   PendingDelivery,
-  sendSettles,
   type RecoveryCause,
   type FinalCheckGroup,
   type RecoveryFrontier,
@@ -60,6 +59,17 @@ const NO_REPLY: TerminalOutcome = Object.freeze({
   reason: 'no_reply',
   detail: null,
 });
+
+/**
+ * contract §9.2, the one settle rule: a `message_send` result `sent|already_sent` on `targetKey`
+ * with `seenUpToSeq` settles `reply_sent` exactly the rows of that target it covers
+ * (`TargetSeq <= SeenUpToSeq`), of either class (issue 38: a covered `signal_only` hand-back row
+ * whose agent then posts there visibly replied). The table settles by it (`sendResult`) and answers
+ * by it (`handling`): its one home (issue 39).
+ */
+function sendSettles(row: PendingDelivery, targetKey: TargetKey, seenUpToSeq: number): boolean {
+  return row.targetKey === targetKey && row.targetSeq <= seenUpToSeq;
+}
 
 export class PendingDeliveryTable {
   readonly #capacity: number;
@@ -211,6 +221,36 @@ export class PendingDeliveryTable {
     }
     this.#admit(effects);
     return effects;
+  }
+
+  /**
+   * contract §9.2 asked, nothing applied (issue 25: the team routes a reply by what it settles):
+   * the runtime-visible rows in FIFO order, each with whether a `sent` result on `targetKey`
+   * covering `seenUpToSeq` would settle it — by the rule `sendResult` applies.
+   */
+  handling(
+    targetKey: TargetKey,
+    seenUpToSeq: number,
+  ): Array<{ readonly wakeToken: string; readonly settled: boolean }> {
+    const out: Array<{ readonly wakeToken: string; readonly settled: boolean }> = [];
+    for (const row of this.#rows.values())
+      if (row.visible) out.push({ wakeToken: row.wakeToken, settled: sendSettles(row, targetKey, seenUpToSeq) });
+    return out;
+  }
+
+  /**
+   * issue 15: our own refusal of the agent's `message_send` is charged to the rows its runtime is
+   * handling now (runtime-visible ones: a row not yet written cannot be what the agent answered);
+   * a row that then ends without a reply names it. Returns the tokens charged.
+   */
+  chargeRefusal(code: SendRefusalCode): string[] {
+    const charged: string[] = [];
+    for (const row of this.#rows.values()) {
+      if (!row.visible) continue;
+      row.refusal = code;
+      charged.push(row.wakeToken);
+    }
+    return charged;
   }
 
   /** contract §9.2: a confirmed reaction to the triggering message settles exactly that row. */

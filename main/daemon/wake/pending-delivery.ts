@@ -2,7 +2,7 @@
  * Pending delivery rows (contract §9.1) and the values the pure table hands back.
  * No I/O here: these are plain data shared by the table, the lifecycle service and tests.
  */
-import type { FailureReason, NoReplyReason, PauseKind } from '../../../shared/wake-status.js';
+import type { FailureReason, NoReplyReason, PauseKind, SendRefusalCode } from '../../../shared/wake-status.js';
 import type { TargetKey } from '../../../shared/target.js';
 
 /** contract §9.1: workflow callbacks, system and reaction signals are `signal_only`. */
@@ -55,6 +55,11 @@ export class PendingDelivery {
   resumed = false;
   localTextBytes = 0;
   localTextRunes = 0;
+  /**
+   * issue 15: the last of our own refusals of the agent's `message_send` made while this row was
+   * runtime-visible (the communication service charges it); a terminal without a reply names it.
+   */
+  refusal: SendRefusalCode | null = null;
   constructor(
     readonly messageId: string,
     readonly target: string,
@@ -94,20 +99,6 @@ export type TableEffect =
   | { readonly kind: 'paused'; readonly row: PendingDelivery }
   /** issue 38: the pause that held the row ended; it waits for admission again (`queued`), its place kept. */
   | { readonly kind: 'unpaused'; readonly row: PendingDelivery };
-
-/**
- * contract §9.2, the one settle rule: a `message_send` result `sent|already_sent` on `targetKey`
- * with `seenUpToSeq` settles `reply_sent` exactly the rows of that target it covers
- * (`TargetSeq <= SeenUpToSeq`), of either class (issue 38: a covered `signal_only` hand-back row
- * whose agent then posts there visibly replied). The table settles by it; the team reads it.
- */
-export function sendSettles(
-  row: Pick<PendingDelivery, 'targetKey' | 'targetSeq'>,
-  targetKey: TargetKey,
-  seenUpToSeq: number,
-): boolean {
-  return row.targetKey === targetKey && row.targetSeq <= seenUpToSeq;
-}
 
 /** issue 27, 38: why and until when the table holds admission (its one home: the table). */
 export interface TablePause {

@@ -96,14 +96,6 @@ export interface WakeJournal {
   transaction<T>(fn: () => T): T;
   /** contract §6.6: one recovery batch, one marker per canonical target (the store's `saveRecoveryBatch`). */
   saveRecoveryBatch(agentId: string, markers: readonly RecoveryMarkerSave[], cause: RecoveryCause): unknown;
-  appendAudit(audit: {
-    readonly agentId: string;
-    readonly kind: 'cross_target_send';
-    readonly target: TargetKey;
-    readonly messageId: string;
-    /** The wakes the agent was handling when it sent (their timelines show the send). */
-    readonly wakeTokens: readonly string[];
-  }): unknown;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { ClientApi, TelegramStatus } from '../../../shared/api/contract.js';
+import { GENERAL_CONVERSATION } from '../../../shared/config.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 
 export interface TelegramSettingsProps {
@@ -29,7 +30,7 @@ export function TelegramSettings({ api, language }: TelegramSettingsProps) {
   const [status, setStatus] = useState<TelegramStatus | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [chatId, setChatId] = useState('');
-  const [target, setTarget] = useState('#general');
+  const [target, setTarget] = useState(GENERAL_CONVERSATION);
   const [allowFrom, setAllowFrom] = useState('');
 
   const refresh = useCallback(async () => {

@@ -39,7 +39,7 @@ async function setup() {
     journal: store,
     metrics: createWakeMetrics(new Registry()),
     renderFinalCheck: () => 'FINAL CHECK',
-    defaultCapacity: 8,
+    pendingCapacity: 8,
   });
   cleanups.push(() => lifecycle.dispose());
   lifecycle.registerAgent({ agentId: 'demo', publicName: 'demo', displayName: 'Demo', runtime: 'demo', model: null });

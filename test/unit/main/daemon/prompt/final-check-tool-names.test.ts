@@ -17,6 +17,7 @@ import {
   PROMPT_LANGUAGES,
   type AcpPreset,
   type AgentConfig,
+  DEFAULT_DAEMON_LIMITS,
 } from '../../../../../shared/config.js';
 import { MemoryWakeJournal } from '../../../../fixtures/memory-wake-journal.js';
 import { sendToolsNamed } from '../../../../fixtures/model-final-checks.js';
@@ -38,6 +39,7 @@ function daemonFinalCheck(agent: AgentConfig): string {
     journal: new MemoryWakeJournal(),
     renderFinalCheck: finalCheckRenderer((id) => (id === agent.id ? agent.agentTools : 'mcp')),
     metrics: createWakeMetrics(new Registry()),
+    pendingCapacity: DEFAULT_DAEMON_LIMITS.pendingCapacity,
   });
   lifecycle.registerAgent(profileOf(agent));
   const deliveries: WakeDelivery[] = [];

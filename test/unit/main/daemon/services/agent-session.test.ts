@@ -6,6 +6,7 @@ import { Subject } from 'rxjs';
 import { COMPACTED_AFTER_OVERFLOW } from '../../../../../shared/api/contract.js';
 import { describe, expect, it } from 'vitest';
 import { targetKey, type TargetKey } from '../../../../../shared/target.js';
+import { DEFAULT_DAEMON_LIMITS } from '../../../../../shared/config.js';
 import { createWakeMetrics } from '../../../../../main/daemon/metrics/wake-metrics.js';
 import type {
   DeliverResult,
@@ -66,7 +67,6 @@ const journal: WakeJournal = {
   listWakes: () => [],
   transaction: (fn) => fn(),
   saveRecoveryBatch: () => undefined,
-  appendAudit: () => undefined,
 };
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -75,6 +75,7 @@ async function setup<A extends ScriptedAdapter = ScriptedAdapter>(adapter: A = n
     journal,
     renderFinalCheck: (groups) => `FINAL-CHECK ${groups.map((g) => g.target).join(',')}`,
     metrics: createWakeMetrics(new Registry()),
+    pendingCapacity: DEFAULT_DAEMON_LIMITS.pendingCapacity,
   });
   lifecycle.registerAgent({ agentId: 'a1', publicName: 'a1', displayName: 'A1', runtime: 'codex', model: null });
   const statuses: WakeStatusEvent[] = [];
@@ -186,7 +187,6 @@ describe('AgentSession: the lifecycle side (the host of every RuntimeAdapter)', 
       status: 'sent',
       targetKey: '#general' as TargetKey,
       seenUpToSeq: 1,
-      messageId: 'r1',
     });
     expect(await s.session.host.onTurnBoundary()).toBeNull();
     expect(s.statusOf('w1').at(-1)).toBe('reply_sent');
@@ -548,7 +548,6 @@ describe('AgentSession: the agent state and the hook bus bridge', () => {
       status: 'sent',
       targetKey: '#general' as TargetKey,
       seenUpToSeq: 1,
-      messageId: 'r1',
     });
     s.post('w2', 2);
     await flush();
@@ -575,6 +574,7 @@ describe('AgentSession: the agent state and the hook bus bridge', () => {
       journal,
       renderFinalCheck: () => 'FC',
       metrics: createWakeMetrics(new Registry()),
+      pendingCapacity: DEFAULT_DAEMON_LIMITS.pendingCapacity,
     });
     lifecycle.registerAgent({ agentId: 'a1', publicName: 'a1', displayName: 'A1', runtime: 'codex', model: null });
     const make = () => {

@@ -30,6 +30,8 @@ function setup() {
     getMessage: () => undefined,
     getConversation: () => undefined,
     agentCursor: () => ({ seenUpToSeq: 0, repliedUpToSeq: 0 }),
+    // A cross-target send is audited (§8.3), on the harness's journal.
+    appendAudit: (a: never) => h.journal.appendAudit(a),
   } as unknown as Store;
   const service = new CommunicationService({
     store,

@@ -26,7 +26,8 @@ function setup(deliveryChannelOf?: (target: string) => string) {
   const turn = { id: 'turn_1' as string | null };
   const tracker = { raiseNoResponseAlert: (input: unknown) => noResponse.push(input) } as unknown as DeliveryTracker;
   const service = new CommunicationService({
-    store: {} as Store,
+    // The alerts it records on the wakes go to the harness's journal.
+    store: { appendWakeEvent: (e: never) => h.journal.appendWakeEvent(e) } as unknown as Store,
     lifecycle: h.lifecycle,
     tracker,
     currentTurn: () => turn.id,
@@ -68,7 +69,7 @@ function overStore(
     journal: store,
     metrics: createWakeMetrics(new Registry()),
     renderFinalCheck: () => 'FINAL CHECK',
-    defaultCapacity: 8,
+    pendingCapacity: 8,
   });
   closers.push(() => lifecycle.dispose());
   lifecycle.registerAgent({ agentId: 'demo', publicName: 'demo', displayName: 'Demo', runtime: 'demo', model: null });

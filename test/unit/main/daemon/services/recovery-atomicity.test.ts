@@ -14,6 +14,7 @@ import { Store } from '../../../../../main/daemon/store/index.js';
 import { recoveryWakeToken } from '../../../../../main/daemon/store/store-ids.js';
 import { WakeLifecycle } from '../../../../../main/daemon/wake/index.js';
 import type { RecoveryLost } from '../../../../../main/daemon/wake/wake-lifecycle.js';
+import { DEFAULT_DAEMON_LIMITS } from '../../../../../shared/config.js';
 import { targetKey } from '../../../../../shared/target.js';
 import { isTerminal } from '../../../../../shared/wake-status.js';
 import { spawnFixture } from '../../../../fixtures/child-process.js';
@@ -38,6 +39,7 @@ function run(dir: string) {
     metrics: createWakeMetrics(new Registry()),
     renderFinalCheck: () => 'FINAL CHECK',
     onRecoveryLost: (l) => lost.push(l),
+    pendingCapacity: DEFAULT_DAEMON_LIMITS.pendingCapacity,
   });
   lifecycle.registerAgent({ agentId: 'demo', publicName: 'demo', displayName: 'Demo', runtime: 'demo', model: null });
   const recovery = new RecoveryService({ store, lifecycle, runtimeOf: () => 'demo' });

@@ -39,7 +39,7 @@ function run(dir: string) {
     journal: store,
     metrics: createWakeMetrics(new Registry()),
     renderFinalCheck: () => 'FINAL CHECK',
-    defaultCapacity: 8,
+    pendingCapacity: 8,
   });
   lifecycle.registerAgent({ agentId: 'demo', publicName: 'demo', displayName: 'Demo', runtime: 'demo', model: null });
   const recovery = new RecoveryService({ store, lifecycle, runtimeOf: () => 'demo' });

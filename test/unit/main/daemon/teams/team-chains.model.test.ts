@@ -38,7 +38,7 @@ function team(agentHops: number) {
     journal: store,
     metrics: createWakeMetrics(new Registry()),
     renderFinalCheck: () => 'FINAL CHECK',
-    defaultCapacity: 4,
+    pendingCapacity: 4,
   });
   for (const a of AGENTS)
     lifecycle.registerAgent({ agentId: a, publicName: a, displayName: a.toUpperCase(), runtime: 'demo', model: null });

@@ -7,6 +7,7 @@
  */
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_DAEMON_LIMITS } from '../../../../../shared/config.js';
 import { createWakeMetrics } from '../../../../../main/daemon/metrics/wake-metrics.js';
 import { usageLimitResetAt } from '../../../../../main/daemon/runtime/failure-classifier.js';
 import {
@@ -50,6 +51,7 @@ function daemon(
     renderFinalCheck: () => 'FINAL CHECK',
     now: () => scheduler.now(),
     admissionHold: (agentId) => (service.current as UsagePauseService).admissionHold(agentId),
+    pendingCapacity: DEFAULT_DAEMON_LIMITS.pendingCapacity,
   });
   lifecycle.registerAgent({ agentId: 'a1', publicName: 'a1', displayName: 'A1', runtime: 'claude-code', model: null });
   service.current = new UsagePauseService({

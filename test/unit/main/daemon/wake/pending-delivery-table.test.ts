@@ -89,6 +89,33 @@ describe('PendingDeliveryTable (pure, contract §9)', () => {
 });
 
 describe('PendingDeliveryTable applies the one rule', () => {
+  it('handling answers, without settling, exactly what the same send result then settles (§9.2, issue 39: one owner)', () => {
+    const t = new PendingDeliveryTable(8);
+    for (const w of [wake(1), wake(2, '#ops'), wake(3, '#general', 'signal_only'), wake(4), wake(5)]) t.enqueue(w);
+    // w5 is admitted but not yet written into the runtime: not being handled, never answered as settled.
+    t.markDelivered(0, ['w1', 'w2', 'w3', 'w4']);
+    const asked = t.handling(general, 3);
+    expect(asked).toEqual([
+      { wakeToken: 'w1', settled: true },
+      { wakeToken: 'w2', settled: false },
+      { wakeToken: 'w3', settled: true },
+      { wakeToken: 'w4', settled: false },
+    ]);
+    expect(t.size).toBe(5); // asking changed nothing
+    const settled = t.sendResult(general, 3).flatMap((e) => (e.kind === 'terminal' ? [e.row.wakeToken] : []));
+    expect(settled).toEqual(asked.filter((h) => h.settled).map((h) => h.wakeToken));
+  });
+
+  it('chargeRefusal marks the runtime-visible rows only, and a later refusal replaces the earlier (issue 15)', () => {
+    const t = new PendingDeliveryTable(4);
+    t.enqueue(wake(1));
+    t.enqueue(wake(2));
+    t.markDelivered(0, ['w1']);
+    expect(t.chargeRefusal('rate_limited')).toEqual(['w1']);
+    expect(t.chargeRefusal('out_of_scope')).toEqual(['w1']);
+    expect([t.row('w1')?.refusal, t.row('w2')?.refusal]).toEqual(['out_of_scope', null]);
+  });
+
   it('restoreInFlight: the journal facts decide, one frontier per target, nothing admitted, a wake already here skipped', () => {
     const t = new PendingDeliveryTable(4);
     t.enqueue(wake(9));

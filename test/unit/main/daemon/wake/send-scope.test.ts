@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { targetKey } from '../../../../../shared/target.js';
+import type { DeliveryTracker } from '../../../../../main/daemon/delivery/delivery-tracker.js';
+import { CommunicationService } from '../../../../../main/daemon/services/communication-service.js';
+import type { Store } from '../../../../../main/daemon/store/index.js';
 import { wakeHarness } from '../../../../fixtures/wake-harness.js';
 import { PendingDeliveryTable } from '../../../../../main/daemon/wake/index.js';
 
@@ -36,21 +39,28 @@ describe('contract §8.3 turn message-send scope', () => {
     expect(h.lifecycle.checkSendScope(h.agentId, ops, false)).toEqual({ ok: true, crossTarget: false });
   });
 
-  it('rejects a send outside the scope with an actionable message unless allow_cross_target, which is allowed and audited', () => {
+  it('rejects a send outside the scope with an actionable message unless allow_cross_target, which is allowed and audited', async () => {
     const h = wakeHarness();
+    // issue 39: the communication service audits the send (on the harness's journal), the lifecycle settles it.
+    const service = new CommunicationService({
+      store: {
+        agentCursor: () => ({ seenUpToSeq: 0, repliedUpToSeq: 0 }),
+        getConversation: () => ({}),
+        getMessage: () => undefined,
+        getWake: () => undefined,
+        appendAudit: (a: never) => h.journal.appendAudit(a),
+      } as unknown as Store,
+      lifecycle: h.lifecycle,
+      tracker: { send: async () => ({ status: 'sent', messageIds: ['out1'] }) } as unknown as DeliveryTracker,
+      currentTurn: () => 'turn_1',
+      onMessageStored: () => undefined,
+    });
     const sending = h.wake('#general', { targetSeq: 1 });
     const rejected = h.lifecycle.checkSendScope(h.agentId, ops, false);
     expect(rejected).toMatchObject({ ok: false, code: 'out_of_scope' });
     if (!rejected.ok) expect(rejected.message).toContain('allow_cross_target');
     expect(h.lifecycle.checkSendScope(h.agentId, ops, true)).toEqual({ ok: true, crossTarget: true });
-    h.lifecycle.onSendResult({
-      agentId: h.agentId,
-      status: 'sent',
-      targetKey: ops,
-      seenUpToSeq: 0,
-      messageId: 'out1',
-      crossTarget: true,
-    });
+    await service.messageSend(h.agentId, { target: ops, content: 'to ops on purpose', allowCrossTarget: true });
     expect(h.journal.audits).toEqual([
       // issue 24: on the timeline of the wake being handled when it sent
       { agentId: h.agentId, kind: 'cross_target_send', target: '#ops', messageId: 'out1', wakeTokens: [sending] },
