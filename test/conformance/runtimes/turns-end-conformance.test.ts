@@ -5,6 +5,9 @@
  * `turn/interrupt`, OpenCode's session abort — by the operator's Stop (`stopped_by_operator`) or
  * by the turn's deadline (`turn_timeout`, on virtual time: the deadline's scheduler is the
  * test's). The wake ends `failed` with that reason, and the same process takes the next message.
+ *
+ * issue 44: the runtimes' suites run side by side (`describe.concurrent`), each on its own process;
+ * within a suite the rows keep their order on that process (`it.sequential`).
  */
 import { VirtualTimeScheduler, firstValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -20,7 +23,7 @@ const CASE_TIMEOUT = 120_000;
 /** 10 minutes of quiet streaming: the model never finishes within a test. */
 const NEVER_ENDS = '[[slow:600:1000]] A very long answer, please.';
 
-describe.each(RUNTIMES)('%s: a turn that never ends is ended (real CLI, fake model)', (kind) => {
+describe.concurrent.each(RUNTIMES)('%s: a turn that never ends is ended (real CLI, fake model)', (kind) => {
   let h: RuntimeHarness;
   let deadlines: TurnDeadlines;
   let scheduler: VirtualTimeScheduler;
@@ -96,7 +99,7 @@ describe.each(RUNTIMES)('%s: a turn that never ends is ended (real CLI, fake mod
     expect(done.status).toBe('reply_sent');
   }
 
-  it(
+  it.sequential(
     'Stop: failed / stopped_by_operator at once, then the agent takes the next message',
     async () => {
       const wake = await startNeverEnding('#stop');
@@ -114,7 +117,7 @@ describe.each(RUNTIMES)('%s: a turn that never ends is ended (real CLI, fake mod
     CASE_TIMEOUT,
   );
 
-  it(
+  it.sequential(
     'Stop with a wake queued behind the working one ends only the working one (issue 38); the queued one is answered after it',
     async () => {
       const working = await startNeverEnding('#stop-working');
@@ -140,7 +143,7 @@ describe.each(RUNTIMES)('%s: a turn that never ends is ended (real CLI, fake mod
     CASE_TIMEOUT,
   );
 
-  it(
+  it.sequential(
     'turnTimeoutMinutes: failed / turn_timeout when the deadline passes, then the agent takes the next message',
     async () => {
       const wake = await startNeverEnding('#timeout');
