@@ -7,6 +7,11 @@
  *
  * The same table (`RUNTIME_CASES`, shared with the adapter-level suite) drives all three
  * runtimes; one daemon with one long-lived runtime session per runtime runs it in sequence.
+ *
+ * issue 44: the three runtimes' suites run side by side (`describe.concurrent`): each has its own
+ * daemon, data dir, fake model server and metrics registry, and most of a row's time is waiting
+ * (quiet model steps, watchdog thresholds, a runtime's restart). Within a suite the rows keep
+ * their order on their one daemon (`it.sequential`): each begins once the previous turn has ended.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +36,7 @@ const CASE_TIMEOUT = 60_000;
 const WATCHDOG_SECONDS = 1;
 const metric = (text: string, sample: string): number => parseMetrics(text).get(sample) ?? 0;
 
-describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (runtime) => {
+describe.concurrent.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (runtime) => {
   let h: DaemonHarness;
   /**
    * issue 44: a wake right after the runtime (re)started waits on that start too (OpenCode's took
@@ -54,7 +59,7 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
   }, 60_000);
 
   for (const c of RUNTIME_CASES) {
-    it(
+    it.sequential(
       c.name,
       async () => {
         // One case per runtime turn: the previous case's turn has ended (agents.list shows idle).
@@ -163,21 +168,24 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
     );
   }
 
-  it('metrics: the four wake counters by runtime add up over the table, never an agent id as a label (contract §10.1, §10.2)', async () => {
-    const text = await h.daemon.metrics.metrics();
-    expect(wakeCounters(text, runtime)).toEqual(outcomes);
-    expect(outcomes.received).toBe(RUNTIME_CASES.length);
-    // Counted again at the model once every turn has ended: no late second final-check for any case (§6.4).
-    for (const c of RUNTIME_CASES)
-      expect(finalChecksReceived(h.model.requests, c.target), c.target).toBe(c.finalChecks);
-    expect(text).not.toContain(h.agentId);
-    expect(text).not.toMatch(/agent_?id=/i);
-  });
+  it.sequential(
+    'metrics: the four wake counters by runtime add up over the table, never an agent id as a label (contract §10.1, §10.2)',
+    async () => {
+      const text = await h.daemon.metrics.metrics();
+      expect(wakeCounters(text, runtime)).toEqual(outcomes);
+      expect(outcomes.received).toBe(RUNTIME_CASES.length);
+      // Counted again at the model once every turn has ended: no late second final-check for any case (§6.4).
+      for (const c of RUNTIME_CASES)
+        expect(finalChecksReceived(h.model.requests, c.target), c.target).toBe(c.finalChecks);
+      expect(text).not.toContain(h.agentId);
+      expect(text).not.toMatch(/agent_?id=/i);
+    },
+  );
 
   // The operator writes while the agent works: the first wake's model call is streaming (quiet
   // steps) when the second message arrives. Each adapter takes it as the next turn once the
   // running one ends (the Claude Code CLI itself would show it mid-turn as a role:"system" entry).
-  it(
+  it.sequential(
     'a message written while the agent is in its turn is answered too: each wake ends once, one final-check for the late one (contract §6.2, §6.4, §9.2)',
     async () => {
       await h.idle(20_000);
@@ -207,7 +215,7 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
     CASE_TIMEOUT,
   );
 
-  it(
+  it.sequential(
     'a wake that arrives during a running turn gets silence beacons on its own chip once it is worked on (watchdog spec A)',
     async () => {
       await h.idle(20_000);
@@ -224,7 +232,7 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
     CASE_TIMEOUT,
   );
 
-  it(
+  it.sequential(
     'runtime crash mid-turn: the wake ends failed/cli_exited (never "no visible reply"); the restarted runtime gets one recovery wake that replies, then the next wake replies (contract §6.6, §9.2, issues 16 and 24)',
     async () => {
       await h.idle(20_000);
@@ -271,7 +279,7 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
     CASE_TIMEOUT + 2 * AFTER_START,
   );
 
-  it(
+  it.sequential(
     'daemon restart on the same data dir: history and wake statuses survive, the runtime resumes its session, the next wake replies',
     async () => {
       await h.idle(20_000);
@@ -295,19 +303,23 @@ describe.each(RUNTIMES)('%s: whole-daemon conformance (real CLI, fake model)', (
     CASE_TIMEOUT + 2 * AFTER_START,
   );
 
-  it('stop: the runtime processes (HOME isolated in the data dir) end with the daemon, no orphans; the secret is in no file of the store', async () => {
-    const running = runtimeProcesses(h.dir);
-    if (running === null) return expect.fail('cannot list processes on this platform (/proc)');
-    // The check can fail: the runtime CLI is running now, with its HOME inside the data dir.
-    expect(running.length).toBeGreaterThan(0);
-    for (const p of running) expect(p.home?.startsWith(join(h.dir, 'runtimes', h.agentId))).toBe(true);
-    await h.stop();
-    expect(await runtimeProcessesAfter(h.dir)).toEqual([]);
-    // After the store closed (WAL checkpointed into the database file).
-    expect((await h.storeBytes()).includes(Buffer.from(SECRET, 'utf8'))).toBe(false);
-    // No log line of any level (debug included) holds the secret or the runtime's model API key.
-    expect(h.logLines.some((l) => l.level === 'debug')).toBe(true);
-    expect(JSON.stringify(h.logLines)).not.toContain(SECRET);
-    expect(JSON.stringify(h.logLines)).not.toContain(MODEL_API_KEY);
-  }, 30_000);
+  it.sequential(
+    'stop: the runtime processes (HOME isolated in the data dir) end with the daemon, no orphans; the secret is in no file of the store',
+    async () => {
+      const running = runtimeProcesses(h.dir);
+      if (running === null) return expect.fail('cannot list processes on this platform (/proc)');
+      // The check can fail: the runtime CLI is running now, with its HOME inside the data dir.
+      expect(running.length).toBeGreaterThan(0);
+      for (const p of running) expect(p.home?.startsWith(join(h.dir, 'runtimes', h.agentId))).toBe(true);
+      await h.stop();
+      expect(await runtimeProcessesAfter(h.dir)).toEqual([]);
+      // After the store closed (WAL checkpointed into the database file).
+      expect((await h.storeBytes()).includes(Buffer.from(SECRET, 'utf8'))).toBe(false);
+      // No log line of any level (debug included) holds the secret or the runtime's model API key.
+      expect(h.logLines.some((l) => l.level === 'debug')).toBe(true);
+      expect(JSON.stringify(h.logLines)).not.toContain(SECRET);
+      expect(JSON.stringify(h.logLines)).not.toContain(MODEL_API_KEY);
+    },
+    30_000,
+  );
 });

@@ -266,8 +266,11 @@ describe.concurrent.each(PRESETS)('acp preset %s: model errors → failure reaso
  * issue 38: a provider's 429, as the CLI itself reports it structured (Gemini: the JSON-RPC error of
  * `session/prompt`; Copilot: the `session.error` event of its session event log, while its ACP
  * wire only shows agent text), pauses the wake under the default `onUsageLimit: "wait"`.
+ *
+ * issue 44: side by side with the suites above (Copilot's own retries of the 429 are about a
+ * minute of waiting); each row still has its own agent, whose wake stays paused for an hour.
  */
-describe.each(['gemini', 'copilot'] as const)('acp preset %s: a provider 429 pauses the wake', (preset) => {
+describe.concurrent.each(['gemini', 'copilot'] as const)('acp preset %s: a provider 429 pauses the wake', (preset) => {
   it('[[error429]] → paused / usage_limit, never failed', async () => {
     // A long backoff: the wake stays paused for the assertion (Copilot retries the 429 itself for about a minute first).
     const h = await RuntimeHarness.start('acp', { preset, usageLimitBackoffSeconds: 3600 });

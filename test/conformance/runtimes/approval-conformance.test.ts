@@ -6,6 +6,10 @@
  * agent is told and replies; expiry → a deny the agent sees; a runtime restart cancels a pending
  * request (the wake then ends as every replaced process's does, §6.6); `read-only` → no approval,
  * the CLI refuses the command itself.
+ *
+ * issue 44: the runtimes' suites run side by side (`describe.concurrent`), each on its own process,
+ * store and temp dirs: a row's time is mostly waiting (the operator's answer, an expiry, a restart).
+ * Within a suite the rows keep their order on their one process (`it.sequential`).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +26,7 @@ const CASE_TIMEOUT = 90_000;
 const replyOn = (h: RuntimeHarness, target: string) =>
   h.messages.filter((m) => m.target === target && m.author === h.agentId);
 
-describe.each(RUNTIMES)('%s approvals (real CLI, fake model, permissions "ask")', (kind) => {
+describe.concurrent.each(RUNTIMES)('%s approvals (real CLI, fake model, permissions "ask")', (kind) => {
   let h: RuntimeHarness;
 
   beforeAll(async () => {
@@ -33,7 +37,7 @@ describe.each(RUNTIMES)('%s approvals (real CLI, fake model, permissions "ask")'
     await h?.stop();
   }, 60_000);
 
-  it(
+  it.sequential(
     'allow → the command runs in the workspace → the reply arrives via the tool → reply_sent',
     async () => {
       const wake = h.post('[[shell:touch approved.txt]] Please create the file.', '#ap-allow');
@@ -60,7 +64,7 @@ describe.each(RUNTIMES)('%s approvals (real CLI, fake model, permissions "ask")'
     CASE_TIMEOUT,
   );
 
-  it(
+  it.sequential(
     'deny → the command did not run, the agent is told and replies',
     async () => {
       const wake = h.post('[[shell:touch denied.txt]] Please create the other file.', '#ap-deny');
@@ -77,7 +81,7 @@ describe.each(RUNTIMES)('%s approvals (real CLI, fake model, permissions "ask")'
     CASE_TIMEOUT,
   );
 
-  it(
+  it.sequential(
     'an unanswered request expires as a deny the agent sees; the wake still ends by the contract',
     async () => {
       h.approvalPolicy.timeoutSeconds = 2;
@@ -95,7 +99,7 @@ describe.each(RUNTIMES)('%s approvals (real CLI, fake model, permissions "ask")'
     CASE_TIMEOUT,
   );
 
-  it(
+  it.sequential(
     'a runtime restart with a pending request cancels it (no chip left waiting) and the wake ends failed/cli_exited, recovered by §6.6 (issue 24)',
     async () => {
       const wake = h.post('[[shell:touch crashed.txt]] And one more.', '#ap-restart');
@@ -115,7 +119,7 @@ describe.each(RUNTIMES)('%s approvals (real CLI, fake model, permissions "ask")'
   );
 });
 
-describe.each(RUNTIMES)('%s with permissions "read-only"', (kind) => {
+describe.concurrent.each(RUNTIMES)('%s with permissions "read-only"', (kind) => {
   let h: RuntimeHarness;
 
   beforeAll(async () => {
@@ -126,7 +130,7 @@ describe.each(RUNTIMES)('%s with permissions "read-only"', (kind) => {
     await h?.stop();
   }, 60_000);
 
-  it(
+  it.sequential(
     'no approval is asked; the CLI itself refuses the command and the agent replies',
     async () => {
       const wake = h.post('[[shell:touch readonly.txt]] Create the file.', '#ro');

@@ -5,6 +5,10 @@
  * session (as an agent does), then the shared adapter behaviour: interrupt, crash → failed +
  * capped restart (resuming the same thread/session), and stop with no orphan processes.
  * Each runtime has its own temp HOME / CODEX_HOME / XDG dirs (runtime-harness.ts).
+ *
+ * issue 44: the runtimes' suites run side by side (`describe.concurrent`), each on its own process,
+ * fake model server and temp dirs: a row's time is mostly waiting (quiet model steps, a restart).
+ * Within a suite the rows keep their order on their one process (`it.sequential`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalChecksReceived } from '../../fixtures/model-final-checks.js';
@@ -19,7 +23,7 @@ const RUNTIMES: readonly Exclude<RealRuntimeKind, 'acp'>[] = ['claude-code', 'co
 const resumesAfterMidTurnCrash = (kind: RealRuntimeKind) => kind !== 'claude-code';
 const CASE_TIMEOUT = 90_000;
 
-describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) => {
+describe.concurrent.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) => {
   let h: RuntimeHarness;
 
   beforeAll(async () => {
@@ -30,7 +34,7 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
     await h?.stop();
   }, 60_000);
 
-  it(
+  it.sequential(
     'the prompt names the send tool this runtime really offers (contract §8.2)',
     async () => {
       const offered = {
@@ -55,7 +59,7 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
   );
 
   for (const c of RUNTIME_CASES) {
-    it(
+    it.sequential(
       c.name,
       async () => {
         const beaconsBefore = h.beacons.length;
@@ -103,7 +107,7 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
     );
   }
 
-  it(
+  it.sequential(
     'interrupt: the running turn ends interrupted and its wake fails (no final-check)',
     async () => {
       const wake = h.post('[[slow:60:500]] [[tool]] A long job.', '#conf-interrupt');
@@ -119,7 +123,7 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
     CASE_TIMEOUT,
   );
 
-  it.skipIf(!resumesAfterMidTurnCrash(kind))(
+  it.skipIf(!resumesAfterMidTurnCrash(kind)).sequential(
     'crash mid-turn → the wake ends failed/cli_exited and is recovered (§6.6, issue 24), capped restart resumes the same session, next wake replies',
     async () => {
       const sessionBefore = h.runtimeEvents.filter((e) => e.type === 'ready').at(-1);
@@ -146,7 +150,7 @@ describe.each(RUNTIMES)('%s runtime conformance (real CLI, fake model)', (kind) 
     CASE_TIMEOUT * 2,
   );
 
-  it(
+  it.sequential(
     'stop leaves no orphan processes and stderr stays diagnostics only',
     async () => {
       await h.session.stop();
