@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { asyncScheduler, merge, Subscription } from 'rxjs';
 import { LOCAL_CHANNEL, type Config } from '../../shared/config.js';
-import { Alerts } from './alerts/alerts.js';
 import { createDaemonApi } from './api/daemon-api.js';
 import { ApiEvents } from './api/api-events.js';
 import { AgentGrants } from './approvals/agent-grants.js';
@@ -32,7 +31,6 @@ import { createStoreMetrics } from './metrics/store-metrics.js';
 import { createWakeMetrics } from './metrics/wake-metrics.js';
 import { projectRoot } from './project-root.js';
 import { finalCheckRenderer } from './prompt/final-check.js';
-import { PromptTrajectory } from './prompt/prompt-trajectory.js';
 import { prepareAgentCli } from './runtime/agent-cli-shim.js';
 import { probeAgent } from './runtime/readiness.js';
 import { createRuntimeAdapter } from './runtime/runtime-factory.js';
@@ -40,10 +38,7 @@ import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import { AgentRoster } from './services/agent-roster.js';
 import { launchAgentSessions } from './services/agent-sessions.js';
 import { AgentSettings } from './services/agent-settings.js';
-import { CommunicationService } from './services/communication-service.js';
-import { ConversationService, seedConversations } from './services/conversation-service.js';
-import { RecoveryService } from './services/recovery-service.js';
-import { TurnDeadlines } from './services/turn-deadlines.js';
+import { seedConversations } from './services/conversation-service.js';
 import { DaemonSettings } from './settings/daemon-settings.js';
 import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
 import { Store } from './store/index.js';
@@ -51,7 +46,7 @@ import { wireTeams } from './teams/team-wiring.js';
 import { wireUsage } from './usage/usage-wiring.js';
 import { AdmissionHolds } from './wake/admission-holds.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
-import { WakeTimeline } from './wake/wake-timeline.js';
+import { wireMessaging } from './services/messaging-wiring.js';
 import { wireDelivery } from './watchdog/delivery-wiring.js';
 import { wireWorktrees } from './worktrees/worktree-wiring.js';
 
@@ -102,7 +97,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const wakes: WakeLifecycle = stack.adopt(
       new WakeLifecycle({
         journal: store,
-        renderFinalCheck: finalCheckRenderer((id) => roster.agentToolsOf(id)),
+        renderFinalCheck: finalCheckRenderer(),
         metrics: createWakeMetrics(registry),
         // contract §9.4 (issue 16): terminal cleanup cancels retry ownership.
         correlation: { release: (wakeToken) => tracker.releaseWake(wakeToken) },
@@ -181,17 +176,14 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // 7. Watchdog + delivery confirmation (watchdog spec A + B on one bus) and the beacon router.
     const delivery = wireDelivery({ bus, store, settingsFor, clock });
     stack.defer(() => delivery.stop());
-    const { tracker, beacons } = delivery;
+    const { tracker } = delivery;
 
     // 8. Approvals (issue 14), durable; a restart cancels what the previous daemon left pending.
     const approvals = new ApprovalService({
       table: store.approvals,
       bus,
       // issue 29: the timeout from agentteam.json, the rules only as the daemon granted them (the store).
-      policyOf: (id) => ({
-        approvalTimeoutSeconds: roster.policyOf(id).approvalTimeoutSeconds,
-        allow: grants.rules(id),
-      }),
+      policyOf: (id) => roster.policyOf(id),
       // `always`: granted in the store, then listed in that agent's `allow` in agentteam.json (for reading).
       persistRule: (id, rule, approvalId) => grants.grant(id, rule, approvalId),
       log,
@@ -207,45 +199,11 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       log,
     });
     stack.defer(() => teams.dispose());
-    const trajectory = new PromptTrajectory(store);
-    const timeline = new WakeTimeline({
-      journal: store,
-      lifecycle: wakes,
-      targetOf: (wakeToken) => store.getWake(wakeToken)?.target,
-      wakesOfTurn: (agentId, turnId) => roster.wakesOfTurn(agentId, turnId),
-      changed: (entry) => out.timeline(entry),
+    const messaging = wireMessaging({
+      ...{ store, lifecycle: wakes, roster, bus, delivery, team: teams.team, limits: config.limits, out, log },
     });
-    const alerts = new Alerts({ timeline, raised: (alert) => out.alert(alert), agentName: roster.name, log });
-    const communication = stack.adopt(
-      new CommunicationService({
-        store,
-        lifecycle: wakes,
-        tracker,
-        currentTurn: (id) => roster.turnOf(id),
-        conversationsPerHour: config.limits.conversationsPerHour,
-        team: teams.team,
-        onMessageStored: (m, reactions) => out.message(m, reactions),
-        onTimeline: (entry) => out.timeline(entry),
-        // issue 24: a conversation bound to a chat of a channel plug-in is delivered there; else on the local channel.
-        deliveryChannelOf: (target) => external.deliveryChannelOf(target) ?? LOCAL_CHANNEL,
-        log,
-      }),
-      (c) => c.dispose(),
-    );
-    // contract §6.6 end to end (issue 16): markers persisted, one recovery wake at a time per agent.
-    const runtimeOf = (agentId: string) => roster.runtimeOf(agentId);
-    const recovery = stack.adopt(new RecoveryService({ store, lifecycle: wakes, runtimeOf, log }), (r) => r.dispose());
-    const conversations = new ConversationService({
-      store,
-      lifecycle: wakes,
-      tracker,
-      agentIds: () => roster.ids(),
-      runtimeOf,
-      maxMessageBytes: config.limits.maxMessageBytes,
-      onMessageStored: (m) => out.message(m),
-      chains: teams.team,
-      log,
-    });
+    stack.defer(() => messaging.dispose());
+    const { alerts, communication, conversations } = messaging;
 
     // 10. The channel plug-ins (issue 18, 39: channels/registry.ts): bound conversations' replies, beacons and
     //     notices to their chats; the operator's messages and buttons (approvals, Continue, Stop) from them.
@@ -301,11 +259,6 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     subs.add(teams.chain$.subscribe((chain) => (out.chain(chain), external.chainChanged(chain))));
     subs.add(teams.board$.subscribe((entry) => out.team(entry)));
     subs.add(approvals.changes$.subscribe((r) => out.approval(r)));
-    // Beacons on the local conversation are status updates on the wakes' chips, never messages.
-    subs.add(beacons.status$.subscribe((b) => alerts.beacon(b, timeline.beacon(b))));
-    subs.add(tracker.alert$.subscribe((a) => alerts.delivery(a)));
-    // The inspector's timeline shows each delivery attempt's outcome on the wakes it answers (UI.md).
-    subs.add(bus.deliveryResult$.subscribe((r) => timeline.delivery(r)));
     subs.add(
       bindSilenceDeliveryMetrics(registry, {
         bus,
@@ -316,37 +269,22 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const staleApprovals = approvals.cancelStale();
     if (staleApprovals > 0) log.info('approvals cancelled by the restart', { count: staleApprovals });
 
-    // 12. One session per agent: its runtime built around the session's host and started, its wakes restored.
+    // 12. One session per agent: its runtime built around the session's host and started, its wakes
+    //     restored; each turn's deadline (issue 29) and the operator's Stop.
     stack.defer(() => roster.stop());
-    const sessionDeps = { roster, lifecycle: wakes, approvals, bus, store, trajectory, timeline, alerts, recovery };
-    launchAgentSessions({
-      ...sessionDeps,
-      usage,
-      log,
-      agents: config.agents,
-      runtime: {
-        createRuntime: options.createRuntime ?? createRuntimeAdapter,
-        worktrees: worktrees.service,
-        issueToken: (agentId) => mcp.issueToken(agentId),
-        shared: { dataDir, projectRoot: root, log, pids, ...person, agentCli, privateDirs: options.privateDirs },
-      },
-    });
-    roster.start();
-    // issue 29 "Turns end": each turn's `turnTimeoutMinutes` deadline, and the operator's Stop.
     const turns = stack.adopt(
-      new TurnDeadlines({
-        bus,
-        session: (id) => roster.session(id),
-        timeoutMinutesOf: (id) => roster.agent(id)?.turnTimeoutMinutes,
-        // A runtime that ignores its own interrupt: its process is replaced, as a crashed one is.
-        restart: (id, detail) => roster.restartReplaced(id, detail),
-        agentName: roster.name,
-        scheduler: clock,
-        log,
+      launchAgentSessions({
+        ...{ roster, lifecycle: wakes, approvals, bus, store, ...messaging },
+        ...{ usage, clock, log, agents: config.agents },
+        runtime: {
+          createRuntime: options.createRuntime ?? createRuntimeAdapter,
+          worktrees: worktrees.service,
+          issueToken: (agentId) => mcp.issueToken(agentId),
+          shared: { dataDir, projectRoot: root, log, pids, ...person, agentCli, privateDirs: options.privateDirs },
+        },
       }),
       (t) => t.dispose(),
     );
-    turns.start();
     // issue 41: a usage report that reaches the agent's daily budget ends its running turn.
     subs.add(usage.guard(turns));
 

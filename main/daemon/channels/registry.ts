@@ -39,8 +39,6 @@ export interface Channels {
   readonly beacon$: Observable<Beacon>;
   /** The calls the channels answer, every one of them (a call nobody answers is an internal error at start). */
   readonly api: ChannelApiHandlers;
-  /** The channel a conversation is delivered on, when one of these delivers it; else null (local). */
-  deliveryChannelOf(target: string): string | null;
   chainChanged(chain: Chain): void;
   usageWarning(agentId: string, alert: Alert, warning: UsageWarningFacts): void;
   start(): void;
@@ -58,16 +56,10 @@ export function createChannels(context: ChannelsContext): Channels {
     }),
   );
   return {
-    routes: plugins.map((p) => p.route),
+    // A conversation bound to one of a channel's chats is delivered there (ChannelRoutes.deliveryChannelOf).
+    routes: plugins.map((p) => ({ ...p.route, delivers: (target: string) => p.deliveryChannelOf(target) !== null })),
     beacon$: merge(...plugins.map((p) => p.beacon$)),
     api: channelApi(plugins),
-    deliveryChannelOf: (target) => {
-      for (const p of plugins) {
-        const name = p.deliveryChannelOf(target);
-        if (name !== null) return name;
-      }
-      return null;
-    },
     chainChanged: (chain) => plugins.forEach((p) => p.chainChanged(chain)),
     usageWarning: (agentId, alert, warning) => plugins.forEach((p) => p.usageWarning(agentId, alert, warning)),
     start: () => plugins.forEach((p) => p.start()),

@@ -138,7 +138,7 @@ export function finalCheckRenderer(surfaceOf?: (agentId: string) => SendSurfaceK
     renderFinalCheck(groups, {
       runtime: ctx.runtime,
       language: ctx.language,
-      surface: surfaceOf?.(ctx.agentId) ?? 'mcp',
+      surface: ctx.agentTools ?? surfaceOf?.(ctx.agentId) ?? 'mcp',
       ...(ctx.preset === undefined ? {} : { preset: ctx.preset }),
     });
 }

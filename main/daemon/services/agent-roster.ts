@@ -73,6 +73,7 @@ export const profileOf = (agent: AgentConfig): AgentProfile => ({
   runtime: agent.runtime,
   model: agent.model,
   language: agent.language,
+  agentTools: agent.agentTools,
   ...(agent.preset === undefined ? {} : { preset: agent.preset }),
 });
 

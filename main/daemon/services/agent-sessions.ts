@@ -4,6 +4,7 @@
  * restored (with the usage pause it was left in). The root calls `launchAgentSessions` once; what
  * each port does is the named service's rule, never a closure of the root's.
  */
+import type { SchedulerLike } from 'rxjs';
 import type { Config } from '../../../shared/config.js';
 import type { Alerts } from '../alerts/alerts.js';
 import type { ApprovalService } from '../approvals/approval-service.js';
@@ -19,6 +20,7 @@ import { agentRuntimeBuilder, type AgentRuntimeDeps } from './agent-runtime.js';
 import type { AgentRoster } from './agent-roster.js';
 import type { RecoveryService } from './recovery-service.js';
 import { storedPrompts } from './stored-prompts.js';
+import { TurnDeadlines } from './turn-deadlines.js';
 
 export interface AgentSessionsDeps {
   readonly agents: Config['agents'];
@@ -34,11 +36,16 @@ export interface AgentSessionsDeps {
   readonly usage: Pick<UsageRoom, 'sessionPorts' | 'restore'>;
   /** How an agent's runtime is built around its session's host (agent-runtime.ts). */
   readonly runtime: AgentRuntimeDeps;
+  /** The daemon's one clock: the turns' deadlines. */
+  readonly clock: SchedulerLike;
   readonly log: DaemonLog;
 }
 
-/** Launches every agent's session on the roster (started by `roster.start()`). */
-export function launchAgentSessions(d: AgentSessionsDeps): void {
+/**
+ * Launches every agent's session on the roster and starts them; answers the turns' deadlines
+ * (issue 29 "Turns end": each turn's `turnTimeoutMinutes`, and the operator's Stop), started.
+ */
+export function launchAgentSessions(d: AgentSessionsDeps): TurnDeadlines {
   const { roster, lifecycle: wakes } = d;
   const buildRuntime = agentRuntimeBuilder(d.runtime);
   for (const agent of d.agents) {
@@ -69,4 +76,17 @@ export function launchAgentSessions(d: AgentSessionsDeps): void {
     roster.launch(agent.id, session, (a) => buildRuntime(a, session.host));
     d.usage.restore(agent.id, (pause) => d.recovery.restore(agent.id, pause));
   }
+  roster.start();
+  const turns = new TurnDeadlines({
+    bus: d.bus,
+    session: (id) => roster.session(id),
+    timeoutMinutesOf: (id) => roster.agent(id)?.turnTimeoutMinutes,
+    // A runtime that ignores its own interrupt: its process is replaced, as a crashed one is.
+    restart: (id, detail) => roster.restartReplaced(id, detail),
+    agentName: roster.name,
+    scheduler: d.clock,
+    log: d.log,
+  });
+  turns.start();
+  return turns;
 }

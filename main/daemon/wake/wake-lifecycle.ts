@@ -246,6 +246,7 @@ export class WakeLifecycle {
       runtime: p.runtime,
       language: p.language ?? 'en',
       ...(p.preset === undefined ? {} : { preset: p.preset }),
+      ...(p.agentTools === undefined ? {} : { agentTools: p.agentTools }),
     });
     this.#effects.apply(slot, result.effects);
     const wakeTokens = result.finalCheck.flatMap((g) => g.wakes.map((w) => w.wakeToken));

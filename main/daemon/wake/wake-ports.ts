@@ -5,7 +5,7 @@
  */
 import type { WakeCause } from '../../../shared/api/contract.js';
 import type { WakeEventKind } from '../../../shared/api/contract.js';
-import type { AcpPreset, PromptLanguage } from '../../../shared/config.js';
+import type { AcpPreset, AgentConfig, PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { RuntimeKind, WakeStatus } from '../../../shared/wake-status.js';
 import type { DeliveryClass, FinalCheckGroup, RecoveryCause } from './pending-delivery.js';
@@ -114,6 +114,8 @@ export interface FinalCheckRenderContext {
    * a closed enum, so no free text rides in with it.
    */
   readonly preset?: AcpPreset;
+  /** The agent's send surface as its profile has it (the MCP tool, or the `agentteam` CLI). */
+  readonly agentTools?: AgentConfig['agentTools'];
 }
 
 /** contract §9.4: terminal cleanup cancels retry ownership and runtime correlation of the wake. */

@@ -6,7 +6,7 @@
  * per event (issue 19).
  */
 import type { Observable } from 'rxjs';
-import type { AcpPreset, PromptLanguage } from '../../../shared/config.js';
+import type { AcpPreset, AgentConfig, PromptLanguage } from '../../../shared/config.js';
 import { isTerminal, type RuntimeKind, type WakeStatus } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-log.js';
 import { EventStream } from './event-stream.js';
@@ -24,6 +24,8 @@ export interface AgentProfile {
   readonly language?: PromptLanguage;
   /** issue 28: an ACP agent's preset (its tool names in the final-check). */
   readonly preset?: AcpPreset;
+  /** The agent's send surface (`mcp` tool or `agentteam` CLI), named by its final-check; default `mcp`. */
+  readonly agentTools?: AgentConfig['agentTools'];
 }
 
 /** What a status event says of its wake: a table row, or the admission of a wake that has none yet. */

@@ -118,7 +118,7 @@ describe('final-check prompt (contract §8.3)', () => {
 });
 
 describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)', () => {
-  it('has a signature with no free-text parameter: the lifecycle port takes only targets, ids, sequences, tokens, agent id, runtime, language and preset', () => {
+  it('has a signature with no free-text parameter: the lifecycle port takes only targets, ids, sequences, tokens, agent id, runtime, language, preset and send surface', () => {
     type Groups = Parameters<FinalCheckRenderer>[0];
     type Ctx = Parameters<FinalCheckRenderer>[1];
     expectTypeOf<Groups[number]>().toEqualTypeOf<{
@@ -130,6 +130,7 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
       readonly runtime: RuntimeKind;
       readonly language: PromptLanguage;
       readonly preset?: AcpPreset;
+      readonly agentTools?: 'mcp' | 'cli';
     }>();
     expectTypeOf(finalCheckRenderer()).toEqualTypeOf<FinalCheckRenderer>();
     // Checked by tsc, never run: each call below must fail to type-check.
@@ -165,6 +166,15 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
         language: 'en',
       }),
     ).toThrow(/not an id/);
+  });
+
+  it("names the send surface the agent's profile carries (issue 39: no port back into the roster)", () => {
+    const groups = [g('#general', ['m_1', 1, 'wk_1'])];
+    const ctx = { agentId: 'codex', runtime: 'codex', language: 'en' } as const;
+    const cli = finalCheckRenderer()(groups, { ...ctx, agentTools: 'cli' });
+    expect(cli).toBe(finalCheckRenderer(() => 'cli')(groups, ctx));
+    expect(cli).not.toBe(finalCheckRenderer()(groups, ctx));
+    expect(finalCheckRenderer()(groups, { ...ctx, agentTools: 'mcp' })).toBe(finalCheckRenderer()(groups, ctx));
   });
 
   it('ignores anything extra smuggled into the port context at runtime', () => {
