@@ -128,31 +128,20 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // The wiring's subscriptions end once every service they connect has stopped.
     const subs = stack.adopt(new Subscription(), (s) => s.unsubscribe());
     subs.add(wakes.wakeStatus$.subscribe((e) => out.status(e)));
-    // The capability rooms (issue 39): each wired once, its API merged below, its news as events.
+    // The core every capability is wired onto (issue 39): each room wired once, its API merged below, its news as events.
+    const core = { dataDir, config, source, store, bus, registry, clock, log, lifecycle: wakes, out };
     const worktrees = wireWorktrees({
-      dataDir,
+      ...core,
       privateDirs: options.privateDirs,
-      store,
       wakeStatus$: wakes.wakeStatus$,
       agents: {
         agent: (id) => roster.agent(id),
         turnRunning: (id) => roster.turnOf(id) !== null,
         changed: (id) => roster.changed(id),
       },
-      log,
     });
     stack.defer(() => worktrees.dispose());
-    const usage = wireUsage({
-      store,
-      source,
-      config,
-      lifecycle: wakes,
-      registry,
-      clock,
-      policyOf: (id) => roster.agent(id),
-      usageBudget: options.usageBudget,
-      log,
-    });
+    const usage = wireUsage({ ...core, policyOf: (id) => roster.agent(id), usageBudget: options.usageBudget });
     stack.defer(() => usage.dispose());
     holds.add(usage.admissionHold);
 
@@ -189,19 +178,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       log,
     });
     // 9. The team (issue 25), the wakes' timeline, the alerts and the agent's side (MCP tools) around the lifecycle.
-    const teams = wireTeams({
-      store,
-      lifecycle: wakes,
-      agents: roster,
-      approvals,
-      agentHops: config.limits.agentHops,
-      dataDir,
-      log,
-    });
+    const teams = wireTeams({ ...core, agents: roster, approvals, agentHops: config.limits.agentHops });
     stack.defer(() => teams.dispose());
-    const messaging = wireMessaging({
-      ...{ store, lifecycle: wakes, roster, bus, delivery, team: teams.team, limits: config.limits, out, log },
-    });
+    const messaging = wireMessaging({ ...core, roster, delivery, team: teams.team, limits: config.limits });
     stack.defer(() => messaging.dispose());
     const { alerts, communication, conversations } = messaging;
 
@@ -209,17 +188,13 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     //     notices to their chats; the operator's messages and buttons (approvals, Continue, Stop) from them.
     const external = stack.adopt(
       createChannels({
-        config,
+        ...core,
         configFile: join(dataDir, CONFIG_FILE),
         env: options.env ?? process.env,
-        store,
-        bus,
         tracker,
         settingsFor,
         agentName: roster.name,
         post: (target, content, o) => conversations.post(target, content, o),
-        registry,
-        log,
         // issue 14 from the phone: approval questions in the app's language, in the chats of the wakes' conversations.
         language: () => settings.current.language,
         wakeOf: (wakeToken) => store.getWake(wakeToken),
@@ -274,8 +249,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     stack.defer(() => roster.stop());
     const turns = stack.adopt(
       launchAgentSessions({
-        ...{ roster, lifecycle: wakes, approvals, bus, store, ...messaging },
-        ...{ usage, clock, log, agents: config.agents },
+        ...{ ...core, ...messaging, roster, approvals, usage, agents: config.agents },
         runtime: {
           createRuntime: options.createRuntime ?? createRuntimeAdapter,
           worktrees: worktrees.service,
