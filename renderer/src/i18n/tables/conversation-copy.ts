@@ -111,6 +111,11 @@ export const CONVERSATION_COPY = [
       'composer.replyPlaceholder': 'Reply… — @ to mention',
       'composer.bytes': '{used} of {limit} KB',
       'composer.tooLong': 'Too long to send ({used} of {limit} KB). Shorten it or split it into several messages.',
+      'composer.unknownMention': '{mentions} is not an agent here — it wakes nobody. Agents: {agents}.',
+      'composer.unknownMentions': '{mentions} are not agents here — they wake nobody. Agents: {agents}.',
+      'composer.noAgents': 'none yet',
+      'composer.heldHint': 'Not sent yet: press Enter again to send it as plain text.',
+      'composer.sendAnyway': 'Send anyway',
     },
     'zh-CN': {
       'composer.label': '发送到 {target}',
@@ -123,6 +128,11 @@ export const CONVERSATION_COPY = [
       'composer.replyPlaceholder': '回复… — 输入 @ 提及',
       'composer.bytes': '{used} / {limit} KB',
       'composer.tooLong': '内容过长，无法发送（{used} / {limit} KB）。请缩短或拆成几条消息。',
+      'composer.unknownMention': '{mentions} 不是这里的智能体，不会唤醒任何人。智能体：{agents}。',
+      'composer.unknownMentions': '{mentions} 不是这里的智能体，不会唤醒任何人。智能体：{agents}。',
+      'composer.noAgents': '暂无',
+      'composer.heldHint': '尚未发送：再按一次 Enter 即按普通文本发送。',
+      'composer.sendAnyway': '仍然发送',
     },
   }),
   copyTable('switcher', {
