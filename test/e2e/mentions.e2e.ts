@@ -18,10 +18,10 @@ test.use({
 
 const WARNING = {
   en: '@nobody is not an agent here — it wakes nobody. Agents: @demo, @helper.',
-  'zh-CN': '@nobody 不是这里的智能体，不会唤醒任何人。智能体：@demo, @helper。',
+  'zh-CN': '@nobody 不是这里的智能体，不会唤醒任何人。智能体：@demo、@helper。',
 } as const;
 const HELD = {
-  en: 'Not sent yet: press Enter again to send it as plain text.',
+  en: ' Not sent yet: press Enter again to send it as plain text.',
   'zh-CN': '尚未发送：再按一次 Enter 即按普通文本发送。',
 } as const;
 
@@ -57,7 +57,7 @@ test('"@de" completes to @demo; "@nobody" is named before it is sent, and sent o
       await app.keyboard.type('@nobody can you help?');
       await expect(warning).toHaveText(WARNING[language]);
       await app.keyboard.press('Enter');
-      await expect(warning).toHaveText(`${WARNING[language]} ${HELD[language]}`);
+      await expect(warning).toHaveText(WARNING[language] + HELD[language]);
       await expect(box).toHaveValue('@nobody can you help?');
       await expect(app.getByRole('button', { name: language === 'en' ? 'Send anyway' : '仍然发送' })).toBeVisible();
       await expectNoHorizontalOverflow(app, `composer warning ${language} ${width}`);

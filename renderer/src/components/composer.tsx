@@ -196,16 +196,7 @@ export function Composer({ target, agents, language, label, placeholder, maxMess
       </div>
       {/* Polite and always present, so a screen reader hears the warning appear and the hold. */}
       <div id={warningId} className="composer-warning" aria-live="polite">
-        {unknown.length > 0 && (
-          <>
-            {copy(language, unknown.length === 1 ? 'composer.unknownMention' : 'composer.unknownMentions', {
-              mentions: unknown.map((id) => `@${id}`).join(', '),
-              agents:
-                agents.length === 0 ? copy(language, 'composer.noAgents') : agents.map((a) => `@${a.id}`).join(', '),
-            })}
-            {isHeld && ` ${copy(language, 'composer.heldHint')}`}
-          </>
-        )}
+        {unknown.length > 0 && warningText(language, unknown, agents, isHeld)}
       </div>
       {error !== null && (
         <div className="composer-error" role="alert">
@@ -214,4 +205,19 @@ export function Composer({ target, agents, language, label, placeholder, maxMess
       )}
     </form>
   );
+}
+
+/** The one line naming the mentions that match no agent, and, once a send was held, how to send anyway. */
+function warningText(
+  language: Language,
+  unknown: readonly string[],
+  agents: readonly AgentIdentity[],
+  held: boolean,
+): string {
+  const list = (ids: readonly string[]) => ids.map((id) => `@${id}`).join(copy(language, 'composer.listSeparator'));
+  const warning = copy(language, unknown.length === 1 ? 'composer.unknownMention' : 'composer.unknownMentions', {
+    mentions: list(unknown),
+    agents: agents.length === 0 ? copy(language, 'composer.noAgents') : list(agents.map((a) => a.id)),
+  });
+  return held ? copy(language, 'composer.held', { warning }) : warning;
 }

@@ -161,7 +161,7 @@ describe('Composer', () => {
     const { input } = setup({ language: 'zh-CN', agents: [] });
     await userEvent.type(input, '@a @b 你好');
     expect(document.querySelector('.composer-warning')!.textContent).toBe(
-      '@a, @b 不是这里的智能体，不会唤醒任何人。智能体：暂无。',
+      '@a、@b 不是这里的智能体，不会唤醒任何人。智能体：暂无。',
     );
   });
 
