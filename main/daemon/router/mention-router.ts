@@ -6,20 +6,8 @@
  * at most once. Whether an agent-caused wake is admitted at all is the chain's hop budget's
  * decision (teams/team-service.ts), which is what keeps agents from echoing forever (contract §2).
  */
+import { mentionedIds } from '../../../shared/mention.js';
 import type { Target } from '../../../shared/target.js';
-
-const MENTION = /(^|[^a-z0-9._-])@([a-z0-9][a-z0-9._-]{0,63})/gi;
-
-/** Agent ids mentioned in a text, in order of first appearance, lower-cased. */
-export function mentionedIds(content: string): string[] {
-  const ids: string[] = [];
-  for (const m of content.matchAll(MENTION)) {
-    // A trailing "." or "-" is punctuation, not part of the id ("thanks @claude.").
-    const id = (m[2] ?? '').toLowerCase().replace(/[._-]+$/, '');
-    if (id !== '' && !ids.includes(id)) ids.push(id);
-  }
-  return ids;
-}
 
 /**
  * The agents to wake for a message, in a stable order (DM agent first, then mentions as written).

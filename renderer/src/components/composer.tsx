@@ -1,11 +1,17 @@
 /**
  * The composer: Enter sends, Shift+Enter is a new line, "@" opens agent completion
  * (Arrow keys move, Enter/Tab choose, Esc closes). Usable with the keyboard alone.
+ *
+ * issue 40 item 2: a mention that matches no agent wakes nobody, so it is named in one line under
+ * the composer as soon as it is typed, and the first send of such a message is held with the
+ * warning made explicit; Enter (or "Send anyway") again sends it as written — the person may mean
+ * plain text. Held once rather than only shown: a person who types and presses Enter in one motion
+ * never sees a passive line, and a message that silently wakes nobody costs far more than one key.
  */
 import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { AgentIdentity } from '../state/agent-store.js';
 import { byteBudget } from '../compose/byte-budget.js';
-import { completeMention, matchAgents, mentionAt, type MentionQuery } from '../compose/mention.js';
+import { completeMention, matchAgents, mentionAt, unknownMentions, type MentionQuery } from '../compose/mention.js';
 import { copy, type Language } from '../i18n/copy.js';
 
 export interface ComposerProps {
@@ -34,6 +40,12 @@ export function Composer({ target, agents, language, label, placeholder, maxMess
   const open = options.length > 0;
   const budget = byteBudget(text, maxMessageBytes);
   const counterId = useId();
+  const warningId = useId();
+  // The mention under the caret is still being typed ("@de" on its way to "@demo"): not named yet.
+  const unknown = unknownMentions(text, agents, mention?.start ?? null);
+  /** The text whose send was held for its unknown mentions: sending exactly it again goes through. */
+  const [held, setHeld] = useState<string | null>(null);
+  const isHeld = held !== null && held === text.trim() && unknown.length > 0;
 
   const refreshMention = (value: string, caret: number): void => {
     const m = mentionAt(value, caret);
@@ -64,11 +76,17 @@ export function Composer({ target, agents, language, label, placeholder, maxMess
   const send = async (): Promise<void> => {
     const content = text.trim();
     if (content === '' || sending || budget.over) return;
+    if (held !== content && unknownMentions(content, agents).length > 0) {
+      setMention(null);
+      setHeld(content);
+      return;
+    }
     setSending(true);
     const failure = await onSend(content);
     setSending(false);
     if (failure === null) {
       setText('');
+      setHeld(null);
       setError(null);
     } else setError(copy(language, 'composer.sendFailed', { message: failure }));
     ref.current?.focus();
@@ -139,7 +157,9 @@ export function Composer({ target, agents, language, label, placeholder, maxMess
           value={text}
           placeholder={placeholder ?? copy(language, 'composer.placeholder', { target })}
           aria-label={label ?? copy(language, 'composer.label', { target })}
-          aria-describedby={budget.show ? `${hintId} ${counterId}` : hintId}
+          aria-describedby={[hintId, budget.show ? counterId : '', unknown.length > 0 ? warningId : '']
+            .filter((id) => id !== '')
+            .join(' ')}
           aria-invalid={budget.over ? true : undefined}
           aria-autocomplete="list"
           aria-controls={open ? listId : undefined}
@@ -153,7 +173,7 @@ export function Composer({ target, agents, language, label, placeholder, maxMess
           onBlur={() => setMention(null)}
         />
         <button type="submit" className="composer-send" disabled={sending || text.trim() === '' || budget.over}>
-          {copy(language, 'composer.send')}
+          {copy(language, isHeld ? 'composer.sendAnyway' : 'composer.send')}
         </button>
       </div>
       <div className="composer-foot">
@@ -174,6 +194,10 @@ export function Composer({ target, agents, language, label, placeholder, maxMess
           </div>
         )}
       </div>
+      {/* Polite and always present, so a screen reader hears the warning appear and the hold. */}
+      <div id={warningId} className="composer-warning" aria-live="polite">
+        {unknown.length > 0 && warningText(language, unknown, agents, isHeld)}
+      </div>
       {error !== null && (
         <div className="composer-error" role="alert">
           {error}
@@ -181,4 +205,19 @@ export function Composer({ target, agents, language, label, placeholder, maxMess
       )}
     </form>
   );
+}
+
+/** The one line naming the mentions that match no agent, and, once a send was held, how to send anyway. */
+function warningText(
+  language: Language,
+  unknown: readonly string[],
+  agents: readonly AgentIdentity[],
+  held: boolean,
+): string {
+  const list = (ids: readonly string[]) => ids.map((id) => `@${id}`).join(copy(language, 'composer.listSeparator'));
+  const warning = copy(language, unknown.length === 1 ? 'composer.unknownMention' : 'composer.unknownMentions', {
+    mentions: list(unknown),
+    agents: agents.length === 0 ? copy(language, 'composer.noAgents') : list(agents.map((a) => a.id)),
+  });
+  return held ? copy(language, 'composer.held', { warning }) : warning;
 }

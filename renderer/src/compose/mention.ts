@@ -4,6 +4,7 @@
  * (lower-case letters, digits, ".", "-", "_").
  */
 import type { Agent } from '../../../shared/api/contract.js';
+import { mentionsIn } from '../../../shared/mention.js';
 
 export interface MentionQuery {
   /** Index of the "@". */
@@ -35,4 +36,23 @@ export function completeMention(text: string, mention: MentionQuery, agentId: st
   const insert = `@${agentId} `;
   const rest = text.slice(end).replace(/^\s/, '');
   return { text: text.slice(0, mention.start) + insert + rest, caret: mention.start + insert.length };
+}
+
+/**
+ * The mentions in `text` that match no agent (issue 40 item 2: such a mention wakes nobody), as
+ * written, once each — by the router's own rule (shared/mention.ts), so the warning and the wake agree.
+ * `typingAt` is the index of the "@" still being typed, left out until the person leaves it.
+ */
+export function unknownMentions(
+  text: string,
+  agents: readonly Pick<Agent, 'id'>[],
+  typingAt: number | null = null,
+): string[] {
+  const known = new Set(agents.map((a) => a.id.toLowerCase()));
+  const out: string[] = [];
+  for (const { id, index } of mentionsIn(text)) {
+    if (index === typingAt || known.has(id.toLowerCase())) continue;
+    if (!out.some((o) => o.toLowerCase() === id.toLowerCase())) out.push(id);
+  }
+  return out;
 }

@@ -4,6 +4,7 @@
  * chat apps do. Pure, so it is unit-tested without a DOM.
  */
 import type { Message } from '../../../shared/api/contract.js';
+import { mentionsIn } from '../../../shared/mention.js';
 import { dayKey } from '../i18n/format.js';
 
 /** Messages of one author closer than this share a header. */
@@ -33,22 +34,18 @@ export function messageRows(messages: readonly Message[]): MessageRow[] {
   return rows;
 }
 
-/** Splits text into plain runs and `@id` mentions of known agents (shown highlighted). */
+/** Splits text into plain runs and `@id` mentions of known agents (shown highlighted; the router's rule, shared/mention.ts). */
 export function mentionSpans(
   text: string,
   agentIds: ReadonlySet<string>,
 ): Array<{ readonly text: string; readonly mention: boolean }> {
   const out: Array<{ text: string; mention: boolean }> = [];
-  const re = /(^|[^\w@])@([a-z0-9][a-z0-9._-]*)/gi;
   let last = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const id = (m[2] ?? '').replace(/[._-]+$/, '');
+  for (const { id, index } of mentionsIn(text)) {
     if (!agentIds.has(id.toLowerCase())) continue;
-    const start = m.index + (m[1] ?? '').length;
-    if (start > last) out.push({ text: text.slice(last, start), mention: false });
+    if (index > last) out.push({ text: text.slice(last, index), mention: false });
     out.push({ text: `@${id}`, mention: true });
-    last = start + 1 + id.length;
-    re.lastIndex = last;
+    last = index + 1 + id.length;
   }
   if (last < text.length) out.push({ text: text.slice(last), mention: false });
   return out;

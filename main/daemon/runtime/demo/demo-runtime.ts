@@ -48,6 +48,7 @@ import { join } from 'node:path';
 import { asyncScheduler, firstValueFrom, from, race, Subject, timer, type SchedulerLike } from 'rxjs';
 import { interval, last } from 'rxjs';
 import { map, take, tap } from 'rxjs/operators';
+import { withoutMentions } from '../../../../shared/mention.js';
 import type { TurnUsage } from '../../../../shared/usage.js';
 import type { DaemonLog } from '../../daemon-log.js';
 import { TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-names.js';
@@ -102,14 +103,6 @@ const CROSS = /(?:^|\s)\/cross\s+((?:#|dm:@)[^\s<]+)/i;
  * agent directly, as every operator mention does).
  */
 const ASK = /(?:^|\s)\/ask\s+@?([a-z0-9][a-z0-9._-]{0,63})\s+([\s\S]+)/i;
-/** A mention as the router reads it (router/mention-router.ts), for quoting text without it. */
-const MENTION = /(^|[^a-z0-9._-])@([a-z0-9][a-z0-9._-]{0,63})/gi;
-
-/** `text` quoted without waking anyone: each `@id` becomes `id` (issue 25: a quote spends no hop). */
-function withoutMentions(text: string): string {
-  return text.replace(MENTION, '$1$2');
-}
-
 /** The scripted answer of a demo agent asked a question (it has no LLM). */
 function scriptedAnswer(question: string): string {
   return `${DEMO_LABEL} You asked: "${question.trim()}". I am a demo agent with no LLM, so this is my scripted answer: start small, test it, then ship it.`;

@@ -126,4 +126,51 @@ describe('Composer', () => {
     fireEvent.keyDown(input, { key: 'Enter' });
     expect(onSend).not.toHaveBeenCalled();
   });
+
+  it('issue 40 item 2: names a mention that matches no agent, holds the first send, sends on the second', async () => {
+    const { input, onSend } = setup();
+    const warning = () => document.querySelector('.composer-warning')!.textContent;
+    await userEvent.type(input, '@nob');
+    expect(warning()).toBe(''); // still being typed
+    await userEvent.type(input, 'ody can you help?');
+    expect(warning()).toBe('@nobody is not an agent here — it wakes nobody. Agents: @claude, @codex.');
+    expect(input.getAttribute('aria-describedby')).toContain(document.querySelector('.composer-warning')!.id);
+    await userEvent.keyboard('{Enter}');
+    expect(onSend).not.toHaveBeenCalled();
+    expect(warning()).toBe(
+      '@nobody is not an agent here — it wakes nobody. Agents: @claude, @codex. Not sent yet: press Enter again to send it as plain text.',
+    );
+    expect(screen.getByRole('button', { name: 'Send anyway' })).toBeTruthy();
+    await userEvent.keyboard('{Enter}');
+    expect(onSend).toHaveBeenCalledExactlyOnceWith('@nobody can you help?');
+    await vi.waitFor(() => expect(warning()).toBe(''));
+    expect(sendButton().textContent).toBe('Send');
+  });
+
+  it('an edit after the hold holds again; a known mention (any case) or none is sent at once', async () => {
+    const { input, onSend } = setup();
+    await userEvent.type(input, '@ghost hi{Enter}');
+    await userEvent.type(input, '!{Enter}');
+    expect(onSend).not.toHaveBeenCalled();
+    await userEvent.clear(input);
+    await userEvent.type(input, 'ask @Claude, mail ops@nobody.dev{Enter}');
+    expect(onSend).toHaveBeenCalledExactlyOnceWith('ask @Claude, mail ops@nobody.dev');
+  });
+
+  it('names several unknown mentions, in 简体中文 too, and says when there are no agents', async () => {
+    const { input } = setup({ language: 'zh-CN', agents: [] });
+    await userEvent.type(input, '@a @b 你好');
+    expect(document.querySelector('.composer-warning')!.textContent).toBe(
+      '@a、@b 不是这里的智能体，不会唤醒任何人。智能体：暂无。',
+    );
+  });
+
+  it('completes by display name as well as by id', async () => {
+    const { input } = setup({ agents: [...agents, agentOf({ id: 'oc', name: 'OpenCode', runtime: 'opencode' })] });
+    await userEvent.type(input, '@open');
+    expect(screen.getByRole('option', { name: '@oc OpenCode' }).getAttribute('aria-selected')).toBe('true');
+    await userEvent.keyboard('{Enter}');
+    expect((input as HTMLTextAreaElement).value).toBe('@oc ');
+    expect(document.querySelector('.composer-warning')!.textContent).toBe('');
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../../../shared/api/contract.js';
-import { completeMention, matchAgents, mentionAt } from '../../../../renderer/src/compose/mention.js';
+import { completeMention, matchAgents, mentionAt, unknownMentions } from '../../../../renderer/src/compose/mention.js';
 
 const agent = (id: string, name: string): Agent => ({
   id,
@@ -35,5 +35,17 @@ describe('@mention completion', () => {
     const m = mentionAt(text, 6)!;
     expect(completeMention(text, m, 'claude')).toEqual({ text: 'hi @claude please', caret: 11 });
     expect(completeMention('@', { start: 0, query: '' }, 'demo')).toEqual({ text: '@demo ', caret: 6 });
+  });
+});
+
+describe('unknownMentions (issue 40 item 2)', () => {
+  it('names each mention that matches no agent once, as written, by the router rule', () => {
+    expect(unknownMentions('@nobody can you help? @Nobody, @claude and ops@nobody.dev', agents)).toEqual(['nobody']);
+    expect(unknownMentions('@CLAUDE and @oc.', agents)).toEqual([]);
+    expect(unknownMentions('@ghost @spirit', agents)).toEqual(['ghost', 'spirit']);
+  });
+  it('leaves out the mention still being typed at the caret', () => {
+    expect(unknownMentions('hi @de', agents, 3)).toEqual([]);
+    expect(unknownMentions('@zz hi @de', agents, 7)).toEqual(['zz']);
   });
 });

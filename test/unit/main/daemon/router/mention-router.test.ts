@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentsToWake, mentionedIds } from '../../../../../main/daemon/router/mention-router.js';
+import { agentsToWake } from '../../../../../main/daemon/router/mention-router.js';
 import { parseTarget, type Target } from '../../../../../shared/target.js';
 
 const t = (text: string): Target => {
@@ -8,15 +8,6 @@ const t = (text: string): Target => {
   return r.target;
 };
 const agents = new Set(['claude', 'codex', 'demo']);
-
-describe('mentionedIds', () => {
-  it('finds mentions in order, once, case-insensitively, without trailing punctuation', () => {
-    expect(mentionedIds('@Claude and @codex, then @claude again. thanks @demo.')).toEqual(['claude', 'codex', 'demo']);
-  });
-  it('ignores e-mail addresses and mid-word @', () => {
-    expect(mentionedIds('mail ops@claude.dev or a@b')).toEqual([]);
-  });
-});
 
 describe('agentsToWake', () => {
   it('wakes only mentioned, known agents in a channel', () => {
