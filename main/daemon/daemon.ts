@@ -130,16 +130,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     subs.add(wakes.wakeStatus$.subscribe((e) => out.status(e)));
     // The core every capability is wired onto (issue 39): each room wired once, its API merged below, its news as events.
     const core = { dataDir, config, source, store, bus, registry, clock, log, lifecycle: wakes, out };
-    const worktrees = wireWorktrees({
-      ...core,
-      privateDirs: options.privateDirs,
-      wakeStatus$: wakes.wakeStatus$,
-      agents: {
-        agent: (id) => roster.agent(id),
-        turnRunning: (id) => roster.turnOf(id) !== null,
-        changed: (id) => roster.changed(id),
-      },
-    });
+    const worktrees = wireWorktrees({ ...core, privateDirs: options.privateDirs, agents: roster });
     stack.defer(() => worktrees.dispose());
     const usage = wireUsage({ ...core, policyOf: (id) => roster.agent(id), usageBudget: options.usageBudget });
     stack.defer(() => usage.dispose());

@@ -165,6 +165,11 @@ export class AgentRoster {
     return this.session(agentId)?.turnId ?? null;
   }
 
+  /** Whether the agent's turn is running now (issue 26: merge and discard are refused then). */
+  turnRunning(agentId: string): boolean {
+    return this.turnOf(agentId) !== null;
+  }
+
   /** The wakes a turn of the agent's session carried (none when it has no session). */
   wakesOfTurn(agentId: string, turnId: string): readonly string[] {
     return this.session(agentId)?.wakesOfTurn(turnId) ?? [];

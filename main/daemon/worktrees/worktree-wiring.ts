@@ -32,7 +32,7 @@ export interface WorktreeWiringDeps {
   /** issue 29: folders besides the data dir no workspace may overlap. */
   readonly privateDirs?: readonly string[] | undefined;
   readonly store: Store;
-  readonly wakeStatus$: Observable<WakeStatusEvent>;
+  readonly lifecycle: { readonly wakeStatus$: Observable<WakeStatusEvent> };
   readonly agents: WorktreeAgents;
   readonly log: DaemonLog;
 }
@@ -67,7 +67,7 @@ export function wireWorktrees(d: WorktreeWiringDeps): WorktreesRoom {
       end: (r) => d.store.transaction(() => d.store.wakeChanges.end(r)),
       get: (wakeToken) => d.store.wakeChanges.get(wakeToken),
     },
-    wakeStatus$: d.wakeStatus$,
+    wakeStatus$: d.lifecycle.wakeStatus$,
     workspaceOf: (id) => {
       const agent = d.agents.agent(id);
       return agent === undefined ? undefined : workspaceOf(agent.cwd, d.dataDir, id);
