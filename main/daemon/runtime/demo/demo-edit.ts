@@ -28,7 +28,8 @@ export const conflictLine = (n: number) => `Edit ${n} by the AgentTeam demo agen
 
 const EDIT_NUMBER = /^Edit (\d+) by the AgentTeam demo agent/;
 
-export const linesOf = (text: string | null) => (text === null || text === '' ? [] : text.replace(/\n$/, '').split('\n'));
+export const linesOf = (text: string | null) =>
+  text === null || text === '' ? [] : text.replace(/\n$/, '').split('\n');
 
 /** The highest edit number in `text` (0 when none). */
 function highestEdit(text: string | null): number {

@@ -98,7 +98,9 @@ describe('/edit', () => {
     );
     expect(readFileSync(path, 'utf8')).toBe('Edit 1 by the AgentTeam demo agent.\n');
     expect(await send('/edit')).toContain('Wrote edit 2');
-    expect(readFileSync(path, 'utf8')).toBe('Edit 1 by the AgentTeam demo agent.\nEdit 2 by the AgentTeam demo agent.\n');
+    expect(readFileSync(path, 'utf8')).toBe(
+      'Edit 1 by the AgentTeam demo agent.\nEdit 2 by the AgentTeam demo agent.\n',
+    );
     // The request shows the one new line against the kept ones, as a reviewer reads a diff.
     expect(asks.map((a) => [a.summary, a.detail])).toEqual([
       [`${path} (+1 −0)`, `${path}\n+Edit 1 by the AgentTeam demo agent.`],
