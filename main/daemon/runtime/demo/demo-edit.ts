@@ -22,9 +22,9 @@ import { runGit } from '../../git/git-cli.js';
 import { DEMO_FILE } from './demo-approve.js';
 
 /** The line `/edit` number `n` appends. */
-export const editLine = (n: number) => `Edit ${n} by the AgentTeam demo agent.`;
+const editLine = (n: number) => `Edit ${n} by the AgentTeam demo agent.`;
 /** The line `/edit conflict` writes where the base's last change wrote its own. */
-export const conflictLine = (n: number) => `Edit ${n} by the AgentTeam demo agent, written from an older copy.`;
+const conflictLine = (n: number) => `Edit ${n} by the AgentTeam demo agent, written from an older copy.`;
 
 const EDIT_NUMBER = /^Edit (\d+) by the AgentTeam demo agent/;
 
@@ -47,7 +47,7 @@ export function editedText(before: string | null, n: number): string {
 }
 
 /** What `/edit conflict` will do: move its branch to `from` and write `text`; or why it cannot. */
-export type ConflictPlan =
+type ConflictPlan =
   | {
       readonly kind: 'plan';
       /** The base branch, and its last commit that changed the file (short). */
