@@ -4,6 +4,7 @@
  * since base; Discard asks first, naming what is lost (Escape keeps it), then resets the worktree;
  * a Merge that conflicts with the person's own commit lists the file and leaves the base as it
  * was; once the person drops that commit, Merge fast-forwards the base and the checkout is clean.
+ * issue 40 item 10: `/edit` merged, `/edit conflict` refused as a conflict, Discard — twice over.
  * English and 简体中文, axe light and dark, 390 px.
  */
 import type { Page } from '@playwright/test';
