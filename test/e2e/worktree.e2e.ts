@@ -4,6 +4,7 @@
  * since base; Discard asks first, naming what is lost (Escape keeps it), then resets the worktree;
  * a Merge that conflicts with the person's own commit lists the file and leaves the base as it
  * was; once the person drops that commit, Merge fast-forwards the base and the checkout is clean.
+ * issue 40 item 10: `/edit` merged, `/edit conflict` refused as a conflict, Discard — twice over.
  * English and 简体中文, axe light and dark, 390 px.
  */
 import type { Page } from '@playwright/test';
@@ -124,6 +125,42 @@ test('discard asks first and names what is lost; a conflicting merge leaves the 
   expect(repo.git('log', '-1', '--format=%s', 'main')).toBe('Demo file\n');
   expect(repo.git('status', '--porcelain=v1')).toBe('');
   await expect(sinceBaseOf(app).locator('.review-files button')).toHaveCount(0);
+});
+
+/** issue 40 item 10: the demo's `/edit` (or `/edit conflict`), allowed from the chip; its reply, then its detail. */
+async function demoEdits(page: Page, command: string, n: number): Promise<void> {
+  await page.locator('[data-target="#general"]').first().click();
+  await sendFromComposer(page, `@demo ${command}`);
+  await statusArea(page).locator('.chip-approval').getByRole('button', { name: 'Allow' }).click();
+  await expect(page.getByText(`Wrote edit ${n} in agentteam-demo.txt`)).toBeVisible();
+  await page.locator('.agent-states li[data-agent="demo"]').getByRole('button').click();
+  await expect(sinceBaseOf(page).locator('.review-files button')).toHaveCount(1);
+}
+
+test('/edit and /edit conflict: merge, a refused merge and discard can be tried again and again', async ({ app }) => {
+  test.setTimeout(180_000);
+  const actions = actionsOf(app);
+  for (const n of [1, 3]) {
+    await demoEdits(app, '/edit', n);
+    await actions.getByRole('button', { name: 'Merge into main' }).click();
+    await expect(actions.locator('[data-merge="fast-forward"]')).toContainText('main fast-forwarded to');
+    expect(readFileSync(join(repo.path, 'agentteam-demo.txt'), 'utf8')).toContain(
+      `Edit ${n} by the AgentTeam demo agent.`,
+    );
+    const head = repo.git('rev-parse', 'main');
+
+    await demoEdits(app, '/edit conflict', n + 1);
+    await actions.getByRole('button', { name: 'Merge into main' }).click();
+    const conflict = actions.locator('[data-merge="conflict"]');
+    await expect(conflict.getByRole('listitem')).toHaveText(['agentteam-demo.txt']);
+    expect(repo.git('rev-parse', 'main')).toBe(head);
+    expect(repo.git('status', '--porcelain=v1')).toBe('');
+
+    await actions.getByRole('button', { name: 'Discard' }).click();
+    await actions.getByRole('button', { name: 'Discard this work' }).click();
+    await expect(actions.locator('[data-discarded]')).toContainText('Discarded: the worktree is back at main');
+    await expect(sinceBaseOf(app).locator('.review-files button')).toHaveCount(0);
+  }
 });
 
 test('zh-CN and 390 px: the worktree actions and the confirmation in Simplified Chinese', async ({

@@ -24,14 +24,29 @@ export const DEMO_FILE_LINES = [
 
 const minusLines = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
 
-/** The approval the demo asks for: `before` is the file's current text (null when it does not exist). */
-export function demoFileAsk(path: string, before: string | null): ApprovalAsk {
-  const removed = minusLines(before ?? '');
-  const diff = [...removed.map((l) => `-${l}`), ...DEMO_FILE_LINES.map((l) => `+${l}`)];
+/**
+ * The approval the demo asks for: `before` is the file's current text (null when it does not
+ * exist), `after` the lines it writes. issue 40 item 10: `/edit` keeps the file's first lines
+ * (`kept` of them, shown as context and not counted); `/approve` replaces the whole file.
+ */
+export function demoFileAsk(
+  path: string,
+  before: string | null,
+  after: readonly string[] = DEMO_FILE_LINES,
+  kept = 0,
+): ApprovalAsk {
+  const old = minusLines(before ?? '');
+  const removed = old.slice(kept);
+  const added = after.slice(kept);
+  const diff = [
+    ...old.slice(0, kept).map((l) => ` ${l}`),
+    ...removed.map((l) => `-${l}`),
+    ...added.map((l) => `+${l}`),
+  ];
   return {
     kind: 'file_change',
     tool: 'Write',
-    summary: `${path} (+${DEMO_FILE_LINES.length} −${removed.length})`,
+    summary: `${path} (+${added.length} −${removed.length})`,
     detail: `${path}\n${diff.join('\n')}`,
     rule: approvalRule('Write', path),
   };
@@ -58,8 +73,11 @@ export async function readBefore(path: string): Promise<string | null> {
   }
 }
 
-/** Writes the file after an allow; resolves with an error text, or null. */
-export async function writeDemoFile(workspace: string): Promise<string | null> {
+/** Writes the file (`text`, by default `/approve`'s lines) after an allow; resolves with an error text, or null. */
+export async function writeDemoFile(
+  workspace: string,
+  text = `${DEMO_FILE_LINES.join('\n')}\n`,
+): Promise<string | null> {
   const path = join(workspace, DEMO_FILE);
   try {
     const file = await open(path, constants.O_WRONLY | constants.O_CREAT | NO_FOLLOW, 0o644).catch((err: unknown) => {
@@ -72,7 +90,7 @@ export async function writeDemoFile(workspace: string): Promise<string | null> {
       if (!stat.isFile() || stat.nlink > 1)
         throw new Error(`${path} is linked to a file elsewhere; the demo writes only its own file in its workspace.`);
       await file.truncate(0);
-      await file.writeFile(`${DEMO_FILE_LINES.join('\n')}\n`);
+      await file.writeFile(text);
     } finally {
       await file.close();
     }

@@ -19,6 +19,9 @@
  * - `/approve` asks the operator, through the approval path every runtime uses, to write a small
  *            file into its workspace; allowed → written, then a reply; denied/expired → nothing
  *            written, a reply that says so (demo-approve.ts);
+ * - `/edit` (issue 40 item 10) asks the same way to append a new numbered line to that file, a
+ *            different change each time; `/edit conflict` one that a merge into its worktree's base
+ *            refuses as a conflict, made in its own worktree and branch only (demo-edit.ts);
  * - `/cross #other` posts a note to `#other` on purpose (`allow_cross_target`, contract §8.3:
  *            allowed and audited), then replies where it was asked;
  * - `/ask agent question` (issue 25) asks another agent where it was asked; when that agent's
@@ -54,7 +57,7 @@ import type { DaemonLog } from '../../daemon-log.js';
 import { TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-names.js';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
 import { parseEnvelopes } from '../../prompt/envelope.js';
-import { askApprovalHost, type ApprovalAnswer } from '../approval-port.js';
+import { askApprovalHost, type ApprovalAnswer, type ApprovalAsk } from '../approval-port.js';
 import { exactTargets } from '../prompt-targets.js';
 import {
   boundedDetail,
@@ -68,6 +71,7 @@ import {
 import { RuntimeEventStream } from '../runtime-event-stream.js';
 import { demoApproveReply, demoFileAsk, readBefore, writeDemoFile, DEMO_FILE } from './demo-approve.js';
 import { shortSignalFetch } from './short-signal-fetch.js';
+import { editedText, linesOf, moveBranchTo, nextEditNumber, planConflict } from './demo-edit.js';
 import { withdrawn } from '../prompt-queue.js';
 
 export const DEMO_LABEL = '[demo]';
@@ -91,7 +95,7 @@ export interface DemoRuntimeOptions {
 }
 
 type DemoCommand =
-  'slow' | 'local' | 'react' | 'approve' | 'cross' | 'ask' | 'asked' | 'handed_back' | 'limit' | 'reply';
+  'slow' | 'local' | 'react' | 'approve' | 'edit' | 'cross' | 'ask' | 'asked' | 'handed_back' | 'limit' | 'reply';
 
 /** issue 27: `/limit`'s refusal, ending the turn as a provider's usage limit does. */
 class DemoUsageLimit extends Error {}
@@ -120,6 +124,7 @@ export function demoCommand(text: string): DemoCommand {
   if (/(^|\s)\/local\b/i.test(text)) return 'local';
   if (/(^|\s)\/react\b/i.test(text)) return 'react';
   if (/(^|\s)\/approve\b/i.test(text)) return 'approve';
+  if (/(^|\s)\/edit\b/i.test(text)) return 'edit';
   if (CROSS.test(text)) return 'cross';
   if (/(^|\s)\/limit\b/i.test(text)) return 'limit';
   return 'reply';
@@ -167,6 +172,8 @@ export class DemoRuntime implements RuntimeAdapter {
   private stopped = false;
   private readonly generation = 1;
 
+  /** issue 40 item 10: the number of the last `/edit` written, so the next is a different change. */
+  private lastEdit = 0;
   /** issue 27: `/limit` refuses once per runtime. */
   private limitSpent = false;
   /** issue 27: characters the running turn read and wrote, for its demo usage. */
@@ -336,11 +343,16 @@ export class DemoRuntime implements RuntimeAdapter {
       const trigger = parseEnvelopes(text).at(-1);
       if (trigger !== undefined) await this.react(trigger.messageId, '👍');
     } else if (command === 'approve') {
-      const answer = await this.askToWrite();
+      const path = join(this.options.workspace, DEMO_FILE);
+      const answer = await this.askToWrite(demoFileAsk(path, await readBefore(path)));
       if (answer === null) return false;
       const written = answer.decision === 'allow' ? await writeDemoFile(this.options.workspace) : null;
       if (target !== null)
         await this.send(target, demoApproveReply(DEMO_LABEL, this.options.workspace, answer, written));
+    } else if (command === 'edit') {
+      const reply = await this.edit(/(^|\s)\/edit\s+conflict\b/i.test(text));
+      if (reply === null) return false;
+      if (target !== null) await this.send(target, reply);
     } else if (command === 'cross') {
       const elsewhere = CROSS.exec(text)?.[1] ?? '';
       await this.send(elsewhere, `${DEMO_LABEL} A note sent here on purpose from another conversation.`, true);
@@ -372,7 +384,7 @@ export class DemoRuntime implements RuntimeAdapter {
     } else if (target !== null) {
       await this.send(
         target,
-        `${DEMO_LABEL} Hi! I am the demo agent: no LLM, just a script that talks to AgentTeam like a real runtime. Send "/slow" for a long quiet task (watch the beacons), "/local" for an answer that only reaches you after the final-check, "/react" for a reaction instead of a message, or "/approve" to see an approval: I ask to write ${DEMO_FILE} in my workspace, and you allow or deny it.`,
+        `${DEMO_LABEL} Hi! I am the demo agent: no LLM, just a script that talks to AgentTeam like a real runtime. Send "/slow" for a long quiet task (watch the beacons), "/local" for an answer that only reaches you after the final-check, "/react" for a reaction instead of a message, "/approve" to see an approval: I ask to write ${DEMO_FILE} in my workspace, and you allow or deny it, or "/edit" for a new change to that file each time, to review, merge or discard ("/edit conflict" for one whose merge is refused as a conflict).`,
       );
     }
     return true;
@@ -429,16 +441,42 @@ export class DemoRuntime implements RuntimeAdapter {
    * skeleton); null when the turn is interrupted or the runtime stops while waiting (the pending
    * request is then cancelled by the agent session at the runtime's exit, or expires).
    */
-  private async askToWrite(): Promise<ApprovalAnswer | null> {
-    const path = join(this.options.workspace, DEMO_FILE);
-    const ask = demoFileAsk(path, await readBefore(path));
-    // A stop during the read above has already signalled `interrupts`: do not ask after it.
+  private async askToWrite(ask: ApprovalAsk): Promise<ApprovalAnswer | null> {
+    // A stop during the caller's read has already signalled `interrupts`: do not ask after it.
     if (this.stopped) return null;
     this.emit({ type: 'tool_call', name: ask.tool });
     const asked = askApprovalHost(this.options.host.requestApproval, ask, (error) =>
       this.options.log?.error('approval request failed', { agentId: this.options.agentId, error }),
     );
     return firstValueFrom(race(from(asked), this.interrupts.pipe(map(() => null))));
+  }
+
+  /**
+   * `/edit` or `/edit conflict` (demo-edit.ts): asks to write the change, then writes it; resolves
+   * with the reply, or null when interrupted while asking.
+   */
+  private async edit(conflict: boolean): Promise<string | null> {
+    const workspace = this.options.workspace;
+    const path = join(workspace, DEMO_FILE);
+    const before = await readBefore(path);
+    const plan = conflict ? await planConflict(workspace, this.lastEdit) : null;
+    if (plan?.kind === 'refused') return `${DEMO_LABEL} I made no conflicting change: ${plan.message}`;
+    const n = plan?.n ?? nextEditNumber(before, this.lastEdit);
+    const after = plan?.text ?? editedText(before, n);
+    const [old, now] = [linesOf(before), linesOf(after)];
+    let kept = 0;
+    while (kept < old.length && kept < now.length && old[kept] === now[kept]) kept += 1;
+    const answer = await this.askToWrite(demoFileAsk(path, before, now, kept));
+    if (answer === null) return null;
+    if (answer.decision !== 'allow') return demoApproveReply(DEMO_LABEL, workspace, answer, null);
+    // Only after the allow: the branch moves back (its worktree was clean and had nothing ahead of the base).
+    const moved = plan === null ? null : await moveBranchTo(workspace, plan.from);
+    const error = moved ?? (await writeDemoFile(workspace, after));
+    if (error !== null) return demoApproveReply(DEMO_LABEL, workspace, answer, error);
+    this.lastEdit = n;
+    return plan === null
+      ? `${DEMO_LABEL} Wrote edit ${n} in ${DEMO_FILE} in ${workspace}: one new line. Review it, then merge or discard it; send /edit again for another change.`
+      : `${DEMO_LABEL} Wrote edit ${n} in ${DEMO_FILE} from an older copy: I moved my own branch back to ${plan.from}, just before ${plan.commit} (the last change of the file on ${plan.base}), and wrote a different line where that change wrote its own. A merge now is refused as a conflict and leaves ${plan.base} as it was; Discard puts me back on ${plan.base}.`;
   }
 
   private async react(messageId: string, emoji: string): Promise<CallToolResult> {
