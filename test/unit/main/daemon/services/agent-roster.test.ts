@@ -181,7 +181,15 @@ describe('AgentRoster: launch and restart', () => {
     const r = setup([agentOf({ id: 'a', name: 'Ada', language: 'zh-CN' })]);
     const s = r.launch('a');
     expect(r.registered).toEqual([
-      { agentId: 'a', publicName: 'a', displayName: 'Ada', runtime: 'claude-code', model: null, language: 'zh-CN' },
+      {
+        agentId: 'a',
+        publicName: 'a',
+        displayName: 'Ada',
+        runtime: 'claude-code',
+        model: null,
+        language: 'zh-CN',
+        agentTools: 'mcp',
+      },
     ]);
     expect(s.started).toEqual([made(agentOf({ id: 'a' }))]);
     expect(r.roster.session('a')).toBe(s);
