@@ -187,7 +187,7 @@ test.describe('approval chip with the demo (default workspace)', () => {
       );
     }
     await screenshot(app, info, 'approval-chip-scopes-en-390');
-    await app.setViewportSize({ width: 1280, height: 800 });
+    await app.setViewportSize({ width: 1280, height: 720 });
     await chip.getByRole('button', { name: `Allow for this session: Write(${file})` }).click();
     await expect(chip).toHaveCount(0);
     await expect(wakeChip(app)).toHaveAttribute('data-status', 'reply_sent');
@@ -263,6 +263,9 @@ test.describe('approval chip in 简体中文, configured workspace', () => {
     await expect(chip.locator('i')).toHaveCount(0);
     await expectNoSeriousAxeViolations(app, 'approval chip zh-CN');
     await screenshot(app, info, 'approval-chip-zh');
+    await app.setViewportSize({ width: 390, height: 844 });
+    await screenshot(app, info, 'approval-chip-zh-390');
+    await app.setViewportSize({ width: 1280, height: 720 });
 
     await chip.locator('.chip-main').click();
     const inspector = app.locator('aside.inspector');
