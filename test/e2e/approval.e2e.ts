@@ -11,7 +11,7 @@
  * - axe finds nothing serious on the chip and on the inspector, light and dark.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
+import { access, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
@@ -77,7 +77,7 @@ test.describe('approval chip with the demo (default workspace)', () => {
     await expectNoSeriousAxeViolations(app, 'approval chip, light');
 
     // Keyboard only: from the composer (where the send left the focus) back to Allow, then Enter.
-    const allow = chip.getByRole('button', { name: 'Allow' });
+    const allow = chip.getByRole('button', { name: 'Allow once' });
     await tabTo(app, allow, 'Shift+Tab');
     await app.keyboard.press('Enter');
     await expect(chip).toHaveCount(0);
@@ -165,6 +165,70 @@ test.describe('approval chip with the demo (default workspace)', () => {
     await expect(wakeChip(app)).toHaveAttribute('data-status', 'reply_sent');
     expect(await exists(join(serve.dataDir, 'workspaces', 'demo', FILE))).toBe(true);
   });
+
+  test('issue 40: "For this session" allows the next identical request without asking; the inspector records the scope', async ({
+    app,
+    serve,
+  }, info) => {
+    const file = join(serve.dataDir, 'workspaces', 'demo', FILE);
+    await sendFromComposer(app, '@demo /approve');
+    const chip = approvalChip(app);
+    await expect(chip).toHaveCount(1);
+    // The exact rule the answer adds, shown at the chip and in the button's accessible name.
+    await expect(chip.locator('.approval-rule')).toHaveText(`For this session or always, exactly: Write(${file})`);
+    await screenshot(app, info, 'approval-chip-scopes-en');
+    await app.setViewportSize({ width: 390, height: 844 });
+    // At 390 px the four answers fit: none spills out of the chip.
+    const box = await chip.boundingBox();
+    for (const b of await chip.getByRole('button').all()) {
+      const bb = await b.boundingBox();
+      expect(bb !== null && box !== null && bb.x >= box.x - 0.5 && bb.x + bb.width <= box.x + box.width + 0.5).toBe(
+        true,
+      );
+    }
+    await screenshot(app, info, 'approval-chip-scopes-en-390');
+    await app.setViewportSize({ width: 1280, height: 720 });
+    await chip.getByRole('button', { name: `Allow for this session: Write(${file})` }).click();
+    await expect(chip).toHaveCount(0);
+    await expect(wakeChip(app)).toHaveAttribute('data-status', 'reply_sent');
+    expect(await exists(file)).toBe(true);
+    // The same request again: answered by the session rule, never shown to the operator.
+    await rm(file);
+    await sendFromComposer(app, '@demo /approve');
+    await expect(app.locator('article.message-agent')).toHaveCount(2);
+    await expect(app.locator('article.message-agent').last()).toContainText('after you allowed it');
+    await expect(chip).toHaveCount(0);
+    expect(await exists(file)).toBe(true);
+    await wakeChip(app).last().locator('.chip-main').click();
+    const section = app.locator('aside.inspector .wake-approvals');
+    await expect(section.locator('.wake-approval-status')).toHaveText('Allowed · for this session');
+    // Only for this session: the agent page lists no standing rule.
+    await app.keyboard.press('Escape');
+    await app.locator('.agent-states li[data-agent="demo"]').getByRole('button').click();
+    const detail = app.locator('section.agent-detail[data-agent="demo"]');
+    await expect(detail.locator('.agent-rules')).toContainText('No "always" rules.');
+  });
+
+  test('issue 40: "Always" grants exactly the rule shown; the agent page lists it', async ({ app, serve }, info) => {
+    const file = join(serve.dataDir, 'workspaces', 'demo', FILE);
+    await sendFromComposer(app, '@demo /approve');
+    const chip = approvalChip(app);
+    await expect(chip).toHaveCount(1);
+    const always = chip.getByRole('button', { name: `Always allow: Write(${file})` });
+    await tabTo(app, always, 'Shift+Tab');
+    await app.keyboard.press('Enter');
+    await expect(chip).toHaveCount(0);
+    await expect(wakeChip(app)).toHaveAttribute('data-status', 'reply_sent');
+    await wakeChip(app).locator('.chip-main').click();
+    await expect(app.locator('aside.inspector .wake-approval-status')).toHaveText('Allowed · always — rule saved');
+    await app.keyboard.press('Escape');
+    // The agent page lists exactly that rule, with its Revoke.
+    await app.locator('.agent-states li[data-agent="demo"]').getByRole('button').click();
+    const detail = app.locator('section.agent-detail[data-agent="demo"]');
+    await expect(detail.locator('ul[data-field="allow"] li code')).toHaveText([`Write(${file})`]);
+    await expect(detail.getByRole('button', { name: `Revoke Write(${file})` })).toBeVisible();
+    await screenshot(app, info, 'approval-always-agent-rules-en');
+  });
 });
 
 // A workspace whose name is markup: shown as text everywhere, never rendered as HTML.
@@ -188,13 +252,20 @@ test.describe('approval chip in 简体中文, configured workspace', () => {
     await sendFromComposer(app, '@demo /approve');
     const chip = approvalChip(app);
     await expect(chip.locator('.chip-text')).toHaveText(`等待你的批准：${file} (+2 −0)`);
-    await expect(chip.getByRole('button', { name: '允许' })).toBeVisible();
+    await expect(chip.getByRole('button', { name: '允许一次' })).toBeVisible();
+    // issue 40 item 4: "this session" and "always" name the exact rule they add.
+    await expect(chip.getByRole('button', { name: `本次会话内允许：Write(${file})` })).toBeVisible();
+    await expect(chip.getByRole('button', { name: `始终允许：Write(${file})` })).toBeVisible();
+    await expect(chip.locator('.approval-rule')).toHaveText(`本次会话内或始终允许的规则： Write(${file})`);
     await expect(chip.getByRole('button', { name: '拒绝' })).toBeVisible();
     await expect(statusArea(app)).not.toContainText('处理中');
     // Markup in the path is text: no <i> element anywhere in the chip.
     await expect(chip.locator('i')).toHaveCount(0);
     await expectNoSeriousAxeViolations(app, 'approval chip zh-CN');
     await screenshot(app, info, 'approval-chip-zh');
+    await app.setViewportSize({ width: 390, height: 844 });
+    await screenshot(app, info, 'approval-chip-zh-390');
+    await app.setViewportSize({ width: 1280, height: 720 });
 
     await chip.locator('.chip-main').click();
     const inspector = app.locator('aside.inspector');

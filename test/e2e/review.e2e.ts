@@ -37,7 +37,7 @@ async function approveAndOpen(app: Page, allow: string): Promise<void> {
 test('the wake lists its file and hunk; a comment by keyboard goes to the agent in the thread', async ({
   app,
 }, info) => {
-  await approveAndOpen(app, 'Allow');
+  await approveAndOpen(app, 'Allow once');
   const pane = app.locator('aside.inspector .review-pane');
   await expect(pane.getByRole('heading', { name: 'Changes' })).toBeVisible();
   await expect(pane.locator('.review-files button')).toHaveText(['agentteam-demo.txtadded+2 −0']);
@@ -73,7 +73,7 @@ test('the wake lists its file and hunk; a comment by keyboard goes to the agent 
 
 test('zh-CN: the pane in Simplified Chinese', async ({ app, serve }, info) => {
   await useLanguage(app, serve, 'zh-CN');
-  await approveAndOpen(app, '允许');
+  await approveAndOpen(app, '允许一次');
   const pane = app.locator('aside.inspector .review-pane');
   await expect(pane.getByRole('heading', { name: '改动' })).toBeVisible();
   await expect(pane.getByRole('radio', { name: '并排视图' })).toBeVisible();

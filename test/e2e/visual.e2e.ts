@@ -328,7 +328,7 @@ test.describe('worktree', () => {
       await sendFromComposer(app, '@demo /approve');
       await statusArea(app)
         .locator('.chip-approval')
-        .getByRole('button', { name: /^Allow$|^允许$/ })
+        .getByRole('button', { name: /^Allow once$|^允许一次$/ })
         .click();
       await expect(statusArea(app).locator('[data-wake]:not(.chip-approval)')).toHaveAttribute(
         'data-status',

@@ -67,7 +67,7 @@ test('discard asks first and names what is lost; a conflicting merge leaves the 
   app,
 }, info) => {
   test.setTimeout(120_000);
-  await demoWritesItsFile(app, 'Allow');
+  await demoWritesItsFile(app, 'Allow once');
   const actions = actionsOf(app);
   await expect(detailOf(app).locator('[data-field="worktree-branch"]')).toHaveText('agentteam/demo');
   await expect(detailOf(app).locator('[data-field="worktree-base"]')).toHaveText('main');
@@ -104,7 +104,7 @@ test('discard asks first and names what is lost; a conflicting merge leaves the 
   repo.git('add', '-A');
   repo.git('commit', '-q', '-m', 'person');
   const personHead = repo.git('rev-parse', 'main');
-  await demoWritesItsFile(app, 'Allow');
+  await demoWritesItsFile(app, 'Allow once');
   await actions.getByLabel('Commit message for the uncommitted changes (optional)').fill('Demo file');
   await actions.getByRole('button', { name: 'Merge into main' }).click();
   const conflict = actions.locator('[data-merge="conflict"]');
@@ -169,7 +169,7 @@ test('zh-CN and 390 px: the worktree actions and the confirmation in Simplified 
 }, info) => {
   test.setTimeout(120_000);
   await useLanguage(app, serve, 'zh-CN');
-  await demoWritesItsFile(app, '允许');
+  await demoWritesItsFile(app, '允许一次');
   const actions = actionsOf(app);
   await expect(actions.getByRole('button', { name: '合并到 main' })).toBeVisible();
   await expect(sinceBaseOf(app).getByRole('heading', { name: '自 main 以来的改动' })).toBeVisible();

@@ -185,9 +185,10 @@ export function AgentDetail({
             saved={saved}
             onSaved={setSaved}
           />
-          <AgentAllowRules api={api} agent={agent} language={language} />
         </>
       )}
+      {/* issue 40 item 4: the demo asks approvals too, so its "always" rules are listed (with Revoke) like any agent's. */}
+      <AgentAllowRules api={api} agent={agent} language={language} />
       {/* issue 27: today (UTC) and the last 7 days, the limit windows and the budget. */}
       {usage !== undefined && <AgentUsageFacts usage={usage} agentId={agent.id} language={language} />}
       <h2>{t('agentDetail.recent')}</h2>

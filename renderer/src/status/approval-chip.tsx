@@ -1,14 +1,16 @@
 /**
  * issue 14: the approval chip in the status area (UI.md "waiting for an approval"):
- * "✋ Waiting for your approval: {summary} · Allow · Deny", keyboard reachable (real buttons).
+ * "✋ Waiting for your approval: {summary} · Allow once · For this session · Always · Deny", keyboard
+ * reachable (real buttons), with the exact rule "for this session" and "always" would add.
  * Like every chip it opens the inspector of its wake, which shows the full command or diff
  * (status/wake-approvals.tsx); a request asked between turns (no wake) expands it in place —
  * always text in a <pre>, escaped by React, never rendered as HTML. A wake with a pending
  * approval shows this chip instead of a "Working" chip: the turn waits for the operator, not for
  * the agent.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { Approval, ClientApi } from '../../../shared/api/contract.js';
+import type { ApprovalDecision, ApprovalScope } from '../../../shared/approvals.js';
 import { displayText } from '../../../shared/display-text.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { useTargetsOf, type WakeBook } from './wake-store.js';
@@ -51,7 +53,15 @@ export interface ApprovalChipsProps {
   onOpenWake?(wakeToken: string, opener: HTMLElement): void;
 }
 
-/** Allow / Deny for one pending request: the chip's and the inspector's (real buttons, keyboard reachable). */
+/**
+ * The answers to one pending request: the chip's and the inspector's (real buttons, keyboard
+ * reachable). issue 40 item 4: Allow once, Allow for this session, Always allow, Deny — the CLI's
+ * three scopes (`agentteam approve --scope`). "This session" and "Always" only when the request
+ * carries an exact rule (issue 29: no rule, only once), and both show that rule, exactly as the
+ * daemon would record it (shared/approvals.ts `approvalRule`): visibly under the buttons and in
+ * their accessible names. A refused answer (e.g. a stale operator key after a restart) shows its
+ * refusal here, where it was clicked (issue 40 "every refused operator action shows its refusal").
+ */
 export function ApprovalAnswerButtons({
   api,
   approval,
@@ -62,18 +72,61 @@ export function ApprovalAnswerButtons({
   readonly language: Language;
 }) {
   const [busy, setBusy] = useState(false);
-  const answer = (decision: 'allow' | 'deny') => {
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const ruleId = useId();
+  const answer = (decision: ApprovalDecision, scope?: ApprovalScope) => {
     setBusy(true);
-    void api.approvals.answer({ id: approval.id, decision }).finally(() => setBusy(false));
+    setRefusal(null);
+    void api.approvals
+      .answer({ id: approval.id, decision, ...(scope === undefined ? {} : { scope }) })
+      .then((r) => {
+        if (!r.ok) setRefusal(r.message);
+      })
+      .finally(() => setBusy(false));
   };
+  const rule = approval.rule === null ? null : displayText(approval.rule, 'one-line');
   return (
     <>
-      <button type="button" className="chip-action chip-allow" disabled={busy} onClick={() => answer('allow')}>
-        {copy(language, 'approval.allow')}
+      <button type="button" className="chip-action chip-allow" disabled={busy} onClick={() => answer('allow', 'once')}>
+        {copy(language, 'approval.allowOnce')}
       </button>
+      {rule !== null && (
+        <>
+          <button
+            type="button"
+            className="chip-action chip-allow-session"
+            disabled={busy}
+            aria-label={copy(language, 'approval.allowSessionName', { rule })}
+            aria-describedby={ruleId}
+            onClick={() => answer('allow', 'session')}
+          >
+            {copy(language, 'approval.allowSession')}
+          </button>
+          <button
+            type="button"
+            className="chip-action chip-allow-always"
+            disabled={busy}
+            aria-label={copy(language, 'approval.allowAlwaysName', { rule })}
+            aria-describedby={ruleId}
+            onClick={() => answer('allow', 'always')}
+          >
+            {copy(language, 'approval.allowAlways')}
+          </button>
+        </>
+      )}
       <button type="button" className="chip-action chip-deny" disabled={busy} onClick={() => answer('deny')}>
         {copy(language, 'approval.deny')}
       </button>
+      {rule !== null && (
+        <p className="approval-rule" id={ruleId}>
+          {copy(language, 'approval.rule')} <code>{rule}</code>
+        </p>
+      )}
+      {refusal !== null && (
+        <p className="approval-refusal" role="alert">
+          {copy(language, 'approval.refused', { message: refusal })}
+        </p>
+      )}
     </>
   );
 }

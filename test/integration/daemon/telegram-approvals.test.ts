@@ -151,8 +151,10 @@ describe('approvals answered from the bound Telegram chat', () => {
   it('the question carries Allow / Deny; the operator allows from the phone → allowed, message edited, keyboard gone', async () => {
     const { tg, runtime, approvalOf, ask, edited, answerTo } = await setup();
     const { approval, message } = await ask('#general', 'phone.txt');
-    expect(message.text).toBe('✋ Worker asks: touch phone.txt');
-    expect(message.keyboard?.flat().map((b) => b.text)).toEqual(['Allow', 'Deny']);
+    expect(message.text).toBe(
+      '✋ Worker asks: touch phone.txt\nFor this session or always, exactly: Bash(touch phone.txt)',
+    );
+    expect(message.keyboard?.flat().map((b) => b.text)).toEqual(['Allow once', 'Deny', 'For this session', 'Always']);
     for (const b of message.keyboard?.flat() ?? []) {
       expect(Buffer.byteLength(b.callback_data)).toBeLessThanOrEqual(64);
       expect(b.callback_data).toContain(approval.id);
@@ -161,7 +163,12 @@ describe('approvals answered from the bound Telegram chat', () => {
     const poll = await tg.waitFor((c) => c.method === 'getUpdates', 0);
     expect(poll.body.allowed_updates).toEqual(expect.arrayContaining(['message', 'callback_query']));
 
-    const query = tg.userPresses({ chatId: CHAT, fromId: OPERATOR, messageId: message.messageId, button: 'Allow' });
+    const query = tg.userPresses({
+      chatId: CHAT,
+      fromId: OPERATOR,
+      messageId: message.messageId,
+      button: 'Allow once',
+    });
     await edited(CHAT, message.messageId);
     await answerTo(query);
     expect(tg.callbackAnswers).toEqual([{ queryId: query, text: 'Allowed.' }]);
@@ -173,16 +180,47 @@ describe('approvals answered from the bound Telegram chat', () => {
     });
     const [shown] = tg.chat(CHAT).filter((m) => m.messageId === message.messageId);
     expect(shown).toMatchObject({
-      text: '✋ Worker asks: touch phone.txt\n✅ Allowed by @user501',
+      text: '✋ Worker asks: touch phone.txt\nFor this session or always, exactly: Bash(touch phone.txt)\n✅ Allowed by @user501',
       keyboard: null,
       edits: 1,
     });
   });
 
+  it('issue 40: "Always" from the phone grants exactly the rule the question showed; "For this session" answers the next one', async () => {
+    const { tg, daemon, approvalOf, ask, edited, answerTo } = await setup();
+    const first = await ask('#general', 'always.txt');
+    const query = tg.userPresses({
+      chatId: CHAT,
+      fromId: OPERATOR,
+      messageId: first.message.messageId,
+      button: 'Always',
+    });
+    await edited(CHAT, first.message.messageId);
+    await answerTo(query);
+    expect(await approvalOf(first.approval.id)).toMatchObject({ status: 'allowed', scope: 'always' });
+    const worker = (await daemon.api['agents.list']({})).find((a) => a.id === 'worker');
+    expect(worker?.allow).toEqual(['Bash(touch always.txt)']);
+    expect(tg.chat(CHAT).find((m) => m.messageId === first.message.messageId)).toMatchObject({
+      text: '✋ Worker asks: touch always.txt\nFor this session or always, exactly: Bash(touch always.txt)\n✅ Allowed by @user501 (always: Bash(touch always.txt))',
+      keyboard: null,
+    });
+    const second = await ask('#general', 'session.txt');
+    tg.userPresses({ chatId: CHAT, fromId: OPERATOR, messageId: second.message.messageId, button: 'For this session' });
+    await edited(CHAT, second.message.messageId);
+    expect(await approvalOf(second.approval.id)).toMatchObject({ status: 'allowed', scope: 'session' });
+    expect(
+      tg
+        .chat(CHAT)
+        .find((m) => m.messageId === second.message.messageId)
+        ?.text.split('\n')
+        .at(-1),
+    ).toBe('✅ Allowed by @user501 (for this session)');
+  });
+
   it('a stranger is refused, and so is an operator of another chat forging button data; the approval stays pending', async () => {
     const { tg, approvalOf, ask, answerTo } = await setup();
     const { approval, message } = await ask('#general', 'strange.txt');
-    const q1 = tg.userPresses({ chatId: CHAT, fromId: STRANGER, messageId: message.messageId, button: 'Allow' });
+    const q1 = tg.userPresses({ chatId: CHAT, fromId: STRANGER, messageId: message.messageId, button: 'Allow once' });
     await answerTo(q1);
     // Another agent's question in #ops's chat, where OTHER_OPERATOR is allowed: pressing it with the
     // #general approval's data (a client may send any data) must not answer an approval of #general.
@@ -217,7 +255,7 @@ describe('approvals answered from the bound Telegram chat', () => {
     await daemon.api['approvals.answer']({ id: approval.id, decision: 'deny' });
     await edited(CHAT, message.messageId);
     expect(tg.chat(CHAT).find((m) => m.messageId === message.messageId)).toMatchObject({
-      text: '✋ Worker asks: touch desk.txt\n🚫 Denied',
+      text: '✋ Worker asks: touch desk.txt\nFor this session or always, exactly: Bash(touch desk.txt)\n🚫 Denied',
       keyboard: null,
     });
     // A press that left the phone before the edit arrived (its data as the button had it).
@@ -233,7 +271,10 @@ describe('approvals answered from the bound Telegram chat', () => {
     expect(await approvalOf(approval.id)).toMatchObject({ status: 'denied' });
     // The message already shows the outcome: re-editing it to the same text is a no-op Telegram refuses, nothing else.
     const after = tg.calls.slice(since).filter((c) => c.method === 'editMessageText');
-    for (const c of after) expect(c.body.text).toBe('✋ Worker asks: touch desk.txt\n🚫 Denied');
+    for (const c of after)
+      expect(c.body.text).toBe(
+        '✋ Worker asks: touch desk.txt\nFor this session or always, exactly: Bash(touch desk.txt)\n🚫 Denied',
+      );
   });
 
   it('an unanswered request expires → the chat message says so and its keyboard is gone', async () => {
@@ -241,7 +282,7 @@ describe('approvals answered from the bound Telegram chat', () => {
     const { approval, message } = await ask('#general', 'late.txt');
     await edited(CHAT, message.messageId);
     expect(tg.chat(CHAT).find((m) => m.messageId === message.messageId)).toMatchObject({
-      text: '✋ Worker asks: touch late.txt\n⌛ Expired — no answer in time, so it was denied',
+      text: '✋ Worker asks: touch late.txt\nFor this session or always, exactly: Bash(touch late.txt)\n⌛ Expired — no answer in time, so it was denied',
       keyboard: null,
     });
     expect((await approvalOf(approval.id)).status).toBe('expired');
@@ -257,7 +298,7 @@ describe('approvals answered from the bound Telegram chat', () => {
     await daemon.stop();
     await edited(CHAT, message.messageId);
     expect(tg.chat(CHAT).find((m) => m.messageId === message.messageId)).toMatchObject({
-      text: '✋ Worker asks: touch stop.txt\n⏹ Cancelled — the agent’s runtime or AgentTeam stopped',
+      text: '✋ Worker asks: touch stop.txt\nFor this session or always, exactly: Bash(touch stop.txt)\n⏹ Cancelled — the agent’s runtime or AgentTeam stopped',
       keyboard: null,
     });
   });
@@ -271,11 +312,11 @@ describe('approvals answered from the bound Telegram chat', () => {
       .poll(async () => (await daemon.api['approvals.list']({ status: 'pending' })).map((a) => a.summary))
       .toContain('touch nowhere.txt');
     const { message } = await ask('#general', 'zh.txt');
-    expect(message.text).toBe('✋ Worker 请求批准：touch zh.txt');
-    expect(message.keyboard?.flat().map((b) => b.text)).toEqual(['允许', '拒绝']);
+    expect(message.text).toBe('✋ Worker 请求批准：touch zh.txt\n本次会话内或始终允许的规则：Bash(touch zh.txt)');
+    expect(message.keyboard?.flat().map((b) => b.text)).toEqual(['允许一次', '拒绝', '本次会话内允许', '始终允许']);
     // The #general question, raised later, has arrived; the #unbound one was never sent anywhere.
     expect(tg.calls.filter((c) => c.method === 'sendMessage').map((c) => c.body.text)).toEqual([
-      '✋ Worker 请求批准：touch zh.txt',
+      '✋ Worker 请求批准：touch zh.txt\n本次会话内或始终允许的规则：Bash(touch zh.txt)',
     ]);
   });
 
@@ -290,7 +331,7 @@ describe('approvals answered from the bound Telegram chat', () => {
     // (At most one typing request that left before the wait began and was recorded after the question.)
     expect(tg.calls.slice(askedAt).filter((c) => c.method === 'sendChatAction').length).toBeLessThanOrEqual(1);
     const answeredAt = Date.now();
-    tg.userPresses({ chatId: CHAT, fromId: OPERATOR, messageId: message.messageId, button: 'Allow' });
+    tg.userPresses({ chatId: CHAT, fromId: OPERATOR, messageId: message.messageId, button: 'Allow once' });
     await edited(CHAT, message.messageId);
     // The turn goes on silently after the answer: the first beacon comes one threshold later, not at once.
     await tg.waitFor((c) => c.method === 'sendMessage' && String(c.body.text).startsWith('Worker · 🧠'), 0, 10_000);

@@ -4,7 +4,7 @@
  * message wakes the agent like any other; the agent's `message_send` reply is stored in the
  * local conversation and reaches the chat once, confirmed by Telegram's message_id. And issue 14
  * from the phone: under `permissions: "ask"` (the default) Claude's own permission question is
- * asked in the chat with Allow / Deny, the operator allows it there, the command runs.
+ * asked in the chat with Allow once / Deny, the operator allows it there, the command runs.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -98,7 +98,7 @@ describe('Telegram-bound conversation with Claude Code (real CLI, fake model, fa
     expect(existsSync(join(dir, 'workspaces', 'claude1', 'phone.txt'))).toBe(false);
     const question = tg.chat(CHAT).find((m) => m.text === asked.body.text);
     if (question === undefined) throw new Error('the question is not shown in the chat');
-    tg.userPresses({ chatId: CHAT, fromId: OPERATOR, messageId: question.messageId, button: 'Allow' });
+    tg.userPresses({ chatId: CHAT, fromId: OPERATOR, messageId: question.messageId, button: 'Allow once' });
     await tg.waitFor(
       (c) => c.method === 'sendMessage' && String(c.body.text).startsWith('Claude: Shell result'),
       since,

@@ -23,10 +23,21 @@ export function approvalFitsChat(summary: string): boolean {
   return displayText(summary).length <= SUMMARY_LIMIT;
 }
 
+/**
+ * issue 40 item 4: whether the question offers "for this session" and "always" — only for a request
+ * with an exact rule (issue 29), shown whole in the question beside a whole summary.
+ */
+export function approvalScopesFitChat(r: Pick<ApprovalRecord, 'summary' | 'rule'>): boolean {
+  return approvalFitsChat(r.summary) && r.rule !== null && displayText(r.rule, 'one-line').length <= SUMMARY_LIMIT;
+}
+
 const COPY = {
   en: {
     asks: '✋ {agent} asks: {summary}',
-    allow: 'Allow',
+    allow: 'Allow once',
+    allowSession: 'For this session',
+    allowAlways: 'Always',
+    rule: 'For this session or always, exactly: {rule}',
     deny: 'Deny',
     allowedBy: '✅ Allowed by {who}',
     allowed: '✅ Allowed',
@@ -48,7 +59,10 @@ const COPY = {
   },
   'zh-CN': {
     asks: '✋ {agent} 请求批准：{summary}',
-    allow: '允许',
+    allow: '允许一次',
+    allowSession: '本次会话内允许',
+    allowAlways: '始终允许',
+    rule: '本次会话内或始终允许的规则：{rule}',
     deny: '拒绝',
     allowedBy: '✅ {who} 已允许',
     allowed: '✅ 已允许',
@@ -80,11 +94,24 @@ export function approvalCopy(lang: PromptLanguage, key: Key, values: Record<stri
   return fill(COPY[lang][key], values);
 }
 
-/** The question: "✋ Claude asks: npm test"; one too long to show in full says to answer in the app. */
-export function approvalQuestion(lang: PromptLanguage, agent: string, summary: string): string {
-  const shown = displayText(summary);
+/**
+ * The question: "✋ Claude asks: npm test"; one too long to show in full says to answer in the app.
+ * issue 40 item 4: with an exact rule it is followed by that rule, which "For this session" and
+ * "Always" add (the same line the app's chip shows).
+ */
+export function approvalQuestion(
+  lang: PromptLanguage,
+  agent: string,
+  r: Pick<ApprovalRecord, 'summary' | 'rule'>,
+): string {
+  const shown = displayText(r.summary);
   const name = displayText(agent, 'one-line');
-  if (shown.length <= SUMMARY_LIMIT) return approvalCopy(lang, 'asks', { agent: name, summary: shown });
+  if (shown.length <= SUMMARY_LIMIT) {
+    const question = approvalCopy(lang, 'asks', { agent: name, summary: shown });
+    return approvalScopesFitChat(r) && r.rule !== null
+      ? `${question}\n${approvalCopy(lang, 'rule', { rule: displayText(r.rule, 'one-line') })}`
+      : question;
+  }
   const short = `${shown.slice(0, SUMMARY_LIMIT - 1)}…`;
   return `${approvalCopy(lang, 'asks', { agent: name, summary: short })}\n${approvalCopy(lang, 'tooLong')}`;
 }
@@ -125,17 +152,34 @@ export function answered(lang: PromptLanguage, decision: ApprovalDecision): stri
   return approvalCopy(lang, decision === 'allow' ? 'doneAllow' : 'doneDeny');
 }
 
-/**
- * callback_data of a button: `ap:a:<id>` / `ap:d:<id>` (Telegram allows 1–64 bytes; an id is
- * `ap_` + 12 hex digits, so 20 bytes). Parsed strictly: a client may send any data (Bot API
- * CallbackQuery.data), so nothing else is read from it.
- */
-export function approvalButtonData(decision: ApprovalDecision, id: string): string {
-  return `ap:${decision === 'allow' ? 'a' : 'd'}:${id}`;
+/** What a button answers: its decision and, for Allow, its scope (issue 40 item 4). */
+export interface ApprovalButton {
+  readonly decision: ApprovalDecision;
+  readonly scope: ApprovalScope;
+  readonly id: string;
 }
 
-export function parseApprovalButton(data: string | undefined): { decision: ApprovalDecision; id: string } | null {
-  const m = /^ap:([ad]):([A-Za-z0-9_-]{1,56})$/.exec(data ?? '');
+/** One letter per answer: `a` allow once, `s` allow for this session, `w` allow always, `d` deny. */
+const BUTTON_CODES = {
+  a: ['allow', 'once'],
+  s: ['allow', 'session'],
+  w: ['allow', 'always'],
+  d: ['deny', 'once'],
+} as const;
+
+/**
+ * callback_data of a button: `ap:a|s|w|d:<id>` (Telegram allows 1–64 bytes; an id is `ap_` + 12
+ * hex digits, so 20 bytes). Parsed strictly: a client may send any data (Bot API
+ * CallbackQuery.data), so nothing else is read from it.
+ */
+export function approvalButtonData(decision: ApprovalDecision, id: string, scope: ApprovalScope = 'once'): string {
+  const code = decision === 'deny' ? 'd' : scope === 'session' ? 's' : scope === 'always' ? 'w' : 'a';
+  return `ap:${code}:${id}`;
+}
+
+export function parseApprovalButton(data: string | undefined): ApprovalButton | null {
+  const m = /^ap:([aswd]):([A-Za-z0-9_-]{1,56})$/.exec(data ?? '');
   if (m === null) return null;
-  return { decision: m[1] === 'a' ? 'allow' : 'deny', id: m[2] ?? '' };
+  const [decision, scope] = BUTTON_CODES[m[1] as keyof typeof BUTTON_CODES];
+  return { decision, scope, id: m[2] ?? '' };
 }

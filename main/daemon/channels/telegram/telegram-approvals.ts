@@ -7,11 +7,12 @@
  *   whether the waking message was typed on the phone or in the app. Not "any chat of that agent":
  *   a request about work for an unbridged conversation (its command, its file path) is never
  *   shown to a chat that never saw that conversation.
- * - The question "✋ <agent> asks: <summary>" carries Allow / Deny (`inline_keyboard`, callback_data
- *   `ap:a|d:<id>`) only when it shows the whole summary (issue 29); a longer one is shown cut with
+ * - The question "✋ <agent> asks: <summary>" carries Allow once / Deny (`inline_keyboard`, callback_data
+ *   `ap:a|d:<id>`) only when it shows the whole summary (issue 29); with an exact rule, shown as its
+ *   last line, also For this session / Always (`ap:s|w:<id>`, issue 40 item 4); a longer one is shown cut with
  *   "open AgentTeam to answer", no buttons, and a press forged for it is refused. A press from a
- *   user in that binding's `allowFrom` answers through the approval service's own `answer` (scope
- *   once) — the call `approvals.answer` makes for IPC, WebSocket and CLI; anyone else is told they
+ *   user in that binding's `allowFrom` answers through the approval service's own `answer` (the
+ *   button's scope) — the call `approvals.answer` makes for IPC, WebSocket and CLI; anyone else is told they
  *   are not allowed, and nothing changes. Every press is answered
  *   (`answerCallbackQuery`), or the phone shows a spinner.
  * - Every settlement (from the phone, the app, the CLI, expiry, cancel) edits the posted message
@@ -37,6 +38,7 @@ import {
   approvalFitsChat,
   approvalOutcome,
   approvalQuestion,
+  approvalScopesFitChat,
   parseApprovalButton,
 } from './telegram-approval-text.js';
 import type { EffectiveBinding } from './telegram-bindings.js';
@@ -113,7 +115,7 @@ export class TelegramApprovals {
     const chats = this.#chatsOf(r);
     if (api === null || chats.length === 0) return;
     const lang = this.#o.language();
-    const question = approvalQuestion(lang, this.#o.agentName(r.agentId), r.summary);
+    const question = approvalQuestion(lang, this.#o.agentName(r.agentId), r);
     // issue 29: buttons only on a question that shows the whole command; otherwise it says to answer in the app.
     const keyboard = approvalFitsChat(r.summary)
       ? {
@@ -123,6 +125,21 @@ export class TelegramApprovals {
                 { text: approvalCopy(lang, 'allow'), callback_data: approvalButtonData('allow', r.id) },
                 { text: approvalCopy(lang, 'deny'), callback_data: approvalButtonData('deny', r.id) },
               ],
+              // issue 40 item 4: the rule they add is the question's last line.
+              ...(approvalScopesFitChat(r)
+                ? [
+                    [
+                      {
+                        text: approvalCopy(lang, 'allowSession'),
+                        callback_data: approvalButtonData('allow', r.id, 'session'),
+                      },
+                      {
+                        text: approvalCopy(lang, 'allowAlways'),
+                        callback_data: approvalButtonData('allow', r.id, 'always'),
+                      },
+                    ],
+                  ]
+                : []),
             ],
           },
         }
@@ -219,7 +236,7 @@ export class TelegramApprovals {
       this.#o.log.info('telegram: approval press refused', { fromId: q.from.id, reason: 'other_conversation' });
       return reply(approvalCopy(lang, 'notAllowed'));
     }
-    if (!approvalFitsChat(record.summary)) {
+    if (!approvalFitsChat(record.summary) || (button.scope !== 'once' && !approvalScopesFitChat(record))) {
       // No button was shown for it (callback data is client-supplied): what the chat could not show is answered in the app.
       this.#o.counted?.(false, 'not_shown');
       this.#o.log.info('telegram: approval press refused', { fromId: q.from.id, reason: 'not_shown' });
@@ -229,7 +246,7 @@ export class TelegramApprovals {
     let result: ApprovalRecord;
     try {
       this.#answeredBy.set(record.id, userName(q.from));
-      result = this.#o.approvals.answer(record.id, button.decision, 'once');
+      result = this.#o.approvals.answer(record.id, button.decision, button.scope);
     } catch (error) {
       this.#answeredBy.delete(record.id);
       if (error instanceof ApiError && error.code === 'approval_settled') {
@@ -250,7 +267,7 @@ export class TelegramApprovals {
     const lang = this.#o.language();
     const text =
       this.#outcomes.get(r.id) ??
-      approvalOutcome(lang, approvalQuestion(lang, this.#o.agentName(r.agentId), r.summary), r, null);
+      approvalOutcome(lang, approvalQuestion(lang, this.#o.agentName(r.agentId), r), r, null);
     this.#edit(q.message.chat.id, q.message.message_id, text);
   }
 

@@ -8,13 +8,26 @@ export const APPROVAL_COPY = [
   copyTable('approval', {
     en: {
       'approval.waiting': 'Waiting for your approval: {summary}',
-      'approval.allow': 'Allow',
+      'approval.allowOnce': 'Allow once',
+      'approval.allowSession': 'For this session',
+      'approval.allowAlways': 'Always',
+      // issue 40 item 4: the accessible names carry the exact rule each answer adds.
+      'approval.allowSessionName': 'Allow for this session: {rule}',
+      'approval.allowAlwaysName': 'Always allow: {rule}',
+      'approval.rule': 'For this session or always, exactly:',
+      'approval.refused': 'Not answered: {message}',
       'approval.deny': 'Deny',
       'approval.detail': 'Full command or change',
     },
     'zh-CN': {
       'approval.waiting': '等待你的批准：{summary}',
-      'approval.allow': '允许',
+      'approval.allowOnce': '允许一次',
+      'approval.allowSession': '本次会话内允许',
+      'approval.allowAlways': '始终允许',
+      'approval.allowSessionName': '本次会话内允许：{rule}',
+      'approval.allowAlwaysName': '始终允许：{rule}',
+      'approval.rule': '本次会话内或始终允许的规则：',
+      'approval.refused': '未能回答：{message}',
       'approval.deny': '拒绝',
       'approval.detail': '完整命令或改动',
     },

@@ -79,6 +79,14 @@ describe('AgentDetail', () => {
     expect(screen.queryByRole('heading', { name: 'Workspace and permissions' })).toBeNull();
   });
 
+  it('issue 40: a demo agent lists the "always" rules granted from its approvals, each with Revoke', () => {
+    setup(agentOf({ demo: true, runtime: 'demo', allow: ['Write(/w/agentteam-demo.txt)'] }));
+    expect([...document.querySelectorAll('ul[data-field="allow"] li code')].map((c) => c.textContent)).toEqual([
+      'Write(/w/agentteam-demo.txt)',
+    ]);
+    expect(screen.getByRole('button', { name: 'Revoke Write(/w/agentteam-demo.txt)' })).toBeTruthy();
+  });
+
   it("lists its own latest wakes, newest first, and opens one's inspector", async () => {
     const wakes = [
       wakeOf({ wakeToken: 'wk_a', agentId: 'claude', status: 'reply_sent' }),

@@ -47,11 +47,70 @@ describe('ApprovalChips', () => {
       within(c)
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['✋Claude·Waiting for your approval: npm test', 'Allow', 'Deny']);
+    ).toEqual(['✋Claude·Waiting for your approval: npm test', 'Allow once', 'For this session', 'Always', 'Deny']);
     cleanup();
     setup({ language: 'zh-CN' });
     expect(chip('ap_1').querySelector('.chip-text')?.textContent).toBe('等待你的批准：npm test');
-    expect(within(chip('ap_1')).getByRole('button', { name: '允许' })).toBeTruthy();
+    expect(within(chip('ap_1')).getByRole('button', { name: '允许一次' })).toBeTruthy();
+    expect(within(chip('ap_1')).getByRole('button', { name: '本次会话内允许：Bash(npm test)' })).toBeTruthy();
+    expect(within(chip('ap_1')).getByRole('button', { name: '始终允许：Bash(npm test)' })).toBeTruthy();
+    expect(chip('ap_1').querySelector('.approval-rule')?.textContent).toBe(
+      '本次会话内或始终允许的规则： Bash(npm test)',
+    );
+  });
+
+  it('issue 40: "for this session" and "always" name the exact rule they add, and answer with that scope', async () => {
+    const { fake } = setup({}, { 'approvals.answer': () => ok(approvalOf({ status: 'allowed' })) });
+    const c = chip('ap_1');
+    const rule = c.querySelector('.approval-rule') as HTMLElement;
+    expect(rule.textContent).toBe('For this session or always, exactly: Bash(npm test)');
+    const session = within(c).getByRole('button', { name: 'Allow for this session: Bash(npm test)' });
+    const always = within(c).getByRole('button', { name: 'Always allow: Bash(npm test)' });
+    for (const b of [session, always]) expect(b.getAttribute('aria-describedby')).toBe(rule.id);
+    await userEvent.click(screen.getByRole('button', { name: 'Allow once' }));
+    await userEvent.click(session);
+    await userEvent.click(always);
+    expect(fake.requestsOf('approvals.answer')).toEqual([
+      { id: 'ap_1', decision: 'allow', scope: 'once' },
+      { id: 'ap_1', decision: 'allow', scope: 'session' },
+      { id: 'ap_1', decision: 'allow', scope: 'always' },
+    ]);
+  });
+
+  it('a request with no exact rule can be allowed once only (no rule shown)', () => {
+    setup({ approvals: [approvalOf({ rule: null })] });
+    const c = chip('ap_1');
+    expect(
+      within(c)
+        .getAllByRole('button')
+        .slice(1)
+        .map((b) => b.textContent),
+    ).toEqual(['Allow once', 'Deny']);
+    expect(c.querySelector('.approval-rule')).toBeNull();
+  });
+
+  it('a rule with a control character shows it as its code', () => {
+    setup({ approvals: [approvalOf({ rule: 'Bash(ls\u001b[2J)' })] });
+    expect(chip('ap_1').querySelector('.approval-rule code')?.textContent).toBe('Bash(ls\\x1b[2J)');
+  });
+
+  it('a refused answer shows its refusal at the chip, and the chip stays answerable', async () => {
+    setup(
+      {},
+      {
+        'approvals.answer': () => ({
+          ok: false,
+          code: 'operator_only',
+          message: 'This page no longer holds the operator key.',
+        }),
+      },
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Always allow: Bash(npm test)' }));
+    const alert = within(chip('ap_1')).getByRole('alert');
+    expect(alert.textContent).toBe('Not answered: This page no longer holds the operator key.');
+    await vi.waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Deny' }) as HTMLButtonElement).disabled).toBe(false),
+    );
   });
 
   it('issue 41: a bidi override or a control character in the summary or detail is shown as its code', async () => {
@@ -79,11 +138,11 @@ describe('ApprovalChips', () => {
     ]);
   });
 
-  it('Allow answers the request; both buttons wait for the answer', async () => {
+  it('Allow once answers the request; every button waits for the answer', async () => {
     const answer = Promise.withResolvers<ApiResult<Approval>>();
     const { fake } = setup({}, { 'approvals.answer': () => answer.promise });
-    await userEvent.click(screen.getByRole('button', { name: 'Allow' }));
-    expect(fake.requestsOf('approvals.answer')).toEqual([{ id: 'ap_1', decision: 'allow' }]);
+    await userEvent.click(screen.getByRole('button', { name: 'Allow once' }));
+    expect(fake.requestsOf('approvals.answer')).toEqual([{ id: 'ap_1', decision: 'allow', scope: 'once' }]);
     expect((screen.getByRole('button', { name: 'Deny' }) as HTMLButtonElement).disabled).toBe(true);
     answer.resolve(ok(approvalOf({ status: 'allowed', scope: 'once' })));
     await vi.waitFor(() =>

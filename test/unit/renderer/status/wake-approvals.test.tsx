@@ -90,7 +90,7 @@ describe('WakeApprovals', () => {
       within(item('ap_1'))
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['Allow', 'Deny']);
+    ).toEqual(['Allow once', 'For this session', 'Always', 'Deny']);
     expect(within(item('ap_diff')).queryAllByRole('button')).toEqual([]);
   });
 
