@@ -131,7 +131,7 @@ test('discard asks first and names what is lost; a conflicting merge leaves the 
 async function demoEdits(page: Page, command: string, n: number): Promise<void> {
   await page.locator('[data-target="#general"]').first().click();
   await sendFromComposer(page, `@demo ${command}`);
-  await statusArea(page).locator('.chip-approval').getByRole('button', { name: 'Allow' }).click();
+  await statusArea(page).locator('.chip-approval').getByRole('button', { name: 'Allow once', exact: true }).click();
   await expect(page.getByText(`Wrote edit ${n} in agentteam-demo.txt`)).toBeVisible();
   await page.locator('.agent-states li[data-agent="demo"]').getByRole('button').click();
   await expect(sinceBaseOf(page).locator('.review-files button')).toHaveCount(1);
