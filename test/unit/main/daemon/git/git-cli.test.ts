@@ -65,7 +65,7 @@ describe('runGit against the real git', () => {
     expect(await workTreeRoot(join(dir, 'sub'))).toBe(dir);
   });
 
-  it('an empty .git folder above (what Codex\'s sandbox leaves in /tmp) is not a repository; a .git file is', async () => {
+  it("an empty .git folder above (what Codex's sandbox leaves in /tmp) is not a repository; a .git file is", async () => {
     const dir = tempDir();
     const missing = join(dir, 'no-such-git');
     mkdirSync(join(dir, '.git'));
