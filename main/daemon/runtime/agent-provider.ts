@@ -36,3 +36,17 @@ export function agentProviderFromEnv(env: Readonly<Record<string, string>>): Age
     apiKeyEnv: env.OPENAI_API_KEY === undefined ? null : 'OPENAI_API_KEY',
   };
 }
+
+/**
+ * issue 15: an endpoint with no key of the agent's own, under `cli-login`, is served by the
+ * person's own sign-in: the runtime marks the provider so (Codex: `requiresOpenaiAuth`; OpenCode:
+ * its built-in provider id). Null when the agent's env names no endpoint.
+ */
+export function signInServedProvider(
+  env: Readonly<Record<string, string>>,
+  auth: string,
+  served: (provider: AgentProvider) => AgentProvider,
+): AgentProvider | null {
+  const provider = agentProviderFromEnv(env);
+  return provider !== null && provider.apiKeyEnv === null && auth === 'cli-login' ? served(provider) : provider;
+}

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RuntimeStart } from './runtime-descriptor.js';
 import { fileSessionStore } from './runtime-session-store.js';
 
 /** Per-agent runtime directory (HOME, config dirs, stored session). */
@@ -21,4 +22,24 @@ export function resolveRuntimeCommand(command: string | null, name: string, proj
   if (command !== null) return command;
   const local = join(projectRoot, 'node_modules', '.bin', name);
   return existsSync(local) ? local : name;
+}
+
+/**
+ * What a CLI driver takes straight from its start (Codex, OpenCode): the agent's command resolved
+ * to the installed CLI, its args and env, its workspace, its HOME under the runtime dir, the
+ * agent's MCP endpoint, model and permission policy.
+ */
+export function cliDriverBase(start: RuntimeStart, cli: string) {
+  const { agent, deps, workspace, runtimeDir } = start;
+  return {
+    agentId: agent.id,
+    command: resolveRuntimeCommand(agent.command, cli, deps.projectRoot),
+    args: agent.args,
+    env: agent.env,
+    cwd: workspace,
+    home: join(runtimeDir, 'home'),
+    mcp: { url: deps.mcp.url, token: deps.mcp.token },
+    model: agent.model,
+    permissions: agent.permissions,
+  };
 }

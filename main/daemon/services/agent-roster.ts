@@ -14,7 +14,6 @@ import { AgentConfigSchema, type AgentConfig, type Config } from '../../../share
 import { toAgent } from '../api/api-mappers.js';
 import type { ApprovalPolicyOf } from '../approvals/approval-service.js';
 import type { DaemonLog } from '../daemon-log.js';
-import type { SendSurfaceKind } from '../prompt/tool-names.js';
 import type { ReadinessProbe } from '../runtime/readiness.js';
 import { sessionStoreOf } from '../runtime/runtime-factory.js';
 import { DEFAULT_RESTART_POLICY } from '../runtime/supervisor.js';
@@ -61,7 +60,6 @@ export interface AgentRosterOptions {
 const DEFAULT_POLICY: ApprovalPolicyOf = AgentConfigSchema.pick({ approvalTimeoutSeconds: true, allow: true }).parse(
   {},
 );
-const DEFAULT_AGENT_TOOLS: SendSurfaceKind = AgentConfigSchema.shape.agentTools.parse(undefined);
 
 const RESTART_DETAIL = 'the agent was restarted to apply its new workspace or permissions';
 
@@ -136,10 +134,6 @@ export class AgentRoster {
 
   runtimeOf(agentId: string): AgentConfig['runtime'] {
     return this.agent(agentId)?.runtime ?? 'demo';
-  }
-
-  agentToolsOf(agentId: string): SendSurfaceKind {
-    return this.agent(agentId)?.agentTools ?? DEFAULT_AGENT_TOOLS;
   }
 
   session(agentId: string): RosterSession | undefined {

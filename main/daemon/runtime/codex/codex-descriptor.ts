@@ -5,12 +5,12 @@
  */
 import { join } from 'node:path';
 import type { AgentConfig } from '../../../../shared/config.js';
-import { agentProviderFromEnv } from '../agent-provider.js';
+import { signInServedProvider } from '../agent-provider.js';
 import { currentPersonProfile } from '../auth/person-profile.js';
 import { probeCli, type ProbeDeps, type ReadinessProbe } from '../cli-probe.js';
 import type { RuntimeDescriptor } from '../runtime-descriptor.js';
 import { runtimeBaseEnv } from '../runtime-env.js';
-import { resolveRuntimeCommand, runtimeDirOf } from '../runtime-home.js';
+import { cliDriverBase, resolveRuntimeCommand, runtimeDirOf } from '../runtime-home.js';
 import { shellDeniedPaths } from '../workspace.js';
 import { prepareCodexSignIn } from './codex-auth.js';
 import { CodexDriver } from './codex-driver.js';
@@ -34,24 +34,13 @@ function probeCodex(agent: AgentConfig, deps: ProbeDeps): Promise<ReadinessProbe
 export const CODEX_RUNTIME: RuntimeDescriptor<'codex'> = {
   kind: 'codex',
   launch: {
-    driver: ({ agent, deps, workspace, runtimeDir }) => {
+    driver: (start) => {
+      const { agent, deps } = start;
       // issue 15: the person's login file is linked in (cli-login), never copied (codex-auth.ts).
       const person = deps.person ?? currentPersonProfile();
-      const provider = agentProviderFromEnv(agent.env);
       return new CodexDriver({
-        agentId: agent.id,
-        command: resolveRuntimeCommand(agent.command, 'codex', deps.projectRoot),
-        args: agent.args,
-        env: agent.env,
-        cwd: workspace,
-        home: join(runtimeDir, 'home'),
-        mcp: { url: deps.mcp.url, token: deps.mcp.token },
-        model: agent.model,
-        permissions: agent.permissions,
-        provider:
-          provider !== null && provider.apiKeyEnv === null && agent.auth === 'cli-login'
-            ? { ...provider, requiresOpenaiAuth: true }
-            : provider,
+        ...cliDriverBase(start, 'codex'),
+        provider: signInServedProvider(agent.env, agent.auth, (p) => ({ ...p, requiresOpenaiAuth: true })),
         developerInstructions: deps.threadContractText ?? null,
         signIn: (codexHome) => prepareCodexSignIn(codexHome, agent.auth, person),
         // issue 41: its sandboxed commands are denied the daemon's state in the data dir (read at each launch).

@@ -5,12 +5,12 @@
  */
 import { join } from 'node:path';
 import type { AgentConfig } from '../../../../shared/config.js';
-import { agentProviderFromEnv } from '../agent-provider.js';
+import { signInServedProvider } from '../agent-provider.js';
 import { currentPersonProfile } from '../auth/person-profile.js';
 import { probeCli, type ProbeDeps, type ReadinessProbe } from '../cli-probe.js';
 import type { RuntimeDescriptor } from '../runtime-descriptor.js';
 import { runtimeBaseEnv } from '../runtime-env.js';
-import { resolveRuntimeCommand, runtimeDirOf } from '../runtime-home.js';
+import { cliDriverBase, resolveRuntimeCommand, runtimeDirOf } from '../runtime-home.js';
 import { realDataDir } from '../workspace.js';
 import { prepareOpencodeSignIn } from './opencode-auth.js';
 import { OPENCODE_PERSON_LOGIN_PROVIDER, opencodeDirs } from './opencode-config.js';
@@ -45,28 +45,17 @@ function probeOpencode(agent: AgentConfig, deps: ProbeDeps): Promise<ReadinessPr
 export const OPENCODE_RUNTIME: RuntimeDescriptor<'opencode'> = {
   kind: 'opencode',
   launch: {
-    driver: ({ agent, deps, workspace, runtimeDir }) => {
+    driver: (start) => {
+      const { agent, deps } = start;
       // issue 15: the person's login file is linked in (cli-login), never copied (opencode-auth.ts).
       const person = deps.person ?? currentPersonProfile();
-      // issue 15: an endpoint with no key of the agent's own under cli-login is served by OpenCode's
-      // built-in `openai` provider, the one the person's `opencode auth login` key is stored for.
-      const provider = agentProviderFromEnv(agent.env);
       return new OpencodeDriver({
-        agentId: agent.id,
-        command: resolveRuntimeCommand(agent.command, 'opencode', deps.projectRoot),
-        args: agent.args,
-        env: agent.env,
-        cwd: workspace,
-        home: join(runtimeDir, 'home'),
-        mcp: { url: deps.mcp.url, token: deps.mcp.token },
-        model: agent.model,
-        permissions: agent.permissions,
+        ...cliDriverBase(start, 'opencode'),
         // issue 29: the data dir (real path) is an external directory its tools may never enter.
         deniedDirs: [realDataDir(deps.dataDir)],
-        provider:
-          provider !== null && provider.apiKeyEnv === null && agent.auth === 'cli-login'
-            ? { ...provider, id: OPENCODE_PERSON_LOGIN_PROVIDER }
-            : provider,
+        // issue 15: an endpoint served by the person's sign-in is OpenCode's built-in `openai` provider,
+        // the one the person's `opencode auth login` key is stored for.
+        provider: signInServedProvider(agent.env, agent.auth, (p) => ({ ...p, id: OPENCODE_PERSON_LOGIN_PROVIDER })),
         signIn: (dataDir) => prepareOpencodeSignIn(dataDir, agent.auth, person),
       });
     },

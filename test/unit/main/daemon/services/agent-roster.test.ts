@@ -109,12 +109,10 @@ describe('AgentRoster: one registry, one lookup', () => {
     expect(r.roster.agent('a')?.name).toBe('Ada');
     expect(r.roster.name('a')).toBe('Ada');
     expect(r.roster.runtimeOf('a')).toBe('codex');
-    expect(r.roster.agentToolsOf('a')).toBe('cli');
     expect([...r.roster.ids()]).toEqual(['a']);
     expect(r.roster.agent('zed')).toBeUndefined();
     expect(r.roster.name('zed')).toBe('zed');
     expect(r.roster.runtimeOf('zed')).toBe('demo');
-    expect(r.roster.agentToolsOf('zed')).toBe('mcp');
     expect(r.roster.session('a')).toBeUndefined();
   });
 
