@@ -100,7 +100,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         renderFinalCheck: finalCheckRenderer(),
         metrics: createWakeMetrics(registry),
         // contract §9.4 (issue 16): terminal cleanup cancels retry ownership.
-        correlation: { release: (wakeToken) => tracker.releaseWake(wakeToken) },
+        correlation: { release: (wakeToken) => delivery.tracker.releaseWake(wakeToken) },
         pendingCapacity: config.limits.pendingCapacity,
         log,
         // issue 24: a recovery that could not be saved fails its wakes; the operator is told.
@@ -156,7 +156,6 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // 7. Watchdog + delivery confirmation (watchdog spec A + B on one bus) and the beacon router.
     const delivery = wireDelivery({ bus, store, settingsFor, clock });
     stack.defer(() => delivery.stop());
-    const { tracker } = delivery;
 
     // 8. Approvals (issue 14), durable; a restart cancels what the previous daemon left pending.
     const approvals = new ApprovalService({
@@ -182,7 +181,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         ...core,
         configFile: join(dataDir, CONFIG_FILE),
         env: options.env ?? process.env,
-        tracker,
+        tracker: delivery.tracker,
         settingsFor,
         agentName: roster.name,
         post: (target, content, o) => conversations.post(target, content, o),
@@ -229,18 +228,22 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       bindSilenceDeliveryMetrics(registry, {
         bus,
         beacon$: merge(delivery.beacon$, external.beacon$),
-        alert$: tracker.alert$,
+        alert$: delivery.tracker.alert$,
       }),
     );
-    const staleApprovals = approvals.cancelStale();
-    if (staleApprovals > 0) log.info('approvals cancelled by the restart', { count: staleApprovals });
+    approvals.cancelStale();
 
     // 12. One session per agent: its runtime built around the session's host and started, its wakes
     //     restored; each turn's deadline (issue 29) and the operator's Stop.
     stack.defer(() => roster.stop());
     const turns = stack.adopt(
       launchAgentSessions({
-        ...{ ...core, ...messaging, roster, approvals, usage, agents: config.agents },
+        ...core,
+        ...messaging,
+        roster,
+        approvals,
+        usage,
+        agents: config.agents,
         runtime: {
           createRuntime: options.createRuntime ?? createRuntimeAdapter,
           worktrees: worktrees.service,

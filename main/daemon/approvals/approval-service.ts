@@ -84,6 +84,7 @@ export class ApprovalService {
   cancelStale(): number {
     const stale = this.#o.table.pending().filter((r) => !this.#waiting.has(r.id));
     for (const r of stale) this.#settle(r, 'cancelled', null, 'the AgentTeam daemon restarted before an answer');
+    if (stale.length > 0) this.#o.log?.info('approvals cancelled by the restart', { count: stale.length });
     return stale.length;
   }
 
