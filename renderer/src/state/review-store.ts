@@ -71,9 +71,14 @@ export class ReviewStore extends ValueStore<ReviewState> {
       : r;
   }
 
+  /** Reads issued so far: only the newest one's answer is shown (an older answer may arrive after it). */
+  #reads = 0;
+
   /** (Re)reads the source's changes; keeps the file in view when it is still listed. */
   async load(): Promise<void> {
+    const read = ++this.#reads;
     const r = await this.#read();
+    if (read !== this.#reads) return;
     if (!r.ok) return this.#patch({ error: r.message });
     const file = r.value.files.some((f) => f.path === this.value.file)
       ? this.value.file
