@@ -99,12 +99,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         journal: store,
         renderFinalCheck: finalCheckRenderer(),
         metrics: createWakeMetrics(registry),
-        // contract §9.4 (issue 16): terminal cleanup cancels retry ownership.
-        correlation: { release: (wakeToken) => delivery.tracker.releaseWake(wakeToken) },
         pendingCapacity: config.limits.pendingCapacity,
         log,
-        // issue 24: a recovery that could not be saved fails its wakes; the operator is told.
-        onRecoveryLost: (lost) => alerts.recoveryLost(roster.name(lost.agentId), lost),
         admissionHold: holds.check,
       }),
       (w) => w.dispose(),
@@ -153,8 +149,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     source.watch();
     const settingsFor = (channel: string) => settings.channel(channel);
 
-    // 7. Watchdog + delivery confirmation (watchdog spec A + B on one bus) and the beacon router.
-    const delivery = wireDelivery({ bus, store, settingsFor, clock });
+    // 7. Watchdog + delivery confirmation (watchdog spec A + B on one bus), the beacon router; the
+    //    tracker releases a wake's retries at its terminal event (§9.4).
+    const delivery = wireDelivery({ ...core, settingsFor });
     stack.defer(() => delivery.stop());
 
     // 8. Approvals (issue 14), durable; a restart cancels what the previous daemon left pending.

@@ -28,6 +28,7 @@ import {
   type SchedulerLike,
 } from 'rxjs';
 import type { ResponseDeliveryConfig } from '../../../shared/config.js';
+import { isTerminal, type WakeStatus } from '../../../shared/wake-status.js';
 import type { AckStatus, ChunkFinal, DeliveryPurpose } from '../bus/delivery-words.js';
 import type { HookBus } from '../bus/hook-bus.js';
 import type { Channel, ChannelSendRequest } from './channel.js';
@@ -103,6 +104,13 @@ export interface DeliveryAlert {
   readonly at: string;
 }
 
+/** A wake's status as the wake lifecycle publishes it (`wake_status`, contract §10.1), as far as the tracker reads it. */
+export interface WakeStatusNews {
+  readonly agentId: string;
+  readonly wakeToken: string;
+  readonly status: WakeStatus;
+}
+
 export interface DeliveryTrackerOptions {
   readonly bus: HookBus;
   /** The channel that delivers to a target (the local conversation channel for local targets). */
@@ -112,6 +120,11 @@ export interface DeliveryTrackerOptions {
   /** Effective `responseDelivery` settings of a channel, e.g. `(c) => channelSettings(config, c).responseDelivery`. */
   readonly settingsFor: (channel: string) => ResponseDeliveryConfig;
   readonly undelivered: UndeliveredPort;
+  /**
+   * contract §9.4 (issue 16, 39): the wake lifecycle's status events; at a wake's terminal status
+   * the tracker releases that wake from its agent's running turn (an alert no longer names it).
+   */
+  readonly wakeStatus$?: Observable<WakeStatusNews>;
   /** Defaults to `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   readonly newId?: () => string;
@@ -153,8 +166,13 @@ export class DeliveryTracker {
   private readonly ackTimeoutMs: number;
   private readonly dedupeWindow: number;
   private readonly responses = new Map<string, Promise<SendOutcome>>();
-  /** The wakes of each running turn, released one by one as they end (contract §9.4). */
-  private readonly turns = new Map<string, readonly string[]>();
+  /**
+   * The wakes of each running turn by agent, then turn id, released one by one as they end
+   * (contract §9.4); keyed per agent, so one agent's terminal never touches another's turns.
+   */
+  private readonly turns = new Map<string, Map<string, readonly string[]>>();
+  /** The agent of each running turn (`turn.end` names only the turn). */
+  private readonly turnAgents = new Map<string, string>();
   /** Emits (and replays) at stop(): every chunk flow, running or starting, settles now. */
   private readonly stopping = new ReplaySubject<void>(1);
   /** Running chunk flows (one removes itself when it completes). */
@@ -172,20 +190,46 @@ export class DeliveryTracker {
     this.ackTimeoutMs = options.ackTimeoutMs ?? 30_000;
     this.dedupeWindow = options.dedupeWindow ?? 4096;
     this.subscriptions = [
-      options.bus.turnStart$.subscribe((e) => this.turns.set(e.turnId, e.wakeTokens)),
-      options.bus.turnEnd$.subscribe((e) => this.turns.delete(e.turnId)),
+      options.bus.turnStart$.subscribe((e) => this.turnStarted(e.agentId, e.turnId, e.wakeTokens)),
+      options.bus.turnEnd$.subscribe((e) => this.turnEnded(e.turnId)),
     ];
+    if (options.wakeStatus$ !== undefined)
+      this.subscriptions.push(
+        options.wakeStatus$.subscribe((e) => {
+          if (isTerminal(e.status)) this.releaseWake(e.agentId, e.wakeToken);
+        }),
+      );
+  }
+
+  private turnStarted(agentId: string, turnId: string, wakeTokens: readonly string[]): void {
+    let ofAgent = this.turns.get(agentId);
+    if (ofAgent === undefined) this.turns.set(agentId, (ofAgent = new Map()));
+    ofAgent.set(turnId, wakeTokens);
+    this.turnAgents.set(turnId, agentId);
+  }
+
+  private turnEnded(turnId: string): void {
+    const agentId = this.turnAgents.get(turnId);
+    if (agentId === undefined) return;
+    this.turnAgents.delete(turnId);
+    const ofAgent = this.turns.get(agentId);
+    ofAgent?.delete(turnId);
+    if (ofAgent?.size === 0) this.turns.delete(agentId);
   }
 
   /**
-   * contract §9.4 (issue 16): a wake reached its terminal status; an alert of its running turn
-   * no longer names it (the wake lifecycle's correlation port).
+   * contract §9.4 (issue 16): a wake of this agent reached its terminal status; an alert of the
+   * agent's running turn no longer names it. Only that agent's turns are looked at.
    */
-  releaseWake(wakeToken: string): void {
-    for (const [turnId, tokens] of this.turns) {
+  private releaseWake(agentId: string, wakeToken: string): void {
+    const ofAgent = this.turns.get(agentId);
+    if (ofAgent === undefined) return;
+    for (const [turnId, tokens] of ofAgent) {
       if (!tokens.includes(wakeToken)) continue;
-      const rest = tokens.filter((t) => t !== wakeToken);
-      this.turns.set(turnId, rest);
+      ofAgent.set(
+        turnId,
+        tokens.filter((t) => t !== wakeToken),
+      );
     }
   }
 
@@ -298,7 +342,7 @@ export class DeliveryTracker {
       channel,
       config: this.options.settingsFor(channel.name),
       purpose: request.purpose ?? 'reply',
-      wakeToken: this.turns.get(request.turnId)?.[0] ?? null,
+      wakeToken: this.turns.get(request.agentId)?.get(request.turnId)?.[0] ?? null,
     };
   }
 

@@ -2,7 +2,8 @@
  * issue 39: the conversation core, wired once — what a wake's status area shows besides its status
  * (the wake timeline and the alerts), the agent's side of the contract (the communication service
  * behind MCP `message_send`), the operator's side (the conversation service behind posts), and
- * recovery (contract §6.6: markers persisted, one recovery wake at a time per agent). The root
+ * recovery (contract §6.6: markers persisted, one recovery wake at a time per agent; one that could
+ * not be saved is the alerts' news, heard from the lifecycle's `recoveryLost$`). The root
  * calls `wireMessaging` once; the API's events leave through `out`.
  */
 import type { Subscription } from 'rxjs';
@@ -93,6 +94,20 @@ export function wireMessaging(d: MessagingDeps): Messaging {
   subs.add(tracker.alert$.subscribe((a) => alerts.delivery(a)));
   // The inspector's timeline shows each delivery attempt's outcome on the wakes it answers (UI.md).
   subs.add(d.bus.deliveryResult$.subscribe((r) => timeline.delivery(r)));
+  // issue 24: a recovery that could not be saved failed its wakes; the operator is told. The alert
+  // writes to the same store: one it refuses is logged, never thrown into the lifecycle's stream.
+  subs.add(
+    lifecycle.recoveryLost$.subscribe((lost) => {
+      try {
+        alerts.recoveryLost(roster.name(lost.agentId), lost);
+      } catch (err) {
+        log.error('wake: the alert of a lost recovery could not be raised', {
+          agentId: lost.agentId,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
+    }),
+  );
   return {
     trajectory,
     timeline,

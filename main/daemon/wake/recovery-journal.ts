@@ -91,8 +91,8 @@ export class RecoveryJournal {
   constructor(
     private readonly journal: WakeJournal,
     private readonly log: DaemonLog | undefined,
-    /** issue 24: a recovery could not be saved, so its wakes ended `failed` (the daemon raises an alert). */
-    private readonly onRecoveryLost: ((lost: RecoveryLost) => void) | undefined,
+    /** issue 24: a recovery could not be saved, so its wakes ended `failed` (the lifecycle's `recoveryLost$`). */
+    private readonly lost: { next(lost: RecoveryLost): void },
   ) {}
 
   /**
@@ -195,15 +195,9 @@ export class RecoveryJournal {
           return null;
         }
       });
-      try {
-        this.onRecoveryLost?.({ agentId, cause, wakeTokens: [...covered], detail: why });
-      } catch (alertErr) {
-        // The alert writes to the same store: a store that refuses it is logged, never thrown at the runtime's subscriber.
-        log?.error('wake: the alert of a lost recovery could not be raised', {
-          agentId,
-          error: alertErr instanceof Error ? alertErr.message : String(alertErr),
-        });
-      }
+      // An event (issue 39): its subscriber (the alerts) is told after the terminals are written, and
+      // an error of that subscriber never reaches this caller (event-stream.ts reports it apart).
+      this.lost.next({ agentId, cause, wakeTokens: [...covered], detail: why });
       return { ended: failed, saved: NO_FRONTIERS };
     }
   }

@@ -1,8 +1,8 @@
 /**
  * The effect applier of the wake lifecycle (DESIGN.md "Reactive core"): what an agent's pure
  * `PendingDeliveryTable` asks for, applied through the ports in order — the journal first (one
- * terminal per wake, ever: §6.2), then the metrics, the retry correlation (§9.4) and the
- * `wake_status` bus (§10.1); admitted rows go out as one delivery to the runtime adapter.
+ * terminal per wake, ever: §6.2), then the metrics and the `wake_status` bus (§10.1), whose
+ * terminal events release the wake's retry ownership (§9.4: the delivery tracker listens); admitted rows go out as one delivery to the runtime adapter.
  * Synchronous and timer-free, like the lifecycle that owns it.
  */
 import type { Observable } from 'rxjs';
@@ -22,7 +22,7 @@ import type {
   WakeAdmission,
 } from './pending-delivery.js';
 import { endOf, writeEnd, type Ended, type RecoveryJournal } from './recovery-journal.js';
-import type { WakeCorrelationPort, WakeJournal } from './wake-ports.js';
+import type { WakeJournal } from './wake-ports.js';
 import type { AgentProfile, WakeStatusPublisher } from './wake-status-publisher.js';
 
 /** One agent of the lifecycle: who it is now, and its table. */
@@ -53,7 +53,6 @@ export interface WakeDelivery {
 export interface WakeEffectsPorts {
   readonly journal: WakeJournal;
   readonly metrics: WakeMetrics;
-  readonly correlation?: WakeCorrelationPort;
   readonly log?: DaemonLog;
   readonly status: WakeStatusPublisher;
   readonly recovery: RecoveryJournal;
@@ -74,7 +73,7 @@ export class WakeEffects {
    * admitted rows go out as one delivery. With recovery `frontiers` (issue 24, contract §6.6) the
    * terminals and the recovery markers are written in ONE transaction before anything is
    * announced; if that write fails, the recovery is not lost silently: the wakes it would have
-   * continued end `failed` with the session's failure reason, `onRecoveryLost` raises an alert, and
+   * continued end `failed` with the session's failure reason, `recoveryLost$` tells the alerts, and
    * no frontier is returned (recovery-journal.ts). Returns the frontiers saved.
    */
   apply(
@@ -186,11 +185,10 @@ export class WakeEffects {
     this.#deliveries.complete();
   }
 
-  /** A written terminal: retry ownership released (§9.4), counted, published. */
+  /** A written terminal: counted, published (its event releases the retry ownership: §9.4). */
   #ended(slot: AgentSlot, end: Ended, at: string): void {
     const { row, status, reason, detail } = end;
     const { metrics } = this.o;
-    this.o.correlation?.release(row.wakeToken);
     const { runtime } = slot.profile;
     if (status === 'reply_sent') metrics.replySent(runtime);
     else if (status === 'failed') metrics.failed(runtime);

@@ -1,7 +1,7 @@
 /**
  * The wake lifecycle service: one pure `PendingDeliveryTable` per agent runtime process, whose
- * effects it applies through ports — the journal (store), metrics, the `wake_status` bus and
- * the correlation port (wake-effects.ts; the events built by wake-status-publisher.ts, restarts
+ * effects it applies through ports — the journal (store), metrics and the `wake_status` bus, whose
+ * terminals the delivery tracker hears (wake-effects.ts; the events built by wake-status-publisher.ts, restarts
  * and recoveries journaled by recovery-journal.ts) — plus the turn message-send scope guard the
  * MCP server calls. The send decisions around it (refusals, audit) are the communication service's.
  * Synchronous and timer-free (DESIGN.md "Reactive core"): the runtime adapter reports turn
@@ -26,7 +26,8 @@ import type {
 import { PendingDeliveryTable } from './pending-delivery-table.js';
 import { RecoveryJournal, type RecoveryLost } from './recovery-journal.js';
 import { WakeEffects, type AgentSlot, type WakeDelivery } from './wake-effects.js';
-import type { FinalCheckRenderer, WakeAgentFields, WakeCorrelationPort, WakeJournal } from './wake-ports.js';
+import { EventStream } from './event-stream.js';
+import type { FinalCheckRenderer, WakeAgentFields, WakeJournal } from './wake-ports.js';
 import type { WakeStatusEvent } from './wake-status-event.js';
 import { WakeStatusPublisher, type AgentProfile } from './wake-status-publisher.js';
 
@@ -44,7 +45,6 @@ export interface WakeLifecycleOptions {
   readonly journal: WakeJournal;
   readonly renderFinalCheck: FinalCheckRenderer;
   readonly metrics: WakeMetrics;
-  readonly correlation?: WakeCorrelationPort;
   /**
    * Rows a runtime process may hold in its pending-delivery FIFO: shared/config.ts
    * `limits.pendingCapacity`, the one home of its default (issue 39: the lifecycle keeps none).
@@ -53,8 +53,6 @@ export interface WakeLifecycleOptions {
   /** Epoch milliseconds (default `Date.now`); injected so tests and marbles control time. */
   readonly now?: () => number;
   readonly log?: DaemonLog;
-  /** issue 24: a recovery could not be saved, so its wakes ended `failed` (the daemon raises an alert). */
-  readonly onRecoveryLost?: (lost: RecoveryLost) => void;
   /**
    * issue 27: asked when a wake arrives for an agent not paused: a pause (its daily budget reached)
    * holds admission, so the new wake — and any after it — waits `paused` until `resume`.
@@ -106,11 +104,14 @@ export class WakeLifecycle {
   readonly wakeStatus$: Observable<WakeStatusEvent>;
   /** Rows the runtime adapter must write into the runtime now; it answers with `onDelivered`. */
   readonly deliveries$: Observable<WakeDelivery>;
+  readonly #lost = new EventStream<RecoveryLost>();
+  /** issue 24: a recovery could not be saved, so its wakes ended `failed` (the alerts tell the operator). */
+  readonly recoveryLost$: Observable<RecoveryLost> = this.#lost.observable;
 
   constructor(options: WakeLifecycleOptions) {
     this.#o = options;
     const status = new WakeStatusPublisher(options.now ?? Date.now, options.log);
-    const recovery = (this.#recovery = new RecoveryJournal(options.journal, options.log, options.onRecoveryLost));
+    const recovery = (this.#recovery = new RecoveryJournal(options.journal, options.log, this.#lost));
     this.#effects = new WakeEffects({ ...options, status, recovery });
     this.wakeStatus$ = status.events$;
     this.deliveries$ = this.#effects.deliveries$;
@@ -476,6 +477,7 @@ export class WakeLifecycle {
   /** Completes the streams. The lifecycle holds no timers, so nothing else needs stopping. */
   dispose(): void {
     this.#effects.complete();
+    this.#lost.complete();
   }
 
   #slot(agentId: string): AgentSlot {

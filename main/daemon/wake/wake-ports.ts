@@ -1,7 +1,7 @@
 /**
  * Ports the wake lifecycle needs from the rest of the daemon. The integrator binds them:
- * the journal to the store, the renderer to the prompt compiler, the correlation port to the
- * delivery tracker / runtime adapter. All synchronous: the lifecycle never awaits.
+ * the journal to the store, the renderer to the prompt compiler. All synchronous: the lifecycle
+ * never awaits. What it announces (status, lost recoveries) leaves as events, never as ports.
  */
 import type { WakeCause } from '../../../shared/api/contract.js';
 import type { WakeEventKind } from '../../../shared/api/contract.js';
@@ -116,9 +116,4 @@ export interface FinalCheckRenderContext {
   readonly preset?: AcpPreset;
   /** The agent's send surface as its profile has it (the MCP tool, or the `agentteam` CLI). */
   readonly agentTools?: AgentConfig['agentTools'];
-}
-
-/** contract §9.4: terminal cleanup cancels retry ownership and runtime correlation of the wake. */
-export interface WakeCorrelationPort {
-  release(wakeToken: string): void;
 }

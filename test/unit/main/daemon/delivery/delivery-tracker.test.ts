@@ -2,6 +2,7 @@
  * Delivery confirmation (watchdog spec part B) end to end through the tracker, on virtual time:
  * retries, ACK timeouts and 429 waits are timers on the injected scheduler, never sleeps.
  */
+import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ResponseDeliverySchema, type ResponseDeliveryConfig } from '../../../../../shared/config.js';
 import { HookBus } from '../../../../../main/daemon/bus/hook-bus.js';
@@ -11,6 +12,7 @@ import {
   ALERT_COPY,
   DeliveryTracker,
   type DeliveryAlert,
+  type WakeStatusNews,
 } from '../../../../../main/daemon/delivery/delivery-tracker.js';
 import { LocalChannel } from '../../../../../main/daemon/delivery/local-channel.js';
 import { Store } from '../../../../../main/daemon/store/index.js';
@@ -28,6 +30,7 @@ function setup(
     config?: Partial<ResponseDeliveryConfig>;
     ackTimeoutMs?: number;
     store?: MemoryStore;
+    wakeStatus$?: Subject<WakeStatusNews>;
   } = {},
 ) {
   const scheduler = new StepScheduler();
@@ -41,6 +44,7 @@ function setup(
     channelFor: () => channel,
     settingsFor: () => config,
     undelivered: store,
+    ...(options.wakeStatus$ === undefined ? {} : { wakeStatus$: options.wakeStatus$ }),
     scheduler,
     newId: () => `id-${++n}`,
     ackTimeoutMs: options.ackTimeoutMs ?? 10_000,
@@ -486,6 +490,29 @@ describe('DeliveryTracker', () => {
       await t.tracker.send({ turnId: 't1', agentId: 'claude', target: '#general', content: 'late' }),
     ).toMatchObject({ status: 'failed_final', code: 'daemon_stopped' });
     expect((t.channel as FaultChannel).requests).toHaveLength(2);
+  });
+
+  it("contract §9.4 (issue 39): a wake's terminal event releases it from its own agent's turn only", async () => {
+    const status = new Subject<WakeStatusNews>();
+    const t = setup({ channel: faults(Array<Fault>(6).fill('refused')), wakeStatus$: status });
+    t.bus.emit('turn.start', { turnId: 't1', agentId: 'claude', channel: 'local', wakeTokens: ['w1', 'w2'] });
+    t.bus.emit('turn.start', { turnId: 't2', agentId: 'codex', channel: 'local', wakeTokens: ['w1', 'w3'] });
+    // Another agent's terminal, and this agent's non-terminal status, release nothing of claude's turn.
+    status.next({ agentId: 'codex', wakeToken: 'w1', status: 'reply_sent' });
+    status.next({ agentId: 'claude', wakeToken: 'w1', status: 'delivered' });
+    await t.send();
+    expect(t.alerts[0]).toMatchObject({ agentId: 'claude', wakeToken: 'w1', turnId: 't1' });
+    // claude's own terminal: the turn's alert names its next wake.
+    status.next({ agentId: 'claude', wakeToken: 'w1', status: 'reply_sent' });
+    await t.send();
+    expect(t.alerts[1]).toMatchObject({ agentId: 'claude', wakeToken: 'w2', turnId: 't1' });
+    // codex's turn still names w1, which codex's own terminal released: its next wake, w3.
+    await drive(t.scheduler, t.tracker.send({ turnId: 't2', agentId: 'codex', target: '#general', content: 'x' }));
+    expect(t.alerts.map((a) => [a.agentId, a.wakeToken])).toEqual([
+      ['claude', 'w1'],
+      ['claude', 'w2'],
+      ['codex', 'w3'],
+    ]);
   });
 
   it('stop() settles a chunk in flight exactly once (uncertain) and cancels its timers', async () => {

@@ -38,9 +38,9 @@ function run(dir: string) {
     journal: store,
     metrics: createWakeMetrics(new Registry()),
     renderFinalCheck: () => 'FINAL CHECK',
-    onRecoveryLost: (l) => lost.push(l),
     pendingCapacity: DEFAULT_DAEMON_LIMITS.pendingCapacity,
   });
+  lifecycle.recoveryLost$.subscribe((l) => lost.push(l));
   lifecycle.registerAgent({ agentId: 'demo', publicName: 'demo', displayName: 'Demo', runtime: 'demo', model: null });
   const recovery = new RecoveryService({ store, lifecycle, runtimeOf: () => 'demo' });
   const close = () => {
