@@ -36,7 +36,7 @@ import { probeAgent } from './runtime/readiness.js';
 import { createRuntimeAdapter } from './runtime/runtime-factory.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import { AgentRoster } from './services/agent-roster.js';
-import { launchAgentSessions } from './services/agent-sessions.js';
+import { agentTurns, launchAgentSessions } from './services/agent-sessions.js';
 import { AgentSettings } from './services/agent-settings.js';
 import { seedConversations } from './services/conversation-service.js';
 import { DaemonSettings } from './settings/daemon-settings.js';
@@ -171,6 +171,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     stack.defer(() => messaging.dispose());
     const { alerts, communication, conversations } = messaging;
 
+    // The turns' deadlines and the operator's Stop (issue 29), on the roster: sessions are launched below.
+    const turns = agentTurns({ ...core, roster });
+
     // 10. The channel plug-ins (issue 18, 39: channels/registry.ts): bound conversations' replies, beacons and
     //     notices to their chats; the operator's messages and buttons (approvals, Continue, Stop) from them.
     const external = stack.adopt(
@@ -186,8 +189,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         language: () => settings.current.language,
         wakeOf: (wakeToken) => store.getWake(wakeToken),
         wakeStatus$: wakes.wakeStatus$,
-        // The Stop (section 12) is built once the sessions run; a Stop button is pressed only after that.
-        operator: { approvals, team: teams.team, turns: { stop: (agentId, turnId) => turns.stop(agentId, turnId) } },
+        operator: { approvals, team: teams.team, turns },
         ...(options.channelTuning === undefined ? {} : { tuning: options.channelTuning }),
       }),
       (c) => c.stop(),
@@ -231,25 +233,23 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     approvals.cancelStale();
 
     // 12. One session per agent: its runtime built around the session's host and started, its wakes
-    //     restored; each turn's deadline (issue 29) and the operator's Stop.
+    //     restored. Stopping: the turns' deadlines end first (none fires while the sessions stop).
     stack.defer(() => roster.stop());
-    const turns = stack.adopt(
-      launchAgentSessions({
-        ...core,
-        ...messaging,
-        roster,
-        approvals,
-        usage,
-        agents: config.agents,
-        runtime: {
-          createRuntime: options.createRuntime ?? createRuntimeAdapter,
-          worktrees: worktrees.service,
-          issueToken: (agentId) => mcp.issueToken(agentId),
-          shared: { dataDir, projectRoot: root, log, pids, ...person, agentCli, privateDirs: options.privateDirs },
-        },
-      }),
-      (t) => t.dispose(),
-    );
+    stack.defer(() => turns.dispose());
+    launchAgentSessions({
+      ...core,
+      ...messaging,
+      roster,
+      approvals,
+      usage,
+      agents: config.agents,
+      runtime: {
+        createRuntime: options.createRuntime ?? createRuntimeAdapter,
+        worktrees: worktrees.service,
+        issueToken: (agentId) => mcp.issueToken(agentId),
+        shared: { dataDir, projectRoot: root, log, pids, ...person, agentCli, privateDirs: options.privateDirs },
+      },
+    });
     // issue 41: a usage report that reaches the agent's daily budget ends its running turn.
     subs.add(usage.guard(turns));
 

@@ -2,7 +2,9 @@
  * issue 39: one session per agent, launched on the roster — its runtime built around the
  * session's host (agent-runtime.ts), its ports wired to the services that answer them, its wakes
  * restored (with the usage pause it was left in). The root calls `launchAgentSessions` once; what
- * each port does is the named service's rule, never a closure of the root's.
+ * each port does is the named service's rule, never a closure of the root's. The turns' deadlines
+ * and the operator's Stop (`agentTurns`) are built before, on the roster alone, so what offers a
+ * Stop (the channel plug-ins) is built after them with no forward reference (issue 39).
  */
 import type { SchedulerLike } from 'rxjs';
 import type { Config } from '../../../shared/config.js';
@@ -42,10 +44,28 @@ export interface AgentSessionsDeps {
 }
 
 /**
- * Launches every agent's session on the roster and starts them; answers the turns' deadlines
- * (issue 29 "Turns end": each turn's `turnTimeoutMinutes`, and the operator's Stop), started.
+ * The turns' deadlines (issue 29 "Turns end": each turn's `turnTimeoutMinutes`, and the operator's
+ * Stop), started: they follow the bus and reach each session through the roster, so they need no
+ * session launched yet.
  */
-export function launchAgentSessions(d: AgentSessionsDeps): TurnDeadlines {
+export function agentTurns(d: Pick<AgentSessionsDeps, 'roster' | 'bus' | 'clock' | 'log'>): TurnDeadlines {
+  const { roster } = d;
+  const turns = new TurnDeadlines({
+    bus: d.bus,
+    session: (id) => roster.session(id),
+    timeoutMinutesOf: (id) => roster.agent(id)?.turnTimeoutMinutes,
+    // A runtime that ignores its own interrupt: its process is replaced, as a crashed one is.
+    restart: (id, detail) => roster.restartReplaced(id, detail),
+    agentName: roster.name,
+    scheduler: d.clock,
+    log: d.log,
+  });
+  turns.start();
+  return turns;
+}
+
+/** Launches every agent's session on the roster and starts them. */
+export function launchAgentSessions(d: AgentSessionsDeps): void {
   const { roster, lifecycle: wakes } = d;
   const buildRuntime = agentRuntimeBuilder(d.runtime);
   for (const agent of d.agents) {
@@ -77,16 +97,4 @@ export function launchAgentSessions(d: AgentSessionsDeps): TurnDeadlines {
     d.usage.restore(agent.id, (pause) => d.recovery.restore(agent.id, pause));
   }
   roster.start();
-  const turns = new TurnDeadlines({
-    bus: d.bus,
-    session: (id) => roster.session(id),
-    timeoutMinutesOf: (id) => roster.agent(id)?.turnTimeoutMinutes,
-    // A runtime that ignores its own interrupt: its process is replaced, as a crashed one is.
-    restart: (id, detail) => roster.restartReplaced(id, detail),
-    agentName: roster.name,
-    scheduler: d.clock,
-    log: d.log,
-  });
-  turns.start();
-  return turns;
 }
