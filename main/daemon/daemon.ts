@@ -48,7 +48,7 @@ import { AdmissionHolds } from './wake/admission-holds.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
 import { wireMessaging } from './services/messaging-wiring.js';
 import { wireDelivery } from './watchdog/delivery-wiring.js';
-import { wireWorktrees } from './worktrees/worktree-wiring.js';
+import { worktreeGit, wireWorktrees } from './worktrees/worktree-wiring.js';
 
 const quietLog: DaemonLog = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 
@@ -105,7 +105,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       }),
       (w) => w.dispose(),
     );
-    // 5. The agents as in agentteam.json and as they run (services/agent-roster.ts), and the API's events.
+    // 5. The agents as in agentteam.json and as they run (services/agent-roster.ts), and the API's events;
+    //    their readiness needs git for an isolated agent, checked once by the worktrees room.
+    const git = worktreeGit();
     const roster: AgentRoster = stack.adopt(
       new AgentRoster({
         agents: config.agents,
@@ -113,9 +115,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         lifecycle: wakes,
         dataDir,
         grants,
-        probe: (a) => worktrees.gitReady((b) => probeAgent(b, { dataDir, projectRoot: root, ...person }))(a),
+        probe: git.gitReady((a) => probeAgent(a, { dataDir, projectRoot: root, ...person })),
         worktreeOf: (id) => worktrees.worktreeOf(id),
-        applied: () => settings.refresh(),
         log,
       }),
       (r) => r.dispose(),
@@ -126,7 +127,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     subs.add(wakes.wakeStatus$.subscribe((e) => out.status(e)));
     // The core every capability is wired onto (issue 39): each room wired once, its API merged below, its news as events.
     const core = { dataDir, config, source, store, bus, registry, clock, log, lifecycle: wakes, out };
-    const worktrees = wireWorktrees({ ...core, privateDirs: options.privateDirs, agents: roster });
+    const worktrees = wireWorktrees({ ...core, privateDirs: options.privateDirs, agents: roster, git });
     stack.defer(() => worktrees.dispose());
     const usage = wireUsage({ ...core, policyOf: (id) => roster.agent(id), usageBudget: options.usageBudget });
     stack.defer(() => usage.dispose());
@@ -143,6 +144,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         log,
         // issue 14: "restart to apply" compares the file with what runs; `allow` applies at once (read per request).
         appliedAgents: () => roster.appliedAgents(),
+        applied$: roster.applied$,
       }),
       (s) => s.dispose(),
     );

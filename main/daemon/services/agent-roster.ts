@@ -49,8 +49,6 @@ export interface AgentRosterOptions {
   readonly grants?: { rules(agentId: string): string[]; unconfirmed(agentId: string): string[] };
   /** issue 15: one agent's CLI and sign-in check (runtime/readiness.ts `probeAgent`). */
   readonly probe: (agent: AgentConfig) => Promise<ReadinessProbe>;
-  /** The running entries changed (a restart applied the file's entry): "restart to apply" is computed again. */
-  readonly applied?: () => void;
   /** issue 26: the worktree an isolated agent works in (worktrees/worktree-service.ts). */
   readonly worktreeOf?: WorktreeOf;
   readonly log?: DaemonLog;
@@ -95,6 +93,12 @@ export class AgentRoster {
   #disposed = false;
   /** An agent's view changed. */
   readonly updated$: Observable<AgentUpdate> = this.#updated.asObservable();
+  readonly #applied = new Subject<string>();
+  /**
+   * The running entries changed (a restart applied the agent's file entry; the agent's id): the
+   * settings compute "restart to apply" again (issue 14; issue 39: an event, not a port back).
+   */
+  readonly applied$: Observable<string> = this.#applied.asObservable();
 
   constructor(options: AgentRosterOptions) {
     this.#o = options;
@@ -254,7 +258,7 @@ export class AgentRoster {
     entry.config = agent;
     this.#running[this.#running.findIndex((a) => a.id === agent.id)] = agent;
     this.#o.lifecycle.registerAgent(profileOf(agent));
-    this.#o.applied?.();
+    this.#applied.next(agent.id);
     this.#o.log?.info(
       detail === RESTART_DETAIL ? 'agent restarting with its configuration from agentteam.json' : 'agent restarting',
       {
@@ -328,6 +332,7 @@ export class AgentRoster {
     this.#disposed = true;
     this.#subs.unsubscribe();
     this.#updated.complete();
+    this.#applied.complete();
   }
 
   #fileEntry(agentId: string): AgentConfig | undefined {

@@ -137,6 +137,8 @@ export interface DaemonSettingsOptions {
    * the UI runs its file entry); `restartNeeded` compares the file with these. Default: as at start.
    */
   readonly appliedAgents?: () => Config['agents'];
+  /** What runs changed (the roster's `applied$`): recomputed and told to the UI (`refresh`). */
+  readonly applied$?: Observable<unknown>;
 }
 
 const quietLog: DaemonLog = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
@@ -173,6 +175,7 @@ export class DaemonSettings {
       this.#current = this.#compute(state);
       this.#changed.next(this.#current);
     });
+    if (options.applied$ !== undefined) this.#sub.add(options.applied$.subscribe(() => this.refresh()));
   }
 
   get current(): Settings {

@@ -126,6 +126,8 @@ export interface WorktreeServiceOptions {
   readonly agent: (agentId: string) => AgentConfig | undefined;
   /** Git as checked at start (default: `git` on PATH, checked on first use). */
   readonly git?: Promise<GitAvailability>;
+  /** How git is checked on first use (default `checkGit`): the room's one check (worktree-wiring.ts `worktreeGit`). */
+  readonly gitCheck?: () => Promise<GitAvailability>;
   /** The agent's worktree was made, reused or repaired (its view shows it). */
   readonly prepared?: (agentId: string) => void;
   /** How much of a diff "changes since base" carries (default: git/diff.ts's bounds). */
@@ -158,7 +160,7 @@ export class WorktreeService {
 
   /** Git as checked at start. */
   git(): Promise<GitAvailability> {
-    return (this.#git ??= checkGit());
+    return (this.#git ??= (this.#o.gitCheck ?? checkGit)());
   }
 
   /** The port (worktree-contract.ts): the prepared worktree of an isolated agent, else null. */

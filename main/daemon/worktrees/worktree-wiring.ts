@@ -2,7 +2,8 @@
  * issue 39: the worktrees room's wiring (issue 26) — an isolated agent's git worktree (made at its
  * runtime's start, merged or discarded by the operator) and every wake's changes, snapshotted when
  * it is delivered and when it ends, off the hot path. The root calls `wireWorktrees` once and
- * merges `api` into the daemon's API; a wake whose changes were stored leaves as `changed$`.
+ * merges `api` into the daemon's API; a wake whose changes were stored leaves as `changed$`. Git
+ * is checked by `worktreeGit`, built before the roster, whose readiness probe it decorates.
  */
 import { Subject, type Observable } from 'rxjs';
 import type { WakeChangesSummary } from '../../../shared/api/contract.js';
@@ -15,7 +16,7 @@ import type { Store } from '../store/index.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
 import { WakeChanges } from './wake-changes.js';
 import type { WorktreeOf } from './worktree-contract.js';
-import { WorktreeService, withGitReadiness, worktreesApi } from './worktree-service.js';
+import { WorktreeService, checkGit, withGitReadiness, worktreesApi, type GitAvailability } from './worktree-service.js';
 
 /** The agents as this room asks about them (the roster, as a port: services sit above this room). */
 export interface WorktreeAgents {
@@ -34,15 +35,32 @@ export interface WorktreeWiringDeps {
   readonly store: Store;
   readonly lifecycle: { readonly wakeStatus$: Observable<WakeStatusEvent> };
   readonly agents: WorktreeAgents;
+  /** The room's git check (`worktreeGit`), shared with the roster's readiness probe. */
+  readonly git: WorktreeGit;
   readonly log: DaemonLog;
+}
+
+/** Git as this room checks it: once, at its first use (an isolated agent's readiness probe or worktree). */
+export interface WorktreeGit {
+  readonly check: () => Promise<GitAvailability>;
+  /** A readiness probe that also needs a usable git for an isolated agent. */
+  gitReady(probe: (agent: AgentConfig) => Promise<ReadinessProbe>): (agent: AgentConfig) => Promise<ReadinessProbe>;
+}
+
+/**
+ * issue 39: the room's git check as a value, built before the roster (whose readiness probe it
+ * decorates) and before the room (which prepares worktrees with it): no forward reference.
+ */
+export function worktreeGit(): WorktreeGit {
+  let checked: Promise<GitAvailability> | null = null;
+  const check = () => (checked ??= checkGit());
+  return { check, gitReady: (probe) => withGitReadiness(probe, check) };
 }
 
 export interface WorktreesRoom {
   readonly service: WorktreeService;
   /** The prepared worktree of an isolated agent, else null (worktree-contract.ts). */
   readonly worktreeOf: WorktreeOf;
-  /** A readiness probe that also needs a usable git for an isolated agent. */
-  gitReady(probe: (agent: AgentConfig) => Promise<ReadinessProbe>): (agent: AgentConfig) => Promise<ReadinessProbe>;
   /** A wake's changes were stored: its summary (state, file count, times; never the patches). */
   readonly changed$: Observable<WakeChangesSummary>;
   readonly api: { readonly worktrees: WorktreesPort; readonly changes: ChangesPort };
@@ -55,6 +73,7 @@ export function wireWorktrees(d: WorktreeWiringDeps): WorktreesRoom {
     dataDir: d.dataDir,
     ...(d.privateDirs === undefined ? {} : { privateDirs: d.privateDirs }),
     turnRunning: (id) => d.agents.turnRunning(id),
+    gitCheck: d.git.check,
     agent: (id) => d.agents.agent(id),
     prepared: (id) => d.agents.changed(id),
     log: d.log,
@@ -80,7 +99,6 @@ export function wireWorktrees(d: WorktreeWiringDeps): WorktreesRoom {
   return {
     service,
     worktreeOf: service.worktreeOf,
-    gitReady: (probe) => withGitReadiness(probe, () => service.git()),
     changed$: changed.asObservable(),
     api: { worktrees: worktreesApi(service), changes: service },
     dispose: async () => {

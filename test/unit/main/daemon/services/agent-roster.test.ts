@@ -84,8 +84,8 @@ function setup(agents: AgentConfig[] = [agentOf({ id: 'a' }), agentOf({ id: 'b' 
       probes.push(a.id);
       return Promise.resolve(probe('ready'));
     },
-    applied: () => void (applied += 1),
   });
+  roster.applied$.subscribe(() => void (applied += 1));
   const updates: AgentUpdate[] = [];
   roster.updated$.subscribe((u) => updates.push(u));
   const sessions = new Map<string, FakeSession>();

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { filter, firstValueFrom } from 'rxjs';
-import { ApiError, SettingsSchema } from '../../../../../shared/api/contract.js';
+import { Subject, filter, firstValueFrom } from 'rxjs';
+import { ApiError, SettingsSchema, type Settings } from '../../../../../shared/api/contract.js';
 import { ChannelSettingsSchema } from '../../../../../shared/config.js';
 import { ConfigSource } from '../../../../../main/daemon/config/config-source.js';
 import {
@@ -139,6 +139,24 @@ describe('DaemonSettings: agentteam.json is the one source of channel settings',
     const changed = firstValueFrom(settings.changed$);
     settings.refresh();
     expect((await changed).config?.restartNeeded).toEqual([]);
+  });
+
+  it("issue 39: what runs changed is heard from the roster's applied$ (an event, not a port back): recomputed and pushed", async () => {
+    writeFileSync(file(), FILE_TEXT);
+    const source = ConfigSource.open(dir.path);
+    let running = source.initial.agents;
+    const applied$ = new Subject<string>();
+    const settings = new DaemonSettings({ source, appliedAgents: () => running, applied$ });
+    open.push(settings, source);
+    writeFileSync(file(), FILE_TEXT.replace('"runtime": "demo" }', '"runtime": "demo", "cwd": "/srv/project" }'));
+    source.reload();
+    expect(settings.current.config?.restartNeeded).toEqual(['agents']);
+    running = source.config.agents;
+    const pushed: Settings[] = [];
+    settings.changed$.subscribe((x) => pushed.push(x));
+    applied$.next('demo');
+    expect(pushed.map((x) => x.config?.restartNeeded)).toEqual([[]]);
+    expect(settings.current.config?.restartNeeded).toEqual([]);
   });
 
   it('issue 24: editing a legacy visible-reply key (per agent or top level) never reads "restart to apply" (§7.3)', () => {
