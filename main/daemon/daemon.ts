@@ -48,7 +48,7 @@ import { AdmissionHolds } from './wake/admission-holds.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
 import { wireMessaging } from './services/messaging-wiring.js';
 import { wireDelivery } from './watchdog/delivery-wiring.js';
-import { worktreeGit, wireWorktrees } from './worktrees/worktree-wiring.js';
+import { worktreeHome, wireWorktrees } from './worktrees/worktree-wiring.js';
 
 const quietLog: DaemonLog = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 
@@ -106,8 +106,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       (w) => w.dispose(),
     );
     // 5. The agents as in agentteam.json and as they run (services/agent-roster.ts), and the API's events;
-    //    their readiness needs git for an isolated agent, checked once by the worktrees room.
-    const git = worktreeGit();
+    //    an isolated agent's readiness (git) and worktree as the worktrees room keeps them.
+    const home = worktreeHome();
     const roster: AgentRoster = stack.adopt(
       new AgentRoster({
         agents: config.agents,
@@ -115,8 +115,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         lifecycle: wakes,
         dataDir,
         grants,
-        probe: git.gitReady((a) => probeAgent(a, { dataDir, projectRoot: root, ...person })),
-        worktreeOf: (id) => worktrees.worktreeOf(id),
+        probe: home.gitReady((a) => probeAgent(a, { dataDir, projectRoot: root, ...person })),
+        worktreeOf: home.worktreeOf,
         log,
       }),
       (r) => r.dispose(),
@@ -127,7 +127,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     subs.add(wakes.wakeStatus$.subscribe((e) => out.status(e)));
     // The core every capability is wired onto (issue 39): each room wired once, its API merged below, its news as events.
     const core = { dataDir, config, source, store, bus, registry, clock, log, lifecycle: wakes, out };
-    const worktrees = wireWorktrees({ ...core, privateDirs: options.privateDirs, agents: roster, git });
+    const worktrees = wireWorktrees({ ...core, privateDirs: options.privateDirs, agents: roster, home });
     stack.defer(() => worktrees.dispose());
     const usage = wireUsage({ ...core, policyOf: (id) => roster.agent(id), usageBudget: options.usageBudget });
     stack.defer(() => usage.dispose());

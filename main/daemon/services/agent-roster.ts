@@ -21,7 +21,7 @@ import { workspaceOf } from '../runtime/workspace.js';
 import type { AgentProfile, WakeLifecycle } from '../wake/wake-lifecycle.js';
 import { AgentReadinessService } from './agent-readiness.js';
 import type { AgentSession, MaybeMadeAdapter } from './agent-session.js';
-import type { WorktreeOf } from '../worktrees/worktree-contract.js';
+import type { AgentWorktree } from '../worktrees/worktree-contract.js';
 
 /** What the roster drives of an agent's session (services/agent-session.ts). */
 export type RosterSession = Pick<
@@ -49,8 +49,8 @@ export interface AgentRosterOptions {
   readonly grants?: { rules(agentId: string): string[]; unconfirmed(agentId: string): string[] };
   /** issue 15: one agent's CLI and sign-in check (runtime/readiness.ts `probeAgent`). */
   readonly probe: (agent: AgentConfig) => Promise<ReadinessProbe>;
-  /** issue 26: the worktree an isolated agent works in (worktrees/worktree-service.ts). */
-  readonly worktreeOf?: WorktreeOf;
+  /** issue 26: the worktree an agent as it runs works in (worktrees/worktree-wiring.ts `worktreeHome`). */
+  readonly worktreeOf?: (agent: AgentConfig) => AgentWorktree | null;
   readonly log?: DaemonLog;
 }
 
@@ -352,7 +352,7 @@ export class AgentRoster {
         allow: this.#o.grants?.rules(agent.id) ?? this.#fileEntry(agent.id)?.allow ?? agent.allow,
         ...(this.#o.grants === undefined ? {} : { unconfirmedAllow: this.#o.grants.unconfirmed(agent.id) }),
         isolation: agent.isolation,
-        worktree: this.#o.worktreeOf?.(agent.id) ?? null,
+        worktree: this.#o.worktreeOf?.(agent) ?? null,
       },
     };
   }

@@ -41,7 +41,7 @@ import {
   type ChangedPath,
 } from '../git/worktree.js';
 import { workspaceOf } from '../runtime/workspace.js';
-import type { AgentWorktree, WorktreeOf } from './worktree-contract.js';
+import { isolatedWorktree, type AgentWorktree, type WorktreeOf } from './worktree-contract.js';
 
 export type { AgentWorktree, WorktreeOf } from './worktree-contract.js';
 
@@ -126,8 +126,10 @@ export interface WorktreeServiceOptions {
   readonly agent: (agentId: string) => AgentConfig | undefined;
   /** Git as checked at start (default: `git` on PATH, checked on first use). */
   readonly git?: Promise<GitAvailability>;
-  /** How git is checked on first use (default `checkGit`): the room's one check (worktree-wiring.ts `worktreeGit`). */
+  /** How git is checked on first use (default `checkGit`): the room's one check (worktree-wiring.ts `worktreeHome`). */
   readonly gitCheck?: () => Promise<GitAvailability>;
+  /** Where the prepared worktrees are kept (default: the service's own): the room's, which the roster's view reads. */
+  readonly worktrees?: Map<string, AgentWorktree>;
   /** The agent's worktree was made, reused or repaired (its view shows it). */
   readonly prepared?: (agentId: string) => void;
   /** How much of a diff "changes since base" carries (default: git/diff.ts's bounds). */
@@ -146,7 +148,7 @@ export interface SinceBase {
 
 export class WorktreeService {
   readonly #o: WorktreeServiceOptions;
-  readonly #prepared = new Map<string, AgentWorktree>();
+  readonly #prepared: Map<string, AgentWorktree>;
   /** issue 41: each prepared worktree's git dir as found when it was made or reused; verified before every call. */
   readonly #pins = new Map<string, PinnedRepo>();
   /** One git operation per agent at a time (prepare, merge, discard). */
@@ -156,6 +158,7 @@ export class WorktreeService {
   constructor(options: WorktreeServiceOptions) {
     this.#o = options;
     this.#git = options.git ?? null;
+    this.#prepared = options.worktrees ?? new Map();
   }
 
   /** Git as checked at start. */
@@ -164,9 +167,7 @@ export class WorktreeService {
   }
 
   /** The port (worktree-contract.ts): the prepared worktree of an isolated agent, else null. */
-  readonly worktreeOf: WorktreeOf = (agentId) =>
-    // An agent switched back to "none" works in its `cwd` again (its worktree stays on disk, unused).
-    this.#o.agent(agentId)?.isolation === 'worktree' ? (this.#prepared.get(agentId) ?? null) : null;
+  readonly worktreeOf: WorktreeOf = (agentId) => isolatedWorktree(this.#o.agent(agentId), this.#prepared);
 
   /**
    * Makes or reuses the agent's worktree and answers the folder its runtime works in (`cwd`'s

@@ -2,8 +2,9 @@
  * issue 39: the worktrees room's wiring (issue 26) — an isolated agent's git worktree (made at its
  * runtime's start, merged or discarded by the operator) and every wake's changes, snapshotted when
  * it is delivered and when it ends, off the hot path. The root calls `wireWorktrees` once and
- * merges `api` into the daemon's API; a wake whose changes were stored leaves as `changed$`. Git
- * is checked by `worktreeGit`, built before the roster, whose readiness probe it decorates.
+ * merges `api` into the daemon's API; a wake whose changes were stored leaves as `changed$`. What
+ * the roster reads of the room (its git check, the worktrees it prepared) is `worktreeHome`, built
+ * before the roster and the room alike.
  */
 import { Subject, type Observable } from 'rxjs';
 import type { WakeChangesSummary } from '../../../shared/api/contract.js';
@@ -15,7 +16,7 @@ import { workspaceOf } from '../runtime/workspace.js';
 import type { Store } from '../store/index.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
 import { WakeChanges } from './wake-changes.js';
-import type { WorktreeOf } from './worktree-contract.js';
+import { isolatedWorktree, type AgentWorktree } from './worktree-contract.js';
 import { WorktreeService, checkGit, withGitReadiness, worktreesApi, type GitAvailability } from './worktree-service.js';
 
 /** The agents as this room asks about them (the roster, as a port: services sit above this room). */
@@ -35,32 +36,42 @@ export interface WorktreeWiringDeps {
   readonly store: Store;
   readonly lifecycle: { readonly wakeStatus$: Observable<WakeStatusEvent> };
   readonly agents: WorktreeAgents;
-  /** The room's git check (`worktreeGit`), shared with the roster's readiness probe. */
-  readonly git: WorktreeGit;
+  /** The room's git check and prepared worktrees (`worktreeHome`), shared with the roster. */
+  readonly home: WorktreeHome;
   readonly log: DaemonLog;
 }
 
-/** Git as this room checks it: once, at its first use (an isolated agent's readiness probe or worktree). */
-export interface WorktreeGit {
+/** What the room keeps that the roster reads: its git check and the worktrees it prepared. */
+export interface WorktreeHome {
+  /** Git as this room checks it: once, at its first use (an isolated agent's readiness probe or worktree). */
   readonly check: () => Promise<GitAvailability>;
+  /** The worktree prepared for each agent (the service writes it). */
+  readonly prepared: Map<string, AgentWorktree>;
   /** A readiness probe that also needs a usable git for an isolated agent. */
   gitReady(probe: (agent: AgentConfig) => Promise<ReadinessProbe>): (agent: AgentConfig) => Promise<ReadinessProbe>;
+  /** The worktree of an agent as it runs (its view shows it), else null (worktree-contract.ts). */
+  worktreeOf(agent: AgentConfig): AgentWorktree | null;
 }
 
 /**
- * issue 39: the room's git check as a value, built before the roster (whose readiness probe it
- * decorates) and before the room (which prepares worktrees with it): no forward reference.
+ * issue 39: the room's git check and prepared worktrees as a value, built before the roster (whose
+ * readiness probe and agent view read them) and before the room (whose service checks git and
+ * prepares worktrees into them): no forward reference either way.
  */
-export function worktreeGit(): WorktreeGit {
+export function worktreeHome(): WorktreeHome {
   let checked: Promise<GitAvailability> | null = null;
   const check = () => (checked ??= checkGit());
-  return { check, gitReady: (probe) => withGitReadiness(probe, check) };
+  const prepared = new Map<string, AgentWorktree>();
+  return {
+    check,
+    prepared,
+    gitReady: (probe) => withGitReadiness(probe, check),
+    worktreeOf: (agent) => isolatedWorktree(agent, prepared),
+  };
 }
 
 export interface WorktreesRoom {
   readonly service: WorktreeService;
-  /** The prepared worktree of an isolated agent, else null (worktree-contract.ts). */
-  readonly worktreeOf: WorktreeOf;
   /** A wake's changes were stored: its summary (state, file count, times; never the patches). */
   readonly changed$: Observable<WakeChangesSummary>;
   readonly api: { readonly worktrees: WorktreesPort; readonly changes: ChangesPort };
@@ -73,7 +84,8 @@ export function wireWorktrees(d: WorktreeWiringDeps): WorktreesRoom {
     dataDir: d.dataDir,
     ...(d.privateDirs === undefined ? {} : { privateDirs: d.privateDirs }),
     turnRunning: (id) => d.agents.turnRunning(id),
-    gitCheck: d.git.check,
+    gitCheck: d.home.check,
+    worktrees: d.home.prepared,
     agent: (id) => d.agents.agent(id),
     prepared: (id) => d.agents.changed(id),
     log: d.log,
@@ -98,7 +110,6 @@ export function wireWorktrees(d: WorktreeWiringDeps): WorktreesRoom {
   changes.start();
   return {
     service,
-    worktreeOf: service.worktreeOf,
     changed$: changed.asObservable(),
     api: { worktrees: worktreesApi(service), changes: service },
     dispose: async () => {
