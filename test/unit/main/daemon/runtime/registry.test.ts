@@ -44,9 +44,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'shared/agent-readiness.ts': 'operator copy',
   // The config schema's rule that `preset` belongs to `runtime: "acp"` (issue 28).
   'shared/config.ts': 'config validation',
-  // How each CLI names our MCP tools: the prompt room sits below the runtime room (daemon-layers.js)
-  // and the final-check renderer is given only a runtime id and a preset by the wake lifecycle.
-  'main/daemon/prompt/tool-names.ts': 'tool naming',
   // The agent view's `demo` flag (the renderer words a demo agent as "demo").
   'main/daemon/api/api-mappers.ts': 'api demo flag',
 };
