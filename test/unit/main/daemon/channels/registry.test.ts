@@ -4,6 +4,7 @@
  * brings its delivery route (its own watchdog, so not the daemon's beacons), and names itself as
  * the delivery channel of the conversations bound to its chats, and of no other.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { Registry } from 'prom-client';
 import { NEVER } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -86,6 +87,11 @@ describe('the channel registry (issue 39)', () => {
     // issue 39: a channel's calls are its own; the contract has one call for all of them and none named after a channel.
     expect(Object.keys(channels.api)).toEqual(['channels.call']);
     expect(API_CALL_NAMES.filter((n) => n.startsWith('telegram.'))).toEqual([]);
+    // A new channel's calls are its folder's: the API contract names no channel's call or schema.
+    for (const file of readdirSync('shared/api'))
+      expect(readFileSync(`shared/api/${file}`, 'utf8'), file).not.toMatch(
+        /'telegram\.|Telegram\w*(Schema|Request|Status)/,
+      );
     expect(channels.routes.map((r) => [r.channel.name, r.daemonBeacons])).toEqual([['telegram', false]]);
     const deliveryChannelOf = routed(channels);
     expect(deliveryChannelOf('#general')).toBe('telegram');
