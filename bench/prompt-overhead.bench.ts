@@ -9,15 +9,18 @@
  * written into the session beyond the message envelope) per runtime, surface and language,
  * and the size of a one-wake final-check prompt (contract §8.2: keep it short).
  */
-import { compileDelivery, type DeliveryMessage } from '../main/daemon/prompt/prompt-compiler.js';
+import { compileDelivery, type DeliveryMessage, type PromptAgent } from '../main/daemon/prompt/prompt-compiler.js';
+import { toolNamingOf } from '../main/daemon/runtime/registry.js';
 import { renderFinalCheck } from '../main/daemon/prompt/final-check.js';
 import { AgentConfigSchema, PROMPT_LANGUAGES, type AgentConfig, type PromptLanguage } from '../shared/config.js';
 import { targetKey } from '../shared/target.js';
 import { RUNTIMES, type RuntimeKind } from '../shared/wake-status.js';
 import type { Figure } from './bench-kit.js';
 
-const agentFor = (runtime: RuntimeKind, language: PromptLanguage): AgentConfig =>
-  AgentConfigSchema.parse({ id: 'agent', name: 'Agent', runtime, language });
+const agentFor = (runtime: RuntimeKind, language: PromptLanguage): AgentConfig & PromptAgent => {
+  const agent = AgentConfigSchema.parse({ id: 'agent', name: 'Agent', runtime, language });
+  return { ...agent, toolNaming: toolNamingOf(agent) };
+};
 
 function messages(n: number): DeliveryMessage[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -71,7 +74,7 @@ export default async function (args: string[]): Promise<Record<string, unknown>>
         finalCheckBytes[key] = Buffer.byteLength(
           renderFinalCheck(
             [{ target: m.target, wakes: [{ messageId: m.messageId, targetSeq: m.targetSeq, wakeToken: m.wakeToken }] }],
-            { runtime, language, surface },
+            { naming: toolNamingOf({ runtime }), language, surface },
           ),
         );
       }

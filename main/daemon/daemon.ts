@@ -33,6 +33,7 @@ import { projectRoot } from './project-root.js';
 import { finalCheckRenderer } from './prompt/final-check.js';
 import { prepareAgentCli } from './runtime/agent-cli-shim.js';
 import { probeAgent } from './runtime/readiness.js';
+import { toolNamingOf } from './runtime/registry.js';
 import { createRuntimeAdapter } from './runtime/runtime-factory.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import { AgentRoster } from './services/agent-roster.js';
@@ -97,7 +98,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const wakes: WakeLifecycle = stack.adopt(
       new WakeLifecycle({
         journal: store,
-        renderFinalCheck: finalCheckRenderer(),
+        renderFinalCheck: finalCheckRenderer(toolNamingOf),
         metrics: createWakeMetrics(registry),
         pendingCapacity: config.limits.pendingCapacity,
         log,

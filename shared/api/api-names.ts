@@ -22,9 +22,9 @@ export const API_CALL_NAMES = [
   'agents.check',
   'settings.get',
   'settings.update',
-  'telegram.status',
-  'telegram.addBinding',
-  'telegram.removeBinding',
+  // issue 39 "Plug-ins": every call a channel plug-in answers itself (`telegram` `status`, …),
+  // declared with its argument schema in the channel's folder and dispatched by channels/registry.ts
+  'channels.call',
   'approvals.list',
   'approvals.answer',
   // issue 14: an agent's workspace / policy from the UI, revoking an "always" rule, the desktop folder picker

@@ -410,40 +410,6 @@ export const SettingsSchema = z.object({
   config: ConfigStatusSchema.optional(),
 });
 
-/** The Telegram channel's health and bindings for the Settings page (issue 18). Never the bot token. */
-const TelegramStatusSchema = z.object({
-  /** `channels.telegram` exists in agentteam.json. */
-  configured: z.boolean(),
-  state: z.enum(['not_configured', 'no_token', 'connecting', 'polling', 'error']),
-  /** Why the state is what it is, in words a person can act on; null when all is well. */
-  detail: z.string().nullable(),
-  tokenSource: z.enum(['config', 'env']).nullable(),
-  /** The environment variable named by `botTokenEnv`, if any. */
-  tokenEnv: z.string().nullable(),
-  apiRoot: z.string(),
-  bot: z.object({ id: z.number().int(), username: z.string().nullable() }).nullable(),
-  lastPollAt: Iso.nullable(),
-  lastSendAt: Iso.nullable(),
-  lastSendError: z.string().nullable(),
-  /** E.g. agentteam.json holds the token and is readable by others. */
-  warning: z.string().nullable(),
-  inbound: z.object({ accepted: z.number().int(), ignored: z.number().int(), duplicates: z.number().int() }),
-  outbound: z.object({ delivered: z.number().int(), failedFinal: z.number().int(), uncertain: z.number().int() }),
-  bindings: z.array(
-    z.object({
-      chatId: z.number().int(),
-      target: z.string(),
-      allowFrom: z.array(z.number().int()),
-      /** `config`: agentteam.json (edit it there); `settings`: added in the Settings page. */
-      source: z.enum(['config', 'settings']),
-    }),
-  ),
-});
-const TelegramChatIdRequest = z
-  .number()
-  .int()
-  .refine((n) => n !== 0, 'a Telegram chat id');
-
 /**
  * The limits the daemon applies that the renderer must know before it sends (issue 23): the
  * composer blocks a message over `maxMessageBytes` instead of restating the number. Fields and
@@ -593,18 +559,23 @@ export const apiCalls = {
       .strict(),
     SettingsSchema,
   ),
-  'telegram.status': call(Empty, TelegramStatusSchema),
-  'telegram.addBinding': call(
+  /**
+   * issue 39 "Plug-ins": a call of a channel plug-in, under the channel's namespace (`telegram`
+   * `status`, `addBinding`, `removeBinding`). The channel's folder declares each call with its
+   * argument and answer schemas; channels/registry.ts finds it, parses `args` with its schema
+   * (`invalid_request` naming `<channel>.<call>` and the field), runs it and checks the answer. So
+   * a new channel's calls never edit this contract.
+   */
+  'channels.call': call(
     z
       .object({
-        chatId: TelegramChatIdRequest,
-        target: TargetText,
-        allowFrom: z.array(z.number().int().positive()).min(1).max(1000),
+        channel: z.string().min(1).max(64),
+        call: z.string().min(1).max(64),
+        args: z.unknown(),
       })
       .strict(),
-    TelegramStatusSchema,
+    z.unknown(),
   ),
-  'telegram.removeBinding': call(z.object({ chatId: TelegramChatIdRequest }).strict(), TelegramStatusSchema),
   // --- issue 14: approvals, answered only from the operator's surfaces (never MCP) ---
   'approvals.list': call(
     z
@@ -810,7 +781,6 @@ export type AgentReadiness = z.infer<typeof AgentReadinessSchema>;
 export type Approval = z.infer<typeof ApprovalSchema>;
 export type Alert = z.infer<typeof AlertSchema>;
 export type Settings = z.infer<typeof SettingsSchema>;
-export type TelegramStatus = z.infer<typeof TelegramStatusSchema>;
 export type Limits = z.infer<typeof LimitsSchema>;
 export type ChangedFile = z.infer<typeof ChangedFileSchema>;
 export type WakeChanges = z.infer<typeof WakeChangesSchema>;

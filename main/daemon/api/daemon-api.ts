@@ -17,7 +17,6 @@ import type {
   UsagePort,
   WorktreesPort,
 } from './api-ports.js';
-import type { ChannelApiHandlers } from '../channels/channel-plugin.js';
 import { createThreadApi } from './thread-api.js';
 import { checkOnePosition, createSearchApi, listWindow } from './search-api.js';
 import {
@@ -45,8 +44,8 @@ export interface DaemonApiDeps {
     channel?: string;
     settings?: unknown;
   }) => Settings;
-  /** issue 39: the calls the channel plug-ins answer (Telegram's health and bindings for the Settings page). */
-  readonly channels: ChannelApiHandlers;
+  /** issue 39: `channels.call`, every channel plug-in's own calls (channels/registry.ts; Telegram's health and bindings). */
+  readonly channels: Pick<ApiHandlers, 'channels.call'>;
   /** issue 14: answered only through this API (IPC gate, token WebSocket, CLI); MCP has no such tool. */
   readonly approvals?: ApprovalsPort;
   /** issue 14: an agent's workspace / policy from the UI, and revoking its "always" rules (operator only). */

@@ -15,9 +15,9 @@
 import type { Registry } from 'prom-client';
 import type { Observable } from 'rxjs';
 import type { z } from 'zod';
-import type { Alert, ApiHandlers, Chain } from '../../../shared/api/contract.js';
+import type { Alert, Chain } from '../../../shared/api/contract.js';
 import type { ApprovalDecision, ApprovalScope } from '../../../shared/approvals.js';
-import type { ChannelSettings, PromptLanguage, TELEGRAM_CHANNEL } from '../../../shared/config.js';
+import type { ChannelSettings, PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
 import type { UsageWarningFacts } from '../alerts/usage-warning-words.js';
 import type { HookBus } from '../bus/hook-bus.js';
@@ -111,9 +111,30 @@ export interface ChannelContext<Section> {
   readonly tuning: ChannelTuning | undefined;
 }
 
-/** The API calls channels answer themselves: those named after a registered channel (`telegram.status`, …). */
-export type ChannelCallName = Extract<keyof ApiHandlers, `${typeof TELEGRAM_CHANNEL}.${string}`>;
-export type ChannelApiHandlers = Pick<ApiHandlers, ChannelCallName>;
+/**
+ * issue 39 "Plug-ins": one API call a channel answers itself, under its namespace (the contract's
+ * `channels.call` with `{ channel, call, args }`). The channel declares the schema of its
+ * arguments (parsed before `handle` runs: a malformed call is `invalid_request` naming the field)
+ * and of its answer (checked after: a channel never answers what it did not declare).
+ */
+export interface ChannelCall<Args extends z.ZodType = z.ZodType, Answer extends z.ZodType = z.ZodType> {
+  readonly args: Args;
+  readonly answer: Answer;
+  handle(args: z.output<Args>): Promise<z.input<Answer>>;
+}
+
+/** A channel's calls by name (`status`, `addBinding`, …); the channel's name is their namespace. */
+export type ChannelCalls = Readonly<Record<string, ChannelCall>>;
+
+/** Declares one channel call, typing `handle` from its two schemas. */
+export function channelCall<Args extends z.ZodType, Answer extends z.ZodType>(
+  args: Args,
+  answer: Answer,
+  handle: (args: z.output<Args>) => Promise<z.input<Answer>>,
+): ChannelCall {
+  // A handler typed by its own schemas, kept behind the erased `ChannelCall` the registry dispatches to.
+  return { args, answer, handle } as unknown as ChannelCall;
+}
 
 /** What a channel gives back. */
 export interface ChannelPlugin {
@@ -121,8 +142,8 @@ export interface ChannelPlugin {
   readonly route: ChannelRoute;
   /** The silence beacons it raises itself (for the metrics); empty when it takes the daemon's. */
   readonly beacon$: Observable<Beacon>;
-  /** The API calls it answers (see `ChannelCallName`). */
-  readonly api: Partial<ChannelApiHandlers>;
+  /** The API calls it answers under its name (see `ChannelCall`); none when it has no page of its own. */
+  readonly calls: ChannelCalls;
   /** issue 24: this channel's name when a conversation is delivered on it (e.g. bound to a chat), else null. */
   deliveryChannelOf(target: string): string | null;
   /** issue 25: a chain's hops or status changed (the `chain.updated` event). */

@@ -4,19 +4,13 @@
  * here and its settings section (shared/config.ts), never an edit of the root.
  */
 import { merge, type Observable } from 'rxjs';
-import { API_CALL_NAMES } from '../../../shared/api/api-names.js';
-import type { Alert, Chain } from '../../../shared/api/contract.js';
+import { ApiError, type Alert, type ApiHandlers, type Chain } from '../../../shared/api/contract.js';
+import { describeIssues } from '../../../shared/api/describe-issues.js';
 import type { Config } from '../../../shared/config.js';
 import type { UsageWarningFacts } from '../alerts/usage-warning-words.js';
 import type { ChannelRoute } from '../delivery/channel-routes.js';
 import type { Beacon } from '../watchdog/silence-beacons.js';
-import type {
-  ChannelApiHandlers,
-  ChannelContext,
-  ChannelDescriptor,
-  ChannelPlugin,
-  ChannelTuning,
-} from './channel-plugin.js';
+import type { ChannelContext, ChannelDescriptor, ChannelPlugin, ChannelTuning } from './channel-plugin.js';
 import { telegramChannel } from './telegram/telegram-plugin.js';
 
 const CHANNELS: readonly ChannelDescriptor[] = [telegramChannel];
@@ -37,8 +31,8 @@ export type ChannelsContext = Omit<ChannelContext<unknown>, 'name' | 'section' |
 export interface Channels {
   readonly routes: readonly ChannelRoute[];
   readonly beacon$: Observable<Beacon>;
-  /** The calls the channels answer, every one of them (a call nobody answers is an internal error at start). */
-  readonly api: ChannelApiHandlers;
+  /** The contract's `channels.call`: every call of every channel, dispatched by channel and call name. */
+  readonly api: Pick<ApiHandlers, 'channels.call'>;
   chainChanged(chain: Chain): void;
   usageWarning(agentId: string, alert: Alert, warning: UsageWarningFacts): void;
   start(): void;
@@ -67,11 +61,36 @@ export function createChannels(context: ChannelsContext): Channels {
   };
 }
 
-/** The channels' calls merged; every call named after a registered channel must be answered by it. */
-function channelApi(plugins: readonly ChannelPlugin[]): ChannelApiHandlers {
-  const merged: Partial<ChannelApiHandlers> = Object.assign({}, ...plugins.map((p) => p.api));
-  for (const name of API_CALL_NAMES)
-    if (CHANNELS.some((d) => name.startsWith(`${d.name}.`)) && !(name in merged))
-      throw new Error(`internal: no channel answers ${name}`);
-  return merged as ChannelApiHandlers;
+/**
+ * issue 39 "Plug-ins": the one mechanism behind every channel's own calls. `{ channel, call, args }`
+ * finds the call its channel declared (an unknown one is `unknown_call`), parses `args` with the
+ * call's schema (`invalid_request` as the API gate words it, prefixed `<channel>.<call>`), runs it,
+ * and parses the answer with the declared schema (a channel bug is an internal error, never an
+ * undeclared answer).
+ */
+function channelApi(plugins: readonly ChannelPlugin[]): Pick<ApiHandlers, 'channels.call'> {
+  const byName = new Map(CHANNELS.map((d, i) => [d.name, plugins[i] as ChannelPlugin]));
+  return {
+    'channels.call': async ({ channel, call, args }) => {
+      const plugin = byName.get(channel);
+      if (plugin === undefined)
+        throw new ApiError(
+          'unknown_call',
+          `"${channel}" is not a channel of AgentTeam (${[...byName.keys()].join(', ')}).`,
+        );
+      const declared = Object.hasOwn(plugin.calls, call) ? plugin.calls[call] : undefined;
+      if (declared === undefined)
+        throw new ApiError(
+          'unknown_call',
+          `"${call}" is not a call of the ${channel} channel (${Object.keys(plugin.calls).join(', ')}).`,
+        );
+      const parsed = declared.args.safeParse(args ?? {});
+      if (!parsed.success)
+        throw new ApiError('invalid_request', `${channel}.${call}: ${describeIssues(parsed.error.issues)}`);
+      const answer = declared.answer.safeParse(await declared.handle(parsed.data));
+      if (!answer.success)
+        throw new Error(`${channel}.${call} answered outside its schema: ${describeIssues(answer.error.issues)}`);
+      return answer.data;
+    },
+  };
 }

@@ -5,13 +5,18 @@
  * point: it never contains, paraphrases or replays runtime output (its inputs are ids, targets
  * and sequences only, and each is checked), never asks to redo the task, never sends anything.
  */
-import type { AcpPreset, PromptLanguage } from '../../../shared/config.js';
+import type { PromptLanguage } from '../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
-import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { FinalCheckGroup } from '../wake/pending-delivery.js';
 import type { FinalCheckRenderer } from '../wake/wake-ports.js';
 import { checkedId, checkedSeq, checkedTarget } from './prompt-values.js';
-import { sendInstruction, sendSurfaceFor, type SendSurfaceKind } from './tool-names.js';
+import {
+  sendInstruction,
+  sendSurfaceFor,
+  type McpToolNaming,
+  type SendSurfaceKind,
+  type ToolNamingOf,
+} from './tool-names.js';
 
 /**
  * Marks a final-check prompt; a delivery never contains it. The scripted fake model servers
@@ -26,12 +31,11 @@ export const FINAL_CHECK_MARKER = 'FINAL-CHECK';
 type FinalCheckWake = FinalCheckGroup['wakes'][number];
 
 export interface FinalCheckContext {
-  readonly runtime: RuntimeKind;
+  /** How the agent's runtime (and, issue 28, its ACP preset) names our tools: its descriptor's. */
+  readonly naming: McpToolNaming;
   readonly language: PromptLanguage;
   /** Agents without MCP use the CLI agent-tools surface; default `mcp`. */
   readonly surface?: SendSurfaceKind;
-  /** issue 28: an ACP agent's preset names its tools (tool-names.ts `acpToolName`). */
-  readonly preset?: AcpPreset;
 }
 
 interface Copy {
@@ -106,11 +110,7 @@ export function renderFinalCheck(groups: readonly FinalCheckGroup[], ctx: FinalC
   for (const [target, wakes] of byTarget) if (target !== null) lines.push(copy.line(target, wakeList(wakes)));
   const unavailable = byTarget.get(null);
   if (unavailable !== undefined) lines.push(copy.unavailable(wakeList(unavailable)));
-  const instruction = sendInstruction(
-    sendSurfaceFor(ctx.runtime, ctx.surface ?? 'mcp', ctx.preset),
-    ctx.language,
-    null,
-  );
+  const instruction = sendInstruction(sendSurfaceFor(ctx.naming, ctx.surface ?? 'mcp'), ctx.language, null);
   const rules = unavailable === undefined ? copy.rest : [copy.unavailableRule, ...copy.rest];
   return [copy.heading, copy.intro, ...lines, copy.decide, copy.send(instruction), ...rules].join('\n');
 }
@@ -127,18 +127,21 @@ export function finalCheckTargets(text: string): TargetKey[] {
 
 /**
  * THE final-check renderer of the wake lifecycle's port, used by the daemon and the test
- * harnesses alike (issue 38): the send tool is named from the agent's runtime, its ACP preset and
- * its configured surface (`agentTools`, issue 14) through tool-names.ts, the same rules its
+ * harnesses alike (issue 38): the send tool is named from the agent's runtime and its ACP preset
+ * by `namingOf` (runtime/registry.ts `toolNamingOf`, issue 39), with its configured surface
+ * (`agentTools`, issue 14) through tool-names.ts, the same rules its
  * delivery prompt uses (§8.2, §8.3), so the final-check never names a tool the agent does not
  * offer. Only the port's typed fields are read: nothing else smuggled into the context can
  * reach the text. Without `surfaceOf`, every agent uses MCP.
  */
-export function finalCheckRenderer(surfaceOf?: (agentId: string) => SendSurfaceKind): FinalCheckRenderer {
+export function finalCheckRenderer(
+  namingOf: ToolNamingOf,
+  surfaceOf?: (agentId: string) => SendSurfaceKind,
+): FinalCheckRenderer {
   return (groups, ctx) =>
     renderFinalCheck(groups, {
-      runtime: ctx.runtime,
+      naming: namingOf(ctx),
       language: ctx.language,
       surface: ctx.agentTools ?? surfaceOf?.(ctx.agentId) ?? 'mcp',
-      ...(ctx.preset === undefined ? {} : { preset: ctx.preset }),
     });
 }

@@ -6,11 +6,10 @@
  * tool, as the final-check does (contract §8.2, §8.3), so the reply keeps its send scope. Its
  * inputs are targets and ids only, each checked: no runtime text, no message content.
  */
-import type { AcpPreset, PromptLanguage } from '../../../shared/config.js';
+import type { PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
-import type { RuntimeKind } from '../../../shared/wake-status.js';
 import { checkedId, checkedTarget } from './prompt-values.js';
-import { sendInstruction, sendSurfaceFor, type SendSurfaceKind } from './tool-names.js';
+import { sendInstruction, sendSurfaceFor, type McpToolNaming, type SendSurfaceKind } from './tool-names.js';
 
 /** Marks the continuation prompt (the scripted fake model answers it through the send tool). */
 export const OVERFLOW_CONTINUATION_MARKER = 'CONTEXT-COMPACTED';
@@ -22,10 +21,10 @@ export interface ContinuedWake {
 }
 
 export interface ContinuationContext {
-  readonly runtime: RuntimeKind;
+  /** How the agent's runtime names our tools (its descriptor's, runtime/registry.ts `toolNamingOf`). */
+  readonly naming: McpToolNaming;
   readonly language: PromptLanguage;
   readonly surface?: SendSurfaceKind;
-  readonly preset?: AcpPreset;
 }
 
 const COPY: Readonly<
@@ -66,7 +65,7 @@ export function renderOverflowContinuation(wakes: readonly ContinuedWake[], ctx:
     byTarget.set(key, [...(byTarget.get(key) ?? []), `"${checkedId(w.messageId, 'message id')}"`]);
   }
   if (byTarget.size === 0) return null;
-  const surface = sendSurfaceFor(ctx.runtime, ctx.surface ?? 'mcp', ctx.preset);
+  const surface = sendSurfaceFor(ctx.naming, ctx.surface ?? 'mcp');
   const only = byTarget.size === 1 ? ([...byTarget.keys()][0] ?? null) : null;
   const lines = [...byTarget].map(([target, ids]) => copy.line(target, ids.join(', ')));
   return [copy.heading, ...lines, copy.reply(sendInstruction(surface, ctx.language, only)), copy.rest].join('\n');

@@ -15,15 +15,18 @@ import type { PromptInputDraft } from './prompt-trajectory.js';
 import { checkedId, checkedSeq, checkedTarget } from './prompt-values.js';
 import { renderEnvelope } from './envelope.js';
 import { compileThreadContract } from './thread-contract.js';
-import { sendSurfaceFor, type SendSurface, type SendSurfaceKind } from './tool-names.js';
+import { sendSurfaceFor, type McpToolNaming, type SendSurface, type SendSurfaceKind } from './tool-names.js';
 import { renderAskLine, renderTeamBlock, type AskedBy, type TeamMate } from './team-context.js';
 
 /** §8.1: the block is rendered for each of these; the kind is recorded, the block is the same. */
 export const TURN_KINDS = ['wake', 'resume', 'fresh'] as const;
 export type TurnKind = (typeof TURN_KINDS)[number];
 
-/** What the compiler reads of an agent: fingerprint fields plus its prompt language. */
-export type PromptAgent = FingerprintAgent & Pick<AgentConfig, 'language'>;
+/**
+ * What the compiler reads of an agent: fingerprint fields, its prompt language, and how its
+ * runtime names our tools (issue 39: its descriptor's, runtime/registry.ts `toolNamingOf`).
+ */
+export type PromptAgent = FingerprintAgent & Pick<AgentConfig, 'language'> & { readonly toolNaming: McpToolNaming };
 
 /** One stored message made runtime-visible by this delivery (one wake). */
 export interface DeliveryMessage {
@@ -69,7 +72,7 @@ export interface CompiledTurnContext {
 }
 
 function surfaceOf(agent: PromptAgent, kind: SendSurfaceKind | undefined): SendSurface {
-  return sendSurfaceFor(agent.runtime, kind ?? 'mcp', agent.preset);
+  return sendSurfaceFor(agent.toolNaming, kind ?? 'mcp');
 }
 
 /** The dynamic turn context of a wake, resume or fresh turn (§8.1). */

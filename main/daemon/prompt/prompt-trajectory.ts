@@ -7,6 +7,7 @@ import type { PromptInput, PromptInputKind } from '../../../shared/api/contract.
 import type { FinalCheckGroup } from '../wake/pending-delivery.js';
 import type { FinalCheckRenderer } from '../wake/wake-ports.js';
 import { finalCheckRenderer } from './final-check.js';
+import type { ToolNamingOf } from './tool-names.js';
 
 export type { PromptInputKind };
 
@@ -63,8 +64,8 @@ export class PromptTrajectory {
  * prompt before returning it. The entry is written before the injection is attempted, so an injection that
  * then fails still shows what was about to be written.
  */
-export function recordingFinalCheckRenderer(trajectory: PromptTrajectory): FinalCheckRenderer {
-  const render = finalCheckRenderer();
+export function recordingFinalCheckRenderer(trajectory: PromptTrajectory, namingOf: ToolNamingOf): FinalCheckRenderer {
+  const render = finalCheckRenderer(namingOf);
   return (groups, ctx) => {
     const text = render(groups, ctx);
     trajectory.recordFinalCheck(ctx.agentId, groups, text);

@@ -1,7 +1,8 @@
 /**
- * How each runtime's model sees the AgentTeam communication tools (DESIGN.md "MCP server";
- * research/runtimes.md "Pitfalls"). Prompts must name the tool the runtime actually offers
- * (contract §8.2, §8.3), so every prompt renders its tool reference from here.
+ * How a prompt names the AgentTeam communication tools (DESIGN.md "MCP server"; research/runtimes.md
+ * "Pitfalls"). Prompts must name the tool the runtime actually offers (contract §8.2, §8.3), so
+ * every prompt renders its tool reference from here, with the naming its runtime's descriptor
+ * gives (`McpToolNaming`).
  */
 import type { AcpPreset, AGENT_TOOLS_SURFACES, PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
@@ -18,7 +19,6 @@ export type SendSurfaceKind = (typeof AGENT_TOOLS_SURFACES)[number];
 
 export interface SendSurface {
   readonly kind: SendSurfaceKind;
-  readonly runtime: RuntimeKind;
   /** The exact name the model sees for `message_send` (for `cli`, the command). */
   readonly sendTool: string;
   /** Codex offers MCP tools inside one namespace tool; null where tools are flat. */
@@ -42,58 +42,26 @@ export function cliSendCommand(target: string): string {
 }
 
 /**
- * The name under which a runtime presents one of our MCP tools, as seen on the wire
- * (research/runtimes.md §2): Claude Code `mcp__agentteam__<tool>`, Codex `<tool>` inside
- * namespace `mcp__agentteam`, OpenCode `agentteam_<tool>`, the demo agent the bare name.
+ * How a runtime presents our MCP tools to its model, as seen on the wire (research/runtimes.md §2,
+ * research/acp.md §1): Claude Code `mcp__agentteam__<tool>`, Codex `<tool>` inside namespace
+ * `mcp__agentteam`, OpenCode `agentteam_<tool>`, each ACP preset its own, the demo the bare name.
+ * issue 39 "Plug-ins": each runtime's descriptor says it (`toolNaming`, runtime/registry.ts
+ * `toolNamingOf`); this room sits below the runtime room, so it is handed the naming and never
+ * asks which runtime it is.
  */
-export function mcpToolName(runtime: RuntimeKind, tool: McpTool, preset?: AcpPreset): string {
-  switch (runtime) {
-    case 'acp':
-      return acpToolName(preset, tool);
-    case 'claude-code':
-      return `mcp__${MCP_SERVER_NAME}__${tool}`;
-    case 'codex':
-      return tool;
-    case 'opencode':
-      return `${MCP_SERVER_NAME}_${tool}`;
-    case 'demo':
-      return tool;
-  }
+export interface McpToolNaming {
+  /** The exact name the model sees for one of our tools. */
+  name(tool: McpTool): string;
+  /** The namespace tool the runtime groups MCP tools under (Codex); null where tools are flat. */
+  readonly namespace: string | null;
 }
 
-/**
- * issue 28: how each ACP preset's CLI names an MCP tool of the server it got in `session/new`
- * (research/acp.md §1, observed on the wire and asserted by the conformance test against the
- * tools the agent really offers its model): Gemini `mcp_<server>_<tool>`, Qwen
- * `mcp__<server>__<tool>`, Copilot `<server>-<tool>`. An agent without a preset: the bare name
- * with its server (the prompt says which server it belongs to).
- */
-export function acpToolName(preset: AcpPreset | undefined, tool: McpTool): string {
-  switch (preset) {
-    case 'gemini':
-      return `mcp_${MCP_SERVER_NAME}_${tool}`;
-    case 'qwen':
-      return `mcp__${MCP_SERVER_NAME}__${tool}`;
-    case 'copilot':
-      return `${MCP_SERVER_NAME}-${tool}`;
-    case undefined:
-      return tool;
-  }
-}
+/** The naming of an agent's runtime (runtime/registry.ts `toolNamingOf`), for renderers that get only the ids. */
+export type ToolNamingOf = (agent: { readonly runtime: RuntimeKind; readonly preset?: AcpPreset }) => McpToolNaming;
 
-/** The namespace tool Codex groups MCP tools under; null for runtimes with flat tool names. */
-export function mcpNamespace(runtime: RuntimeKind): string | null {
-  return runtime === 'codex' ? `mcp__${MCP_SERVER_NAME}` : null;
-}
-
-export function sendSurfaceFor(runtime: RuntimeKind, kind: SendSurfaceKind = 'mcp', preset?: AcpPreset): SendSurface {
-  if (kind === 'cli') return { kind, runtime, sendTool: CLI_SEND_COMMAND, namespace: null };
-  return {
-    kind,
-    runtime,
-    sendTool: mcpToolName(runtime, TOOL_MESSAGE_SEND, preset),
-    namespace: mcpNamespace(runtime),
-  };
+export function sendSurfaceFor(naming: McpToolNaming, kind: SendSurfaceKind = 'mcp'): SendSurface {
+  if (kind === 'cli') return { kind, sendTool: CLI_SEND_COMMAND, namespace: null };
+  return { kind, sendTool: naming.name(TOOL_MESSAGE_SEND), namespace: naming.namespace };
 }
 
 /** How a prompt refers to the send tool, e.g. "`message_send` (tool namespace `mcp__agentteam`)". */

@@ -5,12 +5,14 @@
  * (first-run-config.ts) by asking the descriptor here, never by comparing runtime ids.
  * The ACP presets are entries of the ACP descriptor (acp/acp-presets.ts).
  */
+import type { AgentConfig } from '../../../shared/config.js';
 import { RUNTIMES, type RuntimeKind } from '../../../shared/wake-status.js';
 import { ACP_RUNTIME } from './acp/acp-descriptor.js';
 import { CLAUDE_CODE_RUNTIME } from './claude-code/claude-descriptor.js';
 import { CODEX_RUNTIME } from './codex/codex-descriptor.js';
 import { DEMO_RUNTIME } from './demo/demo-descriptor.js';
 import { OPENCODE_RUNTIME } from './opencode/opencode-descriptor.js';
+import type { McpToolNaming } from '../prompt/tool-names.js';
 import type { RuntimeDescriptor } from './runtime-descriptor.js';
 
 /** Keyed by `RUNTIMES` (shared/wake-status.ts): a kind without its descriptor fails typecheck. */
@@ -30,4 +32,12 @@ export function runtimeDescriptor(kind: RuntimeKind): RuntimeDescriptor {
 /** Every runtime, in `RUNTIMES` order (the order a first run offers them in). */
 export function runtimeDescriptors(): readonly RuntimeDescriptor[] {
   return RUNTIMES.map((kind) => REGISTRY[kind]);
+}
+
+/**
+ * How an agent's runtime (and its ACP preset) names our MCP tools: the prompt room is handed
+ * this (prompt/tool-names.ts `ToolNamingOf`), so no prompt asks which runtime it writes for.
+ */
+export function toolNamingOf(agent: Pick<AgentConfig, 'runtime' | 'preset'>): McpToolNaming {
+  return REGISTRY[agent.runtime].toolNaming(agent);
 }

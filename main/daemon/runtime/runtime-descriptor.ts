@@ -5,13 +5,15 @@
  * (shared/wake-status.ts); nothing else in the daemon asks which runtime it is.
  *
  * What a person reads about a runtime (its label, sign-in command, key) is operator copy and
- * lives in shared/agent-readiness.ts; how its model names our MCP tools is prompt/tool-names.ts
- * (the prompt room sits below this one and cannot ask the registry).
+ * lives in shared/agent-readiness.ts. How its model names our MCP tools is the descriptor's
+ * `toolNaming` (the prompt room sits below this one: it is handed the naming, registry.ts
+ * `toolNamingOf`, never asks which runtime it is).
  */
 import type { AcpPreset, AgentConfig } from '../../../shared/config.js';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';
+import type { McpToolNaming } from '../prompt/tool-names.js';
 import type { InstalledAgentCli } from './agent-cli-shim.js';
 import type { PersonProfile } from './auth/person-profile.js';
 import type { ProbeDeps, ReadinessProbe } from './cli-probe.js';
@@ -85,6 +87,11 @@ export interface RuntimeDescriptor<K extends RuntimeKind = RuntimeKind> {
   readonly launch: RuntimeLaunch;
   /** issue 15: can the agent take work — CLI found, signed in or keyed — without a model call. */
   probe(agent: AgentConfig, deps: ProbeDeps): Promise<ReadinessProbe>;
+  /**
+   * How the runtime presents our MCP tools to its model (research/runtimes.md §2): the name every
+   * prompt gives the send tool (contract §8.2, §8.3). An ACP agent's preset names them its own way.
+   */
+  toolNaming(agent: Pick<AgentConfig, 'preset'>): McpToolNaming;
   /** issue 8 (issue 25: the demo's two agents): what a first run seeds always, and what it offers. */
   readonly firstRun: { readonly always: readonly SeededAgent[]; readonly offered: readonly FirstRunOffer[] };
 }

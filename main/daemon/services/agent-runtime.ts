@@ -7,6 +7,7 @@ import type { AgentConfig } from '../../../shared/config.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';
 import { compileThreadContract } from '../prompt/thread-contract.js';
 import { sendSurfaceFor } from '../prompt/tool-names.js';
+import { toolNamingOf } from '../runtime/registry.js';
 import type { TurnBoundaryHost } from '../runtime/runtime-adapter.js';
 import type { RuntimeDeps } from '../runtime/runtime-factory.js';
 import type { MadeAdapter, MaybeMadeAdapter } from './agent-session.js';
@@ -29,7 +30,7 @@ export function agentRuntimeBuilder(
   d: AgentRuntimeDeps,
 ): (agent: AgentConfig, host: TurnBoundaryHost) => MaybeMadeAdapter {
   const build = (agent: AgentConfig, host: TurnBoundaryHost): MadeAdapter => {
-    const contract = compileThreadContract(agent, sendSurfaceFor(agent.runtime, agent.agentTools, agent.preset));
+    const contract = compileThreadContract(agent, sendSurfaceFor(toolNamingOf(agent), agent.agentTools));
     return d.createRuntime(agent, {
       ...d.shared,
       mcp: d.issueToken(agent.id),

@@ -20,6 +20,7 @@ import {
 } from '../prompt/prompt-compiler.js';
 import { renderOverflowContinuation } from '../prompt/overflow-continuation.js';
 import type { PromptTrajectory } from '../prompt/prompt-trajectory.js';
+import { toolNamingOf } from '../runtime/registry.js';
 import type { TeamMate } from '../prompt/team-context.js';
 import { markerIdOfRecoveryMessage } from '../store/store-ids.js';
 import type { Store } from '../store/index.js';
@@ -36,6 +37,9 @@ export function storedPrompts(
   /** issue 25: the other agents of the team now (the turn context lists them). */
   team?: () => readonly TeamMate[],
 ): Pick<AgentSessionPorts, 'renderDelivery' | 'recordPromptInput' | 'renderContinuation'> {
+  // issue 39: the agent's runtime names our tools as its descriptor says.
+  const toolNaming = toolNamingOf(agent);
+  const promptAgent = { ...agent, toolNaming };
   const stored = (w: DeliveryWake): DeliveryMessage | null => {
     const m = store.getMessage(w.messageId);
     if (m === undefined || w.targetKey === null) return null;
@@ -81,7 +85,7 @@ export function storedPrompts(
       ? (marker.cause as RecoveryPromptCause)
       : undefined;
     return recoveryPart(
-      agent,
+      promptAgent,
       {
         syntheticMessageId: marker.syntheticMessageId,
         wakeToken: w.wakeToken,
@@ -125,7 +129,7 @@ export function storedPrompts(
       ];
       if (parts.length === 0) return null;
       const mates = team?.() ?? [];
-      const prompt = compilePrompt(agent, parts, {
+      const prompt = compilePrompt(promptAgent, parts, {
         turn,
         surface: agent.agentTools,
         ...(mates.length > 0 ? { team: mates } : {}),
@@ -136,10 +140,9 @@ export function storedPrompts(
     // issue 38: named with the agent's own send surface and tool, as its deliveries are.
     renderContinuation(wakes) {
       return renderOverflowContinuation(wakes, {
-        runtime: agent.runtime,
+        naming: toolNaming,
         language: agent.language,
         surface: agent.agentTools,
-        ...(agent.preset === undefined ? {} : { preset: agent.preset }),
       });
     },
     recordPromptInput(r) {

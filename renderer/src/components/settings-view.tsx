@@ -36,11 +36,11 @@ export interface SettingsViewProps {
   /** Applies one `settings.update`; resolves with an error message, or null when saved. */
   onSave(update: SettingsUpdate): Promise<string | null>;
   /**
-   * The Telegram channel's calls (issue 18): its health and bindings are shown whether or not the
-   * channel is configured yet (the section says how to configure it), outside the save model — a
-   * binding is added or removed at once.
+   * The channels' own calls (issue 18; issue 39: `channels.call`), for the Telegram section: its
+   * health and bindings are shown whether or not the channel is configured yet (the section says
+   * how to configure it), outside the save model — a binding is added or removed at once.
    */
-  readonly telegram?: ClientApi['telegram'];
+  readonly channels?: ClientApi['channels'];
 }
 
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', 'zh-CN': '简体中文' };
@@ -57,7 +57,7 @@ function savedValue(settings: Settings, channel: string, section: Section, key: 
 
 type Outcome = { kind: 'saved'; toFile: boolean } | { kind: 'failed'; message: string } | { kind: 'invalid' };
 
-export function SettingsView({ settings, language, onSave, telegram }: SettingsViewProps) {
+export function SettingsView({ settings, language, onSave, channels: channelCalls }: SettingsViewProps) {
   const t = (k: CopyKey, vars?: Record<string, string | number>) => copy(language, k, vars);
   const channels = Object.keys(settings.channels);
   const [channel, setChannel] = useState(channels[0] ?? 'local');
@@ -382,7 +382,7 @@ export function SettingsView({ settings, language, onSave, telegram }: SettingsV
           </span>
         </div>
       </form>
-      {telegram !== undefined && <TelegramSettings api={telegram} language={language} />}
+      {channelCalls !== undefined && <TelegramSettings api={channelCalls} language={language} />}
     </section>
   );
 }

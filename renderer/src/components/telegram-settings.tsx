@@ -3,14 +3,39 @@
  * and out) and its bindings; a binding can be added or, when added here, removed. The bot token
  * is never shown or entered here: it lives in an environment variable (or agentteam.json).
  */
-import { useCallback, useEffect, useState } from 'react';
-import type { ClientApi, TelegramStatus } from '../../../shared/api/contract.js';
-import { GENERAL_CONVERSATION } from '../../../shared/config.js';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { ApiResult, ClientApi } from '../../../shared/api/contract.js';
+import { describeIssues } from '../../../shared/api/describe-issues.js';
+import { GENERAL_CONVERSATION, TELEGRAM_CHANNEL } from '../../../shared/config.js';
+import { TelegramStatusSchema, type TelegramStatus } from '../../../shared/telegram-status.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 
 export interface TelegramSettingsProps {
-  readonly api: ClientApi['telegram'];
+  /** The channels' calls (issue 39: the channel's own calls ride the contract's `channels.call`). */
+  readonly api: ClientApi['channels'];
   readonly language: Language;
+}
+
+type TelegramAnswer = ApiResult<TelegramStatus>;
+
+/**
+ * The Telegram channel's calls as this form uses them: each answers the channel's status, parsed
+ * with its shared schema (shared/telegram-status.ts), so an answer of another shape is an error
+ * shown in the form, never a half-drawn page.
+ */
+function telegramCalls(api: ClientApi['channels']) {
+  const call = async (name: string, args: object): Promise<TelegramAnswer> => {
+    const r = await api.call({ channel: TELEGRAM_CHANNEL, call: name, args });
+    if (!r.ok) return r;
+    const status = TelegramStatusSchema.safeParse(r.value);
+    if (status.success) return { ok: true, value: status.data };
+    return { ok: false, code: 'internal', message: `telegram.${name}: ${describeIssues(status.error.issues)}` };
+  };
+  return {
+    status: () => call('status', {}),
+    addBinding: (b: { chatId: number; target: string; allowFrom: number[] }) => call('addBinding', b),
+    removeBinding: (b: { chatId: number }) => call('removeBinding', b),
+  };
 }
 
 type Outcome = { readonly kind: 'ok'; readonly key: CopyKey } | { readonly kind: 'error'; readonly message: string };
@@ -25,7 +50,8 @@ export function parseIds(text: string): number[] | null {
   return ids.length > 0 && ids.every((n) => Number.isSafeInteger(n)) ? ids : null;
 }
 
-export function TelegramSettings({ api, language }: TelegramSettingsProps) {
+export function TelegramSettings({ api: channels, language }: TelegramSettingsProps) {
+  const api = useMemo(() => telegramCalls(channels), [channels]);
   const t = (k: CopyKey, vars?: Record<string, string | number>) => copy(language, k, vars);
   const [status, setStatus] = useState<TelegramStatus | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -34,13 +60,13 @@ export function TelegramSettings({ api, language }: TelegramSettingsProps) {
   const [allowFrom, setAllowFrom] = useState('');
 
   const refresh = useCallback(async () => {
-    const r = await api.status({});
+    const r = await api.status();
     if (r.ok) setStatus(r.value);
     else setOutcome({ kind: 'error', message: r.message });
   }, [api]);
   useEffect(() => void refresh(), [refresh]);
 
-  const answer = (r: Awaited<ReturnType<ClientApi['telegram']['status']>>, key: CopyKey) => {
+  const answer = (r: TelegramAnswer, key: CopyKey) => {
     if (r.ok) {
       setStatus(r.value);
       setOutcome({ kind: 'ok', key });

@@ -97,7 +97,7 @@ function SettingsPage({ language }: PageProps) {
     <SettingsView
       settings={settings}
       language={language}
-      telegram={state.api.telegram}
+      channels={state.api.channels}
       onSave={(update) => state.saveSettings(update)}
     />
   );

@@ -14,6 +14,7 @@ import type { ApiEvent, Alert } from '../../../shared/api/contract.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
 import { parseMetrics } from '../../fixtures/daemon-harness.js';
 import { startFakeTelegram, type FakeTelegram } from '../../fixtures/fake-telegram.js';
+import { telegramCall } from '../../fixtures/telegram-status.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 
 const CHAT = -100123;
@@ -174,7 +175,7 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     expect(m.get('agentteam_telegram_inbound_updates_total{reason="not_text",result="ignored"}')).toBe(1);
     expect(m.get('agentteam_telegram_inbound_updates_total{reason="unbound_chat",result="ignored"}')).toBe(1);
     expect(m.get('agentteam_delivery_results_total{channel="telegram",purpose="reply",state="delivered"}')).toBe(1);
-    const status = await r.daemon.api['telegram.status']({});
+    const status = await telegramCall(r.daemon.api, 'status');
     expect(status).toMatchObject({
       configured: true,
       state: 'polling',
@@ -348,7 +349,7 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     await tg.waitFor((x) => x.method === 'getUpdates' && x.body.offset === c + 1, mark);
     const { messages } = await r.daemon.api['messages.list']({ target: '#general' });
     expect(messages.map((m) => m.content)).toEqual(['first note', 'second note', 'third note']);
-    expect((await r.daemon.api['telegram.status']({})).inbound).toEqual({ accepted: 2, ignored: 0, duplicates: 1 });
+    expect((await telegramCall(r.daemon.api, 'status')).inbound).toEqual({ accepted: 2, ignored: 0, duplicates: 1 });
   });
 
   it('a crash after storing an update but before moving the offset: the replayed update stores nothing', async () => {
@@ -369,7 +370,7 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     await tg.waitFor((c) => c.method === 'getUpdates' && c.body.offset === b + 1, mark);
     const { messages } = await r.daemon.api['messages.list']({ target: '#general' });
     expect(messages.map((m) => m.content)).toEqual(['stored once', 'after the crash']);
-    expect((await r.daemon.api['telegram.status']({})).inbound).toEqual({ accepted: 1, ignored: 0, duplicates: 1 });
+    expect((await telegramCall(r.daemon.api, 'status')).inbound).toEqual({ accepted: 1, ignored: 0, duplicates: 1 });
   });
 
   it('a token in agentteam.json readable by others: a warning with the fix, the token in no answer or log line', async () => {
@@ -380,7 +381,7 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     await writeFile(file, JSON.stringify(config));
     await chmod(file, 0o644);
     const r = await start();
-    const status = await r.daemon.api['telegram.status']({});
+    const status = await telegramCall(r.daemon.api, 'status');
     expect(status.tokenSource).toBe('config');
     expect(status.warning).toMatch(/chmod 600/);
     expect(logLines.some((l) => l.includes('chmod 600'))).toBe(true);
@@ -388,13 +389,13 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     expect(logLines.filter((l) => l.includes(tg.token))).toEqual([]);
     await r.stop();
     await chmod(file, 0o600);
-    expect((await (await start()).daemon.api['telegram.status']({})).warning).toBeNull();
+    expect((await telegramCall((await start()).daemon.api, 'status')).warning).toBeNull();
   });
 
   it('without a token nothing is sent and Settings says how to fix it; replies stay local, no alert per reply', async () => {
     const { tg, start } = await setup({ botTokenEnv: 'AGENTTEAM_TEST_UNSET_TOKEN' });
     const r = await start();
-    const status = await r.daemon.api['telegram.status']({});
+    const status = await telegramCall(r.daemon.api, 'status');
     expect(status).toMatchObject({ state: 'no_token', tokenSource: null });
     expect(status.detail).toContain('AGENTTEAM_TEST_UNSET_TOKEN');
     const sent = await r.daemon.api['messages.send']({ target: '#general', content: '@demo local only' });
@@ -402,7 +403,7 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     await timelineWith(r, wake!.wakeToken, (d) => d.includes('delivery delivered · 1 attempt'));
     expect(tg.calls).toEqual([]);
     expect(r.events.filter((e) => e.name === 'alert.raised')).toEqual([]);
-    expect((await r.daemon.api['telegram.status']({})).outbound).toEqual({
+    expect((await telegramCall(r.daemon.api, 'status')).outbound).toEqual({
       delivered: 0,
       failedFinal: 0,
       uncertain: 0,
@@ -412,25 +413,29 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
   it('the Settings page adds and removes a binding; a chat or target bound twice is refused', async () => {
     const { tg, start } = await setup();
     const r = await start();
-    const added = await r.daemon.api['telegram.addBinding']({ chatId: 555, target: '#phone', allowFrom: [OPERATOR] });
+    const added = await telegramCall(r.daemon.api, 'addBinding', {
+      chatId: 555,
+      target: '#phone',
+      allowFrom: [OPERATOR],
+    });
     expect(added.bindings.map((b) => [b.chatId, b.target, b.source])).toEqual([
       [CHAT, '#general', 'config'],
       [555, '#phone', 'settings'],
     ]);
     expect((await r.daemon.api['conversations.list']({})).map((c) => c.target)).toContain('#phone');
     await expect(
-      r.daemon.api['telegram.addBinding']({ chatId: 556, target: '#general', allowFrom: [1] }),
+      telegramCall(r.daemon.api, 'addBinding', { chatId: 556, target: '#general', allowFrom: [1] }),
     ).rejects.toMatchObject({
       code: 'invalid_request',
     });
-    await expect(r.daemon.api['telegram.removeBinding']({ chatId: CHAT })).rejects.toThrow(/agentteam\.json/);
+    await expect(telegramCall(r.daemon.api, 'removeBinding', { chatId: CHAT })).rejects.toThrow(/agentteam\.json/);
     // The new binding is live: a message from that chat lands in #phone.
     tg.userWrites({ chatId: 555, fromId: OPERATOR, text: 'from the new chat' });
     const seen = await firstValueFrom(
       r.events$.pipe(filter((e) => e.name === 'message.stored' && e.payload.target === '#phone')),
     );
     expect(seen.name === 'message.stored' && seen.payload.content).toBe('from the new chat');
-    const removed = await r.daemon.api['telegram.removeBinding']({ chatId: 555 });
+    const removed = await telegramCall(r.daemon.api, 'removeBinding', { chatId: 555 });
     expect(removed.bindings.map((b) => b.chatId)).toEqual([CHAT]);
   });
 });

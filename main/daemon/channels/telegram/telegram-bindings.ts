@@ -4,7 +4,8 @@
  * chat and each conversation is bound at most once, so an inbound message maps to one
  * conversation and a reply to one chat.
  */
-import { ApiError, type TelegramStatus } from '../../../../shared/api/contract.js';
+import { ApiError } from '../../../../shared/api/contract.js';
+import type { TelegramStatus } from '../../../../shared/telegram-status.js';
 import { TelegramBindingSchema, duplicateBindings, type TelegramBinding } from '../../../../shared/config.js';
 import { parseTarget, type TargetKey } from '../../../../shared/target.js';
 import type { ChannelStore } from '../channel-plugin.js';

@@ -1,5 +1,5 @@
 /**
- * The Telegram channel's health for the Settings page (issue 18, `telegram.status`): where the bot
+ * The Telegram channel's health for the Settings page (issue 18, its `status` call): where the bot
  * token comes from and the two Bot API clients built with it, the state and what to do about it,
  * the bot's identity, the last poll and send, and the inbound / outbound counts (also exported as
  * `agentteam_telegram_inbound_updates_total`). Never the token itself.
@@ -7,7 +7,7 @@
 import { statSync } from 'node:fs';
 import type { Api } from 'grammy';
 import { Counter, type Registry } from 'prom-client';
-import type { TelegramStatus } from '../../../../shared/api/contract.js';
+import type { TelegramStatus } from '../../../../shared/telegram-status.js';
 import type { TelegramChannelConfig } from '../../../../shared/config.js';
 import type { DeliveryResultEvent } from '../../bus/hook-events.js';
 import type { DaemonLog } from '../../daemon-log.js';

@@ -6,18 +6,20 @@
  * the operator's messages from the chat (long polling, persisted offset, `allowFrom` only) become
  * operator messages in the conversation and wake agents like any other, and the operator's
  * buttons answer approvals (issue 14), stop turns (issue 29) and continue chains (issue 25). Its
- * health and bindings are the Settings page's `telegram.*` calls (telegram-health.ts).
+ * health and bindings are its own calls for the Settings page (telegram-calls.ts, telegram-health.ts).
  */
 import type { Update } from 'grammy/types';
 import { Subscription, filter } from 'rxjs';
-import type { Alert, Chain, TelegramStatus } from '../../../../shared/api/contract.js';
+import type { Alert, Chain } from '../../../../shared/api/contract.js';
 import type { TelegramChannelConfig } from '../../../../shared/config.js';
+import type { TelegramStatus } from '../../../../shared/telegram-status.js';
 import type { UsageWarningFacts } from '../../alerts/usage-warning-words.js';
 import type { ChannelRoute } from '../../delivery/channel-routes.js';
 import type { Beacon } from '../../watchdog/silence-beacons.js';
-import type { ChannelApiHandlers, ChannelContext, ChannelPlugin } from '../channel-plugin.js';
+import type { ChannelCalls, ChannelContext, ChannelPlugin } from '../channel-plugin.js';
 import { TelegramApprovals } from './telegram-approvals.js';
 import { TelegramBindings } from './telegram-bindings.js';
+import { telegramCalls } from './telegram-calls.js';
 import { TelegramChains } from './telegram-chains.js';
 import { TelegramChannel } from './telegram-channel.js';
 import { TelegramHealth, type TelegramTuning } from './telegram-health.js';
@@ -33,7 +35,7 @@ export class TelegramService implements ChannelPlugin {
   readonly route: ChannelRoute;
   readonly bindings: TelegramBindings;
   readonly beacon$;
-  readonly api: Pick<ChannelApiHandlers, 'telegram.status' | 'telegram.addBinding' | 'telegram.removeBinding'>;
+  readonly calls: ChannelCalls;
   readonly #c: ChannelContext<TelegramChannelConfig>;
   readonly #tuning: TelegramTuning;
   readonly #health: TelegramHealth;
@@ -101,17 +103,7 @@ export class TelegramService implements ChannelPlugin {
     });
     this.#stops = new TelegramStops({ ...chat, turns: c.operator.turns });
     this.#chains = new TelegramChains({ ...chat, chains: c.operator.team });
-    this.api = {
-      'telegram.status': async () => this.status(),
-      'telegram.addBinding': async (b) => {
-        this.bindings.add(b);
-        return this.status();
-      },
-      'telegram.removeBinding': async ({ chatId }) => {
-        this.bindings.remove(chatId);
-        return this.status();
-      },
-    };
+    this.calls = telegramCalls(this.bindings, () => this.status());
   }
 
   /**

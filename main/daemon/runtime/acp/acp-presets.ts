@@ -11,8 +11,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AcpPreset, PermissionPolicy } from '../../../../shared/config.js';
-import { TOOL_MESSAGE_SEND } from '../../mcp/mcp-names.js';
-import { acpToolName } from '../../prompt/tool-names.js';
+import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, type McpTool } from '../../mcp/mcp-names.js';
 import type { AcpLoginFile } from './acp-auth.js';
 
 export interface AcpPresetInput {
@@ -86,6 +85,26 @@ function packageFile(projectRoot: string, ...parts: string[]): string {
 async function writeJson(file: string, value: unknown): Promise<void> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   await writeFile(file, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+}
+
+/**
+ * issue 28: how each ACP preset's CLI names an MCP tool of the server it got in `session/new`
+ * (research/acp.md §1, observed on the wire and asserted by the conformance test against the
+ * tools the agent really offers its model): Gemini `mcp_<server>_<tool>`, Qwen
+ * `mcp__<server>__<tool>`, Copilot `<server>-<tool>`. An agent without a preset: the bare name
+ * with its server (the prompt says which server it belongs to).
+ */
+export function acpToolName(preset: AcpPreset | undefined, tool: McpTool): string {
+  switch (preset) {
+    case 'gemini':
+      return `mcp_${MCP_SERVER_NAME}_${tool}`;
+    case 'qwen':
+      return `mcp__${MCP_SERVER_NAME}__${tool}`;
+    case 'copilot':
+      return `${MCP_SERVER_NAME}-${tool}`;
+    case undefined:
+      return tool;
+  }
 }
 
 const send = (preset: AcpPreset) => acpToolName(preset, TOOL_MESSAGE_SEND);

@@ -10,7 +10,7 @@ import type { RuntimeDescriptor } from '../runtime-descriptor.js';
 import { runtimeDirOf } from '../runtime-home.js';
 import { toolDeniedPaths } from '../workspace.js';
 import { ClaudeDriver } from './claude-driver.js';
-import { claudeLaunch } from './claude-launch.js';
+import { CLAUDE_TOOL_NAMING, claudeLaunch } from './claude-launch.js';
 
 /** Signed in when `claude auth status` says so (JSON `loggedIn`), else by its exit code. */
 function probeClaude(agent: AgentConfig, deps: ProbeDeps): Promise<ReadinessProbe> {
@@ -69,6 +69,7 @@ export const CLAUDE_CODE_RUNTIME: RuntimeDescriptor<'claude-code'> = {
       }),
   },
   probe: probeClaude,
+  toolNaming: () => CLAUDE_TOOL_NAMING,
   firstRun: {
     always: [],
     offered: [

@@ -9,16 +9,23 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
 import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, TOOL_REACTION } from '../../mcp/mcp-names.js';
-import { mcpToolName } from '../../prompt/tool-names.js';
+import type { McpToolNaming } from '../../prompt/tool-names.js';
 import type { AuthMode } from '../../../../shared/agent-readiness.js';
 import { CLAUDE_ISOLATION_ARGS, claudeSignInEnv } from './claude-auth.js';
 import { currentPersonProfile, type PersonProfile } from '../auth/person-profile.js';
 import type { PermissionPolicy } from '../../../../shared/config.js';
 import { claudePermissionArgs } from './claude-permissions.js';
 
-/** How Claude Code names our tools (prompt/tool-names.ts, the one owner of the naming the prompts use too). */
-export const CLAUDE_SEND_TOOL = mcpToolName('claude-code', TOOL_MESSAGE_SEND);
-export const CLAUDE_REACTION_TOOL = mcpToolName('claude-code', TOOL_REACTION);
+/**
+ * How Claude Code names our tools, `mcp__<server>__<tool>` (research/runtimes.md §2): its
+ * descriptor's `toolNaming`, the one owner of the naming the prompts use too (issue 39).
+ */
+export const CLAUDE_TOOL_NAMING: McpToolNaming = {
+  name: (tool) => `mcp__${MCP_SERVER_NAME}__${tool}`,
+  namespace: null,
+};
+export const CLAUDE_SEND_TOOL = CLAUDE_TOOL_NAMING.name(TOOL_MESSAGE_SEND);
+export const CLAUDE_REACTION_TOOL = CLAUDE_TOOL_NAMING.name(TOOL_REACTION);
 
 /** Variables a person's shell may need to reach their provider; everything else is not inherited. */
 const INHERITED_ENV =

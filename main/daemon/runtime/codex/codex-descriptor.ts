@@ -5,6 +5,8 @@
  */
 import { join } from 'node:path';
 import type { AgentConfig } from '../../../../shared/config.js';
+import { MCP_SERVER_NAME } from '../../mcp/mcp-names.js';
+import type { McpToolNaming } from '../../prompt/tool-names.js';
 import { signInServedProvider } from '../agent-provider.js';
 import { currentPersonProfile } from '../auth/person-profile.js';
 import { probeCli, type ProbeDeps, type ReadinessProbe } from '../cli-probe.js';
@@ -31,6 +33,9 @@ function probeCodex(agent: AgentConfig, deps: ProbeDeps): Promise<ReadinessProbe
   });
 }
 
+/** research/runtimes.md §2: Codex offers our tools by their bare names inside one namespace tool, `mcp__<server>`. */
+const CODEX_TOOL_NAMING: McpToolNaming = { name: (tool) => tool, namespace: `mcp__${MCP_SERVER_NAME}` };
+
 export const CODEX_RUNTIME: RuntimeDescriptor<'codex'> = {
   kind: 'codex',
   launch: {
@@ -49,6 +54,7 @@ export const CODEX_RUNTIME: RuntimeDescriptor<'codex'> = {
     },
   },
   probe: probeCodex,
+  toolNaming: () => CODEX_TOOL_NAMING,
   firstRun: {
     always: [],
     offered: [{ command: 'codex', agent: { id: 'codex', name: 'Codex', runtime: 'codex', command: 'codex' } }],

@@ -3,8 +3,12 @@
  * always ready (no CLI, no sign-in), and the two agents every first run seeds: the demo and the
  * helper it can ask (`/ask helper …`, issue 25).
  */
+import type { McpToolNaming } from '../../prompt/tool-names.js';
 import type { RuntimeDescriptor } from '../runtime-descriptor.js';
 import { DemoThreadRuntime } from './demo-thread.js';
+
+/** The demo agent calls our tools over the MCP SDK client by their bare names. */
+const DEMO_TOOL_NAMING: McpToolNaming = { name: (tool) => tool, namespace: null };
 
 export const DEMO_RUNTIME: RuntimeDescriptor<'demo'> = {
   kind: 'demo',
@@ -19,6 +23,7 @@ export const DEMO_RUNTIME: RuntimeDescriptor<'demo'> = {
         ...(deps.log !== undefined ? { log: deps.log } : {}),
       }),
   },
+  toolNaming: () => DEMO_TOOL_NAMING,
   probe: () =>
     Promise.resolve({ outcome: 'ready', cliVersion: null, detail: null, checkedAt: new Date().toISOString() }),
   firstRun: {

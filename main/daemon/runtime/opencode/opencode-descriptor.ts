@@ -5,6 +5,8 @@
  */
 import { join } from 'node:path';
 import type { AgentConfig } from '../../../../shared/config.js';
+import { MCP_SERVER_NAME } from '../../mcp/mcp-names.js';
+import type { McpToolNaming } from '../../prompt/tool-names.js';
 import { signInServedProvider } from '../agent-provider.js';
 import { currentPersonProfile } from '../auth/person-profile.js';
 import { probeCli, type ProbeDeps, type ReadinessProbe } from '../cli-probe.js';
@@ -42,6 +44,9 @@ function probeOpencode(agent: AgentConfig, deps: ProbeDeps): Promise<ReadinessPr
   });
 }
 
+/** research/runtimes.md §2: OpenCode names an MCP tool `<server>_<tool>`. */
+const OPENCODE_TOOL_NAMING: McpToolNaming = { name: (tool) => `${MCP_SERVER_NAME}_${tool}`, namespace: null };
+
 export const OPENCODE_RUNTIME: RuntimeDescriptor<'opencode'> = {
   kind: 'opencode',
   launch: {
@@ -61,6 +66,7 @@ export const OPENCODE_RUNTIME: RuntimeDescriptor<'opencode'> = {
     },
   },
   probe: probeOpencode,
+  toolNaming: () => OPENCODE_TOOL_NAMING,
   firstRun: {
     always: [],
     offered: [

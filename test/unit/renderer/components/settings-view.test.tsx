@@ -11,6 +11,7 @@ import {
   type SettingsViewProps,
 } from '../../../../renderer/src/components/settings-view.js';
 import { scriptedClientApi } from '../../../fixtures/scripted-client-api.js';
+import { telegramRequests, telegramScript } from '../../../fixtures/telegram-status.js';
 
 afterEach(cleanup);
 
@@ -189,10 +190,12 @@ describe('SettingsView', () => {
   });
 
   it("shows the Telegram section when given the channel's calls", async () => {
-    const fake = scriptedClientApi({ 'telegram.status': () => ({ ok: false, code: 'unavailable', message: 'down' }) });
-    setup({ telegram: fake.api.telegram });
+    const fake = scriptedClientApi(
+      telegramScript({ status: () => ({ ok: false, code: 'unavailable', message: 'down' }) }),
+    );
+    setup({ channels: fake.api.channels });
     expect(screen.getByRole('heading', { name: 'Telegram' })).toBeTruthy();
-    await vi.waitFor(() => expect(fake.requestsOf('telegram.status')).toEqual([{}]));
+    await vi.waitFor(() => expect(telegramRequests(fake, 'status')).toEqual([{}]));
     await vi.waitFor(() => expect(document.querySelector('.telegram-status')?.textContent).toBe('Not saved: down'));
   });
 });

@@ -3,10 +3,15 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { TelegramStatus } from '../../../../shared/api/contract.js';
+import type { TelegramStatus } from '../../../../shared/telegram-status.js';
 import { TelegramSettings, parseIds } from '../../../../renderer/src/components/telegram-settings.js';
-import { notConfiguredTelegram } from '../../../fixtures/telegram-status.js';
-import { ok, scriptedClientApi, type CallScript } from '../../../fixtures/scripted-client-api.js';
+import {
+  notConfiguredTelegram,
+  telegramRequests,
+  telegramScript,
+  type TelegramScript,
+} from '../../../fixtures/telegram-status.js';
+import { ok, scriptedClientApi } from '../../../fixtures/scripted-client-api.js';
 
 afterEach(cleanup);
 
@@ -24,9 +29,9 @@ const polling: TelegramStatus = {
   ],
 };
 
-function setup(script: CallScript, language: 'en' | 'zh-CN' = 'en') {
-  const fake = scriptedClientApi({ 'telegram.status': () => ok(polling), ...script });
-  render(<TelegramSettings api={fake.api.telegram} language={language} />);
+function setup(script: TelegramScript, language: 'en' | 'zh-CN' = 'en') {
+  const fake = scriptedClientApi(telegramScript({ status: () => ok(polling), ...script }));
+  render(<TelegramSettings api={fake.api.channels} language={language} />);
   return fake;
 }
 const row = (chatId: number) => document.querySelector(`tr[data-chat="${chatId}"]`) as HTMLElement;
@@ -45,14 +50,14 @@ describe('TelegramSettings', () => {
   });
 
   it('says how to set it up, as the daemon words it, when not configured', async () => {
-    setup({ 'telegram.status': () => ok(notConfiguredTelegram()) });
+    setup({ status: () => ok(notConfiguredTelegram()) });
     expect(await screen.findByText('○ Not set up')).toBeTruthy();
     expect(screen.getByText(/Add "channels.telegram"/).className).toBe('detail');
     expect(screen.getByText('No conversation is bound to a Telegram chat.')).toBeTruthy();
   });
 
   it('lists the bindings; only one added here can be removed', async () => {
-    const fake = setup({ 'telegram.removeBinding': () => ok({ ...polling, bindings: polling.bindings.slice(0, 1) }) });
+    const fake = setup({ removeBinding: () => ok({ ...polling, bindings: polling.bindings.slice(0, 1) }) });
     await vi.waitFor(() => expect(row(42)).toBeTruthy());
     expect([...row(-100).querySelectorAll('td')].map((c) => c.textContent)).toEqual([
       '-100',
@@ -64,12 +69,12 @@ describe('TelegramSettings', () => {
     expect(within(row(42)).getByText('Added here')).toBeTruthy();
     await userEvent.click(within(row(42)).getByRole('button', { name: 'Remove' }));
     await vi.waitFor(() => expect(status()).toBe('Binding removed'));
-    expect(fake.requestsOf('telegram.removeBinding')).toEqual([{ chatId: 42 }]);
+    expect(telegramRequests(fake, 'removeBinding')).toEqual([{ chatId: 42 }]);
     expect(row(42)).toBeNull();
   });
 
   it('adds a binding from whole numbers, then clears the chat id', async () => {
-    const fake = setup({ 'telegram.addBinding': () => ok(polling) });
+    const fake = setup({ addBinding: () => ok(polling) });
     const chat = screen.getByRole('textbox', { name: 'Chat id' }) as HTMLInputElement;
     await userEvent.type(chat, ' -2001 ');
     const target = screen.getByRole('textbox', { name: 'Conversation' });
@@ -78,7 +83,7 @@ describe('TelegramSettings', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Allowed user ids (comma-separated)' }), '501, 502 503');
     await userEvent.click(screen.getByRole('button', { name: 'Add binding' }));
     await vi.waitFor(() => expect(status()).toBe('Binding added'));
-    expect(fake.requestsOf('telegram.addBinding')).toEqual([
+    expect(telegramRequests(fake, 'addBinding')).toEqual([
       { chatId: -2001, target: '#build', allowFrom: [501, 502, 503] },
     ]);
     expect(chat.value).toBe('');
@@ -89,13 +94,13 @@ describe('TelegramSettings', () => {
     await userEvent.type(screen.getByRole('textbox', { name: 'Chat id' }), '12.5');
     await userEvent.type(screen.getByRole('textbox', { name: 'Allowed user ids (comma-separated)' }), '1{Enter}');
     expect(status()).toBe('Not saved: The chat id and the user ids must be whole numbers.');
-    expect(fake.requestsOf('telegram.addBinding')).toEqual([]);
+    expect(telegramRequests(fake, 'addBinding')).toEqual([]);
   });
 
   it("shows the daemon's refusal and its errors as text", async () => {
     setup({
-      'telegram.status': () => ok({ ...polling, state: 'error', lastSendError: '<b>403</b> Forbidden' }),
-      'telegram.addBinding': () => ({ ok: false, code: 'config_invalid', message: 'chat 42 is bound twice' }),
+      status: () => ok({ ...polling, state: 'error', lastSendError: '<b>403</b> Forbidden' }),
+      addBinding: () => ({ ok: false, code: 'config_invalid', message: 'chat 42 is bound twice' }),
     });
     await vi.waitFor(() => expect(document.querySelector('pre.detail')?.textContent).toBe('<b>403</b> Forbidden'));
     expect(document.querySelector('pre.detail b')).toBeNull();
@@ -108,7 +113,7 @@ describe('TelegramSettings', () => {
     const fake = setup({}, 'zh-CN');
     await screen.findByText('● 已连接');
     await userEvent.click(screen.getByRole('button', { name: '刷新' }));
-    await vi.waitFor(() => expect(fake.requestsOf('telegram.status')).toHaveLength(2));
+    await vi.waitFor(() => expect(telegramRequests(fake, 'status')).toHaveLength(2));
     expect(screen.getByRole('button', { name: '添加绑定' })).toBeTruthy();
   });
 });

@@ -1,9 +1,10 @@
 /**
  * issue 39 "Plug-ins": the root builds every registered channel through the registry and talks to
- * the result only. Telegram is the first line: configured or not it answers its `telegram.*` calls,
+ * the result only. Telegram is the first line: configured or not it answers its own calls,
  * brings its delivery route (its own watchdog, so not the daemon's beacons), and names itself as
  * the delivery channel of the conversations bound to its chats, and of no other.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { Registry } from 'prom-client';
 import { NEVER } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { DeliveryTracker } from '../../../../../main/daemon/delivery/delivery-tr
 import { ChannelRoutes } from '../../../../../main/daemon/delivery/channel-routes.js';
 import type { Channel } from '../../../../../main/daemon/delivery/channel.js';
 import { MemoryStore } from '../../../../fixtures/memory-store.js';
+import { telegramCall } from '../../../../fixtures/telegram-status.js';
 
 const quiet = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 const built: Channels[] = [];
@@ -78,17 +80,24 @@ describe('the channel registry (issue 39)', () => {
     expect(configuredChannels(ConfigSchema.parse({ channels: { telegram: {} } }))).toEqual(['telegram']);
   });
 
-  it('answers every telegram.* call, brings the Telegram route, and delivers bound conversations there only', async () => {
+  it('answers the Telegram calls through channels.call, brings the Telegram route, and delivers bound conversations there only', async () => {
     const channels = build({
       telegram: { botTokenEnv: 'NOT_SET', bindings: [{ chatId: 777, target: '#general', allowFrom: [1] }] },
     });
-    expect(Object.keys(channels.api).sort()).toEqual(API_CALL_NAMES.filter((n) => n.startsWith('telegram.')).sort());
+    // issue 39: a channel's calls are its own; the contract has one call for all of them and none named after a channel.
+    expect(Object.keys(channels.api)).toEqual(['channels.call']);
+    expect(API_CALL_NAMES.filter((n) => n.startsWith('telegram.'))).toEqual([]);
+    // A new channel's calls are its folder's: the API contract names no channel's call or schema.
+    for (const file of readdirSync('shared/api'))
+      expect(readFileSync(`shared/api/${file}`, 'utf8'), file).not.toMatch(
+        /'telegram\.|Telegram\w*(Schema|Request|Status)/,
+      );
     expect(channels.routes.map((r) => [r.channel.name, r.daemonBeacons])).toEqual([['telegram', false]]);
     const deliveryChannelOf = routed(channels);
     expect(deliveryChannelOf('#general')).toBe('telegram');
     expect(deliveryChannelOf('#ops')).toBe('local');
     // A binding added in the Settings page is stored under the channel's name, and delivers there at once.
-    const status = await channels.api['telegram.addBinding']({ chatId: 778, target: '#ops', allowFrom: [1] });
+    const status = await telegramCall(channels.api, 'addBinding', { chatId: 778, target: '#ops', allowFrom: [1] });
     expect(status).toMatchObject({ configured: true, state: 'no_token' });
     expect(status.bindings.map((b) => [b.chatId, b.target, b.source])).toEqual([
       [777, '#general', 'config'],
@@ -99,7 +108,34 @@ describe('the channel registry (issue 39)', () => {
 
   it('answers for Telegram when agentteam.json has no section for it: not configured, nothing delivered there', async () => {
     const channels = build({});
-    expect(await channels.api['telegram.status']({})).toMatchObject({ configured: false, state: 'not_configured' });
+    expect(await telegramCall(channels.api, 'status')).toMatchObject({ configured: false, state: 'not_configured' });
     expect(routed(channels)('#general')).toBe('local');
+  });
+
+  it("parses a channel call's arguments with the channel's own schema: a malformed call is refused, naming the call and the field", async () => {
+    const channels = build({ telegram: { botTokenEnv: 'NOT_SET' } });
+    const call = (request: { channel: string; call: string; args?: unknown }) =>
+      channels.api['channels.call']({ args: undefined, ...request });
+    await expect(
+      call({ channel: 'telegram', call: 'addBinding', args: { chatId: 0, target: '#ops', allowFrom: [1] } }),
+    ).rejects.toMatchObject({ code: 'invalid_request', message: 'telegram.addBinding: chatId: a Telegram chat id' });
+    await expect(call({ channel: 'telegram', call: 'removeBinding', args: { chatId: '42' } })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/^telegram\.removeBinding: chatId: .*number/) as unknown,
+    });
+    await expect(call({ channel: 'telegram', call: 'status', args: { extra: 1 } })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/^telegram\.status: .*extra/) as unknown,
+    });
+    await expect(call({ channel: 'telegram', call: 'toString' })).rejects.toMatchObject({
+      code: 'unknown_call',
+      message: '"toString" is not a call of the telegram channel (status, addBinding, removeBinding).',
+    });
+    await expect(call({ channel: 'sms', call: 'status' })).rejects.toMatchObject({
+      code: 'unknown_call',
+      message: '"sms" is not a channel of AgentTeam (telegram).',
+    });
+    // Nothing was bound by the refused calls; a call without args is a call with none.
+    expect(await call({ channel: 'telegram', call: 'status' })).toMatchObject({ state: 'no_token', bindings: [] });
   });
 });

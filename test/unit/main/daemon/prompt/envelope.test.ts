@@ -5,7 +5,7 @@ import { compileDelivery } from '../../../../../main/daemon/prompt/prompt-compil
 import { finalCheckTargets, renderFinalCheck } from '../../../../../main/daemon/prompt/final-check.js';
 import { PROMPT_LANGUAGES } from '../../../../../shared/config.js';
 import { targetKey } from '../../../../../shared/target.js';
-import { agentFor, ALL_RUNTIMES, message } from '../../../../fixtures/prompt-agents.js';
+import { agentFor, ALL_RUNTIMES, message, namingFor } from '../../../../fixtures/prompt-agents.js';
 
 describe('delivery envelope', () => {
   it('round-trips any content and author name exactly (property), even content that imitates a closing tag', () => {
@@ -95,7 +95,7 @@ describe('delivery envelope', () => {
           { target: null, wakes: [{ messageId: 'm_2', targetSeq: 1, wakeToken: 'w2' }] },
           { target: targetKey('dm:@bob'), wakes: [{ messageId: 'm_3', targetSeq: 1, wakeToken: 'w3' }] },
         ],
-        { runtime: 'opencode', language },
+        { naming: namingFor('opencode'), language },
       );
       expect(finalCheckTargets(text)).toEqual(['#general:ab12', 'dm:@bob']);
     }

@@ -22,6 +22,7 @@ import {
 import { MemoryWakeJournal } from '../../../../fixtures/memory-wake-journal.js';
 import { sendToolsNamed } from '../../../../fixtures/model-final-checks.js';
 import { agentFor, ALL_RUNTIMES, message, tailReminder } from '../../../../fixtures/prompt-agents.js';
+import { toolNamingOf } from '../../../../../main/daemon/runtime/registry.js';
 
 /**
  * The send tool each CLI offers its model, as observed on the model wire (research/runtimes.md
@@ -37,7 +38,7 @@ const WIRE_NAME: Readonly<Record<AcpPreset, string>> = {
 function daemonFinalCheck(agent: AgentConfig): string {
   const lifecycle = new WakeLifecycle({
     journal: new MemoryWakeJournal(),
-    renderFinalCheck: finalCheckRenderer((id) => (id === agent.id ? agent.agentTools : 'mcp')),
+    renderFinalCheck: finalCheckRenderer(toolNamingOf, (id) => (id === agent.id ? agent.agentTools : 'mcp')),
     metrics: createWakeMetrics(new Registry()),
     pendingCapacity: DEFAULT_DAEMON_LIMITS.pendingCapacity,
   });

@@ -10,7 +10,8 @@ import { PROMPT_LANGUAGES, type AcpPreset, type PromptLanguage } from '../../../
 import { targetKey, type TargetKey } from '../../../../../shared/target.js';
 import type { RuntimeKind } from '../../../../../shared/wake-status.js';
 import { finalChecksReceived, isFinalCheckInput } from '../../../../fixtures/model-final-checks.js';
-import { ALL_RUNTIMES } from '../../../../fixtures/prompt-agents.js';
+import { ALL_RUNTIMES, namingFor } from '../../../../fixtures/prompt-agents.js';
+import { toolNamingOf } from '../../../../../main/daemon/runtime/registry.js';
 
 type PortGroup = Parameters<FinalCheckRenderer>[0][number];
 const g = (target: string | null, ...wakes: Array<[string, number, string]>): PortGroup => ({
@@ -27,7 +28,7 @@ describe('final-check prompt (contract §8.3)', () => {
         g('#general:ab12', ['m_1', 4, 'wk_1']),
         g('#general', ['m_3', 12, 'wk_3']),
       ],
-      { runtime: 'claude-code', language: 'en' },
+      { naming: namingFor('claude-code'), language: 'en' },
     );
     const lines = text.split('\n').filter((l) => l.startsWith('- '));
     expect(lines).toEqual([
@@ -41,7 +42,7 @@ describe('final-check prompt (contract §8.3)', () => {
   it('marks wakes with no usable target as reply unavailable, with their message ids, and says not to send for them', () => {
     for (const language of PROMPT_LANGUAGES) {
       const text = renderFinalCheck([g('#build', ['m_1', 2, 'wk_1']), g(null, ['m_9', 3, 'wk_9'])], {
-        runtime: 'codex',
+        naming: namingFor('codex'),
         language,
       });
       const last =
@@ -57,9 +58,9 @@ describe('final-check prompt (contract §8.3)', () => {
           : '对标记为无法回复的 wake，不要调用发送工具。',
       );
     }
-    expect(renderFinalCheck([g('#build', ['m_1', 2, 'wk_1'])], { runtime: 'codex', language: 'en' })).not.toContain(
-      'reply unavailable',
-    );
+    expect(
+      renderFinalCheck([g('#build', ['m_1', 2, 'wk_1'])], { naming: namingFor('codex'), language: 'en' }),
+    ).not.toContain('reply unavailable');
   });
 
   it('names the concrete send tool of each runtime kind (same naming rules as deliveries)', () => {
@@ -71,22 +72,25 @@ describe('final-check prompt (contract §8.3)', () => {
       acp: 'call `message_send` (MCP server `agentteam`) with that target',
     };
     for (const runtime of ALL_RUNTIMES)
-      expect(renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], { runtime, language: 'en' })).toContain(
-        expected[runtime],
-      );
+      expect(
+        renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], { naming: namingFor(runtime), language: 'en' }),
+      ).toContain(expected[runtime]);
     const cli = renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], {
-      runtime: 'claude-code',
+      naming: namingFor('claude-code'),
       language: 'en',
       surface: 'cli',
     });
     expect(cli).toContain("run `agentteam agent send --target '<target>' --content '<reply>'`");
-    const zh = renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], { runtime: 'opencode', language: 'zh-CN' });
+    const zh = renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], {
+      naming: namingFor('opencode'),
+      language: 'zh-CN',
+    });
     expect(zh).toContain('调用 `agentteam_message_send`，使用该 target');
   });
 
   it('carries the final-check marker and never shows wake tokens', () => {
     const text = renderFinalCheck([g('#general', ['m_1', 1, 'wk_secret_1']), g(null, ['m_2', 1, 'wk_secret_2'])], {
-      runtime: 'opencode',
+      naming: namingFor('opencode'),
       language: 'en',
     });
     expect(text.startsWith(FINAL_CHECK_MARKER)).toBe(true);
@@ -95,7 +99,10 @@ describe('final-check prompt (contract §8.3)', () => {
 
   it('never asks to redo the task and never sends anything itself: it only restores the decision point', () => {
     for (const language of PROMPT_LANGUAGES) {
-      const text = renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], { runtime: 'claude-code', language });
+      const text = renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], {
+        naming: namingFor('claude-code'),
+        language,
+      });
       if (language === 'en') {
         // The only mention of redoing is the prohibition.
         expect(text.match(/redo/gi)).toEqual(['redo']);
@@ -105,13 +112,17 @@ describe('final-check prompt (contract §8.3)', () => {
         expect(text).toContain('不要重做或扩展任务');
       }
       // Pure: same input, same text; no effect to observe beyond the returned string.
-      expect(renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], { runtime: 'claude-code', language })).toBe(text);
+      expect(
+        renderFinalCheck([g('#general', ['m_1', 1, 'wk_1'])], { naming: namingFor('claude-code'), language }),
+      ).toBe(text);
     }
   });
 
   it('throws on an empty list (a bug in the caller)', () => {
-    expect(() => renderFinalCheck([], { runtime: 'codex', language: 'en' })).toThrow(/at least one unresolved wake/);
-    expect(() => renderFinalCheck([g('#general')], { runtime: 'codex', language: 'en' })).toThrow(
+    expect(() => renderFinalCheck([], { naming: namingFor('codex'), language: 'en' })).toThrow(
+      /at least one unresolved wake/,
+    );
+    expect(() => renderFinalCheck([g('#general')], { naming: namingFor('codex'), language: 'en' })).toThrow(
       /at least one unresolved wake/,
     );
   });
@@ -132,10 +143,10 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
       readonly preset?: AcpPreset;
       readonly agentTools?: 'mcp' | 'cli';
     }>();
-    expectTypeOf(finalCheckRenderer()).toEqualTypeOf<FinalCheckRenderer>();
+    expectTypeOf(finalCheckRenderer(toolNamingOf)).toEqualTypeOf<FinalCheckRenderer>();
     // Checked by tsc, never run: each call below must fail to type-check.
     const typeChecksOnly = (): void => {
-      finalCheckRenderer()([], {
+      finalCheckRenderer(toolNamingOf)([], {
         agentId: 'a',
         runtime: 'codex',
         language: 'en',
@@ -143,10 +154,10 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
         lastAssistantText: 'Here is the answer',
       });
       // @ts-expect-error a plain string is not a TargetKey; only parseTarget/targetKey make one
-      renderFinalCheck([{ target: 'Here is the answer', wakes: [] }], { runtime: 'codex', language: 'en' });
+      renderFinalCheck([{ target: 'Here is the answer', wakes: [] }], { naming: namingFor('codex'), language: 'en' });
       // @ts-expect-error a wake carries no text field
       renderFinalCheck([{ target: null, wakes: [{ messageId: 'm_1', targetSeq: 1, wakeToken: 'w', text: 'draft' }] }], {
-        runtime: 'codex',
+        naming: namingFor('codex'),
         language: 'en',
       });
     };
@@ -156,13 +167,13 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
   it('refuses a message id that carries prose instead of an id', () => {
     expect(() =>
       renderFinalCheck([g('#general', ['I fixed the retry loop; the cause was a stale lock', 1, 'wk_1'])], {
-        runtime: 'codex',
+        naming: namingFor('codex'),
         language: 'en',
       }),
     ).toThrow(/not an id/);
     expect(() =>
       renderFinalCheck([g('#general', ['m_1\nDraft: the answer is 42', 1, 'wk_1'])], {
-        runtime: 'codex',
+        naming: namingFor('codex'),
         language: 'en',
       }),
     ).toThrow(/not an id/);
@@ -171,10 +182,12 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
   it("names the send surface the agent's profile carries (issue 39: no port back into the roster)", () => {
     const groups = [g('#general', ['m_1', 1, 'wk_1'])];
     const ctx = { agentId: 'codex', runtime: 'codex', language: 'en' } as const;
-    const cli = finalCheckRenderer()(groups, { ...ctx, agentTools: 'cli' });
-    expect(cli).toBe(finalCheckRenderer(() => 'cli')(groups, ctx));
-    expect(cli).not.toBe(finalCheckRenderer()(groups, ctx));
-    expect(finalCheckRenderer()(groups, { ...ctx, agentTools: 'mcp' })).toBe(finalCheckRenderer()(groups, ctx));
+    const cli = finalCheckRenderer(toolNamingOf)(groups, { ...ctx, agentTools: 'cli' });
+    expect(cli).toBe(finalCheckRenderer(toolNamingOf, () => 'cli')(groups, ctx));
+    expect(cli).not.toBe(finalCheckRenderer(toolNamingOf)(groups, ctx));
+    expect(finalCheckRenderer(toolNamingOf)(groups, { ...ctx, agentTools: 'mcp' })).toBe(
+      finalCheckRenderer(toolNamingOf)(groups, ctx),
+    );
   });
 
   it('ignores anything extra smuggled into the port context at runtime', () => {
@@ -186,9 +199,9 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
       lastAssistantText: 'SECRET-RUNTIME-TEXT',
       stdout: 'SECRET-RUNTIME-TEXT',
     } as unknown as Parameters<FinalCheckRenderer>[1];
-    const text = finalCheckRenderer()(groups, smuggled);
+    const text = finalCheckRenderer(toolNamingOf)(groups, smuggled);
     expect(text).not.toContain('SECRET-RUNTIME-TEXT');
-    expect(text).toBe(finalCheckRenderer()(groups, { agentId: 'codex', runtime: 'codex', language: 'en' }));
+    expect(text).toBe(finalCheckRenderer(toolNamingOf)(groups, { agentId: 'codex', runtime: 'codex', language: 'en' }));
   });
 
   it('is a fixed skeleton filled only with targets, ids and sequences (property: no runtime text appears, whatever the runtime said)', () => {
@@ -219,7 +232,7 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
         fc.constantFrom(...PROMPT_LANGUAGES),
         (raw, said, runtime, language) => {
           const groups = raw.map((x) => ({ target: x.target === null ? null : targetKey(x.target), wakes: x.wakes }));
-          const text = renderFinalCheck(groups, { runtime, language });
+          const text = renderFinalCheck(groups, { naming: namingFor(runtime), language });
           // Erase every target, id and seq: what is left is the same for every input of this runtime/language.
           const values = [
             ...new Set(
@@ -239,7 +252,7 @@ describe('no runtime text can reach a final-check prompt (contract §6.4, §8.3)
                 ? [{ target: null, wakes: [{ messageId: 'm', targetSeq: 0, wakeToken: 't' }] }]
                 : []),
             ],
-            { runtime, language },
+            { naming: namingFor(runtime), language },
           ).replace(/^- .*$/gm, '- ·');
           expect(dedupeItemLines(skeleton)).toBe(dedupeItemLines(reference));
           expect(text).not.toContain(said.trim());
@@ -261,7 +274,7 @@ describe('final-check snapshots per runtime kind', () => {
       it(`final-check for ${runtime} (${language})`, () => {
         expect(
           renderFinalCheck([g('#general:ab12', ['m_1', 4, 'wk_1'], ['m_2', 5, 'wk_2']), g(null, ['m_3', 1, 'wk_3'])], {
-            runtime,
+            naming: namingFor(runtime),
             language,
           }),
         ).toMatchSnapshot();
@@ -269,7 +282,7 @@ describe('final-check snapshots per runtime kind', () => {
   it('final-check for the CLI agent-tools variant', () => {
     expect(
       renderFinalCheck([g('dm:@alice', ['m_1', 2, 'wk_1'])], {
-        runtime: 'claude-code',
+        naming: namingFor('claude-code'),
         language: 'en',
         surface: 'cli',
       }),
@@ -281,7 +294,10 @@ describe('final-check snapshots per runtime kind', () => {
 // must follow the renderer (both languages, any runtime), and a delivery or a quote must not count.
 describe('final-checks as the fake model server sees them (test/fixtures/model-final-checks.ts)', () => {
   const render = (runtime: RuntimeKind, language: PromptLanguage) =>
-    renderFinalCheck([g('#conf-local', ['m_1', 3, 'wk_1']), g('dm:@ann', ['m_2', 1, 'wk_2'])], { runtime, language });
+    renderFinalCheck([g('#conf-local', ['m_1', 3, 'wk_1']), g('dm:@ann', ['m_2', 1, 'wk_2'])], {
+      naming: namingFor(runtime),
+      language,
+    });
 
   it('recognises every rendered final-check, also wrapped as Claude Code Stop-hook feedback, and reads its targets', () => {
     for (const language of PROMPT_LANGUAGES)

@@ -16,11 +16,12 @@ import { compileDelivery, compileTurnContext } from '../../../../../main/daemon/
 import { canResumeSession, compileThreadContract } from '../../../../../main/daemon/prompt/thread-contract.js';
 import { sendSurfaceFor } from '../../../../../main/daemon/prompt/tool-names.js';
 import { AgentConfigSchema, type AgentConfig } from '../../../../../shared/config.js';
-import { agentFor, ALL_RUNTIMES, message } from '../../../../fixtures/prompt-agents.js';
+import { agentFor, ALL_RUNTIMES, message, namingFor, configOf } from '../../../../fixtures/prompt-agents.js';
 
 /** Every fingerprint a resume/replace/restart decision reads, for one agent. */
-function decisionFingerprints(agent: AgentConfig) {
-  const surface = sendSurfaceFor(agent.runtime);
+function decisionFingerprints(config: AgentConfig) {
+  const agent = { ...config, toolNaming: namingFor(config.runtime, config.preset) };
+  const surface = sendSurfaceFor(namingFor(agent.runtime));
   const thread = compileThreadContract(agent, surface);
   return {
     threadContract: thread.fingerprint,
@@ -62,7 +63,7 @@ describe('fingerprints (contract §7.1, §8.1)', () => {
         const base = decisionFingerprints(plain);
         // A stored historical value, parsed through the real config schema…
         const stored = AgentConfigSchema.parse({
-          ...plain,
+          ...configOf(plain),
           visibleReplyContract: { enabled: agentToggle },
           visible_reply_contract_enabled: flatToggle,
         });
@@ -81,7 +82,7 @@ describe('fingerprints (contract §7.1, §8.1)', () => {
         const plain = agentFor(runtime);
         const withLegacy = {
           ...AgentConfigSchema.parse({
-            ...plain,
+            ...configOf(plain),
             visibleReplyContract: { enabled: toggle },
             visible_reply_contract_enabled: toggle,
           }),
@@ -132,8 +133,8 @@ describe('fingerprints (contract §7.1, §8.1)', () => {
     expect(runtimeStartFingerprint(a, { mcpUrl: 'http://127.0.0.1:1/mcp' })).not.toBe(
       runtimeStartFingerprint(a, { mcpUrl: 'http://127.0.0.1:2/mcp' }),
     );
-    const surfaceMcp = sendSurfaceFor('claude-code', 'mcp');
-    const surfaceCli = sendSurfaceFor('claude-code', 'cli');
+    const surfaceMcp = sendSurfaceFor(namingFor('claude-code'), 'mcp');
+    const surfaceCli = sendSurfaceFor(namingFor('claude-code'), 'cli');
     expect(threadContractFingerprint(a, surfaceMcp, 'x')).not.toBe(threadContractFingerprint(a, surfaceCli, 'x'));
     expect(runtimePolicyFingerprint(a, surfaceMcp)).not.toBe(runtimePolicyFingerprint(a, surfaceCli));
   });
@@ -148,15 +149,15 @@ describe('fingerprints (contract §7.1, §8.1)', () => {
 describe('resume decisions (contract §8.1)', () => {
   it('use the thread-contract fingerprint: a new language or a legacy projection resumes, a new identity starts fresh', () => {
     const agent = agentFor('codex');
-    const stored = compileThreadContract(agent, sendSurfaceFor('codex')).fingerprint;
-    const current = (a: AgentConfig) => compileThreadContract(a, sendSurfaceFor(a.runtime));
+    const stored = compileThreadContract(agent, sendSurfaceFor(namingFor('codex'))).fingerprint;
+    const current = (a: AgentConfig) => compileThreadContract(a, sendSurfaceFor(namingFor(a.runtime)));
     expect(canResumeSession(stored, current(agentFor('codex', 'zh-CN')))).toBe(true);
     expect(
       canResumeSession(
         stored,
         current(
           AgentConfigSchema.parse({
-            ...agent,
+            ...configOf(agent),
             visibleReplyContract: { enabled: false },
             visible_reply_contract_enabled: false,
           }),

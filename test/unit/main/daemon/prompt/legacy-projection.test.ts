@@ -12,7 +12,7 @@ import { compileDelivery } from '../../../../../main/daemon/prompt/prompt-compil
 import { renderFinalCheck } from '../../../../../main/daemon/prompt/final-check.js';
 import { AgentConfigSchema, ConfigSchema, legacyToggles } from '../../../../../shared/config.js';
 import { targetKey } from '../../../../../shared/target.js';
-import { agentFor, ALL_RUNTIMES, message } from '../../../../fixtures/prompt-agents.js';
+import { agentFor, ALL_RUNTIMES, message, namingFor, configOf } from '../../../../fixtures/prompt-agents.js';
 
 const root = join(import.meta.dirname, '../../../../..');
 
@@ -66,7 +66,7 @@ describe('always-on compatibility (contract §7)', () => {
     for (const runtime of ALL_RUNTIMES) {
       const plain = agentFor(runtime);
       const disabled = AgentConfigSchema.parse({
-        ...plain,
+        ...configOf(plain),
         visibleReplyContract: { enabled: false },
         visible_reply_contract_enabled: false,
       });
@@ -76,14 +76,14 @@ describe('always-on compatibility (contract §7)', () => {
         visible_reply_contract_enabled: false,
       });
       expect(legacyToggles(config).length).toBeGreaterThan(0);
-      expect(compileDelivery(disabled, [message()], { turn: 'wake' }).text).toBe(
+      expect(compileDelivery({ ...disabled, toolNaming: plain.toolNaming }, [message()], { turn: 'wake' }).text).toBe(
         compileDelivery(plain, [message()], { turn: 'wake' }).text,
       );
       const groups = [
         { target: targetKey('#general'), wakes: [{ messageId: 'm_1', targetSeq: 1, wakeToken: 'wk_1' }] },
       ];
-      expect(renderFinalCheck(groups, { runtime, language: disabled.language })).toBe(
-        renderFinalCheck(groups, { runtime, language: plain.language }),
+      expect(renderFinalCheck(groups, { naming: namingFor(runtime), language: disabled.language })).toBe(
+        renderFinalCheck(groups, { naming: namingFor(runtime), language: plain.language }),
       );
     }
   });

@@ -9,6 +9,7 @@ import {
 } from '../../../../../main/daemon/prompt/overflow-continuation.js';
 import { sendInstruction, sendSurfaceFor } from '../../../../../main/daemon/prompt/tool-names.js';
 import { targetKey } from '../../../../../shared/target.js';
+import { namingFor } from '../../../../fixtures/prompt-agents.js';
 
 const general = targetKey('#general');
 const ops = targetKey('#ops');
@@ -20,13 +21,13 @@ describe('renderOverflowContinuation', () => {
         { messageId: 'msg_1', targetKey: general },
         { messageId: 'msg_2', targetKey: general },
       ],
-      { runtime: 'claude-code', language: 'en' },
+      { naming: namingFor('claude-code'), language: 'en' },
     );
     expect(text).toBe(
       [
         `${OVERFLOW_CONTINUATION_MARKER}: your context was compacted after it overflowed. Continue the task you were working on; do not start it over.`,
         '- exact target "#general" (wake message "msg_1", "msg_2")',
-        `When you have the result for participants, ${sendInstruction(sendSurfaceFor('claude-code'), 'en', general)}.`,
+        `When you have the result for participants, ${sendInstruction(sendSurfaceFor(namingFor('claude-code')), 'en', general)}.`,
         'Plain/final text is not posted to the conversation.',
       ].join('\n'),
     );
@@ -34,9 +35,9 @@ describe('renderOverflowContinuation', () => {
 
   it("names each runtime's own tool: an ACP preset's, and the CLI agent-tools command", () => {
     const wakes = [{ messageId: 'msg_1', targetKey: general }];
-    const qwen = renderOverflowContinuation(wakes, { runtime: 'acp', language: 'en', preset: 'qwen' });
-    expect(qwen).toContain(sendSurfaceFor('acp', 'mcp', 'qwen').sendTool);
-    const cli = renderOverflowContinuation(wakes, { runtime: 'codex', language: 'zh-CN', surface: 'cli' });
+    const qwen = renderOverflowContinuation(wakes, { naming: namingFor('acp', 'qwen'), language: 'en' });
+    expect(qwen).toContain(sendSurfaceFor(namingFor('acp', 'qwen'), 'mcp').sendTool);
+    const cli = renderOverflowContinuation(wakes, { naming: namingFor('codex'), language: 'zh-CN', surface: 'cli' });
     expect(cli).toContain('agentteam agent send');
     expect(cli).toContain('精确 target "#general"');
   });
@@ -48,23 +49,26 @@ describe('renderOverflowContinuation', () => {
         { messageId: 'msg_2', targetKey: null },
         { messageId: 'msg_3', targetKey: ops },
       ],
-      { runtime: 'codex', language: 'en' },
+      { naming: namingFor('codex'), language: 'en' },
     );
     expect(text?.split('\n').filter((l) => l.startsWith('- '))).toEqual([
       '- exact target "#general" (wake message "msg_1")',
       '- exact target "#ops" (wake message "msg_3")',
     ]);
-    expect(text).toContain(sendInstruction(sendSurfaceFor('codex'), 'en', null));
+    expect(text).toContain(sendInstruction(sendSurfaceFor(namingFor('codex')), 'en', null));
     expect(text).not.toContain('msg_2');
   });
 
   it('no wake with a target: nothing to continue (null); a malformed id is a bug (throws)', () => {
     expect(
-      renderOverflowContinuation([{ messageId: 'msg_1', targetKey: null }], { runtime: 'codex', language: 'en' }),
+      renderOverflowContinuation([{ messageId: 'msg_1', targetKey: null }], {
+        naming: namingFor('codex'),
+        language: 'en',
+      }),
     ).toBe(null);
     expect(() =>
       renderOverflowContinuation([{ messageId: 'bad id "x"', targetKey: general }], {
-        runtime: 'codex',
+        naming: namingFor('codex'),
         language: 'en',
       }),
     ).toThrow(/not an id/);

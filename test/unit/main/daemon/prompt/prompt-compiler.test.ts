@@ -18,7 +18,7 @@ import { FINAL_CHECK_MARKER } from '../../../../../main/daemon/prompt/final-chec
 import { sendSurfaceFor } from '../../../../../main/daemon/prompt/tool-names.js';
 import { PROMPT_LANGUAGES } from '../../../../../shared/config.js';
 import { targetKey } from '../../../../../shared/target.js';
-import { agentFor, ALL_RUNTIMES, message, tailReminder } from '../../../../fixtures/prompt-agents.js';
+import { agentFor, ALL_RUNTIMES, message, tailReminder, namingFor } from '../../../../fixtures/prompt-agents.js';
 
 const occurrences = (text: string, needle: string): number => text.split(needle).length - 1;
 
@@ -28,7 +28,7 @@ describe('turn context contract block (contract §8.1)', () => {
       for (const surface of ['mcp', 'cli'] as const)
         it(`§12: always renders the communication contract block in wake / resume / fresh turn context (${runtime}, ${language}, ${surface})`, () => {
           const agent = agentFor(runtime, language);
-          const points = contractPoints(sendSurfaceFor(runtime, surface), language);
+          const points = contractPoints(sendSurfaceFor(namingFor(runtime), surface), language);
           for (const turn of TURN_KINDS) {
             const ctx = compileTurnContext(agent, { turn, surface });
             const delivery = compileDelivery(agent, [message()], { turn, surface });
@@ -45,7 +45,7 @@ describe('turn context contract block (contract §8.1)', () => {
 
   it('has six numbered points in each language', () => {
     for (const language of PROMPT_LANGUAGES) {
-      const block = renderContractBlock(sendSurfaceFor('codex'), language);
+      const block = renderContractBlock(sendSurfaceFor(namingFor('codex')), language);
       expect(
         block
           .split('\n')
@@ -58,7 +58,7 @@ describe('turn context contract block (contract §8.1)', () => {
   it('is never part of the thread contract (base/developer instructions), in any language', () => {
     for (const runtime of ALL_RUNTIMES)
       for (const language of PROMPT_LANGUAGES) {
-        const surface = sendSurfaceFor(runtime);
+        const surface = sendSurfaceFor(namingFor(runtime));
         const thread = compileThreadContract(agentFor(runtime, language), surface);
         const points = contractPoints(surface, language);
         for (const p of CONTRACT_POINTS) expect(thread.text).not.toContain(points[p]);
@@ -107,11 +107,11 @@ describe('delivery envelope and tail reminder (contract §8.2)', () => {
       for (const language of PROMPT_LANGUAGES)
         for (const surface of ['mcp', 'cli'] as const) {
           const tail = tailOf(agentFor(runtime, language), [message()], { turn: 'wake', surface });
-          const own = sendSurfaceFor(runtime, surface).sendTool;
+          const own = sendSurfaceFor(namingFor(runtime), surface).sendTool;
           expect(tail).toContain(`\`${own}`);
           // …and no other runtime's (Codex's and the demo's `message_send` is part of Claude Code's name).
           for (const other of ALL_RUNTIMES) {
-            const name = sendSurfaceFor(other, surface).sendTool;
+            const name = sendSurfaceFor(namingFor(other), surface).sendTool;
             if (!own.includes(name)) expect(tail).not.toContain(`\`${name}\``);
           }
         }
@@ -166,7 +166,7 @@ describe('delivery envelope and tail reminder (contract §8.2)', () => {
           targetSeq: 3,
         });
         const selfCheck = language === 'en' ? 'Self-check before you write' : '结束前先自检';
-        const tool = sendSurfaceFor(runtime).sendTool;
+        const tool = sendSurfaceFor(namingFor(runtime)).sendTool;
         for (const c of [single, batch, recovery]) {
           expect(occurrences(c.delivery, selfCheck)).toBe(1);
           expect(occurrences(c.delivery, `\`${tool}\``)).toBe(1);

@@ -4,7 +4,8 @@ import { PromptTrajectory, recordingFinalCheckRenderer } from '../../../../../ma
 import { renderFinalCheck } from '../../../../../main/daemon/prompt/final-check.js';
 import { targetKey } from '../../../../../shared/target.js';
 import { InMemoryPromptInputStore } from '../../../../fixtures/in-memory-prompt-store.js';
-import { agentFor, message } from '../../../../fixtures/prompt-agents.js';
+import { agentFor, message, namingFor } from '../../../../fixtures/prompt-agents.js';
+import { toolNamingOf } from '../../../../../main/daemon/runtime/registry.js';
 
 describe('prompt_input trajectory (contract §8.4)', () => {
   it('stores every rendered turn context, delivery text and final-check prompt, linked to its wakes and readable in order', () => {
@@ -26,7 +27,7 @@ describe('prompt_input trajectory (contract §8.4)', () => {
     );
     trajectory.record(batch.promptInputs);
 
-    const finalCheck = recordingFinalCheckRenderer(trajectory);
+    const finalCheck = recordingFinalCheckRenderer(trajectory, toolNamingOf);
     const groups = [
       {
         target: targetKey('#general:ab12'),
@@ -38,7 +39,7 @@ describe('prompt_input trajectory (contract §8.4)', () => {
       { target: targetKey('dm:@alice'), wakes: [{ messageId: 'm_3', targetSeq: 1, wakeToken: 'wk_3' }] },
     ];
     const text = finalCheck(groups, { agentId: agent.id, runtime: 'claude-code', language: 'en' });
-    expect(text).toBe(renderFinalCheck(groups, { runtime: 'claude-code', language: 'en' }));
+    expect(text).toBe(renderFinalCheck(groups, { naming: namingFor('claude-code'), language: 'en' }));
 
     const wk1 = trajectory.list('wk_1');
     expect(wk1.map((e) => e.kind)).toEqual(['turn_context', 'delivery', 'final_check']);
@@ -81,7 +82,7 @@ describe('prompt_input trajectory (contract §8.4)', () => {
 
   it('records a final-check before returning it, linked once to each listed wake', () => {
     const store = new InMemoryPromptInputStore();
-    const render = recordingFinalCheckRenderer(new PromptTrajectory(store));
+    const render = recordingFinalCheckRenderer(new PromptTrajectory(store), toolNamingOf);
     render(
       [
         { target: null, wakes: [{ messageId: 'm_1', targetSeq: 1, wakeToken: 'wk_1' }] },

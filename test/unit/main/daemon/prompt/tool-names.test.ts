@@ -1,36 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import {
   crossTargetInstruction,
-  mcpNamespace,
-  mcpToolName,
   sendInstruction,
   sendSurfaceFor,
   sendToolRef,
 } from '../../../../../main/daemon/prompt/tool-names.js';
 import { targetKey } from '../../../../../shared/target.js';
+import { namingFor } from '../../../../fixtures/prompt-agents.js';
 
 describe('tool names per runtime kind (research/runtimes.md §2)', () => {
   it('match the names each runtime presents on the wire', () => {
-    expect(mcpToolName('claude-code', 'message_send')).toBe('mcp__agentteam__message_send');
-    expect(mcpToolName('claude-code', 'reaction')).toBe('mcp__agentteam__reaction');
-    expect([mcpNamespace('codex'), mcpToolName('codex', 'message_send')]).toEqual(['mcp__agentteam', 'message_send']);
-    expect(mcpToolName('opencode', 'message_send')).toBe('agentteam_message_send');
-    expect(mcpToolName('demo', 'message_send')).toBe('message_send');
-    for (const r of ['claude-code', 'opencode', 'demo'] as const) expect(mcpNamespace(r)).toBeNull();
+    // issue 39: each runtime's descriptor names the tools (runtime/registry.ts `toolNamingOf`).
+    expect(namingFor('claude-code').name('message_send')).toBe('mcp__agentteam__message_send');
+    expect(namingFor('claude-code').name('reaction')).toBe('mcp__agentteam__reaction');
+    expect([namingFor('codex').namespace, namingFor('codex').name('message_send')]).toEqual([
+      'mcp__agentteam',
+      'message_send',
+    ]);
+    expect(namingFor('opencode').name('message_send')).toBe('agentteam_message_send');
+    expect(namingFor('demo').name('message_send')).toBe('message_send');
+    for (const r of ['claude-code', 'opencode', 'demo'] as const) expect(namingFor(r).namespace).toBeNull();
   });
 
   it('render one reference per surface and language', () => {
-    expect(sendToolRef(sendSurfaceFor('codex'), 'en')).toBe('`message_send` (tool namespace `mcp__agentteam`)');
-    expect(sendToolRef(sendSurfaceFor('opencode', 'cli'), 'en')).toBe('`agentteam agent send`');
-    expect(sendInstruction(sendSurfaceFor('claude-code', 'cli'), 'en', targetKey('#general:ab12'))).toBe(
+    expect(sendToolRef(sendSurfaceFor(namingFor('codex')), 'en')).toBe(
+      '`message_send` (tool namespace `mcp__agentteam`)',
+    );
+    expect(sendToolRef(sendSurfaceFor(namingFor('opencode'), 'cli'), 'en')).toBe('`agentteam agent send`');
+    expect(sendInstruction(sendSurfaceFor(namingFor('claude-code'), 'cli'), 'en', targetKey('#general:ab12'))).toBe(
       "run `agentteam agent send --target '#general:ab12' --content '<reply>'` with the reply inside the single quotes of --content (write a ' in it as '\\'')",
     );
-    expect(crossTargetInstruction(sendSurfaceFor('claude-code'), 'zh-CN')).toContain('allow_cross_target: true');
+    expect(crossTargetInstruction(sendSurfaceFor(namingFor('claude-code')), 'zh-CN')).toContain(
+      'allow_cross_target: true',
+    );
   });
 });
 
 describe('the CLI agent-tools variant renders the real command (issue 14)', () => {
-  const cli = sendSurfaceFor('claude-code', 'cli');
+  const cli = sendSurfaceFor(namingFor('claude-code'), 'cli');
   it('is `agentteam agent send` with --content, never the operator command `agentteam send … --text`', () => {
     for (const language of ['en', 'zh-CN'] as const) {
       const texts = [

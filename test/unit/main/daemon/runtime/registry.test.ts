@@ -5,6 +5,11 @@ import { ACP_PRESET_SPECS } from '../../../../../main/daemon/runtime/acp/acp-pre
 import { runtimeDescriptor, runtimeDescriptors } from '../../../../../main/daemon/runtime/registry.js';
 import { ACP_PRESETS } from '../../../../../shared/config.js';
 import { RUNTIMES } from '../../../../../shared/wake-status.js';
+import { targetKey } from '../../../../../shared/target.js';
+import { renderFinalCheck } from '../../../../../main/daemon/prompt/final-check.js';
+import { compileTurnContext } from '../../../../../main/daemon/prompt/prompt-compiler.js';
+import type { McpToolNaming } from '../../../../../main/daemon/prompt/tool-names.js';
+import { agentFor } from '../../../../fixtures/prompt-agents.js';
 
 /**
  * issue 39 "Plug-ins" (STYLE.md habit 20): a runtime is its folder plus one line of
@@ -44,9 +49,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'shared/agent-readiness.ts': 'operator copy',
   // The config schema's rule that `preset` belongs to `runtime: "acp"` (issue 28).
   'shared/config.ts': 'config validation',
-  // How each CLI names our MCP tools: the prompt room sits below the runtime room (daemon-layers.js)
-  // and the final-check renderer is given only a runtime id and a preset by the wake lifecycle.
-  'main/daemon/prompt/tool-names.ts': 'tool naming',
   // The agent view's `demo` flag (the renderer words a demo agent as "demo").
   'main/daemon/api/api-mappers.ts': 'api demo flag',
 };
@@ -104,5 +106,19 @@ describe('runtime registry (issue 39)', () => {
       expect(BRANCH.test(line), line).toBe(true);
     for (const line of ['  demo: a.demo,', 'runtime: z.enum(RUNTIMES),', "// 'codex' in a comment"])
       expect(BRANCH.test(line), line).toBe(false);
+  });
+
+  it("names the tools as a runtime's descriptor says: a new runtime's naming reaches every prompt with no prompt edit", () => {
+    // A runtime the prompt room has never heard of: only its descriptor's naming is handed in.
+    const fixture: McpToolNaming = { name: (tool) => `fixture.${tool}`, namespace: 'fixture-tools' };
+    const ref = '`fixture.message_send` (tool namespace `fixture-tools`)';
+    const finalCheck = renderFinalCheck(
+      [{ target: targetKey('#general'), wakes: [{ messageId: 'm_1', targetSeq: 1, wakeToken: 'wk_1' }] }],
+      { naming: fixture, language: 'en' },
+    );
+    expect(finalCheck).toContain(ref);
+    expect(compileTurnContext({ ...agentFor('codex'), toolNaming: fixture }, { turn: 'wake' }).text).toContain(ref);
+    // And every registered runtime's descriptor names message_send its own way.
+    for (const d of runtimeDescriptors()) expect(d.toolNaming({}).name('message_send')).toMatch(/message_send$/);
   });
 });

@@ -5,6 +5,7 @@ import { sendSurfaceFor } from '../../../../../main/daemon/prompt/tool-names.js'
 import type { TurnBoundaryHost } from '../../../../../main/daemon/runtime/runtime-adapter.js';
 import type { RuntimeDeps } from '../../../../../main/daemon/runtime/runtime-factory.js';
 import { agentRuntimeBuilder } from '../../../../../main/daemon/services/agent-runtime.js';
+import { namingFor } from '../../../../fixtures/prompt-agents.js';
 
 describe('agentRuntimeBuilder', () => {
   it("builds around the session's host with a fresh MCP token each time and the agent's compiled thread contract", () => {
@@ -25,7 +26,7 @@ describe('agentRuntimeBuilder', () => {
     const host: TurnBoundaryHost = { onTurnBoundary: () => Promise.resolve(null) };
     build(agent, host);
     build(agent, host);
-    const contract = compileThreadContract(agent, sendSurfaceFor('codex', 'cli'));
+    const contract = compileThreadContract(agent, sendSurfaceFor(namingFor('codex'), 'cli'));
     expect(built.map((d) => d.mcp.token)).toEqual(['ada-1', 'ada-2']);
     expect(built[0]).toMatchObject({
       host,

@@ -16,6 +16,7 @@ import {
   geminiSessionMinute,
 } from '../../../../../../main/daemon/runtime/acp/acp-driver.js';
 import { sendSurfaceFor, sendToolRef } from '../../../../../../main/daemon/prompt/tool-names.js';
+import { namingFor } from '../../../../../fixtures/prompt-agents.js';
 
 const agent = (extra: Record<string, unknown>) => ({ id: 'a1', name: 'A1', ...extra });
 
@@ -52,7 +53,8 @@ describe('config: runtime "acp"', () => {
 
 describe('prompt tool names per preset', () => {
   it('names the tool as each CLI presents it, and the bare tool with its server for a custom agent', () => {
-    const ref = (preset?: 'gemini' | 'qwen' | 'copilot') => sendToolRef(sendSurfaceFor('acp', 'mcp', preset), 'en');
+    const ref = (preset?: 'gemini' | 'qwen' | 'copilot') =>
+      sendToolRef(sendSurfaceFor(namingFor('acp', preset), 'mcp'), 'en');
     expect(ref('gemini')).toBe('`mcp_agentteam_message_send`');
     expect(ref('qwen')).toBe('`mcp__agentteam__message_send`');
     expect(ref('copilot')).toBe('`agentteam-message_send`');
