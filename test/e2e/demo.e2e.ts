@@ -207,21 +207,26 @@ test.describe('demo runtime in the browser', () => {
     await expect(app.getByRole('heading', { name: '#general', level: 1 })).toBeVisible();
   });
 
-  test('CSP: an inline script injected into the page does not run', async ({ app }) => {
-    await app.evaluate(`(() => {
-      const s = document.createElement('script');
-      s.textContent = 'window.__injected = true';
-      document.body.append(s);
-    })()`);
-    expect(await app.evaluate('window.__injected === true')).toBe(false);
-  });
+  // issue 44: these two only read (the page's CSP, the agents page), so they share one daemon.
+  test.describe('read-only views', () => {
+    test.use({ serveScope: 'file' });
 
-  test('agents page lists the demo agent, marked as demo', async ({ app }, info) => {
-    await app.getByRole('button', { name: 'Agents' }).click();
-    const row = app.locator('tr[data-agent="demo"]');
-    await expect(row).toContainText('demo');
-    await expect(row).toContainText('Demo');
-    await screenshot(app, info, 'agents');
+    test('CSP: an inline script injected into the page does not run', async ({ app }) => {
+      await app.evaluate(`(() => {
+        const s = document.createElement('script');
+        s.textContent = 'window.__injected = true';
+        document.body.append(s);
+      })()`);
+      expect(await app.evaluate('window.__injected === true')).toBe(false);
+    });
+
+    test('agents page lists the demo agent, marked as demo', async ({ app }, info) => {
+      await app.getByRole('button', { name: 'Agents' }).click();
+      const row = app.locator('tr[data-agent="demo"]');
+      await expect(row).toContainText('demo');
+      await expect(row).toContainText('Demo');
+      await screenshot(app, info, 'agents');
+    });
   });
 
   test('accessibility: no serious or critical axe violations, light and dark', async ({ app }) => {

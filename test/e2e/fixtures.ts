@@ -7,6 +7,11 @@
  * - `serve`: the running server: its URL (with the token), data dir, and a `cli()` helper
  *   that runs `agentteam <subcommand> --data-dir <dir>` against it.
  * - `app`: the page opened at the printed URL, waiting until the status area exists.
+ * - `serveScope` (option, issue 44): 'test' (the default) starts a daemon per test; 'file' lets the
+ *   tests of one file that ask for it share one daemon per config — only for tests that read, or
+ *   that use their own conversation or agent, so no test sees another's state. Tests of a restart,
+ *   a first run or a sign-in keep 'test'. A shared daemon stops when the worker moves on to another
+ *   file (or ends), with the same clean-exit check.
  * Teardown sends SIGTERM and waits for a clean exit (graceful shutdown is part of the contract).
  */
 import { AxeBuilder } from '@axe-core/playwright';
@@ -35,9 +40,21 @@ export interface ServeHandle {
 type Fixtures = {
   config: Record<string, unknown> | null;
   serveEnv: Record<string, string>;
+  serveScope: 'test' | 'file';
   serve: ServeHandle;
   app: Page;
 };
+
+type WorkerFixtures = {
+  /** issue 44: the daemons shared by the tests of the current file (serveScope 'file'). */
+  sharedServes: SharedServes;
+};
+
+/** A running `agentteam serve`: its handle, and its stop (SIGTERM; resolves with the exit code). */
+interface Served {
+  readonly handle: ServeHandle;
+  stop(): Promise<number | null>;
+}
 
 function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -66,39 +83,103 @@ async function waitForUrl(child: ChildProcessWithoutNullStreams, stderr: () => s
   });
 }
 
-export const test = base.extend<Fixtures>({
+/** Starts `agentteam serve` on a fresh data dir (with `config` as its agentteam.json unless null) and a free port. */
+async function startServe(config: Record<string, unknown> | null, serveEnv: Record<string, string>): Promise<Served> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'agentteam-e2e-'));
+  const home = join(dataDir, 'home');
+  await mkdir(home);
+  if (config !== null) await writeFile(join(dataDir, 'agentteam.json'), JSON.stringify(config, null, 2));
+  // Runtime CLIs get an empty HOME so nothing from the machine leaks in (or out).
+  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...serveEnv };
+  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { cwd: ROOT, env });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const bare = await waitForUrl(child, () => err);
+  // issue 41: the operator key is in <data-dir>/operator-key (as `agentteam url` reads it).
+  const operatorKey = (await readFile(join(dataDir, 'operator-key'), 'utf8')).trim();
+  const url = `${bare}#operator=${encodeURIComponent(operatorKey)}`;
+  const parsed = new URL(url);
+  const handle: ServeHandle = {
+    url,
+    origin: parsed.origin,
+    token: parsed.searchParams.get('token') ?? '',
+    operatorKey,
+    dataDir,
+    stderr: () => err,
+    cli: (...args) => runNode([BIN, ...args, '--data-dir', dataDir], env),
+  };
+  return {
+    handle,
+    stop: async () => {
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill('SIGTERM');
+      const code = await exited;
+      await rm(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+async function expectCleanStop(served: Served, whose: string): Promise<void> {
+  const code = await served.stop();
+  expect(code, `agentteam serve${whose} should exit cleanly on SIGTERM; stderr:\n${served.handle.stderr()}`).toBe(0);
+}
+
+/** The daemons of one file's 'file'-scoped tests, one per config (and serveEnv). */
+class SharedServes {
+  #file: string | null = null;
+  readonly #served = new Map<string, Promise<Served>>();
+
+  /** The running daemon for this file and config, started on first use. */
+  async take(file: string, config: Record<string, unknown> | null, serveEnv: Record<string, string>) {
+    await this.leave(file);
+    this.#file = file;
+    const key = JSON.stringify([config, serveEnv]);
+    let served = this.#served.get(key);
+    if (served === undefined) {
+      served = startServe(config, serveEnv);
+      this.#served.set(key, served);
+      // A start that failed is not kept: the next test starts its own and reports its own failure.
+      served.catch(() => this.#served.delete(key));
+    }
+    return (await served).handle;
+  }
+
+  /** Stops the shared daemons unless they belong to `file` (null: stops them all). */
+  async leave(file: string | null): Promise<void> {
+    if (this.#file === null || this.#file === file) return;
+    const all = [...this.#served.values()];
+    const left = this.#file;
+    this.#served.clear();
+    this.#file = null;
+    for (const served of await Promise.allSettled(all))
+      if (served.status === 'fulfilled') await expectCleanStop(served.value, ` (shared by the tests of ${left})`);
+  }
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
   config: [null, { option: true }],
   serveEnv: [{}, { option: true }],
-  serve: async ({ config, serveEnv }, use) => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'agentteam-e2e-'));
-    const home = join(dataDir, 'home');
-    await mkdir(home);
-    if (config !== null) await writeFile(join(dataDir, 'agentteam.json'), JSON.stringify(config, null, 2));
-    // Runtime CLIs get an empty HOME so nothing from the machine leaks in (or out).
-    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...serveEnv };
-    const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { cwd: ROOT, env });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const bare = await waitForUrl(child, () => err);
-    // issue 41: the operator key is in <data-dir>/operator-key (as `agentteam url` reads it).
-    const operatorKey = (await readFile(join(dataDir, 'operator-key'), 'utf8')).trim();
-    const url = `${bare}#operator=${encodeURIComponent(operatorKey)}`;
-    const parsed = new URL(url);
-    const handle: ServeHandle = {
-      url,
-      origin: parsed.origin,
-      token: parsed.searchParams.get('token') ?? '',
-      operatorKey,
-      dataDir,
-      stderr: () => err,
-      cli: (...args) => runNode([BIN, ...args, '--data-dir', dataDir], env),
-    };
-    await use(handle);
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    child.kill('SIGTERM');
-    const code = await exited;
-    await rm(dataDir, { recursive: true, force: true });
-    expect(code, `agentteam serve should exit cleanly on SIGTERM; stderr:\n${err}`).toBe(0);
+  serveScope: ['test', { option: true }],
+  sharedServes: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern; there are none
+    async ({}, use) => {
+      const shared = new SharedServes();
+      await use(shared);
+      await shared.leave(null);
+    },
+    { scope: 'worker' },
+  ],
+  serve: async ({ config, serveEnv, serveScope, sharedServes }, use, info) => {
+    if (serveScope === 'file') {
+      await use(await sharedServes.take(info.file, config, serveEnv));
+      return;
+    }
+    // A test of its own daemon: the shared ones of an earlier file are not left running beside it.
+    await sharedServes.leave(info.file);
+    const served = await startServe(config, serveEnv);
+    await use(served.handle);
+    await expectCleanStop(served, '');
   },
   app: async ({ page, serve }, use) => {
     const errors: string[] = [];

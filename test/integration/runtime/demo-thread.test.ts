@@ -4,9 +4,11 @@
  * runs in the demo worker thread, and its replies, turn boundaries (final-checks), approvals,
  * interrupts and stop all cross the thread's port with the same adapter contract as in process.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMcpServer, type AgentteamMcpServer } from '../../../main/daemon/mcp/mcp-server.js';
@@ -168,4 +170,47 @@ describe('the demo runtime in its own thread (issue 30)', () => {
     expect(result.ok ? '' : result.message).toMatch(/could not reach the agentteam MCP server/);
     await bad.stop();
   });
+
+  it('the thread never keeps the process alive: a process whose demo agent started and stopped exits by itself', async () => {
+    // A process of its own (this one has vitest's handles): the real MCP server, a demo agent
+    // started and stopped, the server closed — then nothing of the thread may hold the loop open.
+    const at = (rel: string) => pathToFileURL(join(process.cwd(), rel)).href;
+    const script = `
+      import { startMcpServer } from ${JSON.stringify(at('main/daemon/mcp/mcp-server.ts'))};
+      import { DemoThreadRuntime } from ${JSON.stringify(at('main/daemon/runtime/demo/demo-thread.ts'))};
+      import { RecordingCommunicationHandler } from ${JSON.stringify(at('test/fixtures/recording-communication-handler.ts'))};
+      const handler = new RecordingCommunicationHandler();
+      const mcp = await startMcpServer({ handler, limits: { sendsPerMinute: 60, maxMessageBytes: 32768 } });
+      const demo = new DemoThreadRuntime({
+        agentId: 'demo', mcp: mcp.issueToken('demo'), host: { onTurnBoundary: async () => null },
+        env: {}, workspace: ${JSON.stringify(workspace)},
+      });
+      const started = await demo.start();
+      await demo.stop();
+      await mcp.close();
+      console.log(JSON.stringify(started));
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: process.cwd(),
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    // The guard only turns a hang into a failure; a clean run exits as soon as its script ends.
+    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((r) =>
+      child.once('exit', (c, s) => r([c, s])),
+    );
+    clearTimeout(guard);
+    expect(JSON.parse(out.trim().split('\n').at(-1) ?? 'null'), err).toEqual({
+      ok: true,
+      sessionId: null,
+      resumed: false,
+    });
+    expect({ code, signal }, 'the process stayed alive after its demo agent stopped').toEqual({
+      code: 0,
+      signal: null,
+    });
+  }, 30_000);
 });

@@ -68,10 +68,12 @@ class DemoThread {
   private constructor(entry: URL) {
     // A source checkout loads the worker's TypeScript through tsx, as the daemon's own is loaded.
     this.#worker = new Worker(entry, { execArgv: entry.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [] });
-    this.#worker.unref();
     this.#worker.on('message', (m: FromDemoWorker) => this.#onMessage(m));
     this.#worker.on('error', (err) => this.#die(`the demo agents' thread failed: ${err.message}`));
     this.#worker.on('exit', (code) => this.#die(`the demo agents' thread exited (${code})`));
+    // unref() after the listeners: a 'message' listener added later refs the worker's port again,
+    // and the thread then kept a stopped `agentteam serve` alive until the CLI's 2 s exit fallback.
+    this.#worker.unref();
   }
 
   get threadId(): number {
