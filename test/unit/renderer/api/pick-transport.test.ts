@@ -67,6 +67,8 @@ describe('transport choice', () => {
       'audit',
       // issue 25: agent chains
       'chains',
+      // issue 39: a channel's own calls go through one generic channels.call
+      'channels',
       'conversations',
       // issue 14: the desktop app's folder picker (answered only behind the IPC gate)
       'desktop',
@@ -77,7 +79,6 @@ describe('transport choice', () => {
       'settings',
       // issue 25: the Team board
       'team',
-      'telegram',
       'threads',
       // issue 27: usage per agent per day
       'usage',
