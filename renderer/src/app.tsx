@@ -32,6 +32,14 @@ const storage = typeof localStorage === 'undefined' ? undefined : localStorage;
 
 export function App() {
   const transport = useMemo<Transport>(() => pickTransport(), []);
+  // issue 40 item 1: the URL "agentteam url" prints, pasted into a tab opened without a key, changes
+  // only the fragment: load the page again so it connects with that key.
+  useEffect(() => {
+    if (transport.kind !== 'none') return;
+    const reload = () => location.reload();
+    window.addEventListener('hashchange', reload);
+    return () => window.removeEventListener('hashchange', reload);
+  }, [transport]);
   if (transport.kind === 'none') {
     return (
       <main className="fatal">

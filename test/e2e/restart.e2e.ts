@@ -185,6 +185,9 @@ for (const language of ['en', 'zh-CN'] as const) {
       await page.setViewportSize({ width, height: 800 });
       await expectNoHorizontalOverflow(page, `not-operator banner ${width}`);
       await screenshot(page, info, `restart-not-operator-${language}-${width}`);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(page, info, `restart-not-operator-${language}-${width}-dark`);
+      await page.emulateMedia({ colorScheme: 'light' });
     }
     await page.setViewportSize({ width: 1280, height: 800 });
 
