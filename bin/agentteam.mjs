@@ -5,6 +5,9 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { quietKnownWarnings } from './known-warnings.mjs';
+
+quietKnownWarnings();
 
 const here = dirname(fileURLToPath(import.meta.url));
 const major = Number(process.versions.node.split('.')[0]);

@@ -11,11 +11,12 @@ import { failed, withDaemon } from './daemon-client.js';
 import { commandOptions } from './cli-options.js';
 import type { CliIo } from './serve-command.js';
 import { escapeForTerminal } from './terminal-text.js';
+import { resolveWakeId } from './wake-id-cli.js';
 
 export class ChangesUsageError extends Error {}
 
 export const CHANGES_USAGE =
-  "  agentteam changes [--data-dir DIR] --agent ID [--wake TOKEN] [--json]   the files a wake changed (--wake), or an isolated agent's changes since its base";
+  "  agentteam changes [--data-dir DIR] --agent ID [--wake ID] [--json]   the files a wake changed (--wake), or an isolated agent's changes since its base";
 
 const fileJson = (f: ChangedFile) => ({
   path: f.path,
@@ -44,22 +45,26 @@ export async function changesCommand(argv: readonly string[], io: CliIo): Promis
   const values = o.values;
   return withDaemon(o.dataDir, io, async (client) => {
     if (typeof wake === 'string') {
-      const r = await client.call('wakes.changes', { wakeToken: wake });
+      // issue 40 item 9: the short id the UI shows works too.
+      const resolved = await resolveWakeId(client, io, wake);
+      if (!resolved.ok) return resolved.code;
+      const token = resolved.token;
+      const r = await client.call('wakes.changes', { wakeToken: token });
       if (!r.ok) return failed(io, r);
       if (r.value.agentId !== agentId) {
         io.err(
-          `agentteam: the wake ${escapeForTerminal(wake)} is of agent "${escapeForTerminal(r.value.agentId)}", not "${escapeForTerminal(agentId)}".`,
+          `agentteam: the wake ${escapeForTerminal(token)} is of agent "${escapeForTerminal(r.value.agentId)}", not "${escapeForTerminal(agentId)}".`,
         );
         return 1;
       }
       const c = r.value;
       if (values.json === true)
         io.out(
-          JSON.stringify({ agentId, wakeToken: wake, state: c.state, reason: c.reason, files: c.files.map(fileJson) }),
+          JSON.stringify({ agentId, wakeToken: token, state: c.state, reason: c.reason, files: c.files.map(fileJson) }),
         );
       else {
         const note = c.reason === null ? '' : ` — ${escapeForTerminal(c.reason)}`;
-        io.out(`${escapeForTerminal(wake)}  ${c.state}  ${c.files.length} file(s)${note}`);
+        io.out(`${escapeForTerminal(token)}  ${c.state}  ${c.files.length} file(s)${note}`);
         for (const f of c.files) io.out(fileLine(f));
       }
       return 0;

@@ -303,7 +303,13 @@ async function agentsCommand(argv: readonly string[], io: CliIo): Promise<number
         io.out(
           `${a.id}  ${a.runtime}  ${readinessLabel(a.state, 'en')}${a.cliVersion === null ? '' : `  ${a.cliVersion}`}${a.fix === null ? '' : `  — ${a.fix}`}`,
         );
-    return 0;
+    // issue 40 item 9: `--check` is a check: exit 1 while any agent cannot take work, naming each.
+    const notReady = rows.filter((a) => !a.ready);
+    if (values.check !== true || notReady.length === 0) return 0;
+    io.err(
+      `agentteam: ${notReady.length} of ${rows.length} agent(s) not ready: ${notReady.map((a) => `${a.id} (${a.state})`).join(', ')}.`,
+    );
+    return 1;
   });
 }
 
@@ -441,7 +447,7 @@ const USAGE_TEXT = `Usage:
   agentteam wakes [--data-dir DIR] --json [--target T] [--limit N]    one JSON array, one object per wake
   agentteam messages [--data-dir DIR] --target '#general' --json [--limit N]
   agentteam audit [--data-dir DIR] [--json] [--limit N]   the audited sends (cross-target), newest first
-  agentteam agents [--data-dir DIR] [--json] [--check]   each agent's runtime, readiness and the fix (--check: re-check now)
+  agentteam agents [--data-dir DIR] [--json] [--check]   each agent's runtime, readiness and the fix (--check: re-check now; exit 1 while one is not ready)
   agentteam approvals [--data-dir DIR] [--json]    what agents asked the operator (pending, allowed, denied, expired, cancelled)
   agentteam approve [--data-dir DIR] ID [--scope once|session|always]
   agentteam deny [--data-dir DIR] ID [--reason TEXT]

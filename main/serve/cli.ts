@@ -7,6 +7,13 @@ import { agentOnlyArgs, agentOnlyCommand } from '../daemon/mcp/agent-tools-comma
 // issue 14: the `agentteam` an agent's shell runs is this Node and this very entry (node-agent-cli.ts).
 const agentCli = nodeAgentCli(process.execPath, process.execArgv, fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
+// issue 40 item 9: `agentteam wakes | head` — the reader left early. A command stops quietly, as a
+// Unix filter does (no EPIPE stack trace); `serve` keeps serving and just stops writing there.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    if (argv[0] !== 'serve') process.exit(process.exitCode ?? 0);
+  });
 // issue 29: run through the agents' shim (`--agentteam-cli --`), this is `agentteam agent …` only.
 const agentOnly = agentOnlyArgs(argv);
 const io = { out: (l: string) => process.stdout.write(`${l}\n`), err: (l: string) => process.stderr.write(`${l}\n`) };

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { AgentCliLauncher } from '../daemon/runtime/agent-cli-shim.js';
 import type { DaemonLog } from '../daemon/daemon-log.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
+import { OperatorHandover } from './operator-handover.js';
 import { startServeServer, type ServeServer } from './serve-server.js';
 import { pidAlive, readServeState, removeServeState, writeServeState } from './serve-state.js';
 import { loadOrCreateToken, newOperatorKey, operatorKeyPath, removeOperatorKey, writeOperatorKey } from './token.js';
@@ -103,8 +104,11 @@ export async function serveCommand(dataDirArg: string, port: number, deps: Serve
   // issue 29: this start's operator key; issue 41: kept for the operator's CLI in a 0600 file of the
   // data dir (token.ts writeOperatorKey), never in an `export` line for the shell's history.
   const operatorKey = deps.operatorKey ?? newOperatorKey();
+  // issue 40 item 1: the previous start's pages regain the operator's authority by their hand-over secret.
+  let handover: OperatorHandover;
   try {
     await writeOperatorKey(dataDir, operatorKey);
+    handover = await OperatorHandover.open(dataDir, operatorKey, log);
   } catch (err) {
     await daemon.stop();
     io.err(
@@ -114,7 +118,7 @@ export async function serveCommand(dataDirArg: string, port: number, deps: Serve
   }
   let server: ServeServer;
   try {
-    server = await startServeServer({ daemon, token, operatorKey, port, rendererDir: deps.rendererDir, log });
+    server = await startServeServer({ daemon, token, operatorKey, handover, port, rendererDir: deps.rendererDir, log });
   } catch (err) {
     await daemon.stop();
     const code = (err as NodeJS.ErrnoException).code;
@@ -148,6 +152,7 @@ export async function serveCommand(dataDirArg: string, port: number, deps: Serve
   await server.close();
   await daemon.stop();
   await removeOperatorKey(dataDir, operatorKey);
+  await handover.settled();
   await removeServeState(dataDir, pid);
   log.info('serve: stopped');
   return 0;

@@ -20,6 +20,8 @@ import {
   WS_OPERATOR_PARAM,
   WS_EVENTS_PARAM,
   WS_NO_EVENTS,
+  WS_HANDOVER_CALL,
+  HandoverRequestSchema,
   WsRequestSchema,
   type WsResponse,
 } from '../../shared/api/ws-protocol.js';
@@ -29,6 +31,7 @@ import { handlersFor, limitsApi } from '../daemon/api/limits-api.js';
 import type { DaemonLog } from '../daemon/daemon-log.js';
 import type { Daemon } from '../daemon/daemon-types.js';
 import { RENDERER_CSP } from '../../shared/csp.js';
+import type { OperatorHandover } from './operator-handover.js';
 import { tokenMatches } from './token.js';
 import { WriteBatcher } from './write-batcher.js';
 
@@ -41,6 +44,11 @@ export interface ServeServerOptions {
    * (shared/api/api-names.ts `TOKEN_CALL_NAMES`, issue 41), and `operator_only` for the rest.
    */
   readonly operatorKey: string;
+  /**
+   * issue 40 item 1: a page of the previous start regains the operator's authority by its
+   * hand-over secret (operator-handover.ts). Absent: `operator.handover` answers from the key alone.
+   */
+  readonly handover?: OperatorHandover;
   /** 0 picks a free port. */
   readonly port: number;
   /** The built renderer (`out/renderer`); null serves no UI (API and metrics only). */
@@ -72,6 +80,12 @@ export interface ServeServer {
 }
 
 const HOST = '127.0.0.1';
+
+/** One WebSocket: whether it speaks as the operator (issue 29), and whether a browser opened it. */
+interface Connection {
+  operator: boolean;
+  readonly browser: boolean;
+}
 /** A client that falls this far behind on pushed events is dropped; it reconnects and refetches. */
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 /** Largest frame read at all: above the contract's limit, so an oversized call is answered, not just cut off. */
@@ -241,7 +255,11 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     if (!tokenMatches(token, presentedToken(req, url))) return reject(socket, 401, 'Unauthorized');
     if (closing) return reject(socket, 503, 'Service Unavailable');
     // A wrong or stale operator key (an earlier start's) is no error: the connection is just not the operator's.
-    const operator = tokenMatches(operatorKey, url.searchParams.get(WS_OPERATOR_PARAM));
+    // issue 40 item 1: a page's `operator.handover` may make it the operator's later (per connection).
+    const conn: Connection = {
+      operator: tokenMatches(operatorKey, url.searchParams.get(WS_OPERATOR_PARAM)),
+      browser: req.headers.origin !== undefined,
+    };
     // issue 30: a calls-only connection (the CLI) is answered but not sent the pushed events.
     const events = url.searchParams.get(WS_EVENTS_PARAM) !== WS_NO_EVENTS;
     wss.handleUpgrade(req, socket, head, (ws) => {
@@ -254,7 +272,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
         if (isBinary) return ws.close(1003, 'text frames only');
         const size = frameBytes(data);
         if (size > WS_MAX_PAYLOAD_BYTES) return refuseOversized(ws, data, size);
-        void answer(ws, data.toString(), operator);
+        void answer(ws, data.toString(), conn);
       });
     });
   });
@@ -279,7 +297,32 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
       );
   }
 
-  async function answer(ws: WebSocket, text: string, operator: boolean): Promise<void> {
+  /**
+   * issue 40 item 1: the page's hand-over, answered at once (before the frames after it are read,
+   * so the calls it queued while disconnected are answered as the operator's when it is granted).
+   */
+  function handOver(id: number, conn: Connection, request: unknown): WsResponse {
+    const parsed = HandoverRequestSchema.safeParse(request);
+    if (!parsed.success)
+      return {
+        id,
+        ok: false,
+        code: 'invalid_request',
+        message: `${WS_HANDOVER_CALL}: ${describeIssues(parsed.error.issues)}`,
+      };
+    // Only a browser page hands over (the CLI reads the key file); an Origin is no boundary, just the rule.
+    const handover = conn.browser ? options.handover : undefined;
+    const value =
+      handover !== undefined
+        ? handover.exchange(parsed.data, conn.operator)
+        : conn.operator || tokenMatches(operatorKey, parsed.data.key)
+          ? { operator: true as const, key: operatorKey }
+          : { operator: false as const };
+    conn.operator = value.operator;
+    return { id, ok: true, value };
+  }
+
+  async function answer(ws: WebSocket, text: string, conn: Connection): Promise<void> {
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -304,7 +347,8 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
         code: 'unavailable',
         message: 'The daemon is shutting down; try again when it is back.',
       });
-    if (!operator && isApiCallName(call) && isOperatorCall(call)) {
+    if (call === WS_HANDOVER_CALL) return reply(handOver(id, conn, request));
+    if (!conn.operator && isApiCallName(call) && isOperatorCall(call)) {
       log.warn('serve: operator call refused without the operator key', { call });
       return reply({ id, ok: false, code: 'operator_only', message: operatorOnlyMessage(call) });
     }

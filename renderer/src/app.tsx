@@ -32,6 +32,14 @@ const storage = typeof localStorage === 'undefined' ? undefined : localStorage;
 
 export function App() {
   const transport = useMemo<Transport>(() => pickTransport(), []);
+  // issue 40 item 1: the URL "agentteam url" prints, pasted into a tab opened without a key, changes
+  // only the fragment: load the page again so it connects with that key.
+  useEffect(() => {
+    if (transport.kind !== 'none') return;
+    const reload = () => location.reload();
+    window.addEventListener('hashchange', reload);
+    return () => window.removeEventListener('hashchange', reload);
+  }, [transport]);
   if (transport.kind === 'none') {
     return (
       <main className="fatal">
@@ -41,7 +49,12 @@ export function App() {
     );
   }
   return (
-    <AppStateProvider api={transport.api} connection={transport.connection} {...(storage ? { storage } : {})}>
+    <AppStateProvider
+      api={transport.api}
+      connection={transport.connection}
+      authority={transport.authority}
+      {...(storage ? { storage } : {})}
+    >
       {/* issue 14: the OS folder picker lives in the desktop app's main process (IPC has no connection state). */}
       <Shell canChooseFolder={transport.connection === null} />
     </AppStateProvider>
@@ -76,6 +89,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
   const roster = useAgentRoster(state.agents);
   const language = useLanguage(state.settings);
   const conn = useValue(state.connection);
+  const authority = useValue(state.authority);
   const error = useValue(state.lastError);
   const unread = useUnread(state.readMarkers);
   const threadLabels = useThreadLabels(state.threads);
@@ -256,7 +270,13 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
             {copy(language, conn === 'connecting' ? 'connection.connecting' : 'connection.lost')}
           </div>
         )}
-        {error !== null && (
+        {conn === 'open' && authority === 'lost' && (
+          // issue 40 item 1: the operator's authority was not handed over after a restart; one line says what to do.
+          <div className="banner banner-error" role="alert" data-banner="not-operator">
+            {copy(language, 'connection.notOperator')}
+          </div>
+        )}
+        {error !== null && authority !== 'lost' && (
           <div className="banner banner-error" role="alert">
             {copy(language, 'error.generic', { message: error })}
           </div>

@@ -23,6 +23,25 @@ export const WS_OPERATOR_PARAM = 'operator';
  */
 export const WS_EVENTS_PARAM = 'events';
 export const WS_NO_EVENTS = 'none';
+/**
+ * issue 40 item 1: the transport's own call (not in the contract, so not on IPC) a page sends first
+ * on every open of its WebSocket: its operator key, the hand-over secret it registered with the
+ * previous start (if any) and a fresh one for this start. The answer says whether the connection is
+ * the operator's and, when it is, this start's key (main/serve/operator-handover.ts says why).
+ */
+export const WS_HANDOVER_CALL = 'operator.handover';
+const SECRET = z.string().regex(/^[A-Za-z0-9_-]{32,128}$/);
+export const HandoverRequestSchema = z.strictObject({
+  key: z.string().max(200).optional(),
+  secret: SECRET.optional(),
+  next: SECRET,
+});
+export type HandoverRequest = z.infer<typeof HandoverRequestSchema>;
+export const HandoverAnswerSchema = z.union([
+  z.strictObject({ operator: z.literal(true), key: z.string().min(1) }),
+  z.strictObject({ operator: z.literal(false) }),
+]);
+export type HandoverAnswer = z.infer<typeof HandoverAnswerSchema>;
 /** The environment variable the CLI's operator commands (approve, deny, revoke) read the operator key from. */
 export const OPERATOR_KEY_ENV = 'AGENTTEAM_OPERATOR_KEY';
 /** Largest frame either side accepts (a message body is at most 1 MiB, plus JSON overhead). */

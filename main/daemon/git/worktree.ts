@@ -291,15 +291,31 @@ async function identityEnv(cwd: string, repo?: PinnedRepo): Promise<Record<strin
 }
 
 /** Commits everything uncommitted in `cwd` with `message`; false when there was nothing to commit. */
-export async function commitAll(cwd: string, message: string, repo?: PinnedRepo): Promise<Outcome<boolean>> {
+export async function commitAll(
+  cwd: string,
+  message: string,
+  repo?: PinnedRepo,
+): Promise<Outcome<{ readonly committed: boolean; readonly before: string }>> {
   const changes = await uncommitted(cwd, repo === undefined ? {} : { repo });
   if (!changes.ok) return changes;
-  if (changes.value.length === 0) return ok(false);
+  const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], cwd, undefined, repo);
+  if (head.code !== 0) return fail(`${cwd} has no commit checked out: ${said(head)}`);
+  const before = head.stdout.trim();
+  if (changes.value.length === 0) return ok({ committed: false, before });
   const add = await git(['add', '-A'], cwd, undefined, repo);
   if (add.code !== 0) return fail(`git add failed in ${cwd}: ${said(add)}`);
   const commit = await git(['commit', '--no-verify', '-q', '-m', message], cwd, await identityEnv(cwd, repo), repo);
   if (commit.code !== 0) return fail(`git commit failed in ${cwd}: ${said(commit)}`);
-  return ok(true);
+  return ok({ committed: true, before });
+}
+
+/**
+ * issue 40 item 9: undoes `commitAll` after a refused merge — the branch back to `before`, the
+ * files it committed uncommitted again (new files untracked again), their content untouched.
+ */
+export async function uncommit(cwd: string, before: string, repo?: PinnedRepo): Promise<Outcome<void>> {
+  const reset = await git(['reset', '--mixed', '-q', before], cwd, undefined, repo);
+  return reset.code === 0 ? ok(undefined) : fail(`git reset --mixed ${before} failed in ${cwd}: ${said(reset)}`);
 }
 
 export type MergeResult =

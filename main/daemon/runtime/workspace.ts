@@ -141,6 +141,8 @@ const DAEMON_STATE = [
   'serve-token',
   // issue 41: this start's operator key (main/serve/token.ts)
   'operator-key',
+  // issue 40 item 1: digests of the pages' hand-over secrets (main/serve/operator-handover.ts)
+  'operator-handover',
   'serve.json',
   'settings.json',
   'bin',

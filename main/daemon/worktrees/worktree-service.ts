@@ -28,6 +28,7 @@ import {
   branchCommit,
   catchUp,
   commitAll,
+  uncommit,
   commitsAhead,
   currentBranch,
   ensureWorktree,
@@ -272,7 +273,14 @@ export class WorktreeService {
       const scratch = join(dirname(worktree.path), `.merge-${agentId}`);
       const merged = await mergeIntoBase(worktree, `Merge ${worktree.branch} into ${worktree.base}: ${text}`, scratch);
       if (merged.kind === 'merged') await catchUp(worktree.path, worktree.base, repo);
-      const result: MergeOutcome = merged.kind === 'merged' ? { ...merged, committed: committed.value } : merged;
+      // issue 40 item 9: a refused merge leaves the worktree as it was — its files uncommitted again.
+      else if (committed.value.committed) {
+        const undone = await uncommit(worktree.path, committed.value.before, repo);
+        if (!undone.ok)
+          this.#o.log?.warn('agent worktree: the refused merge kept its commit', { agentId, error: undone.message });
+      }
+      const result: MergeOutcome =
+        merged.kind === 'merged' ? { ...merged, committed: committed.value.committed } : merged;
       this.#o.log?.info('agent worktree merge', { agentId, kind: result.kind });
       return result;
     });

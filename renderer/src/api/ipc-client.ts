@@ -17,6 +17,12 @@ export interface HostWindow {
   /** issue 29: keeps the operator key of this tab across reloads once it left the address bar. */
   readonly sessionStorage?: { getItem(key: string): string | null; setItem(key: string, value: string): void };
   readonly history?: { replaceState(data: unknown, unused: string, url?: string): void };
+  /** issue 40 item 1: a pasted URL whose fragment carries a new operator key (`hashchange`). */
+  addEventListener?(type: 'hashchange', listener: () => void): void;
+  /** issue 40 item 1: the hand-over secrets (main/serve/operator-handover.ts). */
+  readonly crypto?: { getRandomValues<T extends Uint8Array>(array: T): T };
+  /** issue 40 item 1: the page's language, for the one line an `operator_only` refusal is shown with. */
+  readonly document?: { readonly documentElement: { readonly lang: string } };
 }
 
 export const hostWindow = (): HostWindow => globalThis as unknown as HostWindow;

@@ -40,6 +40,12 @@ export interface MessageListProps {
   onLoadNewer?(): void;
   /** Replace the window with the newest page ("Jump to latest" while `hasNewer`). */
   onLoadLatest?(): void;
+  /**
+   * issue 40 item 9: changes each time the person sends from this pane's composer: the list goes to
+   * the newest (loading it when an older stretch is on view) and follows, so the message just sent
+   * is in view even when the person had scrolled up.
+   */
+  readonly sentNonce?: number;
 }
 
 /** Distance from the bottom (px) that still counts as "at the bottom". */
@@ -73,6 +79,7 @@ export const MessageList = memo(function MessageList({
   focusSeq,
   onLoadNewer,
   onLoadLatest,
+  sentNonce = 0,
 }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -137,6 +144,18 @@ export const MessageList = memo(function MessageList({
     firstSeq.current = first;
     prevRows.current = rows.length;
   }, [rows, virtualizer]);
+
+  // issue 40 item 9: a send from this pane's composer brings the newest into view and follows it.
+  const followedNonce = useRef(sentNonce);
+  useLayoutEffect(() => {
+    if (followedNonce.current === sentNonce) return;
+    followedNonce.current = sentNonce;
+    atBottom.current = true;
+    seenCount.current = messages.length;
+    setAway(false);
+    if (hasNewer) onLoadLatest?.();
+    else toBottom();
+  }, [sentNonce]);
 
   // The list got shorter or narrower (a panel opened, the composer grew): keep the newest in view.
   useEffect(() => {

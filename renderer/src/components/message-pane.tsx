@@ -5,7 +5,7 @@
  * approvals, the agents, the language, the daemon's message limit — so a message or a wake of
  * this conversation re-renders this pane, and nothing else does.
  */
-import { memo, useCallback, useMemo } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import type { Message, ThreadSummary } from '../../../shared/api/contract.js';
 import { ApprovalChips } from '../status/approval-chip.js';
 import { useAgentRoster } from '../state/agent-store.js';
@@ -56,7 +56,15 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
   const onLoadOlder = useCallback(() => messages.loadOlder(target), [messages, target]);
   const onLoadNewer = useCallback(() => messages.loadNewer(target), [messages, target]);
   const onLoadLatest = useCallback(() => messages.loadLatest(target), [messages, target]);
-  const onSend = useCallback((content: string) => messages.send(target, content), [messages, target]);
+  // issue 40 item 9: the list follows to the message just sent (MessageList `sentNonce`).
+  const [sentNonce, setSentNonce] = useState(0);
+  const onSend = useCallback(
+    (content: string) => {
+      setSentNonce((n) => n + 1);
+      return messages.send(target, content);
+    },
+    [messages, target],
+  );
   const onDismissAlert = useCallback((id: string) => alertStore.dismiss(id), [alertStore]);
   // issue 29: a working chip's Stop (an operator call, like answering an approval).
   const onStop = useCallback(
@@ -103,6 +111,7 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
         focusSeq={props.focusSeq}
         onLoadNewer={onLoadNewer}
         onLoadLatest={onLoadLatest}
+        sentNonce={sentNonce}
         {...(props.threads === undefined ? {} : { threads: props.threads })}
         {...(props.emptyText === undefined ? {} : { emptyText: props.emptyText })}
         {...(props.onReplyInThread === undefined ? {} : { onReplyInThread: props.onReplyInThread })}

@@ -27,7 +27,7 @@ export interface AppStateProviderProps extends Omit<AppStateOptions, 'frames'> {
 export function AppStateProvider({ api, children, ...options }: AppStateProviderProps) {
   const [state] = useState(() => new AppState(api, { frames: nextFrame, ...options }));
   useEffect(() => state.start(), [state]);
-  const approvals = usePendingApprovals(api);
+  const approvals = usePendingApprovals(api, state.onReopened);
   const value = useMemo(() => ({ state, approvals, waiting: waitingWakes(approvals) }), [state, approvals]);
   return <Context.Provider value={value}>{children}</Context.Provider>;
 }

@@ -15,7 +15,7 @@ import {
   type Wake,
 } from '../../../shared/api/contract.js';
 import { threadParent } from '../../../shared/target.js';
-import type { ConnectionState } from '../api/ws-client.js';
+import type { Authority, ConnectionState, Watched } from '../api/ws-client.js';
 import type { FrameScheduler } from '../conversations/last-seq-batch.js';
 import type { MarkerStorage } from '../conversations/read-markers.js';
 import { copy } from '../i18n/copy.js';
@@ -40,6 +40,8 @@ export interface TransportConnection {
 
 export interface AppStateOptions {
   readonly connection?: TransportConnection | null;
+  /** issue 40 item 1: whether the WebSocket page speaks as the operator (IPC: always). */
+  readonly authority?: Watched<Authority> | null;
   /** Where read markers are kept (this browser's localStorage). */
   readonly storage?: MarkerStorage;
   /** When lastSeq bumps are applied: the next animation frame in the window (state/next-frame.ts). */
@@ -63,6 +65,8 @@ export class AppState {
   readonly settings: SettingsStore = new ValueStore<Settings | null>(null);
   readonly limits = new ValueStore<Limits>(DEFAULT_LIMITS);
   readonly connection: ValueStore<ConnectionState>;
+  /** issue 40 item 1: `lost` when a restart took the operator's authority from this page and gave it no way back. */
+  readonly authority: ValueStore<Authority>;
   /** The last call that failed, for the error banner (null: none since the last load). */
   readonly lastError = new ValueStore<string | null>(null);
   private readonly focusListeners = new Set<(wake: Wake) => void>();
@@ -78,6 +82,7 @@ export class AppState {
     this.usage = new UsageStore(api);
     this.readMarkers = new ReadMarkerStore(options.storage);
     this.connection = new ValueStore<ConnectionState>(options.connection?.get() ?? 'open');
+    this.authority = new ValueStore<Authority>(options.authority?.get() ?? 'operator');
   }
 
   /** Starts the feed: events, the connection, the first load. Returns the function that stops it. */
@@ -89,13 +94,25 @@ export class AppState {
       this.connection.set(s);
       if (s === 'open') void this.loadAll();
     });
+    const offAuthority = this.options.authority?.subscribe((a) => this.authority.set(a));
     return () => {
       offEvents();
       offList();
       offConnection?.();
+      offAuthority?.();
       this.conversations.dispose();
     };
   }
+
+  /** issue 40 item 1: `listener` is called each time the connection opens again after it was lost. */
+  readonly onReopened = (listener: () => void): (() => void) => {
+    let was = this.connection.value;
+    return this.connection.subscribe('value', () => {
+      const now = this.connection.value;
+      if (now === 'open' && was !== 'open') listener();
+      was = now;
+    });
+  };
 
   /** The desktop app asks to show a wake (its notification was clicked): `listener` gets it once it is known. */
   onFocusWake(listener: (wake: Wake) => void): () => void {

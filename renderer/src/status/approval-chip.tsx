@@ -15,8 +15,15 @@ import { displayText } from '../../../shared/display-text.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { useTargetsOf, type WakeBook } from './wake-store.js';
 
-/** The pending approvals, kept current from `approval.updated` events. */
-export function usePendingApprovals(api: ClientApi): readonly Approval[] {
+/**
+ * The pending approvals, kept current from `approval.updated` events — and listed again whenever
+ * `reopened` fires (issue 40 item 1: after a daemon restart the page reconnects, and the restart
+ * cancelled the requests it showed; their Allow would only be refused).
+ */
+export function usePendingApprovals(
+  api: ClientApi,
+  reopened?: (listener: () => void) => () => void,
+): readonly Approval[] {
   const [pending, setPending] = useState<readonly Approval[]>([]);
   useEffect(() => {
     let live = true;
@@ -28,14 +35,18 @@ export function usePendingApprovals(api: ClientApi): readonly Approval[] {
     const unsubscribe = api.events.subscribe((e) => {
       if (e.name === 'approval.updated') upsert(e.payload);
     });
-    void api.approvals.list({ status: 'pending' }).then((r) => {
-      if (live && r.ok) for (const a of r.value) upsert(a);
-    });
+    const list = () =>
+      void api.approvals.list({ status: 'pending' }).then((r) => {
+        if (live && r.ok) setPending(r.value.filter((a) => a.status === 'pending'));
+      });
+    list();
+    const offReopened = reopened?.(list);
     return () => {
       live = false;
       unsubscribe();
+      offReopened?.();
     };
-  }, [api]);
+  }, [api, reopened]);
   return pending;
 }
 

@@ -135,6 +135,3 @@ const PROMPT_COPY: Record<PromptInput['kind'], CopyKey> = {
 
 export const promptKindText = (kind: PromptInput['kind'], language: Language): string =>
   copy(language, PROMPT_COPY[kind]);
-
-/** A short label for a wake token: its first characters after the `wk_` (or `wk_recovery_`, issue 24) prefix. */
-export const shortWakeId = (token: string): string => token.replace(/^wk_(recovery_)?/, '').slice(0, 8);

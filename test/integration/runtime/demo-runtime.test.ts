@@ -230,7 +230,7 @@ describe('demo runtime', () => {
       expect(rec.types(1)).toEqual(['turn_start', 'tool_call', 'tool_call', 'usage', 'turn_end:completed']);
     });
 
-    it('a second request over an existing file counts the lines it replaces', async () => {
+    it('a second request to write the same text counts no line (issue 40 item 9: not "(+2 −2)")', async () => {
       const h = answering();
       await demo.deliver('/approve exact target "#general"');
       await expect.poll(() => h.asks.length).toBe(1);
@@ -238,8 +238,8 @@ describe('demo runtime', () => {
       await rec.waitFor((e) => e.type === 'turn_end');
       await demo.deliver('/approve exact target "#general"');
       await expect.poll(() => h.asks.length).toBe(2);
-      expect(h.asks[1]?.summary).toBe(`${file()} (+2 −2)`);
-      expect(h.asks[1]?.detail.split('\n').map((l) => l[0])).toEqual(['/', '-', '-', '+', '+']);
+      expect(h.asks[1]?.summary).toBe(`${file()} (+0 −0)`);
+      expect(h.asks[1]?.detail.split('\n').map((l) => l[0])).toEqual(['/', ' ', ' ']);
       h.answer({ decision: 'deny', scope: 'once', status: 'denied', reason: null });
     });
 

@@ -13,6 +13,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { approvalRule } from '../../../../shared/approvals.js';
+import { lineDiff } from '../../../../shared/line-diff.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../approval-port.js';
 
 export const DEMO_FILE = 'agentteam-demo.txt';
@@ -26,28 +27,21 @@ const minusLines = (text: string) => (text === '' ? [] : text.replace(/\n$/, '')
 
 /**
  * The approval the demo asks for: `before` is the file's current text (null when it does not
- * exist), `after` the lines it writes. issue 40 item 10: `/edit` keeps the file's first lines
- * (`kept` of them, shown as context and not counted); `/approve` replaces the whole file.
+ * exist), `after` the lines it writes. issue 40 item 9: the lines that stay are context, never
+ * counted (shared/line-diff.ts) — writing the same text again reads (+0 −0); issue 40 item 10:
+ * `/edit` keeps the file's first lines, `/approve` replaces the whole file.
  */
 export function demoFileAsk(
   path: string,
   before: string | null,
   after: readonly string[] = DEMO_FILE_LINES,
-  kept = 0,
 ): ApprovalAsk {
-  const old = minusLines(before ?? '');
-  const removed = old.slice(kept);
-  const added = after.slice(kept);
-  const diff = [
-    ...old.slice(0, kept).map((l) => ` ${l}`),
-    ...removed.map((l) => `-${l}`),
-    ...added.map((l) => `+${l}`),
-  ];
+  const diff = lineDiff(minusLines(before ?? ''), after);
   return {
     kind: 'file_change',
     tool: 'Write',
-    summary: `${path} (+${added.length} −${removed.length})`,
-    detail: `${path}\n${diff.join('\n')}`,
+    summary: `${path} (+${diff.added} −${diff.removed})`,
+    detail: `${path}\n${diff.lines.join('\n')}`,
     rule: approvalRule('Write', path),
   };
 }

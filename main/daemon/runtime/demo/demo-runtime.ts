@@ -463,10 +463,7 @@ export class DemoRuntime implements RuntimeAdapter {
     if (plan?.kind === 'refused') return `${DEMO_LABEL} I made no conflicting change: ${plan.message}`;
     const n = plan?.n ?? nextEditNumber(before, this.lastEdit);
     const after = plan?.text ?? editedText(before, n);
-    const [old, now] = [linesOf(before), linesOf(after)];
-    let kept = 0;
-    while (kept < old.length && kept < now.length && old[kept] === now[kept]) kept += 1;
-    const answer = await this.askToWrite(demoFileAsk(path, before, now, kept));
+    const answer = await this.askToWrite(demoFileAsk(path, before, linesOf(after)));
     if (answer === null) return null;
     if (answer.decision !== 'allow') return demoApproveReply(DEMO_LABEL, workspace, answer, null);
     // Only after the allow: the branch moves back (its worktree was clean and had nothing ahead of the base).

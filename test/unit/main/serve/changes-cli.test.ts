@@ -13,6 +13,7 @@ import { connectDaemon, type DaemonClient } from '../../../../main/serve/daemon-
 import type { ServeServer } from '../../../../main/serve/serve-server.js';
 import { makeTempDir, type TempDir } from '../../../fixtures/temp-dir.js';
 import { captureIo } from '../../../fixtures/capture-io.js';
+import { shortWakeId } from '../../../../shared/wake-id.js';
 
 let dir: TempDir;
 let repo: TempDir;
@@ -110,6 +111,18 @@ it('lists the files of a wake (text and --json)', async () => {
   const text = captureIo();
   expect(await runCli(['changes', '--data-dir', dir.path, '--agent', 'demo', '--wake', token], { io: text })).toBe(0);
   expect(text.outLines).toEqual([`${token}  tracked  1 file(s)`, 'added     +2 -0        agentteam-demo.txt']);
+
+  // issue 40 item 9: the short id the inspector shows names the same wake.
+  const short = captureIo();
+  expect(
+    await runCli(['changes', '--data-dir', dir.path, '--agent', 'demo', '--wake', shortWakeId(token)], { io: short }),
+  ).toBe(0);
+  expect(short.outLines).toEqual(text.outLines);
+  const tooShort = captureIo();
+  expect(await runCli(['changes', '--data-dir', dir.path, '--agent', 'demo', '--wake', 'wk_'], { io: tooShort })).toBe(
+    2,
+  );
+  expect(tooShort.errLines).toEqual(['agentteam: the wake id "wk_" is too short; give at least 4 characters of it.']);
 
   const other = captureIo();
   expect(await runCli(['changes', '--data-dir', dir.path, '--agent', 'claude', '--wake', token], { io: other })).toBe(

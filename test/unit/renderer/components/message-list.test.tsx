@@ -150,6 +150,24 @@ describe('MessageList', () => {
     expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
   });
 
+  it('issue 40 item 9: a send from the composer brings the newest into view even when scrolled up, and follows the sent message', () => {
+    const { log, props, view } = setup({ messages: messages(30) });
+    log.scrollTop = 300;
+    fireEvent.scroll(log);
+    expect(screen.getByRole('button', { name: /Jump to latest/ })).toBeTruthy();
+    view.rerender(<MessageList {...props} sentNonce={1} />);
+    expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
+    // The sent message arrives (message.stored): it is followed into view, not counted "new below".
+    view.rerender(<MessageList {...props} sentNonce={1} messages={messages(31)} />);
+    expect(log.scrollTop).toBeGreaterThan(31 * ROW - VIEWPORT - 50);
+    expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
+    // Viewing an older stretch (a search result): the send loads the newest.
+    const onLoadLatest = vi.fn();
+    view.rerender(<MessageList {...props} sentNonce={1} hasNewer onLoadLatest={onLoadLatest} onLoadNewer={vi.fn()} />);
+    view.rerender(<MessageList {...props} sentNonce={2} hasNewer onLoadLatest={onLoadLatest} onLoadNewer={vi.fn()} />);
+    expect(onLoadLatest).toHaveBeenCalledTimes(1);
+  });
+
   it('offers "Jump to latest" while newer messages not held it loads them', () => {
     const onLoadLatest = vi.fn();
     setup({ messages: messages(30), hasNewer: true, onLoadLatest, onLoadNewer: vi.fn() });

@@ -208,6 +208,10 @@ describe('WorktreeService.merge / discard', () => {
     expect(r.kind === 'refused' && r.message).toMatch(/main is checked out in .*notes\.txt.*commit or stash/);
     expect(git(repo, 'rev-parse', 'main')).toBe(head);
     expect(readFileSync(join(repo, 'notes.txt'), 'utf8')).toBe('person edits\n');
+    // issue 40 item 9: the refused merge left the worktree as it was — its file uncommitted, the branch at the base.
+    expect(git(cwd, 'status', '--porcelain')).toBe('?? new.txt');
+    expect(git(cwd, 'rev-parse', 'HEAD')).toBe(head);
+    expect(readFileSync(join(cwd, 'new.txt'), 'utf8')).toBe('agent\n');
   });
 
   it('two agents change the same line: the first merge succeeds, the second reports the conflict and leaves main untouched', async () => {
@@ -230,6 +234,10 @@ describe('WorktreeService.merge / discard', () => {
     expect(git(repo, 'status', '--porcelain')).toBe('');
     expect(readFileSync(join(repo, 'notes.txt'), 'utf8')).toBe('one\nalice\nthree\n');
     expect(existsSync(join(repo, '.git', 'MERGE_HEAD'))).toBe(false);
+    // issue 40 item 9: Bob's worktree is as it was: his edit uncommitted, his branch where it started.
+    expect(git(wb, 'status', '--porcelain')).toBe('M notes.txt');
+    expect(git(wb, 'log', '--format=%s', '-1')).toBe('first');
+    expect(readFileSync(join(wb, 'notes.txt'), 'utf8')).toBe('one\nbob\nthree\n');
   });
 
   it('merges with a merge commit into a base no checkout holds, without touching any checkout', async () => {
