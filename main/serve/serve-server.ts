@@ -234,7 +234,8 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
   // Frames up to the hard cap are read so an oversized call gets a coded answer (issue 16); only a
   // frame beyond it is cut off by ws itself (close 1009) before it is held in memory.
   const wss = new WebSocketServer({ noServer: true, maxPayload: WS_HARD_CAP_BYTES });
-  const clients = new Set<WebSocket>();
+  /** The connections that take pushed events, with their authority (only the operator's are sent any: see broadcast). */
+  const clients = new Map<WebSocket, Connection>();
   const checkContract = options.checkResponses ?? false;
   // Every frame a client gets in one event-loop turn leaves in one socket write (issue 19: one
   // writev per push per client was ~2.4 ms of the daemon's CPU per wake with 20 agents at work).
@@ -263,7 +264,7 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     // issue 30: a calls-only connection (the CLI) is answered but not sent the pushed events.
     const events = url.searchParams.get(WS_EVENTS_PARAM) !== WS_NO_EVENTS;
     wss.handleUpgrade(req, socket, head, (ws) => {
-      if (events) clients.add(ws);
+      if (events) clients.set(ws, conn);
       // ws writes its frames to this very socket: corking it keeps each frame whole and in order.
       batcher.track(ws, socket);
       ws.on('close', () => clients.delete(ws));
@@ -373,7 +374,12 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     // Serialised once for every client.
     const frame = JSON.stringify({ event: checked.name, payload: checked.payload });
     const lazy = isLazyEvent(checked.name);
-    for (const ws of clients) {
+    for (const [ws, conn] of clients) {
+      // Pushed events carry every conversation's messages, approvals and wakes: they are the
+      // operator's to read (issues 29, 41). A connection with the serve token alone — which an agent
+      // can read in the data dir — gets none; a page that gains authority (operator.handover) gets
+      // them from then on.
+      if (!conn.operator) continue;
       if (ws.readyState !== ws.OPEN) continue;
       if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
         ws.terminate();
@@ -414,10 +420,10 @@ export async function startServeServer(options: ServeServerOptions): Promise<Ser
     }
     subscription.unsubscribe();
     batcher.flush();
-    for (const ws of clients) ws.close(1001, 'server shutting down');
+    for (const ws of clients.keys()) ws.close(1001, 'server shutting down');
     await new Promise<void>((resolve) => wss.close(() => resolve()));
     // Sockets that ignore the close handshake must not hold shutdown.
-    for (const ws of clients) ws.terminate();
+    for (const ws of clients.keys()) ws.terminate();
     await new Promise<void>((resolve) => {
       http.close(() => resolve());
       http.closeAllConnections();

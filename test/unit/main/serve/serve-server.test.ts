@@ -299,6 +299,23 @@ describe('serve WebSocket bridge', () => {
     loud.close();
   });
 
+  it("pushed events are the operator's: a connection with the serve token alone (an agent can read it) is sent none", async () => {
+    const tokenOnly = await open(`?token=${TOKEN}`);
+    if (typeof tokenOnly === 'number') throw new Error(`upgrade refused: ${tokenOnly}`);
+    const operator = await connected();
+    const frames: unknown[] = [];
+    tokenOnly.on('message', (d) => frames.push(JSON.parse(d.toString())));
+    const pushed = nextFrame(operator, (f) => f.event === 'wake.status');
+    daemon.events.next({ name: 'wake.status', payload: wakeFixture({ wakeToken: 'w_private', status: 'queued' }) });
+    await pushed;
+    // The token's one call is answered, and its answer is the only frame it got.
+    const answer = await call(tokenOnly, 8, 'limits.get', {});
+    expect(answer).toMatchObject({ id: 8 });
+    expect(frames).toEqual([answer]);
+    tokenOnly.close();
+    operator.close();
+  });
+
   it('sends a burst of pushes as one {events} message per client, in order, in one socket write per client (issue 30)', async () => {
     const clients = [await connected(), await connected()];
     const n = 100;
