@@ -204,6 +204,10 @@ export function failureWords(reason: FailureReason, language: CopyLanguage, inpu
       return zh
         ? '这一轮工作中，此智能体已用完今天的预算（agentteam.json 中的 budget），AgentTeam 已中断它。提高预算后，请再次发送消息；之后的消息会等待到预算提高或明天。'
         : "This agent's daily budget (budget in agentteam.json) was reached during this turn, so AgentTeam interrupted it. Raise budget, then send the message again; later messages wait until the budget is raised or the day ends.";
+    case 'host_unreachable':
+      return zh
+        ? `与 ${name} 所在主机的 SSH 连接中断，这一轮未能完成。主机恢复连接后智能体会重新启动；如仍需要，请再次发送消息。`
+        : `The SSH connection to the host ${name} runs on dropped, so this turn could not finish. The agent starts again once the host answers; send the message again if it is still needed.`;
     case 'runtime_error':
       return zh
         ? `${name} 报告了一个错误。请查看下面的原始信息。`
