@@ -118,7 +118,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         lifecycle: wakes,
         dataDir,
         grants,
-        probe: (a) => worktrees.gitReady((b) => probeAgent(b, { dataDir, projectRoot: root, ...person }))(a),
+        probe: (a) => worktrees.gitReady((b) => probeAgent(b, { dataDir, projectRoot: root, ...person, hosts }))(a),
         worktreeOf: (id) => worktrees.worktreeOf(id),
         applied: () => settings.refresh(),
         log,

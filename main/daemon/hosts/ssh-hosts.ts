@@ -5,14 +5,18 @@
  * forwarded back to the daemon's MCP server, the bearer token unchanged) — and ends every master
  * connection when the daemon stops.
  */
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseSshHost, sshHostLabel } from '../../../shared/agent-host.js';
+import { parseSshHost, sshHostLabel, type SshHost } from '../../../shared/agent-host.js';
 import { DEFAULT_AGENT_CWD, type AgentConfig } from '../../../shared/config.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';
 import type { AgentHosts, AgentPlacement } from '../runtime/process-launcher.js';
-import type { SshSetup } from './ssh-command.js';
+import type { ReadinessProbe } from '../runtime/cli-probe.js';
+import { hostCommandOf } from '../runtime/readiness.js';
+import { clientArgs, shellQuote, type SshSetup } from './ssh-command.js';
+import { classifySshFailure, sshFailureSentence, SSH_OWN_FAILURE, type SshFailure } from './ssh-failure.js';
 import { SshLauncher } from './ssh-launcher.js';
 import { SshMaster } from './ssh-master.js';
 
@@ -33,18 +37,58 @@ export class SshHosts implements AgentHosts {
     this.#setup = { ...ssh, controlDir: join(tmpdir(), `agentteam-ssh-${uid}`, tag) };
   }
 
-  placementOf(agent: Pick<AgentConfig, 'id' | 'host' | 'cwd' | 'env'>, runtimeDir: string, mcp: McpEndpoint) {
-    if (agent.host === undefined) return null;
-    const parsed = parseSshHost(agent.host);
-    // The config was validated at load: an address that does not parse here is a bug, said plainly.
-    if (!parsed.ok) throw new Error(`internal: agent "${agent.id}" host: ${parsed.message}`);
-    const host = parsed.host;
+  /** The host's one master connection (made at first use). */
+  #hostOf(host: SshHost): { readonly host: SshHost; readonly master: SshMaster } {
     const key = sshHostLabel(host);
     let master = this.#masters.get(key);
     if (master === undefined) {
       master = new SshMaster(host, this.#setup);
       this.#masters.set(key, master);
     }
+    return { host, master };
+  }
+
+  /**
+   * Readiness on the host (issue 15's probe, issue 43's reasons): the connection first — host key
+   * unknown, sign-in refused, no answer, each its own state — then the CLI there (`--version`: found
+   * or `cli_missing`). Its sign-in on the host is not asked here: a key in the agent's `env` says so.
+   */
+  probe(agent: AgentConfig): Promise<ReadinessProbe> | null {
+    if (agent.host === undefined) return null;
+    const parsed = parseSshHost(agent.host);
+    if (!parsed.ok) return Promise.resolve(probeResult('host_unreachable', null, parsed.message));
+    return this.#probe(agent, this.#hostOf(parsed.host));
+  }
+
+  async #probe(agent: AgentConfig, { host, master }: { host: SshHost; master: SshMaster }): Promise<ReadinessProbe> {
+    const up = await master.ensure();
+    if (!up.ok) return probeResult(OUTCOME[up.kind], null, sshFailureSentence(up.kind, host, up.stderr));
+    const command = hostCommandOf(agent);
+    const run = await runSsh(
+      this.#setup.ssh ?? 'ssh',
+      clientArgs(host, this.#setup, [], `${shellQuote(command)} --version`),
+    );
+    if (run.code === SSH_OWN_FAILURE) {
+      const kind = classifySshFailure(run.stderr);
+      return probeResult(OUTCOME[kind], null, sshFailureSentence(kind, host, run.stderr));
+    }
+    if (run.code === 127)
+      return probeResult('cli_missing', null, `"${command}" was not found on ${sshHostLabel(host)}`);
+    const keyed = Object.keys(agent.env).some((k) => /API_KEY|TOKEN/.test(k));
+    const version = run.stdout.trim().split('\n')[0]?.trim() || null;
+    return probeResult(
+      'ready',
+      version,
+      `on ${sshHostLabel(host)}${keyed ? '; API key in env' : '; sign-in on the host not checked'}`,
+    );
+  }
+
+  placementOf(agent: Pick<AgentConfig, 'id' | 'host' | 'cwd' | 'env'>, runtimeDir: string, mcp: McpEndpoint) {
+    if (agent.host === undefined) return null;
+    const parsed = parseSshHost(agent.host);
+    // The config was validated at load: an address that does not parse here is a bug, said plainly.
+    if (!parsed.ok) throw new Error(`internal: agent "${agent.id}" host: ${parsed.message}`);
+    const { host, master } = this.#hostOf(parsed.host);
     const url = new URL(mcp.url);
     // A port per placement: a replaced runtime listens anew; one taken on the host fails its start (ExitOnForwardFailure).
     const remoteMcpPort = FORWARD_PORTS.from + Math.floor(Math.random() * FORWARD_PORTS.count);
@@ -76,4 +120,27 @@ export class SshHosts implements AgentHosts {
     for (const m of this.#masters.values()) m.close();
     this.#masters.clear();
   }
+}
+
+const OUTCOME: Readonly<Record<SshFailure, ReadinessProbe['outcome']>> = {
+  host_key_unknown: 'host_key_unknown',
+  auth_failed: 'host_auth_failed',
+  host_unreachable: 'host_unreachable',
+};
+
+function probeResult(outcome: ReadinessProbe['outcome'], cliVersion: string | null, detail: string): ReadinessProbe {
+  return { outcome, cliVersion, detail, checkedAt: new Date().toISOString() };
+}
+
+/** One ssh command to its end (over the master), bounded like every readiness probe. */
+function runSsh(
+  ssh: string,
+  args: readonly string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(ssh, [...args], { timeout: 20_000, maxBuffer: 256 * 1024 }, (err, stdout, stderr) => {
+      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : SSH_OWN_FAILURE;
+      done({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
 }

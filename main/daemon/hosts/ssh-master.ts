@@ -65,12 +65,8 @@ export class SshMaster {
         resolve(result);
       };
       proc.once('error', (err) => done({ ok: false, kind: 'host_unreachable', stderr: err.message }));
-      proc.once('exit', () =>
-        // Its stderr has ended by now or ends right after: read it once the stream closes.
-        proc.stderr === null
-          ? done({ ok: false, kind: classifySshFailure(stderr), stderr })
-          : proc.stderr.once('close', () => done({ ok: false, kind: classifySshFailure(stderr), stderr })),
-      );
+      // 'close': exited, and its stderr has ended (every word ssh said is read).
+      proc.once('close', () => done({ ok: false, kind: classifySshFailure(stderr), stderr }));
     });
   }
 

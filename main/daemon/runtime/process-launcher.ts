@@ -8,6 +8,7 @@
 import type { AgentConfig } from '../../../shared/config.js';
 import type { FailureReason } from '../../../shared/wake-status.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';
+import type { ReadinessProbe } from './cli-probe.js';
 import { RuntimeProcess, type ProcessExit, type RuntimeProcessOptions } from './runtime-process.js';
 
 /** A start that failed before any process ran (e.g. its host did not answer), with its reason. */
@@ -49,6 +50,8 @@ export interface AgentPlacement {
 }
 
 export interface AgentHosts {
+  /** issue 43: the readiness of an agent with `host`, asked on that host; null for one on this machine. */
+  probe(agent: AgentConfig): Promise<ReadinessProbe> | null;
   /** The placement of an agent with `host`; null for one on this machine. */
   placementOf(
     agent: Pick<AgentConfig, 'id' | 'host' | 'cwd' | 'env'>,

@@ -9,6 +9,7 @@ import type { AgentConfig } from '../../../shared/config.js';
 import { agentToolsEnv } from '../mcp/agent-tools-env.js';
 import { agentCliTrusted, type InstalledAgentCli } from './agent-cli-shim.js';
 import { runtimeDescriptor } from './registry.js';
+import { hostCommandOf } from './readiness.js';
 import type { RuntimeAdapter } from './runtime-adapter.js';
 import type { RuntimeDeps } from './runtime-descriptor.js';
 import { runtimeDirOf, sessionStoreOf } from './runtime-home.js';
@@ -37,7 +38,8 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
   const invalid = placement === null ? prepareWorkspace(agent.id, agent.cwd, deps.dataDir, deps.privateDirs) : null;
   if (invalid !== null) return { ok: false, code: 'workspace_invalid', message: invalid };
   const start = {
-    agent,
+    // issue 43: `command` is a path on the host; none is the runtime's program on that host's PATH (never this checkout's).
+    agent: placement === null ? agent : { ...agent, command: hostCommandOf(agent) },
     deps: placement === null ? deps : { ...deps, mcp: placement.mcp },
     // A host agent's default workspace is `workspace` in its runtime dir there (the launcher maps the path).
     workspace:

@@ -6,9 +6,16 @@
  * forward on the remote loopback, with its own bearer token. Checked only through what a person
  * sees (wakes, messages), plus what is left running as the remote user.
  */
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigSchema, type AgentConfig } from '../../../shared/config.js';
 import { isTerminal } from '../../../shared/wake-status.js';
+import { SshHosts } from '../../../main/daemon/hosts/ssh-hosts.js';
+import { freePort } from '../../../main/daemon/runtime/free-port.js';
+import { probeAgent } from '../../../main/daemon/runtime/readiness.js';
 import { DaemonHarness } from '../../fixtures/daemon-harness.js';
 import { startBudgetMs } from '../../fixtures/load-budget.js';
 import { finalChecksReceived } from '../../fixtures/model-final-checks.js';
@@ -128,5 +135,70 @@ describe.skipIf(unavailable !== null)(
       },
       30_000,
     );
+  },
+);
+
+describe.skipIf(unavailable !== null)(
+  `readiness of an agent on another host (issue 43)${unavailable === null ? '' : ` — ${unavailable}`}`,
+  () => {
+    let sshd: TestSshd;
+    let dir: string;
+    const hostsOpen: SshHosts[] = [];
+    const agent = (extra: Record<string, unknown>) =>
+      ConfigSchema.parse({ agents: [{ id: 'far', name: 'Far', runtime: 'claude-code', ...extra }] })
+        .agents[0] as AgentConfig;
+    const probe = (configFile: string, extra: Record<string, unknown>) => {
+      const hosts = new SshHosts(dir, { configFile });
+      hostsOpen.push(hosts);
+      return probeAgent(agent(extra), { dataDir: dir, projectRoot: projectRoot(), hosts });
+    };
+
+    beforeAll(async () => {
+      sshd = await startSshd();
+      dir = await mkdtemp(join(tmpdir(), 'agentteam-ssh-ready-'));
+    }, 30_000);
+
+    afterAll(async () => {
+      for (const h of hostsOpen) h.close();
+      await sshd?.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it('ready: the CLI answers on the host (its version), over the host’s master connection', async () => {
+      const res = await probe(sshd.configFile, { host: sshd.address, command: sshd.reachable(CLAUDE_BIN) });
+      expect(res.outcome).toBe('ready');
+      expect(res.cliVersion).toMatch(/\d+\.\d+/);
+      expect(res.detail).toContain(`on agentteam-remote@127.0.0.1:${sshd.port}`);
+    }, 30_000);
+
+    it('CLI missing on the host: its own reason, naming the command and the host', async () => {
+      const res = await probe(sshd.configFile, { host: sshd.address, command: '/nonexistent/claude' });
+      expect(res).toMatchObject({
+        outcome: 'cli_missing',
+        detail: expect.stringContaining('"/nonexistent/claude" was not found on'),
+      });
+    }, 30_000);
+
+    it('host key unknown: refused with a fix naming ssh-keyscan and ssh, and the key is never added', async () => {
+      const config = sshd.variantConfig('unknown-host-key');
+      const res = await probe(config, { host: sshd.address });
+      expect(res.outcome).toBe('host_key_unknown');
+      expect(res.detail).toContain(`ssh-keyscan -p ${sshd.port} 127.0.0.1`);
+      expect(res.detail).toContain(`ssh -p ${sshd.port} agentteam-remote@127.0.0.1`);
+      expect(readFileSync(join(dirname(config), 'known_hosts_empty'), 'utf8')).toBe('');
+    }, 30_000);
+
+    it('authentication failed: a key the host does not know', async () => {
+      const res = await probe(sshd.variantConfig('unauthorized-key'), { host: sshd.address });
+      expect(res.outcome).toBe('host_auth_failed');
+      expect(res.detail).toMatch(/refused the SSH sign-in/);
+    }, 30_000);
+
+    it('host unreachable: nothing listens on its port', async () => {
+      const port = await freePort();
+      const res = await probe(sshd.configFile, { host: `ssh://agentteam-remote@127.0.0.1:${port}` });
+      expect(res.outcome).toBe('host_unreachable');
+      expect(res.detail).toMatch(/did not answer over SSH/);
+    }, 30_000);
   },
 );
