@@ -13,7 +13,18 @@ export const AUTH_MODES = ['cli-login', 'env'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
 
 /** The readiness an agent row shows (UI.md "agent not ready"). */
-export const READINESS_STATES = ['ready', 'needs_sign_in', 'cli_missing', 'starting', 'restarting', 'stopped'] as const;
+export const READINESS_STATES = [
+  'ready',
+  'needs_sign_in',
+  'cli_missing',
+  'starting',
+  'restarting',
+  'stopped',
+  // issue 43: an agent on another host (agents[].host), each its own reason and fix.
+  'host_unreachable',
+  'host_auth_failed',
+  'host_key_unknown',
+] as const;
 export type ReadinessState = (typeof READINESS_STATES)[number];
 
 export type CopyLanguage = 'en' | 'zh-CN';
@@ -72,6 +83,8 @@ export interface FixInput {
   readonly preset?: AcpPreset | null;
   readonly auth: AuthMode;
   readonly restart?: { readonly attempt: number; readonly cap: number } | null;
+  /** issue 43: the agent's host as `user@host` (with `-p PORT` when not 22), for the host fixes; absent: "its host". */
+  readonly host?: { readonly login: string; readonly hostname: string; readonly port: number } | null;
 }
 
 /** The readiness label ("Needs sign-in", "Restarting (2 of 5)", …). */
@@ -97,6 +110,12 @@ export function readinessLabel(state: ReadinessState, language: CopyLanguage, in
           : 'Restarting';
     case 'stopped':
       return zh ? '已停止' : 'Stopped';
+    case 'host_unreachable':
+      return zh ? '主机无法连接' : 'Host unreachable';
+    case 'host_auth_failed':
+      return zh ? 'SSH 登录失败' : 'SSH sign-in failed';
+    case 'host_key_unknown':
+      return zh ? '主机密钥未知' : 'Host key unknown';
   }
 }
 
@@ -118,8 +137,37 @@ export function readinessFix(state: ReadinessState, language: CopyLanguage, inpu
       return zh
         ? '请查看最近一次唤醒的详情，修复后重启 AgentTeam。'
         : 'Check the Details of the latest wake, fix the cause, then restart AgentTeam.';
+    case 'host_unreachable':
+    case 'host_auth_failed':
+    case 'host_key_unknown':
+      return hostFix(state, zh, input.host ?? null);
     default:
       return null;
+  }
+}
+
+/** issue 43: the fix of a host state, naming the command to run in a terminal (never accepting a key silently). */
+function hostFix(
+  state: 'host_unreachable' | 'host_auth_failed' | 'host_key_unknown',
+  zh: boolean,
+  host: NonNullable<FixInput['host']> | null,
+): string {
+  const port = host === null || host.port === 22 ? '' : ` -p ${host.port}`;
+  const ssh = host === null ? '`ssh user@host`' : `\`ssh${port} ${host.login}\``;
+  const keyscan = host === null ? '`ssh-keyscan host`' : `\`ssh-keyscan${port} ${host.hostname}\``;
+  switch (state) {
+    case 'host_key_unknown':
+      return zh
+        ? `此主机的密钥不在你的 known_hosts 中（或已改变），连接被拒绝。请核实密钥，然后在终端运行一次 ${ssh}（或核实后用 ${keyscan} 加入 ~/.ssh/known_hosts），再点重试。`
+        : `The host's key is not in your known_hosts (or it changed), so the connection was refused. Check the key, then run ${ssh} once in a terminal (or add it with ${keyscan} to ~/.ssh/known_hosts after verifying it), then Retry.`;
+    case 'host_auth_failed':
+      return zh
+        ? `主机拒绝了 SSH 登录。请让 ${ssh} 无需输入即可连接（ssh-agent 中的密钥或 ~/.ssh/config），然后点重试。`
+        : `The host refused the SSH sign-in. Make ${ssh} connect without a prompt (a key in your ssh-agent or ~/.ssh/config), then Retry.`;
+    case 'host_unreachable':
+      return zh
+        ? `主机没有响应 SSH。请确认主机已开机且 ${ssh} 能连接，然后点重试。`
+        : `The host did not answer over SSH. Check that it is up and ${ssh} connects, then Retry.`;
   }
 }
 
@@ -204,6 +252,10 @@ export function failureWords(reason: FailureReason, language: CopyLanguage, inpu
       return zh
         ? '这一轮工作中，此智能体已用完今天的预算（agentteam.json 中的 budget），AgentTeam 已中断它。提高预算后，请再次发送消息；之后的消息会等待到预算提高或明天。'
         : "This agent's daily budget (budget in agentteam.json) was reached during this turn, so AgentTeam interrupted it. Raise budget, then send the message again; later messages wait until the budget is raised or the day ends.";
+    case 'host_unreachable':
+      return zh
+        ? `与 ${name} 所在主机的 SSH 连接中断，这一轮未能完成。主机恢复连接后智能体会重新启动；如仍需要，请再次发送消息。`
+        : `The SSH connection to the host ${name} runs on dropped, so this turn could not finish. The agent starts again once the host answers; send the message again if it is still needed.`;
     case 'runtime_error':
       return zh
         ? `${name} 报告了一个错误。请查看下面的原始信息。`

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { BudgetSchema } from './usage.js';
 import { AUTH_MODES } from './agent-readiness.js';
 import { parseTarget } from './target.js';
+import { hostAgentIssues } from './agent-host.js';
 import { ON_USAGE_LIMIT, RUNTIMES } from './wake-status.js';
 
 export const SilenceWatchdogSchema = z.strictObject({
@@ -91,6 +92,11 @@ export const AgentConfigSchema = z.strictObject({
   preset: z.enum(ACP_PRESETS).optional(),
   env: z.record(z.string(), z.string()).default({}),
   cwd: z.string().min(1).default(DEFAULT_AGENT_CWD),
+  /**
+   * issue 43: `"ssh://user@host[:port]"` runs the agent's CLI on that host through OpenSSH (shared/agent-host.ts);
+   * absent, on this machine. With it, `command` and `cwd` are paths on that host.
+   */
+  host: z.string().min(1).max(300).optional(),
   // --- issue 26: isolation in a git worktree of the agent's own (worktrees/worktree-service.ts) ---
   /** `worktree`: the agent works in `<worktreesDir>/<agent id>` on branch `agentteam/<agent id>`, never in `cwd`'s checkout. */
   isolation: z.enum(ISOLATION_MODES).default('none'),
@@ -260,7 +266,7 @@ export const ConfigSchema = z
       if (seen.has(agent.id))
         ctx.addIssue({ code: 'custom', path: ['agents', i, 'id'], message: `duplicate agent id "${agent.id}"` });
       seen.add(agent.id);
-      for (const issue of acpAgentIssues(agent))
+      for (const issue of [...acpAgentIssues(agent), ...hostAgentIssues(agent)])
         ctx.addIssue({ code: 'custom', path: ['agents', i, ...issue.path], message: issue.message });
     });
     for (const d of duplicateBindings(config.channels[TELEGRAM_CHANNEL]?.bindings ?? []))

@@ -63,6 +63,11 @@ export const FAILURE_REASONS = [
    * the daemon interrupted the turn (its queued wakes then wait `paused / daily_budget`).
    */
   'budget_reached',
+  /**
+   * issue 43: the SSH connection to an agent's host dropped (or never came up) while it worked: a
+   * runtime exit, its wakes end `failed / host_unreachable` (main/daemon/hosts/).
+   */
+  'host_unreachable',
   'runtime_error',
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];

@@ -9,6 +9,7 @@ import type { ApiEvent, ApiHandlers } from '../../shared/api/contract.js';
 import type { AgentCliLauncher } from './runtime/agent-cli-shim.js';
 import type { PersonProfile } from './runtime/auth/person-profile.js';
 import type { DaemonLog } from './daemon-log.js';
+import type { SshOptions } from './hosts/ssh-hosts.js';
 import type { RuntimeFactory } from './services/agent-runtime.js';
 import type { WalSync } from './store/group-commit.js';
 import type { SettingsPort } from './settings/daemon-settings.js';
@@ -29,6 +30,8 @@ export interface DaemonOptions {
    * user-data folder, which holds the data dir, its settings and logs).
    */
   readonly privateDirs?: readonly string[];
+  /** issue 43: how agents with `host` are reached — an ssh config file of its own (tests); the person's `~/.ssh/config` by default. */
+  readonly ssh?: SshOptions;
 }
 
 export interface CreateDaemonOptions extends DaemonOptions {

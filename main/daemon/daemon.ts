@@ -19,6 +19,7 @@ import { AgentGrants } from './approvals/agent-grants.js';
 import { ApprovalService } from './approvals/approval-service.js';
 import { configuredChannels, createChannels } from './channels/registry.js';
 import { HookBus } from './bus/hook-bus.js';
+import { SshHosts } from './hosts/ssh-hosts.js';
 import { ConfigSource } from './config/config-source.js';
 import { CONFIG_FILE } from './config/load-config.js';
 import type { DaemonLog } from './daemon-log.js';
@@ -54,8 +55,7 @@ import { worktreeHome, wireWorktrees } from './worktrees/worktree-wiring.js';
 const quietLog: DaemonLog = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 
 export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon> {
-  const log = options.log ?? quietLog;
-  const { dataDir } = options;
+  const { dataDir, log = quietLog, privateDirs } = options;
   const person = options.person === undefined ? {} : { person: options.person };
   const root = projectRoot();
   // 0. A first run (no agentteam.json yet) writes the seeded config; an existing file is never rewritten.
@@ -77,6 +77,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     );
     // issue 16 "No orphans": with the writer lock held, runtimes a killed daemon left running are ended.
     const pids = new RuntimePidRegistry(dataDir);
+    const hosts = stack.adopt(new SshHosts(dataDir, options.ssh), (h) => h.close()); // issue 43: agents over SSH
     // What earlier versions or a looser umask left readable (store, WAL/SHM, tokens, runtime dirs) is tightened.
     tightenDataDir(dataDir, { log });
     // issue 14: `agentteam` on every runtime's PATH (agent-cli-shim.ts), refreshed at each start.
@@ -116,7 +117,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         lifecycle: wakes,
         dataDir,
         grants,
-        probe: home.gitReady((a) => probeAgent(a, { dataDir, projectRoot: root, ...person })),
+        probe: home.gitReady((a) => probeAgent(a, { dataDir, projectRoot: root, ...person, hosts })),
         worktreeOf: home.worktreeOf,
         log,
       }),
@@ -128,7 +129,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     subs.add(wakes.wakeStatus$.subscribe((e) => out.status(e)));
     // The core every capability is wired onto (issue 39): each room wired once, its API merged below, its news as events.
     const core = { dataDir, config, source, store, bus, registry, clock, log, lifecycle: wakes, out };
-    const worktrees = wireWorktrees({ ...core, privateDirs: options.privateDirs, agents: roster, home });
+    const worktrees = wireWorktrees({ ...core, privateDirs, agents: roster, home });
     stack.defer(() => worktrees.dispose());
     const usage = wireUsage({ ...core, policyOf: (id) => roster.agent(id), usageBudget: options.usageBudget });
     stack.defer(() => usage.dispose());
@@ -250,7 +251,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         createRuntime: options.createRuntime ?? createRuntimeAdapter,
         worktrees: worktrees.service,
         issueToken: (agentId) => mcp.issueToken(agentId),
-        shared: { dataDir, projectRoot: root, log, pids, ...person, agentCli, privateDirs: options.privateDirs },
+        shared: { dataDir, projectRoot: root, log, pids, ...person, agentCli, hosts, privateDirs },
       },
     });
     // issue 41: a usage report that reaches the agent's daily budget ends its running turn.
@@ -264,7 +265,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       // agent restarts with its file entry; a revoked rule applies at once.
       agentSettings: new AgentSettings({
         source,
-        privateDirs: { dataDir, others: options.privateDirs ?? [] },
+        privateDirs: { dataDir, others: privateDirs ?? [] },
         grants,
         restart: (agent, change) => roster.restart(agent, change),
       }),

@@ -41,7 +41,7 @@ export const DAEMON_LAYERS = [
   [ROOT],
   ['services'],
   ['usage', 'teams', 'worktrees'],
-  ['approvals'],
+  ['approvals', 'hosts'],
   ['runtime'],
   ['prompt'],
   ['mcp'],

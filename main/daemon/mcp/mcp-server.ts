@@ -169,7 +169,6 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
   const reactionSchema = z.toJSONSchema(ReactionInput, { io: 'input' });
   // issue 30: the hot call's arguments checked by the same schema compiled (tool-input.ts).
   const messageSendValid = compileMessageSendCheck(messageSendSchema);
-  let allowedHosts = new Set<string>();
   let allowedOrigins = new Set<string>();
   let closed = false;
 
@@ -403,8 +402,9 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     // DNS rebinding: a page on another origin that resolves to 127.0.0.1 still sends its own Host/Origin.
-    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase()))
-      return writeJsonError(res, 403, 'Forbidden: unexpected Host header.');
+    // issue 43: a loopback literal on another port is a client that dialed a loopback forward to this
+    // server (an agent on another host, through its SSH reverse forward): never a rebinding page.
+    if (!isLoopbackHost(req.headers.host ?? '')) return writeJsonError(res, 403, 'Forbidden: unexpected Host header.');
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase()))
       return writeJsonError(res, 403, 'Forbidden: unexpected Origin.');
@@ -472,7 +472,6 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
     });
   });
   const port = (http.address() as AddressInfo).port;
-  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   allowedOrigins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
   const url = `http://127.0.0.1:${port}${MCP_PATH}`;
   log?.info('mcp server listening', { url });
@@ -519,3 +518,8 @@ export async function startMcpServer(options: McpServerOptions): Promise<Agentte
 
 /** The SDK's Tool.inputSchema type (an object JSON Schema). */
 type CallToolResultSchemaInput = { type: 'object'; properties?: Record<string, object>; required?: string[] };
+
+/** A Host header naming the loopback by its literal (`127.0.0.1:<port>` or `localhost:<port>`), never a name a page chose. */
+function isLoopbackHost(host: string): boolean {
+  return /^(?:127\.0\.0\.1|localhost):\d{1,5}$/i.test(host);
+}

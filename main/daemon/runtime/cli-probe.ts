@@ -9,7 +9,9 @@ import { isAbsolute, resolve } from 'node:path';
 import type { AgentConfig } from '../../../shared/config.js';
 import type { PersonProfile } from './auth/person-profile.js';
 
-type ProbeOutcome = 'ready' | 'needs_sign_in' | 'cli_missing';
+/** issue 43: an agent on another host adds its connection's outcomes (main/daemon/hosts/). */
+type ProbeOutcome =
+  'ready' | 'needs_sign_in' | 'cli_missing' | 'host_unreachable' | 'host_auth_failed' | 'host_key_unknown';
 
 export interface ReadinessProbe {
   readonly outcome: ProbeOutcome;

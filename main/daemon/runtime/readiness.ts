@@ -7,11 +7,20 @@
  */
 import type { AgentConfig } from '../../../shared/config.js';
 import type { ProbeDeps, ReadinessProbe } from './cli-probe.js';
+import type { AgentHosts } from './process-launcher.js';
 import { runtimeDescriptor } from './registry.js';
 
 export type { ReadinessProbe } from './cli-probe.js';
 
-/** Checks one agent (the demo agent is always ready). */
-export function probeAgent(agent: AgentConfig, deps: ProbeDeps): Promise<ReadinessProbe> {
-  return runtimeDescriptor(agent.runtime).probe(agent, deps);
+/** Checks one agent (the demo agent is always ready); an agent with `host` is checked on that host (issue 43). */
+export function probeAgent(
+  agent: AgentConfig,
+  deps: ProbeDeps & { readonly hosts?: AgentHosts },
+): Promise<ReadinessProbe> {
+  return deps.hosts?.probe(agent) ?? runtimeDescriptor(agent.runtime).probe(agent, deps);
+}
+
+/** issue 43: the CLI an agent on another host runs there: its `command`, else the runtime's program on that host's PATH. */
+export function hostCommandOf(agent: Pick<AgentConfig, 'command' | 'runtime'>): string {
+  return agent.command ?? runtimeDescriptor(agent.runtime).firstRun.offered[0]?.command ?? agent.runtime;
 }

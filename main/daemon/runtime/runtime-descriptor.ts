@@ -19,6 +19,7 @@ import type { PersonProfile } from './auth/person-profile.js';
 import type { ProbeDeps, ReadinessProbe } from './cli-probe.js';
 import type { RuntimeAdapter, TurnBoundaryHost } from './runtime-adapter.js';
 import type { RuntimeDriver } from './runtime-driver.js';
+import type { AgentHosts } from './process-launcher.js';
 import type { RuntimePidRecorder } from './runtime-pids.js';
 import type { RuntimeSessionStore } from './runtime-session-store.js';
 
@@ -45,6 +46,8 @@ export interface RuntimeDeps {
   readonly person?: PersonProfile;
   /** issue 14: the `agentteam` shim the daemon wrote (agent-cli-shim.ts), first on the runtime's PATH. */
   readonly agentCli?: InstalledAgentCli;
+  /** issue 43: where an agent with `host` runs (main/daemon/hosts/); absent, no agent may name a host. */
+  readonly hosts?: AgentHosts;
 }
 
 /** What a descriptor builds its runtime from: the agent, the daemon's deps, and the paths already checked. */

@@ -4,10 +4,12 @@
  * agent), or the descriptor's own adapter (the demo, in its own thread, issue 30). Which runtime
  * is registry.ts's answer (issue 39); what every runtime shares is here.
  */
+import { join } from 'node:path';
 import type { AgentConfig } from '../../../shared/config.js';
 import { agentToolsEnv } from '../mcp/agent-tools-env.js';
 import { agentCliTrusted, type InstalledAgentCli } from './agent-cli-shim.js';
 import { runtimeDescriptor } from './registry.js';
+import { hostCommandOf } from './readiness.js';
 import type { RuntimeAdapter } from './runtime-adapter.js';
 import type { RuntimeDeps } from './runtime-descriptor.js';
 import { runtimeDirOf, sessionStoreOf } from './runtime-home.js';
@@ -22,15 +24,29 @@ export type RuntimeAdapterResult =
   | { readonly ok: false; readonly code: 'runtime_unsupported' | 'workspace_invalid'; readonly message: string };
 
 export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): RuntimeAdapterResult {
+  const runtimeDir = runtimeDirOf(deps.dataDir, agent.id);
+  // issue 43: an agent with `host` runs there: its cwd is a path on that host, its MCP endpoint a forward.
+  const placement = deps.hosts?.placementOf(agent, runtimeDir, deps.mcp) ?? null;
+  if (agent.host !== undefined && placement === null)
+    return {
+      ok: false,
+      code: 'runtime_unsupported',
+      message: `agent "${agent.id}" names a host, and this daemon runs no agent over SSH`,
+    };
   // issue 14: the workspace is checked (the default one made) before anything starts: a clear
   // error, nothing spawned. The demo has one too (`/approve` writes there).
-  const invalid = prepareWorkspace(agent.id, agent.cwd, deps.dataDir, deps.privateDirs);
+  const invalid = placement === null ? prepareWorkspace(agent.id, agent.cwd, deps.dataDir, deps.privateDirs) : null;
   if (invalid !== null) return { ok: false, code: 'workspace_invalid', message: invalid };
   const start = {
-    agent,
-    deps,
-    workspace: workspaceOf(agent.cwd, deps.dataDir, agent.id),
-    runtimeDir: runtimeDirOf(deps.dataDir, agent.id),
+    // issue 43: `command` is a path on the host; none is the runtime's program on that host's PATH (never this checkout's).
+    agent: placement === null ? agent : { ...agent, command: hostCommandOf(agent) },
+    deps: placement === null ? deps : { ...deps, mcp: placement.mcp },
+    // A host agent's default workspace is `workspace` in its runtime dir there (the launcher maps the path).
+    workspace:
+      placement === null
+        ? workspaceOf(agent.cwd, deps.dataDir, agent.id)
+        : (placement.cwd ?? join(runtimeDir, 'workspace')),
+    runtimeDir,
   };
   const { launch } = runtimeDescriptor(agent.runtime);
   if ('adapter' in launch) return { ok: true, adapter: launch.adapter(start) };
@@ -44,8 +60,12 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
       sessionStore: deps.sessionStore ?? sessionStoreOf(deps.dataDir, agent.id),
       ...(deps.log !== undefined ? { log: deps.log } : {}),
       ...(deps.pids === undefined ? {} : { pids: deps.pids }),
-      agentEnv: agentToolsEnv(deps.mcp),
-      ...(deps.agentCli === undefined ? {} : { agentCli: agentCliFor(deps.agentCli, start.workspace) }),
+      agentEnv: agentToolsEnv(start.deps.mcp),
+      // The `agentteam` shim is a program on this machine: a host agent replies through its MCP tools.
+      ...(deps.agentCli === undefined || placement !== null
+        ? {}
+        : { agentCli: agentCliFor(deps.agentCli, start.workspace) }),
+      ...(placement === null ? {} : { launcher: placement.launcher }),
     }),
   };
 }

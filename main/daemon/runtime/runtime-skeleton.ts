@@ -31,7 +31,8 @@ import { RuntimeEventStream } from './runtime-event-stream.js';
 import type { DriverContext, DriverEvent, DriverSession } from './driver-session.js';
 import type { ConnectResult, LaunchSpec, RuntimeDriver } from './runtime-driver.js';
 import type { RuntimePidRecorder } from './runtime-pids.js';
-import { RuntimeProcess, type ProcessExit } from './runtime-process.js';
+import type { RuntimeProcess, ProcessExit } from './runtime-process.js';
+import { LOCAL_LAUNCHER, type ProcessLauncher } from './process-launcher.js';
 import type { RuntimeSessionStore } from './runtime-session-store.js';
 import { DEFAULT_RESTART_POLICY, RestartSupervisor, type RestartPolicy } from './supervisor.js';
 
@@ -58,6 +59,8 @@ export interface RuntimeSkeletonOptions {
   readonly agentCli?: { readonly dir: string; trusted(): boolean };
   /** Records each spawned process so the next daemon can end it if this one is killed (runtime-pids.ts). */
   readonly pids?: RuntimePidRecorder;
+  /** issue 43: how the CLI process starts — on this machine (default) or on the agent's host over SSH. */
+  readonly launcher?: ProcessLauncher;
 }
 
 /** The answer to the agent's own `agentteam agent …` command: allowed, never recorded as an approval. */
@@ -76,6 +79,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
   readonly events$ = this.#events.events$;
   readonly #supervisor: RestartSupervisor;
   readonly #scheduler: SchedulerLike;
+  readonly #launcher: ProcessLauncher;
   readonly #queue = new PromptQueue((text) => this.#submit(text));
   #generation = 0;
   #proc: RuntimeProcess | null = null;
@@ -98,6 +102,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
 
   constructor(options: RuntimeSkeletonOptions) {
     this.#o = options;
+    this.#launcher = options.launcher ?? LOCAL_LAUNCHER;
     this.driver = options.driver;
     this.runtime = options.driver.runtime;
     this.#supervisor = new RestartSupervisor(options.restartPolicy ?? DEFAULT_RESTART_POLICY);
@@ -236,8 +241,13 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     const generation = ++this.#generation;
     const stored = sessionStore.load();
     const resume = stored !== null && stored.fingerprint === fingerprint ? stored.sessionId : null;
-    const failed = (code: 'spawn_failed' | 'start_timeout' | 'exited', message: string, staleResume = false) => ({
-      result: { ok: false as const, code, message },
+    const failed = (
+      code: 'spawn_failed' | 'start_timeout' | 'exited',
+      message: string,
+      staleResume = false,
+      reason?: FailureReason,
+    ) => ({
+      result: { ok: false as const, code, message, ...(reason === undefined ? {} : { reason }) },
       staleResume,
     });
     const cannotStart = (command: string, err: unknown) =>
@@ -257,14 +267,22 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     if (this.#stopping) return failed('exited', `The ${d.label} runtime was stopped while starting.`);
     let proc: RuntimeProcess;
     try {
-      proc = RuntimeProcess.spawn({
+      const started = await this.#launcher.spawn({
         ...spec,
         env: this.#runtimeEnv(spec.env),
         stdinGraceMs: d.stdinGraceMs ?? 0,
         scheduler: this.#scheduler,
       });
+      // issue 43: refused before any process ran (its host did not answer): the reason is the launcher's.
+      if ('refused' in started) return failed('spawn_failed', started.refused, false, started.reason);
+      proc = started;
     } catch (err) {
       return cannotStart(spec.command, err);
+    }
+    // A stop while a launcher prepared the start (issue 43: an SSH launch is asynchronous): nothing is left running.
+    if (this.#stopping) {
+      await proc.stop();
+      return failed('exited', `The ${d.label} runtime was stopped while starting.`);
     }
     this.#proc = proc;
     this.#abandoned = false;
@@ -302,6 +320,9 @@ export class RuntimeSkeleton implements RuntimeAdapter {
           ? (['exited', `${d.label} exited (code ${exit.code}, signal ${exit.signal}) before it was ready`] as const)
           : (['exited', opening.ok ? `The ${d.label} runtime was stopped while starting.` : opening.message] as const);
     const stderr = stderrSummary(proc.stderrTail);
+    // issue 43: an exit the launcher explains (the SSH connection's) is that, not the CLI's.
+    const known = opening === 'exited' ? this.#launcher.exitFailure(exit, proc.stderrTail) : null;
+    if (known !== null) return failed('exited', known.detail, false, known.reason);
     return failed(
       code,
       `${message}${stderr ? ` (${d.label} stderr: ${stderr})` : ''}`,
@@ -554,13 +575,16 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     });
     const unusable = this.#unusable;
     this.#unusable = null;
+    // issue 43: a dropped SSH connection is a runtime exit whose reason is the connection's.
+    const known = unusable === null ? this.#launcher.exitFailure(exit, proc.stderrTail) : null;
     if (this.#turnOpen && !expected)
       this.#events.emit(generation, {
         type: 'runtime_error',
         detail:
           unusable ??
+          known?.detail ??
           boundedDetail(`${this.driver.label} exited during a turn (code ${exit.code}, signal ${exit.signal})`),
-        reason: 'cli_exited',
+        reason: known?.reason ?? 'cli_exited',
       });
     this.#turnOpen = false;
     this.#events.emit(generation, { type: 'exit', code: exit.code, signal: exit.signal, expected });

@@ -74,6 +74,13 @@ export class AgentReadinessService {
       checkedAt: probe?.checkedAt ?? null,
       restart: null,
     };
+    // issue 43: the agent's host did not let it in: the connection's own state and fix.
+    if (
+      probe?.outcome === 'host_unreachable' ||
+      probe?.outcome === 'host_auth_failed' ||
+      probe?.outcome === 'host_key_unknown'
+    )
+      return { ...base, state: probe.outcome, ready: false, reason: 'host_unreachable' };
     if (probe?.outcome === 'cli_missing') return { ...base, state: 'cli_missing', ready: false, reason: 'cli_missing' };
     if (probe?.outcome === 'needs_sign_in')
       return { ...base, state: 'needs_sign_in', ready: false, reason: 'auth_required' };

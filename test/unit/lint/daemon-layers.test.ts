@@ -53,7 +53,7 @@ describe("the daemon's layer rule", () => {
     expect(more).toEqual([]);
     expect(message).toContain(`main/daemon/${from} may not import main/daemon/${to}`);
     expect(message).toContain('is above it');
-    expect(message).toContain('root → services → {usage, teams, worktrees} → approvals → runtime');
+    expect(message).toContain('root → services → {usage, teams, worktrees} → {approvals, hosts} → runtime');
     expect(message).toMatch(/STYLE\.md habit 16/);
   });
 

@@ -136,6 +136,17 @@ describe('agentteam MCP server', () => {
     expect(await rawPost(server.url.replace('/mcp', '/other'), auth)).toBe(404);
   });
 
+  it('issue 43: accepts a loopback Host on another port (an SSH reverse forward), still never a name or without the token', async () => {
+    const { token } = server.issueToken('alice');
+    const auth = { authorization: `Bearer ${token}` };
+    const other = server.port === 65_000 ? 65_001 : 65_000;
+    expect(await rawPost(server.url, { ...auth, host: `127.0.0.1:${other}` })).toBe(200);
+    expect(await rawPost(server.url, { ...auth, host: `localhost:${other}` })).toBe(200);
+    expect(await rawPost(server.url, { host: `127.0.0.1:${other}` })).toBe(401);
+    expect(await rawPost(server.url, { ...auth, host: `127.0.0.1.evil.example:${other}` })).toBe(403);
+    expect(await rawPost(server.url, { ...auth, host: '127.0.0.1' })).toBe(403);
+  });
+
   it('a session opened by one agent cannot be used with another agent token', async () => {
     const alice = server.issueToken('alice');
     const bob = server.issueToken('bob');
