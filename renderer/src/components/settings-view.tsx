@@ -19,6 +19,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ClientApi, ConfigStatus, Settings } from '../../../shared/api/contract.js';
 import type { ChannelSettings, PromptLanguage } from '../../../shared/config.js';
 import { copy, LANGUAGES, type CopyKey, type Language } from '../i18n/copy.js';
+import { channelName } from '../status/channel-name.js';
 import { CHANNEL_SECTIONS } from './settings-channel-sections.js';
 import { FIELDS, SECTIONS, numberProblem, type Field, type NumberProblem, type Section } from './settings-fields.js';
 import { TelegramSettings } from './telegram-settings.js';
@@ -221,8 +222,7 @@ export function SettingsView({ settings, language, onSave, telegram }: SettingsV
     );
   };
 
-  const channelLabel = (c: string) =>
-    c === 'local' ? t('settings.channel.local') : c.charAt(0).toUpperCase() + c.slice(1);
+  const channelLabel = (c: string) => channelName(c, language);
   const ChannelSection = CHANNEL_SECTIONS[channel];
   const notices = dismissedNotices ? [] : (config?.notices ?? []);
   const restart = config?.restartNeeded ?? [];

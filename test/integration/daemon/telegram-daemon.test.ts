@@ -15,6 +15,7 @@ import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
 import { parseMetrics } from '../../fixtures/daemon-harness.js';
 import { startFakeTelegram, type FakeTelegram } from '../../fixtures/fake-telegram.js';
 import { isTerminal } from '../../../shared/wake-status.js';
+import { deliveryByChannel } from '../../../shared/delivery-detail.js';
 
 const CHAT = -100123;
 const OPERATOR = 501;
@@ -306,6 +307,14 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     await timelineWith(r, wake!.wakeToken, (d) =>
       d.includes('delivery telegram: failed_final · 2 attempts · server_error'),
     );
+    // issue 40 item 7: the failure names its channel, and the inspector's delivery per channel says
+    // where the reply arrived and where it did not (status, attempts, last error).
+    expect(alert.channel).toBe('telegram');
+    const { events } = await r.daemon.api['wakes.inspect']({ wakeToken: wake!.wakeToken });
+    expect(deliveryByChannel(events.filter((e) => e.kind === 'delivery').map((e) => e.detail))).toEqual([
+      { channel: 'local', state: 'delivered', attempts: 1, lastError: null },
+      { channel: 'telegram', state: 'failed_final', attempts: 2, lastError: 'server_error' },
+    ]);
 
     tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: '@demo second' });
     await tg.waitFor(isSend('↻ Demo: [demo] Hi!'));
