@@ -188,6 +188,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         // issue 14 from the phone: approval questions in the app's language, in the chats of the wakes' conversations.
         language: () => settings.current.language,
         wakeOf: (wakeToken) => store.getWake(wakeToken),
+        pauseOf: (agentId) => store.pauses.get(agentId),
         wakeStatus$: wakes.wakeStatus$,
         // The Stop (section 12) is built once the sessions run; a Stop button is pressed only after that.
         operator: { approvals, team: teams.team, turns: { stop: (agentId, turnId) => turns.stop(agentId, turnId) } },

@@ -17,6 +17,7 @@ import {
   chipCanStop,
   chipElapsed,
   chipText,
+  pauseCountdown,
   pausedText,
   statusAlerts,
   statusChips,
@@ -210,8 +211,10 @@ export const StatusArea = memo(function StatusArea({
                   </span>
                 </>
               )}
-              <span className="chip-elapsed" aria-hidden="true">
-                {chipElapsed(wake, language, now)}
+              <span className={`chip-elapsed${chip.kind === 'paused' ? ' chip-countdown' : ''}`} aria-hidden="true">
+                {/* issue 40 item 8: a paused chip counts down to its reset instead of up from its start. */}
+                {(chip.kind === 'paused' ? pauseCountdown(wake, language, now) : null) ??
+                  chipElapsed(wake, language, now)}
               </span>
             </button>
             {onStop !== undefined && chipCanStop(chip.kind) && (

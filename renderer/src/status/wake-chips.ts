@@ -335,13 +335,33 @@ export function alertKindOfEvent(detail: string | null): Alert['kind'] | null {
  */
 export function pausedText(wake: Pick<Wake, 'reason' | 'pausedUntil'>, language: Language): string {
   const kind = wake.reason === 'daily_budget' ? 'daily_budget' : 'usage_limit';
-  const ms = wake.pausedUntil == null ? Number.NaN : Date.parse(wake.pausedUntil);
-  const head = Number.isFinite(ms)
-    ? copy(language, 'chip.pausedUntil', {
-        time: new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
-          new Date(ms),
-        ),
-      })
-    : copy(language, 'chip.paused');
-  return `${head} · ${copy(language, kind === 'daily_budget' ? 'chip.pause.daily_budget' : 'chip.pause.usage_limit')}`;
+  return `${pausedHead(wake, language)} · ${copy(language, kind === 'daily_budget' ? 'chip.pause.daily_budget' : 'chip.pause.usage_limit')}`;
+}
+
+const resetOf = (wake: Pick<Wake, 'pausedUntil'>): number =>
+  wake.pausedUntil == null ? Number.NaN : Date.parse(wake.pausedUntil);
+
+/**
+ * "Paused until 14:05" (the reset in the reader's clock), or "Paused" when the reset is unknown: the
+ * chip's head, and issue 40 item 8's words for the agent in the sidebar.
+ */
+export function pausedHead(wake: Pick<Wake, 'pausedUntil'>, language: Language): string {
+  const ms = resetOf(wake);
+  if (!Number.isFinite(ms)) return copy(language, 'chip.paused');
+  const time = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    new Date(ms),
+  );
+  return copy(language, 'chip.pausedUntil', { time });
+}
+
+/**
+ * issue 40 item 8: the paused chip's countdown to its reset ("4m 30s left"), driven by the pause's
+ * `pausedUntil`; "resuming" once the reset is reached; null when the reset is unknown.
+ */
+export function pauseCountdown(wake: Pick<Wake, 'pausedUntil'>, language: Language, nowMs: number): string | null {
+  const ms = resetOf(wake);
+  if (!Number.isFinite(ms)) return null;
+  return ms <= nowMs
+    ? copy(language, 'chip.pauseResuming')
+    : copy(language, 'chip.pauseLeft', { time: formatElapsed(ms - nowMs, language) });
 }

@@ -28,6 +28,9 @@ export const STATUS_COPY = [
       // issue 27: a paused wake (usage limit until its reset; daily budget reached).
       'chip.paused': 'Paused',
       'chip.pausedUntil': 'Paused until {time}',
+      // issue 40 item 8: the countdown to the pause's reset.
+      'chip.pauseLeft': '{time} left',
+      'chip.pauseResuming': 'resuming',
       'chip.pause.usage_limit': 'usage limit',
       'chip.pause.daily_budget': 'daily budget reached',
       'chip.tryNow': 'Try now',
@@ -55,6 +58,8 @@ export const STATUS_COPY = [
       // issue 27
       'chip.paused': '已暂停',
       'chip.pausedUntil': '已暂停，直到 {time}',
+      'chip.pauseLeft': '还剩 {time}',
+      'chip.pauseResuming': '正在继续',
       'chip.pause.usage_limit': '用量上限',
       'chip.pause.daily_budget': '已达每日预算',
       'chip.tryNow': '立即重试',

@@ -397,3 +397,30 @@ describe('StatusArea: chips that tell the truth (issue 40 item 7)', () => {
     expect(texts()).toEqual(['未送达 Telegram，已保留待重新投递']);
   });
 });
+
+describe('StatusArea: a paused chip counts down to its reset (issue 40 item 8)', () => {
+  it('shows the time left, driven by pausedUntil, then "resuming" (en and 简体中文)', () => {
+    vi.useFakeTimers({ now: Date.parse('2026-12-05T14:00:00.000Z'), toFake: ['Date', 'setInterval', 'clearInterval'] });
+    try {
+      const wakes = new WakeBook();
+      wakes.apply(wakeOf({ status: 'paused', reason: 'usage_limit', pausedUntil: '2026-12-05T14:04:30.000Z' }));
+      setup({ wakes });
+      const countdown = () => chip('wk_1')?.querySelector('.chip-countdown')?.textContent;
+      expect(countdown()).toBe('4m 30s left');
+      act(() => void vi.advanceTimersByTime(30_000));
+      expect(countdown()).toBe('4m left');
+      act(() => void vi.advanceTimersByTime(240_000));
+      expect(countdown()).toBe('resuming');
+      cleanup();
+      setup({ wakes, language: 'zh-CN' });
+      expect(countdown()).toBe('正在继续');
+      cleanup();
+      const unknown = new WakeBook();
+      unknown.apply(wakeOf({ status: 'paused', reason: 'usage_limit', pausedUntil: null }));
+      setup({ wakes: unknown });
+      expect(countdown()).toMatch(/^\d+/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
