@@ -74,8 +74,8 @@ test('Settings shows the Telegram channel’s health; a binding added there is l
 for (const language of ['en', 'zh-CN'] as const) {
   const words =
     language === 'en'
-      ? { alert: 'Not delivered to Telegram — kept for re-delivery', attempts: '2 attempts' }
-      : { alert: '未送达 Telegram，已保留待重新投递', attempts: '尝试 2 次' };
+      ? { alert: 'Not delivered to Telegram — kept for re-delivery', attempts: '2 attempts', via: 'via Telegram' }
+      : { alert: '未送达 Telegram，已保留待重新投递', attempts: '尝试 2 次', via: '来自 Telegram' };
 
   test(`issue 40 item 7 (${language}): a reply Telegram refused names Telegram beside it; the inspector shows delivery per channel`, async ({
     app,
@@ -90,6 +90,9 @@ for (const language of ['en', 'zh-CN'] as const) {
     const area = statusArea(app);
     const alert = area.locator('[data-alert="delivery_failed"]');
     await expect(alert.locator('.chip-text')).toHaveText(words.alert);
+    // issue 40 item 9: the operator's message from the phone says where it came from.
+    const phone = app.locator('article.message-operator', { hasText: 'hello from the phone' });
+    await expect(phone.locator('.message-origin')).toHaveText(words.via);
     // The reply itself arrived here: the chip says so; the failure is Telegram's alone.
     const chip = area.locator('[data-wake]');
     await expect(chip).toHaveAttribute('data-status', 'reply_sent');
