@@ -16,7 +16,7 @@
  * - There is deliberately no visible-reply toggle: the contract is always on (contract §7.3).
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { ClientApi, ConfigStatus, Settings } from '../../../shared/api/contract.js';
+import type { ClientApi, ConfigStatus, Conversation, Settings } from '../../../shared/api/contract.js';
 import type { ChannelSettings, PromptLanguage } from '../../../shared/config.js';
 import { copy, LANGUAGES, type CopyKey, type Language } from '../i18n/copy.js';
 import { channelName } from '../status/channel-name.js';
@@ -42,6 +42,8 @@ export interface SettingsViewProps {
    * binding is added or removed at once.
    */
   readonly telegram?: ClientApi['telegram'];
+  /** issue 40 item 9: the conversations that exist; a binding names one of them. */
+  readonly conversations?: readonly Conversation[];
 }
 
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', 'zh-CN': '简体中文' };
@@ -58,7 +60,7 @@ function savedValue(settings: Settings, channel: string, section: Section, key: 
 
 type Outcome = { kind: 'saved'; toFile: boolean } | { kind: 'failed'; message: string } | { kind: 'invalid' };
 
-export function SettingsView({ settings, language, onSave, telegram }: SettingsViewProps) {
+export function SettingsView({ settings, language, onSave, telegram, conversations }: SettingsViewProps) {
   const t = (k: CopyKey, vars?: Record<string, string | number>) => copy(language, k, vars);
   const channels = Object.keys(settings.channels);
   const [channel, setChannel] = useState(channels[0] ?? 'local');
@@ -382,7 +384,13 @@ export function SettingsView({ settings, language, onSave, telegram }: SettingsV
           </span>
         </div>
       </form>
-      {telegram !== undefined && <TelegramSettings api={telegram} language={language} />}
+      {telegram !== undefined && (
+        <TelegramSettings
+          api={telegram}
+          language={language}
+          {...(conversations === undefined ? {} : { conversations: conversations.map((c) => c.target) })}
+        />
+      )}
     </section>
   );
 }
