@@ -146,8 +146,12 @@ export const AgentConfigSchema = z.strictObject({
    * the limit's reset; `fail` ends it `failed/provider_rate_limited` (the behaviour before issue 27).
    */
   onUsageLimit: z.enum(ON_USAGE_LIMIT).default('wait'),
-  /** The wait when neither the CLI's limit signal nor a `retry-after` names the reset (seconds, at most a day). */
-  usageLimitBackoffSeconds: z.number().int().min(1).max(86_400).default(300),
+  /**
+   * The first probe's wait when neither the CLI's limit signal nor a `retry-after` names the reset
+   * (seconds, at most a day); issue 40 item 8: doubled for each further such limit (1, 2, 4, 8…
+   * minutes), capped at 30 minutes, from the first step again once the provider takes a turn.
+   */
+  usageLimitBackoffSeconds: z.number().int().min(1).max(86_400).default(60),
   // --- end issue 27 ---
   /**
    * issue 27: an optional daily (UTC) budget, tokens of every kind and/or cost in USD; warned at 80 %.

@@ -192,6 +192,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         // issue 14 from the phone: approval questions in the app's language, in the chats of the wakes' conversations.
         language: () => settings.current.language,
         wakeOf: (wakeToken) => store.getWake(wakeToken),
+        pauseOf: (agentId) => store.pauses.get(agentId),
         wakeStatus$: wakes.wakeStatus$,
         operator: { approvals, team: teams.team, turns },
         ...(options.channelTuning === undefined ? {} : { tuning: options.channelTuning }),

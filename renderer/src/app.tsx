@@ -253,6 +253,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
             onSelect={selectView}
             onCreateChannel={openConversation}
             badges={badges}
+            wakes={state.wakes}
           />
         )}
       </WithAgents>

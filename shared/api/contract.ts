@@ -358,6 +358,11 @@ const AlertSchema = z.object({
   message: z.string(),
   /** issue 24: the display name of the agent it is about (an OS notification names it); absent when none. */
   agentName: z.string().optional(),
+  /**
+   * issue 40 item 7: a delivery alert's channel (`local`, `telegram`, …): a failure names where the
+   * reply did not arrive ("Not delivered to Telegram"). Absent on other alerts and from older producers.
+   */
+  channel: z.string().optional(),
   at: Iso,
 });
 

@@ -336,3 +336,36 @@ test.describe('agentteam serve endpoints and CLI', () => {
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+test.describe('demo runtime: the beacon count on the chip (issue 40 item 7)', () => {
+  // A beacon each second, up to 4; the quiet task outlasts the screenshots.
+  test.use({ config: demoConfig({ thresholdSeconds: 1, maxBeacons: 4, demoTaskMs: 30_000 }) });
+
+  test('a working chip counts its beacons, not only an icon change (en and 简体中文, 1280 and 390, light and dark)', async ({
+    app,
+    serve,
+  }, info) => {
+    await sendFromComposer(app, '@demo /slow');
+    const chip = statusArea(app).locator('[data-wake]');
+    const count = chip.locator('.chip-beacons');
+    await expect(count).toHaveText('2 beacons', { timeout: 10_000 });
+    await expect(chip).toHaveAttribute('data-kind', 'beacon');
+    for (const language of ['en', 'zh-CN'] as const) {
+      if (language === 'zh-CN') await useLanguage(app, serve, 'zh-CN');
+      await expect(count).toHaveText(/^\d (beacons|次进度提示)$/);
+      for (const width of [1280, 390]) {
+        await app.setViewportSize({ width, height: 800 });
+        await expectNoHorizontalOverflow(app, `beacon count ${language} ${width}`);
+        for (const scheme of ['light', 'dark'] as const) {
+          await app.emulateMedia({ colorScheme: scheme });
+          await screenshot(app, info, `beacon-count-${language}-${width}-${scheme}`);
+        }
+      }
+    }
+    // The count the chip shows is the wake's own (the CLI's `beacons`).
+    await expect(count).toHaveAttribute('data-beacons', '4', { timeout: 10_000 });
+    const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ beacons: number }>;
+    expect(rows[0]?.beacons).toBe(4);
+    await serve.cli('stop', '--agent', 'demo');
+  });
+});

@@ -19,8 +19,24 @@ const WIDTHS = [1280, 390] as const;
 for (const language of ['en', 'zh-CN'] as const) {
   const words =
     language === 'en'
-      ? { paused: /^Paused until \d\d:\d\d · usage limit$/, tryNow: 'Try now', cancel: 'Cancel', replied: 'Replied' }
-      : { paused: /^已暂停，直到 \d\d:\d\d · 用量上限$/, tryNow: '立即重试', cancel: '取消', replied: '已回复' };
+      ? {
+          paused: /^Paused until \d\d:\d\d · usage limit$/,
+          sidebar: /^Paused until \d\d:\d\d$/,
+          left: /^(9|10)m( \d+s)? left$/,
+          tryNow: 'Try now',
+          cancel: 'Cancel',
+          replied: 'Replied',
+          ready: 'Ready',
+        }
+      : {
+          paused: /^已暂停，直到 \d\d:\d\d · 用量上限$/,
+          sidebar: /^已暂停，直到 \d\d:\d\d$/,
+          left: /^还剩 (9|10)分(\d+秒)?$/,
+          tryNow: '立即重试',
+          cancel: '取消',
+          replied: '已回复',
+          ready: '就绪',
+        };
 
   test(`${language}: a usage limit pauses the wake; Try now delivers it again and it replies once`, async ({
     app,
@@ -32,15 +48,24 @@ for (const language of ['en', 'zh-CN'] as const) {
     await expect(chip).toHaveAttribute('data-status', 'paused');
     await expect(chip.locator('.chip-text')).toHaveText(words.paused);
     await expect(chip.locator('.chip-icon')).toHaveText('⏸');
+    // issue 40 item 8: the chip counts down to the reset (600 s away), and the sidebar no longer says Ready.
+    await expect(chip.locator('.chip-countdown')).toHaveText(words.left);
+    const sidebarState = app.locator('.agent-state[data-agent="demo"] .agent-state-text');
+    await expect(sidebarState).toHaveText(words.sidebar);
+    await expect(sidebarState).toHaveAttribute('data-paused', 'usage_limit');
     for (const width of WIDTHS) {
       await app.setViewportSize({ width, height: 800 });
       await expectNoHorizontalOverflow(app, `paused chip ${width}`);
       await screenshot(app, info, `paused-${language}-${width}`);
+      await app.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(app, info, `paused-${language}-${width}-dark`);
+      await app.emulateMedia({ colorScheme: 'light' });
     }
     await expectNoSeriousAxeViolations(app, `paused chip, ${language}`);
     await chip.getByRole('button', { name: words.tryNow }).click();
     await expect(chip).toHaveAttribute('data-status', 'reply_sent');
     await expect(chip).toContainText(words.replied);
+    await expect(sidebarState).toHaveText(words.ready);
     const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ status: string }>;
     expect(rows).toEqual([expect.objectContaining({ status: 'reply_sent' })]);
     const messages = JSON.parse((await serve.cli('messages', '--target', '#general', '--json')).stdout) as Array<{

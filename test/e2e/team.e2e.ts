@@ -27,6 +27,7 @@ const teamConfig = (agentHops?: number): Record<string, unknown> => ({
 const chipOf = (page: Page, agent: string) =>
   statusArea(page).locator(`[data-wake]:has(.chip-agent:text-is("${agent}"))`);
 const ASKED_BY_DEMO = /asked by Demo|由 Demo 请求/;
+const ANSWER_FROM_HELPER = /after Helper's answer|收到 Helper 的回答后/;
 
 for (const language of ['en', 'zh-CN'] as const) {
   test.describe(`a hand-off between agents (${language})`, () => {
@@ -47,7 +48,10 @@ for (const language of ['en', 'zh-CN'] as const) {
       await expect(chipOf(app, 'Helper')).toHaveAttribute('data-status', 'reply_sent');
       await expect(chipOf(app, 'Demo')).toHaveCount(1);
       await expect(chipOf(app, 'Demo')).toHaveAttribute('data-status', /reply_sent|completed_without_visible_reply/);
-      await expect(chipOf(app, 'Demo').locator('.chip-asked-by')).toHaveText(/asked by Helper|由 Helper 请求/);
+      // issue 40 item 7: the hand-back reads as what happened — Helper answered, it asked nothing; the demo posted.
+      await expect(chipOf(app, 'Demo').locator('.chip-asked-by')).toHaveCount(0);
+      await expect(chipOf(app, 'Demo').locator('.chip-answer-from')).toHaveText(ANSWER_FROM_HELPER);
+      await expect(chipOf(app, 'Demo')).toHaveAttribute('data-status', 'reply_sent');
       // The demo posted what the helper answered (its message after the hand-back).
       await expect(app.locator('article.message-agent', { hasText: 'Helper answered' }).first()).toBeVisible();
       await screenshot(app, info, `team-handoff-${language}-1280`);
@@ -110,7 +114,7 @@ for (const language of ['en', 'zh-CN'] as const) {
       await button.focus();
       await app.keyboard.press('Enter');
       await expect(answered.first()).toBeVisible();
-      await expect(chipOf(app, 'Demo').locator('.chip-asked-by')).toHaveText(/asked by Helper|由 Helper 请求/);
+      await expect(chipOf(app, 'Demo').locator('.chip-answer-from')).toHaveText(ANSWER_FROM_HELPER);
       await expect(chipOf(app, 'Demo')).toHaveAttribute('data-status', /reply_sent|completed_without_visible_reply/);
       type ChainRow = { chainId: string; status: string; hops: number; continues: number };
       // The chain is the operator's message's (contract: an operator message starts a fresh chain).

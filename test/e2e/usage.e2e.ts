@@ -219,3 +219,46 @@ test.describe('raise budget', () => {
     });
   }
 });
+
+// issue 40 item 9: an agent with no budget gets Set budget — the first budget, from the UI, into agentteam.json.
+for (const language of ['en', 'zh-CN'] as const) {
+  const words =
+    language === 'en'
+      ? {
+          nav: 'Usage',
+          set: 'Set budget',
+          field: 'Daily budget (tokens)',
+          save: 'Save budget',
+          none: 'No daily budget',
+        }
+      : { nav: '用量', set: '设置预算', field: '每日预算（词元）', save: '保存预算', none: '无每日预算' };
+
+  test(`${language}: Set budget gives an agent with none its first daily budget`, async ({ app, serve }, info) => {
+    if (language === 'zh-CN') await useLanguage(app, serve, 'zh-CN');
+    await app.getByRole('button', { name: words.nav, exact: true }).click();
+    const helper = app.locator('.usage-agent[data-agent="helper"]');
+    await expect(helper.locator('.usage-budget')).toHaveText(words.none);
+    await helper.getByRole('button', { name: words.set }).click();
+    const field = helper.getByLabel(words.field);
+    await expect(field).toHaveValue('');
+    // No complaint before anything is typed; an invalid number is refused in words.
+    await expect(helper.locator('.usage-raise-error')).toHaveCount(0);
+    await field.fill('20000');
+    for (const width of [1280, 390]) {
+      await app.setViewportSize({ width, height: 844 });
+      await expectNoHorizontalOverflow(app, `set budget ${language} ${width}`);
+      for (const scheme of ['light', 'dark'] as const) {
+        await app.emulateMedia({ colorScheme: scheme });
+        await screenshot(app, info, `budget-set-${language}-${width}-${scheme}`);
+      }
+    }
+    await expectNoSeriousAxeViolations(app, `set budget, ${language}`);
+    await helper.getByRole('button', { name: words.save }).click();
+    await expect(helper.locator('.usage-budget')).toHaveAttribute('data-has-budget', 'true');
+    await expect(helper.locator('.usage-budget')).toContainText('20,000');
+    const config = JSON.parse(await readFile(join(serve.dataDir, 'agentteam.json'), 'utf8')) as {
+      agents: Array<Record<string, unknown>>;
+    };
+    expect(config.agents.find((a) => a.id === 'helper')).toMatchObject({ budget: { tokens: 20_000 } });
+  });
+}

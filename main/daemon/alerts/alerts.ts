@@ -23,6 +23,7 @@ export function newAlert(fields: AlertFields, id = `al_${randomUUID()}`, at = ne
     responseId: fields.responseId,
     message: fields.message,
     ...(fields.agentName === undefined ? {} : { agentName: fields.agentName }),
+    ...(fields.channel === undefined ? {} : { channel: fields.channel }),
     at,
   };
 }

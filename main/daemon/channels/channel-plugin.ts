@@ -19,6 +19,7 @@ import type { Alert, Chain } from '../../../shared/api/contract.js';
 import type { ApprovalDecision, ApprovalScope } from '../../../shared/approvals.js';
 import type { ChannelSettings, PromptLanguage } from '../../../shared/config.js';
 import type { TargetKey } from '../../../shared/target.js';
+import type { PauseKind } from '../../../shared/wake-status.js';
 import type { UsageWarningFacts } from '../alerts/usage-warning-words.js';
 import type { HookBus } from '../bus/hook-bus.js';
 import type { DaemonLog } from '../daemon-log.js';
@@ -105,6 +106,13 @@ export interface ChannelContext<Section> {
   readonly language: () => PromptLanguage;
   /** The stored wake: its conversation and its recoveries (issue 24). */
   readonly wakeOf: (wakeToken: string) => { readonly target: string; readonly recoveries: number } | undefined;
+  /**
+   * issue 40 item 8: the agent's stored pause — its kind, reset (epoch ms, null when unknown) and the
+   * start of its episode (`pausedAt`, the same for every probe of one pause) — or undefined.
+   */
+  readonly pauseOf: (
+    agentId: string,
+  ) => { readonly kind: PauseKind; readonly resetsAt: number | null; readonly pausedAt: string } | undefined;
   /** Every wake status change (the lifecycle's `wakeStatus$`). */
   readonly wakeStatus$: Observable<WakeStatusEvent>;
   readonly operator: OperatorPorts;

@@ -7,9 +7,14 @@
  *   pauses them in their place (FIFO: later wakes for that agent wait behind them), the reset comes
  *   from the limit window the runtime announced structured (`announcedReset`, issue 38), else from
  *   the CLI's own structured error as the driver bounded it (`usageLimitResetAt`: never model
- *   text), else the agent's `usageLimitBackoffSeconds`; one timer per agent
- *   resumes it at the reset, and the paused wakes are delivered again — once. `"fail"` keeps
- *   `failed/provider_rate_limited`.
+ *   text), else a probe after a backoff (issue 40 item 8): the agent's `usageLimitBackoffSeconds`,
+ *   doubled for each further limit that names no reset either (1, 2, 4, 8… minutes by default),
+ *   capped at `PROBE_CAP_MS`, back to the first step once a wake of the agent ends (the provider took
+ *   a turn); one timer per agent resumes it at the reset, and the paused wakes are delivered again —
+ *   once. `"fail"` keeps `failed/provider_rate_limited`.
+ * - One pause, from the first limit until a wake of the agent ends (or Cancel), is one episode: its
+ *   start is the stored `pausedAt` however many probes it takes, so what is said once per pause (the
+ *   Telegram notice) is said once.
  * - Try now resumes at once; Cancel ends the paused wakes `failed/stopped_by_operator` (the
  *   operator ended that work) and lets the wakes behind them go on.
  * - A pause is stored (`agent_pauses`, migration 13) with its wakes (`paused` in the journal): after
@@ -75,6 +80,24 @@ export interface UsagePauseOptions {
   readonly log?: DaemonLog;
 }
 
+/**
+ * issue 40 item 8: the longest wait between two probes of a limit whose reset is unknown (unless the
+ * agent's own `usageLimitBackoffSeconds` is longer): a provider that stays limited is asked twice an hour.
+ */
+export const PROBE_CAP_MS = 30 * 60_000;
+
+/** The wait before probe `n` (0 = the first) of a limit whose reset is unknown: `base`, doubled each time, capped. */
+export function probeDelayMs(baseSeconds: number, n: number): number {
+  const base = baseSeconds * 1000;
+  return Math.min(base * 2 ** Math.min(n, 30), Math.max(base, PROBE_CAP_MS));
+}
+
+/** issue 40 item 8: one pause episode of an agent: since when, and how many probes of an unknown reset so far. */
+interface Episode {
+  readonly since: string;
+  probes: number;
+}
+
 /** The reset of a pause whose time is unknown (a budget without `resetsAt`): the next local midnight. */
 function nextDay(nowMs: number): number {
   const d = new Date(nowMs);
@@ -86,6 +109,7 @@ export class UsagePauseService {
   readonly #o: UsagePauseOptions;
   readonly #scheduler: SchedulerLike;
   readonly #timers = new Map<string, Subscription>();
+  readonly #episodes = new Map<string, Episode>();
 
   constructor(options: UsagePauseOptions) {
     this.#o = options;
@@ -115,10 +139,10 @@ export class UsagePauseService {
     const policy = this.#o.policyOf(agentId);
     if (policy === undefined || policy.onUsageLimit === 'fail') return false;
     const now = this.#scheduler.now();
-    const resetsAt =
-      this.#o.announcedReset?.(agentId, now) ??
-      usageLimitResetAt(detail, now) ??
-      now + policy.usageLimitBackoffSeconds * 1000;
+    const episode = this.#episodeOf(agentId);
+    const named = this.#o.announcedReset?.(agentId, now) ?? usageLimitResetAt(detail, now);
+    // issue 40 item 8: an unknown reset is probed with a growing backoff, never a flat wait.
+    const resetsAt = named ?? now + probeDelayMs(policy.usageLimitBackoffSeconds, episode.probes++);
     const pause: WakePause = { kind: 'usage_limit', resetsAt, detail };
     // Stored first: the wakes' `paused` events read their reset from it (the API's `pausedUntil`).
     this.#store(agentId, pause);
@@ -137,8 +161,17 @@ export class UsagePauseService {
     return this.#resume(agentId, 'try_now');
   }
 
+  /**
+   * issue 40 item 8: a wake of the agent ended while nothing of it is paused — the provider took its
+   * turn: the next limit starts a new episode, its probes from the first step again.
+   */
+  wakeEnded(agentId: string): void {
+    if (this.#o.lifecycle.pauseOf(agentId) === null) this.#episodes.delete(agentId);
+  }
+
   /** Operator: Cancel — the paused wakes end `failed/stopped_by_operator`; returns their tokens. */
   cancel(agentId: string): readonly string[] {
+    this.#episodes.delete(agentId);
     this.#disarm(agentId);
     this.#o.pauses.clear(agentId);
     return this.#o.lifecycle.cancelPause(agentId, 'the operator cancelled the paused work');
@@ -163,6 +196,7 @@ export class UsagePauseService {
     const stored = this.#o.pauses.get(agentId);
     const pause: WakePause | null =
       stored === undefined ? null : { kind: stored.kind, resetsAt: stored.resetsAt, detail: stored.detail };
+    if (stored !== undefined) this.#episodes.set(agentId, { since: stored.pausedAt, probes: 0 });
     restoreWakes(pause);
     if (pause !== null) this.#arm(agentId, pause.resetsAt ?? nextDay(this.#scheduler.now()));
   }
@@ -204,6 +238,16 @@ export class UsagePauseService {
     this.#timers.delete(agentId);
   }
 
+  /** The agent's current pause episode, begun now when it has none. */
+  #episodeOf(agentId: string): Episode {
+    let episode = this.#episodes.get(agentId);
+    if (episode === undefined) {
+      episode = { since: new Date(this.#scheduler.now()).toISOString(), probes: 0 };
+      this.#episodes.set(agentId, episode);
+    }
+    return episode;
+  }
+
   #store(agentId: string, pause: WakePause): void {
     try {
       this.#o.pauses.save({
@@ -211,7 +255,8 @@ export class UsagePauseService {
         kind: pause.kind,
         resetsAt: pause.resetsAt,
         detail: pause.detail,
-        pausedAt: new Date(this.#scheduler.now()).toISOString(),
+        // issue 40 item 8: the episode's start, the same for every probe of one pause.
+        pausedAt: this.#episodeOf(agentId).since,
       });
     } catch (err) {
       // The pause holds in memory; only its survival of a restart is lost (logged, never thrown at a runtime subscriber).

@@ -8,10 +8,10 @@
  * Which wakes a usage report or a warning belongs to is decided here, once: the wakes of the turn
  * that reported it, else the wakes the agent works on now (a runtime may report between turns).
  */
-import { map, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { filter, map, Subject, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import type { Registry } from 'prom-client';
 import type { AgentConfig, Config } from '../../../shared/config.js';
-import type { RuntimeKind } from '../../../shared/wake-status.js';
+import { isTerminal, type RuntimeKind } from '../../../shared/wake-status.js';
 import type { AnnouncedLimitWindow, TurnUsage } from '../../../shared/usage.js';
 import type { UsagePausePort } from '../api/daemon-api.js';
 import type { UsagePort } from '../api/api-ports.js';
@@ -109,6 +109,10 @@ export function wireUsage(d: UsageWiringDeps): UsageRoom {
       pause.budgetChanged(agentId);
     },
   );
+  // issue 40 item 8: a wake of the agent that ends means its provider took a turn: the probe backoff starts over.
+  const ended = d.lifecycle.wakeStatus$
+    .pipe(filter((e) => isTerminal(e.status)))
+    .subscribe((e) => pause.wakeEnded(e.agentId));
   return {
     admissionHold: pause.admissionHold,
     changed$: changed.asObservable(),
@@ -135,6 +139,7 @@ export function wireUsage(d: UsageWiringDeps): UsageRoom {
     },
     dispose: () => {
       edits.unsubscribe();
+      ended.unsubscribe();
       pause.dispose();
       changed.complete();
       warnings.complete();

@@ -3,7 +3,7 @@
  * beacons and the escalation (watchdog spec A), each delivery attempt's outcome of the reply
  * answering it (spec B), and alerts raised about it. Status changes are the lifecycle's own.
  */
-import { LOCAL_CHANNEL } from '../../../shared/config.js';
+import { deliveryDetail } from '../../../shared/delivery-detail.js';
 import type { WakeEventKind } from '../../../shared/api/contract.js';
 import type { DeliveryResultEvent } from '../bus/hook-events.js';
 import type { BeaconKind } from '../watchdog/silence-beacons.js';
@@ -36,19 +36,6 @@ export interface TimelineBeacon {
   readonly text: string;
   /** The wakes listed at the turn's `turn.start`. */
   readonly wakeTokens: readonly string[];
-}
-
-/**
- * The timeline text of one chunk's delivery outcome, e.g. `delivered chunk 2/3 · 2 attempts · re-delivered`;
- * on another channel than the local conversation it starts with the channel, e.g. `telegram: uncertain · …`
- * (issue 18: the inspector shows each reply's per-channel delivery state).
- */
-export function deliveryDetail(r: DeliveryResultEvent): string {
-  const channel = r.channel === LOCAL_CHANNEL ? '' : `${r.channel}: `;
-  const chunk = r.chunkCount > 1 ? ` chunk ${r.chunkIndex + 1}/${r.chunkCount}` : '';
-  const attempts = ` · ${r.attempts} attempt${r.attempts === 1 ? '' : 's'}`;
-  const failure = r.failure !== null ? ` · ${r.failure}` : '';
-  return `${channel}${r.state}${chunk}${attempts}${failure}${r.redelivered ? ' · re-delivered' : ''}`;
 }
 
 export class WakeTimeline {

@@ -21,6 +21,7 @@ import { APPROVAL_ICON } from '../status/approval-chip.js';
 import { WakeApprovals } from '../status/wake-approvals.js';
 import { ReviewPane } from './review-pane.js';
 import { ChainView } from '../status/chain-view.js';
+import { ChannelDelivery } from '../status/channel-delivery.js';
 
 export interface InspectorProps {
   readonly api: ClientApi;
@@ -178,6 +179,8 @@ export function Inspector({
       <WakeApprovals api={api} wakeToken={wakeToken} language={language} />
       {/* issue 26: what this wake changed in its agent's workspace, with comments that go back to the agent. */}
       <ReviewPane api={api} source={{ kind: 'wake', wakeToken }} language={language} revision={revision} />
+      {/* issue 40 item 7: where the reply arrived, per channel (status, attempts, last error). */}
+      {data !== null && <ChannelDelivery events={data.events} language={language} />}
       <h3>{t('inspector.timeline')}</h3>
       {data === null && error === null && <p>{t('inspector.loading')}</p>}
       {data !== null && (

@@ -11,7 +11,8 @@
  */
 import { memo } from 'react';
 import type { Message, ThreadSummary } from '../../../shared/api/contract.js';
-import { mentionSpans } from '../conversations/message-rows.js';
+import { inboundChannel, mentionSpans } from '../conversations/message-rows.js';
+import { channelName } from '../status/channel-name.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { formatDateTime, formatDay, formatTime, formatTimeShort } from '../i18n/format.js';
 import '../status/chain.css';
@@ -97,6 +98,7 @@ export const MessageRowView = memo(function MessageRowView({
 }: MessageRowProps) {
   const author = m.authorKind === 'operator' ? copy(language, 'messages.you') : m.authorName;
   const times = messageTimes(m, language);
+  const inbound = inboundChannel(m);
   return (
     <article
       className={`message message-${m.authorKind}${grouped ? ' grouped' : ''}${found ? ' found' : ''}`}
@@ -134,6 +136,12 @@ export const MessageRowView = memo(function MessageRowView({
               {times.time}
             </time>
             {m.redelivered && <span className="message-tag">{copy(language, 'messages.redelivered')}</span>}
+            {inbound !== null && (
+              // issue 40 item 9: a message that came in from another channel says where from.
+              <span className="message-tag message-origin" data-origin={inbound}>
+                {copy(language, 'messages.via', { channel: channelName(inbound, language) })}
+              </span>
+            )}
           </header>
         )}
         <div className="message-body">

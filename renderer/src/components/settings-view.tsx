@@ -16,9 +16,10 @@
  * - There is deliberately no visible-reply toggle: the contract is always on (contract §7.3).
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { ClientApi, ConfigStatus, Settings } from '../../../shared/api/contract.js';
+import type { ClientApi, ConfigStatus, Conversation, Settings } from '../../../shared/api/contract.js';
 import type { ChannelSettings, PromptLanguage } from '../../../shared/config.js';
 import { copy, LANGUAGES, type CopyKey, type Language } from '../i18n/copy.js';
+import { channelName } from '../status/channel-name.js';
 import { CHANNEL_SECTIONS } from './settings-channel-sections.js';
 import { FIELDS, SECTIONS, numberProblem, type Field, type NumberProblem, type Section } from './settings-fields.js';
 import { TelegramSettings } from './telegram-settings.js';
@@ -41,6 +42,8 @@ export interface SettingsViewProps {
    * how to configure it), outside the save model — a binding is added or removed at once.
    */
   readonly channels?: ClientApi['channels'];
+  /** issue 40 item 9: the conversations that exist; a binding names one of them. */
+  readonly conversations?: readonly Conversation[];
 }
 
 const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', 'zh-CN': '简体中文' };
@@ -57,7 +60,7 @@ function savedValue(settings: Settings, channel: string, section: Section, key: 
 
 type Outcome = { kind: 'saved'; toFile: boolean } | { kind: 'failed'; message: string } | { kind: 'invalid' };
 
-export function SettingsView({ settings, language, onSave, channels: channelCalls }: SettingsViewProps) {
+export function SettingsView({ settings, language, onSave, channels: channelCalls, conversations }: SettingsViewProps) {
   const t = (k: CopyKey, vars?: Record<string, string | number>) => copy(language, k, vars);
   const channels = Object.keys(settings.channels);
   const [channel, setChannel] = useState(channels[0] ?? 'local');
@@ -221,8 +224,7 @@ export function SettingsView({ settings, language, onSave, channels: channelCall
     );
   };
 
-  const channelLabel = (c: string) =>
-    c === 'local' ? t('settings.channel.local') : c.charAt(0).toUpperCase() + c.slice(1);
+  const channelLabel = (c: string) => channelName(c, language);
   const ChannelSection = CHANNEL_SECTIONS[channel];
   const notices = dismissedNotices ? [] : (config?.notices ?? []);
   const restart = config?.restartNeeded ?? [];
@@ -382,7 +384,13 @@ export function SettingsView({ settings, language, onSave, channels: channelCall
           </span>
         </div>
       </form>
-      {channelCalls !== undefined && <TelegramSettings api={channelCalls} language={language} />}
+      {channelCalls !== undefined && (
+        <TelegramSettings
+          api={channelCalls}
+          language={language}
+          {...(conversations === undefined ? {} : { conversations: conversations.map((c) => c.target) })}
+        />
+      )}
     </section>
   );
 }

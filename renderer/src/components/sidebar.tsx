@@ -10,6 +10,8 @@ import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { runtimeLabel } from '../../../shared/agent-readiness.js';
 import { PAGES, type PageKind, type View } from '../views/view-registry.js';
 import { agentReadinessText } from './agent-detail.js';
+import { pausedHead } from '../status/wake-chips.js';
+import { usePausedWake, type WakeBook } from '../status/wake-store.js';
 
 export interface SidebarProps {
   readonly conversations: readonly Conversation[];
@@ -27,6 +29,8 @@ export interface SidebarProps {
   onCreateChannel(target: string): Promise<string | null>;
   /** The pages' badges (view-registry.tsx), e.g. issue 25's agents that need the operator on Team. */
   readonly badges?: Readonly<Partial<Record<PageKind, number>>>;
+  /** issue 40 item 8: the window's wakes: an agent with a paused wake says "Paused until 14:05", not Ready. */
+  readonly wakes?: WakeBook;
 }
 
 /** Memoised (issue 19): a message elsewhere re-renders its own link, not every link. */
@@ -81,6 +85,7 @@ export const Sidebar = memo(function Sidebar({
   threadLabels,
   drawerOpen,
   badges = {},
+  wakes,
 }: SidebarProps) {
   const groups = groupConversations(conversations);
   const [adding, setAdding] = useState(false);
@@ -180,9 +185,18 @@ export const Sidebar = memo(function Sidebar({
                   {!ready ? '⚠' : a.state === 'busy' ? '●' : a.state === 'idle' ? '○' : '◌'}
                 </span>
                 <span className="agent-name">{a.name}</span>{' '}
-                <span className="agent-state-text">
-                  {a.state === 'busy' && ready ? copy(language, 'agent.state.busy') : readiness.label}
-                </span>
+                {wakes === undefined ? (
+                  <span className="agent-state-text">
+                    {a.state === 'busy' && ready ? copy(language, 'agent.state.busy') : readiness.label}
+                  </span>
+                ) : (
+                  <AgentStateText
+                    wakes={wakes}
+                    agentId={a.id}
+                    language={language}
+                    fallback={a.state === 'busy' && ready ? copy(language, 'agent.state.busy') : readiness.label}
+                  />
+                )}
                 {/* The runtime, then issue 14's permission policy (`full` carries a warning badge) and the workspace. */}
                 <span className="agent-row-meta">
                   <span className="agent-runtime">{a.demo ? t('agent.demo') : runtimeLabel(a.runtime, a.preset)}</span>
@@ -216,6 +230,29 @@ export const Sidebar = memo(function Sidebar({
     </nav>
   );
 });
+
+/**
+ * issue 40 item 8: an agent's state words, "Paused until 14:05" (the reset in local time) while a wake
+ * of it is paused — a pause is visible wherever the agent is shown (DESIGN.md "Usage") — else `fallback`.
+ */
+function AgentStateText({
+  wakes,
+  agentId,
+  language,
+  fallback,
+}: {
+  readonly wakes: WakeBook;
+  readonly agentId: string;
+  readonly language: Language;
+  readonly fallback: string;
+}) {
+  const paused = usePausedWake(wakes, agentId);
+  return (
+    <span className="agent-state-text" data-paused={paused === undefined ? undefined : (paused.reason ?? 'paused')}>
+      {paused === undefined ? fallback : pausedHead(paused, language)}
+    </span>
+  );
+}
 
 /** A page's link: a heading of the nav (Team, Usage, Agents) or at its foot (Settings), with its badge. */
 function PageLink({

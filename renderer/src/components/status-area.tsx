@@ -13,9 +13,11 @@ import {
   ALERT_ICONS,
   CHIP_ICONS,
   alertText,
+  chipBeacons,
   chipCanStop,
   chipElapsed,
   chipText,
+  pauseCountdown,
   pausedText,
   statusAlerts,
   statusChips,
@@ -160,6 +162,7 @@ export const StatusArea = memo(function StatusArea({
                 stopped: chip.stopped,
               });
         const detailsId = `detail-${chip.wakeToken}`;
+        const beacons = chipBeacons(chip, language);
         return (
           <span
             key={chip.wakeToken}
@@ -177,6 +180,17 @@ export const StatusArea = memo(function StatusArea({
                 ·
               </span>
               <span className="chip-text">{text}</span>
+              {beacons !== null && (
+                // issue 40 item 7: the beacon count, not only the icon ("Demo · Working… · 2 beacons").
+                <>
+                  <span className="chip-sep" aria-hidden="true">
+                    ·
+                  </span>
+                  <span className="chip-beacons" data-beacons={chip.beacons}>
+                    {beacons}
+                  </span>
+                </>
+              )}
               {chip.askedByName !== null && (
                 // issue 25: an agent woken by another agent says who asked ("Codex · Working · asked by Claude").
                 <>
@@ -186,8 +200,21 @@ export const StatusArea = memo(function StatusArea({
                   <span className="chip-asked-by">{copy(language, 'chain.askedBy', { agent: chip.askedByName })}</span>
                 </>
               )}
-              <span className="chip-elapsed" aria-hidden="true">
-                {chipElapsed(wake, language, now)}
+              {chip.answerFromName !== null && (
+                // issue 40 item 7: a hand-back reads as what happened ("Demo · Replied · after Helper's answer").
+                <>
+                  <span className="chip-sep" aria-hidden="true">
+                    ·
+                  </span>
+                  <span className="chip-answer-from">
+                    {copy(language, 'chain.answerFrom', { agent: chip.answerFromName })}
+                  </span>
+                </>
+              )}
+              <span className={`chip-elapsed${chip.kind === 'paused' ? ' chip-countdown' : ''}`} aria-hidden="true">
+                {/* issue 40 item 8: a paused chip counts down to its reset instead of up from its start. */}
+                {(chip.kind === 'paused' ? pauseCountdown(wake, language, now) : null) ??
+                  chipElapsed(wake, language, now)}
               </span>
             </button>
             {onStop !== undefined && chipCanStop(chip.kind) && (

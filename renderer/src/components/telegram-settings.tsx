@@ -14,6 +14,11 @@ export interface TelegramSettingsProps {
   /** The channels' calls (issue 39: the channel's own calls ride the contract's `channels.call`). */
   readonly api: ClientApi['channels'];
   readonly language: Language;
+  /**
+   * issue 40 item 9: the conversations that exist (their targets): a binding names one of them, so
+   * the form never creates a conversation by a typo. Unknown (absent): the daemon decides.
+   */
+  readonly conversations?: readonly string[];
 }
 
 type TelegramAnswer = ApiResult<TelegramStatus>;
@@ -50,7 +55,7 @@ export function parseIds(text: string): number[] | null {
   return ids.length > 0 && ids.every((n) => Number.isSafeInteger(n)) ? ids : null;
 }
 
-export function TelegramSettings({ api: channels, language }: TelegramSettingsProps) {
+export function TelegramSettings({ api: channels, language, conversations }: TelegramSettingsProps) {
   const api = useMemo(() => telegramCalls(channels), [channels]);
   const t = (k: CopyKey, vars?: Record<string, string | number>) => copy(language, k, vars);
   const [status, setStatus] = useState<TelegramStatus | null>(null);
@@ -89,7 +94,16 @@ export function TelegramSettings({ api: channels, language }: TelegramSettingsPr
             </button>
           </p>
           {status.detail !== null && <p className="detail">{status.detail}</p>}
-          {status.lastSendError !== null && <pre className="detail">{status.lastSendError}</pre>}
+          {status.lastSendError !== null && (
+            // issue 40 item 9: a neutral sentence; the raw connection error (`not_written: ENOTFOUND`) under Details.
+            <div className="telegram-send-error">
+              <p className="detail">{t('telegram.sendFailed')}</p>
+              <details>
+                <summary>{t('telegram.errorDetails')}</summary>
+                <pre className="detail">{status.lastSendError}</pre>
+              </details>
+            </div>
+          )}
           {status.warning !== null && <p className="detail warning">⚠️ {status.warning}</p>}
           <p>
             {t('telegram.inbound', {
@@ -153,6 +167,10 @@ export function TelegramSettings({ api: channels, language }: TelegramSettingsPr
           const users = parseIds(allowFrom);
           if (chatId.trim() === '' || !Number.isSafeInteger(chat) || users === null) {
             setOutcome({ kind: 'error', message: t('telegram.badNumbers') });
+            return;
+          }
+          if (conversations !== undefined && !conversations.includes(target.trim())) {
+            setOutcome({ kind: 'error', message: t('telegram.noConversation', { target: target.trim() }) });
             return;
           }
           void api.addBinding({ chatId: chat, target: target.trim(), allowFrom: users }).then((r) => {

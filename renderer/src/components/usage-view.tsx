@@ -103,7 +103,8 @@ function AgentUsage({
           </li>
         )}
       </ul>
-      {budget?.budget != null && raiseBudget !== undefined && (
+      {budget !== undefined && raiseBudget !== undefined && (
+        // issue 40 item 9: an agent with no budget gets Set budget (the same form, no Remove).
         <RaiseBudget agent={agent} budget={budget.budget} language={language} raise={raiseBudget} />
       )}
       {!reported && <p className="usage-none-yet">{t('usage.noneYet')}</p>}
@@ -220,13 +221,14 @@ function RaiseBudget({
   raise,
 }: {
   readonly agent: AgentIdentity;
-  readonly budget: Budget;
+  /** null: the agent has no daily budget yet — Set budget (tokens), nothing to remove. */
+  readonly budget: Budget | null;
   readonly language: Language;
   readonly raise: NonNullable<UsageViewProps['raiseBudget']>;
 }) {
   const t = (key: CopyKey, vars?: Record<string, string | number>) => copy(language, key, vars);
-  const kind = budget.tokens !== undefined ? 'tokens' : 'cost';
-  const current = (kind === 'tokens' ? budget.tokens : budget.costUsd) ?? 0;
+  const kind = budget === null || budget.tokens !== undefined ? 'tokens' : 'cost';
+  const current = (kind === 'tokens' ? budget?.tokens : budget?.costUsd) ?? 0;
   const [open, setOpen] = useState(false);
   const [value, setValue] = useState('');
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -239,28 +241,30 @@ function RaiseBudget({
           type="button"
           className="usage-raise"
           onClick={() => {
-            setValue(String(current * 2));
+            setValue(budget === null ? '' : String(current * 2));
             setRefusal(null);
             setOpen(true);
           }}
         >
-          {t('usage.raise.open')}
+          {t(budget === null ? 'usage.raise.set' : 'usage.raise.open')}
         </button>
-        <button
-          type="button"
-          className="usage-remove-budget"
-          disabled={saving}
-          onClick={() => {
-            setSaving(true);
-            setRefusal(null);
-            void raise(agent.id, null).then((refused) => {
-              setSaving(false);
-              setRefusal(refused);
-            });
-          }}
-        >
-          {t('usage.raise.remove')}
-        </button>
+        {budget !== null && (
+          <button
+            type="button"
+            className="usage-remove-budget"
+            disabled={saving}
+            onClick={() => {
+              setSaving(true);
+              setRefusal(null);
+              void raise(agent.id, null).then((refused) => {
+                setSaving(false);
+                setRefusal(refused);
+              });
+            }}
+          >
+            {t('usage.raise.remove')}
+          </button>
+        )}
         {refusal !== null && (
           <p className="usage-raise-error" role="alert">
             {refusal}
@@ -304,7 +308,7 @@ function RaiseBudget({
       <button type="button" onClick={() => setOpen(false)}>
         {t('usage.raise.cancel')}
       </button>
-      {!valid && <p className="usage-raise-error">{t('usage.raise.invalid')}</p>}
+      {!valid && value !== '' && <p className="usage-raise-error">{t('usage.raise.invalid')}</p>}
       {refusal !== null && (
         <p className="usage-raise-error" role="alert">
           {refusal}

@@ -27,11 +27,23 @@ export function messageRows(messages: readonly Message[]): MessageRow[] {
       prev.authorId === m.authorId &&
       prev.authorKind === m.authorKind &&
       !m.redelivered &&
+      // issue 40 item 9: a message from another channel keeps its header, which says where it came from.
+      inboundChannel(m) === inboundChannel(prev) &&
       Date.parse(m.createdAt) - Date.parse(prev.createdAt) < GROUP_GAP_MS;
     rows.push({ kind: 'message', key: m.id, message: m, grouped });
     prev = m;
   }
   return rows;
+}
+
+/**
+ * issue 40 item 9: the channel an operator message came in from (`telegram`), null when it was
+ * written here. A channel stores its inbound message under `<channel>:<update id>` (the idempotency
+ * key of ConversationService.post, kept as the message's response id).
+ */
+export function inboundChannel(m: Pick<Message, 'authorKind' | 'responseId'>): string | null {
+  if (m.authorKind === 'agent' || m.responseId === null) return null;
+  return /^([a-z][a-z0-9_-]*):\d+$/.exec(m.responseId)?.[1] ?? null;
 }
 
 /** Splits text into plain runs and `@id` mentions of known agents (shown highlighted; the router's rule, shared/mention.ts). */

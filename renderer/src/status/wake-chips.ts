@@ -10,6 +10,8 @@ import type { Alert, Wake } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { formatElapsed } from '../../../shared/elapsed.js';
+import { LOCAL_CHANNEL } from '../../../shared/config.js';
+import { channelName } from './channel-name.js';
 
 /** What a chip says, beyond its raw `data-status`. */
 export type ChipKind =
@@ -30,8 +32,15 @@ export interface WakeChip {
   readonly active: boolean;
   /** issue 24: a `failed` wake whose work a recovery continuation re-delivered in a new wake (§6.6). */
   readonly continued: boolean;
-  /** issue 25: the agent whose message woke this one ("asked by Claude"), null when the operator's did. */
+  /** issue 25: the agent whose message woke this one ("asked by Claude"), null when the operator's or a hand-back did. */
   readonly askedByName: string | null;
+  /**
+   * issue 40 item 7: the agent whose answer was handed back to this one (a `hand_back` wake, §9.1
+   * workflow callback): that agent asked nothing, so the chip says "after Helper's answer", never "asked by".
+   */
+  readonly answerFromName: string | null;
+  /** issue 40 item 7: the silence beacons of this wake so far (watchdog spec A), shown as a count while it works. */
+  readonly beacons: number;
 }
 
 /** The chip kind of a wake: its status, refined by beacons and the escalation while working. */
@@ -67,7 +76,9 @@ function toChip(wake: Wake): WakeChip {
     detail: wake.status === 'failed' ? wake.detail : null,
     active: !isTerminal(wake.status),
     continued: wake.status === 'failed' && wake.recoveries > 0,
-    askedByName: askedBy(wake),
+    askedByName: wake.cause === 'hand_back' ? null : askedBy(wake),
+    answerFromName: wake.cause === 'hand_back' ? askedBy(wake) : null,
+    beacons: wake.beacons,
   };
 }
 
@@ -226,6 +237,17 @@ function withoutIcon(text: string, icon: string): string {
   return rest === '' ? text : rest;
 }
 
+/**
+ * issue 40 item 7: how many beacons a working chip has had ("2 beacons"), null when none or when
+ * the turn has ended (the count then lives in the inspector's timeline).
+ */
+export function chipBeacons(chip: Pick<WakeChip, 'beacons' | 'active'>, language: Language): string | null {
+  if (!chip.active || chip.beacons <= 0) return null;
+  return chip.beacons === 1
+    ? copy(language, 'chip.beaconsOne')
+    : copy(language, 'chip.beacons', { count: chip.beacons });
+}
+
 /** issue 29 (UI.md "Every working chip has Stop"): the chips of a turn still running. */
 const WORKING_KINDS: ReadonlySet<ChipKind> = new Set(['working', 'beacon', 'escalated', 'checking']);
 
@@ -282,6 +304,14 @@ const ALERT_COPY: Record<Alert['kind'], CopyKey> = {
 /** Neutral copy for an alert, in the UI language (the daemon's own text is a fallback only); an escalation in the channel's own words. */
 export function alertText(alert: Alert, language: Language, words: BeaconWords = DEFAULT_BEACON_WORDS): string {
   if (alert.kind === 'escalation' && words.escalation !== null) return words.escalation;
+  // issue 40 item 7: a delivery failure on another channel than this app names it ("Not delivered to Telegram").
+  const channel = alert.channel;
+  if (channel !== undefined && channel !== LOCAL_CHANNEL) {
+    if (alert.kind === 'delivery_failed')
+      return copy(language, 'alert.deliveryFailedOn', { channel: channelName(channel, language) });
+    if (alert.kind === 'delivery_uncertain')
+      return copy(language, 'alert.deliveryUncertainOn', { channel: channelName(channel, language) });
+  }
   return alertKindText(alert.kind, language);
 }
 
@@ -305,13 +335,33 @@ export function alertKindOfEvent(detail: string | null): Alert['kind'] | null {
  */
 export function pausedText(wake: Pick<Wake, 'reason' | 'pausedUntil'>, language: Language): string {
   const kind = wake.reason === 'daily_budget' ? 'daily_budget' : 'usage_limit';
-  const ms = wake.pausedUntil == null ? Number.NaN : Date.parse(wake.pausedUntil);
-  const head = Number.isFinite(ms)
-    ? copy(language, 'chip.pausedUntil', {
-        time: new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
-          new Date(ms),
-        ),
-      })
-    : copy(language, 'chip.paused');
-  return `${head} · ${copy(language, kind === 'daily_budget' ? 'chip.pause.daily_budget' : 'chip.pause.usage_limit')}`;
+  return `${pausedHead(wake, language)} · ${copy(language, kind === 'daily_budget' ? 'chip.pause.daily_budget' : 'chip.pause.usage_limit')}`;
+}
+
+const resetOf = (wake: Pick<Wake, 'pausedUntil'>): number =>
+  wake.pausedUntil == null ? Number.NaN : Date.parse(wake.pausedUntil);
+
+/**
+ * "Paused until 14:05" (the reset in the reader's clock), or "Paused" when the reset is unknown: the
+ * chip's head, and issue 40 item 8's words for the agent in the sidebar.
+ */
+export function pausedHead(wake: Pick<Wake, 'pausedUntil'>, language: Language): string {
+  const ms = resetOf(wake);
+  if (!Number.isFinite(ms)) return copy(language, 'chip.paused');
+  const time = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    new Date(ms),
+  );
+  return copy(language, 'chip.pausedUntil', { time });
+}
+
+/**
+ * issue 40 item 8: the paused chip's countdown to its reset ("4m 30s left"), driven by the pause's
+ * `pausedUntil`; "resuming" once the reset is reached; null when the reset is unknown.
+ */
+export function pauseCountdown(wake: Pick<Wake, 'pausedUntil'>, language: Language, nowMs: number): string | null {
+  const ms = resetOf(wake);
+  if (!Number.isFinite(ms)) return null;
+  return ms <= nowMs
+    ? copy(language, 'chip.pauseResuming')
+    : copy(language, 'chip.pauseLeft', { time: formatElapsed(ms - nowMs, language) });
 }

@@ -40,8 +40,8 @@ export function supersedes(current: Wake | undefined, incoming: Wake): boolean {
 const EMPTY: ReadonlyMap<string, Wake> = new Map();
 
 /**
- * Keys: `t:<target>` (the wakes of a conversation), `w:<wakeToken>` (one wake) and, issue 25,
- * `c:<chainId>` (the wakes of one chain: who woke whom).
+ * Keys: `t:<target>` (the wakes of a conversation), `w:<wakeToken>` (one wake), issue 25
+ * `c:<chainId>` (the wakes of one chain: who woke whom) and, issue 40, `a:<agentId>` (its paused wakes).
  */
 export class WakeBook extends KeyedStore {
   private readonly all = new Map<string, Wake>();
@@ -52,6 +52,8 @@ export class WakeBook extends KeyedStore {
   private readonly byTarget = new Map<string, Map<string, Wake>>();
   /** Immutable per-target snapshots, rebuilt on the first read after a change. */
   private readonly snapshots = new Map<string, ReadonlyMap<string, Wake>>();
+  /** issue 40 item 8: the paused wakes of each agent (the sidebar's "Paused until 14:05"). */
+  private readonly pausedByAgent = new Map<string, Map<string, Wake>>();
 
   get(wakeToken: string): Wake | undefined {
     return this.all.get(wakeToken);
@@ -79,6 +81,7 @@ export class WakeBook extends KeyedStore {
       chain.add(incoming.wakeToken);
       this.chainSnapshots.delete(chainId);
     }
+    this.trackPause(current, incoming);
     this.notify(`t:${incoming.target}`);
     this.notify(`w:${incoming.wakeToken}`);
     if (chainId !== null) this.notify(`c:${chainId}`);
@@ -127,6 +130,28 @@ export class WakeBook extends KeyedStore {
     return snap;
   }
 
+  /**
+   * issue 40 item 8: the agent's paused wake (the oldest, when several wait), undefined when none is
+   * paused: the same object until one of its paused wakes changes.
+   */
+  pausedWakeOf(agentId: string): Wake | undefined {
+    let oldest: Wake | undefined;
+    for (const w of this.pausedByAgent.get(agentId)?.values() ?? [])
+      if (oldest === undefined || w.createdAt < oldest.createdAt) oldest = w;
+    return oldest;
+  }
+
+  /** Keeps `pausedByAgent` and tells the agent's subscribers (`a:<agentId>`) when its paused wakes change. */
+  private trackPause(current: Wake | undefined, incoming: Wake): void {
+    if (current?.status !== 'paused' && incoming.status !== 'paused') return;
+    let mine = this.pausedByAgent.get(incoming.agentId);
+    if (incoming.status === 'paused') {
+      if (mine === undefined) this.pausedByAgent.set(incoming.agentId, (mine = new Map()));
+      mine.set(incoming.wakeToken, incoming);
+    } else mine?.delete(incoming.wakeToken);
+    this.notify(`a:${incoming.agentId}`);
+  }
+
   private drop(w: Wake): void {
     this.byTarget.get(w.target)?.delete(w.wakeToken);
     this.snapshots.delete(w.target);
@@ -144,6 +169,11 @@ export function useWake(book: WakeBook, wakeToken: string | null): Wake | undefi
   return useStoreKey(book, wakeToken === null ? null : `w:${wakeToken}`, () =>
     wakeToken === null ? undefined : book.get(wakeToken),
   );
+}
+
+/** issue 40 item 8: the agent's paused wake, if any; re-renders only when its paused wakes change. */
+export function usePausedWake(book: WakeBook, agentId: string): Wake | undefined {
+  return useStoreKey(book, `a:${agentId}`, () => book.pausedWakeOf(agentId));
 }
 
 const NO_WAKES: readonly Wake[] = [];

@@ -15,6 +15,7 @@ import { UsageView } from '../components/usage-view.js';
 import type { CopyKey, Language } from '../i18n/copy.js';
 import { useAgentRoster, useAgents } from '../state/agent-store.js';
 import { useAppState } from '../state/app-state-context.js';
+import { useConversations } from '../state/conversation-store.js';
 import { useTeamNeedsYou } from '../state/team-store.js';
 import { useValue } from '../state/value-store.js';
 
@@ -92,12 +93,14 @@ function AgentsListPage({ language, navigation }: PageProps) {
 function SettingsPage({ language }: PageProps) {
   const { state } = useAppState();
   const settings = useValue(state.settings);
+  const conversations = useConversations(state.conversations);
   if (settings === null) return null;
   return (
     <SettingsView
       settings={settings}
       language={language}
       channels={state.api.channels}
+      conversations={conversations}
       onSave={(update) => state.saveSettings(update)}
     />
   );

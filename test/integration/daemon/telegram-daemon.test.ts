@@ -16,6 +16,7 @@ import { parseMetrics } from '../../fixtures/daemon-harness.js';
 import { startFakeTelegram, type FakeTelegram } from '../../fixtures/fake-telegram.js';
 import { telegramCall } from '../../fixtures/telegram-status.js';
 import { isTerminal } from '../../../shared/wake-status.js';
+import { deliveryByChannel } from '../../../shared/delivery-detail.js';
 
 const CHAT = -100123;
 const OPERATOR = 501;
@@ -292,6 +293,49 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     expect((await alertOf(r, 'usage_warning')).target).toBe('#general');
   });
 
+  it('issue 40 item 8: a usage pause of a bound conversation is one neutral notice in the chat, with its reset, once per pause', async () => {
+    const { tg, start } = await setup({}, { DEMO_LIMIT_SECONDS: '600' });
+    const r = await start();
+    /** The next status of a wake other than `token` (any wake when undefined) with `status` (any when undefined). */
+    const wakeStatus = (token?: string, status?: string) =>
+      firstValueFrom(
+        r.events$.pipe(
+          filter(
+            (e): e is Extract<ApiEvent, { name: 'wake.status' }> =>
+              e.name === 'wake.status' &&
+              (status === undefined || e.payload.status === status) &&
+              (token === undefined || e.payload.wakeToken !== token),
+          ),
+        ),
+      );
+    const first = wakeStatus(undefined, 'paused');
+    tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: '@demo /limit please' });
+    const notice = await tg.waitFor(isSend('⏸ Demo · '), undefined, 20_000);
+    const [paused] = await r.daemon.api['wakes.list']({ target: '#general' });
+    expect(paused?.status).toBe('paused');
+    expect(paused?.pausedUntil).toBeTruthy();
+    const d = new Date(paused?.pausedUntil as string);
+    const hhmm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+    expect(notice.body.text).toBe(
+      `⏸ Demo · Paused until ${hhmm} · usage limit. The work waits in its place and goes on after the reset; the app has Try now.`,
+    );
+    // A second message of the chat waits behind the pause (the same pause): no second notice.
+    const second = wakeStatus((await first).payload.wakeToken);
+    tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: '@demo and this too' });
+    await second;
+    // Try now: the probe goes through (the demo refuses once), both wakes reply; still one notice.
+    await r.daemon.api['agents.tryNow']({ agentId: 'demo' });
+    await expect
+      .poll(async () => (await r.daemon.api['wakes.list']({ target: '#general' })).map((w) => w.status), {
+        timeout: 20_000,
+      })
+      .toEqual(['reply_sent', 'reply_sent']);
+    await tg.waitFor(isSend('Demo: [demo]'));
+    const texts = sentTexts(tg);
+    expect(texts.filter((t) => t.startsWith('⏸ '))).toHaveLength(1);
+    expect(texts.some((t) => t.startsWith('Demo: ⏸'))).toBe(false);
+  });
+
   it('FAILED_FINAL (500 twice): alert, kept, re-delivered once on the next message from the chat', async () => {
     const { tg, start } = await setup();
     const r = await start();
@@ -307,6 +351,14 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
     await timelineWith(r, wake!.wakeToken, (d) =>
       d.includes('delivery telegram: failed_final · 2 attempts · server_error'),
     );
+    // issue 40 item 7: the failure names its channel, and the inspector's delivery per channel says
+    // where the reply arrived and where it did not (status, attempts, last error).
+    expect(alert.channel).toBe('telegram');
+    const { events } = await r.daemon.api['wakes.inspect']({ wakeToken: wake!.wakeToken });
+    expect(deliveryByChannel(events.filter((e) => e.kind === 'delivery').map((e) => e.detail))).toEqual([
+      { channel: 'local', state: 'delivered', attempts: 1, lastError: null },
+      { channel: 'telegram', state: 'failed_final', attempts: 2, lastError: 'server_error' },
+    ]);
 
     tg.userWrites({ chatId: CHAT, fromId: OPERATOR, text: '@demo second' });
     await tg.waitFor(isSend('↻ Demo: [demo] Hi!'));

@@ -9,12 +9,14 @@
  *   is posted at once with its reason in plain words; a notice is a message of its own, so another
  *   agent's beacons or reply never hide it. A turn that ended with nothing sent is the no-response
  *   notice (governed by this channel's `alertOnNoResponse`);
- * - issue 27: a usage warning raised in a bound conversation, once (the alert's id).
+ * - issue 27: a usage warning raised in a bound conversation, once (the alert's id);
+ * - issue 40 item 8: a pause (usage limit, daily budget) that reaches a bound conversation's wakes,
+ *   once per pause and conversation (the pause's episode: its probes are not new pauses), with its reset.
  */
 import { failureWords, httpStatusOf } from '../../../../shared/agent-readiness.js';
 import type { Alert } from '../../../../shared/api/contract.js';
 import type { PromptLanguage } from '../../../../shared/config.js';
-import { isFailureReason } from '../../../../shared/wake-status.js';
+import { isFailureReason, type PauseKind } from '../../../../shared/wake-status.js';
 import { usageWarningWords, type UsageWarningFacts } from '../../alerts/usage-warning-words.js';
 import type { DeliveryAlert } from '../../delivery/delivery-tracker.js';
 import type { WakeStatusEvent } from '../../wake/wake-status-event.js';
@@ -28,18 +30,44 @@ export const MIRROR_PREFIX = 'tg:';
 /** issue 24: the status words of the chat's notices (neutral, UI.md "Chips and copy"), in the app's language. */
 const STATUS_WORDS: Record<
   PromptLanguage,
-  { readonly failed: string; readonly interrupted: string; readonly noResponse: string }
+  {
+    readonly failed: string;
+    readonly interrupted: string;
+    readonly noResponse: string;
+    readonly paused: string;
+    readonly pausedUntil: (time: string) => string;
+    readonly pause: Record<PauseKind, string>;
+    readonly resumes: string;
+  }
 > = {
   en: {
     failed: "Couldn't complete",
     interrupted: 'Interrupted',
     noResponse: 'Turn ended without a message — back to idle',
+    paused: 'Paused',
+    pausedUntil: (time) => `Paused until ${time}`,
+    pause: { usage_limit: 'usage limit', daily_budget: 'daily budget reached' },
+    resumes: 'The work waits in its place and goes on after the reset; the app has Try now.',
   },
-  'zh-CN': { failed: '未能完成', interrupted: '已中断', noResponse: '本轮结束，未发送消息，已回到空闲' },
+  'zh-CN': {
+    failed: '未能完成',
+    interrupted: '已中断',
+    noResponse: '本轮结束，未发送消息，已回到空闲',
+    paused: '已暂停',
+    pausedUntil: (time) => `已暂停，直到 ${time}`,
+    pause: { usage_limit: '用量上限', daily_budget: '已达每日预算' },
+    resumes: '工作保留在原位，重置后继续；应用中可选择“立即重试”。',
+  },
+};
+
+/** The reset as the operator's clock says it (the daemon runs on their machine), e.g. `14:05`. */
+const hhmm = (ms: number): string => {
+  const d = new Date(ms);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
 };
 
 export interface TelegramNoticesOptions {
-  readonly context: Pick<ChannelContext<unknown>, 'name' | 'tracker' | 'agentName' | 'language' | 'wakeOf'>;
+  readonly context: Pick<ChannelContext<unknown>, 'name' | 'tracker' | 'agentName' | 'language' | 'wakeOf' | 'pauseOf'>;
   /** Whether a conversation is bound to a chat. */
   readonly bound: (target: string) => boolean;
   /** Without a token nothing can reach the chat: Settings says so once, rather than a notice each. */
@@ -106,6 +134,22 @@ export class TelegramNotices {
     const text = `⚠️ ${e.agentDisplayName} · ${status} — ${words}`;
     // Deterministic: one notice per wake, ever.
     this.#post(e.agentId, e.target, `outcome_${e.wakeToken}`, `outcome:${e.wakeToken}`, text);
+  }
+
+  /**
+   * issue 40 item 8: a wake of a bound conversation was paused: one neutral notice per pause and
+   * conversation — `⏸ Demo · Paused until 14:05 · usage limit` — its id the pause's episode, so the
+   * other wakes it holds and each probe of an unknown reset say nothing more.
+   */
+  paused(e: WakeStatusEvent): void {
+    if (!this.#postable(e.target)) return;
+    const pause = this.#o.context.pauseOf(e.agentId);
+    const kind: PauseKind = pause?.kind ?? (e.reason === 'daily_budget' ? 'daily_budget' : 'usage_limit');
+    const words = STATUS_WORDS[this.#o.context.language()];
+    const head = pause?.resetsAt == null ? words.paused : words.pausedUntil(hhmm(pause.resetsAt));
+    const text = `⏸ ${e.agentDisplayName} · ${head} · ${words.pause[kind]}. ${words.resumes}`;
+    const episode = pause?.pausedAt ?? e.at;
+    this.#post(e.agentId, e.target, `pause_${e.agentId}_${episode}`, `pause:${e.agentId}:${episode}:${e.target}`, text);
   }
 
   #postable(target: string): boolean {

@@ -125,6 +125,7 @@ export class TelegramService implements ChannelPlugin {
     );
     this.#subs.add(tracker.alert$.subscribe((a) => this.#notices.alert(a)));
     this.#subs.add(wakeStatus$.pipe(filter((e) => e.status === 'failed')).subscribe((e) => this.#notices.failed(e)));
+    this.#subs.add(wakeStatus$.pipe(filter((e) => e.status === 'paused')).subscribe((e) => this.#notices.paused(e)));
     this.#approvals.start();
     this.#subs.add(bus.turnEnd$.subscribe((e) => this.#stops.turnEnded(e.turnId)));
     const pollApi = this.#health.pollApi;

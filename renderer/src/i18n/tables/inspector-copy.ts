@@ -34,6 +34,14 @@ export const INSPECTOR_COPY = [
       'inspector.continuedIn': 'Continued in wake {wake}',
       'inspector.continues': 'Continues wake {wake}',
       'inspector.continuation': 'Recovery',
+      // issue 40 item 7: the reply's delivery per channel (watchdog spec B).
+      'inspector.delivery': 'Delivery by channel',
+      'inspector.delivery.delivered': 'Delivered',
+      'inspector.delivery.failed_final': 'Not delivered — kept for re-delivery',
+      'inspector.delivery.uncertain': 'Unconfirmed',
+      'inspector.delivery.attemptsOne': '1 attempt',
+      'inspector.delivery.attempts': '{count} attempts',
+      'inspector.delivery.lastError': 'Last error',
     },
     'zh-CN': {
       'inspector.title': '{agent} · {conversation}',
@@ -63,6 +71,13 @@ export const INSPECTOR_COPY = [
       'inspector.continuedIn': '已在唤醒 {wake} 中继续',
       'inspector.continues': '继续唤醒 {wake}',
       'inspector.continuation': '恢复',
+      'inspector.delivery': '各渠道的投递',
+      'inspector.delivery.delivered': '已送达',
+      'inspector.delivery.failed_final': '未送达，已保留待重新投递',
+      'inspector.delivery.uncertain': '未确认',
+      'inspector.delivery.attemptsOne': '尝试 1 次',
+      'inspector.delivery.attempts': '尝试 {count} 次',
+      'inspector.delivery.lastError': '最近的错误',
     },
   }),
   copyTable('prompt', {

@@ -10,6 +10,9 @@ export const STATUS_COPY = [
       'chip.queued': 'Queued',
       'chip.working': 'Working',
       'chip.beacon': 'Working…',
+      // issue 40 item 7: the beacon count on a working chip (watchdog spec A).
+      'chip.beaconsOne': '1 beacon',
+      'chip.beacons': '{count} beacons',
       'chip.escalated': 'Extended processing — still working. Response may be delayed. You can stop it.',
       'chip.checking': 'Checking for a reply',
       'chip.replied': 'Replied',
@@ -25,6 +28,9 @@ export const STATUS_COPY = [
       // issue 27: a paused wake (usage limit until its reset; daily budget reached).
       'chip.paused': 'Paused',
       'chip.pausedUntil': 'Paused until {time}',
+      // issue 40 item 8: the countdown to the pause's reset.
+      'chip.pauseLeft': '{time} left',
+      'chip.pauseResuming': 'resuming',
       'chip.pause.usage_limit': 'usage limit',
       'chip.pause.daily_budget': 'daily budget reached',
       'chip.tryNow': 'Try now',
@@ -35,6 +41,8 @@ export const STATUS_COPY = [
       'chip.queued': '排队中',
       'chip.working': '处理中',
       'chip.beacon': '处理中…',
+      'chip.beaconsOne': '1 次进度提示',
+      'chip.beacons': '{count} 次进度提示',
       'chip.escalated': '处理时间较长，仍在处理，回复可能延迟。你可以停止它。',
       'chip.checking': '正在确认回复',
       'chip.replied': '已回复',
@@ -50,6 +58,8 @@ export const STATUS_COPY = [
       // issue 27
       'chip.paused': '已暂停',
       'chip.pausedUntil': '已暂停，直到 {time}',
+      'chip.pauseLeft': '还剩 {time}',
+      'chip.pauseResuming': '正在继续',
       'chip.pause.usage_limit': '用量上限',
       'chip.pause.daily_budget': '已达每日预算',
       'chip.tryNow': '立即重试',
@@ -60,6 +70,9 @@ export const STATUS_COPY = [
   copyTable('alert', {
     en: {
       'alert.deliveryFailed': 'Reply not delivered — kept for re-delivery',
+      // issue 40 item 7: a delivery failure names its channel.
+      'alert.deliveryFailedOn': 'Not delivered to {channel} — kept for re-delivery',
+      'alert.deliveryUncertainOn': 'Delivery to {channel} unconfirmed',
       'alert.deliveryUncertain': 'Delivery unconfirmed',
       'alert.escalation': 'Extended processing — still working. Response may be delayed. You can stop it.',
       'alert.noResponse': 'Turn ended without a message',
@@ -69,6 +82,8 @@ export const STATUS_COPY = [
     },
     'zh-CN': {
       'alert.deliveryFailed': '回复未送达，已保留待重新投递',
+      'alert.deliveryFailedOn': '未送达 {channel}，已保留待重新投递',
+      'alert.deliveryUncertainOn': '投递到 {channel} 未确认',
       'alert.deliveryUncertain': '投递未确认',
       'alert.escalation': '处理时间较长，仍在处理，回复可能延迟。你可以停止它。',
       'alert.noResponse': '本轮结束，未发送消息',

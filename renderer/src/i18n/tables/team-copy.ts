@@ -9,6 +9,8 @@ export const TEAM_COPY = [
   copyTable('chain', {
     en: {
       'chain.askedBy': 'asked by {agent}',
+      // issue 40 item 7: a hand-back wake: the other agent answered, it did not ask.
+      'chain.answerFrom': "after {agent}'s answer",
       'chain.addressedTo': 'addressed to {agents}',
       'chain.paused': 'Agents paused after {count} hand-offs',
       'chain.pausedOne': 'Agents paused after 1 hand-off',
@@ -26,6 +28,7 @@ export const TEAM_COPY = [
     },
     'zh-CN': {
       'chain.askedBy': '由 {agent} 请求',
+      'chain.answerFrom': '收到 {agent} 的回答后',
       'chain.addressedTo': '发给 {agents}',
       'chain.paused': '智能体已在 {count} 次交接后暂停',
       'chain.pausedOne': '智能体已在 1 次交接后暂停',

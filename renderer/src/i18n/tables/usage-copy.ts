@@ -47,6 +47,8 @@ export const USAGE_COPY = [
       'usage.total': 'Total',
       'usage.col.turns': 'Turns',
       'usage.raise.open': 'Raise budget',
+      // issue 40 item 9: the first budget of an agent that has none.
+      'usage.raise.set': 'Set budget',
       'usage.raise.tokens': 'Daily budget (tokens)',
       'usage.raise.cost': 'Daily budget (USD)',
       'usage.raise.save': 'Save budget',
@@ -95,6 +97,7 @@ export const USAGE_COPY = [
       'usage.total': '合计',
       'usage.col.turns': '轮次',
       'usage.raise.open': '提高预算',
+      'usage.raise.set': '设置预算',
       'usage.raise.tokens': '每日预算（词元）',
       'usage.raise.cost': '每日预算（美元）',
       'usage.raise.save': '保存预算',

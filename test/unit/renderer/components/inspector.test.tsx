@@ -248,3 +248,41 @@ describe('Inspector', () => {
     expect(screen.getByRole('button', { name: '关闭' })).toBeTruthy();
   });
 });
+
+describe('Inspector: delivery per channel (issue 40 item 7)', () => {
+  const withDeliveries = {
+    ...inspected,
+    events: [
+      ...inspected.events,
+      event({ kind: 'delivery', detail: 'delivered · 1 attempt' }),
+      event({ kind: 'delivery', detail: 'telegram: failed_final · 2 attempts · not_written: ENOTFOUND' }),
+    ],
+  };
+
+  it('lists each channel with its status, attempts and the last error as text (en and 简体中文)', async () => {
+    setup({}, { 'wakes.inspect': () => ok(withDeliveries) });
+    const section = await screen.findByRole('region', { name: 'Delivery by channel' });
+    const rows = [...section.querySelectorAll('li')];
+    expect(rows.map((r) => [r.getAttribute('data-channel'), r.getAttribute('data-state')])).toEqual([
+      ['local', 'delivered'],
+      ['telegram', 'failed_final'],
+    ]);
+    expect(rows[0]?.textContent).toBe('Local (this app)·Delivered·1 attempt');
+    expect(rows[1]?.textContent).toBe(
+      'Telegram·Not delivered — kept for re-delivery·2 attempts' + 'Last error: not_written: ENOTFOUND',
+    );
+    expect(rows[1]?.querySelector('code')?.textContent).toBe('not_written: ENOTFOUND');
+    cleanup();
+    setup({ language: 'zh-CN' }, { 'wakes.inspect': () => ok(withDeliveries) });
+    const zh = await screen.findByRole('region', { name: '各渠道的投递' });
+    expect(zh.querySelector('li[data-channel="telegram"]')?.textContent).toMatch(
+      /^Telegram·未送达，已保留待重新投递·尝试 2 次/,
+    );
+  });
+
+  it('has no delivery section before any reply was delivered', async () => {
+    setup();
+    await screen.findByText('Delivered to Claude');
+    expect(document.querySelector('.channel-delivery')).toBeNull();
+  });
+});

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { Message, ThreadSummary } from '../../../../shared/api/contract.js';
 import { DayRow, MessageRowView, type MessageRowProps } from '../../../../renderer/src/components/message-row.js';
 import { messageOf } from '../../../fixtures/contract-values.js';
+import { messageRows } from '../../../../renderer/src/conversations/message-rows.js';
 
 // Times read in UTC, whatever the machine's zone.
 beforeAll(() => void vi.stubEnv('TZ', 'UTC'));
@@ -135,5 +136,31 @@ describe('DayRow', () => {
     cleanup();
     render(<DayRow at="2025-12-25T08:00:00.000Z" language="en" nowMs={now} />);
     expect(screen.getByRole('separator').textContent).toBe('December 25, 2025');
+  });
+});
+
+describe('MessageRowView: where a message came from (issue 40 item 9)', () => {
+  it('an operator message that came in from Telegram says "via Telegram" (来自 Telegram); one written here says nothing', () => {
+    setup(messageOf({ authorKind: 'operator', responseId: 'telegram:4107' }));
+    const origin = document.querySelector('.message-origin') as HTMLElement;
+    expect(origin.textContent).toBe('via Telegram');
+    expect(origin.getAttribute('data-origin')).toBe('telegram');
+    cleanup();
+    setup(messageOf({ authorKind: 'operator', responseId: 'telegram:4107' }), { language: 'zh-CN' });
+    expect(document.querySelector('.message-origin')?.textContent).toBe('来自 Telegram');
+    cleanup();
+    setup(messageOf({ authorKind: 'operator', responseId: null }));
+    expect(document.querySelector('.message-origin')).toBeNull();
+    cleanup();
+    setup(messageOf({ authorId: 'claude', authorName: 'Claude', authorKind: 'agent', responseId: 'rsp_1' }));
+    expect(document.querySelector('.message-origin')).toBeNull();
+  });
+
+  it('a message from another channel is never grouped under a header written here', () => {
+    const here = messageOf({ id: 'a', seq: 1, authorKind: 'operator', responseId: null });
+    const phone = messageOf({ id: 'b', seq: 2, authorKind: 'operator', responseId: 'telegram:9' });
+    const phoneAgain = messageOf({ id: 'c', seq: 3, authorKind: 'operator', responseId: 'telegram:10' });
+    const grouped = messageRows([here, phone, phoneAgain]).flatMap((r) => (r.kind === 'message' ? [r.grouped] : []));
+    expect(grouped).toEqual([false, false, true]);
   });
 });

@@ -1,13 +1,14 @@
 // @vitest-environment happy-dom
 /** The sidebar: channels, DMs and their threads, agents with state, settings; a new channel by name. */
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Agent, Conversation } from '../../../../shared/api/contract.js';
 import { Sidebar, type SidebarProps } from '../../../../renderer/src/components/sidebar.js';
 import { PAGES, type View } from '../../../../renderer/src/views/view-registry.js';
 import { copy } from '../../../../renderer/src/i18n/copy.js';
-import { agentOf, conversationOf } from '../../../fixtures/contract-values.js';
+import { WakeBook } from '../../../../renderer/src/status/wake-store.js';
+import { agentOf, conversationOf, wakeOf } from '../../../fixtures/contract-values.js';
 
 afterEach(cleanup);
 
@@ -164,5 +165,25 @@ describe('Sidebar', () => {
     expect(document.querySelector('nav b, nav script')).toBeNull();
     expect(link('dm:@claude').textContent).toBe('<b>Claude</b>');
     expect(link('#general:ab12cd').textContent).toBe('↳ <script>x()</script>');
+  });
+});
+
+describe('Sidebar: a paused agent says so (issue 40 item 8)', () => {
+  it('reads "Paused until HH:MM" (local time) while a wake of the agent is paused, Ready again after it goes on', () => {
+    const wakes = new WakeBook();
+    setup({ wakes });
+    const text = () => document.querySelector('[data-agent="claude"] .agent-state-text') as HTMLElement;
+    expect(text().textContent).toBe('Ready');
+    const reset = new Date(2026, 11, 5, 14, 5, 0).toISOString();
+    act(() => void wakes.apply(wakeOf({ status: 'paused', reason: 'usage_limit', pausedUntil: reset })));
+    expect(text().textContent).toBe('Paused until 14:05');
+    expect(text().getAttribute('data-paused')).toBe('usage_limit');
+    act(() => void wakes.apply(wakeOf({ status: 'delivered' })));
+    expect(text().textContent).toBe('Ready');
+    cleanup();
+    const zh = new WakeBook();
+    zh.apply(wakeOf({ status: 'paused', reason: 'daily_budget', pausedUntil: reset }));
+    setup({ wakes: zh, language: 'zh-CN' });
+    expect(text().textContent).toBe('已暂停，直到 14:05');
   });
 });

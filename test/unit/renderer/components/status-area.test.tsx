@@ -315,3 +315,112 @@ describe('StatusArea: Stop on a working chip (issue 29)', () => {
     expect(screen.getByRole('button', { name: '停止 Codex 的这一轮' })).toBeTruthy();
   });
 });
+
+describe('StatusArea: chips that tell the truth (issue 40 item 7)', () => {
+  it('a working chip counts its beacons ("2 beacons", "1 次进度提示"); a chip with none, or ended, shows no count', () => {
+    const wakes = new WakeBook();
+    wakes.applyAll([
+      wakeOf({ wakeToken: 'wk_1', status: 'delivered', beacons: 2 }),
+      wakeOf({ wakeToken: 'wk_2', agentName: 'Codex', agentId: 'codex', status: 'delivered' }),
+    ]);
+    setup({ wakes });
+    expect(chip('wk_1')?.querySelector('.chip-beacons')?.textContent).toBe('2 beacons');
+    expect(chip('wk_1')?.querySelector('.chip-beacons')?.getAttribute('data-beacons')).toBe('2');
+    expect(chip('wk_2')?.querySelector('.chip-beacons')).toBeNull();
+    act(
+      () =>
+        void wakes.apply(
+          wakeOf({ wakeToken: 'wk_2', agentName: 'Codex', agentId: 'codex', status: 'delivered', beacons: 1 }),
+        ),
+    );
+    expect(chip('wk_2')?.querySelector('.chip-beacons')?.textContent).toBe('1 beacon');
+    act(
+      () =>
+        void wakes.apply(
+          wakeOf({ wakeToken: 'wk_1', status: 'reply_sent', beacons: 2, endedAt: '2026-03-02T09:07:00.000Z' }),
+        ),
+    );
+    expect(chip('wk_1')?.querySelector('.chip-beacons')).toBeNull();
+    cleanup();
+    const zh = new WakeBook();
+    zh.apply(wakeOf({ wakeToken: 'wk_1', status: 'delivered', beacons: 1 }));
+    setup({ wakes: zh, language: 'zh-CN' });
+    expect(chip('wk_1')?.querySelector('.chip-beacons')?.textContent).toBe('1 次进度提示');
+  });
+
+  it('a hand-back reads as what happened: "Replied · after Helper\'s answer", never "asked by Helper"', () => {
+    const wakes = new WakeBook();
+    wakes.apply(
+      wakeOf({
+        agentName: 'Demo',
+        agentId: 'demo',
+        cause: 'hand_back',
+        askedById: 'helper',
+        askedByName: 'Helper',
+        status: 'reply_sent',
+        endedAt: '2026-03-02T09:06:00.000Z',
+      }),
+    );
+    setup({ wakes });
+    expect(chip('wk_1')?.querySelector('.chip-asked-by')).toBeNull();
+    expect(chip('wk_1')?.querySelector('.chip-answer-from')?.textContent).toBe("after Helper's answer");
+    expect(chip('wk_1')?.textContent).toMatch(/^✓Demo·Replied·after Helper's answer/);
+    cleanup();
+    setup({ wakes, language: 'zh-CN' });
+    expect(chip('wk_1')?.querySelector('.chip-answer-from')?.textContent).toBe('收到 Helper 的回答后');
+  });
+
+  it('an agent another agent mentioned still says who asked', () => {
+    const wakes = new WakeBook();
+    wakes.apply(wakeOf({ cause: 'agent_mention', askedById: 'demo', askedByName: 'Demo', status: 'delivered' }));
+    setup({ wakes });
+    expect(chip('wk_1')?.querySelector('.chip-asked-by')?.textContent).toBe('asked by Demo');
+    expect(chip('wk_1')?.querySelector('.chip-answer-from')).toBeNull();
+  });
+
+  it('a delivery failure names its channel; one on this app keeps the plain words (en and 简体中文)', () => {
+    setup({
+      alerts: [
+        alertOf({ id: 'al_t', channel: 'telegram' }),
+        alertOf({ id: 'al_u', kind: 'delivery_uncertain', channel: 'telegram' }),
+        alertOf({ id: 'al_l', channel: 'local' }),
+      ],
+    });
+    const texts = () => [...document.querySelectorAll('[data-alert] .chip-text')].map((e) => e.textContent);
+    expect(texts()).toEqual([
+      'Not delivered to Telegram — kept for re-delivery',
+      'Delivery to Telegram unconfirmed',
+      'Reply not delivered — kept for re-delivery',
+    ]);
+    cleanup();
+    setup({ language: 'zh-CN', alerts: [alertOf({ id: 'al_t', channel: 'telegram' })] });
+    expect(texts()).toEqual(['未送达 Telegram，已保留待重新投递']);
+  });
+});
+
+describe('StatusArea: a paused chip counts down to its reset (issue 40 item 8)', () => {
+  it('shows the time left, driven by pausedUntil, then "resuming" (en and 简体中文)', () => {
+    vi.useFakeTimers({ now: Date.parse('2026-12-05T14:00:00.000Z'), toFake: ['Date', 'setInterval', 'clearInterval'] });
+    try {
+      const wakes = new WakeBook();
+      wakes.apply(wakeOf({ status: 'paused', reason: 'usage_limit', pausedUntil: '2026-12-05T14:04:30.000Z' }));
+      setup({ wakes });
+      const countdown = () => chip('wk_1')?.querySelector('.chip-countdown')?.textContent;
+      expect(countdown()).toBe('4m 30s left');
+      act(() => void vi.advanceTimersByTime(30_000));
+      expect(countdown()).toBe('4m left');
+      act(() => void vi.advanceTimersByTime(240_000));
+      expect(countdown()).toBe('resuming');
+      cleanup();
+      setup({ wakes, language: 'zh-CN' });
+      expect(countdown()).toBe('正在继续');
+      cleanup();
+      const unknown = new WakeBook();
+      unknown.apply(wakeOf({ status: 'paused', reason: 'usage_limit', pausedUntil: null }));
+      setup({ wakes: unknown });
+      expect(countdown()).toMatch(/^\d+/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -127,3 +127,41 @@ describe('parseIds', () => {
     expect(parseIds('1.5')).toBeNull();
   });
 });
+
+describe('TelegramSettings: a binding names a conversation that exists; errors in words (issue 40 item 9)', () => {
+  it('refuses a conversation that does not exist, without asking the daemon (en and 简体中文)', async () => {
+    const fake = scriptedClientApi(telegramScript({ status: () => ok(polling), addBinding: () => ok(polling) }));
+    render(<TelegramSettings api={fake.api.channels} language="en" conversations={['#general', '#build']} />);
+    const target = screen.getByRole('textbox', { name: 'Conversation' });
+    await userEvent.clear(target);
+    await userEvent.type(target, '#phnoe');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Chat id' }), '2002');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Allowed user ids (comma-separated)' }), '501{Enter}');
+    expect(status()).toBe('Not saved: There is no conversation #phnoe. Create it first (+ New channel), then bind it.');
+    expect(telegramRequests(fake, 'addBinding')).toEqual([]);
+    await userEvent.clear(target);
+    await userEvent.type(target, '#build{Enter}');
+    await vi.waitFor(() => expect(status()).toBe('Binding added'));
+    expect(telegramRequests(fake, 'addBinding')).toEqual([{ chatId: 2002, target: '#build', allowFrom: [501] }]);
+    cleanup();
+    const zh = scriptedClientApi(telegramScript({ status: () => ok(polling) }));
+    render(<TelegramSettings api={zh.api.channels} language="zh-CN" conversations={['#general']} />);
+    await userEvent.type(screen.getByRole('textbox', { name: '聊天 ID' }), '1');
+    await userEvent.clear(screen.getByRole('textbox', { name: '会话' }));
+    await userEvent.type(screen.getByRole('textbox', { name: '会话' }), '#x');
+    await userEvent.type(screen.getByRole('textbox', { name: '允许的用户 ID（逗号分隔）' }), '1{Enter}');
+    expect(status()).toContain('没有会话 #x。');
+  });
+
+  it('a send error reads as a sentence; the raw connection error is under Details', async () => {
+    setup({ status: () => ok({ ...polling, lastSendError: 'not_written: ENOTFOUND api.telegram.org' }) });
+    const sentence = await screen.findByText(
+      'The last message to Telegram was not delivered. Check the network and the bot token.',
+    );
+    expect(sentence).toBeTruthy();
+    const details = document.querySelector('.telegram-send-error details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('summary')?.textContent).toBe('Details');
+    expect(details.querySelector('pre')?.textContent).toBe('not_written: ENOTFOUND api.telegram.org');
+  });
+});

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /** issue 27: the usage store (fetch, coalesced refetch on `usage.updated`) and the Usage view's words and table. */
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ClientApi } from '../../../../shared/api/contract.js';
 import type { UsageSummary } from '../../../../shared/usage.js';
@@ -268,9 +268,30 @@ describe('Raise budget and Remove budget', () => {
     await act(async () => within(claude).getByRole('button', { name: '移除预算' }).click());
     expect(raiseBudget).toHaveBeenCalledWith('claude', null);
     expect(within(claude).getByRole('alert').textContent).toBe('agentteam.json: line 3, column 5: expected a value');
-    // An agent without a budget has nothing to raise or remove.
+    // An agent without a budget has nothing to raise or remove; issue 40 item 9: it can set its first one.
     const codex = document.querySelector('[data-agent="codex"]') as HTMLElement;
-    expect(within(codex).queryAllByRole('button')).toEqual([]);
+    expect(
+      within(codex)
+        .queryAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['设置预算']);
+  });
+
+  it('issue 40 item 9: Set budget gives an agent with none its first daily budget (tokens); nothing is said before typing', async () => {
+    const { api } = apiAnswering([summaryOf()]);
+    const usage = new UsageStore(api);
+    await usage.load();
+    const raiseBudget = vi.fn(async () => null);
+    render(<UsageView usage={usage} agents={agents} language="en" raiseBudget={raiseBudget} />);
+    const codex = document.querySelector('[data-agent="codex"]') as HTMLElement;
+    await act(async () => within(codex).getByRole('button', { name: 'Set budget' }).click());
+    const field = within(codex).getByLabelText('Daily budget (tokens)') as HTMLInputElement;
+    expect(field.value).toBe('');
+    expect(codex.querySelector('.usage-raise-error')).toBeNull();
+    expect((within(codex).getByRole('button', { name: 'Save budget' }) as HTMLButtonElement).disabled).toBe(true);
+    await act(async () => fireEvent.change(field, { target: { value: '25000' } }));
+    await act(async () => within(codex).getByRole('button', { name: 'Save budget' }).click());
+    expect(raiseBudget).toHaveBeenCalledWith('codex', { tokens: 25_000 });
   });
 });
 

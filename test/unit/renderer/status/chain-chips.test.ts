@@ -38,9 +38,10 @@ describe('chips of a chain', () => {
     });
     expect(latestRound([ended, wakes[1]!, handBack]).map((w) => w.wakeToken)).toEqual(['lead', 'asked', 'back']);
     const chips = statusChips([ended, wakes[1]!, handBack], '#general');
-    expect(chips.map((c) => [c.agentName, c.kind, c.askedByName])).toEqual([
-      ['Codex', 'replied', 'Claude'],
-      ['Claude', 'working', 'Codex'],
+    // issue 40 item 7: the hand-back's agent was not asked by Codex: Codex's answer came back to it.
+    expect(chips.map((c) => [c.agentName, c.kind, c.askedByName, c.answerFromName])).toEqual([
+      ['Codex', 'replied', 'Claude', null],
+      ['Claude', 'working', null, 'Codex'],
     ]);
     // Without a chain, the same gap starts a new round (the pre-chain rule stands).
     const unchained = [ended, wakes[1]!, handBack].map((w) => ({ ...w, chainId: null }));

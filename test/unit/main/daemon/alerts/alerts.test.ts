@@ -50,6 +50,8 @@ describe('alerts (the one place an Alert is built)', () => {
         wakeToken: 'w1',
         responseId: 'r1',
         message: 'not delivered',
+        // issue 40 item 7: a delivery alert names its channel.
+        channel: 'local',
         at: '2026-01-01T00:00:00.000Z',
       },
     ]);

@@ -62,6 +62,7 @@ function build(channels: Record<string, unknown>): Channels {
     log: quiet,
     language: () => 'en',
     wakeOf: () => undefined,
+    pauseOf: () => undefined,
     wakeStatus$: NEVER,
     operator: {
       approvals: { changes$: NEVER, get: () => undefined, answer: () => expect.unreachable() },

@@ -12,6 +12,7 @@ import { createWakeMetrics } from '../../../../../main/daemon/metrics/wake-metri
 import { usageLimitResetAt } from '../../../../../main/daemon/runtime/failure-classifier.js';
 import {
   UsagePauseService,
+  probeDelayMs,
   type UsageBudget,
   type UsagePausePolicy,
 } from '../../../../../main/daemon/usage/usage-pause-service.js';
@@ -235,5 +236,59 @@ describe('UsagePauseService', () => {
     expect(d.scheduler.now()).toBe(10_000);
     expect(delivered(d)).toEqual([w1]);
     expect(d.scheduler.step()).toBe(false);
+  });
+});
+
+describe('issue 40 item 8: probing a limit whose reset is unknown', () => {
+  const NAMES_NO_RESET = 'API Error: Request rejected (429) · rate limited';
+
+  it('probeDelayMs doubles from the base and stops at 30 minutes (or the base when that is longer)', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 9].map((n) => probeDelayMs(60, n) / 60_000)).toEqual([1, 2, 4, 8, 16, 30, 30, 30]);
+    expect(probeDelayMs(3600, 3)).toBe(3_600_000);
+  });
+
+  it('waits 1, 2, 4 minutes while the provider stays limited, one episode (pausedAt) throughout; a wake that ends starts it over', () => {
+    const d = daemon(tmp());
+    const w1 = post(d, 1);
+    const resets: number[] = [];
+    for (let probe = 0; probe < 3; probe++) {
+      d.lifecycle.onDelivered('a1', 0, [w1]);
+      const before = d.scheduler.now();
+      expect(d.service.onUsageLimit('a1', 0, NAMES_NO_RESET)).toBe(true);
+      resets.push((d.lifecycle.pauseOf('a1')?.resetsAt ?? 0) - before);
+      expect(d.store.pauses.get('a1')?.pausedAt).toBe(new Date(0).toISOString());
+      // The probe: at the reset the paused wake is delivered again (and is refused again, above).
+      expect(d.scheduler.step()).toBe(true);
+    }
+    expect(resets).toEqual([60_000, 120_000, 240_000]);
+    // The provider takes the turn: the wake ends; the next limit is a new episode from the first step.
+    d.lifecycle.onDelivered('a1', 0, [w1]);
+    d.lifecycle.onSendResult({ agentId: 'a1', status: 'sent', targetKey: '#general' as never, seenUpToSeq: 1 });
+    expect(d.store.getWake(w1)?.status).toBe('reply_sent');
+    d.service.wakeEnded('a1');
+    const w2 = post(d, 2);
+    d.lifecycle.onDelivered('a1', 0, [w2]);
+    const now = d.scheduler.now();
+    d.service.onUsageLimit('a1', 0, NAMES_NO_RESET);
+    expect(d.lifecycle.pauseOf('a1')?.resetsAt).toBe(now + 60_000);
+    expect(d.store.pauses.get('a1')?.pausedAt).toBe(new Date(now).toISOString());
+  });
+
+  it('Try now probes at once; still limited, the pause returns with its reason and the next step of the backoff', () => {
+    const d = daemon(tmp());
+    const w1 = post(d, 1);
+    d.lifecycle.onDelivered('a1', 0, [w1]);
+    d.service.onUsageLimit('a1', 0, NAMES_NO_RESET);
+    expect(d.service.tryNow('a1')).toBe(true);
+    expect(delivered(d)).toEqual([w1, w1]);
+    // The probe's turn is refused again: paused again, usage_limit, waiting twice as long.
+    d.lifecycle.onDelivered('a1', 0, [w1]);
+    d.service.onUsageLimit('a1', 0, NAMES_NO_RESET);
+    expect(statusesOf(d, w1).filter((s) => s === 'paused')).toHaveLength(2);
+    expect(d.statuses.filter((s) => s.status === 'paused').map((s) => s.reason)).toEqual([
+      'usage_limit',
+      'usage_limit',
+    ]);
+    expect(d.lifecycle.pauseOf('a1')?.resetsAt).toBe(d.scheduler.now() + 120_000);
   });
 });

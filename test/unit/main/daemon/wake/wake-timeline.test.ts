@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryResultEvent } from '../../../../../main/daemon/bus/hook-events.js';
-import { WakeTimeline, deliveryDetail } from '../../../../../main/daemon/wake/wake-timeline.js';
+import { deliveryDetail } from '../../../../../shared/delivery-detail.js';
+import { WakeTimeline } from '../../../../../main/daemon/wake/wake-timeline.js';
 import type { WakeJournalEvent } from '../../../../../main/daemon/wake/wake-ports.js';
 import { wakeHarness } from '../../../../fixtures/wake-harness.js';
 

@@ -85,6 +85,7 @@ function setup(telegramDelivery: Record<string, unknown> = {}) {
     language: () => language.now,
     wakeStatus$,
     wakeOf: (token) => ({ target: '#general', recoveries: recovered.has(token) ? 1 : 0 }),
+    pauseOf: () => undefined,
     // No approval, Stop or Continue is asked or pressed here.
     operator: {
       approvals: { changes$: NEVER, get: () => undefined, answer: () => expect.unreachable() },
