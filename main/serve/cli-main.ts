@@ -282,7 +282,13 @@ export function agentJson(a: Agent) {
     state,
     ready: r?.ready ?? false,
     reason: r?.reason ?? null,
-    fix: readinessFix(state, 'en', { runtime: a.runtime, preset: a.preset ?? null, auth, restart: r?.restart ?? null }),
+    fix: readinessFix(state, 'en', {
+      runtime: a.runtime,
+      preset: a.preset ?? null,
+      auth,
+      restart: r?.restart ?? null,
+      reason: r?.reason ?? null,
+    }),
     cliVersion: r?.cliVersion ?? null,
     cwd: a.cwd ?? null,
     // The daemon always sends the config's policy; an older producer that does not means the default.

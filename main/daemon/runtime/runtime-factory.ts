@@ -12,20 +12,21 @@ import type { RuntimeAdapter } from './runtime-adapter.js';
 import type { RuntimeDeps } from './runtime-descriptor.js';
 import { runtimeDirOf, sessionStoreOf } from './runtime-home.js';
 import { RuntimeSkeleton } from './runtime-skeleton.js';
-import { prepareWorkspace, workspaceOf } from './workspace.js';
+import { workspaceOf, workspaceProblem, type WorkspaceProblem } from './workspace.js';
 
 export type { RuntimeDeps } from './runtime-descriptor.js';
 export { sessionStoreOf } from './runtime-home.js';
 
 export type RuntimeAdapterResult =
   | { readonly ok: true; readonly adapter: RuntimeAdapter }
-  | { readonly ok: false; readonly code: 'runtime_unsupported' | 'workspace_invalid'; readonly message: string };
+  | { readonly ok: false; readonly code: WorkspaceProblem['reason'] | 'config_invalid'; readonly message: string };
 
 export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): RuntimeAdapterResult {
   // issue 14: the workspace is checked (the default one made) before anything starts: a clear
   // error, nothing spawned. The demo has one too (`/approve` writes there).
-  const invalid = prepareWorkspace(agent.id, agent.cwd, deps.dataDir, deps.privateDirs);
-  if (invalid !== null) return { ok: false, code: 'workspace_invalid', message: invalid };
+  // issue 40: the code is the readiness reason its wakes then fail with.
+  const invalid = workspaceProblem(agent.id, agent.cwd, deps.dataDir, deps.privateDirs);
+  if (invalid !== null) return { ok: false, code: invalid.reason, message: invalid.message };
   const start = {
     agent,
     deps,

@@ -7,7 +7,15 @@
 import type { AgentReadiness } from '../../../shared/api/contract.js';
 import type { Agent } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
+import { isCannotStartReason } from '../../../shared/agent-readiness.js';
+import type { FailureReason } from '../../../shared/wake-status.js';
 import type { ReadinessProbe } from '../runtime/readiness.js';
+
+/** issue 40: why an agent's runtime is down, as its session knows (`AgentSession.down`). */
+export interface RuntimeDown {
+  readonly reason: FailureReason;
+  readonly detail: string | null;
+}
 
 export interface AgentReadinessOptions {
   readonly agents: readonly AgentConfig[];
@@ -63,8 +71,11 @@ export class AgentReadinessService {
     this.#o.changed(agent);
   }
 
-  /** The readiness shown for `agent` in session state `state`. */
-  readiness(agent: AgentConfig, state: Agent['state']): AgentReadiness {
+  /**
+   * The readiness shown for `agent` in session state `state`; `down`: why its runtime is down,
+   * as its session knows (issue 40: a cause of its own is named, never blamed on a crash).
+   */
+  readiness(agent: AgentConfig, state: Agent['state'], down: RuntimeDown | null = null): AgentReadiness {
     const slot = this.#slots.get(agent.id);
     const probe = slot?.probe ?? null;
     const restart = slot?.restart ?? null;
@@ -74,8 +85,13 @@ export class AgentReadinessService {
       checkedAt: probe?.checkedAt ?? null,
       restart: null,
     };
-    if (probe?.outcome === 'cli_missing') return { ...base, state: 'cli_missing', ready: false, reason: 'cli_missing' };
-    if (probe?.outcome === 'needs_sign_in')
+    // issue 40: what the session hit when it started outranks an older probe; the exact sentence is the detail.
+    const hit = state === 'crashed' ? down : null;
+    if (hit !== null && isCannotStartReason(hit.reason))
+      return { ...base, detail: hit.detail, state: 'cannot_start', ready: false, reason: hit.reason };
+    if (probe?.outcome === 'cli_missing' || hit?.reason === 'cli_missing')
+      return { ...base, state: 'cli_missing', ready: false, reason: 'cli_missing' };
+    if (probe?.outcome === 'needs_sign_in' || hit?.reason === 'auth_required')
       return { ...base, state: 'needs_sign_in', ready: false, reason: 'auth_required' };
     if (state === 'stopped' || state === 'crashed')
       return { ...base, state: 'stopped', ready: false, reason: state === 'crashed' ? 'cli_exited' : null };

@@ -26,7 +26,7 @@ import type { WorktreeOf } from '../worktrees/worktree-contract.js';
 /** What the roster drives of an agent's session (services/agent-session.ts). */
 export type RosterSession = Pick<
   AgentSession,
-  'state' | 'turnId' | 'wakesOfTurn' | 'start' | 'replace' | 'stop' | 'endTurn' | 'stillEnding'
+  'state' | 'down' | 'turnId' | 'wakesOfTurn' | 'start' | 'replace' | 'stop' | 'endTurn' | 'stillEnding'
 >;
 
 /** What an `agent.updated` event is built from (api-mappers.ts `toAgent`). */
@@ -335,12 +335,13 @@ export class AgentRoster {
   }
 
   #update(agent: AgentConfig): AgentUpdate {
-    const state = this.session(agent.id)?.state ?? 'crashed';
+    const session = this.session(agent.id);
+    const state = session?.state ?? 'crashed';
     return {
       agent,
       state,
       more: {
-        readiness: this.#readiness.readiness(agent, state),
+        readiness: this.#readiness.readiness(agent, state, session?.down ?? null),
         cwd: workspaceOf(agent.cwd, this.#o.dataDir, agent.id),
         auth: agent.auth,
         // issue 29: the "always" rules as the daemon granted them; what the file adds is only shown, never applied.

@@ -24,6 +24,8 @@ export function agentReadinessText(agent: Agent, language: Language): { label: s
     preset: agent.preset ?? null,
     auth: agent.auth ?? 'cli-login',
     restart: r?.restart ?? null,
+    // issue 40: `cannot_start`'s fix is its cause's.
+    reason: r?.reason ?? null,
   } as const;
   return { label: readinessLabel(state, language, input), fix: readinessFix(state, language, input) };
 }

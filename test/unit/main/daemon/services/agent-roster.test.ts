@@ -24,6 +24,7 @@ const made = (agent: AgentConfig): MadeAdapter => ({ ok: false, code: 'built', m
 /** A session whose replacements the test finishes one by one. */
 class FakeSession implements RosterSession {
   state: Agent['state'] = 'starting';
+  down: RosterSession['down'] = null;
   readonly turnId = null;
   readonly started: MadeAdapter[] = [];
   readonly replacements: Array<{ built: MadeAdapter; detail: string; finish: () => void }> = [];
