@@ -143,8 +143,8 @@ export function readinessFix(state: ReadinessState, language: CopyLanguage, inpu
       return cannotStartFix(isCannotStartReason(input.reason) ? input.reason : 'config_invalid', zh);
     case 'stopped':
       return zh
-        ? '请查看最近一次唤醒的详情，修复后重启 AgentTeam。'
-        : 'Check the Details of the latest wake, fix the cause, then restart AgentTeam.';
+        ? '请查看最近一次唤醒的详情，修复原因后点重试。'
+        : 'Check the Details of the latest wake, fix the cause, then Retry.';
     default:
       return null;
   }

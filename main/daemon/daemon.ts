@@ -268,7 +268,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         grants,
         restart: (agent, change) => roster.restart(agent, change),
       }),
-      checkAgents: (agentId) => roster.check(agentId),
+      checkAgents: (agentId) => roster.retry(agentId),
       approvals,
       turns,
       agentName: roster.name,

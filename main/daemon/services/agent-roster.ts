@@ -62,6 +62,7 @@ const DEFAULT_POLICY: ApprovalPolicyOf = AgentConfigSchema.pick({ approvalTimeou
 );
 
 const RESTART_DETAIL = 'the agent was restarted to apply its new workspace or permissions';
+const RETRY_DETAIL = 'the operator asked to retry starting the agent';
 
 /** The wake lifecycle's profile of an agent (its preset names its tools in the final-check, issue 38). */
 export const profileOf = (agent: AgentConfig): AgentProfile => ({
@@ -219,6 +220,27 @@ export class AgentRoster {
   /** Probes the agents (all, or the named one). */
   check(agentId?: string): Promise<void> {
     return this.#readiness.check(agentId);
+  }
+
+  /**
+   * issue 40 "Retry" (the agent page, the failed chip, `agentteam retry`): probes again, then
+   * starts anew each agent whose runtime is down — it could not start (its workspace, its entry,
+   * its CLI or sign-in) or gave up after its restarts — with its entry as agentteam.json has it
+   * now (the fix the person just made). Resolves once those starts settled. Never called on its
+   * own after a failed start (a loop): only for the operator.
+   */
+  async retry(agentId?: string): Promise<void> {
+    await this.#readiness.check(agentId);
+    const down = this.#running.filter(
+      (a) => (agentId === undefined || a.id === agentId) && this.session(a.id)?.state === 'crashed',
+    );
+    await Promise.all(
+      down.map((running) => {
+        const file = this.#fileEntry(running.id) ?? running;
+        this.restart(file, { workspaceChanged: file.cwd !== running.cwd }, RETRY_DETAIL);
+        return this.#entries.get(running.id)?.restarts;
+      }),
+    );
   }
 
   /** Registers the agent with the wake lifecycle and starts its session with the runtime `build` makes. */
