@@ -58,7 +58,7 @@ afterEach(async () => {
 });
 
 /** The wake of a message, once it ended (each read is one API round trip). */
-async function ended(messageId: number) {
+async function ended(messageId: string) {
   for (;;) {
     const r = await client.call('wakes.list', { limit: 50 });
     const wake = r.ok ? r.value.find((w) => w.messageId === messageId) : undefined;
