@@ -63,6 +63,27 @@ export class AgentReadinessService {
     ).then(() => undefined);
   }
 
+  /**
+   * issue 40 item 6: whether the agent's CLI may be started — null when it may (signed in, or not
+   * probed: a probe that failed says so itself), else why not as a runtime-not-built result: a CLI
+   * that is missing or not signed in never runs a process until it is ready.
+   */
+  async startable(agent: AgentConfig): Promise<{ readonly code: FailureReason; readonly message: string } | null> {
+    await this.check(agent.id);
+    return this.refusal(agent);
+  }
+
+  /** `startable`'s answer from the last probe, without probing again. */
+  refusal(agent: AgentConfig): { readonly code: FailureReason; readonly message: string } | null {
+    const probe = this.#slots.get(agent.id)?.probe ?? null;
+    if (probe === null || probe.outcome === 'ready') return null;
+    const what = probe.outcome === 'cli_missing' ? 'its CLI was not found' : 'its CLI is not signed in';
+    return {
+      code: probe.outcome === 'cli_missing' ? 'cli_missing' : 'auth_required',
+      message: `agent "${agent.id}" was not started: ${what}${probe.detail === null ? '' : ` (${probe.detail})`}; it starts once a check finds it ready (Retry)`,
+    };
+  }
+
   /** A restart was scheduled (attempt n), or the runtime is up again (null). */
   restart(agent: AgentConfig, attempt: number | null): void {
     const slot = this.#slots.get(agent.id);

@@ -231,8 +231,12 @@ export class AgentRoster {
    */
   async retry(agentId?: string): Promise<void> {
     await this.#readiness.check(agentId);
+    // A CLI still missing or not signed in stays as it is: the check just said why (no process, no second probe).
     const down = this.#running.filter(
-      (a) => (agentId === undefined || a.id === agentId) && this.session(a.id)?.state === 'crashed',
+      (a) =>
+        (agentId === undefined || a.id === agentId) &&
+        this.session(a.id)?.state === 'crashed' &&
+        (a.runtime === 'demo' || this.#readiness.refusal(a) === null),
     );
     await Promise.all(
       down.map((running) => {
@@ -251,7 +255,20 @@ export class AgentRoster {
     entry.session = session;
     entry.build = build;
     // The session follows the lifecycle's deliveries before anything is admitted (start subscribes synchronously).
-    void session.start(build(entry.config));
+    void session.start(this.#whenReady(entry.config, build));
+  }
+
+  /**
+   * issue 40 item 6: a CLI runtime is built only once its readiness probe finds it ready — one that
+   * is missing or not signed in runs no process at all (its wakes fail with that reason meanwhile);
+   * Retry (`retry`) starts it once it is. Rows admitted while the probe runs wait, as while a
+   * runtime starts. The demo needs no probe.
+   */
+  #whenReady(agent: AgentConfig, build: (agent: AgentConfig) => MaybeMadeAdapter): MaybeMadeAdapter {
+    if (agent.runtime === 'demo') return build(agent);
+    return this.#readiness
+      .startable(agent)
+      .then((refused): MaybeMadeAdapter => (refused === null ? build(agent) : { ok: false, ...refused }));
   }
 
   /** Follows agentteam.json (a changed file may have changed an agent's rules) and checks every agent's readiness. */
@@ -286,8 +303,10 @@ export class AgentRoster {
       },
     );
     // A new workspace is a new project: its stored session is forgotten, so the new process starts
-    // fresh (never resumed into another folder).
-    this.#replace(entry, session, () => build(agent), {
+    // fresh (never resumed into another folder). issue 40: an agent whose runtime is down (never
+    // started, or gave up) is built only once it is ready, as at launch.
+    const down = session.state === 'crashed';
+    this.#replace(entry, session, () => (down ? this.#whenReady(agent, build) : build(agent)), {
       forgetSession: change.workspaceChanged,
       detail,
     });
