@@ -33,6 +33,8 @@ import { projectRoot } from './project-root.js';
 import { finalCheckRenderer } from './prompt/final-check.js';
 import { prepareAgentCli } from './runtime/agent-cli-shim.js';
 import { probeAgent } from './runtime/readiness.js';
+import { ProbeCache } from './runtime/probe-cache.js';
+import { currentPersonProfile } from './runtime/auth/person-profile.js';
 import { createRuntimeAdapter } from './runtime/runtime-factory.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import { AgentRoster } from './services/agent-roster.js';
@@ -109,6 +111,12 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       }),
       (w) => w.dispose(),
     );
+    // issue 42: a readiness probe runs the CLI only when its files or the agent's entry changed (or on Retry).
+    const probes = new ProbeCache({
+      dataDir,
+      person: options.person ?? currentPersonProfile(),
+      probe: (a) => worktrees.gitReady((b) => probeAgent(b, { dataDir, projectRoot: root, ...person }))(a),
+    });
     // 5. The agents as in agentteam.json and as they run (services/agent-roster.ts), and the API's events.
     const roster: AgentRoster = stack.adopt(
       new AgentRoster({
@@ -117,7 +125,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         lifecycle: wakes,
         dataDir,
         grants,
-        probe: (a) => worktrees.gitReady((b) => probeAgent(b, { dataDir, projectRoot: root, ...person }))(a),
+        probe: (a, fresh) => probes.probe(a, fresh),
         worktreeOf: (id) => worktrees.worktreeOf(id),
         applied: () => settings.refresh(),
         log,

@@ -19,7 +19,8 @@ export interface RuntimeDown {
 
 export interface AgentReadinessOptions {
   readonly agents: readonly AgentConfig[];
-  readonly probe: (agent: AgentConfig) => Promise<ReadinessProbe>;
+  /** issue 42: `fresh` asks the CLI even when a kept answer is still current (runtime/probe-cache.ts). */
+  readonly probe: (agent: AgentConfig, fresh?: boolean) => Promise<ReadinessProbe>;
   readonly restartCap: number;
   readonly changed: (agent: AgentConfig) => void;
 }
@@ -39,14 +40,17 @@ export class AgentReadinessService {
     for (const a of options.agents) this.#slots.set(a.id, { probe: null, restart: null, checking: null });
   }
 
-  /** Probes the agents (all, or the named one); resolves when done. Concurrent checks of one agent share one run. */
-  check(agentId?: string): Promise<void> {
+  /**
+   * Probes the agents (all, or the named one); resolves when done. Concurrent checks of one agent
+   * share one run. `fresh` (the operator's Retry): never a kept answer.
+   */
+  check(agentId?: string, fresh = false): Promise<void> {
     const agents = this.#o.agents.filter((a) => agentId === undefined || a.id === agentId);
     return Promise.all(
       agents.map((agent) => {
         const slot = this.#slots.get(agent.id) as Slot;
         slot.checking ??= this.#o
-          .probe(agent)
+          .probe(agent, fresh)
           .catch((err: unknown): ReadinessProbe => ({
             outcome: 'cli_missing',
             cliVersion: null,

@@ -47,8 +47,11 @@ export interface AgentRosterOptions {
   readonly dataDir: string;
   /** issue 29: the rules the daemon granted each agent, and those agentteam.json lists without a grant. */
   readonly grants?: { rules(agentId: string): string[]; unconfirmed(agentId: string): string[] };
-  /** issue 15: one agent's CLI and sign-in check (runtime/readiness.ts `probeAgent`). */
-  readonly probe: (agent: AgentConfig) => Promise<ReadinessProbe>;
+  /**
+   * issue 15: one agent's CLI and sign-in check (runtime/readiness.ts `probeAgent`); issue 42:
+   * through the probe cache, `fresh` for the operator's Retry.
+   */
+  readonly probe: (agent: AgentConfig, fresh?: boolean) => Promise<ReadinessProbe>;
   /** The running entries changed (a restart applied the file's entry): "restart to apply" is computed again. */
   readonly applied?: () => void;
   /** issue 26: the worktree an isolated agent works in (worktrees/worktree-service.ts). */
@@ -63,6 +66,9 @@ const DEFAULT_POLICY: ApprovalPolicyOf = AgentConfigSchema.pick({ approvalTimeou
 
 const RESTART_DETAIL = 'the agent was restarted to apply its new workspace or permissions';
 const RETRY_DETAIL = 'the operator asked to retry starting the agent';
+const READY_DETAIL = 'a check found the agent ready (signed in, or its CLI installed)';
+/** issue 40 item 6: how often a CLI held back for its sign-in is looked at again (a stat of its files). */
+const HELD_BACK_CHECK_MS = 5000;
 
 /** The wake lifecycle's profile of an agent (its preset names its tools in the final-check, issue 38). */
 export const profileOf = (agent: AgentConfig): AgentProfile => ({
@@ -229,8 +235,8 @@ export class AgentRoster {
    * now (the fix the person just made). Resolves once those starts settled. Never called on its
    * own after a failed start (a loop): only for the operator.
    */
-  async retry(agentId?: string): Promise<void> {
-    await this.#readiness.check(agentId);
+  async retry(agentId?: string, fresh = true): Promise<void> {
+    await this.#readiness.check(agentId, fresh);
     // A CLI still missing or not signed in stays as it is: the check just said why (no process, no second probe).
     const down = this.#running.filter(
       (a) =>
@@ -241,7 +247,7 @@ export class AgentRoster {
     await Promise.all(
       down.map((running) => {
         const file = this.#fileEntry(running.id) ?? running;
-        this.restart(file, { workspaceChanged: file.cwd !== running.cwd }, RETRY_DETAIL);
+        this.restart(file, { workspaceChanged: file.cwd !== running.cwd }, fresh ? RETRY_DETAIL : READY_DETAIL);
         return this.#entries.get(running.id)?.restarts;
       }),
     );
@@ -271,8 +277,20 @@ export class AgentRoster {
       .then((refused): MaybeMadeAdapter => (refused === null ? build(agent) : { ok: false, ...refused }));
   }
 
-  /** Follows agentteam.json (a changed file may have changed an agent's rules) and checks every agent's readiness. */
+  /**
+   * Follows agentteam.json (a changed file may have changed an agent's rules) and checks every
+   * agent's readiness. issue 40 item 6 "sign-in detected → it starts": a CLI held back for its
+   * sign-in (or install) is checked again every few seconds — a `stat` of its files, the CLI asked
+   * only when they changed (runtime/probe-cache.ts) — and started once it is ready.
+   */
   start(): void {
+    const timer = setInterval(() => {
+      for (const a of this.#running)
+        if (this.session(a.id)?.state === 'crashed' && this.#readiness.refusal(a) !== null)
+          void this.retry(a.id, false);
+    }, HELD_BACK_CHECK_MS);
+    timer.unref();
+    this.#subs.add(() => clearInterval(timer));
     this.#subs.add(
       this.#o.file.state$.pipe(skip(1)).subscribe(() => {
         for (const a of this.#running) this.changed(a.id);
