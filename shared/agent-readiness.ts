@@ -34,6 +34,14 @@ export const CANNOT_START_REASONS = [
 ] as const satisfies readonly FailureReason[];
 export type CannotStartReason = (typeof CANNOT_START_REASONS)[number];
 
+/**
+ * issue 40 item 5: the failure reasons whose words end "then Retry" (a sign-in, an install, a
+ * workspace or entry fixed): the failed chip offers that Retry.
+ */
+export function promisesRetry(reason: string | null | undefined): boolean {
+  return reason === 'auth_required' || reason === 'cli_missing' || isCannotStartReason(reason);
+}
+
 export function isCannotStartReason(value: unknown): value is CannotStartReason {
   return typeof value === 'string' && (CANNOT_START_REASONS as readonly string[]).includes(value);
 }
