@@ -55,3 +55,29 @@ test("a missing workspace reads Can't start; the failed chip's Retry starts the 
     await screenshot(app, info, `cannot-start-retried-en-${width}`);
   }
 });
+
+test('in 简体中文: the cause and its fix on the chip and in the Team view, with 重试', async ({ app }, info) => {
+  await app.getByRole('button', { name: /^Settings$|^设置$/ }).click();
+  await app.getByLabel('Language').selectOption('zh-CN');
+  await app.getByRole('button', { name: 'Save' }).click();
+  await expect(app.getByRole('heading', { name: '设置', level: 1 })).toBeVisible();
+  await app.getByRole('navigation').getByRole('button', { name: '#general' }).first().click();
+  await expect(app.locator('li[data-agent="ghost"] .agent-state-text')).toHaveText('无法启动');
+  await sendFromComposer(app, '@ghost 在吗？');
+  const chip = statusArea(app).locator('[data-wake]');
+  await expect(chip).toHaveAttribute('data-status', 'failed');
+  await chip.getByRole('button', { name: '详情' }).click();
+  await expect(chip.locator('.failure-words')).toContainText('此智能体无法启动：它的工作区文件夹不存在。');
+  await expect(chip.getByRole('button', { name: '重试 Ghost' })).toBeVisible();
+  for (const width of [1280, 390]) {
+    await app.setViewportSize({ width, height: 800 });
+    await screenshot(app, info, `cannot-start-chip-retry-zh-${width}`);
+  }
+  await app.setViewportSize({ width: 1280, height: 800 });
+  await app.getByRole('navigation').getByRole('button', { name: /^团队/ }).click();
+  const team = app.locator('li[data-team-agent="ghost"]');
+  await expect(team).toContainText('此智能体无法启动');
+  await screenshot(app, info, 'cannot-start-team-zh-1280');
+  await app.setViewportSize({ width: 390, height: 800 });
+  await screenshot(app, info, 'cannot-start-team-zh-390');
+});
