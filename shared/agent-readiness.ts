@@ -17,6 +17,8 @@ export const READINESS_STATES = [
   'ready',
   'needs_sign_in',
   'cli_missing',
+  /** issue 40: it cannot start for a cause of its own (`reason`: its workspace, its entry), not a crash. */
+  'cannot_start',
   'starting',
   'restarting',
   'stopped',
@@ -27,6 +29,26 @@ export const READINESS_STATES = [
 ] as const;
 export type ReadinessState = (typeof READINESS_STATES)[number];
 
+/** issue 40: the causes of `cannot_start`, each with its own fix (the wake failure reasons of the same name). */
+export const CANNOT_START_REASONS = [
+  'workspace_missing',
+  'workspace_unreadable',
+  'workspace_overlap',
+  'config_invalid',
+] as const satisfies readonly FailureReason[];
+export type CannotStartReason = (typeof CANNOT_START_REASONS)[number];
+
+/**
+ * issue 40 item 5: the failure reasons whose words end "then Retry" (a sign-in, an install, a
+ * workspace or entry fixed): the failed chip offers that Retry.
+ */
+export function promisesRetry(reason: string | null | undefined): boolean {
+  return reason === 'auth_required' || reason === 'cli_missing' || isCannotStartReason(reason);
+}
+
+export function isCannotStartReason(value: unknown): value is CannotStartReason {
+  return typeof value === 'string' && (CANNOT_START_REASONS as readonly string[]).includes(value);
+}
 export type CopyLanguage = 'en' | 'zh-CN';
 
 /** How a person signs a CLI in, or keys it, and what it is called: phrases as a sentence quotes them. */
@@ -85,6 +107,8 @@ export interface FixInput {
   readonly restart?: { readonly attempt: number; readonly cap: number } | null;
   /** issue 43: the agent's host as `user@host` (with `-p PORT` when not 22), for the host fixes; absent: "its host". */
   readonly host?: { readonly login: string; readonly hostname: string; readonly port: number } | null;
+  /** issue 40: `cannot_start`'s cause (its fix differs per cause). */
+  readonly reason?: string | null;
 }
 
 /** The readiness label ("Needs sign-in", "Restarting (2 of 5)", …). */
@@ -98,6 +122,8 @@ export function readinessLabel(state: ReadinessState, language: CopyLanguage, in
       return zh ? '需要登录' : 'Needs sign-in';
     case 'cli_missing':
       return zh ? '未找到命令行工具' : 'CLI not found';
+    case 'cannot_start':
+      return zh ? '无法启动' : "Can't start";
     case 'starting':
       return zh ? '正在启动' : 'Starting';
     case 'restarting':
@@ -133,10 +159,12 @@ export function readinessFix(state: ReadinessState, language: CopyLanguage, inpu
       return zh
         ? `请安装 ${facts.cli}，或在 agentteam.json 中设置此智能体的 "command"，然后点重试。`
         : `Install ${facts.cli} or set this agent's "command" in agentteam.json, then Retry.`;
+    case 'cannot_start':
+      return cannotStartFix(isCannotStartReason(input.reason) ? input.reason : 'config_invalid', zh);
     case 'stopped':
       return zh
-        ? '请查看最近一次唤醒的详情，修复后重启 AgentTeam。'
-        : 'Check the Details of the latest wake, fix the cause, then restart AgentTeam.';
+        ? '请查看最近一次唤醒的详情，修复原因后点重试。'
+        : 'Check the Details of the latest wake, fix the cause, then Retry.';
     case 'host_unreachable':
     case 'host_auth_failed':
     case 'host_key_unknown':
@@ -168,6 +196,50 @@ function hostFix(
       return zh
         ? `主机没有响应 SSH。请确认主机已开机且 ${ssh} 能连接，然后点重试。`
         : `The host did not answer over SSH. Check that it is up and ${ssh} connects, then Retry.`;
+  }
+}
+
+/** issue 40: what to do about each cause an agent cannot start for, in one sentence. */
+function cannotStartFix(reason: CannotStartReason, zh: boolean): string {
+  switch (reason) {
+    case 'workspace_missing':
+      return zh
+        ? '请创建此智能体的工作区文件夹，或在智能体页面的"工作区"中另选一个文件夹，然后点重试。'
+        : "Create this agent's workspace folder, or choose another folder under Workspace on the agent's page, then Retry.";
+    case 'workspace_unreadable':
+      return zh
+        ? '请让你的用户可以读取此智能体的工作区文件夹，或在智能体页面的"工作区"中另选一个文件夹，然后点重试。'
+        : "Give your user access to this agent's workspace folder, or choose another folder under Workspace on the agent's page, then Retry.";
+    case 'workspace_overlap':
+      return zh
+        ? '请在智能体页面的"工作区"中选择一个不包含、也不位于 AgentTeam 数据文件夹内的项目文件夹，然后点重试。'
+        : "Under Workspace on the agent's page, choose a project folder that neither contains nor lies inside AgentTeam's data folder, then Retry.";
+    case 'config_invalid':
+      return zh
+        ? '请按详情所述修正 agentteam.json 中此智能体的条目，然后点重试。'
+        : "Correct this agent's entry in agentteam.json as the detail says, then Retry.";
+  }
+}
+
+/** issue 40: why an agent cannot start, in plain words (it never started: not a crash). */
+function cannotStartWords(reason: CannotStartReason, zh: boolean): string {
+  switch (reason) {
+    case 'workspace_missing':
+      return zh
+        ? '此智能体无法启动：它的工作区文件夹不存在。'
+        : "This agent can't start: its workspace folder does not exist.";
+    case 'workspace_unreadable':
+      return zh
+        ? '此智能体无法启动：它的工作区文件夹无法读取。'
+        : "This agent can't start: its workspace folder cannot be read.";
+    case 'workspace_overlap':
+      return zh
+        ? '此智能体无法启动：它的工作区与 AgentTeam 的数据文件夹重叠（在那里工作的智能体可以更改自己的权限）。'
+        : "This agent can't start: its workspace overlaps AgentTeam's data folder (an agent working there could change its own permissions).";
+    case 'config_invalid':
+      return zh
+        ? '此智能体无法启动：agentteam.json 中它的条目无法按所写的运行。'
+        : "This agent can't start: its entry in agentteam.json cannot run as written.";
   }
 }
 
@@ -256,6 +328,11 @@ export function failureWords(reason: FailureReason, language: CopyLanguage, inpu
       return zh
         ? `与 ${name} 所在主机的 SSH 连接中断，这一轮未能完成。主机恢复连接后智能体会重新启动；如仍需要，请再次发送消息。`
         : `The SSH connection to the host ${name} runs on dropped, so this turn could not finish. The agent starts again once the host answers; send the message again if it is still needed.`;
+    case 'workspace_missing':
+    case 'workspace_unreadable':
+    case 'workspace_overlap':
+    case 'config_invalid':
+      return `${cannotStartWords(reason, zh)}${zh ? '' : ' '}${cannotStartFix(reason, zh)}`;
     case 'runtime_error':
       return zh
         ? `${name} 报告了一个错误。请查看下面的原始信息。`

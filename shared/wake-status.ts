@@ -68,6 +68,15 @@ export const FAILURE_REASONS = [
    * runtime exit, its wakes end `failed / host_unreachable` (main/daemon/hosts/).
    */
   'host_unreachable',
+  /**
+   * issue 40: the agent could not start, for a cause readiness names (never `runtime_error` or
+   * `cli_exited`): its workspace does not exist (or is not a folder), cannot be read, or overlaps
+   * AgentTeam's data folder (issue 29); or its entry cannot be run as written (an unknown runtime).
+   */
+  'workspace_missing',
+  'workspace_unreadable',
+  'workspace_overlap',
+  'config_invalid',
   'runtime_error',
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];

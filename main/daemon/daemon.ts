@@ -35,6 +35,8 @@ import { finalCheckRenderer } from './prompt/final-check.js';
 import { prepareAgentCli } from './runtime/agent-cli-shim.js';
 import { probeAgent } from './runtime/readiness.js';
 import { toolNamingOf } from './runtime/registry.js';
+import { ProbeCache } from './runtime/probe-cache.js';
+import { currentPersonProfile } from './runtime/auth/person-profile.js';
 import { createRuntimeAdapter } from './runtime/runtime-factory.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import { AgentRoster } from './services/agent-roster.js';
@@ -108,8 +110,14 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       (w) => w.dispose(),
     );
     // 5. The agents as in agentteam.json and as they run (services/agent-roster.ts), and the API's events;
-    //    an isolated agent's readiness (git) and worktree as the worktrees room keeps them.
+    //    an isolated agent's readiness (git) and worktree as the worktrees room keeps them. issue 42: a
+    //    readiness probe runs the CLI only when its files or the agent's entry changed (or on Retry).
     const home = worktreeHome();
+    const probes = new ProbeCache({
+      dataDir,
+      person: options.person ?? currentPersonProfile(),
+      probe: home.gitReady((a) => probeAgent(a, { dataDir, projectRoot: root, ...person, hosts })),
+    });
     const roster: AgentRoster = stack.adopt(
       new AgentRoster({
         agents: config.agents,
@@ -117,7 +125,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         lifecycle: wakes,
         dataDir,
         grants,
-        probe: home.gitReady((a) => probeAgent(a, { dataDir, projectRoot: root, ...person, hosts })),
+        probe: (a, fresh) => probes.probe(a, fresh),
         worktreeOf: home.worktreeOf,
         log,
       }),
@@ -270,7 +278,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         grants,
         restart: (agent, change) => roster.restart(agent, change),
       }),
-      checkAgents: (agentId) => roster.check(agentId),
+      checkAgents: (agentId) => roster.retry(agentId),
       approvals,
       turns,
       agentName: roster.name,

@@ -10,7 +10,13 @@ import type { Agent, AuditRecord, Message, Wake } from '../../shared/api/contrac
 import { DEFAULT_PERMISSION_POLICY } from '../../shared/config.js';
 import { parseTarget } from '../../shared/target.js';
 import type { Daemon, DaemonOptions } from '../daemon/daemon-types.js';
-import { ApprovalUsageError, answerCommand, approvalsCommand, revokeCommand } from './approvals-cli.js';
+import {
+  ApprovalUsageError,
+  answerCommand,
+  approvalsCommand,
+  operatorKeyFrom,
+  revokeCommand,
+} from './approvals-cli.js';
 import { STOP_USAGE, StopUsageError, stopCommand } from './stop-cli.js';
 import { CHANGES_USAGE, ChangesUsageError, changesCommand } from './changes-cli.js';
 import { CHAIN_USAGE, ChainUsageError, chainCommand } from './chain-cli.js';
@@ -62,6 +68,7 @@ const OPTIONS = {
   create: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   check: { type: 'boolean' },
+  agent: { type: 'string' },
 } as const;
 
 function parse(argv: readonly string[], allowed: ReadonlyArray<keyof typeof OPTIONS>) {
@@ -282,12 +289,53 @@ export function agentJson(a: Agent) {
     state,
     ready: r?.ready ?? false,
     reason: r?.reason ?? null,
-    fix: readinessFix(state, 'en', { runtime: a.runtime, preset: a.preset ?? null, auth, restart: r?.restart ?? null }),
+    fix: readinessFix(state, 'en', {
+      runtime: a.runtime,
+      preset: a.preset ?? null,
+      auth,
+      restart: r?.restart ?? null,
+      reason: r?.reason ?? null,
+    }),
     cliVersion: r?.cliVersion ?? null,
     cwd: a.cwd ?? null,
     // The daemon always sends the config's policy; an older producer that does not means the default.
     permissions: a.permissions ?? DEFAULT_PERMISSION_POLICY,
   };
+}
+
+/** One agent's line of `agents` and `retry`: id, runtime, readiness, CLI version, the fix. */
+const agentLine = (a: ReturnType<typeof agentJson>): string =>
+  `${a.id}  ${a.runtime}  ${readinessLabel(a.state, 'en')}${a.cliVersion === null ? '' : `  ${a.cliVersion}`}${a.fix === null ? '' : `  — ${a.fix}`}`;
+
+/**
+ * issue 40 "Retry": `agentteam retry AGENT` (or `--agent AGENT`) — what every "then Retry" sentence
+ * promises, as the agent page's and the failed chip's Retry: readiness is checked again and an
+ * agent that could not start (or gave up) is started anew with its entry as agentteam.json has it
+ * now. Prints the agent's line (or its `agents --json` row); exit 0 when it is ready, 1 when it is
+ * still not (the line says why and what to do), 2 on bad input.
+ */
+async function retryCommand(argv: readonly string[], io: CliIo, env: Readonly<Record<string, string | undefined>>) {
+  const positional = argv[0] !== undefined && !argv[0].startsWith('-') ? argv[0] : undefined;
+  const values = parse(positional === undefined ? argv : argv.slice(1), ['data-dir', 'json', 'agent']);
+  const agentId = positional ?? (typeof values.agent === 'string' ? values.agent.trim() : '');
+  if (agentId === '') throw new UsageError('the agent to retry is required (agentteam retry AGENT)');
+  return withDaemon(
+    dataDirOf(values),
+    io,
+    async (client) => {
+      const r = await client.call('agents.check', { agentId });
+      if (!r.ok) return failed(io, r);
+      const agent = r.value.find((a) => a.id === agentId);
+      if (agent === undefined) {
+        io.err(`agentteam: there is no agent "${escapeForTerminal(agentId)}"; see agentteam.json.`);
+        return 1;
+      }
+      const row = agentJson(agent);
+      io.out(values.json === true ? JSON.stringify(row) : escapeForTerminal(agentLine(row)));
+      return row.ready ? 0 : 1;
+    },
+    operatorKeyFrom(env),
+  );
 }
 
 async function agentsCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -298,11 +346,7 @@ async function agentsCommand(argv: readonly string[], io: CliIo): Promise<number
     if (!r.ok) return failed(io, r);
     const rows = r.value.map(agentJson);
     if (values.json === true) io.out(JSON.stringify(rows));
-    else
-      for (const a of rows)
-        io.out(
-          `${a.id}  ${a.runtime}  ${readinessLabel(a.state, 'en')}${a.cliVersion === null ? '' : `  ${a.cliVersion}`}${a.fix === null ? '' : `  — ${a.fix}`}`,
-        );
+    else for (const a of rows) io.out(agentLine(a));
     // issue 40 item 9: `--check` is a check: exit 1 while any agent cannot take work, naming each.
     const notReady = rows.filter((a) => !a.ready);
     if (values.check !== true || notReady.length === 0) return 0;
@@ -392,6 +436,9 @@ export async function runCli(argv: readonly string[], deps?: Partial<CliDeps>): 
         return await agentCommand(rest, { io });
       case 'agents':
         return await agentsCommand(rest, io);
+      // issue 40: what every "then Retry" promises — check again and start anew
+      case 'retry':
+        return await retryCommand(rest, io, env);
       // issue 14: the operator's approvals
       case 'approvals':
         return await approvalsCommand(rest, io);
@@ -448,6 +495,7 @@ const USAGE_TEXT = `Usage:
   agentteam messages [--data-dir DIR] --target '#general' --json [--limit N]
   agentteam audit [--data-dir DIR] [--json] [--limit N]   the audited sends (cross-target), newest first
   agentteam agents [--data-dir DIR] [--json] [--check]   each agent's runtime, readiness and the fix (--check: re-check now; exit 1 while one is not ready)
+  agentteam retry [--data-dir DIR] AGENT [--json]  checks the agent again and starts it anew if it could not start (exit 1: still not ready)
   agentteam approvals [--data-dir DIR] [--json]    what agents asked the operator (pending, allowed, denied, expired, cancelled)
   agentteam approve [--data-dir DIR] ID [--scope once|session|always]
   agentteam deny [--data-dir DIR] ID [--reason TEXT]

@@ -5,6 +5,7 @@
  * node_modules/.bin: claude, codex, opencode) — and the person talks to the demo agent in
  * `#general`, then sees a hand-off with no LLM (issue 25: `@demo /ask helper …`).
  */
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, expect, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
 
@@ -33,6 +34,18 @@ test('first run: the seeded demo agent replies in #general; the CLIs on PATH are
     await expect(app.locator(`tr[data-agent="${id}"]`)).toContainText(runtime);
   }
   await screenshot(app, info, 'first-run-agents');
+  // issue 40 item 6: none of the CLIs is signed in here — each is available (neutral), none counts
+  // on the Team badge, and no process of any of them runs (only their readiness probes ran, and ended).
+  const states = async () => {
+    const agents = JSON.parse((await serve.cli('agents', '--json')).stdout) as Array<{ id: string; state: string }>;
+    return ['claude', 'codex', 'opencode'].map((id) => agents.find((a) => a.id === id)?.state);
+  };
+  await expect.poll(states, { timeout: 60_000 }).toEqual(['needs_sign_in', 'needs_sign_in', 'needs_sign_in']);
+  await expect(app.locator('li[data-agent="claude"] .state-dot')).toHaveText('◇');
+  const teamLink = app.getByRole('navigation').getByRole('button', { name: /^Team/ });
+  await expect(teamLink).toBeVisible();
+  await expect(teamLink.locator('.unread-badge')).toHaveCount(0);
+  await expect.poll(() => runtimeProcessesOf(serve.dataDir), { timeout: 30_000 }).toEqual([]);
   const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ agentId: string; status: string }>;
   expect(rows).toEqual([expect.objectContaining({ agentId: 'demo', status: 'reply_sent' })]);
 
@@ -51,3 +64,23 @@ test('first run: the seeded demo agent replies in #general; the CLIs on PATH are
     ].sort(),
   );
 });
+
+/** The processes whose environment or command line names the data dir (the runtimes live under it), from /proc. */
+function runtimeProcessesOf(dataDir: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      if (/^\d+ \(.*\) Z /.test(stat)) continue;
+      // The daemon itself (`agentteam serve --data-dir …`) is not a runtime.
+      if (cmdline.includes('serve\0--data-dir')) continue;
+      if (environ.includes(join(dataDir, 'runtimes')) || cmdline.includes(join(dataDir, 'runtimes')))
+        found.push(cmdline.replaceAll('\0', ' ').slice(0, 80));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}

@@ -35,7 +35,10 @@ export interface DaemonApiDeps {
   readonly store: Store;
   readonly conversations: ConversationsPort;
   readonly agents: () => Agent[];
-  /** issue 15: re-checks readiness (all agents, or one); rejects an unknown id with `invalid_request`. */
+  /**
+   * issue 15: re-checks readiness (all agents, or one); issue 40 (Retry): and starts anew an agent
+   * whose runtime is down. Rejects an unknown id with `invalid_request`.
+   */
   readonly checkAgents?: (agentId?: string) => Promise<void>;
   readonly agentName: (agentId: string) => string;
   readonly settings: () => Settings;

@@ -14,14 +14,14 @@ import type { RuntimeAdapter } from './runtime-adapter.js';
 import type { RuntimeDeps } from './runtime-descriptor.js';
 import { runtimeDirOf, sessionStoreOf } from './runtime-home.js';
 import { RuntimeSkeleton } from './runtime-skeleton.js';
-import { prepareWorkspace, workspaceOf } from './workspace.js';
+import { workspaceOf, workspaceProblem, type WorkspaceProblem } from './workspace.js';
 
 export type { RuntimeDeps } from './runtime-descriptor.js';
 export { sessionStoreOf } from './runtime-home.js';
 
 export type RuntimeAdapterResult =
   | { readonly ok: true; readonly adapter: RuntimeAdapter }
-  | { readonly ok: false; readonly code: 'runtime_unsupported' | 'workspace_invalid'; readonly message: string };
+  | { readonly ok: false; readonly code: WorkspaceProblem['reason'] | 'config_invalid'; readonly message: string };
 
 export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): RuntimeAdapterResult {
   const runtimeDir = runtimeDirOf(deps.dataDir, agent.id);
@@ -30,13 +30,14 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
   if (agent.host !== undefined && placement === null)
     return {
       ok: false,
-      code: 'runtime_unsupported',
+      code: 'config_invalid',
       message: `agent "${agent.id}" names a host, and this daemon runs no agent over SSH`,
     };
   // issue 14: the workspace is checked (the default one made) before anything starts: a clear
   // error, nothing spawned. The demo has one too (`/approve` writes there).
-  const invalid = placement === null ? prepareWorkspace(agent.id, agent.cwd, deps.dataDir, deps.privateDirs) : null;
-  if (invalid !== null) return { ok: false, code: 'workspace_invalid', message: invalid };
+  // issue 40: the code is the readiness reason its wakes then fail with. A host agent's workspace is on its host.
+  const invalid = placement === null ? workspaceProblem(agent.id, agent.cwd, deps.dataDir, deps.privateDirs) : null;
+  if (invalid !== null) return { ok: false, code: invalid.reason, message: invalid.message };
   const start = {
     // issue 43: `command` is a path on the host; none is the runtime's program on that host's PATH (never this checkout's).
     agent: placement === null ? agent : { ...agent, command: hostCommandOf(agent) },

@@ -3,7 +3,16 @@
  * starts, so a typo gives one clear error naming the agent and the path instead of a CLI that
  * dies with ENOENT (or, worse, runs somewhere else).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DEFAULT_AGENT_CWD } from '../../../shared/config.js';
 
@@ -79,37 +88,87 @@ export function workspaceOverlap(agentId: string, path: string, dirs: PrivateDir
 }
 
 /**
+ * issue 40: why a workspace cannot be used, as the readiness reason a person sees and a wake that
+ * cannot be delivered fails with (shared/wake-status.ts), with the message naming agent and paths.
+ */
+export interface WorkspaceProblem {
+  readonly reason: 'workspace_missing' | 'workspace_unreadable' | 'workspace_overlap';
+  readonly message: string;
+}
+
+/**
  * The workspace a runtime starts in, checked (null = usable); the default one is made on demand
  * (owner-only, like the rest of the data dir). issue 29: one that overlaps the data dir (or the
  * app's folder) is refused — a relative `cwd` too, which resolves against the data dir.
  */
+export function workspaceProblem(
+  agentId: string,
+  cwd: string,
+  dataDir: string,
+  others: readonly string[] = [],
+): WorkspaceProblem | null {
+  const path = workspaceOf(cwd, dataDir, agentId);
+  if (cwd === DEFAULT_AGENT_CWD)
+    try {
+      mkdirSync(path, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      return {
+        reason: 'workspace_unreadable',
+        message: `The workspace of agent "${agentId}" could not be made: ${path} (${err instanceof Error ? err.message : String(err)}).`,
+      };
+    }
+  const overlap = (): WorkspaceProblem | null => {
+    const message = workspaceOverlap(agentId, path, { dataDir, others });
+    return message === null ? null : { reason: 'workspace_overlap', message };
+  };
+  return folderProblem(agentId, path) ?? overlap();
+}
+
+/** `workspaceProblem`'s message alone (null = usable). */
 export function prepareWorkspace(
   agentId: string,
   cwd: string,
   dataDir: string,
   others: readonly string[] = [],
 ): string | null {
-  const path = workspaceOf(cwd, dataDir, agentId);
-  if (cwd === DEFAULT_AGENT_CWD)
-    try {
-      mkdirSync(path, { recursive: true, mode: 0o700 });
-    } catch (err) {
-      return `The workspace of agent "${agentId}" could not be made: ${path} (${err instanceof Error ? err.message : String(err)}).`;
-    }
-  return checkWorkspace(agentId, path) ?? workspaceOverlap(agentId, path, { dataDir, others });
+  return workspaceProblem(agentId, cwd, dataDir, others)?.message ?? null;
 }
 
-/** null when the workspace exists and is a directory; else the message a person can act on. */
-export function checkWorkspace(agentId: string, path: string): string | null {
+/** null when the workspace exists, is a folder and can be read; else what is wrong with it. */
+function folderProblem(agentId: string, path: string): WorkspaceProblem | null {
   let isDir: boolean;
   try {
     isDir = statSync(path).isDirectory();
-  } catch {
-    return `The workspace of agent "${agentId}" does not exist: ${path}. Create the folder or set "cwd" of agent "${agentId}" in agentteam.json.`;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EACCES')
+      return {
+        reason: 'workspace_unreadable',
+        message: `The workspace of agent "${agentId}" cannot be read: ${path}. Give your user access to the folder or set "cwd" of agent "${agentId}" in agentteam.json.`,
+      };
+    return {
+      reason: 'workspace_missing',
+      message: `The workspace of agent "${agentId}" does not exist: ${path}. Create the folder or set "cwd" of agent "${agentId}" in agentteam.json.`,
+    };
   }
-  return isDir
-    ? null
-    : `The workspace of agent "${agentId}" is not a folder: ${path}. Set "cwd" of agent "${agentId}" in agentteam.json to a project folder.`;
+  if (!isDir)
+    return {
+      reason: 'workspace_missing',
+      message: `The workspace of agent "${agentId}" is not a folder: ${path}. Set "cwd" of agent "${agentId}" in agentteam.json to a project folder.`,
+    };
+  try {
+    accessSync(path, constants.R_OK | constants.X_OK);
+  } catch {
+    return {
+      reason: 'workspace_unreadable',
+      message: `The workspace of agent "${agentId}" cannot be read: ${path}. Give your user access to the folder or set "cwd" of agent "${agentId}" in agentteam.json.`,
+    };
+  }
+  return null;
+}
+
+/** null when the workspace exists, is a folder and can be read; else the message a person can act on. */
+export function checkWorkspace(agentId: string, path: string): string | null {
+  return folderProblem(agentId, path)?.message ?? null;
 }
 
 /**

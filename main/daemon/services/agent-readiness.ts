@@ -7,11 +7,20 @@
 import type { AgentReadiness } from '../../../shared/api/contract.js';
 import type { Agent } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
+import { isCannotStartReason } from '../../../shared/agent-readiness.js';
+import type { FailureReason } from '../../../shared/wake-status.js';
 import type { ReadinessProbe } from '../runtime/readiness.js';
+
+/** issue 40: why an agent's runtime is down, as its session knows (`AgentSession.down`). */
+export interface RuntimeDown {
+  readonly reason: FailureReason;
+  readonly detail: string | null;
+}
 
 export interface AgentReadinessOptions {
   readonly agents: readonly AgentConfig[];
-  readonly probe: (agent: AgentConfig) => Promise<ReadinessProbe>;
+  /** issue 42: `fresh` asks the CLI even when a kept answer is still current (runtime/probe-cache.ts). */
+  readonly probe: (agent: AgentConfig, fresh?: boolean) => Promise<ReadinessProbe>;
   readonly restartCap: number;
   readonly changed: (agent: AgentConfig) => void;
 }
@@ -31,14 +40,17 @@ export class AgentReadinessService {
     for (const a of options.agents) this.#slots.set(a.id, { probe: null, restart: null, checking: null });
   }
 
-  /** Probes the agents (all, or the named one); resolves when done. Concurrent checks of one agent share one run. */
-  check(agentId?: string): Promise<void> {
+  /**
+   * Probes the agents (all, or the named one); resolves when done. Concurrent checks of one agent
+   * share one run. `fresh` (the operator's Retry): never a kept answer.
+   */
+  check(agentId?: string, fresh = false): Promise<void> {
     const agents = this.#o.agents.filter((a) => agentId === undefined || a.id === agentId);
     return Promise.all(
       agents.map((agent) => {
         const slot = this.#slots.get(agent.id) as Slot;
         slot.checking ??= this.#o
-          .probe(agent)
+          .probe(agent, fresh)
           .catch((err: unknown): ReadinessProbe => ({
             outcome: 'cli_missing',
             cliVersion: null,
@@ -55,6 +67,27 @@ export class AgentReadinessService {
     ).then(() => undefined);
   }
 
+  /**
+   * issue 40 item 6: whether the agent's CLI may be started — null when it may (signed in, or not
+   * probed: a probe that failed says so itself), else why not as a runtime-not-built result: a CLI
+   * that is missing or not signed in never runs a process until it is ready.
+   */
+  async startable(agent: AgentConfig): Promise<{ readonly code: FailureReason; readonly message: string } | null> {
+    await this.check(agent.id);
+    return this.refusal(agent);
+  }
+
+  /** `startable`'s answer from the last probe, without probing again. */
+  refusal(agent: AgentConfig): { readonly code: FailureReason; readonly message: string } | null {
+    const probe = this.#slots.get(agent.id)?.probe ?? null;
+    if (probe === null || probe.outcome === 'ready') return null;
+    const what = probe.outcome === 'cli_missing' ? 'its CLI was not found' : 'its CLI is not signed in';
+    return {
+      code: probe.outcome === 'cli_missing' ? 'cli_missing' : 'auth_required',
+      message: `agent "${agent.id}" was not started: ${what}${probe.detail === null ? '' : ` (${probe.detail})`}; it starts once a check finds it ready (Retry)`,
+    };
+  }
+
   /** A restart was scheduled (attempt n), or the runtime is up again (null). */
   restart(agent: AgentConfig, attempt: number | null): void {
     const slot = this.#slots.get(agent.id);
@@ -63,8 +96,11 @@ export class AgentReadinessService {
     this.#o.changed(agent);
   }
 
-  /** The readiness shown for `agent` in session state `state`. */
-  readiness(agent: AgentConfig, state: Agent['state']): AgentReadiness {
+  /**
+   * The readiness shown for `agent` in session state `state`; `down`: why its runtime is down,
+   * as its session knows (issue 40: a cause of its own is named, never blamed on a crash).
+   */
+  readiness(agent: AgentConfig, state: Agent['state'], down: RuntimeDown | null = null): AgentReadiness {
     const slot = this.#slots.get(agent.id);
     const probe = slot?.probe ?? null;
     const restart = slot?.restart ?? null;
@@ -81,8 +117,13 @@ export class AgentReadinessService {
       probe?.outcome === 'host_key_unknown'
     )
       return { ...base, state: probe.outcome, ready: false, reason: 'host_unreachable' };
-    if (probe?.outcome === 'cli_missing') return { ...base, state: 'cli_missing', ready: false, reason: 'cli_missing' };
-    if (probe?.outcome === 'needs_sign_in')
+    // issue 40: what the session hit when it started outranks an older probe; the exact sentence is the detail.
+    const hit = state === 'crashed' ? down : null;
+    if (hit !== null && isCannotStartReason(hit.reason))
+      return { ...base, detail: hit.detail, state: 'cannot_start', ready: false, reason: hit.reason };
+    if (probe?.outcome === 'cli_missing' || hit?.reason === 'cli_missing')
+      return { ...base, state: 'cli_missing', ready: false, reason: 'cli_missing' };
+    if (probe?.outcome === 'needs_sign_in' || hit?.reason === 'auth_required')
       return { ...base, state: 'needs_sign_in', ready: false, reason: 'auth_required' };
     if (state === 'stopped' || state === 'crashed')
       return { ...base, state: 'stopped', ready: false, reason: state === 'crashed' ? 'cli_exited' : null };

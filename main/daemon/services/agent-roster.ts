@@ -26,7 +26,7 @@ import type { AgentWorktree } from '../worktrees/worktree-contract.js';
 /** What the roster drives of an agent's session (services/agent-session.ts). */
 export type RosterSession = Pick<
   AgentSession,
-  'state' | 'turnId' | 'wakesOfTurn' | 'start' | 'replace' | 'stop' | 'endTurn' | 'stillEnding'
+  'state' | 'down' | 'turnId' | 'wakesOfTurn' | 'start' | 'replace' | 'stop' | 'endTurn' | 'stillEnding'
 >;
 
 /** What an `agent.updated` event is built from (api-mappers.ts `toAgent`). */
@@ -47,8 +47,11 @@ export interface AgentRosterOptions {
   readonly dataDir: string;
   /** issue 29: the rules the daemon granted each agent, and those agentteam.json lists without a grant. */
   readonly grants?: { rules(agentId: string): string[]; unconfirmed(agentId: string): string[] };
-  /** issue 15: one agent's CLI and sign-in check (runtime/readiness.ts `probeAgent`). */
-  readonly probe: (agent: AgentConfig) => Promise<ReadinessProbe>;
+  /**
+   * issue 15: one agent's CLI and sign-in check (runtime/readiness.ts `probeAgent`); issue 42:
+   * through the probe cache, `fresh` for the operator's Retry.
+   */
+  readonly probe: (agent: AgentConfig, fresh?: boolean) => Promise<ReadinessProbe>;
   /** issue 26: the worktree an agent as it runs works in (worktrees/worktree-wiring.ts `worktreeHome`). */
   readonly worktreeOf?: (agent: AgentConfig) => AgentWorktree | null;
   readonly log?: DaemonLog;
@@ -60,6 +63,10 @@ const DEFAULT_POLICY: ApprovalPolicyOf = AgentConfigSchema.pick({ approvalTimeou
 );
 
 const RESTART_DETAIL = 'the agent was restarted to apply its new workspace or permissions';
+const RETRY_DETAIL = 'the operator asked to retry starting the agent';
+const READY_DETAIL = 'a check found the agent ready (signed in, or its CLI installed)';
+/** issue 40 item 6: how often a CLI held back for its sign-in is looked at again (a stat of its files). */
+const HELD_BACK_CHECK_MS = 5000;
 
 /** The wake lifecycle's profile of an agent (its preset names its tools in the final-check, issue 38). */
 export const profileOf = (agent: AgentConfig): AgentProfile => ({
@@ -225,6 +232,31 @@ export class AgentRoster {
     return this.#readiness.check(agentId);
   }
 
+  /**
+   * issue 40 "Retry" (the agent page, the failed chip, `agentteam retry`): probes again, then
+   * starts anew each agent whose runtime is down — it could not start (its workspace, its entry,
+   * its CLI or sign-in) or gave up after its restarts — with its entry as agentteam.json has it
+   * now (the fix the person just made). Resolves once those starts settled. Never called on its
+   * own after a failed start (a loop): only for the operator.
+   */
+  async retry(agentId?: string, fresh = true): Promise<void> {
+    await this.#readiness.check(agentId, fresh);
+    // A CLI still missing or not signed in stays as it is: the check just said why (no process, no second probe).
+    const down = this.#running.filter(
+      (a) =>
+        (agentId === undefined || a.id === agentId) &&
+        this.session(a.id)?.state === 'crashed' &&
+        (a.runtime === 'demo' || this.#readiness.refusal(a) === null),
+    );
+    await Promise.all(
+      down.map((running) => {
+        const file = this.#fileEntry(running.id) ?? running;
+        this.restart(file, { workspaceChanged: file.cwd !== running.cwd }, fresh ? RETRY_DETAIL : READY_DETAIL);
+        return this.#entries.get(running.id)?.restarts;
+      }),
+    );
+  }
+
   /** Registers the agent with the wake lifecycle and starts its session with the runtime `build` makes. */
   launch(agentId: string, session: RosterSession, build: (agent: AgentConfig) => MaybeMadeAdapter): void {
     const entry = this.#entries.get(agentId);
@@ -233,11 +265,36 @@ export class AgentRoster {
     entry.session = session;
     entry.build = build;
     // The session follows the lifecycle's deliveries before anything is admitted (start subscribes synchronously).
-    void session.start(build(entry.config));
+    void session.start(this.#whenReady(entry.config, build));
   }
 
-  /** Follows agentteam.json (a changed file may have changed an agent's rules) and checks every agent's readiness. */
+  /**
+   * issue 40 item 6: a CLI runtime is built only once its readiness probe finds it ready — one that
+   * is missing or not signed in runs no process at all (its wakes fail with that reason meanwhile);
+   * Retry (`retry`) starts it once it is. Rows admitted while the probe runs wait, as while a
+   * runtime starts. The demo needs no probe.
+   */
+  #whenReady(agent: AgentConfig, build: (agent: AgentConfig) => MaybeMadeAdapter): MaybeMadeAdapter {
+    if (agent.runtime === 'demo') return build(agent);
+    return this.#readiness
+      .startable(agent)
+      .then((refused): MaybeMadeAdapter => (refused === null ? build(agent) : { ok: false, ...refused }));
+  }
+
+  /**
+   * Follows agentteam.json (a changed file may have changed an agent's rules) and checks every
+   * agent's readiness. issue 40 item 6 "sign-in detected → it starts": a CLI held back for its
+   * sign-in (or install) is checked again every few seconds — a `stat` of its files, the CLI asked
+   * only when they changed (runtime/probe-cache.ts) — and started once it is ready.
+   */
   start(): void {
+    const timer = setInterval(() => {
+      for (const a of this.#running)
+        if (this.session(a.id)?.state === 'crashed' && this.#readiness.refusal(a) !== null)
+          void this.retry(a.id, false);
+    }, HELD_BACK_CHECK_MS);
+    timer.unref();
+    this.#subs.add(() => clearInterval(timer));
     this.#subs.add(
       this.#o.file.state$.pipe(skip(1)).subscribe(() => {
         for (const a of this.#running) this.changed(a.id);
@@ -268,8 +325,10 @@ export class AgentRoster {
       },
     );
     // A new workspace is a new project: its stored session is forgotten, so the new process starts
-    // fresh (never resumed into another folder).
-    this.#replace(entry, session, () => build(agent), {
+    // fresh (never resumed into another folder). issue 40: an agent whose runtime is down (never
+    // started, or gave up) is built only once it is ready, as at launch.
+    const down = session.state === 'crashed';
+    this.#replace(entry, session, () => (down ? this.#whenReady(agent, build) : build(agent)), {
       forgetSession: change.workspaceChanged,
       detail,
     });
@@ -340,12 +399,13 @@ export class AgentRoster {
   }
 
   #update(agent: AgentConfig): AgentUpdate {
-    const state = this.session(agent.id)?.state ?? 'crashed';
+    const session = this.session(agent.id);
+    const state = session?.state ?? 'crashed';
     return {
       agent,
       state,
       more: {
-        readiness: this.#readiness.readiness(agent, state),
+        readiness: this.#readiness.readiness(agent, state, session?.down ?? null),
         cwd: workspaceOf(agent.cwd, this.#o.dataDir, agent.id),
         auth: agent.auth,
         // issue 29: the "always" rules as the daemon granted them; what the file adds is only shown, never applied.

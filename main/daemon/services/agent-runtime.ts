@@ -46,7 +46,8 @@ export function agentRuntimeBuilder(
       (cwd) => build({ ...agent, cwd }, host),
       (err: unknown): MadeAdapter => ({
         ok: false,
-        code: 'workspace_invalid',
+        // issue 40: an isolated agent's worktree could not be made: its entry cannot run as written.
+        code: 'config_invalid',
         message: err instanceof Error ? err.message : String(err),
       }),
     );

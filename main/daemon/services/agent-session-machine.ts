@@ -18,7 +18,7 @@
  */
 import { COMPACTED_AFTER_OVERFLOW, OVERFLOW_RENEWAL_PREFIX, type Agent } from '../../../shared/api/contract.js';
 import { LOCAL_CHANNEL } from '../../../shared/config.js';
-import type { FailureReason } from '../../../shared/wake-status.js';
+import { isFailureReason, type FailureReason } from '../../../shared/wake-status.js';
 import type { DeliverResult } from '../runtime/runtime-adapter.js';
 import type { FinalCheckInjection, WakeDelivery } from '../wake/wake-lifecycle.js';
 import type { AgentSessionCall } from './agent-session-calls.js';
@@ -62,7 +62,9 @@ function decide(s: AgentSessionState, e: AgentSessionEvent, calls: AgentSessionC
         message: 'agent runtime not created',
         fields: { agentId: s.agentId, code: e.code, message: e.message },
       });
-      return down(s, e.message, calls);
+      // issue 40: the wakes it cannot take fail with the cause readiness names (its workspace, its
+      // entry), never `runtime_error`.
+      return down({ ...s, downReason: isFailureReason(e.code) ? e.code : 'config_invalid' }, e.message, calls);
     case 'runtime_attached':
       return { ...s, runtime: e.runtime };
     case 'start_failed':

@@ -23,6 +23,7 @@ import type { AnnouncedLimitWindow, TurnUsage } from '../../../shared/usage.js';
 import { randomUUID } from 'node:crypto';
 import { Subscription, filter } from 'rxjs';
 import type { Agent } from '../../../shared/api/contract.js';
+import type { FailureReason } from '../../../shared/wake-status.js';
 import type { HookBus } from '../bus/hook-bus.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../runtime/approval-port.js';
@@ -167,6 +168,15 @@ export class AgentSession {
     return this.#s.agentState;
   }
 
+  /**
+   * issue 40: why the runtime is down (its wakes fail with `reason`), and what it said; null
+   * while it is not down for a known reason.
+   */
+  get down(): { readonly reason: FailureReason; readonly detail: string | null } | null {
+    const reason = this.#s.downReason;
+    return reason === null ? null : { reason, detail: this.#s.downDetail };
+  }
+
   /** The running turn's id (delivery correlation), or null between turns. */
   get turnId(): string | null {
     return this.#s.turnId;
@@ -220,7 +230,8 @@ export class AgentSession {
     this.#ready = new Promise<boolean>((r) => (settle = r));
     const built = await made.catch((err: unknown): MadeAdapter => ({
       ok: false,
-      code: 'workspace_invalid',
+      // issue 40: an isolated agent's worktree could not be made: its entry cannot run as written.
+      code: 'config_invalid',
       message: err instanceof Error ? err.message : String(err),
     }));
     // The daemon stopped meanwhile: nothing is started (no orphans).

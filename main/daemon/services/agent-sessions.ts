@@ -80,7 +80,12 @@ export function launchAgentSessions(d: AgentSessionsDeps): void {
         ...storedPrompts(agent, d.store, d.trajectory, () => roster.mates(agent.id)),
         onState: () => roster.changed(agent.id),
         onRestart: (attempt) => roster.restarting(agent.id, attempt),
-        onRuntimeDown: (detail) => d.alerts.runtimeDown(agent.name, detail),
+        // issue 40 item 6: a CLI held back until it is signed in (or installed) is no alert: its
+        // readiness says so, neutrally, where the agent is listed.
+        onRuntimeDown: (detail) => {
+          const reason = roster.session(agent.id)?.down?.reason;
+          if (reason !== 'auth_required' && reason !== 'cli_missing') d.alerts.runtimeDown(agent.name, detail);
+        },
         // issue 24: a native compaction is a continuation: a timeline entry on the wakes, nothing else.
         onContextCompacted: (detail) => d.timeline.compacted(agent.id, detail),
         // issue 38: why an overflow was not continued by a compaction, on the wakes before they end.

@@ -1,7 +1,8 @@
 /**
  * One agent in detail (issue 15, issue 17 "Agents"): runtime, CLI version, workspace, permission
  * policy and "always" rules (issue 14: both chosen here, each rule with a Revoke), model,
- * readiness with its one-sentence fix and a Retry (re-checks without a model call), and its
+ * readiness with its one-sentence fix and a Retry (re-checks without a model call and, issue 40,
+ * starts anew an agent that could not start), and its
  * recent wakes. Copy comes from shared/agent-readiness.ts (the CLI prints the same sentences).
  */
 import { useEffect, useState } from 'react';
@@ -24,6 +25,8 @@ export function agentReadinessText(agent: Agent, language: Language): { label: s
     preset: agent.preset ?? null,
     auth: agent.auth ?? 'cli-login',
     restart: r?.restart ?? null,
+    // issue 40: `cannot_start`'s fix is its cause's.
+    reason: r?.reason ?? null,
   } as const;
   return { label: readinessLabel(state, language, input), fix: readinessFix(state, language, input) };
 }

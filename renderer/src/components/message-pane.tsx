@@ -17,6 +17,8 @@ import { useValue } from '../state/value-store.js';
 import { Composer } from './composer.js';
 import { MessageList } from './message-list.js';
 import { StatusArea } from './status-area.js';
+import { agentReadinessText } from './agent-detail.js';
+import { copy } from '../i18n/copy.js';
 
 export interface MessagePaneProps {
   readonly target: string;
@@ -81,6 +83,19 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
       ),
     [state.api],
   );
+  // issue 40 item 5: a failed chip's Retry (an operator call): checks the agent again, starts it anew.
+  const onRetry = useCallback(
+    (agentId: string) =>
+      state.api.agents.check({ agentId }).then((r) => {
+        if (!r.ok) return r.message;
+        const agent = r.value.find((a) => a.id === agentId);
+        if (agent === undefined) return '';
+        if (agent.readiness?.ready === true) return copy(language, 'chip.retryReady', { agent: agent.name });
+        const { label, fix } = agentReadinessText(agent, language);
+        return copy(language, 'chip.retryNotReady', { agent: agent.name, fix: fix ?? label });
+      }),
+    [state.api, language],
+  );
   // issue 14: the approval chips of this status area; memoised so the status area does not re-render for nothing.
   const approvalChips = useMemo(
     () => (
@@ -131,6 +146,7 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
         chains={state.chains}
         onContinueChain={onContinueChain}
         onPause={onPause}
+        onRetry={onRetry}
         {...(props.onOpenUsage === undefined ? {} : { onRaiseBudget: props.onOpenUsage })}
         {...(props.statusLabel === undefined ? {} : { label: props.statusLabel })}
       />

@@ -182,7 +182,16 @@ export const Sidebar = memo(function Sidebar({
                 title={readiness.fix ?? undefined}
               >
                 <span className="state-dot" aria-hidden="true">
-                  {!ready ? '⚠' : a.state === 'busy' ? '●' : a.state === 'idle' ? '○' : '◌'}
+                  {/* issue 40 item 6: a CLI not signed in is available (neutral), not a warning. */}
+                  {a.readiness?.state === 'needs_sign_in'
+                    ? '◇'
+                    : !ready
+                      ? '⚠'
+                      : a.state === 'busy'
+                        ? '●'
+                        : a.state === 'idle'
+                          ? '○'
+                          : '◌'}
                 </span>
                 <span className="agent-name">{a.name}</span>{' '}
                 {wakes === undefined ? (

@@ -6,6 +6,7 @@
  */
 import { memo, useEffect, useState, type ReactNode } from 'react';
 import type { Alert, Chain } from '../../../shared/api/contract.js';
+import { promisesRetry } from '../../../shared/agent-readiness.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { wakeOutcomeWords } from './failure-details.js';
 import { FixText } from './fix-text.js';
@@ -83,6 +84,11 @@ export interface StatusAreaProps {
   onPause?(agentId: string, action: 'tryNow' | 'cancel'): Promise<string | null>;
   /** issue 27: Raise budget on a daily-budget pause: where the budget is raised (the Usage view). */
   onRaiseBudget?(): void;
+  /**
+   * issue 40 item 5: Retry on a failed chip whose fix promises it (`agents.check`: checks the agent
+   * again and starts it anew); resolves with what to tell the person (ready, or still not and why).
+   */
+  onRetry?(agentId: string): Promise<string>;
 }
 
 /** Memoised: it re-renders for its own conversation's wakes and alerts, not for the shell's other state. */
@@ -103,6 +109,7 @@ export const StatusArea = memo(function StatusArea({
   onContinueChain,
   onPause,
   onRaiseBudget,
+  onRetry,
 }: StatusAreaProps) {
   const wakes = useTargetWakes(book, target);
   // issue 14: a wake waiting for the operator never shows "Working": its approval chip stands for it.
@@ -126,6 +133,21 @@ export const StatusArea = memo(function StatusArea({
         next.delete(wakeToken);
         return next;
       });
+    });
+  };
+  // issue 40 item 5: a failed chip's Retry shares Stop's pending state; what it found shows on the chip.
+  const [retried, setRetried] = useState<{ wakeToken: string; text: string } | null>(null);
+  const retry = (wakeToken: string, agentId: string) => {
+    if (onRetry === undefined) return;
+    setStopping((s) => new Set(s).add(wakeToken));
+    setRetried(null);
+    void onRetry(agentId).then((text) => {
+      setStopping((s) => {
+        const next = new Set(s);
+        next.delete(wakeToken);
+        return next;
+      });
+      setRetried({ wakeToken, text });
     });
   };
   // issue 27: a paused chip's Try now / Cancel share Stop's pending and refusal state.
@@ -277,6 +299,23 @@ export const StatusArea = memo(function StatusArea({
               >
                 {copy(language, 'chip.details')}
               </button>
+            )}
+            {chip.kind === 'failed' && onRetry !== undefined && promisesRetry(wake.reason) && (
+              // issue 40 item 5: the Retry the failure's fix promises, where the failure is shown.
+              <button
+                type="button"
+                className="chip-retry"
+                aria-label={copy(language, 'chip.retryLabel', { agent: chip.agentName })}
+                disabled={stopping.has(chip.wakeToken)}
+                onClick={() => retry(chip.wakeToken, chip.agentId)}
+              >
+                {copy(language, 'chip.retry')}
+              </button>
+            )}
+            {chip.kind === 'failed' && retried?.wakeToken === chip.wakeToken && (
+              <span className="chip-detail-text chip-retry-result">
+                <FixText text={retried.text} />
+              </span>
             )}
             {chip.kind === 'failed' && (
               // issue 24: a failure stays until a later wake of the agent ends, or the person dismisses it here.

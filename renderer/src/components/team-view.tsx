@@ -30,7 +30,8 @@ export interface TeamViewProps {
 const STATE_ICONS: Readonly<Record<TeamAgent['state'], string>> = {
   waiting_approval: '✋',
   failed: '!',
-  needs_sign_in: '⚠',
+  // issue 40 item 6: neutral — available once signed in, not a warning.
+  needs_sign_in: '◇',
   working: '◐',
   idle: '○',
 };
@@ -39,6 +40,7 @@ const GROUPS = [
   { key: 'needsYou', title: 'team.group.needsYou', has: (e: TeamAgent) => needsOperator(e.state) },
   { key: 'working', title: 'team.group.working', has: (e: TeamAgent) => e.state === 'working' },
   { key: 'idle', title: 'team.group.idle', has: (e: TeamAgent) => e.state === 'idle' },
+  { key: 'available', title: 'team.group.available', has: (e: TeamAgent) => e.state === 'needs_sign_in' },
 ] as const satisfies ReadonlyArray<{ key: string; title: CopyKey; has(e: TeamAgent): boolean }>;
 
 export function TeamView({ team, agents, language, onOpenConversation, onOpenAgent, onMessage }: TeamViewProps) {

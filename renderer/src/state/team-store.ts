@@ -9,12 +9,18 @@ import { KeyedStore, useStoreKey } from './keyed-store.js';
 
 const KEY = 'board';
 
-/** The board's order: waiting for the operator's approval, failed, needs sign-in, working, idle. */
-const TEAM_STATE_ORDER: readonly TeamAgentState[] = ['waiting_approval', 'failed', 'needs_sign_in', 'working', 'idle'];
+/**
+ * The board's order: waiting for the operator's approval, failed, working, idle, then (issue 40
+ * item 6) the CLIs available once signed in.
+ */
+const TEAM_STATE_ORDER: readonly TeamAgentState[] = ['waiting_approval', 'failed', 'working', 'idle', 'needs_sign_in'];
 
-/** The states that need the operator ("who needs me"). */
+/**
+ * The states that need the operator ("who needs me", the Team badge). issue 40 item 6: a CLI that
+ * is not signed in is not among them — it is available, and runs nothing until it is signed in.
+ */
 export function needsOperator(state: TeamAgentState): boolean {
-  return state === 'waiting_approval' || state === 'failed' || state === 'needs_sign_in';
+  return state === 'waiting_approval' || state === 'failed';
 }
 
 const rank = (s: TeamAgentState): number => TEAM_STATE_ORDER.indexOf(s);

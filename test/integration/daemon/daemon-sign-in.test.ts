@@ -14,6 +14,7 @@ import { isTerminal } from '../../../shared/wake-status.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
 import { agentJson } from '../../../main/serve/cli-main.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fixtures/fake-anthropic.js';
+import { runtimeProcesses } from '../../fixtures/daemon-harness.js';
 
 const dirs: string[] = [];
 const daemons: Daemon[] = [];
@@ -98,6 +99,8 @@ it('an agent that is not signed in reads Needs sign-in, and a mention fails with
 
   const failed = await settle(daemon, '@claude can you check the logs?');
   expect(failed).toMatchObject({ status: 'failed', reason: 'auth_required' });
+  // issue 40 item 6: a CLI that is not signed in runs no process at all (the probes have ended).
+  expect(runtimeProcesses(dir)).toEqual([]);
   expect(readinessFix('needs_sign_in', 'zh-CN', { runtime: 'claude-code', auth: 'cli-login' })).toBe(
     '请在终端运行 `claude login`，然后点重试。',
   );

@@ -36,6 +36,11 @@ export const STATUS_COPY = [
       'chip.tryNow': 'Try now',
       'chip.cancelPause': 'Cancel',
       'chip.raiseBudget': 'Raise budget',
+      // issue 40 item 5: the Retry a failure's fix promises (checks the agent again, starts it anew).
+      'chip.retry': 'Retry',
+      'chip.retryLabel': 'Retry {agent}',
+      'chip.retryReady': '{agent} is ready now. Send the message again.',
+      'chip.retryNotReady': '{agent} is still not ready: {fix}',
     },
     'zh-CN': {
       'chip.queued': '排队中',
@@ -65,6 +70,10 @@ export const STATUS_COPY = [
       'chip.tryNow': '立即重试',
       'chip.cancelPause': '取消',
       'chip.raiseBudget': '提高预算',
+      'chip.retry': '重试',
+      'chip.retryLabel': '重试 {agent}',
+      'chip.retryReady': '{agent} 已就绪。请再次发送消息。',
+      'chip.retryNotReady': '{agent} 仍未就绪：{fix}',
     },
   }),
   copyTable('alert', {

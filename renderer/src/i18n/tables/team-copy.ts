@@ -55,6 +55,8 @@ export const TEAM_COPY = [
       'team.group.needsYou': 'Needs you',
       'team.group.working': 'Working',
       'team.group.idle': 'Idle',
+      // issue 40 item 6: a CLI found but not signed in is available, neutrally — not something that needs you
+      'team.group.available': 'Available — sign in to use',
       'team.state.working': 'Working on {conversation}',
       'team.state.workingUnknown': 'Working',
       'team.state.waitingApproval': 'Waiting for your approval in {conversation}',
@@ -81,6 +83,7 @@ export const TEAM_COPY = [
       'team.group.needsYou': '需要你处理',
       'team.group.working': '处理中',
       'team.group.idle': '空闲',
+      'team.group.available': '可用——登录后即可使用',
       'team.state.working': '正在处理 {conversation}',
       'team.state.workingUnknown': '处理中',
       'team.state.waitingApproval': '在 {conversation} 等待你的批准',

@@ -150,7 +150,8 @@ describe('Sidebar', () => {
     expect(row('claude').querySelector('.agent-cwd')?.textContent).toBe('/w/app');
     expect(row('codex').querySelector('.agent-runtime')?.textContent).toBe('Codex');
     expect(row('codex').querySelector('.agent-state-text')?.textContent).toBe('Needs sign-in');
-    expect(row('codex').querySelector('.state-dot')?.textContent).toBe('⚠');
+    // issue 40 item 6: not signed in is available — neutral, no warning sign.
+    expect(row('codex').querySelector('.state-dot')?.textContent).toBe('◇');
     expect(row('codex').querySelector('button')?.getAttribute('title')).toMatch(/codex login/);
     expect(row('demo').querySelector('.agent-runtime')?.textContent).toBe('demo');
     // The demo has no policy or workspace of a person's: its second line names it only.

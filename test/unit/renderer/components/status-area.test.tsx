@@ -135,6 +135,24 @@ describe('StatusArea', () => {
     expect(document.querySelector('.chip-detail-text')).toBeNull();
   });
 
+  it('issue 40: a failure whose fix says "then Retry" has a Retry on its chip that checks the agent again', async () => {
+    const wakes = new WakeBook();
+    wakes.apply(wakeOf({ status: 'failed', reason: 'workspace_missing', detail: 'no such folder' }));
+    const onRetry = vi.fn(() => Promise.resolve('Claude is ready now. Send the message again.'));
+    setup({ wakes, onRetry });
+    const retry = within(chip('wk_1') as HTMLElement).getByRole('button', { name: 'Retry Claude' });
+    expect(retry.textContent).toBe('Retry');
+    await userEvent.click(retry);
+    expect(onRetry).toHaveBeenCalledExactlyOnceWith('claude');
+    expect(await screen.findByText('Claude is ready now. Send the message again.')).toBeTruthy();
+    cleanup();
+    // A crash promises no Retry (it restarts on its own): none is offered.
+    const crashed = new WakeBook();
+    crashed.apply(wakeOf({ status: 'failed', reason: 'cli_exited', detail: 'exited' }));
+    setup({ wakes: crashed, onRetry });
+    expect(within(chip('wk_1') as HTMLElement).queryByRole('button', { name: 'Retry Claude' })).toBeNull();
+  });
+
   it('only a failed chip has Details', () => {
     const wakes = new WakeBook();
     wakes.apply(wakeOf({ status: 'completed_without_visible_reply', endedAt: '2026-03-02T09:06:00.000Z' }));

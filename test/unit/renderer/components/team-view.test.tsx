@@ -88,6 +88,10 @@ describe('TeamView', () => {
     expect(props.onOpenConversation).toHaveBeenCalledWith('#general');
     await user.click(within(row('codex')).getByRole('button', { name: 'Sign in' }));
     expect(props.onOpenAgent).toHaveBeenCalledWith('codex');
+    // issue 40 item 6: not signed in is available, neutrally — never among those who need the operator.
+    expect(screen.getByRole('region', { name: /Available — sign in to use/ }).contains(row('codex'))).toBe(true);
+    expect(screen.getByRole('region', { name: /Needs you/ }).contains(row('codex'))).toBe(false);
+    expect(row('codex').querySelector('.team-icon')?.textContent).toBe('◇');
     // A failure says what happened and how to fix it, in plain words (never a bare reason token).
     expect(row('opencode').querySelector('.team-note')?.textContent).not.toContain('cli_missing');
     expect(row('opencode').querySelector('.team-note')?.textContent).toMatch(/OpenCode/);

@@ -33,7 +33,7 @@ const chainOf = (over: Partial<Chain> = {}): Chain => ({
 });
 
 describe('the Team board order', () => {
-  it('puts who needs the operator first — approval, failed, sign-in — then working (longest first), then idle', () => {
+  it('puts who needs the operator first — approval, failed — then working (longest first), idle, then available (issue 40: not signed in)', () => {
     const rows = teamBoardRows([
       entry({ agentId: 'idle', state: 'idle' }),
       entry({ agentId: 'w2', state: 'working', since: '2026-03-02T09:05:00.000Z' }),
@@ -42,8 +42,8 @@ describe('the Team board order', () => {
       entry({ agentId: 'failed', state: 'failed', reason: 'cli_exited' }),
       entry({ agentId: 'ask', state: 'waiting_approval', since: '2026-03-02T09:06:00.000Z' }),
     ]);
-    expect(rows.map((r) => r.agentId)).toEqual(['ask', 'failed', 'signin', 'w1', 'w2', 'idle']);
-    expect(rows.filter((r) => needsOperator(r.state)).map((r) => r.agentId)).toEqual(['ask', 'failed', 'signin']);
+    expect(rows.map((r) => r.agentId)).toEqual(['ask', 'failed', 'w1', 'w2', 'idle', 'signin']);
+    expect(rows.filter((r) => needsOperator(r.state)).map((r) => r.agentId)).toEqual(['ask', 'failed']);
   });
 
   it('replaces the board from team.board and updates one agent per team.updated, telling subscribers', () => {

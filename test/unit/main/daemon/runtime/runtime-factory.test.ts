@@ -34,7 +34,7 @@ describe('createRuntimeAdapter', () => {
       AgentConfigSchema.parse({ id: 'claude', name: 'C', runtime: 'claude-code', cwd: '/no/such/project' }),
       deps,
     );
-    expect(made).toMatchObject({ ok: false, code: 'workspace_invalid' });
+    expect(made).toMatchObject({ ok: false, code: 'workspace_missing' });
     expect(made.ok ? '' : made.message).toMatch(/workspace of agent "claude" does not exist: \/no\/such\/project/);
   });
 
@@ -43,7 +43,7 @@ describe('createRuntimeAdapter', () => {
       AgentConfigSchema.parse({ id: 'demo', name: 'D', runtime: 'demo', cwd: '/no/such/project' }),
       deps,
     );
-    expect(made).toMatchObject({ ok: false, code: 'workspace_invalid' });
+    expect(made).toMatchObject({ ok: false, code: 'workspace_missing' });
     expect(made.ok ? '' : made.message).toMatch(/workspace of agent "demo" does not exist: \/no\/such\/project/);
     expect(workspaceOf('.', '/data', 'demo')).toBe('/data/workspaces/demo');
     expect(workspaceOf('proj', '/data', 'demo')).toBe('/data/proj');

@@ -11,7 +11,7 @@ import type { Agent } from '../../../../../shared/api/contract.js';
 import { AgentConfigSchema, type AgentConfig, type Config } from '../../../../../shared/config.js';
 import type { ReadinessProbe } from '../../../../../main/daemon/runtime/readiness.js';
 import { AgentRoster, type AgentUpdate, type RosterSession } from '../../../../../main/daemon/services/agent-roster.js';
-import type { MadeAdapter } from '../../../../../main/daemon/services/agent-session.js';
+import type { MadeAdapter, MaybeMadeAdapter } from '../../../../../main/daemon/services/agent-session.js';
 import type { AgentProfile } from '../../../../../main/daemon/wake/wake-lifecycle.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
 
@@ -24,9 +24,11 @@ const made = (agent: AgentConfig): MadeAdapter => ({ ok: false, code: 'built', m
 /** A session whose replacements the test finishes one by one. */
 class FakeSession implements RosterSession {
   state: Agent['state'] = 'starting';
+  down: RosterSession['down'] = null;
   readonly turnId = null;
-  readonly started: MadeAdapter[] = [];
-  readonly replacements: Array<{ built: MadeAdapter; detail: string; finish: () => void }> = [];
+  /** issue 40: a CLI runtime is built once its probe found it ready: the start may be a promise of it. */
+  readonly started: MaybeMadeAdapter[] = [];
+  readonly replacements: Array<{ built: MaybeMadeAdapter; detail: string; finish: () => void }> = [];
   stops = 0;
   wakesOfTurn(): readonly string[] {
     return [];
@@ -38,11 +40,11 @@ class FakeSession implements RosterSession {
   stillEnding(): boolean {
     return false;
   }
-  start(m: MadeAdapter): Promise<boolean> {
+  start(m: MaybeMadeAdapter): Promise<boolean> {
     this.started.push(m);
     return Promise.resolve(true);
   }
-  replace(build: () => MadeAdapter, detail: string): Promise<boolean> {
+  replace(build: () => MaybeMadeAdapter, detail: string): Promise<boolean> {
     return new Promise((resolve) => this.replacements.push({ built: build(), detail, finish: () => resolve(true) }));
   }
   stop(): Promise<void> {
@@ -68,7 +70,10 @@ afterEach(() => {
   for (const d of dirs.splice(0)) d.remove();
 });
 
-function setup(agents: AgentConfig[] = [agentOf({ id: 'a' }), agentOf({ id: 'b' })]) {
+function setup(
+  agents: AgentConfig[] = [agentOf({ id: 'a' }), agentOf({ id: 'b' })],
+  outcome: () => ReadinessProbe['outcome'] = () => 'ready',
+) {
   const dir = makeTempDir('agentteam-roster-');
   dirs.push(dir);
   const file = { config: { agents } as unknown as Config, state$: new BehaviorSubject<unknown>('loaded') };
@@ -82,7 +87,7 @@ function setup(agents: AgentConfig[] = [agentOf({ id: 'a' }), agentOf({ id: 'b' 
     dataDir: dir.path,
     probe: (a) => {
       probes.push(a.id);
-      return Promise.resolve(probe('ready'));
+      return Promise.resolve(probe(outcome()));
     },
   });
   roster.applied$.subscribe(() => void (applied += 1));
@@ -175,7 +180,7 @@ describe('AgentRoster: the agent views', () => {
 });
 
 describe('AgentRoster: launch and restart', () => {
-  it("launch registers the agent's wake profile and starts its session with the runtime built for its entry", () => {
+  it("launch registers the agent's wake profile and starts its session with the runtime built for its entry", async () => {
     const r = setup([agentOf({ id: 'a', name: 'Ada', language: 'zh-CN' })]);
     const s = r.launch('a');
     expect(r.registered).toEqual([
@@ -189,13 +194,16 @@ describe('AgentRoster: launch and restart', () => {
         agentTools: 'mcp',
       },
     ]);
-    expect(s.started).toEqual([made(agentOf({ id: 'a' }))]);
+    expect(await Promise.all(s.started)).toEqual([made(agentOf({ id: 'a' }))]);
     expect(r.roster.session('a')).toBe(s);
   });
 
   it('a restart applies the file entry: the lookup, the wake profile and "restart to apply" follow; readiness is checked after', async () => {
     const r = setup();
     const s = r.launch('a');
+    // issue 40: launch probed once before building; what follows counts the checks after the restart.
+    await settle();
+    r.probes.length = 0;
     const next = agentOf({ id: 'a', name: 'Ada 2', cwd: '/work/a', permissions: 'read-only' });
     r.roster.restart(next, { workspaceChanged: true });
     expect(r.roster.agent('a')).toBe(next);
@@ -233,7 +241,10 @@ describe('AgentRoster: launch and restart', () => {
   it('a replacement that fails does not break the chain', async () => {
     const r = setup();
     const s = r.launch('a');
-    const built: MadeAdapter[] = [];
+    // issue 40: launch probed once before building; what follows counts the checks after the restarts.
+    await settle();
+    r.probes.length = 0;
+    const built: MaybeMadeAdapter[] = [];
     s.replace = (build) => {
       built.push(build());
       return built.length === 1 ? Promise.reject(new Error('could not stop the old process')) : Promise.resolve(true);
@@ -307,6 +318,46 @@ describe('AgentRoster: launch and restart', () => {
     expect(r.roster.agent('b')?.cwd).toBe('.');
     expect(r.registered).toEqual([]);
     expect(r.applied()).toBe(0);
+  });
+
+  it('issue 40: a CLI that is not signed in is never built (no process); Retry builds it once a check finds it ready', async () => {
+    let outcome: ReadinessProbe['outcome'] = 'needs_sign_in';
+    const r = setup([agentOf({ id: 'a' }), agentOf({ id: 'd', runtime: 'demo' })], () => outcome);
+    const builds: string[] = [];
+    const build = (agent: AgentConfig): MadeAdapter => {
+      builds.push(agent.id);
+      return made(agent);
+    };
+    const a = new FakeSession();
+    const d = new FakeSession();
+    r.roster.launch('a', a, build);
+    r.roster.launch('d', d, build);
+    // The demo needs no probe: built at once.
+    expect(builds).toEqual(['d']);
+    expect(await Promise.all(a.started)).toEqual([
+      {
+        ok: false,
+        code: 'auth_required',
+        message: 'agent "a" was not started: its CLI is not signed in; it starts once a check finds it ready (Retry)',
+      },
+    ]);
+    expect(builds).toEqual(['d']);
+    a.state = 'crashed';
+    // Retry while still not signed in: probed again, nothing replaced, nothing built.
+    const probed = r.probes.length;
+    await r.roster.retry('a');
+    expect(r.probes.length).toBe(probed + 1);
+    expect(a.replacements).toEqual([]);
+    expect(builds).toEqual(['d']);
+    // Signed in now: Retry builds it.
+    outcome = 'ready';
+    const retried = r.roster.retry('a');
+    await settle();
+    a.replacements[0]?.finish();
+    await retried;
+    expect(a.replacements).toHaveLength(1);
+    expect(await Promise.all(a.replacements.map((x) => x.built))).toEqual([made(agentOf({ id: 'a' }))]);
+    expect(builds).toEqual(['d', 'a']);
   });
 
   it('stop stops every launched session', async () => {

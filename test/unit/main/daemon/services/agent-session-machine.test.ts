@@ -97,18 +97,33 @@ const start: Row[] = [
     calls: [],
   },
   {
-    name: 'runtime_unbuilt: logged, crashed, reported down with the message',
+    name: 'runtime_unbuilt: logged, crashed, reported down with the message; its cause is the down reason (issue 40)',
     state: BASE,
-    event: { type: 'runtime_unbuilt', code: 'workspace_invalid', message: 'no such folder' },
-    changes: { agentState: 'crashed', downDetail: 'no such folder' },
+    event: { type: 'runtime_unbuilt', code: 'workspace_missing', message: 'no such folder' },
+    changes: { agentState: 'crashed', downDetail: 'no such folder', downReason: 'workspace_missing' },
     calls: [
       {
         call: 'log_error',
         message: 'agent runtime not created',
-        fields: { agentId: 'a1', code: 'workspace_invalid', message: 'no such folder' },
+        fields: { agentId: 'a1', code: 'workspace_missing', message: 'no such folder' },
       },
       { call: 'report_state', state: 'crashed' },
       { call: 'report_down', detail: 'no such folder' },
+    ],
+  },
+  {
+    name: 'runtime_unbuilt: a code outside the failure vocabulary is config_invalid, never runtime_error (issue 40)',
+    state: BASE,
+    event: { type: 'runtime_unbuilt', code: 'built', message: 'cannot run as written' },
+    changes: { agentState: 'crashed', downDetail: 'cannot run as written', downReason: 'config_invalid' },
+    calls: [
+      {
+        call: 'log_error',
+        message: 'agent runtime not created',
+        fields: { agentId: 'a1', code: 'built', message: 'cannot run as written' },
+      },
+      { call: 'report_state', state: 'crashed' },
+      { call: 'report_down', detail: 'cannot run as written' },
     ],
   },
   {

@@ -1,0 +1,64 @@
+/**
+ * issue 42 "Readiness that costs no full CLI each time": the probe (which runs the CLI) is asked
+ * once, then again only when a file it depends on changed, the agent's entry changed, or the
+ * operator's Retry asks fresh — counted here — and a daemon start reuses the answer on disk.
+ */
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { AgentConfigSchema } from '../../../../../shared/config.js';
+import type { ReadinessProbe } from '../../../../../main/daemon/runtime/cli-probe.js';
+import { ProbeCache } from '../../../../../main/daemon/runtime/probe-cache.js';
+import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
+
+const dirs: TempDir[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) d.remove();
+});
+
+it('asks the CLI once, then only when its files or the entry change, or fresh; a new start reuses the answer', async () => {
+  const data = makeTempDir('agentteam-probe-cache-');
+  const home = makeTempDir('agentteam-probe-person-');
+  dirs.push(data, home);
+  let outcome: ReadinessProbe['outcome'] = 'needs_sign_in';
+  const asked: string[] = [];
+  const probe = (agent: { id: string }): Promise<ReadinessProbe> => {
+    asked.push(agent.id);
+    // The CLI writes its own state as it answers (as `claude auth status` does): not a change to re-ask for.
+    mkdirSync(join(data.path, 'runtimes', agent.id, 'config'), { recursive: true });
+    writeFileSync(join(data.path, 'runtimes', agent.id, 'config', 'state.json'), String(asked.length));
+    return Promise.resolve({ outcome, cliVersion: '2.0.0', detail: null, checkedAt: new Date().toISOString() });
+  };
+  const person = { home: home.path, env: {}, platform: 'linux' as const };
+  const cache = new ProbeCache({ dataDir: data.path, person, probe });
+  const claude = AgentConfigSchema.parse({ id: 'claude', name: 'Claude', runtime: 'claude-code' });
+
+  expect((await cache.probe(claude)).outcome).toBe('needs_sign_in');
+  expect((await cache.probe(claude)).outcome).toBe('needs_sign_in');
+  expect((await cache.probe(claude)).outcome).toBe('needs_sign_in');
+  expect(asked).toEqual(['claude']);
+
+  // The person signs in: their credential file appears; the next check asks the CLI again.
+  outcome = 'ready';
+  mkdirSync(join(home.path, '.claude'));
+  writeFileSync(join(home.path, '.claude', '.credentials.json'), '{}');
+  expect((await cache.probe(claude)).outcome).toBe('ready');
+  expect((await cache.probe(claude)).outcome).toBe('ready');
+  expect(asked).toEqual(['claude', 'claude']);
+
+  // A login refreshed in place (same size, new mtime) is a change too.
+  utimesSync(join(home.path, '.claude', '.credentials.json'), new Date(), new Date(Date.now() + 60_000));
+  await cache.probe(claude);
+  expect(asked).toHaveLength(3);
+
+  // Another entry (a key in env) is another answer; Retry (fresh) always asks.
+  await cache.probe({ ...claude, env: { ANTHROPIC_API_KEY: 'k' } });
+  expect(asked).toHaveLength(4);
+  await cache.probe({ ...claude, env: { ANTHROPIC_API_KEY: 'k' } }, true);
+  expect(asked).toHaveLength(5);
+
+  // The daemon starts again: the answer kept on disk is reused while nothing changed.
+  const next = new ProbeCache({ dataDir: data.path, person, probe });
+  expect((await next.probe({ ...claude, env: { ANTHROPIC_API_KEY: 'k' } })).outcome).toBe('ready');
+  expect(asked).toHaveLength(5);
+});
