@@ -48,19 +48,19 @@ import { AdmissionHolds } from './wake/admission-holds.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
 import { wireMessaging } from './services/messaging-wiring.js';
 import { wireDelivery } from './watchdog/delivery-wiring.js';
+import { wireResources } from './resources/resources-wiring.js';
 import { wireWorktrees } from './worktrees/worktree-wiring.js';
 
 const quietLog: DaemonLog = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 
 export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon> {
   const log = options.log ?? quietLog;
-  const { dataDir } = options;
+  const { dataDir, privateDirs } = options;
   const person = options.person === undefined ? {} : { person: options.person };
   const root = projectRoot();
   // 0. A first run (no agentteam.json yet) writes the seeded config; an existing file is never rewritten.
   if (seedFirstRun(dataDir)) log.info('first run: wrote the seeded config', { file: join(dataDir, CONFIG_FILE) });
-  // 1. Config first: refuse to start on an invalid file, before anything is written. Agents and
-  //    limits come from the file as it was at start (a later edit says "restart to apply" in the UI).
+  // 1. Config first: an invalid file refuses the start before any write. Agents and limits are as at start.
   const source = ConfigSource.open(dataDir, log);
   const config: Config = source.initial;
   // issue 16 "Files": the data dir is the owner's alone (0700), before the store writes in it.
@@ -119,6 +119,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         grants,
         probe: (a) => worktrees.gitReady((b) => probeAgent(b, { dataDir, projectRoot: root, ...person }))(a),
         worktreeOf: (id) => worktrees.worktreeOf(id),
+        costOf: (id) => resources.costOf(id),
         applied: () => settings.refresh(),
         log,
       }),
@@ -130,11 +131,13 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     subs.add(wakes.wakeStatus$.subscribe((e) => out.status(e)));
     // The core every capability is wired onto (issue 39): each room wired once, its API merged below, its news as events.
     const core = { dataDir, config, source, store, bus, registry, clock, log, lifecycle: wakes, out };
-    const worktrees = wireWorktrees({ ...core, privateDirs: options.privateDirs, agents: roster });
+    const worktrees = wireWorktrees({ ...core, privateDirs, agents: roster });
     stack.defer(() => worktrees.dispose());
     const usage = wireUsage({ ...core, policyOf: (id) => roster.agent(id), usageBudget: options.usageBudget });
     stack.defer(() => usage.dispose());
     holds.add(usage.admissionHold);
+    const resources = wireResources({ ...core, pids, agents: roster, procFs: options.procFs });
+    stack.defer(() => resources.dispose());
 
     // 6. Settings (issue 17): agentteam.json is the one source of channel settings, watched while
     //    running (an edit applies from the next turn); the UI writes into it through the daemon.
@@ -233,8 +236,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     );
     approvals.cancelStale();
 
-    // 12. One session per agent: its runtime built around the session's host and started, its wakes
-    //     restored; each turn's deadline (issue 29) and the operator's Stop.
+    // 12. One session per agent (its runtime started around its host, its wakes restored); turn deadlines and Stop.
     stack.defer(() => roster.stop());
     const turns = stack.adopt(
       launchAgentSessions({
@@ -248,7 +250,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
           createRuntime: options.createRuntime ?? createRuntimeAdapter,
           worktrees: worktrees.service,
           issueToken: (agentId) => mcp.issueToken(agentId),
-          shared: { dataDir, projectRoot: root, log, pids, ...person, agentCli, privateDirs: options.privateDirs },
+          shared: { dataDir, projectRoot: root, log, pids: resources.pids, ...person, agentCli, privateDirs },
         },
       }),
       (t) => t.dispose(),
@@ -260,11 +262,10 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       store,
       conversations,
       agents: () => roster.views(),
-      // issue 14: an agent's workspace / policy chosen in the UI is saved into agentteam.json, then the
-      // agent restarts with its file entry; a revoked rule applies at once.
+      // issue 14: a workspace / policy chosen in the UI is saved, then the agent restarts; a revoked rule applies at once.
       agentSettings: new AgentSettings({
         source,
-        privateDirs: { dataDir, others: options.privateDirs ?? [] },
+        privateDirs: { dataDir, others: privateDirs ?? [] },
         grants,
         restart: (agent, change) => roster.restart(agent, change),
       }),

@@ -12,6 +12,7 @@ export const AGENTS_COPY = [
       'agent.state.busy': 'busy',
       'agent.state.stopped': 'stopped',
       'agent.state.crashed': 'stopped unexpectedly',
+      'agent.state.sleeping': 'sleeping',
       'agent.demo': 'demo',
     },
     'zh-CN': {
@@ -20,6 +21,7 @@ export const AGENTS_COPY = [
       'agent.state.busy': '忙碌',
       'agent.state.stopped': '已停止',
       'agent.state.crashed': '意外停止',
+      'agent.state.sleeping': '休眠中',
       'agent.demo': '演示',
     },
   }),
