@@ -86,8 +86,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const grants = stack.adopt(new AgentGrants({ table: store.grants, file: source, log }), (g) => g.dispose());
     grants.start();
 
-    // 3. Metrics, the hook bus and the one clock; 4. the wake lifecycle, journaled in the store, its
-    //    admission held by what the capabilities add (usage), final-checks rendered by the prompt compiler.
+    // 3. Metrics, the bus, the one clock; 4. the wake lifecycle, admission held by what rooms add (usage, memory).
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
     createStoreMetrics(registry, store);
@@ -138,6 +137,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     holds.add(usage.admissionHold);
     const resources = wireResources({ ...core, pids, agents: roster, procFs: options.procFs });
     stack.defer(() => resources.dispose());
+    holds.add(resources.admissionHold);
 
     // 6. Settings (issue 17): agentteam.json is the one source of channel settings, watched while
     //    running (an edit applies from the next turn); the UI writes into it through the daemon.

@@ -93,3 +93,13 @@ export class ProcessSampler {
     return out;
   }
 }
+/** MemAvailable of /proc/meminfo in bytes (issue 42 "memory-aware admission"); null where unknown. */
+export function memAvailableBytes(fs: ProcFs = hostProcFs): number | null {
+  if (fs.platform !== 'linux') return null;
+  try {
+    const m = /^MemAvailable:\s+(\d+)\s+kB$/m.exec(fs.readFile('/proc/meminfo'));
+    return m === null ? null : Number(m[1]) * 1024;
+  } catch {
+    return null;
+  }
+}

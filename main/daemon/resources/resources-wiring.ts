@@ -1,7 +1,7 @@
 /**
  * issue 42: the resources room's wiring — what each agent costs (its process tree's resident memory
  * and CPU: agent-costs.ts), in the agent view and in /metrics by runtime; idle agents put to sleep
- * (idle-sleep.ts). The root calls `wireResources` once, gives `pids` to the runtimes (the room
+ * (idle-sleep.ts); no new agent process while memory is short (memory-admission.ts). The root calls `wireResources` once, gives `pids` to the runtimes (the room
  * passes every record on to the daemon's pid registry) and `costOf` to the agent view.
  */
 import type { Observable, SchedulerLike } from 'rxjs';
@@ -10,9 +10,11 @@ import type { Agent } from '../../../shared/api/contract.js';
 import type { AgentConfig, Config } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { RuntimePidRecorder } from '../runtime/runtime-pids.js';
+import type { WakeLifecycle, WakePause } from '../wake/wake-lifecycle.js';
 import { AgentCosts, type AgentCost } from './agent-costs.js';
 import { IdleSleep } from './idle-sleep.js';
-import { ProcessSampler, type ProcFs } from './process-sample.js';
+import { MemoryAdmission } from './memory-admission.js';
+import { hostProcFs, memAvailableBytes, ProcessSampler, type ProcFs } from './process-sample.js';
 import { createResourceMetrics } from './resource-metrics.js';
 
 /** The agents as this room asks about them (the roster, as a port: services sit above this room). */
@@ -35,7 +37,9 @@ export interface ResourcesWiringDeps {
   /** The daemon's pid registry (issue 16): every record is passed on to it. */
   readonly pids: RuntimePidRecorder;
   readonly agents: ResourceAgents;
-  /** A test's own /proc. */
+  /** issue 42: a wake held for memory is released through the lifecycle. */
+  readonly lifecycle: Pick<WakeLifecycle, 'resume'>;
+  /** A test's own /proc (its /proc/meminfo too). */
   readonly procFs?: ProcFs | undefined;
   readonly log: DaemonLog;
 }
@@ -45,11 +49,13 @@ export interface ResourcesRoom {
   readonly pids: RuntimePidRecorder;
   /** The agent's cost now (a sample at most a few seconds old). */
   costOf(agentId: string): AgentCost;
+  /** The lifecycle's admission hold: a sleeping agent is not started while memory is short. */
+  readonly admissionHold: (agentId: string) => WakePause | null;
   dispose(): void;
 }
 
 export function wireResources(d: ResourcesWiringDeps): ResourcesRoom {
-  const sampler = new ProcessSampler(d.procFs);
+  const sampler = new ProcessSampler(d.procFs ?? hostProcFs);
   const costs = new AgentCosts({ pids: d.pids, sampler, now: () => d.clock.now() });
   createResourceMetrics(d.registry, {
     agents: () =>
@@ -62,6 +68,16 @@ export function wireResources(d: ResourcesWiringDeps): ResourcesRoom {
     clock: d.clock,
     log: d.log,
   });
+  const procFs = d.procFs ?? hostProcFs;
+  const memory = new MemoryAdmission({
+    minFreeBytes: d.config.resources.minFreeMemoryMB * 1024 * 1024,
+    memAvailable: () => memAvailableBytes(procFs),
+    asleep: (id) => d.agents.stateOf(id) === 'sleeping',
+    longestIdle: (except) => sleep.longestIdle(except),
+    sleepNow: (id) => sleep.sleepNow(id),
+    resume: (id) => d.lifecycle.resume(id),
+    clock: d.clock,
+  });
   const known = new Map<string, Agent['state']>();
   const states = d.agents.updated$.subscribe((u) => {
     // A state change (asleep: its process gone) is read from a new sample, never the last one.
@@ -72,7 +88,9 @@ export function wireResources(d: ResourcesWiringDeps): ResourcesRoom {
   return {
     pids: costs,
     costOf: (id) => costs.of(id),
+    admissionHold: memory.hold,
     dispose: () => {
+      memory.dispose();
       states.unsubscribe();
       sleep.dispose();
     },

@@ -304,7 +304,7 @@ export function alertKindOfEvent(detail: string | null): Alert['kind'] | null {
  * time in the reader's clock.
  */
 export function pausedText(wake: Pick<Wake, 'reason' | 'pausedUntil'>, language: Language): string {
-  const kind = wake.reason === 'daily_budget' ? 'daily_budget' : 'usage_limit';
+  const kind = wake.reason === 'daily_budget' || wake.reason === 'waiting_for_memory' ? wake.reason : 'usage_limit';
   const ms = wake.pausedUntil == null ? Number.NaN : Date.parse(wake.pausedUntil);
   const head = Number.isFinite(ms)
     ? copy(language, 'chip.pausedUntil', {
@@ -313,5 +313,5 @@ export function pausedText(wake: Pick<Wake, 'reason' | 'pausedUntil'>, language:
         ),
       })
     : copy(language, 'chip.paused');
-  return `${head} · ${copy(language, kind === 'daily_budget' ? 'chip.pause.daily_budget' : 'chip.pause.usage_limit')}`;
+  return `${head} · ${copy(language, `chip.pause.${kind}`)}`;
 }
