@@ -13,8 +13,10 @@ export const AUTH_MODES = ['cli-login', 'env'] as const;
 export type AuthMode = (typeof AUTH_MODES)[number];
 
 /** The readiness an agent row shows (UI.md "agent not ready"). */
+/** issue 42: `sleeping`: ready, its CLI process stopped while idle; the next message starts it again in the same session. */
 export const READINESS_STATES = [
   'ready',
+  'sleeping',
   'needs_sign_in',
   'cli_missing',
   /** issue 40: it cannot start for a cause of its own (`reason`: its workspace, its entry), not a crash. */
@@ -118,6 +120,8 @@ export function readinessLabel(state: ReadinessState, language: CopyLanguage, in
   switch (state) {
     case 'ready':
       return zh ? '就绪' : 'Ready';
+    case 'sleeping':
+      return zh ? '休眠中' : 'Sleeping';
     case 'needs_sign_in':
       return zh ? '需要登录' : 'Needs sign-in';
     case 'cli_missing':

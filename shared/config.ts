@@ -75,6 +75,31 @@ export const DEFAULT_AGENT_CWD = '.';
 export const ACP_PRESETS = ['gemini', 'qwen', 'copilot'] as const;
 export type AcpPreset = (typeof ACP_PRESETS)[number];
 
+/**
+ * issue 42 "Sleep and wake": an agent idle this long has its CLI process stopped cleanly; the next
+ * delivery starts it again in the same session. 0 = never. At most a week.
+ */
+const IdleSleepSeconds = z
+  .number({ error: '"idleSleepSeconds" must be a number of seconds (0 = never put the agent to sleep)' })
+  .int({ error: '"idleSleepSeconds" must be a whole number of seconds (0 = never put the agent to sleep)' })
+  .min(0, { error: '"idleSleepSeconds" cannot be negative (0 = never put the agent to sleep)' })
+  .max(604_800, { error: '"idleSleepSeconds" is at most 604800 (a week); 0 = never put the agent to sleep' });
+
+/** issue 42: an agent's own `resources` (overrides the daemon's `resources.idleSleepSeconds`). */
+const AgentResourcesSchema = z.strictObject({ idleSleepSeconds: IdleSleepSeconds.optional() });
+
+/** issue 42: what agents may cost at rest: when an idle one sleeps, and the free memory a new process needs. */
+export const ResourcesSchema = z.strictObject({
+  idleSleepSeconds: IdleSleepSeconds.default(900),
+  /** Below this much free memory (MemAvailable) no new agent process starts (issue 42 "memory-aware admission"). */
+  minFreeMemoryMB: z
+    .number({ error: '"minFreeMemoryMB" must be a number of megabytes (0 = never hold a start for memory)' })
+    .int({ error: '"minFreeMemoryMB" must be a whole number of megabytes' })
+    .min(0, { error: '"minFreeMemoryMB" cannot be negative (0 = never hold a start for memory)' })
+    .max(1_048_576, { error: '"minFreeMemoryMB" is at most 1048576 (1 TB)' })
+    .default(1024),
+});
+
 export const AgentConfigSchema = z.strictObject({
   /** Stable id: the member name in targets (`dm:@id`) and mentions (`@id`). */
   id: z
@@ -159,6 +184,8 @@ export const AgentConfigSchema = z.strictObject({
    * it is interrupted, its wakes end `failed / budget_reached` (usage/budget-guard.ts).
    */
   budget: BudgetSchema.optional(),
+  /** issue 42: this agent's own `idleSleepSeconds` (else the daemon's `resources.idleSleepSeconds`). */
+  resources: AgentResourcesSchema.optional(),
   visibleReplyContract: LegacyVisibleReplyContract.optional(),
   visible_reply_contract_enabled: z.unknown().optional(),
 });
@@ -261,6 +288,7 @@ export const ConfigSchema = z
     agents: z.array(AgentConfigSchema).default([]),
     channels: ChannelsSchema.default({}),
     limits: DaemonLimitsSchema.default(DEFAULT_DAEMON_LIMITS),
+    resources: ResourcesSchema.default(ResourcesSchema.parse({})),
     visibleReplyContract: LegacyVisibleReplyContract.optional(),
     visible_reply_contract_enabled: z.unknown().optional(),
   })

@@ -14,6 +14,7 @@ import type { RuntimeFactory } from './services/agent-runtime.js';
 import type { WalSync } from './store/group-commit.js';
 import type { SettingsPort } from './settings/daemon-settings.js';
 import type { ChannelTuning } from './channels/channel-plugin.js';
+import type { ProcFs } from './resources/process-sample.js';
 
 export interface DaemonOptions {
   /** Holds agentteam.json, the SQLite store, the writer lock and per-agent runtime homes. */
@@ -58,6 +59,8 @@ export interface CreateDaemonOptions extends DaemonOptions {
   readonly usageBudget?: UsageBudgetPort;
   /** issue 30: how the store's group commit syncs its WAL (tests: a held or failing fdatasync); fdatasync by default. */
   readonly walSync?: WalSync;
+  /** issue 42: where process costs and free memory are read (tests: their own /proc); the host's by default. */
+  readonly procFs?: ProcFs;
 }
 
 export interface Daemon {

@@ -52,6 +52,7 @@ import { AdmissionHolds } from './wake/admission-holds.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
 import { wireMessaging } from './services/messaging-wiring.js';
 import { wireDelivery } from './watchdog/delivery-wiring.js';
+import { wireResources } from './resources/resources-wiring.js';
 import { worktreeHome, wireWorktrees } from './worktrees/worktree-wiring.js';
 
 const quietLog: DaemonLog = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
@@ -62,8 +63,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   const root = projectRoot();
   // 0. A first run (no agentteam.json yet) writes the seeded config; an existing file is never rewritten.
   if (seedFirstRun(dataDir)) log.info('first run: wrote the seeded config', { file: join(dataDir, CONFIG_FILE) });
-  // 1. Config first: refuse to start on an invalid file, before anything is written. Agents and
-  //    limits come from the file as it was at start (a later edit says "restart to apply" in the UI).
+  // 1. Config first: an invalid file refuses the start before any write. Agents and limits are as at start.
   const source = ConfigSource.open(dataDir, log);
   const config: Config = source.initial;
   // issue 16 "Files": the data dir is the owner's alone (0700), before the store writes in it.
@@ -90,8 +90,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const grants = stack.adopt(new AgentGrants({ table: store.grants, file: source, log }), (g) => g.dispose());
     grants.start();
 
-    // 3. Metrics, the hook bus and the one clock; 4. the wake lifecycle, journaled in the store, its
-    //    admission held by what the capabilities add (usage), final-checks rendered by the prompt compiler.
+    // 3. Metrics, the bus, the one clock; 4. the wake lifecycle, admission held by what rooms add (usage, memory).
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
     createStoreMetrics(registry, store);
@@ -127,6 +126,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         grants,
         probe: (a, fresh) => probes.probe(a, fresh),
         worktreeOf: home.worktreeOf,
+        costOf: (id) => resources.costOf(id),
         log,
       }),
       (r) => r.dispose(),
@@ -142,6 +142,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const usage = wireUsage({ ...core, policyOf: (id) => roster.agent(id), usageBudget: options.usageBudget });
     stack.defer(() => usage.dispose());
     holds.add(usage.admissionHold);
+    const resources = wireResources({ ...core, pids, agents: roster, procFs: options.procFs });
+    stack.defer(() => resources.dispose());
+    holds.add(resources.admissionHold);
 
     // 6. Settings (issue 17): agentteam.json is the one source of channel settings, watched while
     //    running (an edit applies from the next turn); the UI writes into it through the daemon.
@@ -260,7 +263,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         createRuntime: options.createRuntime ?? createRuntimeAdapter,
         worktrees: worktrees.service,
         issueToken: (agentId) => mcp.issueToken(agentId),
-        shared: { dataDir, projectRoot: root, log, pids, ...person, agentCli, hosts, privateDirs },
+        shared: { dataDir, projectRoot: root, log, pids: resources.pids, ...person, agentCli, hosts, privateDirs },
       },
     });
     // issue 41: a usage report that reaches the agent's daily budget ends its running turn.
@@ -270,8 +273,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       store,
       conversations,
       agents: () => roster.views(),
-      // issue 14: an agent's workspace / policy chosen in the UI is saved into agentteam.json, then the
-      // agent restarts with its file entry; a revoked rule applies at once.
+      // issue 14: a workspace / policy chosen in the UI is saved, then the agent restarts; a revoked rule applies at once.
       agentSettings: new AgentSettings({
         source,
         privateDirs: { dataDir, others: privateDirs ?? [] },

@@ -277,7 +277,10 @@ async function audit(argv: readonly string[], io: CliIo): Promise<number> {
   });
 }
 
-/** issue 15 (DESIGN.md "More CLI"): the fields of `agents --json`, the fix in English. */
+/**
+ * issue 15 (DESIGN.md "More CLI"): the fields of `agents --json`, the fix in English. `state` is the
+ * readiness (issue 42: `sleeping` while its CLI process is stopped until the next message).
+ */
 export function agentJson(a: Agent) {
   const r = a.readiness;
   const state = r?.state ?? 'starting';
@@ -300,6 +303,9 @@ export function agentJson(a: Agent) {
     cwd: a.cwd ?? null,
     // The daemon always sends the config's policy; an older producer that does not means the default.
     permissions: a.permissions ?? DEFAULT_PERMISSION_POLICY,
+    // issue 42: what its process tree costs now (0 while it sleeps; null: this platform cannot tell).
+    rssBytes: a.rssBytes ?? null,
+    cpuPercent: a.cpuPercent ?? null,
   };
 }
 

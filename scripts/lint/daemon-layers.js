@@ -20,7 +20,7 @@
  *  - watchdog, config and bus are not one layer: the watchdog subscribes to the bus and sends
  *    beacons through delivery (beacon-router.ts), so watchdog → delivery → bus; config imports
  *    nothing of the daemon but the log port and sits with the leaves.
- *  - issue 39's capability rooms (usage/, teams/, worktrees/) share the layer just under services:
+ *  - issue 39's capability rooms (usage/, teams/, worktrees/; issue 42's resources/) share the layer just under services:
  *    each holds its capability's service, wiring and API port, and none imports another (a rule
  *    one capability needs from another arrives as an event or a port the root passes in).
  *  - the rooms STYLE does not name are placed as low as their imports allow: approvals just above
@@ -40,7 +40,7 @@ const ROOT = 'root';
 export const DAEMON_LAYERS = [
   [ROOT],
   ['services'],
-  ['usage', 'teams', 'worktrees'],
+  ['usage', 'teams', 'worktrees', 'resources'],
   ['approvals', 'hosts'],
   ['runtime'],
   ['prompt'],

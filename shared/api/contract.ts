@@ -24,7 +24,11 @@ export { channelOf, isApiCallName, splitCallName, type ApiCallName, type ApiEven
 /** The contract's vocabularies, one definition each; the store and the wake lifecycle use these types. */
 export const CONVERSATION_KINDS = ['channel', 'dm', 'thread'] as const;
 export const AUTHOR_KINDS = ['operator', 'agent'] as const;
-/** `compaction` (issue 24): the runtime compacted its context while working on the wake, and went on. */
+/**
+ * `compaction` (issue 24): the runtime compacted its context while working on the wake, and went on.
+ * `wake_up` (issue 42): the agent was asleep; its runtime was started again (same session) for the
+ * wake, its detail `woke the agent (2.1 s)` (WOKE_DETAIL).
+ */
 export const WAKE_EVENT_KINDS = [
   'status',
   'beacon',
@@ -33,7 +37,10 @@ export const WAKE_EVENT_KINDS = [
   'delivery',
   'alert',
   'compaction',
+  'wake_up',
 ] as const;
+/** issue 42: a `wake_up` entry's detail: how long the sleeping agent's runtime took to be ready again. */
+export const wokeDetail = (ms: number): string => `woke the agent (${(ms / 1000).toFixed(1)} s)`;
 /** issue 38: a `compaction` entry's detail when the compaction followed a context overflow. */
 export const COMPACTED_AFTER_OVERFLOW = 'context compacted after an overflow';
 /** issue 38: how an `alert` entry's detail starts when an overflow went to a fresh session instead (why follows). */
@@ -268,7 +275,8 @@ const AgentSchema = z.object({
   name: z.string(),
   runtime: z.enum(RUNTIMES),
   model: z.string().nullable(),
-  state: z.enum(['starting', 'idle', 'busy', 'stopped', 'crashed']),
+  /** issue 42: `sleeping`: idle long enough that its CLI process was stopped; the next delivery wakes it. */
+  state: z.enum(['starting', 'idle', 'busy', 'sleeping', 'stopped', 'crashed']),
   demo: z.boolean(),
   /** issue 28: an `acp` agent's preset (its CLI's own name, sign-in and keys in the readiness fix); else null. */
   preset: z.enum(ACP_PRESETS).nullable().optional(),
@@ -296,6 +304,13 @@ const AgentSchema = z.object({
   // --- end issue 26 ---
   /** issue 27: the agent's daily budget from agentteam.json, null when it has none. */
   budget: BudgetSchema.nullable().optional(),
+  /**
+   * issue 42 "What each agent costs": the resident memory (bytes) and CPU (% of one core between
+   * the last two samples) of the agent's whole process tree; 0 while it sleeps; null where the
+   * platform cannot tell (or before a second sample, for the CPU).
+   */
+  rssBytes: z.number().nullable().optional(),
+  cpuPercent: z.number().nullable().optional(),
 });
 
 /** issue 26: what an isolated agent's worktree holds beyond its base (the discard confirmation names it). */

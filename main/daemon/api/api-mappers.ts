@@ -159,7 +159,10 @@ export function toAgent(
   a: AgentConfig,
   state: Agent['state'],
   more: Partial<
-    Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'allow' | 'unconfirmedAllow' | 'isolation' | 'worktree'>
+    Pick<
+      Agent,
+      'readiness' | 'cwd' | 'auth' | 'allow' | 'unconfirmedAllow' | 'isolation' | 'worktree' | 'rssBytes' | 'cpuPercent'
+    >
   > = {},
 ): Agent {
   return {

@@ -135,6 +135,8 @@ export class AgentReadinessService {
         reason: 'cli_exited',
         restart: { attempt: restart, cap: this.#o.restartCap },
       };
+    // issue 42: a sleeping agent takes work (its next delivery wakes it).
+    if (state === 'sleeping') return { ...base, state: 'sleeping', ready: true, reason: null };
     if (state === 'starting' || probe === null) return { ...base, state: 'starting', ready: false, reason: null };
     return { ...base, state: 'ready', ready: true, reason: null };
   }

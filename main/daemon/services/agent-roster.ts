@@ -26,7 +26,7 @@ import type { AgentWorktree } from '../worktrees/worktree-contract.js';
 /** What the roster drives of an agent's session (services/agent-session.ts). */
 export type RosterSession = Pick<
   AgentSession,
-  'state' | 'down' | 'turnId' | 'wakesOfTurn' | 'start' | 'replace' | 'stop' | 'endTurn' | 'stillEnding'
+  'state' | 'down' | 'turnId' | 'wakesOfTurn' | 'start' | 'replace' | 'sleep' | 'stop' | 'endTurn' | 'stillEnding'
 >;
 
 /** What an `agent.updated` event is built from (api-mappers.ts `toAgent`). */
@@ -34,7 +34,10 @@ export interface AgentUpdate {
   readonly agent: AgentConfig;
   readonly state: Agent['state'];
   readonly more: Partial<
-    Pick<Agent, 'readiness' | 'cwd' | 'auth' | 'allow' | 'unconfirmedAllow' | 'isolation' | 'worktree'>
+    Pick<
+      Agent,
+      'readiness' | 'cwd' | 'auth' | 'allow' | 'unconfirmedAllow' | 'isolation' | 'worktree' | 'rssBytes' | 'cpuPercent'
+    >
   >;
 }
 
@@ -54,6 +57,8 @@ export interface AgentRosterOptions {
   readonly probe: (agent: AgentConfig, fresh?: boolean) => Promise<ReadinessProbe>;
   /** issue 26: the worktree an agent as it runs works in (worktrees/worktree-wiring.ts `worktreeHome`). */
   readonly worktreeOf?: (agent: AgentConfig) => AgentWorktree | null;
+  /** issue 42: what the agent's process tree costs now (resources/agent-costs.ts). */
+  readonly costOf?: (agentId: string) => { readonly rssBytes: number | null; readonly cpuPercent: number | null };
   readonly log?: DaemonLog;
 }
 
@@ -381,6 +386,26 @@ export class AgentRoster {
     entry.restarts = next.catch(() => undefined);
   }
 
+  /** The agent's session state now (`crashed` when it has none). */
+  stateOf(agentId: string): Agent['state'] {
+    return this.session(agentId)?.state ?? 'crashed';
+  }
+
+  /**
+   * issue 42 "Sleep and wake": stops the idle agent's process until its next delivery, which starts
+   * its entry as it runs then (in the same session). On the agent's restart chain: never while a
+   * replacement is under way. False when it was not idle (or not launched).
+   */
+  sleep(agentId: string): Promise<boolean> {
+    const entry = this.#entries.get(agentId);
+    const session = entry?.session ?? null;
+    const build = entry?.build ?? null;
+    if (entry === undefined || session === null || build === null) return Promise.resolve(false);
+    const slept = entry.restarts.then(() => session.sleep(() => build(entry.config)));
+    entry.restarts = slept.catch(() => undefined);
+    return slept;
+  }
+
   /** Stops every session (its runtime ends: no orphans). */
   async stop(): Promise<void> {
     await Promise.allSettled([...this.#entries.values()].map((e) => e.session?.stop()));
@@ -400,7 +425,7 @@ export class AgentRoster {
 
   #update(agent: AgentConfig): AgentUpdate {
     const session = this.session(agent.id);
-    const state = session?.state ?? 'crashed';
+    const state = this.stateOf(agent.id);
     return {
       agent,
       state,
@@ -413,6 +438,7 @@ export class AgentRoster {
         ...(this.#o.grants === undefined ? {} : { unconfirmedAllow: this.#o.grants.unconfirmed(agent.id) }),
         isolation: agent.isolation,
         worktree: this.#o.worktreeOf?.(agent) ?? null,
+        ...this.#o.costOf?.(agent.id),
       },
     };
   }

@@ -53,6 +53,15 @@ export type ShellEvent =
   | { readonly type: 'retired' }
   /** The replacement's launch settled; the lifecycle's generation for this agent now. */
   | { readonly type: 'replacement_settled'; readonly ok: boolean; readonly tableGeneration: number }
+  /**
+   * issue 42 "Sleep and wake": the agent was idle long enough (or memory is short): its process is
+   * stopped until the next delivery. `working`: the rows the lifecycle holds for it (delivered or on their way).
+   */
+  | { readonly type: 'sleep'; readonly working: number }
+  /** issue 42: the sleeping agent's process has stopped. */
+  | { readonly type: 'slept' }
+  /** issue 42: a delivery came for the sleeping agent: its runtime is started again (same session). */
+  | { readonly type: 'wake' }
   | { readonly type: 'stop' }
   /** The adapter has stopped after `stop`. */
   | { readonly type: 'stopped' }

@@ -82,6 +82,13 @@ function decide(s: AgentSessionState, e: AgentSessionEvent, calls: AgentSessionC
       return retired(s, calls);
     case 'replacement_settled':
       return replacementSettled(s, e, calls);
+    case 'sleep':
+      return sleep(s, e.working);
+    case 'slept':
+      if (s.agentState === 'sleeping') calls.push({ call: 'report_state', state: 'sleeping' });
+      return s;
+    case 'wake':
+      return s.agentState === 'sleeping' && !s.stopped ? agentStateTo(s, 'starting', calls) : s;
     case 'stop':
       return { ...s, stopped: true };
     case 'stopped':
@@ -409,7 +416,8 @@ function ready(
   calls: AgentSessionCall[],
 ): AgentSessionState {
   const live: ProcessWatch = { phase: 'live', generation: e.generation };
-  if (s.process.phase === 'awaiting_ready') return { ...s, process: live };
+  // issue 42: a process woken from sleep that could not resume its session starts a fresh one (§8.1).
+  if (s.process.phase === 'awaiting_ready') return { ...s, process: live, delivered: s.delivered && e.resumed };
   if (s.process.phase === 'live' && s.process.generation === e.generation) return s;
   // A restarted (or replacing) process: the lifecycle's next generation (§6.6, §8.3).
   const generation = e.tableGeneration + 1;
@@ -432,6 +440,23 @@ function exited(s: AgentSessionState, e: Envelope<'exit'>, calls: AgentSessionCa
     reason: s.lastError?.reason ?? 'cli_exited',
   });
   return { ...s, lastError: null };
+}
+
+// —— Sleep (issue 42) ——
+
+/**
+ * issue 42 "Sleep and wake": only an idle agent sleeps — no turn running, nothing the runtime still
+ * works on, not stopped — so no pending approval, recovery, usage pause or wake is lost: they all
+ * live in the lifecycle and the store, not in the process. The process goes (its events are no
+ * longer followed: its expected exit is no "stopped"), the lifecycle's generation stays (the rows
+ * admitted while it sleeps are delivered to the woken one), and the woken process's first `ready`
+ * is a first start's, not a replacement's; `slept` (its process stopped) reports the state. `delivered` is kept: a resumed session already has the
+ * thread contract (§8.1).
+ */
+function sleep(s: AgentSessionState, working: number): AgentSessionState {
+  if (s.stopped || s.agentState !== 'idle' || s.turnId !== null || working > 0 || s.overflow !== null) return s;
+  // Reported once the process is gone (`slept`): the agent reads `sleeping` when it costs nothing.
+  return { ...s, agentState: 'sleeping', runtime: null, process: { phase: 'awaiting_ready' }, lastError: null };
 }
 
 // —— Replacement (issue 14, contract §6.6) ——

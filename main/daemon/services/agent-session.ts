@@ -98,6 +98,11 @@ export interface AgentSessionPorts {
   /** issue 15: a restart was scheduled (its attempt number), or the runtime is up again (null). */
   onRestart?(attempt: number | null): void;
   /**
+   * issue 42: the sleeping agent's runtime was started again for a delivery and was ready after
+   * `ms` (its wakes' timelines say "woke the agent (2.1 s)").
+   */
+  onWoke?(ms: number, wakeTokens: readonly string[]): void;
+  /**
    * issue 27: a turn ended `provider_rate_limited`: true when the usage-pause service paused its
    * wakes (usage-pause-service.ts), false to fail them as before (`onUsageLimit: "fail"`).
    */
@@ -121,6 +126,8 @@ export interface AgentSessionOptions {
   readonly bus: HookBus;
   readonly ports: AgentSessionPorts;
   readonly log?: DaemonLog;
+  /** The daemon's clock in ms (issue 42: how long a wake-up took); `Date.now` by default. */
+  readonly now?: () => number;
 }
 
 export class AgentSession {
@@ -132,6 +139,11 @@ export class AgentSession {
   #s: AgentSessionState;
   /** What the turn boundary being answered resolves with (set by `answer_final_check`). */
   #finalCheck: string | null = null;
+  /** issue 42: while asleep, how the runtime is built again at the next delivery; the sleep's stop. */
+  #rebuild: (() => MaybeMadeAdapter) | null = null;
+  #asleep: Promise<void> = Promise.resolve();
+  /** issue 42: the wake-up under way (deliveries that arrive meanwhile wait for the same one); its duration. */
+  #waking: Promise<number | null> | null = null;
 
   /** Give this to the adapter (`RuntimeDeps.host`): the lifecycle decides every final-check. */
   readonly host: TurnBoundaryHost = {
@@ -212,6 +224,8 @@ export class AgentSession {
     const old = this.#adapter;
     this.#adapter = null;
     await old?.stop();
+    // issue 42: a sleeping agent's process may still be stopping: never two on one session.
+    await this.#asleep;
     this.#events?.unsubscribe();
     this.#events = null;
     this.#feed({ type: 'retired' });
@@ -278,11 +292,55 @@ export class AgentSession {
     return this.#s.turnId === turnId && this.#s.turnEndAsked?.turnId === turnId;
   }
 
+  /**
+   * issue 42 "Sleep and wake": stops the idle agent's runtime until the next delivery, which
+   * starts the one `rebuild` makes — in the same session, through the session store every restart
+   * resumes from (runtime-session-store.ts: Claude Code `--resume`, Codex `thread/resume`,
+   * OpenCode's session, ACP `session/load`). Resolves false when the agent was not idle (the
+   * machine decides: agent-session-machine.ts `sleep`).
+   */
+  async sleep(rebuild: () => MaybeMadeAdapter): Promise<boolean> {
+    const { lifecycle, agentId } = this.#o;
+    if (this.#waking !== null) return false;
+    // Any row the lifecycle holds (one on its way to the runtime included) keeps the agent awake.
+    this.#feed({ type: 'sleep', working: lifecycle.pending(agentId).length });
+    if (this.#s.agentState !== 'sleeping') return false;
+    const old = this.#adapter;
+    this.#adapter = null;
+    // Its exit is expected and settles nothing: no longer followed (the agent reads `sleeping`, not `stopped`).
+    this.#events?.unsubscribe();
+    this.#events = null;
+    this.#rebuild = rebuild;
+    this.#asleep = old?.stop() ?? Promise.resolve();
+    await this.#asleep;
+    this.#feed({ type: 'slept' });
+    return true;
+  }
+
+  /** issue 42: the wake-up of a sleeping agent (one for every delivery that waits for it); its duration, or null. */
+  #wake(): Promise<number | null> {
+    this.#waking ??= this.#wakeUp().finally(() => (this.#waking = null));
+    return this.#waking;
+  }
+
+  async #wakeUp(): Promise<number | null> {
+    await this.#asleep;
+    const rebuild = this.#rebuild;
+    if (this.#s.stopped || this.#s.agentState !== 'sleeping' || rebuild === null) return null;
+    this.#rebuild = null;
+    const now = this.#o.now ?? Date.now;
+    const started = now();
+    this.#feed({ type: 'wake' });
+    const ok = await this.#launch(rebuild());
+    return ok ? now() - started : null;
+  }
+
   /** Stops delivering and stops the adapter (no orphans); the adapter's last events still reach the bus. Idempotent. */
   async stop(): Promise<void> {
     this.#feed({ type: 'stop' });
     this.#subs.unsubscribe();
     await this.#adapter?.stop();
+    await this.#asleep;
     this.#events?.unsubscribe();
     this.#feed({ type: 'stopped' });
   }
@@ -314,6 +372,15 @@ export class AgentSession {
   }
 
   async #deliver(delivery: WakeDelivery): Promise<void> {
+    // issue 42: a delivery for a sleeping agent wakes it first (deliveries meanwhile wait for the same wake-up).
+    if (this.#s.agentState === 'sleeping' || this.#waking !== null) {
+      const ms = await this.#wake();
+      if (ms !== null)
+        this.#o.ports.onWoke?.(
+          ms,
+          delivery.wakes.map((w) => w.wakeToken),
+        );
+    }
     await this.#ready;
     this.#feed({ type: 'delivery_due', delivery });
   }

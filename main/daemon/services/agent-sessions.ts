@@ -75,6 +75,7 @@ export function launchAgentSessions(d: AgentSessionsDeps): void {
       lifecycle: wakes,
       bus: d.bus,
       log: d.log,
+      now: () => d.clock.now(),
       ports: {
         // issue 25: the turn context lists the other agents of the team, as they are now.
         ...storedPrompts(agent, d.store, d.trajectory, () => roster.mates(agent.id)),
@@ -92,6 +93,8 @@ export function launchAgentSessions(d: AgentSessionsDeps): void {
         onOverflowRenewal: (detail) => d.timeline.renewed(agent.id, detail),
         // issue 27: usage reports, limit windows and usage-limit refusals go to the usage room.
         ...d.usage.sessionPorts(agent),
+        // issue 42: a sleeping agent woken for a delivery: how long it took, on the delivered wakes.
+        onWoke: (ms, wakeTokens) => d.timeline.woke(wakeTokens, ms),
         // contract §6.6: persisted exact targets + frontiers (the store keeps one marker per target).
         onRecovery: (frontiers, cause) => d.recovery.recover(agent.id, frontiers, cause),
         // issue 24 (§6.6): after an overflow the process is replaced by one in a fresh session.

@@ -568,6 +568,36 @@ const MIGRATIONS: readonly Migration[] = [
       DROP TABLE telegram_bindings;
     `,
   },
+  // ---- issue 42: a sleeping agent woken for a wake, noted on the wake's timeline ----
+  {
+    version: 17,
+    name: 'wake event kind wake_up',
+    sql: `
+      -- The agent slept (its CLI process stopped while idle) and was started again in the same
+      -- session for the wake: the inspector shows "woke the agent (2.1 s)". SQLite cannot change a
+      -- CHECK: the append-only table is rebuilt with its rows, ids, index and triggers as they were.
+      DROP TRIGGER wake_events_append_only_update;
+      DROP TRIGGER wake_events_append_only_delete;
+      CREATE TABLE wake_events_v17 (
+        id         INTEGER PRIMARY KEY,
+        wake_token TEXT NOT NULL REFERENCES wakes (token),
+        kind       TEXT NOT NULL CHECK (kind IN ('status', 'beacon', 'escalation', 'final_check', 'delivery', 'alert', 'compaction', 'wake_up')),
+        status     TEXT,
+        reason     TEXT,
+        detail     TEXT,
+        at         TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO wake_events_v17 (id, wake_token, kind, status, reason, detail, at)
+        SELECT id, wake_token, kind, status, reason, detail, at FROM wake_events;
+      DROP TABLE wake_events;
+      ALTER TABLE wake_events_v17 RENAME TO wake_events;
+      CREATE INDEX wake_events_token ON wake_events (wake_token, id);
+      CREATE TRIGGER wake_events_append_only_update BEFORE UPDATE ON wake_events
+        BEGIN SELECT RAISE(ABORT, 'wake_events is append-only'); END;
+      CREATE TRIGGER wake_events_append_only_delete BEFORE DELETE ON wake_events
+        BEGIN SELECT RAISE(ABORT, 'wake_events is append-only'); END;
+    `,
+  },
 ];
 
 /** The newest version. */

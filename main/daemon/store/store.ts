@@ -81,6 +81,7 @@ const ACTIVE_ONLY_EVENT_KINDS: ReadonlySet<WakeEventKind> = new Set([
   'escalation',
   'final_check',
   'compaction',
+  'wake_up',
 ]);
 
 /** One page of `searchMessages`: hits newest first; `nextBefore` continues with older ones. */

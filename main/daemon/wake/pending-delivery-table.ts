@@ -174,9 +174,9 @@ export class PendingDeliveryTable {
     this.#queue.push(row);
     this.#queuedTokens.add(wake.wakeToken);
     const effects: TableEffect[] = [];
-    // issue 27: a wake that arrives while a daily budget holds the agent waits visibly `paused`
-    // (behind a usage limit's paused rows it waits `queued`: the limit is theirs, not its).
-    if (this.#pause?.kind === 'daily_budget') {
+    // issue 27: a wake that arrives while a daily budget (issue 42: or short memory) holds the agent's
+    // admission waits visibly `paused` (behind a usage limit's paused rows it waits `queued`: the limit is theirs, not its).
+    if (this.#pause !== null && this.#pause.kind !== 'usage_limit') {
       this.#pause.wakeTokens.add(wake.wakeToken);
       effects.push({ kind: 'paused', row });
     }

@@ -4,7 +4,7 @@
  * answering it (spec B), and alerts raised about it. Status changes are the lifecycle's own.
  */
 import { deliveryDetail } from '../../../shared/delivery-detail.js';
-import type { WakeEventKind } from '../../../shared/api/contract.js';
+import { wokeDetail, type WakeEventKind } from '../../../shared/api/contract.js';
 import type { DeliveryResultEvent } from '../bus/hook-events.js';
 import type { BeaconKind } from '../watchdog/silence-beacons.js';
 import type { WakeLifecycle } from './wake-lifecycle.js';
@@ -70,6 +70,14 @@ export class WakeTimeline {
    */
   renewed(agentId: string, detail: string): readonly string[] {
     return this.#mark(agentId, { kind: 'alert', detail });
+  }
+
+  /**
+   * issue 42: the agent was asleep and its runtime was started again (in the same session) for
+   * these wakes: "woke the agent (2.1 s)" on each, before it works on them.
+   */
+  woke(wakeTokens: readonly string[], ms: number): void {
+    for (const wakeToken of wakeTokens) this.#append({ wakeToken, kind: 'wake_up', detail: wokeDetail(ms) });
   }
 
   #mark(agentId: string, entry: { readonly kind: 'compaction' | 'alert'; readonly detail?: string }): string[] {

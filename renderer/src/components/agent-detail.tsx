@@ -7,6 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import { readinessFix, readinessLabel, runtimeLabel } from '../../../shared/agent-readiness.js';
+import { costText } from './agent-cost.js';
 import type { Agent, ClientApi, Wake } from '../../../shared/api/contract.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import type { UsageStore } from '../state/usage-store.js';
@@ -125,6 +126,13 @@ export function AgentDetail({
           <>
             <dt>{t('agentDetail.signIn')}</dt>
             <dd data-field="auth">{agent.auth === 'env' ? t('agentDetail.signInEnv') : t('agentDetail.signInCli')}</dd>
+          </>
+        )}
+        {costText(agent, language) !== null && (
+          // issue 42: what its process tree costs now (0 MB while it sleeps).
+          <>
+            <dt>{t('agentDetail.cost')}</dt>
+            <dd data-field="cost">{costText(agent, language)}</dd>
           </>
         )}
         <dt>{t('agentDetail.readiness')}</dt>

@@ -1,6 +1,7 @@
-/** The agents page: id, name, runtime, model and state; the demo agent is marked as demo. */
+/** The agents page: id, name, runtime, model, state and memory (issue 42); the demo agent is marked as demo. */
 import type { Agent } from '../../../shared/api/contract.js';
 import { copy, type Language } from '../i18n/copy.js';
+import { memoryText } from './agent-cost.js';
 
 export function AgentsPage({
   agents,
@@ -26,6 +27,7 @@ export function AgentsPage({
               <th scope="col">{t('agents.runtime')}</th>
               <th scope="col">{t('agents.model')}</th>
               <th scope="col">{t('agents.state')}</th>
+              <th scope="col">{t('agents.memory')}</th>
               <th scope="col">
                 <span className="visually-hidden">{t('agents.message')}</span>
               </th>
@@ -43,6 +45,7 @@ export function AgentsPage({
                 <td>{a.runtime}</td>
                 <td>{a.model ?? t('agents.defaultModel')}</td>
                 <td className={`state-${a.state}`}>{copy(language, `agent.state.${a.state}`)}</td>
+                <td data-field="memory">{memoryText(a) ?? '—'}</td>
                 <td>
                   <button type="button" onClick={() => onMessage(a.id)}>
                     {t('agents.message')}

@@ -14,6 +14,7 @@ import { conversationTitle } from '../conversations/conversation-title.js';
 import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { needsOperator, useTeamBoard, type TeamStore } from '../state/team-store.js';
 import { agentReadinessText } from './agent-detail.js';
+import { memoryText } from './agent-cost.js';
 import { useNow } from './status-area.js';
 import './team-view.css';
 import { FixText } from './fix-text.js';
@@ -106,7 +107,12 @@ function TeamRow({
   const t = (key: CopyKey, vars?: Record<string, string | number>) => copy(language, key, vars);
   const conversation =
     entry.target === null ? null : (entry.title ?? conversationTitle(entry.target, agents, language).title);
-  const what = stateText(entry, conversation, language);
+  // issue 42: an idle agent whose CLI process sleeps says so (the next message wakes it).
+  const what =
+    entry.state === 'idle' && agent?.state === 'sleeping'
+      ? t('team.state.sleeping')
+      : stateText(entry, conversation, language);
+  const memory = agent === undefined ? null : memoryText(agent);
   const note = stateNote(entry, agent, language);
   const action = rowAction(entry, conversation, language);
   const act = () => {
@@ -130,6 +136,12 @@ function TeamRow({
           {agent?.demo === true ? t('agent.demo') : runtimeLabel(entry.runtime, agent?.preset)}
           {!entry.ready && entry.state !== 'needs_sign_in' && entry.state !== 'failed' && ` · ${t('team.notReady')}`}
         </span>
+        {memory !== null && (
+          <span className="team-cost" data-field="memory">
+            {' '}
+            · {memory}
+          </span>
+        )}
       </span>
       <span className="team-what">
         <span className="team-state">{what}</span>

@@ -33,6 +33,7 @@ const EVENT_COPY: Record<Exclude<WakeEvent['kind'], 'status'>, CopyKey> = {
   delivery: 'inspector.event.delivery',
   alert: 'inspector.event.alert',
   compaction: 'inspector.event.compaction',
+  wake_up: 'inspector.event.wake_up',
 };
 
 /**
@@ -84,6 +85,10 @@ export function timelineLine(event: WakeEvent, agentName: string, language: Lang
   } else if (event.kind === 'compaction') {
     // issue 38: a compaction after an overflow says so.
     note = event.detail === COMPACTED_AFTER_OVERFLOW ? copy(language, 'inspector.note.compactedAfterOverflow') : null;
+  } else if (event.kind === 'wake_up') {
+    // issue 42: how long the sleeping agent took to start again (the detail's seconds, in the UI's words).
+    const seconds = /\(([\d.]+) s\)/.exec(event.detail ?? '')?.[1];
+    note = seconds === undefined ? null : copy(language, 'inspector.note.wokeAfter', { seconds });
   } else if (event.kind === 'beacon' || event.kind === 'escalation') {
     note = ownBeaconWords(event);
   } else if (event.status !== 'failed' && event.reason !== null && Object.hasOwn(REASON_COPY, event.reason)) {

@@ -46,7 +46,11 @@ const STATUS_WORDS: Record<
     noResponse: 'Turn ended without a message — back to idle',
     paused: 'Paused',
     pausedUntil: (time) => `Paused until ${time}`,
-    pause: { usage_limit: 'usage limit', daily_budget: 'daily budget reached' },
+    pause: {
+      usage_limit: 'usage limit',
+      daily_budget: 'daily budget reached',
+      waiting_for_memory: 'waiting for memory',
+    },
     resumes: 'The work waits in its place and goes on after the reset; the app has Try now.',
   },
   'zh-CN': {
@@ -55,7 +59,7 @@ const STATUS_WORDS: Record<
     noResponse: '本轮结束，未发送消息，已回到空闲',
     paused: '已暂停',
     pausedUntil: (time) => `已暂停，直到 ${time}`,
-    pause: { usage_limit: '用量上限', daily_budget: '已达每日预算' },
+    pause: { usage_limit: '用量上限', daily_budget: '已达每日预算', waiting_for_memory: '等待可用内存' },
     resumes: '工作保留在原位，重置后继续；应用中可选择“立即重试”。',
   },
 };

@@ -20,6 +20,8 @@ export const INSPECTOR_COPY = [
       'inspector.event.delivery': 'Reply delivery',
       'inspector.event.alert': 'Notice',
       'inspector.event.compaction': 'Context compacted — still working',
+      'inspector.event.wake_up': 'Woke the agent',
+      'inspector.note.wokeAfter': 'Ready again after {seconds} s, in the same session',
       'inspector.note.compactedAfterOverflow': 'after its context window overflowed, in the same session',
       'inspector.note.overflowRenewed':
         'Its context window overflowed and could not be compacted: a fresh session continues',
@@ -58,6 +60,8 @@ export const INSPECTOR_COPY = [
       'inspector.event.delivery': '回复投递',
       'inspector.event.alert': '提醒',
       'inspector.event.compaction': '上下文已压缩，仍在处理',
+      'inspector.event.wake_up': '已唤醒智能体',
+      'inspector.note.wokeAfter': '{seconds} 秒后就绪，仍是同一会话',
       'inspector.note.compactedAfterOverflow': '上下文窗口超限后，在同一会话中',
       'inspector.note.overflowRenewed': '上下文窗口超限且无法压缩：由新会话继续',
       'inspector.event.cross_target_send': '已发送到 {target} — 跨目标发送',

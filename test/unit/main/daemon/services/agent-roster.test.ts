@@ -47,6 +47,10 @@ class FakeSession implements RosterSession {
   replace(build: () => MaybeMadeAdapter, detail: string): Promise<boolean> {
     return new Promise((resolve) => this.replacements.push({ built: build(), detail, finish: () => resolve(true) }));
   }
+  /** issue 42: sleep is not exercised here (agent-sleep tests drive it through a real session). */
+  sleep(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
   stop(): Promise<void> {
     this.stops += 1;
     return Promise.resolve();

@@ -1166,6 +1166,94 @@ const generations: Row[] = [
   },
 ];
 
+/** issue 42: an idle agent asleep (its process stopped until the next delivery). */
+const ASLEEP: AgentSessionState = {
+  ...LIVE,
+  agentState: 'sleeping',
+  runtime: null,
+  process: { phase: 'awaiting_ready' },
+  delivered: true,
+};
+
+const sleeping: Row[] = [
+  {
+    name: 'sleep: an idle agent sleeps; the lifecycle generation and `delivered` stay',
+    state: { ...LIVE, delivered: true },
+    event: { type: 'sleep', working: 0 },
+    changes: { agentState: 'sleeping', runtime: null, process: { phase: 'awaiting_ready' } },
+    calls: [],
+  },
+  {
+    name: 'slept: the process is gone; the agent reads sleeping',
+    state: ASLEEP,
+    event: { type: 'slept' },
+    changes: {},
+    calls: [{ call: 'report_state', state: 'sleeping' }],
+  },
+  {
+    name: 'slept: woken (or stopped) meanwhile: nothing is reported',
+    state: { ...ASLEEP, agentState: 'starting' },
+    event: { type: 'slept' },
+    changes: {},
+    calls: [],
+  },
+  {
+    name: 'sleep: a busy agent does not',
+    state: IN_TURN,
+    event: { type: 'sleep', working: 0 },
+    changes: {},
+    calls: [],
+  },
+  {
+    name: 'sleep: an idle agent the runtime still works for (a visible row) does not',
+    state: LIVE,
+    event: { type: 'sleep', working: 1 },
+    changes: {},
+    calls: [],
+  },
+  {
+    name: 'sleep: a stopped agent does not',
+    state: { ...STOPPED, agentState: 'stopped' },
+    event: { type: 'sleep', working: 0 },
+    changes: {},
+    calls: [],
+  },
+  {
+    name: 'wake: a sleeping agent starts',
+    state: ASLEEP,
+    event: { type: 'wake' },
+    changes: { agentState: 'starting' },
+    calls: [{ call: 'report_state', state: 'starting' }],
+  },
+  {
+    name: 'wake: an agent that is not asleep is left alone',
+    state: LIVE,
+    event: { type: 'wake' },
+    changes: {},
+    calls: [],
+  },
+  {
+    name: 'woken: a resumed session is no replacement and keeps `delivered` (no second thread contract, §8.1)',
+    state: { ...ASLEEP, agentState: 'starting' },
+    event: rt({ type: 'ready', sessionId: 's1', resumed: true, generation: 1, tableGeneration: 0 }),
+    changes: { agentState: 'idle', process: { phase: 'live', generation: 1 } },
+    calls: [
+      { call: 'report_restart', attempt: null },
+      { call: 'report_state', state: 'idle' },
+    ],
+  },
+  {
+    name: 'woken: a session that could not be resumed is fresh again (§8.1)',
+    state: { ...ASLEEP, agentState: 'starting' },
+    event: ready(1),
+    changes: { agentState: 'idle', process: { phase: 'live', generation: 1 }, delivered: false },
+    calls: [
+      { call: 'report_restart', attempt: null },
+      { call: 'report_state', state: 'idle' },
+    ],
+  },
+];
+
 const ROWS: readonly Row[] = [
   ...start,
   ...replacement,
@@ -1174,6 +1262,7 @@ const ROWS: readonly Row[] = [
   ...turns,
   ...processes,
   ...generations,
+  ...sleeping,
 ];
 
 /** Every event kind the machine knows: the compiler fails this object when one is added and not listed here. */
@@ -1186,6 +1275,9 @@ const EVENT_KINDS: Record<AgentSessionEvent['type'], true> = {
   replace: true,
   retired: true,
   replacement_settled: true,
+  sleep: true,
+  slept: true,
+  wake: true,
   stop: true,
   stopped: true,
   delivery_due: true,
