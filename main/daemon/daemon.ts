@@ -52,7 +52,7 @@ import { AdmissionHolds } from './wake/admission-holds.js';
 import { WakeLifecycle } from './wake/wake-lifecycle.js';
 import { wireMessaging } from './services/messaging-wiring.js';
 import { wireDelivery } from './watchdog/delivery-wiring.js';
-import { wireResources } from './resources/resources-wiring.js';
+import { agentCosts, wireResources } from './resources/resources-wiring.js';
 import { worktreeHome, wireWorktrees } from './worktrees/worktree-wiring.js';
 
 const quietLog: DaemonLog = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
@@ -71,6 +71,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   // Everything built from here is disposed by this stack, in reverse order of building.
   const stack = new AsyncDisposableStack();
   stack.defer(() => source.close());
+  /** A capability's room (issue 39): wired once, disposed with the rest in reverse order. */
+  const room = <R extends { dispose(): void | Promise<void> }>(r: R): R => (stack.defer(() => r.dispose()), r);
   try {
     // 2. The store (writer lock), members and the first conversation.
     const store = stack.adopt(
@@ -112,6 +114,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     //    an isolated agent's readiness (git) and worktree as the worktrees room keeps them. issue 42: a
     //    readiness probe runs the CLI only when its files or the agent's entry changed (or on Retry).
     const home = worktreeHome();
+    const costs = agentCosts({ pids, clock, procFs: options.procFs }); // issue 42: each agent's memory and CPU
     const probes = new ProbeCache({
       dataDir,
       person: options.person ?? currentPersonProfile(),
@@ -126,7 +129,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         grants,
         probe: (a, fresh) => probes.probe(a, fresh),
         worktreeOf: home.worktreeOf,
-        costOf: (id) => resources.costOf(id),
+        costOf: (id) => costs.of(id),
         log,
       }),
       (r) => r.dispose(),
@@ -137,13 +140,10 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     subs.add(wakes.wakeStatus$.subscribe((e) => out.status(e)));
     // The core every capability is wired onto (issue 39): each room wired once, its API merged below, its news as events.
     const core = { dataDir, config, source, store, bus, registry, clock, log, lifecycle: wakes, out };
-    const worktrees = wireWorktrees({ ...core, privateDirs, agents: roster, home });
-    stack.defer(() => worktrees.dispose());
-    const usage = wireUsage({ ...core, policyOf: (id) => roster.agent(id), usageBudget: options.usageBudget });
-    stack.defer(() => usage.dispose());
+    const worktrees = room(wireWorktrees({ ...core, privateDirs, agents: roster, home }));
+    const usage = room(wireUsage({ ...core, policyOf: (id) => roster.agent(id), usageBudget: options.usageBudget }));
     holds.add(usage.admissionHold);
-    const resources = wireResources({ ...core, pids, agents: roster, procFs: options.procFs });
-    stack.defer(() => resources.dispose());
+    const resources = room(wireResources({ ...core, costs, agents: roster, procFs: options.procFs }));
     holds.add(resources.admissionHold);
 
     // 6. Settings (issue 17): agentteam.json is the one source of channel settings, watched while
@@ -180,10 +180,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       log,
     });
     // 9. The team (issue 25), the wakes' timeline, the alerts and the agent's side (MCP tools) around the lifecycle.
-    const teams = wireTeams({ ...core, agents: roster, approvals, agentHops: config.limits.agentHops });
-    stack.defer(() => teams.dispose());
-    const messaging = wireMessaging({ ...core, roster, delivery, team: teams.team, limits: config.limits });
-    stack.defer(() => messaging.dispose());
+    const teams = room(wireTeams({ ...core, agents: roster, approvals, agentHops: config.limits.agentHops }));
+    const messaging = room(wireMessaging({ ...core, roster, delivery, team: teams.team, limits: config.limits }));
     const { alerts, communication, conversations } = messaging;
 
     // The turns' deadlines and the operator's Stop (issue 29), on the roster: sessions are launched below.
@@ -263,7 +261,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         createRuntime: options.createRuntime ?? createRuntimeAdapter,
         worktrees: worktrees.service,
         issueToken: (agentId) => mcp.issueToken(agentId),
-        shared: { dataDir, projectRoot: root, log, pids: resources.pids, ...person, agentCli, hosts, privateDirs },
+        shared: { dataDir, projectRoot: root, log, pids: costs, ...person, agentCli, hosts, privateDirs },
       },
     });
     // issue 41: a usage report that reaches the agent's daily budget ends its running turn.

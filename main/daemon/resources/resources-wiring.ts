@@ -1,8 +1,9 @@
 /**
  * issue 42: the resources room's wiring — what each agent costs (its process tree's resident memory
  * and CPU: agent-costs.ts), in the agent view and in /metrics by runtime; idle agents put to sleep
- * (idle-sleep.ts); no new agent process while memory is short (memory-admission.ts). The root calls `wireResources` once, gives `pids` to the runtimes (the room
- * passes every record on to the daemon's pid registry) and `costOf` to the agent view.
+ * (idle-sleep.ts); no new agent process while memory is short (memory-admission.ts). The root
+ * builds `agentCosts` before the agents (their view reads it; the runtimes record their pids
+ * through it) and calls `wireResources` once.
  */
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Registry } from 'prom-client';
@@ -11,7 +12,7 @@ import type { AgentConfig, Config } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { RuntimePidRecorder } from '../runtime/runtime-pids.js';
 import type { WakeLifecycle, WakePause } from '../wake/wake-lifecycle.js';
-import { AgentCosts, type AgentCost } from './agent-costs.js';
+import { AgentCosts } from './agent-costs.js';
 import { IdleSleep } from './idle-sleep.js';
 import { MemoryAdmission } from './memory-admission.js';
 import { hostProcFs, memAvailableBytes, ProcessSampler, type ProcFs } from './process-sample.js';
@@ -34,8 +35,8 @@ export interface ResourcesWiringDeps {
   readonly registry: Registry;
   /** The daemon's one clock: the samples' CPU share and the idle timers. */
   readonly clock: SchedulerLike;
-  /** The daemon's pid registry (issue 16): every record is passed on to it. */
-  readonly pids: RuntimePidRecorder;
+  /** What each agent costs (`agentCosts`, built before the agents so their view can read it). */
+  readonly costs: AgentCosts;
   readonly agents: ResourceAgents;
   /** issue 42: a wake held for memory is released through the lifecycle. */
   readonly lifecycle: Pick<WakeLifecycle, 'resume'>;
@@ -44,19 +45,31 @@ export interface ResourcesWiringDeps {
   readonly log: DaemonLog;
 }
 
-export interface ResourcesRoom {
-  /** The recorder the runtimes get (`RuntimeDeps.pids`). */
+/**
+ * What each agent costs, sampled from /proc (or a test's own): built before the agents, so the agent
+ * view reads `of` and the runtimes record their pids through it (`RuntimeDeps.pids`; every record is
+ * passed on to the daemon's pid registry, issue 16).
+ */
+export function agentCosts(d: {
   readonly pids: RuntimePidRecorder;
-  /** The agent's cost now (a sample at most a few seconds old). */
-  costOf(agentId: string): AgentCost;
+  readonly clock: SchedulerLike;
+  readonly procFs?: ProcFs | undefined;
+}): AgentCosts {
+  return new AgentCosts({
+    pids: d.pids,
+    sampler: new ProcessSampler(d.procFs ?? hostProcFs),
+    now: () => d.clock.now(),
+  });
+}
+
+export interface ResourcesRoom {
   /** The lifecycle's admission hold: a sleeping agent is not started while memory is short. */
   readonly admissionHold: (agentId: string) => WakePause | null;
   dispose(): void;
 }
 
 export function wireResources(d: ResourcesWiringDeps): ResourcesRoom {
-  const sampler = new ProcessSampler(d.procFs ?? hostProcFs);
-  const costs = new AgentCosts({ pids: d.pids, sampler, now: () => d.clock.now() });
+  const { costs } = d;
   createResourceMetrics(d.registry, {
     agents: () =>
       d.agents.running().map((a) => ({ runtime: a.runtime, state: d.agents.stateOf(a.id), cost: costs.of(a.id) })),
@@ -86,8 +99,6 @@ export function wireResources(d: ResourcesWiringDeps): ResourcesRoom {
     sleep.state(u.agent.id, u.state);
   });
   return {
-    pids: costs,
-    costOf: (id) => costs.of(id),
     admissionHold: memory.hold,
     dispose: () => {
       memory.dispose();
