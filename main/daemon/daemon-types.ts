@@ -6,6 +6,7 @@ import type { UsageBudgetPort } from './usage/usage-pause-service.js';
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Registry } from 'prom-client';
 import type { ApiEvent, ApiHandlers } from '../../shared/api/contract.js';
+import type { AgentConfig } from '../../shared/config.js';
 import type { AgentCliLauncher } from './runtime/agent-cli-shim.js';
 import type { PersonProfile } from './runtime/auth/person-profile.js';
 import type { DaemonLog } from './daemon-log.js';
@@ -15,6 +16,7 @@ import type { WalSync } from './store/group-commit.js';
 import type { SettingsPort } from './settings/daemon-settings.js';
 import type { ChannelTuning } from './channels/channel-plugin.js';
 import type { ProcFs } from './resources/process-sample.js';
+import type { ReadinessProbe } from './runtime/cli-probe.js';
 
 export interface DaemonOptions {
   /** Holds agentteam.json, the SQLite store, the writer lock and per-agent runtime homes. */
@@ -40,6 +42,11 @@ export interface CreateDaemonOptions extends DaemonOptions {
   readonly settings?: SettingsPort;
   /** Replaces `createRuntimeAdapter` (tests of the assembly only). */
   readonly createRuntime?: RuntimeFactory;
+  /**
+   * Replaces the CLI's readiness probe (tests of the assembly only): a CLI agent is built only once
+   * its probe finds it ready (issue 40 item 6), so a test that injects its own runtime says it is.
+   */
+  readonly probe?: (agent: AgentConfig) => Promise<ReadinessProbe>;
   /** issue 15: whose CLI sign-in agents with `auth: "cli-login"` reuse (default: this process's user). */
   readonly person?: PersonProfile;
   /**

@@ -118,7 +118,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const probes = new ProbeCache({
       dataDir,
       person: options.person ?? currentPersonProfile(),
-      probe: home.gitReady((a) => probeAgent(a, { dataDir, projectRoot: root, ...person, hosts })),
+      probe: home.gitReady(
+        (a) => options.probe?.(a) ?? probeAgent(a, { dataDir, projectRoot: root, ...person, hosts }),
+      ),
     });
     const roster: AgentRoster = stack.adopt(
       new AgentRoster({

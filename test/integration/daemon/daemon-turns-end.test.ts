@@ -20,6 +20,7 @@ import type {
   StartResult,
 } from '../../../main/daemon/runtime/runtime-adapter.js';
 import { Subject } from 'rxjs';
+import { readyProbe } from '../../fixtures/ready-probe.js';
 
 const dirs: string[] = [];
 const daemons: Daemon[] = [];
@@ -42,6 +43,8 @@ async function start(options: { clock?: VirtualTimeScheduler; turnTimeoutMinutes
           runtime: 'demo',
           // A quiet task far longer than any test: the turn never ends by itself.
           env: { DEMO_TASK_MS: String(3_600_000) },
+          // Never put to sleep (issue 42): the deadline test counts what is left on the clock.
+          resources: { idleSleepSeconds: 0 },
           ...(options.turnTimeoutMinutes === undefined ? {} : { turnTimeoutMinutes: options.turnTimeoutMinutes }),
         },
       ],
@@ -196,6 +199,7 @@ describe('issue 29: a runtime that ignores its own interrupt', () => {
     const daemon = await createDaemon({
       dataDir: dir,
       clock: scheduler,
+      probe: readyProbe,
       createRuntime: () => {
         const runtime = new DeafRuntime();
         runtimes.push(runtime);

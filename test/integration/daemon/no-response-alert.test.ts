@@ -20,6 +20,7 @@ import type {
   TurnBoundaryHost,
 } from '../../../main/daemon/runtime/runtime-adapter.js';
 import { startFakeTelegram } from '../../fixtures/fake-telegram.js';
+import { readyProbe } from '../../fixtures/ready-probe.js';
 
 const CHAT = -100424;
 
@@ -93,6 +94,7 @@ async function setup(telegramDelivery: Record<string, unknown>) {
       telegram: { pollTimeoutSeconds: 5, sendTimeoutMs: 1000, typingIntervalMs: 60_000, pollBackoffMs: 100 },
     },
     log: { debugEnabled: true, info: line, warn: line, error: line, debug: line },
+    probe: readyProbe,
     createRuntime: (_agent, deps) => {
       const runtime = new SilentRuntime();
       runtime.host = deps.host;

@@ -25,6 +25,7 @@ import type {
   StartResult,
 } from '../../../main/daemon/runtime/runtime-adapter.js';
 import { startServeServer } from '../../../main/serve/serve-server.js';
+import { readyProbe } from '../../fixtures/ready-probe.js';
 
 const TOKEN = 'T'.repeat(43);
 const OPERATOR_KEY = 'O'.repeat(43);
@@ -121,6 +122,7 @@ it('with N agent calls and one operator request ready at once, the operator is s
   const endpoints = new Map<string, McpEndpoint>();
   const daemon = await createDaemon({
     dataDir: dir,
+    probe: readyProbe,
     createRuntime: (agent, deps) => {
       endpoints.set(agent.id, deps.mcp);
       return { ok: true, adapter: new IdleRuntime() };

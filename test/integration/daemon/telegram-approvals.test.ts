@@ -22,6 +22,7 @@ import type {
   TurnBoundaryHost,
 } from '../../../main/daemon/runtime/runtime-adapter.js';
 import { startFakeTelegram, type ChatMessage } from '../../fixtures/fake-telegram.js';
+import { readyProbe } from '../../fixtures/ready-probe.js';
 
 const CHAT = -100777;
 const OTHER_CHAT = -100888;
@@ -102,20 +103,25 @@ async function setup(
     }),
   );
   const runtimes = new Map<string, AskingRuntime>();
+  // A CLI agent is built once its readiness probe answers (issue 40 item 6): after the start resolves.
+  let workerBuilt: (r: AskingRuntime) => void = () => undefined;
+  const worker = new Promise<AskingRuntime>((r) => (workerBuilt = r));
   const daemon: Daemon = await createDaemon({
     dataDir: dir,
     env: { TG_APPROVALS_TOKEN: tg.token },
     channelTuning: {
       telegram: { ...TUNING, ...(o.typingIntervalMs !== undefined ? { typingIntervalMs: o.typingIntervalMs } : {}) },
     },
+    probe: readyProbe,
     createRuntime: (agent, deps) => {
       const runtime = new AskingRuntime();
       runtime.host = deps.host;
       runtimes.set(agent.id, runtime);
+      if (agent.id === 'worker') workerBuilt(runtime);
       return { ok: true, adapter: runtime };
     },
   });
-  const runtime = runtimes.get('worker') as AskingRuntime;
+  const runtime = await worker;
   cleanups.push(() => daemon.stop());
 
   const approvalOf = async (id: string): Promise<Approval> => {

@@ -18,6 +18,7 @@ import type {
   RuntimeEventEnvelope,
   StartResult,
 } from '../../../../main/daemon/runtime/runtime-adapter.js';
+import { readyProbe } from '../../../fixtures/ready-probe.js';
 
 /** A runtime whose turns the test opens and closes; like Claude Code, a delivery during a turn joins that turn. */
 class ScriptedRuntime implements RuntimeAdapter {
@@ -75,7 +76,11 @@ async function start(
     }),
   );
   const runtime = new ScriptedRuntime();
-  const daemon = await createDaemon({ dataDir: dir, createRuntime: () => ({ ok: true, adapter: runtime }) });
+  const daemon = await createDaemon({
+    dataDir: dir,
+    probe: readyProbe,
+    createRuntime: () => ({ ok: true, adapter: runtime }),
+  });
   cleanups.push(() => daemon.stop());
   const events = new ReplaySubject<ApiEvent>();
   const sub = daemon.events$.subscribe(events);
@@ -159,9 +164,11 @@ describe('createDaemon disposal: stop() and a failed start are one path', () => 
     await writeFile(
       join(dir, 'agentteam.json'),
       JSON.stringify({
+        // Demo agents are built at launch (a CLI agent only after its readiness probe, issue 40 item
+        // 6), so a factory that throws fails the start itself.
         agents: [
-          { id: 'agent1', name: 'One', runtime: 'claude-code' },
-          { id: 'agent2', name: 'Two', runtime: 'claude-code' },
+          { id: 'agent1', name: 'One', runtime: 'demo' },
+          { id: 'agent2', name: 'Two', runtime: 'demo' },
         ],
       }),
     );
@@ -180,6 +187,7 @@ describe('createDaemon disposal: stop() and a failed start are one path', () => 
     };
     const started = createDaemon({
       dataDir: dir,
+      probe: readyProbe,
       createRuntime: (agent, deps) => {
         if (agent.id === 'agent2') throw new Error('the second runtime cannot be built');
         mcpUrl = deps.mcp.url;
@@ -198,6 +206,7 @@ describe('createDaemon disposal: stop() and a failed start are one path', () => 
     const runtimes: ScriptedRuntime[] = [];
     const daemon = await createDaemon({
       dataDir: dir,
+      probe: readyProbe,
       createRuntime: () => {
         const r = new ScriptedRuntime();
         runtimes.push(r);
