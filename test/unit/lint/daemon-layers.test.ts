@@ -53,7 +53,7 @@ describe("the daemon's layer rule", () => {
     expect(more).toEqual([]);
     expect(message).toContain(`main/daemon/${from} may not import main/daemon/${to}`);
     expect(message).toContain('is above it');
-    expect(message).toContain('root → services → {usage, teams, worktrees} → {approvals, hosts} → runtime');
+    expect(message).toContain('root → services → {usage, teams, worktrees, resources} → {approvals, hosts} → runtime');
     expect(message).toMatch(/STYLE\.md habit 16/);
   });
 
@@ -72,6 +72,9 @@ describe("the daemon's layer rule", () => {
     ['teams', 'worktrees', "import { x } from '../worktrees/wake-changes.js';"],
     ['worktrees', 'usage', "import { x } from '../usage/usage-pause-service.js';"],
     ['worktrees', 'teams', "import { x } from '../teams/team-board.js';"],
+    // issue 42: the resources room (memory per agent, sleep) is one of them.
+    ['resources', 'usage', "import { x } from '../usage/usage-pause-service.js';"],
+    ['usage', 'resources', "import { x } from '../resources/agent-costs.js';"],
   ];
   it.each(rooms)('the %s room may not import the %s room', async (from, to, code) => {
     const [message, ...more] = await layerMessages(`main/daemon/${from}/x.ts`, code);
