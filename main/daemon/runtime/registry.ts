@@ -41,3 +41,11 @@ export function runtimeDescriptors(): readonly RuntimeDescriptor[] {
 export function toolNamingOf(agent: Pick<AgentConfig, 'runtime' | 'preset'>): McpToolNaming {
   return REGISTRY[agent.runtime].toolNaming(agent);
 }
+
+/**
+ * issue 40 item 6: whether the agent's runtime is a CLI process the skeleton drives, built only once
+ * its readiness probe finds it installed and signed in. A runtime with its own adapter (the demo, in
+ * the daemon's own worker thread) has nothing to hold back and is built at launch.
+ */
+export const startsWhenReady = (agent: Pick<AgentConfig, 'runtime'>): boolean =>
+  'driver' in runtimeDescriptor(agent.runtime).launch;

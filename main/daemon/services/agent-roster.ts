@@ -15,6 +15,7 @@ import { toAgent } from '../api/api-mappers.js';
 import type { ApprovalPolicyOf } from '../approvals/approval-service.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { ReadinessProbe } from '../runtime/readiness.js';
+import { startsWhenReady } from '../runtime/registry.js';
 import { sessionStoreOf } from '../runtime/runtime-factory.js';
 import { DEFAULT_RESTART_POLICY } from '../runtime/supervisor.js';
 import { workspaceOf } from '../runtime/workspace.js';
@@ -251,7 +252,7 @@ export class AgentRoster {
       (a) =>
         (agentId === undefined || a.id === agentId) &&
         this.session(a.id)?.state === 'crashed' &&
-        (a.runtime === 'demo' || this.#readiness.refusal(a) === null),
+        (!startsWhenReady(a) || this.#readiness.refusal(a) === null),
     );
     await Promise.all(
       down.map((running) => {
@@ -280,7 +281,7 @@ export class AgentRoster {
    * runtime starts. The demo needs no probe.
    */
   #whenReady(agent: AgentConfig, build: (agent: AgentConfig) => MaybeMadeAdapter): MaybeMadeAdapter {
-    if (agent.runtime === 'demo') return build(agent);
+    if (!startsWhenReady(agent)) return build(agent);
     return this.#readiness
       .startable(agent)
       .then((refused): MaybeMadeAdapter => (refused === null ? build(agent) : { ok: false, ...refused }));
