@@ -133,8 +133,12 @@ it('two isolated Claude agents edit one line at once: exact changes, first merge
   expect(repo.git('rev-parse', 'main')).toBe(merged);
   expect(await readFile(join(repo.path, 'a.txt'), 'utf8')).toBe('one\nALICE\nthree\n');
   expect(repo.git('status', '--porcelain=v1', '--untracked-files=all')).toBe('');
-  // Bob's work is kept on his branch (committed by the merge attempt), nothing lost.
-  expect(repo.git('show', 'agentteam/bob:a.txt')).toBe('one\nBOB\nthree\n');
+  // Bob's work is kept as it was, nothing lost: issue 40 item 9, a refused merge leaves his worktree
+  // as it found it — the file still changed and uncommitted, his branch not moved by the attempt.
+  const bobTree = bob?.path ?? '';
+  expect(await readFile(join(bobTree, 'a.txt'), 'utf8')).toBe('one\nBOB\nthree\n');
+  expect(repo.git('-C', bobTree, 'status', '--porcelain=v1')).toBe(' M a.txt\n');
+  expect(repo.git('show', 'agentteam/bob:a.txt')).toBe('one\ntwo\nthree\n');
 
   // A review comment on bob's changed line wakes bob with `path:line` and the hunk header.
   const seen = firstValueFrom(model.requests$.pipe(filter((r) => r.input.includes('Keep the lowercase word'))));
