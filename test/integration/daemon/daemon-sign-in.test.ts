@@ -89,7 +89,11 @@ it('an agent that is not signed in reads Needs sign-in, and a mention fails with
     'cliVersion',
     'cwd',
     'permissions',
+    // issue 42: what its process tree costs (none runs: not signed in)
+    'rssBytes',
+    'cpuPercent',
   ]);
+  expect(row.rssBytes).toBe(0);
   expect(row.fix).toBe('Run `claude login` in a terminal, then Retry.');
   // issue 14: the config's policy, `ask` when the agent names none.
   expect(row.permissions).toBe('ask');
