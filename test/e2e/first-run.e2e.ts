@@ -7,7 +7,15 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, expect, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
+import {
+  ROOT,
+  expect,
+  expectNoSeriousAxeViolations,
+  screenshot,
+  sendFromComposer,
+  statusArea,
+  test,
+} from './fixtures.js';
 
 // No config: the first run seeds it. PATH leads with node_modules/.bin, as under `npm start`.
 test.use({ config: null, serveEnv: { PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` } });
@@ -36,6 +44,10 @@ test('first run: the seeded demo agent replies in #general; the CLIs on PATH are
   }
   await expect(welcome.locator('li[data-welcome-agent="demo"]')).toHaveCount(0);
   await screenshot(app, info, 'first-run-welcome');
+  for (const scheme of ['dark', 'light'] as const) {
+    await app.emulateMedia({ colorScheme: scheme });
+    await expectNoSeriousAxeViolations(app, `first-run welcome, ${scheme}`);
+  }
   // Retry checks again: still not signed in, and the row says so where it was clicked.
   await welcome.locator('li[data-welcome-agent="codex"]').getByRole('button', { name: 'Retry' }).click();
   await expect(welcome.locator('li[data-welcome-agent="codex"] [role="status"]')).toContainText('codex login');

@@ -108,7 +108,10 @@ for (const language of ['en', 'zh-CN'] as const) {
       await app.emulateMedia({ colorScheme: 'light' });
     }
     await app.setViewportSize({ width: 1280, height: 800 });
-    await expectNoSeriousAxeViolations(app, `agent page paused, ${language}`);
+    for (const scheme of ['dark', 'light'] as const) {
+      await app.emulateMedia({ colorScheme: scheme });
+      await expectNoSeriousAxeViolations(app, `agent page paused, ${language}, ${scheme}`);
+    }
     await pause.getByRole('button', { name: words.tryNow }).click();
     await expect(pause).toHaveCount(0);
     const rows = async () =>
