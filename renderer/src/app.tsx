@@ -321,6 +321,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
                   onOpenWake={(token) => setInspecting(token)}
                   canChooseFolder={canChooseFolder}
                   usage={state.usage}
+                  wakes={state.wakes}
                 />
               );
             }}

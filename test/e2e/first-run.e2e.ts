@@ -7,7 +7,15 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, expect, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
+import {
+  ROOT,
+  expect,
+  expectNoSeriousAxeViolations,
+  screenshot,
+  sendFromComposer,
+  statusArea,
+  test,
+} from './fixtures.js';
 
 // No config: the first run seeds it. PATH leads with node_modules/.bin, as under `npm start`.
 test.use({ config: null, serveEnv: { PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` } });
@@ -17,7 +25,35 @@ test('first run: the seeded demo agent replies in #general; the CLIs on PATH are
   serve,
 }, info) => {
   await expect(app.getByRole('heading', { name: '#general', level: 1 })).toBeVisible();
+  // issue 40 item 6: the empty #general welcomes the person: what to send the demo, and each CLI
+  // found with its readiness, live — here none is signed in, so each names its sign-in command.
+  const welcome = app.getByRole('region', { name: 'Welcome to AgentTeam' });
+  await expect(welcome).toBeVisible();
+  for (const t of ['@demo hello', '@demo /edit', '@demo /approve'])
+    await expect(welcome.locator('code', { hasText: t })).toBeVisible();
+  for (const [id, login] of [
+    ['claude', 'claude login'],
+    ['codex', 'codex login'],
+    ['opencode', 'opencode auth login'],
+  ] as const) {
+    const row = welcome.locator(`li[data-welcome-agent="${id}"]`);
+    await expect(row).toHaveAttribute('data-state', 'needs_sign_in', { timeout: 60_000 });
+    await expect(row).toContainText('Needs sign-in');
+    await expect(row.locator('code')).toHaveText(login);
+    await expect(row.getByRole('button', { name: 'Retry' })).toBeVisible();
+  }
+  await expect(welcome.locator('li[data-welcome-agent="demo"]')).toHaveCount(0);
+  await screenshot(app, info, 'first-run-welcome');
+  for (const scheme of ['dark', 'light'] as const) {
+    await app.emulateMedia({ colorScheme: scheme });
+    await expectNoSeriousAxeViolations(app, `first-run welcome, ${scheme}`);
+  }
+  // Retry checks again: still not signed in, and the row says so where it was clicked.
+  await welcome.locator('li[data-welcome-agent="codex"]').getByRole('button', { name: 'Retry' }).click();
+  await expect(welcome.locator('li[data-welcome-agent="codex"] [role="status"]')).toContainText('codex login');
   await sendFromComposer(app, '@demo hello');
+  // The welcome belongs to the empty conversation: the first message takes its place.
+  await expect(welcome).toHaveCount(0);
   const chip = statusArea(app).locator('[data-wake]');
   await expect(chip).toHaveAttribute('data-status', 'reply_sent');
   await expect(app.locator('article.message-agent')).toContainText('[demo]');

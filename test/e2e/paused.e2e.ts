@@ -84,4 +84,38 @@ for (const language of ['en', 'zh-CN'] as const) {
     const rows = JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ status: string; reason: string }>;
     expect(rows).toEqual([expect.objectContaining({ status: 'failed', reason: 'stopped_by_operator' })]);
   });
+
+  test(`${language}: the agent's page shows the pause and its own Try now, which delivers the work again`, async ({
+    app,
+    serve,
+  }, info) => {
+    if (language === 'zh-CN') await useLanguage(app, serve, 'zh-CN');
+    await sendFromComposer(app, '@demo /limit');
+    const chip = statusArea(app).locator('[data-wake]');
+    await expect(chip).toHaveAttribute('data-status', 'paused');
+    // issue 40 item 8: Try now is not only on the paused chip: the agent's page has it too.
+    await app.locator('.agent-states li[data-agent="demo"]').getByRole('button').click();
+    const detail = app.locator('section.agent-detail[data-agent="demo"]');
+    const pause = detail.locator('[data-field="readiness"] .agent-paused');
+    await expect(pause).toHaveAttribute('data-paused', 'usage_limit');
+    await expect(pause.locator('span')).toHaveText(words.paused);
+    for (const width of WIDTHS) {
+      await app.setViewportSize({ width, height: 800 });
+      await expectNoHorizontalOverflow(app, `agent page paused ${width}`);
+      await screenshot(app, info, `paused-agent-page-${language}-${width}`);
+      await app.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(app, info, `paused-agent-page-${language}-${width}-dark`);
+      await app.emulateMedia({ colorScheme: 'light' });
+    }
+    await app.setViewportSize({ width: 1280, height: 800 });
+    for (const scheme of ['dark', 'light'] as const) {
+      await app.emulateMedia({ colorScheme: scheme });
+      await expectNoSeriousAxeViolations(app, `agent page paused, ${language}, ${scheme}`);
+    }
+    await pause.getByRole('button', { name: words.tryNow }).click();
+    await expect(pause).toHaveCount(0);
+    const rows = async () =>
+      (JSON.parse((await serve.cli('wakes', '--json')).stdout) as Array<{ status: string }>).map((r) => r.status);
+    await expect.poll(rows).toEqual(['reply_sent']);
+  });
 }

@@ -162,8 +162,15 @@ for (const language of ['en', 'zh-CN'] as const) {
     await expect(words).toHaveText(
       shown(language === 'en' ? `Claude Code isn't signed in. ${FIX_EN}` : `Claude Code 尚未登录。${FIX_ZH}`),
     );
-    // The raw detail follows, in monospace, after the words.
+    // issue 40 item 5: no raw runtime line as the reason or right under it — it follows the words
+    // only when the person opens Raw detail, in monospace.
     const raw = text.locator('.failure-raw');
+    await expect(raw).toHaveCount(0);
+    await expect(text).not.toContainText(/terminal_reason|Not logged in/);
+    const rawToggle = text.getByRole('button', { name: language === 'en' ? 'Raw detail' : '原始信息' });
+    await expect(rawToggle).toHaveAttribute('aria-expanded', 'false');
+    await rawToggle.click();
+    await expect(rawToggle).toHaveAttribute('aria-expanded', 'true');
     await expect(raw).not.toBeEmpty();
     expect(await raw.evaluate((el) => (el as unknown as { tagName: string }).tagName)).toBe('CODE');
     expect(
@@ -258,6 +265,8 @@ test.describe('our own refusals are visible', () => {
     await expect(details.locator('.failure-words')).toHaveText(
       "AgentTeam refused this agent's message: its per-minute message limit was reached.",
     );
+    await expect(details.locator('.failure-raw')).toHaveCount(0);
+    await details.getByRole('button', { name: 'Raw detail' }).click();
     await expect(details.locator('.failure-raw')).toContainText('message_send refused: rate_limited');
     await expect(details).not.toContainText(/fail|did not|didn't|should have/i);
     // The timeline row of the refusal says it in the same words.

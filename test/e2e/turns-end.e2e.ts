@@ -23,8 +23,14 @@ const WIDTHS = [1280, 390] as const;
 for (const language of ['en', 'zh-CN'] as const) {
   const words =
     language === 'en'
-      ? { stop: 'Stop the turn of Demo', stopped: 'Stopped', details: 'Details', replied: 'Replied' }
-      : { stop: '停止 Demo 的这一轮', stopped: '已停止', details: '详情', replied: '已回复' };
+      ? {
+          stop: 'Stop the turn of Demo',
+          stopped: 'Stopped',
+          details: 'Details',
+          rawDetail: 'Raw detail',
+          replied: 'Replied',
+        }
+      : { stop: '停止 Demo 的这一轮', stopped: '已停止', details: '详情', rawDetail: '原始信息', replied: '已回复' };
 
   test(`${language}: Stop on the working chip ends the turn; the chip says so; the agent takes the next message`, async ({
     app,
@@ -46,6 +52,9 @@ for (const language of ['en', 'zh-CN'] as const) {
     await expect(chip).toHaveAttribute('data-status', 'failed');
     await expect(chip.locator('.chip-text')).toHaveText(words.stopped);
     await chip.getByRole('button', { name: words.details }).click();
+    // issue 40 item 5: the raw line only on demand, under Raw detail.
+    await expect(chip.locator('.failure-raw')).toHaveCount(0);
+    await chip.getByRole('button', { name: words.rawDetail }).click();
     await expect(chip.locator('.failure-raw')).toHaveText('the operator stopped the turn');
     for (const width of WIDTHS) {
       await app.setViewportSize({ width, height: 800 });

@@ -44,6 +44,8 @@ export interface ChannelStore {
   addBinding(channel: string, b: { chatId: string; target: TargetKey; allowFrom: readonly (string | number)[] }): void;
   removeBinding(channel: string, chatId: string): boolean;
   ensureConversation(target: TargetKey): unknown;
+  /** The conversation of a target, or undefined when it does not exist (a binding names an existing one). */
+  getConversation(target: TargetKey): unknown;
   /** The channel's durable position in its provider's stream (e.g. Telegram's next update_id), or null. */
   channelCursor(channel: string): number | null;
   /** Moves the cursor forward (never back). */

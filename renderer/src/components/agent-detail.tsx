@@ -16,6 +16,11 @@ import { AgentUsageFacts } from './usage-view.js';
 import { ReviewPane } from './review-pane.js';
 import { WorktreeActions } from './worktree-actions.js';
 import { FixText } from './fix-text.js';
+import { pausedText } from '../status/wake-chips.js';
+import { usePausedWake, WakeBook } from '../status/wake-store.js';
+
+/** No wakes known (a detail shown without the window's wake book): never paused. */
+const NO_WAKES = new WakeBook();
 
 /** The readiness of a row or the detail: label and fix, translated. */
 export function agentReadinessText(agent: Agent, language: Language): { label: string; fix: string | null } {
@@ -40,8 +45,11 @@ export function AgentDetail({
   onOpenWake,
   canChooseFolder = false,
   usage,
+  wakes: wakeBook = NO_WAKES,
 }: {
   api: ClientApi;
+  /** issue 40 item 8: the window's wakes: a paused wake of the agent shows here with Try now. */
+  wakes?: WakeBook;
   /** issue 27: the usage store (the detail shows today and the 7 days). */
   usage?: UsageStore;
   agent: Agent;
@@ -75,6 +83,8 @@ export function AgentDetail({
   }, [api, agent.id, agent.state]);
   const { label, fix } = agentReadinessText(agent, language);
   const state = agent.readiness?.state ?? 'starting';
+  const paused = usePausedWake(wakeBook, agent.id);
+  const [trying, setTrying] = useState(false);
   return (
     <section className="page agent-detail" aria-labelledby="agent-detail-title" data-agent={agent.id}>
       <h1 id="agent-detail-title">{agent.name}</h1>
@@ -141,6 +151,32 @@ export function AgentDetail({
           {fix !== null && (
             <p className="readiness-fix">
               <FixText text={fix} />
+            </p>
+          )}
+          {paused !== undefined && (
+            // issue 40 item 8: a usage pause is visible on the agent's page too, with the chip's Try now
+            // (a daily budget is raised in the Usage view instead: trying again before then would pause again).
+            <p className="agent-paused" data-paused={paused.reason ?? 'paused'}>
+              <span>{pausedText(paused, language)}</span>
+              {paused.reason !== 'daily_budget' && (
+                <>
+                  {' '}
+                  <button
+                    type="button"
+                    disabled={trying}
+                    onClick={() => {
+                      setTrying(true);
+                      setError(null);
+                      void api.agents.tryNow({ agentId: agent.id }).then((r) => {
+                        setTrying(false);
+                        if (!r.ok) setError(r.message);
+                      });
+                    }}
+                  >
+                    {copy(language, 'chip.tryNow')}
+                  </button>
+                </>
+              )}
             </p>
           )}
         </dd>

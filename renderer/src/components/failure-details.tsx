@@ -1,8 +1,11 @@
 /**
  * A wake's Details (issue 15, UI.md "Failure Details"): the reason in plain words with the fix
- * first, then the raw detail in a monospace block. A wake that ended without a reply after one
- * of our own refusals of its `message_send` says which refusal it was. Collapsed until opened.
+ * first, then the raw detail in a monospace block behind a "Raw detail" disclosure of its own
+ * (issue 40 item 5: no raw runtime line is shown as a reason, nor right under it — only when the
+ * person asks). A wake that ended without a reply after one of our own refusals of its
+ * `message_send` says which refusal it was. Collapsed until opened.
  */
+import { useId, useState } from 'react';
 import { failureWords, httpStatusOf, refusalOf, refusalWords } from '../../../shared/agent-readiness.js';
 import type { Wake } from '../../../shared/api/contract.js';
 import { isFailureReason } from '../../../shared/wake-status.js';
@@ -34,7 +37,36 @@ export function FailureDetails({ wake, language }: { wake: Wake; language: Langu
           <FixText text={words} />
         </p>
       )}
-      {raw !== null && <pre className="failure-raw">{raw}</pre>}
+      {raw !== null && <RawDetail text={raw} language={language} as="pre" />}
     </details>
+  );
+}
+
+/**
+ * issue 40 item 5: the raw runtime line (`terminal_reason completed: Not logged in · Please run
+ * /login`) behind its own disclosure, closed until the person opens it: the reason and its fix
+ * are the sentence above it. As text, never markup. The failed chip's Details and the
+ * inspector's both use it.
+ */
+export function RawDetail({ text, language, as: Tag }: { text: string; language: Language; as: 'pre' | 'code' }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  return (
+    <>
+      <button
+        type="button"
+        className="failure-raw-toggle"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {copy(language, 'chip.rawDetail')}
+      </button>
+      {open && (
+        <Tag id={id} className="failure-raw">
+          {text}
+        </Tag>
+      )}
+    </>
   );
 }

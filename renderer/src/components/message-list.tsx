@@ -9,7 +9,17 @@
  * Wake statuses are never rendered here (contract §10.3): only the status area shows them.
  */
 import { measureElement as measureRow, useVirtualizer } from '@tanstack/react-virtual';
-import { memo, type KeyboardEvent, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  memo,
+  type KeyboardEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { Message, ThreadSummary } from '../../../shared/api/contract.js';
 import type { AgentIdentity } from '../state/agent-store.js';
 import { messageRows } from '../conversations/message-rows.js';
@@ -29,6 +39,8 @@ export interface MessageListProps {
   readonly threads?: ReadonlyMap<string, ThreadSummary>;
   /** What an empty conversation says (default: how to wake an agent). */
   readonly emptyText?: string;
+  /** issue 40 item 6: what an empty conversation shows instead of the text (the first run's welcome). */
+  readonly emptyContent?: ReactNode;
   onLoadOlder(): void;
   /** Absent inside a thread (no thread in a thread). */
   onReplyInThread?(message: Message): void;
@@ -73,6 +85,7 @@ export const MessageList = memo(function MessageList({
   agents,
   threads,
   emptyText,
+  emptyContent,
   onLoadOlder,
   onReplyInThread,
   hasNewer = false,
@@ -254,9 +267,9 @@ export const MessageList = memo(function MessageList({
         aria-live="off"
       >
         {loadingOlder && <div className="loading-older">{copy(language, 'messages.loadingOlder')}</div>}
-        {messages.length === 0 && !hasMore && (
-          <p className="messages-empty">{emptyText ?? copy(language, 'messages.empty')}</p>
-        )}
+        {messages.length === 0 &&
+          !hasMore &&
+          (emptyContent ?? <p className="messages-empty">{emptyText ?? copy(language, 'messages.empty')}</p>)}
         <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
           <div className="message-window" style={{ transform: `translateY(${items[0]?.start ?? 0}px)` }}>
             {items.map((item) => {

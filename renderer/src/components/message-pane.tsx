@@ -19,6 +19,8 @@ import { MessageList } from './message-list.js';
 import { StatusArea } from './status-area.js';
 import { agentReadinessText } from './agent-detail.js';
 import { copy } from '../i18n/copy.js';
+import { GENERAL_CONVERSATION } from '../../../shared/config.js';
+import { Welcome } from './welcome.js';
 
 export interface MessagePaneProps {
   readonly target: string;
@@ -96,6 +98,14 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
       }),
     [state.api, language],
   );
+  // issue 40 item 6: an empty #general (the first run's conversation) welcomes the person.
+  const welcome = useMemo(
+    () =>
+      target === GENERAL_CONVERSATION && props.emptyText === undefined ? (
+        <Welcome language={language} fallback={copy(language, 'messages.empty')} onRetry={onRetry} />
+      ) : undefined,
+    [target, props.emptyText, language, onRetry],
+  );
   // issue 14: the approval chips of this status area; memoised so the status area does not re-render for nothing.
   const approvalChips = useMemo(
     () => (
@@ -129,6 +139,7 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
         sentNonce={sentNonce}
         {...(props.threads === undefined ? {} : { threads: props.threads })}
         {...(props.emptyText === undefined ? {} : { emptyText: props.emptyText })}
+        {...(welcome === undefined ? {} : { emptyContent: welcome })}
         {...(props.onReplyInThread === undefined ? {} : { onReplyInThread: props.onReplyInThread })}
       />
       <StatusArea

@@ -8,7 +8,7 @@ import { memo, useEffect, useState, type ReactNode } from 'react';
 import type { Alert, Chain } from '../../../shared/api/contract.js';
 import { promisesRetry } from '../../../shared/agent-readiness.js';
 import { copy, type Language } from '../i18n/copy.js';
-import { wakeOutcomeWords } from './failure-details.js';
+import { RawDetail, wakeOutcomeWords } from './failure-details.js';
 import { FixText } from './fix-text.js';
 import {
   ALERT_ICONS,
@@ -329,12 +329,12 @@ export const StatusArea = memo(function StatusArea({
               </button>
             )}
             {chip.kind === 'failed' && expanded === chip.wakeToken && (
-              // issue 15 (UI.md "Failure Details"): the plain words and the fix first, the raw detail below.
+              // issue 15 (UI.md "Failure Details"): the plain words and the fix first, the raw detail on demand below (issue 40 item 5).
               <span id={detailsId} className="chip-detail-text">
                 <span className="failure-words">
                   <FixText text={wakeOutcomeWords(wake, language) ?? ''} />
                 </span>
-                <code className="failure-raw">{chip.detail ?? wake.reason ?? '—'}</code>
+                <RawDetail text={chip.detail ?? wake.reason ?? '—'} language={language} as="code" />
               </span>
             )}
           </span>

@@ -467,6 +467,13 @@ describe('Telegram channel in the assembled daemon (demo agent, fake Bot API)', 
   it('the Settings page adds and removes a binding; a chat or target bound twice is refused', async () => {
     const { tg, start } = await setup();
     const r = await start();
+    // issue 40 item 9: a binding names a conversation that exists; a typo is refused and creates nothing.
+    await expect(
+      telegramCall(r.daemon.api, 'addBinding', { chatId: 555, target: '#phone', allowFrom: [OPERATOR] }),
+    ).rejects.toMatchObject({ code: 'invalid_target', message: expect.stringMatching(/no conversation #phone/) });
+    expect((await r.daemon.api['conversations.list']({})).map((c) => c.target)).not.toContain('#phone');
+    expect((await telegramCall(r.daemon.api, 'status', {})).bindings.map((b) => b.chatId)).toEqual([CHAT]);
+    await r.daemon.api['conversations.create']({ target: '#phone' });
     const added = await telegramCall(r.daemon.api, 'addBinding', {
       chatId: 555,
       target: '#phone',

@@ -17,7 +17,10 @@ export interface EffectiveBinding {
   readonly source: 'config' | 'settings';
 }
 
-type BindingStore = Pick<ChannelStore, 'listBindings' | 'addBinding' | 'removeBinding' | 'ensureConversation'>;
+type BindingStore = Pick<
+  ChannelStore,
+  'listBindings' | 'addBinding' | 'removeBinding' | 'ensureConversation' | 'getConversation'
+>;
 
 export class TelegramBindings {
   #byChat = new Map<number, EffectiveBinding>();
@@ -50,7 +53,10 @@ export class TelegramBindings {
     }));
   }
 
-  /** Adds a Settings-page binding; a clear `invalid_request` when it is malformed or binds a chat or target twice. */
+  /**
+   * Adds a Settings-page binding; a clear `invalid_request` when it is malformed or binds a chat or
+   * target twice, `invalid_target` when its conversation does not exist.
+   */
   add(input: { chatId: number; target: string; allowFrom: readonly number[] }): void {
     const parsed = TelegramBindingSchema.safeParse(input);
     if (!parsed.success)
@@ -63,7 +69,13 @@ export class TelegramBindings {
         'invalid_request',
         `telegram binding: ${clash[0]?.message ?? 'bound twice'}; remove it first.`,
       );
-    this.store.ensureConversation(target.key);
+    // issue 40 item 9: a binding names a conversation that exists — a typo must not create one
+    // (the Settings form refuses it too; this is the daemon's own rule, for every caller).
+    if (this.store.getConversation(target.key) === undefined)
+      throw new ApiError(
+        'invalid_target',
+        `telegram binding: there is no conversation ${target.key}. Create it first (+ New channel), then bind it.`,
+      );
     this.store.addBinding(this.channel, {
       chatId: String(parsed.data.chatId),
       target: target.key,

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 /** FailureDetails (UI.md "Failure Details"): the reason in plain words first, the raw detail as text, neutral for no-reply. */
 import { cleanup, render, screen } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Wake } from '../../../../shared/api/contract.js';
 import { FailureDetails } from '../../../../renderer/src/components/failure-details.js';
@@ -20,9 +21,12 @@ const wake = (over: Partial<Wake>): Wake =>
 afterEach(cleanup);
 
 describe('FailureDetails', () => {
-  it('a failed wake shows the fix in words, then the raw detail as text (never markup)', () => {
+  it('a failed wake shows the fix in words, then the raw detail as text (never markup) only on demand', async () => {
     render(<FailureDetails wake={wake({ detail: '<b>Not logged in</b>' })} language="en" />);
     expect(screen.getByText('Failure details').tagName).toBe('SUMMARY');
+    // issue 40 item 5: the raw runtime line stays behind its own disclosure until the person opens it.
+    expect(document.querySelector('.failure-raw')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Raw detail', hidden: true }));
     const raw = document.querySelector('pre.failure-raw');
     expect(raw?.textContent).toBe('<b>Not logged in</b>');
     expect(raw?.querySelector('b')).toBeNull();

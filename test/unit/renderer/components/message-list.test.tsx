@@ -91,6 +91,14 @@ describe('MessageList', () => {
     cleanup();
     setup({ messages: [], hasMore: true });
     expect(document.querySelector('.messages-empty')).toBeNull();
+    cleanup();
+    // issue 40 item 6: an empty #general shows the welcome in the text's place, and only while empty.
+    setup({ messages: [], emptyContent: <section aria-label="welcome">hi</section> });
+    expect(screen.getByRole('region', { name: 'welcome' })).toBeTruthy();
+    expect(document.querySelector('.messages-empty')).toBeNull();
+    cleanup();
+    setup({ messages: messages(1), emptyContent: <section aria-label="welcome">hi</section> });
+    expect(screen.queryByRole('region', { name: 'welcome' })).toBeNull();
   });
 
   it('says when older messages are loading', () => {

@@ -118,7 +118,7 @@ describe('StatusArea', () => {
     expect(props.onOpenWake).toHaveBeenCalledExactlyOnceWith('wk_1', button);
   });
 
-  it('a failed wake shows its details only when expanded: words first, the raw detail as text', async () => {
+  it('a failed wake shows its details only when expanded: words first, the raw detail as text only on demand', async () => {
     const wakes = new WakeBook();
     wakes.apply(wakeOf({ status: 'failed', reason: 'auth_required', detail: '<b>Not logged in</b>' }));
     setup({ wakes });
@@ -129,6 +129,14 @@ describe('StatusArea', () => {
     expect(details.getAttribute('aria-expanded')).toBe('true');
     const shown = document.getElementById(details.getAttribute('aria-controls') ?? '') as HTMLElement;
     expect(shown.querySelector('.failure-words')?.textContent).toMatch(/sign/i);
+    // issue 40 item 5: the raw runtime line is not shown with the reason: only when Raw detail is opened.
+    expect(shown.querySelector('.failure-raw')).toBeNull();
+    expect(shown.textContent).not.toContain('Not logged in');
+    const rawToggle = within(shown).getByRole('button', { name: 'Raw detail' });
+    expect(rawToggle.getAttribute('aria-expanded')).toBe('false');
+    await userEvent.click(rawToggle);
+    expect(rawToggle.getAttribute('aria-expanded')).toBe('true');
+    expect(shown.querySelector('.failure-raw')?.id).toBe(rawToggle.getAttribute('aria-controls'));
     expect(shown.querySelector('.failure-raw')?.textContent).toBe('<b>Not logged in</b>');
     expect(shown.querySelector('b')).toBeNull();
     await userEvent.click(details);

@@ -49,6 +49,8 @@ function build(channels: Record<string, unknown>): Channels {
       addBinding: (_channel, b) => void stored.push(b),
       removeBinding: () => false,
       ensureConversation: (t: TargetKey) => t,
+      // Every conversation exists here (the refusal of a missing one: telegram-daemon.test.ts).
+      getConversation: (t: TargetKey) => t,
       channelCursor: () => null,
       setChannelCursor: () => undefined,
       whenDurable: () => Promise.resolve(),

@@ -46,6 +46,7 @@ function setup(telegramDelivery: Record<string, unknown> = {}) {
     addBinding: () => undefined,
     removeBinding: () => false,
     ensureConversation: (t: TargetKey) => t,
+    getConversation: (t: TargetKey) => t,
     channelCursor: (c: string) => cursors.get(c) ?? null,
     setChannelCursor: (c: string, p: number) => void cursors.set(c, p),
     whenDurable: () => Promise.resolve(),

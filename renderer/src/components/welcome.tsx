@@ -1,0 +1,134 @@
+/**
+ * The first run's welcome (issue 40 item 6): shown where `#general` is still empty, it points at
+ * the demo agent (it answers offline, with no account) and lists each coding CLI agent with its
+ * readiness read live from the agent store — ready, or the exact command that signs it in — so a
+ * sign-in done meanwhile shows at once (a seeded message would go stale). A person may hide it;
+ * that choice is kept in this browser's localStorage, like dismissed failures (the daemon has one
+ * operator and no UI state).
+ */
+import { useState } from 'react';
+import { runtimeLabel } from '../../../shared/agent-readiness.js';
+import type { Agent } from '../../../shared/api/contract.js';
+import { copy, type Language } from '../i18n/copy.js';
+import { useAgents } from '../state/agent-store.js';
+import { useAppState } from '../state/app-state-context.js';
+import { agentReadinessText } from './agent-detail.js';
+import { FixText } from './fix-text.js';
+
+const HIDDEN_KEY = 'agentteam.welcomeHidden.v1';
+const storage = typeof localStorage === 'undefined' ? undefined : localStorage;
+
+function loadHidden(): boolean {
+  try {
+    return storage?.getItem(HIDDEN_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/** The demo's commands a person can try first (the demo runtime answers each with no model). */
+const TRIES = ['@demo hello', '@demo /edit', '@demo /approve'] as const;
+
+export function Welcome({
+  language,
+  fallback,
+  onRetry,
+}: {
+  language: Language;
+  /** What the empty conversation says once the welcome is hidden. */
+  fallback: string;
+  /** Retry of an agent that is not ready (the failed chip's): what the check found, or empty. */
+  onRetry(agentId: string): Promise<string>;
+}) {
+  const { state } = useAppState();
+  const agents = useAgents(state.agents);
+  const [hidden, setHidden] = useState(loadHidden);
+  if (hidden) return <p className="messages-empty">{fallback}</p>;
+  const hasDemo = agents.some((a) => a.id === 'demo' && a.runtime === 'demo');
+  const clis = agents.filter((a) => a.runtime !== 'demo');
+  const hide = () => {
+    try {
+      storage?.setItem(HIDDEN_KEY, '1');
+    } catch {
+      // Storage denied: hidden until reload, nothing else is lost.
+    }
+    setHidden(true);
+  };
+  return (
+    <section className="welcome" aria-labelledby="welcome-title" data-welcome>
+      <div className="welcome-head">
+        <h2 id="welcome-title">{copy(language, 'welcome.title')}</h2>
+        <button type="button" className="welcome-hide" onClick={hide}>
+          {copy(language, 'welcome.hide')}
+        </button>
+      </div>
+      {hasDemo && (
+        <>
+          <p>{copy(language, 'welcome.demo')}</p>
+          <ul className="welcome-tries">
+            {TRIES.map((t) => (
+              <li key={t}>
+                <code>{t}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <h3>{copy(language, 'welcome.clis')}</h3>
+      {clis.length === 0 ? (
+        <p>{copy(language, 'welcome.noClis')}</p>
+      ) : (
+        <ul className="welcome-clis">
+          {clis.map((a) => (
+            <WelcomeCli key={a.id} agent={a} language={language} onRetry={onRetry} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** One CLI agent: ready (mention it), or what makes it ready — the sign-in command — and a Retry. */
+function WelcomeCli({
+  agent,
+  language,
+  onRetry,
+}: {
+  agent: Agent;
+  language: Language;
+  onRetry(agentId: string): Promise<string>;
+}) {
+  const [checking, setChecking] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const ready = agent.readiness?.ready === true;
+  const { label, fix } = agentReadinessText(agent, language);
+  const runtime = runtimeLabel(agent.runtime, agent.preset ?? null);
+  const retry = () => {
+    setChecking(true);
+    setNote(null);
+    void onRetry(agent.id).then((message) => {
+      setChecking(false);
+      setNote(message === '' ? null : message);
+    });
+  };
+  return (
+    <li data-welcome-agent={agent.id} data-state={agent.readiness?.state ?? 'starting'}>
+      <span className="welcome-cli-name">{agent.name === runtime ? runtime : `${agent.name} · ${runtime}`}</span>{' '}
+      <span className="welcome-cli-state">{ready ? copy(language, 'welcome.ready', { id: agent.id }) : label}</span>
+      {!ready && fix !== null && (
+        <p className="welcome-cli-fix">
+          <FixText text={fix} />{' '}
+          <button type="button" onClick={retry} disabled={checking}>
+            {copy(language, 'welcome.retry')}
+          </button>
+        </p>
+      )}
+      {/* What Retry found, where it was clicked (a ready agent's row says so itself). */}
+      {note !== null && !ready && (
+        <p className="welcome-cli-note" role="status">
+          <FixText text={note} />
+        </p>
+      )}
+    </li>
+  );
+}
