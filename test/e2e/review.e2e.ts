@@ -9,8 +9,16 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { useLanguage } from './chat-helpers.js';
-import { expect, expectNoSeriousAxeViolations, screenshot, sendFromComposer, statusArea, test } from './fixtures.js';
+import { apiCall, useLanguage } from './chat-helpers.js';
+import {
+  expect,
+  expectNoSeriousAxeViolations,
+  screenshot,
+  sendFromComposer,
+  statusArea,
+  test,
+  type ServeHandle,
+} from './fixtures.js';
 
 const repo = realpathSync(mkdtempSync(join(tmpdir(), 'agentteam-review-e2e-')));
 execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo });
@@ -25,10 +33,20 @@ test.use({
   },
 });
 
-async function approveAndOpen(app: Page, allow: string): Promise<void> {
+async function approveAndOpen(app: Page, serve: ServeHandle, allow: string): Promise<void> {
   // Each test's wake writes the file anew (the same text twice would be no change).
   rmSync(join(repo, 'agentteam-demo.txt'), { force: true });
   await sendFromComposer(app, '@demo /approve');
+  await expect(approvalChip(app)).toHaveCount(1);
+  // The demo asks at once, as it is delivered: the wake's start snapshot (taken just after its
+  // delivery) is awaited before the write is allowed, so the write falls in the wake's changes.
+  // Known gap, noted for the next person: the daemon itself should take that snapshot before the
+  // runtime gets the wake (an agent that edits at once could fold its first edit into its start).
+  const [pending] = await apiCall<Array<{ wakeTokens: string[] }>>(app, serve, 'approvals.list', { status: 'pending' });
+  const wakeToken = pending?.wakeTokens[0] ?? '';
+  await expect
+    .poll(async () => (await apiCall<{ state: string }>(app, serve, 'wakes.changes', { wakeToken })).state)
+    .not.toBe('none');
   await approvalChip(app).getByRole('button', { name: allow }).click();
   await expect(wakeChip(app)).toHaveAttribute('data-status', 'reply_sent');
   await wakeChip(app).first().locator('.chip-main').click();
@@ -36,8 +54,9 @@ async function approveAndOpen(app: Page, allow: string): Promise<void> {
 
 test('the wake lists its file and hunk; a comment by keyboard goes to the agent in the thread', async ({
   app,
+  serve,
 }, info) => {
-  await approveAndOpen(app, 'Allow once');
+  await approveAndOpen(app, serve, 'Allow once');
   const pane = app.locator('aside.inspector .review-pane');
   await expect(pane.getByRole('heading', { name: 'Changes' })).toBeVisible();
   await expect(pane.locator('.review-files button')).toHaveText(['agentteam-demo.txtadded+2 −0']);
@@ -73,7 +92,7 @@ test('the wake lists its file and hunk; a comment by keyboard goes to the agent 
 
 test('zh-CN: the pane in Simplified Chinese', async ({ app, serve }, info) => {
   await useLanguage(app, serve, 'zh-CN');
-  await approveAndOpen(app, '允许一次');
+  await approveAndOpen(app, serve, '允许一次');
   const pane = app.locator('aside.inspector .review-pane');
   await expect(pane.getByRole('heading', { name: '改动' })).toBeVisible();
   await expect(pane.getByRole('radio', { name: '并排视图' })).toBeVisible();
