@@ -80,7 +80,8 @@ test.describe('demo runtime in the browser', () => {
     await expect(chip).toHaveAttribute('data-status', 'delivered');
     // issue 17: the icon leads every chip (one place), the elapsed time follows the words.
     await expect(chip.locator('.chip-icon')).toHaveText('🧠');
-    await expect(chip).toContainText(/Working…\s*\d+s/);
+    // issue 40 item 7: the beacon count between the words and the elapsed time.
+    await expect(chip).toContainText(/Working…\s*·\s*\d+ beacons?\s*\d+s/);
     await screenshot(app, info, 'demo-beacon');
     await app.emulateMedia({ colorScheme: 'dark' });
     await screenshot(app, info, 'demo-beacon-dark');
