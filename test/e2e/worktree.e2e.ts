@@ -117,8 +117,10 @@ test('discard asks first and names what is lost; a conflicting merge leaves the 
   await expectNoSeriousAxeViolations(app, 'merge conflict');
   await screenshot(app, info, 'worktree-conflict-en');
 
-  // The person drops their commit: the agent's work (committed by the first attempt) fast-forwards main.
+  // The person drops their commit. The agent's work is still uncommitted (issue 40 item 9: a refused
+  // merge leaves the worktree as it was): this merge commits it and fast-forwards main.
   repo.git('reset', '-q', '--hard', 'HEAD~1');
+  await actions.getByLabel('Commit message for the uncommitted changes (optional)').fill('Demo file');
   await actions.getByRole('button', { name: 'Merge into main' }).click();
   await expect(actions.locator('[data-merge="fast-forward"]')).toContainText('main fast-forwarded to');
   expect(readFileSync(join(repo.path, 'agentteam-demo.txt'), 'utf8')).toContain('Hello from the AgentTeam demo agent.');
