@@ -18,6 +18,10 @@ test.use({
     ],
   },
 });
+// Each test starts with the workspace missing: the first one makes it (its Retry), the next must not find it.
+test.beforeEach(async () => {
+  await rm(missing, { recursive: true, force: true });
+});
 test.afterAll(async () => {
   await rm(missing, { recursive: true, force: true });
 });
