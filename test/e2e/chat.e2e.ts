@@ -262,13 +262,16 @@ test.describe('the live region', () => {
     await expect(area.locator('[data-kind="beacon"]')).toHaveCount(1);
     const elapsed = area.locator('.chip-elapsed');
     await expect(elapsed).toHaveAttribute('aria-hidden', 'true');
-    const before = await area.ariaSnapshot();
+    // A new beacon is news (issue 40 item 7 counts them on the chip; the demo's come every second):
+    // the count is read as such, the clock never.
+    const spoken = async () => (await area.ariaSnapshot()).replace(/\d+ (beacons?|次进度提示)/g, 'N beacons');
+    const before = await spoken();
     const shown = await elapsed.textContent();
     await expect(elapsed).not.toHaveText(shown ?? ''); // the clock moved on screen…
     await expect(area.locator('[data-kind="beacon"]')).toHaveCount(1);
-    expect(await area.ariaSnapshot()).toBe(before); // …not for the screen reader
+    expect(await spoken()).toBe(before); // …not for the screen reader
     await expect(area.locator('[data-status="reply_sent"]')).toHaveCount(1);
-    expect(await area.ariaSnapshot()).not.toBe(before); // a state change is announced
+    expect(await spoken()).not.toBe(before); // a state change is announced
   });
 });
 
