@@ -9,6 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { statFields } from '../runtime/process-tree.js';
 
 export interface ProcFs {
   readonly platform: NodeJS.Platform;
@@ -70,14 +71,8 @@ export class ProcessSampler {
     }
     for (const entry of entries) {
       if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = this.#fs.readFile(`/proc/${entry}/stat`);
-      } catch {
-        continue; // exited between the listing and the read
-      }
-      // "pid (comm) state ppid pgrp …": comm may contain spaces and ')', so split after the last ')'.
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const f = statFields(entry, this.#fs);
+      if (f === null) continue; // exited between the listing and the read
       const pgid = Number(f[2]);
       // A zombie holds no memory and runs nothing.
       if (!pgids.has(pgid) || f[0] === 'Z') continue;

@@ -10,10 +10,13 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { AgentConfig } from '../../../shared/config.js';
 import type { PersonProfile } from './auth/person-profile.js';
+import { personClaudeConfigDir } from './claude-code/claude-auth.js';
 import type { ReadinessProbe } from './cli-probe.js';
+import { personCodexAuthFile } from './codex/codex-auth.js';
+import { personOpencodeAuthFile } from './opencode/opencode-auth.js';
 import { runtimeDirOf } from './runtime-home.js';
 
 const FILE = 'readiness-probe.json';
@@ -100,13 +103,11 @@ export class ProbeCache {
 /** The person's own credential folders (the links in the runtime dir point there; Claude reads them directly). */
 function personDirs(person: PersonProfile | undefined): string[] {
   if (person === undefined) return [];
-  const env = person.env;
-  const home = person.home;
   return [
-    env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
-    env.CODEX_HOME || join(home, '.codex'),
-    join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'opencode'),
-    join(env.XDG_CONFIG_HOME || join(home, '.config'), 'opencode'),
+    personClaudeConfigDir(person),
+    dirname(personCodexAuthFile(person)),
+    dirname(personOpencodeAuthFile(person)),
+    join(person.env.XDG_CONFIG_HOME || join(person.home, '.config'), 'opencode'),
   ];
 }
 

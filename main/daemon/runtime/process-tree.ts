@@ -69,7 +69,7 @@ export function processTreeAlive(pid: number, p: ProcessPlatform = hostPlatform)
 }
 
 /** Linux: the fields of /proc/<pid>/stat after "(comm)": [state, ppid, pgrp, ...]; null when absent. */
-function statFields(pid: number | string, p: ProcessPlatform): string[] | null {
+export function statFields(pid: number | string, p: Pick<ProcessPlatform, 'readFile'>): string[] | null {
   let stat: string;
   try {
     stat = p.readFile(`/proc/${pid}/stat`);

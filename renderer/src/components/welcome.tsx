@@ -27,7 +27,7 @@ function loadHidden(): boolean {
 }
 
 /** The demo's commands a person can try first (the demo runtime answers each with no model). */
-const TRIES = ['@demo hello', '@demo /edit', '@demo /approve'] as const;
+const TRIES = ['hello', '/edit', '/approve'] as const;
 
 export function Welcome({
   language,
@@ -44,8 +44,10 @@ export function Welcome({
   const agents = useAgents(state.agents);
   const [hidden, setHidden] = useState(loadHidden);
   if (hidden) return <p className="messages-empty">{fallback}</p>;
-  const hasDemo = agents.some((a) => a.id === 'demo' && a.runtime === 'demo');
-  const clis = agents.filter((a) => a.runtime !== 'demo');
+  // The agent view says which agents are the demo (`demo`): the first one (a first run seeds @demo, then @helper)
+  // is the one to try; no runtime or agent id is named here.
+  const demo = agents.find((a) => a.demo);
+  const clis = agents.filter((a) => !a.demo);
   const hide = () => {
     try {
       storage?.setItem(HIDDEN_KEY, '1');
@@ -62,13 +64,13 @@ export function Welcome({
           {copy(language, 'welcome.hide')}
         </button>
       </div>
-      {hasDemo && (
+      {demo !== undefined && (
         <>
           <p>{copy(language, 'welcome.demo')}</p>
           <ul className="welcome-tries">
             {TRIES.map((t) => (
               <li key={t}>
-                <code>{t}</code>
+                <code>{`@${demo.id} ${t}`}</code>
               </li>
             ))}
           </ul>
