@@ -93,8 +93,11 @@ export function wireResources(d: ResourcesWiringDeps): ResourcesRoom {
   });
   const known = new Map<string, Agent['state']>();
   const states = d.agents.updated$.subscribe((u) => {
-    // A state change (asleep: its process gone) is read from a new sample, never the last one.
-    if (known.get(u.agent.id) !== u.state) costs.invalidate();
+    // Falling asleep or waking (its process gone or back) is read from a new sample, never the last
+    // one. Busy ⇄ idle changes no process: no /proc walk on every turn (a process's start and exit
+    // already invalidate through record/forget).
+    const before = known.get(u.agent.id);
+    if (before !== u.state && (before === 'sleeping' || u.state === 'sleeping')) costs.invalidate();
     known.set(u.agent.id, u.state);
     sleep.state(u.agent.id, u.state);
   });
