@@ -16,7 +16,7 @@ import { AgentUsageFacts } from './usage-view.js';
 import { ReviewPane } from './review-pane.js';
 import { WorktreeActions } from './worktree-actions.js';
 import { FixText } from './fix-text.js';
-import { pausedText } from '../status/wake-chips.js';
+import { CHIP_ICONS, chipKind, chipText, pausedText } from '../status/wake-chips.js';
 import { usePausedWake, WakeBook } from '../status/wake-store.js';
 
 /** No wakes known (a detail shown without the window's wake book): never paused. */
@@ -251,8 +251,7 @@ export function AgentDetail({
                 onClick={() => onOpenWake(x.wakeToken)}
                 data-wake={x.wakeToken}
               >
-                {x.target} · <span data-status={x.status}>{x.status}</span>
-                {x.reason !== null && ` (${x.reason})`} ·{' '}
+                {x.target} · <RecentWakeStatus wake={x} language={language} /> ·{' '}
                 <time dateTime={x.createdAt}>{new Date(x.createdAt).toLocaleString(language)}</time>
               </button>
             </li>
@@ -260,5 +259,22 @@ export function AgentDetail({
         </ul>
       )}
     </section>
+  );
+}
+
+/**
+ * A recent wake's status in the chips' own words and icon (never the raw status or reason code);
+ * its failure detail is one click away, in the inspector the row opens.
+ */
+function RecentWakeStatus({ wake, language }: { wake: Wake; language: Language }) {
+  const kind = chipKind(wake);
+  return (
+    <span data-status={wake.status}>
+      <span aria-hidden="true">{CHIP_ICONS[kind]}</span>{' '}
+      {chipText(kind, language, {
+        continued: wake.status === 'failed' && wake.recoveries > 0,
+        stopped: wake.status === 'failed' && wake.reason === 'stopped_by_operator',
+      })}
+    </span>
   );
 }

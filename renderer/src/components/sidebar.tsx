@@ -10,7 +10,7 @@ import { copy, type CopyKey, type Language } from '../i18n/copy.js';
 import { runtimeLabel } from '../../../shared/agent-readiness.js';
 import { PAGES, type PageKind, type View } from '../views/view-registry.js';
 import { agentReadinessText } from './agent-detail.js';
-import { pausedHead } from '../status/wake-chips.js';
+import { CHIP_ICONS, pausedHead } from '../status/wake-chips.js';
 import { usePausedWake, type WakeBook } from '../status/wake-store.js';
 
 export interface SidebarProps {
@@ -181,18 +181,14 @@ export const Sidebar = memo(function Sidebar({
                 onClick={() => onSelect({ kind: 'agent', agentId: a.id })}
                 title={readiness.fix ?? undefined}
               >
-                <span className="state-dot" aria-hidden="true">
-                  {/* issue 40 item 6: a CLI not signed in is available (neutral), not a warning. */}
-                  {a.readiness?.state === 'needs_sign_in'
-                    ? '◇'
-                    : !ready
-                      ? '⚠'
-                      : a.state === 'busy'
-                        ? '●'
-                        : a.state === 'idle'
-                          ? '○'
-                          : '◌'}
-                </span>
+                {/* issue 40 item 8: a paused agent's dot is the paused chip's ⏸, as its text says "Paused until". */}
+                {wakes === undefined ? (
+                  <span className="state-dot" aria-hidden="true">
+                    {stateDot(a, ready)}
+                  </span>
+                ) : (
+                  <AgentStateDot wakes={wakes} agentId={a.id} fallback={stateDot(a, ready)} />
+                )}
                 <span className="agent-name">{a.name}</span>{' '}
                 {wakes === undefined ? (
                   <span className="agent-state-text">
@@ -244,6 +240,32 @@ export const Sidebar = memo(function Sidebar({
  * issue 40 item 8: an agent's state words, "Paused until 14:05" (the reset in local time) while a wake
  * of it is paused — a pause is visible wherever the agent is shown (DESIGN.md "Usage") — else `fallback`.
  */
+/** The agent's dot by readiness and state. */
+function stateDot(a: Agent, ready: boolean): string {
+  // issue 40 item 6: a CLI not signed in is available (neutral), not a warning.
+  if (a.readiness?.state === 'needs_sign_in') return '◇';
+  if (!ready) return '⚠';
+  return a.state === 'busy' ? '●' : a.state === 'idle' ? '○' : '◌';
+}
+
+/** The dot of an agent with a paused wake is the paused chip's icon; else its state's. */
+function AgentStateDot({
+  wakes,
+  agentId,
+  fallback,
+}: {
+  readonly wakes: WakeBook;
+  readonly agentId: string;
+  readonly fallback: string;
+}) {
+  const paused = usePausedWake(wakes, agentId);
+  return (
+    <span className="state-dot" aria-hidden="true">
+      {paused === undefined ? fallback : CHIP_ICONS.paused}
+    </span>
+  );
+}
+
 function AgentStateText({
   wakes,
   agentId,

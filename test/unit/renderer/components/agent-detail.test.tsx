@@ -94,7 +94,10 @@ describe('AgentDetail', () => {
       wakeOf({ wakeToken: 'wk_b', agentId: 'claude', status: 'failed', reason: 'auth_required' }),
     ];
     const { fake, onOpenWake } = setup(agentOf(), 'en', { 'wakes.list': () => ok(wakes) });
-    await screen.findByRole('button', { name: /#general · failed \(auth_required\)/ });
+    // The chips' own words and icon, never the raw status or reason code (its detail is in the inspector).
+    await screen.findByRole('button', { name: /#general · \s*Couldn't complete ·/ });
+    expect(document.querySelector('[data-wake="wk_a"]')?.textContent).toMatch(/^#general · \S+ Replied · /);
+    expect(document.querySelector('[data-wake="wk_b"]')?.textContent).not.toContain('auth_required');
     expect([...document.querySelectorAll('[data-wake]')].map((b) => b.getAttribute('data-wake'))).toEqual([
       'wk_b',
       'wk_a',
@@ -102,6 +105,19 @@ describe('AgentDetail', () => {
     expect(fake.requestsOf('wakes.list')).toEqual([{ limit: 200 }]);
     await userEvent.click(document.querySelector('[data-wake="wk_a"]') as HTMLElement);
     expect(onOpenWake).toHaveBeenCalledExactlyOnceWith('wk_a');
+  });
+
+  it('a recent wake reads in 简体中文 too, and a stopped one says so', async () => {
+    setup(agentOf(), 'zh-CN', {
+      'wakes.list': () =>
+        ok([
+          wakeOf({ wakeToken: 'wk_s', status: 'failed', reason: 'stopped_by_operator' }),
+          wakeOf({ wakeToken: 'wk_r', status: 'completed_without_visible_reply' }),
+        ]),
+    });
+    await waitFor(() => expect(document.querySelector('[data-wake="wk_s"]')).not.toBeNull());
+    expect(document.querySelector('[data-wake="wk_s"] [data-status]')?.textContent).toMatch(/已停止/);
+    expect(document.querySelector('[data-wake="wk_r"] [data-status]')?.textContent).not.toMatch(/completed_without/);
   });
 
   it('says so when it has no wakes', async () => {
@@ -134,6 +150,6 @@ describe('AgentDetail', () => {
     await waitFor(() => expect(document.querySelector('[data-wake]')).not.toBeNull());
     expect(document.querySelector('section i, section b')).toBeNull();
     expect(fact('cwd')).toBe('<i>/w</i>');
-    expect(document.querySelector('[data-wake]')?.textContent).toContain('(<b>x</b>)');
+    expect(document.querySelector('[data-wake]')?.textContent).not.toContain('<b>');
   });
 });

@@ -174,13 +174,18 @@ describe('Sidebar: a paused agent says so (issue 40 item 8)', () => {
     const wakes = new WakeBook();
     setup({ wakes });
     const text = () => document.querySelector('[data-agent="claude"] .agent-state-text') as HTMLElement;
+    const dot = () => document.querySelector('[data-agent="claude"] .state-dot')?.textContent;
     expect(text().textContent).toBe('Ready');
+    expect(dot()).toBe('○');
     const reset = new Date(2026, 11, 5, 14, 5, 0).toISOString();
     act(() => void wakes.apply(wakeOf({ status: 'paused', reason: 'usage_limit', pausedUntil: reset })));
     expect(text().textContent).toBe('Paused until 14:05');
     expect(text().getAttribute('data-paused')).toBe('usage_limit');
+    // Its dot is the paused chip's, not the idle ○ beside "Paused until".
+    expect(dot()).toBe('⏸');
     act(() => void wakes.apply(wakeOf({ status: 'delivered' })));
     expect(text().textContent).toBe('Ready');
+    expect(dot()).toBe('○');
     cleanup();
     const zh = new WakeBook();
     zh.apply(wakeOf({ status: 'paused', reason: 'daily_budget', pausedUntil: reset }));
