@@ -12,6 +12,23 @@ export interface LineDiff {
   readonly lines: readonly string[];
 }
 
+/** A text as its lines; a final newline ends the last line, it does not start an empty one. */
+export const textLines = (text: string): string[] => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
+
+/**
+ * The lines a unified diff (as Codex and OpenCode announce a change) adds and removes: its `+` and
+ * `-` lines, never its `+++`/`---` file headers.
+ */
+export function unifiedDiffCounts(diff: string): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const l of diff.split('\n')) {
+    if (l.startsWith('+') && !l.startsWith('+++')) added += 1;
+    else if (l.startsWith('-') && !l.startsWith('---')) removed += 1;
+  }
+  return { added, removed };
+}
+
 /** Above this many cells the middle is shown replaced whole (the table would cost too much). */
 const MAX_CELLS = 1_000_000;
 

@@ -14,6 +14,7 @@
  * | `full`      | `bypassPermissions`  | none                                         |
  */
 import type { PermissionPolicy } from '../../../../shared/config.js';
+import { lineDiff, textLines } from '../../../../shared/line-diff.js';
 import { approvalRule } from '../../../../shared/approvals.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../approval-port.js';
 import type { ClaudeCanUseToolRequest } from './claude-stream-types.js';
@@ -33,7 +34,23 @@ export function claudePermissionArgs(policy: PermissionPolicy): string[] {
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const lines = (s: string): number => (s === '' ? 0 : s.split('\n').length);
+/**
+ * The replacements a file tool asks for: Edit's one, MultiEdit's list, Write's and NotebookEdit's
+ * new text (their old text is not in the request).
+ */
+function replacements(input: Record<string, unknown>): { removed: string; added: string }[] {
+  if (Array.isArray(input.edits))
+    return input.edits.map((e: unknown) => {
+      const edit = (e ?? {}) as Record<string, unknown>;
+      return { removed: text(edit.old_string) ?? '', added: text(edit.new_string) ?? '' };
+    });
+  return [
+    {
+      removed: text(input.old_string) ?? '',
+      added: text(input.content) ?? text(input.new_string) ?? text(input.new_source) ?? '',
+    },
+  ];
+}
 
 /** What the operator is shown for one `can_use_tool` request. */
 export function claudeApprovalAsk(req: ClaudeCanUseToolRequest): ApprovalAsk {
@@ -43,26 +60,15 @@ export function claudeApprovalAsk(req: ClaudeCanUseToolRequest): ApprovalAsk {
     return { kind: 'command', tool: 'Bash', summary: command, detail: command, rule: approvalRule('Bash', command) };
   const path = text(input.file_path) ?? text(input.notebook_path);
   if (path !== null && ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'].includes(req.tool_name)) {
-    const added = text(input.content) ?? text(input.new_string) ?? text(input.new_source) ?? '';
-    const removed = text(input.old_string) ?? '';
-    const detail =
-      removed === ''
-        ? added
-            .split('\n')
-            .map((l) => `+${l}`)
-            .join('\n')
-        : `${removed
-            .split('\n')
-            .map((l) => `-${l}`)
-            .join('\n')}\n${added
-            .split('\n')
-            .map((l) => `+${l}`)
-            .join('\n')}`;
+    // issue 40 item 9: the lines that stay are context, never counted (shared/line-diff.ts, as the demo's ask).
+    const diffs = replacements(input).map((r) => lineDiff(textLines(r.removed), textLines(r.added)));
+    const added = diffs.reduce((n, d) => n + d.added, 0);
+    const removed = diffs.reduce((n, d) => n + d.removed, 0);
     return {
       kind: 'file_change',
       tool: req.tool_name,
-      summary: `${path} (+${lines(added)} −${lines(removed)})`,
-      detail: `${path}\n${detail}`,
+      summary: `${path} (+${added} −${removed})`,
+      detail: [path, ...diffs.map((d) => d.lines.join('\n'))].join('\n'),
       rule: approvalRule(req.tool_name, path),
     };
   }

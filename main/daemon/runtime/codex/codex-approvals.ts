@@ -23,6 +23,7 @@
  * `operator_wait` driver event, which pauses the turn's silence clock (restarted from zero when
  * Codex leaves that state) — the same `approval.wait` the daemon's pending approvals drive.
  */
+import { unifiedDiffCounts } from '../../../../shared/line-diff.js';
 import type { PermissionPolicy } from '../../../../shared/config.js';
 import { approvalRule } from '../../../../shared/approvals.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../approval-port.js';
@@ -52,9 +53,6 @@ export function codexThreadPolicy(policy: PermissionPolicy): {
       return { approvalPolicy: 'never', sandbox: 'danger-full-access' };
   }
 }
-
-const lineCount = (diff: string, sign: '+' | '-') =>
-  diff.split('\n').filter((l) => l.startsWith(sign) && !l.startsWith(`${sign}${sign}${sign}`)).length;
 
 /** Per session: the file changes Codex announced (a fileChange approval names only the item). */
 export class CodexApprovals {
@@ -204,8 +202,9 @@ function fileChangeAsk(
   grantRoot: string | null | undefined,
 ): ApprovalAsk {
   const paths = changes.map((c) => c.path);
-  const added = changes.reduce((n, c) => n + lineCount(c.diff, '+'), 0);
-  const removed = changes.reduce((n, c) => n + lineCount(c.diff, '-'), 0);
+  const counts = changes.map((c) => unifiedDiffCounts(c.diff));
+  const added = counts.reduce((n, c) => n + c.added, 0);
+  const removed = counts.reduce((n, c) => n + c.removed, 0);
   const root = grantRoot ?? null;
   const where =
     root !== null ? `writes under ${root}` : paths.length === 0 ? 'files Codex did not name' : paths.join(', ');

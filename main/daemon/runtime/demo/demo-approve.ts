@@ -13,7 +13,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { approvalRule } from '../../../../shared/approvals.js';
-import { lineDiff } from '../../../../shared/line-diff.js';
+import { lineDiff, textLines } from '../../../../shared/line-diff.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../approval-port.js';
 
 export const DEMO_FILE = 'agentteam-demo.txt';
@@ -22,8 +22,6 @@ export const DEMO_FILE_LINES = [
   'Hello from the AgentTeam demo agent.',
   'You allowed this write: an agent changes your files only with your approval.',
 ] as const;
-
-const minusLines = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
 
 /**
  * The approval the demo asks for: `before` is the file's current text (null when it does not
@@ -36,7 +34,7 @@ export function demoFileAsk(
   before: string | null,
   after: readonly string[] = DEMO_FILE_LINES,
 ): ApprovalAsk {
-  const diff = lineDiff(minusLines(before ?? ''), after);
+  const diff = lineDiff(textLines(before ?? ''), after);
   return {
     kind: 'file_change',
     tool: 'Write',

@@ -16,6 +16,7 @@
  * (issue 41: an allowed or asked `edit` is denied under `.git` — `edit` below.)
  * (`deny` removes the tool from what the model is offered: the CLI itself refuses.)
  */
+import { unifiedDiffCounts } from '../../../../shared/line-diff.js';
 import type { PermissionPolicy } from '../../../../shared/config.js';
 import { approvalRule } from '../../../../shared/approvals.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../approval-port.js';
@@ -78,12 +79,11 @@ export function opencodeApprovalAsk(p: OpencodePermissionAsked): ApprovalAsk {
   if (p.permission === 'edit') {
     const path = text(p.metadata.filepath) ?? text(p.metadata.filePath) ?? p.patterns.join(', ');
     const diff = text(p.metadata.diff) ?? '';
-    const count = (sign: string) =>
-      diff.split('\n').filter((l) => l.startsWith(sign) && !l.startsWith(sign.repeat(3))).length;
+    const { added, removed } = unifiedDiffCounts(diff);
     return {
       kind: 'file_change',
       tool: 'Edit',
-      summary: `${path} (+${count('+')} −${count('-')})`,
+      summary: `${path} (+${added} −${removed})`,
       detail: diff === '' ? path : `${path}\n${diff}`,
       rule: approvalRule('Edit', path),
     };
