@@ -55,6 +55,8 @@ export const CODEX_RUNTIME: RuntimeDescriptor<'codex'> = {
   },
   probe: probeCodex,
   toolNaming: () => CODEX_TOOL_NAMING,
+  // issue 43: app-server speaks over stdio too, but no test has run it over SSH yet.
+  overSsh: null,
   firstRun: {
     always: [],
     offered: [{ command: 'codex', agent: { id: 'codex', name: 'Codex', runtime: 'codex', command: 'codex' } }],
