@@ -150,6 +150,32 @@ describe.skipIf(unavailable !== null)(
     );
 
     it.sequential(
+      'the host down after a drop: the agent reads not ready (host_unreachable) until the host answers again, then the waiting message is answered',
+      async () => {
+        await h.idle(20_000);
+        const readiness = async () =>
+          (await h.api['agents.list']({})).find((a) => a.id === h.agentId)?.readiness ?? null;
+        expect(await readiness()).toMatchObject({ state: 'ready', ready: true });
+        // The host stops answering, and the connection drops.
+        await sshd.down();
+        const masters = sshd.masterPids();
+        expect(masters).toHaveLength(1);
+        process.kill(masters[0] as number, 'SIGKILL');
+        // The runtime's exit is the connection's: the agent is probed again and reads its host's state.
+        await expect
+          .poll(readiness, { timeout: 30_000, interval: 100 })
+          .toMatchObject({ state: 'host_unreachable', ready: false, reason: 'host_unreachable' });
+        // A message meanwhile waits for the agent's replacement (nothing is lost while the host is away).
+        const waiting = await h.send('#ssh-outage', '[[tool]] Are you there?');
+        await sshd.up();
+        // Recovery continues once the host answers: the agent starts over a new connection and reads ready.
+        await expect.poll(readiness, { timeout: AFTER_START, interval: 200 }).toMatchObject({ state: 'ready' });
+        expect((await h.terminal(waiting.wakeToken, 60_000)).status).toBe('reply_sent');
+      },
+      120_000 + AFTER_START,
+    );
+
+    it.sequential(
       'the daemon stopping leaves no process of the agent on the host',
       async () => {
         expect(sshd.remoteProcesses(remoteCli).length).toBeGreaterThan(0);
