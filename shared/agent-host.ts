@@ -19,7 +19,7 @@ export interface SshHost {
  * The runtimes that run over SSH today (their descriptors' `overSsh`, main/daemon/runtime/; the
  * registry test holds the two equal); the others read a clear config error (issue 43 "later").
  */
-export const HOST_RUNTIMES = ['claude-code', 'acp'] as const;
+export const HOST_RUNTIMES = ['claude-code', 'codex', 'acp'] as const;
 
 const USER = /^[A-Za-z_][A-Za-z0-9._-]{0,63}$/;
 const HOSTNAME =

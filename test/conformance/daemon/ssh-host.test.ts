@@ -73,6 +73,33 @@ function contractCases(
     );
 }
 
+/**
+ * Stop over SSH ends the running turn (the CLI's own interrupt, or its process group on the host):
+ * the wake fails `stopped_by_operator`, and the agent takes the next message (`nextMs`: within a
+ * restart of its CLI for a runtime whose Stop replaces the process).
+ */
+function stopCase(harness: () => DaemonHarness, nextMs: number): void {
+  it.sequential(
+    'Stop over SSH ends the turn: failed / stopped_by_operator, and the agent takes the next message',
+    async () => {
+      const h = harness();
+      await h.idle(20_000);
+      const { wakeToken } = await h.send('#ssh-stop', '[[slow:30:1000]] [[tool]] A long task.');
+      await h.busy(20_000);
+      const stopped = await h.api['agents.stop']({ agentId: h.agentId });
+      expect(stopped.id).toBe(h.agentId);
+      const wake = await h.terminal(wakeToken, 30_000);
+      expect({ status: wake.status, reason: wake.reason }).toEqual({
+        status: 'failed',
+        reason: 'stopped_by_operator',
+      });
+      const next = await h.send('#ssh-after-stop', '[[tool]] Still there?');
+      expect((await h.terminal(next.wakeToken, nextMs)).status).toBe('reply_sent');
+    },
+    50_000 + nextMs,
+  );
+}
+
 describe.skipIf(unavailable !== null)(
   `Claude Code over SSH (issue 43)${unavailable === null ? '' : ` — ${unavailable}`}`,
   () => {
@@ -99,24 +126,7 @@ describe.skipIf(unavailable !== null)(
     contractCases(() => ({ h, sshd, remoteCli }), 'ending well');
     contractCases(() => ({ h, sshd, remoteCli }), 'failing');
 
-    it.sequential(
-      'Stop over SSH ends the turn: failed / stopped_by_operator, and the agent takes the next message',
-      async () => {
-        await h.idle(20_000);
-        const { wakeToken } = await h.send('#ssh-stop', '[[slow:30:1000]] [[tool]] A long task.');
-        await h.busy(20_000);
-        const stopped = await h.api['agents.stop']({ agentId: h.agentId });
-        expect(stopped.id).toBe(h.agentId);
-        const wake = await h.terminal(wakeToken, 30_000);
-        expect({ status: wake.status, reason: wake.reason }).toEqual({
-          status: 'failed',
-          reason: 'stopped_by_operator',
-        });
-        const next = await h.send('#ssh-after-stop', '[[tool]] Still there?');
-        expect((await h.terminal(next.wakeToken, 40_000)).status).toBe('reply_sent');
-      },
-      90_000,
-    );
+    stopCase(() => h, 40_000);
 
     it.sequential(
       'a dropped connection mid-turn fails the wake host_unreachable and leaves no agent process on the host',
@@ -188,6 +198,49 @@ describe.skipIf(unavailable !== null)(
   },
 );
 
+/** Codex's native binary (the npm package's `codex.js` only finds and runs it). */
+const CODEX_BIN = join(
+  projectRoot(),
+  'node_modules',
+  '@openai',
+  'codex-linux-x64',
+  'vendor',
+  'x86_64-unknown-linux-musl',
+  'bin',
+  'codex',
+);
+
+describe.skipIf(unavailable !== null)(
+  `Codex (app-server) over SSH (issue 43)${unavailable === null ? '' : ` — ${unavailable}`}`,
+  () => {
+    let sshd: TestSshd;
+    let h: DaemonHarness;
+    let remoteCli: string;
+    const afterStart = Math.max(60_000, startBudgetMs('codex'));
+
+    beforeAll(async () => {
+      sshd = await startSshd();
+      remoteCli = sshd.reachable(CODEX_BIN);
+      h = await DaemonHarness.start('codex', {
+        ssh: { configFile: sshd.configFile },
+        watchdogThresholdSeconds: WATCHDOG_SECONDS,
+        // A Codex thread names its folder on the host (`thread/start` cwd): an absolute one there.
+        agentConfig: { host: sshd.address, cwd: sshd.remoteDir('codex-work'), command: remoteCli },
+      });
+      await h.ready(afterStart);
+    }, afterStart + 30_000);
+
+    afterAll(async () => {
+      await h?.dispose();
+      await sshd?.close();
+    }, 60_000);
+
+    contractCases(() => ({ h, sshd, remoteCli }), 'ending well');
+    stopCase(() => h, 40_000);
+    contractCases(() => ({ h, sshd, remoteCli }), 'failing');
+  },
+);
+
 /** Qwen Code (research/acp.md §3): the ACP preset that runs offline here on Chat Completions, with load and resume. */
 const QWEN_PACKAGE = join(projectRoot(), 'node_modules', '@qwen-code', 'qwen-code');
 const QWEN_AFTER_START = Math.max(60_000, startBudgetMs('qwen'));
@@ -220,23 +273,7 @@ describe.skipIf(unavailable !== null)(
 
     contractCases(() => ({ h, sshd, remoteCli }), 'ending well');
 
-    it.sequential(
-      'Stop over SSH ends the ACP turn: failed / stopped_by_operator, and the agent takes the next message',
-      async () => {
-        await h.idle(20_000);
-        const { wakeToken } = await h.send('#ssh-stop', '[[slow:30:1000]] [[tool]] A long task.');
-        await h.busy(20_000);
-        await h.api['agents.stop']({ agentId: h.agentId });
-        const wake = await h.terminal(wakeToken, 30_000);
-        expect({ status: wake.status, reason: wake.reason }).toEqual({
-          status: 'failed',
-          reason: 'stopped_by_operator',
-        });
-        const next = await h.send('#ssh-after-stop', '[[tool]] Still there?');
-        expect((await h.terminal(next.wakeToken, 60_000)).status).toBe('reply_sent');
-      },
-      120_000,
-    );
+    stopCase(() => h, 60_000);
 
     // Qwen keeps a failed prompt in its history (the fake model then sees its marker again, as in
     // acp-conformance.test.ts): the failing case runs last.
