@@ -224,8 +224,9 @@ describe.skipIf(unavailable !== null)(
       h = await DaemonHarness.start('codex', {
         ssh: { configFile: sshd.configFile },
         watchdogThresholdSeconds: WATCHDOG_SECONDS,
-        // A Codex thread names its folder on the host (`thread/start` cwd): an absolute one there.
-        agentConfig: { host: sshd.address, cwd: sshd.remoteDir('codex-work'), command: remoteCli },
+        // No `cwd`: its own workspace on the host, which `thread/start` names by its absolute path there
+        // (the host's home, learnt by the probe) — a path on this machine would not exist there.
+        agentConfig: { host: sshd.address, cwd: '.', command: remoteCli },
       });
       await h.ready(afterStart);
     }, afterStart + 30_000);
