@@ -15,8 +15,11 @@ export interface SshHost {
   readonly port: number;
 }
 
-/** The runtimes that run over SSH today; the others read a clear config error (issue 43 "later"). */
-export const HOST_RUNTIMES = ['claude-code'] as const;
+/**
+ * The runtimes that run over SSH today (their descriptors' `overSsh`, main/daemon/runtime/; the
+ * registry test holds the two equal); the others read a clear config error (issue 43 "later").
+ */
+export const HOST_RUNTIMES = ['claude-code', 'codex', 'acp'] as const;
 
 const USER = /^[A-Za-z_][A-Za-z0-9._-]{0,63}$/;
 const HOSTNAME =

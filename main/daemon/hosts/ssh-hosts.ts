@@ -15,7 +15,7 @@ import type { McpEndpoint } from '../mcp/mcp-server.js';
 import type { AgentHosts, AgentPlacement } from '../runtime/process-launcher.js';
 import type { ReadinessProbe } from '../runtime/cli-probe.js';
 import { hostCommandOf } from '../runtime/readiness.js';
-import { clientArgs, shellQuote, type SshSetup } from './ssh-command.js';
+import { clientArgs, remoteRuntimeDir, shellQuote, type SshSetup } from './ssh-command.js';
 import { classifySshFailure, sshFailureSentence, SSH_OWN_FAILURE, type SshFailure } from './ssh-failure.js';
 import { SshLauncher } from './ssh-launcher.js';
 import { SshMaster } from './ssh-master.js';
@@ -29,6 +29,8 @@ const FORWARD_PORTS = { from: 20_000, count: 40_000 } as const;
 export class SshHosts implements AgentHosts {
   readonly #setup: SshSetup;
   readonly #masters = new Map<string, SshMaster>();
+  /** Each host's remote home (`$HOME` there), learnt by its readiness probe: an agent's default folder there is absolute. */
+  readonly #homes = new Map<string, string>();
 
   constructor(dataDir: string, ssh: SshOptions = {}) {
     // Short (a socket path has ~100 bytes) and this daemon's own: a hash of its data dir, under the temp dir.
@@ -64,10 +66,14 @@ export class SshHosts implements AgentHosts {
     const up = await master.ensure();
     if (!up.ok) return probeResult(OUTCOME[up.kind], null, sshFailureSentence(up.kind, host, up.stderr));
     const command = hostCommandOf(agent);
+    // The remote home first (one round trip): a Codex thread or an ACP session names its folder
+    // in the protocol, so the default workspace there must be an absolute path, not `~`.
     const run = await runSsh(
       this.#setup.ssh ?? 'ssh',
-      clientArgs(host, this.#setup, [], `${shellQuote(command)} --version`),
+      clientArgs(host, this.#setup, [], `printf '%s\\n' "$HOME"; ${shellQuote(command)} --version`),
     );
+    const [home = '', ...rest] = run.stdout.split('\n');
+    if (run.code !== SSH_OWN_FAILURE && home.startsWith('/')) this.#homes.set(sshHostLabel(host), home);
     if (run.code === SSH_OWN_FAILURE) {
       const kind = classifySshFailure(run.stderr);
       return probeResult(OUTCOME[kind], null, sshFailureSentence(kind, host, run.stderr));
@@ -75,7 +81,7 @@ export class SshHosts implements AgentHosts {
     if (run.code === 127)
       return probeResult('cli_missing', null, `"${command}" was not found on ${sshHostLabel(host)}`);
     const keyed = Object.keys(agent.env).some((k) => /API_KEY|TOKEN/.test(k));
-    const version = run.stdout.trim().split('\n')[0]?.trim() || null;
+    const version = rest.join('\n').trim().split('\n')[0]?.trim() || null;
     return probeResult(
       'ready',
       version,
@@ -94,8 +100,15 @@ export class SshHosts implements AgentHosts {
     const remoteMcpPort = FORWARD_PORTS.from + Math.floor(Math.random() * FORWARD_PORTS.count);
     const localMcpPort = Number(url.port);
     url.port = String(remoteMcpPort);
-    // No `cwd` (the default "."): the agent's own workspace in its runtime dir on the host.
-    const cwd = agent.cwd === DEFAULT_AGENT_CWD ? null : agent.cwd;
+    // No `cwd` (the default "."): the agent's own workspace in its runtime dir on the host, as an
+    // absolute path once the host's home is known (its probe runs before every build).
+    const home = this.#homes.get(sshHostLabel(host));
+    const cwd =
+      agent.cwd !== DEFAULT_AGENT_CWD
+        ? agent.cwd
+        : home === undefined
+          ? null
+          : `${home.replace(/\/+$/, '')}/${remoteRuntimeDir(agent.id)}/workspace`;
     const ownEnv = Object.keys(agent.env);
     const placement: AgentPlacement = {
       cwd,

@@ -6,7 +6,9 @@
  * dirs, where the person's credential files are linked), the person's own credential folders,
  * and the agent's entry (command, env, sign-in mode). A changed file is seen by `stat` alone
  * (mtime and size, symlinks followed to the person's files); the credential is never read.
- * The operator's Retry (`fresh`) always asks the CLI.
+ * The operator's Retry (`fresh`) always asks the CLI. issue 43: an agent on another host is never
+ * answered from here — its readiness is its connection and the CLI there, which no file on this
+ * machine tells (a host down at one check answers again at the next).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -59,6 +61,7 @@ export class ProbeCache {
 
   /** The agent's readiness: the kept answer while nothing it depends on changed (or `fresh`), else the CLI's. */
   async probe(agent: AgentConfig, fresh = false): Promise<ReadinessProbe> {
+    if (agent.host !== undefined) return this.#o.probe(agent);
     const kept = this.#kept.get(agent.id) ?? this.#load(agent.id);
     if (!fresh && kept !== null && kept.key === this.fingerprint(agent)) return kept.probe;
     const probe = await this.#o.probe(agent);

@@ -20,7 +20,7 @@ export function probeAgent(
   return deps.hosts?.probe(agent) ?? runtimeDescriptor(agent.runtime).probe(agent, deps);
 }
 
-/** issue 43: the CLI an agent on another host runs there: its `command`, else the runtime's program on that host's PATH. */
-export function hostCommandOf(agent: Pick<AgentConfig, 'command' | 'runtime'>): string {
-  return agent.command ?? runtimeDescriptor(agent.runtime).firstRun.offered[0]?.command ?? agent.runtime;
+/** issue 43: the CLI an agent on another host runs there: its `command`, else its runtime's program on that host's PATH. */
+export function hostCommandOf(agent: Pick<AgentConfig, 'command' | 'runtime' | 'preset'>): string {
+  return agent.command ?? runtimeDescriptor(agent.runtime).overSsh?.program(agent) ?? agent.runtime;
 }

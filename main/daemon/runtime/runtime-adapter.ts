@@ -61,8 +61,11 @@ export type RuntimeEvent =
   /** The runtime process (or in-process agent) ended; `expected` when stop() asked for it. */
   | { readonly type: 'exit'; readonly code: number | null; readonly signal: string | null; readonly expected: boolean }
   | { readonly type: 'restart_scheduled'; readonly attempt: number; readonly delayMs: number }
-  /** The restart cap was reached; the runtime stays down until started again. */
-  | { readonly type: 'gave_up'; readonly restarts: number };
+  /**
+   * The restart cap was reached; the runtime stays down until started again. issue 43: `reason` and
+   * `detail` when the last restart was refused for a reason of the launcher's (its host did not answer).
+   */
+  | { readonly type: 'gave_up'; readonly restarts: number; readonly reason?: FailureReason; readonly detail?: string };
 
 /** Why a runtime's context was reset (issue 16); a native compaction is no reset (issue 24). */
 export type ContextResetCause = 'context_overflow';

@@ -95,6 +95,13 @@ export interface RuntimeDescriptor<K extends RuntimeKind = RuntimeKind> {
    * prompt gives the send tool (contract §8.2, §8.3). An ACP agent's preset names them its own way.
    */
   toolNaming(agent: Pick<AgentConfig, 'preset'>): McpToolNaming;
+  /**
+   * issue 43: how the runtime runs on another host through the SSH launcher (main/daemon/hosts/),
+   * or null where it cannot (a server on a port, or no CLI). Its CLI must speak over stdio — the
+   * SSH channel — and reach MCP over HTTP (the reverse forward). `program`: the CLI on that
+   * host's PATH when the agent names no `command` (a path on this machine means nothing there).
+   */
+  readonly overSsh: { program(agent: Pick<AgentConfig, 'preset'>): string } | null;
   /** issue 8 (issue 25: the demo's two agents): what a first run seeds always, and what it offers. */
   readonly firstRun: { readonly always: readonly SeededAgent[]; readonly offered: readonly FirstRunOffer[] };
 }

@@ -33,6 +33,14 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
       code: 'config_invalid',
       message: `agent "${agent.id}" names a host, and this daemon runs no agent over SSH`,
     };
+  const { launch, overSsh } = runtimeDescriptor(agent.runtime);
+  // The config allows `host` only for these (shared/agent-host.ts HOST_RUNTIMES); the descriptor is the truth.
+  if (placement !== null && overSsh === null)
+    return {
+      ok: false,
+      code: 'config_invalid',
+      message: `agent "${agent.id}" names a host, and its runtime "${agent.runtime}" does not run over SSH`,
+    };
   // issue 14: the workspace is checked (the default one made) before anything starts: a clear
   // error, nothing spawned. The demo has one too (`/approve` writes there).
   // issue 40: the code is the readiness reason its wakes then fail with. A host agent's workspace is on its host.
@@ -49,7 +57,6 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
         : (placement.cwd ?? join(runtimeDir, 'workspace')),
     runtimeDir,
   };
-  const { launch } = runtimeDescriptor(agent.runtime);
   if ('adapter' in launch) return { ok: true, adapter: launch.adapter(start) };
   return {
     ok: true,

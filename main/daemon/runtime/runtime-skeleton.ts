@@ -593,7 +593,8 @@ export class RuntimeSkeleton implements RuntimeAdapter {
     if (!expected && wasReady) this.#scheduleRestart(generation);
   }
 
-  #scheduleRestart(generation: number): void {
+  /** `refused`: the last restart's start was refused for a reason of the launcher's (issue 43: its host). */
+  #scheduleRestart(generation: number, refused: { reason: FailureReason; detail: string } | null = null): void {
     const decision = this.#supervisor.onCrash(this.#scheduler.now());
     if (!decision.restart) {
       this.#o.log?.error('runtime restart cap reached', {
@@ -601,7 +602,7 @@ export class RuntimeSkeleton implements RuntimeAdapter {
         runtime: this.runtime,
         restarts: decision.restarts,
       });
-      this.#events.emit(generation, { type: 'gave_up', restarts: decision.restarts });
+      this.#events.emit(generation, { type: 'gave_up', restarts: decision.restarts, ...(refused ?? {}) });
       return;
     }
     this.#events.emit(generation, { type: 'restart_scheduled', attempt: decision.attempt, delayMs: decision.delayMs });
@@ -611,7 +612,11 @@ export class RuntimeSkeleton implements RuntimeAdapter {
       // A restart that dies before ready (e.g. a stale `--resume`, forgotten above) is retried
       // until the supervisor's cap (gave_up): never left down without a word.
       void this.#launch(true).then((res) => {
-        if (!res.ok && !this.#stopping) this.#scheduleRestart(this.#generation);
+        if (!res.ok && !this.#stopping)
+          this.#scheduleRestart(
+            this.#generation,
+            res.reason === undefined ? null : { reason: res.reason, detail: res.message },
+          );
       });
     });
   }

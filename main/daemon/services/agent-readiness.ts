@@ -81,6 +81,12 @@ export class AgentReadinessService {
   refusal(agent: AgentConfig): { readonly code: FailureReason; readonly message: string } | null {
     const probe = this.#slots.get(agent.id)?.probe ?? null;
     if (probe === null || probe.outcome === 'ready') return null;
+    // issue 43: its host did not let it in (no answer, sign-in refused, host key unknown): nothing runs until it does.
+    if (isHostOutcome(probe.outcome))
+      return {
+        code: 'host_unreachable',
+        message: `agent "${agent.id}" was not started: ${probe.detail ?? 'its host did not answer over SSH'}; it starts once a check finds the host answering`,
+      };
     const what = probe.outcome === 'cli_missing' ? 'its CLI was not found' : 'its CLI is not signed in';
     return {
       code: probe.outcome === 'cli_missing' ? 'cli_missing' : 'auth_required',
@@ -88,12 +94,19 @@ export class AgentReadinessService {
     };
   }
 
-  /** A restart was scheduled (attempt n), or the runtime is up again (null). */
+  /**
+   * A restart was scheduled (attempt n), or the runtime is up again (null). issue 43 "a dropped
+   * connection is a runtime exit": an agent on another host is probed again at each restart — the
+   * exit may be its host's, and then it reads not ready (`host_unreachable`) until the host answers
+   * again — and once it is up after such an answer (its host answered the restart).
+   */
   restart(agent: AgentConfig, attempt: number | null): void {
     const slot = this.#slots.get(agent.id);
     if (slot === undefined || slot.restart === attempt) return;
     slot.restart = attempt;
     this.#o.changed(agent);
+    if (agent.host !== undefined && (attempt !== null || (slot.probe !== null && isHostOutcome(slot.probe.outcome))))
+      void this.check(agent.id);
   }
 
   /**
@@ -111,11 +124,7 @@ export class AgentReadinessService {
       restart: null,
     };
     // issue 43: the agent's host did not let it in: the connection's own state and fix.
-    if (
-      probe?.outcome === 'host_unreachable' ||
-      probe?.outcome === 'host_auth_failed' ||
-      probe?.outcome === 'host_key_unknown'
-    )
+    if (probe !== null && isHostOutcome(probe.outcome))
       return { ...base, state: probe.outcome, ready: false, reason: 'host_unreachable' };
     // issue 40: what the session hit when it started outranks an older probe; the exact sentence is the detail.
     const hit = state === 'crashed' ? down : null;
@@ -140,4 +149,11 @@ export class AgentReadinessService {
     if (state === 'starting' || probe === null) return { ...base, state: 'starting', ready: false, reason: null };
     return { ...base, state: 'ready', ready: true, reason: null };
   }
+}
+
+/** issue 43: a probe outcome that is the connection's (main/daemon/hosts/), not the CLI's. */
+function isHostOutcome(
+  outcome: ReadinessProbe['outcome'],
+): outcome is 'host_unreachable' | 'host_auth_failed' | 'host_key_unknown' {
+  return outcome === 'host_unreachable' || outcome === 'host_auth_failed' || outcome === 'host_key_unknown';
 }

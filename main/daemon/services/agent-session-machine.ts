@@ -328,16 +328,21 @@ function settle(s: AgentSessionState, e: RuntimeInput, calls: AgentSessionCall[]
       // issue 38: a compaction under way dies with its process (the replacement recovers, §6.6).
       return exited(s.overflow === null ? s : { ...s, overflow: null }, e, calls);
     case 'gave_up': {
-      const detail = `the runtime crashed ${e.restarts} times and is no longer restarted`;
+      // issue 43: restarts refused by the agent's host end with the host's reason and sentence.
+      const reason = e.reason ?? 'cli_exited';
+      const detail =
+        e.detail === undefined
+          ? `the runtime crashed ${e.restarts} times and is no longer restarted`
+          : `the runtime was restarted ${e.restarts} times and is no longer restarted: ${e.detail}`;
       // No replacement comes: the rows that waited for one end `failed` now (§9.2).
       calls.push({
         call: 'fail_pending',
         generation: s.lifecycleGeneration,
         detail,
-        reason: 'cli_exited',
+        reason,
         processExited: true,
       });
-      return down({ ...s, downReason: 'cli_exited' }, detail, calls);
+      return down({ ...s, downReason: reason }, detail, calls);
     }
     case 'local_text':
       calls.push({ call: 'count_local_text', generation: s.lifecycleGeneration, bytes: e.bytes, runes: e.runes });

@@ -44,6 +44,11 @@ describe('agents[].host (issue 43)', () => {
     expect(parsed.success && parsed.data.agents[0]?.host).toBe('ssh://dev@box');
   });
 
+  it('accepts an ACP or Codex agent on a host (issue 43: stdio over the SSH channel, as Claude Code)', () => {
+    expect(agent({ host: 'ssh://dev@box', runtime: 'acp', preset: 'qwen', cwd: '/srv/repo' }).success).toBe(true);
+    expect(agent({ host: 'ssh://dev@box', runtime: 'codex', cwd: '/srv/repo' }).success).toBe(true);
+  });
+
   it('names the JSON path and the fix of each invalid host entry', () => {
     const issues = (extra: Record<string, unknown>) => {
       const res = agent(extra);

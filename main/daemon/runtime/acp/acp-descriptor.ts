@@ -91,6 +91,11 @@ export const ACP_RUNTIME: RuntimeDescriptor<'acp'> = {
   },
   probe: probeAcp,
   toolNaming: ({ preset }) => ({ name: (tool) => acpToolName(preset, tool), namespace: null }),
+  // issue 43: ACP is JSON-RPC over stdio (the SSH channel); the MCP server of `session/new` is the
+  // reverse forward. A preset's CLI on the host is its program on PATH (a custom agent names its command).
+  overSsh: {
+    program: ({ preset }) => (preset === undefined ? 'acp' : (ACP_PRESET_SPECS[preset].firstRun?.command ?? preset)),
+  },
   firstRun: {
     always: [],
     // issue 28: the preset launches its CLI itself (no "command" in the seed).

@@ -70,6 +70,8 @@ export const CLAUDE_CODE_RUNTIME: RuntimeDescriptor<'claude-code'> = {
   },
   probe: probeClaude,
   toolNaming: () => CLAUDE_TOOL_NAMING,
+  // issue 43: stream-json over the SSH channel's stdio, MCP through the reverse forward.
+  overSsh: { program: () => 'claude' },
   firstRun: {
     always: [],
     offered: [

@@ -55,6 +55,8 @@ export const CODEX_RUNTIME: RuntimeDescriptor<'codex'> = {
   },
   probe: probeCodex,
   toolNaming: () => CODEX_TOOL_NAMING,
+  // issue 43: app-server is JSON-RPC over stdio (the SSH channel); MCP is the reverse forward (config.toml's url).
+  overSsh: { program: () => 'codex' },
   firstRun: {
     always: [],
     offered: [{ command: 'codex', agent: { id: 'codex', name: 'Codex', runtime: 'codex', command: 'codex' } }],

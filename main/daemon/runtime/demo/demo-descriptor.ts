@@ -26,6 +26,8 @@ export const DEMO_RUNTIME: RuntimeDescriptor<'demo'> = {
   toolNaming: () => DEMO_TOOL_NAMING,
   probe: () =>
     Promise.resolve({ outcome: 'ready', cliVersion: null, detail: null, checkedAt: new Date().toISOString() }),
+  // The demo runs in the daemon's own worker thread: there is no CLI to run elsewhere.
+  overSsh: null,
   firstRun: {
     always: [
       { id: 'demo', name: 'Demo', runtime: 'demo' },

@@ -67,6 +67,8 @@ export const OPENCODE_RUNTIME: RuntimeDescriptor<'opencode'> = {
   },
   probe: probeOpencode,
   toolNaming: () => OPENCODE_TOOL_NAMING,
+  // issue 43: its server listens on a port (a forwarded port over SSH, not built yet).
+  overSsh: null,
   firstRun: {
     always: [],
     offered: [

@@ -62,3 +62,23 @@ it('asks the CLI once, then only when its files or the entry change, or fresh; a
   expect((await next.probe({ ...claude, env: { ANTHROPIC_API_KEY: 'k' } })).outcome).toBe('ready');
   expect(asked).toHaveLength(5);
 });
+
+it('issue 43: never answers an agent on another host from what it kept — a host down at one check is asked again at the next', async () => {
+  const data = makeTempDir('agentteam-probe-cache-');
+  dirs.push(data);
+  let outcome: ReadinessProbe['outcome'] = 'host_unreachable';
+  let asked = 0;
+  const probe = (): Promise<ReadinessProbe> => {
+    asked += 1;
+    return Promise.resolve({ outcome, cliVersion: null, detail: null, checkedAt: new Date().toISOString() });
+  };
+  const cache = new ProbeCache({ dataDir: data.path, probe });
+  const far = AgentConfigSchema.parse({ id: 'far', name: 'Far', runtime: 'claude-code', host: 'ssh://dev@box' });
+  expect((await cache.probe(far)).outcome).toBe('host_unreachable');
+  outcome = 'ready';
+  expect((await cache.probe(far)).outcome).toBe('ready');
+  expect(asked).toBe(2);
+  // And a new daemon finds no kept answer of it either.
+  expect((await new ProbeCache({ dataDir: data.path, probe }).probe(far)).outcome).toBe('ready');
+  expect(asked).toBe(3);
+});

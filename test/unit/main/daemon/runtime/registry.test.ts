@@ -10,6 +10,8 @@ import { renderFinalCheck } from '../../../../../main/daemon/prompt/final-check.
 import { compileTurnContext } from '../../../../../main/daemon/prompt/prompt-compiler.js';
 import type { McpToolNaming } from '../../../../../main/daemon/prompt/tool-names.js';
 import { agentFor } from '../../../../fixtures/prompt-agents.js';
+import { HOST_RUNTIMES } from '../../../../../shared/agent-host.js';
+import { hostCommandOf } from '../../../../../main/daemon/runtime/readiness.js';
 
 /**
  * issue 39 "Plug-ins" (STYLE.md habit 20): a runtime is its folder plus one line of
@@ -93,6 +95,15 @@ describe('runtime registry (issue 39)', () => {
     expect(unexpected, 'ask runtime/registry.ts instead (or the descriptor of the runtime)').toEqual([]);
     // An allowed file that no longer branches leaves the list: the list stays the truth.
     expect([...branching.keys()].sort()).toEqual(Object.keys(ALLOWED).sort());
+  });
+
+  it('issue 43: a config may place on a host exactly the runtimes whose descriptor runs over SSH', () => {
+    expect(runtimeDescriptors().flatMap((d) => (d.overSsh === null ? [] : [d.kind]))).toEqual([...HOST_RUNTIMES]);
+    // With no `command`, the CLI on the host is the descriptor's program, per ACP preset.
+    for (const preset of ACP_PRESETS)
+      expect(hostCommandOf({ runtime: 'acp', preset, command: null })).toBe(ACP_PRESET_SPECS[preset].firstRun?.command);
+    expect(hostCommandOf({ runtime: 'claude-code', command: null })).toBe('claude');
+    expect(hostCommandOf({ runtime: 'acp', preset: 'qwen', command: '/opt/qwen/bin/qwen' })).toBe('/opt/qwen/bin/qwen');
   });
 
   it('the scan sees each kind of branch it is meant to catch', () => {

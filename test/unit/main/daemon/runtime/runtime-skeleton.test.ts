@@ -14,6 +14,7 @@ import {
   type RuntimeSessionStore,
 } from '../../../../../main/daemon/runtime/runtime-session-store.js';
 import { RuntimeSkeleton } from '../../../../../main/daemon/runtime/runtime-skeleton.js';
+import { LOCAL_LAUNCHER, type ProcessLauncher } from '../../../../../main/daemon/runtime/process-launcher.js';
 import type { ApprovalAnswer, ApprovalAsk } from '../../../../../main/daemon/runtime/approval-port.js';
 import { RuntimeEventRecorder } from '../../../../fixtures/runtime-event-recorder.js';
 
@@ -81,7 +82,10 @@ function setup(
   finalChecks: Array<string | null>,
   mode: 'in_turn' | 'next_turn' = 'next_turn',
   sessionStore: RuntimeSessionStore = memorySessionStore(),
-  extra: { readonly agentCli?: { readonly dir: string; trusted(): boolean } } = {},
+  extra: {
+    readonly agentCli?: { readonly dir: string; trusted(): boolean };
+    readonly launcher?: ProcessLauncher;
+  } = {},
 ) {
   const driver = new ScriptedDriver(mode);
   const scheduler = new VirtualTimeScheduler();
@@ -236,6 +240,30 @@ describe('RuntimeSkeleton: the one adapter shape every CLI runtime is built from
     expect(s.driver.resumes).toEqual([null, 'ses-1']);
     s.kill();
     expect(await s.rec.waitFor((e) => e.type === 'gave_up')).toMatchObject({ restarts: 1, generation: 2 });
+  });
+
+  it('issue 43: restarts its launcher refuses (the host did not answer) end in gave_up with the launcher’s reason and sentence', async () => {
+    let spawns = 0;
+    const launcher: ProcessLauncher = {
+      spawn: (o) => {
+        spawns += 1;
+        return spawns === 1
+          ? LOCAL_LAUNCHER.spawn(o)
+          : Promise.resolve({ refused: 'box did not answer over SSH', reason: 'host_unreachable' });
+      },
+      exitFailure: () => null,
+    };
+    const s = setup([], 'next_turn', memorySessionStore(), { launcher });
+    await s.adapter.start();
+    s.kill();
+    await s.rec.waitFor((e) => e.type === 'restart_scheduled');
+    s.scheduler.flush();
+    expect(await s.rec.waitFor((e) => e.type === 'gave_up')).toMatchObject({
+      restarts: 1,
+      reason: 'host_unreachable',
+      detail: 'box did not answer over SSH',
+    });
+    expect(spawns).toBe(2);
   });
 
   it('process_unusable: the process is replaced as after a crash; the open turn fails cli_exited with the driver’s detail; the new one resumes', async () => {

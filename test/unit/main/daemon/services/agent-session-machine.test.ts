@@ -1102,6 +1102,36 @@ const processes: Row[] = [
       { call: 'report_down', detail: 'the runtime crashed 5 times and is no longer restarted' },
     ],
   },
+  {
+    name: 'gave_up after restarts its host refused (issue 43): what waited fails host_unreachable with the host’s sentence; down for that reason',
+    state: { ...LIVE, agentState: 'starting' },
+    event: rt({
+      type: 'gave_up',
+      restarts: 5,
+      reason: 'host_unreachable',
+      detail: 'box did not answer over SSH',
+      generation: 1,
+    }),
+    changes: {
+      agentState: 'crashed',
+      downReason: 'host_unreachable',
+      downDetail: 'the runtime was restarted 5 times and is no longer restarted: box did not answer over SSH',
+    },
+    calls: [
+      { call: 'report_state', state: 'crashed' },
+      {
+        call: 'fail_pending',
+        generation: 0,
+        detail: 'the runtime was restarted 5 times and is no longer restarted: box did not answer over SSH',
+        reason: 'host_unreachable',
+        processExited: true,
+      },
+      {
+        call: 'report_down',
+        detail: 'the runtime was restarted 5 times and is no longer restarted: box did not answer over SSH',
+      },
+    ],
+  },
 ];
 
 /** STYLE.md "generation-tagged watches": the state and the bus see every event, the lifecycle only current ones. */
