@@ -12,6 +12,8 @@
  *   that use their own conversation or agent, so no test sees another's state. Tests of a restart,
  *   a first run or a sign-in keep 'test'. A shared daemon stops when the worker moves on to another
  *   file (or ends), with the same clean-exit check.
+ * - A 'test'-scoped daemon whose config repeats the previous test's is started ahead, while that
+ *   test runs (SpareServes): still a fresh daemon of the test's own, off the critical path.
  * Teardown sends SIGTERM and waits for a clean exit (graceful shutdown is part of the contract).
  */
 import { AxeBuilder } from '@axe-core/playwright';
@@ -48,6 +50,8 @@ type Fixtures = {
 type WorkerFixtures = {
   /** issue 44: the daemons shared by the tests of the current file (serveScope 'file'). */
   sharedServes: SharedServes;
+  /** issue 44: the next test's own daemon, started while the current test runs (serveScope 'test'). */
+  spareServes: SpareServes;
 };
 
 /** A running `agentteam serve`: its handle, and its stop (SIGTERM; resolves with the exit code). */
@@ -157,6 +161,58 @@ class SharedServes {
   }
 }
 
+/**
+ * issue 44: a 'test'-scoped daemon is still the test's own, fresh one, but its start (2-4 s of module
+ * load and migrations, most of a short test) need not wait on the test's critical path. When a test's
+ * config repeats the previous test's (the tests of one describe block), a spare daemon with that
+ * config is started while the test runs, and the next test with that config takes it: a fresh data
+ * dir that no test has touched, only started earlier. A config that does not repeat (one built per
+ * test, e.g. around a fake model server's port) never gets a spare, so no start is wasted on it; a
+ * spare left over when the config changes is stopped with the same clean-exit check.
+ */
+class SpareServes {
+  #lastKey: string | null = null;
+  #spare: { key: string; served: Promise<Served> } | null = null;
+
+  /** A fresh daemon for this config: the spare if one was started for it, else one started now. */
+  async take(
+    config: Record<string, unknown> | null,
+    serveEnv: Record<string, string>,
+  ): Promise<{ served: Served; warm: boolean }> {
+    const key = JSON.stringify([config, serveEnv]);
+    const spare = this.#spare;
+    this.#spare = null;
+    let taken: Served | null = null;
+    if (spare !== null && spare.key === key) {
+      // A spare that failed to start is not the test's failure: the test starts its own below and
+      // reports that start's own error.
+      taken = await spare.served.catch(() => null);
+    } else if (spare !== null) await stopSpare(spare.served);
+    const repeated = this.#lastKey === key;
+    this.#lastKey = key;
+    const served = taken ?? (await startServe(config, serveEnv));
+    if (repeated) {
+      const next = startServe(config, serveEnv);
+      next.catch(() => undefined); // observed by the test that takes it (or by stopSpare)
+      this.#spare = { key, served: next };
+    }
+    return { served, warm: taken !== null };
+  }
+
+  /** Stops the spare no test took. */
+  async end(): Promise<void> {
+    const spare = this.#spare;
+    this.#spare = null;
+    this.#lastKey = null;
+    if (spare !== null) await stopSpare(spare.served);
+  }
+}
+
+async function stopSpare(served: Promise<Served>): Promise<void> {
+  const started = await served.catch(() => null);
+  if (started !== null) await expectCleanStop(started, ' (a spare started for the next test, not taken)');
+}
+
 export const test = base.extend<Fixtures, WorkerFixtures>({
   config: [null, { option: true }],
   serveEnv: [{}, { option: true }],
@@ -170,14 +226,30 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
-  serve: async ({ config, serveEnv, serveScope, sharedServes }, use, info) => {
+  spareServes: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern; there are none
+    async ({}, use) => {
+      const spares = new SpareServes();
+      await use(spares);
+      await spares.end();
+    },
+    { scope: 'worker' },
+  ],
+  serve: async ({ config, serveEnv, serveScope, sharedServes, spareServes }, use, info) => {
     if (serveScope === 'file') {
+      await spareServes.end();
       await use(await sharedServes.take(info.file, config, serveEnv));
       return;
     }
     // A test of its own daemon: the shared ones of an earlier file are not left running beside it.
     await sharedServes.leave(info.file);
-    const served = await startServe(config, serveEnv);
+    const t0 = Date.now();
+    const { served, warm } = await spareServes.take(config, serveEnv);
+    // Where the time goes (issue 44): the wait for this test's daemon, in the report.
+    info.annotations.push({
+      type: 'serve',
+      description: `${warm ? 'spare taken' : 'started'}, ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    });
     await use(served.handle);
     await expectCleanStop(served, '');
   },
