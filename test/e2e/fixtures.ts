@@ -164,14 +164,15 @@ class SharedServes {
 /**
  * issue 44: a 'test'-scoped daemon is still the test's own, fresh one, but its start (2-4 s of module
  * load and migrations, most of a short test) need not wait on the test's critical path. When a test's
- * config repeats the previous test's (the tests of one describe block), a spare daemon with that
- * config is started while the test runs, and the next test with that config takes it: a fresh data
- * dir that no test has touched, only started earlier. A config that does not repeat (one built per
- * test, e.g. around a fake model server's port) never gets a spare, so no start is wasted on it; a
- * spare left over when the config changes is stopped with the same clean-exit check.
+ * config is one an earlier test of this worker had (the tests of one describe block, or demoConfig()
+ * in many files), a spare daemon with that config is started while the test runs, and the next test
+ * with that config takes it: a fresh data dir that no test has touched, only started earlier. A
+ * config that never repeats (one built per test, e.g. around a fake model server's port) never gets
+ * a spare, so no start is wasted on it; a spare left over when the config changes is stopped with
+ * the same clean-exit check.
  */
 class SpareServes {
-  #lastKey: string | null = null;
+  readonly #seen = new Set<string>();
   #spare: { key: string; served: Promise<Served> } | null = null;
 
   /** A fresh daemon for this config: the spare if one was started for it, else one started now. */
@@ -188,8 +189,8 @@ class SpareServes {
       // reports that start's own error.
       taken = await spare.served.catch(() => null);
     } else if (spare !== null) await stopSpare(spare.served);
-    const repeated = this.#lastKey === key;
-    this.#lastKey = key;
+    const repeated = this.#seen.has(key);
+    this.#seen.add(key);
     const served = taken ?? (await startServe(config, serveEnv));
     if (repeated) {
       const next = startServe(config, serveEnv);
@@ -203,7 +204,6 @@ class SpareServes {
   async end(): Promise<void> {
     const spare = this.#spare;
     this.#spare = null;
-    this.#lastKey = null;
     if (spare !== null) await stopSpare(spare.served);
   }
 }
