@@ -168,12 +168,16 @@ class SharedServes {
  * in many files), a spare daemon with that config is started while the test runs, and the next test
  * with that config takes it: a fresh data dir that no test has touched, only started earlier. A
  * config that never repeats (one built per test, e.g. around a fake model server's port) never gets
- * a spare, so no start is wasted on it; a spare left over when the config changes is stopped with
- * the same clean-exit check.
+ * a spare, so no start is wasted on it; spares are kept for the last two configs, and one that gives
+ * way (or is left at the end) is stopped with the same clean-exit check.
  */
 class SpareServes {
+  /** How many configs keep a spare at once: two, as a file alternates between two describe blocks'
+   * configs (team.e2e.ts: teamConfig() and teamConfig(1) per language) without stopping either spare. */
+  static readonly KEPT = 2;
   readonly #seen = new Set<string>();
-  #spare: { key: string; served: Promise<Served> } | null = null;
+  /** The spares, oldest first, one per config. */
+  readonly #spares = new Map<string, Promise<Served>>();
 
   /** A fresh daemon for this config: the spare if one was started for it, else one started now. */
   async take(
@@ -181,30 +185,35 @@ class SpareServes {
     serveEnv: Record<string, string>,
   ): Promise<{ served: Served; warm: boolean }> {
     const key = JSON.stringify([config, serveEnv]);
-    const spare = this.#spare;
-    this.#spare = null;
-    let taken: Served | null = null;
-    if (spare !== null && spare.key === key) {
-      // A spare that failed to start is not the test's failure: the test starts its own below and
-      // reports that start's own error.
-      taken = await spare.served.catch(() => null);
-    } else if (spare !== null) await stopSpare(spare.served);
+    const spare = this.#spares.get(key);
+    this.#spares.delete(key);
+    // A spare that failed to start is not the test's failure: the test starts its own below and
+    // reports that start's own error.
+    const taken = spare === undefined ? null : await spare.catch(() => null);
     const repeated = this.#seen.has(key);
     this.#seen.add(key);
+    if (repeated) {
+      // The oldest spare gives way (stopped with the clean-exit check) to this config's next one.
+      while (this.#spares.size >= SpareServes.KEPT) {
+        const [oldest, served] = this.#spares.entries().next().value as [string, Promise<Served>];
+        this.#spares.delete(oldest);
+        await stopSpare(served);
+      }
+    }
     const served = taken ?? (await startServe(config, serveEnv));
     if (repeated) {
       const next = startServe(config, serveEnv);
       next.catch(() => undefined); // observed by the test that takes it (or by stopSpare)
-      this.#spare = { key, served: next };
+      this.#spares.set(key, next);
     }
     return { served, warm: taken !== null };
   }
 
-  /** Stops the spare no test took. */
+  /** Stops the spares no test took. */
   async end(): Promise<void> {
-    const spare = this.#spare;
-    this.#spare = null;
-    if (spare !== null) await stopSpare(spare.served);
+    const spares = [...this.#spares.values()];
+    this.#spares.clear();
+    for (const served of spares) await stopSpare(served);
   }
 }
 
