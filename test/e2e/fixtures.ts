@@ -87,6 +87,16 @@ async function waitForUrl(child: ChildProcessWithoutNullStreams, stderr: () => s
   });
 }
 
+/**
+ * The daemons this worker started that have not exited. A worker that ends without its teardown
+ * (a test past its timeout, the worker then stopped) would leave them running on the shared
+ * machine with nobody to stop them; on the worker's exit they are killed.
+ */
+const running = new Set<ChildProcessWithoutNullStreams>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Starts `agentteam serve` on a fresh data dir (with `config` as its agentteam.json unless null) and a free port. */
 async function startServe(config: Record<string, unknown> | null, serveEnv: Record<string, string>): Promise<Served> {
   const dataDir = await mkdtemp(join(tmpdir(), 'agentteam-e2e-'));
@@ -96,6 +106,8 @@ async function startServe(config: Record<string, unknown> | null, serveEnv: Reco
   // Runtime CLIs get an empty HOME so nothing from the machine leaks in (or out).
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...serveEnv };
   const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { cwd: ROOT, env });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const bare = await waitForUrl(child, () => err);
@@ -169,7 +181,10 @@ class SharedServes {
  * with that config takes it: a fresh data dir that no test has touched, only started earlier. A
  * config that never repeats (one built per test, e.g. around a fake model server's port) never gets
  * a spare, so no start is wasted on it; spares are kept for the last two configs, and one that gives
- * way (or is left at the end) is stopped with the same clean-exit check.
+ * way (or is left at the end) is stopped with the same clean-exit check. A spare sees the machine as
+ * it was when it started: a file whose hooks reset state outside the data dir before each test (a
+ * workspace path the config names, as cannot-start.e2e.ts does) must build its config per test, or
+ * keep to two tests of one config (the third is the first a spare can serve).
  */
 class SpareServes {
   /** How many configs keep a spare at once: two, as a file alternates between two describe blocks'
