@@ -183,8 +183,8 @@ class SharedServes {
  * a spare, so no start is wasted on it; spares are kept for the last two configs, and one that gives
  * way (or is left at the end) is stopped with the same clean-exit check. A spare sees the machine as
  * it was when it started: a file whose hooks reset state outside the data dir before each test (a
- * workspace path the config names, as cannot-start.e2e.ts does) must build its config per test, or
- * keep to two tests of one config (the third is the first a spare can serve).
+ * workspace path the config names, as cannot-start.e2e.ts does) must get no spare: a config of its
+ * own (cannot-start's names a path unique to the run) in at most two tests, or one built per test.
  */
 class SpareServes {
   /** How many configs keep a spare at once: two, as a file alternates between two describe blocks'
