@@ -73,7 +73,8 @@ function threadCpuMs(pid: number, tid: number): number {
 export default async function busyTeam(args: string[]): Promise<Record<string, unknown>> {
   const quick = isQuick(args);
   const agents = Math.max(2, Math.floor(numArg(args, 'agents', quick ? 4 : 20) / 2) * 2);
-  const perAgent = numArg(args, 'wakes', quick ? 15 : 500);
+  // --quick is the smoke run of `npm test` (issue 44: its figures are not quoted): 4 chains per pair.
+  const perAgent = numArg(args, 'wakes', quick ? 6 : 500);
   const workMs = numArg(args, 'work-ms', 200);
   const pairs = agents / 2;
   // A chain is 3 wakes (asker ×2, helper ×1): per pair 2 × perAgent wakes.
@@ -87,7 +88,7 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
   const bareCalls = (): Promise<number[]> =>
     bareAgentWork(
       pairs,
-      Math.max(10, Math.round(perAgent / 25)),
+      Math.max(quick ? 4 : 10, Math.round(perAgent / 25)),
       (a, i) => ({ target: `#p${a}`, content: `[demo] bare call ${i}` }),
       workMs,
     ).then((r) => r.latencies);
@@ -185,7 +186,7 @@ export default async function busyTeam(args: string[]): Promise<Record<string, u
     // The page's bare round trip to the idle daemon (nothing running yet), same page, same socket kind.
     await page.evaluate('window.__rttStart()');
     // A sampling window (the page's timer sends every 50 ms), not a wait for an event.
-    await new Promise((r) => setTimeout(r, quick ? 1500 : 5000));
+    await new Promise((r) => setTimeout(r, quick ? 600 : 5000));
     const idleRtt = (await page.evaluate('window.__rttStop()')) as number[];
     await page.evaluate('window.__rttStart()');
 

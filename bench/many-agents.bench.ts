@@ -87,10 +87,11 @@ function storeRows(dataDir: string): StoreRows {
 export default async function manyAgents(args: string[]): Promise<Record<string, unknown>> {
   const quick = isQuick(args);
   const agents = numArg(args, 'agents', quick ? 4 : 20);
-  const perAgent = numArg(args, 'wakes', quick ? 15 : 500);
+  // --quick is the smoke run of `npm test` (issue 44: its figures are not quoted).
+  const perAgent = numArg(args, 'wakes', quick ? 6 : 500);
   const total = agents * perAgent;
 
-  const bareBefore = await bareAgentWork(agents, Math.max(10, Math.round(perAgent / 5)), (a, i) => ({
+  const bareBefore = await bareAgentWork(agents, Math.max(quick ? 4 : 10, Math.round(perAgent / 5)), (a, i) => ({
     target: `#a${a}`,
     content: `[demo] Hi! I am the demo agent, reply ${i}.`,
   }));
@@ -251,7 +252,7 @@ export default async function manyAgents(args: string[]): Promise<Record<string,
       const chip = chipAt.get(x.wake.wakeToken);
       return arrived === undefined || chip === undefined ? [] : [chip - arrived];
     });
-    const bareAfter = await bareAgentWork(agents, Math.max(10, Math.round(perAgent / 5)), (a, i) => ({
+    const bareAfter = await bareAgentWork(agents, Math.max(quick ? 4 : 10, Math.round(perAgent / 5)), (a, i) => ({
       target: `#a${a}`,
       content: `[demo] Hi! I am the demo agent, reply ${i}.`,
     }));

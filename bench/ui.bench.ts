@@ -32,9 +32,9 @@ function percentile(values: number[], p: number): number {
 }
 
 export default async function uiBench(args: string[]) {
-  // --quick (or BENCH_QUICK=1): 20 wakes, the CI smoke run (issue 19).
+  // --quick (or BENCH_QUICK=1): 8 wakes, the smoke run of `npm test` (issues 19, 44: not figures to quote).
   const quick = args.includes('--quick') || process.env.BENCH_QUICK === '1';
-  const n = (args.includes('--wakes') ? Number(args[args.indexOf('--wakes') + 1]) : quick ? 20 : 200) || 200;
+  const n = (args.includes('--wakes') ? Number(args[args.indexOf('--wakes') + 1]) : quick ? 8 : 200) || 200;
   const dataDir = await mkdtemp(join(tmpdir(), 'agentteam-bench-ui-'));
   // 200 replies in well under a minute: lift the per-agent send rate limit (default 60/min), or
   // the guard rightly refuses the 61st message_send and that wake ends without a reply.

@@ -12,6 +12,8 @@
  *   that use their own conversation or agent, so no test sees another's state. Tests of a restart,
  *   a first run or a sign-in keep 'test'. A shared daemon stops when the worker moves on to another
  *   file (or ends), with the same clean-exit check.
+ * - A 'test'-scoped daemon whose config repeats the previous test's is started ahead, while that
+ *   test runs (SpareServes): still a fresh daemon of the test's own, off the critical path.
  * Teardown sends SIGTERM and waits for a clean exit (graceful shutdown is part of the contract).
  */
 import { AxeBuilder } from '@axe-core/playwright';
@@ -48,6 +50,8 @@ type Fixtures = {
 type WorkerFixtures = {
   /** issue 44: the daemons shared by the tests of the current file (serveScope 'file'). */
   sharedServes: SharedServes;
+  /** issue 44: the next test's own daemon, started while the current test runs (serveScope 'test'). */
+  spareServes: SpareServes;
 };
 
 /** A running `agentteam serve`: its handle, and its stop (SIGTERM; resolves with the exit code). */
@@ -83,6 +87,16 @@ async function waitForUrl(child: ChildProcessWithoutNullStreams, stderr: () => s
   });
 }
 
+/**
+ * The daemons this worker started that have not exited. A worker that ends without its teardown
+ * (a test past its timeout, the worker then stopped) would leave them running on the shared
+ * machine with nobody to stop them; on the worker's exit they are killed.
+ */
+const running = new Set<ChildProcessWithoutNullStreams>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Starts `agentteam serve` on a fresh data dir (with `config` as its agentteam.json unless null) and a free port. */
 async function startServe(config: Record<string, unknown> | null, serveEnv: Record<string, string>): Promise<Served> {
   const dataDir = await mkdtemp(join(tmpdir(), 'agentteam-e2e-'));
@@ -92,6 +106,8 @@ async function startServe(config: Record<string, unknown> | null, serveEnv: Reco
   // Runtime CLIs get an empty HOME so nothing from the machine leaks in (or out).
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ...serveEnv };
   const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0'], { cwd: ROOT, env });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const bare = await waitForUrl(child, () => err);
@@ -157,6 +173,70 @@ class SharedServes {
   }
 }
 
+/**
+ * issue 44: a 'test'-scoped daemon is still the test's own, fresh one, but its start (2-4 s of module
+ * load and migrations, most of a short test) need not wait on the test's critical path. When a test's
+ * config is one an earlier test of this worker had (the tests of one describe block, or demoConfig()
+ * in many files), a spare daemon with that config is started while the test runs, and the next test
+ * with that config takes it: a fresh data dir that no test has touched, only started earlier. A
+ * config that never repeats (one built per test, e.g. around a fake model server's port) never gets
+ * a spare, so no start is wasted on it; spares are kept for the last two configs, and one that gives
+ * way (or is left at the end) is stopped with the same clean-exit check. A spare sees the machine as
+ * it was when it started: a file whose hooks reset state outside the data dir before each test (a
+ * workspace path the config names, as cannot-start.e2e.ts does) must get no spare: a config of its
+ * own (cannot-start's names a path unique to the run) in at most two tests, or one built per test.
+ */
+class SpareServes {
+  /** How many configs keep a spare at once: two, as a file alternates between two describe blocks'
+   * configs (team.e2e.ts: teamConfig() and teamConfig(1) per language) without stopping either spare. */
+  static readonly KEPT = 2;
+  readonly #seen = new Set<string>();
+  /** The spares, oldest first, one per config. */
+  readonly #spares = new Map<string, Promise<Served>>();
+
+  /** A fresh daemon for this config: the spare if one was started for it, else one started now. */
+  async take(
+    config: Record<string, unknown> | null,
+    serveEnv: Record<string, string>,
+  ): Promise<{ served: Served; warm: boolean }> {
+    const key = JSON.stringify([config, serveEnv]);
+    const spare = this.#spares.get(key);
+    this.#spares.delete(key);
+    // A spare that failed to start is not the test's failure: the test starts its own below and
+    // reports that start's own error.
+    const taken = spare === undefined ? null : await spare.catch(() => null);
+    const repeated = this.#seen.has(key);
+    this.#seen.add(key);
+    if (repeated) {
+      // The oldest spare gives way (stopped with the clean-exit check) to this config's next one.
+      while (this.#spares.size >= SpareServes.KEPT) {
+        const [oldest, served] = this.#spares.entries().next().value as [string, Promise<Served>];
+        this.#spares.delete(oldest);
+        await stopSpare(served);
+      }
+    }
+    const served = taken ?? (await startServe(config, serveEnv));
+    if (repeated) {
+      const next = startServe(config, serveEnv);
+      next.catch(() => undefined); // observed by the test that takes it (or by stopSpare)
+      this.#spares.set(key, next);
+    }
+    return { served, warm: taken !== null };
+  }
+
+  /** Stops the spares no test took. */
+  async end(): Promise<void> {
+    const spares = [...this.#spares.values()];
+    this.#spares.clear();
+    for (const served of spares) await stopSpare(served);
+  }
+}
+
+async function stopSpare(served: Promise<Served>): Promise<void> {
+  const started = await served.catch(() => null);
+  if (started !== null) await expectCleanStop(started, ' (a spare started for the next test, not taken)');
+}
+
 export const test = base.extend<Fixtures, WorkerFixtures>({
   config: [null, { option: true }],
   serveEnv: [{}, { option: true }],
@@ -170,14 +250,30 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
-  serve: async ({ config, serveEnv, serveScope, sharedServes }, use, info) => {
+  spareServes: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern; there are none
+    async ({}, use) => {
+      const spares = new SpareServes();
+      await use(spares);
+      await spares.end();
+    },
+    { scope: 'worker' },
+  ],
+  serve: async ({ config, serveEnv, serveScope, sharedServes, spareServes }, use, info) => {
     if (serveScope === 'file') {
+      await spareServes.end();
       await use(await sharedServes.take(info.file, config, serveEnv));
       return;
     }
     // A test of its own daemon: the shared ones of an earlier file are not left running beside it.
     await sharedServes.leave(info.file);
-    const served = await startServe(config, serveEnv);
+    const t0 = Date.now();
+    const { served, warm } = await spareServes.take(config, serveEnv);
+    // Where the time goes (issue 44): the wait for this test's daemon, in the report.
+    info.annotations.push({
+      type: 'serve',
+      description: `${warm ? 'spare taken' : 'started'}, ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    });
     await use(served.handle);
     await expectCleanStop(served, '');
   },

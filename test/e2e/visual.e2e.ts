@@ -345,6 +345,9 @@ test.describe('worktree', () => {
           await app.setViewportSize(size);
           await app.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
           await settle(app);
+          // The changed file's row, as the baseline shows it: under load the pane's list was still
+          // loading (or reloading) when the screenshot's own 5 s ran out (issue 44, a run at load 20).
+          await expect(detail.locator('.review-pane .review-files button')).toHaveCount(1);
           await screenshot(app, info, `visual-worktree-${name}`);
           await expectNoHorizontalOverflow(app, `agent detail with a worktree ${name}`);
           await expect(detail).toHaveScreenshot(`agent-worktree-${name}.png`, {
