@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { AgentConfigSchema } from '../../../../../shared/config.js';
 import type { ReadinessProbe } from '../../../../../main/daemon/runtime/cli-probe.js';
-import { ProbeCache } from '../../../../../main/daemon/runtime/probe-cache.js';
+import { PROBES_AT_ONCE, ProbeCache } from '../../../../../main/daemon/runtime/probe-cache.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
 
 const dirs: TempDir[] = [];
@@ -61,4 +61,35 @@ it('asks the CLI once, then only when its files or the entry change, or fresh; a
   const next = new ProbeCache({ dataDir: data.path, person, probe });
   expect((await next.probe({ ...claude, env: { ANTHROPIC_API_KEY: 'k' } })).outcome).toBe('ready');
   expect(asked).toHaveLength(5);
+});
+
+it('asks at most PROBES_AT_ONCE CLIs at a time; the others wait their turn, and every agent gets its answer', async () => {
+  const data = makeTempDir('agentteam-probe-turns-');
+  dirs.push(data);
+  let running = 0;
+  let most = 0;
+  const answers: Array<() => void> = [];
+  const probe = (): Promise<ReadinessProbe> => {
+    running += 1;
+    most = Math.max(most, running);
+    return new Promise((resolve) =>
+      answers.push(() => {
+        running -= 1;
+        resolve({ outcome: 'ready', cliVersion: '2.0.0', detail: null, checkedAt: new Date().toISOString() });
+      }),
+    );
+  };
+  const cache = new ProbeCache({ dataDir: data.path, probe });
+  const agents = Array.from({ length: 7 }, (_, i) =>
+    AgentConfigSchema.parse({ id: `claude${i}`, name: `Claude ${i}`, runtime: 'claude-code' }),
+  );
+  const all = Promise.all(agents.map((a) => cache.probe(a)));
+  // Answer the CLIs one by one as they are asked (a microtask turn lets the next in line start).
+  for (let answered = 0; answered < agents.length; answered++) {
+    await new Promise((r) => setImmediate(r));
+    expect(running).toBeLessThanOrEqual(PROBES_AT_ONCE);
+    answers.shift()?.();
+  }
+  expect((await all).map((p) => p.outcome)).toEqual(agents.map(() => 'ready'));
+  expect(most).toBe(PROBES_AT_ONCE);
 });
