@@ -71,6 +71,8 @@ export class ProbeCache {
     const kept = this.#kept.get(agent.id) ?? this.#load(agent.id);
     if (!fresh && kept !== null && kept.key === this.fingerprint(agent)) return kept.probe;
     const probe = await this.#inTurn(() => this.#o.probe(agent));
+    // A check the CLI did not answer in time is no answer to keep (cli-probe.ts `provisional`).
+    if (probe.provisional === true) return probe;
     // Taken after the probe: what the CLI itself wrote while it answered is part of the answer's state.
     const next = { key: this.fingerprint(agent), probe };
     this.#kept.set(agent.id, next);

@@ -93,3 +93,27 @@ it('asks at most PROBES_AT_ONCE CLIs at a time; the others wait their turn, and 
   expect((await all).map((p) => p.outcome)).toEqual(agents.map(() => 'ready'));
   expect(most).toBe(PROBES_AT_ONCE);
 });
+
+it('keeps no provisional answer (a status check that timed out): the next check asks the CLI again', async () => {
+  const data = makeTempDir('agentteam-probe-provisional-');
+  dirs.push(data);
+  // The agent's runtime dir exists, as once its runtime ran (its HOME and config dirs).
+  mkdirSync(join(data.path, 'runtimes', 'claude'), { recursive: true });
+  let asked = 0;
+  const probe = (): Promise<ReadinessProbe> => {
+    asked += 1;
+    return Promise.resolve({
+      outcome: 'ready',
+      cliVersion: '2.0.0',
+      detail: 'its sign-in check did not answer within 15 s; started, its first turn tells',
+      checkedAt: new Date().toISOString(),
+      ...(asked === 1 ? { provisional: true as const } : {}),
+    });
+  };
+  const cache = new ProbeCache({ dataDir: data.path, probe });
+  const claude = AgentConfigSchema.parse({ id: 'claude', name: 'Claude', runtime: 'claude-code' });
+  expect((await cache.probe(claude)).provisional).toBe(true);
+  await cache.probe(claude);
+  await cache.probe(claude);
+  expect(asked).toBe(2);
+});
