@@ -149,14 +149,22 @@ function agentsOf(perRuntime: Readonly<Record<Runtime, number>>): AgentSpec[] {
   );
 }
 
+interface End {
+  readonly status: string;
+  readonly at: number;
+  readonly why: string;
+}
+
 /** One daemon's agents as the bench follows them: states and wake terminals from the pushed events. */
 class Team {
   readonly states = new Map<string, string>();
   /** Agents whose first start failed, with what their readiness said. */
   readonly failedStarts = new Map<string, string>();
   readonly #waiters: Array<() => void> = [];
-  readonly #ended = new Map<string, { status: string; at: number }>();
-  readonly #onEnd = new Map<string, (e: { status: string; at: number }) => void>();
+  readonly #ended = new Map<string, End>();
+  readonly #onEnd = new Map<string, (e: End) => void>();
+  /** Wakes that did not end `reply_sent` (a figure, with why), instead of ending the run. */
+  readonly failedWakes: string[] = [];
 
   private constructor(
     readonly serve: Serve,
@@ -168,7 +176,11 @@ class Team {
         for (const w of this.#waiters.splice(0)) w();
       }
       if (f.event === 'wake.status' && TERMINAL.has(f.payload.status as string)) {
-        const end = { status: f.payload.status as string, at: performance.now() };
+        const end = {
+          status: f.payload.status as string,
+          at: performance.now(),
+          why: `${String(f.payload.reason)}: ${String(f.payload.detail ?? '')}`.slice(0, 240),
+        };
         const id = f.payload.messageId as string;
         this.#ended.set(id, end);
         this.#onEnd.get(id)?.(end);
@@ -231,7 +243,7 @@ class Team {
     };
     const end =
       this.#ended.get(sent.messageId) ??
-      (await new Promise<{ status: string; at: number }>((resolve, reject) => {
+      (await new Promise<End>((resolve, reject) => {
         const t = setTimeout(() => reject(new Error(`bench: ${id}'s wake not terminal within ${ms} ms`)), ms);
         this.#onEnd.set(sent.messageId, (e) => {
           clearTimeout(t);
@@ -240,8 +252,10 @@ class Team {
       }));
     this.#onEnd.delete(sent.messageId);
     this.#ended.delete(sent.messageId);
-    if (end.status !== 'reply_sent') throw new Error(`bench: ${id}'s wake ended ${end.status}`);
-    return end.at - t0;
+    if (end.status === 'reply_sent') return end.at - t0;
+    this.failedWakes.push(`${id}: ${end.status} (${end.why})`);
+    console.error(`agents-at-rest: ${id}'s wake ended ${end.status} (${end.why})`);
+    return Number.NaN;
   }
 
   close(): void {
@@ -282,7 +296,8 @@ async function startTeam(
   }
 }
 
-const median = (xs: readonly number[]): number => percentile(xs, 50);
+/** The median of the wakes that ended reply_sent (a failed one is counted apart). */
+const median = (xs: readonly number[]): number => percentile(xs.filter(Number.isFinite), 50);
 const mb = (bytes: number): number => r2(bytes / MB);
 const treeNote = (t: Tree): string =>
   `RSS ${mb(t.rssBytes)} MB${t.pssBytes > 0 ? `, PSS ${mb(t.pssBytes)} MB` : ''}, ${t.processes} processes (${t.others} besides the daemon)`;
@@ -450,6 +465,14 @@ export default async function agentsAtRest(args: string[]): Promise<Record<strin
           note: `growth ${r2(growth * 100)} % over ${r2(leakMinutes)} min; checkpoints (round: RSS, PSS, the daemon's heap after GC, processes besides it) ${checkpoints.map((c) => `${c.round}: ${c.rssMB}/${c.pssMB}/${c.heapMB} MB +${c.others}`).join(', ')}`,
         },
         {
+          name: 'wakes that did not end reply_sent (all phases)',
+          value: team.failedWakes.length,
+          unit: 'wakes',
+          goal: '0',
+          met: team.failedWakes.length === 0,
+          ...(team.failedWakes.length === 0 ? {} : { note: team.failedWakes.join('; ') }),
+        },
+        {
           name: 'agents whose first start failed (readiness), started again with Retry',
           value: failedStarts.length,
           unit: 'agents',
@@ -479,6 +502,7 @@ export default async function agentsAtRest(args: string[]): Promise<Record<strin
         warm,
         leakRounds: rounds,
         failedStarts,
+        failedWakes: team.failedWakes,
         checkpoints,
         minutes: r2((performance.now() - t0) / 60_000),
         figures,
