@@ -159,7 +159,7 @@ interface End {
 class Team {
   readonly states = new Map<string, string>();
   /** Agents whose first start failed, with what their readiness said. */
-  readonly failedStarts = new Map<string, string>();
+  readonly failedStarts = new Map<string, string[]>();
   readonly #waiters: Array<() => void> = [];
   readonly #ended = new Map<string, End>();
   readonly #onEnd = new Map<string, (e: End) => void>();
@@ -221,14 +221,13 @@ class Team {
   /**
    * An agent that could not start (its readiness check failed, e.g. timed out while 20 CLIs start
    * at once): what it said is kept (a figure), and it is started again as the operator would, with
-   * Retry (`agents.check`) — once; a second failure ends the bench.
+   * Retry (`agents.check`), each time.
    */
   async #retryCrashed(ids: readonly string[]): Promise<void> {
     for (const id of ids.filter((i) => this.states.get(i) === 'crashed')) {
       const agent = ((await this.client.call('agents.list', {})) as Agent[]).find((a) => a.id === id);
       const why = `${agent?.readiness?.reason ?? '?'}: ${agent?.readiness?.detail ?? '?'}`;
-      if (this.failedStarts.has(id)) throw new Error(`bench: ${id} could not start twice (${why})`);
-      this.failedStarts.set(id, why);
+      this.failedStarts.set(id, [...(this.failedStarts.get(id) ?? []), why]);
       console.error(`agents-at-rest: ${id} could not start (${why}); Retry`);
       this.states.set(id, 'starting');
       await this.client.call('agents.check', { agentId: id });
@@ -332,7 +331,7 @@ export default async function agentsAtRest(args: string[]): Promise<Record<strin
         await never.all(ids, ['idle'], slow);
         awakeStartMs = performance.now() - s0;
         awake = await restingTree(never.serve);
-        for (const [id, why] of never.failedStarts) failedStarts.push(`never-asleep daemon: ${id} (${why})`);
+        for (const [id, why] of never.failedStarts) failedStarts.push(`never-asleep daemon: ${id} (${why.join('; ')})`);
         console.error(`agents-at-rest: never asleep, all idle: ${treeNote(awake)}`);
       } finally {
         never.close();
@@ -412,7 +411,7 @@ export default async function agentsAtRest(args: string[]): Promise<Record<strin
       const last = checkpoints.at(-1) as (typeof checkpoints)[number];
       const growth = (last.rssMB - first.rssMB) / first.rssMB;
       const left = Math.max(asleepAtStart.others, asleepAfterRound.others, ...checkpoints.map((c) => c.others));
-      for (const [id, why] of team.failedStarts) failedStarts.push(`${id} (${why})`);
+      for (const [id, why] of team.failedStarts) failedStarts.push(`${id} (${why.join('; ')})`);
       const mix = runtimes.map((r) => `${counts[r]} ${r}`).join(', ');
 
       const figures: Figure[] = [
