@@ -6,7 +6,7 @@
  * Not a benchmark itself (no `.bench.ts`), so `npm run bench` does not list it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -211,6 +211,34 @@ export async function startServe(
       if (own) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Heap used after a full GC, through the daemon's inspector (started with `--inspect=127.0.0.1:0`). */
+export async function heapAfterGc(serve: Serve): Promise<number> {
+  const url = serve.inspectorUrl();
+  if (url === null) throw new Error('bench: the daemon printed no inspector URL');
+  const ws = new WebSocket(url);
+  await once(ws, 'open');
+  let id = 0;
+  const cdp = (method: string): Promise<Record<string, unknown>> =>
+    new Promise((resolve) => {
+      const mine = ++id;
+      const on = (data: WebSocket.RawData) => {
+        const f = JSON.parse(data.toString()) as { id?: number; result?: Record<string, unknown> };
+        if (f.id !== mine) return;
+        ws.off('message', on);
+        resolve(f.result ?? {});
+      };
+      ws.on('message', on);
+      ws.send(JSON.stringify({ id: mine, method }));
+    });
+  try {
+    await cdp('HeapProfiler.collectGarbage');
+    await cdp('HeapProfiler.collectGarbage');
+    return Number((await cdp('Runtime.getHeapUsage')).usedSize);
+  } finally {
+    ws.close();
+  }
 }
 
 /** Debian's Chromium, headless, with the browser tests' flags (playwright.config.ts). */

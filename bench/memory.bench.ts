@@ -15,43 +15,23 @@
  * Headline: value = heap after GC at the last checkpoint, baseline = at the first, ratio =
  * first / last (1 = flat; goal ≥ 0.95).
  */
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import WebSocket from 'ws';
 import { startFakeAnthropic } from '../test/fixtures/fake-anthropic.js';
 import { startFakeOpenAi } from '../test/fixtures/fake-openai.js';
-import { isQuick, machine, numArg, r2, startServe, wsClient, type Figure, type Serve } from './bench-kit.js';
+import {
+  heapAfterGc,
+  isQuick,
+  machine,
+  numArg,
+  r2,
+  startServe,
+  wsClient,
+  type Figure,
+  type Serve,
+} from './bench-kit.js';
 
 const MB = 1024 * 1024;
 const INSPECT = ['--inspect=127.0.0.1:0'];
-
-/** Heap used after a full GC, through the daemon's inspector. */
-async function heapAfterGc(serve: Serve): Promise<number> {
-  const url = serve.inspectorUrl();
-  if (url === null) throw new Error('bench: the daemon printed no inspector URL');
-  const ws = new WebSocket(url);
-  await once(ws, 'open');
-  let id = 0;
-  const cdp = (method: string): Promise<Record<string, unknown>> =>
-    new Promise((resolve) => {
-      const mine = ++id;
-      const on = (data: WebSocket.RawData) => {
-        const f = JSON.parse(data.toString()) as { id?: number; result?: Record<string, unknown> };
-        if (f.id !== mine) return;
-        ws.off('message', on);
-        resolve(f.result ?? {});
-      };
-      ws.on('message', on);
-      ws.send(JSON.stringify({ id: mine, method }));
-    });
-  try {
-    await cdp('HeapProfiler.collectGarbage');
-    await cdp('HeapProfiler.collectGarbage');
-    return Number((await cdp('Runtime.getHeapUsage')).usedSize);
-  } finally {
-    ws.close();
-  }
-}
 
 const rss = async (serve: Serve): Promise<number> => (await serve.metrics()).get('process_resident_memory_bytes') ?? 0;
 

@@ -19,6 +19,12 @@ export interface ReadinessProbe {
   /** A short, credential-free note for a person (e.g. "claude.ai login", "API key in env"). */
   readonly detail: string | null;
   readonly checkedAt: string;
+  /**
+   * issue 42: the CLI's sign-in status command did not answer within the timeout (a loaded
+   * machine): no answer, so the agent is started — its first turn says whether it is signed in —
+   * and the answer is not kept (probe-cache.ts): the next check asks the CLI again.
+   */
+  readonly provisional?: true;
 }
 
 export interface ProbeDeps {
@@ -34,6 +40,8 @@ interface CliRun {
   readonly code: number | null;
   readonly stdout: string;
   readonly missing: boolean;
+  /** Killed at the timeout: the CLI gave no answer (never "not signed in"). */
+  readonly timedOut: boolean;
 }
 
 /** Runs one CLI command to its end (or the timeout); ENOENT is `missing`, never an error. */
@@ -47,9 +55,10 @@ export function runCli(
   return new Promise((done) => {
     execFile(command, [...args], { env, cwd, timeout: ms, maxBuffer: 256 * 1024 }, (err, stdout) => {
       const e = err as (NodeJS.ErrnoException & { code?: string | number }) | null;
-      if (e !== null && e.code === 'ENOENT') return done({ code: null, stdout: '', missing: true });
+      if (e !== null && e.code === 'ENOENT') return done({ code: null, stdout: '', missing: true, timedOut: false });
       const code = e === null ? 0 : typeof e.code === 'number' ? e.code : 1;
-      done({ code, stdout: String(stdout), missing: false });
+      const timedOut = e !== null && (e as { killed?: boolean }).killed === true;
+      done({ code, stdout: String(stdout), missing: false, timedOut });
     });
   });
 }
@@ -97,6 +106,15 @@ export async function probeCli(agent: AgentConfig, deps: ProbeDeps, spec: CliPro
     return { outcome: 'needs_sign_in', cliVersion, detail: `no ${spec.ownKey} in env`, checkedAt };
   const cwd = isAbsolute(agent.cwd) ? agent.cwd : resolve(deps.dataDir);
   const res = await runCli(spec.command, spec.status, spec.env, cwd, ms);
+  // issue 42: 20 agents starting at once on a loaded machine outlived the timeout; that is no answer.
+  if (res.timedOut)
+    return {
+      outcome: 'ready',
+      cliVersion,
+      detail: `its sign-in check did not answer within ${Math.round(ms / 1000)} s; started, its first turn tells`,
+      checkedAt,
+      provisional: true,
+    };
   const { signedIn, detail } = spec.judge(res, stripAnsi(res.stdout));
   return { outcome: signedIn ? 'ready' : 'needs_sign_in', cliVersion, detail, checkedAt };
 }

@@ -9,6 +9,11 @@
  * The operator's Retry (`fresh`) always asks the CLI. issue 43: an agent on another host is never
  * answered from here — its readiness is its connection and the CLI there, which no file on this
  * machine tells (a host down at one check answers again at the next).
+ *
+ * At most `PROBES_AT_ONCE` CLIs are asked at a time, the others wait their turn: a first start of
+ * 20 agents ran 20 status commands at once (7 × `claude auth status` alone ≈ 2 GB), and on the
+ * shared 2-core machine each outlived its 15 s timeout, which reads as "not signed in" — every
+ * Claude Code agent of the agents-at-rest bench stayed down (bench/PROFILES.md "Agents at rest").
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -22,6 +27,8 @@ import { personOpencodeAuthFile } from './opencode/opencode-auth.js';
 import { runtimeDirOf } from './runtime-home.js';
 
 const FILE = 'readiness-probe.json';
+/** CLI probes running at once (each is a whole CLI: `claude auth status` ≈ 282 MB); the rest queue. */
+export const PROBES_AT_ONCE = 2;
 /** How deep the runtime dir is looked at (credential and config files sit within 3 levels of its HOME). */
 const DEPTH = 4;
 /** No walk is unbounded: a runtime dir with more entries than this counts only the first ones. */
@@ -54,6 +61,8 @@ interface Kept {
 export class ProbeCache {
   readonly #o: ProbeCacheOptions;
   readonly #kept = new Map<string, Kept>();
+  #running = 0;
+  readonly #queued: Array<() => void> = [];
 
   constructor(options: ProbeCacheOptions) {
     this.#o = options;
@@ -64,7 +73,9 @@ export class ProbeCache {
     if (agent.host !== undefined) return this.#o.probe(agent);
     const kept = this.#kept.get(agent.id) ?? this.#load(agent.id);
     if (!fresh && kept !== null && kept.key === this.fingerprint(agent)) return kept.probe;
-    const probe = await this.#o.probe(agent);
+    const probe = await this.#inTurn(() => this.#o.probe(agent));
+    // A check the CLI did not answer in time is no answer to keep (cli-probe.ts `provisional`).
+    if (probe.provisional === true) return probe;
     // Taken after the probe: what the CLI itself wrote while it answered is part of the answer's state.
     const next = { key: this.fingerprint(agent), probe };
     this.#kept.set(agent.id, next);
@@ -81,6 +92,20 @@ export class ProbeCache {
     walk(runtimeDirOf(this.#o.dataDir, agent.id), DEPTH, hash, seen);
     for (const dir of personDirs(this.#o.person)) walk(dir, 2, hash, seen);
     return hash.digest('hex');
+  }
+
+  /** Runs `ask` once fewer than `PROBES_AT_ONCE` probes run (first come, first asked). */
+  async #inTurn<T>(ask: () => Promise<T>): Promise<T> {
+    if (this.#running >= PROBES_AT_ONCE) await new Promise<void>((turn) => this.#queued.push(turn));
+    else this.#running += 1;
+    try {
+      return await ask();
+    } finally {
+      // The turn passes to the next in line (the count stays), else one fewer runs.
+      const next = this.#queued.shift();
+      if (next === undefined) this.#running -= 1;
+      else next();
+    }
   }
 
   #load(agentId: string): Kept | null {

@@ -3,6 +3,11 @@
  * `idleSleepSeconds`; with free memory (its /proc/meminfo injected) below
  * `resources.minFreeMemoryMB`, a message for it is held `paused / waiting_for_memory` — its process
  * is not started — and answered once memory is back, its timeline saying it was woken.
+ *
+ * "Pending approvals, worktrees, usage pauses, hop chains and recovery markers survive a sleep": a
+ * usage pause's wake sleeps with its agent and is delivered to the woken one at the reset; an agent
+ * waiting on the operator's approval is in a turn, so it never sleeps; a hop chain whose lead sleeps
+ * while its teammate works goes on when the hand-back wakes the lead.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -10,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { filter, firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiEvent, Wake } from '../../../shared/api/contract.js';
+import type { ApiEvent, Approval, Wake } from '../../../shared/api/contract.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
 import type { ProcFs } from '../../../main/daemon/resources/process-sample.js';
 
@@ -93,5 +98,130 @@ describe('issue 42: sleep, and memory-aware admission', () => {
     const { events } = await daemon.api['wakes.inspect']({ wakeToken: token });
     expect(events.map((e) => e.kind)).toContain('wake_up');
     expect(events.find((e) => e.kind === 'wake_up')?.detail).toMatch(/^woke the agent \(\d+\.\d s\)$/);
+  }, 60_000);
+});
+
+/** A daemon on the demo runtime with these agents and `resources`; `order` lists its agent states and wake statuses as they came. */
+async function demoDaemon(
+  agents: ReadonlyArray<Record<string, unknown>>,
+  resources: Record<string, unknown>,
+): Promise<{ daemon: Daemon; order: string[]; status: ReturnType<typeof wakeStatuses> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'agentteam-sleep-keeps-'));
+  dirs.push(dir);
+  await writeFile(join(dir, 'agentteam.json'), JSON.stringify({ agents, resources }));
+  const daemon = await createDaemon({ dataDir: dir });
+  daemons.push(daemon);
+  const order: string[] = [];
+  daemon.events$.subscribe((e) => {
+    if (e.name === 'agent.updated') order.push(`${e.payload.id}:${e.payload.state}`);
+    if (e.name === 'wake.status') order.push(`${e.payload.wakeToken}:${e.payload.status}`);
+  });
+  return { daemon, order, status: wakeStatuses(daemon) };
+}
+
+function agentState(daemon: Daemon, agentId: string, state: string): Promise<unknown> {
+  return firstValueFrom(
+    daemon.events$.pipe(
+      filter((e) => e.name === 'agent.updated' && e.payload.id === agentId && e.payload.state === state),
+    ),
+  );
+}
+
+async function wakeOf(daemon: Daemon, messageId: string): Promise<string> {
+  return (await daemon.api['wakes.list']({ target: '#general' })).find((w) => w.messageId === messageId)!.wakeToken;
+}
+
+describe('issue 42: what a sleep keeps', () => {
+  it('a usage pause: the agent sleeps while its wake is paused, and the reset wakes it to answer that wake once', async () => {
+    const { daemon, order, status } = await demoDaemon(
+      [{ id: 'demo', name: 'Demo', runtime: 'demo', env: { DEMO_LIMIT_SECONDS: '4' } }],
+      { idleSleepSeconds: 1 },
+    );
+    await agentState(daemon, 'demo', 'idle');
+    const sent = await daemon.api['messages.send']({ target: '#general', content: '@demo /limit hello' });
+    const token = await wakeOf(daemon, sent.messageId);
+    expect((await status(token, (w) => w.status === 'paused')).reason).toBe('usage_limit');
+    // Its only row is paused: the agent sleeps (its process stopped) and the wake stays paused.
+    const asleep = agentState(daemon, 'demo', 'sleeping');
+    await asleep;
+    expect(order.indexOf('demo:sleeping', order.indexOf(`${token}:paused`))).toBeGreaterThan(-1);
+    expect((await daemon.api['wakes.list']({ target: '#general' })).find((w) => w.wakeToken === token)).toMatchObject({
+      status: 'paused',
+      reason: 'usage_limit',
+    });
+    expect((await daemon.api['agents.list']({})).find((a) => a.id === 'demo')).toMatchObject({
+      state: 'sleeping',
+      rssBytes: 0,
+    });
+    // The reset resumes the pause: the woken agent gets the wake, which ends reply_sent once.
+    expect((await status(token, (w) => w.status === 'reply_sent')).status).toBe('reply_sent');
+    const mine = order.filter((o) => o.startsWith(`${token}:`)).map((o) => o.slice(token.length + 1));
+    expect(mine).toEqual(['queued', 'delivered', 'paused', 'queued', 'delivered', 'reply_sent']);
+    const { events } = await daemon.api['wakes.inspect']({ wakeToken: token });
+    expect(events.filter((e) => e.kind === 'wake_up').map((e) => e.detail)).toEqual([
+      expect.stringMatching(/^woke the agent \(\d+\.\d s\)$/),
+    ]);
+    const { messages } = await daemon.api['messages.list']({ target: '#general' });
+    expect(messages.filter((m) => m.authorId === 'demo')).toHaveLength(1);
+  }, 60_000);
+
+  it('a pending approval keeps its agent awake (its turn waits on the operator); answered, the agent sleeps', async () => {
+    const { daemon, order, status } = await demoDaemon([{ id: 'demo', name: 'Demo', runtime: 'demo' }], {
+      idleSleepSeconds: 1,
+    });
+    await agentState(daemon, 'demo', 'idle');
+    const pending = firstValueFrom(
+      daemon.events$.pipe(
+        filter((e): e is Extract<ApiEvent, { name: 'approval.updated' }> => e.name === 'approval.updated'),
+        filter((e) => e.payload.status === 'pending'),
+      ),
+    ).then((e): Approval => e.payload);
+    const sent = await daemon.api['messages.send']({ target: '#general', content: '@demo /approve' });
+    const token = await wakeOf(daemon, sent.messageId);
+    const approval = await pending;
+    // Absence over time can only be watched: three idle-sleep periods waiting on the operator.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(order).not.toContain('demo:sleeping');
+    expect((await daemon.api['agents.list']({})).find((a) => a.id === 'demo')?.state).toBe('busy');
+    expect((await daemon.api['approvals.list']({ status: 'pending' })).map((a) => a.id)).toEqual([approval.id]);
+    const asleep = agentState(daemon, 'demo', 'sleeping');
+    await daemon.api['approvals.answer']({ id: approval.id, decision: 'allow' });
+    expect((await status(token, (w) => w.status === 'reply_sent')).status).toBe('reply_sent');
+    // The turn ended: now it is idle, and it sleeps.
+    await asleep;
+  }, 60_000);
+
+  it('a hop chain: the lead sleeps while its teammate works, and the hand-back wakes it to post the answer', async () => {
+    const { daemon, order, status } = await demoDaemon(
+      [
+        { id: 'demo', name: 'Demo', runtime: 'demo', resources: { idleSleepSeconds: 1 } },
+        // The teammate works 3 s on its question (long enough for the lead to fall asleep) and never sleeps.
+        { id: 'helper', name: 'Helper', runtime: 'demo', env: { DEMO_WORK_MS: '3000' } },
+      ],
+      { idleSleepSeconds: 0 },
+    );
+    await Promise.all([agentState(daemon, 'demo', 'idle'), agentState(daemon, 'helper', 'idle')]);
+    const sent = await daemon.api['messages.send']({
+      target: '#general',
+      content: '@demo /ask helper which test first?',
+    });
+    const handBack = await firstValueFrom(
+      daemon.events$.pipe(
+        filter((e): e is Extract<ApiEvent, { name: 'wake.status' }> => e.name === 'wake.status'),
+        filter((e) => e.payload.agentId === 'demo' && e.payload.cause === 'hand_back'),
+      ),
+    ).then((e) => e.payload);
+    const ended = await status(handBack.wakeToken, (w) => w.status === 'reply_sent');
+    // The chain went on through the sleep: the same chain, the next hop, asked by the teammate.
+    expect(ended).toMatchObject({ chainId: sent.messageId, hop: 2, askedById: 'helper', status: 'reply_sent' });
+    // The lead was asleep when the hand-back came, and was woken for it.
+    const slept = order.indexOf('demo:sleeping');
+    expect(slept).toBeGreaterThan(-1);
+    expect(slept).toBeLessThan(order.indexOf(`${handBack.wakeToken}:queued`));
+    const { events } = await daemon.api['wakes.inspect']({ wakeToken: handBack.wakeToken });
+    expect(events.map((e) => e.kind)).toContain('wake_up');
+    const { messages } = await daemon.api['messages.list']({ target: '#general' });
+    expect(messages.map((m) => m.authorId)).toEqual(['operator', 'demo', 'helper', 'demo']);
+    expect(messages[3]?.content).toContain('Helper answered: You asked: "which test first?"');
   }, 60_000);
 });

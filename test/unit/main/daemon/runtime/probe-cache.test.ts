@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { AgentConfigSchema } from '../../../../../shared/config.js';
 import type { ReadinessProbe } from '../../../../../main/daemon/runtime/cli-probe.js';
-import { ProbeCache } from '../../../../../main/daemon/runtime/probe-cache.js';
+import { PROBES_AT_ONCE, ProbeCache } from '../../../../../main/daemon/runtime/probe-cache.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
 
 const dirs: TempDir[] = [];
@@ -81,4 +81,59 @@ it('issue 43: never answers an agent on another host from what it kept — a hos
   // And a new daemon finds no kept answer of it either.
   expect((await new ProbeCache({ dataDir: data.path, probe }).probe(far)).outcome).toBe('ready');
   expect(asked).toBe(3);
+});
+
+it('asks at most PROBES_AT_ONCE CLIs at a time; the others wait their turn, and every agent gets its answer', async () => {
+  const data = makeTempDir('agentteam-probe-turns-');
+  dirs.push(data);
+  let running = 0;
+  let most = 0;
+  const answers: Array<() => void> = [];
+  const probe = (): Promise<ReadinessProbe> => {
+    running += 1;
+    most = Math.max(most, running);
+    return new Promise((resolve) =>
+      answers.push(() => {
+        running -= 1;
+        resolve({ outcome: 'ready', cliVersion: '2.0.0', detail: null, checkedAt: new Date().toISOString() });
+      }),
+    );
+  };
+  const cache = new ProbeCache({ dataDir: data.path, probe });
+  const agents = Array.from({ length: 7 }, (_, i) =>
+    AgentConfigSchema.parse({ id: `claude${i}`, name: `Claude ${i}`, runtime: 'claude-code' }),
+  );
+  const all = Promise.all(agents.map((a) => cache.probe(a)));
+  // Answer the CLIs one by one as they are asked (a microtask turn lets the next in line start).
+  for (let answered = 0; answered < agents.length; answered++) {
+    await new Promise((r) => setImmediate(r));
+    expect(running).toBeLessThanOrEqual(PROBES_AT_ONCE);
+    answers.shift()?.();
+  }
+  expect((await all).map((p) => p.outcome)).toEqual(agents.map(() => 'ready'));
+  expect(most).toBe(PROBES_AT_ONCE);
+});
+
+it('keeps no provisional answer (a status check that timed out): the next check asks the CLI again', async () => {
+  const data = makeTempDir('agentteam-probe-provisional-');
+  dirs.push(data);
+  // The agent's runtime dir exists, as once its runtime ran (its HOME and config dirs).
+  mkdirSync(join(data.path, 'runtimes', 'claude'), { recursive: true });
+  let asked = 0;
+  const probe = (): Promise<ReadinessProbe> => {
+    asked += 1;
+    return Promise.resolve({
+      outcome: 'ready',
+      cliVersion: '2.0.0',
+      detail: 'its sign-in check did not answer within 15 s; started, its first turn tells',
+      checkedAt: new Date().toISOString(),
+      ...(asked === 1 ? { provisional: true as const } : {}),
+    });
+  };
+  const cache = new ProbeCache({ dataDir: data.path, probe });
+  const claude = AgentConfigSchema.parse({ id: 'claude', name: 'Claude', runtime: 'claude-code' });
+  expect((await cache.probe(claude)).provisional).toBe(true);
+  await cache.probe(claude);
+  await cache.probe(claude);
+  expect(asked).toBe(2);
 });
