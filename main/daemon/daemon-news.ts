@@ -11,7 +11,7 @@ import type { Agent, Chain, Settings, TeamAgent, WakeChangesSummary } from '../.
 import type { AgentConfig } from '../../shared/config.js';
 import type { Alerts } from './alerts/alerts.js';
 import type { ApiEvents } from './api/api-events.js';
-import type { toAgent } from './api/api-mappers.js';
+import type { AgentMore } from './api/api-mappers.js';
 import type { HookBus } from './bus/hook-bus.js';
 import type { Channels } from './channels/registry.js';
 import type { DeliveryTracker } from './delivery/delivery-tracker.js';
@@ -35,7 +35,7 @@ export interface DaemonNews {
     readonly updated$: Observable<{
       readonly agent: AgentConfig;
       readonly state: Agent['state'];
-      readonly more: Parameters<typeof toAgent>[2];
+      readonly more: AgentMore;
     }>;
   };
   readonly worktrees: { readonly changed$: Observable<WakeChangesSummary> };

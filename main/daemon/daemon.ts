@@ -178,6 +178,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         tracker: delivery.tracker,
         settingsFor,
         agentName: roster.name,
+        runtimeWords: roster.runtimeWords,
         post: (target, content, o) => conversations.post(target, content, o),
         // issue 14 from the phone: approval questions in the app's language, in the chats of the wakes' conversations.
         language: () => settings.current.language,

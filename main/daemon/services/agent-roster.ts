@@ -9,13 +9,14 @@
  */
 import type { TeamMate } from '../prompt/team-context.js';
 import { Subject, Subscription, skip, type Observable, type SchedulerLike } from 'rxjs';
+import { UNKNOWN_RUNTIME_WORDS, type RuntimeWords } from '../../../shared/agent-readiness.js';
 import type { Agent } from '../../../shared/api/contract.js';
 import { AgentConfigSchema, type AgentConfig, type Config } from '../../../shared/config.js';
-import { toAgent } from '../api/api-mappers.js';
+import { toAgent, type AgentMore } from '../api/api-mappers.js';
 import type { ApprovalPolicyOf } from '../approvals/approval-service.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { ReadinessProbe } from '../runtime/readiness.js';
-import { startsWhenReady } from '../runtime/registry.js';
+import { runtimeWordsOf, startsWhenReady } from '../runtime/registry.js';
 import { sessionStoreOf } from '../runtime/runtime-factory.js';
 import { DEFAULT_RESTART_POLICY } from '../runtime/supervisor.js';
 import { workspaceOf } from '../runtime/workspace.js';
@@ -34,12 +35,7 @@ export type RosterSession = Pick<
 export interface AgentUpdate {
   readonly agent: AgentConfig;
   readonly state: Agent['state'];
-  readonly more: Partial<
-    Pick<
-      Agent,
-      'readiness' | 'cwd' | 'auth' | 'allow' | 'unconfirmedAllow' | 'isolation' | 'worktree' | 'rssBytes' | 'cpuPercent'
-    >
-  >;
+  readonly more: AgentMore;
 }
 
 export interface AgentRosterOptions {
@@ -149,6 +145,12 @@ export class AgentRoster {
 
   /** An agent's display name (its id when unknown). */
   readonly name = (agentId: string): string => this.agent(agentId)?.name ?? agentId;
+
+  /** issue 39: what the agent's runtime is called and how it is signed in (neutral words when unknown). */
+  readonly runtimeWords = (agentId: string): RuntimeWords => {
+    const agent = this.agent(agentId);
+    return agent === undefined ? UNKNOWN_RUNTIME_WORDS : runtimeWordsOf(agent);
+  };
 
   ids(): ReadonlySet<string> {
     return new Set(this.#entries.keys());
@@ -463,6 +465,8 @@ export class AgentRoster {
       state,
       more: {
         readiness: this.#readiness.readiness(agent, state, session?.down ?? null),
+        // issue 39: the runtime's words as its descriptor says them (the page and the CLI word nothing themselves).
+        runtimeWords: runtimeWordsOf(agent),
         cwd: workspaceOf(agent.cwd, this.#o.dataDir, agent.id),
         auth: agent.auth,
         // issue 29: the "always" rules as the daemon granted them; what the file adds is only shown, never applied.
