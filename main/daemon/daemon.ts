@@ -112,9 +112,8 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const base = { dataDir, config, source, store, bus, registry, clock, log, lifecycle: wakes };
     const home = worktreeHome();
     const costs = agentCosts({ pids, clock, procFs: options.procFs }); // issue 42: each agent's memory and CPU
-    const { probe } = options;
     const roster = room(
-      wireRoster({ ...base, projectRoot: root, grants, hosts, person: options.person, probe, home, costs }),
+      wireRoster({ ...base, ...person, projectRoot: root, grants, hosts, probe: options.probe, home, costs }),
     );
     const out = stack.adopt(new ApiEvents(store, roster.name), (o) => o.complete());
     // The wiring's subscriptions end once every service they connect has stopped.
