@@ -5,8 +5,7 @@
  * printed by `agentteam agents` and shown in the sidebar, the agent detail and a failed
  * wake's Details. Pure: no I/O.
  */
-import type { AcpPreset } from './config.js';
-import type { FailureReason, RuntimeKind, SendRefusalCode } from './wake-status.js';
+import type { FailureReason, SendRefusalCode } from './wake-status.js';
 
 /** How the runtime is signed in (DESIGN.md "Agent config"): the person's CLI login, or keys in `env` only. */
 export const AUTH_MODES = ['cli-login', 'env'] as const;
@@ -53,8 +52,13 @@ export function isCannotStartReason(value: unknown): value is CannotStartReason 
 }
 export type CopyLanguage = 'en' | 'zh-CN';
 
-/** How a person signs a CLI in, or keys it, and what it is called: phrases as a sentence quotes them. */
-interface CliFacts {
+/**
+ * issue 39 "Plug-ins": how a person signs a runtime's CLI in, or keys it, and what it is called —
+ * phrases as a sentence quotes them. Each runtime's descriptor says its own
+ * (main/daemon/runtime/registry.ts `runtimeWordsOf`); the agent view carries them to the page and
+ * the CLI, so a new runtime needs no words here. The sentences around them are here, for both.
+ */
+export interface RuntimeWords {
   readonly label: string;
   /** The command a person installs ('' for the demo). */
   readonly cli: string;
@@ -62,49 +66,37 @@ interface CliFacts {
   readonly login: string;
   /** The provider key an `env`-mode agent needs. */
   readonly key: string;
+  /** The same in 简体中文, where a phrase is words rather than a command or a name. */
+  readonly zh?: Partial<Omit<RuntimeWords, 'zh'>>;
 }
 
-const CLI_FACTS: Record<Exclude<RuntimeKind, 'acp'>, CliFacts> = {
-  'claude-code': { label: 'Claude Code', cli: '`claude`', login: '`claude login`', key: '`ANTHROPIC_API_KEY`' },
-  codex: { label: 'Codex', cli: '`codex`', login: '`codex login`', key: '`OPENAI_API_KEY`' },
-  opencode: { label: 'OpenCode', cli: '`opencode`', login: '`opencode auth login`', key: '`OPENAI_API_KEY`' },
-  demo: { label: 'Demo', cli: '', login: '', key: '' },
-};
-
-/** issue 28: each ACP preset's own CLI, sign-in and keys (runtime/acp/acp-presets.ts, auth/acp-auth.ts). */
-const ACP_FACTS: Record<AcpPreset, CliFacts> = {
-  gemini: { label: 'Gemini CLI', cli: '`gemini`', login: '`gemini` (Login with Google)', key: '`GEMINI_API_KEY`' },
-  qwen: { label: 'Qwen Code', cli: '`qwen`', login: '`qwen` (/auth)', key: '`OPENAI_API_KEY`' },
-  copilot: {
-    label: 'Copilot CLI',
-    cli: '`copilot`',
-    login: '`copilot login`',
-    key: '`COPILOT_GITHUB_TOKEN` (or `OPENAI_API_KEY` with `OPENAI_BASE_URL`)',
+/** A runtime the reader does not know (a wake of an agent no longer configured): neutral words. */
+export const UNKNOWN_RUNTIME_WORDS: RuntimeWords = {
+  label: 'Runtime',
+  cli: "the agent's CLI",
+  login: "the CLI's own sign-in",
+  key: 'the provider key the agent reads',
+  zh: {
+    label: '运行时',
+    cli: '此智能体的命令行工具',
+    login: '该命令行工具自己的登录方式',
+    key: '此智能体读取的服务密钥',
   },
 };
 
-/** An ACP agent of no preset: the program its own "command" names. */
-const ACP_CUSTOM: CliFacts = {
-  label: 'ACP agent',
-  cli: 'the ACP agent its "command" names',
-  login: "the ACP agent's own sign-in",
-  key: 'the provider key that ACP agent reads',
-};
-
-function factsOf(runtime: RuntimeKind, preset?: AcpPreset | null): CliFacts {
-  if (runtime !== 'acp') return CLI_FACTS[runtime];
-  return preset === undefined || preset === null ? ACP_CUSTOM : ACP_FACTS[preset];
+/** The words in `language`. */
+function wordsIn(words: RuntimeWords, language: CopyLanguage): Omit<RuntimeWords, 'zh'> {
+  return language === 'zh-CN' ? { ...words, ...words.zh } : words;
 }
 
-/** The runtime's name as people know it ("Gemini CLI" for the gemini ACP preset). */
-export function runtimeLabel(runtime: RuntimeKind, preset?: AcpPreset | null): string {
-  return factsOf(runtime, preset).label;
+/** The runtime's name as people know it ("Gemini CLI" for the gemini ACP preset), in `language`. */
+export function runtimeLabel(words: RuntimeWords, language: CopyLanguage = 'en'): string {
+  return wordsIn(words, language).label;
 }
 
 export interface FixInput {
-  readonly runtime: RuntimeKind;
-  /** issue 28: an `acp` agent's preset (its own CLI and sign-in); absent or null: a custom ACP command. */
-  readonly preset?: AcpPreset | null;
+  /** The agent's runtime words (its descriptor's, from the agent view). */
+  readonly words: RuntimeWords;
   readonly auth: AuthMode;
   readonly restart?: { readonly attempt: number; readonly cap: number } | null;
   /** issue 43: the agent's host as `user@host` (with `-p PORT` when not 22), for the host fixes; absent: "its host". */
@@ -152,7 +144,7 @@ export function readinessLabel(state: ReadinessState, language: CopyLanguage, in
 /** The exact fix, in one sentence; null when nothing is to be done. */
 export function readinessFix(state: ReadinessState, language: CopyLanguage, input: FixInput): string | null {
   const zh = language === 'zh-CN';
-  const facts = factsOf(input.runtime, input.preset);
+  const facts = wordsIn(input.words, language);
   const { auth } = input;
   switch (state) {
     case 'needs_sign_in':
@@ -248,8 +240,8 @@ function cannotStartWords(reason: CannotStartReason, zh: boolean): string {
 }
 
 export interface FailureWordsInput {
-  readonly runtime: RuntimeKind;
-  readonly preset?: AcpPreset | null;
+  /** The runtime words of the wake's agent (UNKNOWN_RUNTIME_WORDS when it is no longer configured). */
+  readonly words: RuntimeWords;
   readonly auth?: AuthMode;
   /** `provider_error`: the HTTP status, when known. */
   readonly httpStatus?: number | null;
@@ -263,8 +255,8 @@ export interface FailureWordsInput {
 /** A failed wake's reason in plain words, with the fix (UI.md "Failure Details"). Never a bare internal token. */
 export function failureWords(reason: FailureReason, language: CopyLanguage, input: FailureWordsInput): string {
   const zh = language === 'zh-CN';
-  const name = runtimeLabel(input.runtime, input.preset);
-  const fixInput: FixInput = { runtime: input.runtime, preset: input.preset ?? null, auth: input.auth ?? 'cli-login' };
+  const name = runtimeLabel(input.words, language);
+  const fixInput: FixInput = { words: input.words, auth: input.auth ?? 'cli-login' };
   switch (reason) {
     case 'auth_required':
       return zh

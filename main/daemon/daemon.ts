@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { asyncScheduler, merge, Subscription } from 'rxjs';
+import { asyncScheduler, Subscription } from 'rxjs';
 import { LOCAL_CHANNEL, type Config } from '../../shared/config.js';
 import { createDaemonApi } from './api/daemon-api.js';
 import { ApiEvents } from './api/api-events.js';
@@ -33,18 +33,15 @@ import { createWakeMetrics } from './metrics/wake-metrics.js';
 import { projectRoot } from './project-root.js';
 import { finalCheckRenderer } from './prompt/final-check.js';
 import { prepareAgentCli } from './runtime/agent-cli-shim.js';
-import { probeAgent } from './runtime/readiness.js';
 import { toolNamingOf } from './runtime/registry.js';
-import { ProbeCache } from './runtime/probe-cache.js';
-import { currentPersonProfile } from './runtime/auth/person-profile.js';
 import { createRuntimeAdapter } from './runtime/runtime-factory.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
-import { AgentRoster } from './services/agent-roster.js';
+import { wireRoster } from './services/roster-wiring.js';
 import { agentTurns, launchAgentSessions } from './services/agent-sessions.js';
 import { AgentSettings } from './services/agent-settings.js';
 import { seedConversations } from './services/conversation-service.js';
 import { DaemonSettings } from './settings/daemon-settings.js';
-import { bindSilenceDeliveryMetrics } from './silence-delivery-metrics.js';
+import { wireNews } from './daemon-news.js';
 import { Store } from './store/index.js';
 import { wireTeams } from './teams/team-wiring.js';
 import { wireUsage } from './usage/usage-wiring.js';
@@ -110,38 +107,19 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       }),
       (w) => w.dispose(),
     );
-    // 5. The agents as in agentteam.json and as they run (services/agent-roster.ts), and the API's events;
-    //    an isolated agent's readiness (git) and worktree as the worktrees room keeps them. issue 42: a
-    //    readiness probe runs the CLI only when its files or the agent's entry changed (or on Retry).
+    // 5. The agents as in agentteam.json and as they run, with their readiness (services/roster-wiring.ts),
+    //    and the API's events; the core every capability is wired onto (issue 39): each room wired once.
+    const base = { dataDir, config, source, store, bus, registry, clock, log, lifecycle: wakes };
     const home = worktreeHome();
     const costs = agentCosts({ pids, clock, procFs: options.procFs }); // issue 42: each agent's memory and CPU
-    const probes = new ProbeCache({
-      dataDir,
-      person: options.person ?? currentPersonProfile(),
-      probe: home.gitReady(
-        (a) => options.probe?.(a) ?? probeAgent(a, { dataDir, projectRoot: root, ...person, hosts }),
-      ),
-    });
-    const roster: AgentRoster = stack.adopt(
-      new AgentRoster({
-        agents: config.agents,
-        file: source,
-        lifecycle: wakes,
-        dataDir,
-        grants,
-        probe: (a, fresh) => probes.probe(a, fresh),
-        worktreeOf: home.worktreeOf,
-        costOf: (id) => costs.of(id),
-        log,
-      }),
-      (r) => r.dispose(),
+    const roster = room(
+      wireRoster({ ...base, ...person, projectRoot: root, grants, hosts, probe: options.probe, home, costs }),
     );
     const out = stack.adopt(new ApiEvents(store, roster.name), (o) => o.complete());
     // The wiring's subscriptions end once every service they connect has stopped.
     const subs = stack.adopt(new Subscription(), (s) => s.unsubscribe());
     subs.add(wakes.wakeStatus$.subscribe((e) => out.status(e)));
-    // The core every capability is wired onto (issue 39): each room wired once, its API merged below, its news as events.
-    const core = { dataDir, config, source, store, bus, registry, clock, log, lifecycle: wakes, out };
+    const core = { ...base, out };
     const worktrees = room(wireWorktrees({ ...core, privateDirs, agents: roster, home }));
     const usage = room(wireUsage({ ...core, policyOf: (id) => roster.agent(id), usageBudget: options.usageBudget }));
     holds.add(usage.admissionHold);
@@ -199,6 +177,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
         tracker: delivery.tracker,
         settingsFor,
         agentName: roster.name,
+        runtimeWords: roster.runtimeWords,
         post: (target, content, o) => conversations.post(target, content, o),
         // issue 14 from the phone: approval questions in the app's language, in the chats of the wakes' conversations.
         language: () => settings.current.language,
@@ -227,25 +206,9 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     // Approvals stop before the channels that show them: a request the stop cancels is said so in its chat.
     stack.defer(() => approvals.dispose());
 
-    // The wiring: what one part announces, the parts that show or act on it hear.
-    subs.add(settings.changed$.subscribe((s) => out.settings(s)));
-    subs.add(roster.updated$.subscribe((u) => out.agent(u.agent, u.state, u.more)));
-    subs.add(grants.changed$.subscribe((agentId) => roster.changed(agentId)));
-    subs.add(worktrees.changed$.subscribe((summary) => out.changes(summary)));
-    subs.add(usage.changed$.subscribe((agentId) => out.usage(agentId)));
-    subs.add(
-      usage.warning$.subscribe((w) => external.usageWarning(w.warning.agentId, alerts.usageWarning(w), w.warning)),
-    );
-    subs.add(teams.chain$.subscribe((chain) => (out.chain(chain), external.chainChanged(chain))));
-    subs.add(teams.board$.subscribe((entry) => out.team(entry)));
-    subs.add(approvals.changes$.subscribe((r) => out.approval(r)));
-    subs.add(
-      bindSilenceDeliveryMetrics(registry, {
-        bus,
-        beacon$: merge(delivery.beacon$, external.beacon$),
-        alert$: delivery.tracker.alert$,
-      }),
-    );
+    // The wiring: what one part announces, the parts that show or act on it hear (daemon-news.ts).
+    const news = { out, external, alerts, registry, bus, delivery, settings, agents: roster, approvals };
+    subs.add(wireNews({ ...news, worktrees, usage, teams }));
     approvals.cancelStale();
 
     // 12. One session per agent: its runtime built around the session's host and started, its wakes

@@ -293,8 +293,7 @@ export function agentJson(a: Agent) {
     ready: r?.ready ?? false,
     reason: r?.reason ?? null,
     fix: readinessFix(state, 'en', {
-      runtime: a.runtime,
-      preset: a.preset ?? null,
+      words: a.runtimeWords,
       auth,
       restart: r?.restart ?? null,
       reason: r?.reason ?? null,

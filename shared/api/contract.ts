@@ -270,6 +270,10 @@ const AgentReadinessSchema = z.object({
   checkedAt: Iso.nullable(),
 });
 
+/** issue 39: a runtime's words for people (shared/agent-readiness.ts `RuntimeWords`), as its descriptor says them. */
+const RuntimeWordsFields = { label: z.string(), cli: z.string(), login: z.string(), key: z.string() };
+const RuntimeWordsSchema = z.object({ ...RuntimeWordsFields, zh: z.object(RuntimeWordsFields).partial().optional() });
+
 const AgentSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -280,6 +284,8 @@ const AgentSchema = z.object({
   demo: z.boolean(),
   /** issue 28: an `acp` agent's preset (its CLI's own name, sign-in and keys in the readiness fix); else null. */
   preset: z.enum(ACP_PRESETS).nullable().optional(),
+  /** issue 39: what its runtime is called and how it is signed in, as the runtime's descriptor says (the page words nothing itself). */
+  runtimeWords: RuntimeWordsSchema,
   /** issue 15 (optional so older producers still parse). */
   readiness: AgentReadinessSchema.optional(),
   /** The agent's workspace: its resolved absolute `cwd` (issue 14 validates it at start). */

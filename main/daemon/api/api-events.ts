@@ -23,7 +23,7 @@ import { isTerminal, withTimelineEntry } from '../../../shared/wake-status.js';
 import { boundedDetail } from '../diagnostics.js';
 import type { WakeStatusEvent } from '../wake/wake-status-event.js';
 import type { WakeTimelineEntry } from '../wake/wake-timeline.js';
-import { toAgent, toApproval, toMessage, pausedUntilOf, toWake } from './api-mappers.js';
+import { toAgent, toApproval, type AgentMore, toMessage, pausedUntilOf, toWake } from './api-mappers.js';
 import type { ApprovalRecord, MessageRecord, ReactionRecord, Store } from '../store/index.js';
 
 export class ApiEvents {
@@ -102,7 +102,7 @@ export class ApiEvents {
     this.#events.next({ name: 'team.updated', payload: entry });
   }
 
-  agent(agent: AgentConfig, state: Agent['state'], more: Parameters<typeof toAgent>[2] = {}): void {
+  agent(agent: AgentConfig, state: Agent['state'], more: AgentMore): void {
     this.#events.next({ name: 'agent.updated', payload: toAgent(agent, state, more) });
   }
 

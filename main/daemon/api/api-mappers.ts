@@ -150,21 +150,21 @@ export function toPromptInput(p: PromptInputRecord): PromptInput {
   };
 }
 
+/** What the agent view adds to the config: the runtime's words (issue 39) always, the rest when the caller knows it. */
+export type AgentMore = Partial<
+  Pick<
+    Agent,
+    'readiness' | 'cwd' | 'auth' | 'allow' | 'unconfirmedAllow' | 'isolation' | 'worktree' | 'rssBytes' | 'cpuPercent'
+  >
+> &
+  Pick<Agent, 'runtimeWords'>;
+
 /**
  * `more`: issue 15's readiness, workspace (absolute) and sign-in mode, and the "always" rules as
  * agentteam.json has them now, when the caller knows them. The permission policy (issue 14) comes
  * from the agent's config itself.
  */
-export function toAgent(
-  a: AgentConfig,
-  state: Agent['state'],
-  more: Partial<
-    Pick<
-      Agent,
-      'readiness' | 'cwd' | 'auth' | 'allow' | 'unconfirmedAllow' | 'isolation' | 'worktree' | 'rssBytes' | 'cpuPercent'
-    >
-  > = {},
-): Agent {
+export function toAgent(a: AgentConfig, state: Agent['state'], more: AgentMore): Agent {
   return {
     id: a.id,
     name: a.name,

@@ -12,6 +12,7 @@
  * inbound messages into operator messages (`post`, idempotent by `inboundKey`), and posts notices
  * (alerts, failed wakes, usage warnings) as neutral messages, never as the agent.
  */
+import type { RuntimeWords } from '../../../shared/agent-readiness.js';
 import type { Registry } from 'prom-client';
 import type { Observable } from 'rxjs';
 import type { z } from 'zod';
@@ -96,6 +97,8 @@ export interface ChannelContext<Section> {
   /** Watchdog + delivery settings of a channel as agentteam.json has them now. */
   readonly settingsFor: (channel: string) => ChannelSettings;
   readonly agentName: (agentId: string) => string;
+  /** issue 39: what the agent's runtime is called and how it is signed in (its descriptor's words). */
+  readonly runtimeWords: (agentId: string) => RuntimeWords;
   /** Posts an operator message (ConversationService.post): idempotent by `inboundKey`. */
   readonly post: (
     target: string,

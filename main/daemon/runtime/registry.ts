@@ -5,6 +5,7 @@
  * (first-run-config.ts) by asking the descriptor here, never by comparing runtime ids.
  * The ACP presets are entries of the ACP descriptor (acp/acp-presets.ts).
  */
+import type { RuntimeWords } from '../../../shared/agent-readiness.js';
 import type { AgentConfig } from '../../../shared/config.js';
 import { RUNTIMES, type RuntimeKind } from '../../../shared/wake-status.js';
 import { ACP_RUNTIME } from './acp/acp-descriptor.js';
@@ -40,6 +41,11 @@ export function runtimeDescriptors(): readonly RuntimeDescriptor[] {
  */
 export function toolNamingOf(agent: Pick<AgentConfig, 'runtime' | 'preset'>): McpToolNaming {
   return REGISTRY[agent.runtime].toolNaming(agent);
+}
+
+/** issue 39: what a person reads about the agent's runtime (its descriptor's words; the agent view carries them). */
+export function runtimeWordsOf(agent: Pick<AgentConfig, 'runtime' | 'preset'>): RuntimeWords {
+  return REGISTRY[agent.runtime].words(agent);
 }
 
 /**

@@ -4,11 +4,13 @@
  * list. A new runtime is its folder plus one registry line and its id in `RUNTIMES`
  * (shared/wake-status.ts); nothing else in the daemon asks which runtime it is.
  *
- * What a person reads about a runtime (its label, sign-in command, key) is operator copy and
- * lives in shared/agent-readiness.ts. How its model names our MCP tools is the descriptor's
+ * What a person reads about a runtime (its label, sign-in command, key) is the descriptor's
+ * `words`, carried to the page and the CLI in the agent view; the sentences around them are
+ * shared/agent-readiness.ts. How its model names our MCP tools is the descriptor's
  * `toolNaming` (the prompt room sits below this one: it is handed the naming, registry.ts
  * `toolNamingOf`, never asks which runtime it is).
  */
+import type { RuntimeWords } from '../../../shared/agent-readiness.js';
 import type { AcpPreset, AgentConfig } from '../../../shared/config.js';
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { DaemonLog } from '../daemon-log.js';
@@ -102,6 +104,8 @@ export interface RuntimeDescriptor<K extends RuntimeKind = RuntimeKind> {
    * host's PATH when the agent names no `command` (a path on this machine means nothing there).
    */
   readonly overSsh: { program(agent: Pick<AgentConfig, 'preset'>): string } | null;
+  /** issue 39: what a person reads about it — its name, CLI, sign-in and key (an ACP agent: its preset's). */
+  words(agent: Pick<AgentConfig, 'preset'>): RuntimeWords;
   /** issue 8 (issue 25: the demo's two agents): what a first run seeds always, and what it offers. */
   readonly firstRun: { readonly always: readonly SeededAgent[]; readonly offered: readonly FirstRunOffer[] };
 }

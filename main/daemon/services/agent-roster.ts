@@ -8,14 +8,15 @@
  * - the per-agent restart chain: restarts of one agent run one after another.
  */
 import type { TeamMate } from '../prompt/team-context.js';
-import { Subject, Subscription, skip, type Observable } from 'rxjs';
+import { Subject, Subscription, skip, type Observable, type SchedulerLike } from 'rxjs';
+import { UNKNOWN_RUNTIME_WORDS, type RuntimeWords } from '../../../shared/agent-readiness.js';
 import type { Agent } from '../../../shared/api/contract.js';
 import { AgentConfigSchema, type AgentConfig, type Config } from '../../../shared/config.js';
-import { toAgent } from '../api/api-mappers.js';
+import { toAgent, type AgentMore } from '../api/api-mappers.js';
 import type { ApprovalPolicyOf } from '../approvals/approval-service.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { ReadinessProbe } from '../runtime/readiness.js';
-import { startsWhenReady } from '../runtime/registry.js';
+import { runtimeWordsOf, startsWhenReady } from '../runtime/registry.js';
 import { sessionStoreOf } from '../runtime/runtime-factory.js';
 import { DEFAULT_RESTART_POLICY } from '../runtime/supervisor.js';
 import { workspaceOf } from '../runtime/workspace.js';
@@ -34,12 +35,7 @@ export type RosterSession = Pick<
 export interface AgentUpdate {
   readonly agent: AgentConfig;
   readonly state: Agent['state'];
-  readonly more: Partial<
-    Pick<
-      Agent,
-      'readiness' | 'cwd' | 'auth' | 'allow' | 'unconfirmedAllow' | 'isolation' | 'worktree' | 'rssBytes' | 'cpuPercent'
-    >
-  >;
+  readonly more: AgentMore;
 }
 
 export interface AgentRosterOptions {
@@ -50,12 +46,19 @@ export interface AgentRosterOptions {
   readonly lifecycle: Pick<WakeLifecycle, 'registerAgent'>;
   readonly dataDir: string;
   /** issue 29: the rules the daemon granted each agent, and those agentteam.json lists without a grant. */
-  readonly grants?: { rules(agentId: string): string[]; unconfirmed(agentId: string): string[] };
+  readonly grants?: {
+    rules(agentId: string): string[];
+    unconfirmed(agentId: string): string[];
+    /** An agent's grants (or the file's rules) changed: its view is re-emitted. */
+    readonly changed$: Observable<string>;
+  };
   /**
    * issue 15: one agent's CLI and sign-in check (runtime/readiness.ts `probeAgent`); issue 42:
    * through the probe cache, `fresh` for the operator's Retry.
    */
   readonly probe: (agent: AgentConfig, fresh?: boolean) => Promise<ReadinessProbe>;
+  /** The daemon's one clock (issue 39): the held-back sign-in check runs on it. */
+  readonly clock: SchedulerLike;
   /** issue 26: the worktree an agent as it runs works in (worktrees/worktree-wiring.ts `worktreeHome`). */
   readonly worktreeOf?: (agent: AgentConfig) => AgentWorktree | null;
   /** issue 42: what the agent's process tree costs now (resources/agent-costs.ts). */
@@ -104,6 +107,9 @@ export class AgentRoster {
   readonly #updated = new Subject<AgentUpdate>();
   readonly #subs = new Subscription();
   #disposed = false;
+  #started = false;
+  /** The held-back check while one is scheduled (`#watchHeldBack`). */
+  #heldBackCheck: Subscription | null = null;
   /** An agent's view changed. */
   readonly updated$: Observable<AgentUpdate> = this.#updated.asObservable();
   readonly #applied = new Subject<string>();
@@ -124,6 +130,7 @@ export class AgentRoster {
       restartCap: DEFAULT_RESTART_POLICY.maxRestarts,
       changed: (a) => this.changed(a.id),
     });
+    if (options.grants) this.#subs.add(options.grants.changed$.subscribe((agentId) => this.changed(agentId)));
   }
 
   /** The agents as they run, in file order. */
@@ -138,6 +145,12 @@ export class AgentRoster {
 
   /** An agent's display name (its id when unknown). */
   readonly name = (agentId: string): string => this.agent(agentId)?.name ?? agentId;
+
+  /** issue 39: what the agent's runtime is called and how it is signed in (neutral words when unknown). */
+  readonly runtimeWords = (agentId: string): RuntimeWords => {
+    const agent = this.agent(agentId);
+    return agent === undefined ? UNKNOWN_RUNTIME_WORDS : runtimeWordsOf(agent);
+  };
 
   ids(): ReadonlySet<string> {
     return new Set(this.#entries.keys());
@@ -224,7 +237,9 @@ export class AgentRoster {
     // After dispose no view is built (a session may still settle while the daemon stops; the store is closed).
     if (this.#disposed) return;
     const agent = this.agent(agentId);
-    if (agent !== undefined) this.#updated.next(this.#update(agent));
+    if (agent === undefined) return;
+    this.#updated.next(this.#update(agent));
+    if (this.#heldBack(agent)) this.#watchHeldBack();
   }
 
   /** issue 15: a restart was scheduled (attempt n), or the runtime is up again (null). */
@@ -294,13 +309,8 @@ export class AgentRoster {
    * only when they changed (runtime/probe-cache.ts) — and started once it is ready.
    */
   start(): void {
-    const timer = setInterval(() => {
-      for (const a of this.#running)
-        if (this.session(a.id)?.state === 'crashed' && this.#readiness.refusal(a) !== null)
-          void this.retry(a.id, false);
-    }, HELD_BACK_CHECK_MS);
-    timer.unref();
-    this.#subs.add(() => clearInterval(timer));
+    this.#started = true;
+    if (this.#running.some((a) => this.#heldBack(a))) this.#watchHeldBack();
     this.#subs.add(
       this.#o.file.state$.pipe(skip(1)).subscribe(() => {
         for (const a of this.#running) this.changed(a.id);
@@ -407,6 +417,29 @@ export class AgentRoster {
     return slept;
   }
 
+  /** issue 40 item 6: the agent's runtime is down because its CLI is not ready (not signed in, missing). */
+  #heldBack(agent: AgentConfig): boolean {
+    return this.session(agent.id)?.state === 'crashed' && this.#readiness.refusal(agent) !== null;
+  }
+
+  /**
+   * Schedules the held-back check on the daemon's clock, once: every few seconds while an agent is
+   * held back (each one retried with a cached probe), then no more — nothing stays scheduled while
+   * every agent is ready (an agent that becomes held back arms it again, from `changed`).
+   */
+  #watchHeldBack(): void {
+    if (!this.#started || this.#disposed || this.#heldBackCheck !== null) return;
+    const check = this.#o.clock.schedule(() => {
+      this.#subs.remove(check);
+      this.#heldBackCheck = null;
+      const held = this.#running.filter((a) => this.#heldBack(a));
+      for (const a of held) void this.retry(a.id, false);
+      if (held.length > 0) this.#watchHeldBack();
+    }, HELD_BACK_CHECK_MS);
+    this.#heldBackCheck = check;
+    this.#subs.add(check);
+  }
+
   /** Stops every session (its runtime ends: no orphans). */
   async stop(): Promise<void> {
     await Promise.allSettled([...this.#entries.values()].map((e) => e.session?.stop()));
@@ -432,6 +465,8 @@ export class AgentRoster {
       state,
       more: {
         readiness: this.#readiness.readiness(agent, state, session?.down ?? null),
+        // issue 39: the runtime's words as its descriptor says them (the page and the CLI word nothing themselves).
+        runtimeWords: runtimeWordsOf(agent),
         cwd: workspaceOf(agent.cwd, this.#o.dataDir, agent.id),
         auth: agent.auth,
         // issue 29: the "always" rules as the daemon granted them; what the file adds is only shown, never applied.

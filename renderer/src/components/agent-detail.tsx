@@ -27,8 +27,7 @@ export function agentReadinessText(agent: Agent, language: Language): { label: s
   const r = agent.readiness;
   const state = r?.state ?? 'starting';
   const input = {
-    runtime: agent.runtime,
-    preset: agent.preset ?? null,
+    words: agent.runtimeWords,
     auth: agent.auth ?? 'cli-login',
     restart: r?.restart ?? null,
     // issue 40: `cannot_start`'s fix is its cause's.
@@ -90,7 +89,7 @@ export function AgentDetail({
       <h1 id="agent-detail-title">{agent.name}</h1>
       <dl className="agent-facts">
         <dt>{t('agentDetail.runtime')}</dt>
-        <dd data-field="runtime">{runtimeLabel(agent.runtime, agent.preset)}</dd>
+        <dd data-field="runtime">{runtimeLabel(agent.runtimeWords, language)}</dd>
         <dt>{t('agentDetail.version')}</dt>
         <dd data-field="cli-version">{agent.readiness?.cliVersion ?? (agent.demo ? '—' : t('agentDetail.unknown'))}</dd>
         <dt>{t('agentDetail.workspace')}</dt>

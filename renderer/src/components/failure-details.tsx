@@ -6,17 +6,25 @@
  * `message_send` says which refusal it was. Collapsed until opened.
  */
 import { useId, useState } from 'react';
-import { failureWords, httpStatusOf, refusalOf, refusalWords } from '../../../shared/agent-readiness.js';
+import {
+  failureWords,
+  httpStatusOf,
+  refusalOf,
+  refusalWords,
+  UNKNOWN_RUNTIME_WORDS,
+  type RuntimeWords,
+} from '../../../shared/agent-readiness.js';
 import type { Wake } from '../../../shared/api/contract.js';
 import { isFailureReason } from '../../../shared/wake-status.js';
 import { copy, type Language } from '../i18n/copy.js';
+import type { AgentIdentity } from '../state/agent-store.js';
 import { FixText } from './fix-text.js';
 
 /** The plain words for a wake's outcome, or null when there is nothing to explain. */
-export function wakeOutcomeWords(wake: Wake, language: Language): string | null {
+export function wakeOutcomeWords(wake: Wake, language: Language, words: RuntimeWords): string | null {
   if (wake.status === 'failed')
     return failureWords(isFailureReason(wake.reason) ? wake.reason : 'runtime_error', language, {
-      runtime: wake.runtime,
+      words,
       httpStatus: httpStatusOf(wake.detail),
       continued: wake.recoveries > 0,
     });
@@ -24,8 +32,22 @@ export function wakeOutcomeWords(wake: Wake, language: Language): string | null 
   return refusal === null ? null : refusalWords(refusal, language);
 }
 
-export function FailureDetails({ wake, language }: { wake: Wake; language: Language }) {
-  const words = wakeOutcomeWords(wake, language);
+/** issue 39: the runtime words of a wake's agent, as the daemon sent them in the agent view (neutral when it is gone). */
+export function runtimeWordsOf(agents: readonly AgentIdentity[] | undefined, agentId: string): RuntimeWords {
+  return agents?.find((a) => a.id === agentId)?.runtimeWords ?? UNKNOWN_RUNTIME_WORDS;
+}
+
+export function FailureDetails({
+  wake,
+  language,
+  agents,
+}: {
+  wake: Wake;
+  language: Language;
+  /** Who the agents are, with their runtime words (the roster). */
+  agents?: readonly AgentIdentity[];
+}) {
+  const words = wakeOutcomeWords(wake, language, runtimeWordsOf(agents, wake.agentId));
   const raw = wake.detail ?? (wake.status === 'failed' ? wake.reason : null);
   if (words === null && (wake.status !== 'failed' || raw === null)) return null;
   return (

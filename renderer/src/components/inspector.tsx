@@ -166,7 +166,7 @@ export function Inspector({
           </dl>
         </div>
       )}
-      {shown !== undefined && <FailureDetails wake={shown} language={language} />}
+      {shown !== undefined && <FailureDetails wake={shown} language={language} agents={agents} />}
       {/* issue 27: what the runtime reported this wake's turns consumed. */}
       {data !== null && <WakeUsageFacts usage={data.usage ?? null} language={language} />}
       <ChainView

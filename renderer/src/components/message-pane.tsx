@@ -158,6 +158,7 @@ export const MessagePane = memo(function MessagePane(props: MessagePaneProps) {
         onContinueChain={onContinueChain}
         onPause={onPause}
         onRetry={onRetry}
+        agents={agents}
         {...(props.onOpenUsage === undefined ? {} : { onRaiseBudget: props.onOpenUsage })}
         {...(props.statusLabel === undefined ? {} : { label: props.statusLabel })}
       />

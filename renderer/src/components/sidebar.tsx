@@ -204,7 +204,9 @@ export const Sidebar = memo(function Sidebar({
                 )}
                 {/* The runtime, then issue 14's permission policy (`full` carries a warning badge) and the workspace. */}
                 <span className="agent-row-meta">
-                  <span className="agent-runtime">{a.demo ? t('agent.demo') : runtimeLabel(a.runtime, a.preset)}</span>
+                  <span className="agent-runtime">
+                    {a.demo ? t('agent.demo') : runtimeLabel(a.runtimeWords, language)}
+                  </span>
                   {!a.demo && a.permissions !== undefined && (
                     <span className={`agent-permissions permissions-${a.permissions}`} data-permissions={a.permissions}>
                       {a.permissions === 'full' ? '⚠ ' : ''}

@@ -8,7 +8,8 @@ import { memo, useEffect, useState, type ReactNode } from 'react';
 import type { Alert, Chain } from '../../../shared/api/contract.js';
 import { promisesRetry } from '../../../shared/agent-readiness.js';
 import { copy, type Language } from '../i18n/copy.js';
-import { RawDetail, wakeOutcomeWords } from './failure-details.js';
+import { RawDetail, runtimeWordsOf, wakeOutcomeWords } from './failure-details.js';
+import type { AgentIdentity } from '../state/agent-store.js';
 import { FixText } from './fix-text.js';
 import {
   ALERT_ICONS,
@@ -89,6 +90,8 @@ export interface StatusAreaProps {
    * again and starts it anew); resolves with what to tell the person (ready, or still not and why).
    */
   onRetry?(agentId: string): Promise<string>;
+  /** issue 39: who the agents are, with their runtime words for a failed chip's Details (the roster). */
+  readonly agents?: readonly AgentIdentity[];
 }
 
 /** Memoised: it re-renders for its own conversation's wakes and alerts, not for the shell's other state. */
@@ -110,6 +113,7 @@ export const StatusArea = memo(function StatusArea({
   onPause,
   onRaiseBudget,
   onRetry,
+  agents,
 }: StatusAreaProps) {
   const wakes = useTargetWakes(book, target);
   // issue 14: a wake waiting for the operator never shows "Working": its approval chip stands for it.
@@ -332,7 +336,7 @@ export const StatusArea = memo(function StatusArea({
               // issue 15 (UI.md "Failure Details"): the plain words and the fix first, the raw detail on demand below (issue 40 item 5).
               <span id={detailsId} className="chip-detail-text">
                 <span className="failure-words">
-                  <FixText text={wakeOutcomeWords(wake, language) ?? ''} />
+                  <FixText text={wakeOutcomeWords(wake, language, runtimeWordsOf(agents, wake.agentId)) ?? ''} />
                 </span>
                 <RawDetail text={chip.detail ?? wake.reason ?? '—'} language={language} as="code" />
               </span>

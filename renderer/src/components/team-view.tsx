@@ -6,7 +6,7 @@
  * to where to act: the conversation (its approval chip, its working chip), or the agent's detail
  * (what to fix, how to sign in), or a direct message.
  */
-import { failureWords, runtimeLabel } from '../../../shared/agent-readiness.js';
+import { failureWords, runtimeLabel, UNKNOWN_RUNTIME_WORDS } from '../../../shared/agent-readiness.js';
 import type { Agent, TeamAgent } from '../../../shared/api/contract.js';
 import { formatElapsed } from '../../../shared/elapsed.js';
 import { isFailureReason } from '../../../shared/wake-status.js';
@@ -133,7 +133,9 @@ function TeamRow({
       <span className="team-who">
         <span className="team-name">{entry.name}</span>{' '}
         <span className="team-runtime">
-          {agent?.demo === true ? t('agent.demo') : runtimeLabel(entry.runtime, agent?.preset)}
+          {agent?.demo === true
+            ? t('agent.demo')
+            : runtimeLabel(agent?.runtimeWords ?? UNKNOWN_RUNTIME_WORDS, language)}
           {!entry.ready && entry.state !== 'needs_sign_in' && entry.state !== 'failed' && ` · ${t('team.notReady')}`}
         </span>
         {memory !== null && (
@@ -191,8 +193,7 @@ function stateNote(entry: TeamAgent, agent: Agent | undefined, language: Languag
   if (entry.state !== 'failed') return null;
   const reason = isFailureReason(entry.reason) ? entry.reason : 'runtime_error';
   return failureWords(reason, language, {
-    runtime: entry.runtime,
-    preset: agent?.preset ?? null,
+    words: agent?.runtimeWords ?? UNKNOWN_RUNTIME_WORDS,
     ...(agent?.auth ? { auth: agent.auth } : {}),
   });
 }

@@ -104,7 +104,7 @@ function WelcomeCli({
   const [note, setNote] = useState<string | null>(null);
   const ready = agent.readiness?.ready === true;
   const { label, fix } = agentReadinessText(agent, language);
-  const runtime = runtimeLabel(agent.runtime, agent.preset ?? null);
+  const runtime = runtimeLabel(agent.runtimeWords, language);
   const retry = () => {
     setChecking(true);
     setNote(null);

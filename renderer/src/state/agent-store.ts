@@ -16,10 +16,14 @@ const ROSTER = 'roster';
 /** The fields that say who an agent is (all but its state). */
 const IDENTITY = ['id', 'name', 'runtime', 'preset', 'demo', 'model'] as const;
 
-/** Who an agent is, as the roster lists it. */
-export type AgentIdentity = Pick<Agent, (typeof IDENTITY)[number]>;
+/**
+ * Who an agent is, as the roster lists it, with its runtime's words (issue 39: the daemon's; they
+ * follow from its runtime and preset, so they are not compared).
+ */
+export type AgentIdentity = Pick<Agent, (typeof IDENTITY)[number] | 'runtimeWords'>;
 
 const identityOf = (a: Agent): AgentIdentity => ({
+  runtimeWords: a.runtimeWords,
   id: a.id,
   name: a.name,
   runtime: a.runtime,

@@ -14,6 +14,7 @@ import { failureWords } from '../../../shared/agent-readiness.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
 import { agentJson } from '../../../main/serve/cli-main.js';
+import { wordsOf } from '../../fixtures/runtime-words.js';
 
 const dirs: string[] = [];
 const daemons: Daemon[] = [];
@@ -79,9 +80,9 @@ it('a missing or overlapping workspace is named as the cause in readiness and in
   const nosy = await settle(daemon, '@nosy hello');
   expect(nosy).toMatchObject({ status: 'failed', reason: 'workspace_overlap' });
   // The words name the cause, not the runtime and not a crash.
-  const words = failureWords('workspace_missing', 'en', { runtime: 'demo' });
+  const words = failureWords('workspace_missing', 'en', { words: wordsOf('demo') });
   expect(words).not.toMatch(/Demo|exited|restarts on its own/);
-  expect(failureWords('workspace_overlap', 'zh-CN', { runtime: 'demo' })).toMatch(
+  expect(failureWords('workspace_overlap', 'zh-CN', { words: wordsOf('demo') })).toMatch(
     /工作区与 AgentTeam 的数据文件夹重叠/,
   );
 }, 60_000);

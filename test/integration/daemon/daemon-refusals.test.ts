@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReplaySubject, filter, firstValueFrom } from 'rxjs';
 import { afterEach, expect, it } from 'vitest';
-import { refusalOf, refusalWords } from '../../../shared/agent-readiness.js';
+import { refusalOf, refusalWords, UNKNOWN_RUNTIME_WORDS } from '../../../shared/agent-readiness.js';
 import type { Wake } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
 import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
@@ -67,9 +67,9 @@ it('rate_limited: the send after the per-minute limit is refused, and the wake t
   const timeline = await daemon.api['wakes.inspect']({ wakeToken: refused.wakeToken });
   expect(JSON.stringify(timeline)).toContain('message_send refused: rate_limited');
   // The Details copy leads with the plain words, in both languages.
-  expect(wakeOutcomeWords(refused, 'en')).toBe(refusalWords('rate_limited', 'en'));
-  expect(wakeOutcomeWords(refused, 'en')).toMatch(/per-minute message limit/);
-  expect(wakeOutcomeWords(refused, 'zh-CN')).toMatch(/频率限制/);
+  expect(wakeOutcomeWords(refused, 'en', UNKNOWN_RUNTIME_WORDS)).toBe(refusalWords('rate_limited', 'en'));
+  expect(wakeOutcomeWords(refused, 'en', UNKNOWN_RUNTIME_WORDS)).toMatch(/per-minute message limit/);
+  expect(wakeOutcomeWords(refused, 'zh-CN', UNKNOWN_RUNTIME_WORDS)).toMatch(/频率限制/);
 }, 30_000);
 
 it('content_too_large: a reply over limits.maxMessageBytes is refused, and the wake names it', async () => {
@@ -78,6 +78,6 @@ it('content_too_large: a reply over limits.maxMessageBytes is refused, and the w
   const refused = await settle(daemon, '@demo hi');
   expect(refused.status).toBe('completed_without_visible_reply');
   expect(refusalOf(refused.detail)).toBe('content_too_large');
-  expect(wakeOutcomeWords(refused, 'en')).toMatch(/larger than the size limit/);
-  expect(wakeOutcomeWords(refused, 'zh-CN')).toMatch(/超过了大小上限/);
+  expect(wakeOutcomeWords(refused, 'en', UNKNOWN_RUNTIME_WORDS)).toMatch(/larger than the size limit/);
+  expect(wakeOutcomeWords(refused, 'zh-CN', UNKNOWN_RUNTIME_WORDS)).toMatch(/超过了大小上限/);
 }, 30_000);

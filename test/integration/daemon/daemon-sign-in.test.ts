@@ -15,6 +15,7 @@ import { createDaemon, type Daemon } from '../../../main/daemon/index.js';
 import { agentJson } from '../../../main/serve/cli-main.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../../fixtures/fake-anthropic.js';
 import { runtimeProcesses } from '../../fixtures/daemon-harness.js';
+import { wordsOf } from '../../fixtures/runtime-words.js';
 
 const dirs: string[] = [];
 const daemons: Daemon[] = [];
@@ -105,7 +106,7 @@ it('an agent that is not signed in reads Needs sign-in, and a mention fails with
   expect(failed).toMatchObject({ status: 'failed', reason: 'auth_required' });
   // issue 40 item 6: a CLI that is not signed in runs no process at all (the probes have ended).
   expect(runtimeProcesses(dir)).toEqual([]);
-  expect(readinessFix('needs_sign_in', 'zh-CN', { runtime: 'claude-code', auth: 'cli-login' })).toBe(
+  expect(readinessFix('needs_sign_in', 'zh-CN', { words: wordsOf('claude-code'), auth: 'cli-login' })).toBe(
     '请在终端运行 `claude login`，然后点重试。',
   );
   const missing = await settle(daemon, '@codex hello');

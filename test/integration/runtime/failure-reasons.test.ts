@@ -10,6 +10,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { failureWords, httpStatusOf } from '../../../shared/agent-readiness.js';
 import { RuntimeHarness } from '../../fixtures/runtime-harness.js';
+import { wordsOf } from '../../fixtures/runtime-words.js';
 
 let harnesses: RuntimeHarness[] = [];
 afterEach(async () => {
@@ -32,9 +33,9 @@ describe('claude-code: provider failures end failed with their reason', () => {
       expect(end).toMatchObject({ status: 'failed', reason });
       expect(httpStatusOf(end.detail)).toBe(status);
       if (reason === 'provider_error')
-        expect(failureWords(reason, 'en', { runtime: 'claude-code', httpStatus: httpStatusOf(end.detail) })).toContain(
-          `(HTTP ${status})`,
-        );
+        expect(
+          failureWords(reason, 'en', { words: wordsOf('claude-code'), httpStatus: httpStatusOf(end.detail) }),
+        ).toContain(`(HTTP ${status})`);
     },
     60_000,
   );

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { failureWords, readinessFix, runtimeLabel } from '../../../shared/agent-readiness.js';
+import { wordsOf } from '../../fixtures/runtime-words.js';
 
 describe('readiness copy per ACP preset', () => {
   it('each preset names its own CLI, sign-in and key, and no other preset', () => {
@@ -14,28 +15,28 @@ describe('readiness copy per ACP preset', () => {
     ] as const;
     for (const [preset, label, login, key, cli] of cases) {
       const others = cases.filter(([p]) => p !== preset).map(([p]) => p);
-      expect(runtimeLabel('acp', preset)).toBe(label);
-      const signIn = readinessFix('needs_sign_in', 'en', { runtime: 'acp', preset, auth: 'cli-login' });
+      expect(runtimeLabel(wordsOf('acp', preset))).toBe(label);
+      const signIn = readinessFix('needs_sign_in', 'en', { words: wordsOf('acp', preset), auth: 'cli-login' });
       expect(signIn).toBe(`Run ${login} in a terminal, then Retry.`);
-      expect(readinessFix('needs_sign_in', 'en', { runtime: 'acp', preset, auth: 'env' })).toContain(key);
-      const missing = readinessFix('cli_missing', 'zh-CN', { runtime: 'acp', preset, auth: 'cli-login' });
+      expect(readinessFix('needs_sign_in', 'en', { words: wordsOf('acp', preset), auth: 'env' })).toContain(key);
+      const missing = readinessFix('cli_missing', 'zh-CN', { words: wordsOf('acp', preset), auth: 'cli-login' });
       expect(missing).toContain(`请安装 ${cli}`);
       for (const text of [signIn, missing]) for (const other of others) expect(text).not.toContain(`\`${other}`);
-      expect(failureWords('auth_required', 'en', { runtime: 'acp', preset })).toBe(
+      expect(failureWords('auth_required', 'en', { words: wordsOf('acp', preset) })).toBe(
         `${label} isn't signed in. Run ${login} in a terminal, then Retry.`,
       );
     }
   });
 
   it('an ACP agent of no preset is named by its "command"; the native runtimes keep their own words', () => {
-    expect(runtimeLabel('acp')).toBe('ACP agent');
-    expect(readinessFix('cli_missing', 'en', { runtime: 'acp', preset: null, auth: 'cli-login' })).toBe(
+    expect(runtimeLabel(wordsOf('acp'))).toBe('ACP agent');
+    expect(readinessFix('cli_missing', 'en', { words: wordsOf('acp'), auth: 'cli-login' })).toBe(
       'Install the ACP agent its "command" names or set this agent\'s "command" in agentteam.json, then Retry.',
     );
-    expect(readinessFix('needs_sign_in', 'en', { runtime: 'claude-code', auth: 'cli-login' })).toBe(
+    expect(readinessFix('needs_sign_in', 'en', { words: wordsOf('claude-code'), auth: 'cli-login' })).toBe(
       'Run `claude login` in a terminal, then Retry.',
     );
-    expect(readinessFix('needs_sign_in', 'zh-CN', { runtime: 'codex', auth: 'env' })).toBe(
+    expect(readinessFix('needs_sign_in', 'zh-CN', { words: wordsOf('codex'), auth: 'env' })).toBe(
       '请在此智能体的 env 中设置 `OPENAI_API_KEY`。',
     );
   });
@@ -43,10 +44,10 @@ describe('readiness copy per ACP preset', () => {
 
 describe('failure words for budget_reached (issue 41)', () => {
   it('say the daily budget was reached during the turn and how to go on, in English and 简体中文', () => {
-    expect(failureWords('budget_reached', 'en', { runtime: 'codex' })).toBe(
+    expect(failureWords('budget_reached', 'en', { words: wordsOf('codex') })).toBe(
       "This agent's daily budget (budget in agentteam.json) was reached during this turn, so AgentTeam interrupted it. Raise budget, then send the message again; later messages wait until the budget is raised or the day ends.",
     );
-    const zh = failureWords('budget_reached', 'zh-CN', { runtime: 'codex' });
+    const zh = failureWords('budget_reached', 'zh-CN', { words: wordsOf('codex') });
     expect(zh).toContain('今天的预算');
     expect(zh).toContain('提高预算');
   });

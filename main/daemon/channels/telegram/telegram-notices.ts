@@ -71,7 +71,10 @@ const hhmm = (ms: number): string => {
 };
 
 export interface TelegramNoticesOptions {
-  readonly context: Pick<ChannelContext<unknown>, 'name' | 'tracker' | 'agentName' | 'language' | 'wakeOf' | 'pauseOf'>;
+  readonly context: Pick<
+    ChannelContext<unknown>,
+    'name' | 'tracker' | 'agentName' | 'runtimeWords' | 'language' | 'wakeOf' | 'pauseOf'
+  >;
   /** Whether a conversation is bound to a chat. */
   readonly bound: (target: string) => boolean;
   /** Without a token nothing can reach the chat: Settings says so once, rather than a notice each. */
@@ -133,7 +136,11 @@ export class TelegramNotices {
     const reason = isFailureReason(e.reason) ? e.reason : 'runtime_error';
     // The recovery markers are saved with the terminal (one transaction): a continued failure says so.
     const continued = (this.#o.context.wakeOf(e.wakeToken)?.recoveries ?? 0) > 0;
-    const words = failureWords(reason, language, { runtime: e.runtime, httpStatus: httpStatusOf(e.detail), continued });
+    const words = failureWords(reason, language, {
+      words: this.#o.context.runtimeWords(e.agentId),
+      httpStatus: httpStatusOf(e.detail),
+      continued,
+    });
     const status = continued ? STATUS_WORDS[language].interrupted : STATUS_WORDS[language].failed;
     const text = `⚠️ ${e.agentDisplayName} · ${status} — ${words}`;
     // Deterministic: one notice per wake, ever.

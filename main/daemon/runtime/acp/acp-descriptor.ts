@@ -15,7 +15,7 @@ import { runtimeBaseEnv } from '../runtime-env.js';
 import { runtimeDirOf } from '../runtime-home.js';
 import { personAcpLoginFile, prepareAcpSignIn } from './acp-auth.js';
 import { AcpDriver } from './acp-driver.js';
-import { ACP_PRESET_SPECS, acpToolName } from './acp-presets.js';
+import { ACP_PRESET_SPECS, acpToolName, acpWords } from './acp-presets.js';
 
 /** One package unpack (Copilot: 235 MB) for every agent of the data dir. */
 const sharedCacheOf = (dataDir: string): string => join(dataDir, 'runtimes', '.acp-cache');
@@ -96,6 +96,7 @@ export const ACP_RUNTIME: RuntimeDescriptor<'acp'> = {
   overSsh: {
     program: ({ preset }) => (preset === undefined ? 'acp' : (ACP_PRESET_SPECS[preset].firstRun?.command ?? preset)),
   },
+  words: ({ preset }) => acpWords(preset),
   firstRun: {
     always: [],
     // issue 28: the preset launches its CLI itself (no "command" in the seed).

@@ -16,7 +16,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { runtimeLabel } from '../../../../shared/agent-readiness.js';
 import * as acp from '@agentclientprotocol/sdk';
 import type { FailureReason } from '../../../../shared/wake-status.js';
 import type { AcpPreset, PermissionPolicy } from '../../../../shared/config.js';
@@ -29,7 +28,7 @@ import type { AgentLaunchOptions, ConnectResult, LaunchSpec, RuntimeDriver } fro
 import { runtimeBaseEnv } from '../runtime-env.js';
 import { markSubmitWritten } from '../submit-timing.js';
 import { acpPromptUsage } from '../usage-report.js';
-import { ACP_PRESET_SPECS, CUSTOM_ACP, type AcpPresetSpec } from './acp-presets.js';
+import { ACP_PRESET_SPECS, CUSTOM_ACP, acpWords, type AcpPresetSpec } from './acp-presets.js';
 
 export interface AcpDriverOptions extends AgentLaunchOptions {
   readonly preset: AcpPreset | null;
@@ -65,7 +64,7 @@ export class AcpDriver implements RuntimeDriver {
     this.#o = options;
     this.#spec = options.preset === null ? CUSTOM_ACP : ACP_PRESET_SPECS[options.preset];
     // The operator's name for it (shared/agent-readiness.ts): "Gemini CLI", or "ACP agent" for a custom one.
-    this.label = runtimeLabel('acp', options.preset);
+    this.label = acpWords(options.preset).label;
     // Gemini may wait for the UTC minute to change before it loads a session (acp-presets.ts).
     this.startTimeoutMs = options.readyTimeoutMs ?? 120_000;
   }
@@ -248,7 +247,7 @@ class AcpSession implements DriverSession {
     this.#ctx = ctx;
     this.#o = options;
     this.#spec = spec;
-    this.#label = runtimeLabel('acp', options.preset);
+    this.#label = acpWords(options.preset).label;
     this.#deadline = ctx.scheduler.now() + timeoutMs;
     const app = acp
       .client({ name: CLIENT_INFO.name })

@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { RuntimeWords } from '../../../../shared/agent-readiness.js';
 import type { AcpPreset, PermissionPolicy } from '../../../../shared/config.js';
 import { MCP_SERVER_NAME, TOOL_MESSAGE_SEND, type McpTool } from '../../mcp/mcp-names.js';
 import type { AcpLoginFile } from './acp-auth.js';
@@ -43,6 +44,8 @@ export interface AcpPolicySetting {
 export interface AcpPresetSpec {
   /** The file the preset spawns, for the cli_missing message. */
   readonly cli: string;
+  /** issue 39: what a person reads about it: its name, CLI, sign-in and key (shared/agent-readiness.ts). */
+  readonly words: RuntimeWords;
   /**
    * issue 8: the agent a first run seeds when `command` is on PATH (the preset launches its CLI
    * itself: the seed names the preset, not the command). Null: never seeded.
@@ -111,6 +114,7 @@ const send = (preset: AcpPreset) => acpToolName(preset, TOOL_MESSAGE_SEND);
 
 const GEMINI: AcpPresetSpec = {
   cli: '@google/gemini-cli (bundle/gemini.js)',
+  words: { label: 'Gemini CLI', cli: '`gemini`', login: '`gemini` (Login with Google)', key: '`GEMINI_API_KEY`' },
   firstRun: { agentId: 'gemini', name: 'Gemini', command: 'gemini' },
   loginFile: ['.gemini', 'oauth_creds.json'],
   keyVariables: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
@@ -149,6 +153,7 @@ const GEMINI: AcpPresetSpec = {
 
 const QWEN: AcpPresetSpec = {
   cli: '@qwen-code/qwen-code (cli.js)',
+  words: { label: 'Qwen Code', cli: '`qwen`', login: '`qwen` (/auth)', key: '`OPENAI_API_KEY`' },
   firstRun: { agentId: 'qwen', name: 'Qwen', command: 'qwen' },
   loginFile: ['.qwen', 'oauth_creds.json'],
   keyVariables: ['OPENAI_API_KEY'],
@@ -204,6 +209,12 @@ const copilotHome = (home: string): string => join(home, '.copilot');
 
 const COPILOT: AcpPresetSpec = {
   cli: '@github/copilot-linux-x64 (copilot)',
+  words: {
+    label: 'Copilot CLI',
+    cli: '`copilot`',
+    login: '`copilot login`',
+    key: '`COPILOT_GITHUB_TOKEN` (or `OPENAI_API_KEY` with `OPENAI_BASE_URL`)',
+  },
   firstRun: { agentId: 'copilot', name: 'Copilot', command: 'copilot' },
   // Its login is in the OS keychain (`copilot login`) or a token in the env: nothing to link.
   loginFile: null,
@@ -244,6 +255,19 @@ const COPILOT: AcpPresetSpec = {
 /** A custom ACP agent (`command` + `args`): nothing preset, spec-only behaviour. */
 export const CUSTOM_ACP: AcpPresetSpec = {
   cli: 'the agent command',
+  // An ACP agent of no preset: the program its own "command" names.
+  words: {
+    label: 'ACP agent',
+    cli: 'the ACP agent its "command" names',
+    login: "the ACP agent's own sign-in",
+    key: 'the provider key that ACP agent reads',
+    zh: {
+      label: 'ACP 智能体',
+      cli: '其 "command" 所指定的 ACP 智能体',
+      login: '该 ACP 智能体自己的登录方式',
+      key: '该 ACP 智能体读取的服务密钥',
+    },
+  },
   firstRun: null,
   loginFile: null,
   keyVariables: [],
@@ -260,3 +284,8 @@ export const ACP_PRESET_SPECS: Readonly<Record<AcpPreset, AcpPresetSpec>> = {
   qwen: QWEN,
   copilot: COPILOT,
 };
+
+/** issue 39: the words of an ACP agent's preset, or of a custom ACP agent (no preset). */
+export function acpWords(preset: AcpPreset | null | undefined): RuntimeWords {
+  return preset === null || preset === undefined ? CUSTOM_ACP.words : ACP_PRESET_SPECS[preset].words;
+}

@@ -19,7 +19,7 @@
  * `ANTHROPIC_*`) sign it in. Nothing here reads or copies a token.
  */
 import { join } from 'node:path';
-import type { AuthMode } from '../../../../shared/agent-readiness.js';
+import type { AuthMode, RuntimeWords } from '../../../../shared/agent-readiness.js';
 import type { PersonProfile } from '../auth/person-profile.js';
 
 /** The person's Claude config dir (where `claude login` keeps `.credentials.json` on Linux). */
@@ -43,3 +43,11 @@ export function claudeSignInEnv(auth: AuthMode, person: PersonProfile): Record<s
  * of the workspace's `.claude/` applies; MCP servers are already `--strict-mcp-config`.
  */
 export const CLAUDE_ISOLATION_ARGS: readonly string[] = ['--setting-sources', 'user'];
+
+/** issue 39: what a person reads about this runtime (its descriptor's words; the sentences are shared/agent-readiness.ts). */
+export const CLAUDE_WORDS: RuntimeWords = {
+  label: 'Claude Code',
+  cli: '`claude`',
+  login: '`claude login`',
+  key: '`ANTHROPIC_API_KEY`',
+};

@@ -9,6 +9,7 @@ import { probeCli, type ProbeDeps, type ReadinessProbe } from '../cli-probe.js';
 import type { RuntimeDescriptor } from '../runtime-descriptor.js';
 import { runtimeDirOf } from '../runtime-home.js';
 import { toolDeniedPaths } from '../workspace.js';
+import { CLAUDE_WORDS } from './claude-auth.js';
 import { ClaudeDriver } from './claude-driver.js';
 import { CLAUDE_TOOL_NAMING, claudeLaunch } from './claude-launch.js';
 
@@ -72,6 +73,7 @@ export const CLAUDE_CODE_RUNTIME: RuntimeDescriptor<'claude-code'> = {
   toolNaming: () => CLAUDE_TOOL_NAMING,
   // issue 43: stream-json over the SSH channel's stdio, MCP through the reverse forward.
   overSsh: { program: () => 'claude' },
+  words: () => CLAUDE_WORDS,
   firstRun: {
     always: [],
     offered: [

@@ -14,7 +14,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { McpEndpoint } from '../../mcp/mcp-server.js';
-import { runtimeLabel, type AuthMode } from '../../../../shared/agent-readiness.js';
+import type { AuthMode } from '../../../../shared/agent-readiness.js';
 import type { PersonProfile } from '../auth/person-profile.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
 import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
@@ -22,6 +22,7 @@ import type { PermissionPolicy } from '../../../../shared/config.js';
 import { initialTurnState, mapClaudeEvent, resultErrorDetail } from './claude-event-mapper.js';
 import { claudeApprovalAsk, claudePermissionResult } from './claude-permissions.js';
 import { claudeLaunch } from './claude-launch.js';
+import { CLAUDE_WORDS } from './claude-auth.js';
 import { gitMetadataPaths } from '../workspace.js';
 import {
   claudeStreamMessage,
@@ -66,7 +67,7 @@ interface Compaction {
 
 export class ClaudeDriver implements RuntimeDriver {
   readonly runtime = 'claude-code' as const;
-  readonly label = runtimeLabel('claude-code');
+  readonly label = CLAUDE_WORDS.label;
   readonly finalCheck = 'in_turn' as const;
   readonly resumeAt = 'launch' as const;
   /** Closing stdin ends a stream-json session cleanly (exit 0) before any signal. */

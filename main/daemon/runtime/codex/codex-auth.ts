@@ -6,7 +6,7 @@
  * this way: the agent then reads Needs sign-in, and an API key in its env still works.
  */
 import { join } from 'node:path';
-import type { AuthMode } from '../../../../shared/agent-readiness.js';
+import type { AuthMode, RuntimeWords } from '../../../../shared/agent-readiness.js';
 import type { PersonProfile } from '../auth/person-profile.js';
 import { linkPersonCredential } from '../auth/shared-credential-link.js';
 
@@ -19,3 +19,11 @@ export function personCodexAuthFile(person: PersonProfile): string {
 export function prepareCodexSignIn(codexHome: string, auth: AuthMode, person: PersonProfile): void {
   linkPersonCredential(join(codexHome, 'auth.json'), auth === 'cli-login' ? personCodexAuthFile(person) : null);
 }
+
+/** issue 39: what a person reads about this runtime (its descriptor's words; the sentences are shared/agent-readiness.ts). */
+export const CODEX_WORDS: RuntimeWords = {
+  label: 'Codex',
+  cli: '`codex`',
+  login: '`codex login`',
+  key: '`OPENAI_API_KEY`',
+};

@@ -14,7 +14,7 @@ import type { RuntimeDescriptor } from '../runtime-descriptor.js';
 import { runtimeBaseEnv } from '../runtime-env.js';
 import { cliDriverBase, resolveRuntimeCommand, runtimeDirOf } from '../runtime-home.js';
 import { shellDeniedPaths } from '../workspace.js';
-import { prepareCodexSignIn } from './codex-auth.js';
+import { prepareCodexSignIn, CODEX_WORDS } from './codex-auth.js';
 import { CodexDriver } from './codex-driver.js';
 
 function probeCodex(agent: AgentConfig, deps: ProbeDeps): Promise<ReadinessProbe> {
@@ -57,6 +57,7 @@ export const CODEX_RUNTIME: RuntimeDescriptor<'codex'> = {
   toolNaming: () => CODEX_TOOL_NAMING,
   // issue 43: app-server is JSON-RPC over stdio (the SSH channel); MCP is the reverse forward (config.toml's url).
   overSsh: { program: () => 'codex' },
+  words: () => CODEX_WORDS,
   firstRun: {
     always: [],
     offered: [{ command: 'codex', agent: { id: 'codex', name: 'Codex', runtime: 'codex', command: 'codex' } }],

@@ -8,7 +8,7 @@
  */
 import { codexRateLimitWindows, codexTokenUsage } from '../usage-report.js';
 import { join } from 'node:path';
-import { runtimeLabel } from '../../../../shared/agent-readiness.js';
+import { CODEX_WORDS } from './codex-auth.js';
 import { boundedDetail } from '../runtime-adapter.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
 import type { AgentLaunchOptions, ConnectResult, RuntimeDriver } from '../runtime-driver.js';
@@ -46,7 +46,7 @@ const CLIENT_INFO = { name: 'agentteam', title: 'AgentTeam Desktop', version: '0
 
 export class CodexDriver implements RuntimeDriver {
   readonly runtime = 'codex' as const;
-  readonly label = runtimeLabel('codex');
+  readonly label = CODEX_WORDS.label;
   readonly finalCheck = 'next_turn' as const;
   readonly resumeAt = 'open' as const;
   readonly startTimeoutMs: number;

@@ -24,6 +24,8 @@ export const DEMO_RUNTIME: RuntimeDescriptor<'demo'> = {
       }),
   },
   toolNaming: () => DEMO_TOOL_NAMING,
+  // No CLI, no sign-in: only its name.
+  words: () => ({ label: 'Demo', cli: '', login: '', key: '' }),
   probe: () =>
     Promise.resolve({ outcome: 'ready', cliVersion: null, detail: null, checkedAt: new Date().toISOString() }),
   // The demo runs in the daemon's own worker thread: there is no CLI to run elsewhere.

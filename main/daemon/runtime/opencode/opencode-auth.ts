@@ -5,7 +5,7 @@
  * written by `opencode auth login`).
  */
 import { join } from 'node:path';
-import type { AuthMode } from '../../../../shared/agent-readiness.js';
+import type { AuthMode, RuntimeWords } from '../../../../shared/agent-readiness.js';
 import type { PersonProfile } from '../auth/person-profile.js';
 import { linkPersonCredential } from '../auth/shared-credential-link.js';
 
@@ -21,3 +21,11 @@ export function prepareOpencodeSignIn(dataDir: string, auth: AuthMode, person: P
     auth === 'cli-login' ? personOpencodeAuthFile(person) : null,
   );
 }
+
+/** issue 39: what a person reads about this runtime (its descriptor's words; the sentences are shared/agent-readiness.ts). */
+export const OPENCODE_WORDS: RuntimeWords = {
+  label: 'OpenCode',
+  cli: '`opencode`',
+  login: '`opencode auth login`',
+  key: '`OPENAI_API_KEY`',
+};

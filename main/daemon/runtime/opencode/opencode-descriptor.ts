@@ -14,7 +14,7 @@ import type { RuntimeDescriptor } from '../runtime-descriptor.js';
 import { runtimeBaseEnv } from '../runtime-env.js';
 import { cliDriverBase, resolveRuntimeCommand, runtimeDirOf } from '../runtime-home.js';
 import { realDataDir } from '../workspace.js';
-import { prepareOpencodeSignIn } from './opencode-auth.js';
+import { prepareOpencodeSignIn, OPENCODE_WORDS } from './opencode-auth.js';
 import { OPENCODE_PERSON_LOGIN_PROVIDER, opencodeDirs } from './opencode-config.js';
 import { OpencodeDriver } from './opencode-driver.js';
 
@@ -69,6 +69,7 @@ export const OPENCODE_RUNTIME: RuntimeDescriptor<'opencode'> = {
   toolNaming: () => OPENCODE_TOOL_NAMING,
   // issue 43: its server listens on a port (a forwarded port over SSH, not built yet).
   overSsh: null,
+  words: () => OPENCODE_WORDS,
   firstRun: {
     always: [],
     offered: [

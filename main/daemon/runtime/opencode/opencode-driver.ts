@@ -16,7 +16,7 @@
 import { openCodeMessageUsage } from '../usage-report.js';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { runtimeLabel } from '../../../../shared/agent-readiness.js';
+import { OPENCODE_WORDS } from './opencode-auth.js';
 import { freePort } from '../free-port.js';
 import { boundedDetail } from '../runtime-adapter.js';
 import type { DriverContext, DriverSession, WireResult } from '../driver-session.js';
@@ -78,7 +78,7 @@ const PORT_ATTEMPTS = 3;
 
 export class OpencodeDriver implements RuntimeDriver {
   readonly runtime = 'opencode' as const;
-  readonly label = runtimeLabel('opencode');
+  readonly label = OPENCODE_WORDS.label;
   readonly finalCheck = 'next_turn' as const;
   readonly resumeAt = 'open' as const;
   readonly startAttempts = PORT_ATTEMPTS;

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../../../shared/api/contract.js';
 import { completeMention, matchAgents, mentionAt, unknownMentions } from '../../../../renderer/src/compose/mention.js';
+import { wordsOf } from '../../../fixtures/runtime-words.js';
 
 const agent = (id: string, name: string): Agent => ({
   id,
   name,
   runtime: 'demo',
+  runtimeWords: wordsOf('demo'),
   model: null,
   state: 'idle',
   demo: false,

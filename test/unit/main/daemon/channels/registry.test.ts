@@ -18,6 +18,7 @@ import { ChannelRoutes } from '../../../../../main/daemon/delivery/channel-route
 import type { Channel } from '../../../../../main/daemon/delivery/channel.js';
 import { MemoryStore } from '../../../../fixtures/memory-store.js';
 import { telegramCall } from '../../../../fixtures/telegram-status.js';
+import { wordsOf } from '../../../../fixtures/runtime-words.js';
 
 const quiet = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
 const built: Channels[] = [];
@@ -59,6 +60,7 @@ function build(channels: Record<string, unknown>): Channels {
     tracker,
     settingsFor: () => ChannelSettingsSchema.parse({}),
     agentName: (id) => id,
+    runtimeWords: () => wordsOf('claude-code'),
     post: () => ({ wakeTokens: [] }),
     registry: new Registry(),
     log: quiet,

@@ -12,6 +12,12 @@ import type { McpToolNaming } from '../../../../../main/daemon/prompt/tool-names
 import { agentFor } from '../../../../fixtures/prompt-agents.js';
 import { HOST_RUNTIMES } from '../../../../../shared/agent-host.js';
 import { hostCommandOf } from '../../../../../main/daemon/runtime/readiness.js';
+import { wordsOf } from '../../../../fixtures/runtime-words.js';
+import { runtimeWordsOf } from '../../../../../main/daemon/runtime/registry.js';
+import { AgentRoster } from '../../../../../main/daemon/services/agent-roster.js';
+import { AgentConfigSchema } from '../../../../../shared/config.js';
+import { failureWords, readinessFix } from '../../../../../shared/agent-readiness.js';
+import { asyncScheduler, EMPTY } from 'rxjs';
 
 /**
  * issue 39 "Plug-ins" (STYLE.md habit 20): a runtime is its folder plus one line of
@@ -45,10 +51,6 @@ const isRuntimeOwn = (path: string): boolean =>
 
 /** The files that still branch on an id, and why each may (see the report of issue 39). */
 const ALLOWED: Readonly<Record<string, string>> = {
-  // The operator's words for each runtime and preset (label, CLI, sign-in, key): one table for
-  // the daemon, the CLI, Telegram and the renderer, which also words failures of wakes whose
-  // agent it no longer knows (issue 39 "the operator's words in shared/").
-  'shared/agent-readiness.ts': 'operator copy',
   // The config schema's rule that `preset` belongs to `runtime: "acp"` (issue 28).
   'shared/config.ts': 'config validation',
   // The agent view's `demo` flag (the renderer words a demo agent as "demo").
@@ -131,5 +133,79 @@ describe('runtime registry (issue 39)', () => {
     expect(compileTurnContext({ ...agentFor('codex'), toolNaming: fixture }, { turn: 'wake' }).text).toContain(ref);
     // And every registered runtime's descriptor names message_send its own way.
     for (const d of runtimeDescriptors()) expect(d.toolNaming({}).name('message_send')).toMatch(/message_send$/);
+  });
+
+  it("carries each runtime's words for people on its descriptor, to the agent view: the page and the CLI word no runtime themselves", () => {
+    const cases = [
+      ...RUNTIMES.filter((r) => r !== 'acp').map((runtime) => ({ runtime, preset: undefined })),
+      ...ACP_PRESETS.map((preset) => ({ runtime: 'acp' as const, preset })),
+      { runtime: 'acp' as const, preset: undefined },
+    ];
+    for (const { runtime, preset } of cases) {
+      const words = runtimeWordsOf({ runtime, preset });
+      // The page's test table is the descriptors' words, nothing restated beside them.
+      expect(words, `${runtime} ${preset ?? ''}`).toEqual(wordsOf(runtime, preset));
+      expect(words.label).not.toBe('');
+      // The agent view the daemon sends carries them (the roster builds every view).
+      const agent = AgentConfigSchema.parse({ id: 'a', name: 'A', runtime, ...(preset ? { preset } : {}) });
+      const roster = new AgentRoster({
+        agents: [agent],
+        file: { config: { agents: [agent] } as never, state$: EMPTY },
+        lifecycle: { registerAgent: () => undefined },
+        dataDir: '/nonexistent',
+        probe: () => new Promise(() => undefined),
+        clock: asyncScheduler,
+      });
+      expect(roster.view('a')?.runtimeWords).toEqual(words);
+      roster.dispose();
+    }
+    // The sentences are shared; the runtime's phrases in them are the descriptor's, in both languages.
+    const fixture = { label: 'Fixture CLI', cli: '`fixture`', login: '`fixture login`', key: '`FIXTURE_KEY`' };
+    expect(readinessFix('needs_sign_in', 'en', { words: fixture, auth: 'cli-login' })).toBe(
+      'Run `fixture login` in a terminal, then Retry.',
+    );
+    expect(readinessFix('needs_sign_in', 'zh-CN', { words: fixture, auth: 'env' })).toBe(
+      '请在此智能体的 env 中设置 `FIXTURE_KEY`。',
+    );
+    expect(failureWords('cli_missing', 'en', { words: fixture })).toBe(
+      'The Fixture CLI CLI was not found. Install `fixture` or set this agent\'s "command" in agentteam.json, then Retry.',
+    );
+  });
+
+  it('a new runtime needs no edit in shared/ or the renderer: neither names a runtime or preset, by id or by label', () => {
+    const labels = [
+      ...RUNTIMES.filter((r) => r !== 'acp').map((runtime) => runtimeWordsOf({ runtime }).label),
+      ...ACP_PRESETS.map((preset) => runtimeWordsOf({ runtime: 'acp', preset }).label),
+    ];
+    const id = new RegExp(`['"\`](?:${quoted})['"\`]`);
+    const label = new RegExp(labels.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'));
+    /** Where a name may stay, and why. */
+    const KEPT: Readonly<Record<string, string>> = {
+      // The enums themselves: a new runtime's id is added here (and its folder and registry line).
+      'shared/wake-status.ts': 'RUNTIMES',
+      'shared/config.ts': 'ACP_PRESETS and the config rule that `preset` belongs to `runtime: "acp"`',
+      // issue 43: the runtimes allowed on another host (config validation); a runtime that runs over SSH is added here.
+      'shared/agent-host.ts': 'HOST_RUNTIMES',
+      // The roster's fields the renderer compares (`'runtime'`, `'demo'` are field names, not ids).
+      'renderer/src/state/agent-store.ts': 'field names',
+      // The Agents copy's word for a demo agent ("demo"), keyed by the agent view's `demo` flag.
+      'renderer/src/i18n/tables/agents-copy.ts': 'copy key agent.demo',
+      // A day with no usage is drawn as zeros; its runtime is a placeholder never shown.
+      'renderer/src/state/usage-store.ts': 'placeholder runtime of an empty day',
+      // The empty-conversation hint names the CLIs a person can install (a first run's offered list
+      // over the API would replace it; see the report of issue 39).
+      'renderer/src/i18n/tables/conversation-copy.ts': 'install hint',
+    };
+    const naming = sourceFiles()
+      .filter((f) => f.startsWith('shared/') || f.startsWith('renderer/src/'))
+      .filter((f) => {
+        const code = readFileSync(f, 'utf8')
+          .split('\n')
+          .filter((line) => !/^\s*(\/\/|\*|\/\*\*)/.test(line))
+          .join('\n');
+        return id.test(code) || label.test(code);
+      });
+    expect(naming.filter((f) => KEPT[f] === undefined)).toEqual([]);
+    expect(naming.sort()).toEqual(Object.keys(KEPT).sort());
   });
 });

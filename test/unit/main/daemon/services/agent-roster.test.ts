@@ -14,6 +14,7 @@ import { AgentRoster, type AgentUpdate, type RosterSession } from '../../../../.
 import type { MadeAdapter, MaybeMadeAdapter } from '../../../../../main/daemon/services/agent-session.js';
 import type { AgentProfile } from '../../../../../main/daemon/wake/wake-lifecycle.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
+import { StepScheduler } from '../../../../fixtures/virtual-time.js';
 
 const agentOf = (over: Partial<AgentConfig> & Pick<AgentConfig, 'id'>): AgentConfig =>
   AgentConfigSchema.parse({ name: over.id.toUpperCase(), runtime: 'claude-code', ...over });
@@ -84,7 +85,9 @@ function setup(
   const registered: AgentProfile[] = [];
   const probes: string[] = [];
   let applied = 0;
+  const clock = new StepScheduler();
   const roster = new AgentRoster({
+    clock,
     agents,
     file,
     lifecycle: { registerAgent: (p) => registered.push(p) },
@@ -109,7 +112,9 @@ function setup(
     file.config = { agents: next } as unknown as Config;
     file.state$.next('edited');
   };
-  return { dir: dir.path, roster, registered, probes, updates, launch, edit, applied: () => applied };
+  /** What is scheduled on the clock, in ms from now. */
+  const scheduled = () => clock.actions.filter((a) => !a.closed).map((a) => a.delay - clock.frame);
+  return { dir: dir.path, roster, registered, probes, updates, launch, edit, clock, scheduled, applied: () => applied };
 }
 
 describe('AgentRoster: one registry, one lookup', () => {
@@ -362,6 +367,46 @@ describe('AgentRoster: launch and restart', () => {
     expect(a.replacements).toHaveLength(1);
     expect(await Promise.all(a.replacements.map((x) => x.built))).toEqual([made(agentOf({ id: 'a' }))]);
     expect(builds).toEqual(['d', 'a']);
+  });
+
+  it("issue 40 item 6: a CLI held back for its sign-in is looked at again on the daemon's clock, only while one is held back", async () => {
+    let outcome: ReadinessProbe['outcome'] = 'needs_sign_in';
+    const r = setup([agentOf({ id: 'a' }), agentOf({ id: 'd', runtime: 'demo' })], () => outcome);
+    r.roster.start();
+    await settle();
+    const a = r.launch('a');
+    r.launch('d');
+    await Promise.all(a.started);
+    // Ready agents leave nothing on the clock (the deadline test counts what is left).
+    expect(r.scheduled()).toEqual([]);
+    // The session reports its runtime down (the refused start): one check is scheduled, 5 s on.
+    a.state = 'crashed';
+    r.roster.changed('a');
+    r.roster.changed('a');
+    expect(r.scheduled()).toEqual([5000]);
+    const probed = r.probes.length;
+    // Looked at again (a cached probe), still not signed in: nothing built, looked at again 5 s later.
+    r.clock.step();
+    await settle();
+    expect(r.probes.length).toBe(probed + 1);
+    expect(a.replacements).toEqual([]);
+    expect(r.scheduled()).toEqual([5000]);
+    // Signed in now: the next check starts it, and nothing is left on the clock.
+    outcome = 'ready';
+    r.clock.step();
+    await settle();
+    expect(a.replacements).toHaveLength(1);
+    expect(await a.replacements[0]?.built).toEqual(made(agentOf({ id: 'a' })));
+    a.state = 'starting';
+    a.replacements[0]?.finish();
+    await settle();
+    // The check that found it held back looks once more, finds none, and schedules nothing.
+    const before = r.probes.length;
+    r.clock.step();
+    await settle();
+    expect(r.probes.length).toBe(before);
+    expect(r.scheduled()).toEqual([]);
+    expect(a.replacements).toHaveLength(1);
   });
 
   it('stop stops every launched session', async () => {

@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { Agent, TeamAgent } from '../../../../../shared/api/contract.js';
 import { TeamBoard, type TeamBoardOptions } from '../../../../../main/daemon/teams/team-board.js';
 import type { ApprovalRecord, WakeEventRecord, WakeRecord } from '../../../../../main/daemon/store/index.js';
+import { wordsOf } from '../../../../fixtures/runtime-words.js';
 
 const agent = (id: string): Agent => ({
   id,
   name: id.toUpperCase(),
   runtime: 'demo',
+  runtimeWords: wordsOf('demo'),
   model: null,
   state: 'busy',
   demo: true,

@@ -21,6 +21,7 @@ import { TelegramService } from '../../../../../../main/daemon/channels/telegram
 import type { WakeStatusEvent } from '../../../../../../main/daemon/wake/wake-status-event.js';
 import { startFakeTelegram, type FakeTelegram } from '../../../../../fixtures/fake-telegram.js';
 import { MemoryStore } from '../../../../../fixtures/memory-store.js';
+import { wordsOf } from '../../../../../fixtures/runtime-words.js';
 
 const CHAT = 777;
 const quiet = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
@@ -79,6 +80,8 @@ function setup(telegramDelivery: Record<string, unknown> = {}) {
     tracker,
     settingsFor,
     agentName: (id) => (id === 'claude' ? 'Claude' : id),
+    // The failed wakes here are Claude Code's (the descriptor's words, as the roster gives them).
+    runtimeWords: () => wordsOf('claude-code'),
     post: () => ({ wakeTokens: [] }),
     registry: new Registry(),
     log: quiet,
