@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/vitest-sequencer.js';
 
 export default defineConfig({
   test: {
@@ -8,6 +9,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // The conformance suites start real runtime CLIs; two cores only.
     maxWorkers: 2,
+    // issue 44: longest files first, so both workers finish together (test/vitest-sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
     server: { deps: { inline: ['electron-store', 'electron-log'] } },
   },
 });

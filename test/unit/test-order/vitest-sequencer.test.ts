@@ -1,0 +1,53 @@
+/** issue 44: the test files' order — longest expected first (test/vitest-sequencer.ts). */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { longestFirst, needsRealCli } from '../../vitest-sequencer.js';
+
+const file = (name: string, durationMs: number | undefined, realCli = false, size = 100) => ({
+  file: name,
+  durationMs,
+  realCli,
+  size,
+});
+
+describe('longestFirst', () => {
+  it('orders measured files by their last duration, longest first', () => {
+    const order = longestFirst([file('a', 1_000), file('b', 120_000), file('c', 30_000)]).map((f) => f.file);
+    expect(order).toEqual(['b', 'c', 'a']);
+  });
+
+  it('puts an unmeasured real-CLI file before every measured one, and an unmeasured other one after them', () => {
+    const order = longestFirst([
+      file('unit-new', undefined),
+      file('measured', 5_000),
+      file('cli-new', undefined, true),
+      file('measured-long', 300_000, true),
+    ]).map((f) => f.file);
+    expect(order).toEqual(['cli-new', 'measured-long', 'measured', 'unit-new']);
+  });
+
+  it('a fresh clone (nothing measured): real-CLI files first, the larger first within each kind', () => {
+    const order = longestFirst([
+      file('small-unit', undefined, false, 10),
+      file('small-cli', undefined, true, 10),
+      file('big-unit', undefined, false, 900),
+      file('big-cli', undefined, true, 900),
+    ]).map((f) => f.file);
+    expect(order).toEqual(['big-cli', 'small-cli', 'big-unit', 'small-unit']);
+  });
+
+  it('a failed file is no reason to go first: only the expected time counts', () => {
+    // Vitest's own order runs last run's failures first, whatever their length.
+    const order = longestFirst([file('short-failed', 200), file('long', 90_000)]).map((f) => f.file);
+    expect(order).toEqual(['long', 'short-failed']);
+  });
+});
+
+describe('needsRealCli', () => {
+  it('knows a conformance file from a unit file by what it starts', () => {
+    const at = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
+    expect(needsRealCli(at('conformance/runtimes/acp-conformance.test.ts'))).toBe(true);
+    expect(needsRealCli(at('conformance/daemon/teams.test.ts'))).toBe(true);
+    expect(needsRealCli(at('unit/test-order/vitest-sequencer.test.ts'))).toBe(false);
+  });
+});

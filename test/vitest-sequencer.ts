@@ -1,0 +1,57 @@
+/**
+ * issue 44: the order Vitest hands test files to its workers — longest first, so the workers
+ * finish together instead of one running a long real-CLI file alone at the end (the longest
+ * processing time rule). Measured on a full run (vitest.json, 2 workers, 1,175 s wall): 105 s
+ * with no file running and 269 s with one, under Vitest's own order, which puts every file that
+ * failed last time first, whatever its length.
+ *
+ * A file's expected time is its duration in Vitest's results cache (the last run that ran it);
+ * a file the cache does not know yet (a fresh clone, a new file) that needs a real runtime CLI is
+ * expected long and goes first, and any other unknown one short; ties go to the larger file.
+ */
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * A test file needs a real CLI when it starts a fake model server (only a real CLI talks to one),
+ * uses a harness around a real runtime, or names a real runtime kind (vitest.quick.config.ts
+ * leaves such files to the full run).
+ */
+const NEEDS_REAL_CLI =
+  /fake-anthropic|fake-openai|runtime-harness|daemon-harness|ClaudeCodeAdapter|runtime: '(claude-code|codex|opencode|acp)'/;
+
+export function needsRealCli(file: string): boolean {
+  return NEEDS_REAL_CLI.test(readFileSync(file, 'utf8'));
+}
+
+/** What the order knows of one file: its last measured duration (ms), if any. */
+export interface FileEstimate {
+  readonly file: string;
+  readonly durationMs: number | undefined;
+  readonly realCli: boolean;
+  readonly size: number;
+}
+
+/** Longest expected first: measured durations, with an unknown real-CLI file before all and an unknown other one after all. */
+export function longestFirst<T extends FileEstimate>(files: readonly T[]): T[] {
+  const expected = (f: FileEstimate): number => f.durationMs ?? (f.realCli ? Number.POSITIVE_INFINITY : 0);
+  return [...files].sort((a, b) => expected(b) - expected(a) || b.size - a.size || (a.file < b.file ? -1 : 1));
+}
+
+export class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const { cache, config } = this.ctx;
+    const estimates = files.map((spec) => {
+      const key = `${spec.project.name}:${relative(config.root, spec.moduleId)}`;
+      return {
+        spec,
+        file: spec.moduleId,
+        durationMs: cache.getFileTestResults(key)?.duration,
+        realCli: needsRealCli(spec.moduleId),
+        size: cache.getFileStats(key)?.size ?? 0,
+      };
+    });
+    return longestFirst(estimates).map((e) => e.spec);
+  }
+}
