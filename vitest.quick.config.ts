@@ -9,7 +9,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { needsRealCli } from './test/vitest-sequencer.js';
+import { needsRealCli } from './test/vitest-order.js';
 import base from './vitest.config.js';
 
 const ROOT = import.meta.dirname;

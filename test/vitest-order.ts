@@ -8,10 +8,10 @@
  * A file's expected time is its duration in Vitest's results cache (the last run that ran it);
  * a file the cache does not know yet (a fresh clone, a new file) that needs a real runtime CLI is
  * expected long and goes first, and any other unknown one short; ties go to the larger file.
+ * The sequencer that applies it is in vitest.config.ts (it needs Vitest's node API; this module
+ * stays light for its unit test).
  */
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * A test file needs a real CLI when it starts a fake model server (only a real CLI talks to one),
@@ -37,21 +37,4 @@ export interface FileEstimate {
 export function longestFirst<T extends FileEstimate>(files: readonly T[]): T[] {
   const expected = (f: FileEstimate): number => f.durationMs ?? (f.realCli ? Number.POSITIVE_INFINITY : 0);
   return [...files].sort((a, b) => expected(b) - expected(a) || b.size - a.size || (a.file < b.file ? -1 : 1));
-}
-
-export class LongestFirstSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const { cache, config } = this.ctx;
-    const estimates = files.map((spec) => {
-      const key = `${spec.project.name}:${relative(config.root, spec.moduleId)}`;
-      return {
-        spec,
-        file: spec.moduleId,
-        durationMs: cache.getFileTestResults(key)?.duration,
-        realCli: needsRealCli(spec.moduleId),
-        size: cache.getFileStats(key)?.size ?? 0,
-      };
-    });
-    return longestFirst(estimates).map((e) => e.spec);
-  }
 }

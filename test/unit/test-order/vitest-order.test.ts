@@ -1,7 +1,7 @@
-/** issue 44: the test files' order — longest expected first (test/vitest-sequencer.ts). */
+/** issue 44: the test files' order — longest expected first (test/vitest-order.ts). */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { longestFirst, needsRealCli } from '../../vitest-sequencer.js';
+import { longestFirst, needsRealCli } from '../../vitest-order.js';
 
 const file = (name: string, durationMs: number | undefined, realCli = false, size = 100) => ({
   file: name,
@@ -48,6 +48,6 @@ describe('needsRealCli', () => {
     const at = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
     expect(needsRealCli(at('conformance/runtimes/acp-conformance.test.ts'))).toBe(true);
     expect(needsRealCli(at('conformance/daemon/teams.test.ts'))).toBe(true);
-    expect(needsRealCli(at('unit/test-order/vitest-sequencer.test.ts'))).toBe(false);
+    expect(needsRealCli(at('unit/test-order/vitest-order.test.ts'))).toBe(false);
   });
 });
