@@ -11,7 +11,8 @@
  * The sequencer that applies it is in vitest.config.ts (it needs Vitest's node API; this module
  * stays light for its unit test).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * A test file needs a real CLI when it starts a fake model server (only a real CLI talks to one),
@@ -37,4 +38,16 @@ export interface FileEstimate {
 export function longestFirst<T extends FileEstimate>(files: readonly T[]): T[] {
   const expected = (f: FileEstimate): number => f.durationMs ?? (f.realCli ? Number.POSITIVE_INFINITY : 0);
   return [...files].sort((a, b) => expected(b) - expected(a) || b.size - a.size || (a.file < b.file ? -1 : 1));
+}
+
+/** The test files under `dir` (relative to `root`), as the configs' include lists name them. */
+function testFiles(root: string, dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => join(dir, f));
+}
+
+/** The integration test files that need a real runtime CLI (the conformance suites all do). */
+export function realCliIntegrationFiles(root: string): string[] {
+  return testFiles(root, 'test/integration').filter((f) => needsRealCli(join(root, f)));
 }

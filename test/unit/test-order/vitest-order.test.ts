@@ -1,7 +1,7 @@
 /** issue 44: the test files' order — longest expected first (test/vitest-order.ts). */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { longestFirst, needsRealCli } from '../../vitest-order.js';
+import { longestFirst, needsRealCli, realCliIntegrationFiles } from '../../vitest-order.js';
 
 const file = (name: string, durationMs: number | undefined, realCli = false, size = 100) => ({
   file: name,
@@ -49,5 +49,13 @@ describe('needsRealCli', () => {
     expect(needsRealCli(at('conformance/runtimes/acp-conformance.test.ts'))).toBe(true);
     expect(needsRealCli(at('conformance/daemon/teams.test.ts'))).toBe(true);
     expect(needsRealCli(at('unit/test-order/vitest-order.test.ts'))).toBe(false);
+  });
+
+  it('lists the integration files that start a real CLI, and only those (the quick project leaves them out)', () => {
+    const files = realCliIntegrationFiles(fileURLToPath(new URL('../../../', import.meta.url)));
+    expect(files).toContain('test/integration/runtime/usage-pause.test.ts');
+    expect(files).toContain('test/integration/daemon/telegram-approvals.test.ts');
+    expect(files).not.toContain('test/integration/daemon/daemon-demo.test.ts');
+    expect(files.every((f) => f.startsWith('test/integration/') && f.endsWith('.test.ts'))).toBe(true);
   });
 });
