@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { longestFirst, needsRealCli, realCliIntegrationFiles } from './test/vitest-order.js';
+import { longestFirst, moduleOwningUnitFiles, needsRealCli, realCliIntegrationFiles } from './test/vitest-order.js';
 
 /** issue 44: longest expected file first, so both workers finish together (test/vitest-order.ts). */
 class LongestFirstSequencer extends BaseSequencer {
@@ -22,33 +22,41 @@ class LongestFirstSequencer extends BaseSequencer {
 }
 
 const realCliIntegration = realCliIntegrationFiles(import.meta.dirname);
+const moduleOwningUnit = moduleOwningUnitFiles(import.meta.dirname);
 
 /**
  * issue 44: the unit and component tests share their worker's module cache (`isolate: false`):
  * they are short, and a fresh worker per file (its fork and the module graph loaded again) cost
  * more than the tests. Measured on test/unit/main/daemon (147 files, 1,307 tests, 2 workers,
- * load 12–14): 606 s isolated, 186 s shared, the same tests passed.
+ * load 12–14): 606 s isolated, 186 s shared, the same tests passed. A unit file that mocks or
+ * re-imports modules keeps a graph of its own (the `isolated` project, test/vitest-order.ts).
  */
 const unitProject: TestProjectInlineConfiguration = {
   extends: true,
-  test: { name: 'unit', include: ['test/unit/**/*.test.{ts,tsx}'], isolate: false },
+  test: {
+    name: 'unit',
+    include: ['test/unit/**/*.test.{ts,tsx}'],
+    exclude: [...configDefaults.exclude, ...moduleOwningUnit],
+    isolate: false,
+  },
 };
 
 /**
- * The integration tests that need no real runtime CLI (the demo runtime, a served daemon) keep a
- * fresh worker each: they start daemons and children and time what they do (the kill -9 soak).
+ * A fresh worker per file: the integration tests that need no real runtime CLI (the demo runtime,
+ * a served daemon: they start daemons and children and time what they do, as the kill -9 soak),
+ * and the unit files that mock or re-import modules.
  */
-const integrationProject: TestProjectInlineConfiguration = {
+const isolatedProject: TestProjectInlineConfiguration = {
   extends: true,
   test: {
-    name: 'integration',
-    include: ['test/integration/**/*.test.ts'],
+    name: 'isolated',
+    include: ['test/integration/**/*.test.ts', ...moduleOwningUnit],
     exclude: [...configDefaults.exclude, ...realCliIntegration],
   },
 };
 
 /** `npm run test:quick` (vitest.quick.config.ts): every file that needs no real runtime CLI. */
-export const quickProjects = [unitProject, integrationProject];
+export const quickProjects = [unitProject, isolatedProject];
 
 /** The real-CLI files keep a fresh worker each: their time is the CLIs', and their fixtures start processes. */
 const realCliProject: TestProjectInlineConfiguration = {

@@ -43,8 +43,20 @@ export function longestFirst<T extends FileEstimate>(files: readonly T[]): T[] {
 /** The test files under `dir` (relative to `root`), as the configs' include lists name them. */
 function testFiles(root: string, dir: string): string[] {
   return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.test.ts'))
+    .filter((f) => /\.test\.tsx?$/.test(f))
     .map((f) => join(dir, f));
+}
+
+/**
+ * A unit test file that replaces or re-imports modules (`vi.mock`, `vi.resetModules`, …) needs a
+ * module graph of its own: in a worker shared with other files the module it imports to run (an
+ * entry such as main/index.ts) may already be loaded, unmocked, and would not run again.
+ */
+const OWNS_MODULES = /\bvi\.(mock|doMock|unmock|doUnmock|resetModules|importActual|importMock)\(/;
+
+/** The unit test files that need a module graph of their own (OWNS_MODULES). */
+export function moduleOwningUnitFiles(root: string): string[] {
+  return testFiles(root, 'test/unit').filter((f) => OWNS_MODULES.test(readFileSync(join(root, f), 'utf8')));
 }
 
 /** The integration test files that need a real runtime CLI (the conformance suites all do). */

@@ -1,7 +1,7 @@
 /** issue 44: the test files' order — longest expected first (test/vitest-order.ts). */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { longestFirst, needsRealCli, realCliIntegrationFiles } from '../../vitest-order.js';
+import { longestFirst, moduleOwningUnitFiles, needsRealCli, realCliIntegrationFiles } from '../../vitest-order.js';
 
 const file = (name: string, durationMs: number | undefined, realCli = false, size = 100) => ({
   file: name,
@@ -57,5 +57,14 @@ describe('needsRealCli', () => {
     expect(files).toContain('test/integration/daemon/telegram-approvals.test.ts');
     expect(files).not.toContain('test/integration/daemon/daemon-demo.test.ts');
     expect(files.every((f) => f.startsWith('test/integration/') && f.endsWith('.test.ts'))).toBe(true);
+  });
+
+  it('lists the unit files that mock or re-import modules (they keep a worker of their own), and only those', () => {
+    const files = moduleOwningUnitFiles(fileURLToPath(new URL('../../../', import.meta.url)));
+    // Both import main/index.ts to run it, each under its own mocks: in a shared worker the second import ran nothing.
+    expect(files).toContain('test/unit/main/index.test.ts');
+    expect(files).toContain('test/unit/main/index-cli.test.ts');
+    expect(files).not.toContain('test/unit/test-order/vitest-order.test.ts');
+    expect(files.every((f) => f.startsWith('test/unit/'))).toBe(true);
   });
 });
