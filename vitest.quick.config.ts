@@ -3,32 +3,11 @@
  * integration tests that need no real runtime CLI. `npm test` (vitest.config.ts) stays the gate.
  *
  * A test file needs a real CLI when it starts a fake model server (only a real CLI talks to one),
- * uses a harness around a real runtime, or names a real runtime kind; such files are read here
- * and left to the full run, so a new one is classified without a list to keep up to date.
+ * uses a harness around a real runtime, or names a real runtime kind (test/vitest-order.ts
+ * needsRealCli); such files are read and left to the full run, so a new one is classified without
+ * a list to keep up to date. These are the full run's `unit` and `isolated` projects.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { configDefaults, defineConfig } from 'vitest/config';
-import base from './vitest.config.js';
+import { defineConfig } from 'vitest/config';
+import base, { quickProjects } from './vitest.config.js';
 
-const ROOT = import.meta.dirname;
-const NEEDS_REAL_CLI =
-  /fake-anthropic|fake-openai|runtime-harness|daemon-harness|ClaudeCodeAdapter|runtime: '(claude-code|codex|opencode|acp)'/;
-
-function testFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.test.ts'))
-    .map((f) => join(dir, f));
-}
-
-const realCli = testFiles('test/integration').filter((f) => NEEDS_REAL_CLI.test(readFileSync(join(ROOT, f), 'utf8')));
-
-// Not mergeConfig: it would append to the full run's include (the conformance suites) instead of replacing it.
-export default defineConfig({
-  ...base,
-  test: {
-    ...base.test,
-    include: ['test/unit/**/*.test.{ts,tsx}', 'test/integration/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...realCli],
-  },
-});
+export default defineConfig({ ...base, test: { ...base.test, projects: quickProjects } });
