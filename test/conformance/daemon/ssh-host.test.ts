@@ -198,16 +198,17 @@ describe.skipIf(unavailable !== null)(
   },
 );
 
-/** Codex's native binary (the npm package's `codex.js` only finds and runs it). */
-const CODEX_BIN = join(
+/**
+ * Codex's native binary's folder (the npm package's `codex.js` only finds and runs it): the binary
+ * needs its bundled `codex-resources/bwrap` beside it, so the remote user reaches the whole folder.
+ */
+const CODEX_VENDOR = join(
   projectRoot(),
   'node_modules',
   '@openai',
   'codex-linux-x64',
   'vendor',
   'x86_64-unknown-linux-musl',
-  'bin',
-  'codex',
 );
 
 describe.skipIf(unavailable !== null)(
@@ -220,7 +221,7 @@ describe.skipIf(unavailable !== null)(
 
     beforeAll(async () => {
       sshd = await startSshd();
-      remoteCli = sshd.reachable(CODEX_BIN);
+      remoteCli = join(sshd.reachableDir(CODEX_VENDOR), 'bin', 'codex');
       h = await DaemonHarness.start('codex', {
         ssh: { configFile: sshd.configFile },
         watchdogThresholdSeconds: WATCHDOG_SECONDS,
