@@ -185,6 +185,7 @@ class SharedServes {
  * it was when it started: a file whose hooks reset state outside the data dir before each test (a
  * workspace path the config names, as cannot-start.e2e.ts does) must get no spare: a config of its
  * own (cannot-start's names a path unique to the run) in at most two tests, or one built per test.
+ * Nor does a config with a channel: a spare would serve the chat too (two pollers of one bot).
  */
 class SpareServes {
   /** How many configs keep a spare at once: two, as a file alternates between two describe blocks'
@@ -205,7 +206,9 @@ class SpareServes {
     // A spare that failed to start is not the test's failure: the test starts its own below and
     // reports that start's own error.
     const taken = spare === undefined ? null : await spare.catch(() => null);
-    const repeated = this.#seen.has(key);
+    // A config with a channel gets no spare: the spare's channel would run beside the test's daemon
+    // (a second poller of the same fake Telegram bot takes the chat's updates from the test's own).
+    const repeated = this.#seen.has(key) && config?.channels === undefined;
     this.#seen.add(key);
     if (repeated) {
       // The oldest spare gives way (stopped with the clean-exit check) to this config's next one.
