@@ -16,7 +16,7 @@ import { AgentUsageFacts } from './usage-view.js';
 import { ReviewPane } from './review-pane.js';
 import { WorktreeActions } from './worktree-actions.js';
 import { FixText } from './fix-text.js';
-import { CHIP_ICONS, chipKind, chipText, pausedText } from '../status/wake-chips.js';
+import { CHIP_ICONS, chipKind, pausedText, wakeChipText } from '../status/wake-chips.js';
 import { usePausedWake, WakeBook } from '../status/wake-store.js';
 
 /** No wakes known (a detail shown without the window's wake book): never paused. */
@@ -269,11 +269,7 @@ function RecentWakeStatus({ wake, language }: { wake: Wake; language: Language }
   const kind = chipKind(wake);
   return (
     <span data-status={wake.status}>
-      <span aria-hidden="true">{CHIP_ICONS[kind]}</span>{' '}
-      {chipText(kind, language, {
-        continued: wake.status === 'failed' && wake.recoveries > 0,
-        stopped: wake.status === 'failed' && wake.reason === 'stopped_by_operator',
-      })}
+      <span aria-hidden="true">{CHIP_ICONS[kind]}</span> {wakeChipText(wake, language)}
     </span>
   );
 }

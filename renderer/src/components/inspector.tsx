@@ -16,7 +16,7 @@ import { WakeUsageFacts } from './usage-view.js';
 import { formatDateTime, formatTimeSeconds } from '../i18n/format.js';
 import { auditLine, promptKindText, timelineLine, timelineRows } from '../status/timeline-copy.js';
 import { shortWakeId } from '../../../shared/wake-id.js';
-import { CHIP_ICONS, chipElapsed, chipKind, chipText } from '../status/wake-chips.js';
+import { CHIP_ICONS, chipElapsed, chipKind, wakeChipText } from '../status/wake-chips.js';
 import { APPROVAL_ICON } from '../status/approval-chip.js';
 import { WakeApprovals } from '../status/wake-approvals.js';
 import { ReviewPane } from './review-pane.js';
@@ -119,12 +119,7 @@ export function Inspector({
               <span className="chip-icon" aria-hidden="true">
                 {CHIP_ICONS[kind]}
               </span>
-              <span className="chip-text">
-                {chipText(kind, language, {
-                  continued: shown.status === 'failed' && shown.recoveries > 0,
-                  stopped: shown.status === 'failed' && shown.reason === 'stopped_by_operator',
-                })}
-              </span>
+              <span className="chip-text">{wakeChipText(shown, language)}</span>
               <span className="chip-elapsed">{chipElapsed(shown, language, Date.now())}</span>
             </span>
           )}

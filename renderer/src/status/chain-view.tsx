@@ -5,7 +5,7 @@
  */
 import type { Wake } from '../../../shared/api/contract.js';
 import { copy, type Language } from '../i18n/copy.js';
-import { CHIP_ICONS, askedBy, chipKind, chipText } from './wake-chips.js';
+import { CHIP_ICONS, askedBy, chipKind, wakeChipText } from './wake-chips.js';
 import './chain.css';
 
 export interface ChainViewProps {
@@ -45,10 +45,7 @@ export function ChainView({ wakes, current, paused, language, onOpenWake }: Chai
         {wakes.map((w) => {
           const kind = chipKind(w);
           const step = chainStep(w, language);
-          const status = chipText(kind, language, {
-            continued: w.status === 'failed' && w.recoveries > 0,
-            stopped: w.status === 'failed' && w.reason === 'stopped_by_operator',
-          });
+          const status = wakeChipText(w, language);
           const body = (
             <>
               <span className="chip-icon" aria-hidden="true">

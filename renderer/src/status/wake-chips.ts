@@ -228,6 +228,14 @@ export function chipText(kind: ChipKind, language: Language, options: ChipTextOp
   return own === null ? copy(language, CHIP_COPY[kind]) : withoutIcon(own, CHIP_ICONS[kind]);
 }
 
+/** A wake's chip words as they stand (its kind, "Stopped", "continued"), for lists that show a wake's outcome. */
+export function wakeChipText(wake: Wake, language: Language): string {
+  return chipText(chipKind(wake), language, {
+    continued: wake.status === 'failed' && wake.recoveries > 0,
+    stopped: wake.status === 'failed' && wake.reason === 'stopped_by_operator',
+  });
+}
+
 /** A person's text that starts with the chip's own icon (the default "🧠 Working…" does) says it once. */
 function withoutIcon(text: string, icon: string): string {
   const bare = icon.replace(/\uFE0F/g, '');
