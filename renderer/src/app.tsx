@@ -222,7 +222,7 @@ export function Shell({ canChooseFolder }: { readonly canChooseFolder: boolean }
   }, []);
   const navigation = useMemo<Navigation>(
     () => ({
-      select: selectView,
+      openAgent: (agentId) => selectView({ kind: 'agent', agentId }),
       openConversation: openInConversation,
       message: (id) => void openConversation(`dm:@${id}`),
     }),

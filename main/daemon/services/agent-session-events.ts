@@ -5,22 +5,12 @@
 import type { RuntimeKind } from '../../../shared/wake-status.js';
 import type { DeliverResult, RuntimeEventEnvelope, StartResult } from '../runtime/runtime-adapter.js';
 import type { FinalCheckInjection, WakeDelivery } from '../wake/wake-lifecycle.js';
-import type { TurnEndReason } from './agent-session-state.js';
+import type { OverflowContinuation, TurnEndReason } from './agent-session-state.js';
 
 /** A row the lifecycle holds when a turn starts (the wakes the turn carries). */
 export interface CarriedWake {
   readonly wakeToken: string;
   readonly target: string;
-}
-
-/**
- * issue 38: the continuation an overflowed session goes on with after it compacted: the wakes it
- * was working on (runtime-visible rows) and the prompt naming their exact targets (null: none
- * could be rendered; with no wakes, nothing to continue).
- */
-export interface OverflowContinuation {
-  readonly wakeTokens: readonly string[];
-  readonly text: string | null;
 }
 
 export type Envelope<T extends RuntimeEventEnvelope['type']> = Extract<RuntimeEventEnvelope, { readonly type: T }>;

@@ -5,7 +5,6 @@
 import type { Agent } from '../../../shared/api/contract.js';
 import type { FailureReason, RuntimeKind } from '../../../shared/wake-status.js';
 import type { FinalCheckInjection } from '../wake/wake-lifecycle.js';
-import type { OverflowContinuation } from './agent-session-events.js';
 
 /** Which runtime process's events settle wakes (STYLE.md "generation-tagged watches"). */
 export type ProcessWatch =
@@ -64,6 +63,16 @@ export interface AgentSessionState {
   readonly downReason: FailureReason | null;
   /** What the last "runtime down" said (a delivery to a runtime that could not be built fails with it). */
   readonly downDetail: string | null;
+}
+
+/**
+ * issue 38: the continuation an overflowed session goes on with after it compacted: the wakes it
+ * was working on (runtime-visible rows) and the prompt naming their exact targets (null: none
+ * could be rendered; with no wakes, nothing to continue).
+ */
+export interface OverflowContinuation {
+  readonly wakeTokens: readonly string[];
+  readonly text: string | null;
 }
 
 /** issue 38: where an overflow's compaction continuation is (see `overflow`). */

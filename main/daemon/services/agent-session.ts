@@ -32,9 +32,14 @@ import type { ContinuedWake } from '../prompt/overflow-continuation.js';
 import type { RecoveryCause, RecoveryFrontier } from '../wake/pending-delivery.js';
 import type { WakeDelivery, WakeLifecycle } from '../wake/wake-lifecycle.js';
 import type { AgentSessionCall } from './agent-session-calls.js';
-import type { AgentSessionEvent, OverflowContinuation, RuntimeInput } from './agent-session-events.js';
+import type { AgentSessionEvent, RuntimeInput } from './agent-session-events.js';
 import { agentSessionStep } from './agent-session-machine.js';
-import { initialAgentSessionState, type AgentSessionState, type TurnEndReason } from './agent-session-state.js';
+import {
+  initialAgentSessionState,
+  type AgentSessionState,
+  type OverflowContinuation,
+  type TurnEndReason,
+} from './agent-session-state.js';
 
 export interface PromptInputRecord {
   readonly agentId: string;

@@ -5,11 +5,14 @@
  */
 import type { ComponentType } from 'react';
 import type { CopyKey, Language } from '../i18n/copy.js';
-import type { View } from './view-registry.js';
 
-/** The shell's navigation, as the pages use it. */
+/**
+ * The shell's navigation, as the pages use it: what to open, in the pages' words (the shell's own
+ * `View` stays in view-registry.tsx, which lists the pages).
+ */
 export interface Navigation {
-  select(view: View): void;
+  /** Shows one agent's detail (issue 17). */
+  openAgent(agentId: string): void;
   /** Shows a conversation that exists (e.g. a Team row's). */
   openConversation(target: string): void;
   /** Opens (or creates) the direct conversation with an agent. */

@@ -13,7 +13,7 @@ function TeamPage({ language, navigation }: PageProps) {
       agents={useAgents(state.agents)}
       language={language}
       onOpenConversation={navigation.openConversation}
-      onOpenAgent={(agentId) => navigation.select({ kind: 'agent', agentId })}
+      onOpenAgent={navigation.openAgent}
       onMessage={navigation.message}
     />
   );
