@@ -33,7 +33,7 @@ import { createWakeMetrics } from './metrics/wake-metrics.js';
 import { projectRoot } from './project-root.js';
 import { finalCheckRenderer } from './prompt/final-check.js';
 import { prepareAgentCli } from './runtime/agent-cli-shim.js';
-import { toolNamingOf } from './runtime/registry.js';
+import { installableRuntimes, toolNamingOf } from './runtime/registry.js';
 import { createRuntimeAdapter } from './runtime/runtime-factory.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import { wireRoster } from './services/roster-wiring.js';
@@ -247,6 +247,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       approvals,
       turns,
       agentName: roster.name,
+      installable: installableRuntimes,
       settings: () => settings.current,
       updateSettings: (patch) => settings.update(patch),
       channels: external.api,

@@ -13,7 +13,7 @@ import { agentFor } from '../../../../fixtures/prompt-agents.js';
 import { HOST_RUNTIMES } from '../../../../../shared/agent-host.js';
 import { hostCommandOf } from '../../../../../main/daemon/runtime/readiness.js';
 import { wordsOf } from '../../../../fixtures/runtime-words.js';
-import { runtimeWordsOf } from '../../../../../main/daemon/runtime/registry.js';
+import { installableRuntimes, runtimeWordsOf } from '../../../../../main/daemon/runtime/registry.js';
 import { AgentRoster } from '../../../../../main/daemon/services/agent-roster.js';
 import { AgentConfigSchema } from '../../../../../shared/config.js';
 import { failureWords, readinessFix } from '../../../../../shared/agent-readiness.js';
@@ -82,6 +82,11 @@ describe('runtime registry (issue 39)', () => {
       ...runtimes.flatMap((d) => d.firstRun.always.map((a) => a.id)),
       ...runtimes.flatMap((d) => d.firstRun.offered.map((o) => o.agent.id)),
     ]);
+    // And the welcome's install hint (agents.installable) is that offered list, in each offer's words.
+    expect(installableRuntimes()).toEqual(
+      runtimes.flatMap((d) => d.firstRun.offered.map((o) => ({ command: o.command, words: runtimeWordsOf(o.agent) }))),
+    );
+    expect(installableRuntimes().map((r) => r.command)).toContain('claude');
   });
 
   it('leaves no branch on a runtime or preset id outside the runtime folders but the listed ones', () => {
@@ -192,9 +197,6 @@ describe('runtime registry (issue 39)', () => {
       'renderer/src/i18n/tables/agents-copy.ts': 'copy key agent.demo',
       // A day with no usage is drawn as zeros; its runtime is a placeholder never shown.
       'renderer/src/state/usage-store.ts': 'placeholder runtime of an empty day',
-      // The empty-conversation hint names the CLIs a person can install (a first run's offered list
-      // over the API would replace it; see the report of issue 39).
-      'renderer/src/i18n/tables/conversation-copy.ts': 'install hint',
     };
     const naming = sourceFiles()
       .filter((f) => f.startsWith('shared/') || f.startsWith('renderer/src/'))
