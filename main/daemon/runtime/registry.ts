@@ -61,6 +61,25 @@ export function installableRuntimes(): InstallableRuntime[] {
 }
 
 /**
+ * issue 43 (issue 39 "Plug-ins"): the rules on an agent's entry in agentteam.json that its runtime's
+ * descriptor decides — today, that `host` names a runtime that runs over SSH (`overSsh`). The daemon
+ * checks them wherever it loads the file (config/load-config.ts `AgentConfigIssues`), so a runtime
+ * that runs over SSH is its folder and registry line, with no list restated in shared/.
+ */
+export function agentConfigIssues(
+  agent: Pick<AgentConfig, 'host' | 'runtime'>,
+): { readonly path: string[]; readonly message: string }[] {
+  if (agent.host === undefined || REGISTRY[agent.runtime].overSsh !== null) return [];
+  const over = runtimeDescriptors().flatMap((d) => (d.overSsh === null ? [] : [`"${d.kind}"`]));
+  return [
+    {
+      path: ['runtime'],
+      message: `"host" is supported for the runtimes ${over.join(', ')} (this agent's is "${agent.runtime}"); remove "host" to run it on this machine`,
+    },
+  ];
+}
+
+/**
  * issue 40 item 6: whether the agent's runtime is a CLI process the skeleton drives, built only once
  * its readiness probe finds it installed and signed in. A runtime with its own adapter (the demo, in
  * the daemon's own worker thread) has nothing to hold back and is built at launch.
