@@ -15,12 +15,6 @@ export interface SshHost {
   readonly port: number;
 }
 
-/**
- * The runtimes that run over SSH today (their descriptors' `overSsh`, main/daemon/runtime/; the
- * registry test holds the two equal); the others read a clear config error (issue 43 "later").
- */
-export const HOST_RUNTIMES = ['claude-code', 'codex', 'acp'] as const;
-
 const USER = /^[A-Za-z_][A-Za-z0-9._-]{0,63}$/;
 const HOSTNAME =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
@@ -50,13 +44,13 @@ export function sshHostLabel(host: SshHost): string {
 }
 
 /**
- * What a host agent's entry must hold besides a valid address: a runtime that runs over SSH
- * today, and paths on that host (an absolute `cwd`, or none: the remote user's home). A worktree
+ * What a host agent's entry must hold besides a valid address: paths on that host (an absolute
+ * `cwd`, or none: the remote user's home). Whether its runtime runs over SSH is the runtime
+ * descriptor's to say (issue 39; the daemon checks it, main/daemon/runtime/registry.ts). A worktree
  * of the remote repository is later work (issue 43), refused here rather than made on this machine.
  */
 export function hostAgentIssues(agent: {
   readonly host?: string | undefined;
-  readonly runtime: string;
   readonly cwd: string;
   readonly isolation: string;
 }): { readonly path: string[]; readonly message: string }[] {
@@ -64,11 +58,6 @@ export function hostAgentIssues(agent: {
   const issues: { path: string[]; message: string }[] = [];
   const parsed = parseSshHost(agent.host);
   if (!parsed.ok) issues.push({ path: ['host'], message: parsed.message });
-  if (!(HOST_RUNTIMES as readonly string[]).includes(agent.runtime))
-    issues.push({
-      path: ['runtime'],
-      message: `"host" is supported for the runtimes ${HOST_RUNTIMES.map((r) => `"${r}"`).join(', ')} (this agent's is "${agent.runtime}"); remove "host" to run it on this machine`,
-    });
   if (agent.cwd !== '.' && !agent.cwd.startsWith('/'))
     issues.push({
       path: ['cwd'],

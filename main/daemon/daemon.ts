@@ -33,7 +33,7 @@ import { createWakeMetrics } from './metrics/wake-metrics.js';
 import { projectRoot } from './project-root.js';
 import { finalCheckRenderer } from './prompt/final-check.js';
 import { prepareAgentCli } from './runtime/agent-cli-shim.js';
-import { toolNamingOf } from './runtime/registry.js';
+import { agentConfigIssues, installableRuntimes, toolNamingOf } from './runtime/registry.js';
 import { createRuntimeAdapter } from './runtime/runtime-factory.js';
 import { RuntimePidRegistry } from './runtime/runtime-pids.js';
 import { wireRoster } from './services/roster-wiring.js';
@@ -61,7 +61,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
   // 0. A first run (no agentteam.json yet) writes the seeded config; an existing file is never rewritten.
   if (seedFirstRun(dataDir)) log.info('first run: wrote the seeded config', { file: join(dataDir, CONFIG_FILE) });
   // 1. Config first: an invalid file refuses the start before any write. Agents and limits are as at start.
-  const source = ConfigSource.open(dataDir, log);
+  const source = ConfigSource.open(dataDir, log, agentConfigIssues);
   const config: Config = source.initial;
   // issue 16 "Files": the data dir is the owner's alone (0700), before the store writes in it.
   securePrivateDir(dataDir);
@@ -247,6 +247,7 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
       approvals,
       turns,
       agentName: roster.name,
+      installable: installableRuntimes,
       settings: () => settings.current,
       updateSettings: (patch) => settings.update(patch),
       channels: external.api,

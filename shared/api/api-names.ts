@@ -20,6 +20,8 @@ export const API_CALL_NAMES = [
   'threads.start',
   'agents.list',
   'agents.check',
+  // issue 39 "Plug-ins": the coding CLIs a person can install, as the runtime descriptors offer them
+  'agents.installable',
   'settings.get',
   'settings.update',
   // issue 39 "Plug-ins": every call a channel plug-in answers itself (`telegram` `status`, …),

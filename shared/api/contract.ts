@@ -274,6 +274,12 @@ const AgentReadinessSchema = z.object({
 const RuntimeWordsFields = { label: z.string(), cli: z.string(), login: z.string(), key: z.string() };
 const RuntimeWordsSchema = z.object({ ...RuntimeWordsFields, zh: z.object(RuntimeWordsFields).partial().optional() });
 
+/**
+ * issue 39 "Plug-ins": a coding CLI a first run would seed when found on PATH (a runtime
+ * descriptor's `firstRun.offered`): the empty welcome names these, so the page names no runtime.
+ */
+const InstallableRuntimeSchema = z.object({ command: z.string(), words: RuntimeWordsSchema });
+
 const AgentSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -574,6 +580,7 @@ export const apiCalls = {
   'agents.list': call(Empty, z.array(AgentSchema)),
   /** issue 15: re-checks readiness now (all agents, or one), without a model call. */
   'agents.check': call(z.object({ agentId: z.string().min(1).max(64).optional() }).strict(), z.array(AgentSchema)),
+  'agents.installable': call(Empty, z.array(InstallableRuntimeSchema)),
   'settings.get': call(Empty, SettingsSchema),
   'settings.update': call(
     z
@@ -803,6 +810,7 @@ export type WakeEvent = z.infer<typeof WakeEventSchema>;
 export type PromptInput = z.infer<typeof PromptInputSchema>;
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 export type Agent = z.infer<typeof AgentSchema>;
+export type InstallableRuntime = z.infer<typeof InstallableRuntimeSchema>;
 export type AgentReadiness = z.infer<typeof AgentReadinessSchema>;
 export type Approval = z.infer<typeof ApprovalSchema>;
 export type Alert = z.infer<typeof AlertSchema>;

@@ -7,8 +7,10 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { expectNoHorizontalOverflow, useLanguage } from './chat-helpers.js';
 import {
   ROOT,
+  demoConfig,
   expect,
   expectNoSeriousAxeViolations,
   screenshot,
@@ -120,3 +122,32 @@ function runtimeProcessesOf(dataDir: string): string[] {
   }
   return found;
 }
+
+test.describe('with the demo agents only', () => {
+  test.use({ config: demoConfig() });
+
+  // issue 39 "Plug-ins": the welcome names the CLIs to install as the daemon's runtime descriptors
+  // offer them (agents.installable); the page names none itself.
+  test('the empty welcome names the CLIs a person can install, in both languages', async ({ app, serve }, info) => {
+    const cases = [
+      ['en', 'Install one of Claude Code, Codex, OpenCode, Gemini CLI, Qwen Code, Copilot CLI, then add it'],
+      ['zh-CN', '请安装 Claude Code、Codex、OpenCode、Gemini CLI、Qwen Code、Copilot CLI 中的任一个'],
+    ] as const;
+    for (const [language, text] of cases) {
+      if (language !== 'en') await useLanguage(app, serve, language);
+      const welcome = app.locator('[data-welcome]');
+      await expect(welcome).toContainText(text);
+      for (const size of [
+        { width: 1280, height: 800 },
+        { width: 390, height: 844 },
+      ]) {
+        for (const scheme of ['light', 'dark'] as const) {
+          await app.setViewportSize(size);
+          await app.emulateMedia({ colorScheme: scheme });
+          await expectNoHorizontalOverflow(app, `welcome ${language} ${size.width} ${scheme}`);
+          await screenshot(app, info, `welcome-install-${language}-${size.width}-${scheme}`);
+        }
+      }
+    }
+  });
+});

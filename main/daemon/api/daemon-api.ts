@@ -3,7 +3,13 @@
  * transports (Electron IPC gate, serve's WebSocket bridge) validate requests with the contract's
  * zod schemas before calling these; expected failures throw `ApiError` with a stable code.
  */
-import { ApiError, type Agent, type ApiHandlers, type Settings } from '../../../shared/api/contract.js';
+import {
+  ApiError,
+  type Agent,
+  type ApiHandlers,
+  type InstallableRuntime,
+  type Settings,
+} from '../../../shared/api/contract.js';
 import { reviewCommentText } from '../../../shared/changes.js';
 import { parseTarget, type TargetKey } from '../../../shared/target.js';
 import type { Store } from '../store/index.js';
@@ -41,6 +47,8 @@ export interface DaemonApiDeps {
    */
   readonly checkAgents?: (agentId?: string) => Promise<void>;
   readonly agentName: (agentId: string) => string;
+  /** issue 39: the coding CLIs a person can install (runtime/registry.ts `installableRuntimes`). */
+  readonly installable: () => InstallableRuntime[];
   readonly settings: () => Settings;
   readonly updateSettings: (patch: {
     language?: Settings['language'];
@@ -170,6 +178,7 @@ export function createDaemonApi(d: DaemonApiDeps): ApiHandlers {
       await d.checkAgents?.(agentId);
       return d.agents();
     },
+    'agents.installable': async () => d.installable(),
     'settings.get': async () => d.settings(),
     'settings.update': async (patch) => d.updateSettings(patch),
     ...d.channels,

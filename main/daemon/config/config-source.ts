@@ -15,10 +15,16 @@ import { closeSync, fsyncSync, openSync, renameSync, statSync, watch, writeSync,
 import { basename, dirname } from 'node:path';
 import { BehaviorSubject, Observable, debounceTime, type SchedulerLike, type Subscription } from 'rxjs';
 import { ApiError } from '../../../shared/api/contract.js';
-import { ConfigSchema, type Config } from '../../../shared/config.js';
+import type { Config } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-log.js';
 import { applyJsonEdits, parseJsonc, type JsonEdit } from './json-edit.js';
-import { loadConfig, type ConfigError, type ConfigLoad } from './load-config.js';
+import {
+  configSchemaWith,
+  loadConfig,
+  type AgentConfigIssues,
+  type ConfigError,
+  type ConfigLoad,
+} from './load-config.js';
 
 type Loaded = Extract<ConfigLoad, { ok: true }>;
 
@@ -45,17 +51,22 @@ export class ConfigSource {
     private readonly dataDir: string,
     loaded: Loaded,
     private readonly log: DaemonLog,
+    private readonly agentIssues: AgentConfigIssues | undefined,
   ) {
     this.initial = loaded.config;
     this.#state = new BehaviorSubject<ConfigState>({ loaded, error: null });
     this.state$ = this.#state.asObservable();
   }
 
-  /** Loads agentteam.json; throws its `ConfigError` when it cannot be used (the daemon refuses to start). */
-  static open(dataDir: string, log: DaemonLog = quietLog): ConfigSource {
-    const loaded = loadConfig(dataDir, { log });
+  /**
+   * Loads agentteam.json; throws its `ConfigError` when it cannot be used (the daemon refuses to start).
+   * `agentIssues`: the rules on an agent's entry the runtimes decide (runtime/registry.ts), at start,
+   * on every edit and before every write alike.
+   */
+  static open(dataDir: string, log: DaemonLog = quietLog, agentIssues?: AgentConfigIssues): ConfigSource {
+    const loaded = loadConfig(dataDir, { log, agentIssues });
     if (!loaded.ok) throw loaded.error;
-    return new ConfigSource(dataDir, loaded, log);
+    return new ConfigSource(dataDir, loaded, log, agentIssues);
   }
 
   get state(): ConfigState {
@@ -72,7 +83,7 @@ export class ConfigSource {
 
   /** Reads the file again; returns whether what is in effect (or the error) changed. */
   reload(): boolean {
-    const next = loadConfig(this.dataDir, { log: this.log });
+    const next = loadConfig(this.dataDir, { log: this.log, agentIssues: this.agentIssues });
     const { loaded, error } = this.#state.value;
     if (!next.ok) {
       if (error?.message === next.error.message) return false;
@@ -100,7 +111,7 @@ export class ConfigSource {
    * written) while the file holds an edit that cannot be used: the person's text is never replaced.
    */
   write(edits: readonly JsonEdit[] | ((fresh: Config) => readonly JsonEdit[])): void {
-    const fresh = loadConfig(this.dataDir, { log: quietLog });
+    const fresh = loadConfig(this.dataDir, { log: quietLog, agentIssues: this.agentIssues });
     if (!fresh.ok)
       throw new ApiError(
         'config_invalid',
@@ -112,7 +123,7 @@ export class ConfigSource {
     const base = fresh.exists ? fresh.text : '{}\n';
     const text = applyJsonEdits(base, edits);
     // A last check before the disk: the rewritten file must load exactly like any other edit.
-    const parsed = ConfigSchema.safeParse(parseJsonc(text));
+    const parsed = configSchemaWith(this.agentIssues).safeParse(parseJsonc(text));
     if (!parsed.success)
       throw new ApiError(
         'invalid_request',

@@ -18,7 +18,7 @@ import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { ConfigSchema, legacyToggles, type Config } from '../../../shared/config.js';
+import { ConfigSchema, legacyToggles, type AgentConfig, type Config } from '../../../shared/config.js';
 import type { DaemonLog } from '../daemon-log.js';
 import { JsonSyntaxError, parseJsonc } from './json-edit.js';
 
@@ -62,7 +62,30 @@ export type ConfigLoad =
     }
   | { readonly ok: false; readonly error: ConfigError };
 
-export function loadConfig(dataDir: string, options: { log?: DaemonLog } = {}): ConfigLoad {
+/**
+ * Rules on one agent's entry that the daemon's rooms above this one decide (issue 39 "Plug-ins":
+ * whether its runtime runs over SSH is its descriptor's, runtime/registry.ts `agentConfigIssues`).
+ * Each issue names its path inside the agent's entry and what to do, like the schema's own.
+ */
+export type AgentConfigIssues = (
+  agent: AgentConfig,
+) => readonly { readonly path: readonly string[]; readonly message: string }[];
+
+/** The config schema, with `agentIssues` checked on every agent as `agents[i].<path>` (the schema's own way). */
+export function configSchemaWith(agentIssues: AgentConfigIssues | undefined) {
+  if (agentIssues === undefined) return ConfigSchema;
+  return ConfigSchema.superRefine((config, ctx) =>
+    config.agents.forEach((agent, i) => {
+      for (const issue of agentIssues(agent))
+        ctx.addIssue({ code: 'custom', path: ['agents', i, ...issue.path], message: issue.message });
+    }),
+  );
+}
+
+export function loadConfig(
+  dataDir: string,
+  options: { log?: DaemonLog; agentIssues?: AgentConfigIssues } = {},
+): ConfigLoad {
   const file = join(dataDir, CONFIG_FILE);
   let text: string;
   try {
@@ -111,7 +134,7 @@ export function loadConfig(dataDir: string, options: { log?: DaemonLog } = {}): 
     );
   }
 
-  const parsed = ConfigSchema.safeParse(data, { reportInput: true });
+  const parsed = configSchemaWith(options.agentIssues).safeParse(data, { reportInput: true });
   if (!parsed.success) {
     const problems = parsed.error.issues.flatMap(describeIssue);
     return fail(

@@ -477,10 +477,15 @@ function mayBeInRepository(cwd: string): boolean {
  * became an error outside any repository).
  */
 function isGitEntry(path: string): boolean {
-  if (existsSync(join(path, 'HEAD'))) return true;
+  // One stat per folder walked up, and no error built when there is no `.git` (the usual answer at
+  // every level but one): a thrown ENOENT per level was ~3 % of the daemon's main thread under a
+  // busy team (bench/PROFILES.md, issue 39), and the `HEAD` check is needed only for a folder.
   try {
-    return statSync(path).isFile();
+    const entry = statSync(path, { throwIfNoEntry: false });
+    if (entry === undefined) return false;
+    return entry.isFile() || (entry.isDirectory() && existsSync(join(path, 'HEAD')));
   } catch {
+    // Not readable (a folder above it denies search): git could not use it either.
     return false;
   }
 }

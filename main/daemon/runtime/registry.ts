@@ -6,6 +6,7 @@
  * The ACP presets are entries of the ACP descriptor (acp/acp-presets.ts).
  */
 import type { RuntimeWords } from '../../../shared/agent-readiness.js';
+import type { InstallableRuntime } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
 import { RUNTIMES, type RuntimeKind } from '../../../shared/wake-status.js';
 import { ACP_RUNTIME } from './acp/acp-descriptor.js';
@@ -46,6 +47,36 @@ export function toolNamingOf(agent: Pick<AgentConfig, 'runtime' | 'preset'>): Mc
 /** issue 39: what a person reads about the agent's runtime (its descriptor's words; the agent view carries them). */
 export function runtimeWordsOf(agent: Pick<AgentConfig, 'runtime' | 'preset'>): RuntimeWords {
   return REGISTRY[agent.runtime].words(agent);
+}
+
+/**
+ * issue 39: the coding CLIs a person can install — what a first run offers when found on PATH
+ * (each descriptor's `firstRun.offered`), with their words. The empty welcome names them
+ * (`agents.installable`), so a new runtime's offer reaches the page with no edit there.
+ */
+export function installableRuntimes(): InstallableRuntime[] {
+  return runtimeDescriptors().flatMap((d) =>
+    d.firstRun.offered.map((o) => ({ command: o.command, words: d.words(o.agent) })),
+  );
+}
+
+/**
+ * issue 43 (issue 39 "Plug-ins"): the rules on an agent's entry in agentteam.json that its runtime's
+ * descriptor decides — today, that `host` names a runtime that runs over SSH (`overSsh`). The daemon
+ * checks them wherever it loads the file (config/load-config.ts `AgentConfigIssues`), so a runtime
+ * that runs over SSH is its folder and registry line, with no list restated in shared/.
+ */
+export function agentConfigIssues(
+  agent: Pick<AgentConfig, 'host' | 'runtime'>,
+): { readonly path: string[]; readonly message: string }[] {
+  if (agent.host === undefined || REGISTRY[agent.runtime].overSsh !== null) return [];
+  const over = runtimeDescriptors().flatMap((d) => (d.overSsh === null ? [] : [`"${d.kind}"`]));
+  return [
+    {
+      path: ['runtime'],
+      message: `"host" is supported for the runtimes ${over.join(', ')} (this agent's is "${agent.runtime}"); remove "host" to run it on this machine`,
+    },
+  ];
 }
 
 /**

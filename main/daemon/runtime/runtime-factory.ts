@@ -34,7 +34,7 @@ export function createRuntimeAdapter(agent: AgentConfig, deps: RuntimeDeps): Run
       message: `agent "${agent.id}" names a host, and this daemon runs no agent over SSH`,
     };
   const { launch, overSsh } = runtimeDescriptor(agent.runtime);
-  // The config allows `host` only for these (shared/agent-host.ts HOST_RUNTIMES); the descriptor is the truth.
+  // The daemon's config load refuses `host` for these already (registry.ts agentConfigIssues); a config built in code is checked here.
   if (placement !== null && overSsh === null)
     return {
       ok: false,

@@ -259,30 +259,35 @@ export class CommunicationService implements CommunicationHandler {
     const messageId = outcome.messageIds[outcome.messageIds.length - 1];
     if (messageId === undefined) throw new Error('internal: a delivered response has no message id');
     this.#sentInTurn(agentId);
-    // The wakes the author's runtime is handling, and those this reply settles (§9.2, the table's
-    // rule), read before they settle: issue 25 routes a reply by them; §8.3 audits a cross-target send on them.
-    const handling =
-      outcome.status === 'sent' || scope.crossTarget
-        ? this.o.lifecycle.handling(agentId, args.target, seenUpToSeq)
-        : [];
-    const routed = outcome.status === 'sent' ? this.#handled(handling) : null;
-    // contract §8.3: an explicit cross-target send is allowed and audited — issue 24: on the
-    // timelines of the wakes the runtime was handling (runtime-visible rows).
-    if (scope.crossTarget) {
-      const wakeTokens = handling.map((h) => h.wakeToken);
-      this.o.store.appendAudit({ agentId, kind: 'cross_target_send', target: args.target, messageId, wakeTokens });
-    }
-    this.o.lifecycle.onSendResult({ agentId, status: outcome.status, targetKey: args.target, seenUpToSeq });
-    // issue 25: a message sent once (never a retried `already_sent`) wakes the agents it addresses, once.
-    const message = routed === null ? undefined : this.o.store.getMessage(messageId);
-    if (routed !== null && message !== undefined && this.o.team !== undefined) {
-      try {
-        this.o.team.agentMessage({ message, ...routed });
-      } catch (err) {
-        // The message is stored and delivered; a routing failure must not turn the send into a refusal.
-        this.o.log?.error('agent message routing failed', { agentId, messageId, error: String(err) });
+    // issue 39 (bench/PROFILES.md, busy team): the wakes the reply settles and the wakes its routing
+    // admits are one commit, not two per reply. The routing keeps its own savepoint: its failure
+    // is logged and rolls back only its own writes, as before.
+    this.o.store.transaction(() => {
+      // The wakes the author's runtime is handling, and those this reply settles (§9.2, the table's
+      // rule), read before they settle: issue 25 routes a reply by them; §8.3 audits a cross-target send on them.
+      const handling =
+        outcome.status === 'sent' || scope.crossTarget
+          ? this.o.lifecycle.handling(agentId, args.target, seenUpToSeq)
+          : [];
+      const routed = outcome.status === 'sent' ? this.#handled(handling) : null;
+      // contract §8.3: an explicit cross-target send is allowed and audited — issue 24: on the
+      // timelines of the wakes the runtime was handling (runtime-visible rows).
+      if (scope.crossTarget) {
+        const wakeTokens = handling.map((h) => h.wakeToken);
+        this.o.store.appendAudit({ agentId, kind: 'cross_target_send', target: args.target, messageId, wakeTokens });
       }
-    }
+      this.o.lifecycle.onSendResult({ agentId, status: outcome.status, targetKey: args.target, seenUpToSeq });
+      // issue 25: a message sent once (never a retried `already_sent`) wakes the agents it addresses, once.
+      const message = routed === null ? undefined : this.o.store.getMessage(messageId);
+      if (routed !== null && message !== undefined && this.o.team !== undefined) {
+        try {
+          this.o.team.agentMessage({ message, ...routed });
+        } catch (err) {
+          // The message is stored and delivered; a routing failure must not turn the send into a refusal.
+          this.o.log?.error('agent message routing failed', { agentId, messageId, error: String(err) });
+        }
+      }
+    });
     // issue 39: each chunk stored is pushed once, as it stands after routing (with the chain it joined), in
     // the same stretch of code as the status it settles: the page receives both in one message.
     if (outcome.status === 'sent')

@@ -8,10 +8,11 @@
  */
 import { useState } from 'react';
 import { runtimeLabel } from '../../../shared/agent-readiness.js';
-import type { Agent } from '../../../shared/api/contract.js';
+import type { Agent, InstallableRuntime } from '../../../shared/api/contract.js';
 import { copy, type Language } from '../i18n/copy.js';
 import { useAgents } from '../state/agent-store.js';
 import { useAppState } from '../state/app-state-context.js';
+import { useValue } from '../state/value-store.js';
 import { agentReadinessText } from './agent-detail.js';
 import { FixText } from './fix-text.js';
 
@@ -42,6 +43,7 @@ export function Welcome({
 }) {
   const { state } = useAppState();
   const agents = useAgents(state.agents);
+  const installable = useValue(state.installable);
   const [hidden, setHidden] = useState(loadHidden);
   if (hidden) return <p className="messages-empty">{fallback}</p>;
   // The agent view says which agents are the demo (`demo`): the first one (a first run seeds @demo, then @helper)
@@ -78,7 +80,7 @@ export function Welcome({
       )}
       <h3>{copy(language, 'welcome.clis')}</h3>
       {clis.length === 0 ? (
-        <p>{copy(language, 'welcome.noClis')}</p>
+        <p>{noClisText(installable, language)}</p>
       ) : (
         <ul className="welcome-clis">
           {clis.map((a) => (
@@ -88,6 +90,16 @@ export function Welcome({
       )}
     </section>
   );
+}
+
+/**
+ * issue 39 "Plug-ins": with no coding CLI agent set up, the CLIs a person can install, by the names
+ * the daemon's runtime descriptors give them (`agents.installable`): the page names no runtime itself.
+ */
+function noClisText(installable: readonly InstallableRuntime[], language: Language): string {
+  if (installable.length === 0) return copy(language, 'welcome.noClisAny');
+  const names = installable.map((r) => runtimeLabel(r.words, language));
+  return copy(language, 'welcome.noClis', { clis: names.join(copy(language, 'welcome.listSeparator')) });
 }
 
 /** One CLI agent: ready (mention it), or what makes it ready — the sign-in command — and a Retry. */

@@ -9,6 +9,7 @@ import {
   type ApiEvent,
   type ClientApi,
   type Conversation,
+  type InstallableRuntime,
   type Limits,
   type Settings,
   type ThreadSummary,
@@ -64,6 +65,8 @@ export class AppState {
   readonly usage: UsageStore;
   readonly settings: SettingsStore = new ValueStore<Settings | null>(null);
   readonly limits = new ValueStore<Limits>(DEFAULT_LIMITS);
+  /** issue 39: the coding CLIs a person can install, as the daemon's runtime descriptors offer them (the welcome names them). */
+  readonly installable = new ValueStore<readonly InstallableRuntime[]>([]);
   readonly connection: ValueStore<ConnectionState>;
   /** issue 40 item 1: `lost` when a restart took the operator's authority from this page and gave it no way back. */
   readonly authority: ValueStore<Authority>;
@@ -164,6 +167,8 @@ export class AppState {
       this.api.team.board({}),
       // issue 23: the daemon's limits; the schema's defaults stand when it cannot say.
       this.api.limits.get({}).then((r) => r.ok && this.limits.set(r.value)),
+      // issue 39: what the welcome names when no coding CLI agent is set up; unsaid, it words none.
+      this.api.agents.installable({}).then((r) => r.ok && this.installable.set(r.value)),
     ]);
     // issue 27: the usage summary, fetched when a view shows it (its own store keeps its error; the view says it).
     this.usage.changed();

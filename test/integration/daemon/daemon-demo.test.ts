@@ -172,4 +172,18 @@ describe('assembled daemon with the demo runtime', () => {
     expect(await readFile(join(dir, 'agentteam.json'), 'utf8')).toBe(text);
     expect(await readdir(dir)).toEqual(['agentteam.json']);
   });
+
+  it('issue 43: "host" on a runtime whose descriptor does not run over SSH refuses to start, naming agents[i].runtime', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentteam-daemon-'));
+    dirs.push(dir);
+    const text = JSON.stringify({
+      agents: [{ id: 'far', name: 'Far', runtime: 'opencode', host: 'ssh://dev@box', cwd: '/srv/repo' }],
+    });
+    await writeFile(join(dir, 'agentteam.json'), text);
+    await expect(createDaemon({ dataDir: dir })).rejects.toThrow(
+      /agentteam\.json: agents\[0\]\.runtime: "host" is supported for the runtimes .*\(this agent's is "opencode"\)/,
+    );
+    expect(await readFile(join(dir, 'agentteam.json'), 'utf8')).toBe(text);
+    expect(await readdir(dir)).toEqual(['agentteam.json']);
+  });
 });

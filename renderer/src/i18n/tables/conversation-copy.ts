@@ -92,8 +92,9 @@ export const CONVERSATION_COPY = [
       'welcome.demo':
         'The demo agent answers offline, with no account or model. Send one of these to see a reply, a change to review, and an approval:',
       'welcome.clis': 'Coding CLI agents',
-      'welcome.noClis':
-        'No coding CLI agent is set up yet. Install Claude Code, Codex, OpenCode or an ACP agent (Gemini CLI, Qwen Code, Copilot CLI), then add it in agentteam.json.',
+      'welcome.noClis': 'No coding CLI agent is set up yet. Install one of {clis}, then add it in agentteam.json.',
+      'welcome.noClisAny': 'No coding CLI agent is set up yet. Install one, then add it in agentteam.json.',
+      'welcome.listSeparator': ', ',
       'welcome.ready': 'Ready — mention @{id} to wake it',
       'welcome.retry': 'Retry',
     },
@@ -102,8 +103,9 @@ export const CONVERSATION_COPY = [
       'welcome.hide': '隐藏',
       'welcome.demo': '演示智能体离线回答，无需账号或模型。发送以下任一条，即可看到回复、待审阅的更改和审批：',
       'welcome.clis': '编程命令行智能体',
-      'welcome.noClis':
-        '还没有设置编程命令行智能体。请安装 Claude Code、Codex、OpenCode 或 ACP 智能体（Gemini CLI、Qwen Code、Copilot CLI），然后在 agentteam.json 中添加。',
+      'welcome.noClis': '还没有设置编程命令行智能体。请安装 {clis} 中的任一个，然后在 agentteam.json 中添加。',
+      'welcome.noClisAny': '还没有设置编程命令行智能体。请安装一个，然后在 agentteam.json 中添加。',
+      'welcome.listSeparator': '、',
       'welcome.ready': '就绪——用 @{id} 提及即可唤醒',
       'welcome.retry': '重试',
     },

@@ -10,6 +10,7 @@ import { MessagePane, type MessagePaneProps } from '../../../../renderer/src/com
 import { fakeClientApi, messageFixture } from '../../../fixtures/fake-client-api.js';
 import { layOutMessageLists, renderInApp } from '../../../fixtures/render-in-app.js';
 import { wakeFixture } from '../../../fixtures/contract-values.js';
+import { ChannelSettingsSchema } from '../../../../shared/config.js';
 
 beforeAll(layOutMessageLists);
 afterEach(cleanup);
@@ -107,5 +108,46 @@ describe('issue 23: the message limit comes from the daemon (limits.get), never 
     expect(screen.getByRole('textbox', { name: 'Message #general' }).getAttribute('aria-invalid')).toBeNull();
     await userEvent.setup().click(sendButton());
     await vi.waitFor(() => expect(fake.messages.map((m) => m.content.length)).toEqual([40 * 1024]));
+  });
+});
+
+describe('issue 39: the empty welcome names the CLIs the daemon offers (agents.installable), the page none', () => {
+  const offered = [
+    {
+      command: 'fixture',
+      words: { label: 'Fixture CLI', cli: '`fixture`', login: '', key: '', zh: { label: '夹具 CLI' } },
+    },
+    { command: 'other', words: { label: 'Other Agent', cli: '`other`', login: '', key: '' } },
+  ];
+  const settings = (language: 'en' | 'zh-CN') => async () => ({
+    language,
+    channels: { local: ChannelSettingsSchema.parse({}) },
+  });
+
+  it('lists each offered runtime by its descriptor’s words, in English and 简体中文', async () => {
+    renderInApp(pane(), fakeClientApi({ 'agents.installable': async () => offered }));
+    expect(
+      await screen.findByText(
+        'No coding CLI agent is set up yet. Install one of Fixture CLI, Other Agent, then add it in agentteam.json.',
+      ),
+    ).toBeTruthy();
+    cleanup();
+    renderInApp(
+      pane(),
+      fakeClientApi({ 'agents.installable': async () => offered, 'settings.get': settings('zh-CN') }),
+    );
+    expect(
+      await screen.findByText(
+        '还没有设置编程命令行智能体。请安装 夹具 CLI、Other Agent 中的任一个，然后在 agentteam.json 中添加。',
+      ),
+    ).toBeTruthy();
+  });
+
+  it('names none when the daemon offers none (or cannot say)', async () => {
+    const { fake } = renderInApp(pane());
+    await vi.waitFor(() => expect(fake.requestsOf('agents.installable')).toHaveLength(1));
+    expect(
+      await screen.findByText('No coding CLI agent is set up yet. Install one, then add it in agentteam.json.'),
+    ).toBeTruthy();
   });
 });

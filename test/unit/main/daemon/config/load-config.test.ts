@@ -10,6 +10,8 @@ import {
   type ConfigLoad,
 } from '../../../../../main/daemon/config/load-config.js';
 import type { DaemonLog } from '../../../../../main/daemon/daemon-log.js';
+import { ConfigSource } from '../../../../../main/daemon/config/config-source.js';
+import { agentConfigIssues } from '../../../../../main/daemon/runtime/registry.js';
 import { makeTempDir, type TempDir } from '../../../../fixtures/temp-dir.js';
 import { NOBODY_UID, privilegeDrop, runAsNobody } from '../../../../fixtures/unprivileged.js';
 
@@ -120,6 +122,35 @@ describe('loadConfig', () => {
     expect(e.code).toBe('config_invalid');
     expect(e.message.startsWith(`${file()}: `)).toBe(true);
     expect(e.message).toMatch(message);
+  });
+
+  // issue 43, issue 39 "Plug-ins": whether a runtime runs over SSH is its descriptor's; the daemon's load checks it.
+  it('refuses "host" on a runtime whose descriptor does not run over SSH, naming agents[i].runtime, and changes nothing', () => {
+    const far = { id: 'far', name: 'Far', host: 'ssh://dev@box', cwd: '/srv/repo' };
+    write({
+      agents: [
+        { ...far, runtime: 'claude-code' },
+        { ...far, id: 'far2', runtime: 'opencode' },
+      ],
+    });
+    // The shared schema alone has no rule on the runtime: the descriptors decide (runtime/registry.ts).
+    expect(loadConfig(dir.path).ok).toBe(true);
+    const listing = readdirSync(dir.path);
+    const e = failure(loadConfig(dir.path, { agentIssues: agentConfigIssues }));
+    expect(readdirSync(dir.path)).toEqual(listing);
+    expect(e.code).toBe('config_invalid');
+    expect(e.message).toBe(
+      `${file()}: agents[1].runtime: "host" is supported for the runtimes "claude-code", "codex", "acp" (this agent's is "opencode"); remove "host" to run it on this machine`,
+    );
+    expect(e.problems.map((p) => p.path)).toEqual(['agents[1].runtime']);
+    // The daemon opens its config with the registry's rules: it refuses to start on this file.
+    expect(() => ConfigSource.open(dir.path, undefined, agentConfigIssues)).toThrow(/agents\[1\]\.runtime: "host"/);
+    // Reported beside the schema's own issues of the same entry, each with its path.
+    write({ agents: [{ ...far, runtime: 'opencode', cwd: 'repo' }] });
+    expect(failure(loadConfig(dir.path, { agentIssues: agentConfigIssues })).problems.map((p) => p.path)).toEqual([
+      'agents[0].cwd',
+      'agents[0].runtime',
+    ]);
   });
 
   it('refuses an unknown runtime naming the file, the JSON path and the expectation, and changes nothing', () => {

@@ -10,10 +10,9 @@ import { renderFinalCheck } from '../../../../../main/daemon/prompt/final-check.
 import { compileTurnContext } from '../../../../../main/daemon/prompt/prompt-compiler.js';
 import type { McpToolNaming } from '../../../../../main/daemon/prompt/tool-names.js';
 import { agentFor } from '../../../../fixtures/prompt-agents.js';
-import { HOST_RUNTIMES } from '../../../../../shared/agent-host.js';
 import { hostCommandOf } from '../../../../../main/daemon/runtime/readiness.js';
 import { wordsOf } from '../../../../fixtures/runtime-words.js';
-import { runtimeWordsOf } from '../../../../../main/daemon/runtime/registry.js';
+import { agentConfigIssues, installableRuntimes, runtimeWordsOf } from '../../../../../main/daemon/runtime/registry.js';
 import { AgentRoster } from '../../../../../main/daemon/services/agent-roster.js';
 import { AgentConfigSchema } from '../../../../../shared/config.js';
 import { failureWords, readinessFix } from '../../../../../shared/agent-readiness.js';
@@ -82,6 +81,11 @@ describe('runtime registry (issue 39)', () => {
       ...runtimes.flatMap((d) => d.firstRun.always.map((a) => a.id)),
       ...runtimes.flatMap((d) => d.firstRun.offered.map((o) => o.agent.id)),
     ]);
+    // And the welcome's install hint (agents.installable) is that offered list, in each offer's words.
+    expect(installableRuntimes()).toEqual(
+      runtimes.flatMap((d) => d.firstRun.offered.map((o) => ({ command: o.command, words: runtimeWordsOf(o.agent) }))),
+    );
+    expect(installableRuntimes().map((r) => r.command)).toContain('claude');
   });
 
   it('leaves no branch on a runtime or preset id outside the runtime folders but the listed ones', () => {
@@ -100,7 +104,15 @@ describe('runtime registry (issue 39)', () => {
   });
 
   it('issue 43: a config may place on a host exactly the runtimes whose descriptor runs over SSH', () => {
-    expect(runtimeDescriptors().flatMap((d) => (d.overSsh === null ? [] : [d.kind]))).toEqual([...HOST_RUNTIMES]);
+    // The descriptor decides: the config refuses `host` exactly where `overSsh` is null (no list beside them).
+    for (const d of runtimeDescriptors()) {
+      const issues = agentConfigIssues({ runtime: d.kind, host: 'ssh://dev@box' });
+      expect(
+        issues.map((i) => i.path),
+        d.kind,
+      ).toEqual(d.overSsh === null ? [['runtime']] : []);
+      expect(agentConfigIssues({ runtime: d.kind })).toEqual([]);
+    }
     // With no `command`, the CLI on the host is the descriptor's program, per ACP preset.
     for (const preset of ACP_PRESETS)
       expect(hostCommandOf({ runtime: 'acp', preset, command: null })).toBe(ACP_PRESET_SPECS[preset].firstRun?.command);
@@ -184,17 +196,12 @@ describe('runtime registry (issue 39)', () => {
       // The enums themselves: a new runtime's id is added here (and its folder and registry line).
       'shared/wake-status.ts': 'RUNTIMES',
       'shared/config.ts': 'ACP_PRESETS and the config rule that `preset` belongs to `runtime: "acp"`',
-      // issue 43: the runtimes allowed on another host (config validation); a runtime that runs over SSH is added here.
-      'shared/agent-host.ts': 'HOST_RUNTIMES',
       // The roster's fields the renderer compares (`'runtime'`, `'demo'` are field names, not ids).
       'renderer/src/state/agent-store.ts': 'field names',
       // The Agents copy's word for a demo agent ("demo"), keyed by the agent view's `demo` flag.
       'renderer/src/i18n/tables/agents-copy.ts': 'copy key agent.demo',
       // A day with no usage is drawn as zeros; its runtime is a placeholder never shown.
       'renderer/src/state/usage-store.ts': 'placeholder runtime of an empty day',
-      // The empty-conversation hint names the CLIs a person can install (a first run's offered list
-      // over the API would replace it; see the report of issue 39).
-      'renderer/src/i18n/tables/conversation-copy.ts': 'install hint',
     };
     const naming = sourceFiles()
       .filter((f) => f.startsWith('shared/') || f.startsWith('renderer/src/'))

@@ -32,6 +32,8 @@ function setup() {
     agentCursor: () => ({ seenUpToSeq: 0, repliedUpToSeq: 0 }),
     // A cross-target send is audited (§8.3), on the harness's journal.
     appendAudit: (a: never) => h.journal.appendAudit(a),
+    // A reply's settling and routing are one transaction (issue 39); this store keeps no rows of its own.
+    transaction: <T>(fn: () => T): T => fn(),
   } as unknown as Store;
   const service = new CommunicationService({
     store,

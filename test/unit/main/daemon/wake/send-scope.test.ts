@@ -49,6 +49,8 @@ describe('contract §8.3 turn message-send scope', () => {
         getMessage: () => undefined,
         getWake: () => undefined,
         appendAudit: (a: never) => h.journal.appendAudit(a),
+        // A reply's settling and routing are one transaction (issue 39); this store keeps no rows of its own.
+        transaction: <T>(fn: () => T): T => fn(),
       } as unknown as Store,
       lifecycle: h.lifecycle,
       tracker: { send: async () => ({ status: 'sent', messageIds: ['out1'] }) } as unknown as DeliveryTracker,
