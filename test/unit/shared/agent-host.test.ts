@@ -61,8 +61,16 @@ describe('agents[].host (issue 43)', () => {
     expect(issues({ host: 'ssh://dev@box', runtime: 'opencode' })).toEqual([
       expect.stringMatching(/^agents\.0\.runtime: "host" is supported for the runtimes "claude-code"/),
     ]);
-    expect(issues({ host: 'ssh://dev@box', isolation: 'worktree', cwd: '/r' })).toEqual([
-      expect.stringMatching(/^agents\.0\.isolation: .*not supported with "host" yet/),
+    // issue 43: a worktree on the host is made of the repository its `cwd` lies in there, so it must name one.
+    expect(issues({ host: 'ssh://dev@box', isolation: 'worktree' })).toEqual([
+      expect.stringMatching(/^agents\.0\.cwd: .*"isolation": "worktree".*a git repository on that host/),
     ]);
+  });
+
+  it('accepts a worktree agent on a host (issue 43: its worktree is made on that host)', () => {
+    expect(agent({ host: 'ssh://dev@box', isolation: 'worktree', cwd: '/srv/repo' }).success).toBe(true);
+    expect(
+      agent({ host: 'ssh://dev@box', isolation: 'worktree', cwd: '/srv/repo', worktreesDir: '/srv/wt' }).success,
+    ).toBe(true);
   });
 });
