@@ -10,11 +10,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  REMOTE_FS_SCRIPTS,
-  remoteFsCommand,
-  remoteGitCommand,
-} from '../../../../../main/daemon/hosts/ssh-git.js';
+import { REMOTE_FS_SCRIPTS, remoteFsCommand, remoteGitCommand } from '../../../../../main/daemon/hosts/ssh-git.js';
 
 let dir: string;
 let printer: string;
