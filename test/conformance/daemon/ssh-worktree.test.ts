@@ -62,7 +62,8 @@ describe.skipIf(unavailable !== null)(
       home = asRemote('printf %s "$HOME"');
       asRemote(
         [
-          'rm -f wt-marker',
+          // The default worktrees folder on the host (a run before this one may have left its worktree there).
+          'rm -rf wt-marker .agentteam-worktrees',
           // Records who ran it: the daemon's git has GIT_CONFIG_NOSYSTEM=1, GIT_CONFIG_GLOBAL=/dev/null, GIT_PROTOCOL_FROM_USER=0.
           `printf '%s\\n' '#!/bin/sh' 'printf "%s:%s:%s:%s\\n" "$GIT_CONFIG_NOSYSTEM" "$GIT_CONFIG_GLOBAL" "$GIT_PROTOCOL_FROM_USER" "$*" >> "$HOME/wt-marker"' > plant.sh`,
           'chmod 755 plant.sh',
@@ -87,6 +88,7 @@ describe.skipIf(unavailable !== null)(
     afterAll(async () => {
       await h?.dispose();
       await sshd?.close();
+      if (unavailable === null) asRemote('rm -rf wt-repo wt-marker plant.sh .agentteam-worktrees');
     }, 60_000);
 
     it.sequential(
