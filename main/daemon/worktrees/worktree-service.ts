@@ -428,7 +428,8 @@ export function withGitReadiness(
 ): (agent: AgentConfig) => Promise<ReadinessProbe> {
   return async (agent) => {
     const probed = await probe(agent);
-    if (agent.isolation !== 'worktree') return probed;
+    // issue 43: an agent with `host` runs its host's git, which its first call checks (a `GitError` naming the host).
+    if (agent.isolation !== 'worktree' || agent.host !== undefined) return probed;
     const g = await git();
     return g.usable ? probed : { ...probed, outcome: 'cli_missing', detail: `git: ${g.detail}` };
   };
