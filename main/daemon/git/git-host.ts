@@ -22,8 +22,8 @@ export interface HostFs {
   nonEmptyDir(path: string): Promise<boolean>;
   /** A regular file's text (a symlink is not one), or null when there is none. */
   readSmallFile(path: string): Promise<string | null>;
-  /** Makes the folder and its parents (private: 0700). */
-  mkdir(path: string): Promise<void>;
+  /** Makes the folders and their parents (private: 0700). */
+  mkdir(...paths: string[]): Promise<void>;
   writeFile(path: string, text: string): Promise<void>;
   /** Copies a file with its times (a copy dated now would change what git trusts of it); false when there is none. */
   copyFile(from: string, to: string): Promise<boolean>;
@@ -78,8 +78,8 @@ const LOCAL_FS: HostFs = {
       return Promise.resolve(null);
     }
   },
-  mkdir: async (path) => {
-    await mkdir(path, { recursive: true, mode: 0o700 });
+  mkdir: async (...paths) => {
+    await Promise.all(paths.map((p) => mkdir(p, { recursive: true, mode: 0o700 })));
   },
   writeFile: (path, text) => writeFile(path, text),
   copyFile: async (from, to) => {

@@ -121,29 +121,30 @@ async function sealedView(
   options: SnapshotOptions,
   dir: string,
   withIndex = true,
-): Promise<Record<string, string>> {
+): Promise<{ readonly env: Record<string, string>; readonly seeded: boolean }> {
   const { fs } = options.host ?? LOCAL_GIT_HOST;
   const { index, objects, exclude, attributes, config } = await repositoryLayout(root, options);
   const gitDir = join(dir, 'git');
-  await Promise.all([fs.mkdir(join(gitDir, 'info')), fs.mkdir(join(gitDir, 'refs'))]);
-  await Promise.all([
-    fs.writeFile(join(gitDir, 'HEAD'), 'ref: refs/heads/snapshot\n'),
-    fs.writeFile(join(gitDir, 'config'), config),
-    fs.copyFile(exclude, join(gitDir, 'info', 'exclude')),
-    fs.copyFile(attributes, join(gitDir, 'info', 'attributes')),
-  ]);
   const env = {
     GIT_DIR: gitDir,
     GIT_WORK_TREE: root,
     GIT_OBJECT_DIRECTORY: objects,
     GIT_INDEX_FILE: join(dir, 'index'),
   };
-  // The person's index, copied (read, never written), so git reuses its stat cache — with its own
-  // mtime (`copyFile` keeps times): git trusts an entry's stat data only when the file is older
-  // than the index, so a copy dated now would hide an edit of the same size made in the index's
-  // last clock tick ("racy git").
-  if (withIndex) await fs.copyFile(index, env.GIT_INDEX_FILE);
-  return env;
+  // issue 43: on a host each step is a round trip over SSH, so the steps that can run together do.
+  await fs.mkdir(join(gitDir, 'info'), join(gitDir, 'refs'));
+  const [, , , , seeded] = await Promise.all([
+    fs.writeFile(join(gitDir, 'HEAD'), 'ref: refs/heads/snapshot\n'),
+    fs.writeFile(join(gitDir, 'config'), config),
+    fs.copyFile(exclude, join(gitDir, 'info', 'exclude')),
+    fs.copyFile(attributes, join(gitDir, 'info', 'attributes')),
+    // The person's index, copied (read, never written), so git reuses its stat cache — with its own
+    // mtime (`copyFile` keeps times): git trusts an entry's stat data only when the file is older
+    // than the index, so a copy dated now would hide an edit of the same size made in the index's
+    // last clock tick ("racy git").
+    withIndex ? fs.copyFile(index, env.GIT_INDEX_FILE) : Promise.resolve(false),
+  ]);
+  return { env, seeded };
 }
 
 /**
@@ -159,7 +160,7 @@ export async function inSealedView<T>(
   const { fs } = options.host ?? LOCAL_GIT_HOST;
   const dir = await fs.tempDir('agentteam-sealed-');
   try {
-    return await fn(await sealedView(root, options, dir, false));
+    return await fn((await sealedView(root, options, dir, false)).env);
   } finally {
     await fs.rm(dir);
   }
@@ -172,7 +173,8 @@ export async function snapshotWorkTree(root: string, options: SnapshotOptions = 
   const pin = options.repo === undefined ? {} : { repo: options.repo };
   const dir = await host.fs.tempDir('agentteam-snapshot-');
   try {
-    const env = await sealedView(root, options, dir);
+    const view = await sealedView(root, options, dir);
+    const { env } = view;
     const sealed = { cwd: root, env, ...bin, sealed: true };
     const seed = async () => {
       // From HEAD (read in the repository: a ref, no work tree) or empty when there is none.
@@ -180,7 +182,7 @@ export async function snapshotWorkTree(root: string, options: SnapshotOptions = 
       const args = head.code === 0 ? ['read-tree', head.stdout.trim()] : ['read-tree', '--empty'];
       check(await runGit(args, sealed), args.join(' '), root);
     };
-    let seeded = await host.fs.exists(env.GIT_INDEX_FILE as string);
+    let seeded = view.seeded;
     if (!seeded) await seed();
     let add = await runGit(['add', '-A', '--', '.'], sealed);
     if (add.code !== 0 && seeded) {

@@ -78,7 +78,7 @@ export const REMOTE_FS_SCRIPTS = {
   exists: '[ -e "$1" ]',
   nonEmptyDir: '[ -d "$1" ] && [ -n "$(ls -A -- "$1")" ]',
   readSmallFile: '[ -f "$1" ] && [ ! -L "$1" ] && head -c 65536 -- "$1"',
-  mkdir: 'mkdir -p -m 700 -- "$1"',
+  mkdir: 'mkdir -p -m 700 -- "$@"',
   writeFile: 'cat > "$1"',
   copyFile: '[ -f "$1" ] && cp -p -- "$1" "$2"',
   tempDir: 'umask 077 && mktemp -d "${TMPDIR:-/tmp}/$1XXXXXXXX"',
@@ -168,8 +168,8 @@ export function sshGitHost(
       const r = await step('readSmallFile', [path]);
       return r.code === 0 ? r.stdout : null;
     },
-    mkdir: async (path) => {
-      await must('mkdir', [path]);
+    mkdir: async (...paths) => {
+      await must('mkdir', paths);
     },
     writeFile: async (path, text) => {
       await must('writeFile', [path], text);
