@@ -55,6 +55,7 @@ describe.skipIf(unavailable !== null)(
     let h: DaemonHarness;
     let repo: string;
     let home: string;
+    let remoteCli: string;
 
     beforeAll(async () => {
       sshd = await startSshd();
@@ -77,8 +78,12 @@ describe.skipIf(unavailable !== null)(
         ].join(' && '),
         repo,
       );
-      const remoteCli = sshd.reachable(CLAUDE_BIN);
+      // A path of its own (ssh-host.test.ts may run beside this file and counts the remote user's
+      // processes of its CLI by path), and an agent id of its own (its runtime folder on the host).
+      remoteCli = join(sshd.remoteDir('wt-cli'), 'claude');
+      asRemote('ln -s "$1" "$2"', sshd.reachable(CLAUDE_BIN), remoteCli);
       h = await DaemonHarness.start('claude-code', {
+        leadId: 'claude-wt',
         ssh: { configFile: sshd.configFile },
         agentConfig: { host: sshd.address, cwd: repo, command: remoteCli, isolation: 'worktree' },
       });
@@ -88,12 +93,15 @@ describe.skipIf(unavailable !== null)(
     afterAll(async () => {
       await h?.dispose();
       await sshd?.close();
-      if (unavailable === null) asRemote('rm -rf wt-repo wt-marker plant.sh .agentteam-worktrees');
+      if (unavailable === null)
+        asRemote('rm -rf wt-repo wt-cli wt-marker plant.sh .agentteam-worktrees .agentteam/runtimes/claude-wt');
     }, 60_000);
 
     it.sequential(
       'the agent edits its worktree on the host; the wake’s changes and changes since base come from there; merge lands in the remote repository',
       async () => {
+        // The CLI runs on the host, as the remote user, from this file's own path.
+        expect(sshd.remoteProcesses(remoteCli).length).toBeGreaterThan(0);
         const worktree = `${home}/.agentteam-worktrees/${h.agentId}`;
         // The worktree is on the host, of the remote repository, on the agent's branch.
         expect(asRemote('git -C "$1" worktree list --porcelain', repo)).toContain(`worktree ${worktree}\nHEAD `);
