@@ -46,8 +46,9 @@ export function sshHostLabel(host: SshHost): string {
 /**
  * What a host agent's entry must hold besides a valid address: paths on that host (an absolute
  * `cwd`, or none: the remote user's home). Whether its runtime runs over SSH is the runtime
- * descriptor's to say (issue 39; the daemon checks it, main/daemon/runtime/registry.ts). A worktree
- * of the remote repository is later work (issue 43), refused here rather than made on this machine.
+ * descriptor's to say (issue 39; the daemon checks it, main/daemon/runtime/registry.ts). An
+ * isolated agent's worktree is made on that host, of the repository its `cwd` lies in (worktrees/),
+ * so it names that `cwd`; `worktreesDir`, when set, is an absolute path there (the config's own rule).
  */
 export function hostAgentIssues(agent: {
   readonly host?: string | undefined;
@@ -63,10 +64,11 @@ export function hostAgentIssues(agent: {
       path: ['cwd'],
       message: `with "host", "cwd" is a path on that host and must be absolute (or left out: the remote user's home)`,
     });
-  if (agent.isolation === 'worktree')
+  // issue 43: a worktree is made of the repository `cwd` lies in on that host, so it needs one.
+  if (agent.isolation === 'worktree' && agent.cwd === '.')
     issues.push({
-      path: ['isolation'],
-      message: `"isolation": "worktree" is not supported with "host" yet; use "none" and a "cwd" on that host`,
+      path: ['cwd'],
+      message: `with "host" and "isolation": "worktree", "cwd" is the absolute path of a folder of a git repository on that host`,
     });
   return issues;
 }

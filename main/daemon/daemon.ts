@@ -120,7 +120,10 @@ export async function createDaemon(options: CreateDaemonOptions): Promise<Daemon
     const subs = stack.adopt(new Subscription(), (s) => s.unsubscribe());
     subs.add(wakes.wakeStatus$.subscribe((e) => out.status(e)));
     const core = { ...base, out };
-    const worktrees = room(wireWorktrees({ ...core, privateDirs, agents: roster, home }));
+    // issue 43: an agent with `host` has its worktree and its wakes' changes on that host.
+    const worktrees = room(
+      wireWorktrees({ ...core, privateDirs, agents: roster, home, hostGitOf: (agent) => hosts.gitOf(agent) }),
+    );
     const usage = room(wireUsage({ ...core, policyOf: (id) => roster.agent(id), usageBudget: options.usageBudget }));
     holds.add(usage.admissionHold);
     const resources = room(wireResources({ ...core, costs, agents: roster, procFs: options.procFs }));

@@ -7,8 +7,8 @@
  * renderer's diff parser (gitdiff-parser); nothing here parses hunks.
  */
 import type { ChangeStatus, PatchOmission } from '../../../shared/changes.js';
-import { runGit } from './git-cli.js';
-import { inSealedView } from './snapshot.js';
+import { runGit, type GitRunner } from './git-cli.js';
+import { inSealedView, type SnapshotOptions } from './snapshot.js';
 
 export interface ChangedFile {
   readonly path: string;
@@ -52,11 +52,11 @@ const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '--no-textconv', '--find-rena
 async function git(
   root: string,
   args: readonly string[],
-  binary: string | undefined,
+  at: { binary?: string; runner?: GitRunner },
   env: Record<string, string>,
 ): Promise<string> {
   // issue 41: in a sealed view of the repository (snapshot.ts): its config is never read.
-  const r = await runGit(args, { cwd: root, env, sealed: true, ...(binary === undefined ? {} : { binary }) });
+  const r = await runGit(args, { cwd: root, env, sealed: true, ...at });
   if (r.code !== 0) throw new Error(`git ${args.slice(0, 2).join(' ')} failed in ${root}: ${r.stderr.trim()}`);
   return r.stdout;
 }
@@ -115,11 +115,13 @@ export async function diffTrees(
   from: string,
   to: string,
   bounds: DiffBounds = DEFAULT_DIFF_BOUNDS,
-  binary?: string,
+  options: SnapshotOptions = {},
 ): Promise<ChangedFile[]> {
-  return inSealedView(root, binary === undefined ? {} : { binary }, (env) =>
-    diffIn(root, from, to, bounds, binary, env),
-  );
+  const at = {
+    ...(options.binary === undefined ? {} : { binary: options.binary }),
+    ...(options.host === undefined ? {} : { runner: options.host.runner }),
+  };
+  return inSealedView(root, options, (env) => diffIn(root, from, to, bounds, at, env));
 }
 
 async function diffIn(
@@ -127,7 +129,7 @@ async function diffIn(
   from: string,
   to: string,
   bounds: DiffBounds,
-  binary: string | undefined,
+  binary: { binary?: string; runner?: GitRunner },
   env: Record<string, string>,
 ): Promise<ChangedFile[]> {
   const [names, stats] = await Promise.all([

@@ -26,6 +26,11 @@
  *   git dir of the daemon's own); merge and discard run only while the agent's turn does not.
  * - `repo` pins the git dir, common dir and work tree (`GIT_DIR`, `GIT_COMMON_DIR`,
  *   `GIT_WORK_TREE`) so git never follows a `.git` file an agent may have rewritten.
+ *
+ * issue 43 "worktrees on the remote repository (git over the same connection, with the hardened
+ * git runner)": these rules build the argument array and the environment once; a `GitRunner`
+ * only starts the process — on this machine (`LOCAL_GIT_RUNNER`) or on an agent's host through
+ * its SSH master connection (hosts/ssh-git.ts). No second copy of the rules exists.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -56,6 +61,8 @@ export interface GitOptions {
   readonly timeoutMs?: number;
   /** The git binary (tests); default `git` on PATH. */
   readonly binary?: string;
+  /** Where git runs (default: this machine): the same argv and environment, started by the runner. */
+  readonly runner?: GitRunner;
   /** The repository's git dir and work tree, given rather than discovered from `cwd` (a worktree pinned at creation). */
   readonly repo?: PinnedRepo;
   /**
@@ -65,7 +72,31 @@ export interface GitOptions {
   readonly sealed?: boolean;
 }
 
-export type GitErrorKind = 'git_missing' | 'git_timeout' | 'git_output_too_large';
+export type GitErrorKind = 'git_missing' | 'git_timeout' | 'git_output_too_large' | 'git_host_unreachable';
+
+/**
+ * How a git process is started once its hardened argv and environment are built: the one thing
+ * that differs between this machine and an agent's host (issue 43).
+ */
+export interface GitRunner {
+  /**
+   * The file `GIT_CONFIG_GLOBAL` names where git runs: on this machine the daemon's allowlist of
+   * the person's keys (`daemonGlobalConfig`); on a host, `/dev/null` (nothing of the remote
+   * user's global config is read: no alias, helper or hooks folder it may name).
+   */
+  globalConfig(binary: string | undefined): Promise<string>;
+  /**
+   * Runs `git` (or `options.binary`) with `argv` (already hardened), in `options.cwd`, with the
+   * hardened variables `env` on top of the place's own environment minus what `hardenedEnv`
+   * drops. Resolves with the exit code and output; throws only a `GitError`.
+   */
+  run(
+    argv: readonly string[],
+    env: Readonly<Record<string, string>>,
+    options: GitOptions,
+    what: string | undefined,
+  ): Promise<GitResult>;
+}
 
 export class GitError extends Error {
   constructor(
@@ -143,21 +174,29 @@ const PROGRAM_KEY =
   /^(pager\.|alias\.)|\.(command|cmd|program|textconv|driver|clean|smudge|process|editor|pager|sshcommand|askpass|helper|hookspath|fsmonitor|external|gitproxy|defaultkeycommand|receivepack|uploadpack|proxy|packobjectshook|alternaterefscommand)$/i;
 
 /** Inherited variables kept: the commit identity (it names, it runs nothing). Every other `GIT_*` is dropped. */
-const KEPT_GIT_ENV = new Set([
+export const KEPT_GIT_ENV: readonly string[] = [
   'GIT_AUTHOR_NAME',
   'GIT_AUTHOR_EMAIL',
   'GIT_AUTHOR_DATE',
   'GIT_COMMITTER_NAME',
   'GIT_COMMITTER_EMAIL',
   'GIT_COMMITTER_DATE',
-]);
+];
 
-function baseEnv(globalConfig: string): Record<string, string> {
+/** Whether an inherited variable is dropped from git's environment (every `GIT_*` but the identity, a pager, an askpass). */
+export const droppedFromGitEnv = (name: string): boolean =>
+  (name.startsWith('GIT_') && !KEPT_GIT_ENV.includes(name)) || name === 'SSH_ASKPASS' || name === 'PAGER';
+
+/** This process's environment as git on this machine inherits it (`droppedFromGitEnv` left out). */
+function inheritedEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && (!k.startsWith('GIT_') || KEPT_GIT_ENV.has(k)) && k !== 'SSH_ASKPASS' && k !== 'PAGER')
-      env[k] = v;
-  return Object.assign(env, {
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !droppedFromGitEnv(k)) env[k] = v;
+  return env;
+}
+
+/** The variables every daemon git call sets, wherever it runs (on top of the inherited ones). */
+function hardenedEnv(globalConfig: string): Record<string, string> {
+  return {
     GIT_TERMINAL_PROMPT: '0',
     LC_ALL: 'C',
     GIT_OPTIONAL_LOCKS: '0',
@@ -168,7 +207,7 @@ function baseEnv(globalConfig: string): Record<string, string> {
     GIT_EDITOR: ':',
     GIT_SEQUENCE_EDITOR: ':',
     GIT_PROTOCOL_FROM_USER: '0',
-  });
+  };
 }
 
 function repoEnv(repo: PinnedRepo | undefined): Record<string, string> {
@@ -244,15 +283,22 @@ export async function runGit(args: readonly string[], options: GitOptions): Prom
 }
 
 async function spawnGit(args: readonly string[], options: GitOptions): Promise<GitResult> {
-  const globalConfig = await daemonGlobalConfig(options.binary);
-  const env = { ...baseEnv(globalConfig), ...repoEnv(options.repo), ...options.env };
-  return spawnRaw(
+  const runner = options.runner ?? LOCAL_GIT_RUNNER;
+  const globalConfig = await runner.globalConfig(options.binary);
+  const env = { ...hardenedEnv(globalConfig), ...repoEnv(options.repo), ...options.env };
+  return runner.run(
     ['--no-pager', ...FIXED_OVERRIDES, ...args],
-    options,
     env,
+    options,
     args.find((a) => !a.includes('=') && a !== '-c'),
   );
 }
+
+/** Git on this machine: the hardened environment on top of this process's own (`inheritedEnv`). */
+export const LOCAL_GIT_RUNNER: GitRunner = {
+  globalConfig: (binary) => daemonGlobalConfig(binary),
+  run: (argv, env, options, what) => spawnRaw(argv, options, { ...inheritedEnv(), ...env }, what),
+};
 
 /**
  * The person's global config keys the daemon's git keeps: who commits, what is ignored, how line
@@ -324,7 +370,7 @@ async function writeDaemonGlobalConfig(binary: string | undefined, n: number): P
   }
   // Reading the person's global config runs nothing (the same hardened environment, with the
   // person's global file and nothing else: no repository is looked at with `--global`).
-  const env = baseEnv('/dev/null');
+  const env = { ...inheritedEnv(), ...hardenedEnv('/dev/null') };
   if (process.env.GIT_CONFIG_GLOBAL === undefined) delete env.GIT_CONFIG_GLOBAL;
   else env.GIT_CONFIG_GLOBAL = process.env.GIT_CONFIG_GLOBAL;
   const r = await spawnRaw(['config', '--global', '--list', '-z'], { cwd: tmpdir(), binary, timeoutMs: 10_000 }, env);
@@ -348,13 +394,30 @@ function spawnRaw(
   /** The command, for messages. */
   what = args[0],
 ): Promise<GitResult> {
+  return runBounded({ program: options.binary ?? 'git', args, cwd: options.cwd, env }, options, what);
+}
+
+/** The process a runner starts: git itself here, `ssh` for a host (its remote command runs git). */
+export interface GitProcess {
+  readonly program: string;
+  readonly args: readonly string[];
+  /** The folder the process starts in on this machine. */
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/**
+ * Runs one process to its end with `options`' input, output bound and timeout (what every git
+ * call is held to, wherever it runs): its exit code and output, or a `GitError` saying which bound.
+ */
+export function runBounded(p: GitProcess, options: GitOptions, what: string | undefined): Promise<GitResult> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const binary = options.binary ?? 'git';
+  const binary = p.program;
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, {
-      cwd: options.cwd,
-      env,
+    const child = spawn(binary, p.args, {
+      cwd: p.cwd,
+      env: p.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
@@ -444,9 +507,15 @@ export async function gitVersion(
 }
 
 /** The top of the work tree that contains `cwd`, or null when `cwd` is not inside a git work tree. */
-export async function workTreeRoot(cwd: string, binary?: string): Promise<string | null> {
-  if (!mayBeInRepository(cwd)) return null;
-  const r = await runGit(['rev-parse', '--show-toplevel'], { cwd, ...(binary ? { binary } : {}), timeoutMs: 10_000 });
+export async function workTreeRoot(cwd: string, binary?: string, runner?: GitRunner): Promise<string | null> {
+  // The shortcut reads this machine's folders: on an agent's host, git answers.
+  if (runner === undefined && !mayBeInRepository(cwd)) return null;
+  const r = await runGit(['rev-parse', '--show-toplevel'], {
+    cwd,
+    ...(binary ? { binary } : {}),
+    ...(runner ? { runner } : {}),
+    timeoutMs: 10_000,
+  });
   return r.code === 0 ? r.stdout.trim() : null;
 }
 

@@ -6,13 +6,12 @@
  * then `git add -A` + `git write-tree`. The only thing it adds to the repository is objects
  * (blobs and trees, unreferenced until `git gc` prunes them), which no `git status` shows.
  * Ignored files (`.gitignore`) are not part of a snapshot. issue 41: in a git dir of the daemon's
- * own, never with the repository's config (`sealedView`).
+ * own, never with the repository's config (`sealedView`). issue 43: on the machine the work tree
+ * is on (`host`: this one, or an agent's host over SSH — the sealed git dir is made there too).
  */
-import { existsSync, statSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { configFileText, runGit, type GitResult, type PinnedRepo } from './git-cli.js';
+import { LOCAL_GIT_HOST, type GitHost } from './git-host.js';
 
 /** A snapshot of a work tree: the tree object id, in the repository of `root`. */
 export interface TreeSnapshot {
@@ -27,8 +26,10 @@ export class SnapshotError extends Error {
   }
 }
 
-interface SnapshotOptions {
+export interface SnapshotOptions {
   readonly binary?: string;
+  /** Where the work tree is (default: this machine). */
+  readonly host?: GitHost;
   /** The worktree's git dir as pinned at its creation (worktrees/worktree-service.ts), not its `.git` file. */
   readonly repo?: PinnedRepo;
 }
@@ -61,18 +62,6 @@ interface Layout {
 /** Per work tree: its layout as last read, reused while the stamps of its `.git` and config files are the same. */
 const layouts = new Map<string, Layout>();
 
-const stampOf = (paths: readonly string[]): string =>
-  paths
-    .map((p) => {
-      try {
-        const st = statSync(p);
-        return `${p}:${st.ino}:${st.mtimeMs}:${st.size}`;
-      } catch {
-        return `${p}:none`;
-      }
-    })
-    .join('\0');
-
 /**
  * Where the repository of `root` keeps its index, objects, excludes and attributes, and the
  * config for the sealed view — two git calls (`rev-parse`, `config --list`: reads, run through
@@ -80,12 +69,19 @@ const stampOf = (paths: readonly string[]): string =>
  * spawn is most of a snapshot's cost). A config that includes other files is read every time.
  */
 async function repositoryLayout(root: string, options: SnapshotOptions): Promise<Layout> {
-  const key = `${root}\0${options.repo?.gitDir ?? ''}`;
+  const host = options.host ?? LOCAL_GIT_HOST;
+  const key = `${host.key}\0${root}\0${options.repo?.gitDir ?? ''}`;
   const known = layouts.get(key);
   const dotGit = options.repo?.gitDir ?? join(root, '.git');
-  if (known !== undefined && stampOf(known.stampFiles) === known.stamp) return known;
+  if (known !== undefined && (await host.fs.stamp(known.stampFiles)) === known.stamp) return known;
   const bin = options.binary === undefined ? {} : { binary: options.binary };
-  const at = { cwd: root, ...bin, ...(options.repo === undefined ? {} : { repo: options.repo }), timeoutMs: 10_000 };
+  const at = {
+    cwd: root,
+    runner: host.runner,
+    ...bin,
+    ...(options.repo === undefined ? {} : { repo: options.repo }),
+    timeoutMs: 10_000,
+  };
   const paths = ['index', 'objects', 'info/exclude', 'info/attributes', 'config', 'config.worktree'];
   const [where, config] = await Promise.all([
     runGit(['rev-parse', ...paths.flatMap((p) => ['--git-path', p])], at),
@@ -103,7 +99,7 @@ async function repositoryLayout(root: string, options: SnapshotOptions): Promise
     attributes,
     config: configFileText(keys),
     stampFiles: [dotGit, configFile, worktreeConfig],
-    stamp: stampOf([dotGit, configFile, worktreeConfig]),
+    stamp: await host.fs.stamp([dotGit, configFile, worktreeConfig]),
   };
   if (!entries.some((e) => /^include(if)?\./i.test(e))) layouts.set(key, layout);
   return layout;
@@ -125,36 +121,30 @@ async function sealedView(
   options: SnapshotOptions,
   dir: string,
   withIndex = true,
-): Promise<Record<string, string>> {
+): Promise<{ readonly env: Record<string, string>; readonly seeded: boolean }> {
+  const { fs } = options.host ?? LOCAL_GIT_HOST;
   const { index, objects, exclude, attributes, config } = await repositoryLayout(root, options);
   const gitDir = join(dir, 'git');
-  await mkdir(join(gitDir, 'info'), { recursive: true });
-  await mkdir(join(gitDir, 'refs'));
-  await writeFile(join(gitDir, 'HEAD'), 'ref: refs/heads/snapshot\n');
-  await writeFile(join(gitDir, 'config'), config);
-  const copied = (from: string, to: string) =>
-    copyFile(from, to).then(
-      () => true,
-      () => false,
-    );
-  await Promise.all([
-    copied(exclude, join(gitDir, 'info', 'exclude')),
-    copied(attributes, join(gitDir, 'info', 'attributes')),
-  ]);
   const env = {
     GIT_DIR: gitDir,
     GIT_WORK_TREE: root,
     GIT_OBJECT_DIRECTORY: objects,
     GIT_INDEX_FILE: join(dir, 'index'),
   };
-  // The person's index, copied (read, never written), so git reuses its stat cache — with its own
-  // mtime: git trusts an entry's stat data only when the file is older than the index, so a copy
-  // dated now would hide an edit of the same size made in the index's last clock tick ("racy git").
-  if (withIndex && (await copied(index, env.GIT_INDEX_FILE))) {
-    const st = await stat(index).catch(() => null);
-    if (st !== null) await utimes(env.GIT_INDEX_FILE, st.atime, st.mtime);
-  }
-  return env;
+  // issue 43: on a host each step is a round trip over SSH, so the steps that can run together do.
+  await fs.mkdir(join(gitDir, 'info'), join(gitDir, 'refs'));
+  const [, , , , seeded] = await Promise.all([
+    fs.writeFile(join(gitDir, 'HEAD'), 'ref: refs/heads/snapshot\n'),
+    fs.writeFile(join(gitDir, 'config'), config),
+    fs.copyFile(exclude, join(gitDir, 'info', 'exclude')),
+    fs.copyFile(attributes, join(gitDir, 'info', 'attributes')),
+    // The person's index, copied (read, never written), so git reuses its stat cache — with its own
+    // mtime (`copyFile` keeps times): git trusts an entry's stat data only when the file is older
+    // than the index, so a copy dated now would hide an edit of the same size made in the index's
+    // last clock tick ("racy git").
+    withIndex ? fs.copyFile(index, env.GIT_INDEX_FILE) : Promise.resolve(false),
+  ]);
+  return { env, seeded };
 }
 
 /**
@@ -167,21 +157,24 @@ export async function inSealedView<T>(
   options: SnapshotOptions,
   fn: (env: Record<string, string>) => Promise<T>,
 ): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'agentteam-sealed-'));
+  const { fs } = options.host ?? LOCAL_GIT_HOST;
+  const dir = await fs.tempDir('agentteam-sealed-');
   try {
-    return await fn(await sealedView(root, options, dir, false));
+    return await fn((await sealedView(root, options, dir, false)).env);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await fs.rm(dir);
   }
 }
 
 /** The tree of `root`'s working tree now (tracked and untracked files, not ignored ones). */
 export async function snapshotWorkTree(root: string, options: SnapshotOptions = {}): Promise<TreeSnapshot> {
-  const bin = options.binary === undefined ? {} : { binary: options.binary };
+  const host = options.host ?? LOCAL_GIT_HOST;
+  const bin = { runner: host.runner, ...(options.binary === undefined ? {} : { binary: options.binary }) };
   const pin = options.repo === undefined ? {} : { repo: options.repo };
-  const dir = await mkdtemp(join(tmpdir(), 'agentteam-snapshot-'));
+  const dir = await host.fs.tempDir('agentteam-snapshot-');
   try {
-    const env = await sealedView(root, options, dir);
+    const view = await sealedView(root, options, dir);
+    const { env } = view;
     const sealed = { cwd: root, env, ...bin, sealed: true };
     const seed = async () => {
       // From HEAD (read in the repository: a ref, no work tree) or empty when there is none.
@@ -189,13 +182,13 @@ export async function snapshotWorkTree(root: string, options: SnapshotOptions = 
       const args = head.code === 0 ? ['read-tree', head.stdout.trim()] : ['read-tree', '--empty'];
       check(await runGit(args, sealed), args.join(' '), root);
     };
-    let seeded = existsSync(env.GIT_INDEX_FILE as string);
+    let seeded = view.seeded;
     if (!seeded) await seed();
     let add = await runGit(['add', '-A', '--', '.'], sealed);
     if (add.code !== 0 && seeded) {
       // An index this view cannot read (a split index keeps its other half in the git dir): start from HEAD.
       seeded = false;
-      await rm(env.GIT_INDEX_FILE as string, { force: true });
+      await host.fs.rm(env.GIT_INDEX_FILE as string);
       await seed();
       add = await runGit(['add', '-A', '--', '.'], sealed);
     }
@@ -203,7 +196,7 @@ export async function snapshotWorkTree(root: string, options: SnapshotOptions = 
     const tree = check(await runGit(['write-tree'], sealed), 'write-tree', root);
     return { root, tree };
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await host.fs.rm(dir);
   }
 }
 
@@ -211,6 +204,7 @@ export async function snapshotWorkTree(root: string, options: SnapshotOptions = 
 export async function mergeBase(root: string, base: string, options: SnapshotOptions = {}): Promise<string | null> {
   const bin = options.binary === undefined ? {} : { binary: options.binary };
   const pin = options.repo === undefined ? {} : { repo: options.repo };
-  const r = await runGit(['merge-base', base, 'HEAD'], { cwd: root, ...bin, ...pin, timeoutMs: 10_000 });
+  const runner = (options.host ?? LOCAL_GIT_HOST).runner;
+  const r = await runGit(['merge-base', base, 'HEAD'], { cwd: root, runner, ...bin, ...pin, timeoutMs: 10_000 });
   return r.code === 0 ? r.stdout.trim() : null;
 }

@@ -11,12 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseSshHost, sshHostLabel, type SshHost } from '../../../shared/agent-host.js';
 import { DEFAULT_AGENT_CWD, type AgentConfig } from '../../../shared/config.js';
+import type { RemoteGit } from '../git/git-host.js';
 import type { McpEndpoint } from '../mcp/mcp-server.js';
 import type { AgentHosts, AgentPlacement } from '../runtime/process-launcher.js';
 import type { ReadinessProbe } from '../runtime/cli-probe.js';
 import { hostCommandOf } from '../runtime/readiness.js';
 import { clientArgs, remoteRuntimeDir, shellQuote, type SshSetup } from './ssh-command.js';
 import { classifySshFailure, sshFailureSentence, SSH_OWN_FAILURE, type SshFailure } from './ssh-failure.js';
+import { sshGitHost } from './ssh-git.js';
 import { SshLauncher } from './ssh-launcher.js';
 import { SshMaster } from './ssh-master.js';
 
@@ -31,6 +33,8 @@ export class SshHosts implements AgentHosts {
   readonly #masters = new Map<string, SshMaster>();
   /** Each host's remote home (`$HOME` there), learnt by its readiness probe: an agent's default folder there is absolute. */
   readonly #homes = new Map<string, string>();
+  /** Each host's git (made at first use), over its master connection. */
+  readonly #gits = new Map<string, RemoteGit>();
 
   constructor(dataDir: string, ssh: SshOptions = {}) {
     // Short (a socket path has ~100 bytes) and this daemon's own: a hash of its data dir, under the temp dir.
@@ -120,6 +124,24 @@ export class SshHosts implements AgentHosts {
       ),
     };
     return placement;
+  }
+
+  /**
+   * issue 43 "worktrees on the remote repository": git on the agent's host, over the host's one
+   * master connection, with the hardened runner (ssh-git.ts); null for an agent on this machine.
+   */
+  gitOf(agent: Pick<AgentConfig, 'id' | 'host'>): RemoteGit | null {
+    if (agent.host === undefined) return null;
+    const parsed = parseSshHost(agent.host);
+    if (!parsed.ok) throw new Error(`internal: agent "${agent.id}" host: ${parsed.message}`);
+    const key = sshHostLabel(parsed.host);
+    let remote = this.#gits.get(key);
+    if (remote === undefined) {
+      const { host, master } = this.#hostOf(parsed.host);
+      remote = sshGitHost(host, this.#setup, master, () => this.#homes.get(key));
+      this.#gits.set(key, remote);
+    }
+    return remote;
   }
 
   /** Tests ("a dropped connection"): the pid of the master connection to `host`, while it runs. */

@@ -148,7 +148,7 @@ export class SshLauncher implements ProcessLauncher {
 }
 
 /** ssh runs with the daemon's own environment (SSH_AUTH_SOCK, HOME, PATH): the person's setup. */
-function sshEnv(): Record<string, string> {
+export function sshEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   return env;

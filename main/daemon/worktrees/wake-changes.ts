@@ -22,6 +22,7 @@ import type { WakeChangesSummary } from '../../../shared/api/contract.js';
 import type { DaemonLog } from '../daemon-log.js';
 import { DEFAULT_DIFF_BOUNDS, diffTrees, type ChangedFile, type DiffBounds } from '../git/diff.js';
 import { GitError, workTreeRoot } from '../git/git-cli.js';
+import type { GitHost } from '../git/git-host.js';
 import { snapshotWorkTree } from '../git/snapshot.js';
 import type { WakeChangeState } from '../store/index.js';
 import type { WakeChangesTable } from '../store/tables/wake-changes-table.js';
@@ -36,6 +37,8 @@ export interface WakeChangesOptions {
   readonly wakeStatus$: Observable<WakeStatusEvent>;
   /** The agent's workspace (its resolved `cwd`), or undefined for an unknown agent. */
   readonly workspaceOf: (agentId: string) => string | undefined;
+  /** issue 43: where the agent's workspace is when not on this machine (an agent with `host`); undefined: here. */
+  readonly gitHostOf?: (agentId: string) => GitHost | undefined;
   /** Default: no agent is isolated (the worktree part wires its port at integration). */
   readonly worktreeOf?: WorktreeOf;
   /** A wake's changes were stored, at its start and at its end (issue 39: the API's `wake.changes`, this summary). */
@@ -124,9 +127,11 @@ export class WakeChanges {
     let root: string | null = null;
     let tree: string | null = null;
     let failure: string | null = null;
+    const host = this.#o.gitHostOf?.(agentId);
+    const where = host === undefined ? {} : { host };
     try {
-      root = await workTreeRoot(workspace);
-      if (root !== null) tree = (await snapshotWorkTree(root)).tree;
+      root = await workTreeRoot(workspace, undefined, host?.runner);
+      if (root !== null) tree = (await snapshotWorkTree(root, where)).tree;
     } catch (err) {
       failure = err instanceof GitError || err instanceof Error ? err.message : String(err);
     }
@@ -136,7 +141,7 @@ export class WakeChanges {
     const startedNow = new Set(jobs.filter((j) => j.kind === 'start').map((j) => j.wakeToken));
     const ends = jobs.filter((j) => j.kind === 'end');
     for (const job of ends.filter((j) => !startedNow.has(j.wakeToken)))
-      await this.#end(job.wakeToken, root, tree, failure, at());
+      await this.#end(job.wakeToken, root, tree, failure, at(), null, host);
     for (const job of jobs.filter((j) => j.kind === 'start')) {
       const state: WakeChangeState = failure !== null ? 'failed' : root === null ? 'untracked' : 'pending';
       const startedAt = at();
@@ -153,7 +158,7 @@ export class WakeChanges {
       this.#o.changed?.({ wakeToken: job.wakeToken, agentId, state, files: 0, startedAt, endedAt: null });
     }
     for (const job of ends.filter((j) => startedNow.has(j.wakeToken)))
-      await this.#end(job.wakeToken, root, tree, failure, at(), ENDED_BEFORE_START);
+      await this.#end(job.wakeToken, root, tree, failure, at(), ENDED_BEFORE_START, host);
   }
 
   async #end(
@@ -164,6 +169,7 @@ export class WakeChanges {
     at: string,
     /** Set when the start snapshot was taken only after the wake ended: nothing can be compared. */
     late: string | null = null,
+    host?: GitHost,
   ) {
     const rec = this.#o.table.get(wakeToken);
     // A wake that never reached its runtime (or already ended here) has nothing to compare.
@@ -180,7 +186,13 @@ export class WakeChanges {
       let files: ChangedFile[] = [];
       let reason: string | null = null;
       try {
-        files = await diffTrees(rec.root, rec.startTree, tree, this.#o.bounds ?? DEFAULT_DIFF_BOUNDS);
+        files = await diffTrees(
+          rec.root,
+          rec.startTree,
+          tree,
+          this.#o.bounds ?? DEFAULT_DIFF_BOUNDS,
+          host === undefined ? {} : { host },
+        );
       } catch (err) {
         reason = err instanceof Error ? err.message : String(err);
       }

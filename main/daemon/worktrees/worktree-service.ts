@@ -6,8 +6,12 @@
  * data dir (`<data dir>-worktrees`), never inside the data dir (no agent may work there) nor inside
  * the person's checkout. The person's checkout is written only by an explicit merge. Git mechanics
  * are git/worktree.ts; this service holds the rules: where, which base, when merge and discard may run.
+ *
+ * issue 43: an agent with `host` gets its worktree on that host, of the repository its `cwd` (a
+ * path there) lies in, by the same rules: the worktrees folder is `worktreesDir` (a path there) or
+ * `~/.agentteam-worktrees` beside the host's `~/.agentteam`, never inside it or the checkout; every
+ * git step (snapshots, review, merge, discard) runs there over the host's connection (`hostGitOf`).
  */
-import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { ApiError } from '../../../shared/api/contract.js';
 import type { AgentConfig } from '../../../shared/config.js';
@@ -16,6 +20,7 @@ import type { ReadinessProbe } from '../runtime/readiness.js';
 import { DEFAULT_DIFF_BOUNDS, diffTrees, type ChangedFile, type DiffBounds } from '../git/diff.js';
 import { mergeBase, snapshotWorkTree } from '../git/snapshot.js';
 import type { DaemonLog } from '../daemon-log.js';
+import { LOCAL_GIT_HOST, type GitHost, type RemoteGit } from '../git/git-host.js';
 import {
   GitError,
   gitVersion,
@@ -53,15 +58,6 @@ export const worktreeBranchOf = (agentId: string): string => `agentteam/${agentI
 export function defaultWorktreesDir(dataDir: string): string {
   const abs = resolve(dataDir);
   return join(dirname(abs), `${basename(abs)}-worktrees`);
-}
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    const parent = dirname(resolve(path));
-    return parent === resolve(path) ? parent : join(real(parent), basename(path));
-  }
 }
 
 const within = (outer: string, inner: string): boolean => {
@@ -133,6 +129,8 @@ export interface WorktreeServiceOptions {
   readonly worktrees?: Map<string, AgentWorktree>;
   /** The agent's worktree was made, reused or repaired (its view shows it). */
   readonly prepared?: (agentId: string) => void;
+  /** issue 43: git on an agent's host (an agent with `host`); null or absent: none reachable. */
+  readonly hostGitOf?: (agent: AgentConfig) => RemoteGit | null;
   /** How much of a diff "changes since base" carries (default: git/diff.ts's bounds). */
   readonly bounds?: DiffBounds;
   readonly log?: DaemonLog;
@@ -152,6 +150,8 @@ export class WorktreeService {
   readonly #prepared: Map<string, AgentWorktree>;
   /** issue 41: each prepared worktree's git dir as found when it was made or reused; verified before every call. */
   readonly #pins = new Map<string, PinnedRepo>();
+  /** Where each prepared worktree is: this machine, or the agent's host (issue 43). */
+  readonly #hosts = new Map<string, GitHost>();
   /** One git operation per agent at a time (prepare, merge, discard). */
   readonly #chains = new Map<string, Promise<unknown>>();
   #git: Promise<GitAvailability> | null;
@@ -179,13 +179,51 @@ export class WorktreeService {
     return this.#serial(agent.id, () => this.#prepare(agent));
   }
 
+  /** Git for an agent, where its repository is: its host's (an agent with `host`), else this machine's. */
+  gitHostOf(agentId: string): GitHost {
+    const agent = this.#o.agent(agentId);
+    return (
+      this.#hosts.get(agentId) ?? (agent === undefined ? LOCAL_GIT_HOST : (this.#remote(agent)?.git ?? LOCAL_GIT_HOST))
+    );
+  }
+
+  #remote(agent: AgentConfig): RemoteGit | null {
+    return agent.host === undefined ? null : (this.#o.hostGitOf?.(agent) ?? null);
+  }
+
+  /** Where the worktree goes and what it may not overlap: beside the data dir here, beside `~/.agentteam` on a host. */
+  async #places(agent: AgentConfig, remote: RemoteGit | null) {
+    if (remote === null)
+      return {
+        cwd: workspaceOf(agent.cwd, this.#o.dataDir, agent.id),
+        dataDir: this.#o.dataDir,
+        privateDirs: this.#o.privateDirs ?? [],
+      };
+    const home = (await remote.home()).replace(/\/+$/, '');
+    return { cwd: agent.cwd, dataDir: `${home}/.agentteam`, privateDirs: [] };
+  }
+
   async #prepare(agent: AgentConfig): Promise<string> {
-    const cwd = workspaceOf(agent.cwd, this.#o.dataDir, agent.id);
     const who = `agent "${agent.id}" (isolation "worktree")`;
-    const git = await this.git();
-    if (!git.usable)
+    const remote = this.#remote(agent);
+    if (agent.host !== undefined && remote === null)
+      throw new WorktreeError(
+        'worktree_invalid',
+        `${who}: this daemon reaches no host, so it cannot make a worktree on ${agent.host}.`,
+      );
+    const host = remote?.git ?? LOCAL_GIT_HOST;
+    const places = await this.#places(agent, remote);
+    const { cwd } = places;
+    if (remote !== null && !isAbsolute(cwd))
+      throw new WorktreeError(
+        'worktree_invalid',
+        `${who}: with "host", "cwd" must be the absolute path of a folder of a git repository on that host.`,
+      );
+    // This machine's git is checked once at start; a host's answers at its first call (a `GitError` naming the host).
+    const git = remote === null ? await this.git() : null;
+    if (git !== null && !git.usable)
       throw new WorktreeError('git_unavailable', `${who} cannot start: ${git.detail}. Or set "isolation" to "none".`);
-    const repo = await repositoryOf(cwd);
+    const repo = await repositoryOf(cwd, host);
     if (!repo.ok)
       throw new WorktreeError(
         'worktree_invalid',
@@ -193,37 +231,38 @@ export class WorktreeService {
       );
     const { root, subdir } = repo.value;
     const branch = worktreeBranchOf(agent.id);
-    const base = agent.baseBranch ?? (await recordedBase(root, branch)) ?? (await currentBranch(root));
+    const base = agent.baseBranch ?? (await recordedBase(root, branch, host)) ?? (await currentBranch(root, host));
     if (base === null)
       throw new WorktreeError(
         'worktree_invalid',
         `${who}: the checkout ${root} has no branch checked out (a detached HEAD): set "baseBranch" of agent "${agent.id}" in agentteam.json.`,
       );
-    if ((await branchCommit(root, base)) === null)
+    if ((await branchCommit(root, base, host)) === null)
       throw new WorktreeError(
         'worktree_invalid',
         `${who}: the base branch "${base}" does not exist in ${root}: set "baseBranch" of agent "${agent.id}" to one of its branches (git branch --list).`,
       );
-    const dir = real(agent.worktreesDir ?? defaultWorktreesDir(this.#o.dataDir));
+    const dir = await host.fs.real(agent.worktreesDir ?? defaultWorktreesDir(places.dataDir));
     for (const [what, privateDir] of [
-      ["AgentTeam's data folder, where no agent may work", this.#o.dataDir],
-      ...(this.#o.privateDirs ?? []).map((d) => ["AgentTeam's app folder", d] as const),
+      ["AgentTeam's data folder, where no agent may work", places.dataDir],
+      ...places.privateDirs.map((d) => ["AgentTeam's app folder", d] as const),
       ['the checkout itself, which only an explicit merge writes', root],
     ] as const) {
-      const p = real(privateDir);
+      const p = await host.fs.real(privateDir);
       if (within(p, dir) || within(dir, p))
         throw new WorktreeError(
           'worktree_invalid',
-          `${who}: "worktreesDir" ${dir} overlaps ${what} (${p}): choose a folder outside both, or remove "worktreesDir" to use ${defaultWorktreesDir(this.#o.dataDir)}.`,
+          `${who}: "worktreesDir" ${dir} overlaps ${what} (${p}): choose a folder outside both, or remove "worktreesDir" to use ${defaultWorktreesDir(places.dataDir)}.`,
         );
     }
     const path = join(dir, agent.id);
-    const made = await ensureWorktree({ root, path, branch, base });
+    const made = await ensureWorktree({ root, path, branch, base }, host);
     if (!made.ok) throw new WorktreeError('worktree_invalid', `${who}: ${made.message}`);
-    const pinned = await pinWorktree(root, path);
+    const pinned = await pinWorktree(root, path, host);
     if (!pinned.ok) throw new WorktreeError('worktree_invalid', `${who}: ${pinned.message}`);
-    const worktree: AgentWorktree = { path: real(path), branch, base, repoRoot: root };
+    const worktree: AgentWorktree = { path: await host.fs.real(path), branch, base, repoRoot: root };
     this.#pins.set(agent.id, pinned.value);
+    this.#hosts.set(agent.id, host);
     this.#prepared.set(agent.id, worktree);
     this.#o.prepared?.(agent.id);
     this.#o.log?.info(`agent worktree ${made.value}`, { agentId: agent.id, ...worktree });
@@ -233,9 +272,10 @@ export class WorktreeService {
   /** What the worktree holds beyond its base: uncommitted files and commits (the confirmation names them). */
   async changes(agentId: string): Promise<WorktreeChanges> {
     const worktree = this.#isolated(agentId);
-    const files = await uncommitted(worktree.path, { repo: this.#pinned(agentId, 'list the changes of') });
+    const host = this.gitHostOf(agentId);
+    const files = await uncommitted(worktree.path, { repo: await this.#pinned(agentId, 'list the changes of'), host });
     if (!files.ok) throw new WorktreeError('worktree_invalid', files.message);
-    const commits = await commitsAhead(worktree.repoRoot, worktree.base, worktree.branch);
+    const commits = await commitsAhead(worktree.repoRoot, worktree.base, worktree.branch, host);
     if (!commits.ok) throw new WorktreeError('worktree_invalid', commits.message);
     return { worktree, uncommitted: files.value, commits: commits.value };
   }
@@ -251,11 +291,12 @@ export class WorktreeService {
         'not_isolated',
         `Agent "${agentId}" works in its own folder, not in a worktree, so it has no "changes since base"; see each wake's changes instead.`,
       );
-    const from = await mergeBase(wt.path, wt.base);
+    const at = { host: this.gitHostOf(agentId) };
+    const from = await mergeBase(wt.path, wt.base, at);
     if (from === null)
       throw new ApiError('unavailable', `The worktree ${wt.path} shares no commit with its base "${wt.base}".`);
-    const now = await snapshotWorkTree(wt.path);
-    const files = await diffTrees(wt.path, from, now.tree, this.#o.bounds ?? DEFAULT_DIFF_BOUNDS);
+    const now = await snapshotWorkTree(wt.path, at);
+    const files = await diffTrees(wt.path, from, now.tree, this.#o.bounds ?? DEFAULT_DIFF_BOUNDS, at);
     return { agentId, branch: wt.branch, base: wt.base, workspace: wt.path, files };
   }
 
@@ -266,16 +307,22 @@ export class WorktreeService {
   merge(agentId: string, message?: string): Promise<MergeOutcome> {
     return this.#serial(agentId, async () => {
       const worktree = this.#idle(agentId);
-      const repo = this.#pinned(agentId, 'merge');
+      const host = this.gitHostOf(agentId);
+      const repo = await this.#pinned(agentId, 'merge');
       const text = message?.trim() || `Work of agent ${agentId} (AgentTeam)`;
-      const committed = await commitAll(worktree.path, text, repo);
+      const committed = await commitAll(worktree.path, text, repo, host);
       if (!committed.ok) throw new WorktreeError('worktree_invalid', committed.message);
       const scratch = join(dirname(worktree.path), `.merge-${agentId}`);
-      const merged = await mergeIntoBase(worktree, `Merge ${worktree.branch} into ${worktree.base}: ${text}`, scratch);
-      if (merged.kind === 'merged') await catchUp(worktree.path, worktree.base, repo);
+      const merged = await mergeIntoBase(
+        worktree,
+        `Merge ${worktree.branch} into ${worktree.base}: ${text}`,
+        scratch,
+        host,
+      );
+      if (merged.kind === 'merged') await catchUp(worktree.path, worktree.base, repo, host);
       // issue 40 item 9: a refused merge leaves the worktree as it was — its files uncommitted again.
       else if (committed.value.committed) {
-        const undone = await uncommit(worktree.path, committed.value.before, repo);
+        const undone = await uncommit(worktree.path, committed.value.before, repo, host);
         if (!undone.ok)
           this.#o.log?.warn('agent worktree: the refused merge kept its commit', { agentId, error: undone.message });
       }
@@ -290,7 +337,12 @@ export class WorktreeService {
   discard(agentId: string): Promise<{ readonly commit: string }> {
     return this.#serial(agentId, async () => {
       const worktree = this.#idle(agentId);
-      const reset = await resetToBase(worktree.path, worktree.base, this.#pinned(agentId, 'discard'));
+      const reset = await resetToBase(
+        worktree.path,
+        worktree.base,
+        await this.#pinned(agentId, 'discard'),
+        this.gitHostOf(agentId),
+      );
       if (!reset.ok) throw new WorktreeError('worktree_invalid', reset.message);
       this.#o.log?.info('agent worktree discarded', { agentId, base: worktree.base });
       return { commit: reset.value };
@@ -316,11 +368,11 @@ export class WorktreeService {
    * agent that pointed it at a git dir of its own would otherwise have merge commit there and
    * answer "merged" while nothing reached the base.
    */
-  #pinned(agentId: string, what: string): PinnedRepo {
+  async #pinned(agentId: string, what: string): Promise<PinnedRepo> {
     const pin = this.#pins.get(agentId);
     if (pin === undefined)
       throw new WorktreeError('worktree_invalid', `The worktree of agent "${agentId}" is not ready.`);
-    const problem = pinProblem(pin);
+    const problem = await pinProblem(pin, this.gitHostOf(agentId));
     if (problem !== null)
       throw new WorktreeError('worktree_invalid', `Cannot ${what} the worktree of agent "${agentId}": ${problem}.`);
     return pin;
@@ -346,8 +398,8 @@ export class WorktreeService {
   }
 }
 
-async function mergeIntoBase(worktree: AgentWorktree, message: string, scratch: string) {
-  const r = await mergeInto(worktree.repoRoot, worktree.base, worktree.branch, message, scratch);
+async function mergeIntoBase(worktree: AgentWorktree, message: string, scratch: string, host: GitHost) {
+  const r = await mergeInto(worktree.repoRoot, worktree.base, worktree.branch, message, scratch, host);
   if (!r.ok) throw new WorktreeError('worktree_invalid', r.message);
   const v = r.value;
   if (v.kind === 'conflict')
@@ -376,7 +428,8 @@ export function withGitReadiness(
 ): (agent: AgentConfig) => Promise<ReadinessProbe> {
   return async (agent) => {
     const probed = await probe(agent);
-    if (agent.isolation !== 'worktree') return probed;
+    // issue 43: an agent with `host` runs its host's git, which its first call checks (a `GitError` naming the host).
+    if (agent.isolation !== 'worktree' || agent.host !== undefined) return probed;
     const g = await git();
     return g.usable ? probed : { ...probed, outcome: 'cli_missing', detail: `git: ${g.detail}` };
   };

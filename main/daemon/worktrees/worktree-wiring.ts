@@ -8,7 +8,8 @@
  */
 import { Subject, type Observable } from 'rxjs';
 import type { WakeChangesSummary } from '../../../shared/api/contract.js';
-import type { AgentConfig } from '../../../shared/config.js';
+import { DEFAULT_AGENT_CWD, type AgentConfig } from '../../../shared/config.js';
+import type { RemoteGit } from '../git/git-host.js';
 import type { ChangesPort, WorktreesPort } from '../api/api-ports.js';
 import type { DaemonLog } from '../daemon-log.js';
 import type { ReadinessProbe } from '../runtime/readiness.js';
@@ -38,6 +39,8 @@ export interface WorktreeWiringDeps {
   readonly agents: WorktreeAgents;
   /** The room's git check and prepared worktrees (`worktreeHome`), shared with the roster. */
   readonly home: WorktreeHome;
+  /** issue 43: git on an agent's host (hosts/ssh-hosts.ts `gitOf`); null for an agent on this machine. */
+  readonly hostGitOf?: (agent: AgentConfig) => RemoteGit | null;
   readonly log: DaemonLog;
 }
 
@@ -88,8 +91,12 @@ export function wireWorktrees(d: WorktreeWiringDeps): WorktreesRoom {
     worktrees: d.home.prepared,
     agent: (id) => d.agents.agent(id),
     prepared: (id) => d.agents.changed(id),
+    ...(d.hostGitOf === undefined ? {} : { hostGitOf: d.hostGitOf }),
     log: d.log,
   });
+  /** issue 43: an agent with `host` and a folder there (its `cwd`, or its worktree) is snapshotted there. */
+  const onHost = (agent: AgentConfig | undefined): boolean =>
+    agent?.host !== undefined && (agent.cwd !== DEFAULT_AGENT_CWD || service.worktreeOf(agent.id) !== null);
   const changes = new WakeChanges({
     // issue 30: its two writes per wake in store transactions, so they join the turn's group
     // commit (an autocommit write syncs on the main thread before it returns).
@@ -101,8 +108,10 @@ export function wireWorktrees(d: WorktreeWiringDeps): WorktreesRoom {
     wakeStatus$: d.lifecycle.wakeStatus$,
     workspaceOf: (id) => {
       const agent = d.agents.agent(id);
-      return agent === undefined ? undefined : workspaceOf(agent.cwd, d.dataDir, id);
+      if (agent === undefined) return undefined;
+      return onHost(agent) ? agent.cwd : workspaceOf(agent.cwd, d.dataDir, id);
     },
+    gitHostOf: (id) => (onHost(d.agents.agent(id)) ? service.gitHostOf(id) : undefined),
     worktreeOf: service.worktreeOf,
     changed: (summary) => changed.next(summary),
     log: d.log,

@@ -61,8 +61,16 @@ describe('agents[].host (issue 43)', () => {
     // Whether the runtime runs over SSH is its descriptor's (issue 39): the daemon's load checks it
     // (test/unit/main/daemon/config/load-config.test.ts), the shared schema has no list of runtimes.
     expect(issues({ host: 'ssh://dev@box', runtime: 'opencode', cwd: '/r' })).toEqual([]);
-    expect(issues({ host: 'ssh://dev@box', isolation: 'worktree', cwd: '/r' })).toEqual([
-      expect.stringMatching(/^agents\.0\.isolation: .*not supported with "host" yet/),
+    // issue 43: a worktree on the host is made of the repository its `cwd` lies in there, so it must name one.
+    expect(issues({ host: 'ssh://dev@box', isolation: 'worktree' })).toEqual([
+      expect.stringMatching(/^agents\.0\.cwd: .*"isolation": "worktree".*a git repository on that host/),
     ]);
+  });
+
+  it('accepts a worktree agent on a host (issue 43: its worktree is made on that host)', () => {
+    expect(agent({ host: 'ssh://dev@box', isolation: 'worktree', cwd: '/srv/repo' }).success).toBe(true);
+    expect(
+      agent({ host: 'ssh://dev@box', isolation: 'worktree', cwd: '/srv/repo', worktreesDir: '/srv/wt' }).success,
+    ).toBe(true);
   });
 });

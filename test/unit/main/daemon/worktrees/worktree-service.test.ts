@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentConfigSchema, type AgentConfig } from '../../../../../shared/config.js';
+import { LOCAL_GIT_HOST } from '../../../../../main/daemon/git/git-host.js';
 import {
   defaultWorktreesDir,
   withGitReadiness,
@@ -176,6 +177,57 @@ describe('WorktreeService.prepare', () => {
     );
     expect((await probe(a)).outcome).toBe('cli_missing');
     expect((await probe({ ...a, isolation: 'none' })).outcome).toBe('ready');
+    // issue 43: an agent on a host uses that host's git (its first call names a missing one), not this machine's.
+    expect((await probe({ ...a, host: 'ssh://dev@box', cwd: '/srv/repo' })).outcome).toBe('ready');
+  });
+});
+
+/**
+ * issue 43: an agent with `host` gets its worktree from that host's git (`hostGitOf`), by the same
+ * rules with the host's places. The "host" here is this machine's git with a home of the test's
+ * own (the real SSH path is test/conformance/daemon/ssh-worktree.test.ts).
+ */
+describe('WorktreeService.prepare on an agent’s host', () => {
+  const hostAgent = (cwd: string, more: Partial<AgentConfig> = {}) =>
+    agent('far', cwd, { host: 'ssh://dev@box', runtime: 'claude-code', ...more });
+  const onHost = (a: AgentConfig, home: string | null) =>
+    new WorktreeService({
+      dataDir: join(base, 'data'),
+      turnRunning: () => false,
+      agent: () => a,
+      // This machine's git must not be asked for a host agent.
+      git: Promise.resolve({ usable: false, detail: 'no git here' }),
+      hostGitOf: () => (home === null ? null : { git: LOCAL_GIT_HOST, home: () => Promise.resolve(home) }),
+    });
+
+  it('makes the worktree in the host’s ~/.agentteam-worktrees, merges there; refuses a worktreesDir in ~/.agentteam', async () => {
+    const repo = checkout();
+    const home = join(base, 'remote-home');
+    mkdirSync(home);
+    const a = hostAgent(repo);
+    const s = onHost(a, home);
+    const cwd = await s.prepare(a);
+    expect(cwd).toBe(join(home, '.agentteam-worktrees', 'far'));
+    writeFileSync(join(cwd, 'notes.txt'), 'one\nTWO\nthree\n');
+    expect(await s.merge('far', 'on the host')).toMatchObject({ kind: 'merged', how: 'fast-forward' });
+    expect(readFileSync(join(repo, 'notes.txt'), 'utf8')).toBe('one\nTWO\nthree\n');
+
+    const inside = hostAgent(repo, { id: 'far', worktreesDir: join(home, '.agentteam', 'trees') });
+    const e = await failure(onHost(inside, home).prepare(inside));
+    expect(e.code).toBe('worktree_invalid');
+    expect(e.message).toContain(
+      `overlaps AgentTeam's data folder, where no agent may work (${join(home, '.agentteam')})`,
+    );
+  });
+
+  it('without a way to the host, or without an absolute cwd there: refused with the fix', async () => {
+    const repo = checkout();
+    const a = hostAgent(repo);
+    expect((await failure(onHost(a, null).prepare(a))).message).toContain('this daemon reaches no host');
+    const relative = { ...a, cwd: 'project' };
+    expect((await failure(onHost(relative, base).prepare(relative))).message).toContain(
+      '"cwd" must be the absolute path of a folder of a git repository on that host',
+    );
   });
 });
 
