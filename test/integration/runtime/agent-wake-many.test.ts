@@ -99,7 +99,10 @@ describe('many sleeping agents woken at once', () => {
             (e): e is Extract<ApiEvent, { name: 'wake.status' }> =>
               e.name === 'wake.status' && e.payload.wakeToken === wakeToken && isTerminal(e.payload.status),
           ),
-          timeout({ first: 600_000, with: () => Promise.reject(new Error(`${wakeToken} not terminal\n${problems()}`)) }),
+          timeout({
+            first: 600_000,
+            with: () => Promise.reject(new Error(`${wakeToken} not terminal\n${problems()}`)),
+          }),
         ),
       ).then((e) => e.payload);
     const wakeAll = (text: string): Promise<Wake[]> =>

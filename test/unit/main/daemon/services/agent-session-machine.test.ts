@@ -374,7 +374,7 @@ const deliveries: Row[] = [
   },
   {
     // issue 42: a wake-up whose start failed (twice): the wake says why the start failed, not that no process took the write.
-    name: 'delivery_due while its start failed (crashed): fails with the start\'s failure',
+    name: "delivery_due while its start failed (crashed): fails with the start's failure",
     state: {
       ...LIVE,
       agentState: 'crashed',
@@ -1279,7 +1279,7 @@ const sleeping: Row[] = [
   },
   {
     // issue 42: a wake-up's failed start is tried once more; its abandoned process's exit read `stopped`.
-    name: 'start_again: the agent reads starting again (not the failed start\'s stopped)',
+    name: "start_again: the agent reads starting again (not the failed start's stopped)",
     state: { ...ASLEEP, agentState: 'stopped' },
     event: { type: 'start_again' },
     changes: { agentState: 'starting' },
