@@ -32,6 +32,7 @@
  * sleep. With all three runtimes it took 5.7 min on the shared machine (load 15), far over a smoke run.
  */
 import { readFileSync, readdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import type { Agent } from '../shared/api/contract.js';
 import { startFakeAnthropic } from '../test/fixtures/fake-anthropic.js';
 import { startFakeOpenAi } from '../test/fixtures/fake-openai.js';
@@ -295,6 +296,26 @@ async function startTeam(
   }
 }
 
+/** The machine's 1-minute load average through the run (a shared machine: figures are read against it). */
+function loadSampler(): { stop: () => { start: number; end: number; min: number; max: number; mean: number } } {
+  const seen: number[] = [loadavg()[0] ?? 0];
+  const timer = setInterval(() => seen.push(loadavg()[0] ?? 0), 5000);
+  timer.unref(); // a run that throws does not stay up for it
+  return {
+    stop: () => {
+      clearInterval(timer);
+      seen.push(loadavg()[0] ?? 0);
+      return {
+        start: r2(seen[0] ?? 0),
+        end: r2(seen.at(-1) ?? 0),
+        min: r2(Math.min(...seen)),
+        max: r2(Math.max(...seen)),
+        mean: r2(seen.reduce((a, b) => a + b, 0) / seen.length),
+      };
+    },
+  };
+}
+
 /** The median of the wakes that ended reply_sent (a failed one is counted apart). */
 const median = (xs: readonly number[]): number => percentile(xs.filter(Number.isFinite), 50);
 const mb = (bytes: number): number => r2(bytes / MB);
@@ -319,6 +340,7 @@ export default async function agentsAtRest(args: string[]): Promise<Record<strin
   const openai = await startFakeOpenAi();
   const models = { anthropic: anthropic.url, openai: openai.baseUrl };
   const t0 = performance.now();
+  const load = loadSampler();
   try {
     // Raw baseline: the same agents, never asleep, once all are up and idle.
     const failedStarts: string[] = [];
@@ -439,6 +461,17 @@ export default async function agentsAtRest(args: string[]): Promise<Record<strin
           note: `${treeNote(roundPeak)}; when every wake had ended (${r2(roundMs / 1000)} s, ${awakeAtRoundEnd} agents not yet asleep): ${treeNote(roundEnd)}`,
         },
         ...runtimes.map((runtime): Figure => {
+          const w = median(warm[runtime] ?? []);
+          return {
+            name: `${runtime}: a warm agent's reply (process running) vs its cold start (send → reply_sent, median of ${(warm[runtime] ?? []).length})`,
+            value: Math.round(w),
+            unit: 'ms',
+            baseline: Math.round(median(cold[runtime] ?? [])),
+            ratio: r2(median(cold[runtime] ?? []) / w),
+            note: `warm ${(warm[runtime] ?? []).map(Math.round).join(', ')} ms`,
+          };
+        }),
+        ...runtimes.map((runtime): Figure => {
           const c = median(cold[runtime] ?? []);
           const s = median(sleeping[runtime] ?? []);
           const w = median(warm[runtime] ?? []);
@@ -487,6 +520,13 @@ export default async function agentsAtRest(args: string[]): Promise<Record<strin
           met: left === 0,
         },
       ];
+      const loadAverage = load.stop();
+      figures.push({
+        name: 'load average (1 min) during the run: mean',
+        value: loadAverage.mean,
+        unit: 'load',
+        note: `start ${loadAverage.start}, end ${loadAverage.end}, min ${loadAverage.min}, max ${loadAverage.max} (sampled every 5 s) on ${String(machine().cores)} cores`,
+      });
       return {
         value: mb(asleepAfterRound.rssBytes),
         ...(awake === null
@@ -500,6 +540,8 @@ export default async function agentsAtRest(args: string[]): Promise<Record<strin
         sleeping,
         warm,
         leakRounds: rounds,
+        roundSeconds: r2(roundMs / 1000),
+        loadAverage,
         failedStarts,
         failedWakes: team.failedWakes,
         checkpoints,

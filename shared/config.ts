@@ -98,6 +98,16 @@ export const ResourcesSchema = z.strictObject({
     .min(0, { error: '"minFreeMemoryMB" cannot be negative (0 = never hold a start for memory)' })
     .max(1_048_576, { error: '"minFreeMemoryMB" is at most 1048576 (1 TB)' })
     .default(1024),
+  /**
+   * How many agent processes may start at once (resources/start-admission.ts); a sleeping agent's
+   * wake beyond them waits `waiting_for_start`. Absent: the machine's CPU cores (at least 2); 0: no limit.
+   */
+  startsAtOnce: z
+    .number({ error: '"startsAtOnce" must be a number of agent processes (0 = no limit)' })
+    .int({ error: '"startsAtOnce" must be a whole number of agent processes' })
+    .min(0, { error: '"startsAtOnce" cannot be negative (0 = no limit)' })
+    .max(256, { error: '"startsAtOnce" is at most 256' })
+    .optional(),
 });
 
 export const AgentConfigSchema = z.strictObject({

@@ -98,9 +98,10 @@ export type NoReplyReason = (typeof NO_REPLY_REASONS)[number];
  * issue 27: why a wake is `paused` (its status event's `reason`): the provider's usage or rate
  * limit (until its reset), or the agent's daily budget (until the next day or a raise); issue 42:
  * `waiting_for_memory`: its sleeping agent's process is not started while free memory is below
- * `resources.minFreeMemoryMB` (until memory is back, or the operator's Try now).
+ * `resources.minFreeMemoryMB` (until memory is back, or the operator's Try now); `waiting_for_start`:
+ * `resources.startsAtOnce` agent processes are starting (until one of them is up, or Try now).
  */
-export const PAUSE_KINDS = ['usage_limit', 'daily_budget', 'waiting_for_memory'] as const;
+export const PAUSE_KINDS = ['usage_limit', 'daily_budget', 'waiting_for_memory', 'waiting_for_start'] as const;
 export type PauseKind = (typeof PAUSE_KINDS)[number];
 
 /** issue 27: what the agent does when its provider refuses a turn for a usage or rate limit. */

@@ -1,10 +1,12 @@
 /**
  * issue 42: the resources room's wiring — what each agent costs (its process tree's resident memory
  * and CPU: agent-costs.ts), in the agent view and in /metrics by runtime; idle agents put to sleep
- * (idle-sleep.ts); no new agent process while memory is short (memory-admission.ts). The root
+ * (idle-sleep.ts); no new agent process while memory is short (memory-admission.ts), nor more
+ * than `resources.startsAtOnce` starting at once (start-admission.ts). The root
  * builds `agentCosts` before the agents (their view reads it; the runtimes record their pids
  * through it) and calls `wireResources` once.
  */
+import { availableParallelism } from 'node:os';
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Registry } from 'prom-client';
 import type { Agent } from '../../../shared/api/contract.js';
@@ -15,6 +17,7 @@ import type { WakeLifecycle, WakePause } from '../wake/wake-lifecycle.js';
 import { AgentCosts } from './agent-costs.js';
 import { IdleSleep } from './idle-sleep.js';
 import { MemoryAdmission } from './memory-admission.js';
+import { StartAdmission } from './start-admission.js';
 import { hostProcFs, memAvailableBytes, ProcessSampler, type ProcFs } from './process-sample.js';
 import { createResourceMetrics } from './resource-metrics.js';
 
@@ -63,7 +66,7 @@ export function agentCosts(d: {
 }
 
 export interface ResourcesRoom {
-  /** The lifecycle's admission hold: a sleeping agent is not started while memory is short. */
+  /** The lifecycle's admission hold: a sleeping agent is not started while memory is short, nor beyond `startsAtOnce`. */
   readonly admissionHold: (agentId: string) => WakePause | null;
   dispose(): void;
 }
@@ -91,6 +94,13 @@ export function wireResources(d: ResourcesWiringDeps): ResourcesRoom {
     resume: (id) => d.lifecycle.resume(id),
     clock: d.clock,
   });
+  const starts = new StartAdmission({
+    // Absent: one start per CPU core (at least 2) — a start is CPU-bound (start-admission.ts).
+    startsAtOnce: d.config.resources.startsAtOnce ?? Math.max(2, availableParallelism()),
+    asleep: (id) => d.agents.stateOf(id) === 'sleeping',
+    resume: (id) => d.lifecycle.resume(id),
+    clock: d.clock,
+  });
   const known = new Map<string, Agent['state']>();
   const states = d.agents.updated$.subscribe((u) => {
     // Falling asleep or waking (its process gone or back) is read from a new sample, never the last
@@ -100,11 +110,14 @@ export function wireResources(d: ResourcesWiringDeps): ResourcesRoom {
     if (before !== u.state && (before === 'sleeping' || u.state === 'sleeping')) costs.invalidate();
     known.set(u.agent.id, u.state);
     sleep.state(u.agent.id, u.state);
+    starts.state(u.agent.id, u.state);
   });
   return {
-    admissionHold: memory.hold,
+    // Memory first: a start held for memory takes no start place.
+    admissionHold: (agentId) => memory.hold(agentId) ?? starts.hold(agentId),
     dispose: () => {
       memory.dispose();
+      starts.dispose();
       states.unsubscribe();
       sleep.dispose();
     },

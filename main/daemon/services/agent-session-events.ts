@@ -52,6 +52,8 @@ export type ShellEvent =
   | { readonly type: 'slept' }
   /** issue 42: a delivery came for the sleeping agent: its runtime is started again (same session). */
   | { readonly type: 'wake' }
+  /** issue 42: the woken runtime's start failed and is tried once more: the agent is starting again. */
+  | { readonly type: 'start_again' }
   | { readonly type: 'stop' }
   /** The adapter has stopped after `stop`. */
   | { readonly type: 'stopped' }

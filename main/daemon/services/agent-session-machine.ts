@@ -89,6 +89,9 @@ function decide(s: AgentSessionState, e: AgentSessionEvent, calls: AgentSessionC
       return s;
     case 'wake':
       return s.agentState === 'sleeping' && !s.stopped ? agentStateTo(s, 'starting', calls) : s;
+    case 'start_again':
+      // The failed start's own exit read `stopped`: it is starting, not stopped.
+      return s.stopped ? s : agentStateTo(s, 'starting', calls);
     case 'stop':
       return { ...s, stopped: true };
     case 'stopped':
@@ -520,8 +523,10 @@ function deliveryDue(s: AgentSessionState, d: WakeDelivery, calls: AgentSessionC
   // process retires (a replacement, a renewal after an overflow) the row waits: the replacement
   // re-offers it to the new process (never written into the old one, never failed for being early).
   if (s.stopped || d.generation !== s.lifecycleGeneration || s.process.phase === 'retiring') return s;
-  if (s.runtime === null)
-    // issue 14: no runtime could be built (e.g. its workspace is not a folder): the wake ends with why.
+  // issue 14: no runtime could be built (e.g. its workspace is not a folder): the wake ends with why.
+  // issue 42: nor could it start (a wake-up's start failed twice): its wakes say why — the start's
+  // own failure (its timeout, its stderr) — not that the write found no process.
+  if (s.runtime === null || (s.agentState === 'crashed' && s.downReason !== null))
     calls.push(failDelivery(d, s.downDetail ?? 'the runtime is not running', s.downReason ?? 'runtime_error'));
   else calls.push({ call: 'render_delivery', delivery: d, turn: s.delivered ? 'wake' : 'fresh' });
   return s;

@@ -135,6 +135,9 @@ export interface AgentSessionOptions {
   readonly now?: () => number;
 }
 
+/** issue 42: a wake-up's start is tried twice before its deliveries fail (`#startAttached`). */
+const WAKE_UP_STARTS = 2;
+
 export class AgentSession {
   readonly #o: AgentSessionOptions;
   readonly #subs = new Subscription();
@@ -242,8 +245,8 @@ export class AgentSession {
     return ok;
   }
 
-  async #launch(made: MaybeMadeAdapter): Promise<boolean> {
-    if (!(made instanceof Promise)) return this.#attach(made);
+  async #launch(made: MaybeMadeAdapter, starts = 1): Promise<boolean> {
+    if (!(made instanceof Promise)) return this.#attach(made, starts);
     // issue 26: rows admitted while the workspace is prepared wait for the runtime, as while it starts.
     let settle: (ok: boolean) => void = () => undefined;
     this.#ready = new Promise<boolean>((r) => (settle = r));
@@ -254,12 +257,12 @@ export class AgentSession {
       message: err instanceof Error ? err.message : String(err),
     }));
     // The daemon stopped meanwhile: nothing is started (no orphans).
-    const ok = this.#s.stopped ? false : await this.#attach(built);
+    const ok = this.#s.stopped ? false : await this.#attach(built, starts);
     settle(ok);
     return ok;
   }
 
-  async #attach(made: MadeAdapter): Promise<boolean> {
+  async #attach(made: MadeAdapter, starts = 1): Promise<boolean> {
     if (!made.ok) {
       this.#feed({ type: 'runtime_unbuilt', code: made.code, message: made.message });
       return false;
@@ -269,13 +272,36 @@ export class AgentSession {
     this.#feed({ type: 'runtime_attached', runtime: adapter.runtime });
     // Rows admitted while the first process starts wait for it (never fail for being early).
     this.#events = adapter.events$.subscribe((e) => this.#feed(this.#facts(e)));
-    this.#ready = adapter.start().then((res) => {
-      if (!res.ok) this.#feed({ type: 'start_failed', runtime: adapter.runtime, result: res });
-      return res.ok;
-    });
+    this.#ready = this.#startAttached(adapter, starts);
     const ok = await this.#ready;
     this.#feed({ type: 'launch_settled', ok });
     return ok;
+  }
+
+  /**
+   * Starts the attached adapter, up to `starts` times: issue 42, a wake-up's start that failed for
+   * a cause another try can outlast (a start timeout while many CLIs start, an early exit) is not
+   * the model's failure, so it is tried once more before the deliveries waiting for it fail. A
+   * missing CLI, a sign-in or an unreachable host would fail the same way again.
+   */
+  async #startAttached(adapter: RuntimeAdapter, starts: number): Promise<boolean> {
+    for (let attempt = 1; ; attempt += 1) {
+      const res = await adapter.start();
+      if (res.ok) return true;
+      const again = res.reason === undefined || res.reason === 'cli_exited';
+      if (attempt < starts && again && !this.#s.stopped && this.#adapter === adapter) {
+        this.#o.log?.warn('agent start failed; starting it once more', {
+          agentId: this.#o.agentId,
+          runtime: adapter.runtime,
+          code: res.code,
+          message: res.message,
+        });
+        this.#feed({ type: 'start_again' });
+        continue;
+      }
+      this.#feed({ type: 'start_failed', runtime: adapter.runtime, result: res });
+      return false;
+    }
   }
 
   /**
@@ -336,7 +362,7 @@ export class AgentSession {
     const now = this.#o.now ?? Date.now;
     const started = now();
     this.#feed({ type: 'wake' });
-    const ok = await this.#launch(rebuild());
+    const ok = await this.#launch(rebuild(), WAKE_UP_STARTS);
     return ok ? now() - started : null;
   }
 

@@ -342,7 +342,10 @@ export function alertKindOfEvent(detail: string | null): Alert['kind'] | null {
  * time in the reader's clock.
  */
 export function pausedText(wake: Pick<Wake, 'reason' | 'pausedUntil'>, language: Language): string {
-  const kind = wake.reason === 'daily_budget' || wake.reason === 'waiting_for_memory' ? wake.reason : 'usage_limit';
+  const kind =
+    wake.reason === 'daily_budget' || wake.reason === 'waiting_for_memory' || wake.reason === 'waiting_for_start'
+      ? wake.reason
+      : 'usage_limit';
   return `${pausedHead(wake, language)} · ${copy(language, `chip.pause.${kind}`)}`;
 }
 

@@ -131,6 +131,34 @@ async function wakeOf(daemon: Daemon, messageId: string): Promise<string> {
   return (await daemon.api['wakes.list']({ target: '#general' })).find((w) => w.messageId === messageId)!.wakeToken;
 }
 
+describe('issue 42: starts at once (resources.startsAtOnce)', () => {
+  it('two sleeping agents woken at once with one start place: the second waits paused / waiting_for_start, then answers', async () => {
+    const { daemon, order, status } = await demoDaemon(
+      [
+        { id: 'one', name: 'One', runtime: 'demo' },
+        { id: 'two', name: 'Two', runtime: 'demo' },
+      ],
+      { idleSleepSeconds: 1, startsAtOnce: 1 },
+    );
+    await Promise.all([agentState(daemon, 'one', 'sleeping'), agentState(daemon, 'two', 'sleeping')]);
+    const first = await daemon.api['messages.send']({ target: '#general', content: '@one hello' });
+    const second = await daemon.api['messages.send']({ target: '#general', content: '@two hello' });
+    const [t1, t2] = [await wakeOf(daemon, first.messageId), await wakeOf(daemon, second.messageId)];
+    const held = await status(t2, (w) => w.status === 'paused');
+    expect(held).toMatchObject({ reason: 'waiting_for_start' });
+    expect(held.detail).toContain('resources.startsAtOnce');
+    await status(t1, (w) => w.status === 'reply_sent');
+    await status(t2, (w) => w.status === 'reply_sent');
+    // Two starts only once one's start was over: never two starting at once.
+    const heldAt = order.indexOf(`${t2}:paused`);
+    const oneUp = order.indexOf('one:idle', heldAt);
+    expect(oneUp).toBeGreaterThan(-1);
+    expect(order.indexOf('two:starting', heldAt)).toBeGreaterThan(oneUp);
+    const { events } = await daemon.api['wakes.inspect']({ wakeToken: t2 });
+    expect(events.map((e) => e.kind)).toContain('wake_up');
+  }, 60_000);
+});
+
 describe('issue 42: what a sleep keeps', () => {
   it('a usage pause: the agent sleeps while its wake is paused, and the reset wakes it to answer that wake once', async () => {
     const { daemon, order, status } = await demoDaemon(

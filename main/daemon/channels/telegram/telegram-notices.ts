@@ -50,6 +50,7 @@ const STATUS_WORDS: Record<
       usage_limit: 'usage limit',
       daily_budget: 'daily budget reached',
       waiting_for_memory: 'waiting for memory',
+      waiting_for_start: 'waiting for other agents to start',
     },
     resumes: 'The work waits in its place and goes on after the reset; the app has Try now.',
   },
@@ -59,7 +60,12 @@ const STATUS_WORDS: Record<
     noResponse: '本轮结束，未发送消息，已回到空闲',
     paused: '已暂停',
     pausedUntil: (time) => `已暂停，直到 ${time}`,
-    pause: { usage_limit: '用量上限', daily_budget: '已达每日预算', waiting_for_memory: '等待可用内存' },
+    pause: {
+      usage_limit: '用量上限',
+      daily_budget: '已达每日预算',
+      waiting_for_memory: '等待可用内存',
+      waiting_for_start: '等待其他智能体启动',
+    },
     resumes: '工作保留在原位，重置后继续；应用中可选择“立即重试”。',
   },
 };

@@ -30,6 +30,12 @@ describe('the paused chip (issue 27)', () => {
     expect(pausedText(wake, 'zh-CN')).toBe('已暂停 · 已达每日预算');
   });
 
+  it('a start hold (issue 42: too many agents starting at once) says why, in both languages', () => {
+    const wake = { reason: 'waiting_for_start', pausedUntil: null };
+    expect(pausedText(wake, 'en')).toBe('Paused · waiting for other agents to start');
+    expect(pausedText(wake, 'zh-CN')).toBe('已暂停 · 等待其他智能体启动');
+  });
+
   it('is its own chip kind with the pause icon, and a resume supersedes it', () => {
     const paused = wakeFixture({
       wakeToken: 'w1',

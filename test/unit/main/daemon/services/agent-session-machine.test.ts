@@ -373,6 +373,28 @@ const deliveries: Row[] = [
     ],
   },
   {
+    // issue 42: a wake-up whose start failed (twice): the wake says why the start failed, not that no process took the write.
+    name: "delivery_due while its start failed (crashed): fails with the start's failure",
+    state: {
+      ...LIVE,
+      agentState: 'crashed',
+      process: { phase: 'awaiting_ready' },
+      downDetail: 'codex app-server was not ready within 30 s',
+      downReason: 'cli_exited',
+    },
+    event: { type: 'delivery_due', delivery: D },
+    changes: {},
+    calls: [
+      {
+        call: 'fail_delivery',
+        generation: 0,
+        wakeTokens: ['w1'],
+        detail: 'codex app-server was not ready within 30 s',
+        reason: 'cli_exited',
+      },
+    ],
+  },
+  {
     name: 'delivery_rendered: recorded as prompt_input (§8.4), then written',
     state: LIVE,
     event: { type: 'delivery_rendered', delivery: D, text: 'DELIVERY m1' },
@@ -1256,6 +1278,21 @@ const sleeping: Row[] = [
     calls: [{ call: 'report_state', state: 'starting' }],
   },
   {
+    // issue 42: a wake-up's failed start is tried once more; its abandoned process's exit read `stopped`.
+    name: "start_again: the agent reads starting again (not the failed start's stopped)",
+    state: { ...ASLEEP, agentState: 'stopped' },
+    event: { type: 'start_again' },
+    changes: { agentState: 'starting' },
+    calls: [{ call: 'report_state', state: 'starting' }],
+  },
+  {
+    name: 'start_again after the daemon stopped: nothing',
+    state: { ...ASLEEP, agentState: 'stopped', stopped: true },
+    event: { type: 'start_again' },
+    changes: {},
+    calls: [],
+  },
+  {
     name: 'wake: an agent that is not asleep is left alone',
     state: LIVE,
     event: { type: 'wake' },
@@ -1308,6 +1345,7 @@ const EVENT_KINDS: Record<AgentSessionEvent['type'], true> = {
   sleep: true,
   slept: true,
   wake: true,
+  start_again: true,
   stop: true,
   stopped: true,
   delivery_due: true,

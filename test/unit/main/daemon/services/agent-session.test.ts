@@ -651,3 +651,53 @@ describe('AgentSession: the runtime\'s own "waiting on the operator" signal (iss
     expect(waits(s).map((w) => w.waiting)).toEqual([true]);
   });
 });
+
+/** issue 42: a woken agent's adapter whose first `failures` starts fail as a start timeout does. */
+class FlakyStartAdapter extends ScriptedAdapter {
+  starts = 0;
+  constructor(readonly failures: number) {
+    super();
+  }
+  override async start(): Promise<StartResult> {
+    this.starts += 1;
+    if (this.starts > this.failures) return super.start();
+    // The abandoned process's exit, as the skeleton reports a failed start.
+    this.emit({ type: 'exit', code: null, signal: 'SIGKILL', expected: true });
+    return { ok: false, code: 'start_timeout', message: 'codex app-server was not ready within 30 s' };
+  }
+}
+
+describe('AgentSession: a wake-up whose start fails (issue 42)', () => {
+  async function asleep(woken: FlakyStartAdapter) {
+    const s = await setup();
+    expect(await s.session.sleep(() => ({ ok: true, adapter: woken }))).toBe(true);
+    s.states.length = 0;
+    return s;
+  }
+
+  it('is started once more: the delivery is written, the agent never reads crashed', async () => {
+    const woken = new FlakyStartAdapter(1);
+    const s = await asleep(woken);
+    s.post('w1');
+    await flush();
+    await flush();
+    expect(woken.starts).toBe(2);
+    expect(woken.delivered).toEqual(['DELIVERY m_w1']);
+    expect(s.statusOf('w1')).toEqual(['queued', 'delivered']);
+    expect(s.states).toEqual(['starting', 'stopped', 'starting', 'idle']);
+    expect(s.down).toEqual([]);
+  });
+
+  it('failing twice, its wake fails with the start\'s own failure (not "not written")', async () => {
+    const woken = new FlakyStartAdapter(2);
+    const s = await asleep(woken);
+    s.post('w1');
+    await flush();
+    await flush();
+    expect(woken.starts).toBe(2);
+    expect(woken.delivered).toEqual([]);
+    const failed = s.statuses.find((e) => e.wakeToken === 'w1' && e.status === 'failed');
+    expect(failed).toMatchObject({ reason: 'cli_exited', detail: 'codex app-server was not ready within 30 s' });
+    expect(s.states.at(-1)).toBe('crashed');
+  });
+});
