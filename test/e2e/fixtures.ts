@@ -23,6 +23,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { TELEGRAM_CHANNEL } from '../../shared/config.js';
 
 export const ROOT = process.cwd();
 const BIN = join(ROOT, 'bin', 'agentteam.mjs');
@@ -185,7 +186,7 @@ class SharedServes {
  * it was when it started: a file whose hooks reset state outside the data dir before each test (a
  * workspace path the config names, as cannot-start.e2e.ts does) must get no spare: a config of its
  * own (cannot-start's names a path unique to the run) in at most two tests, or one built per test.
- * Nor does a config with a channel: a spare would serve the chat too (two pollers of one bot).
+ * Nor does a config with a Telegram channel: a spare would poll the chat too (two pollers of one bot).
  */
 class SpareServes {
   /** How many configs keep a spare at once: two, as a file alternates between two describe blocks'
@@ -206,9 +207,11 @@ class SpareServes {
     // A spare that failed to start is not the test's failure: the test starts its own below and
     // reports that start's own error.
     const taken = spare === undefined ? null : await spare.catch(() => null);
-    // A config with a channel gets no spare: the spare's channel would run beside the test's daemon
-    // (a second poller of the same fake Telegram bot takes the chat's updates from the test's own).
-    const repeated = this.#seen.has(key) && config?.channels === undefined;
+    // A config with a Telegram channel gets no spare: the spare's poller would run beside the test's
+    // daemon (a second poller of the same fake bot takes the chat's updates from the test's own).
+    // Every other `channels` key is only a channel's watchdog and delivery settings (shared/config.ts
+    // ChannelsSchema), nothing that connects anywhere: demoConfig()'s `local` keeps its spare.
+    const repeated = this.#seen.has(key) && !hasPolledChannel(config);
     this.#seen.add(key);
     if (repeated) {
       // The oldest spare gives way (stopped with the clean-exit check) to this config's next one.
@@ -235,10 +238,19 @@ class SpareServes {
   }
 }
 
+/** Whether the config has a channel that polls an outside service (Telegram), which only one daemon may do. */
+function hasPolledChannel(config: Record<string, unknown> | null): boolean {
+  const channels = config?.channels as Record<string, unknown> | undefined;
+  return channels?.[TELEGRAM_CHANNEL] !== undefined;
+}
+
 async function stopSpare(served: Promise<Served>): Promise<void> {
   const started = await served.catch(() => null);
   if (started !== null) await expectCleanStop(started, ' (a spare started for the next test, not taken)');
 }
+
+/** A span for the report's annotations: `2.3 s`. */
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
   config: [null, { option: true }],
@@ -275,16 +287,21 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     // Where the time goes (issue 44): the wait for this test's daemon, in the report.
     info.annotations.push({
       type: 'serve',
-      description: `${warm ? 'spare taken' : 'started'}, ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      description: `${warm ? 'spare taken' : 'started'}, ${seconds(Date.now() - t0)}`,
     });
     await use(served.handle);
+    const stopping = Date.now();
     await expectCleanStop(served, '');
+    info.annotations.push({ type: 'stop', description: seconds(Date.now() - stopping) });
   },
-  app: async ({ page, serve }, use) => {
+  app: async ({ page, serve }, use, info) => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    // Where the time goes (issue 44): the page's load up to its status area, in the report.
+    const loading = Date.now();
     await page.goto(serve.url);
     await expect(page.getByRole('status', { name: /Agent status|智能体状态/ })).toBeAttached();
+    info.annotations.push({ type: 'page', description: seconds(Date.now() - loading) });
     await use(page);
     expect(errors, 'no uncaught errors in the page').toEqual([]);
   },
