@@ -44,6 +44,8 @@ type Fixtures = {
   config: Record<string, unknown> | null;
   serveEnv: Record<string, string>;
   serveScope: 'test' | 'file';
+  /** issue 44: starts the next test's spare daemon (SpareServes); `app` calls it once its page has loaded. */
+  serveAhead: { start: () => void };
   serve: ServeHandle;
   app: Page;
 };
@@ -200,7 +202,7 @@ class SpareServes {
   async take(
     config: Record<string, unknown> | null,
     serveEnv: Record<string, string>,
-  ): Promise<{ served: Served; warm: boolean }> {
+  ): Promise<{ served: Served; warm: boolean; ahead: () => void }> {
     const key = JSON.stringify([config, serveEnv]);
     const spare = this.#spares.get(key);
     this.#spares.delete(key);
@@ -222,12 +224,19 @@ class SpareServes {
       }
     }
     const served = taken ?? (await startServe(config, serveEnv));
-    if (repeated) {
+    // The next test's spare starts when `ahead` is called (once): after this test's page has loaded,
+    // not beside that load. On two cores under load, a daemon's start (module load, migrations) beside
+    // the page's parse of the renderer only moved the wait into the page load (measured: 8-13 s page
+    // loads beside a spare's start against 3-5 s without, at load 17).
+    let started = !repeated;
+    const ahead = () => {
+      if (started) return;
+      started = true;
       const next = startServe(config, serveEnv);
       next.catch(() => undefined); // observed by the test that takes it (or by stopSpare)
       this.#spares.set(key, next);
-    }
-    return { served, warm: taken !== null };
+    };
+    return { served, warm: taken !== null, ahead };
   }
 
   /** Stops the spares no test took. */
@@ -274,7 +283,9 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
-  serve: async ({ config, serveEnv, serveScope, sharedServes, spareServes }, use, info) => {
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern; there are none
+  serveAhead: async ({}, use) => use({ start: () => undefined }),
+  serve: async ({ config, serveEnv, serveScope, sharedServes, spareServes, serveAhead }, use, info) => {
     if (serveScope === 'file') {
       await spareServes.end();
       await use(await sharedServes.take(info.file, config, serveEnv));
@@ -283,18 +294,20 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     // A test of its own daemon: the shared ones of an earlier file are not left running beside it.
     await sharedServes.leave(info.file);
     const t0 = Date.now();
-    const { served, warm } = await spareServes.take(config, serveEnv);
+    const { served, warm, ahead } = await spareServes.take(config, serveEnv);
+    serveAhead.start = ahead;
     // Where the time goes (issue 44): the wait for this test's daemon, in the report.
     info.annotations.push({
       type: 'serve',
       description: `${warm ? 'spare taken' : 'started'}, ${seconds(Date.now() - t0)}`,
     });
     await use(served.handle);
+    ahead(); // a test without the page (CLI only) starts the next spare here
     const stopping = Date.now();
     await expectCleanStop(served, '');
     info.annotations.push({ type: 'stop', description: seconds(Date.now() - stopping) });
   },
-  app: async ({ page, serve }, use, info) => {
+  app: async ({ page, serve, serveAhead }, use, info) => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     // Where the time goes (issue 44): the page's load up to its status area, in the report.
@@ -302,6 +315,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await page.goto(serve.url);
     await expect(page.getByRole('status', { name: /Agent status|智能体状态/ })).toBeAttached();
     info.annotations.push({ type: 'page', description: seconds(Date.now() - loading) });
+    serveAhead.start();
     await use(page);
     expect(errors, 'no uncaught errors in the page').toEqual([]);
   },
