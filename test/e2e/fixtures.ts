@@ -23,6 +23,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { TELEGRAM_CHANNEL } from '../../shared/config.js';
 
 export const ROOT = process.cwd();
 const BIN = join(ROOT, 'bin', 'agentteam.mjs');
@@ -43,6 +44,8 @@ type Fixtures = {
   config: Record<string, unknown> | null;
   serveEnv: Record<string, string>;
   serveScope: 'test' | 'file';
+  /** issue 44: starts the next test's spare daemon (SpareServes); `app` calls it once its page has loaded. */
+  serveAhead: { start: () => void };
   serve: ServeHandle;
   app: Page;
 };
@@ -185,7 +188,7 @@ class SharedServes {
  * it was when it started: a file whose hooks reset state outside the data dir before each test (a
  * workspace path the config names, as cannot-start.e2e.ts does) must get no spare: a config of its
  * own (cannot-start's names a path unique to the run) in at most two tests, or one built per test.
- * Nor does a config with a channel: a spare would serve the chat too (two pollers of one bot).
+ * Nor does a config with a Telegram channel: a spare would poll the chat too (two pollers of one bot).
  */
 class SpareServes {
   /** How many configs keep a spare at once: two, as a file alternates between two describe blocks'
@@ -199,16 +202,18 @@ class SpareServes {
   async take(
     config: Record<string, unknown> | null,
     serveEnv: Record<string, string>,
-  ): Promise<{ served: Served; warm: boolean }> {
+  ): Promise<{ served: Served; warm: boolean; ahead: () => void }> {
     const key = JSON.stringify([config, serveEnv]);
     const spare = this.#spares.get(key);
     this.#spares.delete(key);
     // A spare that failed to start is not the test's failure: the test starts its own below and
     // reports that start's own error.
     const taken = spare === undefined ? null : await spare.catch(() => null);
-    // A config with a channel gets no spare: the spare's channel would run beside the test's daemon
-    // (a second poller of the same fake Telegram bot takes the chat's updates from the test's own).
-    const repeated = this.#seen.has(key) && config?.channels === undefined;
+    // A config with a Telegram channel gets no spare: the spare's poller would run beside the test's
+    // daemon (a second poller of the same fake bot takes the chat's updates from the test's own).
+    // Every other `channels` key is only a channel's watchdog and delivery settings (shared/config.ts
+    // ChannelsSchema), nothing that connects anywhere: demoConfig()'s `local` keeps its spare.
+    const repeated = this.#seen.has(key) && !hasPolledChannel(config);
     this.#seen.add(key);
     if (repeated) {
       // The oldest spare gives way (stopped with the clean-exit check) to this config's next one.
@@ -219,12 +224,19 @@ class SpareServes {
       }
     }
     const served = taken ?? (await startServe(config, serveEnv));
-    if (repeated) {
+    // The next test's spare starts when `ahead` is called (once): after this test's page has loaded,
+    // not beside that load. On two cores under load, a daemon's start (module load, migrations) beside
+    // the page's parse of the renderer only moved the wait into the page load (measured: 8-13 s page
+    // loads beside a spare's start against 3-5 s without, at load 17).
+    let started = !repeated;
+    const ahead = () => {
+      if (started) return;
+      started = true;
       const next = startServe(config, serveEnv);
       next.catch(() => undefined); // observed by the test that takes it (or by stopSpare)
       this.#spares.set(key, next);
-    }
-    return { served, warm: taken !== null };
+    };
+    return { served, warm: taken !== null, ahead };
   }
 
   /** Stops the spares no test took. */
@@ -235,10 +247,19 @@ class SpareServes {
   }
 }
 
+/** Whether the config has a channel that polls an outside service (Telegram), which only one daemon may do. */
+function hasPolledChannel(config: Record<string, unknown> | null): boolean {
+  const channels = config?.channels as Record<string, unknown> | undefined;
+  return channels?.[TELEGRAM_CHANNEL] !== undefined;
+}
+
 async function stopSpare(served: Promise<Served>): Promise<void> {
   const started = await served.catch(() => null);
   if (started !== null) await expectCleanStop(started, ' (a spare started for the next test, not taken)');
 }
+
+/** A span for the report's annotations: `2.3 s`. */
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
   config: [null, { option: true }],
@@ -262,7 +283,9 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
-  serve: async ({ config, serveEnv, serveScope, sharedServes, spareServes }, use, info) => {
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern; there are none
+  serveAhead: async ({}, use) => use({ start: () => undefined }),
+  serve: async ({ config, serveEnv, serveScope, sharedServes, spareServes, serveAhead }, use, info) => {
     if (serveScope === 'file') {
       await spareServes.end();
       await use(await sharedServes.take(info.file, config, serveEnv));
@@ -271,20 +294,28 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     // A test of its own daemon: the shared ones of an earlier file are not left running beside it.
     await sharedServes.leave(info.file);
     const t0 = Date.now();
-    const { served, warm } = await spareServes.take(config, serveEnv);
+    const { served, warm, ahead } = await spareServes.take(config, serveEnv);
+    serveAhead.start = ahead;
     // Where the time goes (issue 44): the wait for this test's daemon, in the report.
     info.annotations.push({
       type: 'serve',
-      description: `${warm ? 'spare taken' : 'started'}, ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      description: `${warm ? 'spare taken' : 'started'}, ${seconds(Date.now() - t0)}`,
     });
     await use(served.handle);
+    ahead(); // a test without the page (CLI only) starts the next spare here
+    const stopping = Date.now();
     await expectCleanStop(served, '');
+    info.annotations.push({ type: 'stop', description: seconds(Date.now() - stopping) });
   },
-  app: async ({ page, serve }, use) => {
+  app: async ({ page, serve, serveAhead }, use, info) => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
+    // Where the time goes (issue 44): the page's load up to its status area, in the report.
+    const loading = Date.now();
     await page.goto(serve.url);
     await expect(page.getByRole('status', { name: /Agent status|智能体状态/ })).toBeAttached();
+    info.annotations.push({ type: 'page', description: seconds(Date.now() - loading) });
+    serveAhead.start();
     await use(page);
     expect(errors, 'no uncaught errors in the page').toEqual([]);
   },

@@ -17,7 +17,6 @@
  * and Claude asking Codex with CLI agent-tools (`agentteam agent send` from each one's shell).
  */
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { filter, firstValueFrom, from, mergeMap, startWith, timeout } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent, Chain, Wake } from '../../../shared/api/contract.js';
@@ -29,17 +28,12 @@ import {
   type HarnessAgent,
   type RealRuntime,
 } from '../../fixtures/daemon-harness.js';
-import { nodeAgentCli } from '../../../main/serve/node-agent-cli.js';
+import { checkoutAgentCli } from '../../fixtures/agent-cli.js';
 import { finalChecksReceived } from '../../fixtures/model-final-checks.js';
 import { DELEGATED_ANSWER, SHELL_TOOLS, TEAM_QUESTION, finalAnswerFrom } from '../../fixtures/fake-model-script.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** This checkout's CLI under this Node, as `agentteam serve` from source would launch itself (agent-cli-reply.test.ts). */
-const AGENT_CLI = nodeAgentCli(
-  process.execPath,
-  ['--import', join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')],
-  join(ROOT, 'main', 'serve', 'cli.ts'),
-);
+/** This checkout's CLI under this Node, as `agentteam serve` launches itself (the current build, else the source). */
+const AGENT_CLI = checkoutAgentCli();
 
 /** Lead, teammate, and how both send (the MCP tool, or `agentteam agent send` from their shell). */
 const PAIRS: ReadonlyArray<readonly [RealRuntime, RealRuntime, 'mcp' | 'cli']> = [

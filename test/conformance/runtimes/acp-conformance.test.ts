@@ -221,7 +221,8 @@ describe.concurrent.each(PRESETS)('acp preset %s conformance (real CLI, fake mod
  * keeps or retries a failed request its own way (research/acp.md §3, §4).
  *
  * issue 44: these rows spend their time in the CLIs' own retry back-off (Qwen's HTTP 500 about
- * 100 s, Copilot's 429 about 75 s) and the MCP rows below in the start guard's 20 s deadline, so
+ * 85 s with its SDK retries off in tests (runtime-harness.ts qwenTestRetries), Copilot's 429 about
+ * 75 s: its retries are in its native runtime, with no setting found) and the MCP rows below in the start guard's 20 s deadline, so
  * they run beside the other suites (see the top); each preset's rows keep their order, one agent
  * at a time. Every row still has its own agent, fake model server and temp dirs.
  */

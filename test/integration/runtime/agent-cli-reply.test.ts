@@ -15,22 +15,16 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { filter, firstValueFrom, timeout } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../../shared/api/contract.js';
 import { isTerminal } from '../../../shared/wake-status.js';
-import { nodeAgentCli } from '../../../main/serve/node-agent-cli.js';
 import { DaemonHarness, type RealRuntime } from '../../fixtures/daemon-harness.js';
+import { checkoutAgentCli } from '../../fixtures/agent-cli.js';
 import { SHELL_REPLY } from '../../fixtures/fake-model-script.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** This checkout's CLI under this Node, as `agentteam serve` from source would launch itself. */
-const AGENT_CLI = nodeAgentCli(
-  process.execPath,
-  ['--import', join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')],
-  join(ROOT, 'main', 'serve', 'cli.ts'),
-);
+/** This checkout's CLI under this Node, as `agentteam serve` launches itself (the current build, else the source). */
+const AGENT_CLI = checkoutAgentCli();
 
 let harness: DaemonHarness;
 
