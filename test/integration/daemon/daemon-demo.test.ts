@@ -177,11 +177,13 @@ describe('assembled daemon with the demo runtime', () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentteam-daemon-'));
     dirs.push(dir);
     const text = JSON.stringify({
-      agents: [{ id: 'far', name: 'Far', runtime: 'opencode', host: 'ssh://dev@box', cwd: '/srv/repo' }],
+      // The demo runtime's descriptor has no `overSsh` either (and a real runtime's name here would make
+      // this a real-CLI file for the test order, test/vitest-order.ts).
+      agents: [{ id: 'far', name: 'Far', runtime: 'demo', host: 'ssh://dev@box', cwd: '/srv/repo' }],
     });
     await writeFile(join(dir, 'agentteam.json'), text);
     await expect(createDaemon({ dataDir: dir })).rejects.toThrow(
-      /agentteam\.json: agents\[0\]\.runtime: "host" is supported for the runtimes .*\(this agent's is "opencode"\)/,
+      /agentteam\.json: agents\[0\]\.runtime: "host" is supported for the runtimes .*\(this agent's is "demo"\)/,
     );
     expect(await readFile(join(dir, 'agentteam.json'), 'utf8')).toBe(text);
     expect(await readdir(dir)).toEqual(['agentteam.json']);
