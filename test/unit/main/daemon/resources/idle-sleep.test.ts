@@ -4,6 +4,7 @@
  */
 import { VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { clockAdvancer } from '../../../../fixtures/virtual-time.js';
 import { IdleSleep } from '../../../../../main/daemon/resources/idle-sleep.js';
 
 const log = { debugEnabled: false, info() {}, warn() {}, error() {}, debug() {} };
@@ -20,14 +21,7 @@ function setup(seconds: Record<string, number>, answer = true) {
     clock,
     log,
   });
-  // Virtual time only moves with its actions: a no-op at the target moves the clock there.
-  let at = 0;
-  const advance = (ms: number) => {
-    at += ms;
-    clock.schedule(() => undefined, at - clock.now());
-    clock.maxFrames = at;
-    clock.flush();
-  };
+  const advance = clockAdvancer(clock);
   return { s, slept, advance };
 }
 

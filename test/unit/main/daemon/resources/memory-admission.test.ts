@@ -5,6 +5,7 @@
  */
 import { VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { clockAdvancer } from '../../../../fixtures/virtual-time.js';
 import { MemoryAdmission } from '../../../../../main/daemon/resources/memory-admission.js';
 
 const MB = 1024 * 1024;
@@ -24,13 +25,7 @@ function setup(opts: { free: number | null; asleep: string[]; idle?: string; min
     clock,
     recheckMs: 5000,
   });
-  let at = 0;
-  const advance = (ms: number) => {
-    at += ms;
-    clock.schedule(() => undefined, at - clock.now());
-    clock.maxFrames = at;
-    clock.flush();
-  };
+  const advance = clockAdvancer(clock);
   return { m, state, slept, resumed, advance };
 }
 

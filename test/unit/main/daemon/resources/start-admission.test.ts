@@ -5,6 +5,7 @@
  */
 import { VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { clockAdvancer } from '../../../../fixtures/virtual-time.js';
 import { StartAdmission } from '../../../../../main/daemon/resources/start-admission.js';
 
 function setup(opts: { limit: number; asleep: string[] }) {
@@ -24,13 +25,7 @@ function setup(opts: { limit: number; asleep: string[] }) {
     else asleep.delete(id);
     s.state(id, st);
   };
-  let at = 0;
-  const advance = (ms: number) => {
-    at += ms;
-    clock.schedule(() => undefined, at - clock.now());
-    clock.maxFrames = at;
-    clock.flush();
-  };
+  const advance = clockAdvancer(clock);
   return { s, resumed, state, advance };
 }
 
