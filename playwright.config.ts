@@ -8,11 +8,19 @@ export default defineConfig({
   outputDir: 'test-results/browser',
   workers: 1,
   timeout: 60_000,
+  // issue 44: npm test runs this suite beside Vitest (scripts/test-all.mjs), so both cores are busy
+  // throughout: an assertion waits up to 15 s for what it expects (a send's round trip took over 5 s
+  // at load 12). It still returns as soon as the page shows it.
+  expect: { timeout: 15_000 },
   reporter: 'list',
   use: {
     headless: true,
-    screenshot: 'on',
-    trace: 'retain-on-failure',
+    // issue 44: a failed test keeps its screenshot; the views a test means to show are saved by name
+    // (fixtures.ts screenshot(), test-results/screens/). A trace records every action's DOM snapshot
+    // and a screencast of the page: measured on demo + chat (24 tests), 21 % of the suite's CPU and
+    // 17 % of its time, for a file CI does not keep. PW_TRACE=1 records them again (kept on failure).
+    screenshot: 'only-on-failure',
+    trace: process.env.PW_TRACE === '1' ? 'retain-on-failure' : 'off',
     launchOptions: CHROMIUM_LAUNCH,
   },
 });

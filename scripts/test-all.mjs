@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm test`: every suite in order — typecheck, lint, build, the benchmarks once in quick mode,
- * unit/integration tests (Vitest),
- * browser tests (Playwright + Debian Chromium), the Electron suite — then one closing line
+ * `npm test`: every suite — the build first, then side by side the static checks (typecheck, lint,
+ * format, knip) followed by the benchmarks once in quick mode, the unit/integration tests (Vitest)
+ * and the browser tests (Playwright + Debian Chromium), then the Electron suite — and one closing line
  * `N passed, N failed, N skipped` summing them all. A suite that cannot run here is reported
  * as "not run" with its reason and counted as skipped, never as passed.
  *
@@ -17,7 +17,7 @@
  * Usage: node scripts/test-all.mjs [--quick] [--only step,step]
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { electronBinary } from './electron-binary.mjs';
 
@@ -35,7 +35,8 @@ const budgetSeconds = Number(process.env.TEST_BUDGET_SECONDS ?? (quick ? 180 : 9
 const SLOWEST = 15;
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
-const lines = [];
+/** Each step's summary line, printed in the order the steps are listed (they end in any order). */
+const lines = new Map();
 /** issue 44: where the time goes — each step's wall time, and per file for Vitest and Playwright. */
 const stepTimes = [];
 const fileTimes = { vitest: [], browser: [], electron: [] };
@@ -54,13 +55,36 @@ const firstLine = (text) =>
     .find((l) => l !== '')
     ?.slice(0, 300) ?? '';
 
-function run(cmd, args, env = {}) {
+/**
+ * issue 44: the suites run side by side (see the end of this file), so a step's output cannot go to
+ * the terminal as is: every line it writes is printed as it comes with the step's name in front
+ * (`[vitest] …`), and kept whole, unprefixed, in test-results/<step>.log.
+ */
+function run(step, cmd, args, env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    const log = createWriteStream(join(results, `${step}.log`));
+    // Through the pipe, a child sees no terminal: colours only when this process writes to one.
+    const colour = process.stdout.isTTY ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' };
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...colour, ...env } });
+    const prefix = `[${step}] `;
+    for (const stream of [child.stdout, child.stderr]) {
+      let rest = '';
+      stream.on('data', (d) => {
+        log.write(d);
+        const lines = (rest + d).split('\n');
+        rest = lines.pop() ?? '';
+        if (lines.length > 0) process.stdout.write(lines.map((l) => prefix + l + '\n').join(''));
+      });
+      stream.on('end', () => {
+        if (rest !== '') process.stdout.write(`${prefix}${rest}\n`);
+        rest = '';
+      });
+    }
+    const done = (code) => log.end(() => resolve(code));
+    child.on('close', (code, signal) => done(code ?? (signal ? 1 : 0)));
     child.on('error', (err) => {
-      console.error(`could not start ${cmd}: ${err.message}`);
-      resolve(1);
+      console.error(`${prefix}could not start ${cmd}: ${err.message}`);
+      done(1);
     });
   });
 }
@@ -69,7 +93,10 @@ function record(step, passed, failed, skipped, note = '') {
   totals.passed += passed;
   totals.failed += failed;
   totals.skipped += skipped;
-  lines.push(`${step.padEnd(12)} ${passed} passed, ${failed} failed, ${skipped} skipped${note ? `  (${note})` : ''}`);
+  lines.set(
+    step,
+    `${step.padEnd(12)} ${passed} passed, ${failed} failed, ${skipped} skipped${note ? `  (${note})` : ''}`,
+  );
 }
 
 /** Runs one step (unless `--only` leaves it out) and records its wall time. */
@@ -77,55 +104,25 @@ async function timed(step, body) {
   if (only && !only.has(step)) return;
   const t0 = Date.now();
   await body();
-  stepTimes.push({ step, seconds: seconds(Date.now() - t0) });
-}
-
-/** Runs a command with its output held (stdout and stderr, in the order written); resolves with exit code and output. */
-function runHeld(cmd, args) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, {
-      cwd: root,
-      env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
-    child.on('error', (err) => resolve({ code: 1, output: `could not start ${cmd}: ${err.message}\n` }));
-  });
+  stepTimes.push({ step, from: seconds(t0 - startedAt), seconds: seconds(Date.now() - t0) });
 }
 
 /**
- * issue 44: the static checks (typecheck, lint, format, knip) read the tree and write nothing, and
- * each uses one core: they run two at a time on this kind of 2-core machine (in CI, 15 + 8 + 11 +
- * 12 + 4 s one after another). Each one's output is held and printed whole when it ends, in the
- * listed order; each step's own wall time is in the time table (steps run side by side overlap).
+ * The static checks (typecheck, lint, format, knip) read the tree and write nothing, and each uses
+ * one core: `lanes` of them run at once, in the listed order.
  */
-async function staticChecks(list) {
-  const todo = list.filter(([step]) => !only || only.has(step));
-  const done = [];
-  let next = 0;
+async function staticChecks(list, lanes) {
+  const todo = [...list];
   const lane = async () => {
-    while (next < todo.length) {
-      const i = next++;
-      const [step, cmd, args] = todo[i];
-      const t0 = Date.now();
-      done[i] = { step, cmd, args, ...(await runHeld(cmd, args)), seconds: seconds(Date.now() - t0) };
-    }
+    for (let next = todo.shift(); next !== undefined; next = todo.shift()) await check(...next);
   };
-  await Promise.all([lane(), lane()]);
-  for (const { step, cmd, args, code, output, seconds: s } of done) {
-    console.log(`\n=== ${step}: ${[cmd.replace(root, ''), ...args].join(' ')}  (${s} s)`);
-    process.stdout.write(output);
-    record(step, code === 0 ? 1 : 0, code === 0 ? 0 : 1, 0);
-    stepTimes.push({ step, seconds: s });
-  }
+  await Promise.all(Array.from({ length: lanes }, lane));
 }
 
 function check(step, cmd, args) {
   return timed(step, async () => {
-    console.log(`\n=== ${step}: ${[cmd.replace(root, ''), ...args].join(' ')}`);
-    const code = await run(cmd, args);
+    console.log(`=== ${step}: ${[cmd.replace(root, ''), ...args].join(' ')}`);
+    const code = await run(step, cmd, args);
     record(step, code === 0 ? 1 : 0, code === 0 ? 0 : 1, 0);
   });
 }
@@ -149,7 +146,7 @@ async function vitestStep() {
   const out = join(results, 'vitest.json');
   rmSync(out, { force: true });
   const config = quick ? ['--config', 'vitest.quick.config.ts'] : [];
-  const code = await run(bin('vitest'), [
+  const code = await run('vitest', bin('vitest'), [
     'run',
     ...config,
     '--reporter=default',
@@ -189,7 +186,7 @@ async function playwrightStep(step, config) {
   console.log(`\n=== ${step}: playwright test -c ${config}`);
   const out = join(results, `${step}.json`);
   rmSync(out, { force: true });
-  const code = await run(bin('playwright'), ['test', '-c', config, '--reporter=list,json'], {
+  const code = await run(step, bin('playwright'), ['test', '-c', config, '--reporter=list,json'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: out,
   });
   const report = readJson(out);
@@ -227,9 +224,14 @@ async function electronSuite() {
   console.log('\n=== electron: not run: no Electron binary');
   // List the suite's tests so each is reported by name as not run (never passed, never missing).
   const out = join(results, 'electron-list.json');
-  await run(bin('playwright'), ['test', '-c', 'playwright.electron.config.ts', '--list', '--reporter=json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: out,
-  });
+  await run(
+    'electron',
+    bin('playwright'),
+    ['test', '-c', 'playwright.electron.config.ts', '--list', '--reporter=json'],
+    {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+    },
+  );
   const titles = [];
   const walk = (suite, prefix) => {
     for (const spec of suite.specs ?? []) titles.push(`${prefix}${spec.title}`);
@@ -240,7 +242,7 @@ async function electronSuite() {
   for (const t of titles) console.log(`  not run: no Electron binary — ${t}`);
   if (titles.length === 0) return record('electron', 0, 1, 0, 'could not list the Electron suite');
   record('electron', 0, 0, titles.length, 'not run: no Electron binary');
-  stepTimes.push({ step: 'electron', seconds: seconds(Date.now() - t0) });
+  stepTimes.push({ step: 'electron', from: seconds(t0 - startedAt), seconds: seconds(Date.now() - t0) });
 }
 
 /**
@@ -249,8 +251,10 @@ async function electronSuite() {
  */
 function timeTable() {
   const total = seconds(Date.now() - startedAt);
-  const out = [`time table (${quick ? 'npm run test:quick' : 'npm test'}; wall seconds)`];
-  for (const { step, seconds: s } of stepTimes) out.push(`  ${step.padEnd(14)} ${String(s).padStart(7)} s`);
+  // Steps run side by side: each one's start (seconds after the first) and its own wall time.
+  const out = [`time table (${quick ? 'npm run test:quick' : 'npm test'}; wall seconds; steps overlap)`];
+  for (const { step, from, seconds: s } of [...stepTimes].sort((a, b) => a.from - b.from))
+    out.push(`  ${step.padEnd(14)} ${String(s).padStart(7)} s  (from ${from} s)`);
   out.push(`  ${'total'.padEnd(14)} ${String(total).padStart(7)} s  (budget ${budgetSeconds} s)`);
   for (const [runner, files] of Object.entries(fileTimes)) {
     if (files.length === 0) continue;
@@ -271,25 +275,36 @@ function timeTable() {
   return { text, total };
 }
 
-await staticChecks([
+const STATIC_CHECKS = [
   ['typecheck', bin('tsc'), ['-p', 'tsconfig.json']],
   ['typecheck-web', bin('tsc'), ['-p', 'tsconfig.web.json']],
   ['lint', bin('eslint'), ['.', '--max-warnings=0']],
   ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
   ['knip', bin('knip'), ['--no-progress']],
-]);
-// Both loops build: tests that start the demo runtime load its worker from the build (out/).
+];
+// Both loops build first: tests that start the demo runtime load its worker from the build (out/).
 await check('build', bin('electron-vite'), ['build']);
-if (!quick) {
-  // Every benchmark once with small sizes (issue 19), so none rots; the figures are not checked
-  // here (a shared CI machine is too noisy), only that each runs to its JSON line. One check.
-  await check('bench', bin('node'), ['--expose-gc', '--import', 'tsx', 'bench/run.ts', 'all', '--quick']);
-}
-await vitest();
-if (!quick) {
-  await playwright('browser', 'playwright.config.ts');
-  await electronSuite();
-}
+/**
+ * issue 44: then everything else side by side. The suites wait on real CLIs, model turns and pages
+ * more than they compute (one after another, the machine's two cores were about a third idle), so
+ * Vitest (two workers), the browser suite (one) and a lane of the static checks, then the benchmarks,
+ * share the cores instead of queueing. Each line of output carries its step's name.
+ */
+await Promise.all(
+  quick
+    ? [staticChecks(STATIC_CHECKS, 2), vitest()]
+    : [
+        (async () => {
+          await staticChecks(STATIC_CHECKS, 1);
+          // Every benchmark once with small sizes (issue 19), so none rots; the figures are not checked
+          // here (a shared CI machine is too noisy), only that each runs to its JSON line. One check.
+          await check('bench', bin('node'), ['--expose-gc', '--import', 'tsx', 'bench/run.ts', 'all', '--quick']);
+        })(),
+        vitest(),
+        playwright('browser', 'playwright.config.ts'),
+      ],
+);
+if (!quick) await electronSuite();
 
 const table = timeTable();
 console.log(`\n=== time table (kept in test-results/timings.txt and timings.json)\n${table.text}`);
@@ -298,7 +313,8 @@ if (failures.length > 0) {
   console.log('failed:');
   for (const f of failures) console.log(`  ${f}`);
 }
-for (const l of lines) console.log(l);
+const ORDER = [...STATIC_CHECKS.map(([step]) => step), 'build', 'bench', 'vitest', 'browser', 'electron'];
+for (const step of ORDER) if (lines.has(step)) console.log(lines.get(step));
 // issue 44: the growth budget — a warning, never a failure, right above the closing line.
 if (table.total > budgetSeconds)
   console.log(
