@@ -18,6 +18,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { electronBinary } from './electron-binary.mjs';
 
@@ -41,6 +42,21 @@ const lines = new Map();
 const stepTimes = [];
 const fileTimes = { vitest: [], browser: [], electron: [] };
 const startedAt = Date.now();
+/**
+ * issue 44: the machine's CPU over the run (Linux /proc/stat: busy and total jiffies of all cores), so
+ * the time table says whether the run waited or computed — on two cores the suites side by side keep
+ * both busy, and then only less work makes the run shorter. Null where /proc/stat cannot be read.
+ */
+function cpuTimes() {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+    return { busy: total - fields[3] - fields[4], total };
+  } catch {
+    return null;
+  }
+}
+const cpuAtStart = cpuTimes();
 const seconds = (ms) => Math.round(ms / 100) / 10;
 /** Every failed test by name with the first line of its error: the summary is the last thing CI
  * shows, and a failure must be findable from it without the whole log. */
@@ -257,6 +273,17 @@ function timeTable() {
   for (const { step, from, seconds: s } of [...stepTimes].sort((a, b) => a.from - b.from))
     out.push(`  ${step.padEnd(14)} ${String(s).padStart(7)} s  (from ${from} s)`);
   out.push(`  ${'total'.padEnd(14)} ${String(total).padStart(7)} s  (budget ${budgetSeconds} s)`);
+  const cpuAtEnd = cpuTimes();
+  if (cpuAtStart !== null && cpuAtEnd !== null) {
+    // Jiffies are 1/100 s on Linux (USER_HZ); the share is of all cores' time over the run.
+    const busy = (cpuAtEnd.busy - cpuAtStart.busy) / 100;
+    const share = Math.round(
+      (100 * (cpuAtEnd.busy - cpuAtStart.busy)) / Math.max(1, cpuAtEnd.total - cpuAtStart.total),
+    );
+    out.push(
+      `  ${'machine CPU'.padEnd(14)} ${String(Math.round(busy)).padStart(7)} s  (busy ${share} % of ${availableParallelism()} cores; every process on the machine)`,
+    );
+  }
   for (const [runner, files] of Object.entries(fileTimes)) {
     if (files.length === 0) continue;
     files.sort((a, b) => b.seconds - a.seconds);
