@@ -7,10 +7,9 @@ export default defineConfig({
   testMatch: '**/*.e2e.ts',
   outputDir: 'test-results/browser',
   workers: 1,
-  // issue 44: npm test runs this suite beside Vitest (scripts/test-all.mjs), so both cores are busy
-  // throughout (load 10-17): a test has two minutes (the real Claude Code no-reply test took over one),
-  // and an assertion waits up to 15 s for what it expects (a send's round trip took over 5 s at load
-  // 12). Both still return as soon as the page shows what they wait for.
+  // issue 44: green under load — a test has two minutes (with Vitest beside it, the real Claude Code
+  // no-reply test took over one) and an assertion waits up to 15 s for what it expects (a send's round
+  // trip took over 5 s at load 12). Both still return as soon as the page shows what they wait for.
   timeout: 120_000,
   expect: { timeout: 15_000 },
   reporter: 'list',

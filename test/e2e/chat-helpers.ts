@@ -48,11 +48,19 @@ export async function expectNoHorizontalOverflow(page: Page, label: string): Pro
 
 /** The element is fully inside the visible part of `container`. */
 export async function expectInside(element: Locator, container: Locator, label: string): Promise<void> {
-  const [e, c] = await Promise.all([element.boundingBox(), container.boundingBox()]);
-  expect(e, label).not.toBeNull();
-  expect(c, label).not.toBeNull();
-  expect(e!.y, `${label}: top`).toBeGreaterThanOrEqual(c!.y - 1);
-  expect(e!.y + e!.height, `${label}: bottom`).toBeLessThanOrEqual(c!.y + c!.height + 1);
+  // The list measures its rows and scrolls in animation frames after they render: the check is retried
+  // until it holds (up to the expect timeout), not taken once between two frames (issue 44: under load
+  // it was, and failed). Where it never holds, the message says by how much.
+  await expect
+    .poll(async () => {
+      const [e, c] = await Promise.all([element.boundingBox(), container.boundingBox()]);
+      if (e === null || c === null) return `${e === null ? 'the element' : 'the container'} is not laid out`;
+      if (e.y < c.y - 1) return `its top ${e.y} is above the container's ${c.y}`;
+      if (e.y + e.height > c.y + c.height + 1)
+        return `its bottom ${e.y + e.height} is below the container's ${c.y + c.height}`;
+      return 'inside';
+    }, label)
+    .toBe('inside');
 }
 
 /** The message log of the main conversation. */
