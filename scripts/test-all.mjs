@@ -88,9 +88,9 @@ function run(step, cmd, args, env = {}) {
       let rest = '';
       stream.on('data', (d) => {
         log.write(d);
-        const lines = (rest + d).split('\n');
-        rest = lines.pop() ?? '';
-        if (lines.length > 0) process.stdout.write(lines.map((l) => prefix + l + '\n').join(''));
+        const whole = (rest + d).split('\n');
+        rest = whole.pop() ?? '';
+        if (whole.length > 0) process.stdout.write(whole.map((l) => prefix + l + '\n').join(''));
       });
       stream.on('end', () => {
         if (rest !== '') process.stdout.write(`${prefix}${rest}\n`);
