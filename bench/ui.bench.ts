@@ -21,6 +21,7 @@ import { createInterface } from 'node:readline';
 import { chromium } from '@playwright/test';
 import { WebSocketServer } from 'ws';
 import { connectDaemon } from '../main/serve/daemon-client.js';
+import { CHROMIUM_LAUNCH } from '../test/fixtures/chromium.js';
 import { readOperatorKey } from '../main/serve/token.js';
 import type { Figure } from './bench-kit.js';
 
@@ -71,10 +72,7 @@ export default async function uiBench(args: string[]) {
   await new Promise<void>((r) => echo.once('listening', () => r()));
   const echoPort = (echo.address() as { port: number }).port;
 
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   const connected = await connectDaemon(dataDir);
   if (!connected.ok) throw new Error(connected.message);
   const client = connected.client;

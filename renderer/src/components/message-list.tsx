@@ -96,6 +96,8 @@ export const MessageList = memo(function MessageList({
 }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  /** The list's scrollTop at its last scroll event: which way the list moved. */
+  const lastScrollTop = useRef(0);
   const firstSeq = useRef<number | undefined>(undefined);
   const prevRows = useRef(0);
   const seenCount = useRef(messages.length);
@@ -141,7 +143,9 @@ export const MessageList = memo(function MessageList({
   const toBottom = (): void => {
     if (rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
     const el = scrollRef.current;
-    if (el !== null) el.scrollTop = el.scrollHeight;
+    if (el === null) return;
+    el.scrollTop = el.scrollHeight;
+    lastScrollTop.current = el.scrollTop;
   };
 
   // Keep the person's place when an older page is prepended; follow new messages at the bottom.
@@ -175,7 +179,9 @@ export const MessageList = memo(function MessageList({
     const el = scrollRef.current;
     if (el === null || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => {
-      if (atBottom.current) el.scrollTop = el.scrollHeight;
+      if (!atBottom.current) return;
+      el.scrollTop = el.scrollHeight;
+      lastScrollTop.current = el.scrollTop;
     });
     observer.observe(el);
     return () => observer.disconnect();
@@ -183,6 +189,7 @@ export const MessageList = memo(function MessageList({
 
   useEffect(() => {
     atBottom.current = true;
+    lastScrollTop.current = 0;
     firstSeq.current = undefined;
     prevRows.current = 0;
     setAway(false);
@@ -219,7 +226,14 @@ export const MessageList = memo(function MessageList({
     const el = scrollRef.current;
     if (el === null) return;
     const fromBottom = el.scrollHeight - el.scrollTop - el.clientHeight;
-    atBottom.current = fromBottom < BOTTOM_SLACK && !hasNewer;
+    const movedUp = el.scrollTop < lastScrollTop.current;
+    lastScrollTop.current = el.scrollTop;
+    // Only a scroll up leaves the bottom. A jump to the end lands in steps (the virtualizer scrolls
+    // again as it measures the rows it brings in, the list growing under it): a step short of the end
+    // is not the person leaving it, and taking it for that stopped the list following the newest when
+    // the composer grew or a panel opened next (a race on a busy machine).
+    if (fromBottom < BOTTOM_SLACK && !hasNewer) atBottom.current = true;
+    else if (movedUp || hasNewer) atBottom.current = false;
     if (atBottom.current) seenCount.current = messages.length;
     setAway(!atBottom.current);
     if (el.scrollTop < 200 && hasMore && !loadingOlder && messages.length > 0) onLoadOlder();

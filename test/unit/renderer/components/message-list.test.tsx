@@ -10,13 +10,15 @@ import { agentOf, messageOf } from '../../../fixtures/contract-values.js';
 // virtualizer has a window to fill (sizes mocked, nothing skipped).
 const VIEWPORT = 400;
 const ROW = 50;
+/** Extra height of the canvas, as rows measured taller than the virtualizer's estimate add it. */
+let grown = 0;
 beforeEach(() => {
   vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(VIEWPORT);
   vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(600);
   vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(ROW);
   // The log scrolls over its canvas, whose height the virtualizer sets.
   vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockImplementation(function (this: HTMLElement) {
-    return Number.parseFloat(this.querySelector<HTMLElement>('.message-canvas')?.style.height ?? '') || 0;
+    return (Number.parseFloat(this.querySelector<HTMLElement>('.message-canvas')?.style.height ?? '') || 0) + grown;
   });
 });
 afterEach(() => {
@@ -52,6 +54,13 @@ function setup(over: Partial<MessageListProps> = {}) {
   };
   const view = render(<MessageList {...props} />);
   return { props, view, log: screen.getByRole('log') };
+}
+/** The person scrolls from the newest up to `top` (happy-dom lays nothing out, so the list is put at its end first). */
+function scrollUp(log: HTMLElement, top: number): void {
+  log.scrollTop = log.scrollHeight;
+  fireEvent.scroll(log);
+  log.scrollTop = top;
+  fireEvent.scroll(log);
 }
 const seqs = () => [...document.querySelectorAll('article[data-seq]')].map((a) => Number(a.getAttribute('data-seq')));
 
@@ -148,8 +157,7 @@ describe('MessageList', () => {
   it('away from the bottom, counts new messages under "Jump to latest", which returns to the newest', () => {
     const { log, props, view } = setup({ messages: messages(30) });
     expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
-    log.scrollTop = 300;
-    fireEvent.scroll(log);
+    scrollUp(log, 300);
     view.rerender(<MessageList {...props} messages={messages(32)} />);
     const jump = screen.getByRole('button', { name: /Jump to latest/ });
     expect(jump.querySelector('.badge')?.textContent).toBe('2 new');
@@ -160,8 +168,7 @@ describe('MessageList', () => {
 
   it('issue 40 item 9: a send from the composer brings the newest into view even when scrolled up, and follows the sent message', () => {
     const { log, props, view } = setup({ messages: messages(30) });
-    log.scrollTop = 300;
-    fireEvent.scroll(log);
+    scrollUp(log, 300);
     expect(screen.getByRole('button', { name: /Jump to latest/ })).toBeTruthy();
     view.rerender(<MessageList {...props} sentNonce={1} />);
     expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
@@ -174,6 +181,28 @@ describe('MessageList', () => {
     view.rerender(<MessageList {...props} sentNonce={1} hasNewer onLoadLatest={onLoadLatest} onLoadNewer={vi.fn()} />);
     view.rerender(<MessageList {...props} sentNonce={2} hasNewer onLoadLatest={onLoadLatest} onLoadNewer={vi.fn()} />);
     expect(onLoadLatest).toHaveBeenCalledTimes(1);
+  });
+
+  it('issue 44: a jump to the newest that lands in steps keeps following it (only a scroll up leaves the bottom)', () => {
+    const { log, props, view } = setup({ messages: messages(30) });
+    scrollUp(log, 300);
+    fireEvent.click(screen.getByRole('button', { name: /Jump to latest/ }));
+    // The rows it brought in measure taller than estimated: the list grows under a scroll position
+    // that has not moved up (the virtualizer then scrolls on), and the scroll event comes in between.
+    const top = log.scrollTop;
+    grown = VIEWPORT + 300; // happy-dom leaves scrollTop at scrollHeight (no clamp to the end): 300 px short
+    log.scrollTop = top;
+    fireEvent.scroll(log);
+    grown = 0;
+    expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
+    // Still following: the next message is brought into view, not counted "new below".
+    view.rerender(<MessageList {...props} messages={messages(31)} />);
+    expect(log.scrollTop).toBeGreaterThan(31 * ROW - VIEWPORT - 50);
+    expect(screen.queryByRole('button', { name: /Jump to latest/ })).toBeNull();
+    // The person scrolling up does leave it.
+    log.scrollTop = 200;
+    fireEvent.scroll(log);
+    expect(screen.getByRole('button', { name: /Jump to latest/ })).toBeTruthy();
   });
 
   it('offers "Jump to latest" while newer messages not held it loads them', () => {
