@@ -14,10 +14,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { connectDaemon } from '../../../main/serve/daemon-client.js';
+import { agentteamCliArgs } from '../../fixtures/agentteam-cli.js';
 import { agentState, serveChild, type ServeChild } from '../../fixtures/serve-child.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = join(ROOT, 'main', 'serve', 'cli.ts');
 
 let dataDir: string;
 let serve: ServeChild;
@@ -25,7 +25,7 @@ let serve: ServeChild;
 /** The real CLI in its own process, with `env` only (no key unless given). */
 function cli(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args, '--data-dir', dataDir], {
+    const child = spawn(process.execPath, [...agentteamCliArgs(), ...args, '--data-dir', dataDir], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: join(dataDir, 'home'), ...env },
     });

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { connectDaemon } from '../../../main/serve/daemon-client.js';
+import { agentteamCliArgs } from '../../fixtures/agentteam-cli.js';
 import { agentState, serveChild, type ServeChild } from '../../fixtures/serve-child.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = join(ROOT, 'main', 'serve', 'cli.ts');
 const top = realpathSync(mkdtempSync(join(tmpdir(), 'agentteam-worktree-')));
 const dataDir = join(top, 'data');
 const repo = join(top, 'project');
@@ -36,7 +36,7 @@ const git = (cwd: string, ...args: string[]): string =>
 
 function cli(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args, '--data-dir', dataDir], {
+    const child = spawn(process.execPath, [...agentteamCliArgs(), ...args, '--data-dir', dataDir], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: home, ...env },
     });
