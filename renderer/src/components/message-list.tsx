@@ -96,7 +96,7 @@ export const MessageList = memo(function MessageList({
 }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
-  /** The list's scrollTop at its last scroll event: which way the list moved. */
+  /** The list's scrollTop as last seen (a scroll event) or set (following the newest): which way it moved since. */
   const lastScrollTop = useRef(0);
   const firstSeq = useRef<number | undefined>(undefined);
   const prevRows = useRef(0);
