@@ -340,8 +340,9 @@ await check('build', bin('electron-vite'), ['build']);
  * issue 44: then Vitest (two workers) side by side with a lane of the static checks, followed by the
  * benchmarks: one after another the machine's two cores were idle about a seventh of Vitest's run and a
  * quarter of the browser suite's, and the checks and benchmarks take no timing to heart. The browser
- * suite runs after them on its own: beside Vitest (both cores 99 % busy for 28 minutes) its real-CLI and
- * scrolling tests raced the machine (chat.e2e.ts "jump to latest" failed half the time there).
+ * suite runs after them on its own, with two workers (playwright.config.ts): beside Vitest (both cores
+ * 99 % busy for 28 minutes) its real-CLI and scrolling tests raced the machine (chat.e2e.ts "jump to
+ * latest" failed half the time there), and Vitest keeps both cores busy on its own.
  * Each line of output carries its step's name.
  */
 await Promise.all(

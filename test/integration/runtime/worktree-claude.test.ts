@@ -117,6 +117,10 @@ it('two isolated Claude agents edit one line at once: exact changes, first merge
   expect(during.stash).toBe(before.stash);
   expect(await readFile(join(repo.path, 'a.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
 
+  // A wake's changes can be final before its turn has ended (the runtime reports the turn's end after
+  // the reply), and a merge is refused while a turn runs: wait until both agents are idle again.
+  await Promise.all([worktreeOf('alice'), worktreeOf('bob')]);
+
   // "Changes since base" of each agent: the same file, uncommitted.
   expect((await daemon.api['agents.changes']({ agentId: 'alice' })).files.map((f) => f.path)).toEqual(['a.txt']);
 
