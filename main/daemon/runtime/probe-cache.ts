@@ -63,6 +63,7 @@ export class ProbeCache {
   readonly #kept = new Map<string, Kept>();
   #running = 0;
   readonly #queued: Array<() => void> = [];
+  #closed = false;
 
   constructor(options: ProbeCacheOptions) {
     this.#o = options;
@@ -74,13 +75,23 @@ export class ProbeCache {
     const kept = this.#kept.get(agent.id) ?? this.#load(agent.id);
     if (!fresh && kept !== null && kept.key === this.fingerprint(agent)) return kept.probe;
     const probe = await this.#inTurn(() => this.#o.probe(agent));
-    // A check the CLI did not answer in time is no answer to keep (cli-probe.ts `provisional`).
-    if (probe.provisional === true) return probe;
+    // A check the CLI did not answer in time is no answer to keep (cli-probe.ts `provisional`), and a
+    // daemon that has stopped writes nothing more into its data dir.
+    if (probe.provisional === true || this.#closed) return probe;
     // Taken after the probe: what the CLI itself wrote while it answered is part of the answer's state.
     const next = { key: this.fingerprint(agent), probe };
     this.#kept.set(agent.id, next);
     this.#save(agent.id, next);
     return probe;
+  }
+
+  /**
+   * The daemon stops: a probe still running then keeps nothing (issue 44: a fresh clone's test saw
+   * `readiness-probe.json` written into a runtime dir after the daemon had stopped and its data dir
+   * was being removed). The CLI it runs ends at its own timeout.
+   */
+  close(): void {
+    this.#closed = true;
   }
 
   /** What the kept answer depends on, as one hash. */

@@ -57,6 +57,8 @@ export interface AgentRosterOptions {
    * through the probe cache, `fresh` for the operator's Retry.
    */
   readonly probe: (agent: AgentConfig, fresh?: boolean) => Promise<ReadinessProbe>;
+  /** The probes keep nothing from now on (the daemon stops; runtime/probe-cache.ts `close`). */
+  readonly closeProbes?: () => void;
   /** The daemon's one clock (issue 39): the held-back sign-in check runs on it. */
   readonly clock: SchedulerLike;
   /** issue 26: the worktree an agent as it runs works in (worktrees/worktree-wiring.ts `worktreeHome`). */
@@ -442,6 +444,7 @@ export class AgentRoster {
 
   /** Stops every session (its runtime ends: no orphans). */
   async stop(): Promise<void> {
+    this.#o.closeProbes?.();
     await Promise.allSettled([...this.#entries.values()].map((e) => e.session?.stop()));
   }
 

@@ -57,6 +57,7 @@ export function wireRoster(d: RosterWiringDeps): AgentRoster {
     dataDir: d.dataDir,
     grants: d.grants,
     probe: (a, fresh) => probes.probe(a, fresh),
+    closeProbes: () => probes.close(),
     clock: d.clock,
     worktreeOf: d.home.worktreeOf,
     costOf: (id) => d.costs.of(id),

@@ -3,7 +3,7 @@
  * once, then again only when a file it depends on changed, the agent's entry changed, or the
  * operator's Retry asks fresh — counted here — and a daemon start reuses the answer on disk.
  */
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { AgentConfigSchema } from '../../../../../shared/config.js';
@@ -136,4 +136,20 @@ it('keeps no provisional answer (a status check that timed out): the next check 
   await cache.probe(claude);
   await cache.probe(claude);
   expect(asked).toBe(2);
+});
+
+it('issue 44: a probe that answers after the daemon stopped (close) writes nothing into the data dir', async () => {
+  const data = makeTempDir('agentteam-probe-closed-');
+  dirs.push(data);
+  let answer: (p: ReadinessProbe) => void = () => undefined;
+  const probe = (): Promise<ReadinessProbe> => new Promise((resolve) => (answer = resolve));
+  const cache = new ProbeCache({ dataDir: data.path, probe });
+  const claude = AgentConfigSchema.parse({ id: 'claude', name: 'Claude', runtime: 'claude-code' });
+  const asked = cache.probe(claude);
+  await Promise.resolve();
+  cache.close();
+  answer({ outcome: 'ready', cliVersion: '2.0.0', detail: null, checkedAt: new Date().toISOString() });
+  // The caller still gets its answer; only nothing is kept.
+  expect((await asked).outcome).toBe('ready');
+  expect(existsSync(join(data.path, 'runtimes', 'claude', 'readiness-probe.json'))).toBe(false);
 });
