@@ -145,8 +145,7 @@ it('issue 44: a probe that answers after the daemon stopped (close) writes nothi
   const probe = (): Promise<ReadinessProbe> => new Promise((resolve) => (answer = resolve));
   const cache = new ProbeCache({ dataDir: data.path, probe });
   const claude = AgentConfigSchema.parse({ id: 'claude', name: 'Claude', runtime: 'claude-code' });
-  const asked = cache.probe(claude);
-  await Promise.resolve();
+  const asked = cache.probe(claude); // the CLI is asked at once (fewer than PROBES_AT_ONCE run)
   cache.close();
   answer({ outcome: 'ready', cliVersion: '2.0.0', detail: null, checkedAt: new Date().toISOString() });
   // The caller still gets its answer; only nothing is kept.
